@@ -1,0 +1,52 @@
+// Entry point of the `gatehouse` CLI: dispatches `serve` and `token`, prints usage errors plainly.
+import { UsageError } from './options.ts';
+import { serve, type Output } from './serve.ts';
+import { token } from './token.ts';
+
+const HELP = `gatehouse: a local AI gateway
+
+usage:
+  gatehouse serve [--host 127.0.0.1] [--port 8790] [--data-dir DIR] [--refresh-interval-ms 300000]
+                  [--sim-review-ms 10000] [--secrets auto|keychain|file|none]
+  gatehouse token create --account NAME [--name LABEL] [--expires-at RFC3339] [--quota AMOUNT] [--data-dir DIR]
+  gatehouse token list [--account NAME] [--data-dir DIR]
+  gatehouse token revoke TOKEN_ID [--data-dir DIR]
+
+See README.md for the environment variables that mirror each flag.`;
+
+const io: Output = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  switch (command) {
+    case 'serve':
+      await serve(args, process.env, io);
+      return 0;
+    case 'token':
+      await token(args, process.env, io);
+      return 0;
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      io.out(HELP);
+      return command === undefined ? 2 : 0;
+    default:
+      throw new UsageError(`unknown command "${command}"\n\n${HELP}`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      io.err(`gatehouse: ${error.message}`);
+      process.exit(2);
+    }
+    io.err(`gatehouse: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,74 @@
+// Reads CLI flags with their GATEHOUSE_* environment mirrors into typed, validated options.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { DEFAULTS } from '../gateway/config.ts';
+import { SECRET_MODES, type SecretMode } from '../gateway/secrets/select-store.ts';
+import { defaultDataDir } from './paths.ts';
+
+/** A user mistake on the command line: printed without a stack, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Each option of `serve` and the environment variable that mirrors it. */
+export const SERVE_ENV = {
+  host: 'GATEHOUSE_HOST',
+  port: 'GATEHOUSE_PORT',
+  'data-dir': 'GATEHOUSE_DATA_DIR',
+  'refresh-interval-ms': 'GATEHOUSE_REFRESH_INTERVAL_MS',
+  'sim-review-ms': 'GATEHOUSE_SIM_REVIEW_MS',
+  secrets: 'GATEHOUSE_SECRETS',
+} as const;
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  dataDir: string;
+  refreshIntervalMs: number;
+  simReviewMs: number;
+  secrets: SecretMode;
+}
+
+const SERVE_FLAGS = Object.fromEntries(Object.keys(SERVE_ENV).map((name) => [name, { type: 'string' }])) as Record<
+  keyof typeof SERVE_ENV,
+  { type: 'string' }
+>;
+
+export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
+  const { values } = parse(args, SERVE_FLAGS);
+  const pick = (name: keyof typeof SERVE_ENV) => {
+    const flag = values[name];
+    if (typeof flag === 'string') return { value: flag, from: `--${name}` };
+    const fromEnv = env[SERVE_ENV[name]];
+    return fromEnv !== undefined && fromEnv !== '' ? { value: fromEnv, from: SERVE_ENV[name] } : undefined;
+  };
+  const secrets = pick('secrets')?.value ?? 'auto';
+  if (!SECRET_MODES.includes(secrets as SecretMode)) {
+    throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}; got "${secrets}"`);
+  }
+  return {
+    host: pick('host')?.value ?? DEFAULTS.host,
+    port: integer(pick('port'), DEFAULTS.port, 0, 65535),
+    dataDir: pick('data-dir')?.value ?? defaultDataDir(env),
+    refreshIntervalMs: integer(pick('refresh-interval-ms'), DEFAULTS.refreshIntervalMs, 1, 2 ** 31 - 1),
+    simReviewMs: integer(pick('sim-review-ms'), DEFAULTS.simReviewMs, 0, 2 ** 31 - 1),
+    secrets: secrets as SecretMode,
+  };
+}
+
+/** parseArgs with unknown flags reported as a usage error. */
+export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true } as const);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function integer(given: { value: string; from: string } | undefined, fallback: number, min: number, max: number) {
+  if (!given) return fallback;
+  const value = Number(given.value);
+  if (!/^\d+$/.test(given.value.trim()) || value < min || value > max) {
+    throw new UsageError(`${given.from} must be a whole number from ${min} to ${max}; got "${given.value}"`);
+  }
+  return value;
+}

@@ -1,0 +1,45 @@
+// `gatehouse serve`: runs the gateway headless until SIGINT/SIGTERM, then stops it gracefully.
+import { createGateway } from '../gateway/index.ts';
+import { selectSecretStore } from '../gateway/secrets/select-store.ts';
+import { parseServeOptions } from './options.ts';
+
+/** Where the CLI writes: stdout for what scripts read, stderr for diagnostics. */
+export interface Output {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+export async function serve(args: string[], env: NodeJS.ProcessEnv, io: Output): Promise<void> {
+  const options = parseServeOptions(args, env);
+  const { store, warning } = await selectSecretStore(options.secrets, options.dataDir);
+  if (warning) io.err(`warning: ${warning}`);
+  const gateway = await createGateway({ ...options, secrets: store });
+  gateway.events.on('error', (error) => io.err(`error: ${error instanceof Error ? error.stack : String(error)}`));
+  gateway.events.on('scan.finished', (report) => {
+    if (report.checked > 0) io.err(`background scan refreshed ${report.checked} pending asset(s)`);
+  });
+
+  const { url, firstToken } = await gateway.start();
+  io.err(`data dir: ${options.dataDir}; secrets: ${store.description}`);
+  if (firstToken) io.out(`first start: created account "local" with API token (shown once): ${firstToken}`);
+  io.out(`listening on ${url}`);
+
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        io.err(`${signal} again: exiting now`);
+        process.exit(1);
+      }
+      stopping = true;
+      io.err(`${signal}: finishing in-flight requests and stopping`);
+      gateway.stop().then(resolve, (error: unknown) => {
+        io.err(`error while stopping: ${String(error)}`);
+        resolve();
+      });
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+  io.err('stopped');
+}

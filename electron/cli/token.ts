@@ -1,0 +1,90 @@
+// `gatehouse token create|list|revoke`: manages API tokens in a data dir, also while a server runs on it.
+import { selectSecretStore, SECRET_MODES, type SecretMode } from '../gateway/secrets/select-store.ts';
+import { MICROS, TokensService, type TokenSummary } from '../gateway/services/tokens.ts';
+import { AccountsRepo } from '../gateway/storage/accounts-repo.ts';
+import { openDatabase } from '../gateway/storage/database.ts';
+import { TokensRepo } from '../gateway/storage/tokens-repo.ts';
+import { parseRfc3339, rfc3339, systemClock } from '../gateway/time.ts';
+import { parse, UsageError } from './options.ts';
+import { defaultDataDir } from './paths.ts';
+import type { Output } from './serve.ts';
+
+const FLAGS = {
+  'data-dir': { type: 'string' },
+  account: { type: 'string' },
+  name: { type: 'string' },
+  'expires-at': { type: 'string' },
+  quota: { type: 'string' },
+  secrets: { type: 'string' },
+} as const;
+
+export async function token(args: string[], env: NodeJS.ProcessEnv, io: Output): Promise<void> {
+  const { values, positionals } = parse(args, FLAGS);
+  const [action, ...rest] = positionals;
+  const dataDir = values['data-dir'] ?? env['GATEHOUSE_DATA_DIR'] ?? defaultDataDir(env);
+  const db = openDatabase(dataDir);
+  try {
+    const service = new TokensService(new AccountsRepo(db), new TokensRepo(db), systemClock);
+    switch (action) {
+      case 'create':
+        return await create(service, values, dataDir, env, io);
+      case 'list':
+        for (const row of service.list(values.account)) io.out(describe(row));
+        return;
+      case 'revoke': {
+        const id = rest[0];
+        if (!id) throw new UsageError('usage: gatehouse token revoke TOKEN_ID');
+        if (!service.revoke(id)) throw new UsageError(`no token with id ${id}`);
+        io.out(`revoked ${id}`);
+        return;
+      }
+      default:
+        throw new UsageError('usage: gatehouse token create|list|revoke [options]');
+    }
+  } finally {
+    db.close();
+  }
+}
+
+async function create(
+  service: TokensService,
+  values: Partial<Record<keyof typeof FLAGS, string>>,
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+  io: Output,
+): Promise<void> {
+  const account = values.account;
+  if (!account || account.trim() === '') throw new UsageError('token create needs --account NAME');
+  let expiresAt: number | undefined;
+  if (values['expires-at'] !== undefined) {
+    expiresAt = parseRfc3339(values['expires-at']);
+    if (expiresAt === undefined) throw new UsageError('--expires-at must be an RFC 3339 time, e.g. 2027-01-31T00:00:00Z');
+  }
+  let quota: number | undefined;
+  if (values.quota !== undefined) {
+    quota = Number(values.quota);
+    if (!/^\d+(\.\d+)?$/.test(values.quota) || quota * MICROS > Number.MAX_SAFE_INTEGER) {
+      throw new UsageError('--quota must be a non-negative decimal amount, e.g. 5 or 2.50');
+    }
+  }
+  const mode = values.secrets ?? env['GATEHOUSE_SECRETS'] ?? 'auto';
+  if (!SECRET_MODES.includes(mode as SecretMode)) throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}`);
+  const { store, warning } = await selectSecretStore(mode as SecretMode, dataDir);
+  if (warning) io.err(`warning: ${warning}`);
+  const { secret, token } = service.create({
+    account: account.trim(),
+    ...(values.name !== undefined && { name: values.name }),
+    ...(expiresAt !== undefined && { expiresAt }),
+    ...(quota !== undefined && { quota }),
+  });
+  await store.set(`token:${token.token_id}`, secret);
+  io.out(describe(token));
+  io.out(secret);
+}
+
+function describe(row: TokenSummary): string {
+  const state = row.revoked_at !== null ? 'revoked' : 'active';
+  const expires = row.expires_at === null ? 'never expires' : `expires ${rfc3339(row.expires_at)}`;
+  const quota = row.quota === null ? 'no quota' : `quota ${row.quota} (used ${row.used})`;
+  return `${row.token_id}\t${row.account}\t${row.name}\t${row.hint}\t${state}\t${expires}\t${quota}`;
+}

@@ -1,0 +1,31 @@
+// The gateway's configuration: what a host passes to createGateway, with the embedded defaults.
+import type { Reviewer } from './providers/reviewer.ts';
+import type { SecretStore } from './secrets/secret-store.ts';
+import type { Clock } from './time.ts';
+
+/** Embedded defaults; the CLI's flags and environment variables override them. */
+export const DEFAULTS = {
+  host: '127.0.0.1',
+  port: 8790,
+  /** The spec's background refresh interval: 5 minutes. */
+  refreshIntervalMs: 300_000,
+  /** How long the simulated reviewer takes to reach its verdict. */
+  simReviewMs: 10_000,
+} as const;
+
+/** Name of the account created on the first start of an empty data dir. */
+export const LOCAL_ACCOUNT = 'local';
+
+export interface GatewayConfig {
+  host?: string;
+  port?: number;
+  /** Folder for the SQLite file and other runtime files; created when missing. */
+  dataDir: string;
+  refreshIntervalMs?: number;
+  simReviewMs?: number;
+  /** Where token plaintexts are kept; the host chooses it (keychain, file, none). */
+  secrets: SecretStore;
+  clock?: Clock;
+  /** Replaces the simulated reviewer. */
+  reviewer?: Reviewer;
+}

@@ -1,0 +1,86 @@
+// Wires storage, providers, services and the scheduler into the one context object that routes and hosts use.
+import { EventEmitter } from 'node:events';
+import type { Asset } from '../../shared/portrait.ts';
+import type { Reviewer } from './providers/reviewer.ts';
+import { SimulatedReviewer } from './providers/simulate/reviewer.ts';
+import { RefreshScheduler, type ScanReport } from './scheduler/refresh-scheduler.ts';
+import type { SecretStore } from './secrets/secret-store.ts';
+import { AssetRefresher } from './services/asset-refresh.ts';
+import { AssetsService } from './services/assets.ts';
+import { GroupsService } from './services/groups.ts';
+import { presentAsset } from './services/portrait-present.ts';
+import { TokensService } from './services/tokens.ts';
+import { AccountsRepo } from './storage/accounts-repo.ts';
+import { AssetsRepo } from './storage/assets-repo.ts';
+import type { Db } from './storage/database.ts';
+import { GroupsRepo } from './storage/groups-repo.ts';
+import { MetaRepo } from './storage/meta-repo.ts';
+import { SimReviewsRepo } from './storage/sim-reviews-repo.ts';
+import { TokensRepo } from './storage/tokens-repo.ts';
+import type { Clock } from './time.ts';
+
+/** Events the gateway emits for hosts and the UI. */
+export interface GatewayEvents {
+  'asset.changed': [asset: Asset & { account_id: number }];
+  'scan.finished': [report: ScanReport];
+  error: [error: unknown];
+}
+
+/** Everything a route needs. */
+export interface GatewayContext {
+  db: Db;
+  clock: Clock;
+  secrets: SecretStore;
+  events: EventEmitter<GatewayEvents>;
+  tokens: TokensService;
+  groups: GroupsService;
+  assets: AssetsService;
+  accounts: AccountsRepo;
+  scheduler: RefreshScheduler;
+}
+
+export interface ContextOptions {
+  db: Db;
+  clock: Clock;
+  secrets: SecretStore;
+  refreshIntervalMs: number;
+  simReviewMs: number;
+  /** Replaces the simulated reviewer (relay mode, or tests). */
+  reviewer?: Reviewer;
+}
+
+export function createContext(options: ContextOptions): GatewayContext {
+  const { db, clock } = options;
+  const events = new EventEmitter<GatewayEvents>();
+  const accounts = new AccountsRepo(db);
+  const groupsRepo = new GroupsRepo(db);
+  const assetsRepo = new AssetsRepo(db);
+  const meta = new MetaRepo(db);
+  const reviewer =
+    options.reviewer ?? new SimulatedReviewer({ repo: new SimReviewsRepo(db), clock, reviewMs: options.simReviewMs });
+  const refresher = new AssetRefresher(assetsRepo, reviewer, clock, (row) =>
+    events.emit('asset.changed', { ...presentAsset(row), account_id: row.account_id }),
+  );
+  const scheduler = new RefreshScheduler({
+    intervalMs: options.refreshIntervalMs,
+    assets: assetsRepo,
+    meta,
+    refresher,
+    clock,
+    onScan: (report) => events.emit('scan.finished', report),
+    onError: (error) => {
+      if (events.listenerCount('error') > 0) events.emit('error', error);
+    },
+  });
+  return {
+    db,
+    clock,
+    secrets: options.secrets,
+    events,
+    accounts,
+    tokens: new TokensService(accounts, new TokensRepo(db), clock),
+    groups: new GroupsService(groupsRepo, clock),
+    assets: new AssetsService({ assets: assetsRepo, groups: groupsRepo, reviewer, refresher, clock }),
+    scheduler,
+  };
+}

@@ -1,0 +1,72 @@
+// The gateway as a library: createGateway(config) → { start, stop, url, events }, host-agnostic plain Node.
+import type { FastifyInstance } from 'fastify';
+import { DEFAULTS, LOCAL_ACCOUNT, type GatewayConfig } from './config.ts';
+import { createContext, type GatewayContext } from './context.ts';
+import { buildApp } from './server/app.ts';
+import { listen } from './server/listen.ts';
+import { openDatabase } from './storage/database.ts';
+import { systemClock } from './time.ts';
+
+export type { GatewayConfig } from './config.ts';
+
+/** What start() reports to the host. */
+export interface StartResult {
+  url: string;
+  /** Set only on the first start of an empty data dir: the `local` account's token, to show once. */
+  firstToken?: string;
+}
+
+export interface Gateway {
+  readonly context: GatewayContext;
+  readonly events: GatewayContext['events'];
+  /** The listening URL once started. */
+  readonly url: string | undefined;
+  start(): Promise<StartResult>;
+  /** Stops accepting requests, finishes in-flight ones, stops the scan and closes the database. */
+  stop(): Promise<void>;
+}
+
+export async function createGateway(config: GatewayConfig): Promise<Gateway> {
+  const db = openDatabase(config.dataDir);
+  const context = createContext({
+    db,
+    clock: config.clock ?? systemClock,
+    secrets: config.secrets,
+    refreshIntervalMs: config.refreshIntervalMs ?? DEFAULTS.refreshIntervalMs,
+    simReviewMs: config.simReviewMs ?? DEFAULTS.simReviewMs,
+    ...(config.reviewer && { reviewer: config.reviewer }),
+  });
+  let app: FastifyInstance | undefined;
+  let url: string | undefined;
+  let stopped = false;
+
+  return {
+    context,
+    events: context.events,
+    get url() {
+      return url;
+    },
+    async start() {
+      const firstToken = await bootstrap(context);
+      app = await buildApp(context);
+      url = await listen(app, config.host ?? DEFAULTS.host, config.port ?? DEFAULTS.port);
+      context.scheduler.start();
+      return { url, ...(firstToken && { firstToken }) };
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await app?.close();
+      await context.scheduler.stop();
+      db.close();
+    },
+  };
+}
+
+/** On an empty data dir, creates account `local` with one token, keeps it in the secret store and returns it. */
+async function bootstrap(context: GatewayContext): Promise<string | undefined> {
+  if (context.accounts.count() > 0) return undefined;
+  const { secret, token } = context.tokens.create({ account: LOCAL_ACCOUNT, name: 'first token' });
+  await context.secrets.set(`token:${token.token_id}`, secret);
+  return secret;
+}

@@ -1,0 +1,120 @@
+// The background scan: every interval, refreshes all non-terminal assets of all accounts with bounded concurrency, never overlapping itself.
+import type { AssetRefresher } from '../services/asset-refresh.ts';
+import type { AssetsRepo } from '../storage/assets-repo.ts';
+import type { MetaRepo } from '../storage/meta-repo.ts';
+import type { Clock } from '../time.ts';
+
+/** What one scan did. */
+export interface ScanReport {
+  startedAt: number;
+  finishedAt: number;
+  checked: number;
+  /** Assets whose refresh threw something unexpected (upstream errors are stored in the asset, not counted here). */
+  errors: number;
+}
+
+export interface RefreshSchedulerOptions {
+  intervalMs: number;
+  assets: AssetsRepo;
+  meta: MetaRepo;
+  refresher: AssetRefresher;
+  clock: Clock;
+  /** Refreshes running at once. */
+  concurrency?: number;
+  /** Called after each scan, e.g. to log or to notify the UI. */
+  onScan?: (report: ScanReport) => void;
+  onError?: (error: unknown) => void;
+}
+
+const LAST_SCAN_KEY = 'refresh.last_scan_at';
+const BATCH = 200;
+
+export class RefreshScheduler {
+  private readonly options: RefreshSchedulerOptions;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<ScanReport> | undefined;
+  private stopped = true;
+  /** Epoch ms of the next planned scan, or null while stopped. */
+  nextRunAt: number | null = null;
+
+  constructor(options: RefreshSchedulerOptions) {
+    this.options = options;
+  }
+
+  /** Starts the timer. The first scan comes one interval after the last stored scan, so a restart keeps the rhythm. */
+  start(): void {
+    this.stopped = false;
+    const last = Number(this.options.meta.get(LAST_SCAN_KEY) ?? Number.NaN);
+    const now = this.options.clock.now();
+    const due = Number.isFinite(last) ? last + this.options.intervalMs : now + this.options.intervalMs;
+    this.schedule(Math.max(0, Math.min(due - now, this.options.intervalMs)));
+  }
+
+  /** Stops the timer and waits for a scan under way to finish its current refreshes. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.nextRunAt = null;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Runs a scan now, or joins the one already running. */
+  runNow(): Promise<ScanReport> {
+    if (!this.running) {
+      this.running = this.scan().finally(() => {
+        this.running = undefined;
+      });
+    }
+    return this.running;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.nextRunAt = this.options.clock.now() + delayMs;
+    this.timer = setTimeout(() => {
+      this.runNow()
+        .then((report) => this.options.onScan?.(report))
+        .catch((error: unknown) => this.options.onError?.(error))
+        .finally(() => this.schedule(this.options.intervalMs));
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async scan(): Promise<ScanReport> {
+    const { assets, refresher, clock, meta } = this.options;
+    const startedAt = clock.now();
+    let checked = 0;
+    let errors = 0;
+    let cursor = 0;
+    const refreshOne = async (id: number) => {
+      const row = assets.findById(id);
+      if (!row) return;
+      try {
+        await refresher.refresh(row);
+      } catch (error) {
+        errors += 1;
+        this.options.onError?.(error);
+      }
+      checked += 1;
+    };
+    for (;;) {
+      const ids = assets.pendingIds(cursor, BATCH);
+      if (ids.length === 0 || this.stopped) break;
+      cursor = ids[ids.length - 1]!;
+      await runPool(ids, this.options.concurrency ?? 4, refreshOne, () => this.stopped);
+    }
+    // A scan cut short by stop() is not recorded, so the next start scans again without waiting a whole interval.
+    if (!this.stopped) meta.set(LAST_SCAN_KEY, String(startedAt));
+    return { startedAt, finishedAt: clock.now(), checked, errors };
+  }
+}
+
+/** Runs `work` over `items` with at most `limit` at once; stops taking new items once `halt()` is true. */
+async function runPool<T>(items: T[], limit: number, work: (item: T) => Promise<void>, halt: () => boolean) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length && !halt()) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

@@ -1,0 +1,62 @@
+// Builds the Fastify app: body parsing, authentication, errors in each caller's protocol, and every route family.
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { GatewayContext } from '../context.ts';
+import { portraitRoutes } from '../routes/portrait.ts';
+import { GatewayError } from '../services/errors.ts';
+import type { Principal } from '../services/tokens.ts';
+import { installJsonParser } from './body-parser.ts';
+import { credentialOf } from './credentials.ts';
+import { renderError } from './error-render.ts';
+import { protocolOf } from './protocol.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated caller; set on every route that is not marked public. */
+    principal: Principal;
+  }
+  interface FastifyContextConfig {
+    /** Routes that need no API token. */
+    public?: boolean;
+  }
+}
+
+/** Largest request body accepted, in bytes. */
+export const BODY_LIMIT = 32 * 1024 * 1024;
+
+export async function buildApp(context: GatewayContext): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: true });
+  installJsonParser(app);
+  app.decorateRequest('principal', null as unknown as Principal);
+
+  app.addHook('onRequest', async (request) => {
+    if (!request.routeOptions.url || request.routeOptions.config.public) return;
+    request.principal = context.tokens.authenticate(credentialOf(request.headers, request.query));
+  });
+
+  app.setErrorHandler((error: FastifyError | GatewayError, request, reply) => {
+    const gatewayError = toGatewayError(error);
+    if (gatewayError.kind === 'internal') context.events.emit('error', error);
+    const { status, body } = renderError(protocolOf(request.url), gatewayError);
+    return reply.status(status).send(body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const { status, body } = renderError(
+      protocolOf(request.url),
+      new GatewayError('not_found', `Unknown endpoint: ${request.method} ${request.url.split('?', 1)[0]}`),
+    );
+    return reply.status(status).send(body);
+  });
+
+  await app.register(portraitRoutes, { context });
+  return app;
+}
+
+/** Maps Fastify's own errors (bad JSON, too large, wrong media type) onto gateway error kinds. */
+function toGatewayError(error: FastifyError | GatewayError): GatewayError {
+  if (error instanceof GatewayError) return error;
+  const status = error.statusCode ?? 500;
+  if (status === 413) return new GatewayError('payload_too_large', 'Request body is too large');
+  if (status >= 400 && status < 500) return new GatewayError('invalid_request', error.message);
+  return new GatewayError('internal', 'Internal error in the gateway; see its log');
+}

@@ -1,0 +1,74 @@
+// Renders a GatewayError in the caller's protocol: portrait envelope, OpenAI, Anthropic or Gemini error shapes.
+import { HTTP_STATUS, type ErrorKind, type GatewayError } from '../services/errors.ts';
+import type { Protocol } from './protocol.ts';
+
+/** A rendered error: HTTP status and JSON body. */
+export interface RenderedError {
+  status: number;
+  body: unknown;
+}
+
+const OPENAI_TYPE: Record<ErrorKind, string> = {
+  invalid_request: 'invalid_request_error',
+  not_found: 'invalid_request_error',
+  unauthorized: 'invalid_request_error',
+  forbidden: 'permission_error',
+  upstream_failed: 'upstream_error',
+  payload_too_large: 'invalid_request_error',
+  internal: 'server_error',
+};
+
+const OPENAI_CODE: Partial<Record<ErrorKind, string>> = {
+  not_found: 'not_found',
+  unauthorized: 'invalid_api_key',
+  forbidden: 'permission_denied',
+  upstream_failed: 'upstream_failed',
+  payload_too_large: 'payload_too_large',
+};
+
+const ANTHROPIC_TYPE: Record<ErrorKind, string> = {
+  invalid_request: 'invalid_request_error',
+  not_found: 'not_found_error',
+  unauthorized: 'authentication_error',
+  forbidden: 'permission_error',
+  upstream_failed: 'api_error',
+  payload_too_large: 'request_too_large',
+  internal: 'api_error',
+};
+
+const GEMINI_STATUS: Record<ErrorKind, string> = {
+  invalid_request: 'INVALID_ARGUMENT',
+  not_found: 'NOT_FOUND',
+  unauthorized: 'UNAUTHENTICATED',
+  forbidden: 'PERMISSION_DENIED',
+  upstream_failed: 'UNAVAILABLE',
+  payload_too_large: 'INVALID_ARGUMENT',
+  internal: 'INTERNAL',
+};
+
+export function renderError(protocol: Protocol, error: GatewayError): RenderedError {
+  const status = HTTP_STATUS[error.kind];
+  switch (protocol) {
+    case 'portrait': {
+      // Business errors are HTTP 200 in the portrait envelope; only the auth layer uses 401/403.
+      const authStatus = error.kind === 'unauthorized' || error.kind === 'forbidden' ? status : 200;
+      return { status: authStatus, body: { success: false, message: error.message } };
+    }
+    case 'openai':
+      return {
+        status,
+        body: {
+          error: {
+            message: error.message,
+            type: OPENAI_TYPE[error.kind],
+            param: error.param,
+            code: OPENAI_CODE[error.kind] ?? null,
+          },
+        },
+      };
+    case 'anthropic':
+      return { status, body: { type: 'error', error: { type: ANTHROPIC_TYPE[error.kind], message: error.message } } };
+    case 'gemini':
+      return { status, body: { error: { code: status, message: error.message, status: GEMINI_STATUS[error.kind] } } };
+  }
+}

@@ -1,0 +1,74 @@
+// Refreshes one non-terminal asset from the upstream reviewer and stores the outcome; concurrent refreshes of one asset share a call.
+import { TERMINAL_STATUSES } from '../../../shared/portrait.ts';
+import { UpstreamError, type Reviewer, type ReviewVerdict } from '../providers/reviewer.ts';
+import type { AssetRow, AssetsRepo, RefreshResult } from '../storage/assets-repo.ts';
+import type { Clock } from '../time.ts';
+
+/** Emitted after a refresh stored a change of an asset. */
+export type AssetChangeListener = (asset: AssetRow) => void;
+
+export class AssetRefresher {
+  private readonly inFlight = new Map<number, Promise<AssetRow>>();
+  private readonly repo: AssetsRepo;
+  private readonly reviewer: Reviewer;
+  private readonly clock: Clock;
+  private readonly onChange: AssetChangeListener;
+
+  constructor(repo: AssetsRepo, reviewer: Reviewer, clock: Clock, onChange: AssetChangeListener = () => {}) {
+    this.repo = repo;
+    this.reviewer = reviewer;
+    this.clock = clock;
+    this.onChange = onChange;
+  }
+
+  /**
+   * Asks the reviewer about a non-terminal asset and stores what it says. A terminal asset is
+   * returned untouched, with no upstream call. An upstream error is stored in `refresh_error`
+   * and the status is kept. Never throws for upstream trouble.
+   */
+  refresh(row: AssetRow): Promise<AssetRow> {
+    if (TERMINAL_STATUSES.includes(row.status)) return Promise.resolve(row);
+    const running = this.inFlight.get(row.id);
+    if (running) return running;
+    const work = this.run(row).finally(() => this.inFlight.delete(row.id));
+    this.inFlight.set(row.id, work);
+    return work;
+  }
+
+  private async run(row: AssetRow): Promise<AssetRow> {
+    let result: RefreshResult;
+    try {
+      result = fromVerdict(await this.reviewer.check(row.upstream_id), this.clock.now());
+    } catch (error) {
+      const message = error instanceof UpstreamError ? error.message : `unexpected reviewer error: ${String(error)}`;
+      result = {
+        status: row.status,
+        resolved_url: row.resolved_url,
+        failure_reason: row.failure_reason,
+        refresh_error: message,
+        updated_at: this.clock.now(),
+      };
+    }
+    const unchanged =
+      result.status === row.status &&
+      result.refresh_error === row.refresh_error &&
+      result.resolved_url === row.resolved_url &&
+      result.failure_reason === row.failure_reason;
+    if (unchanged) return row;
+    const stored = this.repo.applyRefresh(row.id, result);
+    const fresh = this.repo.findById(row.id) ?? row;
+    if (stored) this.onChange(fresh);
+    return fresh;
+  }
+}
+
+function fromVerdict(verdict: ReviewVerdict, now: number): RefreshResult {
+  switch (verdict.status) {
+    case 'Processing':
+      return { status: 'Processing', resolved_url: null, failure_reason: null, refresh_error: null, updated_at: now };
+    case 'Active':
+      return { status: 'Active', resolved_url: verdict.resolvedUrl, failure_reason: null, refresh_error: null, updated_at: now };
+    case 'Failed':
+      return { status: 'Failed', resolved_url: null, failure_reason: verdict.reason, refresh_error: null, updated_at: now };
+  }
+}

@@ -1,0 +1,88 @@
+// Portrait asset rules: register with the upstream reviewer, list without refreshing, read with a refresh, rename.
+import type { Asset, Page } from '../../../shared/portrait.ts';
+import { publicId } from '../ids.ts';
+import { UpstreamError, type Reviewer } from '../providers/reviewer.ts';
+import type { AssetsRepo } from '../storage/assets-repo.ts';
+import type { GroupsRepo } from '../storage/groups-repo.ts';
+import type { Clock } from '../time.ts';
+import type { AssetRefresher } from './asset-refresh.ts';
+import { GatewayError, notFound } from './errors.ts';
+import type { Paging } from './paging.ts';
+import { MESSAGES, type AssetCreateInput, type AssetListFilter } from './portrait-input.ts';
+import { presentAsset, presentPage } from './portrait-present.ts';
+
+export interface AssetsServiceDeps {
+  assets: AssetsRepo;
+  groups: GroupsRepo;
+  reviewer: Reviewer;
+  refresher: AssetRefresher;
+  clock: Clock;
+}
+
+export class AssetsService {
+  private readonly deps: AssetsServiceDeps;
+  constructor(deps: AssetsServiceDeps) {
+    this.deps = deps;
+  }
+
+  /** Registers an asset: the upstream is asked first, and nothing is stored when it refuses. */
+  async create(accountId: number, input: AssetCreateInput): Promise<Asset> {
+    const { assets, groups, reviewer, clock } = this.deps;
+    const group = groups.find(accountId, input.groupId);
+    if (!group) throw notFound(MESSAGES.groupNotFound, 'group_id');
+    let upstreamId: string;
+    try {
+      ({ upstreamId } = await reviewer.submit({ url: input.url, assetType: input.assetType }));
+    } catch (error) {
+      const detail = error instanceof UpstreamError ? `: ${error.message}` : '';
+      throw new GatewayError('upstream_failed', `${MESSAGES.upstreamFailed}${detail}`);
+    }
+    const now = clock.now();
+    const id = assets.insert({
+      asset_id: publicId('ast'),
+      account_id: accountId,
+      group_ref: group.id,
+      url: input.url,
+      asset_type: input.assetType,
+      name: input.name,
+      status: 'Submitted',
+      upstream_id: upstreamId,
+      created_at: now,
+      updated_at: now,
+    });
+    return presentAsset(assets.findById(id)!);
+  }
+
+  /** A page of stored assets; never asks the upstream. An unknown group filter gives an empty page. */
+  list(accountId: number, filter: AssetListFilter, paging: Paging): Page<Asset> {
+    const { assets, groups } = this.deps;
+    let groupRef: number | undefined;
+    if (filter.groupId !== undefined) {
+      const group = groups.find(accountId, filter.groupId);
+      if (!group) return presentPage(paging, 0, [], presentAsset);
+      groupRef = group.id;
+    }
+    const { rows, total } = assets.page(
+      accountId,
+      { ...(groupRef !== undefined && { groupRef }), ...(filter.status && { status: filter.status }) },
+      paging.pageSize,
+      paging.offset,
+    );
+    return presentPage(paging, total, rows, presentAsset);
+  }
+
+  /** One asset; a non-terminal one is refreshed from the upstream and stored before answering. */
+  async get(accountId: number, assetId: string): Promise<Asset> {
+    const row = this.deps.assets.find(accountId, assetId);
+    if (!row) throw notFound(MESSAGES.assetNotFound, 'asset_id');
+    return presentAsset(await this.deps.refresher.refresh(row));
+  }
+
+  rename(accountId: number, assetId: string, name: string): Asset {
+    const { assets, clock } = this.deps;
+    const row = assets.find(accountId, assetId);
+    if (!row) throw notFound(MESSAGES.assetNotFound, 'asset_id');
+    assets.rename(row.id, name, clock.now());
+    return presentAsset(assets.findById(row.id)!);
+  }
+}

@@ -1,0 +1,39 @@
+// The one error type services throw; each route family renders it in its own protocol's shape.
+
+/** What went wrong, independent of any protocol. */
+export type ErrorKind =
+  | 'invalid_request'
+  | 'not_found'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'upstream_failed'
+  | 'payload_too_large'
+  | 'internal';
+
+/** HTTP status of each kind for protocols that use HTTP statuses (the portrait envelope uses 200 for business errors). */
+export const HTTP_STATUS: Record<ErrorKind, number> = {
+  invalid_request: 400,
+  not_found: 404,
+  unauthorized: 401,
+  forbidden: 403,
+  upstream_failed: 502,
+  payload_too_large: 413,
+  internal: 500,
+};
+
+/** A failure with a message that is safe and useful to show the caller. */
+export class GatewayError extends Error {
+  override readonly name = 'GatewayError';
+  readonly kind: ErrorKind;
+  /** The request field at fault, when there is one. */
+  readonly param: string | null;
+  constructor(kind: ErrorKind, message: string, param: string | null = null) {
+    super(message);
+    this.kind = kind;
+    this.param = param;
+  }
+}
+
+export const invalid = (message: string, param: string | null = null) =>
+  new GatewayError('invalid_request', message, param);
+export const notFound = (message: string, param: string | null = null) => new GatewayError('not_found', message, param);

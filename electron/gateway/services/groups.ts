@@ -1,0 +1,44 @@
+// Portrait group rules: create, list and update an account's groups.
+import type { Group, Page } from '../../../shared/portrait.ts';
+import { publicId } from '../ids.ts';
+import type { GroupsRepo } from '../storage/groups-repo.ts';
+import type { Clock } from '../time.ts';
+import { notFound } from './errors.ts';
+import type { Paging } from './paging.ts';
+import { MESSAGES, type GroupCreateInput, type GroupUpdateInput } from './portrait-input.ts';
+import { presentGroup, presentPage } from './portrait-present.ts';
+
+export class GroupsService {
+  private readonly repo: GroupsRepo;
+  private readonly clock: Clock;
+  constructor(repo: GroupsRepo, clock: Clock) {
+    this.repo = repo;
+    this.clock = clock;
+  }
+
+  create(accountId: number, input: GroupCreateInput): Group {
+    const now = this.clock.now();
+    const row = this.repo.insert({
+      group_id: publicId('grp'),
+      account_id: accountId,
+      name: input.name,
+      description: input.description,
+      group_type: input.groupType,
+      created_at: now,
+      updated_at: now,
+    });
+    return presentGroup(row);
+  }
+
+  list(accountId: number, paging: Paging): Page<Group> {
+    const { rows, total } = this.repo.page(accountId, paging.pageSize, paging.offset);
+    return presentPage(paging, total, rows, presentGroup);
+  }
+
+  update(accountId: number, groupId: string, changes: GroupUpdateInput): Group {
+    const row = this.repo.find(accountId, groupId);
+    if (!row) throw notFound(MESSAGES.groupNotFound, 'group_id');
+    this.repo.update(row.id, { ...changes, updated_at: this.clock.now() });
+    return presentGroup(this.repo.findByRef(row.id) ?? row);
+  }
+}

@@ -1,0 +1,107 @@
+// Accounts and API tokens: issue, list, revoke, and authenticate a presented secret.
+import { hashToken, newTokenSecret, publicId, tokenHint } from '../ids.ts';
+import type { AccountsRepo } from '../storage/accounts-repo.ts';
+import type { TokenRow, TokensRepo } from '../storage/tokens-repo.ts';
+import type { Clock } from '../time.ts';
+import { GatewayError } from './errors.ts';
+
+/** Micro-units per unit of currency: amounts are stored as integers. */
+export const MICROS = 1_000_000;
+
+/** The caller behind a request, once its token is accepted. */
+export interface Principal {
+  accountId: number;
+  accountName: string;
+  tokenId: string;
+}
+
+export interface CreateTokenInput {
+  account: string;
+  name?: string;
+  expiresAt?: number;
+  /** Spending limit in currency units; absent means unlimited. */
+  quota?: number;
+}
+
+/** A token as listed: never the secret. */
+export interface TokenSummary {
+  token_id: string;
+  account: string;
+  name: string;
+  hint: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  quota: number | null;
+  used: number;
+}
+
+export class TokensService {
+  private readonly accounts: AccountsRepo;
+  private readonly tokens: TokensRepo;
+  private readonly clock: Clock;
+  constructor(accounts: AccountsRepo, tokens: TokensRepo, clock: Clock) {
+    this.accounts = accounts;
+    this.tokens = tokens;
+    this.clock = clock;
+  }
+
+  /** Issues a token (creating its account on first use) and returns the secret: the only time it is seen. */
+  create(input: CreateTokenInput): { secret: string; token: TokenSummary } {
+    const now = this.clock.now();
+    const account = this.accounts.ensure(input.account, now);
+    const secret = newTokenSecret();
+    const row = this.tokens.insert({
+      token_id: publicId('tok'),
+      account_id: account.id,
+      name: input.name ?? 'default',
+      token_hash: hashToken(secret),
+      token_hint: tokenHint(secret),
+      created_at: now,
+      expires_at: input.expiresAt ?? null,
+      quota_micros: input.quota === undefined ? null : Math.round(input.quota * MICROS),
+    });
+    return { secret, token: summarize(row) };
+  }
+
+  list(account?: string): TokenSummary[] {
+    if (account === undefined) return this.tokens.list().map(summarize);
+    const row = this.accounts.findByName(account);
+    return row ? this.tokens.list(row.id).map(summarize) : [];
+  }
+
+  revoke(tokenId: string): boolean {
+    return this.tokens.revoke(tokenId, this.clock.now());
+  }
+
+  /** Accepts a presented secret or throws 401 (missing, unknown) / 403 (revoked, expired, quota used up). */
+  authenticate(secret: string | undefined): Principal {
+    if (secret === undefined || secret === '') {
+      throw new GatewayError('unauthorized', 'Missing API token: send it as Authorization: Bearer <token>');
+    }
+    const row = this.tokens.findByHash(hashToken(secret));
+    if (!row) throw new GatewayError('unauthorized', 'Invalid API token');
+    if (row.revoked_at !== null) throw new GatewayError('forbidden', 'This API token has been revoked');
+    if (row.expires_at !== null && row.expires_at <= this.clock.now()) {
+      throw new GatewayError('forbidden', 'This API token has expired');
+    }
+    if (row.quota_micros !== null && row.used_micros >= row.quota_micros) {
+      throw new GatewayError('forbidden', 'This API token has used up its quota');
+    }
+    return { accountId: row.account_id, accountName: row.account_name, tokenId: row.token_id };
+  }
+}
+
+function summarize(row: TokenRow): TokenSummary {
+  return {
+    token_id: row.token_id,
+    account: row.account_name,
+    name: row.name,
+    hint: row.token_hint,
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+    revoked_at: row.revoked_at,
+    quota: row.quota_micros === null ? null : row.quota_micros / MICROS,
+    used: row.used_micros / MICROS,
+  };
+}

@@ -1,0 +1,116 @@
+// Repository of portrait assets; reads are scoped by account, the pending scan reads across accounts.
+import type { AssetStatus, AssetType } from '../../../shared/portrait.ts';
+import type { Db } from './database.ts';
+
+/** A portrait asset row joined with its group's public id. `id` is internal. */
+export interface AssetRow {
+  id: number;
+  asset_id: string;
+  account_id: number;
+  group_ref: number;
+  group_id: string;
+  url: string;
+  asset_type: AssetType;
+  name: string;
+  status: AssetStatus;
+  upstream_id: string;
+  resolved_url: string | null;
+  refresh_error: string | null;
+  failure_reason: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type NewAsset = Omit<AssetRow, 'id' | 'group_id' | 'resolved_url' | 'refresh_error' | 'failure_reason'>;
+
+/** Optional filters of the asset list. */
+export interface AssetFilter {
+  groupRef?: number;
+  status?: AssetStatus;
+}
+
+/** What a status refresh writes back. */
+export interface RefreshResult {
+  status: AssetStatus;
+  resolved_url: string | null;
+  failure_reason: string | null;
+  refresh_error: string | null;
+  updated_at: number;
+}
+
+const SELECT = `SELECT a.*, g.group_id AS group_id FROM portrait_assets a JOIN portrait_groups g ON g.id = a.group_ref`;
+
+export class AssetsRepo {
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  insert(asset: NewAsset): number {
+    const result = this.db
+      .prepare(
+        `INSERT INTO portrait_assets
+           (asset_id, account_id, group_ref, url, asset_type, name, status, upstream_id, created_at, updated_at)
+         VALUES (@asset_id, @account_id, @group_ref, @url, @asset_type, @name, @status, @upstream_id, @created_at, @updated_at)`,
+      )
+      .run(asset);
+    return Number(result.lastInsertRowid);
+  }
+
+  find(accountId: number, assetId: string): AssetRow | undefined {
+    return this.db.prepare(`${SELECT} WHERE a.account_id = ? AND a.asset_id = ?`).get(accountId, assetId) as
+      | AssetRow
+      | undefined;
+  }
+
+  findById(id: number): AssetRow | undefined {
+    return this.db.prepare(`${SELECT} WHERE a.id = ?`).get(id) as AssetRow | undefined;
+  }
+
+  /** One page of an account's assets, oldest first, with the filtered total. */
+  page(accountId: number, filter: AssetFilter, limit: number, offset: number): { rows: AssetRow[]; total: number } {
+    const where = ['a.account_id = @accountId'];
+    if (filter.groupRef !== undefined) where.push('a.group_ref = @groupRef');
+    if (filter.status !== undefined) where.push('a.status = @status');
+    const params = { accountId, groupRef: filter.groupRef, status: filter.status, limit, offset };
+    const clause = where.join(' AND ');
+    const rows = this.db
+      .prepare(`${SELECT} WHERE ${clause} ORDER BY a.id LIMIT @limit OFFSET @offset`)
+      .all(stripUndefined(params)) as AssetRow[];
+    const { n } = this.db
+      .prepare(`SELECT COUNT(*) AS n FROM portrait_assets a WHERE ${clause}`)
+      .get(stripUndefined({ accountId, groupRef: filter.groupRef, status: filter.status })) as { n: number };
+    return { rows, total: n };
+  }
+
+  rename(id: number, name: string, now: number): void {
+    this.db.prepare('UPDATE portrait_assets SET name = ?, updated_at = ? WHERE id = ?').run(name, now, id);
+  }
+
+  /**
+   * Stores a refresh outcome, but only while the asset is still non-terminal, so a late answer
+   * can never move a finished asset. Returns whether the row changed.
+   */
+  applyRefresh(id: number, result: RefreshResult): boolean {
+    const changed = this.db
+      .prepare(
+        `UPDATE portrait_assets SET status = @status, resolved_url = @resolved_url, failure_reason = @failure_reason,
+           refresh_error = @refresh_error, updated_at = @updated_at
+         WHERE id = @id AND status IN ('Submitted', 'Processing')`,
+      )
+      .run({ id, ...result });
+    return changed.changes > 0;
+  }
+
+  /** Internal ids of non-terminal assets of every account after `afterId`, ascending, at most `limit`. */
+  pendingIds(afterId: number, limit: number): number[] {
+    const rows = this.db
+      .prepare(`SELECT id FROM portrait_assets WHERE status IN ('Submitted', 'Processing') AND id > ? ORDER BY id LIMIT ?`)
+      .all(afterId, limit) as { id: number }[];
+    return rows.map((row) => row.id);
+  }
+}
+
+function stripUndefined(params: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined));
+}

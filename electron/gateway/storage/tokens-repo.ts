@@ -1,0 +1,77 @@
+// Repository of API tokens: only a SHA-256 hash and a short hint of each secret are stored.
+import type { Db } from './database.ts';
+
+/** A token row joined with its account name. */
+export interface TokenRow {
+  id: number;
+  token_id: string;
+  account_id: number;
+  account_name: string;
+  name: string;
+  token_hash: string;
+  token_hint: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  quota_micros: number | null;
+  used_micros: number;
+}
+
+/** The fields needed to insert a token. */
+export interface NewToken {
+  token_id: string;
+  account_id: number;
+  name: string;
+  token_hash: string;
+  token_hint: string;
+  created_at: number;
+  expires_at: number | null;
+  quota_micros: number | null;
+}
+
+const SELECT = 'SELECT t.*, a.name AS account_name FROM tokens t JOIN accounts a ON a.id = t.account_id';
+
+export class TokensRepo {
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  insert(token: NewToken): TokenRow {
+    this.db
+      .prepare(
+        `INSERT INTO tokens (token_id, account_id, name, token_hash, token_hint, created_at, expires_at, quota_micros)
+         VALUES (@token_id, @account_id, @name, @token_hash, @token_hint, @created_at, @expires_at, @quota_micros)`,
+      )
+      .run(token);
+    return this.findByTokenId(token.token_id) as TokenRow;
+  }
+
+  findByHash(hash: string): TokenRow | undefined {
+    return this.db.prepare(`${SELECT} WHERE t.token_hash = ?`).get(hash) as TokenRow | undefined;
+  }
+
+  findByTokenId(tokenId: string): TokenRow | undefined {
+    return this.db.prepare(`${SELECT} WHERE t.token_id = ?`).get(tokenId) as TokenRow | undefined;
+  }
+
+  /** All tokens, optionally of one account, oldest first. */
+  list(accountId?: number): TokenRow[] {
+    return accountId === undefined
+      ? (this.db.prepare(`${SELECT} ORDER BY t.id`).all() as TokenRow[])
+      : (this.db.prepare(`${SELECT} WHERE t.account_id = ? ORDER BY t.id`).all(accountId) as TokenRow[]);
+  }
+
+  /** Marks a token revoked; returns false when it does not exist. A second revoke keeps the first time. */
+  revoke(tokenId: string, now: number): boolean {
+    const result = this.db
+      .prepare('UPDATE tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE token_id = ?')
+      .run(now, tokenId);
+    return result.changes > 0;
+  }
+
+  /** Adds spent micro-units to a token's usage. */
+  addUsage(tokenId: string, micros: number): void {
+    this.db.prepare('UPDATE tokens SET used_micros = used_micros + ? WHERE token_id = ?').run(micros, tokenId);
+  }
+}
