@@ -7,6 +7,7 @@ import { RefreshScheduler, type ScanReport } from './scheduler/refresh-scheduler
 import type { SecretStore } from './secrets/secret-store.ts';
 import { AssetRefresher } from './services/asset-refresh.ts';
 import { AssetsService } from './services/assets.ts';
+import { BillingService } from './services/billing.ts';
 import { GroupsService } from './services/groups.ts';
 import { presentAsset } from './services/portrait-present.ts';
 import { TokensService } from './services/tokens.ts';
@@ -17,6 +18,7 @@ import { GroupsRepo } from './storage/groups-repo.ts';
 import { MetaRepo } from './storage/meta-repo.ts';
 import { SimReviewsRepo } from './storage/sim-reviews-repo.ts';
 import { TokensRepo } from './storage/tokens-repo.ts';
+import { UsageRepo } from './storage/usage-repo.ts';
 import type { Clock } from './time.ts';
 
 /** Events the gateway emits for hosts and the UI. */
@@ -29,6 +31,7 @@ export interface GatewayEvents {
 /** Everything a route needs. */
 export interface GatewayContext {
   db: Db;
+  dataDir: string;
   clock: Clock;
   secrets: SecretStore;
   events: EventEmitter<GatewayEvents>;
@@ -36,11 +39,14 @@ export interface GatewayContext {
   groups: GroupsService;
   assets: AssetsService;
   accounts: AccountsRepo;
+  billing: BillingService;
   scheduler: RefreshScheduler;
 }
 
 export interface ContextOptions {
   db: Db;
+  /** The data dir, for files the gateway serves (generated images, 3D files, certificates). */
+  dataDir: string;
   clock: Clock;
   secrets: SecretStore;
   refreshIntervalMs: number;
@@ -74,6 +80,7 @@ export function createContext(options: ContextOptions): GatewayContext {
   });
   return {
     db,
+    dataDir: options.dataDir,
     clock,
     secrets: options.secrets,
     events,
@@ -81,6 +88,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     tokens: new TokensService(accounts, new TokensRepo(db), clock),
     groups: new GroupsService(groupsRepo, clock),
     assets: new AssetsService({ assets: assetsRepo, groups: groupsRepo, reviewer, refresher, clock }),
+    billing: new BillingService(new UsageRepo(db), clock),
     scheduler,
   };
 }

@@ -30,6 +30,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   const db = openDatabase(config.dataDir);
   const context = createContext({
     db,
+    dataDir: config.dataDir,
     clock: config.clock ?? systemClock,
     secrets: config.secrets,
     refreshIntervalMs: config.refreshIntervalMs ?? DEFAULTS.refreshIntervalMs,

@@ -1,5 +1,5 @@
 // Routes of the portrait library: the seven group and asset endpoints in the `{success,message,data}` envelope.
-import type { FastifyInstance, FastifyPluginOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { normalizePaging } from '../services/paging.ts';
 import {
@@ -16,7 +16,7 @@ type IdParams = { id: string };
 /** The success envelope. */
 const ok = <T>(data: T) => ({ success: true as const, message: '' as const, data });
 
-export async function portraitRoutes(app: FastifyInstance, options: FastifyPluginOptions & { context: GatewayContext }) {
+export async function portraitRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
   const { groups, assets } = options.context;
 
   app.post('/v1/portrait/groups', async (request) => ok(groups.create(request.principal.accountId, parseGroupCreate(request.body))));

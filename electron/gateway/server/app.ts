@@ -1,7 +1,7 @@
 // Builds the Fastify app: body parsing, authentication, errors in each caller's protocol, and every route family.
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
-import { portraitRoutes } from '../routes/portrait.ts';
+import { ROUTE_FAMILIES } from '../routes/index.ts';
 import { GatewayError } from '../services/errors.ts';
 import type { Principal } from '../services/tokens.ts';
 import { installJsonParser } from './body-parser.ts';
@@ -48,7 +48,7 @@ export async function buildApp(context: GatewayContext): Promise<FastifyInstance
     return reply.status(status).send(body);
   });
 
-  await app.register(portraitRoutes, { context });
+  for (const family of ROUTE_FAMILIES) await app.register(family, { context });
   return app;
 }
 

@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// Runs every test file with Node's test runner, inside a private D-Bus session with an unlocked gnome-keyring when the machine has one, so keychain tests use a real Secret Service.
+import { spawnSync } from 'node:child_process';
+
+const stripFlag = process.features.typescript ? [] : ['--experimental-strip-types', '--disable-warning=ExperimentalWarning'];
+const patterns = process.argv.slice(2);
+const files = patterns.length > 0 ? patterns : ['tests/**/*.test.ts'];
+const nodeArgs = [...stripFlag, '--test', '--test-timeout=120000', ...files];
+
+const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+const wantKeyring = !process.env.DBUS_SESSION_BUS_ADDRESS && has('dbus-run-session') && has('gnome-keyring-daemon');
+
+let result;
+if (wantKeyring) {
+  const quoted = [process.execPath, ...nodeArgs].map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ');
+  const script = `echo -n gatehouse-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1; exec ${quoted}`;
+  console.log('# tests run in a private D-Bus session with an unlocked gnome-keyring (real Secret Service)');
+  result = spawnSync('dbus-run-session', ['--', 'sh', '-c', script], { stdio: 'inherit' });
+} else {
+  if (!process.env.DBUS_SESSION_BUS_ADDRESS) console.log('# no dbus-run-session/gnome-keyring-daemon here: keychain tests will say why they skip');
+  result = spawnSync(process.execPath, nodeArgs, { stdio: 'inherit' });
+}
+process.exit(result.status ?? 1);

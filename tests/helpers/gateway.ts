@@ -1,0 +1,62 @@
+// Test helper: a real gateway on port 0 in a fresh temp data dir, with its first token, and a small fetch wrapper.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createGateway, type Gateway, type GatewayConfig } from '../../electron/gateway/index.ts';
+import { noSecretStore } from '../../electron/gateway/secrets/secret-store.ts';
+
+export interface TestGateway {
+  gateway: Gateway;
+  url: string;
+  /** The `local` account's first token. */
+  token: string;
+  dataDir: string;
+  /** Stops the gateway; removes the data dir unless `keepData`. */
+  stop(options?: { keepData?: boolean }): Promise<void>;
+}
+
+/** A fresh temp dir for a test's data. */
+export function tempDataDir(): string {
+  return mkdtempSync(path.join(os.tmpdir(), 'gatehouse-test-'));
+}
+
+export async function startGateway(overrides: Partial<GatewayConfig> = {}): Promise<TestGateway> {
+  const dataDir = overrides.dataDir ?? tempDataDir();
+  const gateway = await createGateway({ secrets: noSecretStore, port: 0, ...overrides, dataDir });
+  const { url, firstToken } = await gateway.start();
+  return {
+    gateway,
+    url,
+    token: firstToken ?? '',
+    dataDir,
+    async stop(options = {}) {
+      await gateway.stop();
+      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A JSON HTTP answer. */
+export interface JsonResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** Sends `body` as JSON (or as given when it is a string) and parses the JSON answer. */
+export async function request<T = any>(
+  url: string,
+  method: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<JsonResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(url, { method, headers, ...(body !== undefined && { body }) });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+}
