@@ -1,10 +1,11 @@
 // The table of route families the app registers, one plugin per API family.
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
+import { healthRoutes } from './health.ts';
 import { portraitRoutes } from './portrait.ts';
 
 /** A route family: a Fastify plugin that receives the gateway context. */
 export type RouteFamily = (app: FastifyInstance, options: { context: GatewayContext }) => Promise<void>;
 
 /** Every route family, registered in this order. Add a family here and nowhere else. */
-export const ROUTE_FAMILIES: readonly RouteFamily[] = [portraitRoutes];
+export const ROUTE_FAMILIES: readonly RouteFamily[] = [healthRoutes, portraitRoutes];

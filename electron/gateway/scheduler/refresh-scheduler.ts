@@ -33,7 +33,8 @@ export class RefreshScheduler {
   private readonly options: RefreshSchedulerOptions;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<ScanReport> | undefined;
-  private stopped = true;
+  /** Set by stop(): no new timer, and a scan under way takes no new assets. */
+  private stopped = false;
   /** Epoch ms of the next planned scan, or null while stopped. */
   nextRunAt: number | null = null;
 

@@ -100,7 +100,8 @@ export function parseAssetListFilter(query: Record<string, unknown>): AssetListF
 
 /** True for an absolute `https://` URL with a host, no credentials and no whitespace. */
 export function isHttpsUrl(text: string): boolean {
-  if (/\s/.test(text)) return false;
+  // The raw text must itself carry an authority: WHATWG parsing would turn `https:///x` into `https://x/`.
+  if (/\s/.test(text) || !/^https:\/\/[^/?#]+/i.test(text)) return false;
   let url: URL;
   try {
     url = new URL(text);

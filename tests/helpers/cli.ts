@@ -1,0 +1,60 @@
+// Test helper: runs the real `gatehouse` CLI as a child process and reads what it prints.
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = fileURLToPath(new URL('../../bin/gatehouse.mjs', import.meta.url));
+
+/** A running `gatehouse serve`. */
+export interface ServeProcess {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  /** Every stdout line so far. */
+  stdout: string[];
+  stderr: () => string;
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `gatehouse serve` with the args and resolves once it prints `listening on`. */
+export async function serveCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [CLI, 'serve', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const stdout: string[] = [];
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffered = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
+        stdout.push(line);
+        const match = /^listening on (http:\/\/\S+)$/.exec(line);
+        if (match) resolve(match[1]!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`gatehouse serve exited with ${code} before listening:\n${stderr}`)));
+  });
+  return {
+    child,
+    url,
+    stdout,
+    stderr: () => stderr,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill(signal);
+      const [code] = (await once(child, 'exit')) as [number | null];
+      return code;
+    },
+  };
+}
+
+/** Runs a short CLI command to completion. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr, lines: result.stdout.trim().split('\n') };
+}
