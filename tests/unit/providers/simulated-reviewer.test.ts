@@ -1,20 +1,13 @@
 // Unit tests of the simulated reviewer's test values, against a real SQLite file.
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { UpstreamError } from '../../../electron/gateway/providers/reviewer.ts';
 import { SimulatedReviewer } from '../../../electron/gateway/providers/simulate/reviewer.ts';
-import { openDatabase } from '../../../electron/gateway/storage/database.ts';
 import { SimReviewsRepo } from '../../../electron/gateway/storage/sim-reviews-repo.ts';
 import { manualClock } from '../../helpers/clock.ts';
-import { tempDataDir } from '../../helpers/gateway.ts';
+import { tempDatabase } from '../../helpers/database.ts';
 
-const dir = tempDataDir();
-const db = openDatabase(dir);
-after(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const db = tempDatabase();
 const clock = manualClock();
 const reviewer = new SimulatedReviewer({ repo: new SimReviewsRepo(db), clock, reviewMs: 1000 });
 

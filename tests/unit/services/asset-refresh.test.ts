@@ -1,22 +1,15 @@
 // Unit tests of the asset refresher: shared in-flight calls, stored errors, and no change to terminal assets.
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { UpstreamError, type Reviewer, type ReviewVerdict } from '../../../electron/gateway/providers/reviewer.ts';
 import { AssetRefresher } from '../../../electron/gateway/services/asset-refresh.ts';
 import { AccountsRepo } from '../../../electron/gateway/storage/accounts-repo.ts';
 import { AssetsRepo, type AssetRow } from '../../../electron/gateway/storage/assets-repo.ts';
-import { openDatabase } from '../../../electron/gateway/storage/database.ts';
 import { GroupsRepo } from '../../../electron/gateway/storage/groups-repo.ts';
 import { manualClock } from '../../helpers/clock.ts';
-import { tempDataDir } from '../../helpers/gateway.ts';
+import { tempDatabase } from '../../helpers/database.ts';
 
-const dir = tempDataDir();
-const db = openDatabase(dir);
-after(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const db = tempDatabase();
 const clock = manualClock();
 const assets = new AssetsRepo(db);
 const account = new AccountsRepo(db).ensure('unit', clock.now());
