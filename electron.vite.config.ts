@@ -1,6 +1,6 @@
-// electron-vite build of the three Electron bundles: main process, preload bridge and the React renderer.
-import react from '@vitejs/plugin-react';
+// electron-vite build of the three Electron bundles: main process, preload bridge and the React renderer (shared with `npm run build:renderer`).
 import { defineConfig } from 'electron-vite';
+import { rendererConfig } from './renderer.vite.config.ts';
 
 export default defineConfig({
   main: {
@@ -9,12 +9,12 @@ export default defineConfig({
       rollupOptions: { input: 'electron/main/index.ts', external: ['better-sqlite3', 'keytar', 'fastify'] },
     },
   },
+  // Sandboxed windows only run CommonJS preload scripts.
   preload: {
-    build: { outDir: 'out/preload', rollupOptions: { input: 'electron/preload/index.ts' } },
+    build: {
+      outDir: 'out/preload',
+      rolldownOptions: { input: 'electron/preload/index.ts', output: { format: 'cjs', entryFileNames: '[name].cjs' } },
+    },
   },
-  renderer: {
-    root: 'renderer',
-    plugins: [react()],
-    build: { outDir: 'out/renderer', rollupOptions: { input: 'renderer/index.html' } },
-  },
+  renderer: rendererConfig,
 });

@@ -19,10 +19,11 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv, io: Output):
     if (report.checked > 0) io.err(`background scan refreshed ${report.checked} pending asset(s)`);
   });
 
-  const { url, firstToken } = await gateway.start();
+  const { url, firstToken, consoleUrl } = await gateway.start();
   io.err(`data dir: ${options.dataDir}; secrets: ${store.description}`);
   if (firstToken) io.out(`first start: created account "local" with API token (shown once): ${firstToken}`);
   io.out(`listening on ${url}`);
+  io.out(`console: ${consoleUrl}`);
 
   await new Promise<void>((resolve) => {
     let stopping = false;

@@ -28,4 +28,6 @@ export interface GatewayConfig {
   clock?: Clock;
   /** Replaces the simulated reviewer. */
   reviewer?: Reviewer;
+  /** The console's admin token; random per start when absent (a desktop host keeps one per launch). */
+  adminToken?: string;
 }

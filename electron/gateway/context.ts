@@ -1,4 +1,5 @@
 // Wires storage, providers, services and the scheduler into the one context object that routes and hosts use.
+import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Asset } from '../../shared/portrait.ts';
 import type { Reviewer } from './providers/reviewer.ts';
@@ -28,6 +29,19 @@ export interface GatewayEvents {
   error: [error: unknown];
 }
 
+/** Facts about this run of the gateway, for the admin API and the hosts. */
+export interface RuntimeInfo {
+  /** The per-launch admin token of the console: random, in memory only. */
+  readonly adminToken: string;
+  readonly startedAt: number;
+  readonly refreshIntervalMs: number;
+  readonly simReviewMs: number;
+  /** Base URL of the HTTP listener once started. */
+  url: string | null;
+  /** Base URL of the TLS listener, when one runs. */
+  tlsUrl: string | null;
+}
+
 /** Everything a route needs. */
 export interface GatewayContext {
   db: Db;
@@ -41,6 +55,7 @@ export interface GatewayContext {
   accounts: AccountsRepo;
   billing: BillingService;
   scheduler: RefreshScheduler;
+  runtime: RuntimeInfo;
 }
 
 export interface ContextOptions {
@@ -53,6 +68,8 @@ export interface ContextOptions {
   simReviewMs: number;
   /** Replaces the simulated reviewer (relay mode, or tests). */
   reviewer?: Reviewer;
+  /** The console's admin token; a random one is made when absent. */
+  adminToken?: string;
 }
 
 export function createContext(options: ContextOptions): GatewayContext {
@@ -90,5 +107,13 @@ export function createContext(options: ContextOptions): GatewayContext {
     assets: new AssetsService({ assets: assetsRepo, groups: groupsRepo, reviewer, refresher, clock }),
     billing: new BillingService(new UsageRepo(db), clock),
     scheduler,
+    runtime: {
+      adminToken: options.adminToken ?? randomBytes(32).toString('base64url'),
+      startedAt: clock.now(),
+      refreshIntervalMs: options.refreshIntervalMs,
+      simReviewMs: options.simReviewMs,
+      url: null,
+      tlsUrl: null,
+    },
   };
 }

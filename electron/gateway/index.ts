@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { DEFAULTS, LOCAL_ACCOUNT, type GatewayConfig } from './config.ts';
 import { createContext, type GatewayContext } from './context.ts';
 import { buildApp } from './server/app.ts';
+import { consoleUrlOf } from './routes/console.ts';
 import { listen } from './server/listen.ts';
 import { openDatabase } from './storage/database.ts';
 import { systemClock } from './time.ts';
@@ -14,6 +15,8 @@ export interface StartResult {
   url: string;
   /** Set only on the first start of an empty data dir: the `local` account's token, to show once. */
   firstToken?: string;
+  /** The console's ready-to-open URL, carrying the per-launch admin token. */
+  consoleUrl: string;
 }
 
 export interface Gateway {
@@ -21,6 +24,8 @@ export interface Gateway {
   readonly events: GatewayContext['events'];
   /** The listening URL once started. */
   readonly url: string | undefined;
+  /** The per-launch admin token of the console and admin API (memory only). */
+  readonly adminToken: string;
   start(): Promise<StartResult>;
   /** Stops accepting requests, finishes in-flight ones, stops the scan and closes the database. */
   stop(): Promise<void>;
@@ -36,6 +41,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     refreshIntervalMs: config.refreshIntervalMs ?? DEFAULTS.refreshIntervalMs,
     simReviewMs: config.simReviewMs ?? DEFAULTS.simReviewMs,
     ...(config.reviewer && { reviewer: config.reviewer }),
+    ...(config.adminToken && { adminToken: config.adminToken }),
   });
   let app: FastifyInstance | undefined;
   let url: string | undefined;
@@ -47,12 +53,14 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     get url() {
       return url;
     },
+    adminToken: context.runtime.adminToken,
     async start() {
       const firstToken = await bootstrap(context);
       app = await buildApp(context);
       url = await listen(app, config.host ?? DEFAULTS.host, config.port ?? DEFAULTS.port);
+      context.runtime.url = url;
       context.scheduler.start();
-      return { url, ...(firstToken && { firstToken }) };
+      return { url, consoleUrl: consoleUrlOf(url, context.runtime.adminToken), ...(firstToken && { firstToken }) };
     },
     async stop() {
       if (stopped) return;

@@ -1,44 +1,155 @@
-// Electron host: starts the gateway with app-data paths and the keychain, and shows the renderer in a window.
-import { app, BrowserWindow } from 'electron';
+// Electron host: runs the gateway with app-data paths and the keychain, shows the console in a locked-down window, and lives in the tray.
+import { app, type BrowserWindow, clipboard, ipcMain, Menu, nativeImage, screen, session, shell, Tray, type IpcMainInvokeEvent } from 'electron';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { createGateway, type Gateway } from '../gateway/index.ts';
+import { CONSOLE_PATH } from '../../shared/admin-api.ts';
+import { isOpenableExternalUrl, type DesktopConnection, type IpcEventContract } from '../../shared/ipc.ts';
+import { DEFAULTS } from '../gateway/config.ts';
+import { createGateway } from '../gateway/index.ts';
 import { selectSecretStore } from '../gateway/secrets/select-store.ts';
+import { GatewayHost } from './gateway-host.ts';
+import { registerIpc, type IpcHandlers } from './ipc.ts';
+import { isAppUrl, originOf } from './navigation.ts';
+import { guardWebContents, lockDownSession } from './security.ts';
+import { createTray } from './tray.ts';
+import { createMainWindow } from './window.ts';
+import { loadBounds } from './window-state.ts';
 
-let gateway: Gateway | undefined;
+/** Set by `electron-vite dev`: the renderer's dev server, which proxies API calls to the gateway on DEFAULTS.port. */
+const DEV_URL = process.env['ELECTRON_RENDERER_URL'] || undefined;
+const CHANGED: keyof IpcEventContract = 'gatehouse:connection-changed';
+
+// The gateway's data sits where `gatehouse serve` keeps it (GATEHOUSE_DATA_DIR overrides, as for the CLI);
+// Chromium's own profile goes into a sub-folder.
+const DATA_DIR = process.env['GATEHOUSE_DATA_DIR'] || path.join(app.getPath('appData'), 'Gatehouse');
+app.setPath('userData', path.join(DATA_DIR, 'desktop'));
+
+let host: GatewayHost | undefined;
+let window: BrowserWindow | undefined;
+let tray: ReturnType<typeof createTray> | undefined;
+let quitting = false;
+
+/** The port to listen on: GATEHOUSE_PORT when set, else the CLI's default (a taken port falls back to a free one). */
+function preferredPort(): number {
+  const fromEnv = Number(process.env['GATEHOUSE_PORT']);
+  return DEV_URL || !Number.isInteger(fromEnv) || fromEnv < 0 || fromEnv > 65535 || process.env['GATEHOUSE_PORT'] === undefined ? DEFAULTS.port : fromEnv;
+}
+
+const allowedOrigins = () => [originOf(DEV_URL), originOf(host?.lastGatewayUrl)].filter((origin): origin is string => origin !== undefined);
+const appUrl = (url: string) => isAppUrl(url, allowedOrigins());
+const consoleUrl = (connection: DesktopConnection) => DEV_URL ?? (connection.gatewayUrl ? `${connection.gatewayUrl}${CONSOLE_PATH}/` : undefined);
+
+/** Only the main window's own page may talk to the host. */
+function isTrusted(event: IpcMainInvokeEvent): boolean {
+  return window !== undefined && event.sender === window.webContents && appUrl(event.senderFrame?.url ?? '');
+}
+
+function openExternal(url: string): boolean {
+  if (!isOpenableExternalUrl(url)) return false;
+  void shell.openExternal(url);
+  return true;
+}
+
+function show(connection: DesktopConnection): void {
+  if (!window) return;
+  const target = consoleUrl(connection);
+  if (target && originOf(window.webContents.getURL()) !== originOf(target)) void window.loadURL(target);
+  else if (!target && connection.problem) void window.loadURL(`data:text/html;charset=utf-8,${encodeURIComponent(`<h1>Gatehouse</h1><p>${connection.problem.replace(/</g, '&lt;')}</p>`)}`);
+}
+
+function openWindow(): void {
+  if (window) {
+    if (window.isMinimized()) window.restore();
+    window.show();
+    window.focus();
+    return;
+  }
+  window = createMainWindow({
+    preload: path.join(import.meta.dirname, '../preload/index.cjs'),
+    icon: path.join(app.getAppPath(), 'resources', 'icon.png'),
+    bounds: loadBounds(path.join(app.getPath('userData'), 'window-state.json'), screen.getAllDisplays().map((display) => display.workArea)),
+    boundsFile: path.join(app.getPath('userData'), 'window-state.json'),
+  });
+  window.on('closed', () => (window = undefined));
+  if (host) show(host.connection());
+}
+
+function onChange(connection: DesktopConnection): void {
+  tray?.update(connection);
+  if (window && !window.webContents.isDestroyed()) {
+    window.webContents.send(CHANGED, connection);
+    if (!connection.paused) show(connection);
+  }
+}
+
+const handlers: IpcHandlers = {
+  'gatehouse:get-connection': () => host!.connection(),
+  'gatehouse:set-paused': (paused) => (paused ? host!.pause() : host!.resume()),
+  'gatehouse:open-external': (url) => openExternal(url),
+  'gatehouse:copy-text': (text) => clipboard.writeText(text),
+};
 
 async function launch(): Promise<void> {
-  const dataDir = app.getPath('userData');
-  const { store } = await selectSecretStore('auto', dataDir);
-  gateway = await createGateway({ dataDir, secrets: store, port: 0 });
-  const { url } = await gateway.start();
-  const window = new BrowserWindow({
-    width: 1200,
-    height: 800,
-    webPreferences: {
-      preload: path.join(import.meta.dirname, '../preload/index.mjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-    },
+  const { store, warning } = await selectSecretStore('auto', DATA_DIR);
+  if (warning) console.warn(`gatehouse: ${warning}`);
+  host = new GatewayHost({
+    config: { dataDir: DATA_DIR, secrets: store, port: preferredPort(), adminToken: randomBytes(32).toString('base64url') },
+    create: createGateway,
+    onChange,
   });
-  const rendererUrl = process.env['ELECTRON_RENDERER_URL'];
-  const query = { gateway: url };
-  if (rendererUrl) await window.loadURL(`${rendererUrl}?${new URLSearchParams(query)}`);
-  else await window.loadFile(path.join(import.meta.dirname, '../renderer/index.html'), { query });
+  lockDownSession(session.defaultSession, { enforceCsp: !DEV_URL });
+  registerIpc(ipcMain, handlers, isTrusted);
+  try {
+    const icon = nativeImage.createFromPath(path.join(app.getAppPath(), 'resources', 'icon.png')).resize({ width: 18, height: 18 });
+    tray = createTray(
+      {
+        Tray,
+        buildMenu: (template) => Menu.buildFromTemplate(template),
+        icon,
+        actions: {
+          open: openWindow,
+          openInBrowser: () => {
+            const { gatewayUrl, adminToken } = host!.connection();
+            if (gatewayUrl) void shell.openExternal(`${gatewayUrl}${CONSOLE_PATH}/?admin_token=${encodeURIComponent(adminToken)}`);
+          },
+          copyBaseUrl: () => clipboard.writeText(host!.connection().gatewayUrl ?? ''),
+          setPaused: (paused) => void (paused ? host!.pause() : host!.resume()),
+          quit: () => app.quit(),
+        },
+      },
+      host.connection(),
+    );
+  } catch (error) {
+    console.warn(`gatehouse: no tray icon (${String(error)}); closing the window quits`);
+  }
+  try {
+    await host.start();
+  } catch (error) {
+    host.fail(error);
+  }
+  openWindow();
 }
 
 if (!app.requestSingleInstanceLock()) app.quit();
 else {
+  app.on('second-instance', openWindow);
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, { isAppUrl: appUrl, openExternal }));
   app.whenReady().then(launch, (error: unknown) => {
     console.error(error);
     app.exit(1);
   });
-  app.on('window-all-closed', () => app.quit());
+  app.on('activate', openWindow);
+  // With a tray icon the server keeps running when the window closes; without one, closing the window quits.
+  app.on('window-all-closed', () => {
+    if (!tray) app.quit();
+  });
   app.on('before-quit', (event) => {
-    if (!gateway) return;
+    if (quitting || !host) return;
     event.preventDefault();
-    const stopping = gateway;
-    gateway = undefined;
-    void stopping.stop().finally(() => app.quit());
+    quitting = true;
+    host.stop().finally(() => {
+      tray?.tray.destroy();
+      app.quit();
+    });
   });
 }

@@ -1,12 +1,124 @@
-// The desktop window's first screen: where the gateway listens (the full console arrives with the UI issue).
-import { useConnectionStore } from './stores/connection.ts';
+// The console's frame: navigation, account picker, connection state and the current page.
+import { useEffect } from 'react';
+import { useStores } from './context.ts';
+import { AssetsPage } from './features/assets/AssetsPage.tsx';
+import { OverviewPage } from './features/overview/OverviewPage.tsx';
+import { PlaygroundPage } from './features/playground/PlaygroundPage.tsx';
+import { RelayPage } from './features/relay/RelayPage.tsx';
+import { SettingsPage } from './features/settings/SettingsPage.tsx';
+import { Tasks3dPage } from './features/tasks3d/Tasks3dPage.tsx';
+import { TokensPage } from './features/tokens/TokensPage.tsx';
+import { useT, type MessageKey } from './i18n/index.ts';
+import { PAGES, type PageName } from './stores/navigation.ts';
+
+const PAGE_TITLES: Record<PageName, MessageKey> = {
+  overview: 'navOverview',
+  assets: 'navAssets',
+  tasks3d: 'navTasks3d',
+  playground: 'navPlayground',
+  tokens: 'navTokens',
+  channels: 'navChannels',
+  logs: 'navLogs',
+  settings: 'navSettings',
+};
+
+function CurrentPage(props: { page: PageName }) {
+  switch (props.page) {
+    case 'overview':
+      return <OverviewPage />;
+    case 'assets':
+      return <AssetsPage />;
+    case 'tasks3d':
+      return <Tasks3dPage />;
+    case 'playground':
+      return <PlaygroundPage />;
+    case 'tokens':
+      return <TokensPage />;
+    case 'channels':
+    case 'logs':
+      return <RelayPage which={props.page} />;
+    case 'settings':
+      return <SettingsPage />;
+  }
+}
+
+const NO_ACCOUNTS: string[] = [];
+
+function AccountPicker() {
+  const t = useT();
+  const { status } = useStores();
+  const account = status((state) => state.account);
+  const accounts = status((state) => state.status?.accounts ?? NO_ACCOUNTS);
+  const setAccount = status((state) => state.setAccount);
+  const choices = accounts.includes(account) ? accounts : [account, ...accounts];
+  return (
+    <label className="account-picker">
+      <span>{t('account')}</span>
+      <select value={account} onChange={(event) => setAccount(event.target.value)} aria-label={t('account')}>
+        {choices.map((name) => (
+          <option key={name} value={name}>
+            {name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function ConnectionBanner() {
+  const t = useT();
+  const { connection } = useStores();
+  const socket = connection((state) => state.socket);
+  const paused = connection((state) => state.paused);
+  const problem = connection((state) => state.problem);
+  if (problem) return <div className="banner error" role="alert">{problem}</div>;
+  if (paused) return <div className="banner warn" role="status">{t('serverPaused')}</div>;
+  if (socket === 'retrying') return <div className="banner warn" role="status">{t('socketRetrying')}</div>;
+  return null;
+}
 
 export function App() {
-  const gatewayUrl = useConnectionStore((state) => state.gatewayUrl);
+  const t = useT();
+  const { navigation, connection } = useStores();
+  const page = navigation((state) => state.page);
+  const go = navigation((state) => state.go);
+  const socket = connection((state) => state.socket);
+  useEffect(() => {
+    document.title = `${t(PAGE_TITLES[page])} · Gatehouse`;
+  }, [page, t]);
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', padding: 24 }}>
-      <h1>Gatehouse</h1>
-      <p>{gatewayUrl ? `The gateway listens on ${gatewayUrl}` : 'The gateway is starting…'}</p>
-    </main>
+    <div className="app">
+      <nav className="sidebar" aria-label={t('navigation')}>
+        <div className="brand">Gatehouse</div>
+        <ul>
+          {PAGES.map((name) => (
+            <li key={name}>
+              <a
+                href={`#/${name}`}
+                className={name === page ? 'active' : undefined}
+                aria-current={name === page ? 'page' : undefined}
+                onClick={(event) => {
+                  event.preventDefault();
+                  go(name);
+                }}
+              >
+                {t(PAGE_TITLES[name])}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <div className={`live live-${socket}`} title={t(`socket_${socket}`)}>
+          <span className="dot" aria-hidden="true" /> {t(`socket_${socket}`)}
+        </div>
+      </nav>
+      <main className="content">
+        <header className="topbar">
+          <h1>{t(PAGE_TITLES[page])}</h1>
+          <AccountPicker />
+        </header>
+        <ConnectionBanner />
+        <CurrentPage page={page} />
+      </main>
+    </div>
   );
 }

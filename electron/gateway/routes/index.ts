@@ -1,6 +1,8 @@
 // The table of route families the app registers, one plugin per API family.
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
+import { adminRoutes } from './admin.ts';
+import { consoleRoutes } from './console.ts';
 import { healthRoutes } from './health.ts';
 import { portraitRoutes } from './portrait.ts';
 
@@ -8,4 +10,4 @@ import { portraitRoutes } from './portrait.ts';
 export type RouteFamily = (app: FastifyInstance, options: { context: GatewayContext }) => Promise<void>;
 
 /** Every route family, registered in this order. Add a family here and nowhere else. */
-export const ROUTE_FAMILIES: readonly RouteFamily[] = [healthRoutes, portraitRoutes];
+export const ROUTE_FAMILIES: readonly RouteFamily[] = [healthRoutes, portraitRoutes, adminRoutes, consoleRoutes];

@@ -1,0 +1,47 @@
+// The admin event socket: pushes asset changes and finished scans to the console so statuses update without a reload.
+import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
+import {
+  ADMIN_WS_PATH,
+  ADMIN_WS_PROTOCOL,
+  type AdminEvent,
+} from '../../../shared/admin-events.ts';
+import type { GatewayContext, GatewayEvents } from '../context.ts';
+import { presentedAdminToken } from '../server/admin-auth.ts';
+
+/** Chooses the admin subprotocol when offered, else the first that carries no credential (for other socket routes). */
+export function chooseSubprotocol(protocols: Set<string>): string | false {
+  if (protocols.has(ADMIN_WS_PROTOCOL)) return ADMIN_WS_PROTOCOL;
+  const plain = [...protocols].find((item) => !/^(gatehouse\.token\.|openai-insecure-api-key\.)/.test(item));
+  return plain ?? false;
+}
+
+/** Registers GET /admin/ws on an app that has @fastify/websocket and the admin-token hook. */
+export function adminSocketRoute(app: FastifyInstance, context: GatewayContext): void {
+  const { events, accounts, scheduler } = context;
+  app.get(ADMIN_WS_PATH, { websocket: true, config: { public: true } }, (socket: WebSocket, request) => {
+    // The token subprotocol was checked by the hook; the socket must still speak the admin protocol.
+    if (socket.protocol !== ADMIN_WS_PROTOCOL || presentedAdminToken(request.headers) === undefined) {
+      socket.close(1002, `subprotocol ${ADMIN_WS_PROTOCOL} required`);
+      return;
+    }
+    const send = (event: AdminEvent) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(event));
+    };
+    const onAsset = (...[asset]: GatewayEvents['asset.changed']) => {
+      const { account_id: accountId, ...record } = asset;
+      send({ type: 'asset.changed', account: accounts.findById(accountId)?.name ?? '', asset: record });
+    };
+    // The scheduler plans its next scan right after announcing this one: read the plan once it is made.
+    const onScan = (...[report]: GatewayEvents['scan.finished']) =>
+      setImmediate(() => send({ type: 'scan.finished', report, nextScanAt: scheduler.nextRunAt }));
+    events.on('asset.changed', onAsset);
+    events.on('scan.finished', onScan);
+    socket.on('close', () => {
+      events.off('asset.changed', onAsset);
+      events.off('scan.finished', onScan);
+    });
+    // Incoming messages are not part of the protocol; they are ignored.
+    send({ type: 'hello', nextScanAt: scheduler.nextRunAt });
+  });
+}

@@ -1,0 +1,120 @@
+// The admin API's handlers, one per route of the shared contract, built on the gateway's own services.
+import type { AdminApi, AdminRouteName, AdminToken, ScanSummary, ServerStatus } from '../../../shared/admin-api.ts';
+import packageJson from '../../../package.json' with { type: 'json' };
+import type { GatewayContext } from '../context.ts';
+import { parseTokenCreate } from './admin-input.ts';
+import { notFound } from './errors.ts';
+import { normalizePaging } from './paging.ts';
+import { parseAssetCreate, parseAssetListFilter, parseGroupCreate, parseGroupUpdate } from './portrait-input.ts';
+import type { TokenSummary } from './tokens.ts';
+
+/** What a handler receives: typed path parameters, and the raw query and body it must validate. */
+export interface AdminInput<K extends AdminRouteName> {
+  params: AdminApi[K]['params'];
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+export type AdminHandler<K extends AdminRouteName> = (
+  input: AdminInput<K>,
+) => AdminApi[K]['reply'] | Promise<AdminApi[K]['reply']>;
+
+/** One handler per admin route: leaving one out is a compile error. */
+export type AdminHandlers = { [K in AdminRouteName]: AdminHandler<K> };
+
+/** Facts the handlers need beyond the context. */
+export interface AdminFacts {
+  /** The last finished background scan. */
+  lastScan(): ScanSummary | null;
+}
+
+const secretKey = (tokenId: string) => `token:${tokenId}`;
+
+export function createAdminHandlers(context: GatewayContext, facts: AdminFacts): AdminHandlers {
+  const { groups, assets, tokens, secrets, runtime } = context;
+
+  const accountId = (name: string): number => {
+    const account = context.accounts.findByName(name);
+    if (!account) throw notFound(`Unknown account "${name}": create a token for it on the Tokens page first`, 'account');
+    return account.id;
+  };
+
+  const present = async (token: TokenSummary): Promise<AdminToken> => ({
+    ...token,
+    revealable: token.revoked_at === null && secrets.kind !== 'none' && (await secrets.get(secretKey(token.token_id))) !== null,
+  });
+
+  const findToken = (tokenId: string): TokenSummary => {
+    const token = tokens.list().find((item) => item.token_id === tokenId);
+    if (!token) throw notFound(`Token ${tokenId} does not exist`, 'token_id');
+    return token;
+  };
+
+  const status = (): ServerStatus => {
+    const url = new URL(runtime.url ?? 'http://127.0.0.1:0');
+    return {
+      version: packageJson.version,
+      mode: 'simulate',
+      url: runtime.url ?? '',
+      tlsUrl: runtime.tlsUrl,
+      host: url.hostname.replace(/^\[|\]$/g, ''),
+      port: Number(url.port),
+      dataDir: context.dataDir,
+      secrets: { kind: secrets.kind, description: secrets.description },
+      refreshIntervalMs: runtime.refreshIntervalMs,
+      simReviewMs: runtime.simReviewMs,
+      corsOrigins: [],
+      startedAt: runtime.startedAt,
+      nextScanAt: context.scheduler.nextRunAt,
+      lastScan: facts.lastScan(),
+      accounts: [...new Set(tokens.list().map((token) => token.account))].sort(),
+    };
+  };
+
+  return {
+    getStatus: status,
+    listGroups: ({ params, query }) =>
+      groups.list(accountId(params.account), normalizePaging(query['p'], query['page_size'])),
+    createGroup: ({ params, body }) => groups.create(accountId(params.account), parseGroupCreate(body)),
+    updateGroup: ({ params, body }) => groups.update(accountId(params.account), params.groupId, parseGroupUpdate(body)),
+    listAssets: ({ params, query }) =>
+      assets.list(accountId(params.account), parseAssetListFilter(query), normalizePaging(query['p'], query['page_size'])),
+    createAsset: ({ params, body }) => assets.create(accountId(params.account), parseAssetCreate(body)),
+    refreshAsset: ({ params }) => assets.get(accountId(params.account), params.assetId),
+    runScan: () => context.scheduler.runNow(),
+    listTokens: async ({ query }) => {
+      const account = typeof query['account'] === 'string' && query['account'] !== '' ? query['account'] : undefined;
+      return Promise.all(tokens.list(account).map(present));
+    },
+    createToken: async ({ body }) => {
+      const { secret, token } = tokens.create(parseTokenCreate(body, context.clock.now()));
+      try {
+        await secrets.set(secretKey(token.token_id), secret);
+      } catch (error) {
+        // The token works; only "reveal" will be unavailable. Hosts log the cause.
+        if (context.events.listenerCount('error') > 0) context.events.emit('error', error);
+      }
+      return { secret, token: await present(token) };
+    },
+    revokeToken: async ({ params }) => {
+      findToken(params.tokenId);
+      tokens.revoke(params.tokenId);
+      // A revoked secret opens nothing any more; the store need not keep it.
+      await secrets.delete(secretKey(params.tokenId)).catch(() => false);
+      return present(findToken(params.tokenId));
+    },
+    revealToken: async ({ params }) => {
+      const token = findToken(params.tokenId);
+      const secret = token.revoked_at === null ? await secrets.get(secretKey(params.tokenId)) : null;
+      if (secret === null) {
+        throw notFound(
+          secrets.kind === 'none'
+            ? 'No copy of this secret was kept (the gateway runs without a keychain): create a new token instead'
+            : 'The secret store holds no copy of this token: create a new token instead',
+          'token_id',
+        );
+      }
+      return { secret };
+    },
+  };
+}

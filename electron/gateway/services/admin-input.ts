@@ -1,0 +1,37 @@
+// Validates the admin API's own inputs (token creation, account names); portrait bodies reuse portrait-input.
+import type { TokenCreateBody } from '../../../shared/admin-api.ts';
+import { invalid } from './errors.ts';
+import type { CreateTokenInput } from './tokens.ts';
+
+/** Longest account or token name the console accepts. */
+export const NAME_MAX = 64;
+
+/** Validates a token creation body; `now` rejects an expiry in the past. */
+export function parseTokenCreate(body: unknown, now: number): CreateTokenInput {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('Request body must be a JSON object');
+  const fields = body as Partial<Record<keyof TokenCreateBody, unknown>>;
+  const account = typeof fields.account === 'string' ? fields.account.trim() : '';
+  if (account === '') throw invalid('account must not be empty: name the account the token acts for', 'account');
+  if (account.length > NAME_MAX) throw invalid(`account must be at most ${NAME_MAX} characters`, 'account');
+  const input: CreateTokenInput = { account };
+  if (fields.name !== undefined && fields.name !== null && fields.name !== '') {
+    if (typeof fields.name !== 'string' || fields.name.length > NAME_MAX) {
+      throw invalid(`name must be a string of at most ${NAME_MAX} characters`, 'name');
+    }
+    input.name = fields.name;
+  }
+  if (fields.expires_at !== undefined && fields.expires_at !== null) {
+    if (typeof fields.expires_at !== 'number' || !Number.isSafeInteger(fields.expires_at)) {
+      throw invalid('expires_at must be a time in epoch milliseconds', 'expires_at');
+    }
+    if (fields.expires_at <= now) throw invalid('expires_at must be in the future', 'expires_at');
+    input.expiresAt = fields.expires_at;
+  }
+  if (fields.quota !== undefined && fields.quota !== null) {
+    if (typeof fields.quota !== 'number' || !Number.isFinite(fields.quota) || fields.quota < 0) {
+      throw invalid('quota must be a non-negative amount, e.g. 5 or 2.50', 'quota');
+    }
+    input.quota = fields.quota;
+  }
+  return input;
+}

@@ -1,0 +1,111 @@
+// Runs the gateway for the desktop app: start on the preferred port (or a free one), pause, resume, stop, and tell listeners.
+import type { DesktopConnection } from '../../shared/ipc.ts';
+import type { Gateway, GatewayConfig } from '../gateway/index.ts';
+
+export interface GatewayHostOptions {
+  config: GatewayConfig;
+  create: (config: GatewayConfig) => Promise<Gateway>;
+  /** Called after every change of state. */
+  onChange: (connection: DesktopConnection) => void;
+}
+
+const isAddressInUse = (error: unknown) => (error as { code?: unknown })?.code === 'EADDRINUSE';
+
+export class GatewayHost {
+  private readonly options: GatewayHostOptions;
+  private gateway: Gateway | undefined;
+  private url: string | null = null;
+  /** The last URL the gateway listened on, kept while paused (the window's page still comes from there). */
+  private lastUrl: string | null = null;
+  private paused = false;
+  private problem: string | null = null;
+  /** The port to come back to after a pause. */
+  private port: number;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: GatewayHostOptions) {
+    this.options = options;
+    this.port = options.config.port ?? 0;
+  }
+
+  /** Where the console was last served from, also while paused. */
+  get lastGatewayUrl(): string | null {
+    return this.lastUrl;
+  }
+
+  get adminToken(): string {
+    return this.options.config.adminToken ?? '';
+  }
+
+  connection(): DesktopConnection {
+    return { gatewayUrl: this.url, adminToken: this.adminToken, paused: this.paused, problem: this.problem };
+  }
+
+  /** Starts the gateway; a taken port falls back to a free one. */
+  start(): Promise<DesktopConnection> {
+    return this.serial(async () => {
+      this.paused = false;
+      try {
+        await this.open(this.port);
+      } catch (error) {
+        if (!isAddressInUse(error) || this.port === 0) throw error;
+        await this.open(0);
+      }
+      this.problem = null;
+    });
+  }
+
+  pause(): Promise<DesktopConnection> {
+    return this.serial(async () => {
+      this.paused = true;
+      await this.close();
+    });
+  }
+
+  resume(): Promise<DesktopConnection> {
+    return this.paused ? this.start() : Promise.resolve(this.connection());
+  }
+
+  /** Stops for good (quit). */
+  stop(): Promise<DesktopConnection> {
+    return this.serial(() => this.close());
+  }
+
+  /** Reports a start failure in words the user can act on. */
+  fail(error: unknown): void {
+    this.problem = `The server could not start: ${error instanceof Error ? error.message : String(error)}. Quit and start Gatehouse again; if it persists, check the data folder is writable.`;
+    this.options.onChange(this.connection());
+  }
+
+  private async open(port: number): Promise<void> {
+    const gateway = await this.options.create({ ...this.options.config, port });
+    try {
+      const { url } = await gateway.start();
+      this.gateway = gateway;
+      this.url = url;
+      this.lastUrl = url;
+      this.port = Number(new URL(url).port);
+    } catch (error) {
+      await gateway.stop();
+      throw error;
+    }
+  }
+
+  private async close(): Promise<void> {
+    const running = this.gateway;
+    this.gateway = undefined;
+    this.url = null;
+    await running?.stop();
+  }
+
+  /** Runs state changes one at a time, then notifies. */
+  private serial(work: () => Promise<void>): Promise<DesktopConnection> {
+    const next = this.queue.then(work).then(() => {
+      const connection = this.connection();
+      this.options.onChange(connection);
+      return connection;
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+}

@@ -1,0 +1,121 @@
+// The playground's three wire formats: how a chat is sent (OpenAI, Anthropic, Gemini) and how each streamed event yields text.
+import type { SseMessage } from './sse.ts';
+
+export const CHAT_FORMATS = ['openai', 'anthropic', 'gemini'] as const;
+export type ChatFormat = (typeof CHAT_FORMATS)[number];
+
+/** A turn of the playground conversation. */
+export interface PlaygroundTurn {
+  role: 'user' | 'assistant';
+  text: string;
+}
+
+/** What the user set up. */
+export interface ChatSettings {
+  model: string;
+  system: string;
+  temperature: number;
+  maxTokens: number;
+}
+
+/** A ready HTTP request: path (joined to the gateway URL), headers and JSON body. */
+export interface WireRequest {
+  path: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+/** What one streamed event means: text to append, the end, or an error. */
+export type StreamStep = { text?: string; done?: boolean; error?: string };
+
+export function buildChatRequest(format: ChatFormat, settings: ChatSettings, turns: PlaygroundTurn[], apiKey: string): WireRequest {
+  const system = settings.system.trim();
+  switch (format) {
+    case 'openai':
+      return {
+        path: '/v1/chat/completions',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: {
+          model: settings.model,
+          messages: [...(system ? [{ role: 'system', content: system }] : []), ...turns.map((turn) => ({ role: turn.role, content: turn.text }))],
+          temperature: settings.temperature,
+          max_tokens: settings.maxTokens,
+          stream: true,
+          stream_options: { include_usage: true },
+        },
+      };
+    case 'anthropic':
+      return {
+        path: '/v1/messages',
+        headers: { 'x-api-key': apiKey, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+        body: {
+          model: settings.model,
+          max_tokens: settings.maxTokens,
+          ...(system && { system }),
+          messages: turns.map((turn) => ({ role: turn.role, content: turn.text })),
+          temperature: settings.temperature,
+          stream: true,
+        },
+      };
+    case 'gemini':
+      return {
+        path: `/v1beta/models/${encodeURIComponent(settings.model)}:streamGenerateContent?alt=sse`,
+        headers: { 'x-goog-api-key': apiKey, 'content-type': 'application/json' },
+        body: {
+          contents: turns.map((turn) => ({ role: turn.role === 'assistant' ? 'model' : 'user', parts: [{ text: turn.text }] })),
+          ...(system && { systemInstruction: { parts: [{ text: system }] } }),
+          generationConfig: { temperature: settings.temperature, maxOutputTokens: settings.maxTokens },
+        },
+      };
+  }
+}
+
+/** Interprets one streamed event of a format. */
+export function readStreamStep(format: ChatFormat, message: SseMessage): StreamStep {
+  if (format === 'openai' && message.data === '[DONE]') return { done: true };
+  let payload: Record<string, unknown>;
+  try {
+    payload = JSON.parse(message.data) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+  const error = payload['error'] as { message?: unknown } | undefined;
+  if (error && typeof error.message === 'string') return { error: error.message };
+  switch (format) {
+    case 'openai': {
+      const choices = payload['choices'] as Array<{ delta?: { content?: unknown } }> | undefined;
+      const text = choices?.[0]?.delta?.content;
+      return typeof text === 'string' ? { text } : {};
+    }
+    case 'anthropic': {
+      if (payload['type'] === 'message_stop') return { done: true };
+      const delta = payload['delta'] as { type?: unknown; text?: unknown } | undefined;
+      return payload['type'] === 'content_block_delta' && delta?.type === 'text_delta' && typeof delta.text === 'string'
+        ? { text: delta.text }
+        : {};
+    }
+    case 'gemini': {
+      const candidates = payload['candidates'] as Array<{ content?: { parts?: Array<{ text?: unknown }> }; finishReason?: unknown }> | undefined;
+      const parts = candidates?.[0]?.content?.parts ?? [];
+      const text = parts.map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
+      return { ...(text && { text }), ...(candidates?.[0]?.finishReason ? { done: true } : {}) };
+    }
+  }
+}
+
+/** The model id a format most likely wants among those listed. */
+export function preferredModel(format: ChatFormat, models: string[]): string | undefined {
+  const pattern = { openai: /^(gpt|o\d|sim)/i, anthropic: /^claude/i, gemini: /^gemini/i }[format];
+  return models.find((model) => pattern.test(model)) ?? models[0];
+}
+
+/** Quotes a word for a POSIX shell. */
+const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/** The request as a curl command line (streaming shown with -N). */
+export function toCurl(baseUrl: string, request: WireRequest): string {
+  const lines = [`curl -N ${shellQuote(`${baseUrl}${request.path}`)}`];
+  for (const [name, value] of Object.entries(request.headers)) lines.push(`  -H ${shellQuote(`${name}: ${value}`)}`);
+  lines.push(`  -d ${shellQuote(JSON.stringify(request.body))}`);
+  return lines.join(' \\\n');
+}

@@ -1,0 +1,26 @@
+// Assets page: groups on the left, registration and the live asset table in the middle, the selected asset's details.
+import { useEffect } from 'react';
+import { useStores } from '../../context.ts';
+import { AssetDetail } from './AssetDetail.tsx';
+import { AssetTable } from './AssetTable.tsx';
+import { GroupsPanel } from './GroupsPanel.tsx';
+import { RegisterForm } from './RegisterForm.tsx';
+
+export function AssetsPage() {
+  const { assets } = useStores();
+  useEffect(() => {
+    const state = assets.getState();
+    if (!state.groups) void state.loadGroups(1);
+    if (!state.assets) void state.loadAssets(1);
+  }, [assets]);
+  return (
+    <div className="page assets-page">
+      <GroupsPanel />
+      <div className="stack">
+        <RegisterForm />
+        <AssetTable />
+      </div>
+      <AssetDetail />
+    </div>
+  );
+}

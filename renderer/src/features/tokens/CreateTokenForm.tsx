@@ -1,0 +1,83 @@
+// Creates a token (account, name, optional expiry and quota) and shows its secret once, with where it is kept.
+import { useState, type FormEvent } from 'react';
+import { useStores } from '../../context.ts';
+import { useT } from '../../i18n/index.ts';
+import { Button, CopyButton, ErrorNote, Field, Panel } from '../../components/ui.tsx';
+
+function CreatedSecret() {
+  const t = useT();
+  const { tokens, status } = useStores();
+  const created = tokens((state) => state.created);
+  const secrets = status((state) => state.status?.secrets);
+  if (!created) return null;
+  return (
+    <div className="secret-once" role="status" data-testid="created-secret">
+      <strong>{t('secretOnceTitle')}</strong>
+      <div className="row">
+        <code className="secret">{created.secret}</code>
+        <CopyButton text={created.secret} />
+      </div>
+      <p className="muted">{created.token.revealable ? t('secretKept', { where: secrets?.description ?? '' }) : t('secretNotKept')}</p>
+      <Button onClick={() => tokens.getState().dismissCreated()}>{t('secretSaved')}</Button>
+    </div>
+  );
+}
+
+export function CreateTokenForm() {
+  const t = useT();
+  const { tokens, status } = useStores();
+  const currentAccount = status((state) => state.account);
+  const [account, setAccount] = useState('');
+  const [name, setName] = useState('');
+  const [expires, setExpires] = useState('');
+  const [quota, setQuota] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ message: string; param: string | null } | null>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const quotaValue = quota.trim() === '' ? undefined : Number(quota);
+    if (quotaValue !== undefined && !Number.isFinite(quotaValue)) {
+      setError({ message: t('quotaInvalid'), param: 'quota' });
+      return;
+    }
+    setBusy(true);
+    const result = await tokens.getState().create({
+      account: account.trim() || currentAccount,
+      ...(name.trim() && { name: name.trim() }),
+      ...(expires && { expires_at: new Date(expires).getTime() }),
+      ...(quotaValue !== undefined && { quota: quotaValue }),
+    });
+    setBusy(false);
+    if (result.ok) {
+      setName('');
+      setExpires('');
+      setQuota('');
+      setError(null);
+      void status.getState().load();
+    } else setError(result);
+  };
+  const errorFor = (field: string) => (error?.param === field ? error.message : null);
+  return (
+    <Panel title={t('createToken')}>
+      <form className="token-form" onSubmit={(event) => void submit(event)} aria-label={t('createToken')}>
+        <Field label={t('account')} error={errorFor('account')} hint={t('accountHint')}>
+          <input value={account} onChange={(event) => setAccount(event.target.value)} placeholder={currentAccount} />
+        </Field>
+        <Field label={t('tokenName')} error={errorFor('name')}>
+          <input value={name} onChange={(event) => setName(event.target.value)} placeholder="ci" />
+        </Field>
+        <Field label={t('expiresOptional')} error={errorFor('expires_at')}>
+          <input type="datetime-local" value={expires} onChange={(event) => setExpires(event.target.value)} />
+        </Field>
+        <Field label={t('quotaOptional')} error={errorFor('quota')} hint={t('quotaHint')}>
+          <input value={quota} onChange={(event) => setQuota(event.target.value)} inputMode="decimal" placeholder="5.00" />
+        </Field>
+        <ErrorNote message={error && !['account', 'name', 'expires_at', 'quota'].includes(error.param ?? '') ? error.message : null} />
+        <Button type="submit" kind="primary" busy={busy}>
+          {t('createToken')}
+        </Button>
+      </form>
+      <CreatedSecret />
+    </Panel>
+  );
+}

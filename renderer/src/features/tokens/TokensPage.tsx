@@ -1,0 +1,113 @@
+// Tokens page: create (secret once), and a list with expiry, quota and usage, reveal of kept secrets and revoke.
+import { useEffect, useState } from 'react';
+import type { AdminToken } from '../../../../shared/admin-api.ts';
+import { useStores } from '../../context.ts';
+import { formatTime, useT } from '../../i18n/index.ts';
+import { Button, CopyButton, EmptyState, ErrorNote, Panel, Progress } from '../../components/ui.tsx';
+import { CreateTokenForm } from './CreateTokenForm.tsx';
+
+function stateOf(token: AdminToken, now: number): 'revoked' | 'expired' | 'exhausted' | 'active' {
+  if (token.revoked_at !== null) return 'revoked';
+  if (token.expires_at !== null && token.expires_at <= now) return 'expired';
+  if (token.quota !== null && token.used >= token.quota) return 'exhausted';
+  return 'active';
+}
+
+function TokenRow(props: { token: AdminToken }) {
+  const t = useT();
+  const { tokens, prefs } = useStores();
+  const { token } = props;
+  const language = prefs((state) => state.language);
+  const revealed = tokens((state) => state.revealed[token.token_id]);
+  const busy = tokens((state) => state.busy.includes(token.token_id));
+  const [confirming, setConfirming] = useState(false);
+  const state = stateOf(token, Date.now());
+  return (
+    <tr data-token-id={token.token_id}>
+      <td>
+        <strong>{token.name}</strong>
+        <div className="muted small">{token.account}</div>
+      </td>
+      <td>
+        {revealed ? (
+          <span className="row">
+            <code className="secret">{revealed}</code>
+            <CopyButton text={revealed} />
+            <Button onClick={() => tokens.getState().hide(token.token_id)}>{t('hide')}</Button>
+          </span>
+        ) : (
+          <code>{token.hint}</code>
+        )}
+      </td>
+      <td>
+        <span className={`badge token-${state}`}>{t(`token_${state}`)}</span>
+      </td>
+      <td>{token.expires_at === null ? t('never') : formatTime(language, token.expires_at)}</td>
+      <td>
+        {token.quota === null ? t('usedUnlimited', { used: token.used.toFixed(4) }) : t('usedOf', { used: token.used.toFixed(4), quota: token.quota })}
+      </td>
+      <td className="actions">
+        {token.revealable && !revealed && (
+          <Button busy={busy} onClick={() => void tokens.getState().reveal(token.token_id)}>
+            {t('reveal')}
+          </Button>
+        )}
+        {token.revoked_at === null &&
+          (confirming ? (
+            <>
+              <Button kind="danger" busy={busy} onClick={() => void tokens.getState().revoke(token.token_id).then(() => setConfirming(false))}>
+                {t('confirmRevoke')}
+              </Button>
+              <Button onClick={() => setConfirming(false)}>{t('cancel')}</Button>
+            </>
+          ) : (
+            <Button kind="danger" onClick={() => setConfirming(true)}>
+              {t('revoke')}
+            </Button>
+          ))}
+      </td>
+    </tr>
+  );
+}
+
+export function TokensPage() {
+  const t = useT();
+  const { tokens } = useStores();
+  const list = tokens((state) => state.tokens);
+  const loading = tokens((state) => state.loading);
+  const error = tokens((state) => state.error);
+  const actionError = tokens((state) => state.actionError);
+  useEffect(() => {
+    void tokens.getState().load();
+  }, [tokens]);
+  return (
+    <div className="page tokens-page">
+      <CreateTokenForm />
+      <Panel title={t('tokens')}>
+        <ErrorNote message={error} onRetry={() => void tokens.getState().load()} />
+        <ErrorNote message={actionError} />
+        {loading && !list && <Progress label={t('loading')} />}
+        {list && list.length === 0 && <EmptyState title={t('noTokensTitle')}>{t('noTokensBody')}</EmptyState>}
+        {list && list.length > 0 && (
+          <table className="table" aria-label={t('tokens')}>
+            <thead>
+              <tr>
+                <th>{t('tokenName')}</th>
+                <th>{t('secret')}</th>
+                <th>{t('state')}</th>
+                <th>{t('expires')}</th>
+                <th>{t('usage')}</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((token) => (
+                <TokenRow key={token.token_id} token={token} />
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Panel>
+    </div>
+  );
+}

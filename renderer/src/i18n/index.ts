@@ -1,0 +1,40 @@
+// Translation of the console's texts: English and Chinese dictionaries with {name} placeholders.
+import { useCallback } from 'react';
+import { useStores } from '../context.ts';
+import type { Language } from '../stores/prefs.ts';
+import { en, type MessageKey } from './en.ts';
+import { zh } from './zh.ts';
+
+export type { MessageKey } from './en.ts';
+
+const DICTIONARIES: Record<Language, Record<MessageKey, string>> = { en, zh };
+
+/** Variables filled into a message's {placeholders}. */
+export type MessageVars = Record<string, string | number>;
+
+export function translate(language: Language, key: MessageKey, vars: MessageVars = {}): string {
+  const text = DICTIONARIES[language][key] ?? en[key];
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+}
+
+/** The translate function of the chosen language. */
+export function useT(): (key: MessageKey, vars?: MessageVars) => string {
+  const language = useStores().prefs((state) => state.language);
+  return useCallback((key: MessageKey, vars?: MessageVars) => translate(language, key, vars), [language]);
+}
+
+/** A time as the user's language writes it. */
+export function formatTime(language: Language, ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '—';
+  return new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'medium', timeStyle: 'medium' }).format(ms);
+}
+
+/** "in 3 min" / "2 s ago" in the user's language. */
+export function formatRelative(language: Language, ms: number, now: number): string {
+  const seconds = Math.round((ms - now) / 1000);
+  const format = new Intl.RelativeTimeFormat(language === 'zh' ? 'zh-CN' : 'en', { numeric: 'auto' });
+  if (Math.abs(seconds) < 90) return format.format(seconds, 'second');
+  const minutes = Math.round(seconds / 60);
+  if (Math.abs(minutes) < 90) return format.format(minutes, 'minute');
+  return format.format(Math.round(minutes / 60), 'hour');
+}

@@ -1,0 +1,178 @@
+// Groups and assets of the current account: paged lists, filters, registration with field errors, refresh now, live changes.
+import { create } from 'zustand';
+import type { AssetCreateBody, GroupCreateBody, GroupUpdateBody } from '../../../shared/admin-api.ts';
+import type { Asset, AssetStatus, Group, Page } from '../../../shared/portrait.ts';
+import type { AdminCall } from '../api/admin-client.ts';
+import { ApiError } from '../api/http.ts';
+import { messageOf } from './storage.ts';
+
+/** Page size of both console lists. */
+export const LIST_PAGE_SIZE = 10;
+
+/** The outcome of a form submission: ok, or a message tied to a field when the gateway named one. */
+export type FormResult<T> = { ok: true; value: T } | { ok: false; message: string; param: string | null };
+
+export interface AssetFilter {
+  groupId: string;
+  status: AssetStatus | '';
+}
+
+export interface AssetsState {
+  account: string;
+  groups: Page<Group> | null;
+  groupsLoading: boolean;
+  groupsError: string | null;
+  assets: Page<Asset> | null;
+  assetsLoading: boolean;
+  assetsError: string | null;
+  filter: AssetFilter;
+  /** The asset in the detail panel (kept current by live events even when it leaves the page). */
+  detail: Asset | null;
+  /** The latest version of each asset seen in an event, so a slower list answer never shows an older status. */
+  seen: Record<string, Asset>;
+  /** Ids of assets being refreshed now. */
+  refreshing: string[];
+  refreshError: string | null;
+  setAccount(account: string): Promise<void>;
+  loadGroups(page?: number): Promise<void>;
+  createGroup(body: GroupCreateBody): Promise<FormResult<Group>>;
+  updateGroup(groupId: string, body: GroupUpdateBody): Promise<FormResult<Group>>;
+  loadAssets(page?: number): Promise<void>;
+  setFilter(change: Partial<AssetFilter>): Promise<void>;
+  register(body: AssetCreateBody): Promise<FormResult<Asset>>;
+  select(asset: Asset | null): void;
+  refreshNow(assetId: string): Promise<void>;
+  /** Applies an `asset.changed` event. */
+  applyChange(account: string, asset: Asset): void;
+}
+
+function formError<T>(error: unknown): FormResult<T> {
+  return { ok: false, message: messageOf(error), param: error instanceof ApiError ? error.param : null };
+}
+
+/** The newer of two versions of an asset (timestamps share one RFC 3339 form, so they compare as text). */
+const newer = (a: Asset, b: Asset | undefined): Asset => (b && b.updated_at > a.updated_at ? b : a);
+
+const replaceIn = (page: Page<Asset> | null, asset: Asset): Page<Asset> | null =>
+  page && page.items.some((item) => item.asset_id === asset.asset_id)
+    ? { ...page, items: page.items.map((item) => (item.asset_id === asset.asset_id ? asset : item)) }
+    : page;
+
+export function createAssetsStore(call: AdminCall, account: string) {
+  return create<AssetsState>((set, get) => ({
+    account,
+    groups: null,
+    groupsLoading: false,
+    groupsError: null,
+    assets: null,
+    assetsLoading: false,
+    assetsError: null,
+    filter: { groupId: '', status: '' },
+    detail: null,
+    seen: {},
+    refreshing: [],
+    refreshError: null,
+
+    async setAccount(next) {
+      if (next === get().account) return;
+      set({ account: next, groups: null, assets: null, detail: null, seen: {}, filter: { groupId: '', status: '' } });
+      await Promise.all([get().loadGroups(1), get().loadAssets(1)]);
+    },
+
+    async loadGroups(page = get().groups?.page ?? 1) {
+      set({ groupsLoading: true });
+      try {
+        const groups = await call('listGroups', {
+          params: { account: get().account },
+          query: { p: page, page_size: LIST_PAGE_SIZE },
+        });
+        set({ groups, groupsError: null, groupsLoading: false });
+      } catch (error) {
+        set({ groupsError: messageOf(error), groupsLoading: false });
+      }
+    },
+
+    async createGroup(body) {
+      try {
+        const group = await call('createGroup', { params: { account: get().account }, body });
+        // New groups come last in creation order: show the last page.
+        const total = (get().groups?.total ?? 0) + 1;
+        await get().loadGroups(Math.ceil(total / LIST_PAGE_SIZE));
+        return { ok: true, value: group };
+      } catch (error) {
+        return formError(error);
+      }
+    },
+
+    async updateGroup(groupId, body) {
+      try {
+        const group = await call('updateGroup', { params: { account: get().account, groupId }, body });
+        const groups = get().groups;
+        if (groups) set({ groups: { ...groups, items: groups.items.map((item) => (item.group_id === groupId ? group : item)) } });
+        return { ok: true, value: group };
+      } catch (error) {
+        return formError(error);
+      }
+    },
+
+    async loadAssets(page = get().assets?.page ?? 1) {
+      set({ assetsLoading: true });
+      const { groupId, status } = get().filter;
+      try {
+        const assets = await call('listAssets', {
+          params: { account: get().account },
+          query: { p: page, page_size: LIST_PAGE_SIZE, ...(groupId && { group_id: groupId }), ...(status && { status }) },
+        });
+        const seen = get().seen;
+        const items = assets.items.map((item) => newer(item, seen[item.asset_id]));
+        set({ assets: { ...assets, items }, assetsError: null, assetsLoading: false });
+      } catch (error) {
+        set({ assetsError: messageOf(error), assetsLoading: false });
+      }
+    },
+
+    async setFilter(change) {
+      set({ filter: { ...get().filter, ...change } });
+      await get().loadAssets(1);
+    },
+
+    async register(body) {
+      try {
+        const asset = await call('createAsset', { params: { account: get().account }, body });
+        const total = (get().assets?.total ?? 0) + 1;
+        await get().loadAssets(Math.ceil(total / LIST_PAGE_SIZE));
+        set({ detail: newer(asset, get().seen[asset.asset_id]) });
+        return { ok: true, value: asset };
+      } catch (error) {
+        return formError(error);
+      }
+    },
+
+    select: (asset) => set({ detail: asset, refreshError: null }),
+
+    async refreshNow(assetId) {
+      set({ refreshing: [...get().refreshing, assetId], refreshError: null });
+      try {
+        const asset = await call('refreshAsset', { params: { account: get().account, assetId } });
+        get().applyChange(get().account, asset);
+      } catch (error) {
+        set({ refreshError: messageOf(error) });
+      } finally {
+        set({ refreshing: get().refreshing.filter((id) => id !== assetId) });
+      }
+    },
+
+    applyChange(eventAccount, asset) {
+      if (eventAccount !== get().account) return;
+      const latest = newer(asset, get().seen[asset.asset_id]);
+      const detail = get().detail;
+      set({
+        seen: { ...get().seen, [asset.asset_id]: latest },
+        assets: replaceIn(get().assets, latest),
+        ...(detail?.asset_id === asset.asset_id && { detail: newer(latest, detail) }),
+      });
+    },
+  }));
+}
+
+export type AssetsStore = ReturnType<typeof createAssetsStore>;

@@ -1,0 +1,91 @@
+// Builds every store of the console from its connection, and wires the admin socket's events into them.
+import type { AdminEvent } from '../../../shared/admin-events.ts';
+import type { GatehouseBridge } from '../../../shared/ipc.ts';
+import { createAdminClient, type AdminCall } from '../api/admin-client.ts';
+import { connectAdminSocket, type SocketFactory } from '../api/admin-socket.ts';
+import { createTasks3dClient } from '../api/tasks3d.ts';
+import { createApiKeyStore } from './api-key.ts';
+import { createAssetsStore } from './assets.ts';
+import { createConnectionStore, type Connection } from './connection.ts';
+import { createNavigationStore, type PageName } from './navigation.ts';
+import { createPlaygroundStore } from './playground.ts';
+import { createPrefsStore } from './prefs.ts';
+import { createStatusStore } from './status.ts';
+import type { KeyValueStorage } from './storage.ts';
+import { createTasks3dStore } from './tasks3d.ts';
+import { createTokensStore } from './tokens.ts';
+
+/** What the stores need from their surroundings (the page, or a test). */
+export interface ConsoleDeps {
+  connection: Connection;
+  bridge: GatehouseBridge | null;
+  /** Per-tab storage (secrets of this session). */
+  session: KeyValueStorage;
+  /** Lasting storage (preferences, followed tasks). */
+  local: KeyValueStorage;
+  fetch?: typeof fetch;
+  browserLanguage?: string;
+  initialPage?: PageName;
+}
+
+export function createConsoleStores(deps: ConsoleDeps) {
+  const fetchImpl = deps.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
+  const call: AdminCall = createAdminClient({ apiBase: deps.connection.apiBase, adminToken: deps.connection.adminToken, fetch: fetchImpl });
+  const status = createStatusStore(call);
+  const assets = createAssetsStore(call, status.getState().account);
+  // The assets page follows the account chosen in the top bar.
+  status.subscribe((state, previous) => {
+    if (state.account !== previous.account) void assets.getState().setAccount(state.account);
+  });
+  return {
+    call,
+    connection: createConnectionStore(deps.connection, deps.bridge),
+    navigation: createNavigationStore(deps.initialPage),
+    prefs: createPrefsStore(deps.local, deps.browserLanguage),
+    status,
+    assets,
+    tokens: createTokensStore(call),
+    apiKeys: createApiKeyStore(call, deps.session),
+    playground: createPlaygroundStore({ apiBase: deps.connection.apiBase, fetch: fetchImpl }),
+    tasks3d: createTasks3dStore(createTasks3dClient(deps.connection.apiBase, fetchImpl), deps.local),
+  };
+}
+
+export type ConsoleStores = ReturnType<typeof createConsoleStores>;
+
+/** Applies one admin event to the stores. */
+export function applyAdminEvent(stores: ConsoleStores, event: AdminEvent): void {
+  switch (event.type) {
+    case 'hello':
+      stores.status.getState().setNextScanAt(event.nextScanAt);
+      return;
+    case 'asset.changed':
+      stores.assets.getState().applyChange(event.account, event.asset);
+      return;
+    case 'scan.finished':
+      stores.status.getState().setNextScanAt(event.nextScanAt);
+      return;
+  }
+}
+
+/** Connects the admin socket to the stores; returns the function that disconnects it. */
+export function startLiveUpdates(stores: ConsoleStores, open: SocketFactory): () => void {
+  const { connection } = stores.connection.getState();
+  if (!connection) return () => {};
+  let wasOpen = false;
+  return connectAdminSocket({
+    baseUrl: connection.socketBase,
+    adminToken: connection.adminToken,
+    open,
+    onEvent: (event) => applyAdminEvent(stores, event),
+    onState: (state) => {
+      stores.connection.getState().setSocket(state);
+      // After a reconnect, reload what may have changed while the socket was down.
+      if (state === 'open' && wasOpen) {
+        void stores.status.getState().load();
+        void stores.assets.getState().loadAssets();
+      }
+      if (state === 'open') wasOpen = true;
+    },
+  });
+}

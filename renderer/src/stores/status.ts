@@ -1,0 +1,47 @@
+// The gateway's status and the account the console acts for; the next scan time follows the event socket.
+import { create } from 'zustand';
+import type { ServerStatus } from '../../../shared/admin-api.ts';
+import type { AdminCall } from '../api/admin-client.ts';
+import { messageOf } from './storage.ts';
+
+/** The account a fresh gateway creates. */
+export const DEFAULT_ACCOUNT = 'local';
+
+export interface StatusState {
+  status: ServerStatus | null;
+  loading: boolean;
+  error: string | null;
+  /** The account every page acts for. */
+  account: string;
+  load(): Promise<void>;
+  setAccount(account: string): void;
+  setNextScanAt(nextScanAt: number | null): void;
+}
+
+export function createStatusStore(call: AdminCall, account = DEFAULT_ACCOUNT) {
+  return create<StatusState>((set, get) => ({
+    status: null,
+    loading: false,
+    error: null,
+    account,
+    async load() {
+      set({ loading: true });
+      try {
+        const status = await call('getStatus');
+        // Keep the chosen account when it exists; otherwise fall back to the first one there is.
+        const current = get().account;
+        const chosen = status.accounts.includes(current) || status.accounts.length === 0 ? current : status.accounts[0]!;
+        set({ status, error: null, loading: false, account: chosen });
+      } catch (error) {
+        set({ error: messageOf(error), loading: false });
+      }
+    },
+    setAccount: (next) => set({ account: next }),
+    setNextScanAt(nextScanAt) {
+      const status = get().status;
+      if (status) set({ status: { ...status, nextScanAt } });
+    },
+  }));
+}
+
+export type StatusStore = ReturnType<typeof createStatusStore>;

@@ -1,0 +1,90 @@
+// API tokens of every account: list, create (the secret shown once), reveal a kept secret, revoke.
+import { create } from 'zustand';
+import type { AdminToken, CreatedToken, TokenCreateBody } from '../../../shared/admin-api.ts';
+import type { AdminCall } from '../api/admin-client.ts';
+import type { FormResult } from './assets.ts';
+import { ApiError } from '../api/http.ts';
+import { messageOf } from './storage.ts';
+
+export interface TokensState {
+  tokens: AdminToken[] | null;
+  loading: boolean;
+  error: string | null;
+  /** The token just created, with its secret, until the user dismisses it. */
+  created: CreatedToken | null;
+  /** Secrets revealed on request, by token id. */
+  revealed: Record<string, string>;
+  /** Ids with an action under way (revoke, reveal). */
+  busy: string[];
+  actionError: string | null;
+  load(): Promise<void>;
+  create(body: TokenCreateBody): Promise<FormResult<CreatedToken>>;
+  dismissCreated(): void;
+  reveal(tokenId: string): Promise<void>;
+  hide(tokenId: string): void;
+  revoke(tokenId: string): Promise<void>;
+}
+
+export function createTokensStore(call: AdminCall) {
+  const withBusy = async (set: (partial: Partial<TokensState>) => void, get: () => TokensState, id: string, work: () => Promise<void>) => {
+    set({ busy: [...get().busy, id], actionError: null });
+    try {
+      await work();
+    } catch (error) {
+      set({ actionError: messageOf(error) });
+    } finally {
+      set({ busy: get().busy.filter((item) => item !== id) });
+    }
+  };
+
+  return create<TokensState>((set, get) => ({
+    tokens: null,
+    loading: false,
+    error: null,
+    created: null,
+    revealed: {},
+    busy: [],
+    actionError: null,
+
+    async load() {
+      set({ loading: true });
+      try {
+        set({ tokens: await call('listTokens'), error: null, loading: false });
+      } catch (error) {
+        set({ error: messageOf(error), loading: false });
+      }
+    },
+
+    async create(body) {
+      try {
+        const created = await call('createToken', { body });
+        set({ created, tokens: [...(get().tokens ?? []), created.token] });
+        return { ok: true, value: created };
+      } catch (error) {
+        return { ok: false, message: messageOf(error), param: error instanceof ApiError ? error.param : null };
+      }
+    },
+
+    dismissCreated: () => set({ created: null }),
+
+    reveal: (tokenId) =>
+      withBusy(set, get, tokenId, async () => {
+        const { secret } = await call('revealToken', { params: { tokenId } });
+        set({ revealed: { ...get().revealed, [tokenId]: secret } });
+      }),
+
+    hide(tokenId) {
+      const { [tokenId]: _hidden, ...rest } = get().revealed;
+      set({ revealed: rest });
+    },
+
+    revoke: (tokenId) =>
+      withBusy(set, get, tokenId, async () => {
+        const token = await call('revokeToken', { params: { tokenId } });
+        get().hide(tokenId);
+        set({ tokens: (get().tokens ?? []).map((item) => (item.token_id === tokenId ? token : item)) });
+      }),
+  }));
+}
+
+export type TokensStore = ReturnType<typeof createTokensStore>;

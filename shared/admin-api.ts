@@ -1,0 +1,197 @@
+// Admin API contract of the console: every route's method, path, input and answer, shared by the gateway and the renderer.
+import type { Asset, AssetStatus, AssetType, Group, Page } from './portrait.ts';
+
+/** Path prefix of every admin API route. */
+export const ADMIN_API_PREFIX = '/admin/api';
+/** Path where the console is served. */
+export const CONSOLE_PATH = '/console';
+/** The console's Content-Security-Policy (sent by the gateway, enforced again by the desktop host): only its own files and origin. */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "worker-src 'none'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Query parameter that hands the admin token to a console opened in a browser (moved to sessionStorage at once). */
+export const ADMIN_TOKEN_PARAM = 'admin_token';
+
+/** A background scan as the console shows it. */
+export interface ScanSummary {
+  startedAt: number;
+  finishedAt: number;
+  checked: number;
+  errors: number;
+}
+
+/** Where secrets go, as the console explains it. */
+export interface SecretStoreInfo {
+  kind: 'keychain' | 'file' | 'none';
+  description: string;
+}
+
+/** The gateway's state and effective settings (times are epoch milliseconds). */
+export interface ServerStatus {
+  version: string;
+  /** `simulate` until relay mode lands. */
+  mode: 'simulate' | 'relay';
+  /** Base URL of the HTTP API. */
+  url: string;
+  /** Base URL of the TLS listener, when one runs. */
+  tlsUrl: string | null;
+  host: string;
+  port: number;
+  dataDir: string;
+  secrets: SecretStoreInfo;
+  refreshIntervalMs: number;
+  simReviewMs: number;
+  /** Origins allowed to call the API from a browser (empty: same origin only). */
+  corsOrigins: string[];
+  startedAt: number;
+  /** When the next background scan runs, or null while the scheduler is stopped. */
+  nextScanAt: number | null;
+  lastScan: ScanSummary | null;
+  /** Names of the accounts that exist (each has at least one token). */
+  accounts: string[];
+}
+
+/** A token as the console lists it: never the secret itself. */
+export interface AdminToken {
+  token_id: string;
+  account: string;
+  name: string;
+  /** Prefix and last characters of the secret. */
+  hint: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  /** Spending limit in currency units; null means unlimited. */
+  quota: number | null;
+  used: number;
+  /** True when the secret store kept the secret, so "reveal" can show it again. */
+  revealable: boolean;
+}
+
+/** A newly created token: the only answer that carries the secret unasked. */
+export interface CreatedToken {
+  token: AdminToken;
+  secret: string;
+}
+
+/** Body of a group creation (same fields as the portrait API). */
+export interface GroupCreateBody {
+  name: string;
+  description?: string;
+  group_type?: string;
+}
+
+/** Body of a group update: name and/or description. */
+export interface GroupUpdateBody {
+  name?: string;
+  description?: string;
+}
+
+/** Body of an asset registration (same fields as the portrait API). */
+export interface AssetCreateBody {
+  group_id: string;
+  url: string;
+  asset_type: AssetType;
+  name?: string;
+}
+
+/** Paging query of the lists (`p` from 1, `page_size` up to 100). */
+export interface PageQuery {
+  p?: number;
+  page_size?: number;
+}
+
+/** Filters of the asset list. */
+export interface AssetQuery extends PageQuery {
+  group_id?: string;
+  status?: AssetStatus;
+}
+
+/** Body of a token creation. `expires_at` is epoch ms; `quota` in currency units. */
+export interface TokenCreateBody {
+  account: string;
+  name?: string;
+  expires_at?: number;
+  quota?: number;
+}
+
+/** What the account-scoped routes take in their path. */
+export interface AccountParams {
+  account: string;
+}
+
+/** One admin route: its path parameters, query, JSON body and answer. */
+export interface AdminRoute<Params, Query, Body, Reply> {
+  params: Params;
+  query: Query;
+  body: Body;
+  reply: Reply;
+}
+
+type None = Record<string, never>;
+
+/** Every admin route by name. A missing server handler or client call shape is a compile error. */
+export interface AdminApi {
+  getStatus: AdminRoute<None, None, undefined, ServerStatus>;
+  listGroups: AdminRoute<AccountParams, PageQuery, undefined, Page<Group>>;
+  createGroup: AdminRoute<AccountParams, None, GroupCreateBody, Group>;
+  updateGroup: AdminRoute<AccountParams & { groupId: string }, None, GroupUpdateBody, Group>;
+  listAssets: AdminRoute<AccountParams, AssetQuery, undefined, Page<Asset>>;
+  createAsset: AdminRoute<AccountParams, None, AssetCreateBody, Asset>;
+  /** Asks the reviewer now about one asset (a terminal asset is returned as stored). */
+  refreshAsset: AdminRoute<AccountParams & { assetId: string }, None, undefined, Asset>;
+  /** Runs a background scan now, or joins the one under way. */
+  runScan: AdminRoute<None, None, undefined, ScanSummary>;
+  listTokens: AdminRoute<None, { account?: string }, undefined, AdminToken[]>;
+  createToken: AdminRoute<None, None, TokenCreateBody, CreatedToken>;
+  revokeToken: AdminRoute<{ tokenId: string }, None, undefined, AdminToken>;
+  /** The kept secret of a token; 404 when the store kept none. */
+  revealToken: AdminRoute<{ tokenId: string }, None, undefined, { secret: string }>;
+}
+
+/** Name of an admin route. */
+export type AdminRouteName = keyof AdminApi;
+
+/** HTTP methods the admin API uses. */
+export type AdminMethod = 'GET' | 'POST' | 'PUT';
+
+/** Method and path (with `:param` placeholders) of every admin route. */
+export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMethod; path: string } } = {
+  getStatus: { method: 'GET', path: `${ADMIN_API_PREFIX}/status` },
+  listGroups: { method: 'GET', path: `${ADMIN_API_PREFIX}/accounts/:account/groups` },
+  createGroup: { method: 'POST', path: `${ADMIN_API_PREFIX}/accounts/:account/groups` },
+  updateGroup: { method: 'PUT', path: `${ADMIN_API_PREFIX}/accounts/:account/groups/:groupId` },
+  listAssets: { method: 'GET', path: `${ADMIN_API_PREFIX}/accounts/:account/assets` },
+  createAsset: { method: 'POST', path: `${ADMIN_API_PREFIX}/accounts/:account/assets` },
+  refreshAsset: { method: 'POST', path: `${ADMIN_API_PREFIX}/accounts/:account/assets/:assetId/refresh` },
+  runScan: { method: 'POST', path: `${ADMIN_API_PREFIX}/scan` },
+  listTokens: { method: 'GET', path: `${ADMIN_API_PREFIX}/tokens` },
+  createToken: { method: 'POST', path: `${ADMIN_API_PREFIX}/tokens` },
+  revokeToken: { method: 'POST', path: `${ADMIN_API_PREFIX}/tokens/:tokenId/revoke` },
+  revealToken: { method: 'POST', path: `${ADMIN_API_PREFIX}/tokens/:tokenId/reveal` },
+};
+
+/** Fills a route's `:param` placeholders (URI-encoded). */
+export function fillPath(path: string, params: Record<string, string>): string {
+  return path.replace(/:([A-Za-z]+)/g, (_match, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`missing path parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** The error body of every failed admin call (the OpenAI-style error shape). */
+export interface AdminErrorBody {
+  error: { message: string; type: string; param: string | null; code: string | null };
+}

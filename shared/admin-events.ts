@@ -1,0 +1,49 @@
+// Admin WebSocket contract: the path, the subprotocols that carry the admin token, and every event the gateway pushes.
+import type { ScanSummary } from './admin-api.ts';
+import type { Asset } from './portrait.ts';
+
+/** Path of the admin event socket. */
+export const ADMIN_WS_PATH = '/admin/ws';
+/** The subprotocol the server selects. */
+export const ADMIN_WS_PROTOCOL = 'gatehouse.admin.v1';
+/** Prefix of the second subprotocol, which carries the admin token (browsers cannot set headers on a WebSocket). */
+export const ADMIN_WS_TOKEN_PREFIX = 'gatehouse.token.';
+
+/** Sent once when the socket opens. */
+export interface HelloEvent {
+  type: 'hello';
+  nextScanAt: number | null;
+}
+
+/** An asset's stored state changed (status, refresh error, …). */
+export interface AssetChangedEvent {
+  type: 'asset.changed';
+  account: string;
+  asset: Asset;
+}
+
+/** A background scan finished. */
+export interface ScanFinishedEvent {
+  type: 'scan.finished';
+  report: ScanSummary;
+  nextScanAt: number | null;
+}
+
+/** Every event of the admin socket. */
+export type AdminEvent = HelloEvent | AssetChangedEvent | ScanFinishedEvent;
+
+/** Every event type, for exhaustive handling. */
+export const ADMIN_EVENT_TYPES = ['hello', 'asset.changed', 'scan.finished'] as const satisfies readonly AdminEvent['type'][];
+
+/** Parses one socket message, or undefined when it is not a known event. */
+export function parseAdminEvent(text: string): AdminEvent | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object') return undefined;
+  const type = (value as { type?: unknown }).type;
+  return (ADMIN_EVENT_TYPES as readonly unknown[]).includes(type) ? (value as AdminEvent) : undefined;
+}

@@ -1,0 +1,129 @@
+// End-to-end tests of the console pages that call the public API with a real token: the chat playground (stream, stop) and 3D tasks (progress, preview).
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { after, before, describe, test, type TestContext } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
+import { ensureBuilt } from '../helpers/build.ts';
+import { serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { tempDataDir } from '../helpers/gateway.ts';
+
+const skip = browserSkipReason();
+if (skip) console.log(`# skipping the playground and 3D e2e tests: ${skip}`);
+
+describe('console pages on the public API', { skip }, () => {
+  const dataDir = tempDataDir();
+  let server: ServeProcess;
+  let browser: Browser;
+  let page: Page;
+  let token: string;
+
+  /** Skips (saying why) when the gateway does not serve an endpoint yet. */
+  const needs = async (t: TestContext, method: string, path: string, body: unknown): Promise<boolean> => {
+    const response = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (response.status === 404 && text.includes('Unknown endpoint')) {
+      t.skip(`${method} ${path} is not served by this gateway yet`);
+      return false;
+    }
+    return true;
+  };
+
+  const open = async (name: string) => {
+    await page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
+    await page.getByRole('heading', { level: 1, name }).waitFor();
+  };
+
+  before(async () => {
+    await ensureBuilt();
+    server = await serveCli(['--port', '0', '--data-dir', dataDir, '--secrets', 'none'], { GATEHOUSE_SIM_3D_MS: '3000' });
+    while (!server.stdout.some((line) => line.startsWith('console: '))) await new Promise((resolve) => setTimeout(resolve, 20));
+    token = /sk-gh-[A-Za-z0-9]{40}/.exec(server.stdout.join('\n'))![0];
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.on('pageerror', (error) => console.log(`# page error: ${error.message}`));
+    await page.goto(server.stdout.find((line) => line.startsWith('console: '))!.slice('console: '.length));
+    await page.getByTestId('base-url').waitFor();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('the playground streams a reply and shows the raw exchange', async (t) => {
+    if (!(await needs(t, 'GET', '/v1/models', undefined))) return;
+    await open('Playground');
+    await page.getByRole('button', { name: 'Use a token of this account' }).click();
+    await page.getByLabel('Message', { exact: true }).fill('Say hello to the console test.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const reply = page.locator('.bubble.assistant').last();
+    await reply.waitFor();
+    assert.notEqual((await reply.textContent())!.trim(), '');
+    assert.match((await page.getByTestId('raw-request').textContent())!, /"stream": true/);
+    assert.match((await page.getByTestId('raw-request').textContent())!, /Bearer sk-gh-..…/, 'the shown request hides the key');
+    await screenshot(page, 'playground');
+  });
+
+  test('stop ends a streamed reply mid-way and keeps what arrived', async (t) => {
+    if (!(await needs(t, 'GET', '/v1/models', undefined))) return;
+    await open('Playground');
+    // A slow line makes "mid-way" certain whatever the simulator's pace: the reply trickles in.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: 1000, uploadThroughput: -1 });
+    try {
+      await page.getByLabel('Max output tokens').fill('2000');
+      await page.getByLabel('Message', { exact: true }).fill('Write a very long story about rivers, mountains and the sea.');
+      await page.getByRole('button', { name: 'Send' }).click();
+      const streaming = page.getByTestId('streaming-reply');
+      await streaming.filter({ hasText: /\S/ }).waitFor();
+      await page.getByRole('button', { name: 'Stop' }).click();
+      await page.getByTestId('stopped-note').waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Stop' }).count(), 0, 'no reply is streaming any more');
+      assert.notEqual((await page.locator('.bubble.assistant').last().textContent())!.trim(), '', 'the partial reply is kept');
+      assert.doesNotMatch((await page.getByTestId('raw-response').textContent())!, /\[DONE\]/, 'the stream was cut before its end');
+    } finally {
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    }
+    await screenshot(page, 'playground-stopped');
+  });
+
+  test('the Anthropic and Gemini formats stream too', async (t) => {
+    for (const [format, path, body] of [
+      ['Anthropic', '/v1/messages', { model: 'x', max_tokens: 1, messages: [] }],
+      ['Gemini', '/v1beta/models/x:streamGenerateContent?alt=sse', { contents: [] }],
+    ] as const) {
+      if (!(await needs(t, 'POST', path, body))) return;
+      await open('Playground');
+      await page.getByRole('button', { name: 'Clear' }).click();
+      await page.getByRole('tab', { name: format }).click();
+      await page.getByLabel('Message', { exact: true }).fill(`Hello in the ${format} format.`);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.locator('.bubble.assistant').last().waitFor();
+      assert.match((await page.getByTestId('raw-request').textContent())!, format === 'Anthropic' ? /POST \/v1\/messages/ : /streamGenerateContent/);
+    }
+  });
+
+  test('a 3D task shows its progress, then its files and a preview of the GLB', async (t) => {
+    if (!(await needs(t, 'GET', '/v1/3d/generations/task_missing', undefined))) return;
+    await open('3D tasks');
+    const useToken = page.getByRole('button', { name: 'Use a token of this account' });
+    if (await useToken.count()) await useToken.click();
+    await page.getByLabel('Prompt').fill('a small wooden chair');
+    await page.getByRole('button', { name: 'Create task' }).click();
+    const card = page.locator('.task-card').first();
+    await card.getByRole('progressbar').waitFor();
+    await page.locator('.task-card[data-status="SUCCESS"], .task-card[data-status="FAILURE"]').first().waitFor({ timeout: 60_000 });
+    assert.equal(await card.getAttribute('data-status'), 'SUCCESS', (await card.textContent()) ?? '');
+    const preview = page.getByTestId('glb-preview');
+    await preview.and(page.locator('[data-triangles]')).waitFor();
+    assert.ok(Number(await preview.getAttribute('data-triangles')) > 0, 'the GLB has triangles');
+    assert.ok(await page.getByRole('button', { name: /^Download GLB$/ }).count());
+    await screenshot(page, 'tasks3d');
+  });
+});

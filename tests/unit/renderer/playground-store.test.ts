@@ -1,0 +1,147 @@
+// Unit tests of the playground: request shapes of the three formats, streamed text, stop mid-way, errors, raw exchange and curl.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { buildChatRequest, readStreamStep, toCurl } from '../../../renderer/src/api/chat-formats.ts';
+import { parseSseChunk } from '../../../renderer/src/api/sse.ts';
+import { createPlaygroundStore } from '../../../renderer/src/stores/playground.ts';
+
+/** A fetch whose streamed body the test feeds chunk by chunk; aborting the request errors the stream like a browser does. */
+function streamingFetch(status = 200) {
+  let push!: (text: string) => void;
+  let end!: () => void;
+  const requests: Array<{ url: string; init: RequestInit }> = [];
+  const fetchImpl = (async (url: string, init: RequestInit) => {
+    requests.push({ url, init });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        push = (text) => controller.enqueue(new TextEncoder().encode(text));
+        end = () => controller.close();
+        init.signal?.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')));
+      },
+    });
+    return new Response(body, { status, headers: { 'content-type': 'text/event-stream' } });
+  }) as typeof fetch;
+  return { fetchImpl, requests, push: (text: string) => push(text), end: () => end() };
+}
+
+const openaiChunk = (text: string) => `data: ${JSON.stringify({ choices: [{ delta: { content: text } }] })}\n\n`;
+
+/** Waits until the store's state satisfies `done` (driven by the store's own updates, never by time). */
+function until<T>(store: { getState(): T; subscribe(listener: (state: T) => void): () => void }, done: (state: T) => boolean) {
+  return new Promise<void>((resolve) => {
+    if (done(store.getState())) return resolve();
+    const stop = store.subscribe((state) => {
+      if (done(state)) {
+        stop();
+        resolve();
+      }
+    });
+  });
+}
+
+describe('playground store', () => {
+  test('streams an OpenAI reply into the conversation and keeps the raw exchange without the key', async () => {
+    const wire = streamingFetch();
+    const store = createPlaygroundStore({ apiBase: 'http://gw', fetch: wire.fetchImpl });
+    store.getState().set({ model: 'gpt-4o-mini', system: 'Be brief.', input: 'Hello' });
+    const sending = store.getState().send('sk-gh-abcdefghijklmnop');
+    await until(store, (state) => state.streaming);
+    wire.push(openaiChunk('Hi'));
+    await until(store, (state) => state.output === 'Hi');
+    wire.push(`${openaiChunk(' there')}data: [DONE]\n\n`);
+    wire.end();
+    await sending;
+    const state = store.getState();
+    assert.deepEqual(state.turns, [
+      { role: 'user', text: 'Hello' },
+      { role: 'assistant', text: 'Hi there' },
+    ]);
+    assert.equal(state.streaming, false);
+    assert.equal(wire.requests[0]!.url, 'http://gw/v1/chat/completions');
+    const body = JSON.parse(String(wire.requests[0]!.init.body));
+    assert.deepEqual(body.messages[0], { role: 'system', content: 'Be brief.' });
+    assert.equal(body.stream, true);
+    assert.equal(state.lastRequest?.headers['authorization'], 'Bearer sk-gh-ab…', 'the shown request hides the key');
+    assert.match(state.rawResponse, /data: \[DONE\]/);
+  });
+
+  test('stop ends the reply mid-way and keeps what arrived', async () => {
+    const wire = streamingFetch();
+    const store = createPlaygroundStore({ apiBase: '', fetch: wire.fetchImpl });
+    store.getState().set({ model: 'm', input: 'Tell a long story' });
+    const sending = store.getState().send('key');
+    await until(store, (state) => state.streaming);
+    wire.push(openaiChunk('Once upon'));
+    await until(store, (state) => state.output === 'Once upon');
+    store.getState().stop();
+    await sending;
+    const state = store.getState();
+    assert.equal(state.stopped, true);
+    assert.equal(state.error, null, 'stopping is not an error');
+    assert.deepEqual(state.turns.at(-1), { role: 'assistant', text: 'Once upon' });
+  });
+
+  test('a refused request shows the gateway message and gives the message back', async () => {
+    const fetchImpl = (async () =>
+      new Response(JSON.stringify({ error: { message: 'This API token has been revoked', type: 'permission_error', param: null, code: null } }), {
+        status: 403,
+      })) as unknown as typeof fetch;
+    const store = createPlaygroundStore({ apiBase: '', fetch: fetchImpl });
+    store.getState().set({ model: 'm', input: 'Hello' });
+    await store.getState().send('key');
+    assert.equal(store.getState().error, 'This API token has been revoked');
+    assert.deepEqual(store.getState().turns, []);
+    assert.equal(store.getState().input, 'Hello');
+  });
+
+  test('models come from /v1/models and each format prefers its own family', async () => {
+    const fetchImpl = (async () => Response.json({ data: [{ id: 'gpt-4o-mini' }, { id: 'claude-sonnet-4-5' }, { id: 'gemini-2.5-flash' }] })) as unknown as typeof fetch;
+    const store = createPlaygroundStore({ apiBase: '', fetch: fetchImpl });
+    await store.getState().loadModels('key');
+    assert.equal(store.getState().model, 'gpt-4o-mini');
+    store.getState().set({ format: 'anthropic' });
+    assert.equal(store.getState().model, 'claude-sonnet-4-5');
+    store.getState().set({ format: 'gemini' });
+    assert.equal(store.getState().model, 'gemini-2.5-flash');
+  });
+});
+
+describe('chat wire formats', () => {
+  const settings = { model: 'm-1', system: 'sys', temperature: 0.5, maxTokens: 64 };
+  const turns = [
+    { role: 'user' as const, text: 'a' },
+    { role: 'assistant' as const, text: 'b' },
+  ];
+
+  test('Anthropic and Gemini requests use their own paths, headers and shapes', () => {
+    const anthropic = buildChatRequest('anthropic', settings, turns, 'k');
+    assert.equal(anthropic.path, '/v1/messages');
+    assert.equal(anthropic.headers['x-api-key'], 'k');
+    assert.equal(anthropic.body['system'], 'sys');
+    assert.equal(anthropic.body['max_tokens'], 64);
+    const gemini = buildChatRequest('gemini', settings, turns, 'k');
+    assert.equal(gemini.path, '/v1beta/models/m-1:streamGenerateContent?alt=sse');
+    assert.deepEqual((gemini.body['contents'] as any[]).map((item) => item.role), ['user', 'model']);
+    assert.deepEqual(gemini.body['systemInstruction'], { parts: [{ text: 'sys' }] });
+  });
+
+  test('stream events yield text, the end, or an error in each format', () => {
+    const sse = (data: unknown, event?: string) => ({ event, data: JSON.stringify(data) });
+    assert.deepEqual(readStreamStep('anthropic', sse({ type: 'content_block_delta', delta: { type: 'text_delta', text: 'x' } })), { text: 'x' });
+    assert.deepEqual(readStreamStep('anthropic', sse({ type: 'message_stop' })), { done: true });
+    assert.deepEqual(readStreamStep('anthropic', sse({ type: 'error', error: { type: 'overloaded_error', message: 'busy' } })), { error: 'busy' });
+    assert.deepEqual(readStreamStep('gemini', sse({ candidates: [{ content: { parts: [{ text: 'y' }] }, finishReason: 'STOP' }] })), { text: 'y', done: true });
+    assert.deepEqual(readStreamStep('openai', { event: undefined, data: '[DONE]' }), { done: true });
+  });
+
+  test('SSE parsing keeps unfinished messages for the next chunk', () => {
+    const first = parseSseChunk('event: a\ndata: 1\n\ndata: 2');
+    assert.deepEqual(first.messages, [{ event: 'a', data: '1' }]);
+    assert.deepEqual(parseSseChunk(`${first.rest}\r\n\r\n`).messages, [{ event: undefined, data: '2' }]);
+  });
+
+  test('copy as curl quotes for the shell', () => {
+    const curl = toCurl('http://127.0.0.1:8790', { path: '/v1/messages', headers: { 'x-api-key': 'k' }, body: { text: "it's" } });
+    assert.equal(curl, `curl -N 'http://127.0.0.1:8790/v1/messages' \\\n  -H 'x-api-key: k' \\\n  -d '{"text":"it'\\''s"}'`);
+  });
+});

@@ -1,0 +1,103 @@
+// Unit tests of the tokens and API-key stores: secret shown once, reveal and hide, revoke, and how the console picks a usable token.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { AdminToken } from '../../../shared/admin-api.ts';
+import { ApiError } from '../../../renderer/src/api/http.ts';
+import { createApiKeyStore, CONSOLE_TOKEN_NAME } from '../../../renderer/src/stores/api-key.ts';
+import { memoryStorage } from '../../../renderer/src/stores/storage.ts';
+import { createTokensStore } from '../../../renderer/src/stores/tokens.ts';
+import { fakeAdmin } from '../../helpers/fake-admin.ts';
+
+const token = (id: string, extra: Partial<AdminToken> = {}): AdminToken => ({
+  token_id: id,
+  account: 'local',
+  name: 'n',
+  hint: 'sk-gh-ab…wxyz',
+  created_at: 1,
+  expires_at: null,
+  revoked_at: null,
+  quota: null,
+  used: 0,
+  revealable: true,
+  ...extra,
+});
+
+describe('tokens store', () => {
+  test('a created token joins the list and its secret waits until dismissed; a refusal names the field', async () => {
+    const admin = fakeAdmin({
+      listTokens: () => [token('tok_1')],
+      createToken: (input) => {
+        if (input.body.account === '') throw new ApiError('account must not be empty', 400, 'account');
+        return { token: token('tok_2', { account: input.body.account }), secret: 'sk-gh-secret' };
+      },
+    });
+    const store = createTokensStore(admin.call);
+    await store.getState().load();
+    const result = await store.getState().create({ account: 'ci', quota: 2 });
+    assert.equal(result.ok, true);
+    assert.deepEqual(store.getState().tokens?.map((item) => item.token_id), ['tok_1', 'tok_2']);
+    assert.equal(store.getState().created?.secret, 'sk-gh-secret');
+    store.getState().dismissCreated();
+    assert.equal(store.getState().created, null);
+    assert.deepEqual(await store.getState().create({ account: '' }), { ok: false, message: 'account must not be empty', param: 'account' });
+  });
+
+  test('reveal shows a kept secret; revoke marks the token and forgets the shown secret', async () => {
+    const admin = fakeAdmin({
+      listTokens: () => [token('tok_1')],
+      revealToken: () => ({ secret: 'sk-gh-kept' }),
+      revokeToken: () => token('tok_1', { revoked_at: 5, revealable: false }),
+    });
+    const store = createTokensStore(admin.call);
+    await store.getState().load();
+    await store.getState().reveal('tok_1');
+    assert.equal(store.getState().revealed['tok_1'], 'sk-gh-kept');
+    await store.getState().revoke('tok_1');
+    assert.equal(store.getState().tokens?.[0]?.revoked_at, 5);
+    assert.equal(store.getState().revealed['tok_1'], undefined);
+    assert.deepEqual(store.getState().busy, []);
+  });
+
+  test('a failed action says why and frees the row', async () => {
+    const store = createTokensStore(fakeAdmin({ revealToken: () => Promise.reject(new ApiError('No copy of this secret was kept', 404)) }).call);
+    await store.getState().reveal('tok_1');
+    assert.equal(store.getState().actionError, 'No copy of this secret was kept');
+    assert.deepEqual(store.getState().busy, []);
+  });
+});
+
+describe('API key store', () => {
+  test('reveals a kept, active token of the account rather than creating one', async () => {
+    const admin = fakeAdmin({
+      listTokens: () => [
+        token('tok_revoked', { revoked_at: 1 }),
+        token('tok_expired', { expires_at: 10 }),
+        token('tok_spent', { quota: 1, used: 1 }),
+        token('tok_unkept', { revealable: false }),
+        token('tok_good'),
+      ],
+      revealToken: (input) => ({ secret: `secret-of-${input.params.tokenId}` }),
+    });
+    const storage = memoryStorage();
+    const store = createApiKeyStore(admin.call, storage, () => 100);
+    const key = await store.getState().obtain('local');
+    assert.deepEqual(key, { tokenId: 'tok_good', secret: 'secret-of-tok_good', source: 'revealed' });
+    assert.equal(admin.calls[0]!.input.query.account, 'local');
+    assert.equal((await store.getState().obtain('local'))?.secret, 'secret-of-tok_good', 'held keys are reused');
+    assert.equal(admin.calls.length, 2);
+    assert.equal(createApiKeyStore(admin.call, storage).getState().keys['local']?.tokenId, 'tok_good', 'kept for the tab');
+  });
+
+  test('creates a "console" token when nothing usable is kept, and forgets a refused key', async () => {
+    const admin = fakeAdmin({
+      listTokens: () => [token('tok_unkept', { revealable: false })],
+      createToken: (input) => ({ token: token('tok_new', { name: input.body.name! }), secret: 'sk-gh-new' }),
+    });
+    const store = createApiKeyStore(admin.call, memoryStorage());
+    const key = await store.getState().obtain('local');
+    assert.deepEqual(key, { tokenId: 'tok_new', secret: 'sk-gh-new', source: 'created' });
+    assert.equal(admin.calls[1]!.input.body.name, CONSOLE_TOKEN_NAME);
+    store.getState().forget('local');
+    assert.equal(store.getState().keys['local'], undefined);
+  });
+});
