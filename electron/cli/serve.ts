@@ -1,5 +1,5 @@
 // `gatehouse serve`: runs the gateway headless until SIGINT/SIGTERM, then stops it gracefully.
-import { createGateway } from '../gateway/index.ts';
+import { createGateway, type Gateway } from '../gateway/index.ts';
 import { selectSecretStore } from '../gateway/secrets/select-store.ts';
 import { parseServeOptions } from './options.ts';
 
@@ -19,13 +19,20 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv, io: Output):
     if (report.checked > 0) io.err(`background scan refreshed ${report.checked} pending asset(s)`);
   });
 
+  // Signal handlers go in before anything is printed: a script may send SIGTERM as soon as it reads the URL.
+  const stopped = stopOnSignal(gateway, io);
   const { url, firstToken, consoleUrl } = await gateway.start();
   io.err(`data dir: ${options.dataDir}; secrets: ${store.description}`);
   if (firstToken) io.out(`first start: created account "local" with API token (shown once): ${firstToken}`);
   io.out(`listening on ${url}`);
   io.out(`console: ${consoleUrl}`);
+  await stopped;
+  io.err('stopped');
+}
 
-  await new Promise<void>((resolve) => {
+/** Resolves once SIGINT or SIGTERM has stopped the gateway; a second signal exits at once. */
+function stopOnSignal(gateway: Gateway, io: Output): Promise<void> {
+  return new Promise<void>((resolve) => {
     let stopping = false;
     const onSignal = (signal: NodeJS.Signals) => {
       if (stopping) {
@@ -42,5 +49,4 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv, io: Output):
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   });
-  io.err('stopped');
 }

@@ -12,8 +12,8 @@ export interface ServeProcess {
   /** Every stdout line so far. */
   stdout: string[];
   stderr: () => string;
-  /** Sends a signal and resolves with the exit code. */
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Sends a signal and resolves with the exit code, or the name of the signal that ended the process. */
+  stop(signal?: NodeJS.Signals): Promise<number | string | null>;
 }
 
 /** Starts `gatehouse serve` with the args and resolves once it prints `listening on`. */
@@ -45,10 +45,10 @@ export async function serveCli(args: string[], env: NodeJS.ProcessEnv = {}): Pro
     stdout,
     stderr: () => stderr,
     async stop(signal = 'SIGTERM') {
-      if (child.exitCode !== null) return child.exitCode;
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode ?? child.signalCode;
       child.kill(signal);
-      const [code] = (await once(child, 'exit')) as [number | null];
-      return code;
+      const [code, endedBy] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+      return code ?? endedBy;
     },
   };
 }

@@ -22,7 +22,7 @@ describe('gatehouse CLI', () => {
       const token = TOKEN.exec(tokenLine)![0];
       const group = dataOf(await portraitClient(server.url, token).createGroup({ name: 'from the CLI test' }));
       assert.match(group.group_id, /^grp_/);
-      assert.equal(await server.stop('SIGTERM'), 0);
+      assert.equal(await server.stop('SIGTERM'), 0, server.stderr());
       assert.match(server.stderr(), /stopped/);
     } finally {
       await server.stop('SIGKILL');
