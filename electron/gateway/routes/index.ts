@@ -3,11 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { adminRoutes } from './admin.ts';
 import { consoleRoutes } from './console.ts';
+import { embeddingsRoutes } from './openai-embeddings.ts';
 import { healthRoutes } from './health.ts';
+import { modelsRoutes } from './models.ts';
+import { openaiChatRoutes } from './openai-chat.ts';
+import { rerankRoutes } from './rerank.ts';
 import { portraitRoutes } from './portrait.ts';
 
 /** A route family: a Fastify plugin that receives the gateway context. */
 export type RouteFamily = (app: FastifyInstance, options: { context: GatewayContext }) => Promise<void>;
 
 /** Every route family, registered in this order. Add a family here and nowhere else. */
-export const ROUTE_FAMILIES: readonly RouteFamily[] = [healthRoutes, portraitRoutes, adminRoutes, consoleRoutes];
+export const ROUTE_FAMILIES: readonly RouteFamily[] = [healthRoutes, portraitRoutes, adminRoutes, consoleRoutes, modelsRoutes, openaiChatRoutes, embeddingsRoutes, rerankRoutes];

@@ -7,6 +7,7 @@ import type { Principal } from '../services/tokens.ts';
 import { installJsonParser } from './body-parser.ts';
 import { credentialOf } from './credentials.ts';
 import { renderError } from './error-render.ts';
+import { installFaults } from './faults.ts';
 import { protocolOf } from './protocol.ts';
 
 declare module 'fastify' {
@@ -35,7 +36,8 @@ export async function buildApp(context: GatewayContext): Promise<FastifyInstance
 
   app.setErrorHandler((error: FastifyError | GatewayError, request, reply) => {
     const gatewayError = toGatewayError(error);
-    if (gatewayError.kind === 'internal') context.events.emit('error', error);
+    // Only unexpected failures are reported; a GatewayError (simulated faults included) is an answer, not a bug.
+    if (gatewayError.kind === 'internal' && !(error instanceof GatewayError)) context.events.emit('error', error);
     const { status, body } = renderError(protocolOf(request.url), gatewayError);
     return reply.status(status).send(body);
   });
@@ -48,6 +50,7 @@ export async function buildApp(context: GatewayContext): Promise<FastifyInstance
     return reply.status(status).send(body);
   });
 
+  installFaults(app);
   for (const family of ROUTE_FAMILIES) await app.register(family, { context });
   return app;
 }

@@ -15,6 +15,9 @@ const OPENAI_TYPE: Record<ErrorKind, string> = {
   forbidden: 'permission_error',
   upstream_failed: 'upstream_error',
   payload_too_large: 'invalid_request_error',
+  rate_limited: 'rate_limit_exceeded',
+  unavailable: 'server_error',
+  overloaded: 'server_error',
   internal: 'server_error',
 };
 
@@ -24,6 +27,9 @@ const OPENAI_CODE: Partial<Record<ErrorKind, string>> = {
   forbidden: 'permission_denied',
   upstream_failed: 'upstream_failed',
   payload_too_large: 'payload_too_large',
+  rate_limited: 'rate_limit_exceeded',
+  unavailable: 'service_unavailable',
+  overloaded: 'overloaded',
 };
 
 const ANTHROPIC_TYPE: Record<ErrorKind, string> = {
@@ -33,6 +39,9 @@ const ANTHROPIC_TYPE: Record<ErrorKind, string> = {
   forbidden: 'permission_error',
   upstream_failed: 'api_error',
   payload_too_large: 'request_too_large',
+  rate_limited: 'rate_limit_error',
+  unavailable: 'api_error',
+  overloaded: 'overloaded_error',
   internal: 'api_error',
 };
 
@@ -43,6 +52,9 @@ const GEMINI_STATUS: Record<ErrorKind, string> = {
   forbidden: 'PERMISSION_DENIED',
   upstream_failed: 'UNAVAILABLE',
   payload_too_large: 'INVALID_ARGUMENT',
+  rate_limited: 'RESOURCE_EXHAUSTED',
+  unavailable: 'UNAVAILABLE',
+  overloaded: 'UNAVAILABLE',
   internal: 'INTERNAL',
 };
 

@@ -8,6 +8,9 @@ export type ErrorKind =
   | 'forbidden'
   | 'upstream_failed'
   | 'payload_too_large'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'overloaded'
   | 'internal';
 
 /** HTTP status of each kind for protocols that use HTTP statuses (the portrait envelope uses 200 for business errors). */
@@ -18,6 +21,9 @@ export const HTTP_STATUS: Record<ErrorKind, number> = {
   forbidden: 403,
   upstream_failed: 502,
   payload_too_large: 413,
+  rate_limited: 429,
+  unavailable: 503,
+  overloaded: 529,
   internal: 500,
 };
 

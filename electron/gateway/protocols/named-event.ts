@@ -1,0 +1,7 @@
+// The protocol-neutral form of one server-sent event that the stream builders produce and the routes write.
+
+/** One SSE event: `name` becomes the `event:` line (omitted for data-only protocols), `data` the JSON `data:` line. */
+export interface NamedEvent {
+  name?: string;
+  data: unknown;
+}

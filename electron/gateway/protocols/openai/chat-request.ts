@@ -1,0 +1,163 @@
+// Parses and validates a `POST /v1/chat/completions` body into the neutral chat request.
+import { invalid } from '../../services/errors.ts';
+import type { ChatRequest, ChatTurn, OutputFormat, ToolCall, ToolChoice, ToolSpec } from '../../providers/simulate/text/types.ts';
+import {
+  asObject,
+  isObject,
+  missing,
+  objectBody,
+  optionalArray,
+  optionalBoolean,
+  optionalNumber,
+  optionalString,
+  requiredString,
+  schemaOf,
+  type Fields,
+} from '../fields.ts';
+import { nameToolResults } from '../turns.ts';
+
+/** A validated chat call. */
+export interface ChatCall {
+  chat: ChatRequest;
+  stream: boolean;
+  includeUsage: boolean;
+}
+
+export function parseChatBody(body: unknown): ChatCall {
+  const fields = objectBody(body);
+  const model = requiredString(fields, 'model');
+  const messages = optionalArray(fields, 'messages');
+  if (messages === undefined) throw missing('messages');
+  if (messages.length === 0) throw invalid("Invalid 'messages': empty array. Expected an array with minimum length 1.", 'messages');
+  const system: string[] = [];
+  const turns: ChatTurn[] = [];
+  messages.forEach((message, index) => {
+    const path = `messages[${index}]`;
+    const turn = parseMessage(asObject(message, path), path);
+    if (turn.role === 'system') system.push(turn.text);
+    else turns.push(turn);
+  });
+  const tools = parseTools(fields);
+  const maxTokens =
+    optionalNumber(fields, 'max_completion_tokens', { integer: true, min: 1 }) ?? optionalNumber(fields, 'max_tokens', { integer: true, min: 1 });
+  const n = optionalNumber(fields, 'n', { integer: true, min: 1, max: 128 });
+  const seed = optionalNumber(fields, 'seed', { integer: true });
+  const temperature = optionalNumber(fields, 'temperature', { min: 0, max: 2 });
+  const streamOptions = fields['stream_options'];
+  const stop = stopOf(fields['stop']);
+  const chat: ChatRequest = {
+    model,
+    turns: nameToolResults(turns),
+    ...(system.length > 0 && { system: system.join('\n\n') }),
+    ...(tools.length > 0 && { tools, toolChoice: parseToolChoice(fields['tool_choice'], tools) }),
+    format: parseFormat(fields['response_format']),
+    ...(maxTokens !== undefined && { maxTokens }),
+    ...(stop && { stop }),
+    ...(seed !== undefined && { seed }),
+    ...(n !== undefined && { n }),
+    ...(temperature !== undefined && { temperature }),
+  };
+  return {
+    chat,
+    stream: optionalBoolean(fields, 'stream') ?? false,
+    includeUsage: isObject(streamOptions) && streamOptions['include_usage'] === true,
+  };
+}
+
+function parseMessage(message: Fields, path: string): ChatTurn | { role: 'system'; text: string } {
+  const role = requiredString(message, 'role', `${path}.role`);
+  const text = contentText(message['content'], `${path}.content`);
+  switch (role) {
+    case 'system':
+    case 'developer':
+      return { role: 'system', text };
+    case 'user':
+      return { role: 'user', text };
+    case 'assistant': {
+      const calls = optionalArray(message, 'tool_calls', `${path}.tool_calls`) ?? [];
+      const toolCalls: ToolCall[] = calls.map((call, i) => {
+        const callPath = `${path}.tool_calls[${i}]`;
+        const fields = asObject(call, callPath);
+        const fn = asObject(fields['function'], `${callPath}.function`);
+        return {
+          id: requiredString(fields, 'id', `${callPath}.id`),
+          name: requiredString(fn, 'name', `${callPath}.function.name`),
+          arguments: optionalString(fn, 'arguments', `${callPath}.function.arguments`) ?? '{}',
+        };
+      });
+      return { role: 'assistant', text, ...(toolCalls.length > 0 && { toolCalls }) };
+    }
+    case 'tool':
+      return { role: 'tool', toolCallId: requiredString(message, 'tool_call_id', `${path}.tool_call_id`), text };
+    default:
+      throw invalid(`Invalid value: '${role}'. Supported values are: 'system', 'developer', 'user', 'assistant' and 'tool'.`, `${path}.role`);
+  }
+}
+
+/** Message content as text: a string, or the text of an array of parts (images and audio are accepted and skipped). */
+function contentText(content: unknown, path: string): string {
+  if (content === undefined || content === null) return '';
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) throw invalid(`Invalid type for '${path}': expected a string or an array of content parts.`, path);
+  return content
+    .map((part, i) => {
+      const fields = asObject(part, `${path}[${i}]`);
+      return fields['type'] === 'text' ? requiredString(fields, 'text', `${path}[${i}].text`) : '';
+    })
+    .filter((text) => text !== '')
+    .join('\n');
+}
+
+function parseTools(fields: Fields): ToolSpec[] {
+  return (optionalArray(fields, 'tools') ?? []).map((tool, i) => {
+    const path = `tools[${i}]`;
+    const spec = asObject(tool, path);
+    if (spec['type'] !== 'function') throw invalid(`Invalid value for '${path}.type': only 'function' tools are supported.`, `${path}.type`);
+    const fn = asObject(spec['function'], `${path}.function`);
+    const description = optionalString(fn, 'description', `${path}.function.description`);
+    return {
+      name: requiredString(fn, 'name', `${path}.function.name`),
+      parameters: schemaOf(fn['parameters'], `${path}.function.parameters`),
+      ...(description !== undefined && { description }),
+    };
+  });
+}
+
+function parseToolChoice(value: unknown, tools: ToolSpec[]): ToolChoice {
+  if (value === undefined || value === null) return 'auto';
+  if (value === 'auto' || value === 'none' || value === 'required') return value;
+  if (isObject(value) && value['type'] === 'function' && isObject(value['function'])) {
+    const name = requiredString(value['function'], 'name', 'tool_choice.function.name');
+    if (!tools.some((tool) => tool.name === name)) {
+      throw invalid(`Invalid value for 'tool_choice': no function named '${name}' in 'tools'.`, 'tool_choice');
+    }
+    return { name };
+  }
+  throw invalid("Invalid value for 'tool_choice': expected 'none', 'auto', 'required' or a function choice.", 'tool_choice');
+}
+
+function parseFormat(value: unknown): OutputFormat {
+  if (value === undefined || value === null) return { type: 'text' };
+  const format = asObject(value, 'response_format');
+  switch (format['type']) {
+    case 'text':
+      return { type: 'text' };
+    case 'json_object':
+      return { type: 'json_object' };
+    case 'json_schema': {
+      const spec = asObject(format['json_schema'], 'response_format.json_schema');
+      const name = optionalString(spec, 'name', 'response_format.json_schema.name');
+      return { type: 'json_schema', schema: schemaOf(spec['schema'], 'response_format.json_schema.schema'), ...(name && { name }) };
+    }
+    default:
+      throw invalid("Invalid value for 'response_format.type': expected 'text', 'json_object' or 'json_schema'.", 'response_format.type');
+  }
+}
+
+/** `stop`: a string or an array of at most 4 strings (shared by chat and legacy completions). */
+export function stopOf(value: unknown): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value) && value.length <= 4 && value.every((item) => typeof item === 'string')) return value as string[];
+  throw invalid("Invalid value for 'stop': expected a string or an array of at most 4 strings.", 'stop');
+}

@@ -1,0 +1,55 @@
+// Readable English prose for simulated answers, built from templates and the topic words of the user's message.
+import type { Random } from './seed.ts';
+
+const STOPWORDS = new Set(
+  'a an and are as at be but by can could do does for from has have how i if in into is it its me my of on or our please should so tell than that the their them then there these they this to us was we what when where which who why will with would you your about write give explain describe'.split(' '),
+);
+
+const NOUNS = ['approach', 'detail', 'pattern', 'question', 'trade-off', 'example', 'system', 'result', 'idea', 'step', 'choice', 'context'];
+const ADJECTIVES = ['simple', 'careful', 'practical', 'clear', 'useful', 'steady', 'small', 'reliable', 'common', 'gradual'];
+const VERBS = ['shapes', 'supports', 'changes', 'explains', 'improves', 'connects to', 'depends on', 'guides', 'clarifies', 'affects'];
+
+const TEMPLATES: readonly ((w: Words) => string)[] = [
+  (w) => `${cap(w.topic)} is a ${w.adj} ${w.noun} that ${w.verb} the ${w.noun2}.`,
+  (w) => `A ${w.adj} way to think about ${w.topic} is to start with one ${w.noun} at a time.`,
+  (w) => `In practice, ${w.topic} ${w.verb} how each ${w.noun} fits into the ${w.adj} ${w.noun2}.`,
+  (w) => `Most people find that ${w.topic} becomes clearer with a ${w.adj} ${w.noun}.`,
+  (w) => `The key ${w.noun} here is that ${w.topic} ${w.verb} the ${w.noun2} over time.`,
+  (w) => `It helps to compare ${w.topic} with a ${w.adj} ${w.noun2} you already know.`,
+  (w) => `That is why a ${w.adj} ${w.noun} around ${w.topic} usually pays off.`,
+];
+
+interface Words {
+  topic: string;
+  adj: string;
+  noun: string;
+  noun2: string;
+  verb: string;
+}
+
+/** The content words of a message, in order of first appearance (at most eight). */
+export function topicWords(text: string): string[] {
+  const words = (text.toLowerCase().match(/[\p{L}][\p{L}\p{N}'-]*/gu) ?? []).filter((w) => w.length > 2 && !STOPWORDS.has(w));
+  return [...new Set(words)].slice(0, 8);
+}
+
+/** Two to four sentences about the topic words (or about the conversation in general when there are none). */
+export function paragraph(random: Random, topics: readonly string[]): string {
+  const count = 2 + random.int(3);
+  const sentences: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const words: Words = {
+      topic: topics.length > 0 ? topics[(i + random.int(topics.length)) % topics.length]! : 'this topic',
+      adj: random.pick(ADJECTIVES),
+      noun: random.pick(NOUNS),
+      noun2: random.pick(NOUNS),
+      verb: random.pick(VERBS),
+    };
+    sentences.push(random.pick(TEMPLATES)(words));
+  }
+  return sentences.join(' ');
+}
+
+function cap(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,45 @@
+// The gateway's one documented token estimate: words and punctuation marks, plus a small overhead per turn.
+import type { ChatRequest } from './types.ts';
+
+/**
+ * One token per run of letters/digits (a "word") and one per other visible character (punctuation, symbols, emoji);
+ * whitespace is free. `"Hello, world!"` is 4 tokens. Matches `streamPieces`, which yields one piece per token.
+ */
+export const TOKEN_PATTERN = /[\p{L}\p{N}\p{M}_]+|[^\s\p{L}\p{N}\p{M}_]/gu;
+
+/** Tokens added per conversation turn (role and framing), as real chat formats do. */
+export const TURN_OVERHEAD = 3;
+
+/** Tokens added once per request (the reply's priming). */
+export const REQUEST_OVERHEAD = 3;
+
+/** The number of tokens in `text` per the estimate above. */
+export function countTokens(text: string): number {
+  let count = 0;
+  for (const _match of text.matchAll(TOKEN_PATTERN)) count++;
+  return count;
+}
+
+/**
+ * Input tokens of a neutral chat request: every turn's text (+ its tool calls' names and arguments) plus
+ * TURN_OVERHEAD per turn, the system text as one more turn, each tool's name, description and JSON parameters,
+ * the JSON schema of a json_schema format, and REQUEST_OVERHEAD.
+ */
+export function countRequestTokens(req: ChatRequest): number {
+  let total = REQUEST_OVERHEAD;
+  if (req.system !== undefined && req.system !== '') total += TURN_OVERHEAD + countTokens(req.system);
+  for (const turn of req.turns) {
+    total += TURN_OVERHEAD + countTokens(turn.text);
+    if (turn.role === 'assistant') {
+      for (const call of turn.toolCalls ?? []) total += countTokens(call.name) + countTokens(call.arguments);
+    }
+  }
+  for (const tool of req.tools ?? []) {
+    total += countTokens(tool.name) + countTokens(tool.description ?? '') + countTokens(JSON.stringify(tool.parameters));
+  }
+  if (req.format?.type === 'json_schema') total += countTokens(JSON.stringify(req.format.schema));
+  return total;
+}
+
+/** Alias of countRequestTokens, the name the protocol routes use for "count tokens" endpoints. */
+export const estimateInputTokens = countRequestTokens;

@@ -1,0 +1,49 @@
+// Model listing: GET /v1/models (OpenAI shape, or Anthropic's with an anthropic-version header) and GET /v1beta/models (Gemini shape).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { GatewayContext } from '../context.ts';
+import { SIM_MODELS, SIM_MODELS_CREATED, type SimModel } from '../providers/simulate/models.ts';
+import { rfc3339 } from '../time.ts';
+import { notFound } from '../services/errors.ts';
+
+type IdParams = { Params: { id: string } };
+
+const openaiModel = (model: SimModel) => ({ id: model.id, object: 'model', created: SIM_MODELS_CREATED, owned_by: 'gatehouse' });
+const anthropicModel = (model: SimModel) => ({
+  type: 'model',
+  id: model.id,
+  display_name: model.displayName,
+  created_at: rfc3339(SIM_MODELS_CREATED * 1000).replace('+00:00', 'Z'),
+});
+const geminiModel = (model: SimModel) => ({
+  name: `models/${model.id}`,
+  version: '1',
+  displayName: model.displayName,
+  description: `Gatehouse simulated model: ${model.capability}`,
+  inputTokenLimit: 1_048_576,
+  outputTokenLimit: 65_536,
+  supportedGenerationMethods: model.geminiMethods,
+});
+
+/** Any name is served in simulate mode; unknown names are described as chat models. */
+function modelNamed(id: string): SimModel {
+  return SIM_MODELS.find((model) => model.id === id) ?? { ...SIM_MODELS[0]!, id, displayName: id };
+}
+
+const wantsAnthropic = (request: FastifyRequest) => typeof request.headers['anthropic-version'] === 'string';
+
+export async function modelsRoutes(app: FastifyInstance, _options: { context: GatewayContext }) {
+  app.get('/v1/models', async (request) => {
+    if (!wantsAnthropic(request)) return { object: 'list', data: SIM_MODELS.map(openaiModel) };
+    const data = SIM_MODELS.map(anthropicModel);
+    return { data, has_more: false, first_id: data[0]!.id, last_id: data.at(-1)!.id };
+  });
+  app.get<IdParams>('/v1/models/:id', async (request) => {
+    const model = modelNamed(request.params.id);
+    return wantsAnthropic(request) ? anthropicModel(model) : openaiModel(model);
+  });
+  app.get('/v1beta/models', async () => ({ models: SIM_MODELS.map(geminiModel) }));
+  app.get<IdParams>('/v1beta/models/:id', async (request) => {
+    if (request.params.id.includes(':')) throw notFound(`Unknown endpoint: GET ${request.url.split('?', 1)[0]}`);
+    return geminiModel(modelNamed(request.params.id));
+  });
+}

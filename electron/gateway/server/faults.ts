@@ -1,0 +1,126 @@
+// Faults on demand: the `x-gatehouse-fault` header (or a `-fault-<value>` model suffix) makes a call fail the way real upstreams fail.
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { GatewayError } from '../services/errors.ts';
+import { protocolOf } from './protocol.ts';
+
+/** Every fault a caller can ask for. */
+export const FAULTS = ['429', '500', '503', '529', 'timeout', 'disconnect', 'malformed'] as const;
+export type Fault = (typeof FAULTS)[number];
+
+/** Longest a `timeout` fault holds a request. */
+const TIMEOUT_HOLD_MS = 10 * 60_000;
+/** How long a counted fault remembers the attempts of one request. */
+const ATTEMPT_TTL_MS = 10 * 60_000;
+/** Seconds sent in Retry-After (and its millisecond twin) with a 429. */
+const RETRY_AFTER_MS = 200;
+
+interface Requested {
+  fault: Fault;
+  /** Fail only this many attempts of the same request; undefined: every attempt. */
+  times?: number;
+}
+
+/** Reads the requested fault: the header `x-gatehouse-fault: 429` / `429*2`, else a model named `…-fault-429` / `…-fault-429x2`. */
+export function requestedFault(request: FastifyRequest): Requested | undefined {
+  const header = request.headers['x-gatehouse-fault'];
+  const fromHeader = typeof header === 'string' ? /^\s*([a-z0-9]+)(?:\*(\d+))?\s*$/i.exec(header) : null;
+  const model = modelOf(request);
+  const fromModel = model ? /-fault-([a-z0-9]+?)(?:x(\d+))?$/i.exec(model) : null;
+  const match = fromHeader ?? fromModel;
+  if (!match) return undefined;
+  const fault = match[1]!.toLowerCase() as Fault;
+  if (!FAULTS.includes(fault)) return undefined;
+  return { fault, ...(match[2] !== undefined && { times: Number(match[2]) }) };
+}
+
+/** The stream fault the SSE writer must apply, if this request asked for one and its attempt is still to fail. */
+export function streamFaultOf(request: FastifyRequest): 'disconnect' | 'malformed' | undefined {
+  const state = (request as FastifyRequest & { gatehouseFault?: Fault }).gatehouseFault;
+  return state === 'disconnect' || state === 'malformed' ? state : undefined;
+}
+
+/** Streaming pace from `x-gatehouse-pace` (tokens per second), when given. */
+export function paceOf(request: FastifyRequest): number | undefined {
+  const value = Number(request.headers['x-gatehouse-pace']);
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/** Installs the fault and latency hook for every gateway route except the portrait library, public and admin routes. */
+export function installFaults(app: FastifyInstance): void {
+  const attempts = new Map<string, { count: number; expires: number }>();
+  const held = new Set<() => void>();
+  app.addHook('onClose', async () => {
+    for (const release of held) release();
+  });
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (!request.routeOptions.url || request.routeOptions.config.public || protocolOf(request.url) === 'portrait') return;
+    if (request.url.startsWith('/admin')) return;
+    const latency = Number(request.headers['x-gatehouse-latency-ms']);
+    if (Number.isFinite(latency) && latency > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(latency, 60_000)));
+    const requested = requestedFault(request);
+    if (!requested || !attemptFails(attempts, request, requested)) return;
+    (request as FastifyRequest & { gatehouseFault?: Fault }).gatehouseFault = requested.fault;
+    switch (requested.fault) {
+      case '429':
+        reply.header('retry-after', String(Math.ceil(RETRY_AFTER_MS / 1000))).header('retry-after-ms', String(RETRY_AFTER_MS));
+        throw new GatewayError('rate_limited', 'Rate limit reached (simulated by x-gatehouse-fault: 429)');
+      case '500':
+        throw new GatewayError('internal', 'The server had an error while processing your request (simulated fault 500)');
+      case '503':
+        throw new GatewayError('unavailable', 'The service is temporarily unavailable (simulated fault 503)');
+      case '529':
+        throw new GatewayError('overloaded', 'Overloaded (simulated fault 529)');
+      case 'timeout':
+        await new Promise<void>((resolve) => {
+          const release = () => {
+            clearTimeout(timer);
+            held.delete(release);
+            resolve();
+          };
+          const timer = setTimeout(release, TIMEOUT_HOLD_MS);
+          held.add(release);
+          request.raw.socket.once('close', release);
+        });
+        request.raw.socket.destroy();
+        return reply;
+      case 'disconnect':
+      case 'malformed':
+        if (isStreaming(request)) return; // the SSE writer cuts or breaks the stream after a few frames
+        if (requested.fault === 'disconnect') {
+          request.raw.socket.destroy();
+          return reply;
+        }
+        reply.hijack();
+        reply.raw.writeHead(200, { 'content-type': 'application/json' });
+        reply.raw.end('{"id": "broken", "object": ');
+        return reply;
+    }
+  });
+}
+
+/** Counts this attempt; true when it is still one of the attempts that must fail. */
+function attemptFails(attempts: Map<string, { count: number; expires: number }>, request: FastifyRequest, requested: Requested) {
+  if (requested.times === undefined) return true;
+  const now = Date.now();
+  for (const [key, entry] of attempts) if (entry.expires < now) attempts.delete(key);
+  const key = createHash('sha256')
+    .update(JSON.stringify([request.headers.authorization ?? request.headers['x-api-key'] ?? '', request.method, request.url, request.body ?? null, request.headers['x-gatehouse-fault'] ?? '']))
+    .digest('hex');
+  const entry = attempts.get(key) ?? { count: 0, expires: now + ATTEMPT_TTL_MS };
+  entry.count += 1;
+  attempts.set(key, entry);
+  return entry.count <= requested.times;
+}
+
+function modelOf(request: FastifyRequest): string | undefined {
+  const body = request.body as { model?: unknown } | undefined;
+  if (body && typeof body === 'object' && typeof body.model === 'string') return body.model;
+  return /\/models\/([^/:?]+):/.exec(request.url)?.[1];
+}
+
+function isStreaming(request: FastifyRequest): boolean {
+  const body = request.body as { stream?: unknown } | undefined;
+  return (body !== null && typeof body === 'object' && body.stream === true) || request.url.includes(':streamGenerateContent');
+}

@@ -1,0 +1,66 @@
+// Writes streamed answers (SSE frames or a JSON array stream) with optional pacing and the stream faults `disconnect` and `malformed`.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { NamedEvent } from '../protocols/named-event.ts';
+import { streamFaultOf, paceOf } from './faults.ts';
+
+/** Frames written before a `disconnect` or `malformed` fault strikes. */
+export const FRAMES_BEFORE_FAULT = 3;
+
+/** A frame written as-is: `data: [DONE]` of OpenAI streams. */
+export const DONE = Symbol('done');
+
+/**
+ * Streams `events` as server-sent events: `event: <name>` when named, then `data: <json>` (or the raw
+ * `[DONE]` marker). Stops quietly when the client goes away.
+ */
+export async function writeSse(request: FastifyRequest, reply: FastifyReply, events: readonly (NamedEvent | typeof DONE)[]) {
+  const frames = events.map((event) =>
+    event === DONE ? 'data: [DONE]\n\n' : `${event.name ? `event: ${event.name}\n` : ''}data: ${JSON.stringify(event.data)}\n\n`,
+  );
+  await writeFrames(request, reply, 'text/event-stream; charset=utf-8', frames, '', '');
+}
+
+/** Streams `items` as one JSON array written element by element (Gemini's stream without `alt=sse`). */
+export async function writeJsonArray(request: FastifyRequest, reply: FastifyReply, items: readonly unknown[]) {
+  const frames = items.map((item, index) => `${index === 0 ? '' : ',\r\n'}${JSON.stringify(item)}`);
+  await writeFrames(request, reply, 'application/json; charset=utf-8', frames, '[', ']');
+}
+
+async function writeFrames(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  contentType: string,
+  frames: readonly string[],
+  open: string,
+  close: string,
+): Promise<void> {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  raw.flushHeaders();
+  let gone = false;
+  raw.on('close', () => (gone = true));
+  const fault = streamFaultOf(request);
+  const delayMs = paceDelay(paceOf(request));
+  if (open) raw.write(open);
+  for (let i = 0; i < frames.length && !gone; i++) {
+    if (fault && i === FRAMES_BEFORE_FAULT) {
+      if (fault === 'malformed') {
+        raw.end('data: {"malformed": tru\n\n');
+      } else {
+        // Let the frames already written reach the client, then cut the connection mid-stream.
+        await new Promise((resolve) => raw.write('', resolve));
+        raw.destroy();
+      }
+      return;
+    }
+    raw.write(frames[i]);
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+  }
+  if (!gone) raw.end(close);
+}
+
+/** Milliseconds between frames for a pace in tokens per second (0: as fast as possible). */
+function paceDelay(tokensPerSecond: number | undefined): number {
+  return tokensPerSecond && tokensPerSecond > 0 ? 1000 / tokensPerSecond : 0;
+}
