@@ -2,6 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { adminRoutes } from './admin.ts';
+import { anthropicMessagesRoutes } from './anthropic-messages.ts';
+import { geminiRoutes } from './gemini.ts';
+import { openaiResponsesRoutes } from './openai-responses.ts';
 import { consoleRoutes } from './console.ts';
 import { embeddingsRoutes } from './openai-embeddings.ts';
 import { healthRoutes } from './health.ts';
@@ -14,4 +17,4 @@ import { portraitRoutes } from './portrait.ts';
 export type RouteFamily = (app: FastifyInstance, options: { context: GatewayContext }) => Promise<void>;
 
 /** Every route family, registered in this order. Add a family here and nowhere else. */
-export const ROUTE_FAMILIES: readonly RouteFamily[] = [healthRoutes, portraitRoutes, adminRoutes, consoleRoutes, modelsRoutes, openaiChatRoutes, embeddingsRoutes, rerankRoutes];
+export const ROUTE_FAMILIES: readonly RouteFamily[] = [healthRoutes, portraitRoutes, adminRoutes, consoleRoutes, modelsRoutes, openaiChatRoutes, embeddingsRoutes, rerankRoutes, anthropicMessagesRoutes, geminiRoutes, openaiResponsesRoutes];

@@ -24,15 +24,32 @@ export function openDatabase(dataDir: string): Db {
   return db;
 }
 
-/** Applies every migration newer than the file's `user_version`, each in its own transaction. */
+/**
+ * Applies every migration not yet recorded in `schema_migrations`, each in its own write transaction, so a
+ * step numbered below one already applied (work merged in another order) still runs exactly once.
+ */
 export function migrate(db: Db): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+  adoptUserVersion(db);
   for (const migration of migrations) {
     db.transaction(() => {
-      // Read inside the write lock, so two processes opening one new file never apply a step twice.
-      const current = db.pragma('user_version', { simple: true }) as number;
-      if (migration.version <= current) return;
+      // Checked inside the write lock, so two processes opening one new file never apply a step twice.
+      if (db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(migration.version)) return;
       db.exec(migration.sql);
-      db.pragma(`user_version = ${migration.version}`);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, Date.now());
     }).immediate();
   }
+}
+
+/** Files made before `schema_migrations` existed recorded their level in `user_version`: adopt it once. */
+function adoptUserVersion(db: Db): void {
+  const level = db.pragma('user_version', { simple: true }) as number;
+  if (level === 0) return;
+  db.transaction(() => {
+    for (const migration of migrations) {
+      if (migration.version > level) continue;
+      db.prepare('INSERT OR IGNORE INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, Date.now());
+    }
+    db.pragma('user_version = 0');
+  }).immediate();
 }

@@ -1,6 +1,7 @@
-// The ordered list of schema migrations; each runs once, in a transaction, and is recorded in `user_version`.
+// The list of schema migrations; each runs once, in a transaction, and is recorded in `schema_migrations`.
 import { initial } from './001-initial.ts';
 import { usage } from './002-usage.ts';
+import { responses } from './004-responses.ts';
 
 /** One numbered schema step. */
 export interface Migration {
@@ -9,5 +10,5 @@ export interface Migration {
   sql: string;
 }
 
-/** Every migration, ascending by version. Append only: never edit a released one. */
-export const migrations: readonly Migration[] = [initial, usage];
+/** Every migration, ascending by version. Never edit a released one; add a new number instead. */
+export const migrations: readonly Migration[] = [initial, usage, responses];

@@ -1,0 +1,68 @@
+// Renders a neutral ChatResult as an Anthropic Message: text and tool_use content blocks, stop reason and usage.
+import { parseToolArguments } from '../turns.ts';
+import type { ChatChoice, ChatResult, FinishReason } from '../../providers/simulate/text/types.ts';
+
+/** A content block of an assistant message. */
+export type AnthropicBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown };
+
+/** Why the model stopped, in Anthropic's words. */
+export type AnthropicStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use';
+
+/** Token usage as the Messages API reports it (no prompt caching in simulate mode). */
+export interface AnthropicUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+/** The non-streamed answer of `POST /v1/messages`. */
+export interface AnthropicMessage {
+  id: string;
+  type: 'message';
+  role: 'assistant';
+  model: string;
+  content: AnthropicBlock[];
+  stop_reason: AnthropicStopReason;
+  stop_sequence: string | null;
+  usage: AnthropicUsage;
+}
+
+const STOP_REASONS: Record<FinishReason, AnthropicStopReason> = {
+  stop: 'end_turn',
+  length: 'max_tokens',
+  tool_calls: 'tool_use',
+  stop_sequence: 'stop_sequence',
+};
+
+/** The Message for the first choice of `result` (the Messages API has no `n`). */
+export function toAnthropicMessage(result: ChatResult, model: string, id: string): AnthropicMessage {
+  const choice: ChatChoice = result.choices[0] ?? { text: '', toolCalls: [], finishReason: 'stop' };
+  const content: AnthropicBlock[] = [];
+  if (choice.text !== '' || choice.toolCalls.length === 0) content.push({ type: 'text', text: choice.text });
+  for (const call of choice.toolCalls) {
+    content.push({ type: 'tool_use', id: toolUseId(call.id), name: call.name, input: parseToolArguments(call.arguments) });
+  }
+  return {
+    id,
+    type: 'message',
+    role: 'assistant',
+    model,
+    content,
+    stop_reason: STOP_REASONS[choice.finishReason],
+    stop_sequence: choice.finishReason === 'stop_sequence' ? (choice.stopSequence ?? null) : null,
+    usage: {
+      input_tokens: result.usage.inputTokens,
+      output_tokens: result.usage.outputTokens,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    },
+  };
+}
+
+/** Anthropic tool-use ids start with `toolu_`; the engine's own prefix is swapped for it. */
+function toolUseId(id: string): string {
+  return id.startsWith('toolu_') ? id : `toolu_${id.replace(/^[a-z]+_/, '')}`;
+}

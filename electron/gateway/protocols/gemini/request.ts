@@ -1,0 +1,199 @@
+// Translates a Gemini GenerateContentRequest (contents, systemInstruction, generationConfig, tools) into the neutral ChatRequest.
+import { invalid } from '../../services/errors.ts';
+import type { ChatRequest, ChatTurn, OutputFormat, ToolCall, ToolChoice, ToolSpec } from '../../providers/simulate/text/types.ts';
+import {
+  absent,
+  asObject,
+  isObject,
+  missing,
+  objectBody,
+  optionalArray,
+  optionalNumber,
+  optionalString,
+  optionalStringList,
+  requiredString,
+  schemaOf,
+  type Fields,
+} from '../fields.ts';
+import { nameToolResults } from '../turns.ts';
+import { geminiSchemaToJsonSchema } from './schema.ts';
+
+/** Response MIME types the simulator can produce (`text/x.enum` is not simulated). */
+const MIME_TYPES = ['text/plain', 'application/json'];
+
+/** Parses a `generateContent` / `streamGenerateContent` body for `model` (taken from the path). */
+export function parseGenerateContent(body: unknown, model: string): ChatRequest {
+  const fields = objectBody(body);
+  const contents = optionalArray(fields, 'contents');
+  if (contents === undefined || contents.length === 0) throw missing('contents');
+  const system = systemText(fields['systemInstruction'] ?? fields['system_instruction']);
+  const tools = parseTools(fields);
+  const toolChoice = parseToolConfig(fields, tools);
+  const config = absent(fields, 'generationConfig') ? {} : asObject(fields['generationConfig'], 'generationConfig');
+  const maxTokens = optionalNumber(config, 'maxOutputTokens', { integer: true, min: 1 }, 'generationConfig.maxOutputTokens');
+  const stop = optionalStringList(config, 'stopSequences', 'generationConfig.stopSequences');
+  const temperature = optionalNumber(config, 'temperature', { min: 0, max: 2 }, 'generationConfig.temperature');
+  const n = optionalNumber(config, 'candidateCount', { integer: true, min: 1, max: 8 }, 'generationConfig.candidateCount');
+  const seed = optionalNumber(config, 'seed', { integer: true }, 'generationConfig.seed');
+  const format = parseFormat(config);
+  return {
+    model,
+    turns: contentTurns(contents),
+    ...(system !== undefined && { system }),
+    ...(tools.length > 0 && { tools: tools.filter((tool) => toolChoice.allowed.has(tool.name)) }),
+    ...(toolChoice.choice !== undefined && { toolChoice: toolChoice.choice }),
+    ...(format !== undefined && { format }),
+    ...(maxTokens !== undefined && { maxTokens }),
+    ...(stop !== undefined && stop.length > 0 && { stop }),
+    ...(temperature !== undefined && { temperature }),
+    ...(n !== undefined && { n }),
+    ...(seed !== undefined && { seed }),
+  };
+}
+
+/** Parses a `countTokens` body: `{contents}` or `{generateContentRequest: {...}}`. */
+export function parseCountTokens(body: unknown, model: string): ChatRequest {
+  const fields = objectBody(body);
+  if (!absent(fields, 'generateContentRequest')) {
+    return parseGenerateContent(asObject(fields['generateContentRequest'], 'generateContentRequest'), model);
+  }
+  return parseGenerateContent(fields, model);
+}
+
+function systemText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  const content = asObject(value, 'systemInstruction');
+  return partsOf(content, 'systemInstruction')
+    .map((part, index) => textOf(part, `systemInstruction.parts[${index}]`))
+    .filter((text) => text !== undefined)
+    .join('\n');
+}
+
+function partsOf(content: Fields, path: string): Fields[] {
+  const parts = optionalArray(content, 'parts', `${path}.parts`);
+  if (parts === undefined || parts.length === 0) throw invalid(`* ${path}.parts: must not be empty`, `${path}.parts`);
+  return parts.map((part, index) => asObject(part, `${path}.parts[${index}]`));
+}
+
+/** The text a non-call part stands for; thought parts stand for nothing. */
+function textOf(part: Fields, path: string): string | undefined {
+  if (part['thought'] === true) return undefined;
+  if (!absent(part, 'text')) return optionalString(part, 'text', `${path}.text`);
+  const data = part['inlineData'] ?? part['fileData'];
+  if (isObject(data)) return `[${typeof data['mimeType'] === 'string' ? data['mimeType'] : 'file'}]`;
+  return undefined;
+}
+
+/** Turns of the contents; calls without an id get one, and responses find theirs by function name. */
+function contentTurns(contents: unknown[]): ChatTurn[] {
+  const pending = new Map<string, string[]>();
+  let counter = 0;
+  const turns = contents.flatMap((entry, index): ChatTurn[] => {
+    const path = `contents[${index}]`;
+    const content = asObject(entry, path);
+    const role = content['role'] ?? 'user';
+    if (role !== 'user' && role !== 'model' && role !== 'function') {
+      throw invalid(`* ${path}.role: Please use a valid role: user, model.`, `${path}.role`);
+    }
+    const texts: string[] = [];
+    const calls: ToolCall[] = [];
+    const results: ChatTurn[] = [];
+    partsOf(content, path).forEach((part, partIndex) => {
+      const partPath = `${path}.parts[${partIndex}]`;
+      if (!absent(part, 'functionCall')) {
+        const call = asObject(part['functionCall'], `${partPath}.functionCall`);
+        const name = requiredString(call, 'name', `${partPath}.functionCall.name`);
+        const id = optionalString(call, 'id') ?? `call_${++counter}`;
+        pending.set(name, [...(pending.get(name) ?? []), id]);
+        calls.push({ id, name, arguments: JSON.stringify(call['args'] ?? {}) });
+      } else if (!absent(part, 'functionResponse')) {
+        const response = asObject(part['functionResponse'], `${partPath}.functionResponse`);
+        const name = requiredString(response, 'name', `${partPath}.functionResponse.name`);
+        const id = optionalString(response, 'id') ?? pending.get(name)?.shift() ?? name;
+        results.push({ role: 'tool', toolCallId: id, name, text: JSON.stringify(response['response'] ?? {}) });
+      } else {
+        const text = textOf(part, partPath);
+        if (text !== undefined) texts.push(text);
+      }
+    });
+    const text = texts.join('');
+    if (role === 'model') return [{ role: 'assistant', text, ...(calls.length > 0 && { toolCalls: calls }) }];
+    return texts.length > 0 || results.length === 0 ? [...results, { role: 'user', text }] : results;
+  });
+  return nameToolResults(turns);
+}
+
+/** Function declarations of every tool; other tool kinds (search, code execution) are not simulated. */
+function parseTools(fields: Fields): ToolSpec[] {
+  const tools = optionalArray(fields, 'tools') ?? [];
+  return tools.flatMap((entry, index) => {
+    const tool = asObject(entry, `tools[${index}]`);
+    const declarations = optionalArray(tool, 'functionDeclarations', `tools[${index}].functionDeclarations`) ?? [];
+    return declarations.map((item, itemIndex) => {
+      const path = `tools[${index}].functionDeclarations[${itemIndex}]`;
+      const declaration = asObject(item, path);
+      const name = requiredString(declaration, 'name', `${path}.name`);
+      const description = optionalString(declaration, 'description', `${path}.description`);
+      const parameters = absent(declaration, 'parametersJsonSchema')
+        ? geminiSchemaToJsonSchema(schemaOf(declaration['parameters'], `${path}.parameters`))
+        : asObject(declaration['parametersJsonSchema'], `${path}.parametersJsonSchema`);
+      return { name, parameters, ...(description !== undefined && { description }) };
+    });
+  });
+}
+
+/** `toolConfig.functionCallingConfig`: the choice, and the function names the model may call. */
+function parseToolConfig(fields: Fields, tools: ToolSpec[]): { choice?: ToolChoice; allowed: Set<string> } {
+  const all = new Set(tools.map((tool) => tool.name));
+  if (absent(fields, 'toolConfig')) return { allowed: all };
+  const toolConfig = asObject(fields['toolConfig'], 'toolConfig');
+  if (absent(toolConfig, 'functionCallingConfig')) return { allowed: all };
+  const path = 'toolConfig.functionCallingConfig';
+  const config = asObject(toolConfig['functionCallingConfig'], path);
+  const names = optionalStringList(config, 'allowedFunctionNames', `${path}.allowedFunctionNames`);
+  for (const name of names ?? []) {
+    if (!all.has(name)) throw invalid(`* ${path}.allowedFunctionNames: unknown function '${name}'`, `${path}.allowedFunctionNames`);
+  }
+  const allowed = names && names.length > 0 ? new Set(names) : all;
+  switch (config['mode'] ?? 'AUTO') {
+    case 'NONE':
+      return { choice: 'none', allowed: all };
+    case 'ANY': {
+      if (allowed.size === 0) throw invalid(`* ${path}.mode: ANY requires function declarations`, `${path}.mode`);
+      const [only] = allowed;
+      return { choice: allowed.size === 1 && only !== undefined ? { name: only } : 'required', allowed };
+    }
+    case 'AUTO':
+    case 'VALIDATED':
+    case 'MODE_UNSPECIFIED':
+      return { choice: 'auto', allowed: all };
+    default:
+      throw invalid(`* ${path}.mode: expected AUTO, ANY, NONE or VALIDATED`, `${path}.mode`);
+  }
+}
+
+/** `responseMimeType` with `responseSchema` (OpenAPI subset) or `responseJsonSchema` (JSON Schema). */
+function parseFormat(config: Fields): OutputFormat | undefined {
+  const mime = optionalString(config, 'responseMimeType', 'generationConfig.responseMimeType');
+  if (mime !== undefined && !MIME_TYPES.includes(mime)) {
+    throw invalid(
+      `* GenerateContentRequest.generation_config.response_mime_type: allowed mimetypes are ${MIME_TYPES.join(', ')}.`,
+      'generationConfig.responseMimeType',
+    );
+  }
+  const jsonSchema = config['responseJsonSchema'] ?? config['_responseJsonSchema'];
+  const schema = !absent(config, 'responseSchema')
+    ? geminiSchemaToJsonSchema(asObject(config['responseSchema'], 'generationConfig.responseSchema'))
+    : jsonSchema !== undefined && jsonSchema !== null
+      ? asObject(jsonSchema, 'generationConfig.responseJsonSchema')
+      : undefined;
+  if (schema !== undefined && mime !== 'application/json') {
+    throw invalid(
+      '* GenerateContentRequest.generation_config.response_mime_type: must be application/json when a response schema is set.',
+      'generationConfig.responseMimeType',
+    );
+  }
+  if (mime !== 'application/json') return undefined;
+  return schema === undefined ? { type: 'json_object' } : { type: 'json_schema', schema };
+}

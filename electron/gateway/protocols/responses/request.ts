@@ -1,0 +1,155 @@
+// Parses and validates a `POST /v1/responses` body: input items, instructions, function tools, tool_choice, text.format.
+import { invalid } from '../../services/errors.ts';
+import type { OutputFormat, ToolChoice, ToolSpec } from '../../providers/simulate/text/types.ts';
+import {
+  absent,
+  asObject,
+  missing,
+  objectBody,
+  optionalArray,
+  optionalBoolean,
+  optionalNumber,
+  optionalString,
+  requiredString,
+  schemaOf,
+  type Fields,
+} from '../fields.ts';
+import { normalizeInput, type ResponseItem } from './items.ts';
+
+/** A function tool as echoed back on the Response object. */
+export interface FunctionTool {
+  type: 'function';
+  name: string;
+  description: string | null;
+  parameters: Record<string, unknown>;
+  strict: boolean;
+}
+
+/** A validated create call; the conversation is resolved later (it may continue a stored response). */
+export interface ResponsesCall {
+  model: string;
+  input: ResponseItem[];
+  instructions: string | null;
+  tools: FunctionTool[];
+  /** The tools the model may call under `tool_choice` (all of them unless `allowed_tools` narrows them). */
+  allowedTools: ToolSpec[];
+  toolChoice: ToolChoice;
+  /** `tool_choice` as given, echoed back. */
+  toolChoiceEcho: unknown;
+  format: OutputFormat;
+  /** `text.format` as given (or the default), echoed back. */
+  formatEcho: Fields;
+  maxOutputTokens: number | null;
+  temperature: number | null;
+  topP: number | null;
+  store: boolean;
+  stream: boolean;
+  previousResponseId: string | null;
+  metadata: Fields;
+}
+
+/** The Responses API refuses smaller output limits. */
+export const MIN_OUTPUT_TOKENS = 16;
+
+export function parseResponsesBody(body: unknown): ResponsesCall {
+  const fields = objectBody(body);
+  const model = requiredString(fields, 'model');
+  const previousResponseId = optionalString(fields, 'previous_response_id') ?? null;
+  if (absent(fields, 'input') && previousResponseId === null) throw missing('input');
+  const tools = parseTools(fields);
+  const { choice, allowed } = parseToolChoice(fields, tools);
+  const { format, echo } = parseFormat(fields);
+  return {
+    model,
+    input: normalizeInput(fields['input']),
+    instructions: optionalString(fields, 'instructions') ?? null,
+    tools,
+    allowedTools: tools
+      .filter((tool) => allowed.has(tool.name))
+      .map((tool) => ({ name: tool.name, parameters: tool.parameters, ...(tool.description !== null && { description: tool.description }) })),
+    toolChoice: choice,
+    toolChoiceEcho: fields['tool_choice'] ?? 'auto',
+    format,
+    formatEcho: echo,
+    maxOutputTokens: optionalNumber(fields, 'max_output_tokens', { integer: true, min: MIN_OUTPUT_TOKENS }) ?? null,
+    temperature: optionalNumber(fields, 'temperature', { min: 0, max: 2 }) ?? null,
+    topP: optionalNumber(fields, 'top_p', { min: 0, max: 1 }) ?? null,
+    store: optionalBoolean(fields, 'store') ?? true,
+    stream: optionalBoolean(fields, 'stream') ?? false,
+    previousResponseId,
+    metadata: absent(fields, 'metadata') ? {} : asObject(fields['metadata'], 'metadata'),
+  };
+}
+
+/** Function tools; hosted tools (web search, file search, …) are not simulated and are left out. */
+function parseTools(fields: Fields): FunctionTool[] {
+  const list = optionalArray(fields, 'tools') ?? [];
+  return list.flatMap((entry, index) => {
+    const path = `tools[${index}]`;
+    const tool = asObject(entry, path);
+    if (tool['type'] !== 'function') return [];
+    return [
+      {
+        type: 'function' as const,
+        name: requiredString(tool, 'name', `${path}.name`),
+        description: optionalString(tool, 'description', `${path}.description`) ?? null,
+        parameters: schemaOf(tool['parameters'], `${path}.parameters`),
+        strict: optionalBoolean(tool, 'strict', `${path}.strict`) ?? true,
+      },
+    ];
+  });
+}
+
+function parseToolChoice(fields: Fields, tools: FunctionTool[]): { choice: ToolChoice; allowed: Set<string> } {
+  const all = new Set(tools.map((tool) => tool.name));
+  const value = fields['tool_choice'];
+  if (value === undefined || value === null || value === 'auto') return { choice: 'auto', allowed: all };
+  if (value === 'none') return { choice: 'none', allowed: all };
+  if (value === 'required') {
+    if (all.size === 0) throw invalid("Invalid value for 'tool_choice': 'required' needs at least one function tool.", 'tool_choice');
+    return { choice: 'required', allowed: all };
+  }
+  const choice = asObject(value, 'tool_choice');
+  if (choice['type'] === 'function') {
+    const name = requiredString(choice, 'name', 'tool_choice.name');
+    if (!all.has(name)) throw invalid(`Tool choice '${name}' not found in 'tools' parameter.`, 'tool_choice.name');
+    return { choice: { name }, allowed: all };
+  }
+  if (choice['type'] === 'allowed_tools') {
+    const names = (optionalArray(choice, 'tools', 'tool_choice.tools') ?? []).map((tool, index) =>
+      requiredString(asObject(tool, `tool_choice.tools[${index}]`), 'name', `tool_choice.tools[${index}].name`),
+    );
+    for (const name of names) {
+      if (!all.has(name)) throw invalid(`Tool choice '${name}' not found in 'tools' parameter.`, 'tool_choice.tools');
+    }
+    const allowed = new Set(names);
+    const [only] = allowed;
+    if (choice['mode'] !== 'required') return { choice: 'auto', allowed };
+    return { choice: allowed.size === 1 && only !== undefined ? { name: only } : 'required', allowed };
+  }
+  throw invalid(`Invalid value for 'tool_choice': type '${String(choice['type'])}' is not supported in simulate mode.`, 'tool_choice');
+}
+
+/** `text.format`: text (default), json_object, or json_schema with a name and a schema. */
+function parseFormat(fields: Fields): { format: OutputFormat; echo: Fields } {
+  const text = absent(fields, 'text') ? {} : asObject(fields['text'], 'text');
+  if (absent(text, 'format')) return { format: { type: 'text' }, echo: { type: 'text' } };
+  const format = asObject(text['format'], 'text.format');
+  switch (format['type']) {
+    case 'text':
+      return { format: { type: 'text' }, echo: format };
+    case 'json_object':
+      return { format: { type: 'json_object' }, echo: format };
+    case 'json_schema': {
+      const name = requiredString(format, 'name', 'text.format.name');
+      if (absent(format, 'schema')) throw missing('text.format.schema');
+      const schema = asObject(format['schema'], 'text.format.schema');
+      return {
+        format: { type: 'json_schema', schema, name },
+        echo: { type: 'json_schema', name, schema, strict: format['strict'] ?? false, description: format['description'] ?? null },
+      };
+    }
+    default:
+      throw invalid("Invalid value for 'text.format.type': expected 'text', 'json_object' or 'json_schema'.", 'text.format.type');
+  }
+}

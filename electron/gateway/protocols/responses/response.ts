@@ -1,0 +1,90 @@
+// Builds Responses API objects: output items (message, function_call) from a ChatResult, and the Response that carries them.
+import type { ChatResult } from '../../providers/simulate/text/types.ts';
+import type { Fields } from '../fields.ts';
+import type { ResponseItem } from './items.ts';
+import type { ResponsesCall } from './request.ts';
+
+/** Identity of one response. */
+export interface ResponseMeta {
+  id: string;
+  /** Unix seconds. */
+  createdAt: number;
+}
+
+/** The generated part of a response. */
+export interface ResponseOutcome {
+  output: ResponseItem[];
+  status: 'completed' | 'incomplete';
+  usage: ChatResult['usage'];
+}
+
+/** Makes the output items of `result` (first choice); `newId(prefix)` names each item. */
+export function toOutcome(result: ChatResult, newId: (prefix: string) => string): ResponseOutcome {
+  const choice = result.choices[0] ?? { text: '', toolCalls: [], finishReason: 'stop' as const };
+  const truncated = choice.finishReason === 'length';
+  const output: ResponseItem[] = [];
+  if (choice.text !== '' || choice.toolCalls.length === 0) {
+    output.push({
+      id: newId('msg'),
+      type: 'message',
+      status: truncated ? 'incomplete' : 'completed',
+      content: [{ type: 'output_text', annotations: [], logprobs: [], text: choice.text }],
+      role: 'assistant',
+    });
+  }
+  for (const call of choice.toolCalls) {
+    output.push({
+      id: newId('fc'),
+      type: 'function_call',
+      status: 'completed',
+      arguments: call.arguments,
+      call_id: call.id,
+      name: call.name,
+    });
+  }
+  return { output, status: truncated ? 'incomplete' : 'completed', usage: result.usage };
+}
+
+/** The Response object: `outcome` absent means the response is still in progress (stream start). */
+export function responseObject(call: ResponsesCall, meta: ResponseMeta, outcome?: ResponseOutcome): Fields {
+  const status = outcome?.status ?? 'in_progress';
+  return {
+    id: meta.id,
+    object: 'response',
+    created_at: meta.createdAt,
+    status,
+    background: false,
+    error: null,
+    incomplete_details: status === 'incomplete' ? { reason: 'max_output_tokens' } : null,
+    instructions: call.instructions,
+    max_output_tokens: call.maxOutputTokens,
+    max_tool_calls: null,
+    model: call.model,
+    output: outcome?.output ?? [],
+    parallel_tool_calls: true,
+    previous_response_id: call.previousResponseId,
+    reasoning: { effort: null, summary: null },
+    service_tier: 'default',
+    store: call.store,
+    temperature: call.temperature ?? 1,
+    text: { format: call.formatEcho, verbosity: 'medium' },
+    tool_choice: call.toolChoiceEcho,
+    tools: call.tools,
+    top_logprobs: 0,
+    top_p: call.topP ?? 1,
+    truncation: 'disabled',
+    usage: outcome ? usageOf(outcome.usage) : null,
+    user: null,
+    metadata: call.metadata,
+  };
+}
+
+function usageOf(usage: ChatResult['usage']): Fields {
+  return {
+    input_tokens: usage.inputTokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: usage.outputTokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: usage.inputTokens + usage.outputTokens,
+  };
+}

@@ -1,0 +1,39 @@
+// Unit tests of schema migration: each step runs once, also when a lower number arrives after a higher one.
+import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { DATABASE_FILE, openDatabase } from '../../electron/gateway/storage/database.ts';
+import { migrations } from '../../electron/gateway/storage/migrations/index.ts';
+import { tempDataDir } from '../helpers/gateway.ts';
+
+test('opening twice applies every migration exactly once and records each', () => {
+  const dir = tempDataDir();
+  try {
+    openDatabase(dir).close();
+    const db = openDatabase(dir);
+    const applied = db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[];
+    assert.deepEqual(applied.map((row) => row.version), migrations.map((m) => m.version));
+    db.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a file from before schema_migrations (user_version 2) adopts its level and gets only the newer steps', () => {
+  const dir = tempDataDir();
+  try {
+    const old = new Database(path.join(dir, DATABASE_FILE));
+    for (const migration of migrations.filter((m) => m.version <= 2)) old.exec(migration.sql);
+    old.prepare("INSERT INTO accounts (name, created_at) VALUES ('kept', 1)").run();
+    old.pragma('user_version = 2');
+    old.close();
+    const db = openDatabase(dir);
+    assert.equal((db.prepare('SELECT name FROM accounts').get() as { name: string }).name, 'kept');
+    assert.equal((db.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get() as { n: number }).n, migrations.length);
+    db.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
