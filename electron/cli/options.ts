@@ -16,6 +16,7 @@ export const SERVE_ENV = {
   'data-dir': 'GATEHOUSE_DATA_DIR',
   'refresh-interval-ms': 'GATEHOUSE_REFRESH_INTERVAL_MS',
   'sim-review-ms': 'GATEHOUSE_SIM_REVIEW_MS',
+  'sim-3d-ms': 'GATEHOUSE_SIM_3D_MS',
   secrets: 'GATEHOUSE_SECRETS',
 } as const;
 
@@ -25,6 +26,7 @@ export interface ServeOptions {
   dataDir: string;
   refreshIntervalMs: number;
   simReviewMs: number;
+  sim3dMs: number;
   secrets: SecretMode;
 }
 
@@ -51,6 +53,7 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv): Serve
     dataDir: pick('data-dir')?.value ?? defaultDataDir(env),
     refreshIntervalMs: integer(pick('refresh-interval-ms'), DEFAULTS.refreshIntervalMs, 1, 2 ** 31 - 1),
     simReviewMs: integer(pick('sim-review-ms'), DEFAULTS.simReviewMs, 0, 2 ** 31 - 1),
+    sim3dMs: integer(pick('sim-3d-ms'), DEFAULTS.sim3dMs, 0, 2 ** 31 - 1),
     secrets: secrets as SecretMode,
   };
 }

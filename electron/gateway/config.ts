@@ -11,6 +11,8 @@ export const DEFAULTS = {
   refreshIntervalMs: 300_000,
   /** How long the simulated reviewer takes to reach its verdict. */
   simReviewMs: 10_000,
+  /** How long a simulated 3D generation task takes. */
+  sim3dMs: 15_000,
 } as const;
 
 /** Name of the account created on the first start of an empty data dir. */
@@ -23,6 +25,7 @@ export interface GatewayConfig {
   dataDir: string;
   refreshIntervalMs?: number;
   simReviewMs?: number;
+  sim3dMs?: number;
   /** Where token plaintexts are kept; the host chooses it (keychain, file, none). */
   secrets: SecretStore;
   clock?: Clock;

@@ -11,6 +11,7 @@ import { AssetsService } from './services/assets.ts';
 import { BillingService } from './services/billing.ts';
 import { GroupsService } from './services/groups.ts';
 import { presentAsset } from './services/portrait-present.ts';
+import { Tasks3dService } from './services/tasks3d.ts';
 import { TokensService } from './services/tokens.ts';
 import { AccountsRepo } from './storage/accounts-repo.ts';
 import { AssetsRepo } from './storage/assets-repo.ts';
@@ -18,6 +19,7 @@ import type { Db } from './storage/database.ts';
 import { GroupsRepo } from './storage/groups-repo.ts';
 import { MetaRepo } from './storage/meta-repo.ts';
 import { SimReviewsRepo } from './storage/sim-reviews-repo.ts';
+import { Tasks3dRepo } from './storage/tasks3d-repo.ts';
 import { TokensRepo } from './storage/tokens-repo.ts';
 import { UsageRepo } from './storage/usage-repo.ts';
 import type { Clock } from './time.ts';
@@ -54,6 +56,7 @@ export interface GatewayContext {
   assets: AssetsService;
   accounts: AccountsRepo;
   billing: BillingService;
+  tasks3d: Tasks3dService;
   scheduler: RefreshScheduler;
   runtime: RuntimeInfo;
 }
@@ -66,6 +69,8 @@ export interface ContextOptions {
   secrets: SecretStore;
   refreshIntervalMs: number;
   simReviewMs: number;
+  /** How long a simulated 3D task takes. */
+  sim3dMs: number;
   /** Replaces the simulated reviewer (relay mode, or tests). */
   reviewer?: Reviewer;
   /** The console's admin token; a random one is made when absent. */
@@ -84,6 +89,7 @@ export function createContext(options: ContextOptions): GatewayContext {
   const refresher = new AssetRefresher(assetsRepo, reviewer, clock, (row) =>
     events.emit('asset.changed', { ...presentAsset(row), account_id: row.account_id }),
   );
+  const billing = new BillingService(new UsageRepo(db), clock);
   const scheduler = new RefreshScheduler({
     intervalMs: options.refreshIntervalMs,
     assets: assetsRepo,
@@ -105,7 +111,8 @@ export function createContext(options: ContextOptions): GatewayContext {
     tokens: new TokensService(accounts, new TokensRepo(db), clock),
     groups: new GroupsService(groupsRepo, clock),
     assets: new AssetsService({ assets: assetsRepo, groups: groupsRepo, reviewer, refresher, clock }),
-    billing: new BillingService(new UsageRepo(db), clock),
+    billing,
+    tasks3d: new Tasks3dService({ repo: new Tasks3dRepo(db), db, billing, clock, dataDir: options.dataDir, durationMs: options.sim3dMs }),
     scheduler,
     runtime: {
       adminToken: options.adminToken ?? randomBytes(32).toString('base64url'),

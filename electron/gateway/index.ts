@@ -40,6 +40,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     secrets: config.secrets,
     refreshIntervalMs: config.refreshIntervalMs ?? DEFAULTS.refreshIntervalMs,
     simReviewMs: config.simReviewMs ?? DEFAULTS.simReviewMs,
+    sim3dMs: config.sim3dMs ?? DEFAULTS.sim3dMs,
     ...(config.reviewer && { reviewer: config.reviewer }),
     ...(config.adminToken && { adminToken: config.adminToken }),
   });

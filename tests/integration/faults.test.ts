@@ -89,3 +89,21 @@ describe('faults on demand', () => {
     assert.equal(dataOf(await portraitClient(gw.url, gw.token).listGroups()).total, 1);
   });
 });
+
+test('a call held by the timeout fault is released when the gateway stops, so stopping does not hang', { timeout: 30_000 }, async () => {
+  const gw = await startGateway();
+  const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
+  // Two identical calls with `timeout*1`: the first to arrive is held, the second is answered, which proves the hold began.
+  const call = () =>
+    client.chat.completions.create(CHAT, { headers: { 'x-gatehouse-fault': 'timeout*1' } }).then(
+      (completion) => completion,
+      (error: unknown) => error,
+    );
+  const calls = [call(), call()];
+  const first = await Promise.race(calls);
+  assert.equal((first as { object?: string }).object, 'chat.completion');
+  await gw.stop();
+  const outcomes = await Promise.all(calls);
+  const held = outcomes.find((outcome) => outcome !== first);
+  assert.ok(held instanceof OpenAI.APIConnectionError, String(held));
+});

@@ -10,11 +10,13 @@ import { embeddingsRoutes } from './openai-embeddings.ts';
 import { healthRoutes } from './health.ts';
 import { modelsRoutes } from './models.ts';
 import { openaiChatRoutes } from './openai-chat.ts';
+import { openaiCompletionsRoutes } from './openai-completions.ts';
 import { rerankRoutes } from './rerank.ts';
+import { tasks3dRoutes } from './tasks3d.ts';
 import { portraitRoutes } from './portrait.ts';
 
 /** A route family: a Fastify plugin that receives the gateway context. */
 export type RouteFamily = (app: FastifyInstance, options: { context: GatewayContext }) => Promise<void>;
 
 /** Every route family, registered in this order. Add a family here and nowhere else. */
-export const ROUTE_FAMILIES: readonly RouteFamily[] = [healthRoutes, portraitRoutes, adminRoutes, consoleRoutes, modelsRoutes, openaiChatRoutes, embeddingsRoutes, rerankRoutes, anthropicMessagesRoutes, geminiRoutes, openaiResponsesRoutes];
+export const ROUTE_FAMILIES: readonly RouteFamily[] = [healthRoutes, portraitRoutes, adminRoutes, consoleRoutes, modelsRoutes, openaiChatRoutes, openaiCompletionsRoutes, embeddingsRoutes, rerankRoutes, anthropicMessagesRoutes, geminiRoutes, openaiResponsesRoutes, tasks3dRoutes];

@@ -30,18 +30,24 @@ function modelNamed(id: string): SimModel {
 }
 
 const wantsAnthropic = (request: FastifyRequest) => typeof request.headers['anthropic-version'] === 'string';
+/** Gemini callers: @google/genai calls GET /v1/models by default and sends `x-goog-api-key` (or `?key=`). */
+const wantsGemini = (request: FastifyRequest) =>
+  typeof request.headers['x-goog-api-key'] === 'string' || typeof (request.query as Record<string, unknown>)['key'] === 'string';
+const geminiList = () => ({ models: SIM_MODELS.map(geminiModel) });
 
 export async function modelsRoutes(app: FastifyInstance, _options: { context: GatewayContext }) {
   app.get('/v1/models', async (request) => {
+    if (wantsGemini(request)) return geminiList();
     if (!wantsAnthropic(request)) return { object: 'list', data: SIM_MODELS.map(openaiModel) };
     const data = SIM_MODELS.map(anthropicModel);
     return { data, has_more: false, first_id: data[0]!.id, last_id: data.at(-1)!.id };
   });
   app.get<IdParams>('/v1/models/:id', async (request) => {
     const model = modelNamed(request.params.id);
+    if (wantsGemini(request)) return geminiModel(model);
     return wantsAnthropic(request) ? anthropicModel(model) : openaiModel(model);
   });
-  app.get('/v1beta/models', async () => ({ models: SIM_MODELS.map(geminiModel) }));
+  app.get('/v1beta/models', async () => geminiList());
   app.get<IdParams>('/v1beta/models/:id', async (request) => {
     if (request.params.id.includes(':')) throw notFound(`Unknown endpoint: GET ${request.url.split('?', 1)[0]}`);
     return geminiModel(modelNamed(request.params.id));

@@ -50,7 +50,8 @@ export function paceOf(request: FastifyRequest): number | undefined {
 export function installFaults(app: FastifyInstance): void {
   const attempts = new Map<string, { count: number; expires: number }>();
   const held = new Set<() => void>();
-  app.addHook('onClose', async () => {
+  // preClose, not onClose: the server waits for open connections before onClose hooks run, so held calls must go first.
+  app.addHook('preClose', async () => {
     for (const release of held) release();
   });
 

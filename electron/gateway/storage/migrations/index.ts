@@ -1,6 +1,7 @@
 // The list of schema migrations; each runs once, in a transaction, and is recorded in `schema_migrations`.
 import { initial } from './001-initial.ts';
 import { usage } from './002-usage.ts';
+import { tasks3d } from './003-tasks3d.ts';
 import { responses } from './004-responses.ts';
 
 /** One numbered schema step. */
@@ -11,4 +12,4 @@ export interface Migration {
 }
 
 /** Every migration, ascending by version. Never edit a released one; add a new number instead. */
-export const migrations: readonly Migration[] = [initial, usage, responses];
+export const migrations: readonly Migration[] = [initial, usage, tasks3d, responses];

@@ -1,0 +1,77 @@
+// Repository of 3D generation tasks; reads are scoped by account, and finishing a task happens once.
+import type { Db } from './database.ts';
+
+/** A stored task. `status` is null until the task has finished. */
+export interface Task3dRow {
+  id: number;
+  task_id: string;
+  account_id: number;
+  token_id: string;
+  model: string;
+  prompt: string;
+  image_url: string | null;
+  format: 'glb' | 'obj' | 'stl';
+  submitted_at: number;
+  duration_ms: number;
+  status: 'SUCCESS' | 'FAILURE' | null;
+  failure_reason: string | null;
+  finished_at: number | null;
+  file_name: string | null;
+  input_tokens: number;
+  output_tokens: number;
+  amount_micros: number;
+}
+
+export type NewTask3d = Omit<Task3dRow, 'id' | 'status' | 'failure_reason' | 'finished_at' | 'file_name' | 'output_tokens' | 'amount_micros'>;
+
+/** What finishing writes. */
+export interface Task3dOutcome {
+  status: 'SUCCESS' | 'FAILURE';
+  failure_reason: string | null;
+  finished_at: number;
+  file_name: string | null;
+  output_tokens: number;
+  amount_micros: number;
+}
+
+export class Tasks3dRepo {
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  insert(task: NewTask3d): Task3dRow {
+    this.db
+      .prepare(
+        `INSERT INTO tasks3d (task_id, account_id, token_id, model, prompt, image_url, format, submitted_at, duration_ms, input_tokens)
+         VALUES (@task_id, @account_id, @token_id, @model, @prompt, @image_url, @format, @submitted_at, @duration_ms, @input_tokens)`,
+      )
+      .run(task);
+    return this.findById(task.task_id)!;
+  }
+
+  find(accountId: number, taskId: string): Task3dRow | undefined {
+    return this.db.prepare('SELECT * FROM tasks3d WHERE account_id = ? AND task_id = ?').get(accountId, taskId) as Task3dRow | undefined;
+  }
+
+  findById(taskId: string): Task3dRow | undefined {
+    return this.db.prepare('SELECT * FROM tasks3d WHERE task_id = ?').get(taskId) as Task3dRow | undefined;
+  }
+
+  findByFile(fileName: string): Task3dRow | undefined {
+    return this.db.prepare('SELECT * FROM tasks3d WHERE file_name = ?').get(fileName) as Task3dRow | undefined;
+  }
+
+  /** Records the outcome only if the task has not finished yet; returns whether this call finished it. */
+  finish(taskId: string, outcome: Task3dOutcome): boolean {
+    return (
+      this.db
+        .prepare(
+          `UPDATE tasks3d SET status = @status, failure_reason = @failure_reason, finished_at = @finished_at, file_name = @file_name,
+             output_tokens = @output_tokens, amount_micros = @amount_micros
+           WHERE task_id = @task_id AND status IS NULL`,
+        )
+        .run({ task_id: taskId, ...outcome }).changes > 0
+    );
+  }
+}

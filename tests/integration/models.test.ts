@@ -1,0 +1,66 @@
+// Integration tests of the model listing through the official OpenAI, Anthropic and Google SDKs, each seeing its own shape.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import OpenAI from 'openai';
+import { startGateway, type TestGateway } from '../helpers/gateway.ts';
+
+const SIM_IDS = ['sim-chat', 'sim-echo', 'sim-embed', 'sim-image', 'sim-tts', 'sim-stt', 'sim-rerank', 'sim-3d', 'sim-realtime'];
+
+describe('model listing', () => {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startGateway();
+  });
+  after(() => gw.stop());
+
+  test('openai: models.list and models.retrieve in the OpenAI shape', async () => {
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
+    const ids: string[] = [];
+    for await (const model of client.models.list()) {
+      assert.equal(model.object, 'model');
+      assert.equal(typeof model.created, 'number');
+      assert.equal(typeof model.owned_by, 'string');
+      ids.push(model.id);
+    }
+    assert.deepEqual(ids, SIM_IDS);
+    const echo = await client.models.retrieve('sim-echo');
+    assert.equal(echo.id, 'sim-echo');
+    assert.equal(echo.object, 'model');
+  });
+
+  test('anthropic: models.list and models.retrieve in the Anthropic shape', async () => {
+    const client = new Anthropic({ baseURL: gw.url, apiKey: gw.token, maxRetries: 0 });
+    const page = await client.models.list();
+    assert.deepEqual(page.data.map((model) => model.id), SIM_IDS);
+    assert.equal(page.has_more, false);
+    assert.equal(page.first_id, 'sim-chat');
+    assert.equal(page.last_id, 'sim-realtime');
+    for (const model of page.data) {
+      assert.equal(model.type, 'model');
+      assert.ok(model.display_name.length > 0);
+      assert.ok(!Number.isNaN(Date.parse(model.created_at)));
+    }
+    const chat = await client.models.retrieve('sim-chat');
+    assert.equal(chat.id, 'sim-chat');
+    assert.equal(chat.type, 'model');
+  });
+
+  test('@google/genai: models.list and models.get in the Gemini shape, on v1 (its default) and v1beta', async () => {
+    for (const apiVersion of [undefined, 'v1beta']) {
+      const ai = new GoogleGenAI({ apiKey: gw.token, httpOptions: { baseUrl: gw.url, ...(apiVersion && { apiVersion }) } });
+      const names: string[] = [];
+      for await (const model of await ai.models.list()) {
+        names.push(model.name!);
+        assert.ok(model.displayName);
+        assert.ok(Array.isArray(model.supportedActions));
+        assert.ok(model.inputTokenLimit! > 0 && model.outputTokenLimit! > 0);
+      }
+      assert.deepEqual(names, SIM_IDS.map((id) => `models/${id}`), String(apiVersion));
+      const chat = await ai.models.get({ model: 'sim-chat' });
+      assert.equal(chat.name, 'models/sim-chat');
+      assert.ok(chat.supportedActions!.includes('generateContent'));
+    }
+  });
+});
