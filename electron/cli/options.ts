@@ -13,6 +13,7 @@ export class UsageError extends Error {
 export const SERVE_ENV = {
   host: 'GATEHOUSE_HOST',
   port: 'GATEHOUSE_PORT',
+  'tls-port': 'GATEHOUSE_TLS_PORT',
   'data-dir': 'GATEHOUSE_DATA_DIR',
   'refresh-interval-ms': 'GATEHOUSE_REFRESH_INTERVAL_MS',
   'sim-review-ms': 'GATEHOUSE_SIM_REVIEW_MS',
@@ -23,6 +24,8 @@ export const SERVE_ENV = {
 export interface ServeOptions {
   host: string;
   port: number;
+  /** null: no TLS listener. */
+  tlsPort: number | null;
   dataDir: string;
   refreshIntervalMs: number;
   simReviewMs: number;
@@ -47,9 +50,13 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv): Serve
   if (!SECRET_MODES.includes(secrets as SecretMode)) {
     throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}; got "${secrets}"`);
   }
+  const port = integer(pick('port'), DEFAULTS.port, 0, 65535);
+  const tls = pick('tls-port');
   return {
     host: pick('host')?.value ?? DEFAULTS.host,
-    port: integer(pick('port'), DEFAULTS.port, 0, 65535),
+    port,
+    // Default on: 8791, or a free port too when --port 0 asked for one; `off` disables the TLS listener.
+    tlsPort: tls?.value === 'off' ? null : integer(tls, port === 0 ? 0 : DEFAULTS.tlsPort, 0, 65535),
     dataDir: pick('data-dir')?.value ?? defaultDataDir(env),
     refreshIntervalMs: integer(pick('refresh-interval-ms'), DEFAULTS.refreshIntervalMs, 1, 2 ** 31 - 1),
     simReviewMs: integer(pick('sim-review-ms'), DEFAULTS.simReviewMs, 0, 2 ** 31 - 1),

@@ -21,11 +21,15 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv, io: Output):
 
   // Signal handlers go in before anything is printed: a script may send SIGTERM as soon as it reads the URL.
   const stopped = stopOnSignal(gateway, io);
-  const { url, firstToken, consoleUrl } = await gateway.start();
+  const { url, firstToken, consoleUrl, tlsUrl, caPath } = await gateway.start();
   io.err(`data dir: ${options.dataDir}; secrets: ${store.description}`);
   if (firstToken) io.out(`first start: created account "local" with API token (shown once): ${firstToken}`);
   io.out(`listening on ${url}`);
   io.out(`console: ${consoleUrl}`);
+  if (tlsUrl) {
+    io.out(`tls listening on ${tlsUrl}`);
+    io.out(`tls ca: ${caPath} (trust it with NODE_EXTRA_CA_CERTS=${caPath})`);
+  }
   await stopped;
   io.err('stopped');
 }

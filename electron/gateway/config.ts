@@ -7,6 +7,8 @@ import type { Clock } from './time.ts';
 export const DEFAULTS = {
   host: '127.0.0.1',
   port: 8790,
+  /** The CLI's TLS port (the library starts no TLS listener unless asked). */
+  tlsPort: 8791,
   /** The spec's background refresh interval: 5 minutes. */
   refreshIntervalMs: 300_000,
   /** How long the simulated reviewer takes to reach its verdict. */
@@ -21,6 +23,8 @@ export const LOCAL_ACCOUNT = 'local';
 export interface GatewayConfig {
   host?: string;
   port?: number;
+  /** Port of the TLS listener (0: a free one); absent or null: no TLS listener. */
+  tlsPort?: number | null;
   /** Folder for the SQLite file and other runtime files; created when missing. */
   dataDir: string;
   refreshIntervalMs?: number;

@@ -5,6 +5,8 @@ import { createContext, type GatewayContext } from './context.ts';
 import { buildApp } from './server/app.ts';
 import { consoleUrlOf } from './routes/console.ts';
 import { listen } from './server/listen.ts';
+import { ensureCertificates } from './server/tls/certificates.ts';
+import { listenTls, type TlsListener } from './server/tls-listener.ts';
 import { openDatabase } from './storage/database.ts';
 import { systemClock } from './time.ts';
 
@@ -17,6 +19,9 @@ export interface StartResult {
   firstToken?: string;
   /** The console's ready-to-open URL, carrying the per-launch admin token. */
   consoleUrl: string;
+  /** The TLS listener's URL and the CA file clients must trust, when TLS is on. */
+  tlsUrl?: string;
+  caPath?: string;
 }
 
 export interface Gateway {
@@ -46,6 +51,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   });
   let app: FastifyInstance | undefined;
   let url: string | undefined;
+  let tls: TlsListener | undefined;
   let stopped = false;
 
   return {
@@ -60,13 +66,25 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       app = await buildApp(context);
       url = await listen(app, config.host ?? DEFAULTS.host, config.port ?? DEFAULTS.port);
       context.runtime.url = url;
+      let caPath: string | undefined;
+      if (config.tlsPort !== undefined && config.tlsPort !== null) {
+        const certificates = ensureCertificates(config.dataDir);
+        caPath = certificates.caPath;
+        tls = await listenTls(app, certificates, config.host ?? DEFAULTS.host, config.tlsPort);
+        context.runtime.tlsUrl = tls.url;
+      }
       context.scheduler.start();
-      return { url, consoleUrl: consoleUrlOf(url, context.runtime.adminToken), ...(firstToken && { firstToken }) };
+      return {
+        url,
+        consoleUrl: consoleUrlOf(url, context.runtime.adminToken),
+        ...(firstToken && { firstToken }),
+        ...(tls && { tlsUrl: tls.url, caPath }),
+      };
     },
     async stop() {
       if (stopped) return;
       stopped = true;
-      await app?.close();
+      await Promise.all([app?.close(), tls?.close()]);
       await context.scheduler.stop();
       db.close();
     },

@@ -1,11 +1,10 @@
 // Admin API of the console (/admin/api/…) and its event socket (/admin/ws), guarded by the per-launch admin token.
-import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { ADMIN_ROUTES, type AdminRouteName, type ScanSummary } from '../../../shared/admin-api.ts';
 import type { GatewayContext } from '../context.ts';
 import { requireAdminToken } from '../server/admin-auth.ts';
 import { createAdminHandlers, type AdminHandler, type AdminInput } from '../services/admin-handlers.ts';
-import { adminSocketRoute, chooseSubprotocol } from './admin-socket.ts';
+import { adminSocketRoute } from './admin-socket.ts';
 
 export async function adminRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
   const { context } = options;
@@ -13,12 +12,6 @@ export async function adminRoutes(app: FastifyInstance, options: { context: Gate
   const onScan = (report: ScanSummary) => (lastScan = report);
   context.events.on('scan.finished', onScan);
   app.addHook('onClose', async () => void context.events.off('scan.finished', onScan));
-
-  // Registered before the auth hook, so a refused upgrade's socket is still closed by the plugin's onResponse hook.
-  // Another route family may already have made the app WebSocket-capable; register the plugin once.
-  if (!app.hasDecorator('websocketServer')) {
-    await app.register(websocket, { options: { handleProtocols: chooseSubprotocol } });
-  }
 
   // Every route of this plugin, the socket included, needs the admin token (API tokens are not accepted here).
   app.addHook('onRequest', async (request) => requireAdminToken(request.headers, context.runtime.adminToken));

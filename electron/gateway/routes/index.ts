@@ -11,6 +11,7 @@ import { healthRoutes } from './health.ts';
 import { modelsRoutes } from './models.ts';
 import { openaiChatRoutes } from './openai-chat.ts';
 import { openaiCompletionsRoutes } from './openai-completions.ts';
+import { realtimeRoutes } from './realtime.ts';
 import { rerankRoutes } from './rerank.ts';
 import { tasks3dRoutes } from './tasks3d.ts';
 import { portraitRoutes } from './portrait.ts';
@@ -19,4 +20,4 @@ import { portraitRoutes } from './portrait.ts';
 export type RouteFamily = (app: FastifyInstance, options: { context: GatewayContext }) => Promise<void>;
 
 /** Every route family, registered in this order. Add a family here and nowhere else. */
-export const ROUTE_FAMILIES: readonly RouteFamily[] = [healthRoutes, portraitRoutes, adminRoutes, consoleRoutes, modelsRoutes, openaiChatRoutes, openaiCompletionsRoutes, embeddingsRoutes, rerankRoutes, anthropicMessagesRoutes, geminiRoutes, openaiResponsesRoutes, tasks3dRoutes];
+export const ROUTE_FAMILIES: readonly RouteFamily[] = [healthRoutes, portraitRoutes, adminRoutes, consoleRoutes, modelsRoutes, openaiChatRoutes, openaiCompletionsRoutes, embeddingsRoutes, rerankRoutes, anthropicMessagesRoutes, geminiRoutes, openaiResponsesRoutes, tasks3dRoutes, realtimeRoutes];

@@ -1,6 +1,8 @@
 // Builds the Fastify app: body parsing, authentication, errors in each caller's protocol, and every route family.
+import websocket from '@fastify/websocket';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
+import { chooseSubprotocol } from '../routes/admin-socket.ts';
 import { ROUTE_FAMILIES } from '../routes/index.ts';
 import { GatewayError } from '../services/errors.ts';
 import type { Principal } from '../services/tokens.ts';
@@ -28,6 +30,10 @@ export async function buildApp(context: GatewayContext): Promise<FastifyInstance
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: true });
   installJsonParser(app);
   app.decorateRequest('principal', null as unknown as Principal);
+
+  // One WebSocket server for every socket route (admin events, realtime), on the HTTP and TLS listeners alike.
+  // Registered before the auth hook, so the plugin's own hooks still close the socket of a refused upgrade.
+  await app.register(websocket, { options: { handleProtocols: chooseSubprotocol } });
 
   app.addHook('onRequest', async (request) => {
     if (!request.routeOptions.url || request.routeOptions.config.public) return;

@@ -1,0 +1,33 @@
+// The second, TLS listener: serves the same app (HTTP routes and WebSocket upgrades) over https:// and wss://.
+import type { FastifyInstance } from 'fastify';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { LocalCertificates } from './tls/certificates.ts';
+
+/** A running TLS listener. */
+export interface TlsListener {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Listens on `port` (0: a free one) with the local certificate and hands every request and upgrade to `app`. */
+export async function listenTls(app: FastifyInstance, certificates: LocalCertificates, host: string, port: number): Promise<TlsListener> {
+  const server: Server = createServer({ cert: certificates.cert, key: certificates.key }, (request, response) => {
+    app.routing(request, response);
+  });
+  server.on('upgrade', (request, socket, head) => app.server.emit('upgrade', request, socket, head));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `https://${shownHost}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
