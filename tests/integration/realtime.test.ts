@@ -194,6 +194,30 @@ describe('realtime', () => {
     assert.equal(status, 401);
   });
 
+  test('response.cancel stops a response in progress; with none in progress it is an error event', async () => {
+    const socket = new WebSocket(`${gw.url.replace('http', 'ws')}/v1/realtime?model=sim-echo`, { headers: { authorization: `Bearer ${gw.token}` } });
+    const { events } = eventsOf(socket);
+    await new Promise((resolve) => socket.once('open', resolve));
+    const wait = async (predicate: (e: ServerEvent) => boolean) => {
+      for (let i = 0; i < 500 && !events.some(predicate); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      return events.find(predicate)!;
+    };
+    const long = Array.from({ length: 3000 }, (_, i) => `word${i}`).join(' ');
+    socket.send(JSON.stringify({ type: 'session.update', session: { output_modalities: ['text'] } }));
+    socket.send(JSON.stringify({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: long }] } }));
+    socket.send(JSON.stringify({ type: 'response.create' }));
+    await wait((e) => e.type === 'response.output_text.delta');
+    socket.send(JSON.stringify({ type: 'response.cancel' }));
+    const done = await wait((e) => e.type === 'response.done');
+    assert.equal(done.response.status, 'cancelled');
+    const said = events.filter((e) => e.type === 'response.output_text.delta').map((e) => e.delta).join('');
+    assert.ok(said.length > 0 && said.length < long.length, 'cut part-way');
+    socket.send(JSON.stringify({ type: 'response.cancel', event_id: 'evt_late' }));
+    const late = await wait((e) => e.type === 'error' && e.error.event_id === 'evt_late');
+    assert.match(late.error.message, /no active response/);
+    socket.close();
+  });
+
   test('the TLS port serves the HTTP API too', async () => {
     const dispatcher = new Agent({ connect: { ca } });
     const response = await undiciFetch(`${tlsUrl}/v1/models`, { headers: { authorization: `Bearer ${gw.token}` }, dispatcher });
