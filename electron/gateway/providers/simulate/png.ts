@@ -1,0 +1,102 @@
+// PNG encoding (8-bit RGBA) and decoding (8-bit gray, gray+alpha, RGB, RGBA; non-interlaced) with node:zlib.
+import { deflateSync, inflateSync } from 'node:zlib';
+
+/** An image as RGBA bytes, row by row. */
+export interface RgbaImage {
+  width: number;
+  height: number;
+  rgba: Uint8Array;
+}
+
+const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 4: 2, 6: 4 };
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Buffer): number {
+  let c = 0xffffffff;
+  for (const byte of bytes) c = CRC_TABLE[(c ^ byte) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'ascii');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+export function encodePng(image: RgbaImage): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(image.width, 0);
+  header.writeUInt32BE(image.height, 4);
+  header.set([8, 6, 0, 0, 0], 8);
+  const stride = image.width * 4;
+  const raw = Buffer.alloc((stride + 1) * image.height);
+  for (let y = 0; y < image.height; y++) raw.set(image.rgba.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
+  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** Decodes a PNG, or throws an Error saying what is not supported. */
+export function decodePng(bytes: Buffer): RgbaImage {
+  if (bytes.length < 8 || !bytes.subarray(0, 8).equals(SIGNATURE)) throw new Error('not a PNG file');
+  let offset = 8;
+  let width = 0;
+  let height = 0;
+  let colorType = -1;
+  const data: Buffer[] = [];
+  while (offset + 8 <= bytes.length) {
+    const length = bytes.readUInt32BE(offset);
+    const type = bytes.toString('ascii', offset + 4, offset + 8);
+    const body = bytes.subarray(offset + 8, offset + 8 + length);
+    if (type === 'IHDR') {
+      width = body.readUInt32BE(0);
+      height = body.readUInt32BE(4);
+      colorType = body[9]!;
+      if (body[8] !== 8 || body[12] !== 0 || !(colorType in CHANNELS)) {
+        throw new Error('only 8-bit, non-interlaced gray, RGB or RGBA PNGs are supported');
+      }
+    } else if (type === 'IDAT') data.push(body);
+    else if (type === 'IEND') break;
+    offset += 12 + length;
+  }
+  if (width === 0 || height === 0 || data.length === 0) throw new Error('the PNG has no image data');
+  const channels = CHANNELS[colorType]!;
+  const stride = width * channels;
+  const raw = inflateSync(Buffer.concat(data));
+  const pixels = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) unfilter(raw, y * (stride + 1), pixels, y * stride, stride, channels);
+  const rgba = new Uint8Array(width * height * 4);
+  for (let i = 0; i < width * height; i++) {
+    const p = pixels.subarray(i * channels, (i + 1) * channels);
+    const [r, g, b, a] = channels === 1 ? [p[0], p[0], p[0], 255] : channels === 2 ? [p[0], p[0], p[0], p[1]] : channels === 3 ? [p[0], p[1], p[2], 255] : [p[0], p[1], p[2], p[3]];
+    rgba.set([r!, g!, b!, a!], i * 4);
+  }
+  return { width, height, rgba };
+}
+
+function unfilter(raw: Buffer, from: number, out: Buffer, to: number, stride: number, bpp: number): void {
+  const filter = raw[from]!;
+  for (let x = 0; x < stride; x++) {
+    const value = raw[from + 1 + x]!;
+    const left = x >= bpp ? out[to + x - bpp]! : 0;
+    const up = to >= stride ? out[to - stride + x]! : 0;
+    const upLeft = x >= bpp && to >= stride ? out[to - stride + x - bpp]! : 0;
+    let predictor = 0;
+    if (filter === 1) predictor = left;
+    else if (filter === 2) predictor = up;
+    else if (filter === 3) predictor = (left + up) >> 1;
+    else if (filter === 4) {
+      const p = left + up - upLeft;
+      const [pa, pb, pc] = [Math.abs(p - left), Math.abs(p - up), Math.abs(p - upLeft)];
+      predictor = pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft;
+    }
+    out[to + x] = (value + predictor) & 0xff;
+  }
+}
