@@ -1,9 +1,10 @@
 // Integration tests of /v1/chat/completions and /v1/models through the official openai SDK: streaming, tools, JSON output, limits.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { validateAgainstSchema } from '../helpers/json-schema-check.ts';
-import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { request } from '../helpers/gateway.ts';
+import { useOpenAIGateway } from '../helpers/openai-suite.ts';
 
 const WEATHER_TOOL = {
   type: 'function' as const,
@@ -20,18 +21,12 @@ const WEATHER_TOOL = {
 };
 
 describe('chat completions', () => {
-  let gw: TestGateway;
-  let client: OpenAI;
-  before(async () => {
-    gw = await startGateway();
-    client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
-  });
-  after(() => gw.stop());
+  const suite = useOpenAIGateway();
 
   test('a plain call answers readable text with usage, and the same request answers the same', async () => {
     const body = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'Explain database indexes briefly.' }] };
-    const first = await client.chat.completions.create(body);
-    const second = await client.chat.completions.create(body);
+    const first = await suite.client.chat.completions.create(body);
+    const second = await suite.client.chat.completions.create(body);
     assert.equal(first.object, 'chat.completion');
     assert.equal(first.model, 'gpt-4o-mini');
     const text = first.choices[0]!.message.content!;
@@ -41,12 +36,12 @@ describe('chat completions', () => {
     assert.equal(second.choices[0]!.message.content, text);
     assert.ok(first.usage!.prompt_tokens > 0 && first.usage!.completion_tokens > 0);
     assert.equal(first.usage!.total_tokens, first.usage!.prompt_tokens + first.usage!.completion_tokens);
-    const seeded = await client.chat.completions.create({ ...body, seed: 7 });
+    const seeded = await suite.client.chat.completions.create({ ...body, seed: 7 });
     assert.notEqual(seeded.choices[0]!.message.content, text, 'another seed, another answer');
   });
 
   test('sim-echo answers the last user message verbatim', async () => {
-    const reply = await client.chat.completions.create({
+    const reply = await suite.client.chat.completions.create({
       model: 'sim-echo',
       messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: [{ type: 'text', text: 'ping 42 ✓' }] }],
     });
@@ -54,7 +49,7 @@ describe('chat completions', () => {
   });
 
   test('streaming sends one id, the role first, content pieces, finish_reason, the usage chunk and [DONE]', async () => {
-    const stream = await client.chat.completions.create({
+    const stream = await suite.client.chat.completions.create({
       model: 'sim-chat',
       messages: [{ role: 'user', content: 'Tell me about rivers and mountains.' }],
       stream: true,
@@ -77,15 +72,15 @@ describe('chat completions', () => {
     assert.equal(finish.choices[0]!.finish_reason, 'stop');
     assert.ok(chunks.slice(0, -1).every((chunk) => chunk.usage === null));
     const streamed = chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('');
-    const whole = await client.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'Tell me about rivers and mountains.' }] });
+    const whole = await suite.client.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'Tell me about rivers and mountains.' }] });
     assert.equal(streamed, whole.choices[0]!.message.content, 'the stream spells the same answer');
     assert.equal(usageChunk.usage!.completion_tokens, chunks.filter((c) => c.choices[0]?.delta.content).length);
   });
 
   test('the raw stream ends with data: [DONE]', async () => {
-    const response = await fetch(`${gw.url}/v1/chat/completions`, {
+    const response = await fetch(`${suite.gw.url}/v1/chat/completions`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${gw.token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${suite.gw.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'sim-chat', messages: [{ role: 'user', content: 'hi' }], stream: true }),
     });
     assert.match(response.headers.get('content-type')!, /^text\/event-stream/);
@@ -96,20 +91,20 @@ describe('chat completions', () => {
 
   test('a tool loop: the named tool is called with schema-valid arguments, and after its result the answer is text', async () => {
     const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Use get_weather for Paris please.' }];
-    const first = await client.chat.completions.create({ model: 'gpt-4o', messages, tools: [WEATHER_TOOL] });
+    const first = await suite.client.chat.completions.create({ model: 'gpt-4o', messages, tools: [WEATHER_TOOL] });
     const choice = first.choices[0]!;
     assert.equal(choice.finish_reason, 'tool_calls');
     const call = choice.message.tool_calls![0]! as OpenAI.ChatCompletionMessageFunctionToolCall;
     assert.equal(call.function.name, 'get_weather');
     assert.deepEqual(validateAgainstSchema(JSON.parse(call.function.arguments), WEATHER_TOOL.function.parameters), []);
     messages.push(choice.message, { role: 'tool', tool_call_id: call.id, content: '{"temp": 18}' });
-    const second = await client.chat.completions.create({ model: 'gpt-4o', messages, tools: [WEATHER_TOOL] });
+    const second = await suite.client.chat.completions.create({ model: 'gpt-4o', messages, tools: [WEATHER_TOOL] });
     assert.equal(second.choices[0]!.finish_reason, 'stop');
     assert.match(second.choices[0]!.message.content!, /get_weather result is \{"temp": 18\}/);
   });
 
   test('tool_choice forces a call; streamed calls come as indexed argument fragments', async () => {
-    const stream = await client.chat.completions.create({
+    const stream = await suite.client.chat.completions.create({
       model: 'sim-chat',
       messages: [{ role: 'user', content: 'hello' }],
       tools: [WEATHER_TOOL],
@@ -133,7 +128,7 @@ describe('chat completions', () => {
     assert.ok(fragments > 1);
     assert.deepEqual(validateAgainstSchema(JSON.parse(args), WEATHER_TOOL.function.parameters), []);
     assert.equal(finish, 'tool_calls');
-    const none = await client.chat.completions.create({
+    const none = await suite.client.chat.completions.create({
       model: 'sim-chat',
       messages: [{ role: 'user', content: 'call get_weather' }],
       tools: [WEATHER_TOOL],
@@ -156,13 +151,13 @@ describe('chat completions', () => {
       additionalProperties: false,
       $defs: { person: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
     };
-    const reply = await client.chat.completions.create({
+    const reply = await suite.client.chat.completions.create({
       model: 'sim-chat',
       messages: [{ role: 'user', content: 'Describe a book' }],
       response_format: { type: 'json_schema', json_schema: { name: 'book', schema, strict: true } },
     });
     assert.deepEqual(validateAgainstSchema(JSON.parse(reply.choices[0]!.message.content!), schema), []);
-    const object = await client.chat.completions.create({
+    const object = await suite.client.chat.completions.create({
       model: 'sim-chat',
       messages: [{ role: 'user', content: 'Describe a book' }],
       response_format: { type: 'json_object' },
@@ -173,16 +168,16 @@ describe('chat completions', () => {
   });
 
   test('n, stop and max_tokens behave as on the real API', async () => {
-    const many = await client.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'ideas for a garden' }], n: 3 });
+    const many = await suite.client.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'ideas for a garden' }], n: 3 });
     assert.equal(many.choices.length, 3);
     assert.deepEqual(many.choices.map((c) => c.index), [0, 1, 2]);
     assert.equal(new Set(many.choices.map((c) => c.message.content)).size, 3);
 
     const echo = { model: 'sim-echo', messages: [{ role: 'user' as const, content: 'one two. three four' }] };
-    const stopped = await client.chat.completions.create({ ...echo, stop: ['.', 'four'] });
+    const stopped = await suite.client.chat.completions.create({ ...echo, stop: ['.', 'four'] });
     assert.equal(stopped.choices[0]!.message.content, 'one two');
     assert.equal(stopped.choices[0]!.finish_reason, 'stop');
-    const cut = await client.chat.completions.create({ ...echo, max_completion_tokens: 2 });
+    const cut = await suite.client.chat.completions.create({ ...echo, max_completion_tokens: 2 });
     assert.equal(cut.choices[0]!.message.content, 'one two');
     assert.equal(cut.choices[0]!.finish_reason, 'length');
     assert.equal(cut.usage!.completion_tokens, 2);
@@ -199,7 +194,7 @@ describe('chat completions', () => {
       [{ model: 'm', messages: [{ role: 'user', content: 'x' }], response_format: { type: 'yaml' } }, 'response_format.type'],
     ];
     for (const [body, param] of cases) {
-      const error = await client.chat.completions.create(body as never).then(
+      const error = await suite.client.chat.completions.create(body as never).then(
         () => undefined,
         (e: unknown) => e,
       );
@@ -209,23 +204,23 @@ describe('chat completions', () => {
   });
 
   test('models are listed in the OpenAI, Anthropic and Gemini shapes', async () => {
-    const list = await client.models.list();
+    const list = await suite.client.models.list();
     const ids = list.data.map((model) => model.id);
     for (const id of ['sim-chat', 'sim-embed', 'sim-image', 'sim-tts', 'sim-stt', 'sim-rerank', 'sim-3d', 'sim-realtime']) assert.ok(ids.includes(id), id);
-    assert.equal((await client.models.retrieve('any-model-name')).id, 'any-model-name');
-    const anthropic = await request(`${gw.url}/v1/models`, 'GET', { token: gw.token, headers: { 'anthropic-version': '2023-06-01' } });
+    assert.equal((await suite.client.models.retrieve('any-model-name')).id, 'any-model-name');
+    const anthropic = await request(`${suite.gw.url}/v1/models`, 'GET', { token: suite.gw.token, headers: { 'anthropic-version': '2023-06-01' } });
     assert.equal(anthropic.body.data[0].type, 'model');
     assert.equal(anthropic.body.has_more, false);
     assert.equal(anthropic.body.first_id, 'sim-chat');
-    const gemini = await request(`${gw.url}/v1beta/models?key=${gw.token}`, 'GET');
+    const gemini = await request(`${suite.gw.url}/v1beta/models?key=${suite.gw.token}`, 'GET');
     assert.equal(gemini.body.models[0].name, 'models/sim-chat');
     assert.ok(gemini.body.models[0].supportedGenerationMethods.includes('generateContent'));
   });
 
   test('every call is billed, and a token whose quota is used up gets 403', async () => {
-    const { tokens, db } = gw.gateway.context;
+    const { tokens, db } = suite.gw.gateway.context;
     const limited = tokens.create({ account: 'local', quota: 0.000001 });
-    const spender = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: limited.secret, maxRetries: 0 });
+    const spender = new OpenAI({ baseURL: `${suite.gw.url}/v1`, apiKey: limited.secret, maxRetries: 0 });
     await spender.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'spend' }] });
     const rows = db.prepare('SELECT * FROM usage_records WHERE token_id = ?').all(limited.token.token_id) as { amount_micros: number; input_tokens: number }[];
     assert.equal(rows.length, 1);

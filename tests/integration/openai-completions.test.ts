@@ -1,22 +1,17 @@
 // Integration tests of the legacy POST /v1/completions through the official openai SDK: prompts, n, echo, limits and streaming.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import OpenAI from 'openai';
-import { startGateway, type TestGateway } from '../helpers/gateway.ts';
+
 import { postForFrames } from '../helpers/sse-frames.ts';
+import { useOpenAIGateway } from '../helpers/openai-suite.ts';
 
 describe('legacy completions', () => {
-  let gw: TestGateway;
-  let client: OpenAI;
-  before(async () => {
-    gw = await startGateway();
-    client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
-  });
-  after(() => gw.stop());
+  const suite = useOpenAIGateway();
 
   test('a prompt gets a text_completion with usage; the same call answers the same', async () => {
     const params = { model: 'sim-chat', prompt: 'Write about the harbor at night', max_tokens: 200, seed: 3 };
-    const first = await client.completions.create(params);
+    const first = await suite.client.completions.create(params);
     assert.equal(first.object, 'text_completion');
     assert.match(first.id, /^cmpl_/);
     assert.equal(first.model, 'sim-chat');
@@ -27,18 +22,18 @@ describe('legacy completions', () => {
     assert.match(choice.text, /[a-z]+ [a-z]+/i);
     assert.ok(first.usage!.prompt_tokens > 0 && first.usage!.completion_tokens > 0);
     assert.equal(first.usage!.total_tokens, first.usage!.prompt_tokens + first.usage!.completion_tokens);
-    const second = await client.completions.create(params);
+    const second = await suite.client.completions.create(params);
     assert.equal(second.choices[0]!.text, choice.text);
   });
 
   test('without max_tokens the answer stops at 16 tokens, as on the real API', async () => {
-    const completion = await client.completions.create({ model: 'sim-chat', prompt: 'Describe a long journey across mountains' });
+    const completion = await suite.client.completions.create({ model: 'sim-chat', prompt: 'Describe a long journey across mountains' });
     assert.equal(completion.choices[0]!.finish_reason, 'length');
     assert.equal(completion.usage!.completion_tokens, 16);
   });
 
   test('an array of prompts with n gets prompt × n choices in order; echo prepends the prompt', async () => {
-    const completion = await client.completions.create({ model: 'sim-chat', prompt: ['First topic: tea', 'Second topic: rain'], n: 2, max_tokens: 100, echo: true });
+    const completion = await suite.client.completions.create({ model: 'sim-chat', prompt: ['First topic: tea', 'Second topic: rain'], n: 2, max_tokens: 100, echo: true });
     assert.deepEqual(completion.choices.map((c) => c.index), [0, 1, 2, 3]);
     assert.ok(completion.choices[0]!.text.startsWith('First topic: tea'));
     assert.ok(completion.choices[1]!.text.startsWith('First topic: tea'));
@@ -47,17 +42,17 @@ describe('legacy completions', () => {
   });
 
   test('stop cuts before the stop sequence with finish_reason stop', async () => {
-    const full = (await client.completions.create({ model: 'sim-echo', prompt: 'alpha beta gamma delta', max_tokens: 100 })).choices[0]!;
+    const full = (await suite.client.completions.create({ model: 'sim-echo', prompt: 'alpha beta gamma delta', max_tokens: 100 })).choices[0]!;
     assert.equal(full.text, 'alpha beta gamma delta');
-    const cut = (await client.completions.create({ model: 'sim-echo', prompt: 'alpha beta gamma delta', max_tokens: 100, stop: [' gamma'] })).choices[0]!;
+    const cut = (await suite.client.completions.create({ model: 'sim-echo', prompt: 'alpha beta gamma delta', max_tokens: 100, stop: [' gamma'] })).choices[0]!;
     assert.equal(cut.text, 'alpha beta');
     assert.equal(cut.finish_reason, 'stop');
   });
 
   test('streaming: text pieces join to the non-streamed text, then finish_reason, the usage chunk and [DONE]', async () => {
     const params = { model: 'sim-chat', prompt: 'Explain tides', max_tokens: 60, seed: 9 };
-    const whole = await client.completions.create(params);
-    const stream = await client.completions.create({ ...params, stream: true, stream_options: { include_usage: true } });
+    const whole = await suite.client.completions.create(params);
+    const stream = await suite.client.completions.create({ ...params, stream: true, stream_options: { include_usage: true } });
     let text = '';
     const finishes: (string | null)[] = [];
     const ids = new Set<string>();
@@ -77,14 +72,14 @@ describe('legacy completions', () => {
     assert.ok(finishes.slice(0, -1).every((finish) => finish === null));
     assert.deepEqual(usage, whole.usage);
 
-    const { frames } = await postForFrames(`${gw.url}/v1/completions`, { ...params, stream: true }, { authorization: `Bearer ${gw.token}` });
+    const { frames } = await postForFrames(`${suite.gw.url}/v1/completions`, { ...params, stream: true }, { authorization: `Bearer ${suite.gw.token}` });
     assert.equal(frames.at(-1)!.data, '[DONE]');
   });
 
   test('each call is billed at the price table: sim-chat $1 / $3 and sim-echo $0.10 / $0.10 per million tokens', async () => {
-    const { tokens, db } = gw.gateway.context;
+    const { tokens, db } = suite.gw.gateway.context;
     const { secret, token } = tokens.create({ account: 'local' });
-    const payer = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: secret, maxRetries: 0 });
+    const payer = new OpenAI({ baseURL: `${suite.gw.url}/v1`, apiKey: secret, maxRetries: 0 });
     const chat = await payer.completions.create({ model: 'sim-chat', prompt: 'Price this answer', max_tokens: 50 });
     const echo = await payer.completions.create({ model: 'sim-echo', prompt: 'Price this echo' });
     const rows = db
@@ -110,7 +105,7 @@ describe('legacy completions', () => {
 
   test('a bad prompt is a 400 naming the parameter', async () => {
     await assert.rejects(
-      client.completions.create({ model: 'sim-chat', prompt: [1, 2, 3] as unknown as string }),
+      suite.client.completions.create({ model: 'sim-chat', prompt: [1, 2, 3] as unknown as string }),
       (error: unknown) => error instanceof OpenAI.BadRequestError && (error.error as { param?: string }).param === 'prompt',
     );
   });

@@ -1,31 +1,26 @@
 // Integration tests of image generation and edits through the official openai SDK: real PNGs of the asked size, URLs, edits with masks.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import OpenAI, { toFile } from 'openai';
 import { decodePng, encodePng } from '../../electron/gateway/providers/simulate/png.ts';
-import { startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { useOpenAIGateway } from '../helpers/openai-suite.ts';
+
 
 describe('images', () => {
-  let gw: TestGateway;
-  let client: OpenAI;
-  before(async () => {
-    gw = await startGateway();
-    client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
-  });
-  after(() => gw.stop());
+  const suite = useOpenAIGateway();
 
   test('generations return n decodable PNGs of the requested size, deterministically', async () => {
-    const result = await client.images.generate({ model: 'gpt-image-1', prompt: 'a red kite over hills', n: 2, size: '1536x1024', response_format: 'b64_json' });
+    const result = await suite.client.images.generate({ model: 'gpt-image-1', prompt: 'a red kite over hills', n: 2, size: '1536x1024', response_format: 'b64_json' });
     assert.equal(result.data!.length, 2);
     const [a, b] = result.data!.map((item) => decodePng(Buffer.from(item.b64_json!, 'base64')));
     assert.deepEqual([a!.width, a!.height], [1536, 1024]);
     assert.notDeepEqual(a!.rgba, b!.rgba, 'each of n differs');
-    const again = await client.images.generate({ model: 'gpt-image-1', prompt: 'a red kite over hills', n: 1, size: '1536x1024', response_format: 'b64_json' });
+    const again = await suite.client.images.generate({ model: 'gpt-image-1', prompt: 'a red kite over hills', n: 1, size: '1536x1024', response_format: 'b64_json' });
     assert.equal(again.data![0]!.b64_json, result.data![0]!.b64_json);
   });
 
   test('the url form serves the PNG from the gateway', async () => {
-    const result = await client.images.generate({ model: 'dall-e-3', prompt: 'a lighthouse', size: '256x256', response_format: 'url' });
+    const result = await suite.client.images.generate({ model: 'dall-e-3', prompt: 'a lighthouse', size: '256x256', response_format: 'url' });
     const response = await fetch(result.data![0]!.url!);
     assert.equal(response.headers.get('content-type'), 'image/png');
     const png = decodePng(Buffer.from(await response.arrayBuffer()));
@@ -39,7 +34,7 @@ describe('images', () => {
       [{ prompt: 'x', n: 11 }, 'n'],
       [{ size: '256x256' }, 'prompt'],
     ] as const) {
-      const error = await client.images.generate(body as never).catch((e: unknown) => e);
+      const error = await suite.client.images.generate(body as never).catch((e: unknown) => e);
       assert.ok(error instanceof OpenAI.BadRequestError, JSON.stringify(body));
       assert.equal(error.param, param);
     }
@@ -53,13 +48,13 @@ describe('images', () => {
     for (let i = 0; i < width * height; i++) maskRgba[i * 4 + 3] = i % width < width / 2 ? 255 : 0;
     const image = await toFile(encodePng({ width, height, rgba }), 'in.png', { type: 'image/png' });
     const mask = await toFile(encodePng({ width, height, rgba: maskRgba }), 'mask.png', { type: 'image/png' });
-    const result = await client.images.edit({ model: 'gpt-image-1', image, mask, prompt: 'make it blue', response_format: 'b64_json' } as never);
+    const result = await suite.client.images.edit({ model: 'gpt-image-1', image, mask, prompt: 'make it blue', response_format: 'b64_json' } as never);
     const out = decodePng(Buffer.from(result.data![0]!.b64_json!, 'base64'));
     assert.deepEqual([out.width, out.height], [width, height]);
     const pixel = (x: number) => Array.from(out.rgba.subarray(x * 4, x * 4 + 4));
     assert.deepEqual(pixel(0), [200, 200, 200, 200], 'opaque mask area untouched');
     assert.notDeepEqual(pixel(width - 1), [200, 200, 200, 200], 'transparent mask area edited');
-    const bad = await client.images
+    const bad = await suite.client.images
       .edit({ image: await toFile(Buffer.from('not a png'), 'x.png', { type: 'image/png' }), prompt: 'x' } as never)
       .catch((e: unknown) => e);
     assert.ok(bad instanceof OpenAI.BadRequestError);

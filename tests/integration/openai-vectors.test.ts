@@ -1,25 +1,20 @@
 // Integration tests of /v1/embeddings (through the official openai SDK) and /v1/rerank (Jina/Cohere shape).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import OpenAI from 'openai';
-import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { request } from '../helpers/gateway.ts';
+import { useOpenAIGateway } from '../helpers/openai-suite.ts';
 
 const cosine = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
 const norm = (a: number[]) => Math.sqrt(cosine(a, a));
 
 describe('embeddings and rerank', () => {
-  let gw: TestGateway;
-  let client: OpenAI;
-  before(async () => {
-    gw = await startGateway();
-    client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
-  });
-  after(() => gw.stop());
+  const suite = useOpenAIGateway();
 
   test('the SDK default (base64) decodes to the same unit vectors as float, deterministically', async () => {
     const input = ['The cat sat on the mat.', 'Quarterly revenue grew by ten percent.'];
-    const viaBase64 = await client.embeddings.create({ model: 'text-embedding-3-small', input });
-    const viaFloat = await client.embeddings.create({ model: 'text-embedding-3-small', input, encoding_format: 'float' });
+    const viaBase64 = await suite.client.embeddings.create({ model: 'text-embedding-3-small', input });
+    const viaFloat = await suite.client.embeddings.create({ model: 'text-embedding-3-small', input, encoding_format: 'float' });
     assert.equal(viaBase64.data.length, 2);
     assert.equal(viaBase64.data[0]!.embedding.length, 1536);
     for (let i = 0; i < 2; i++) {
@@ -27,14 +22,14 @@ describe('embeddings and rerank', () => {
       assert.equal(viaBase64.data[i]!.index, i);
       assert.ok(Math.abs(norm(viaFloat.data[i]!.embedding) - 1) < 1e-5);
     }
-    const again = await client.embeddings.create({ model: 'text-embedding-3-small', input, encoding_format: 'float' });
+    const again = await suite.client.embeddings.create({ model: 'text-embedding-3-small', input, encoding_format: 'float' });
     assert.deepEqual(again.data, viaFloat.data);
     assert.ok(viaFloat.usage.prompt_tokens > 0);
     assert.equal(viaFloat.usage.total_tokens, viaFloat.usage.prompt_tokens);
   });
 
   test('texts that share words are closer than unrelated texts', async () => {
-    const { data } = await client.embeddings.create({
+    const { data } = await suite.client.embeddings.create({
       model: 'sim-embed',
       encoding_format: 'float',
       input: ['a small black cat sleeps', 'the black cat sleeps all day', 'interest rates and bond markets'],
@@ -44,11 +39,11 @@ describe('embeddings and rerank', () => {
   });
 
   test('dimensions and token-array inputs are honoured', async () => {
-    const small = await client.embeddings.create({ model: 'sim-embed', input: 'hello world', dimensions: 64 });
+    const small = await suite.client.embeddings.create({ model: 'sim-embed', input: 'hello world', dimensions: 64 });
     assert.equal(small.data[0]!.embedding.length, 64);
-    const tokens = await client.embeddings.create({ model: 'sim-embed', input: [[15339, 1917], [15339, 1917]], encoding_format: 'float' });
+    const tokens = await suite.client.embeddings.create({ model: 'sim-embed', input: [[15339, 1917], [15339, 1917]], encoding_format: 'float' });
     assert.deepEqual(tokens.data[0]!.embedding, tokens.data[1]!.embedding);
-    const single = await client.embeddings.create({ model: 'sim-embed', input: [15339, 1917], encoding_format: 'float' });
+    const single = await suite.client.embeddings.create({ model: 'sim-embed', input: [15339, 1917], encoding_format: 'float' });
     assert.equal(single.data.length, 1, 'one token array is one input');
     assert.deepEqual(single.data[0]!.embedding, tokens.data[0]!.embedding);
   });
@@ -62,7 +57,7 @@ describe('embeddings and rerank', () => {
       [{ model: 'm', input: 'x', dimensions: 0 }, 'dimensions'],
       [{ model: 'm', input: 'x', encoding_format: 'hex' }, 'encoding_format'],
     ] as const) {
-      const error = await client.embeddings.create(body as never).then(
+      const error = await suite.client.embeddings.create(body as never).then(
         () => undefined,
         (e: unknown) => e,
       );
@@ -78,8 +73,8 @@ describe('embeddings and rerank', () => {
       { text: 'Paris is the capital and largest city of France.' },
       'Tokyo is the capital of Japan.',
     ];
-    const response = await request(`${gw.url}/v1/rerank`, 'POST', {
-      token: gw.token,
+    const response = await request(`${suite.gw.url}/v1/rerank`, 'POST', {
+      token: suite.gw.token,
       body: { model: 'sim-rerank', query: 'capital of France', documents, top_n: 3 },
     });
     assert.equal(response.status, 200);
@@ -95,20 +90,20 @@ describe('embeddings and rerank', () => {
     assert.ok(scores.every((s: number) => s >= 0 && s <= 1));
     assert.equal(results[1].document.text, typeof documents[results[1].index] === 'string' ? documents[results[1].index] : (documents[results[1].index] as { text: string }).text);
     assert.ok(usage.total_tokens > 0);
-    const bare = await request(`${gw.url}/v1/rerank`, 'POST', {
-      token: gw.token,
+    const bare = await request(`${suite.gw.url}/v1/rerank`, 'POST', {
+      token: suite.gw.token,
       body: { model: 'sim-rerank', query: 'bananas', documents, return_documents: false },
     });
     assert.equal(bare.body.results.length, 4);
     assert.equal(bare.body.results[0].index, 0);
     assert.equal('document' in bare.body.results[0], false);
-    const missing = await request(`${gw.url}/v1/rerank`, 'POST', { token: gw.token, body: { model: 'm', query: 'q' } });
+    const missing = await request(`${suite.gw.url}/v1/rerank`, 'POST', { token: suite.gw.token, body: { model: 'm', query: 'q' } });
     assert.equal(missing.status, 400);
     assert.equal(missing.body.error.param, 'documents');
   });
 
   test('each call is billed to the token', () => {
-    const rows = gw.gateway.context.db
+    const rows = suite.gw.gateway.context.db
       .prepare("SELECT endpoint, COUNT(*) AS n FROM usage_records GROUP BY endpoint ORDER BY endpoint")
       .all() as { endpoint: string; n: number }[];
     assert.ok(rows.find((row) => row.endpoint === '/v1/embeddings')!.n >= 6);

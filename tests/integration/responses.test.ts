@@ -1,8 +1,9 @@
 // Integration tests of the simulated OpenAI Responses API (create, stream, retrieve, continuation), driven by the official openai SDK.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import OpenAI from 'openai';
-import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { request } from '../helpers/gateway.ts';
+import { useOpenAIGateway } from '../helpers/openai-suite.ts';
 
 const MODEL = 'gpt-4.1-mini';
 
@@ -36,18 +37,12 @@ const TEXT_EVENTS = [
 const collapse = (types: string[]) => types.filter((type, index) => type !== types[index - 1]);
 
 describe('OpenAI Responses API (simulate mode)', () => {
-  let gw: TestGateway;
-  let client: OpenAI;
-  before(async () => {
-    gw = await startGateway();
-    client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
-  });
-  after(() => gw.stop());
+  const suite = useOpenAIGateway();
 
   test('a string input with instructions gets a completed message with usage, billed, and is deterministic', async () => {
-    const usedBefore = gw.gateway.context.tokens.list('local')[0]!.used;
+    const usedBefore = suite.gw.gateway.context.tokens.list('local')[0]!.used;
     const params = { model: MODEL, instructions: 'Answer as a poet.', input: 'Describe the night sky.' };
-    const response = await client.responses.create(params);
+    const response = await suite.client.responses.create(params);
     assert.match(response.id, /^resp_/);
     assert.equal(response.object, 'response');
     assert.equal(response.status, 'completed');
@@ -60,16 +55,16 @@ describe('OpenAI Responses API (simulate mode)', () => {
     const usage = response.usage!;
     assert.ok(usage.input_tokens > 0 && usage.output_tokens > 0);
     assert.equal(usage.total_tokens, usage.input_tokens + usage.output_tokens);
-    assert.ok(gw.gateway.context.tokens.list('local')[0]!.used > usedBefore, 'the call was billed');
+    assert.ok(suite.gw.gateway.context.tokens.list('local')[0]!.used > usedBefore, 'the call was billed');
 
-    const again = await client.responses.create(params);
+    const again = await suite.client.responses.create(params);
     assert.equal(again.output_text, response.output_text);
     assert.notEqual(again.id, response.id);
   });
 
   test('item input with input_text parts works like a string', async () => {
-    const asString = await client.responses.create({ model: MODEL, input: 'Name three colours.' });
-    const asItems = await client.responses.create({
+    const asString = await suite.client.responses.create({ model: MODEL, input: 'Name three colours.' });
+    const asItems = await suite.client.responses.create({
       model: MODEL,
       input: [{ role: 'user', content: [{ type: 'input_text', text: 'Name three colours.' }] }],
     });
@@ -77,45 +72,45 @@ describe('OpenAI Responses API (simulate mode)', () => {
   });
 
   test('previous_response_id continues a stored conversation; retrieve returns the stored response', async () => {
-    const first = await client.responses.create({ model: MODEL, input: 'My favourite city is Kyoto.' });
-    const second = await client.responses.create({ model: MODEL, previous_response_id: first.id, input: 'Which city did I name?' });
+    const first = await suite.client.responses.create({ model: MODEL, input: 'My favourite city is Kyoto.' });
+    const second = await suite.client.responses.create({ model: MODEL, previous_response_id: first.id, input: 'Which city did I name?' });
     assert.equal(second.previous_response_id, first.id);
-    const alone = await client.responses.create({ model: MODEL, input: 'Which city did I name?' });
+    const alone = await suite.client.responses.create({ model: MODEL, input: 'Which city did I name?' });
     // The continued call's prompt holds the whole earlier exchange.
     assert.ok(
       second.usage!.input_tokens >= alone.usage!.input_tokens + first.usage!.input_tokens + first.usage!.output_tokens - 8,
       `continued ${second.usage!.input_tokens}, alone ${alone.usage!.input_tokens}, first ${first.usage!.input_tokens}+${first.usage!.output_tokens}`,
     );
-    const echoed = await client.responses.create({ model: 'sim-echo', previous_response_id: second.id, input: 'echo me' });
+    const echoed = await suite.client.responses.create({ model: 'sim-echo', previous_response_id: second.id, input: 'echo me' });
     assert.equal(echoed.output_text, 'echo me');
 
-    const stored = await client.responses.retrieve(first.id);
+    const stored = await suite.client.responses.retrieve(first.id);
     assert.equal(stored.id, first.id);
     assert.deepEqual(stored.output, first.output);
   });
 
   test('stored responses are per account; store:false responses cannot be continued', async () => {
-    const mine = await client.responses.create({ model: MODEL, input: 'A private note.' });
-    const other = gw.gateway.context.tokens.create({ account: 'someone-else' });
-    const stranger = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: other.secret, maxRetries: 0 });
+    const mine = await suite.client.responses.create({ model: MODEL, input: 'A private note.' });
+    const other = suite.gw.gateway.context.tokens.create({ account: 'someone-else' });
+    const stranger = new OpenAI({ baseURL: `${suite.gw.url}/v1`, apiKey: other.secret, maxRetries: 0 });
     await assert.rejects(stranger.responses.retrieve(mine.id), OpenAI.NotFoundError);
     await assert.rejects(
       stranger.responses.create({ model: MODEL, previous_response_id: mine.id, input: 'continue' }),
       OpenAI.NotFoundError,
     );
-    const unstored = await client.responses.create({ model: MODEL, input: 'Forget this.', store: false });
+    const unstored = await suite.client.responses.create({ model: MODEL, input: 'Forget this.', store: false });
     assert.equal((unstored as unknown as { store: boolean }).store, false, 'the Response object echoes store');
-    await assert.rejects(client.responses.retrieve(unstored.id), OpenAI.NotFoundError);
+    await assert.rejects(suite.client.responses.retrieve(unstored.id), OpenAI.NotFoundError);
     await assert.rejects(
-      client.responses.create({ model: MODEL, previous_response_id: unstored.id, input: 'and?' }),
+      suite.client.responses.create({ model: MODEL, previous_response_id: unstored.id, input: 'and?' }),
       OpenAI.NotFoundError,
     );
-    await client.responses.delete(mine.id);
-    await assert.rejects(client.responses.retrieve(mine.id), OpenAI.NotFoundError);
+    await suite.client.responses.delete(mine.id);
+    await assert.rejects(suite.client.responses.retrieve(mine.id), OpenAI.NotFoundError);
   });
 
   test('a function-calling round trip: function_call item, then function_call_output gets a message', async () => {
-    const first = await client.responses.create({
+    const first = await suite.client.responses.create({
       model: MODEL,
       input: 'What is the weather in Paris?',
       tools: [WEATHER_TOOL],
@@ -129,7 +124,7 @@ describe('OpenAI Responses API (simulate mode)', () => {
     assert.equal(typeof args.city, 'string');
     assert.ok(['celsius', 'fahrenheit'].includes(args.unit));
 
-    const second = await client.responses.create({
+    const second = await suite.client.responses.create({
       model: MODEL,
       previous_response_id: first.id,
       tools: [WEATHER_TOOL],
@@ -140,7 +135,7 @@ describe('OpenAI Responses API (simulate mode)', () => {
     assert.match(second.output_text, /\w/);
 
     // The same loop with the history sent by hand instead of previous_response_id.
-    const manual = await client.responses.create({
+    const manual = await suite.client.responses.create({
       model: MODEL,
       tools: [WEATHER_TOOL],
       input: [
@@ -153,7 +148,7 @@ describe('OpenAI Responses API (simulate mode)', () => {
   });
 
   test('text.format json_schema gives JSON valid for the schema', async () => {
-    const response = await client.responses.create({
+    const response = await suite.client.responses.create({
       model: MODEL,
       input: 'Give me a book recommendation.',
       text: {
@@ -179,13 +174,13 @@ describe('OpenAI Responses API (simulate mode)', () => {
 
   test('max_output_tokens ends the response as incomplete with reason max_output_tokens', async () => {
     const long = 'word '.repeat(60).trim();
-    const response = await client.responses.create({ model: 'sim-echo', input: long, max_output_tokens: 16 });
+    const response = await suite.client.responses.create({ model: 'sim-echo', input: long, max_output_tokens: 16 });
     assert.equal(response.status, 'incomplete');
     assert.equal(response.incomplete_details?.reason, 'max_output_tokens');
     assert.ok(response.usage!.output_tokens <= 16);
     assert.ok(response.output_text.length < long.length);
 
-    const stream = client.responses.stream({ model: 'sim-echo', input: long, max_output_tokens: 16 });
+    const stream = suite.client.responses.stream({ model: 'sim-echo', input: long, max_output_tokens: 16 });
     const types: string[] = [];
     for await (const event of stream) types.push(event.type);
     assert.equal(types.at(-1), 'response.incomplete');
@@ -193,13 +188,13 @@ describe('OpenAI Responses API (simulate mode)', () => {
     assert.equal(final.status, 'incomplete');
     assert.equal(final.output_text, response.output_text);
 
-    await assert.rejects(client.responses.create({ model: MODEL, input: 'x', max_output_tokens: 3 }), OpenAI.BadRequestError);
+    await assert.rejects(suite.client.responses.create({ model: MODEL, input: 'x', max_output_tokens: 3 }), OpenAI.BadRequestError);
   });
 
   test('the stream helper sees the documented events with increasing sequence numbers', async () => {
     const params = { model: MODEL, input: 'Tell me about comets.' };
-    const plain = await client.responses.create(params);
-    const stream = client.responses.stream(params);
+    const plain = await suite.client.responses.create(params);
+    const stream = suite.client.responses.stream(params);
     const events: { type: string; sequence_number: number }[] = [];
     for await (const event of stream) events.push(event);
     const final = await stream.finalResponse();
@@ -211,12 +206,12 @@ describe('OpenAI Responses API (simulate mode)', () => {
     const created = events[0] as any;
     assert.equal(created.response.id, final.id);
     assert.equal(created.response.status, 'in_progress');
-    const retrieved = await client.responses.retrieve(final.id);
+    const retrieved = await suite.client.responses.retrieve(final.id);
     assert.equal(retrieved.output_text, plain.output_text);
   });
 
   test('a streamed function call sends argument deltas and a done event with the whole arguments', async () => {
-    const stream = await client.responses.create({
+    const stream = await suite.client.responses.create({
       model: MODEL,
       input: 'Weather in Madrid?',
       tools: [WEATHER_TOOL],
@@ -245,12 +240,12 @@ describe('OpenAI Responses API (simulate mode)', () => {
   });
 
   test('validation errors use the OpenAI error shape', async () => {
-    const missingModel = await request(`${gw.url}/v1/responses`, 'POST', { token: gw.token, body: { input: 'hi' } });
+    const missingModel = await request(`${suite.gw.url}/v1/responses`, 'POST', { token: suite.gw.token, body: { input: 'hi' } });
     assert.equal(missingModel.status, 400);
     assert.equal(missingModel.body.error.type, 'invalid_request_error');
     assert.equal(missingModel.body.error.param, 'model');
     await assert.rejects(
-      client.responses.create({ model: MODEL, input: 'hi', tools: [WEATHER_TOOL], tool_choice: { type: 'function', name: 'nope' } }),
+      suite.client.responses.create({ model: MODEL, input: 'hi', tools: [WEATHER_TOOL], tool_choice: { type: 'function', name: 'nope' } }),
       OpenAI.BadRequestError,
     );
   });

@@ -56,16 +56,9 @@ export function chatCompletionChunks(
   includeUsage: boolean,
   split: (text: string) => string[],
 ): NamedEvent[] {
+  const header = { id: meta.id, object: 'chat.completion.chunk', created: meta.created, model: meta.model, system_fingerprint: SYSTEM_FINGERPRINT };
   const chunk = (index: number, delta: Record<string, unknown>, finish: string | null = null) => ({
-    data: {
-      id: meta.id,
-      object: 'chat.completion.chunk',
-      created: meta.created,
-      model: meta.model,
-      system_fingerprint: SYSTEM_FINGERPRINT,
-      choices: [{ index, delta, logprobs: null, finish_reason: finish }],
-      ...(includeUsage && { usage: null }),
-    },
+    data: { ...header, choices: [{ index, delta, logprobs: null, finish_reason: finish }], ...(includeUsage && { usage: null }) },
   });
   const events: NamedEvent[] = [];
   result.choices.forEach((choice: ChatChoice, index) => {
@@ -80,17 +73,7 @@ export function chatCompletionChunks(
     events.push(chunk(index, {}, finishReasonOf(choice.finishReason)));
   });
   if (includeUsage) {
-    events.push({
-      data: {
-        id: meta.id,
-        object: 'chat.completion.chunk',
-        created: meta.created,
-        model: meta.model,
-        system_fingerprint: SYSTEM_FINGERPRINT,
-        choices: [],
-        usage: usageOf(result),
-      },
-    });
+    events.push({ data: { ...header, choices: [], usage: usageOf(result) } });
   }
   return events;
 }
