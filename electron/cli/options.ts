@@ -19,6 +19,7 @@ export const SERVE_ENV = {
   'sim-review-ms': 'GATEHOUSE_SIM_REVIEW_MS',
   'sim-3d-ms': 'GATEHOUSE_SIM_3D_MS',
   secrets: 'GATEHOUSE_SECRETS',
+  'model-aliases': 'GATEHOUSE_MODEL_ALIASES',
 } as const;
 
 export interface ServeOptions {
@@ -31,6 +32,7 @@ export interface ServeOptions {
   simReviewMs: number;
   sim3dMs: number;
   secrets: SecretMode;
+  modelAliases: Record<string, string>;
 }
 
 const SERVE_FLAGS = Object.fromEntries(Object.keys(SERVE_ENV).map((name) => [name, { type: 'string' }])) as Record<
@@ -62,6 +64,7 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv): Serve
     simReviewMs: integer(pick('sim-review-ms'), DEFAULTS.simReviewMs, 0, 2 ** 31 - 1),
     sim3dMs: integer(pick('sim-3d-ms'), DEFAULTS.sim3dMs, 0, 2 ** 31 - 1),
     secrets: secrets as SecretMode,
+    modelAliases: aliases(pick('model-aliases')),
   };
 }
 
@@ -81,4 +84,16 @@ function integer(given: { value: string; from: string } | undefined, fallback: n
     throw new UsageError(`${given.from} must be a whole number from ${min} to ${max}; got "${given.value}"`);
   }
   return value;
+}
+
+/** `name=target,name=target` into a map; an entry without both sides is a usage error. */
+function aliases(given: { value: string; from: string } | undefined): Record<string, string> {
+  const map: Record<string, string> = {};
+  for (const entry of given?.value.split(',') ?? []) {
+    if (entry.trim() === '') continue;
+    const [name, target] = entry.split('=').map((part) => part.trim());
+    if (!name || !target) throw new UsageError(`${given!.from} takes name=model pairs separated by commas; got "${entry}"`);
+    map[name] = target;
+  }
+  return map;
 }

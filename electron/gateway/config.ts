@@ -30,6 +30,8 @@ export interface GatewayConfig {
   refreshIntervalMs?: number;
   simReviewMs?: number;
   sim3dMs?: number;
+  /** Extra model names for /v1/models, e.g. `{ 'gpt-4o': 'sim-chat' }`. */
+  modelAliases?: Record<string, string>;
   /** Where token plaintexts are kept; the host chooses it (keychain, file, none). */
   secrets: SecretStore;
   clock?: Clock;

@@ -42,6 +42,8 @@ export interface RuntimeInfo {
   url: string | null;
   /** Base URL of the TLS listener, when one runs. */
   tlsUrl: string | null;
+  /** Extra model names listed by /v1/models, each standing for a simulated model. */
+  readonly modelAliases: Readonly<Record<string, string>>;
 }
 
 /** Everything a route needs. */
@@ -75,6 +77,7 @@ export interface ContextOptions {
   reviewer?: Reviewer;
   /** The console's admin token; a random one is made when absent. */
   adminToken?: string;
+  modelAliases?: Record<string, string>;
 }
 
 export function createContext(options: ContextOptions): GatewayContext {
@@ -121,6 +124,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       simReviewMs: options.simReviewMs,
       url: null,
       tlsUrl: null,
+      modelAliases: options.modelAliases ?? {},
     },
   };
 }

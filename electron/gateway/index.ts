@@ -48,6 +48,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     sim3dMs: config.sim3dMs ?? DEFAULTS.sim3dMs,
     ...(config.reviewer && { reviewer: config.reviewer }),
     ...(config.adminToken && { adminToken: config.adminToken }),
+    ...(config.modelAliases && { modelAliases: config.modelAliases }),
   });
   let app: FastifyInstance | undefined;
   let url: string | undefined;

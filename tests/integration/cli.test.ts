@@ -83,6 +83,8 @@ describe('gatehouse CLI', () => {
       [['token', 'create', '--data-dir', dataDir, '--account', 'a', '--expires-at', 'tomorrow'], /RFC 3339/],
       [['token', 'create', '--data-dir', dataDir, '--account', 'a', '--quota=-1'], /--quota must be/],
       [['token', 'revoke', 'tok_missing', '--data-dir', dataDir], /no token with id tok_missing/],
+      [['serve', '--model-aliases', 'gpt-4o', '--data-dir', dataDir], /--model-aliases takes name=model pairs/],
+      [['serve', '--tls-port', 'on', '--data-dir', dataDir], /--tls-port must be a whole number/],
       [['launch'], /unknown command "launch"/],
     ];
     for (const [args, message] of cases) {

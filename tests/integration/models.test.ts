@@ -64,3 +64,21 @@ describe('model listing', () => {
     }
   });
 });
+
+describe('model aliases', () => {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startGateway({ modelAliases: { 'gpt-4o': 'sim-chat', 'text-embedding-3-small': 'sim-embed' } });
+  });
+  after(() => gw.stop());
+
+  test('configured aliases are listed after the simulated models, described as their targets', async () => {
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
+    const ids = (await client.models.list()).data.map((model) => model.id);
+    assert.deepEqual(ids.slice(-2), ['gpt-4o', 'text-embedding-3-small']);
+    const ai = new GoogleGenAI({ apiKey: gw.token, httpOptions: { baseUrl: gw.url, apiVersion: 'v1beta' } });
+    const embed = await ai.models.get({ model: 'text-embedding-3-small' });
+    assert.match(embed.displayName!, /alias of sim-embed/);
+    assert.ok(!embed.supportedActions!.includes('generateContent'));
+  });
+});

@@ -24,32 +24,42 @@ const geminiModel = (model: SimModel) => ({
   supportedGenerationMethods: model.geminiMethods,
 });
 
+/** The simulated models plus each configured alias, described like the model it stands for. */
+function catalogue(aliases: Readonly<Record<string, string>>): SimModel[] {
+  const extra = Object.entries(aliases).map(([alias, target]) => {
+    const base = SIM_MODELS.find((model) => model.id === target) ?? SIM_MODELS[0]!;
+    return { ...base, id: alias, displayName: `${alias} (alias of ${target})` };
+  });
+  return [...SIM_MODELS, ...extra];
+}
+
 /** Any name is served in simulate mode; unknown names are described as chat models. */
-function modelNamed(id: string): SimModel {
-  return SIM_MODELS.find((model) => model.id === id) ?? { ...SIM_MODELS[0]!, id, displayName: id };
+function modelNamed(models: SimModel[], id: string): SimModel {
+  return models.find((model) => model.id === id) ?? { ...SIM_MODELS[0]!, id, displayName: id };
 }
 
 const wantsAnthropic = (request: FastifyRequest) => typeof request.headers['anthropic-version'] === 'string';
 /** Gemini callers: @google/genai calls GET /v1/models by default and sends `x-goog-api-key` (or `?key=`). */
 const wantsGemini = (request: FastifyRequest) =>
   typeof request.headers['x-goog-api-key'] === 'string' || typeof (request.query as Record<string, unknown>)['key'] === 'string';
-const geminiList = () => ({ models: SIM_MODELS.map(geminiModel) });
+const geminiList = (models: SimModel[]) => ({ models: models.map(geminiModel) });
 
-export async function modelsRoutes(app: FastifyInstance, _options: { context: GatewayContext }) {
+export async function modelsRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
+  const models = catalogue(options.context.runtime.modelAliases);
   app.get('/v1/models', async (request) => {
-    if (wantsGemini(request)) return geminiList();
-    if (!wantsAnthropic(request)) return { object: 'list', data: SIM_MODELS.map(openaiModel) };
-    const data = SIM_MODELS.map(anthropicModel);
+    if (wantsGemini(request)) return geminiList(models);
+    if (!wantsAnthropic(request)) return { object: 'list', data: models.map(openaiModel) };
+    const data = models.map(anthropicModel);
     return { data, has_more: false, first_id: data[0]!.id, last_id: data.at(-1)!.id };
   });
   app.get<IdParams>('/v1/models/:id', async (request) => {
-    const model = modelNamed(request.params.id);
+    const model = modelNamed(models, request.params.id);
     if (wantsGemini(request)) return geminiModel(model);
     return wantsAnthropic(request) ? anthropicModel(model) : openaiModel(model);
   });
-  app.get('/v1beta/models', async () => geminiList());
+  app.get('/v1beta/models', async () => geminiList(models));
   app.get<IdParams>('/v1beta/models/:id', async (request) => {
     if (request.params.id.includes(':')) throw notFound(`Unknown endpoint: GET ${request.url.split('?', 1)[0]}`);
-    return geminiModel(modelNamed(request.params.id));
+    return geminiModel(modelNamed(models, request.params.id));
   });
 }
