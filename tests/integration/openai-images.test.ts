@@ -25,6 +25,8 @@ describe('images', () => {
     assert.equal(response.headers.get('content-type'), 'image/png');
     const png = decodePng(Buffer.from(await response.arrayBuffer()));
     assert.deepEqual([png.width, png.height], [256, 256]);
+    const unknown = await fetch(result.data![0]!.url!.replace(/\/[A-Za-z0-9]+\.png$/, '/AAAAAAAAAAAAAAAAAAAAAAAA.png'));
+    assert.equal(unknown.status, 404);
   });
 
   test('a bad size or a missing prompt is a BadRequestError naming the parameter', async () => {
@@ -54,10 +56,34 @@ describe('images', () => {
     const pixel = (x: number) => Array.from(out.rgba.subarray(x * 4, x * 4 + 4));
     assert.deepEqual(pixel(0), [200, 200, 200, 200], 'opaque mask area untouched');
     assert.notDeepEqual(pixel(width - 1), [200, 200, 200, 200], 'transparent mask area edited');
+    const resized = await suite.client.images.edit({ model: 'gpt-image-1', image: await toFile(encodePng({ width, height, rgba }), 'in.png', { type: 'image/png' }), prompt: 'bigger', size: '128x64', n: 2, response_format: 'b64_json' } as never);
+    assert.equal(resized.data!.length, 2);
+    const big = decodePng(Buffer.from(resized.data![0]!.b64_json!, 'base64'));
+    assert.deepEqual([big.width, big.height], [128, 64]);
     const bad = await suite.client.images
       .edit({ image: await toFile(Buffer.from('not a png'), 'x.png', { type: 'image/png' }), prompt: 'x' } as never)
       .catch((e: unknown) => e);
     assert.ok(bad instanceof OpenAI.BadRequestError);
     assert.match(bad.message, /not a PNG/);
+  });
+
+  test('each image is billed by its size: $0.016 up to 512x512, $0.02 up to 1024x1024, $0.04 above', async () => {
+    const charges = () =>
+      suite.gw.gateway.context.db.prepare("SELECT endpoint, amount_micros FROM usage_records WHERE endpoint LIKE '/v1/images/%' ORDER BY id").all() as {
+        endpoint: string;
+        amount_micros: number;
+      }[];
+    const before = charges().length;
+    for (const size of ['256x256', '1024x1024', '1024x1536'] as const) {
+      await suite.client.images.generate({ model: 'gpt-image-1', prompt: 'billing', n: 2, size, response_format: 'b64_json' });
+    }
+    assert.deepEqual(
+      charges().slice(before).map((row) => [row.endpoint, row.amount_micros]),
+      [
+        ['/v1/images/generations', 32_000],
+        ['/v1/images/generations', 40_000],
+        ['/v1/images/generations', 80_000],
+      ],
+    );
   });
 });

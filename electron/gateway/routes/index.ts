@@ -8,6 +8,7 @@ import { openaiResponsesRoutes } from './openai-responses.ts';
 import { consoleRoutes } from './console.ts';
 import { embeddingsRoutes } from './openai-embeddings.ts';
 import { healthRoutes } from './health.ts';
+import { audioRoutes } from './openai-audio.ts';
 import { imagesRoutes } from './openai-images.ts';
 import { modelsRoutes } from './models.ts';
 import { openaiChatRoutes } from './openai-chat.ts';
@@ -21,4 +22,4 @@ import { portraitRoutes } from './portrait.ts';
 export type RouteFamily = (app: FastifyInstance, options: { context: GatewayContext }) => Promise<void>;
 
 /** Every route family, registered in this order. Add a family here and nowhere else. */
-export const ROUTE_FAMILIES: readonly RouteFamily[] = [healthRoutes, portraitRoutes, adminRoutes, consoleRoutes, modelsRoutes, openaiChatRoutes, openaiCompletionsRoutes, embeddingsRoutes, rerankRoutes, anthropicMessagesRoutes, geminiRoutes, openaiResponsesRoutes, tasks3dRoutes, realtimeRoutes, imagesRoutes];
+export const ROUTE_FAMILIES: readonly RouteFamily[] = [healthRoutes, portraitRoutes, adminRoutes, consoleRoutes, modelsRoutes, openaiChatRoutes, openaiCompletionsRoutes, embeddingsRoutes, rerankRoutes, anthropicMessagesRoutes, geminiRoutes, openaiResponsesRoutes, tasks3dRoutes, realtimeRoutes, imagesRoutes, audioRoutes];

@@ -4,11 +4,11 @@ import { createReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../protocols/fields.ts';
-import { editImage, generateImage } from '../providers/simulate/images.ts';
+import { editImage, generateImage, resizeImage } from '../providers/simulate/images.ts';
 import { decodePng, encodePng, type RgbaImage } from '../providers/simulate/png.ts';
 import { invalid, notFound } from '../services/errors.ts';
 import { generatedFilePath, storeGeneratedFile } from '../services/generated-files.ts';
-import { PRICES } from '../services/pricing.ts';
+import { imagePriceMicros } from '../services/pricing.ts';
 
 const MAX_SIDE = 2048;
 const MIN_SIDE = 64;
@@ -38,8 +38,8 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
         ? { b64_json: png.toString('base64'), revised_prompt: prompt }
         : { url: `${origin}/v1/files/images/${storeGeneratedFile(dataDir, 'images', 'png', png)}`, revised_prompt: prompt };
     });
-    const perImage = (PRICES['sim-image'] ?? { perCall: 0.02 }).perCall;
-    billing.charge(request.principal, { endpoint: request.url.split('?')[0]!, model, inputTokens: 0, outputTokens: 0, amountMicros: Math.round(perImage * 1e6 * images.length) });
+    const amount = images.reduce((sum, image) => sum + imagePriceMicros(image.width, image.height), 0);
+    billing.charge(request.principal, { endpoint: request.url.split('?')[0]!, model, inputTokens: 0, outputTokens: 0, amountMicros: amount });
     return { created: Math.floor(clock.now() / 1000), data };
   };
 
@@ -75,7 +75,8 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
     }
     const n = optionalNumber(fields, 'n', { integer: true, min: 1, max: 10 }) ?? 1;
     const source = images[0]!;
-    const edited = Array.from({ length: n }, (_, i) => editImage(source, i === 0 ? prompt : `${prompt} #${i}`, mask));
+    const { width, height } = parseSize(optionalString(fields, 'size'), source);
+    const edited = Array.from({ length: n }, (_, i) => resizeImage(editImage(source, i === 0 ? prompt : `${prompt} #${i}`, mask), width, height));
     return answer(request, fields, optionalString(fields, 'model') ?? 'sim-image', edited, prompt);
   });
 

@@ -25,3 +25,32 @@ export function amountMicros(model: string, inputTokens: number, outputTokens: n
   const price = priceOf(model);
   return Math.round(inputTokens * price.inputPerMillion + outputTokens * price.outputPerMillion + price.perCall * 1_000_000);
 }
+
+/** Prices of media work (USD) charged per unit rather than per token; README.md shows the same numbers. */
+export const MEDIA_PRICES = {
+  /** Per generated or edited image of at most 512×512 pixels (by area), at most 1024×1024, or larger. */
+  imageSmall: 0.016,
+  imageStandard: 0.02,
+  imageLarge: 0.04,
+  /** Speech (`/v1/audio/speech`) per million input characters. */
+  speechPerMillionCharacters: 15,
+  /** Transcription and translation per minute of audio, prorated by the second (rounded up). */
+  transcriptionPerMinute: 0.006,
+} as const;
+
+/** The amount, in micro-units, of one image of this size. */
+export function imagePriceMicros(width: number, height: number): number {
+  const area = width * height;
+  const price = area <= 512 * 512 ? MEDIA_PRICES.imageSmall : area <= 1024 * 1024 ? MEDIA_PRICES.imageStandard : MEDIA_PRICES.imageLarge;
+  return Math.round(price * 1_000_000);
+}
+
+/** The amount, in micro-units, of speaking `characters` characters. */
+export function speechPriceMicros(characters: number): number {
+  return Math.round(characters * MEDIA_PRICES.speechPerMillionCharacters);
+}
+
+/** The amount, in micro-units, of transcribing `seconds` of audio (whole seconds, rounded up). */
+export function transcriptionPriceMicros(seconds: number): number {
+  return Math.round((Math.ceil(seconds) * MEDIA_PRICES.transcriptionPerMinute * 1_000_000) / 60);
+}

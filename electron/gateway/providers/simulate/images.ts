@@ -40,3 +40,17 @@ export function editImage(image: RgbaImage, prompt: string, mask?: RgbaImage): R
   }
   return { width: image.width, height: image.height, rgba };
 }
+
+/** `image` scaled to `width`×`height` by nearest neighbour (the edits API's `size`). */
+export function resizeImage(image: RgbaImage, width: number, height: number): RgbaImage {
+  if (image.width === width && image.height === height) return image;
+  const rgba = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    const sy = Math.min(image.height - 1, Math.floor((y * image.height) / height));
+    for (let x = 0; x < width; x++) {
+      const sx = Math.min(image.width - 1, Math.floor((x * image.width) / width));
+      rgba.set(image.rgba.subarray((sy * image.width + sx) * 4, (sy * image.width + sx) * 4 + 4), (y * width + x) * 4);
+    }
+  }
+  return { width, height, rgba };
+}

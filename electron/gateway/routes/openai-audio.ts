@@ -1,0 +1,92 @@
+// POST /v1/audio/speech, /v1/audio/transcriptions and /v1/audio/translations (multipart; json, text, verbose_json, srt, vtt, or a stream) in simulate mode.
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import type { GatewayContext } from '../context.ts';
+import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../protocols/fields.ts';
+import { mp3File, wavFile } from '../providers/simulate/audio-containers.ts';
+import { speak, VOICE_RATE } from '../providers/simulate/fsk-voice.ts';
+import { streamPieces } from '../providers/simulate/text/stream-pieces.ts';
+import { countTokens } from '../providers/simulate/text/tokens.ts';
+import { pcmBytes } from '../providers/simulate/tone-voice.ts';
+import { transcribe } from '../providers/simulate/transcribe.ts';
+import { segmentsOf, toSrt, toVtt, type Segment } from '../providers/simulate/transcripts.ts';
+import { invalid } from '../services/errors.ts';
+import { speechPriceMicros, transcriptionPriceMicros } from '../services/pricing.ts';
+import { writeSse } from '../server/sse.ts';
+
+/** Speech formats produced for real, with their content types. */
+const SPEECH_FORMATS: Record<string, string> = { mp3: 'audio/mpeg', wav: 'audio/wav', pcm: 'audio/pcm' };
+const TRANSCRIPT_FORMATS = ['json', 'text', 'verbose_json', 'srt', 'vtt'];
+/** Audio input tokens reported (and recorded) per second of transcribed audio. */
+const AUDIO_TOKENS_PER_SECOND = 10;
+
+export async function audioRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
+  const { billing } = options.context;
+  await app.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 1 } });
+
+  app.post('/v1/audio/speech', async (request, reply) => {
+    const fields = objectBody(request.body);
+    const model = requiredString(fields, 'model');
+    const input = requiredString(fields, 'input');
+    if (input.length > 4096) throw invalid("Invalid value for 'input': at most 4096 characters.", 'input');
+    requiredString(fields, 'voice');
+    const speed = optionalNumber(fields, 'speed', { min: 0.25, max: 4 }) ?? 1;
+    const format = optionalString(fields, 'response_format') ?? 'mp3';
+    const contentType = SPEECH_FORMATS[format];
+    if (!contentType) {
+      throw invalid(`Invalid value for 'response_format': '${format}'. This gateway produces ${Object.keys(SPEECH_FORMATS).join(', ')}.`, 'response_format');
+    }
+    const samples = speak(input, speed);
+    const audio = format === 'wav' ? wavFile(samples, VOICE_RATE, input) : format === 'pcm' ? pcmBytes(samples) : mp3File(samples, VOICE_RATE, input);
+    billing.charge(request.principal, { endpoint: '/v1/audio/speech', model, inputTokens: countTokens(input), outputTokens: 0, amountMicros: speechPriceMicros([...input].length) });
+    return reply.type(contentType).send(audio);
+  });
+
+  const transcriptionRoute = (task: 'transcribe' | 'translate', endpoint: string) =>
+    app.post(endpoint, async (request, reply) => {
+      if (!request.isMultipart()) throw invalid('Send the audio as multipart/form-data with a `file` and a `model`.', 'file');
+      const fields: Fields = {};
+      let file: { bytes: Buffer; name: string } | undefined;
+      for await (const part of request.parts()) {
+        if (part.type === 'file') file = { bytes: await part.toBuffer(), name: part.filename };
+        else fields[part.fieldname] = part.value;
+      }
+      const model = requiredString(fields, 'model');
+      if (!file || file.bytes.length === 0) throw invalid("Missing required parameter: 'file'.", 'file');
+      const format = optionalString(fields, 'response_format') ?? 'json';
+      if (!TRANSCRIPT_FORMATS.includes(format)) throw invalid(`Invalid value for 'response_format': expected one of ${TRANSCRIPT_FORMATS.join(', ')}.`, 'response_format');
+      const stream = task === 'transcribe' && fields['stream'] === 'true';
+      const heard = transcribe(file.bytes, file.name);
+      const tokens = { input_tokens: Math.ceil(heard.duration * AUDIO_TOKENS_PER_SECOND), output_tokens: countTokens(heard.text) };
+      billing.charge(request.principal, { endpoint, model, inputTokens: tokens.input_tokens, outputTokens: tokens.output_tokens, amountMicros: transcriptionPriceMicros(heard.duration) });
+      const usage = { type: 'duration', seconds: Math.ceil(heard.duration) };
+      if (stream) {
+        const deltas = streamPieces(heard.text).map((delta) => ({ data: { type: 'transcript.text.delta', delta } }));
+        const tokenUsage = { type: 'tokens', ...tokens, total_tokens: tokens.input_tokens + tokens.output_tokens };
+        return writeSse(request, reply, [...deltas, { data: { type: 'transcript.text.done', text: heard.text, usage: tokenUsage } }]);
+      }
+      const segments = segmentsOf(heard.text, heard.duration);
+      switch (format) {
+        case 'text':
+          return reply.type('text/plain; charset=utf-8').send(heard.text);
+        case 'srt':
+          return reply.type('text/plain; charset=utf-8').send(toSrt(segments));
+        case 'vtt':
+          return reply.type('text/vtt; charset=utf-8').send(toVtt(segments));
+        case 'verbose_json': {
+          const language = task === 'translate' ? 'english' : (optionalString(fields, 'language') ?? 'english');
+          return { task, language, duration: Math.round(heard.duration * 1000) / 1000, text: heard.text, segments: segments.map(verboseSegment), usage };
+        }
+        default:
+          return { text: heard.text, usage };
+      }
+    });
+  transcriptionRoute('transcribe', '/v1/audio/transcriptions');
+  // The simulated voice speaks no language in particular: a translation is the transcript itself.
+  transcriptionRoute('translate', '/v1/audio/translations');
+}
+
+/** A segment with the extra fields of OpenAI's verbose_json (fixed, plausible values: there is no real decoder). */
+function verboseSegment(segment: Segment) {
+  return { ...segment, seek: 0, tokens: [], temperature: 0, avg_logprob: -0.1, compression_ratio: 1, no_speech_prob: 0 };
+}

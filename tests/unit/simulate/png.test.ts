@@ -1,0 +1,52 @@
+// Unit tests of the PNG encoder and decoder: round trips, filtered rows from other encoders, and clear errors.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { deflateSync } from 'node:zlib';
+import { decodePng, encodePng } from '../../../electron/gateway/providers/simulate/png.ts';
+
+test('an RGBA image survives encode then decode', () => {
+  const width = 7;
+  const height = 5;
+  const rgba = Uint8Array.from({ length: width * height * 4 }, (_, i) => (i * 37) % 256);
+  const png = encodePng({ width, height, rgba });
+  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const back = decodePng(png);
+  assert.deepEqual([back.width, back.height], [width, height]);
+  assert.deepEqual(back.rgba, rgba);
+});
+
+/** A PNG built by hand: 8-bit `colorType` rows, each with its own filter byte, to test the decoder's unfiltering. */
+function handmade(width: number, height: number, colorType: number, rows: number[][]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, 'ascii');
+    return Buffer.concat([head, data, Buffer.alloc(4)]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, colorType, 0, 0, 0], 8);
+  const raw = Buffer.from(rows.flat());
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+test('gray and RGB images with sub, up, average and paeth filters decode to the right pixels', () => {
+  // Gray 3x2: row 0 "sub" of 10,20,30 is 10,10,10; row 1 "up" of 15,25,35 is 5,5,5.
+  const gray = decodePng(handmade(3, 2, 0, [[1, 10, 10, 10], [2, 5, 5, 5]]));
+  assert.deepEqual(Array.from(gray.rgba.filter((_, i) => i % 4 === 0)), [10, 20, 30, 15, 25, 35]);
+  assert.ok(gray.rgba.filter((_, i) => i % 4 === 3).every((a) => a === 255));
+  // RGB 1x2: row 0 raw (100,50,0); row 1 "average" with up only: raw + floor(up/2) → (60,35,10) from (10,10,10).
+  const rgb = decodePng(handmade(1, 2, 2, [[0, 100, 50, 0], [3, 10, 10, 10]]));
+  assert.deepEqual(Array.from(rgb.rgba), [100, 50, 0, 255, 60, 35, 10, 255]);
+  // Paeth on row 1 with only "up" available picks up: (100,50,0) + (1,1,1).
+  const paeth = decodePng(handmade(1, 2, 2, [[0, 100, 50, 0], [4, 1, 1, 1]]));
+  assert.deepEqual(Array.from(paeth.rgba.subarray(4)), [101, 51, 1, 255]);
+});
+
+test('what is not a supported PNG is refused with a reason', () => {
+  assert.throws(() => decodePng(Buffer.from('GIF89a')), /not a PNG/);
+  const sixteenBit = handmade(1, 1, 2, [[0, 0, 0, 0, 0, 0, 0]]);
+  sixteenBit[24] = 16;
+  assert.throws(() => decodePng(sixteenBit), /8-bit/);
+});
