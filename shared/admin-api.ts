@@ -62,8 +62,8 @@ export interface ServerStatus {
   accounts: string[];
 }
 
-/** A token as the console lists it: never the secret itself. */
-export interface AdminToken {
+/** A token as listed anywhere (CLI, admin API): never the secret itself. */
+export interface TokenSummary {
   token_id: string;
   account: string;
   name: string;
@@ -75,6 +75,10 @@ export interface AdminToken {
   /** Spending limit in currency units; null means unlimited. */
   quota: number | null;
   used: number;
+}
+
+/** A token as the console lists it. */
+export interface AdminToken extends TokenSummary {
   /** True when the secret store kept the secret, so "reveal" can show it again. */
   revealable: boolean;
 }

@@ -1,4 +1,5 @@
 // Accounts and API tokens: issue, list, revoke, and authenticate a presented secret.
+import type { TokenSummary } from '../../../shared/admin-api.ts';
 import { hashToken, newTokenSecret, publicId, tokenHint } from '../ids.ts';
 import type { AccountsRepo } from '../storage/accounts-repo.ts';
 import type { TokenRow, TokensRepo } from '../storage/tokens-repo.ts';
@@ -23,18 +24,8 @@ export interface CreateTokenInput {
   quota?: number;
 }
 
-/** A token as listed: never the secret. */
-export interface TokenSummary {
-  token_id: string;
-  account: string;
-  name: string;
-  hint: string;
-  created_at: number;
-  expires_at: number | null;
-  revoked_at: number | null;
-  quota: number | null;
-  used: number;
-}
+
+export type { TokenSummary };
 
 export class TokensService {
   private readonly accounts: AccountsRepo;
