@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import { ApiError, GoogleGenAI } from '@google/genai';
+import WebSocket from 'ws';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
 
 const MESSAGE = { model: 'sim-chat', max_tokens: 50, messages: [{ role: 'user' as const, content: 'hello' }] };
@@ -61,5 +62,34 @@ describe('faults in the Anthropic and Gemini shapes', () => {
     assert.deepEqual(Object.keys(raw.body.error).sort(), ['code', 'message', 'status']);
     assert.equal(raw.body.error.status, 'UNAVAILABLE');
     assert.equal(raw.body.error.code, 503);
+  });
+
+  test('a counted fault counts the attempts of each token apart, whichever header carries it', async () => {
+    const other = gw.gateway.context.tokens.create({ account: 'local' }).secret;
+    const call = (key: string) =>
+      request(`${gw.url}/v1beta/models/sim-chat:generateContent`, 'POST', {
+        headers: { 'x-goog-api-key': key, 'x-gatehouse-fault': '429*1' },
+        body: { contents: [{ role: 'user', parts: [{ text: 'count me' }] }] },
+      });
+    assert.deepEqual([(await call(gw.token)).status, (await call(gw.token)).status], [429, 200]);
+    assert.deepEqual([(await call(other)).status, (await call(other)).status], [429, 200], 'another token has its own first attempt');
+  });
+
+  test('realtime: a model named …-fault-503 in ?model= refuses the WebSocket upgrade with 503', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const socket = new WebSocket(`${gw.url.replace(/^http/, 'ws')}/v1/realtime?model=gpt-realtime-fault-503`, {
+        headers: { authorization: `Bearer ${gw.token}` },
+      });
+      socket.on('unexpected-response', (_request, response) => {
+        resolve(response.statusCode ?? 0);
+        response.resume();
+      });
+      socket.on('open', () => {
+        socket.close();
+        reject(new Error('the upgrade was accepted'));
+      });
+      socket.on('error', () => undefined);
+    });
+    assert.equal(status, 503);
   });
 });

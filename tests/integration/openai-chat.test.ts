@@ -4,7 +4,9 @@ import { describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { validateAgainstSchema } from '../helpers/json-schema-check.ts';
 import { request } from '../helpers/gateway.ts';
+import { CHAT_COMPLETION, CHAT_COMPLETION_CHUNK, shapeErrors } from '../helpers/openai-shapes.ts';
 import { useOpenAIGateway } from '../helpers/openai-suite.ts';
+import { postForFrames } from '../helpers/sse-frames.ts';
 
 const WEATHER_TOOL = {
   type: 'function' as const,
@@ -183,6 +185,59 @@ describe('chat completions', () => {
     assert.equal(cut.usage!.completion_tokens, 2);
   });
 
+  test('every streamed chunk and every completion object has the shape of the API reference', async () => {
+    const url = `${suite.gw.url}/v1/chat/completions`;
+    const auth = { authorization: `Bearer ${suite.gw.token}` };
+    const bodies = [
+      { model: 'sim-chat', messages: [{ role: 'user', content: 'Compare rivers and lakes.' }], n: 2, stream_options: { include_usage: true } },
+      { model: 'sim-chat', messages: [{ role: 'user', content: 'weather?' }], tools: [WEATHER_TOOL], tool_choice: 'required' },
+      { model: 'sim-chat', messages: [{ role: 'user', content: 'weather?' }], functions: [WEATHER_TOOL.function], function_call: { name: 'get_weather' } },
+      { model: 'sim-echo', messages: [{ role: 'user', content: 'a b c d e' }], max_tokens: 2 },
+    ];
+    for (const body of bodies) {
+      const label = JSON.stringify(body).slice(0, 80);
+      const { frames } = await postForFrames(url, { ...body, stream: true }, auth);
+      assert.equal(frames.at(-1)!.data, '[DONE]', label);
+      const chunks = frames.slice(0, -1).map((frame) => frame.data);
+      assert.deepEqual(chunks.flatMap((chunk, i) => shapeErrors(chunk, CHAT_COMPLETION_CHUNK, `${label} chunk ${i}`)), []);
+      assert.equal(new Set(chunks.map((chunk) => chunk.id)).size, 1, label);
+      const choiceChunks = chunks.filter((chunk) => chunk.choices.length > 0);
+      for (let index = 0; index < (body.n ?? 1); index++) {
+        const own = choiceChunks.filter((chunk) => chunk.choices[0].index === index).map((chunk) => chunk.choices[0]);
+        assert.equal(own[0].delta.role, 'assistant', `${label}: role first`);
+        assert.ok(own.slice(1).every((choice: { delta: object }) => !('role' in choice.delta)), `${label}: role once`);
+        assert.ok(own.slice(0, -1).every((choice: { finish_reason: unknown }) => choice.finish_reason === null), label);
+        assert.notEqual(own.at(-1).finish_reason, null, `${label}: finish_reason last`);
+      }
+      if (body.stream_options) {
+        assert.deepEqual(chunks.at(-1).choices, [], label);
+        assert.ok(chunks.slice(0, -1).every((chunk) => chunk.usage === null), label);
+      } else {
+        assert.ok(chunks.every((chunk) => !('usage' in chunk)), label);
+      }
+      const { stream_options: _ignored, ...plain } = body as typeof body & { stream_options?: unknown };
+      const whole = await request(url, 'POST', { token: suite.gw.token, body: plain });
+      assert.equal(whole.status, 200, label);
+      assert.deepEqual(shapeErrors(whole.body, CHAT_COMPLETION, label), []);
+    }
+  });
+
+  test('the deprecated functions / function_call fields answer with function_call, then text after the function result', async () => {
+    const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Oslo? Use get_weather.' }];
+    const first = await suite.client.chat.completions.create({ model: 'gpt-3.5-turbo', messages, functions: [WEATHER_TOOL.function] });
+    const choice = first.choices[0]!;
+    assert.equal(choice.finish_reason, 'function_call');
+    assert.equal(choice.message.tool_calls, undefined);
+    assert.equal(choice.message.function_call!.name, 'get_weather');
+    assert.deepEqual(validateAgainstSchema(JSON.parse(choice.message.function_call!.arguments), WEATHER_TOOL.function.parameters), []);
+    messages.push(choice.message, { role: 'function', name: 'get_weather', content: 'sunny, 21 degrees' });
+    const second = await suite.client.chat.completions.create({ model: 'gpt-3.5-turbo', messages, functions: [WEATHER_TOOL.function] });
+    assert.equal(second.choices[0]!.finish_reason, 'stop');
+    assert.match(second.choices[0]!.message.content!, /get_weather result is sunny, 21 degrees/);
+    const none = await suite.client.chat.completions.create({ model: 'gpt-3.5-turbo', messages: messages.slice(0, 1), functions: [WEATHER_TOOL.function], function_call: 'none' });
+    assert.equal(none.choices[0]!.finish_reason, 'stop');
+  });
+
   test('invalid requests are 400s in the OpenAI shape naming the parameter', async () => {
     const cases: [unknown, string][] = [
       [{ messages: [{ role: 'user', content: 'x' }] }, 'model'],
@@ -192,6 +247,10 @@ describe('chat completions', () => {
       [{ model: 'm', messages: [{ role: 'user', content: 'x' }], n: 0 }, 'n'],
       [{ model: 'm', messages: [{ role: 'user', content: 'x' }], max_tokens: 'ten' }, 'max_tokens'],
       [{ model: 'm', messages: [{ role: 'user', content: 'x' }], response_format: { type: 'yaml' } }, 'response_format.type'],
+      [{ model: 'm', messages: [{ role: 'user', content: 'x' }], stream_options: { include_usage: true } }, 'stream_options'],
+      [{ model: 'm', messages: [{ role: 'user', content: 'x' }], tools: [WEATHER_TOOL], tool_choice: { type: 'function', function: { name: 'nope' } } }, 'tool_choice'],
+      [{ model: 'm', messages: [{ role: 'user', content: 'x' }], stop: ['a', 'b', 'c', 'd', 'e'] }, 'stop'],
+      [{ model: 'm', messages: [{ role: 'user', content: 42 }] }, 'messages[0].content'],
     ];
     for (const [body, param] of cases) {
       const error = await suite.client.chat.completions.create(body as never).then(

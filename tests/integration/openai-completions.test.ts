@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import OpenAI from 'openai';
-
+import { request } from '../helpers/gateway.ts';
+import { shapeErrors, TEXT_COMPLETION } from '../helpers/openai-shapes.ts';
 import { postForFrames } from '../helpers/sse-frames.ts';
 import { useOpenAIGateway } from '../helpers/openai-suite.ts';
 
@@ -72,8 +73,14 @@ describe('legacy completions', () => {
     assert.ok(finishes.slice(0, -1).every((finish) => finish === null));
     assert.deepEqual(usage, whole.usage);
 
-    const { frames } = await postForFrames(`${suite.gw.url}/v1/completions`, { ...params, stream: true }, { authorization: `Bearer ${suite.gw.token}` });
+    const raw = { ...params, prompt: ['Explain tides', 'Explain winds'], n: 2, stream: true, stream_options: { include_usage: true } };
+    const { frames } = await postForFrames(`${suite.gw.url}/v1/completions`, raw, { authorization: `Bearer ${suite.gw.token}` });
     assert.equal(frames.at(-1)!.data, '[DONE]');
+    const chunks = frames.slice(0, -1).map((frame) => frame.data);
+    assert.deepEqual(chunks.flatMap((chunk, i) => shapeErrors(chunk, TEXT_COMPLETION, `chunk ${i}`)), []);
+    assert.deepEqual(chunks.filter((chunk) => chunk.choices[0]?.finish_reason).map((chunk) => chunk.choices[0].index), [0, 1, 2, 3]);
+    const plain = await request(`${suite.gw.url}/v1/completions`, 'POST', { token: suite.gw.token, body: params });
+    assert.deepEqual(shapeErrors(plain.body, TEXT_COMPLETION, 'text_completion'), []);
   });
 
   test('each call is billed at the price table: sim-chat $1 / $3 and sim-echo $0.10 / $0.10 per million tokens', async () => {

@@ -1,6 +1,8 @@
 // Integration tests of 3D generation tasks: the state machine over time, real GLB/OBJ/STL files, failure, isolation, restart and billing.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { parseServeOptions, UsageError } from '../../electron/cli/options.ts';
+import { amountMicros } from '../../electron/gateway/services/pricing.ts';
 import { manualClock, type ManualClock } from '../helpers/clock.ts';
 import { checkGlb } from '../helpers/glb-check.ts';
 import { request, startGateway, tempDataDir, type TestGateway } from '../helpers/gateway.ts';
@@ -70,19 +72,38 @@ describe('3D generation tasks', () => {
     assert.equal(bytes.length, 84 + count * 50);
     assert.equal(count, faces.length);
     assert.equal(objDone.usage.output_tokens, stlDone.usage.output_tokens);
+    const points = text.split('\n').filter((line) => line.startsWith('v ')).map((line) => line.slice(2).split(' ').map(Number));
+    faces.forEach((face, t) => {
+      const corners = face.slice(2).split(' ').flatMap((ref) => points[Number(ref.split('//')[0]) - 1]!);
+      corners.forEach((value, i) => assert.ok(Math.abs(value - bytes.readFloatLE(84 + t * 50 + 12 + i * 4)) < 1e-5, `triangle ${t}`));
+    });
   });
 
-  test('a prompt containing "fail" ends in FAILURE with a reason and no charge', async () => {
+  test('a prompt containing "fail" ends in FAILURE with a reason and no charge; progress never goes back', async () => {
+    const charges = () => (gw.gateway.context.db.prepare("SELECT COUNT(*) AS n FROM usage_records WHERE endpoint = '/v1/3d/generations'").get() as { n: number }).n;
+    const chargesBefore = charges();
     const task = (await create({ prompt: 'please FAIL this one' })).body;
-    clock.advance(DURATION);
+    assert.equal(task.failure_reason, null);
+    const seen: { status: string; progress: number }[] = [];
+    for (let step = 0; step <= 10; step++) {
+      const now = (await query(task.task_id)).body;
+      seen.push({ status: now.status, progress: Number.parseInt(now.progress, 10) });
+      clock.advance(DURATION / 10);
+    }
+    assert.deepEqual([...new Set(seen.map((s) => s.status))], ['SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'FAILURE']);
+    for (let i = 1; i < seen.length; i++) assert.ok(seen[i]!.progress >= seen[i - 1]!.progress, JSON.stringify(seen));
     const done = (await query(task.task_id)).body;
     assert.equal(done.status, 'FAILURE');
     assert.match(done.failure_reason, /fail/);
     assert.deepEqual(done.files, []);
     assert.equal(done.amount, '0.000000');
+    assert.ok(done.finish_time > 0);
+    assert.equal(charges(), chargesBefore, 'a failed task is not charged');
   });
 
   test('bad requests are 400s in the OpenAI error shape and store nothing', async () => {
+    const stored = () => (gw.gateway.context.db.prepare('SELECT COUNT(*) AS n FROM tasks3d').get() as { n: number }).n;
+    const before = stored();
     for (const [body, param] of [
       [{}, 'prompt'],
       [{ prompt: '  ' }, 'prompt'],
@@ -94,7 +115,9 @@ describe('3D generation tasks', () => {
       assert.equal(response.status, 400, JSON.stringify(body));
       assert.deepEqual(Object.keys(response.body.error).sort(), ['code', 'message', 'param', 'type']);
       assert.equal(response.body.error.param, param);
+      assert.equal(response.body.error.type, 'invalid_request_error');
     }
+    assert.equal(stored(), before);
     const fromImage = await create({ image_url: 'https://cdn.example.com/chair.png' });
     assert.equal(fromImage.status, 200);
   });
@@ -125,6 +148,9 @@ describe('3D generation tasks', () => {
     const after = charges();
     assert.equal(after.length, before + 1);
     assert.equal((after.at(-1)!.amount_micros / 1e6).toFixed(6), done.amount);
+    const expected = amountMicros('sim-3d', done.usage.input_tokens, done.usage.output_tokens);
+    assert.equal(expected, 200_000 + done.usage.input_tokens * 1 + done.usage.output_tokens * 2, 'price row: $0.20 per call, $1/M in, $2/M out');
+    assert.equal(after.at(-1)!.amount_micros, expected);
   });
 });
 
@@ -145,4 +171,35 @@ test('a task running when the gateway stops finishes after a restart on the same
   } finally {
     await second.stop();
   }
+});
+
+test('with the real clock and a short --sim-3d-ms a task finishes on its own', async () => {
+  const gw = await startGateway({ sim3dMs: 300 });
+  try {
+    const task = (await request(`${gw.url}/v1/3d/generations`, 'POST', { token: gw.token, body: { prompt: 'a chess knight', format: 'stl' } })).body;
+    let last = { status: task.status as string, progress: Number.parseInt(task.progress, 10) };
+    const statuses = [last.status];
+    while (last.status !== 'SUCCESS') {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const now = (await request(`${gw.url}/v1/3d/generations/${task.task_id}`, 'GET', { token: gw.token })).body;
+      assert.ok(Number.parseInt(now.progress, 10) >= last.progress, `${now.progress} after ${last.progress}%`);
+      last = { status: now.status, progress: Number.parseInt(now.progress, 10) };
+      if (statuses.at(-1) !== now.status) statuses.push(now.status);
+      if (now.status === 'SUCCESS') {
+        const bytes = Buffer.from(await (await fetch(now.files[0].url)).arrayBuffer());
+        assert.equal(bytes.length, 84 + 50 * bytes.readUInt32LE(80));
+      }
+    }
+    const order = ['SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'SUCCESS'];
+    assert.deepEqual(statuses, order.filter((status) => statuses.includes(status)), 'statuses in order');
+  } finally {
+    await gw.stop();
+  }
+});
+
+test('--sim-3d-ms and GATEHOUSE_SIM_3D_MS set the task time; the default is 15 s', () => {
+  assert.equal(parseServeOptions([], {}).sim3dMs, 15_000);
+  assert.equal(parseServeOptions(['--sim-3d-ms', '500'], {}).sim3dMs, 500);
+  assert.equal(parseServeOptions([], { GATEHOUSE_SIM_3D_MS: '2500' }).sim3dMs, 2500);
+  assert.throws(() => parseServeOptions(['--sim-3d-ms', 'soon'], {}), UsageError);
 });

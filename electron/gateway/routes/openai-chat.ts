@@ -11,7 +11,7 @@ import { DONE, writeSse } from '../server/sse.ts';
 export async function openaiChatRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
   const { billing, clock } = options.context;
   app.post('/v1/chat/completions', async (request, reply) => {
-    const { chat, stream, includeUsage } = parseChatBody(request.body);
+    const { chat, stream, includeUsage, legacyFunctions } = parseChatBody(request.body);
     const result = simulateChat(chat);
     billing.charge(request.principal, {
       endpoint: '/v1/chat/completions',
@@ -20,7 +20,7 @@ export async function openaiChatRoutes(app: FastifyInstance, options: { context:
       outputTokens: result.usage.outputTokens,
     });
     const meta = { id: publicId('chatcmpl'), created: Math.floor(clock.now() / 1000), model: chat.model };
-    if (!stream) return toChatCompletion(result, meta);
-    return writeSse(request, reply, [...chatCompletionChunks(result, meta, includeUsage, streamPieces), DONE]);
+    if (!stream) return toChatCompletion(result, meta, { legacyFunctions });
+    return writeSse(request, reply, [...chatCompletionChunks(result, meta, includeUsage, streamPieces, { legacyFunctions }), DONE]);
   });
 }

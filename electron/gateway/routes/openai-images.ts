@@ -28,9 +28,15 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
   const { billing, clock, dataDir } = options.context;
   await app.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 17 } });
 
-  const answer = (request: FastifyRequest, fields: Fields, model: string, images: RgbaImage[], prompt: string) => {
+  /** Checks the output options, then makes the images (`make`), charges them and renders the answer. */
+  const answer = (request: FastifyRequest, fields: Fields, model: string, prompt: string, make: () => RgbaImage[]) => {
     const format = optionalString(fields, 'response_format') ?? (model.startsWith('gpt-image') ? 'b64_json' : 'url');
     if (format !== 'url' && format !== 'b64_json') throw invalid("Invalid value for 'response_format': expected 'url' or 'b64_json'.", 'response_format');
+    const outputFormat = optionalString(fields, 'output_format') ?? 'png';
+    if (outputFormat !== 'png') {
+      throw invalid(`Invalid value for 'output_format': '${outputFormat}'. This gateway produces 'png' only.`, 'output_format');
+    }
+    const images = make();
     const origin = `${request.protocol}://${request.headers.host ?? request.hostname}`;
     const data = images.map((image) => {
       const png = encodePng(image);
@@ -40,7 +46,7 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
     });
     const amount = images.reduce((sum, image) => sum + imagePriceMicros(image.width, image.height), 0);
     billing.charge(request.principal, { endpoint: request.url.split('?')[0]!, model, inputTokens: 0, outputTokens: 0, amountMicros: amount });
-    return { created: Math.floor(clock.now() / 1000), data };
+    return { created: Math.floor(clock.now() / 1000), data, output_format: 'png', size: `${images[0]!.width}x${images[0]!.height}` };
   };
 
   app.post('/v1/images/generations', async (request) => {
@@ -49,8 +55,7 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
     const model = optionalString(fields, 'model') ?? 'sim-image';
     const n = optionalNumber(fields, 'n', { integer: true, min: 1, max: 10 }) ?? 1;
     const { width, height } = parseSize(optionalString(fields, 'size'));
-    const images = Array.from({ length: n }, (_, i) => generateImage(prompt, width, height, i));
-    return answer(request, fields, model, images, prompt);
+    return answer(request, fields, model, prompt, () => Array.from({ length: n }, (_, i) => generateImage(prompt, width, height, i)));
   });
 
   app.post('/v1/images/edits', async (request) => {
@@ -76,8 +81,9 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
     const n = optionalNumber(fields, 'n', { integer: true, min: 1, max: 10 }) ?? 1;
     const source = images[0]!;
     const { width, height } = parseSize(optionalString(fields, 'size'), source);
-    const edited = Array.from({ length: n }, (_, i) => resizeImage(editImage(source, i === 0 ? prompt : `${prompt} #${i}`, mask), width, height));
-    return answer(request, fields, optionalString(fields, 'model') ?? 'sim-image', edited, prompt);
+    return answer(request, fields, optionalString(fields, 'model') ?? 'sim-image', prompt, () =>
+      Array.from({ length: n }, (_, i) => resizeImage(editImage(source, i === 0 ? prompt : `${prompt} #${i}`, mask), width, height)),
+    );
   });
 
   app.get<{ Params: { name: string } }>('/v1/files/images/:name', { config: { public: true } }, async (request, reply) => {

@@ -106,8 +106,9 @@ function attemptFails(attempts: Map<string, { count: number; expires: number }>,
   if (requested.times === undefined) return true;
   const now = Date.now();
   for (const [key, entry] of attempts) if (entry.expires < now) attempts.delete(key);
+  // "The same request": same token (whatever header carried it), method, URL with query, body and fault header.
   const key = createHash('sha256')
-    .update(JSON.stringify([request.headers.authorization ?? request.headers['x-api-key'] ?? '', request.method, request.url, request.body ?? null, request.headers['x-gatehouse-fault'] ?? '']))
+    .update(JSON.stringify([request.principal.tokenId, request.method, request.url, request.body ?? null, request.headers['x-gatehouse-fault'] ?? '']))
     .digest('hex');
   const entry = attempts.get(key) ?? { count: 0, expires: now + ATTEMPT_TTL_MS };
   entry.count += 1;
@@ -115,10 +116,14 @@ function attemptFails(attempts: Map<string, { count: number; expires: number }>,
   return entry.count <= requested.times;
 }
 
+/** The model a call names: a JSON body's `model`, a Gemini path `/models/{model}:method`, or a `?model=` query (realtime). */
 function modelOf(request: FastifyRequest): string | undefined {
   const body = request.body as { model?: unknown } | undefined;
   if (body && typeof body === 'object' && typeof body.model === 'string') return body.model;
-  return /\/models\/([^/:?]+):/.exec(request.url)?.[1];
+  const fromPath = /\/models\/([^/:?]+):/.exec(request.url)?.[1];
+  if (fromPath !== undefined) return fromPath;
+  const query = (request.query as Record<string, unknown> | undefined)?.['model'];
+  return typeof query === 'string' ? query : undefined;
 }
 
 function isStreaming(request: FastifyRequest): boolean {

@@ -151,9 +151,12 @@ export class Tasks3dService {
   }
 }
 
-/** The status and progress of a task: stored once finished, otherwise derived from the elapsed share of its time. */
+/**
+ * The status and progress of a task: stored once finished (100% either way, so progress never goes back),
+ * otherwise derived from the elapsed share of its time.
+ */
 export function stateOf(row: Task3dRow, now: number): { status: string; progress: number } {
-  if (row.status !== null) return { status: row.status, progress: row.status === 'SUCCESS' ? 100 : 0 };
+  if (row.status !== null) return { status: row.status, progress: 100 };
   const share = (now - row.submitted_at) / Math.max(1, row.duration_ms);
   if (share < 0.1) return { status: 'SUBMITTED', progress: 0 };
   if (share < 0.25) return { status: 'QUEUED', progress: 0 };

@@ -2,6 +2,7 @@
 import { invalid } from '../../services/errors.ts';
 import type { ChatRequest, ChatTurn, OutputFormat, ToolCall, ToolChoice, ToolSpec } from '../../providers/simulate/text/types.ts';
 import {
+  absent,
   asObject,
   isObject,
   missing,
@@ -21,6 +22,8 @@ export interface ChatCall {
   chat: ChatRequest;
   stream: boolean;
   includeUsage: boolean;
+  /** The call used the deprecated `functions`/`function_call` fields: answer with `function_call`, not `tool_calls`. */
+  legacyFunctions: boolean;
 }
 
 export function parseChatBody(body: unknown): ChatCall {
@@ -38,18 +41,22 @@ export function parseChatBody(body: unknown): ChatCall {
     else turns.push(turn);
   });
   const tools = parseTools(fields);
+  const legacyFunctions = tools.length === 0 && !absent(fields, 'functions');
+  if (legacyFunctions) tools.push(...parseFunctions(fields));
   const maxTokens =
     optionalNumber(fields, 'max_completion_tokens', { integer: true, min: 1 }) ?? optionalNumber(fields, 'max_tokens', { integer: true, min: 1 });
   const n = optionalNumber(fields, 'n', { integer: true, min: 1, max: 128 });
   const seed = optionalNumber(fields, 'seed', { integer: true });
   const temperature = optionalNumber(fields, 'temperature', { min: 0, max: 2 });
-  const streamOptions = fields['stream_options'];
   const stop = stopOf(fields['stop']);
   const chat: ChatRequest = {
     model,
     turns: nameToolResults(turns),
     ...(system.length > 0 && { system: system.join('\n\n') }),
-    ...(tools.length > 0 && { tools, toolChoice: parseToolChoice(fields['tool_choice'], tools) }),
+    ...(tools.length > 0 && {
+      tools,
+      toolChoice: legacyFunctions ? parseFunctionCall(fields['function_call'], tools) : parseToolChoice(fields['tool_choice'], tools),
+    }),
     format: parseFormat(fields['response_format']),
     ...(maxTokens !== undefined && { maxTokens }),
     ...(stop && { stop }),
@@ -57,11 +64,16 @@ export function parseChatBody(body: unknown): ChatCall {
     ...(n !== undefined && { n }),
     ...(temperature !== undefined && { temperature }),
   };
-  return {
-    chat,
-    stream: optionalBoolean(fields, 'stream') ?? false,
-    includeUsage: isObject(streamOptions) && streamOptions['include_usage'] === true,
-  };
+  return { chat, ...streamFlags(fields), legacyFunctions };
+}
+
+/** `stream` and `stream_options.include_usage` (shared by chat and legacy completions); options without a stream are a 400. */
+export function streamFlags(fields: Fields): { stream: boolean; includeUsage: boolean } {
+  const stream = optionalBoolean(fields, 'stream') ?? false;
+  const options = fields['stream_options'];
+  if (options === undefined || options === null) return { stream, includeUsage: false };
+  if (!stream) throw invalid("The 'stream_options' parameter is only allowed when 'stream' is enabled.", 'stream_options');
+  return { stream, includeUsage: asObject(options, 'stream_options')['include_usage'] === true };
 }
 
 function parseMessage(message: Fields, path: string): ChatTurn | { role: 'system'; text: string } {
@@ -85,12 +97,17 @@ function parseMessage(message: Fields, path: string): ChatTurn | { role: 'system
           arguments: optionalString(fn, 'arguments', `${callPath}.function.arguments`) ?? '{}',
         };
       });
+      if (isObject(message['function_call'])) toolCalls.push(legacyCall(message['function_call'], `${path}.function_call`));
       return { role: 'assistant', text, ...(toolCalls.length > 0 && { toolCalls }) };
     }
     case 'tool':
       return { role: 'tool', toolCallId: requiredString(message, 'tool_call_id', `${path}.tool_call_id`), text };
+    case 'function': {
+      const name = requiredString(message, 'name', `${path}.name`);
+      return { role: 'tool', toolCallId: legacyCallId(name), name, text };
+    }
     default:
-      throw invalid(`Invalid value: '${role}'. Supported values are: 'system', 'developer', 'user', 'assistant' and 'tool'.`, `${path}.role`);
+      throw invalid(`Invalid value: '${role}'. Supported values are: 'system', 'developer', 'user', 'assistant', 'tool' and 'function'.`, `${path}.role`);
   }
 }
 
@@ -113,28 +130,53 @@ function parseTools(fields: Fields): ToolSpec[] {
     const path = `tools[${i}]`;
     const spec = asObject(tool, path);
     if (spec['type'] !== 'function') throw invalid(`Invalid value for '${path}.type': only 'function' tools are supported.`, `${path}.type`);
-    const fn = asObject(spec['function'], `${path}.function`);
-    const description = optionalString(fn, 'description', `${path}.function.description`);
-    return {
-      name: requiredString(fn, 'name', `${path}.function.name`),
-      parameters: schemaOf(fn['parameters'], `${path}.function.parameters`),
-      ...(description !== undefined && { description }),
-    };
+    return functionSpec(asObject(spec['function'], `${path}.function`), `${path}.function`);
   });
+}
+
+/** The deprecated `functions` list: function definitions without the `{type, function}` wrapper. */
+function parseFunctions(fields: Fields): ToolSpec[] {
+  return (optionalArray(fields, 'functions') ?? []).map((fn, i) => functionSpec(asObject(fn, `functions[${i}]`), `functions[${i}]`));
+}
+
+function functionSpec(fn: Fields, path: string): ToolSpec {
+  const description = optionalString(fn, 'description', `${path}.description`);
+  return {
+    name: requiredString(fn, 'name', `${path}.name`),
+    parameters: schemaOf(fn['parameters'], `${path}.parameters`),
+    ...(description !== undefined && { description }),
+  };
 }
 
 function parseToolChoice(value: unknown, tools: ToolSpec[]): ToolChoice {
   if (value === undefined || value === null) return 'auto';
   if (value === 'auto' || value === 'none' || value === 'required') return value;
   if (isObject(value) && value['type'] === 'function' && isObject(value['function'])) {
-    const name = requiredString(value['function'], 'name', 'tool_choice.function.name');
-    if (!tools.some((tool) => tool.name === name)) {
-      throw invalid(`Invalid value for 'tool_choice': no function named '${name}' in 'tools'.`, 'tool_choice');
-    }
-    return { name };
+    return namedChoice(requiredString(value['function'], 'name', 'tool_choice.function.name'), tools, 'tool_choice');
   }
   throw invalid("Invalid value for 'tool_choice': expected 'none', 'auto', 'required' or a function choice.", 'tool_choice');
 }
+
+/** The deprecated `function_call`: 'none', 'auto' or `{name}`. */
+function parseFunctionCall(value: unknown, tools: ToolSpec[]): ToolChoice {
+  if (value === undefined || value === null) return 'auto';
+  if (value === 'auto' || value === 'none') return value;
+  if (isObject(value)) return namedChoice(requiredString(value, 'name', 'function_call.name'), tools, 'function_call');
+  throw invalid("Invalid value for 'function_call': expected 'none', 'auto' or {name}.", 'function_call');
+}
+
+function namedChoice(name: string, tools: ToolSpec[], param: string): ToolChoice {
+  if (!tools.some((tool) => tool.name === name)) throw invalid(`Invalid value for '${param}': no function named '${name}' in the tools.`, param);
+  return { name };
+}
+
+/** A legacy assistant `function_call` as a tool call, with the id its `function` result will name. */
+function legacyCall(value: Fields, path: string): ToolCall {
+  const name = requiredString(value, 'name', `${path}.name`);
+  return { id: legacyCallId(name), name, arguments: optionalString(value, 'arguments', `${path}.arguments`) ?? '{}' };
+}
+
+const legacyCallId = (name: string) => `function:${name}`;
 
 function parseFormat(value: unknown): OutputFormat {
   if (value === undefined || value === null) return { type: 'text' };

@@ -1,9 +1,9 @@
 // The legacy OpenAI completions API: parses `POST /v1/completions` bodies and builds `text_completion` objects and chunks.
 import type { ChatRequest, ChatResult } from '../../providers/simulate/text/types.ts';
 import { invalid } from '../../services/errors.ts';
-import { isObject, objectBody, optionalBoolean, optionalNumber, requiredString } from '../fields.ts';
+import { objectBody, optionalBoolean, optionalNumber, requiredString } from '../fields.ts';
 import type { NamedEvent } from '../named-event.ts';
-import { stopOf } from './chat-request.ts';
+import { stopOf, streamFlags } from './chat-request.ts';
 import { finishReasonOf, SYSTEM_FINGERPRINT, type CompletionMeta } from './chat-response.ts';
 
 /** The real API's default output limit of a legacy completion when `max_tokens` is absent. */
@@ -36,7 +36,6 @@ export function parseCompletionBody(body: unknown): CompletionCall {
   const seed = optionalNumber(fields, 'seed', { integer: true });
   const temperature = optionalNumber(fields, 'temperature', { min: 0, max: 2 });
   const stop = stopOf(fields['stop']);
-  const streamOptions = fields['stream_options'];
   return {
     model,
     prompts,
@@ -50,8 +49,7 @@ export function parseCompletionBody(body: unknown): CompletionCall {
       ...(temperature !== undefined && { temperature }),
     })),
     echo: optionalBoolean(fields, 'echo') ?? false,
-    stream: optionalBoolean(fields, 'stream') ?? false,
-    includeUsage: isObject(streamOptions) && streamOptions['include_usage'] === true,
+    ...streamFlags(fields),
   };
 }
 

@@ -12,16 +12,19 @@ function palette(prompt: string, index: number) {
 export function generateImage(prompt: string, width: number, height: number, index = 0): RgbaImage {
   const { from, to, accent, circles } = palette(prompt, index);
   const rgba = new Uint8Array(width * height * 4);
+  const color = [0, 0, 0];
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const t = (x / width + y / height) / 2;
-      let color = from.map((c, i) => c + (to[i]! - c) * t);
+      for (let c = 0; c < 3; c++) color[c] = from[c]! + (to[c]! - from[c]!) * t;
       for (const [cx, cy, r] of circles) {
         const dx = x / width - cx!;
         const dy = y / height - cy!;
-        if (dx * dx + dy * dy < r! * r!) color = color.map((c, i) => (c + accent[i]!) / 2);
+        if (dx * dx + dy * dy < r! * r!) for (let c = 0; c < 3; c++) color[c] = (color[c]! + accent[c]!) / 2;
       }
-      rgba.set([...color.map(Math.round), 255], (y * width + x) * 4);
+      const at = (y * width + x) * 4;
+      for (let c = 0; c < 3; c++) rgba[at + c] = Math.round(color[c]!);
+      rgba[at + 3] = 255;
     }
   }
   return { width, height, rgba };

@@ -10,6 +10,8 @@ export interface RgbaImage {
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 4: 2, 6: 4 };
+/** Most pixels a decoded image may have (guards memory against a forged header or a deflate bomb). */
+export const MAX_DECODED_PIXELS = 4096 * 4096;
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -67,18 +69,34 @@ export function decodePng(bytes: Buffer): RgbaImage {
     offset += 12 + length;
   }
   if (width === 0 || height === 0 || data.length === 0) throw new Error('the PNG has no image data');
+  if (width * height > MAX_DECODED_PIXELS) throw new Error(`the PNG is larger than ${MAX_DECODED_PIXELS} pixels`);
   const channels = CHANNELS[colorType]!;
   const stride = width * channels;
-  const raw = inflateSync(Buffer.concat(data));
+  const raw = inflateImageData(Buffer.concat(data), (stride + 1) * height);
   const pixels = Buffer.alloc(stride * height);
   for (let y = 0; y < height; y++) unfilter(raw, y * (stride + 1), pixels, y * stride, stride, channels);
   const rgba = new Uint8Array(width * height * 4);
-  for (let i = 0; i < width * height; i++) {
-    const p = pixels.subarray(i * channels, (i + 1) * channels);
-    const [r, g, b, a] = channels === 1 ? [p[0], p[0], p[0], 255] : channels === 2 ? [p[0], p[0], p[0], p[1]] : channels === 3 ? [p[0], p[1], p[2], 255] : [p[0], p[1], p[2], p[3]];
-    rgba.set([r!, g!, b!, a!], i * 4);
+  const gray = channels <= 2;
+  const alpha = channels === 2 || channels === 4;
+  for (let i = 0, p = 0, o = 0; i < width * height; i++, p += channels, o += 4) {
+    rgba[o] = pixels[p]!;
+    rgba[o + 1] = pixels[gray ? p : p + 1]!;
+    rgba[o + 2] = pixels[gray ? p : p + 2]!;
+    rgba[o + 3] = alpha ? pixels[p + channels - 1]! : 255;
   }
   return { width, height, rgba };
+}
+
+/** The inflated scanlines, exactly `size` bytes long, or an Error for corrupt, short or oversized data. */
+function inflateImageData(compressed: Buffer, size: number): Buffer {
+  let raw: Buffer;
+  try {
+    raw = inflateSync(compressed, { maxOutputLength: size });
+  } catch {
+    throw new Error('the PNG image data is corrupt or larger than its header says');
+  }
+  if (raw.length < size) throw new Error('the PNG image data is truncated');
+  return raw;
 }
 
 function unfilter(raw: Buffer, from: number, out: Buffer, to: number, stride: number, bpp: number): void {

@@ -37,7 +37,8 @@ export function valueFor(schema: JsonSchema, random: Random, root: JsonSchema = 
       const max = numberOr(schema['maxItems'], Math.max(min, 2));
       const length = depth > 6 ? min : Math.min(max, Math.max(min, 1 + random.int(2)));
       const items = (schema['items'] as JsonSchema | undefined) ?? { type: 'string' };
-      return Array.from({ length }, () => valueFor(items, random, root, depth + 1));
+      const values = Array.from({ length }, () => valueFor(items, random, root, depth + 1));
+      return schema['uniqueItems'] === true ? uniqueValues(values, min, () => valueFor(items, random, root, depth + 1)) : values;
     }
     default: {
       const properties = (schema['properties'] as Record<string, JsonSchema> | undefined) ?? {};
@@ -46,6 +47,10 @@ export function valueFor(schema: JsonSchema, random: Random, root: JsonSchema = 
       for (const [name, property] of Object.entries(properties)) {
         if (required.has(name) || depth < 3) out[name] = valueFor(property, random, root, depth + 1);
       }
+      // Required names without a declared property take the additionalProperties schema (or a string).
+      const additional = schema['additionalProperties'];
+      const extra: JsonSchema = additional && typeof additional === 'object' ? (additional as JsonSchema) : { type: 'string' };
+      for (const name of required) if (!(name in out)) out[name] = valueFor(extra, random, root, depth + 1);
       return out;
     }
   }
@@ -65,7 +70,25 @@ function integerFor(schema: JsonSchema, random: Random): number {
   const exclusiveMax = typeof schema['exclusiveMaximum'] === 'number' ? schema['exclusiveMaximum'] - 1 : undefined;
   const min = Math.ceil(numberOr(schema['minimum'], exclusiveMin ?? 1));
   const max = Math.floor(numberOr(schema['maximum'], exclusiveMax ?? Math.max(min, 1) + 99));
+  const step = schema['multipleOf'];
+  if (typeof step === 'number' && step > 0) {
+    // A multiple of `step` inside the bounds (the lowest one when the range holds a single multiple).
+    const first = Math.ceil(min / step);
+    const last = Math.floor(max / step);
+    return Number(((first + random.int(Math.max(1, last - first + 1))) * step).toFixed(12));
+  }
   return min + random.int(Math.max(1, max - min + 1));
+}
+
+/** Drops repeated values (by JSON text) and draws more, a bounded number of times, until `min` distinct ones remain. */
+function uniqueValues(values: unknown[], min: number, draw: () => unknown): unknown[] {
+  const seen = new Map<string, unknown>();
+  for (const value of values) seen.set(JSON.stringify(value), value);
+  for (let tries = 0; seen.size < min && tries < 50; tries++) {
+    const value = draw();
+    seen.set(JSON.stringify(value), value);
+  }
+  return [...seen.values()];
 }
 
 function stringFor(schema: JsonSchema, random: Random): string {
