@@ -40,6 +40,14 @@ describe('faults on demand', () => {
     }
   });
 
+  test('an unknown fault value is a 400 naming the header, while a model that merely contains -fault- is served', async () => {
+    const typo = await failure(client().chat.completions.create(CHAT, fault('timeuot')));
+    assert.ok(typo instanceof OpenAI.BadRequestError);
+    assert.equal(typo.param, 'x-gatehouse-fault');
+    const served = await client().chat.completions.create({ ...CHAT, model: 'my-fault-tolerant' });
+    assert.equal(served.model, 'my-fault-tolerant');
+  });
+
   test('timeout holds the call until the client gives up', async () => {
     const error = await failure(client({ timeout: 300 }).chat.completions.create(CHAT, fault('timeout')));
     assert.ok(error instanceof OpenAI.APIConnectionTimeoutError);
@@ -75,6 +83,23 @@ describe('faults on demand', () => {
     assert.equal(error.status, 503);
     const retried = await client({ maxRetries: 1 }).chat.completions.create({ ...CHAT, model: 'gpt-4o-fault-429x1' });
     assert.equal(retried.model, 'gpt-4o-fault-429x1');
+  });
+
+  test('x-gatehouse-pace streams the answer piece by piece instead of in one burst', async () => {
+    const response = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gw.token}`, 'content-type': 'application/json', 'x-gatehouse-pace': '40' },
+      body: JSON.stringify({ model: 'sim-echo', messages: [{ role: 'user', content: 'one two three four five six' }], stream: true }),
+    });
+    let reads = 0;
+    let body = '';
+    const decoder = new TextDecoder();
+    for await (const bytes of response.body!) {
+      reads += 1;
+      body += decoder.decode(bytes, { stream: true });
+    }
+    assert.ok(body.endsWith('data: [DONE]\n\n'));
+    assert.ok(reads >= 4, `the paced frames arrived in ${reads} reads`);
   });
 
   test('x-gatehouse-latency-ms delays the answer and portrait calls are never faulted', async () => {

@@ -167,6 +167,15 @@ describe('audio', () => {
     for (let i = 1; i < segments.length; i++) assert.ok(segments[i]!.start >= segments[i - 1]!.end - 1e-9);
     assert.ok(Math.abs(segments.at(-1)!.end - verbose.duration) < 0.01);
 
+    const timed = await suite.client.audio.transcriptions.create({ model, file: await file(), response_format: 'verbose_json', timestamp_granularities: ['word'] });
+    assert.equal(timed.segments, undefined, 'only the asked granularity');
+    assert.deepEqual(timed.words!.map((w) => w.word), text.split(' '));
+    for (let i = 1; i < timed.words!.length; i++) assert.ok(timed.words![i]!.start >= timed.words![i - 1]!.end - 1e-9);
+    assert.ok(Math.abs(timed.words!.at(-1)!.end - timed.duration) < 0.01);
+    const both = await suite.client.audio.transcriptions.create({ model, file: await file(), response_format: 'verbose_json', timestamp_granularities: ['word', 'segment'] });
+    assert.equal(both.segments!.length, segments.length);
+    assert.equal(both.words!.length, timed.words!.length);
+
     const srt = String(await suite.client.audio.transcriptions.create({ model, file: await file(), response_format: 'srt' }));
     const srtCues = srt.trim().split(/\n\n/);
     assert.equal(srtCues.length, segments.length);

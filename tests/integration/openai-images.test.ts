@@ -35,6 +35,7 @@ describe('images', () => {
       [{ prompt: 'x', size: 'huge' }, 'size'],
       [{ prompt: 'x', n: 11 }, 'n'],
       [{ size: '256x256' }, 'prompt'],
+      [{ prompt: 'x', output_format: 'webp' }, 'output_format'],
     ] as const) {
       const error = await suite.client.images.generate(body as never).catch((e: unknown) => e);
       assert.ok(error instanceof OpenAI.BadRequestError, JSON.stringify(body));

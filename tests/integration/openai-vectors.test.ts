@@ -102,6 +102,20 @@ describe('embeddings and rerank', () => {
     assert.equal(missing.body.error.param, 'documents');
   });
 
+  test('Cohere v2 path /v2/rerank: ranked indices and scores, no documents unless asked, api version 2', async () => {
+    const documents = ['Carson City is the capital city of Nevada.', 'Washington, D.C. is the capital of the United States.', 'The capital city of France is Paris.'];
+    const response = await request(`${suite.gw.url}/v2/rerank`, 'POST', {
+      token: suite.gw.token,
+      body: { model: 'rerank-v3.5', query: 'What is the capital of the United States?', documents, top_n: 2 },
+    });
+    assert.equal(response.status, 200);
+    assert.equal(response.body.results.length, 2);
+    assert.equal(response.body.results[0].index, 1);
+    assert.deepEqual(Object.keys(response.body.results[0]).sort(), ['index', 'relevance_score']);
+    assert.equal(response.body.meta.api_version.version, '2');
+    assert.equal(response.body.meta.billed_units.search_units, 1);
+  });
+
   test('each call is billed to the token', () => {
     const rows = suite.gw.gateway.context.db
       .prepare("SELECT endpoint, COUNT(*) AS n FROM usage_records GROUP BY endpoint ORDER BY endpoint")

@@ -6,7 +6,8 @@ import OpenAI from 'openai';
 import { OpenAIRealtimeWS } from 'openai/realtime/ws';
 import { Agent, fetch as undiciFetch } from 'undici';
 import WebSocket from 'ws';
-import { pcmBytes, speakAsTones } from '../../electron/gateway/providers/simulate/tone-voice.ts';
+import { listen, synthesizeSpeech } from '../../electron/gateway/providers/simulate/fsk-voice.ts';
+import { pcmBytes, pcmSamples } from '../../electron/gateway/providers/simulate/pcm.ts';
 import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 
 type ServerEvent = { type: string; [key: string]: any };
@@ -108,7 +109,7 @@ describe('realtime', () => {
   test('an audio turn: appended speech is detected, committed and answered with PCM16 audio and its transcript', async () => {
     const { rt, events, until } = sdkSession();
     await until('session.created');
-    const speech = pcmBytes(speakAsTones('hello there'));
+    const speech = pcmBytes(synthesizeSpeech('hello there'));
     rt.send({ type: 'input_audio_buffer.append', audio: speech.toString('base64') });
     rt.send({ type: 'input_audio_buffer.append', audio: Buffer.alloc(9600).toString('base64') });
     await until('input_audio_buffer.speech_started');
@@ -123,6 +124,7 @@ describe('realtime', () => {
     assert.equal(events.find((e) => e.type === 'response.output_audio_transcript.done')!.transcript, transcript);
     assert.ok(transcript.length > 0);
     assert.equal(done.response.output[0].content[0].transcript, transcript);
+    assert.equal(listen(pcmSamples(audio)), transcript, 'the audio says its transcript (same voice as /v1/audio/speech)');
     const billed = gw.gateway.context.db.prepare("SELECT COUNT(*) AS n FROM usage_records WHERE endpoint = '/v1/realtime'").get() as { n: number };
     assert.ok(billed.n >= 1, 'each response is billed');
   });

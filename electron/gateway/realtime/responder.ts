@@ -1,6 +1,7 @@
 // Produces one simulated realtime response as its ordered server events: output item, text or audio deltas with transcript, or function-call arguments.
 import { publicId } from '../ids.ts';
-import { pcmBytes, speakAsTones } from '../providers/simulate/tone-voice.ts';
+import { synthesizeSpeech } from '../providers/simulate/fsk-voice.ts';
+import { pcmBytes } from '../providers/simulate/pcm.ts';
 import { simulateChat } from '../providers/simulate/text/engine.ts';
 import { argumentFragments, streamPieces } from '../providers/simulate/text/stream-pieces.ts';
 import type { ChatTurn } from '../providers/simulate/text/types.ts';
@@ -55,9 +56,11 @@ export async function streamResponse(responseId: string, config: SessionConfig, 
   await emit('response.content_part.added', { ...at, content_index: 0, part: audio ? { type, transcript: '' } : { type, text: '' } });
   let said = '';
   let cancelled = false;
-  for (const piece of streamPieces(choice.text)) {
+  const pieces = streamPieces(choice.text);
+  const chunks = audio ? audioChunks(choice.text, pieces) : [];
+  for (const [index, piece] of pieces.entries()) {
     const sent = audio
-      ? (await emit('response.output_audio.delta', { ...at, content_index: 0, delta: pcmBytes(speakAsTones(piece)).toString('base64') })) &&
+      ? (await emit('response.output_audio.delta', { ...at, content_index: 0, delta: chunks[index]!.toString('base64') })) &&
         (await emit('response.output_audio_transcript.delta', { ...at, content_index: 0, delta: piece }))
       : await emit('response.output_text.delta', { ...at, content_index: 0, delta: piece });
     if (!sent) {
@@ -78,4 +81,22 @@ export async function streamResponse(responseId: string, config: SessionConfig, 
   await emit('response.output_item.done', { response_id: responseId, output_index: 0, item: done });
   await emit('conversation.item.done', { item: done });
   return { item: done, turn: { role: 'assistant', text: said }, usage: result.usage, cancelled };
+}
+
+/**
+ * The whole answer spoken once (the same voice as /v1/audio/speech, so it transcribes back), cut into one
+ * chunk per text piece in proportion to the piece's bytes; the chunks join back to the whole.
+ */
+function audioChunks(text: string, pieces: string[]): Buffer[] {
+  const bytes = pcmBytes(synthesizeSpeech(text));
+  const total = Buffer.byteLength(text) || 1;
+  let seen = 0;
+  let from = 0;
+  return pieces.map((piece, index) => {
+    seen += Buffer.byteLength(piece);
+    const to = index === pieces.length - 1 ? bytes.length : Math.floor((bytes.length * seen) / total / 2) * 2;
+    const chunk = bytes.subarray(from, to);
+    from = to;
+    return chunk;
+  });
 }

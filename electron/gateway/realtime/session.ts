@@ -1,7 +1,7 @@
 // One simulated realtime session: reads client events, keeps the conversation and audio buffer, and answers with GA (or beta) server events.
 import { publicId } from '../ids.ts';
 import { isObject, type Fields } from '../protocols/fields.ts';
-import { pcmSamples, rms } from '../providers/simulate/tone-voice.ts';
+import { pcmSamples, rms } from '../providers/simulate/pcm.ts';
 import type { ChatTurn } from '../providers/simulate/text/types.ts';
 import { GatewayError } from '../services/errors.ts';
 import { dialectName, dialectPartType } from './event-names.ts';

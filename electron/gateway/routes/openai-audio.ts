@@ -7,9 +7,9 @@ import { mp3File, wavFile } from '../providers/simulate/audio-containers.ts';
 import { speak, VOICE_RATE } from '../providers/simulate/fsk-voice.ts';
 import { streamPieces } from '../providers/simulate/text/stream-pieces.ts';
 import { countTokens } from '../providers/simulate/text/tokens.ts';
-import { pcmBytes } from '../providers/simulate/tone-voice.ts';
+import { pcmBytes } from '../providers/simulate/pcm.ts';
 import { transcribe } from '../providers/simulate/transcribe.ts';
-import { segmentsOf, toSrt, toVtt, type Segment } from '../providers/simulate/transcripts.ts';
+import { segmentsOf, toSrt, toVtt, wordsOf, type Segment } from '../providers/simulate/transcripts.ts';
 import { invalid } from '../services/errors.ts';
 import { speechPriceMicros, transcriptionPriceMicros } from '../services/pricing.ts';
 import { writeSse } from '../server/sse.ts';
@@ -46,9 +46,11 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
     app.post(endpoint, async (request, reply) => {
       if (!request.isMultipart()) throw invalid('Send the audio as multipart/form-data with a `file` and a `model`.', 'file');
       const fields: Fields = {};
+      const granularities: unknown[] = [];
       let file: { bytes: Buffer; name: string } | undefined;
       for await (const part of request.parts()) {
         if (part.type === 'file') file = { bytes: await part.toBuffer(), name: part.filename };
+        else if (part.fieldname === 'timestamp_granularities[]') granularities.push(part.value);
         else fields[part.fieldname] = part.value;
       }
       const model = requiredString(fields, 'model');
@@ -56,6 +58,7 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
       const format = optionalString(fields, 'response_format') ?? 'json';
       if (!TRANSCRIPT_FORMATS.includes(format)) throw invalid(`Invalid value for 'response_format': expected one of ${TRANSCRIPT_FORMATS.join(', ')}.`, 'response_format');
       const stream = task === 'transcribe' && fields['stream'] === 'true';
+      const timestamps = timestampGranularities(granularities);
       const heard = transcribe(file.bytes, file.name);
       const tokens = { input_tokens: Math.ceil(heard.duration * AUDIO_TOKENS_PER_SECOND), output_tokens: countTokens(heard.text) };
       billing.charge(request.principal, { endpoint, model, inputTokens: tokens.input_tokens, outputTokens: tokens.output_tokens, amountMicros: transcriptionPriceMicros(heard.duration) });
@@ -75,7 +78,15 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
           return reply.type('text/vtt; charset=utf-8').send(toVtt(segments));
         case 'verbose_json': {
           const language = task === 'translate' ? 'english' : (optionalString(fields, 'language') ?? 'english');
-          return { task, language, duration: Math.round(heard.duration * 1000) / 1000, text: heard.text, segments: segments.map(verboseSegment), usage };
+          return {
+            task,
+            language,
+            duration: Math.round(heard.duration * 1000) / 1000,
+            text: heard.text,
+            ...(timestamps.has('word') && { words: wordsOf(heard.text, heard.duration) }),
+            ...(timestamps.has('segment') && { segments: segments.map(verboseSegment) }),
+            usage,
+          };
         }
         default:
           return { text: heard.text, usage };
@@ -84,6 +95,16 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
   transcriptionRoute('transcribe', '/v1/audio/transcriptions');
   // The simulated voice speaks no language in particular: a translation is the transcript itself.
   transcriptionRoute('translate', '/v1/audio/translations');
+}
+
+/** The `timestamp_granularities[]` asked for (`segment` when none), or a 400 for another value. */
+function timestampGranularities(values: unknown[]): Set<string> {
+  for (const value of values) {
+    if (value !== 'word' && value !== 'segment') {
+      throw invalid("Invalid value for 'timestamp_granularities[]': expected 'word' or 'segment'.", 'timestamp_granularities');
+    }
+  }
+  return new Set(values.length === 0 ? ['segment'] : (values as string[]));
 }
 
 /** A segment with the extra fields of OpenAI's verbose_json (fixed, plausible values: there is no real decoder). */

@@ -1,7 +1,7 @@
 // Faults on demand: the `x-gatehouse-fault` header (or a `-fault-<value>` model suffix) makes a call fail the way real upstreams fail.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { GatewayError } from '../services/errors.ts';
+import { GatewayError, invalid } from '../services/errors.ts';
 import { protocolOf } from './protocol.ts';
 
 /** Every fault a caller can ask for. */
@@ -12,7 +12,7 @@ export type Fault = (typeof FAULTS)[number];
 const TIMEOUT_HOLD_MS = 10 * 60_000;
 /** How long a counted fault remembers the attempts of one request. */
 const ATTEMPT_TTL_MS = 10 * 60_000;
-/** Seconds sent in Retry-After (and its millisecond twin) with a 429. */
+/** The wait a 429 asks for: `retry-after-ms: 200` and, rounded up to whole seconds, `Retry-After: 1`. */
 const RETRY_AFTER_MS = 200;
 
 interface Requested {
@@ -21,14 +21,25 @@ interface Requested {
   times?: number;
 }
 
-/** Reads the requested fault: the header `x-gatehouse-fault: 429` / `429*2`, else a model named `…-fault-429` / `…-fault-429x2`. */
+/**
+ * Reads the requested fault: the header `x-gatehouse-fault: 429` / `429*2`, else a model named `…-fault-429` /
+ * `…-fault-429x2`. An unknown header value is a 400 (a typo should not pass as a success); a model name whose
+ * suffix is no fault (`my-fault-tolerant`) is just a model name.
+ */
 export function requestedFault(request: FastifyRequest): Requested | undefined {
   const header = request.headers['x-gatehouse-fault'];
-  const fromHeader = typeof header === 'string' ? /^\s*([a-z0-9]+)(?:\*(\d+))?\s*$/i.exec(header) : null;
+  if (typeof header === 'string' && header.trim() !== '') {
+    const match = /^\s*([a-z0-9]+)(?:\*(\d+))?\s*$/i.exec(header);
+    const requested = match ? asRequested(match) : undefined;
+    if (!requested) throw invalid(`Unknown x-gatehouse-fault '${header.trim()}': use one of ${FAULTS.join(', ')}, optionally with *N (fail N attempts).`, 'x-gatehouse-fault');
+    return requested;
+  }
   const model = modelOf(request);
-  const fromModel = model ? /-fault-([a-z0-9]+?)(?:x(\d+))?$/i.exec(model) : null;
-  const match = fromHeader ?? fromModel;
-  if (!match) return undefined;
+  const match = model ? /-fault-([a-z0-9]+?)(?:x(\d+))?$/i.exec(model) : null;
+  return match ? asRequested(match) : undefined;
+}
+
+function asRequested(match: RegExpExecArray): Requested | undefined {
   const fault = match[1]!.toLowerCase() as Fault;
   if (!FAULTS.includes(fault)) return undefined;
   return { fault, ...(match[2] !== undefined && { times: Number(match[2]) }) };

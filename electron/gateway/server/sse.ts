@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { NamedEvent } from '../protocols/named-event.ts';
 import { streamFaultOf, paceOf } from './faults.ts';
 
-/** Frames written before a `disconnect` or `malformed` fault strikes. */
+/** Frames written before a `disconnect` or `malformed` fault strikes (fewer when the stream is shorter: never its last frame). */
 export const FRAMES_BEFORE_FAULT = 3;
 
 /** A frame written as-is: `data: [DONE]` of OpenAI streams. */
@@ -11,7 +11,10 @@ export const DONE = Symbol('done');
 
 /**
  * Streams `events` as server-sent events: `event: <name>` when named, then `data: <json>` (or the raw
- * `[DONE]` marker). Stops quietly when the client goes away.
+ * `[DONE]` marker). Return its promise from the route handler: it hijacks the reply, sends status 200 with
+ * `content-type: text/event-stream`, `cache-control: no-cache` and `connection: keep-alive`, waits 1/N s
+ * between frames for `x-gatehouse-pace: N`, applies the `disconnect` / `malformed` faults after
+ * FRAMES_BEFORE_FAULT frames, and stops quietly when the client goes away.
  */
 export async function writeSse(request: FastifyRequest, reply: FastifyReply, events: readonly (NamedEvent | typeof DONE)[]) {
   const frames = events.map((event) =>
@@ -41,10 +44,12 @@ async function writeFrames(
   let gone = false;
   raw.on('close', () => (gone = true));
   const fault = streamFaultOf(request);
+  // A short stream is still broken before its last frame.
+  const faultAt = Math.max(0, Math.min(FRAMES_BEFORE_FAULT, frames.length - 1));
   const delayMs = paceDelay(paceOf(request));
   if (open) raw.write(open);
   for (let i = 0; i < frames.length && !gone; i++) {
-    if (fault && i === FRAMES_BEFORE_FAULT) {
+    if (fault && i === faultAt) {
       if (fault === 'malformed') {
         raw.end('data: {"malformed": tru\n\n');
       } else {

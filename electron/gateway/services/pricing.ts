@@ -7,10 +7,12 @@ export interface Price {
   perCall: number;
 }
 
-/** The price table; README.md shows the same numbers. Any model name not listed costs as `default`. */
+/**
+ * The price table of token-billed calls (chat, embeddings, rerank, 3D); README.md shows the same numbers. Any model
+ * name not listed costs as `default`. Images, speech and transcription are priced by MEDIA_PRICES instead.
+ */
 export const PRICES: Record<string, Price> = {
   default: { inputPerMillion: 0.5, outputPerMillion: 1.5, perCall: 0 },
-  'sim-image': { inputPerMillion: 0, outputPerMillion: 0, perCall: 0.02 },
   'sim-3d': { inputPerMillion: 1, outputPerMillion: 2, perCall: 0.2 },
   'sim-chat': { inputPerMillion: 1, outputPerMillion: 3, perCall: 0 },
   'sim-echo': { inputPerMillion: 0.1, outputPerMillion: 0.1, perCall: 0 },

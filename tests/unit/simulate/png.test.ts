@@ -49,4 +49,15 @@ test('what is not a supported PNG is refused with a reason', () => {
   const sixteenBit = handmade(1, 1, 2, [[0, 0, 0, 0, 0, 0, 0]]);
   sixteenBit[24] = 16;
   assert.throws(() => decodePng(sixteenBit), /8-bit/);
+  const interlaced = handmade(1, 1, 2, [[0, 0, 0, 0]]);
+  interlaced[28] = 1;
+  assert.throws(() => decodePng(interlaced), /non-interlaced/);
+  assert.throws(() => decodePng(handmade(1, 1, 3, [[0, 0]])), /gray, RGB or RGBA/, 'palette images');
+});
+
+test('a forged size or short image data is refused, not allocated or read past', () => {
+  assert.throws(() => decodePng(handmade(5000, 5000, 0, [[0, 0]])), /larger than/);
+  assert.throws(() => decodePng(handmade(3, 2, 0, [[0, 1, 2, 3]])), /truncated/);
+  const bomb = handmade(2, 2, 0, [Array.from({ length: 10_000 }, () => 0)]);
+  assert.throws(() => decodePng(bomb), /corrupt or larger/);
 });

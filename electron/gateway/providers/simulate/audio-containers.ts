@@ -1,6 +1,6 @@
 // Audio containers for simulated speech: WAV (PCM16 mono) read and write, raw PCM, and MP3 (lamejs) with the text in an ID3v2 TXXX frame.
 import { Mp3Encoder } from '@breezystack/lamejs';
-import { pcmBytes, pcmSamples } from './tone-voice.ts';
+import { pcmBytes, pcmSamples } from './pcm.ts';
 
 /** Description of the ID3 TXXX frame that carries the spoken text in our MP3s. */
 const ID3_DESCRIPTION = 'gatehouse-text';

@@ -4,7 +4,7 @@ import { isMp3, mp3Duration, parseWav, readMp3Text } from './audio-containers.ts
 import { listen, VOICE_RATE } from './fsk-voice.ts';
 import { paragraph } from './text/sentences.ts';
 import { seededRandom } from './text/seed.ts';
-import { pcmSamples } from './tone-voice.ts';
+import { pcmSamples } from './pcm.ts';
 
 /** What was heard, and how long the audio lasts (seconds). */
 export interface Heard {

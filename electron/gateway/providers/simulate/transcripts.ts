@@ -1,4 +1,4 @@
-// Turns a transcript into timed segments and into the SRT and WebVTT subtitle formats.
+// Turns a transcript into timed segments and words, and into the SRT and WebVTT subtitle formats.
 
 /** One timed piece of a transcript. */
 export interface Segment {
@@ -8,15 +8,32 @@ export interface Segment {
   text: string;
 }
 
+/** One timed word of a transcript (verbose_json `words`). */
+export interface TimedWord {
+  word: string;
+  start: number;
+  end: number;
+}
+
 /** Sentences of the text, each given a share of the duration proportional to its length. */
 export function segmentsOf(text: string, duration: number): Segment[] {
   const sentences = text.split(/(?<=[.!?])\s+/).filter((sentence) => sentence.trim() !== '');
-  const total = sentences.reduce((sum, sentence) => sum + sentence.length, 0) || 1;
+  return timed(sentences, duration).map(({ piece, start, end }, id) => ({ id, start, end, text: piece }));
+}
+
+/** Words of the text (whitespace-separated), timed like segments; their times add up to the duration. */
+export function wordsOf(text: string, duration: number): TimedWord[] {
+  return timed(text.split(/\s+/).filter((word) => word !== ''), duration).map(({ piece, start, end }) => ({ word: piece, start, end }));
+}
+
+/** Consecutive time spans for `pieces`, each as long as its share of the characters. */
+function timed(pieces: string[], duration: number): { piece: string; start: number; end: number }[] {
+  const total = pieces.reduce((sum, piece) => sum + piece.length, 0) || 1;
   let at = 0;
-  return sentences.map((sentence, id) => {
+  return pieces.map((piece) => {
     const start = at;
-    at += (duration * sentence.length) / total;
-    return { id, start: round(start), end: round(at), text: sentence };
+    at += (duration * piece.length) / total;
+    return { piece, start: round(start), end: round(at) };
   });
 }
 
