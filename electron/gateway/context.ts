@@ -92,7 +92,7 @@ export function createContext(options: ContextOptions): GatewayContext {
   const refresher = new AssetRefresher(assetsRepo, reviewer, clock, (row) =>
     events.emit('asset.changed', { ...presentAsset(row), account_id: row.account_id }),
   );
-  const billing = new BillingService(new UsageRepo(db), clock);
+  const billing = new BillingService(new UsageRepo(db), clock, options.modelAliases);
   const scheduler = new RefreshScheduler({
     intervalMs: options.refreshIntervalMs,
     assets: assetsRepo,

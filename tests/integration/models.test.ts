@@ -81,4 +81,12 @@ describe('model aliases', () => {
     assert.match(embed.displayName!, /alias of sim-embed/);
     assert.ok(!embed.supportedActions!.includes('generateContent'));
   });
+
+  test('a call through an alias is priced at the row of the model it stands for', async () => {
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
+    const reply = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'price check' }] });
+    const row = gw.gateway.context.db.prepare("SELECT amount_micros FROM usage_records WHERE model = 'gpt-4o'").get() as { amount_micros: number };
+    const { prompt_tokens, completion_tokens } = reply.usage!;
+    assert.equal(row.amount_micros, Math.round(prompt_tokens * 1 + completion_tokens * 3), 'sim-chat: $1 / $3 per million');
+  });
 });

@@ -251,6 +251,9 @@ describe('chat completions', () => {
       [{ model: 'm', messages: [{ role: 'user', content: 'x' }], tools: [WEATHER_TOOL], tool_choice: { type: 'function', function: { name: 'nope' } } }, 'tool_choice'],
       [{ model: 'm', messages: [{ role: 'user', content: 'x' }], stop: ['a', 'b', 'c', 'd', 'e'] }, 'stop'],
       [{ model: 'm', messages: [{ role: 'user', content: 42 }] }, 'messages[0].content'],
+      [{ model: 'm', messages: [{ role: 'user' }] }, 'messages[0].content'],
+      [{ model: 'm', messages: [{ role: 'user', content: 'x' }], tool_choice: 'auto' }, 'tool_choice'],
+      [{ model: 'm', messages: [{ role: 'user', content: 'x' }], tools: [] }, 'tools'],
     ];
     for (const [body, param] of cases) {
       const error = await suite.client.chat.completions.create(body as never).then(

@@ -17,14 +17,18 @@ export interface Usage {
 export class BillingService {
   private readonly repo: UsageRepo;
   private readonly clock: Clock;
-  constructor(repo: UsageRepo, clock: Clock) {
+  /** Configured model aliases: an alias is priced as the model it stands for. */
+  private readonly aliases: Readonly<Record<string, string>>;
+  constructor(repo: UsageRepo, clock: Clock, aliases: Readonly<Record<string, string>> = {}) {
     this.repo = repo;
     this.clock = clock;
+    this.aliases = aliases;
   }
 
   /** Charges a call to the caller's token; returns the amount in micro-units. */
   charge(principal: Principal, usage: Usage): number {
-    const amount = usage.amountMicros ?? amountMicros(usage.model, usage.inputTokens, usage.outputTokens);
+    const priced = this.aliases[usage.model] ?? usage.model;
+    const amount = usage.amountMicros ?? amountMicros(priced, usage.inputTokens, usage.outputTokens);
     this.repo.record({
       account_id: principal.accountId,
       token_id: principal.tokenId,

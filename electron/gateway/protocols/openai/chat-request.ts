@@ -78,6 +78,8 @@ export function streamFlags(fields: Fields): { stream: boolean; includeUsage: bo
 
 function parseMessage(message: Fields, path: string): ChatTurn | { role: 'system'; text: string } {
   const role = requiredString(message, 'role', `${path}.role`);
+  // Only assistant (with calls) and legacy function messages may come without content, as on the real API.
+  if (['system', 'developer', 'user', 'tool'].includes(role) && absent(message, 'content')) throw missing(`${path}.content`);
   const text = contentText(message['content'], `${path}.content`);
   switch (role) {
     case 'system':
@@ -126,7 +128,14 @@ function contentText(content: unknown, path: string): string {
 }
 
 function parseTools(fields: Fields): ToolSpec[] {
-  return (optionalArray(fields, 'tools') ?? []).map((tool, i) => {
+  const tools = optionalArray(fields, 'tools') ?? [];
+  if (tools.length === 0 && !absent(fields, 'tool_choice')) {
+    throw invalid("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", 'tool_choice');
+  }
+  if (Array.isArray(fields['tools']) && tools.length === 0) {
+    throw invalid("Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.", 'tools');
+  }
+  return tools.map((tool, i) => {
     const path = `tools[${i}]`;
     const spec = asObject(tool, path);
     if (spec['type'] !== 'function') throw invalid(`Invalid value for '${path}.type': only 'function' tools are supported.`, `${path}.type`);
