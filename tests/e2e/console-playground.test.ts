@@ -62,7 +62,8 @@ describe('console pages on the public API', { skip }, () => {
     await page.getByRole('button', { name: 'Use a token of this account' }).click();
     await page.getByLabel('Message', { exact: true }).fill('Say hello to the console test.');
     await page.getByRole('button', { name: 'Send' }).click();
-    const reply = page.locator('.bubble.assistant').last();
+    // The bubble appears before the first token; wait for streamed text in it, not just for the bubble.
+    const reply = page.locator('.bubble.assistant', { hasText: /\S/ }).last();
     await reply.waitFor();
     assert.notEqual((await reply.textContent())!.trim(), '');
     assert.match((await page.getByTestId('raw-request').textContent())!, /"stream": true/);

@@ -164,6 +164,23 @@ describe('Gemini API (simulate mode)', () => {
     );
   });
 
+  test('a disconnected or malformed stream makes the SDK throw instead of ending quietly', async () => {
+    for (const fault of ['disconnect', 'malformed']) {
+      await assert.rejects(
+        (async () => {
+          const stream = await ai.models.generateContentStream({
+            model: MODEL,
+            contents: 'Tell me a long story about ships.',
+            config: { httpOptions: { headers: { 'x-gatehouse-fault': fault } } },
+          });
+          for await (const _chunk of stream);
+        })(),
+        Error,
+        fault,
+      );
+    }
+  });
+
   test('errors have the Gemini shape on both paths; an unknown method is NOT_FOUND', async () => {
     for (const version of ['v1', 'v1beta']) {
       const bad = await request(`${gw.url}/${version}/models/${MODEL}:generateContent`, 'POST', {

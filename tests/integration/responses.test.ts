@@ -239,6 +239,29 @@ describe('OpenAI Responses API (simulate mode)', () => {
     assert.equal(typeof JSON.parse(deltas).city, 'string');
   });
 
+  test('faults: a counted 429 is retried by the SDK and then succeeds; a cut or broken stream is an SDK error', async () => {
+    const retrying = new OpenAI({ baseURL: `${suite.gw.url}/v1`, apiKey: suite.gw.token, maxRetries: 1 });
+    const response = await retrying.responses.create(
+      { model: MODEL, input: 'Retry me once.' },
+      { headers: { 'x-gatehouse-fault': '429*1' } },
+    );
+    assert.equal(response.status, 'completed');
+    await assert.rejects(
+      suite.client.responses.create({ model: MODEL, input: 'hi' }, { headers: { 'x-gatehouse-fault': '429' } }),
+      OpenAI.RateLimitError,
+    );
+    for (const fault of ['disconnect', 'malformed']) {
+      const stream = suite.client.responses.stream({ model: MODEL, input: 'Tell me a long story.' }, { headers: { 'x-gatehouse-fault': fault } });
+      await assert.rejects(
+        (async () => {
+          for await (const _event of stream);
+        })(),
+        OpenAI.OpenAIError,
+        fault,
+      );
+    }
+  });
+
   test('validation errors use the OpenAI error shape', async () => {
     const missingModel = await request(`${suite.gw.url}/v1/responses`, 'POST', { token: suite.gw.token, body: { input: 'hi' } });
     assert.equal(missingModel.status, 400);
