@@ -6,7 +6,7 @@ import { buildApp } from './server/app.ts';
 import { consoleUrlOf } from './routes/console.ts';
 import { listen } from './server/listen.ts';
 import { ensureCertificates } from './server/tls/certificates.ts';
-import { listenTls, type TlsListener } from './server/tls-listener.ts';
+import { listenTls, type TlsListener } from './server/tls/listener.ts';
 import { openDatabase } from './storage/database.ts';
 import { systemClock } from './time.ts';
 

@@ -1,42 +1,25 @@
-// Integration tests of /v1/realtime: the official openai SDK over wss:// trusting the local CA, raw ws clients, auth and beta names.
+// Integration tests of /v1/realtime: the official openai SDK over wss:// trusting the local CA (text, audio, tools, beta), auth, the TLS port and the CLI.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { OpenAIRealtimeWS } from 'openai/realtime/ws';
 import { Agent, fetch as undiciFetch } from 'undici';
-import WebSocket from 'ws';
 import { listen, synthesizeSpeech } from '../../electron/gateway/providers/simulate/fsk-voice.ts';
 import { pcmBytes, pcmSamples } from '../../electron/gateway/providers/simulate/pcm.ts';
-import { startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { amountMicros } from '../../electron/gateway/services/pricing.ts';
+import { serveCli } from '../helpers/cli.ts';
+import { startGateway, tempDataDir, type TestGateway } from '../helpers/gateway.ts';
+import { inOrder, openRaw, sdkLog } from '../helpers/realtime.ts';
 
-type ServerEvent = { type: string; [key: string]: any };
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Collects a raw socket's events and waits for one of a type. */
-function eventsOf(socket: WebSocket) {
-  const events: ServerEvent[] = [];
-  const waiters: { type: string; from: number; resolve: (e: ServerEvent) => void }[] = [];
-  socket.on('message', (data: Buffer) => {
-    const event = JSON.parse(data.toString()) as ServerEvent;
-    events.push(event);
-    for (const waiter of [...waiters]) {
-      if (event.type === waiter.type) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(event);
-      }
-    }
-  });
-  return {
-    events,
-    next: (type: string) => {
-      const seen = events.find((event, i) => event.type === type && i >= (eventsOf as any).cursor);
-      if (seen) return Promise.resolve(seen);
-      return new Promise<ServerEvent>((resolve) => waiters.push({ type, from: events.length, resolve }));
-    },
-  };
-}
+/** `ms` of silence as PCM16 24 kHz bytes. */
+const silence = (ms: number) => Buffer.alloc(ms * 48);
 
-describe('realtime', () => {
+describe('realtime over the openai SDK', { timeout: 60_000 }, () => {
   let gw: TestGateway;
   let ca: string;
   let tlsUrl: string;
@@ -47,37 +30,35 @@ describe('realtime', () => {
   });
   after(() => gw.stop());
 
-  const sdkSession = (beta = false) => {
-    const client = new OpenAI({ apiKey: gw.token, baseURL: `${tlsUrl}/v1` });
-    const rt = new OpenAIRealtimeWS({ model: 'sim-realtime', options: { ca, ...(beta && { headers: { 'OpenAI-Beta': 'realtime=v1' } }) } }, client);
-    const events: ServerEvent[] = [];
-    rt.on('event', (event: ServerEvent) => events.push(event));
-    const until = (type: string, from = 0) =>
-      new Promise<ServerEvent>((resolve, reject) => {
-        const found = events.slice(from).find((event) => event.type === type);
-        if (found) return resolve(found);
-        const onEvent = (event: ServerEvent) => {
-          if (event.type === type) {
-            rt.off('event', onEvent);
-            resolve(event);
-          }
-        };
-        rt.on('event', onEvent);
-        rt.on('error', reject);
-      });
-    return { rt, events, until };
+  /** The SDK's realtime client on the TLS port, trusting the gateway's CA through the `ws` options. */
+  const connect = (model: string, extra: { headers?: Record<string, string>; apiKey?: string } = {}) => {
+    const client = new OpenAI({ apiKey: extra.apiKey ?? gw.token, baseURL: `${tlsUrl}/v1` });
+    const rt = new OpenAIRealtimeWS({ model, options: { ca, ...(extra.headers && { headers: extra.headers }) } }, client);
+    return { rt, log: sdkLog(rt) };
   };
+  const usageRows = (model: string) =>
+    gw.gateway.context.db.prepare("SELECT input_tokens, output_tokens, amount_micros FROM usage_records WHERE endpoint = '/v1/realtime' AND model = ?").all(model) as {
+      input_tokens: number;
+      output_tokens: number;
+      amount_micros: number;
+    }[];
 
-  test('the openai SDK connects over wss:// trusting the CA and runs a text turn with events in order', async () => {
-    const { rt, events, until } = sdkSession();
-    await until('session.created');
+  test('the SDK dials wss:// and runs a text turn: the GA events in order, each with a unique event_id, billed at the price table', async () => {
+    const { rt, log } = connect('sim-realtime');
+    assert.equal(rt.url.protocol, 'wss:');
+    const created = await log.next('session.created');
+    assert.equal(created.session.type, 'realtime');
+    assert.equal(created.session.model, 'sim-realtime');
+    assert.deepEqual(created.session.output_modalities, ['audio']);
+    assert.deepEqual(created.session.audio.input.format, { type: 'audio/pcm', rate: 24000 });
     rt.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'], instructions: 'Be brief.' } });
-    await until('session.updated');
+    const updated = await log.next('session.updated');
+    assert.deepEqual(updated.session.output_modalities, ['text']);
+    assert.equal(updated.session.instructions, 'Be brief.');
     rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Tell me about lighthouses.' }] } });
     rt.send({ type: 'response.create' });
-    const done = await until('response.done');
+    const done = await log.next('response.done');
     rt.close();
-    const types = events.map((event) => event.type);
     const order = [
       'session.created',
       'session.updated',
@@ -85,146 +66,200 @@ describe('realtime', () => {
       'conversation.item.done',
       'response.created',
       'response.output_item.added',
+      'conversation.item.added',
       'response.content_part.added',
       'response.output_text.delta',
       'response.output_text.done',
       'response.content_part.done',
       'response.output_item.done',
+      'conversation.item.done',
       'response.done',
     ];
-    let cursor = -1;
-    for (const type of order) {
-      const at = types.indexOf(type, cursor + 1);
-      assert.ok(at > cursor, `${type} after position ${cursor} in ${types.join(', ')}`);
-      cursor = at;
-    }
-    assert.ok(events.every((event) => typeof event.event_id === 'string'));
-    const text = events.filter((e) => e.type === 'response.output_text.delta').map((e) => e.delta).join('');
-    assert.equal(events.find((e) => e.type === 'response.output_text.done')!.text, text);
+    assert.equal(inOrder(log.types(), order), undefined);
+    assert.equal(new Set(log.events.map((e) => e.event_id)).size, log.events.length, 'event ids are unique');
+    const deltas = log.events.filter((e) => e.type === 'response.output_text.delta');
+    const text = deltas.map((e) => e.delta).join('');
+    assert.ok(deltas.length > 1, 'the text streams in several deltas');
+    assert.equal(log.events.find((e) => e.type === 'response.output_text.done')!.text, text);
     assert.match(text.toLowerCase(), /lighthouses/);
     assert.equal(done.response.status, 'completed');
-    assert.ok(done.response.usage.output_tokens > 0);
+    assert.equal(done.response.output[0].content[0].type, 'output_text');
+    assert.equal(done.response.output[0].content[0].text, text);
+    const { usage } = done.response;
+    assert.equal(usage.total_tokens, usage.input_tokens + usage.output_tokens);
+    assert.ok(usage.input_tokens > 0 && usage.output_tokens > 0);
+    assert.equal(usage.output_token_details.audio_tokens, 0);
+    const [row] = usageRows('sim-realtime');
+    assert.deepEqual(row, { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, amount_micros: amountMicros('sim-realtime', usage.input_tokens, usage.output_tokens) });
+    assert.ok(row!.amount_micros > 0, 'sim-realtime has a price row');
   });
 
-  test('an audio turn: appended speech is detected, committed and answered with PCM16 audio and its transcript', async () => {
-    const { rt, events, until } = sdkSession();
-    await until('session.created');
-    const speech = pcmBytes(synthesizeSpeech('hello there'));
-    rt.send({ type: 'input_audio_buffer.append', audio: speech.toString('base64') });
-    rt.send({ type: 'input_audio_buffer.append', audio: Buffer.alloc(9600).toString('base64') });
-    await until('input_audio_buffer.speech_started');
-    await until('input_audio_buffer.speech_stopped');
-    await until('input_audio_buffer.committed');
-    const done = await until('response.done');
+  test('an audio turn: streamed speech is detected by server VAD, committed, heard and answered with PCM16 audio that says its transcript', async () => {
+    const { rt, log } = connect('sim-echo');
+    await log.next('session.created');
+    const speech = pcmBytes(synthesizeSpeech('what a lovely day'));
+    const stream = Buffer.concat([silence(500), speech, silence(600)]);
+    for (let at = 0; at < stream.length; at += 960) rt.send({ type: 'input_audio_buffer.append', audio: stream.subarray(at, at + 960).toString('base64') });
+    const done = await log.next('response.done');
     rt.close();
-    const audio = Buffer.concat(events.filter((e) => e.type === 'response.output_audio.delta').map((e) => Buffer.from(e.delta, 'base64')));
-    assert.ok(audio.length > 24_000, 'more than half a second of 24 kHz PCM16');
-    assert.equal(audio.length % 2, 0);
-    const transcript = events.filter((e) => e.type === 'response.output_audio_transcript.delta').map((e) => e.delta).join('');
-    assert.equal(events.find((e) => e.type === 'response.output_audio_transcript.done')!.transcript, transcript);
-    assert.ok(transcript.length > 0);
+    const order = [
+      'input_audio_buffer.speech_started',
+      'input_audio_buffer.speech_stopped',
+      'input_audio_buffer.committed',
+      'conversation.item.added',
+      'conversation.item.done',
+      'response.created',
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.output_audio.delta',
+      'response.output_audio_transcript.delta',
+      'response.output_audio.done',
+      'response.output_audio_transcript.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.done',
+    ];
+    assert.equal(inOrder(log.types(), order), undefined);
+    const started = log.events.find((e) => e.type === 'input_audio_buffer.speech_started')!;
+    const stopped = log.events.find((e) => e.type === 'input_audio_buffer.speech_stopped')!;
+    const committed = log.events.find((e) => e.type === 'input_audio_buffer.committed')!;
+    const userItem = log.events.find((e) => e.type === 'conversation.item.added')!.item;
+    assert.equal(stopped.item_id, started.item_id, 'speech_started promises the id of the item that speech_stopped commits');
+    assert.equal(committed.item_id, started.item_id);
+    assert.equal(userItem.id, started.item_id);
+    assert.deepEqual(userItem.content, [{ type: 'input_audio', transcript: null }]);
+    // Speech begins 500 ms in; the start includes the 300 ms prefix padding; the stop includes the 500 ms of silence.
+    assert.equal(started.audio_start_ms, 200);
+    const speechMs = speech.length / 48;
+    assert.ok(Math.abs(stopped.audio_end_ms - (500 + speechMs + 500)) <= 20, `audio_end_ms ${stopped.audio_end_ms} for ${speechMs} ms of speech`);
+
+    const audio = Buffer.concat(log.events.filter((e) => e.type === 'response.output_audio.delta').map((e) => Buffer.from(e.delta, 'base64')));
+    const transcript = log.events.filter((e) => e.type === 'response.output_audio_transcript.delta').map((e) => e.delta).join('');
+    assert.equal(transcript, 'what a lovely day', 'the echo model heard the spoken words');
+    assert.equal(log.events.find((e) => e.type === 'response.output_audio_transcript.done')!.transcript, transcript);
     assert.equal(done.response.output[0].content[0].transcript, transcript);
-    assert.equal(listen(pcmSamples(audio)), transcript, 'the audio says its transcript (same voice as /v1/audio/speech)');
-    const billed = gw.gateway.context.db.prepare("SELECT COUNT(*) AS n FROM usage_records WHERE endpoint = '/v1/realtime'").get() as { n: number };
-    assert.ok(billed.n >= 1, 'each response is billed');
+    assert.equal(listen(pcmSamples(audio)), transcript, 'the answer audio says its transcript (same voice as /v1/audio/speech)');
+    const { usage } = done.response;
+    assert.ok(usage.input_token_details.audio_tokens > 0 && usage.output_token_details.audio_tokens > 0);
+    assert.equal(usage.output_tokens, usage.output_token_details.text_tokens + usage.output_token_details.audio_tokens);
+    // 24 kHz PCM16 at 20 tokens per second of answer.
+    assert.equal(usage.output_token_details.audio_tokens, Math.ceil((audio.length / 48_000) * 20));
+    assert.equal(usageRows('sim-echo').length, 1, 'the response is billed');
   });
 
-  test('tools configured on the session give function-call argument events', async () => {
-    const { rt, events, until } = sdkSession();
-    await until('session.created');
-    rt.send({
-      type: 'session.update',
-      session: { type: 'realtime', output_modalities: ['text'], tools: [{ type: 'function', name: 'get_time', parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } }], tool_choice: 'required' },
-    });
+  test('session tools give function-call argument events; the function output answers the next response', async () => {
+    const { rt, log } = connect('sim-realtime');
+    await log.next('session.created');
+    const tool = { type: 'function' as const, name: 'get_time', description: 'Current time', parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } };
+    rt.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'], tools: [tool], tool_choice: 'required' } });
     rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'What time is it?' }] } });
     rt.send({ type: 'response.create' });
-    await until('response.done');
-    rt.close();
-    const argsDone = events.find((e) => e.type === 'response.function_call_arguments.done')!;
+    const done = await log.next('response.done');
+    const argsDone = log.events.find((e) => e.type === 'response.function_call_arguments.done')!;
     assert.equal(argsDone.name, 'get_time');
-    const streamed = events.filter((e) => e.type === 'response.function_call_arguments.delta').map((e) => e.delta).join('');
+    const streamed = log.events.filter((e) => e.type === 'response.function_call_arguments.delta').map((e) => e.delta).join('');
     assert.equal(streamed, argsDone.arguments);
     assert.equal(typeof JSON.parse(argsDone.arguments).zone, 'string');
+    const call = done.response.output[0];
+    assert.deepEqual([call.type, call.status, call.call_id, call.arguments], ['function_call', 'completed', argsDone.call_id, argsDone.arguments]);
+    rt.send({ type: 'session.update', session: { type: 'realtime', tool_choice: 'auto' } });
+    rt.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: call.call_id, output: '{"time":"12:30"}' } });
+    rt.send({ type: 'response.create' });
+    const answer = await log.next('response.done');
+    rt.close();
+    assert.match(answer.response.output[0].content[0].text, /12:30/);
   });
 
-  test('a raw ws:// client gets an error event for bad client events, and the socket stays open', async () => {
-    const socket = new WebSocket(`${gw.url.replace('http', 'ws')}/v1/realtime?model=sim-realtime`, { headers: { authorization: `Bearer ${gw.token}` } });
-    const { events } = eventsOf(socket);
-    await new Promise((resolve) => socket.once('open', resolve));
-    const wait = async (predicate: (e: ServerEvent) => boolean) => {
-      for (let i = 0; i < 200 && !events.some(predicate); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      return events.find(predicate)!;
-    };
-    socket.send('this is not json');
-    socket.send(JSON.stringify({ type: 'response.teleport', event_id: 'evt_1' }));
-    socket.send(JSON.stringify({ type: 'input_audio_buffer.commit', event_id: 'evt_2' }));
-    const parseError = await wait((e) => e.type === 'error' && e.error.code === 'invalid_json');
-    const unknown = await wait((e) => e.type === 'error' && e.error.event_id === 'evt_1');
-    const empty = await wait((e) => e.type === 'error' && e.error.event_id === 'evt_2');
-    assert.equal(parseError.error.type, 'invalid_request_error');
-    assert.match(unknown.error.message, /Unknown client event type/);
-    assert.match(empty.error.message, /buffer is empty/);
-    socket.send(JSON.stringify({ type: 'session.update', session: { instructions: 'still here' } }));
-    const updated = await wait((e) => e.type === 'session.updated');
-    assert.equal(updated.session.instructions, 'still here');
-    assert.equal(socket.readyState, WebSocket.OPEN);
-    socket.close();
+  test('beta clients (OpenAI-Beta: realtime=v1) get the beta session shape and event names, and may send beta fields', async () => {
+    const { rt, log } = connect('sim-realtime', { headers: { 'OpenAI-Beta': 'realtime=v1' } });
+    const created = await log.next('session.created');
+    assert.deepEqual(created.session.modalities, ['audio', 'text']);
+    assert.equal(created.session.input_audio_format, 'pcm16');
+    rt.send({ type: 'session.update', session: { modalities: ['text'], turn_detection: null, voice: 'verse' } } as any);
+    const updated = await log.next('session.updated');
+    assert.deepEqual([updated.session.modalities, updated.session.turn_detection, updated.session.voice], [['text'], null, 'verse']);
+    rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }] } });
+    rt.send({ type: 'response.create' });
+    await log.next('response.done');
+    rt.send({ type: 'response.create', response: { modalities: ['audio', 'text'] } } as any);
+    await log.next('response.done');
+    rt.close();
+    const types = new Set(log.types());
+    for (const beta of ['conversation.item.created', 'response.text.delta', 'response.text.done', 'response.audio.delta', 'response.audio_transcript.delta', 'response.audio.done']) {
+      assert.ok(types.has(beta), beta);
+    }
+    for (const ga of ['conversation.item.added', 'conversation.item.done', 'response.output_text.delta', 'response.output_audio.delta']) assert.ok(!types.has(ga), ga);
+    const part = log.events.find((e) => e.type === 'response.content_part.added')!.part;
+    assert.equal(part.type, 'text');
   });
 
-  test('browser-style subprotocol auth works, a bad token is refused, and beta clients get beta event names', async () => {
-    const browser = new WebSocket(`${gw.url.replace('http', 'ws')}/v1/realtime?model=sim-realtime`, ['realtime', `openai-insecure-api-key.${gw.token}`, 'openai-beta.realtime-v1']);
-    const { events } = eventsOf(browser);
-    await new Promise((resolve) => browser.once('open', resolve));
-    assert.equal(browser.protocol, 'realtime');
-    browser.send(JSON.stringify({ type: 'session.update', session: { modalities: ['text'] } }));
-    browser.send(JSON.stringify({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] } }));
-    browser.send(JSON.stringify({ type: 'response.create' }));
-    for (let i = 0; i < 300 && !events.some((e) => e.type === 'response.done'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    browser.close();
-    const types = new Set(events.map((e) => e.type));
-    assert.ok(types.has('response.text.delta') && types.has('conversation.item.created'));
-    assert.ok(!types.has('response.output_text.delta') && !types.has('conversation.item.done'));
-
-    const refused = new WebSocket(`${gw.url.replace('http', 'ws')}/v1/realtime`, { headers: { authorization: 'Bearer sk-gh-wrong' } });
-    const status = await new Promise<number>((resolve) =>
-      refused.once('unexpected-response', (request, response) => {
-        resolve(response.statusCode ?? 0);
-        request.destroy();
-      }),
-    );
-    refused.on('error', () => {});
-    assert.equal(status, 401);
-  });
-
-  test('response.cancel stops a response in progress; with none in progress it is an error event', async () => {
-    const socket = new WebSocket(`${gw.url.replace('http', 'ws')}/v1/realtime?model=sim-echo`, { headers: { authorization: `Bearer ${gw.token}` } });
-    const { events } = eventsOf(socket);
-    await new Promise((resolve) => socket.once('open', resolve));
-    const wait = async (predicate: (e: ServerEvent) => boolean) => {
-      for (let i = 0; i < 500 && !events.some(predicate); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      return events.find(predicate)!;
-    };
-    const long = Array.from({ length: 3000 }, (_, i) => `word${i}`).join(' ');
-    socket.send(JSON.stringify({ type: 'session.update', session: { output_modalities: ['text'] } }));
-    socket.send(JSON.stringify({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: long }] } }));
-    socket.send(JSON.stringify({ type: 'response.create' }));
-    await wait((e) => e.type === 'response.output_text.delta');
-    socket.send(JSON.stringify({ type: 'response.cancel' }));
-    const done = await wait((e) => e.type === 'response.done');
-    assert.equal(done.response.status, 'cancelled');
-    const said = events.filter((e) => e.type === 'response.output_text.delta').map((e) => e.delta).join('');
-    assert.ok(said.length > 0 && said.length < long.length, 'cut part-way');
-    socket.send(JSON.stringify({ type: 'response.cancel', event_id: 'evt_late' }));
-    const late = await wait((e) => e.type === 'error' && e.error.event_id === 'evt_late');
-    assert.match(late.error.message, /no active response/);
-    socket.close();
+  test('a refused token: the SDK reports invalid_api_key from an error event, and the socket closes with 3000', async () => {
+    const { rt, log } = connect('sim-realtime', { apiKey: 'sk-gh-not-a-real-token' });
+    const closed = new Promise<number>((resolve) => rt.socket.once('close', (code: number) => resolve(code)));
+    const error = await log.next('error');
+    assert.equal(error.error.code, 'invalid_api_key');
+    assert.equal(error.error.type, 'invalid_request_error');
+    assert.equal(await closed, 3000);
+    assert.match(String(log.errors[0]?.message), /invalid_api_key/);
+    assert.ok(!log.types().includes('session.created'));
   });
 
   test('the TLS port serves the HTTP API too', async () => {
     const dispatcher = new Agent({ connect: { ca } });
-    const response = await undiciFetch(`${tlsUrl}/v1/models`, { headers: { authorization: `Bearer ${gw.token}` }, dispatcher });
-    assert.equal(response.status, 200);
-    assert.equal(((await response.json()) as { object: string }).object, 'list');
-    await dispatcher.close();
+    try {
+      const response = await undiciFetch(`${tlsUrl}/v1/models`, { headers: { authorization: `Bearer ${gw.token}` }, dispatcher });
+      assert.equal(response.status, 200);
+      assert.equal(((await response.json()) as { object: string }).object, 'list');
+    } finally {
+      await dispatcher.close();
+    }
+  });
+
+  test('stopping the gateway closes open realtime sockets and stops', async () => {
+    const other = await startGateway({ tlsPort: 0 });
+    const client = await openRaw(`${other.gateway.context.runtime.tlsUrl!.replace('https', 'wss')}/v1/realtime`, { ca: readFileSync(`${other.dataDir}/tls/ca.pem`), headers: { authorization: `Bearer ${other.token}` } });
+    await client.next('session.created');
+    await other.stop();
+    assert.ok((await client.closing).code > 0);
+  });
+});
+
+describe('gatehouse serve with TLS', { timeout: 60_000 }, () => {
+  test('prints the TLS URL and CA path; a Node process trusting the CA via NODE_EXTRA_CA_CERTS runs the SDK over wss://', async () => {
+    const dataDir = tempDataDir();
+    const server = await serveCli(['--port', '0', '--tls-port', '0', '--data-dir', dataDir, '--secrets', 'none']);
+    try {
+      const token = /sk-gh-[A-Za-z0-9]{40}/.exec(server.stdout.join('\n'))![0];
+      while (!server.stdout.some((line) => line.startsWith('tls ca: '))) await new Promise((resolve) => server.child.stdout.once('data', resolve));
+      const listening = server.stdout.findIndex((line) => line.startsWith('listening on http://'));
+      const tlsLine = server.stdout.findIndex((line) => /^tls listening on https:\/\/127\.0\.0\.1:\d+$/.test(line));
+      assert.ok(listening >= 0 && tlsLine > listening, server.stdout.join('\n'));
+      const tlsUrl = server.stdout[tlsLine]!.slice('tls listening on '.length);
+      const caPath = `${dataDir}/tls/ca.pem`;
+      assert.ok(server.stdout.some((line) => line.startsWith(`tls ca: ${caPath}`)));
+      const script = `
+        import OpenAI from 'openai';
+        import { OpenAIRealtimeWS } from 'openai/realtime/ws';
+        const rt = new OpenAIRealtimeWS({ model: 'sim-echo' }, new OpenAI({ apiKey: process.env.TOKEN, baseURL: process.env.BASE }));
+        rt.on('error', (error) => { console.error(error.message); process.exit(1); });
+        rt.on('session.created', () => {
+          rt.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'] } });
+          rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'over tls' }] } });
+          rt.send({ type: 'response.create' });
+        });
+        rt.on('response.done', (event) => { console.log(event.response.output[0].content[0].text); rt.close(); });`;
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: ROOT,
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: caPath, TOKEN: token, BASE: `${tlsUrl}/v1` },
+        encoding: 'utf8',
+      });
+      assert.equal(child.status, 0, child.stderr);
+      assert.equal(child.stdout.trim(), 'over tls');
+      const untrusted = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, env: { ...process.env, NODE_EXTRA_CA_CERTS: '', TOKEN: token, BASE: `${tlsUrl}/v1` }, encoding: 'utf8' });
+      assert.notEqual(untrusted.status, 0, 'without the CA the certificate is refused');
+      assert.match(untrusted.stderr, /certificate/i);
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
   });
 });

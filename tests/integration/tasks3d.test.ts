@@ -1,5 +1,7 @@
 // Integration tests of 3D generation tasks: the state machine over time, real GLB/OBJ/STL files, failure, isolation, restart and billing.
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseServeOptions, UsageError } from '../../electron/cli/options.ts';
 import { amountMicros } from '../../electron/gateway/services/pricing.ts';
@@ -122,8 +124,12 @@ describe('3D generation tasks', () => {
     assert.equal(fromImage.status, 200);
   });
 
-  test('another account and unknown ids get the same 404 error object', async () => {
+  test('another token of the same account sees the task; another account and unknown ids get the same 404 error object', async () => {
     const task = (await create({ prompt: 'a lamp' })).body;
+    const colleague = gw.gateway.context.tokens.create({ account: 'local', name: 'second key' }).secret;
+    const shared = await query(task.task_id, colleague);
+    assert.equal(shared.status, 200);
+    assert.equal(shared.body.task_id, task.task_id);
     const stranger = gw.gateway.context.tokens.create({ account: 'stranger' }).secret;
     const theirs = await query(task.task_id, stranger);
     const unknown = await query('task_unknown');
@@ -133,6 +139,22 @@ describe('3D generation tasks', () => {
     assert.equal(theirs.body.error.type, unknown.body.error.type);
     const missingFile = await fetch(`${gw.url}/v1/3d/files/nothing.glb`);
     assert.equal(missingFile.status, 404);
+  });
+
+  test('a result file lost from the data dir answers 404 in the OpenAI error shape, not a server error', async () => {
+    const task = (await create({ prompt: 'a watering can', format: 'obj' })).body;
+    clock.advance(DURATION);
+    const done = (await query(task.task_id)).body;
+    const file = await fetch(done.files[0].url);
+    const bytes = Buffer.from(await file.arrayBuffer());
+    assert.equal(file.status, 200);
+    assert.equal(file.headers.get('content-type'), 'model/obj');
+    assert.equal(Number(file.headers.get('content-length')), bytes.length);
+    rmSync(path.join(gw.dataDir, 'files', '3d', new URL(done.files[0].url).pathname.split('/').at(-1)!));
+    const lost = await fetch(done.files[0].url);
+    assert.equal(lost.status, 404);
+    const body = (await lost.json()) as { error: Record<string, unknown> };
+    assert.deepEqual(Object.keys(body.error).sort(), ['code', 'message', 'param', 'type']);
   });
 
   test('a successful task is charged exactly once, however often it is read', async () => {
@@ -154,20 +176,46 @@ describe('3D generation tasks', () => {
   });
 });
 
+test('a model alias of sim-3d is charged and shown at the sim-3d row', async () => {
+  const clock = manualClock();
+  const gw = await startGateway({ clock, sim3dMs: DURATION, modelAliases: { 'studio-3d': 'sim-3d' } });
+  try {
+    const task = (await request(`${gw.url}/v1/3d/generations`, 'POST', { token: gw.token, body: { model: 'studio-3d', prompt: 'a kettle' } })).body;
+    assert.equal(task.model, 'studio-3d');
+    clock.advance(DURATION);
+    const done = (await request(`${gw.url}/v1/3d/generations/${task.task_id}`, 'GET', { token: gw.token })).body;
+    const expected = amountMicros('sim-3d', done.usage.input_tokens, done.usage.output_tokens);
+    assert.equal(done.amount, (expected / 1e6).toFixed(6));
+    const charged = gw.gateway.context.db.prepare("SELECT model, amount_micros FROM usage_records WHERE endpoint = '/v1/3d/generations'").all();
+    assert.deepEqual(charged, [{ model: 'studio-3d', amount_micros: expected }]);
+  } finally {
+    await gw.stop();
+  }
+});
+
 test('a task running when the gateway stops finishes after a restart on the same data dir', async () => {
   const dataDir = tempDataDir();
   const clock = manualClock();
   const first = await startGateway({ dataDir, clock, sim3dMs: DURATION });
   const task = (await request(`${first.url}/v1/3d/generations`, 'POST', { token: first.token, body: { prompt: 'a rocket' } })).body;
   clock.advance(DURATION / 2);
-  assert.equal((await request(`${first.url}/v1/3d/generations/${task.task_id}`, 'GET', { token: first.token })).body.status, 'IN_PROGRESS');
+  const running = (await request(`${first.url}/v1/3d/generations/${task.task_id}`, 'GET', { token: first.token })).body;
+  assert.equal(running.status, 'IN_PROGRESS');
   await first.stop({ keepData: true });
   const second = await startGateway({ dataDir, clock, sim3dMs: DURATION });
   try {
+    const query = () => request(`${second.url}/v1/3d/generations/${task.task_id}`, 'GET', { token: first.token });
+    const resumed = (await query()).body;
+    assert.equal(resumed.status, 'IN_PROGRESS');
+    assert.equal(resumed.progress, running.progress, 'resumes where it was, not from the start');
     clock.advance(DURATION / 2);
-    const done = (await request(`${second.url}/v1/3d/generations/${task.task_id}`, 'GET', { token: first.token })).body;
+    const done = (await query()).body;
     assert.equal(done.status, 'SUCCESS');
+    assert.equal(done.finish_time - done.submit_time, DURATION / 1000);
     checkGlb(Buffer.from(await (await fetch(done.files[0].url)).arrayBuffer()));
+    await query();
+    const charges = second.gateway.context.db.prepare("SELECT amount_micros FROM usage_records WHERE endpoint = '/v1/3d/generations'").all();
+    assert.deepEqual(charges, [{ amount_micros: Math.round(Number(done.amount) * 1e6) }], 'charged once');
   } finally {
     await second.stop();
   }

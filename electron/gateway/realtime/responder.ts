@@ -1,102 +1,158 @@
-// Produces one simulated realtime response as its ordered server events: output item, text or audio deltas with transcript, or function-call arguments.
+// Streams one simulated realtime response as its ordered server events: function calls, or a message in text or spoken audio with its transcript.
 import { publicId } from '../ids.ts';
 import { synthesizeSpeech } from '../providers/simulate/fsk-voice.ts';
-import { pcmBytes } from '../providers/simulate/pcm.ts';
 import { simulateChat } from '../providers/simulate/text/engine.ts';
 import { argumentFragments, streamPieces } from '../providers/simulate/text/stream-pieces.ts';
-import type { ChatTurn } from '../providers/simulate/text/types.ts';
+import { countTokens } from '../providers/simulate/text/tokens.ts';
+import type { ChatRequest, ToolCall } from '../providers/simulate/text/types.ts';
+import { encodeAudio, samplesPerUnit } from './audio-format.ts';
+import type { Entry } from './conversation.ts';
+import { dialectPartType } from './event-names.ts';
 import type { SessionConfig } from './session-config.ts';
+import { audioTokens, inputUsage, OUTPUT_AUDIO_TOKENS_PER_SECOND, type TokenSplit } from './usage.ts';
 
-/** Sends one server event (named by its GA type); resolves false once the response was cancelled. */
-export type Emit = (type: string, fields: Record<string, unknown>) => Promise<boolean>;
-
-/** What a finished response adds to the conversation and costs. */
-export interface ResponseOutcome {
-  item: Record<string, unknown>;
-  turn: ChatTurn;
-  usage: { inputTokens: number; outputTokens: number };
-  cancelled: boolean;
+/** One response being produced, and how it reaches the client. */
+export interface ResponseRun {
+  id: string;
+  config: SessionConfig;
+  /** The items the model reads, oldest first. */
+  context: readonly Entry[];
+  beta: boolean;
+  /** Sends one server event, named by its GA type. */
+  emit(type: string, fields: Record<string, unknown>): void;
+  /** An output item starts (`added`) or is finished (`done`): the session adds it to its conversation, if the response writes to one. */
+  onItem(stage: 'added' | 'done', entry: Entry): void;
+  /** Waits between deltas (the pace of the stream). */
+  pause(): Promise<void>;
+  /** True once the response was cancelled: streaming stops at the next delta. */
+  cancelled(): boolean;
 }
 
-/** Streams the answer to the conversation so far through `emit`. */
-export async function streamResponse(responseId: string, config: SessionConfig, turns: ChatTurn[], partType: (t: 'output_text' | 'output_audio') => string, emit: Emit): Promise<ResponseOutcome> {
-  const result = simulateChat({
+/** What a finished response produced and used. */
+export interface ResponseOutcome {
+  output: Entry[];
+  /** Tokens read and produced. */
+  input: TokenSplit;
+  produced: TokenSplit;
+  /** `incomplete`: cut by max_output_tokens. */
+  status: 'completed' | 'cancelled' | 'incomplete';
+}
+
+export async function streamResponse(run: ResponseRun): Promise<ResponseOutcome> {
+  const { config } = run;
+  const request: ChatRequest = {
     model: config.model,
     ...(config.instructions && { system: config.instructions }),
-    turns,
+    turns: run.context.flatMap((entry) => (entry.turn ? [entry.turn] : [])),
     ...(config.tools.length > 0 && { tools: config.tools, toolChoice: config.toolChoice }),
-  });
-  const choice = result.choices[0]!;
-  const itemId = publicId('item');
-  const at = { response_id: responseId, item_id: itemId, output_index: 0 };
-  const call = choice.toolCalls[0];
-  if (call) {
-    const item = { id: itemId, object: 'realtime.item', type: 'function_call', status: 'in_progress', call_id: call.id, name: call.name, arguments: '' };
-    await emit('response.output_item.added', { response_id: responseId, output_index: 0, item });
-    await emit('conversation.item.added', { item });
-    let cancelled = false;
-    for (const delta of argumentFragments(call.arguments)) {
-      if (!(await emit('response.function_call_arguments.delta', { ...at, call_id: call.id, delta }))) {
-        cancelled = true;
-        break;
-      }
+    ...(config.maxOutputTokens !== 'inf' && { maxTokens: config.maxOutputTokens }),
+  };
+  const choice = simulateChat(request).choices[0]!;
+  const input = inputUsage(request, run.context);
+  const spent: TokenSplit = { text: 0, audio: 0 };
+  const output: Entry[] = [];
+  if (choice.toolCalls.length > 0) {
+    for (const [index, call] of choice.toolCalls.entries()) {
+      if (run.cancelled()) break;
+      output.push(await streamCall(run, call, index, spent));
     }
-    const done = { ...item, status: cancelled ? 'incomplete' : 'completed', arguments: call.arguments };
-    await emit('response.function_call_arguments.done', { ...at, call_id: call.id, name: call.name, arguments: call.arguments });
-    await emit('response.output_item.done', { response_id: responseId, output_index: 0, item: done });
-    await emit('conversation.item.done', { item: done });
-    return { item: done, turn: { role: 'assistant', text: '', toolCalls: [call] }, usage: result.usage, cancelled };
+  } else {
+    output.push(await streamMessage(run, choice.text, choice.finishReason === 'length', spent));
   }
+  const status = run.cancelled() ? 'cancelled' : choice.finishReason === 'length' ? 'incomplete' : 'completed';
+  return { output, input, produced: spent, status };
+}
 
-  const audio = config.outputModalities.includes('audio');
-  const type = partType(audio ? 'output_audio' : 'output_text');
+async function streamCall(run: ResponseRun, call: ToolCall, outputIndex: number, spent: TokenSplit): Promise<Entry> {
+  const itemId = publicId('item');
+  const at = { response_id: run.id, item_id: itemId, output_index: outputIndex, call_id: call.id };
+  const item = { id: itemId, object: 'realtime.item', type: 'function_call', status: 'in_progress', call_id: call.id, name: call.name, arguments: '' };
+  const entry: Entry = { item, turn: null };
+  run.emit('response.output_item.added', { response_id: run.id, output_index: outputIndex, item });
+  run.onItem('added', entry);
+  let sent = '';
+  for (const delta of argumentFragments(call.arguments)) {
+    if (run.cancelled()) break;
+    run.emit('response.function_call_arguments.delta', { ...at, delta });
+    sent += delta;
+    await run.pause();
+  }
+  spent.text += countTokens(sent);
+  const complete = sent === call.arguments;
+  entry.item = { ...item, status: complete ? 'completed' : 'incomplete', arguments: sent };
+  entry.turn = { role: 'assistant', text: '', toolCalls: [{ ...call, arguments: sent }] };
+  run.emit('response.function_call_arguments.done', { ...at, name: call.name, arguments: sent });
+  run.emit('response.output_item.done', { response_id: run.id, output_index: outputIndex, item: entry.item });
+  run.onItem('done', entry);
+  return entry;
+}
+
+async function streamMessage(run: ResponseRun, text: string, cut: boolean, spent: TokenSplit): Promise<Entry> {
+  const { config } = run;
+  const spoken = config.outputModalities[0] === 'audio';
+  const type = dialectPartType(spoken ? 'output_audio' : 'output_text', run.beta);
+  const itemId = publicId('item');
+  const at = { response_id: run.id, item_id: itemId, output_index: 0, content_index: 0 };
   const item = { id: itemId, object: 'realtime.item', type: 'message', role: 'assistant', status: 'in_progress', content: [] as unknown[] };
-  await emit('response.output_item.added', { response_id: responseId, output_index: 0, item });
-  await emit('conversation.item.added', { item });
-  await emit('response.content_part.added', { ...at, content_index: 0, part: audio ? { type, transcript: '' } : { type, text: '' } });
+  const entry: Entry = { item, turn: null };
+  run.emit('response.output_item.added', { response_id: run.id, output_index: 0, item });
+  run.onItem('added', entry);
+  run.emit('response.content_part.added', { ...at, part: spoken ? { type, transcript: '' } : { type, text: '' } });
+  const pieces = streamPieces(text);
+  const chunks = spoken ? audioChunks(synthesizeSpeech(text, { speed: config.speed }), pieces, samplesPerUnit(config.outputFormat)) : [];
   let said = '';
-  let cancelled = false;
-  const pieces = streamPieces(choice.text);
-  const chunks = audio ? audioChunks(choice.text, pieces) : [];
+  const sent: Int16Array[] = [];
   for (const [index, piece] of pieces.entries()) {
-    const sent = audio
-      ? (await emit('response.output_audio.delta', { ...at, content_index: 0, delta: chunks[index]!.toString('base64') })) &&
-        (await emit('response.output_audio_transcript.delta', { ...at, content_index: 0, delta: piece }))
-      : await emit('response.output_text.delta', { ...at, content_index: 0, delta: piece });
-    if (!sent) {
-      cancelled = true;
-      break;
+    if (run.cancelled()) break;
+    if (spoken) {
+      const chunk = chunks[index]!;
+      run.emit('response.output_audio.delta', { ...at, delta: encodeAudio(chunk, config.outputFormat).toString('base64') });
+      run.emit('response.output_audio_transcript.delta', { ...at, delta: piece });
+      sent.push(chunk);
+    } else {
+      run.emit('response.output_text.delta', { ...at, delta: piece });
     }
     said += piece;
+    await run.pause();
   }
-  if (audio) {
-    await emit('response.output_audio.done', { ...at, content_index: 0 });
-    await emit('response.output_audio_transcript.done', { ...at, content_index: 0, transcript: said });
+  if (spoken) {
+    run.emit('response.output_audio.done', at);
+    run.emit('response.output_audio_transcript.done', { ...at, transcript: said });
   } else {
-    await emit('response.output_text.done', { ...at, content_index: 0, text: said });
+    run.emit('response.output_text.done', { ...at, text: said });
   }
-  const part = audio ? { type, transcript: said } : { type, text: said };
-  await emit('response.content_part.done', { ...at, content_index: 0, part });
-  const done = { ...item, status: cancelled ? 'incomplete' : 'completed', content: [part] };
-  await emit('response.output_item.done', { response_id: responseId, output_index: 0, item: done });
-  await emit('conversation.item.done', { item: done });
-  return { item: done, turn: { role: 'assistant', text: said }, usage: result.usage, cancelled };
+  const part = spoken ? { type, transcript: said } : { type, text: said };
+  run.emit('response.content_part.done', { ...at, part });
+  spent.text += countTokens(said);
+  spent.audio += audioTokens(sent.reduce((sum, chunk) => sum + chunk.length, 0), OUTPUT_AUDIO_TOKENS_PER_SECOND);
+  const complete = said === text && !cut;
+  entry.item = { ...item, status: complete ? 'completed' : 'incomplete', content: [part] };
+  entry.turn = { role: 'assistant', text: said };
+  if (spoken) entry.audio = concat(sent);
+  run.emit('response.output_item.done', { response_id: run.id, output_index: 0, item: entry.item });
+  run.onItem('done', entry);
+  return entry;
 }
 
 /**
- * The whole answer spoken once (the same voice as /v1/audio/speech, so it transcribes back), cut into one
- * chunk per text piece in proportion to the piece's bytes; the chunks join back to the whole.
+ * The whole answer spoken once (the same voice as /v1/audio/speech, so it transcribes back), cut into one chunk per
+ * text piece in proportion to the piece's bytes, on whole units of the output format; the chunks join back to the whole.
  */
-function audioChunks(text: string, pieces: string[]): Buffer[] {
-  const bytes = pcmBytes(synthesizeSpeech(text));
-  const total = Buffer.byteLength(text) || 1;
+function audioChunks(samples: Int16Array, pieces: string[], unit: number): Int16Array[] {
+  const total = pieces.reduce((sum, piece) => sum + Buffer.byteLength(piece), 0) || 1;
   let seen = 0;
   let from = 0;
   return pieces.map((piece, index) => {
     seen += Buffer.byteLength(piece);
-    const to = index === pieces.length - 1 ? bytes.length : Math.floor((bytes.length * seen) / total / 2) * 2;
-    const chunk = bytes.subarray(from, to);
+    const to = index === pieces.length - 1 ? samples.length : Math.floor((samples.length * seen) / total / unit) * unit;
+    const chunk = samples.subarray(from, to);
     from = to;
     return chunk;
   });
+}
+
+function concat(chunks: Int16Array[]): Int16Array {
+  const all = new Int16Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  chunks.reduce((at, chunk) => (all.set(chunk, at), at + chunk.length), 0);
+  return all;
 }

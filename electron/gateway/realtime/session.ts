@@ -1,200 +1,296 @@
-// One simulated realtime session: reads client events, keeps the conversation and audio buffer, and answers with GA (or beta) server events.
+// One simulated realtime session: reads client events, keeps the conversation and the input audio buffer, and answers with GA (or beta) server events.
 import { publicId } from '../ids.ts';
 import { isObject, type Fields } from '../protocols/fields.ts';
-import { pcmSamples, rms } from '../providers/simulate/pcm.ts';
-import type { ChatTurn } from '../providers/simulate/text/types.ts';
+import { streamPieces } from '../providers/simulate/text/stream-pieces.ts';
+import { renderError } from '../server/error-render.ts';
 import { GatewayError } from '../services/errors.ts';
-import { dialectName, dialectPartType } from './event-names.ts';
-import { streamResponse } from './responder.ts';
-import { defaultSessionConfig, presentSession, updateSessionConfig, type SessionConfig } from './session-config.ts';
+import { transcriptionPriceMicros } from '../services/pricing.ts';
+import { decodeAudio, encodeAudio, SESSION_RATE } from './audio-format.ts';
+import { Conversation, type Entry } from './conversation.ts';
+import { dialectName } from './event-names.ts';
+import { ClientEventError, expectNumber, expectObject, expectString, invalidField } from './fields.ts';
+import { hear } from './hearing.ts';
+import { InputAudio, msOfSamples, samplesOfMs } from './input-audio.ts';
+import { readClientItem, type ItemReader } from './items.ts';
+import { Responses } from './responses.ts';
+import { defaultSessionConfig, responseParams, updateSessionConfig, type SessionConfig } from './session-config.ts';
+import { presentSession } from './session-present.ts';
 
-/** Level above which appended audio counts as speech for server VAD. */
-const SPEECH_LEVEL = 0.02;
+/** The client events a session understands. */
+const CLIENT_EVENTS = [
+  'session.update',
+  'input_audio_buffer.append',
+  'input_audio_buffer.commit',
+  'input_audio_buffer.clear',
+  'conversation.item.create',
+  'conversation.item.retrieve',
+  'conversation.item.truncate',
+  'conversation.item.delete',
+  'response.create',
+  'response.cancel',
+  'output_audio_buffer.clear',
+];
+/** Largest decoded audio in one append (15 MiB, as on the real API). */
+const MAX_APPEND_BYTES = 15 * 1024 * 1024;
+/** Sessions expire (on paper) an hour after they start. */
+const SESSION_SECONDS = 3600;
+
+/** Billable work of a session. */
+export interface SessionCharge {
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  amountMicros?: number;
+}
 
 export interface SessionOptions {
   model: string;
   beta: boolean;
   send(text: string): void;
-  /** Called after each finished response with its token usage. */
-  charge(usage: { inputTokens: number; outputTokens: number }): void;
+  /** Throws a GatewayError when the caller may no longer spend (quota used up, token revoked or expired). */
+  authorize(): void;
+  charge(work: SessionCharge): void;
+  /** Milliseconds between streamed deltas (0: as fast as possible). */
+  paceMs: number;
+  /** Current time in ms. */
+  now: number;
+  /** An unexpected failure (a bug), for the gateway's log; the client gets a `server_error` event. */
+  report(error: unknown): void;
 }
 
 export class RealtimeSession {
   private readonly options: SessionOptions;
   private readonly id = publicId('sess');
+  private readonly expiresAt: number;
   private config: SessionConfig;
-  private readonly turns: ChatTurn[] = [];
-  private lastItemId: string | null = null;
-  private audio: Buffer[] = [];
-  private speaking = false;
-  private active: { id: string; cancelled: boolean; done: Promise<void> } | undefined;
+  private readonly conversation = new Conversation();
+  private readonly input = new InputAudio();
+  private readonly responses: Responses;
+  private readonly reader: ItemReader;
+  /** The item id promised by `speech_started` for the turn in progress, and where that speech began. */
+  private speech: { itemId: string; from: number } | null = null;
+  private spoke = false;
+  private closed = false;
 
   constructor(options: SessionOptions) {
     this.options = options;
     this.config = defaultSessionConfig(options.model);
-    this.emit('session.created', { session: presentSession(this.id, this.config, options.beta) });
+    this.expiresAt = Math.floor(options.now / 1000) + SESSION_SECONDS;
+    this.reader = { conversation: this.conversation, decode: (base64, path) => this.decode(base64, path) };
+    this.responses = new Responses({
+      beta: options.beta,
+      conversationId: publicId('conv'),
+      emit: (type, fields) => this.emit(type, fields),
+      onItem: (stage, entry) => (stage === 'added' ? this.addItem(entry, undefined, 'added') : this.emitItem('conversation.item.done', entry)),
+      pause: () => new Promise((resolve) => (options.paceMs > 0 ? setTimeout(resolve, options.paceMs) : setImmediate(resolve))),
+      finished: (config, outcome, usage) => {
+        if (outcome.output.some((entry) => entry.audio && entry.audio.length > 0)) this.spoke = true;
+        options.charge({ model: config.model, inputTokens: usage.input_tokens, outputTokens: usage.output_tokens });
+      },
+      failed: (error) => this.fail(error, null),
+    });
+    this.emit('session.created', { session: this.present() });
   }
 
   /** Handles one client message; every problem is answered with an `error` event, the socket stays open. */
-  async receive(text: string): Promise<void> {
+  receive(text: string): void {
     let event: Fields;
     try {
       const parsed: unknown = JSON.parse(text);
-      if (!isObject(parsed) || typeof parsed['type'] !== 'string') throw new Error('expected a JSON object with a string "type"');
+      if (!isObject(parsed)) throw new Error('expected a JSON object');
       event = parsed;
     } catch (error) {
-      this.error('invalid_request_error', 'invalid_json', `The client event could not be parsed: ${(error as Error).message}`, null, null);
+      this.fail(invalidField(`The client event could not be parsed as JSON: ${(error as Error).message}`, null, 'invalid_json'), null);
       return;
     }
     const eventId = typeof event['event_id'] === 'string' ? event['event_id'] : null;
     try {
-      await this.handle(event['type'] as string, event);
+      if (typeof event['type'] !== 'string') throw invalidField("Missing required parameter: 'type'.", 'type', 'missing_required_parameter');
+      this.handle(event['type'], event);
     } catch (error) {
-      const param = error instanceof GatewayError ? error.param : null;
-      const code = error instanceof GatewayError && error.kind === 'invalid_request' ? 'invalid_value' : 'server_error';
-      this.error('invalid_request_error', code, (error as Error).message, param, eventId);
+      this.fail(error, eventId);
     }
   }
 
-  private async handle(type: string, event: Fields): Promise<void> {
+  /** The socket closed: stop every response and send nothing more. */
+  close(): void {
+    this.closed = true;
+    this.responses.cancelAll();
+  }
+
+  private handle(type: string, event: Fields): void {
     switch (type) {
       case 'session.update':
-        if (!isObject(event['session'])) throw invalidField("Missing required parameter: 'session'.", 'session');
-        this.config = updateSessionConfig(this.config, event['session']);
-        this.emit('session.updated', { session: presentSession(this.id, this.config, this.options.beta) });
+        this.config = updateSessionConfig(this.config, expectObject(event['session'], 'session'), { beta: this.options.beta, spoke: this.spoke });
+        this.emit('session.updated', { session: this.present() });
         return;
-      case 'conversation.item.create':
-        return this.createItem(event);
-      case 'input_audio_buffer.append': {
-        if (typeof event['audio'] !== 'string') throw invalidField("Missing required parameter: 'audio' (base64 PCM16).", 'audio');
-        const chunk = Buffer.from(event['audio'], 'base64');
-        this.audio.push(chunk);
-        return this.detectSpeech(chunk);
+      case 'conversation.item.create': {
+        const previous = event['previous_item_id'];
+        this.addItem(readClientItem(event['item'], 'item', this.reader), previous === undefined || previous === null ? undefined : expectString(previous, 'previous_item_id'));
+        return;
       }
-      case 'input_audio_buffer.commit':
-        this.commitAudio();
+      case 'conversation.item.retrieve': {
+        const entry = this.conversation.get(event['item_id']);
+        this.emit('conversation.item.retrieved', { item: withAudio(entry, this.config) });
         return;
+      }
+      case 'conversation.item.delete':
+        this.emit('conversation.item.deleted', { item_id: this.conversation.delete(event['item_id']) });
+        return;
+      case 'conversation.item.truncate':
+        return this.truncate(event);
+      case 'input_audio_buffer.append':
+        return this.append(event);
+      case 'input_audio_buffer.commit':
+        return this.commit();
       case 'input_audio_buffer.clear':
-        this.audio = [];
-        this.speaking = false;
+        this.input.take();
+        this.input.resetSpeech();
+        this.speech = null;
         this.emit('input_audio_buffer.cleared', {});
         return;
-      case 'response.create':
-        if (this.active) throw invalidField('Conversation already has an active response in progress.', null);
-        return this.respond(isObject(event['response']) ? event['response'] : {});
+      case 'output_audio_buffer.clear':
+        throw invalidField('output_audio_buffer.clear is for WebRTC sessions; over a WebSocket stop playback in the client and send conversation.item.truncate.', 'type', 'unsupported_event');
+      case 'response.create': {
+        const raw = event['response'] === undefined ? {} : expectObject(event['response'], 'response');
+        const params = responseParams(this.config, raw, this.options.beta);
+        const context = params.input ? params.input.map((item, i) => readClientItem(item, `response.input[${i}]`, this.reader, true)) : this.conversation.all();
+        this.options.authorize();
+        this.responses.start(params, context);
+        return;
+      }
       case 'response.cancel':
-        if (!this.active) throw invalidField('Cancellation failed: no active response found.', null);
-        this.active.cancelled = true;
-        return this.active.done;
+        this.responses.cancel(event['response_id']);
+        return;
       default:
-        throw invalidField(`Invalid value: '${type}'. Unknown client event type.`, 'type');
+        throw invalidField(`Invalid value: '${type}'. Supported values are: ${CLIENT_EVENTS.map((name) => `'${name}'`).join(', ')}.`, 'type');
     }
   }
 
-  private createItem(event: Fields): void {
-    const item = event['item'];
-    if (!isObject(item)) throw invalidField("Missing required parameter: 'item'.", 'item');
-    const id = typeof item['id'] === 'string' ? item['id'] : publicId('item');
-    if (item['type'] === 'function_call_output') {
-      if (typeof item['call_id'] !== 'string') throw invalidField("Missing required parameter: 'item.call_id'.", 'item.call_id');
-      this.turns.push({ role: 'tool', toolCallId: item['call_id'], text: String(item['output'] ?? '') });
-    } else if (item['type'] === 'message' && Array.isArray(item['content'])) {
-      const role = item['role'] === 'assistant' ? 'assistant' : item['role'] === 'system' ? 'system' : 'user';
-      const text = item['content']
-        .map((part) => (isObject(part) ? (part['text'] ?? part['transcript'] ?? '') : ''))
-        .join(' ')
-        .trim();
-      this.turns.push(role === 'system' ? { role: 'user', text } : { role, text });
-    } else {
-      throw invalidField("Invalid value for 'item.type': expected 'message' (with a content array) or 'function_call_output'.", 'item.type');
-    }
-    this.addItem({ ...item, id, object: 'realtime.item', status: 'completed' });
+  /** Adds an item to the conversation and announces it (`added`, then `done` unless the item is still being produced). */
+  private addItem(entry: Entry, previousId: string | undefined, stage: 'added' | 'both' = 'both'): void {
+    const previous = this.conversation.insert(entry, previousId);
+    this.emit('conversation.item.added', { previous_item_id: previous, item: entry.item });
+    if (stage === 'both') this.emit('conversation.item.done', { previous_item_id: previous, item: entry.item });
   }
 
-  private addItem(item: Fields): void {
-    this.emit('conversation.item.added', { previous_item_id: this.lastItemId, item });
-    this.emit('conversation.item.done', { previous_item_id: this.lastItemId, item });
-    this.lastItemId = item['id'] as string;
+  private emitItem(type: string, entry: Entry): void {
+    if (!this.conversation.find(entry.item['id'] as string)) return;
+    this.emit(type, { previous_item_id: this.conversation.previousOf(entry.item['id'] as string), item: entry.item });
   }
 
-  private detectSpeech(chunk: Buffer): Promise<void> | void {
-    if (!this.config.serverVad) return;
-    const loud = rms(pcmSamples(chunk)) > SPEECH_LEVEL;
-    const item_id = this.lastItemId;
-    if (loud && !this.speaking) {
-      this.speaking = true;
-      this.emit('input_audio_buffer.speech_started', { audio_start_ms: this.audioMs() - chunk.length / 48, item_id });
-    } else if (!loud && this.speaking) {
-      this.speaking = false;
-      this.emit('input_audio_buffer.speech_stopped', { audio_end_ms: this.audioMs(), item_id });
-      this.commitAudio();
-      if (!this.active) return this.respond({});
+  private append(event: Fields): void {
+    const samples = this.decode(expectString(event['audio'], 'audio'), 'audio');
+    const detection = this.config.turnDetection;
+    for (const found of this.input.append(samples, detection)) {
+      if (found.type === 'speech_started') {
+        this.speech = { itemId: publicId('item'), from: found.at };
+        this.emit('input_audio_buffer.speech_started', { audio_start_ms: msOfSamples(found.at), item_id: this.speech.itemId });
+        const active = this.responses.active;
+        if (active && detection?.interruptResponse) this.responses.cancel(active, 'turn_detected');
+        continue;
+      }
+      const itemId = this.speech?.itemId ?? publicId('item');
+      const from = this.speech?.from ?? 0;
+      this.speech = null;
+      this.emit('input_audio_buffer.speech_stopped', { audio_end_ms: msOfSamples(found.at), item_id: itemId });
+      this.commitSamples(this.input.take(from, found.at), itemId);
+      if (detection?.createResponse && !this.responses.active) {
+        this.options.authorize();
+        this.responses.start({ config: this.config, conversation: 'auto', metadata: null }, this.conversation.all());
+      }
     }
   }
 
-  private commitAudio(): void {
-    const bytes = Buffer.concat(this.audio);
-    if (bytes.length === 0) throw invalidField('Error committing input audio buffer: the buffer is empty.', null);
-    this.audio = [];
-    const id = publicId('item');
-    this.emit('input_audio_buffer.committed', { previous_item_id: this.lastItemId, item_id: id });
-    const seconds = (bytes.length / 48_000).toFixed(1);
-    this.turns.push({ role: 'user', text: `(spoken audio, ${seconds} seconds)` });
-    this.addItem({ id, object: 'realtime.item', type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_audio', transcript: null }] });
+  private commit(): void {
+    const length = this.input.length;
+    if (length < samplesOfMs(100)) {
+      throw invalidField(
+        `Error committing input audio buffer: buffer too small. Expected at least 100ms of audio, but buffer only has ${((length * 1000) / SESSION_RATE).toFixed(2)}ms of audio.`,
+        null,
+        'input_audio_buffer_commit_empty',
+      );
+    }
+    const itemId = this.speech?.itemId ?? publicId('item');
+    this.speech = null;
+    const samples = this.input.take();
+    this.input.resetSpeech();
+    this.commitSamples(samples, itemId);
   }
 
-  private audioMs(): number {
-    return Math.round(this.audio.reduce((sum, chunk) => sum + chunk.length, 0) / 48);
-  }
-
-  private async respond(overrides: Fields): Promise<void> {
-    const config = isObject(overrides) && Object.keys(overrides).length > 0 ? updateSessionConfig(this.config, overrides) : this.config;
-    const id = publicId('resp');
-    let finish!: () => void;
-    const active = { id, cancelled: false, done: new Promise<void>((resolve) => (finish = resolve)) };
-    this.active = active;
-    const base = { object: 'realtime.response', id, output_modalities: config.outputModalities };
-    this.emit('response.created', { response: { ...base, status: 'in_progress', status_details: null, output: [], usage: null } });
-    const outcome = await streamResponse(id, config, this.turns, (t) => dialectPartType(t, this.options.beta), async (type, fields) => {
-      if (active.cancelled && /delta$/.test(type)) return false;
-      this.emit(type, fields);
-      await new Promise((resolve) => setImmediate(resolve));
-      return !active.cancelled;
+  /** Turns committed audio into a user item; with input transcription on, transcribes it too. */
+  private commitSamples(samples: Int16Array, itemId: string): void {
+    this.emit('input_audio_buffer.committed', { previous_item_id: this.conversation.lastId, item_id: itemId });
+    const heard = hear(samples);
+    const content = { type: 'input_audio', transcript: null as string | null };
+    const entry: Entry = { item: { id: itemId, object: 'realtime.item', type: 'message', role: 'user', status: 'completed', content: [content] }, turn: { role: 'user', text: heard }, audio: samples, spoken: heard };
+    this.addItem(entry, undefined);
+    const transcription = this.config.transcription;
+    if (!transcription) return;
+    for (const delta of streamPieces(heard)) this.emit('conversation.item.input_audio_transcription.delta', { item_id: itemId, content_index: 0, delta });
+    const seconds = samples.length / SESSION_RATE;
+    content.transcript = heard;
+    this.emit('conversation.item.input_audio_transcription.completed', {
+      item_id: itemId,
+      content_index: 0,
+      transcript: heard,
+      usage: { type: 'duration', seconds: Math.round(seconds * 1000) / 1000 },
     });
-    this.turns.push(outcome.turn);
-    this.lastItemId = outcome.item['id'] as string;
-    const { inputTokens, outputTokens } = outcome.usage;
-    this.options.charge(outcome.usage);
-    const status = outcome.cancelled ? 'cancelled' : 'completed';
-    this.emit('response.done', {
-      response: {
-        ...base,
-        status,
-        status_details: outcome.cancelled ? { type: 'cancelled', reason: 'client_cancelled' } : null,
-        output: [outcome.item],
-        usage: {
-          total_tokens: inputTokens + outputTokens,
-          input_tokens: inputTokens,
-          output_tokens: outputTokens,
-          input_token_details: { text_tokens: inputTokens, audio_tokens: 0, cached_tokens: 0 },
-          output_token_details: { text_tokens: outputTokens, audio_tokens: config.outputModalities.includes('audio') ? outputTokens : 0 },
-        },
-      },
-    });
-    this.active = undefined;
-    finish();
+    this.options.charge({ model: transcription.model, inputTokens: 0, outputTokens: 0, amountMicros: transcriptionPriceMicros(seconds) });
+  }
+
+  private truncate(event: Fields): void {
+    const entry = this.conversation.get(event['item_id']);
+    if (entry.item['type'] !== 'message' || entry.item['role'] !== 'assistant' || !entry.audio) {
+      throw invalidField('Only assistant messages with audio can be truncated.', 'item_id', 'invalid_value');
+    }
+    if (event['content_index'] !== 0) throw invalidField("Invalid 'content_index': an assistant message has its audio at content_index 0.", 'content_index');
+    const endMs = Math.round(expectNumber(event['audio_end_ms'], 'audio_end_ms', 0, Number.MAX_SAFE_INTEGER));
+    const durationMs = msOfSamples(entry.audio.length);
+    if (endMs > durationMs) throw invalidField(`Audio content of ${durationMs}ms is already shorter than ${endMs}ms.`, 'audio_end_ms');
+    entry.audio = entry.audio.slice(0, samplesOfMs(endMs));
+    // The transcript goes: nothing the user has not heard stays in the context.
+    entry.turn = { role: 'assistant', text: '' };
+    const parts = entry.item['content'] as Fields[];
+    entry.item = { ...entry.item, content: parts.map((part) => ({ ...part, transcript: '' })) };
+    this.emit('conversation.item.truncated', { item_id: entry.item['id'], content_index: 0, audio_end_ms: endMs });
+  }
+
+  /** Base64 audio in the input format as session samples. */
+  private decode(base64: string, path: string): Int16Array {
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64)) throw invalidField(`Invalid '${path}': expected base64-encoded audio.`, path);
+    if ((base64.length * 3) / 4 > MAX_APPEND_BYTES) throw invalidField(`Invalid '${path}': at most 15 MiB of audio per event.`, path);
+    return decodeAudio(Buffer.from(base64, 'base64'), this.config.inputFormat);
+  }
+
+  private present() {
+    return presentSession(this.id, this.config, this.options.beta, this.expiresAt);
   }
 
   private emit(type: string, fields: Record<string, unknown>): void {
     const name = dialectName(type, this.options.beta);
-    if (name) this.options.send(JSON.stringify({ event_id: publicId('event'), type: name, ...fields }));
+    if (name && !this.closed) this.options.send(JSON.stringify({ event_id: publicId('event'), type: name, ...fields }));
   }
 
-  private error(type: string, code: string, message: string, param: string | null, eventId: string | null): void {
-    this.emit('error', { error: { type, code, message, param, event_id: eventId } });
+  /** Sends an `error` event for a problem with a client event (or an unexpected failure). */
+  private fail(error: unknown, eventId: string | null): void {
+    if (error instanceof ClientEventError) {
+      this.emit('error', { error: { type: 'invalid_request_error', code: error.code, message: error.message, param: error.param, event_id: eventId } });
+    } else if (error instanceof GatewayError) {
+      const { body } = renderError('openai', error) as { body: { error: Record<string, unknown> } };
+      this.emit('error', { error: { ...body.error, event_id: eventId } });
+    } else {
+      this.options.report(error);
+      this.emit('error', { error: { type: 'server_error', code: 'server_error', message: 'The simulated session failed; see the gateway log.', param: null, event_id: eventId } });
+    }
   }
 }
 
-function invalidField(message: string, param: string | null): GatewayError {
-  return new GatewayError('invalid_request', message, param);
+/** The item as `conversation.item.retrieved` shows it: with its audio, base64 in the session's output (assistant) or input (user) format. */
+function withAudio(entry: Entry, config: SessionConfig): Fields {
+  if (!entry.audio) return entry.item;
+  const format = entry.spoken === undefined ? config.outputFormat : config.inputFormat;
+  const audio = encodeAudio(entry.audio, format).toString('base64');
+  const parts = entry.item['content'] as Fields[];
+  return { ...entry.item, content: parts.map((part) => (/audio/.test(String(part['type'])) ? { ...part, audio } : part)) };
 }

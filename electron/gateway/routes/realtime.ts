@@ -1,28 +1,59 @@
 // GET /v1/realtime: upgrades to a WebSocket running a simulated realtime session (on the HTTP and the TLS listener).
 import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
 import type { GatewayContext } from '../context.ts';
+import { publicId } from '../ids.ts';
 import { wantsBeta } from '../realtime/event-names.ts';
 import { RealtimeSession } from '../realtime/session.ts';
+import { credentialOf } from '../server/credentials.ts';
+import { renderError } from '../server/error-render.ts';
+import { paceOf } from '../server/faults.ts';
+import { GatewayError } from '../services/errors.ts';
+import type { Principal } from '../services/tokens.ts';
+
+/** The model of a session opened without `?model=`. */
+export const DEFAULT_REALTIME_MODEL = 'sim-realtime';
+/** Close code after a refusal sent as an `error` event (the code OpenAI's realtime API closes such sockets with). */
+const REFUSED_CLOSE_CODE = 3000;
 
 export async function realtimeRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing } = options.context;
-  app.get<{ Querystring: { model?: string } }>('/v1/realtime', { websocket: true }, (socket, request) => {
-    const model = typeof request.query.model === 'string' && request.query.model !== '' ? request.query.model : 'sim-realtime';
-    const principal = request.principal;
-    let queue = Promise.resolve();
+  const { billing, tokens, clock, events } = options.context;
+  app.get<{ Querystring: Record<string, string | undefined> }>('/v1/realtime', { websocket: true, config: { socketAuth: true } }, (socket, request) => {
+    // The credential stays in this closure (memory only) to re-check quota and revocation before each response.
+    const credential = credentialOf(request.headers, request.query);
+    let principal: Principal;
+    try {
+      principal = (request.principal as Principal | null) ?? tokens.authenticate(credential);
+      if (request.query.intent !== undefined || request.query.call_id !== undefined) {
+        throw new GatewayError('invalid_request', 'Transcription-only sessions (?intent=) and calls (?call_id=) are not simulated; open a model session with ?model=.', 'intent');
+      }
+    } catch (error) {
+      refuse(socket, error);
+      return;
+    }
+    const model = request.query.model || DEFAULT_REALTIME_MODEL;
+    const pace = paceOf(request);
     const session = new RealtimeSession({
       model,
       beta: wantsBeta(request.headers),
       send: (text) => {
         if (socket.readyState === socket.OPEN) socket.send(text);
       },
-      charge: (usage) => billing.charge(principal, { endpoint: '/v1/realtime', model, ...usage }),
+      authorize: () => void tokens.authenticate(credential),
+      charge: (work) => billing.charge(principal, { endpoint: '/v1/realtime', ...work }),
+      paceMs: pace === undefined ? 0 : 1000 / pace,
+      now: clock.now(),
+      report: (error) => events.emit('error', error),
     });
-    socket.on('message', (data: Buffer) => {
-      // Client events are handled one after another, in the order they arrived (cancel is handled at once).
-      const text = data.toString('utf8');
-      if (text.includes('"response.cancel"')) void session.receive(text);
-      else queue = queue.then(() => session.receive(text));
-    });
+    socket.on('message', (data: Buffer) => session.receive(data.toString('utf8')));
+    socket.on('close', () => session.close());
   });
+}
+
+/** Accepts, then says why the caller is refused in an `error` event and closes (a browser cannot read a refused upgrade's status). */
+function refuse(socket: WebSocket, error: unknown): void {
+  const gatewayError = error instanceof GatewayError ? error : new GatewayError('internal', 'Internal error in the gateway; see its log');
+  const { body } = renderError('openai', gatewayError) as { body: { error: { type: string; code: string | null } } };
+  socket.send(JSON.stringify({ event_id: publicId('event'), type: 'error', error: { ...body.error, event_id: null } }));
+  socket.close(REFUSED_CLOSE_CODE, `${body.error.type}.${body.error.code ?? 'refused'}`);
 }

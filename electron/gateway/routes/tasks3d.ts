@@ -1,5 +1,5 @@
 // Routes of 3D generation: create a task, query it in the spec's shape, and download its result file by capability URL.
-import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { objectBody, optionalString } from '../protocols/fields.ts';
@@ -35,7 +35,8 @@ export async function tasks3dRoutes(app: FastifyInstance, options: { context: Ga
 
   app.get<{ Params: { name: string } }>('/v1/3d/files/:name', { config: { public: true } }, async (request, reply) => {
     const file = tasks3d.file(request.params.name);
-    if (!file) throw notFound('No such file');
-    return reply.type(file.contentType).header('cache-control', 'private, max-age=31536000, immutable').send(createReadStream(file.path));
+    const bytes = file && (await readFile(file.path).catch(() => undefined));
+    if (!file || !bytes) throw notFound('No such file');
+    return reply.type(file.contentType).header('cache-control', 'private, max-age=31536000, immutable').send(bytes);
   });
 }

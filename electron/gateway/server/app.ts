@@ -20,6 +20,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes that need no API token. */
     public?: boolean;
+    /** WebSocket routes that accept an upgrade with a refused token and say why over the socket (as the OpenAI realtime API does). */
+    socketAuth?: boolean;
   }
 }
 
@@ -37,7 +39,13 @@ export async function buildApp(context: GatewayContext): Promise<FastifyInstance
 
   app.addHook('onRequest', async (request) => {
     if (!request.routeOptions.url || request.routeOptions.config.public) return;
-    request.principal = context.tokens.authenticate(credentialOf(request.headers, request.query));
+    try {
+      request.principal = context.tokens.authenticate(credentialOf(request.headers, request.query));
+    } catch (error) {
+      // Left without a principal, such a route authenticates again once upgraded and reports the refusal as an event.
+      if (request.ws && request.routeOptions.config.socketAuth) return;
+      throw error;
+    }
   });
 
   app.setErrorHandler((error: FastifyError | GatewayError, request, reply) => {

@@ -69,6 +69,8 @@ export function installFaults(app: FastifyInstance): void {
   app.addHook('preHandler', async (request, reply) => {
     if (!request.routeOptions.url || request.routeOptions.config.public || protocolOf(request.url) === 'portrait') return;
     if (request.url.startsWith('/admin')) return;
+    // A socket route left to refuse its caller itself (config.socketAuth) has no principal: no fault for such a caller.
+    if (!request.principal) return;
     const latency = Number(request.headers['x-gatehouse-latency-ms']);
     if (Number.isFinite(latency) && latency > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(latency, 60_000)));
     const requested = requestedFault(request);

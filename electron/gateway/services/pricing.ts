@@ -8,7 +8,7 @@ export interface Price {
 }
 
 /**
- * The price table of token-billed calls (chat, embeddings, rerank, 3D); README.md shows the same numbers. Any model
+ * The price table of token-billed calls (chat, embeddings, rerank, realtime, 3D); README.md shows the same numbers. Any model
  * name not listed costs as `default`. Images, speech and transcription are priced by MEDIA_PRICES instead.
  */
 export const PRICES: Record<string, Price> = {
@@ -16,6 +16,8 @@ export const PRICES: Record<string, Price> = {
   'sim-3d': { inputPerMillion: 1, outputPerMillion: 2, perCall: 0.2 },
   'sim-chat': { inputPerMillion: 1, outputPerMillion: 3, perCall: 0 },
   'sim-echo': { inputPerMillion: 0.1, outputPerMillion: 0.1, perCall: 0 },
+  /** Realtime sessions: text and audio tokens alike (see realtime/usage.ts for how audio counts). */
+  'sim-realtime': { inputPerMillion: 4, outputPerMillion: 16, perCall: 0 },
 };
 
 export function priceOf(model: string): Price {

@@ -1,7 +1,7 @@
 // 3D generation task rules: create, derive the state from elapsed time, finish once (file written, call charged), and present the spec's shape.
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { publicId, randomBase62 } from '../ids.ts';
+import { publicId } from '../ids.ts';
 import { meshForPrompt } from '../providers/simulate/mesh3d/geometry.ts';
 import { toGlb } from '../providers/simulate/mesh3d/glb.ts';
 import { toObj } from '../providers/simulate/mesh3d/obj.ts';
@@ -12,12 +12,15 @@ import type { Task3dOutcome, Task3dRow, Tasks3dRepo } from '../storage/tasks3d-r
 import type { Clock } from '../time.ts';
 import type { BillingService } from './billing.ts';
 import { notFound } from './errors.ts';
-import { amountMicros } from './pricing.ts';
+import { generatedFilePath, storeGeneratedFile } from './generated-files.ts';
 import type { Principal } from './tokens.ts';
 
 /** Output formats and their content types. */
 export const TASK3D_FORMATS = { glb: 'model/gltf-binary', obj: 'model/obj', stl: 'model/stl' } as const;
 export type Task3dFormat = keyof typeof TASK3D_FORMATS;
+
+/** Result files live in `<dataDir>/files/3d/`. */
+const FILES_KIND = '3d';
 
 /** The test value: a prompt containing this word (any case) ends in FAILURE. */
 export const FAILURE_WORD = 'fail';
@@ -68,13 +71,17 @@ export class Tasks3dService {
     return this.present(this.observe(row), origin);
   }
 
-  /** Where a result file lives, for the file route; undefined for an unknown name. */
+  /** Where a result file lives and its content type, for the file route; undefined for an unknown or missing file. */
   file(name: string): { path: string; contentType: string } | undefined {
-    const row = /^[A-Za-z0-9]+\.(glb|obj|stl)$/.test(name) ? this.deps.repo.findByFile(name) : undefined;
-    return row ? { path: path.join(this.filesDir(), name), contentType: TASK3D_FORMATS[row.format] } : undefined;
+    const file = generatedFilePath(this.deps.dataDir, FILES_KIND, name);
+    const row = file ? this.deps.repo.findByFile(name) : undefined;
+    return file && row ? { path: file, contentType: TASK3D_FORMATS[row.format] } : undefined;
   }
 
-  /** Finishes a task whose time is up, exactly once, and returns the stored row. */
+  /**
+   * Finishes a task whose time is up, exactly once, and returns the stored row. The outcome, the charge (priced by
+   * billing, so a model alias costs what its model costs) and the amount shown are written in one transaction.
+   */
   private observe(row: Task3dRow): Task3dRow {
     if (row.status !== null || this.deps.clock.now() - row.submitted_at < row.duration_ms) return row;
     const outcome = this.outcome(row);
@@ -82,17 +89,17 @@ export class Tasks3dService {
       if (!this.deps.repo.finish(row.task_id, outcome)) return false;
       if (outcome.status === 'SUCCESS') {
         const principal: Principal = { accountId: row.account_id, accountName: '', tokenId: row.token_id };
-        this.deps.billing.charge(principal, {
+        const amount = this.deps.billing.charge(principal, {
           endpoint: '/v1/3d/generations',
           model: row.model,
           inputTokens: row.input_tokens,
           outputTokens: outcome.output_tokens,
-          amountMicros: outcome.amount_micros,
         });
+        this.deps.repo.setAmount(row.task_id, amount);
       }
       return true;
     })();
-    if (!finished && outcome.file_name) rmSync(path.join(this.filesDir(), outcome.file_name), { force: true });
+    if (!finished && outcome.file_name) rmSync(path.join(this.deps.dataDir, 'files', FILES_KIND, outcome.file_name), { force: true });
     return this.deps.repo.findById(row.task_id)!;
   }
 
@@ -105,25 +112,17 @@ export class Tasks3dService {
         finished_at: finishedAt,
         file_name: null,
         output_tokens: 0,
-        amount_micros: 0,
       };
     }
     const mesh = meshForPrompt(row.prompt || row.image_url || row.task_id);
     const writers = { glb: toGlb, obj: toObj, stl: toStl };
     const bytes = writers[row.format](mesh, row.prompt.slice(0, 40) || 'mesh');
-    const fileName = `${randomBase62(24)}.${row.format}`;
-    mkdirSync(this.filesDir(), { recursive: true });
-    const target = path.join(this.filesDir(), fileName);
-    writeFileSync(`${target}.tmp`, bytes);
-    renameSync(`${target}.tmp`, target);
-    const outputTokens = mesh.indices.length / 3;
     return {
       status: 'SUCCESS',
       failure_reason: null,
       finished_at: finishedAt,
-      file_name: fileName,
-      output_tokens: outputTokens,
-      amount_micros: amountMicros(row.model, row.input_tokens, outputTokens),
+      file_name: storeGeneratedFile(this.deps.dataDir, FILES_KIND, row.format, bytes),
+      output_tokens: mesh.indices.length / 3,
     };
   }
 
@@ -144,10 +143,6 @@ export class Tasks3dService {
       finish_time: row.finished_at === null ? 0 : seconds(row.finished_at),
       failure_reason: row.failure_reason,
     };
-  }
-
-  private filesDir(): string {
-    return path.join(this.deps.dataDir, 'files', '3d');
   }
 }
 

@@ -24,14 +24,13 @@ export interface Task3dRow {
 
 export type NewTask3d = Omit<Task3dRow, 'id' | 'status' | 'failure_reason' | 'finished_at' | 'file_name' | 'output_tokens' | 'amount_micros'>;
 
-/** What finishing writes. */
+/** What finishing writes (the amount is set apart, by `setAmount`, once the call is charged). */
 export interface Task3dOutcome {
   status: 'SUCCESS' | 'FAILURE';
   failure_reason: string | null;
   finished_at: number;
   file_name: string | null;
   output_tokens: number;
-  amount_micros: number;
 }
 
 export class Tasks3dRepo {
@@ -68,10 +67,15 @@ export class Tasks3dRepo {
       this.db
         .prepare(
           `UPDATE tasks3d SET status = @status, failure_reason = @failure_reason, finished_at = @finished_at, file_name = @file_name,
-             output_tokens = @output_tokens, amount_micros = @amount_micros
+             output_tokens = @output_tokens
            WHERE task_id = @task_id AND status IS NULL`,
         )
         .run({ task_id: taskId, ...outcome }).changes > 0
     );
+  }
+
+  /** Records the amount charged for a finished task. */
+  setAmount(taskId: string, amountMicros: number): void {
+    this.db.prepare('UPDATE tasks3d SET amount_micros = ? WHERE task_id = ?').run(amountMicros, taskId);
   }
 }

@@ -1,5 +1,5 @@
 // The local certificate authority and localhost certificate for the TLS listener, made on first start and kept in the data dir.
-import { generateKeyPairSync, X509Certificate } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import forge from 'node-forge';
@@ -14,27 +14,47 @@ export interface LocalCertificates {
 
 const CA_DAYS = 3650;
 const LEAF_DAYS = 397;
-/** A leaf this close to expiry is replaced at start. */
+/** A certificate this close to expiry is replaced at start. */
 const RENEW_BEFORE_MS = 30 * 24 * 3600 * 1000;
 
-/** Loads `<dataDir>/tls/*`, creating the CA once and the leaf whenever it is missing or near expiry. */
+/**
+ * Loads `<dataDir>/tls/*`: the CA is made once (again only when missing, broken or near expiry), the leaf whenever it is
+ * missing, near expiry, not matching its key or not issued by the current CA. Keys are kept at mode 0600.
+ */
 export function ensureCertificates(dataDir: string, now = Date.now()): LocalCertificates {
   const dir = path.join(dataDir, 'tls');
   mkdirSync(dir, { recursive: true });
   const file = (name: string) => path.join(dir, name);
-  if (!existsSync(file('ca.pem')) || !existsSync(file('ca-key.pem'))) {
-    const { cert, key } = makeCertificate({ commonName: 'Gatehouse Local CA', days: CA_DAYS, now, isCa: true });
-    writeSecret(file('ca-key.pem'), key);
-    writeFileSync(file('ca.pem'), cert);
+  let ca = usable(file('ca.pem'), file('ca-key.pem'), now);
+  if (!ca) {
+    const made = makeCertificate({ commonName: 'Gatehouse Local CA', days: CA_DAYS, now, isCa: true });
+    writeSecret(file('ca-key.pem'), made.key);
+    writeFileSync(file('ca.pem'), made.cert);
+    ca = { cert: made.cert, key: made.key, x509: new X509Certificate(made.cert) };
   }
-  const ca = readFileSync(file('ca.pem'), 'utf8');
-  if (!existsSync(file('server.pem')) || !existsSync(file('server-key.pem')) || expiresSoon(readFileSync(file('server.pem'), 'utf8'), now)) {
-    const issuer = { cert: ca, key: readFileSync(file('ca-key.pem'), 'utf8') };
-    const { cert, key } = makeCertificate({ commonName: 'localhost', days: LEAF_DAYS, now, isCa: false, issuer });
-    writeSecret(file('server-key.pem'), key);
-    writeFileSync(file('server.pem'), cert);
+  let leaf = usable(file('server.pem'), file('server-key.pem'), now);
+  if (!leaf || !leaf.x509.checkIssued(ca.x509) || !leaf.x509.verify(ca.x509.publicKey)) {
+    const made = makeCertificate({ commonName: 'localhost', days: LEAF_DAYS, now, isCa: false, issuer: ca });
+    writeSecret(file('server-key.pem'), made.key);
+    writeFileSync(file('server.pem'), made.cert);
+    leaf = { cert: made.cert, key: made.key, x509: new X509Certificate(made.cert) };
   }
-  return { caPath: file('ca.pem'), ca, cert: readFileSync(file('server.pem'), 'utf8'), key: readFileSync(file('server-key.pem'), 'utf8') };
+  return { caPath: file('ca.pem'), ca: ca.cert, cert: leaf.cert, key: leaf.key };
+}
+
+/** A certificate and its key read from disk, when both are there, belong together and stay valid for a while. */
+function usable(certFile: string, keyFile: string, now: number): { cert: string; key: string; x509: X509Certificate } | undefined {
+  if (!existsSync(certFile) || !existsSync(keyFile)) return undefined;
+  try {
+    const cert = readFileSync(certFile, 'utf8');
+    const key = readFileSync(keyFile, 'utf8');
+    const x509 = new X509Certificate(cert);
+    if (Date.parse(x509.validTo) - now < RENEW_BEFORE_MS || !x509.checkPrivateKey(createPrivateKey(key))) return undefined;
+    chmodSync(keyFile, 0o600);
+    return { cert, key, x509 };
+  } catch {
+    return undefined;
+  }
 }
 
 interface CertificateSpec {
@@ -85,10 +105,6 @@ function makeCertificate(spec: CertificateSpec): { cert: string; key: string } {
   const signingKey = forge.pki.privateKeyFromPem(spec.issuer ? spec.issuer.key : privateKey);
   cert.sign(signingKey, forge.md.sha256.create());
   return { cert: forge.pki.certificateToPem(cert), key: privateKey };
-}
-
-function expiresSoon(pem: string, now: number): boolean {
-  return Date.parse(new X509Certificate(pem).validTo) - now < RENEW_BEFORE_MS;
 }
 
 function writeSecret(file: string, text: string): void {

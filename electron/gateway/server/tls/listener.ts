@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { LocalCertificates } from './tls/certificates.ts';
+import type { LocalCertificates } from './certificates.ts';
 
 /** A running TLS listener. */
 export interface TlsListener {
@@ -15,7 +15,11 @@ export async function listenTls(app: FastifyInstance, certificates: LocalCertifi
   const server: Server = createServer({ cert: certificates.cert, key: certificates.key }, (request, response) => {
     app.routing(request, response);
   });
-  server.on('upgrade', (request, socket, head) => app.server.emit('upgrade', request, socket, head));
+  // WebSocket upgrades go to the app's WebSocket routes; once the app is closing nobody listens there, so drop them.
+  server.on('upgrade', (request, socket, head) => {
+    if (app.server.listenerCount('upgrade') === 0) socket.destroy();
+    else app.server.emit('upgrade', request, socket, head);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
