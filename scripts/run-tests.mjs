@@ -13,6 +13,10 @@ const nodeArgs = [...stripFlag, '--test', '--test-timeout=120000', ...files];
 const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 const wantKeyring = !process.env.DBUS_SESSION_BUS_ADDRESS && has('dbus-run-session') && has('gnome-keyring-daemon');
 
+// A private config folder: `gatehouse serve` started by a test reads no settings file of the user's.
+const configHome = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-config-'));
+process.env.XDG_CONFIG_HOME = configHome;
+
 let result;
 if (wantKeyring) {
   const quoted = [process.execPath, ...nodeArgs].map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ');
@@ -29,4 +33,5 @@ if (wantKeyring) {
   if (!process.env.DBUS_SESSION_BUS_ADDRESS) console.log('# no dbus-run-session/gnome-keyring-daemon here: keychain tests will say why they skip');
   result = spawnSync(process.execPath, nodeArgs, { stdio: 'inherit' });
 }
+rmSync(configHome, { recursive: true, force: true });
 process.exit(result.status ?? 1);

@@ -1,5 +1,6 @@
 // Admin API contract of the console: every route's method, path, input and answer, shared by the gateway and the renderer.
 import type { Asset, AssetStatus, AssetType, Group, Page } from './portrait.ts';
+import type { ServerSettings, SettingsView } from './settings.ts';
 
 /** Path prefix of every admin API route. */
 export const ADMIN_API_PREFIX = '/admin/api';
@@ -162,6 +163,10 @@ export interface AdminApi {
   revokeToken: AdminRoute<{ tokenId: string }, None, undefined, AdminToken>;
   /** The kept secret of a token; 404 when the store kept none. */
   revealToken: AdminRoute<{ tokenId: string }, None, undefined, { secret: string }>;
+  /** Saved, effective and pinned server settings. */
+  getSettings: AdminRoute<None, None, undefined, SettingsView>;
+  /** Replaces the saved settings (absent keys: defaults); CORS origins and the refresh interval apply at once. */
+  saveSettings: AdminRoute<None, None, Partial<ServerSettings>, SettingsView>;
 }
 
 /** Name of an admin route. */
@@ -184,6 +189,8 @@ export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMeth
   createToken: { method: 'POST', path: `${ADMIN_API_PREFIX}/tokens` },
   revokeToken: { method: 'POST', path: `${ADMIN_API_PREFIX}/tokens/:tokenId/revoke` },
   revealToken: { method: 'POST', path: `${ADMIN_API_PREFIX}/tokens/:tokenId/reveal` },
+  getSettings: { method: 'GET', path: `${ADMIN_API_PREFIX}/settings` },
+  saveSettings: { method: 'PUT', path: `${ADMIN_API_PREFIX}/settings` },
 };
 
 /** Fills a route's `:param` placeholders (URI-encoded). */

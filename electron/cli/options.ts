@@ -1,7 +1,10 @@
 // Reads CLI flags with their GATEHOUSE_* environment mirrors into typed, validated options.
+import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { normalizeOrigin, type ServerSettings, type SettingKey } from '../../shared/settings.ts';
 import { DEFAULTS } from '../gateway/config.ts';
 import { SECRET_MODES, type SecretMode } from '../gateway/secrets/select-store.ts';
+import { readSettingsFile, SettingsFileError } from '../gateway/settings/settings-file.ts';
 import { defaultDataDir } from './paths.ts';
 
 /** A user mistake on the command line: printed without a stack, exit code 2. */
@@ -18,9 +21,21 @@ export const SERVE_ENV = {
   'refresh-interval-ms': 'GATEHOUSE_REFRESH_INTERVAL_MS',
   'sim-review-ms': 'GATEHOUSE_SIM_REVIEW_MS',
   'sim-3d-ms': 'GATEHOUSE_SIM_3D_MS',
+  'cors-origins': 'GATEHOUSE_CORS_ORIGINS',
   secrets: 'GATEHOUSE_SECRETS',
   'model-aliases': 'GATEHOUSE_MODEL_ALIASES',
+  'settings-file': 'GATEHOUSE_SETTINGS_FILE',
 } as const;
+
+/** The option that sets each saved setting. */
+const SETTING_OPTIONS = {
+  host: 'host',
+  port: 'port',
+  tlsPort: 'tls-port',
+  corsOrigins: 'cors-origins',
+  refreshIntervalMs: 'refresh-interval-ms',
+  dataDir: 'data-dir',
+} as const satisfies Record<SettingKey, keyof typeof SERVE_ENV>;
 
 export interface ServeOptions {
   host: string;
@@ -31,8 +46,16 @@ export interface ServeOptions {
   refreshIntervalMs: number;
   simReviewMs: number;
   sim3dMs: number;
+  /** Browser origins allowed to call the API (`*`: any). */
+  corsOrigins: string[];
   secrets: SecretMode;
   modelAliases: Record<string, string>;
+  /** The settings file read at start and written by the console's Settings page; null with `--settings-file off`. */
+  settingsFile: string | null;
+  /** The data dir used when neither a flag nor the settings file names one. */
+  defaultDataDir: string;
+  /** Settings given by a flag or environment variable on this run (they win over the settings file), with that flag's name. */
+  pinned: Partial<Record<SettingKey, string>>;
 }
 
 const SERVE_FLAGS = Object.fromEntries(Object.keys(SERVE_ENV).map((name) => [name, { type: 'string' }])) as Record<
@@ -40,32 +63,77 @@ const SERVE_FLAGS = Object.fromEntries(Object.keys(SERVE_ENV).map((name) => [nam
   { type: 'string' }
 >;
 
+/** Reads the options: a flag wins over its environment variable, which wins over the settings file, which wins over the defaults. */
 export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
   const { values } = parse(args, SERVE_FLAGS);
-  const pick = (name: keyof typeof SERVE_ENV) => {
+  const explicit = (name: keyof typeof SERVE_ENV) => {
     const flag = values[name];
     if (typeof flag === 'string') return { value: flag, from: `--${name}` };
     const fromEnv = env[SERVE_ENV[name]];
     return fromEnv !== undefined && fromEnv !== '' ? { value: fromEnv, from: SERVE_ENV[name] } : undefined;
   };
-  const secrets = pick('secrets')?.value ?? 'auto';
+  const secrets = explicit('secrets')?.value ?? 'auto';
   if (!SECRET_MODES.includes(secrets as SecretMode)) {
     throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}; got "${secrets}"`);
   }
-  const port = integer(pick('port'), DEFAULTS.port, 0, 65535);
-  const tls = pick('tls-port');
+  const fallbackDataDir = defaultDataDir(env);
+  const settingsFile = settingsFileOf(explicit('settings-file'), fallbackDataDir);
+  const saved = settingsFile ? readSaved(settingsFile) : {};
+  const pinned: Partial<Record<SettingKey, string>> = {};
+  for (const [key, name] of Object.entries(SETTING_OPTIONS) as [SettingKey, keyof typeof SERVE_ENV][]) {
+    const given = explicit(name);
+    if (given) pinned[key] = given.from;
+  }
+
+  const portGiven = explicit('port');
+  const port = portGiven ? integer(portGiven, DEFAULTS.port, 0, 65535) : (saved.port ?? DEFAULTS.port);
+  const tls = explicit('tls-port');
+  const savedTls = saved.tlsPort === undefined ? (port === 0 ? 0 : DEFAULTS.tlsPort) : saved.tlsPort;
+  const interval = explicit('refresh-interval-ms');
   return {
-    host: pick('host')?.value ?? DEFAULTS.host,
+    host: explicit('host')?.value ?? saved.host ?? DEFAULTS.host,
     port,
     // Default on: 8791, or a free port too when --port 0 asked for one; `off` disables the TLS listener.
-    tlsPort: tls?.value === 'off' ? null : integer(tls, port === 0 ? 0 : DEFAULTS.tlsPort, 0, 65535),
-    dataDir: pick('data-dir')?.value ?? defaultDataDir(env),
-    refreshIntervalMs: integer(pick('refresh-interval-ms'), DEFAULTS.refreshIntervalMs, 1, 2 ** 31 - 1),
-    simReviewMs: integer(pick('sim-review-ms'), DEFAULTS.simReviewMs, 0, 2 ** 31 - 1),
-    sim3dMs: integer(pick('sim-3d-ms'), DEFAULTS.sim3dMs, 0, 2 ** 31 - 1),
+    tlsPort: tls ? (tls.value === 'off' ? null : integer(tls, 0, 0, 65535)) : savedTls,
+    dataDir: explicit('data-dir')?.value ?? saved.dataDir ?? fallbackDataDir,
+    refreshIntervalMs: interval ? integer(interval, DEFAULTS.refreshIntervalMs, 1, 2 ** 31 - 1) : (saved.refreshIntervalMs ?? DEFAULTS.refreshIntervalMs),
+    simReviewMs: integer(explicit('sim-review-ms'), DEFAULTS.simReviewMs, 0, 2 ** 31 - 1),
+    sim3dMs: integer(explicit('sim-3d-ms'), DEFAULTS.sim3dMs, 0, 2 ** 31 - 1),
+    corsOrigins: explicit('cors-origins') ? origins(explicit('cors-origins')!) : (saved.corsOrigins ?? []),
     secrets: secrets as SecretMode,
-    modelAliases: aliases(pick('model-aliases')),
+    modelAliases: aliases(explicit('model-aliases')),
+    settingsFile,
+    defaultDataDir: fallbackDataDir,
+    pinned,
   };
+}
+
+/** `--settings-file PATH`, `off` for none, else `settings.json` in the default data dir. */
+function settingsFileOf(given: { value: string; from: string } | undefined, fallbackDataDir: string): string | null {
+  if (!given) return path.join(fallbackDataDir, 'settings.json');
+  if (given.value === 'off') return null;
+  return path.resolve(given.value);
+}
+
+function readSaved(file: string): Partial<ServerSettings> {
+  try {
+    return readSettingsFile(file);
+  } catch (error) {
+    if (error instanceof SettingsFileError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** Comma-separated origins, each checked and normalized. */
+function origins(given: { value: string; from: string }): string[] {
+  const list: string[] = [];
+  for (const entry of given.value.split(',')) {
+    if (entry.trim() === '') continue;
+    const origin = normalizeOrigin(entry);
+    if (!origin) throw new UsageError(`${given.from} takes origins such as http://localhost:5173 (or *) separated by commas; got "${entry.trim()}"`);
+    if (!list.includes(origin)) list.push(origin);
+  }
+  return list;
 }
 
 /** parseArgs with unknown flags reported as a usage error. */

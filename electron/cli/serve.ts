@@ -13,7 +13,12 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv, io: Output):
   const options = parseServeOptions(args, env);
   const { store, warning } = await selectSecretStore(options.secrets, options.dataDir);
   if (warning) io.err(`warning: ${warning}`);
-  const gateway = await createGateway({ ...options, secrets: store });
+  const { settingsFile, defaultDataDir, pinned, ...config } = options;
+  const gateway = await createGateway({
+    ...config,
+    secrets: store,
+    ...(settingsFile && { settings: { file: settingsFile, defaultDataDir, pinned } }),
+  });
   gateway.events.on('error', (error) => io.err(`error: ${error instanceof Error ? error.stack : String(error)}`));
   gateway.events.on('scan.finished', (report) => {
     if (report.checked > 0) io.err(`background scan refreshed ${report.checked} pending asset(s)`);
@@ -22,7 +27,7 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv, io: Output):
   // Signal handlers go in before anything is printed: a script may send SIGTERM as soon as it reads the URL.
   const stopped = stopOnSignal(gateway, io);
   const { url, firstToken, consoleUrl, tlsUrl, caPath } = await gateway.start();
-  io.err(`data dir: ${options.dataDir}; secrets: ${store.description}`);
+  io.err(`data dir: ${options.dataDir}; secrets: ${store.description}; settings file: ${settingsFile ?? 'off'}`);
   if (firstToken) io.out(`first start: created account "local" with API token (shown once): ${firstToken}`);
   io.out(`listening on ${url}`);
   io.out(`console: ${consoleUrl}`);

@@ -1,4 +1,5 @@
 // The gateway's configuration: what a host passes to createGateway, with the embedded defaults.
+import type { SettingKey } from '../../shared/settings.ts';
 import type { Reviewer } from './providers/reviewer.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import type { Clock } from './time.ts';
@@ -30,6 +31,10 @@ export interface GatewayConfig {
   refreshIntervalMs?: number;
   simReviewMs?: number;
   sim3dMs?: number;
+  /** Browser origins allowed to call the API (`*`: any); the console's own origin needs none. */
+  corsOrigins?: string[];
+  /** The host's settings file, which the console's Settings page edits; absent: settings are read-only. */
+  settings?: HostSettings;
   /** Extra model names for /v1/models, e.g. `{ 'gpt-4o': 'sim-chat' }`. */
   modelAliases?: Record<string, string>;
   /** Where token plaintexts are kept; the host chooses it (keychain, file, none). */
@@ -39,4 +44,14 @@ export interface GatewayConfig {
   reviewer?: Reviewer;
   /** The console's admin token; random per start when absent (a desktop host keeps one per launch). */
   adminToken?: string;
+}
+
+/** How the host keeps saved settings, for the console's Settings page. */
+export interface HostSettings {
+  /** Path of the settings file (JSON). */
+  file: string;
+  /** The data dir used when the file names none. */
+  defaultDataDir: string;
+  /** Settings fixed on this run by a flag or environment variable, with its name. */
+  pinned?: Partial<Record<SettingKey, string>>;
 }

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Asset } from '../../shared/portrait.ts';
 import type { Reviewer } from './providers/reviewer.ts';
+import type { SettingsContext } from './services/settings.ts';
 import { SimulatedReviewer } from './providers/simulate/reviewer.ts';
 import { RefreshScheduler, type ScanReport } from './scheduler/refresh-scheduler.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
@@ -36,7 +37,10 @@ export interface RuntimeInfo {
   /** The per-launch admin token of the console: random, in memory only. */
   readonly adminToken: string;
   readonly startedAt: number;
-  readonly refreshIntervalMs: number;
+  /** Changed at run time by the Settings page (the scheduler is told too). */
+  refreshIntervalMs: number;
+  /** Browser origins allowed to call the API; changed at run time by the Settings page. */
+  corsOrigins: string[];
   readonly simReviewMs: number;
   /** Base URL of the HTTP listener once started. */
   url: string | null;
@@ -61,6 +65,7 @@ export interface GatewayContext {
   tasks3d: Tasks3dService;
   scheduler: RefreshScheduler;
   runtime: RuntimeInfo;
+  settings: SettingsContext;
 }
 
 export interface ContextOptions {
@@ -78,6 +83,9 @@ export interface ContextOptions {
   /** The console's admin token; a random one is made when absent. */
   adminToken?: string;
   modelAliases?: Record<string, string>;
+  corsOrigins?: string[];
+  /** The values this run started with and the host's settings file; absent: read-only, taken from the options above. */
+  settings?: SettingsContext;
 }
 
 export function createContext(options: ContextOptions): GatewayContext {
@@ -117,10 +125,21 @@ export function createContext(options: ContextOptions): GatewayContext {
     billing,
     tasks3d: new Tasks3dService({ repo: new Tasks3dRepo(db), db, billing, clock, dataDir: options.dataDir, durationMs: options.sim3dMs }),
     scheduler,
+    settings: options.settings ?? {
+      started: {
+        host: '127.0.0.1',
+        port: 0,
+        tlsPort: null,
+        corsOrigins: options.corsOrigins ?? [],
+        refreshIntervalMs: options.refreshIntervalMs,
+        dataDir: options.dataDir,
+      },
+    },
     runtime: {
       adminToken: options.adminToken ?? randomBytes(32).toString('base64url'),
       startedAt: clock.now(),
       refreshIntervalMs: options.refreshIntervalMs,
+      corsOrigins: [...(options.corsOrigins ?? [])],
       simReviewMs: options.simReviewMs,
       url: null,
       tlsUrl: null,

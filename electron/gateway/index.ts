@@ -8,6 +8,7 @@ import { listen } from './server/listen.ts';
 import { ensureCertificates } from './server/tls/certificates.ts';
 import { listenTls, type TlsListener } from './server/tls/listener.ts';
 import { openDatabase } from './storage/database.ts';
+import type { SettingsContext } from './services/settings.ts';
 import { systemClock } from './time.ts';
 
 export type { GatewayConfig } from './config.ts';
@@ -49,6 +50,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     ...(config.reviewer && { reviewer: config.reviewer }),
     ...(config.adminToken && { adminToken: config.adminToken }),
     ...(config.modelAliases && { modelAliases: config.modelAliases }),
+    ...(config.corsOrigins && { corsOrigins: config.corsOrigins }),
+    settings: settingsOf(config),
   });
   let app: FastifyInstance | undefined;
   let url: string | undefined;
@@ -88,6 +91,21 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       await Promise.all([app?.close(), tls?.close()]);
       await context.scheduler.stop();
       db.close();
+    },
+  };
+}
+
+/** What this run was started with, for the Settings page; the host's settings file, when it keeps one. */
+function settingsOf(config: GatewayConfig): SettingsContext {
+  return {
+    host: config.settings,
+    started: {
+      host: config.host ?? DEFAULTS.host,
+      port: config.port ?? DEFAULTS.port,
+      tlsPort: config.tlsPort ?? null,
+      corsOrigins: config.corsOrigins ?? [],
+      refreshIntervalMs: config.refreshIntervalMs ?? DEFAULTS.refreshIntervalMs,
+      dataDir: config.dataDir,
     },
   };
 }

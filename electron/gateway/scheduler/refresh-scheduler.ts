@@ -51,6 +51,15 @@ export class RefreshScheduler {
     this.schedule(Math.max(0, Math.min(due - now, this.options.intervalMs)));
   }
 
+  /** Changes the interval; a planned scan moves to one new interval after the last scan (or now, when that is past). */
+  setIntervalMs(intervalMs: number): void {
+    this.options.intervalMs = intervalMs;
+    if (this.stopped || !this.timer || this.running) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.start();
+  }
+
   /** Stops the timer and waits for a scan under way to finish its current refreshes. */
   async stop(): Promise<void> {
     this.stopped = true;

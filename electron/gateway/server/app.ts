@@ -7,6 +7,7 @@ import { ROUTE_FAMILIES } from '../routes/index.ts';
 import { GatewayError } from '../services/errors.ts';
 import type { Principal } from '../services/tokens.ts';
 import { installJsonParser } from './body-parser.ts';
+import { installCors } from './cors.ts';
 import { credentialOf } from './credentials.ts';
 import { renderError } from './error-render.ts';
 import { installFaults } from './faults.ts';
@@ -36,6 +37,9 @@ export async function buildApp(context: GatewayContext): Promise<FastifyInstance
   // One WebSocket server for every socket route (admin events, realtime), on the HTTP and TLS listeners alike.
   // Registered before the auth hook, so the plugin's own hooks still close the socket of a refused upgrade.
   await app.register(websocket, { options: { handleProtocols: chooseSubprotocol } });
+
+  // Before authentication: a preflight carries no credentials, and a refused call still needs its CORS headers to be readable.
+  installCors(app, () => context.runtime.corsOrigins);
 
   app.addHook('onRequest', async (request) => {
     if (!request.routeOptions.url || request.routeOptions.config.public) return;

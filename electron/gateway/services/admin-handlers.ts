@@ -5,6 +5,7 @@ import type { GatewayContext } from '../context.ts';
 import { parseTokenCreate } from './admin-input.ts';
 import { notFound } from './errors.ts';
 import { normalizePaging } from './paging.ts';
+import { saveSettings, settingsView } from './settings.ts';
 import { parseAssetCreate, parseAssetListFilter, parseGroupCreate, parseGroupUpdate } from './portrait-input.ts';
 import type { TokenSummary } from './tokens.ts';
 
@@ -63,7 +64,7 @@ export function createAdminHandlers(context: GatewayContext, facts: AdminFacts):
       secrets: { kind: secrets.kind, description: secrets.description },
       refreshIntervalMs: runtime.refreshIntervalMs,
       simReviewMs: runtime.simReviewMs,
-      corsOrigins: [],
+      corsOrigins: [...runtime.corsOrigins],
       startedAt: runtime.startedAt,
       nextScanAt: context.scheduler.nextRunAt,
       lastScan: facts.lastScan(),
@@ -116,5 +117,7 @@ export function createAdminHandlers(context: GatewayContext, facts: AdminFacts):
       }
       return { secret };
     },
+    getSettings: () => settingsView(context.settings, context),
+    saveSettings: ({ body }) => saveSettings(context.settings, context, body),
   };
 }

@@ -1,0 +1,79 @@
+// The Settings page's rules: what is saved, what this run uses, what a flag pins, and which changes apply now or at the next start.
+import { LIVE_SETTINGS, SETTING_KEYS, validateSettings, type ServerSettings, type SettingKey, type SettingsView } from '../../../shared/settings.ts';
+import { DEFAULTS, type HostSettings } from '../config.ts';
+import type { RefreshScheduler } from '../scheduler/refresh-scheduler.ts';
+import { readSettingsFile, SettingsFileError, writeSettingsFile } from '../settings/settings-file.ts';
+import { GatewayError, invalid } from './errors.ts';
+
+/** The values this run started with, and the host's settings file when it keeps one. */
+export interface SettingsContext {
+  host?: HostSettings;
+  started: ServerSettings & { dataDir: string };
+}
+
+/** The parts of the running gateway that take live settings. */
+export interface LiveTargets {
+  runtime: { corsOrigins: string[]; refreshIntervalMs: number };
+  scheduler: Pick<RefreshScheduler, 'setIntervalMs'>;
+}
+
+/** What a value becomes at the next start when the file names none (a flag may still override it). */
+function defaultOf(key: SettingKey, saved: Partial<ServerSettings>, defaultDataDir: string): ServerSettings[SettingKey] {
+  switch (key) {
+    case 'host':
+      return DEFAULTS.host;
+    case 'port':
+      return DEFAULTS.port;
+    case 'tlsPort':
+      return (saved.port ?? DEFAULTS.port) === 0 ? 0 : DEFAULTS.tlsPort;
+    case 'corsOrigins':
+      return [];
+    case 'refreshIntervalMs':
+      return DEFAULTS.refreshIntervalMs;
+    case 'dataDir':
+      return defaultDataDir;
+  }
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+function readSaved(host: HostSettings): Partial<ServerSettings> {
+  try {
+    return readSettingsFile(host.file);
+  } catch (error) {
+    if (error instanceof SettingsFileError) throw new GatewayError('internal', error.message);
+    throw error;
+  }
+}
+
+export function settingsView(settings: SettingsContext, live: LiveTargets): SettingsView {
+  const { host, started } = settings;
+  const effective: ServerSettings = { ...started, corsOrigins: [...live.runtime.corsOrigins], refreshIntervalMs: live.runtime.refreshIntervalMs };
+  if (!host) return { editable: false, file: null, saved: {}, effective, pinned: {}, restartNeeded: [] };
+  const saved = readSaved(host);
+  const pinned = host.pinned ?? {};
+  const restartNeeded = SETTING_KEYS.filter((key) => {
+    if (LIVE_SETTINGS.includes(key) || pinned[key]) return false;
+    const next = saved[key] !== undefined ? saved[key] : defaultOf(key, saved, host.defaultDataDir);
+    return !same(next, started[key]);
+  });
+  return { editable: true, file: host.file, saved, effective, pinned, restartNeeded };
+}
+
+/** Replaces the saved settings with `body` (absent keys: defaults) and applies the live ones that no flag pins. */
+export function saveSettings(settings: SettingsContext, live: LiveTargets, body: unknown): SettingsView {
+  const { host } = settings;
+  if (!host) throw new GatewayError('forbidden', 'This server keeps no settings file (it was started with --settings-file off, or as a library): change its flags instead');
+  const checked = validateSettings(body);
+  if (!checked.ok) throw invalid(checked.problems.map((problem) => problem.message).join('; '), checked.problems[0]!.key);
+  const value = checked.value;
+  if (value.dataDir === null) delete value.dataDir;
+  writeSettingsFile(host.file, value);
+  const pinned = host.pinned ?? {};
+  if (!pinned.corsOrigins) live.runtime.corsOrigins = value.corsOrigins ?? [];
+  if (!pinned.refreshIntervalMs) {
+    live.runtime.refreshIntervalMs = value.refreshIntervalMs ?? DEFAULTS.refreshIntervalMs;
+    live.scheduler.setIntervalMs(live.runtime.refreshIntervalMs);
+  }
+  return settingsView(settings, live);
+}
