@@ -16,6 +16,8 @@ export interface DesktopConnection {
 export interface IpcInvokeContract {
   'gatehouse:get-connection': { args: []; result: DesktopConnection };
   'gatehouse:set-paused': { args: [paused: boolean]; result: DesktopConnection };
+  /** Restarts the server with the saved settings (port, host, TLS, data folder); the window follows it to its new address. */
+  'gatehouse:restart-server': { args: []; result: DesktopConnection };
   /** Opens an http(s) URL in the user's browser; false when the URL was refused. */
   'gatehouse:open-external': { args: [url: string]; result: boolean };
   'gatehouse:copy-text': { args: [text: string]; result: void };
@@ -33,6 +35,7 @@ export type IpcEventChannel = keyof IpcEventContract;
 export const IPC_INVOKE_CHANNELS = [
   'gatehouse:get-connection',
   'gatehouse:set-paused',
+  'gatehouse:restart-server',
   'gatehouse:open-external',
   'gatehouse:copy-text',
 ] as const satisfies readonly IpcInvokeChannel[];
@@ -47,6 +50,7 @@ export interface GatehouseBridge {
   readonly host: 'electron';
   getConnection(): Promise<DesktopConnection>;
   setPaused(paused: boolean): Promise<DesktopConnection>;
+  restartServer(): Promise<DesktopConnection>;
   openExternal(url: string): Promise<boolean>;
   copyText(text: string): Promise<void>;
   /** Calls `listener` on every connection change; returns the unsubscribe function. */

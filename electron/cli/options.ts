@@ -63,8 +63,11 @@ const SERVE_FLAGS = Object.fromEntries(Object.keys(SERVE_ENV).map((name) => [nam
   { type: 'string' }
 >;
 
-/** Reads the options: a flag wins over its environment variable, which wins over the settings file, which wins over the defaults. */
-export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
+/**
+ * Reads the options: a flag wins over its environment variable, which wins over the settings file, which wins over the defaults.
+ * `baseDir` is the default data dir, also the folder of the default settings file (the desktop app passes its app-data folder).
+ */
+export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv, baseDir = defaultDataDir(env)): ServeOptions {
   const { values } = parse(args, SERVE_FLAGS);
   const explicit = (name: keyof typeof SERVE_ENV) => {
     const flag = values[name];
@@ -76,7 +79,7 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv): Serve
   if (!SECRET_MODES.includes(secrets as SecretMode)) {
     throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}; got "${secrets}"`);
   }
-  const fallbackDataDir = defaultDataDir(env);
+  const fallbackDataDir = baseDir;
   const settingsFile = settingsFileOf(explicit('settings-file'), fallbackDataDir);
   const saved = settingsFile ? readSaved(settingsFile) : {};
   const pinned: Partial<Record<SettingKey, string>> = {};

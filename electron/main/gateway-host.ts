@@ -3,7 +3,8 @@ import type { DesktopConnection } from '../../shared/ipc.ts';
 import type { Gateway, GatewayConfig } from '../gateway/index.ts';
 
 export interface GatewayHostOptions {
-  config: GatewayConfig;
+  /** The gateway's configuration; read again by restart(). */
+  config: () => Promise<GatewayConfig>;
   create: (config: GatewayConfig) => Promise<Gateway>;
   /** Called after every change of state. */
   onChange: (connection: DesktopConnection) => void;
@@ -22,10 +23,14 @@ export class GatewayHost {
   /** The port to come back to after a pause. */
   private port: number;
   private queue: Promise<unknown> = Promise.resolve();
+  private config: GatewayConfig | undefined;
+  /** The per-launch admin token, kept across restarts so the window's page stays signed in. */
+  readonly adminToken: string;
 
-  constructor(options: GatewayHostOptions) {
+  constructor(options: GatewayHostOptions & { adminToken: string }) {
     this.options = options;
-    this.port = options.config.port ?? 0;
+    this.adminToken = options.adminToken;
+    this.port = 0;
   }
 
   /** Where the console was last served from, also while paused. */
@@ -33,25 +38,36 @@ export class GatewayHost {
     return this.lastUrl;
   }
 
-  get adminToken(): string {
-    return this.options.config.adminToken ?? '';
-  }
-
   connection(): DesktopConnection {
     return { gatewayUrl: this.url, adminToken: this.adminToken, paused: this.paused, problem: this.problem };
   }
 
-  /** Starts the gateway; a taken port falls back to a free one. */
+  /** Starts the gateway (reading its configuration the first time); a taken port falls back to a free one. */
   start(): Promise<DesktopConnection> {
     return this.serial(async () => {
-      this.paused = false;
+      if (!this.config) await this.configure();
+      await this.openWithFallback();
+    });
+  }
+
+  /**
+   * Stops the gateway, reads the configuration again (saved settings included) and starts it. When the new
+   * configuration cannot start (say, a host address this machine does not have), the previous one runs again
+   * and the error says why, so the console stays reachable to fix the setting.
+   */
+  restart(): Promise<DesktopConnection> {
+    return this.serial(async () => {
+      const previous = { config: this.config, port: this.port };
+      await this.close();
       try {
-        await this.open(this.port);
+        await this.configure();
+        await this.openWithFallback();
       } catch (error) {
-        if (!isAddressInUse(error) || this.port === 0) throw error;
-        await this.open(0);
+        this.config = previous.config;
+        this.port = previous.port;
+        if (this.config) await this.openWithFallback();
+        throw new Error(`The server could not start with the saved settings (${error instanceof Error ? error.message : String(error)}); it runs with the previous ones again`);
       }
-      this.problem = null;
     });
   }
 
@@ -77,8 +93,27 @@ export class GatewayHost {
     this.options.onChange(this.connection());
   }
 
-  private async open(port: number): Promise<void> {
-    const gateway = await this.options.create({ ...this.options.config, port });
+  private async configure(): Promise<void> {
+    this.config = { ...(await this.options.config()), adminToken: this.adminToken };
+    this.port = this.config.port ?? 0;
+  }
+
+  private async openWithFallback(): Promise<void> {
+    this.paused = false;
+    try {
+      await this.open(this.port);
+    } catch (error) {
+      if (!isAddressInUse(error)) throw error;
+      await this.open(0, true);
+    }
+    this.problem = null;
+  }
+
+  /** Listens on `port`; `anyPorts` moves the TLS listener to a free port too. */
+  private async open(port: number, anyPorts = false): Promise<void> {
+    const config = this.config!;
+    const tlsPort = anyPorts && config.tlsPort !== undefined && config.tlsPort !== null ? 0 : config.tlsPort;
+    const gateway = await this.options.create({ ...config, port, ...(tlsPort !== undefined && { tlsPort }) });
     try {
       const { url } = await gateway.start();
       this.gateway = gateway;

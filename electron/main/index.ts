@@ -4,8 +4,9 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { CONSOLE_PATH } from '../../shared/admin-api.ts';
 import { isOpenableExternalUrl, type DesktopConnection, type IpcEventContract } from '../../shared/ipc.ts';
+import { parseServeOptions } from '../cli/options.ts';
 import { DEFAULTS } from '../gateway/config.ts';
-import { createGateway } from '../gateway/index.ts';
+import { createGateway, type GatewayConfig } from '../gateway/index.ts';
 import { selectSecretStore } from '../gateway/secrets/select-store.ts';
 import { GatewayHost } from './gateway-host.ts';
 import { registerIpc, type IpcHandlers } from './ipc.ts';
@@ -19,20 +20,30 @@ import { loadBounds } from './window-state.ts';
 const DEV_URL = process.env['ELECTRON_RENDERER_URL'] || undefined;
 const CHANGED: keyof IpcEventContract = 'gatehouse:connection-changed';
 
-// The gateway's data sits where `gatehouse serve` keeps it (GATEHOUSE_DATA_DIR overrides, as for the CLI);
-// Chromium's own profile goes into a sub-folder.
-const DATA_DIR = process.env['GATEHOUSE_DATA_DIR'] || path.join(app.getPath('appData'), 'Gatehouse');
-app.setPath('userData', path.join(DATA_DIR, 'desktop'));
+// The app's folder is where `gatehouse serve` keeps its data and settings file by default; the saved settings and
+// the same GATEHOUSE_* variables as the CLI's may move the data elsewhere. Chromium's own profile goes into a sub-folder.
+const APP_DIR = path.join(app.getPath('appData'), 'Gatehouse');
+app.setPath('userData', path.join(APP_DIR, 'desktop'));
 
 let host: GatewayHost | undefined;
 let window: BrowserWindow | undefined;
 let tray: ReturnType<typeof createTray> | undefined;
 let quitting = false;
 
-/** The port to listen on: GATEHOUSE_PORT when set, else the CLI's default (a taken port falls back to a free one). */
-function preferredPort(): number {
-  const fromEnv = Number(process.env['GATEHOUSE_PORT']);
-  return DEV_URL || !Number.isInteger(fromEnv) || fromEnv < 0 || fromEnv > 65535 || process.env['GATEHOUSE_PORT'] === undefined ? DEFAULTS.port : fromEnv;
+/**
+ * The gateway's configuration, read again on each restart: the settings file and GATEHOUSE_* variables, as `gatehouse serve`
+ * reads them (a taken port falls back to a free one). Under `npm run dev` the renderer's dev server proxies to the default port.
+ */
+async function gatewayConfig(): Promise<GatewayConfig> {
+  const { settingsFile, defaultDataDir, pinned, secrets, ...options } = parseServeOptions([], process.env, APP_DIR);
+  const { store, warning } = await selectSecretStore(secrets, options.dataDir);
+  if (warning) console.warn(`gatehouse: ${warning}`);
+  return {
+    ...options,
+    ...(DEV_URL && { port: DEFAULTS.port }),
+    secrets: store,
+    ...(settingsFile && { settings: { file: settingsFile, defaultDataDir, pinned: DEV_URL ? { ...pinned, port: 'npm run dev' } : pinned } }),
+  };
 }
 
 const allowedOrigins = () => [originOf(DEV_URL), originOf(host?.lastGatewayUrl)].filter((origin): origin is string => origin !== undefined);
@@ -85,15 +96,15 @@ function onChange(connection: DesktopConnection): void {
 const handlers: IpcHandlers = {
   'gatehouse:get-connection': () => host!.connection(),
   'gatehouse:set-paused': (paused) => (paused ? host!.pause() : host!.resume()),
+  'gatehouse:restart-server': () => host!.restart(),
   'gatehouse:open-external': (url) => openExternal(url),
   'gatehouse:copy-text': (text) => clipboard.writeText(text),
 };
 
 async function launch(): Promise<void> {
-  const { store, warning } = await selectSecretStore('auto', DATA_DIR);
-  if (warning) console.warn(`gatehouse: ${warning}`);
   host = new GatewayHost({
-    config: { dataDir: DATA_DIR, secrets: store, port: preferredPort(), adminToken: randomBytes(32).toString('base64url') },
+    config: gatewayConfig,
+    adminToken: randomBytes(32).toString('base64url'),
     create: createGateway,
     onChange,
   });

@@ -16,6 +16,7 @@ export type IpcHandlers = {
 const ARGUMENTS: { [C in IpcInvokeChannel]: (args: unknown[]) => boolean } = {
   'gatehouse:get-connection': (args) => args.length === 0,
   'gatehouse:set-paused': (args) => args.length === 1 && typeof args[0] === 'boolean',
+  'gatehouse:restart-server': (args) => args.length === 0,
   'gatehouse:open-external': (args) => args.length === 1 && typeof args[0] === 'string' && args[0].length <= 2048,
   'gatehouse:copy-text': (args) => args.length === 1 && typeof args[0] === 'string' && args[0].length <= COPY_TEXT_MAX,
 };

@@ -18,6 +18,7 @@ const bridge: GatehouseBridge = {
   host: 'electron',
   getConnection: () => invoke('gatehouse:get-connection'),
   setPaused: (paused) => invoke('gatehouse:set-paused', paused),
+  restartServer: () => invoke('gatehouse:restart-server'),
   openExternal: (url) => invoke('gatehouse:open-external', url),
   copyText: (text) => invoke('gatehouse:copy-text', text),
   onConnectionChanged(listener) {

@@ -109,6 +109,29 @@ describe('desktop host (built main bundle, stand-in electron)', { skip }, () => 
     assert.equal(standIn.copied.at(-1), gatewayUrl);
   });
 
+  test('restart-server applies the saved settings and the window follows the server to its new address', async () => {
+    const before: any = await invoke('gatehouse:get-connection', []);
+    const auth = { authorization: `Bearer ${before.adminToken}`, 'content-type': 'application/json' };
+    const status = async (base: string) => (await (await fetch(`${base}/admin/api/status`, { headers: auth })).json()) as any;
+    assert.ok((await status(before.gatewayUrl)).tlsUrl, 'TLS runs by default, as with gatehouse serve');
+    const saved = await fetch(`${before.gatewayUrl}/admin/api/settings`, { method: 'PUT', headers: auth, body: JSON.stringify({ tlsPort: null, corsOrigins: ['http://localhost:5173'] }) });
+    assert.equal(saved.status, 200);
+    const view = (await saved.json()) as any;
+    assert.equal(view.file, path.join(appData, 'Gatehouse', 'settings.json'));
+    assert.deepEqual(view.pinned, { port: 'GATEHOUSE_PORT' });
+    assert.deepEqual(view.restartNeeded, ['tlsPort']);
+
+    const after: any = await invoke('gatehouse:restart-server', []);
+    assert.notEqual(after.gatewayUrl, before.gatewayUrl, 'port 0 gives a new port at each start');
+    assert.equal(after.adminToken, before.adminToken, 'the window stays signed in');
+    await assert.rejects(fetch(`${before.gatewayUrl}/healthz`));
+    const now = await status(after.gatewayUrl);
+    assert.equal(now.tlsUrl, null);
+    assert.deepEqual(now.corsOrigins, ['http://localhost:5173']);
+    assert.equal(window.loaded.at(-1), `${after.gatewayUrl}/console/`);
+    consoleUrl = window.loaded.at(-1)!;
+  });
+
   test('navigation, new windows, webviews and permissions are refused; pages without a CSP get one', () => {
     const away = newEvent();
     window.webContents.emit('will-navigate', away, 'https://example.com/phish');

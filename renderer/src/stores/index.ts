@@ -10,6 +10,7 @@ import { createConnectionStore, type Connection } from './connection.ts';
 import { createNavigationStore, type PageName } from './navigation.ts';
 import { createPlaygroundStore } from './playground.ts';
 import { createPrefsStore } from './prefs.ts';
+import { createSettingsStore } from './settings.ts';
 import { createStatusStore } from './status.ts';
 import type { KeyValueStorage } from './storage.ts';
 import { createTasks3dStore } from './tasks3d.ts';
@@ -45,6 +46,7 @@ export function createConsoleStores(deps: ConsoleDeps) {
     status,
     assets,
     tokens: createTokensStore(call),
+    settings: createSettingsStore(call),
     apiKeys: createApiKeyStore(call, deps.session),
     playground: createPlaygroundStore({ apiBase: deps.connection.apiBase, fetch: fetchImpl }),
     tasks3d: createTasks3dStore(createTasks3dClient(deps.connection.apiBase, fetchImpl), deps.local),

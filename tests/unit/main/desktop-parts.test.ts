@@ -60,11 +60,14 @@ describe('IPC registration', () => {
     const handlers: IpcHandlers = {
       'gatehouse:get-connection': () => connection,
       'gatehouse:set-paused': (paused) => ({ ...connection, paused }),
+      'gatehouse:restart-server': () => ({ ...connection, gatewayUrl: 'http://y' }),
       'gatehouse:open-external': () => true,
       'gatehouse:copy-text': () => {},
     };
     registerIpc({ handle: (channel, handler) => void registered.set(channel, handler as never) }, handlers, (event) => (event as unknown as { trusted?: boolean }).trusted === true);
-    assert.equal(registered.size, 4);
+    assert.equal(registered.size, 5);
+    assert.equal(((await registered.get('gatehouse:restart-server')!({ trusted: true })) as DesktopConnection).gatewayUrl, 'http://y');
+    await assert.rejects(registered.get('gatehouse:restart-server')!({ trusted: true }, 8790), /malformed/);
     assert.deepEqual(await registered.get('gatehouse:set-paused')!({ trusted: true }, true), { ...connection, paused: true });
     await assert.rejects(registered.get('gatehouse:get-connection')!({ trusted: false }), /not the Gatehouse window/);
     await assert.rejects(registered.get('gatehouse:get-connection')!({ trusted: true }, 'extra'), /malformed/);
@@ -109,7 +112,7 @@ describe('gateway host', () => {
   test('a taken port falls back to a free one; pause and resume keep that port and tell the listener', async () => {
     const factory = fakeFactory([8790]);
     const changes: DesktopConnection[] = [];
-    const host = new GatewayHost({ config: { dataDir: '/tmp/x', secrets: {} as never, port: 8790, adminToken: 'admin' }, create: factory.create, onChange: (c) => changes.push(c) });
+    const host = new GatewayHost({ config: async () => ({ dataDir: '/tmp/x', secrets: {} as never, port: 8790 }), adminToken: 'admin', create: factory.create, onChange: (c) => changes.push(c) });
     const first = await host.start();
     assert.equal(first.gatewayUrl, 'http://127.0.0.1:40000');
     assert.equal(first.adminToken, 'admin');
@@ -121,9 +124,38 @@ describe('gateway host', () => {
     assert.deepEqual(changes.map((c) => c.paused), [false, true, false]);
   });
 
+  test('restart reads the configuration again; one that cannot start gives way to the previous one, with the reason', async () => {
+    const factory = fakeFactory([9999]);
+    const ports = [8800, 8801, 9999];
+    const host = new GatewayHost({ config: async () => ({ dataDir: '/tmp/x', secrets: {} as never, port: ports.shift()! }), adminToken: 'admin', create: factory.create, onChange: () => undefined });
+    assert.equal((await host.start()).gatewayUrl, 'http://127.0.0.1:8800');
+    const moved = await host.restart();
+    assert.equal(moved.gatewayUrl, 'http://127.0.0.1:8801');
+    assert.equal(moved.adminToken, 'admin', 'the admin token survives a restart');
+    // 9999 is "taken": the host falls back to a free port rather than failing.
+    assert.equal((await host.restart()).gatewayUrl, 'http://127.0.0.1:40000');
+
+    const broken = new GatewayHost({
+      config: (() => {
+        let calls = 0;
+        return async () => {
+          calls += 1;
+          if (calls > 1) throw new Error('The settings file /x/settings.json is not valid JSON');
+          return { dataDir: '/tmp/x', secrets: {} as never, port: 8802 };
+        };
+      })(),
+      adminToken: 'admin',
+      create: fakeFactory([]).create,
+      onChange: () => undefined,
+    });
+    await broken.start();
+    await assert.rejects(broken.restart(), /could not start with the saved settings \(The settings file .* not valid JSON\); it runs with the previous ones/);
+    assert.equal(broken.connection().gatewayUrl, 'http://127.0.0.1:8802');
+  });
+
   test('a start failure becomes a message that says what to do', () => {
     const changes: DesktopConnection[] = [];
-    const host = new GatewayHost({ config: { dataDir: '/tmp/x', secrets: {} as never }, create: async () => ({}) as Gateway, onChange: (c) => changes.push(c) });
+    const host = new GatewayHost({ config: async () => ({ dataDir: '/tmp/x', secrets: {} as never }), adminToken: 'admin', create: async () => ({}) as Gateway, onChange: (c) => changes.push(c) });
     host.fail(new Error('SQLITE_CANTOPEN'));
     assert.match(changes[0]!.problem!, /SQLITE_CANTOPEN.*Quit and start Gatehouse again/);
   });

@@ -1,10 +1,11 @@
-// Settings: the console's theme and language, and the server's effective settings with how to change each.
+// Settings: the console's theme and language, the saved server settings, and this run's effective values with the flag that sets each.
 import { useState } from 'react';
 import { useStores } from '../../context.ts';
 import { formatTime, useT, type MessageKey } from '../../i18n/index.ts';
 import { Button, ErrorNote, Panel } from '../../components/ui.tsx';
 import { LANGUAGES, THEMES } from '../../stores/prefs.ts';
 import { messageOf } from '../../stores/storage.ts';
+import { ServerForm } from './ServerForm.tsx';
 
 const LANGUAGE_NAMES = { en: 'English', zh: '中文' } as const;
 
@@ -58,7 +59,7 @@ function ServerSettings() {
     { label: 'host', value: status.host, flag: '--host / GATEHOUSE_HOST' },
     { label: 'port', value: String(status.port), flag: '--port / GATEHOUSE_PORT' },
     { label: 'tlsUrl', value: status.tlsUrl ?? t('tlsOff'), flag: '--tls-port / GATEHOUSE_TLS_PORT' },
-    { label: 'corsOrigins', value: status.corsOrigins.length > 0 ? status.corsOrigins.join(', ') : t('corsSameOrigin'), flag: t('corsNotYet') },
+    { label: 'corsOrigins', value: status.corsOrigins.length > 0 ? status.corsOrigins.join(', ') : t('corsSameOrigin'), flag: '--cors-origins / GATEHOUSE_CORS_ORIGINS' },
     { label: 'refreshInterval', value: t('everyMinutes', { minutes: +(status.refreshIntervalMs / 60_000).toFixed(2) }), flag: '--refresh-interval-ms / GATEHOUSE_REFRESH_INTERVAL_MS' },
     { label: 'dataFolder', value: status.dataDir, flag: '--data-dir / GATEHOUSE_DATA_DIR' },
     { label: 'secretsKept', value: status.secrets.description, flag: '--secrets auto|keychain|file|none' },
@@ -77,7 +78,7 @@ function ServerSettings() {
     }
   };
   return (
-    <Panel title={t('serverSettings')}>
+    <Panel title={t('thisRun')}>
       <p className="muted">{host === 'electron' ? t('settingsDesktopNote') : t('settingsCliNote')}</p>
       <table className="table">
         <thead>
@@ -147,7 +148,10 @@ export function SettingsPage() {
         <Appearance />
         <DesktopServer />
       </div>
-      <ServerSettings />
+      <div className="stack">
+        <ServerForm />
+        <ServerSettings />
+      </div>
     </div>
   );
 }

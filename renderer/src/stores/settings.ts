@@ -1,0 +1,144 @@
+// The Settings page's server form: loads saved and effective settings, checks the draft as the user types, saves, and restarts the desktop server.
+import { create } from 'zustand';
+import type { DesktopConnection, GatehouseBridge } from '../../../shared/ipc.ts';
+import { validateSettings, type ServerSettings, type SettingKey, type SettingsView } from '../../../shared/settings.ts';
+import type { AdminCall } from '../api/admin-client.ts';
+import { ApiError } from '../api/http.ts';
+import { messageOf } from './storage.ts';
+
+/** The form as typed: text fields stay text until saved. */
+export interface SettingsDraft {
+  host: string;
+  port: string;
+  tlsEnabled: boolean;
+  tlsPort: string;
+  /** One origin per line. */
+  corsOrigins: string;
+  /** Minutes, decimals allowed. */
+  refreshMinutes: string;
+  /** Empty: the default folder. */
+  dataDir: string;
+}
+
+export interface SettingsState {
+  view: SettingsView | null;
+  draft: SettingsDraft | null;
+  /** Problems of the draft, by field, as the gateway would report them. */
+  problems: Partial<Record<SettingKey, string>>;
+  loading: boolean;
+  saving: boolean;
+  restarting: boolean;
+  error: string | null;
+  /** Set after a save: what applied at once and what waits for a restart. */
+  savedNote: { live: SettingKey[]; restartNeeded: SettingKey[] } | null;
+  load(): Promise<void>;
+  edit(change: Partial<SettingsDraft>): void;
+  save(): Promise<boolean>;
+  /** Desktop only: restarts the server with the saved settings. */
+  restart(bridge: GatehouseBridge): Promise<DesktopConnection | null>;
+}
+
+const DECIMAL = /^\d+(\.\d+)?$/;
+const WHOLE = /^\d+$/;
+
+/** The draft a view starts from: saved values where there are any, else this run's. */
+export function draftOf(view: SettingsView): SettingsDraft {
+  const value = <K extends SettingKey>(key: K): ServerSettings[K] => (view.saved[key] !== undefined ? view.saved[key] : view.effective[key]) as ServerSettings[K];
+  const tlsPort = value('tlsPort');
+  return {
+    host: value('host'),
+    port: String(value('port')),
+    tlsEnabled: tlsPort !== null,
+    tlsPort: tlsPort === null ? '8791' : String(tlsPort),
+    corsOrigins: value('corsOrigins').join('\n'),
+    refreshMinutes: String(+(value('refreshIntervalMs') / 60_000).toFixed(4)),
+    dataDir: view.saved.dataDir ?? '',
+  };
+}
+
+/** The settings a draft stands for; text that is not a number goes through as is, so the shared check names it. */
+export function settingsOf(draft: SettingsDraft): Record<SettingKey, unknown> {
+  const number = (text: string, pattern: RegExp) => (pattern.test(text.trim()) ? Number(text.trim()) : text);
+  const minutes = draft.refreshMinutes.trim();
+  return {
+    host: draft.host,
+    port: number(draft.port, WHOLE),
+    tlsPort: draft.tlsEnabled ? number(draft.tlsPort, WHOLE) : null,
+    corsOrigins: draft.corsOrigins.split(/[\n,]/).map((item) => item.trim()).filter((item) => item !== ''),
+    refreshIntervalMs: DECIMAL.test(minutes) ? Math.round(Number(minutes) * 60_000) : minutes,
+    dataDir: draft.dataDir.trim() === '' ? null : draft.dataDir,
+  };
+}
+
+function problemsOf(draft: SettingsDraft): Partial<Record<SettingKey, string>> {
+  const checked = validateSettings(settingsOf(draft));
+  const problems: Partial<Record<SettingKey, string>> = {};
+  if (!checked.ok) for (const problem of checked.problems) problems[problem.key] ??= problem.message;
+  return problems;
+}
+
+export function createSettingsStore(call: AdminCall) {
+  return create<SettingsState>((set, get) => ({
+    view: null,
+    draft: null,
+    problems: {},
+    loading: false,
+    saving: false,
+    restarting: false,
+    error: null,
+    savedNote: null,
+
+    async load() {
+      set({ loading: true });
+      try {
+        const view = await call('getSettings');
+        set({ view, draft: draftOf(view), problems: {}, error: null, loading: false });
+      } catch (error) {
+        set({ error: messageOf(error), loading: false });
+      }
+    },
+
+    edit(change) {
+      const draft = { ...get().draft!, ...change };
+      set({ draft, problems: problemsOf(draft), savedNote: null });
+    },
+
+    async save() {
+      const draft = get().draft;
+      if (!draft) return false;
+      const problems = problemsOf(draft);
+      if (Object.keys(problems).length > 0) {
+        set({ problems });
+        return false;
+      }
+      set({ saving: true, error: null });
+      const before = get().view;
+      try {
+        const view = await call('saveSettings', { body: settingsOf(draft) as Partial<ServerSettings> });
+        const live = (['corsOrigins', 'refreshIntervalMs'] as const).filter(
+          (key) => !view.pinned[key] && JSON.stringify(before?.effective[key]) !== JSON.stringify(view.effective[key]),
+        );
+        set({ view, draft: draftOf(view), saving: false, savedNote: { live, restartNeeded: view.restartNeeded } });
+        return true;
+      } catch (error) {
+        const field = error instanceof ApiError ? (error.param as SettingKey | null) : null;
+        set({ saving: false, error: messageOf(error), ...(field && { problems: { [field]: messageOf(error) } }) });
+        return false;
+      }
+    },
+
+    async restart(bridge) {
+      set({ restarting: true, error: null });
+      try {
+        const connection = await bridge.restartServer();
+        set({ restarting: false, savedNote: null });
+        return connection;
+      } catch (error) {
+        set({ restarting: false, error: messageOf(error) });
+        return null;
+      }
+    },
+  }));
+}
+
+export type SettingsStore = ReturnType<typeof createSettingsStore>;
