@@ -223,7 +223,7 @@ export const en = {
   corsHint: 'One origin per line, such as http://localhost:5173. * allows every site. Leave empty for same origin only.',
   refreshMinutes: 'Refresh interval (minutes)',
   refreshHint: 'How often the background scan asks the reviewer about pending assets. The platform uses 5.',
-  dataDirHint: 'An absolute path. Leave empty for the default folder. The data is not moved: copy gatehouse.db yourself if you want to keep it.',
+  dataDirHint: 'An absolute path. Leave empty for the default folder. The data is not moved: copy gatehouse.sqlite yourself if you want to keep it.',
   defaultFolder: 'default folder',
   hostHint: '127.0.0.1 keeps the gateway on this machine.',
   hostExposed: 'Other machines on your network will be able to reach the gateway (API tokens still apply).',

@@ -213,7 +213,7 @@ export const zh: Record<MessageKey, string> = {
   corsHint: '每行一个来源，例如 http://localhost:5173。* 允许所有网站。留空则仅允许同源。',
   refreshMinutes: '刷新间隔（分钟）',
   refreshHint: '后台扫描多久向审核方查询一次待审核的素材。平台默认为 5 分钟。',
-  dataDirHint: '绝对路径。留空使用默认文件夹。数据不会自动迁移：如需保留，请自行复制 gatehouse.db。',
+  dataDirHint: '绝对路径。留空使用默认文件夹。数据不会自动迁移：如需保留，请自行复制 gatehouse.sqlite。',
   defaultFolder: '默认文件夹',
   hostHint: '127.0.0.1 表示网关只在本机可用。',
   hostExposed: '局域网中的其他机器将能访问该网关（仍需 API 令牌）。',
