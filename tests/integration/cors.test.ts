@@ -57,6 +57,17 @@ describe('CORS', () => {
     assert.equal(other.headers.get('access-control-allow-origin'), null);
   });
 
+  test('streamed answers carry the CORS headers too', async () => {
+    const answer = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { origin: ALLOWED, authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'sim-chat', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    assert.equal(answer.headers.get('content-type'), 'text/event-stream; charset=utf-8');
+    assert.equal(answer.headers.get('access-control-allow-origin'), ALLOWED);
+    assert.match(await answer.text(), /data: \[DONE\]/);
+  });
+
   test('the console and admin API never answer another origin, listed or not', async () => {
     for (const path of ['/admin/api/status', '/console/']) {
       const answer = await fetch(`${server.url}${path}`, { headers: { origin: ALLOWED } });

@@ -107,7 +107,7 @@ export function installFaults(app: FastifyInstance): void {
           return reply;
         }
         reply.hijack();
-        reply.raw.writeHead(200, { 'content-type': 'application/json' });
+        reply.raw.writeHead(200, { ...reply.getHeaders(), 'content-type': 'application/json' });
         reply.raw.end('{"id": "broken", "object": ');
         return reply;
     }

@@ -39,7 +39,8 @@ async function writeFrames(
 ): Promise<void> {
   reply.hijack();
   const raw = reply.raw;
-  raw.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  // Headers set before the hijack (CORS, for one) go out too.
+  raw.writeHead(200, { ...reply.getHeaders(), 'content-type': contentType, 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
   raw.flushHeaders();
   let gone = false;
   raw.on('close', () => (gone = true));
