@@ -1,5 +1,6 @@
 // Admin API contract of the console: every route's method, path, input and answer, shared by the gateway and the renderer.
 import type { Asset, AssetStatus, AssetType, Group, Page } from './portrait.ts';
+import type { JournalEntry, JournalPage, JournalQuery } from './journal.ts';
 import type { ServerSettings, SettingsView } from './settings.ts';
 
 /** Path prefix of every admin API route. */
@@ -167,6 +168,11 @@ export interface AdminApi {
   getSettings: AdminRoute<None, None, undefined, SettingsView>;
   /** Replaces the saved settings (absent keys: defaults); CORS origins and the refresh interval apply at once. */
   saveSettings: AdminRoute<None, None, Partial<ServerSettings>, SettingsView>;
+  /** The request journal, newest first. */
+  listJournal: AdminRoute<None, JournalQuery, undefined, JournalPage>;
+  getJournalEntry: AdminRoute<{ entryId: string }, None, undefined, JournalEntry>;
+  /** Empties the journal; answers how many entries were removed. */
+  clearJournal: AdminRoute<None, None, undefined, { removed: number }>;
 }
 
 /** Name of an admin route. */
@@ -191,6 +197,9 @@ export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMeth
   revealToken: { method: 'POST', path: `${ADMIN_API_PREFIX}/tokens/:tokenId/reveal` },
   getSettings: { method: 'GET', path: `${ADMIN_API_PREFIX}/settings` },
   saveSettings: { method: 'PUT', path: `${ADMIN_API_PREFIX}/settings` },
+  listJournal: { method: 'GET', path: `${ADMIN_API_PREFIX}/journal` },
+  getJournalEntry: { method: 'GET', path: `${ADMIN_API_PREFIX}/journal/:entryId` },
+  clearJournal: { method: 'POST', path: `${ADMIN_API_PREFIX}/journal/clear` },
 };
 
 /** Fills a route's `:param` placeholders (URI-encoded). */

@@ -1,5 +1,6 @@
 // Admin WebSocket contract: the path, the subprotocols that carry the admin token, and every event the gateway pushes.
 import type { ScanSummary } from './admin-api.ts';
+import type { JournalSummary } from './journal.ts';
 import type { Asset } from './portrait.ts';
 
 /** Path of the admin event socket. */
@@ -29,11 +30,17 @@ export interface ScanFinishedEvent {
   nextScanAt: number | null;
 }
 
+/** An API call was recorded in the request journal. */
+export interface JournalAddedEvent {
+  type: 'journal.added';
+  entry: JournalSummary;
+}
+
 /** Every event of the admin socket. */
-export type AdminEvent = HelloEvent | AssetChangedEvent | ScanFinishedEvent;
+export type AdminEvent = HelloEvent | AssetChangedEvent | ScanFinishedEvent | JournalAddedEvent;
 
 /** Every event type, for exhaustive handling. */
-export const ADMIN_EVENT_TYPES = ['hello', 'asset.changed', 'scan.finished'] as const satisfies readonly AdminEvent['type'][];
+export const ADMIN_EVENT_TYPES = ['hello', 'asset.changed', 'scan.finished', 'journal.added'] as const satisfies readonly AdminEvent['type'][];
 
 /** Parses one socket message, or undefined when it is not a known event. */
 export function parseAdminEvent(text: string): AdminEvent | undefined {

@@ -1,6 +1,7 @@
 // Wires storage, providers, services and the scheduler into the one context object that routes and hosts use.
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import type { JournalSummary } from '../../shared/journal.ts';
 import type { Asset } from '../../shared/portrait.ts';
 import type { Reviewer } from './providers/reviewer.ts';
 import type { SettingsContext } from './services/settings.ts';
@@ -11,6 +12,7 @@ import { AssetRefresher } from './services/asset-refresh.ts';
 import { AssetsService } from './services/assets.ts';
 import { BillingService } from './services/billing.ts';
 import { GroupsService } from './services/groups.ts';
+import { JournalRecorder } from './services/journal.ts';
 import { presentAsset } from './services/portrait-present.ts';
 import { Tasks3dService } from './services/tasks3d.ts';
 import { TokensService } from './services/tokens.ts';
@@ -18,6 +20,7 @@ import { AccountsRepo } from './storage/accounts-repo.ts';
 import { AssetsRepo } from './storage/assets-repo.ts';
 import type { Db } from './storage/database.ts';
 import { GroupsRepo } from './storage/groups-repo.ts';
+import { JournalRepo } from './storage/journal-repo.ts';
 import { MetaRepo } from './storage/meta-repo.ts';
 import { SimReviewsRepo } from './storage/sim-reviews-repo.ts';
 import { Tasks3dRepo } from './storage/tasks3d-repo.ts';
@@ -29,6 +32,7 @@ import type { Clock } from './time.ts';
 export interface GatewayEvents {
   'asset.changed': [asset: Asset & { account_id: number }];
   'scan.finished': [report: ScanReport];
+  'journal.added': [entry: JournalSummary];
   error: [error: unknown];
 }
 
@@ -66,6 +70,9 @@ export interface GatewayContext {
   scheduler: RefreshScheduler;
   runtime: RuntimeInfo;
   settings: SettingsContext;
+  /** Records API calls (written in batches); `journalRepo` reads them back. */
+  journal: JournalRecorder;
+  journalRepo: JournalRepo;
 }
 
 export interface ContextOptions {
@@ -112,8 +119,18 @@ export function createContext(options: ContextOptions): GatewayContext {
       if (events.listenerCount('error') > 0) events.emit('error', error);
     },
   });
+  const journalRepo = new JournalRepo(db);
+  const journal = new JournalRecorder({
+    repo: journalRepo,
+    onAdded: (entry) => events.emit('journal.added', entry),
+    onError: (error) => {
+      if (events.listenerCount('error') > 0) events.emit('error', error);
+    },
+  });
   return {
     db,
+    journal,
+    journalRepo,
     dataDir: options.dataDir,
     clock,
     secrets: options.secrets,

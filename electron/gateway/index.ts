@@ -90,6 +90,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       stopped = true;
       await Promise.all([app?.close(), tls?.close()]);
       await context.scheduler.stop();
+      context.journal.stop();
       db.close();
     },
   };

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
 import { ensureBuilt } from '../helpers/build.ts';
-import { serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { consoleUrlOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { tempDataDir } from '../helpers/gateway.ts';
 
 const skip = browserSkipReason();
@@ -43,14 +43,13 @@ describe('settings page', { skip }, () => {
     await ensureBuilt();
     server = await serveCli(['--port', '0', '--data-dir', dataDir, '--settings-file', settingsFile, '--secrets', 'none']);
     token = server.stdout.find((line) => line.startsWith('first start:'))!.split(': ').at(-1)!;
-    while (!server.stdout.some((line) => line.startsWith('console: '))) await new Promise((resolve) => setTimeout(resolve, 20));
     webApp = createServer((_request, response) => response.end('<!doctype html><title>web app</title><p>a web app on another origin</p>'));
     await new Promise<void>((resolve) => webApp.listen(0, 'localhost', resolve));
     webAppOrigin = `http://localhost:${(webApp.address() as AddressInfo).port}`;
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on('pageerror', (error) => console.log(`# page error: ${error.message}`));
-    await page.goto(server.stdout.find((line) => line.startsWith('console: '))!.slice('console: '.length));
+    await page.goto(await consoleUrlOf(server));
     await page.getByRole('navigation').getByRole('link', { name: 'Settings', exact: true }).click();
   });
 

@@ -58,3 +58,13 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
   const result = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr, lines: result.stdout.trim().split('\n') };
 }
+
+/** The `console: …` URL a serve process prints right after `listening on`, once it has printed it. */
+export async function consoleUrlOf(server: ServeProcess): Promise<string> {
+  for (;;) {
+    const line = server.stdout.find((item) => item.startsWith('console: '));
+    if (line) return line.slice('console: '.length);
+    if (server.child.exitCode !== null) throw new Error(`gatehouse serve exited before printing its console URL:\n${server.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,4 +1,4 @@
-// The admin event socket: pushes asset changes and finished scans to the console so statuses update without a reload.
+// The admin event socket: pushes asset changes, finished scans and new journal entries to the console so it updates without a reload.
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import {
@@ -35,11 +35,14 @@ export function adminSocketRoute(app: FastifyInstance, context: GatewayContext):
     // The scheduler plans its next scan right after announcing this one: read the plan once it is made.
     const onScan = (...[report]: GatewayEvents['scan.finished']) =>
       setImmediate(() => send({ type: 'scan.finished', report, nextScanAt: scheduler.nextRunAt }));
+    const onJournal = (...[entry]: GatewayEvents['journal.added']) => send({ type: 'journal.added', entry });
     events.on('asset.changed', onAsset);
     events.on('scan.finished', onScan);
+    events.on('journal.added', onJournal);
     socket.on('close', () => {
       events.off('asset.changed', onAsset);
       events.off('scan.finished', onScan);
+      events.off('journal.added', onJournal);
     });
     // Incoming messages are not part of the protocol; they are ignored.
     send({ type: 'hello', nextScanAt: scheduler.nextRunAt });

@@ -11,6 +11,7 @@ import { installCors } from './cors.ts';
 import { credentialOf } from './credentials.ts';
 import { renderError } from './error-render.ts';
 import { installFaults } from './faults.ts';
+import { installJournal } from './journal-capture.ts';
 import { protocolOf } from './protocol.ts';
 
 declare module 'fastify' {
@@ -37,6 +38,9 @@ export async function buildApp(context: GatewayContext): Promise<FastifyInstance
   // One WebSocket server for every socket route (admin events, realtime), on the HTTP and TLS listeners alike.
   // Registered before the auth hook, so the plugin's own hooks still close the socket of a refused upgrade.
   await app.register(websocket, { options: { handleProtocols: chooseSubprotocol } });
+
+  // First, so refused calls are journaled too.
+  installJournal(app, context.journal, context.clock);
 
   // Before authentication: a preflight carries no credentials, and a refused call still needs its CORS headers to be readable.
   installCors(app, () => context.runtime.corsOrigins);

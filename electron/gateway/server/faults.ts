@@ -1,4 +1,5 @@
 // Faults on demand: the `x-gatehouse-fault` header (or a `-fault-<value>` model suffix) makes a call fail the way real upstreams fail.
+import type { OutgoingHttpHeaders } from 'node:http';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError, invalid } from '../services/errors.ts';
@@ -107,7 +108,7 @@ export function installFaults(app: FastifyInstance): void {
           return reply;
         }
         reply.hijack();
-        reply.raw.writeHead(200, { ...reply.getHeaders(), 'content-type': 'application/json' });
+        reply.raw.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), 'content-type': 'application/json' });
         reply.raw.end('{"id": "broken", "object": ');
         return reply;
     }

@@ -1,5 +1,6 @@
 // Writes streamed answers (SSE frames or a JSON array stream) with optional pacing and the stream faults `disconnect` and `malformed`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { NamedEvent } from '../protocols/named-event.ts';
 import { streamFaultOf, paceOf } from './faults.ts';
 
@@ -40,7 +41,7 @@ async function writeFrames(
   reply.hijack();
   const raw = reply.raw;
   // Headers set before the hijack (CORS, for one) go out too.
-  raw.writeHead(200, { ...reply.getHeaders(), 'content-type': contentType, 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  raw.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), 'content-type': contentType, 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
   raw.flushHeaders();
   let gone = false;
   raw.on('close', () => (gone = true));

@@ -2,7 +2,8 @@
 import type { AdminApi, AdminRouteName, AdminToken, ScanSummary, ServerStatus } from '../../../shared/admin-api.ts';
 import packageJson from '../../../package.json' with { type: 'json' };
 import type { GatewayContext } from '../context.ts';
-import { parseTokenCreate } from './admin-input.ts';
+import { JOURNAL_LIMIT } from '../../../shared/journal.ts';
+import { parseJournalFilter, parseTokenCreate } from './admin-input.ts';
 import { notFound } from './errors.ts';
 import { normalizePaging } from './paging.ts';
 import { saveSettings, settingsView } from './settings.ts';
@@ -119,5 +120,22 @@ export function createAdminHandlers(context: GatewayContext, facts: AdminFacts):
     },
     getSettings: () => settingsView(context.settings, context),
     saveSettings: ({ body }) => saveSettings(context.settings, context, body),
+    listJournal: ({ query }) => {
+      // Entries of the last moment are still in their batch: write them first, so a fresh call is listed.
+      context.journal.flush();
+      const { page, pageSize } = normalizePaging(query['p'], query['page_size']);
+      return { page, page_size: pageSize, ...context.journalRepo.list(parseJournalFilter(query), page, pageSize) };
+    },
+    getJournalEntry: ({ params }) => {
+      context.journal.flush();
+      const id = /^\d{1,15}$/.test(params.entryId) ? Number(params.entryId) : Number.NaN;
+      const entry = Number.isSafeInteger(id) ? context.journalRepo.get(id) : undefined;
+      if (!entry) throw notFound(`Journal entry ${params.entryId} does not exist (the journal keeps the newest ${JOURNAL_LIMIT})`, 'entryId');
+      return entry;
+    },
+    clearJournal: () => {
+      context.journal.flush();
+      return { removed: context.journalRepo.clear() };
+    },
   };
 }

@@ -1,5 +1,6 @@
-// Validates the admin API's own inputs (token creation, account names); portrait bodies reuse portrait-input.
+// Validates the admin API's own inputs (token creation, account names, journal filters); portrait bodies reuse portrait-input.
 import type { TokenCreateBody } from '../../../shared/admin-api.ts';
+import { JOURNAL_PROTOCOLS, type JournalProtocol, type JournalQuery } from '../../../shared/journal.ts';
 import { invalid } from './errors.ts';
 import type { CreateTokenInput } from './tokens.ts';
 
@@ -34,4 +35,25 @@ export function parseTokenCreate(body: unknown, now: number): CreateTokenInput {
     input.quota = fields.quota;
   }
   return input;
+}
+
+/** Validates the journal list's filters; empty values mean "any". */
+export function parseJournalFilter(query: Record<string, unknown>): Omit<JournalQuery, 'p' | 'page_size'> {
+  const text = (name: string) => (typeof query[name] === 'string' && query[name] !== '' ? (query[name] as string) : undefined);
+  const filter: Omit<JournalQuery, 'p' | 'page_size'> = {};
+  const outcome = text('outcome');
+  if (outcome !== undefined) {
+    if (outcome !== 'ok' && outcome !== 'error') throw invalid('outcome must be ok or error', 'outcome');
+    filter.outcome = outcome;
+  }
+  const protocol = text('protocol');
+  if (protocol !== undefined) {
+    if (!(JOURNAL_PROTOCOLS as readonly string[]).includes(protocol)) throw invalid(`protocol must be one of ${JOURNAL_PROTOCOLS.join(', ')}`, 'protocol');
+    filter.protocol = protocol as JournalProtocol;
+  }
+  const model = text('model');
+  if (model !== undefined) filter.model = model.slice(0, 200);
+  const path = text('path');
+  if (path !== undefined) filter.path = path.slice(0, 200);
+  return filter;
 }

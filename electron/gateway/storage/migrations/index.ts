@@ -3,6 +3,7 @@ import { initial } from './001-initial.ts';
 import { usage } from './002-usage.ts';
 import { tasks3d } from './003-tasks3d.ts';
 import { responses } from './004-responses.ts';
+import { journal } from './005-journal.ts';
 
 /** One numbered schema step. */
 export interface Migration {
@@ -12,4 +13,4 @@ export interface Migration {
 }
 
 /** Every migration, ascending by version. Never edit a released one; add a new number instead. */
-export const migrations: readonly Migration[] = [initial, usage, tasks3d, responses];
+export const migrations: readonly Migration[] = [initial, usage, tasks3d, responses, journal];

@@ -1,0 +1,107 @@
+// Repository of the request journal: batched inserts, filtered newest-first pages, one entry with its details, pruning and clearing.
+import type { JournalEntry, JournalQuery, JournalSummary } from '../../../shared/journal.ts';
+import type { Db } from './database.ts';
+
+/** What a recorded call stores besides its summary columns. */
+export type JournalDetail = Omit<JournalEntry, keyof JournalSummary>;
+
+/** A call to record (the id comes from the insert). */
+export type JournalRecord = Omit<JournalSummary, 'id'> & { detail: JournalDetail };
+
+interface Row {
+  id: number;
+  at: number;
+  method: string;
+  path: string;
+  protocol: JournalSummary['protocol'];
+  model: string | null;
+  account: string | null;
+  status: number;
+  duration_ms: number;
+  stream: number;
+  error: string | null;
+  detail_json: string;
+}
+
+const SUMMARY_COLUMNS = 'id, at, method, path, protocol, model, account, status, duration_ms, stream, error';
+
+const summaryOf = (row: Omit<Row, 'detail_json'>): JournalSummary => ({
+  id: row.id,
+  at: row.at,
+  method: row.method,
+  path: row.path,
+  protocol: row.protocol,
+  model: row.model,
+  account: row.account,
+  status: row.status,
+  durationMs: row.duration_ms,
+  stream: row.stream === 1,
+  error: row.error,
+});
+
+export class JournalRepo {
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  /** Inserts the records in one transaction, keeps only the newest `limit` entries, and returns the summaries with their ids. */
+  insertMany(records: readonly JournalRecord[], limit: number): JournalSummary[] {
+    const insert = this.db.prepare(
+      `INSERT INTO journal (at, method, path, protocol, model, account, status, duration_ms, stream, error, detail_json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    return this.db.transaction(() => {
+      const added = records.map((record) => {
+        const { detail, ...summary } = record;
+        const { lastInsertRowid } = insert.run(
+          summary.at,
+          summary.method,
+          summary.path,
+          summary.protocol,
+          summary.model,
+          summary.account,
+          summary.status,
+          summary.durationMs,
+          summary.stream ? 1 : 0,
+          summary.error,
+          JSON.stringify(detail),
+        );
+        return { id: Number(lastInsertRowid), ...summary };
+      });
+      this.db.prepare('DELETE FROM journal WHERE id <= (SELECT id FROM journal ORDER BY id DESC LIMIT 1 OFFSET ?)').run(limit);
+      return added;
+    })();
+  }
+
+  /** A page of summaries, newest first. */
+  list(filter: Omit<JournalQuery, 'p' | 'page_size'>, page: number, pageSize: number): { total: number; items: JournalSummary[] } {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (filter.outcome === 'ok') where.push('status < 400');
+    if (filter.outcome === 'error') where.push('status >= 400');
+    const add = (condition: string, value: unknown) => {
+      where.push(condition);
+      args.push(value);
+    };
+    if (filter.protocol) add('protocol = ?', filter.protocol);
+    if (filter.model) add('model = ?', filter.model);
+    if (filter.path) add('instr(lower(path), lower(?)) > 0', filter.path);
+    const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const { total } = this.db.prepare(`SELECT COUNT(*) AS total FROM journal ${clause}`).get(...args) as { total: number };
+    const rows = this.db
+      .prepare(`SELECT ${SUMMARY_COLUMNS} FROM journal ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`)
+      .all(...args, pageSize, (page - 1) * pageSize) as Omit<Row, 'detail_json'>[];
+    return { total, items: rows.map(summaryOf) };
+  }
+
+  get(id: number): JournalEntry | undefined {
+    const row = this.db.prepare('SELECT * FROM journal WHERE id = ?').get(id) as Row | undefined;
+    if (!row) return undefined;
+    return { ...summaryOf(row), ...(JSON.parse(row.detail_json) as JournalDetail) };
+  }
+
+  clear(): number {
+    return this.db.prepare('DELETE FROM journal').run().changes;
+  }
+}

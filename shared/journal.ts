@@ -1,0 +1,84 @@
+// The request journal's contract: what the gateway records of each API call, and how the console lists and filters it.
+import type { Page } from './portrait.ts';
+
+/** The API family of a recorded call, as the console filters it. */
+export type JournalProtocol = 'openai' | 'anthropic' | 'gemini' | 'portrait' | 'tasks3d';
+
+export const JOURNAL_PROTOCOLS = ['openai', 'anthropic', 'gemini', 'portrait', 'tasks3d'] as const satisfies readonly JournalProtocol[];
+
+/** Outcome filter: `ok` is status < 400, `error` is 400 and above. */
+export type JournalOutcome = 'ok' | 'error';
+
+/** One recorded call as listed. Times are epoch milliseconds; durations milliseconds. */
+export interface JournalSummary {
+  id: number;
+  at: number;
+  method: string;
+  /** Path without the query string (a `key=` query parameter is never recorded). */
+  path: string;
+  protocol: JournalProtocol;
+  /** The `model` of the request body or path, when there is one. */
+  model: string | null;
+  /** The account of the API token, or null when the call was refused before authentication. */
+  account: string | null;
+  status: number;
+  durationMs: number;
+  /** True for a streamed answer (SSE or a JSON array stream). */
+  stream: boolean;
+  /** The error message the caller got, for status >= 400. */
+  error: string | null;
+}
+
+/** Timing of a streamed answer. */
+export interface StreamTiming {
+  /** From the request's arrival to the first byte of the answer. */
+  firstByteMs: number;
+  /** Writes of the answer (SSE frames, array items). */
+  chunks: number;
+  /** Offset of each write from the request's arrival, in order (the first 500). */
+  chunkOffsetsMs: number[];
+  /** True when the stream ended before its natural end (client gone, or a fault). */
+  cut: boolean;
+}
+
+/** A recorded body: text up to a size limit, or a description of what was not kept. */
+export interface JournalBody {
+  /** The content type sent or received. */
+  contentType: string | null;
+  /** Size in bytes of the whole body. */
+  bytes: number;
+  /** The body as text (JSON re-indented), or null for binary and multipart bodies. */
+  text: string | null;
+  /** True when `text` stops short of the whole body. */
+  truncated: boolean;
+}
+
+/** One recorded call with its bodies and timing. Headers are kept from a short safe list; credentials never. */
+export interface JournalEntry extends JournalSummary {
+  query: Record<string, string>;
+  requestHeaders: Record<string, string>;
+  request: JournalBody;
+  responseHeaders: Record<string, string>;
+  response: JournalBody;
+  timing: StreamTiming | null;
+}
+
+/** Filters of the journal list. */
+export interface JournalQuery {
+  p?: number;
+  page_size?: number;
+  outcome?: JournalOutcome;
+  protocol?: JournalProtocol;
+  /** Exact model name. */
+  model?: string;
+  /** Part of the path. */
+  path?: string;
+}
+
+/** The journal list answer. */
+export type JournalPage = Page<JournalSummary>;
+
+/** Entries the gateway keeps; older ones are dropped. */
+export const JOURNAL_LIMIT = 2000;
+/** Bytes of a body kept as text. */
+export const JOURNAL_BODY_LIMIT = 64 * 1024;

@@ -1,0 +1,159 @@
+// Integration tests of the request journal: what a call records (bodies, stream timing, errors), what it never records (credentials), filters, live events, clearing.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import OpenAI from 'openai';
+import { WebSocket } from 'ws';
+import { ADMIN_WS_PATH, ADMIN_WS_PROTOCOL, ADMIN_WS_TOKEN_PREFIX } from '../../shared/admin-events.ts';
+import { JournalRepo } from '../../electron/gateway/storage/journal-repo.ts';
+import { openDatabase } from '../../electron/gateway/storage/database.ts';
+import { request, startGateway, tempDataDir, type TestGateway } from '../helpers/gateway.ts';
+
+describe('request journal', () => {
+  let server: TestGateway;
+  let client: OpenAI;
+  const admin = (path: string, method = 'GET') => request(`${server.url}/admin/api${path}`, method, { token: server.gateway.adminToken });
+
+  before(async () => {
+    server = await startGateway();
+    client = new OpenAI({ apiKey: server.token, baseURL: `${server.url}/v1`, maxRetries: 0 });
+  });
+  after(() => server.stop());
+
+  test('a chat call is recorded with its model, account, bodies and safe headers, never its token', async () => {
+    await client.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'journal me please' }] });
+    const list = await admin('/journal?path=/v1/chat/completions');
+    assert.equal(list.status, 200);
+    const summary = list.body.items[0];
+    assert.equal(summary.method, 'POST');
+    assert.equal(summary.model, 'sim-chat');
+    assert.equal(summary.account, 'local');
+    assert.equal(summary.status, 200);
+    assert.equal(summary.stream, false);
+    assert.equal(summary.protocol, 'openai');
+    const entry = (await admin(`/journal/${summary.id}`)).body;
+    assert.match(entry.request.text, /journal me please/);
+    assert.equal(JSON.parse(entry.response.text).object, 'chat.completion');
+    assert.equal(entry.requestHeaders['content-type'], 'application/json');
+    assert.match(entry.requestHeaders['user-agent'], /OpenAI/);
+    assert.equal(entry.requestHeaders['authorization'], undefined);
+    assert.equal(JSON.stringify(entry).includes(server.token), false, 'the token appears nowhere in the entry');
+    assert.equal(entry.timing, null);
+  });
+
+  test('a stream is recorded as written, with its chunk timing', async () => {
+    const stream = await client.chat.completions.create({ model: 'sim-chat', stream: true, messages: [{ role: 'user', content: 'stream for the journal' }] });
+    for await (const _chunk of stream) void _chunk;
+    const { items } = (await admin('/journal?path=/v1/chat/completions')).body;
+    const entry = (await admin(`/journal/${items[0].id}`)).body;
+    assert.equal(entry.stream, true);
+    assert.match(entry.response.text, /^data: \{/);
+    assert.match(entry.response.text, /data: \[DONE\]\n\n$/);
+    assert.ok(entry.timing.chunks > 2, `chunks: ${entry.timing.chunks}`);
+    assert.equal(entry.timing.chunkOffsetsMs.length, entry.timing.chunks);
+    assert.deepEqual([...entry.timing.chunkOffsetsMs].sort((a: number, b: number) => a - b), entry.timing.chunkOffsetsMs);
+    assert.equal(entry.timing.cut, false);
+    assert.ok(entry.timing.firstByteMs <= entry.durationMs);
+  });
+
+  test('refused and failed calls are recorded with the message the caller got', async () => {
+    await request(`${server.url}/v1/models`, 'GET', { token: 'sk-wrong' });
+    await request(`${server.url}/v1/chat/completions`, 'POST', { token: server.token, body: { messages: [] } });
+    const errors = (await admin('/journal?outcome=error')).body.items;
+    assert.ok(errors.length >= 2);
+    assert.ok(errors.every((item: any) => item.status >= 400));
+    const refused = errors.find((item: any) => item.path === '/v1/models');
+    assert.equal(refused.status, 401);
+    assert.equal(refused.account, null);
+    assert.match(refused.error, /API key|token/i);
+    const ok = (await admin('/journal?outcome=ok')).body.items;
+    assert.ok(ok.length > 0 && ok.every((item: any) => item.status < 400));
+  });
+
+  test('a Gemini key in the query is not kept; the model comes from the path; binary answers keep only their size', async () => {
+    await request(`${server.url}/v1beta/models/sim-chat:generateContent?key=${server.token}`, 'POST', { body: { contents: [{ parts: [{ text: 'hi' }] }] } });
+    const gemini = (await admin('/journal?protocol=gemini')).body.items[0];
+    assert.equal(gemini.model, 'sim-chat');
+    const entry = (await admin(`/journal/${gemini.id}`)).body;
+    assert.deepEqual(entry.query, {});
+    assert.equal(JSON.stringify(entry).includes(server.token), false);
+
+    const speech = await fetch(`${server.url}/v1/audio/speech`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'sim-tts', input: 'hello', voice: 'alloy' }),
+    });
+    const bytes = (await speech.arrayBuffer()).byteLength;
+    const audio = (await admin('/journal?path=/v1/audio/speech')).body.items[0];
+    const audioEntry = (await admin(`/journal/${audio.id}`)).body;
+    assert.equal(audioEntry.response.text, null);
+    assert.equal(audioEntry.response.bytes, bytes);
+    assert.match(audioEntry.response.contentType, /audio\/mpeg/);
+  });
+
+  test('a portrait business error (HTTP 200, success false) keeps its message', async () => {
+    await request(`${server.url}/v1/portrait/groups`, 'POST', { token: server.token, body: { name: '' } });
+    const item = (await admin('/journal?protocol=portrait')).body.items[0];
+    assert.equal(item.status, 200);
+    assert.ok(item.error && item.error.length > 3, `error: ${item.error}`);
+  });
+
+  test('the console, admin API and health checks are not journaled; filters are checked', async () => {
+    await fetch(`${server.url}/healthz`);
+    const paths = (await admin('/journal?page_size=100')).body.items.map((item: any) => item.path);
+    assert.ok(paths.every((path: string) => /^\/(v1|v1beta|v2)\//.test(path)), paths.join(' '));
+    assert.equal((await admin('/journal?outcome=maybe')).status, 400);
+    assert.equal((await admin('/journal?protocol=smtp')).status, 400);
+    assert.equal((await admin('/journal/999999')).status, 404);
+    assert.equal((await admin('/journal/abc')).status, 404);
+    assert.equal((await request(`${server.url}/admin/api/journal`, 'GET', { token: server.token })).status, 401, 'an API token cannot read the journal');
+  });
+
+  test('each new entry is pushed over the admin socket', async () => {
+    const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}${ADMIN_WS_PATH}`, [ADMIN_WS_PROTOCOL, `${ADMIN_WS_TOKEN_PREFIX}${server.gateway.adminToken}`]);
+    const added = new Promise<any>((resolve) => {
+      socket.on('message', (data) => {
+        const event = JSON.parse(String(data));
+        if (event.type === 'journal.added' && event.entry.path === '/v1/embeddings') resolve(event.entry);
+      });
+    });
+    await new Promise((resolve) => socket.once('open', resolve));
+    await client.embeddings.create({ model: 'sim-embed', input: 'live' });
+    const entry = await added;
+    assert.equal(entry.model, 'sim-embed');
+    assert.equal(typeof entry.id, 'number');
+    socket.close();
+  });
+
+  test('clearing empties the journal', async () => {
+    const cleared = await admin('/journal/clear', 'POST');
+    assert.ok(cleared.body.removed > 0);
+    assert.equal((await admin('/journal')).body.total, 0);
+  });
+});
+
+describe('journal storage', () => {
+  test('keeps only the newest entries and survives a reopen', () => {
+    const dataDir = tempDataDir();
+    const record = (path: string) => ({
+      at: Date.now(),
+      method: 'POST',
+      path,
+      protocol: 'openai' as const,
+      model: 'm',
+      account: 'local',
+      status: 200,
+      durationMs: 1,
+      stream: false,
+      error: null,
+      detail: { query: {}, requestHeaders: {}, request: { contentType: null, bytes: 0, text: null, truncated: false }, responseHeaders: {}, response: { contentType: null, bytes: 0, text: null, truncated: false }, timing: null },
+    });
+    let db = openDatabase(dataDir);
+    new JournalRepo(db).insertMany(['/v1/a', '/v1/b', '/v1/c', '/v1/d'].map(record), 3);
+    db.close();
+    db = openDatabase(dataDir);
+    const repo = new JournalRepo(db);
+    assert.deepEqual(repo.list({}, 1, 10).items.map((item) => item.path), ['/v1/d', '/v1/c', '/v1/b']);
+    assert.equal(repo.list({ path: 'C' }, 1, 10).total, 1, 'the path filter ignores case');
+    db.close();
+  });
+});
