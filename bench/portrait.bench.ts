@@ -1,4 +1,4 @@
-// Benchmark of the portrait endpoints, reported as ratios to a baseline round trip (GET /healthz) measured in the same process.
+// Benchmark of the portrait endpoints, reported as ratios to a baseline round trip (GET /healthz) measured in the same process, and the journal's cost as on/off.
 import { startGateway, request } from '../tests/helpers/gateway.ts';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 400);
@@ -40,4 +40,20 @@ try {
   console.log(`background scan of ${report.checked} pending assets: ${(scanMs / Math.max(1, report.checked) / baseline).toFixed(2)}× baseline per asset`);
 } finally {
   await gw.stop();
+}
+
+// The request journal's cost: the same calls on a second gateway with the journal off, as a ratio to the journal on.
+const quiet = await startGateway({ refreshIntervalMs: 3_600_000, simReviewMs: 0, journal: false });
+const loud = await startGateway({ refreshIntervalMs: 3_600_000, simReviewMs: 0 });
+try {
+  const perCall = async (gateway: typeof quiet) => {
+    const auth = { token: gateway.token };
+    const group = (await request(`${gateway.url}/v1/portrait/groups`, 'POST', { ...auth, body: { name: 'bench' } })).body.data.group_id;
+    return measure((i) => request(`${gateway.url}/v1/portrait/assets`, 'POST', { ...auth, body: { group_id: group, url: `https://j.example/${i}.png`, asset_type: 'Image' } }));
+  };
+  const off = await perCall(quiet);
+  const on = await perCall(loud);
+  console.log(`create asset, journal on      ${(on / off).toFixed(2)}× the same call with --journal off`);
+} finally {
+  await Promise.all([quiet.stop(), loud.stop()]);
 }

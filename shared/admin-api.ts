@@ -56,6 +56,8 @@ export interface ServerStatus {
   simReviewMs: number;
   /** Origins allowed to call the API from a browser (empty: same origin only). */
   corsOrigins: string[];
+  /** False when the request journal is off (`--journal off`): the Logs page then stays empty. */
+  journal: boolean;
   startedAt: number;
   /** When the next background scan runs, or null while the scheduler is stopped. */
   nextScanAt: number | null;

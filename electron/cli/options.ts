@@ -25,6 +25,7 @@ export const SERVE_ENV = {
   secrets: 'GATEHOUSE_SECRETS',
   'model-aliases': 'GATEHOUSE_MODEL_ALIASES',
   'settings-file': 'GATEHOUSE_SETTINGS_FILE',
+  journal: 'GATEHOUSE_JOURNAL',
 } as const;
 
 /** The option that sets each saved setting. */
@@ -50,6 +51,8 @@ export interface ServeOptions {
   corsOrigins: string[];
   secrets: SecretMode;
   modelAliases: Record<string, string>;
+  /** Record API calls for the console's Logs page. */
+  journal: boolean;
   /** The settings file read at start and written by the console's Settings page; null with `--settings-file off`. */
   settingsFile: string | null;
   /** The data dir used when neither a flag nor the settings file names one. */
@@ -105,6 +108,7 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv, baseDi
     corsOrigins: explicit('cors-origins') ? origins(explicit('cors-origins')!) : (saved.corsOrigins ?? []),
     secrets: secrets as SecretMode,
     modelAliases: aliases(explicit('model-aliases')),
+    journal: onOff(explicit('journal'), true),
     settingsFile,
     defaultDataDir: fallbackDataDir,
     pinned,
@@ -125,6 +129,13 @@ function readSaved(file: string): Partial<ServerSettings> {
     if (error instanceof SettingsFileError) throw new UsageError(error.message);
     throw error;
   }
+}
+
+function onOff(given: { value: string; from: string } | undefined, fallback: boolean): boolean {
+  if (!given) return fallback;
+  if (given.value === 'on') return true;
+  if (given.value === 'off') return false;
+  throw new UsageError(`${given.from} must be on or off; got "${given.value}"`);
 }
 
 /** Comma-separated origins, each checked and normalized. */

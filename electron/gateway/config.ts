@@ -33,6 +33,8 @@ export interface GatewayConfig {
   sim3dMs?: number;
   /** Browser origins allowed to call the API (`*`: any); the console's own origin needs none. */
   corsOrigins?: string[];
+  /** Records API calls for the console's Logs page (default true). */
+  journal?: boolean;
   /** The host's settings file, which the console's Settings page edits; absent: settings are read-only. */
   settings?: HostSettings;
   /** Extra model names for /v1/models, e.g. `{ 'gpt-4o': 'sim-chat' }`. */

@@ -45,6 +45,8 @@ export interface RuntimeInfo {
   refreshIntervalMs: number;
   /** Browser origins allowed to call the API; changed at run time by the Settings page. */
   corsOrigins: string[];
+  /** Whether API calls are recorded in the request journal. */
+  readonly journal: boolean;
   readonly simReviewMs: number;
   /** Base URL of the HTTP listener once started. */
   url: string | null;
@@ -91,6 +93,7 @@ export interface ContextOptions {
   adminToken?: string;
   modelAliases?: Record<string, string>;
   corsOrigins?: string[];
+  journal?: boolean;
   /** The values this run started with and the host's settings file; absent: read-only, taken from the options above. */
   settings?: SettingsContext;
 }
@@ -157,6 +160,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       startedAt: clock.now(),
       refreshIntervalMs: options.refreshIntervalMs,
       corsOrigins: [...(options.corsOrigins ?? [])],
+      journal: options.journal ?? true,
       simReviewMs: options.simReviewMs,
       url: null,
       tlsUrl: null,

@@ -51,6 +51,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     ...(config.adminToken && { adminToken: config.adminToken }),
     ...(config.modelAliases && { modelAliases: config.modelAliases }),
     ...(config.corsOrigins && { corsOrigins: config.corsOrigins }),
+    ...(config.journal !== undefined && { journal: config.journal }),
     settings: settingsOf(config),
   });
   let app: FastifyInstance | undefined;

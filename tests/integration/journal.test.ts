@@ -131,6 +131,20 @@ describe('request journal', () => {
   });
 });
 
+describe('journal off', () => {
+  test('records nothing and says so in the status', async () => {
+    const server = await startGateway({ journal: false });
+    try {
+      await request(`${server.url}/v1/models`, 'GET', { token: server.token });
+      const token = server.gateway.adminToken;
+      assert.equal((await request(`${server.url}/admin/api/journal`, 'GET', { token })).body.total, 0);
+      assert.equal((await request(`${server.url}/admin/api/status`, 'GET', { token })).body.journal, false);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('journal storage', () => {
   test('keeps only the newest entries and survives a reopen', () => {
     const dataDir = tempDataDir();

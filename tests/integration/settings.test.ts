@@ -145,6 +145,12 @@ describe('gatehouse serve and the settings file', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  test('--journal takes on or off', () => {
+    const result = runCli(['serve', '--journal', 'maybe', '--settings-file', 'off', '--data-dir', tempDataDir()]);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /--journal must be on or off; got "maybe"/);
+  });
+
   test('--cors-origins checks each origin', () => {
     const result = runCli(['serve', '--cors-origins', 'http://localhost:3000,ftp://x', '--settings-file', 'off', '--data-dir', tempDataDir()]);
     assert.equal(result.code, 2);

@@ -40,7 +40,7 @@ export async function buildApp(context: GatewayContext): Promise<FastifyInstance
   await app.register(websocket, { options: { handleProtocols: chooseSubprotocol } });
 
   // First, so refused calls are journaled too.
-  installJournal(app, context.journal, context.clock);
+  if (context.runtime.journal) installJournal(app, context.journal, context.clock);
 
   // Before authentication: a preflight carries no credentials, and a refused call still needs its CORS headers to be readable.
   installCors(app, () => context.runtime.corsOrigins);

@@ -66,6 +66,7 @@ export function createAdminHandlers(context: GatewayContext, facts: AdminFacts):
       refreshIntervalMs: runtime.refreshIntervalMs,
       simReviewMs: runtime.simReviewMs,
       corsOrigins: [...runtime.corsOrigins],
+      journal: runtime.journal,
       startedAt: runtime.startedAt,
       nextScanAt: context.scheduler.nextRunAt,
       lastScan: facts.lastScan(),
