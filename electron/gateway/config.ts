@@ -56,4 +56,6 @@ export interface HostSettings {
   defaultDataDir: string;
   /** Settings fixed on this run by a flag or environment variable, with its name. */
   pinned?: Partial<Record<SettingKey, string>>;
+  /** The ports the host meant to use when it fell back to free ones because those were taken (so no restart is asked for). */
+  intended?: { port: number; tlsPort: number | null };
 }

@@ -103,8 +103,8 @@ function settingsOf(config: GatewayConfig): SettingsContext {
     host: config.settings,
     started: {
       host: config.host ?? DEFAULTS.host,
-      port: config.port ?? DEFAULTS.port,
-      tlsPort: config.tlsPort ?? null,
+      port: config.settings?.intended?.port ?? config.port ?? DEFAULTS.port,
+      tlsPort: config.settings?.intended ? config.settings.intended.tlsPort : (config.tlsPort ?? null),
       corsOrigins: config.corsOrigins ?? [],
       refreshIntervalMs: config.refreshIntervalMs ?? DEFAULTS.refreshIntervalMs,
       dataDir: config.dataDir,

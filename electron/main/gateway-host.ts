@@ -20,8 +20,9 @@ export class GatewayHost {
   private lastUrl: string | null = null;
   private paused = false;
   private problem: string | null = null;
-  /** The port to come back to after a pause. */
+  /** The ports to come back to after a pause. */
   private port: number;
+  private tlsPort: number | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private config: GatewayConfig | undefined;
   /** The per-launch admin token, kept across restarts so the window's page stays signed in. */
@@ -57,7 +58,7 @@ export class GatewayHost {
    */
   restart(): Promise<DesktopConnection> {
     return this.serial(async () => {
-      const previous = { config: this.config, port: this.port };
+      const previous = { config: this.config, port: this.port, tlsPort: this.tlsPort };
       await this.close();
       try {
         await this.configure();
@@ -65,6 +66,7 @@ export class GatewayHost {
       } catch (error) {
         this.config = previous.config;
         this.port = previous.port;
+        this.tlsPort = previous.tlsPort;
         if (this.config) await this.openWithFallback();
         throw new Error(`The server could not start with the saved settings (${error instanceof Error ? error.message : String(error)}); it runs with the previous ones again`);
       }
@@ -96,30 +98,34 @@ export class GatewayHost {
   private async configure(): Promise<void> {
     this.config = { ...(await this.options.config()), adminToken: this.adminToken };
     this.port = this.config.port ?? 0;
+    this.tlsPort = this.config.tlsPort ?? null;
   }
 
   private async openWithFallback(): Promise<void> {
     this.paused = false;
     try {
-      await this.open(this.port);
+      await this.open(this.port, this.tlsPort);
     } catch (error) {
       if (!isAddressInUse(error)) throw error;
-      await this.open(0, true);
+      await this.open(0, this.tlsPort === null ? null : 0);
     }
     this.problem = null;
   }
 
-  /** Listens on `port`; `anyPorts` moves the TLS listener to a free port too. */
-  private async open(port: number, anyPorts = false): Promise<void> {
+  /** Listens on the ports given; when they are not the configured ones (taken), the gateway is told which were meant. */
+  private async open(port: number, tlsPort: number | null): Promise<void> {
     const config = this.config!;
-    const tlsPort = anyPorts && config.tlsPort !== undefined && config.tlsPort !== null ? 0 : config.tlsPort;
-    const gateway = await this.options.create({ ...config, port, ...(tlsPort !== undefined && { tlsPort }) });
+    const moved = port !== (config.port ?? 0) || tlsPort !== (config.tlsPort ?? null);
+    const settings = moved && config.settings ? { settings: { ...config.settings, intended: { port: config.port ?? 0, tlsPort: config.tlsPort ?? null } } } : {};
+    const gateway = await this.options.create({ ...config, port, tlsPort, ...settings });
     try {
-      const { url } = await gateway.start();
+      const { url, tlsUrl } = await gateway.start();
       this.gateway = gateway;
       this.url = url;
       this.lastUrl = url;
+      // A resume comes back to the same addresses.
       this.port = Number(new URL(url).port);
+      this.tlsPort = tlsUrl ? Number(new URL(tlsUrl).port) : null;
     } catch (error) {
       await gateway.stop();
       throw error;

@@ -98,6 +98,22 @@ describe('settings through the admin API', () => {
   });
 });
 
+describe('settings of a desktop server that fell back to a free port', () => {
+  test('compare with the port that was meant, so no restart is asked for', async () => {
+    const folder = tempDataDir();
+    const file = path.join(folder, 'settings.json');
+    writeFileSync(file, JSON.stringify({ port: 8790, tlsPort: null }));
+    const server = await startGateway({ dataDir: folder, port: 0, settings: { file, defaultDataDir: folder, intended: { port: 8790, tlsPort: null } } });
+    try {
+      const { body } = await request(`${server.url}/admin/api/settings`, 'GET', { token: server.gateway.adminToken });
+      assert.equal(body.effective.port, 8790);
+      assert.deepEqual(body.restartNeeded, []);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('settings of a gateway without a settings file', () => {
   test('are shown read-only and cannot be saved', async () => {
     const server = await startGateway();

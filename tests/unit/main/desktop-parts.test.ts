@@ -100,7 +100,8 @@ describe('gateway host', () => {
           if (taken.includes(config.port!)) throw Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' });
           const port = config.port === 0 ? next++ : config.port!;
           started.push(port);
-          return { url: `http://127.0.0.1:${port}`, consoleUrl: '' };
+          const tls = config.tlsPort === undefined || config.tlsPort === null ? {} : { tlsUrl: `https://127.0.0.1:${config.tlsPort || next++}` };
+          return { url: `http://127.0.0.1:${port}`, consoleUrl: '', ...tls };
         },
         async stop() {
           stopped += 1;
@@ -151,6 +152,23 @@ describe('gateway host', () => {
     await broken.start();
     await assert.rejects(broken.restart(), /could not start with the saved settings \(The settings file .* not valid JSON\); it runs with the previous ones/);
     assert.equal(broken.connection().gatewayUrl, 'http://127.0.0.1:8802');
+  });
+
+  test('after falling back to free ports the gateway is told the ports that were meant, so no restart is asked for', async () => {
+    const configs: GatewayConfig[] = [];
+    const factory = fakeFactory([8790]);
+    const host = new GatewayHost({
+      config: async () => ({ dataDir: '/tmp/x', secrets: {} as never, port: 8790, tlsPort: 8791, settings: { file: '/tmp/x/settings.json', defaultDataDir: '/tmp/x' } }),
+      adminToken: 'admin',
+      create: (config) => (configs.push(config), factory.create(config)),
+      onChange: () => undefined,
+    });
+    await host.start();
+    assert.deepEqual([configs[0]!.port, configs[0]!.settings?.intended], [8790, undefined]);
+    assert.deepEqual([configs[1]!.port, configs[1]!.tlsPort, configs[1]!.settings?.intended], [0, 0, { port: 8790, tlsPort: 8791 }]);
+    await host.pause();
+    await host.resume();
+    assert.deepEqual([configs[2]!.port, configs[2]!.tlsPort, configs[2]!.settings?.intended], [40000, 40001, { port: 8790, tlsPort: 8791 }], 'a resume keeps the free ports and the note');
   });
 
   test('a start failure becomes a message that says what to do', () => {
