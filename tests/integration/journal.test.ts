@@ -55,6 +55,34 @@ describe('request journal', () => {
     assert.ok(entry.timing.firstByteMs <= entry.durationMs);
   });
 
+  test('a paced stream read to its end by the SDK is whole, its writes spaced by the pace; a disconnect fault is cut', async () => {
+    const stream = await client.chat.completions.create(
+      { model: 'sim-chat', stream: true, messages: [{ role: 'user', content: 'paced for the journal' }] },
+      { headers: { 'x-gatehouse-pace': '50' } },
+    );
+    for await (const _chunk of stream) void _chunk;
+    const paced = (await admin('/journal?path=/v1/chat/completions')).body.items[0];
+    const entry = (await admin(`/journal/${paced.id}`)).body;
+    assert.equal(entry.timing.cut, false, 'the SDK hangs up at [DONE]: the stream must already be over by then');
+    assert.equal(entry.status, 200);
+    const offsets: number[] = entry.timing.chunkOffsetsMs;
+    const span = offsets.at(-1)! - offsets[0]!;
+    assert.ok(span >= (offsets.length - 1) * 15, `writes ~20 ms apart at pace 50: ${offsets.join(',')}`);
+
+    const cut = await client.chat.completions
+      .create({ model: 'sim-chat', stream: true, messages: [{ role: 'user', content: 'cut me off' }] }, { headers: { 'x-gatehouse-fault': 'disconnect' } })
+      .then(async (broken) => {
+        for await (const _chunk of broken) void _chunk;
+      })
+      .then(
+        () => 'ended',
+        () => 'failed',
+      );
+    assert.equal(cut, 'failed', 'the SDK sees the connection drop');
+    const dropped = (await admin('/journal?path=/v1/chat/completions')).body.items[0];
+    assert.equal((await admin(`/journal/${dropped.id}`)).body.timing.cut, true);
+  });
+
   test('refused and failed calls are recorded with the message the caller got', async () => {
     await request(`${server.url}/v1/models`, 'GET', { token: 'sk-wrong' });
     await request(`${server.url}/v1/chat/completions`, 'POST', { token: server.token, body: { messages: [] } });

@@ -62,7 +62,9 @@ async function writeFrames(
       return;
     }
     raw.write(frames[i]);
-    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    // Pace goes between frames only: after the last one the stream ends at once, before clients that
+    // stop reading at their end marker (the SDKs at `[DONE]`) hang up on an unfinished response.
+    if (delayMs > 0 && i < frames.length - 1) await new Promise((resolve) => setTimeout(resolve, delayMs));
   }
   if (!gone) raw.end(close);
 }
