@@ -2,9 +2,10 @@
 import { useEffect } from 'react';
 import { useStores } from './context.ts';
 import { AssetsPage } from './features/assets/AssetsPage.tsx';
+import { ChannelsPage } from './features/channels/ChannelsPage.tsx';
+import { LogsPage } from './features/logs/LogsPage.tsx';
 import { OverviewPage } from './features/overview/OverviewPage.tsx';
 import { PlaygroundPage } from './features/playground/PlaygroundPage.tsx';
-import { RelayPage } from './features/relay/RelayPage.tsx';
 import { SettingsPage } from './features/settings/SettingsPage.tsx';
 import { Tasks3dPage } from './features/tasks3d/Tasks3dPage.tsx';
 import { TokensPage } from './features/tokens/TokensPage.tsx';
@@ -35,8 +36,9 @@ function CurrentPage(props: { page: PageName }) {
     case 'tokens':
       return <TokensPage />;
     case 'channels':
+      return <ChannelsPage />;
     case 'logs':
-      return <RelayPage which={props.page} />;
+      return <LogsPage />;
     case 'settings':
       return <SettingsPage />;
   }

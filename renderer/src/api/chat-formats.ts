@@ -1,5 +1,6 @@
 // The playground's three wire formats: how a chat is sent (OpenAI, Anthropic, Gemini) and how each streamed event yields text.
 import type { SseMessage } from './sse.ts';
+import { curlCommand } from './curl.ts';
 
 export const CHAT_FORMATS = ['openai', 'anthropic', 'gemini'] as const;
 export type ChatFormat = (typeof CHAT_FORMATS)[number];
@@ -109,13 +110,7 @@ export function preferredModel(format: ChatFormat, models: string[]): string | u
   return models.find((model) => pattern.test(model)) ?? models[0];
 }
 
-/** Quotes a word for a POSIX shell. */
-const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
-
 /** The request as a curl command line (streaming shown with -N). */
 export function toCurl(baseUrl: string, request: WireRequest): string {
-  const lines = [`curl -N ${shellQuote(`${baseUrl}${request.path}`)}`];
-  for (const [name, value] of Object.entries(request.headers)) lines.push(`  -H ${shellQuote(`${name}: ${value}`)}`);
-  lines.push(`  -d ${shellQuote(JSON.stringify(request.body))}`);
-  return lines.join(' \\\n');
+  return curlCommand({ url: `${baseUrl}${request.path}`, headers: request.headers, body: JSON.stringify(request.body), stream: true });
 }

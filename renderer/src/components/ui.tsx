@@ -123,6 +123,16 @@ export function Pager(props: { page: number; pageSize: number; total: number; on
   );
 }
 
+/** One name and value of a `<dl className="facts">` list. */
+export function Fact(props: { label: ReactNode; children: ReactNode; testId?: string }) {
+  return (
+    <div className="fact">
+      <dt>{props.label}</dt>
+      <dd data-testid={props.testId}>{props.children}</dd>
+    </div>
+  );
+}
+
 /** A titled panel. */
 export function Panel(props: { title: string; actions?: ReactNode; children: ReactNode; className?: string }) {
   return (

@@ -29,6 +29,12 @@ export function formatTime(language: Language, ms: number | null | undefined): s
   return new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'medium', timeStyle: 'medium' }).format(ms);
 }
 
+/** The time of day with milliseconds (13:05:09.042), for rows that are seconds apart. */
+export function formatClock(language: Language, ms: number): string {
+  const format = new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3, hour12: false });
+  return format.format(ms);
+}
+
 /** "in 3 min" / "2 s ago" in the user's language. */
 export function formatRelative(language: Language, ms: number, now: number): string {
   const seconds = Math.round((ms - now) / 1000);

@@ -7,6 +7,7 @@ import { createTasks3dClient } from '../api/tasks3d.ts';
 import { createApiKeyStore } from './api-key.ts';
 import { createAssetsStore } from './assets.ts';
 import { createConnectionStore, type Connection } from './connection.ts';
+import { createJournalStore } from './journal.ts';
 import { createNavigationStore, type PageName } from './navigation.ts';
 import { createPlaygroundStore } from './playground.ts';
 import { createPrefsStore } from './prefs.ts';
@@ -46,6 +47,7 @@ export function createConsoleStores(deps: ConsoleDeps) {
     status,
     assets,
     tokens: createTokensStore(call),
+    journal: createJournalStore(call),
     settings: createSettingsStore(call),
     apiKeys: createApiKeyStore(call, deps.session),
     playground: createPlaygroundStore({ apiBase: deps.connection.apiBase, fetch: fetchImpl }),
@@ -67,6 +69,9 @@ export function applyAdminEvent(stores: ConsoleStores, event: AdminEvent): void 
     case 'scan.finished':
       stores.status.getState().setNextScanAt(event.nextScanAt);
       return;
+    case 'journal.added':
+      stores.journal.getState().applyAdded(event.entry);
+      return;
   }
 }
 
@@ -86,6 +91,7 @@ export function startLiveUpdates(stores: ConsoleStores, open: SocketFactory): ()
       if (state === 'open' && wasOpen) {
         void stores.status.getState().load();
         void stores.assets.getState().loadAssets();
+        if (stores.journal.getState().page) void stores.journal.getState().load();
       }
       if (state === 'open') wasOpen = true;
     },

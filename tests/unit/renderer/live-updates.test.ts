@@ -55,7 +55,7 @@ describe('admin socket client', () => {
 });
 
 describe('live updates into the stores', () => {
-  test('asset and scan events reach the assets and status stores; a reconnect reloads', async () => {
+  test('asset, scan and journal events reach their stores; a reconnect reloads', async () => {
     const requested: string[] = [];
     const fetchImpl = (async (url: string) => {
       requested.push(new URL(url, 'http://x').pathname);
@@ -81,6 +81,10 @@ describe('live updates into the stores', () => {
     assert.equal(stores.assets.getState().assets?.items[0]?.status, 'Active');
     sockets.send(0, { type: 'scan.finished', report: { startedAt: 1, finishedAt: 2, checked: 1, errors: 0 }, nextScanAt: 99 });
     assert.equal(stores.status.getState().status?.nextScanAt, 99);
+    await stores.journal.getState().load(1);
+    const call = { id: 5, at: 1, method: 'GET', path: '/v1/models', protocol: 'openai', model: null, account: 'local', status: 200, durationMs: 1, stream: false, error: null } as const;
+    sockets.send(0, { type: 'journal.added', entry: call });
+    assert.deepEqual(stores.journal.getState().page?.items, [call], 'a recorded call joins the open Logs table');
 
     requested.length = 0;
     sockets.opened[0]!.socket.onclose?.({});
@@ -89,6 +93,6 @@ describe('live updates into the stores', () => {
     await new Promise((resolve) => setTimeout(resolve, 600));
     sockets.opened[1]!.socket.onopen?.({});
     await new Promise((resolve) => setImmediate(resolve));
-    assert.deepEqual(requested.sort(), ['/admin/api/accounts/local/assets', '/admin/api/status'], 'what changed while offline is reloaded');
+    assert.deepEqual(requested.sort(), ['/admin/api/accounts/local/assets', '/admin/api/journal', '/admin/api/status'], 'what changed while offline is reloaded');
   });
 });

@@ -1,0 +1,79 @@
+// One recorded call in full: summary, error, stream timing, request and response side by side as tabs, and its replay as curl.
+import { useState } from 'react';
+import { useStores } from '../../context.ts';
+import { formatTime, useT } from '../../i18n/index.ts';
+import { Button, CopyButton, EmptyState, ErrorNote, Fact, Panel, Progress } from '../../components/ui.tsx';
+import { ExchangeSide } from './ExchangeSide.tsx';
+import { journalCurl, replayProblem } from './journal-view.ts';
+import { HttpStatus } from './LogTable.tsx';
+import { StreamTimeline } from './StreamTimeline.tsx';
+
+const SIDES = ['request', 'response'] as const;
+
+export function LogDetail() {
+  const t = useT();
+  const { journal, prefs, connection } = useStores();
+  const detailId = journal((state) => state.detailId);
+  const entry = journal((state) => state.detail);
+  const loading = journal((state) => state.detailLoading);
+  const error = journal((state) => state.detailError);
+  const language = prefs((state) => state.language);
+  const baseUrl = connection((state) => state.connection?.gatewayUrl ?? '');
+  const [side, setSide] = useState<(typeof SIDES)[number]>('response');
+  if (detailId === null) {
+    return (
+      <Panel title={t('logEntry')} className="detail-panel">
+        <EmptyState title={t('logNoSelectionTitle')}>{t('logNoSelectionBody')}</EmptyState>
+      </Panel>
+    );
+  }
+  const problem = entry && replayProblem(entry);
+  return (
+    <Panel
+      title={t('logEntry')}
+      className="detail-panel"
+      actions={
+        <>
+          {entry && !problem && <CopyButton text={journalCurl(entry, baseUrl)} label={t('copyAsCurl')} />}
+          <Button onClick={() => journal.getState().close()}>{t('close')}</Button>
+        </>
+      }
+    >
+      {loading && <Progress label={t('loading')} />}
+      <ErrorNote message={error} onRetry={() => void journal.getState().open(detailId)} />
+      {entry && (
+        <div className="detail" data-testid="log-detail">
+          <h3 className="mono">
+            {entry.method} {entry.path} <HttpStatus status={entry.status} />
+          </h3>
+          <dl className="facts">
+            <Fact label={t('logTime')}>{formatTime(language, entry.at)}</Fact>
+            <Fact label={t('logProtocol')}>{t(`protocol_${entry.protocol}`)}</Fact>
+            <Fact label={t('logModel')}>{entry.model ?? '—'}</Fact>
+            <Fact label={t('account')}>{entry.account ?? t('logNoAccount')}</Fact>
+            <Fact label={t('logDuration')}>{entry.durationMs} ms</Fact>
+          </dl>
+          {entry.error && (
+            <div className="error-box" role="alert" data-testid="log-error">
+              {entry.error}
+            </div>
+          )}
+          {entry.timing && <StreamTimeline timing={entry.timing} durationMs={entry.durationMs} />}
+          <p className="muted small">{problem ? t(problem === 'binary' ? 'logNoReplayBinary' : 'logNoReplayTruncated') : t('logReplayHint')}</p>
+          <div className="tabs" role="tablist">
+            {SIDES.map((item) => (
+              <button key={item} role="tab" aria-selected={item === side} className={item === side ? 'tab active' : 'tab'} onClick={() => setSide(item)}>
+                {t(item === 'request' ? 'logRequest' : 'logResponse')}
+              </button>
+            ))}
+          </div>
+          {side === 'request' ? (
+            <ExchangeSide testId="log-request" query={entry.query} headers={entry.requestHeaders} body={entry.request} />
+          ) : (
+            <ExchangeSide testId="log-response" headers={entry.responseHeaders} body={entry.response} />
+          )}
+        </div>
+      )}
+    </Panel>
+  );
+}

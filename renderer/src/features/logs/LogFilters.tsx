@@ -1,0 +1,79 @@
+// The Logs filters: outcome, API family, model and path (typed text applies after a short pause), live updates and clearing.
+import { useEffect, useRef, useState } from 'react';
+import { JOURNAL_PROTOCOLS, type JournalOutcome, type JournalProtocol } from '../../../../shared/journal.ts';
+import { useStores } from '../../context.ts';
+import { useT } from '../../i18n/index.ts';
+import { Button } from '../../components/ui.tsx';
+
+/** Pause after the last keystroke before a typed filter is applied. */
+const TYPING_PAUSE_MS = 300;
+
+/** A text filter that follows the store but only writes to it once typing pauses. */
+function TextFilter(props: { label: string; placeholder: string; value: string; onApply: (value: string) => void }) {
+  const [text, setText] = useState(props.value);
+  const { value } = props;
+  // The latest callback, so a parent's re-render does not restart the pause.
+  const apply = useRef(props.onApply);
+  apply.current = props.onApply;
+  useEffect(() => setText(value), [value]);
+  useEffect(() => {
+    if (text === value) return;
+    const timer = setTimeout(() => apply.current(text), TYPING_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [text, value]);
+  return (
+    <label>
+      {props.label}
+      <input type="search" value={text} placeholder={props.placeholder} aria-label={props.label} onChange={(event) => setText(event.target.value)} />
+    </label>
+  );
+}
+
+export function LogFilters() {
+  const t = useT();
+  const { journal } = useStores();
+  const filter = journal((state) => state.filter);
+  const live = journal((state) => state.live);
+  const clearing = journal((state) => state.clearing);
+  const [confirming, setConfirming] = useState(false);
+  const setFilter = journal.getState().setFilter;
+  return (
+    <div className="filters log-filters">
+      <label>
+        {t('logOutcome')}
+        <select value={filter.outcome} aria-label={t('logOutcome')} onChange={(event) => void setFilter({ outcome: event.target.value as JournalOutcome | '' })}>
+          <option value="">{t('logAnyOutcome')}</option>
+          <option value="ok">{t('logOutcomeOk')}</option>
+          <option value="error">{t('logOutcomeError')}</option>
+        </select>
+      </label>
+      <label>
+        {t('logProtocol')}
+        <select value={filter.protocol} aria-label={t('logProtocol')} onChange={(event) => void setFilter({ protocol: event.target.value as JournalProtocol | '' })}>
+          <option value="">{t('logAnyProtocol')}</option>
+          {JOURNAL_PROTOCOLS.map((protocol) => (
+            <option key={protocol} value={protocol}>
+              {t(`protocol_${protocol}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <TextFilter label={t('logModel')} placeholder="sim-chat" value={filter.model} onApply={(model) => void setFilter({ model })} />
+      <TextFilter label={t('logPath')} placeholder="/v1/chat" value={filter.path} onApply={(path) => void setFilter({ path })} />
+      <label className="check-inline">
+        <input type="checkbox" checked={live} onChange={(event) => void journal.getState().setLive(event.target.checked)} />
+        {t('logLive')}
+      </label>
+      {confirming ? (
+        <>
+          <Button kind="danger" busy={clearing} onClick={() => void journal.getState().clear().then(() => setConfirming(false))}>
+            {t('logClearConfirm')}
+          </Button>
+          <Button onClick={() => setConfirming(false)}>{t('cancel')}</Button>
+        </>
+      ) : (
+        <Button onClick={() => setConfirming(true)}>{t('logClear')}</Button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+// The journal's newest-first table: one row per API call, live as calls arrive, paged, with a note of calls not yet shown.
+import type { JournalSummary } from '../../../../shared/journal.ts';
+import { useStores } from '../../context.ts';
+import { formatClock, formatTime, useT } from '../../i18n/index.ts';
+import { Button, EmptyState, ErrorNote, Pager, Panel, Progress } from '../../components/ui.tsx';
+import { LogFilters } from './LogFilters.tsx';
+
+/** An HTTP status as a coloured badge. */
+export function HttpStatus(props: { status: number }) {
+  return <span className={`badge ${props.status >= 400 ? 'http-error' : 'http-ok'}`}>{props.status}</span>;
+}
+
+function LogRow(props: { entry: JournalSummary; selected: boolean }) {
+  const t = useT();
+  const { journal, prefs } = useStores();
+  const language = prefs((state) => state.language);
+  const { entry } = props;
+  const open = () => void journal.getState().open(entry.id);
+  return (
+    <tr data-entry-id={entry.id} className={props.selected ? 'selected' : undefined} onClick={open}>
+      <td title={formatTime(language, entry.at)}>{formatClock(language, entry.at)}</td>
+      <td className="request">
+        <button className="linkish mono" onClick={open}>
+          {entry.method} {entry.path}
+        </button>
+        {entry.error && <div className="small err-text">{entry.error}</div>}
+      </td>
+      <td>{t(`protocol_${entry.protocol}`)}</td>
+      <td>{entry.model ?? '—'}</td>
+      <td>{entry.account ?? '—'}</td>
+      <td>
+        <HttpStatus status={entry.status} />
+      </td>
+      <td className="num">
+        {entry.durationMs} ms{entry.stream && <span className="badge stream-badge">{t('logStream')}</span>}
+      </td>
+    </tr>
+  );
+}
+
+export function LogTable() {
+  const t = useT();
+  const { journal, navigation } = useStores();
+  const page = journal((state) => state.page);
+  const loading = journal((state) => state.loading);
+  const error = journal((state) => state.error);
+  const unseen = journal((state) => state.unseen);
+  const selectedId = journal((state) => state.detailId);
+  const filtered = journal((state) => Object.values(state.filter).some((value) => value !== ''));
+  return (
+    <Panel title={t('logCalls')} actions={<LogFilters />}>
+      <ErrorNote message={error} onRetry={() => void journal.getState().load()} />
+      {loading && <Progress label={t('loading')} />}
+      {unseen > 0 && (
+        <div className="notice" role="status">
+          <p>{t('logUnseen', { count: unseen })}</p>
+          <Button onClick={() => void journal.getState().load(1)}>{t('logShowNewest')}</Button>
+        </div>
+      )}
+      {page && page.total === 0 && (
+        <EmptyState
+          title={filtered ? t('noMatchTitle') : t('logEmptyTitle')}
+          action={filtered ? undefined : <Button onClick={() => navigation.getState().go('playground')}>{t('openPlayground')}</Button>}
+        >
+          {filtered ? t('logNoMatchBody') : t('logEmptyBody')}
+        </EmptyState>
+      )}
+      {page && page.items.length > 0 && (
+        <table className="table log-table" aria-label={t('logCalls')}>
+          <thead>
+            <tr>
+              <th>{t('logTime')}</th>
+              <th>{t('logRequest')}</th>
+              <th>{t('logProtocol')}</th>
+              <th>{t('logModel')}</th>
+              <th>{t('account')}</th>
+              <th>{t('status')}</th>
+              <th>{t('logDuration')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.items.map((entry) => (
+              <LogRow key={entry.id} entry={entry} selected={entry.id === selectedId} />
+            ))}
+          </tbody>
+        </table>
+      )}
+      {page && page.total > page.page_size && (
+        <Pager page={page.page} pageSize={page.page_size} total={page.total} busy={loading} onPage={(next) => void journal.getState().load(next)} />
+      )}
+    </Panel>
+  );
+}

@@ -1,0 +1,147 @@
+// The request journal as the Logs page shows it: a filtered newest-first page that new calls join live, one entry's details, clearing.
+import { create } from 'zustand';
+import type { JournalEntry, JournalOutcome, JournalPage, JournalProtocol, JournalSummary } from '../../../shared/journal.ts';
+import type { AdminCall } from '../api/admin-client.ts';
+import { messageOf } from './storage.ts';
+
+/** Rows per page of the Logs table. */
+export const JOURNAL_PAGE_SIZE = 25;
+
+/** The Logs filters; an empty value means "any". */
+export interface JournalFilter {
+  outcome: JournalOutcome | '';
+  protocol: JournalProtocol | '';
+  /** Exact model name. */
+  model: string;
+  /** Part of the path, any case. */
+  path: string;
+}
+
+export const NO_JOURNAL_FILTER: JournalFilter = { outcome: '', protocol: '', model: '', path: '' };
+
+/** Whether a recorded call passes the filters, by the same rules as the gateway's list query. */
+export function matchesJournalFilter(filter: JournalFilter, entry: JournalSummary): boolean {
+  if (filter.outcome === 'ok' && entry.status >= 400) return false;
+  if (filter.outcome === 'error' && entry.status < 400) return false;
+  if (filter.protocol && entry.protocol !== filter.protocol) return false;
+  if (filter.model && entry.model !== filter.model) return false;
+  return !filter.path || entry.path.toLowerCase().includes(filter.path.toLowerCase());
+}
+
+export interface JournalState {
+  page: JournalPage | null;
+  loading: boolean;
+  error: string | null;
+  filter: JournalFilter;
+  /** New calls join the first page as they are recorded; off, they are only counted. */
+  live: boolean;
+  /** Calls recorded since the page loaded that match the filters but are not shown (live off, or a later page open). */
+  unseen: number;
+  /** The id whose details are open, and those details once loaded. */
+  detailId: number | null;
+  detail: JournalEntry | null;
+  detailLoading: boolean;
+  detailError: string | null;
+  clearing: boolean;
+  clearError: string | null;
+  load(page?: number): Promise<void>;
+  setFilter(change: Partial<JournalFilter>): Promise<void>;
+  setLive(live: boolean): Promise<void>;
+  open(id: number): Promise<void>;
+  close(): void;
+  clear(): Promise<void>;
+  /** Applies a `journal.added` event. */
+  applyAdded(entry: JournalSummary): void;
+}
+
+/** The filters as query parameters (empty ones left out). */
+const queryOf = (filter: JournalFilter) => ({
+  ...(filter.outcome && { outcome: filter.outcome }),
+  ...(filter.protocol && { protocol: filter.protocol }),
+  ...(filter.model.trim() && { model: filter.model.trim() }),
+  ...(filter.path.trim() && { path: filter.path.trim() }),
+});
+
+export function createJournalStore(call: AdminCall) {
+  // Answers of an older load never overwrite those of a newer one (filters change quickly while typing).
+  let loadSeq = 0;
+  let detailSeq = 0;
+  return create<JournalState>((set, get) => ({
+    page: null,
+    loading: false,
+    error: null,
+    filter: NO_JOURNAL_FILTER,
+    live: true,
+    unseen: 0,
+    detailId: null,
+    detail: null,
+    detailLoading: false,
+    detailError: null,
+    clearing: false,
+    clearError: null,
+
+    async load(pageNumber = get().page?.page ?? 1) {
+      const seq = ++loadSeq;
+      set({ loading: true });
+      try {
+        const page = await call('listJournal', { query: { p: pageNumber, page_size: JOURNAL_PAGE_SIZE, ...queryOf(get().filter) } });
+        if (seq === loadSeq) set({ page, error: null, loading: false, unseen: 0 });
+      } catch (error) {
+        if (seq === loadSeq) set({ error: messageOf(error), loading: false });
+      }
+    },
+
+    async setFilter(change) {
+      set({ filter: { ...get().filter, ...change } });
+      await get().load(1);
+    },
+
+    async setLive(live) {
+      set({ live });
+      // Turning live back on shows what arrived meanwhile.
+      if (live && get().unseen > 0) await get().load(1);
+    },
+
+    async open(id) {
+      const seq = ++detailSeq;
+      set({ detailId: id, detailLoading: true, detailError: null, ...(get().detail?.id !== id && { detail: null }) });
+      try {
+        const detail = await call('getJournalEntry', { params: { entryId: String(id) } });
+        if (seq === detailSeq) set({ detail, detailLoading: false });
+      } catch (error) {
+        if (seq === detailSeq) set({ detailError: messageOf(error), detailLoading: false });
+      }
+    },
+
+    close() {
+      detailSeq++;
+      set({ detailId: null, detail: null, detailLoading: false, detailError: null });
+    },
+
+    async clear() {
+      set({ clearing: true, clearError: null });
+      try {
+        await call('clearJournal');
+        get().close();
+        set({ clearing: false });
+        await get().load(1);
+      } catch (error) {
+        set({ clearing: false, clearError: messageOf(error) });
+      }
+    },
+
+    applyAdded(entry) {
+      const { page, filter, live } = get();
+      if (!page || !matchesJournalFilter(filter, entry)) return;
+      if (page.items.some((item) => item.id === entry.id)) return;
+      if (!live || page.page !== 1) {
+        set({ unseen: get().unseen + 1 });
+        return;
+      }
+      const items = [entry, ...page.items].sort((a, b) => b.id - a.id).slice(0, page.page_size);
+      set({ page: { ...page, total: page.total + 1, items } });
+    },
+  }));
+}
+
+export type JournalStore = ReturnType<typeof createJournalStore>;
