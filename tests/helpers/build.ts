@@ -10,7 +10,7 @@ export const OUT = path.join(ROOT, 'out');
 const STAMP = path.join(OUT, '.build-stamp');
 const LOCK = path.join(OUT, '.build-lock');
 const SOURCES = ['renderer', 'shared', 'electron', 'electron.vite.config.ts', 'renderer.vite.config.ts', 'package.json'];
-const OUTPUTS = ['main/index.js', 'preload/index.mjs', 'renderer/index.html'];
+const OUTPUTS = ['main/index.js', 'preload/index.cjs', 'renderer/index.html'];
 
 function newestMtime(entry: string): number {
   const stat = statSync(entry);
