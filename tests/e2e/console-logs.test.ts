@@ -133,3 +133,31 @@ describe('console Logs page', { skip }, () => {
     assert.equal(await page.getByTestId('log-detail').count(), 0, 'the details close');
   });
 });
+
+describe('console Logs page with the journal off', { skip }, () => {
+  const dataDir = tempDataDir();
+  let server: ServeProcess;
+  let browser: Browser;
+
+  before(async () => {
+    await ensureBuilt();
+    server = await serveCli(['--port', '0', '--data-dir', dataDir, '--secrets', 'none', '--journal', 'off']);
+    while (!server.stdout.some((line) => line.startsWith('console: '))) await new Promise((resolve) => setTimeout(resolve, 20));
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('says that calls are not being recorded and how to turn recording on', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${server.stdout.find((line) => line.startsWith('console: '))!.slice('console: '.length)}#/logs`);
+    const notice = page.getByTestId('journal-off');
+    await notice.waitFor();
+    assert.match((await notice.textContent())!, /--journal off/);
+    await page.getByText('Calls answered while the journal is off leave no record.').waitFor();
+  });
+});

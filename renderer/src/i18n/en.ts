@@ -215,6 +215,7 @@ export const en = {
   logEmptyTitle: 'No API calls recorded yet',
   logEmptyBody:
     'Every call to /v1, /v1beta or /v2 shows up here the moment it is answered: from the Playground, curl or an SDK pointed at this gateway. The newest 2000 are kept.',
+  logEmptyOffBody: 'Calls answered while the journal is off leave no record.',
   logNoMatchBody: 'No recorded call matches these filters. Change or clear them.',
   logJournalOff: 'The request journal is off on this run (--journal off or GATEHOUSE_JOURNAL=off), so new calls are not recorded. Start the gateway without it to record them.',
   logEntry: 'Call details',

@@ -205,6 +205,7 @@ export const zh: Record<MessageKey, string> = {
   logShowNewest: '显示最新',
   logEmptyTitle: '还没有记录任何 API 调用',
   logEmptyBody: '对 /v1、/v1beta 或 /v2 的每次调用在应答后立即出现在这里：来自调试台、curl 或指向本网关的 SDK。保留最新的 2000 条。',
+  logEmptyOffBody: '日志关闭期间应答的调用不会留下记录。',
   logNoMatchBody: '没有符合这些筛选条件的调用。请修改或清除筛选条件。',
   logJournalOff: '本次运行关闭了请求日志（--journal off 或 GATEHOUSE_JOURNAL=off），新的调用不会被记录。不带该选项重新启动网关即可记录。',
   logEntry: '调用详情',

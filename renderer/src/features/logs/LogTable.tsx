@@ -32,7 +32,12 @@ function LogRow(props: { entry: JournalSummary; selected: boolean }) {
         <HttpStatus status={entry.status} />
       </td>
       <td className="num">
-        {entry.durationMs} ms{entry.stream && <span className="badge stream-badge">{t('logStream')}</span>}
+        {entry.durationMs} ms
+        {entry.stream && (
+          <div>
+            <span className="badge stream-badge">{t('logStream')}</span>
+          </div>
+        )}
       </td>
     </tr>
   );
@@ -40,7 +45,8 @@ function LogRow(props: { entry: JournalSummary; selected: boolean }) {
 
 export function LogTable() {
   const t = useT();
-  const { journal, navigation } = useStores();
+  const { journal, navigation, status } = useStores();
+  const recording = status((state) => state.status?.journal ?? true);
   const page = journal((state) => state.page);
   const loading = journal((state) => state.loading);
   const error = journal((state) => state.error);
@@ -60,30 +66,32 @@ export function LogTable() {
       {page && page.total === 0 && (
         <EmptyState
           title={filtered ? t('noMatchTitle') : t('logEmptyTitle')}
-          action={filtered ? undefined : <Button onClick={() => navigation.getState().go('playground')}>{t('openPlayground')}</Button>}
+          action={filtered || !recording ? undefined : <Button onClick={() => navigation.getState().go('playground')}>{t('openPlayground')}</Button>}
         >
-          {filtered ? t('logNoMatchBody') : t('logEmptyBody')}
+          {filtered ? t('logNoMatchBody') : recording ? t('logEmptyBody') : t('logEmptyOffBody')}
         </EmptyState>
       )}
       {page && page.items.length > 0 && (
-        <table className="table log-table" aria-label={t('logCalls')}>
-          <thead>
-            <tr>
-              <th>{t('logTime')}</th>
-              <th>{t('logRequest')}</th>
-              <th>{t('logProtocol')}</th>
-              <th>{t('logModel')}</th>
-              <th>{t('account')}</th>
-              <th>{t('status')}</th>
-              <th>{t('logDuration')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.items.map((entry) => (
-              <LogRow key={entry.id} entry={entry} selected={entry.id === selectedId} />
-            ))}
-          </tbody>
-        </table>
+        <div className="table-scroll">
+          <table className="table log-table" aria-label={t('logCalls')}>
+            <thead>
+              <tr>
+                <th>{t('logTime')}</th>
+                <th>{t('logRequest')}</th>
+                <th>{t('logProtocol')}</th>
+                <th>{t('logModel')}</th>
+                <th>{t('account')}</th>
+                <th>{t('status')}</th>
+                <th>{t('logDuration')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.items.map((entry) => (
+                <LogRow key={entry.id} entry={entry} selected={entry.id === selectedId} />
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {page && page.total > page.page_size && (
         <Pager page={page.page} pageSize={page.page_size} total={page.total} busy={loading} onPage={(next) => void journal.getState().load(next)} />
