@@ -1,5 +1,6 @@
 // Integration tests of the request journal: what a call records (bodies, stream timing, errors), what it never records (credentials), filters, live events, clearing.
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { WebSocket } from 'ws';
@@ -152,10 +153,15 @@ describe('request journal', () => {
     socket.close();
   });
 
-  test('clearing empties the journal', async () => {
+  test('clearing empties the journal; ids are never given out again', async () => {
+    const newestBefore = (await admin('/journal')).body.items[0].id;
     const cleared = await admin('/journal/clear', 'POST');
     assert.ok(cleared.body.removed > 0);
     assert.equal((await admin('/journal')).body.total, 0);
+    await client.models.list();
+    const [after] = (await admin('/journal')).body.items;
+    assert.ok(after.id > newestBefore, `a new entry after a clear gets a new id (${after.id} > ${newestBefore})`);
+    assert.equal((await admin(`/journal/${newestBefore}`)).status, 404, 'an old id names nothing rather than another call');
   });
 });
 
@@ -197,5 +203,6 @@ describe('journal storage', () => {
     assert.deepEqual(repo.list({}, 1, 10).items.map((item) => item.path), ['/v1/d', '/v1/c', '/v1/b']);
     assert.equal(repo.list({ path: 'C' }, 1, 10).total, 1, 'the path filter ignores case');
     db.close();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 });

@@ -37,3 +37,24 @@ test('a file from before schema_migrations (user_version 2) adopts its level and
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('journal entries recorded before migration 6 keep their ids, and ids are not reused after the table empties', () => {
+  const dir = tempDataDir();
+  try {
+    const old = new Database(path.join(dir, DATABASE_FILE));
+    for (const migration of migrations.filter((m) => m.version <= 5)) old.exec(migration.sql);
+    old.prepare("INSERT INTO journal (id, at, method, path, protocol, status, duration_ms, stream, detail_json) VALUES (41, 1, 'GET', '/v1/models', 'openai', 200, 1, 0, '{}')").run();
+    old.pragma('user_version = 5');
+    old.close();
+    const db = openDatabase(dir);
+    assert.deepEqual(db.prepare('SELECT id, path FROM journal').all(), [{ id: 41, path: '/v1/models' }]);
+    db.prepare('DELETE FROM journal').run();
+    const insert = db.prepare("INSERT INTO journal (at, method, path, protocol, status, duration_ms, stream, detail_json) VALUES (2, 'GET', '/v1/models', 'openai', 200, 1, 0, '{}')");
+    assert.equal(Number(insert.run().lastInsertRowid), 42);
+    const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'journal' ORDER BY name").all();
+    assert.deepEqual(indexes, [{ name: 'journal_model' }, { name: 'journal_protocol' }, { name: 'journal_status' }]);
+    db.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -4,6 +4,7 @@ import { usage } from './002-usage.ts';
 import { tasks3d } from './003-tasks3d.ts';
 import { responses } from './004-responses.ts';
 import { journal } from './005-journal.ts';
+import { journalIds } from './006-journal-ids.ts';
 
 /** One numbered schema step. */
 export interface Migration {
@@ -13,4 +14,4 @@ export interface Migration {
 }
 
 /** Every migration, ascending by version. Never edit a released one; add a new number instead. */
-export const migrations: readonly Migration[] = [initial, usage, tasks3d, responses, journal];
+export const migrations: readonly Migration[] = [initial, usage, tasks3d, responses, journal, journalIds];
