@@ -54,7 +54,8 @@ describe('desktop packaging (electron-builder --linux dir)', () => {
   test('native modules sit outside the archive, where Electron can load them', () => {
     const unpacked = path.join(app, 'resources', 'app.asar.unpacked', 'node_modules');
     const natives = spawnSync('find', [unpacked, '-name', '*.node'], { encoding: 'utf8' }).stdout;
-    assert.match(natives, /better-sqlite3\/.*linux-x64.*\.node/);
+    assert.match(natives, /better-sqlite3\/prebuilds\/linux-x64\.node/);
+    assert.equal(files.some((file) => file.startsWith('/node_modules/better-sqlite3/deps/')), false, 'no SQLite C sources');
     if (existsSync(path.join(ROOT, 'node_modules/keytar/build/Release/keytar.node'))) assert.match(natives, /keytar\/build\/Release\/keytar\.node/);
   });
 

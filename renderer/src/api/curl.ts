@@ -18,7 +18,14 @@ export interface CurlRequest {
 export function curlCommand(request: CurlRequest): string {
   const method = request.method?.toUpperCase();
   const impliedMethod = request.body === undefined ? 'GET' : 'POST';
-  const lines = [['curl', ...(request.stream ? ['-N'] : []), ...(method && method !== impliedMethod ? ['-X', method] : []), shellQuote(request.url)].join(' ')];
+  const options = [
+    ...(request.stream ? ['-N'] : []),
+    // -I asks for the head only; `-X HEAD` would wait for a body that never comes.
+    ...(method === 'HEAD' ? ['-I'] : method && method !== impliedMethod ? ['-X', method] : []),
+    // Brackets and braces in a URL are curl's globbing syntax unless turned off.
+    ...(/[[\]{}]/.test(request.url) ? ['-g'] : []),
+  ];
+  const lines = [['curl', ...options, shellQuote(request.url)].join(' ')];
   for (const header of request.rawHeaders ?? []) lines.push(`  -H "${header}"`);
   for (const [name, value] of Object.entries(request.headers)) lines.push(`  -H ${shellQuote(`${name}: ${value}`)}`);
   if (request.body !== undefined) lines.push(`  -d ${shellQuote(request.body)}`);

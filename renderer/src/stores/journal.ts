@@ -19,7 +19,16 @@ export interface JournalFilter {
 
 export const NO_JOURNAL_FILTER: JournalFilter = { outcome: '', protocol: '', model: '', path: '' };
 
-/** Whether a recorded call passes the filters, by the same rules as the gateway's list query. */
+/** Longest text filter the gateway applies (it cuts longer ones). */
+export const JOURNAL_FILTER_TEXT_LIMIT = 200;
+
+/** A filter as the gateway applies it: text trimmed and cut to its limit. */
+export function normalizeJournalFilter(filter: JournalFilter): JournalFilter {
+  const text = (value: string) => value.trim().slice(0, JOURNAL_FILTER_TEXT_LIMIT);
+  return { ...filter, model: text(filter.model), path: text(filter.path) };
+}
+
+/** Whether a recorded call passes the (normalized) filters, by the same rules as the gateway's list query. */
 export function matchesJournalFilter(filter: JournalFilter, entry: JournalSummary): boolean {
   if (filter.outcome === 'ok' && entry.status >= 400) return false;
   if (filter.outcome === 'error' && entry.status < 400) return false;
@@ -35,7 +44,7 @@ export interface JournalState {
   filter: JournalFilter;
   /** New calls join the first page as they are recorded; off, they are only counted. */
   live: boolean;
-  /** Calls recorded since the page loaded that match the filters but are not shown (live off, or a later page open). */
+  /** Calls recorded since page 1 was last loaded that match the filters but are not shown (live off, or a later page open). */
   unseen: number;
   /** The id whose details are open, and those details once loaded. */
   detailId: number | null;
@@ -49,23 +58,28 @@ export interface JournalState {
   setLive(live: boolean): Promise<void>;
   open(id: number): Promise<void>;
   close(): void;
-  clear(): Promise<void>;
+  /** Empties the journal; resolves false (with `clearError` set) when the gateway refused. */
+  clear(): Promise<boolean>;
   /** Applies a `journal.added` event. */
   applyAdded(entry: JournalSummary): void;
 }
 
-/** The filters as query parameters (empty ones left out). */
+/** The (normalized) filters as query parameters, empty ones left out. */
 const queryOf = (filter: JournalFilter) => ({
   ...(filter.outcome && { outcome: filter.outcome }),
   ...(filter.protocol && { protocol: filter.protocol }),
-  ...(filter.model.trim() && { model: filter.model.trim() }),
-  ...(filter.path.trim() && { path: filter.path.trim() }),
+  ...(filter.model && { model: filter.model }),
+  ...(filter.path && { path: filter.path }),
 });
 
 export function createJournalStore(call: AdminCall) {
   // Answers of an older load never overwrite those of a newer one (filters change quickly while typing).
   let loadSeq = 0;
   let detailSeq = 0;
+  // Journal ids only grow: the newest one already shown or counted, so an event is taken into account once.
+  let newestId = 0;
+  // Events that arrive while a list answer is on its way: applied after it, since it may or may not hold them.
+  let arrivedDuringLoad: JournalSummary[] | null = null;
   return create<JournalState>((set, get) => ({
     page: null,
     loading: false,
@@ -82,17 +96,25 @@ export function createJournalStore(call: AdminCall) {
 
     async load(pageNumber = get().page?.page ?? 1) {
       const seq = ++loadSeq;
+      arrivedDuringLoad ??= [];
       set({ loading: true });
       try {
         const page = await call('listJournal', { query: { p: pageNumber, page_size: JOURNAL_PAGE_SIZE, ...queryOf(get().filter) } });
-        if (seq === loadSeq) set({ page, error: null, loading: false, unseen: 0 });
+        if (seq !== loadSeq) return;
+        // Page 1 shows everything up to its newest entry; other pages leave the newer calls counted.
+        if (page.page === 1) newestId = Math.max(newestId, page.items[0]?.id ?? 0);
+        set({ page, error: null, loading: false, ...(page.page === 1 && { unseen: 0 }) });
       } catch (error) {
-        if (seq === loadSeq) set({ error: messageOf(error), loading: false });
+        if (seq !== loadSeq) return;
+        set({ error: messageOf(error), loading: false });
       }
+      const arrived = arrivedDuringLoad ?? [];
+      arrivedDuringLoad = null;
+      for (const entry of arrived) get().applyAdded(entry);
     },
 
     async setFilter(change) {
-      set({ filter: { ...get().filter, ...change } });
+      set({ filter: normalizeJournalFilter({ ...get().filter, ...change }) });
       await get().load(1);
     },
 
@@ -122,18 +144,25 @@ export function createJournalStore(call: AdminCall) {
       set({ clearing: true, clearError: null });
       try {
         await call('clearJournal');
-        get().close();
-        set({ clearing: false });
-        await get().load(1);
       } catch (error) {
         set({ clearing: false, clearError: messageOf(error) });
+        return false;
       }
+      get().close();
+      set({ clearing: false });
+      await get().load(1);
+      return true;
     },
 
     applyAdded(entry) {
+      if (arrivedDuringLoad) {
+        arrivedDuringLoad.push(entry);
+        return;
+      }
       const { page, filter, live } = get();
-      if (!page || !matchesJournalFilter(filter, entry)) return;
-      if (page.items.some((item) => item.id === entry.id)) return;
+      if (!page || entry.id <= newestId) return;
+      newestId = entry.id;
+      if (!matchesJournalFilter(filter, entry)) return;
       if (!live || page.page !== 1) {
         set({ unseen: get().unseen + 1 });
         return;

@@ -5,6 +5,7 @@ import type { JournalEntry, JournalSummary } from '../../../shared/journal.ts';
 import { ApiError } from '../../../renderer/src/api/http.ts';
 import { journalCurl, replayProblem, streamStats, timelineMarks } from '../../../renderer/src/features/logs/journal-view.ts';
 import { createJournalStore, JOURNAL_PAGE_SIZE, matchesJournalFilter, NO_JOURNAL_FILTER } from '../../../renderer/src/stores/journal.ts';
+import { curlCommand } from '../../../renderer/src/api/curl.ts';
 import { fakeAdmin } from '../../helpers/fake-admin.ts';
 
 const summary = (id: number, extra: Partial<JournalSummary> = {}): JournalSummary => ({
@@ -108,6 +109,61 @@ describe('journal store', () => {
     assert.equal(store.getState().page?.page, 2);
   });
 
+  test('text filters are kept as the gateway applies them (trimmed, at most 200 characters), so live rows still match', async () => {
+    const admin = journalAdmin([summary(1)]);
+    const store = createJournalStore(admin.call);
+    await store.getState().setFilter({ path: ' chat ', model: ` ${'m'.repeat(300)}` });
+    assert.equal(store.getState().filter.path, 'chat');
+    assert.equal(store.getState().filter.model.length, 200);
+    await store.getState().setFilter({ model: '' });
+    assert.deepEqual(admin.calls.at(-1)?.input.query, { p: 1, page_size: JOURNAL_PAGE_SIZE, path: 'chat' });
+    store.getState().applyAdded(summary(2));
+    assert.deepEqual(store.getState().page?.items.map((item) => item.id), [2, 1], 'a /v1/chat/completions call matches "chat"');
+  });
+
+  test('a call recorded while a list answer is on its way is shown once, whether or not the answer holds it', async () => {
+    const rows = [summary(1), summary(2)];
+    const releases: Array<() => void> = [];
+    const inner = journalAdmin(rows);
+    const admin = fakeAdmin({
+      listJournal: (input) => new Promise((resolve) => releases.push(() => resolve(inner.call('listJournal', input)))),
+    });
+    const store = createJournalStore(admin.call);
+    const loading = store.getState().load(1);
+    // Recorded after the gateway answered the list, announced before the answer arrived.
+    store.getState().applyAdded(summary(3));
+    releases[0]!();
+    rows.push(summary(3));
+    await loading;
+    assert.deepEqual(store.getState().page?.items.map((item) => item.id), [3, 2, 1]);
+    assert.equal(store.getState().page?.total, 3);
+
+    // Recorded before the gateway answered: the answer holds it, and the event changes nothing.
+    rows.push(summary(4));
+    const again = store.getState().load(1);
+    store.getState().applyAdded(summary(4));
+    releases[1]!();
+    await again;
+    assert.deepEqual(store.getState().page?.items.map((item) => item.id), [4, 3, 2, 1]);
+    assert.equal(store.getState().page?.total, 4);
+  });
+
+  test('the count of calls not shown survives paging and a repeated event; page 1 clears it', async () => {
+    const rows = Array.from({ length: 60 }, (_, index) => summary(index + 1));
+    const store = createJournalStore(journalAdmin(rows).call);
+    await store.getState().load(1);
+    await store.getState().load(2);
+    store.getState().applyAdded(summary(61));
+    store.getState().applyAdded(summary(61));
+    assert.equal(store.getState().unseen, 1, 'the same call is counted once');
+    await store.getState().load(3);
+    assert.equal(store.getState().unseen, 1, 'still not seen on page 3');
+    rows.push(summary(61));
+    await store.getState().load(1);
+    assert.equal(store.getState().unseen, 0);
+    assert.equal(store.getState().page?.items[0]?.id, 61);
+  });
+
   test('an older list answer never replaces a newer one', async () => {
     const releases: Array<() => void> = [];
     const admin = fakeAdmin({
@@ -142,12 +198,12 @@ describe('journal store', () => {
     const store = createJournalStore(journalAdmin([summary(7), summary(8)]).call);
     await store.getState().load(1);
     await store.getState().open(7);
-    await store.getState().clear();
+    assert.equal(await store.getState().clear(), true);
     assert.equal(store.getState().page?.total, 0);
     assert.equal(store.getState().detailId, null);
 
     const failing = createJournalStore(fakeAdmin({ clearJournal: () => Promise.reject(new ApiError('The admin token is not valid', 401)) }).call);
-    await failing.getState().clear();
+    assert.equal(await failing.getState().clear(), false);
     assert.equal(failing.getState().clearError, 'The admin token is not valid');
     assert.equal(failing.getState().clearing, false);
   });
@@ -170,6 +226,12 @@ describe('Logs helpers', () => {
     assert.equal(get, `curl 'http://h/v1/models' \\\n  -H "Authorization: Bearer $TOKEN"`);
     const del = journalCurl(entry({ method: 'DELETE', path: '/v1/responses/r1', request: { contentType: null, bytes: 0, text: null, truncated: false } }), 'http://h');
     assert.match(del, /^curl -X DELETE 'http:\/\/h\/v1\/responses\/r1'/);
+  });
+
+  test('curl asks for the head only with -I, and turns globbing off for brackets', () => {
+    assert.equal(curlCommand({ url: 'http://h/v1/models', method: 'HEAD', headers: {} }), `curl -I 'http://h/v1/models'`);
+    assert.equal(curlCommand({ url: 'http://h/v1/x?a[]=1', headers: {} }), `curl -g 'http://h/v1/x?a[]=1'`);
+    assert.equal(curlCommand({ url: 'http://h/v1/x', method: 'put', headers: {}, body: '{}' }), `curl -X PUT 'http://h/v1/x' \\\n  -d '{}'`);
   });
 
   test('calls whose body was not kept whole cannot be replayed, and say why', () => {

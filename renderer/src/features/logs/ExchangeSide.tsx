@@ -1,5 +1,5 @@
 // One side of a recorded call (request or response): its headers, query and body as recorded, with what was not kept said plainly.
-import type { JournalBody } from '../../../../shared/journal.ts';
+import { JOURNAL_BODY_LIMIT, type JournalBody } from '../../../../shared/journal.ts';
 import { useT } from '../../i18n/index.ts';
 import { CopyButton, Fact } from '../../components/ui.tsx';
 import { formatBytes } from './journal-view.ts';
@@ -21,11 +21,11 @@ function NameValues(props: { label: string; values: Record<string, string> }) {
   );
 }
 
-export function ExchangeSide(props: { headers: Record<string, string>; query?: Record<string, string>; body: JournalBody; testId: string }) {
+export function ExchangeSide(props: { id: string; tabId: string; headers: Record<string, string>; query?: Record<string, string>; body: JournalBody; testId: string }) {
   const t = useT();
   const { body } = props;
   return (
-    <div className="exchange-side" data-testid={props.testId}>
+    <div className="exchange-side" data-testid={props.testId} id={props.id} role="tabpanel" aria-labelledby={props.tabId}>
       {props.query && <NameValues label={t('logQuery')} values={props.query} />}
       <NameValues label={t('logHeaders')} values={props.headers} />
       <h4>
@@ -36,7 +36,7 @@ export function ExchangeSide(props: { headers: Record<string, string>; query?: R
           <pre className="code body-text">{body.text}</pre>
           <div className="row">
             <CopyButton text={body.text} />
-            {body.truncated && <span className="muted small">{t('logTruncated', { kept: formatBytes(body.text.length) })}</span>}
+            {body.truncated && <span className="muted small">{t('logTruncated', { kept: formatBytes(JOURNAL_BODY_LIMIT) })}</span>}
           </div>
         </>
       )}

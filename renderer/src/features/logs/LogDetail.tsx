@@ -60,17 +60,25 @@ export function LogDetail() {
           )}
           {entry.timing && <StreamTimeline timing={entry.timing} durationMs={entry.durationMs} />}
           <p className="muted small">{problem ? t(problem === 'binary' ? 'logNoReplayBinary' : 'logNoReplayTruncated') : t('logReplayHint')}</p>
-          <div className="tabs" role="tablist">
+          <div className="tabs" role="tablist" aria-label={t('logExchange')}>
             {SIDES.map((item) => (
-              <button key={item} role="tab" aria-selected={item === side} className={item === side ? 'tab active' : 'tab'} onClick={() => setSide(item)}>
+              <button
+                key={item}
+                id={`log-tab-${item}`}
+                role="tab"
+                aria-selected={item === side}
+                aria-controls={`log-panel-${item}`}
+                className={item === side ? 'tab active' : 'tab'}
+                onClick={() => setSide(item)}
+              >
                 {t(item === 'request' ? 'logRequest' : 'logResponse')}
               </button>
             ))}
           </div>
           {side === 'request' ? (
-            <ExchangeSide testId="log-request" query={entry.query} headers={entry.requestHeaders} body={entry.request} />
+            <ExchangeSide id="log-panel-request" tabId="log-tab-request" testId="log-request" query={entry.query} headers={entry.requestHeaders} body={entry.request} />
           ) : (
-            <ExchangeSide testId="log-response" headers={entry.responseHeaders} body={entry.response} />
+            <ExchangeSide id="log-panel-response" tabId="log-tab-response" testId="log-response" headers={entry.responseHeaders} body={entry.response} />
           )}
         </div>
       )}

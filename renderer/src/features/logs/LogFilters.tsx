@@ -3,7 +3,8 @@ import { useEffect, useRef, useState } from 'react';
 import { JOURNAL_PROTOCOLS, type JournalOutcome, type JournalProtocol } from '../../../../shared/journal.ts';
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
-import { Button } from '../../components/ui.tsx';
+import { Button, ErrorNote } from '../../components/ui.tsx';
+import { JOURNAL_FILTER_TEXT_LIMIT } from '../../stores/journal.ts';
 
 /** Pause after the last keystroke before a typed filter is applied. */
 const TYPING_PAUSE_MS = 300;
@@ -17,14 +18,15 @@ function TextFilter(props: { label: string; placeholder: string; value: string; 
   apply.current = props.onApply;
   useEffect(() => setText(value), [value]);
   useEffect(() => {
-    if (text === value) return;
+    // The store keeps the filter trimmed: "chat " is already applied as "chat".
+    if (text.trim() === value) return;
     const timer = setTimeout(() => apply.current(text), TYPING_PAUSE_MS);
     return () => clearTimeout(timer);
   }, [text, value]);
   return (
     <label>
       {props.label}
-      <input type="search" value={text} placeholder={props.placeholder} aria-label={props.label} onChange={(event) => setText(event.target.value)} />
+      <input type="search" value={text} maxLength={JOURNAL_FILTER_TEXT_LIMIT} placeholder={props.placeholder} aria-label={props.label} onChange={(event) => setText(event.target.value)} />
     </label>
   );
 }
@@ -35,6 +37,7 @@ export function LogFilters() {
   const filter = journal((state) => state.filter);
   const live = journal((state) => state.live);
   const clearing = journal((state) => state.clearing);
+  const clearError = journal((state) => state.clearError);
   const [confirming, setConfirming] = useState(false);
   const setFilter = journal.getState().setFilter;
   return (
@@ -66,7 +69,7 @@ export function LogFilters() {
       </label>
       {confirming ? (
         <>
-          <Button kind="danger" busy={clearing} onClick={() => void journal.getState().clear().then(() => setConfirming(false))}>
+          <Button kind="danger" busy={clearing} onClick={() => void journal.getState().clear().then((cleared) => cleared && setConfirming(false))}>
             {t('logClearConfirm')}
           </Button>
           <Button onClick={() => setConfirming(false)}>{t('cancel')}</Button>
@@ -74,6 +77,7 @@ export function LogFilters() {
       ) : (
         <Button onClick={() => setConfirming(true)}>{t('logClear')}</Button>
       )}
+      <ErrorNote message={clearError} />
     </div>
   );
 }

@@ -17,10 +17,17 @@ function LogRow(props: { entry: JournalSummary; selected: boolean }) {
   const { entry } = props;
   const open = () => void journal.getState().open(entry.id);
   return (
-    <tr data-entry-id={entry.id} className={props.selected ? 'selected' : undefined} onClick={open}>
+    <tr data-entry-id={entry.id} className={props.selected ? 'selected' : undefined} aria-selected={props.selected} onClick={open}>
       <td title={formatTime(language, entry.at)}>{formatClock(language, entry.at)}</td>
       <td className="request">
-        <button className="linkish mono" onClick={open}>
+        <button
+          className="linkish mono"
+          onClick={(event) => {
+            // The row opens it too: one request per click.
+            event.stopPropagation();
+            open();
+          }}
+        >
           {entry.method} {entry.path}
         </button>
         {entry.error && <div className="small err-text">{entry.error}</div>}
