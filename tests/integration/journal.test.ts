@@ -84,6 +84,21 @@ describe('request journal', () => {
     assert.equal((await admin(`/journal/${dropped.id}`)).body.timing.cut, true);
   });
 
+  test('a JSON body that fits only without indentation is kept whole, compact; a larger one is cut and says so', async () => {
+    const tokens = Array.from({ length: 9000 }, (_, index) => 1000 + (index % 9000));
+    await client.embeddings.create({ model: 'sim-embed', input: tokens });
+    const fits = (await admin('/journal?path=/v1/embeddings')).body.items[0];
+    const kept = (await admin(`/journal/${fits.id}`)).body.request;
+    assert.equal(kept.truncated, false);
+    assert.deepEqual(JSON.parse(kept.text).input, tokens, 'the whole body, as sent');
+
+    await client.embeddings.create({ model: 'sim-embed', input: Array.from({ length: 20000 }, () => 12345) });
+    const big = (await admin('/journal?path=/v1/embeddings')).body.items[0];
+    const cut = (await admin(`/journal/${big.id}`)).body.request;
+    assert.equal(cut.truncated, true);
+    assert.ok(cut.bytes > cut.text.length, `${cut.bytes} bytes sent, ${cut.text.length} kept`);
+  });
+
   test('refused and failed calls are recorded with the message the caller got', async () => {
     await request(`${server.url}/v1/models`, 'GET', { token: 'sk-wrong' });
     await request(`${server.url}/v1/chat/completions`, 'POST', { token: server.token, body: { messages: [] } });

@@ -45,7 +45,9 @@ function requestBody(request: FastifyRequest): JournalBody {
   if (body === undefined || body === null) return { contentType, bytes: declared, text: null, truncated: false };
   if (typeof body === 'string') return textBody(body, contentType);
   if (Buffer.isBuffer(body)) return { contentType, bytes: body.length, text: null, truncated: false };
-  const text = JSON.stringify(body, null, 2) ?? '';
+  // Indented for reading, unless only the compact form fits whole (so the call can still be replayed).
+  const indented = JSON.stringify(body, null, 2) ?? '';
+  const text = indented.length > JOURNAL_BODY_LIMIT ? (JSON.stringify(body) ?? '') : indented;
   return textBody(text, contentType, declared || Buffer.byteLength(text));
 }
 
