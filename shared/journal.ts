@@ -71,6 +71,8 @@ export interface JournalQuery {
   protocol?: JournalProtocol;
   /** Exact model name. */
   model?: string;
+  /** Exact account name. */
+  account?: string;
   /** Part of the path. */
   path?: string;
 }

@@ -106,6 +106,23 @@ describe('console Logs page', { skip }, () => {
     await screenshot(page, 'logs');
     await page.getByLabel('Path').fill('');
     await rows().filter({ hasText: '/v1/chat/completions' }).first().waitFor();
+
+    // A second account's call, then only that account's calls.
+    const adminToken = new URL(server.stdout.find((line) => line.startsWith('console: '))!.slice('console: '.length)).searchParams.get('admin_token');
+    const created = await fetch(`${server.url}/admin/api/tokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ account: 'logs-bot' }),
+    }).then((response) => response.json() as Promise<{ secret: string }>);
+    await new OpenAI({ apiKey: created.secret, baseURL: `${server.url}/v1`, maxRetries: 0 }).models.list();
+    await rows().filter({ hasText: 'logs-bot' }).waitFor();
+    // The new account joins the account lists without a reload.
+    await page.getByLabel('Account of the call').locator('option', { hasText: 'logs-bot' }).waitFor({ state: 'attached' });
+    await page.getByLabel('Account of the call').selectOption('logs-bot');
+    await rows().filter({ hasText: '/v1/chat/completions' }).first().waitFor({ state: 'detached' });
+    assert.equal(await rows().count(), 1);
+    assert.match((await rows().first().textContent())!, /GET \/v1\/models.*logs-bot/);
+    await page.getByLabel('Account of the call').selectOption('');
   });
 
   test('"Copy as curl" gives a command that replays the call with the token from $TOKEN', async () => {

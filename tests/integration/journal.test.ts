@@ -134,6 +134,18 @@ describe('request journal', () => {
     assert.match(audioEntry.response.contentType, /audio\/mpeg/);
   });
 
+  test('the account filter keeps the calls of one account', async () => {
+    const created = await request(`${server.url}/admin/api/tokens`, 'POST', { token: server.gateway.adminToken, body: { account: 'journal-other' } });
+    assert.equal(created.status, 200);
+    await request(`${server.url}/v1/models`, 'GET', { token: created.body.secret });
+    await client.models.list();
+    const other = (await admin('/journal?account=journal-other')).body;
+    assert.equal(other.total, 1);
+    assert.equal(other.items[0].account, 'journal-other');
+    const local = (await admin('/journal?account=local')).body.items;
+    assert.ok(local.length > 0 && local.every((item: any) => item.account === 'local'));
+  });
+
   test('a portrait business error (HTTP 200, success false) keeps its message', async () => {
     await request(`${server.url}/v1/portrait/groups`, 'POST', { token: server.token, body: { name: '' } });
     const item = (await admin('/journal?protocol=portrait')).body.items[0];

@@ -52,7 +52,7 @@ test('journal entries recorded before migration 6 keep their ids, and ids are no
     const insert = db.prepare("INSERT INTO journal (at, method, path, protocol, status, duration_ms, stream, detail_json) VALUES (2, 'GET', '/v1/models', 'openai', 200, 1, 0, '{}')");
     assert.equal(Number(insert.run().lastInsertRowid), 42);
     const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'journal' ORDER BY name").all();
-    assert.deepEqual(indexes, [{ name: 'journal_model' }, { name: 'journal_protocol' }, { name: 'journal_status' }]);
+    assert.deepEqual(indexes, [{ name: 'journal_account' }, { name: 'journal_model' }, { name: 'journal_protocol' }, { name: 'journal_status' }]);
     db.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -53,6 +53,8 @@ export function parseJournalFilter(query: Record<string, unknown>): Omit<Journal
   }
   const model = text('model');
   if (model !== undefined) filter.model = model.slice(0, 200);
+  const account = text('account');
+  if (account !== undefined) filter.account = account.slice(0, 200);
   const path = text('path');
   if (path !== undefined) filter.path = path.slice(0, 200);
   return filter;

@@ -86,6 +86,7 @@ export class JournalRepo {
     };
     if (filter.protocol) add('protocol = ?', filter.protocol);
     if (filter.model) add('model = ?', filter.model);
+    if (filter.account) add('account = ?', filter.account);
     if (filter.path) add('instr(lower(path), lower(?)) > 0', filter.path);
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const { total } = this.db.prepare(`SELECT COUNT(*) AS total FROM journal ${clause}`).get(...args) as { total: number };

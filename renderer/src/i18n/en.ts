@@ -200,6 +200,8 @@ export const en = {
   logOutcomeError: 'Errors',
   logProtocol: 'API',
   logAnyProtocol: 'All APIs',
+  logAccount: 'Account of the call',
+  logAnyAccount: 'All accounts',
   logModel: 'Model',
   logPath: 'Path',
   logLive: 'Live',

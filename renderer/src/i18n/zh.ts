@@ -191,6 +191,8 @@ export const zh: Record<MessageKey, string> = {
   logOutcomeError: '错误',
   logProtocol: 'API',
   logAnyProtocol: '全部 API',
+  logAccount: '调用所属账户',
+  logAnyAccount: '全部账户',
   logModel: '模型',
   logPath: '路径',
   logLive: '实时',

@@ -69,9 +69,13 @@ export function applyAdminEvent(stores: ConsoleStores, event: AdminEvent): void 
     case 'scan.finished':
       stores.status.getState().setNextScanAt(event.nextScanAt);
       return;
-    case 'journal.added':
+    case 'journal.added': {
       stores.journal.getState().applyAdded(event.entry);
+      // A call of an account the console has not heard of (a token made elsewhere): refresh the account lists.
+      const { status } = stores.status.getState();
+      if (status && event.entry.account && !status.accounts.includes(event.entry.account)) void stores.status.getState().load();
       return;
+    }
   }
 }
 

@@ -13,11 +13,13 @@ export interface JournalFilter {
   protocol: JournalProtocol | '';
   /** Exact model name. */
   model: string;
+  /** Exact account name. */
+  account: string;
   /** Part of the path, any case. */
   path: string;
 }
 
-export const NO_JOURNAL_FILTER: JournalFilter = { outcome: '', protocol: '', model: '', path: '' };
+export const NO_JOURNAL_FILTER: JournalFilter = { outcome: '', protocol: '', model: '', account: '', path: '' };
 
 /** Longest text filter the gateway applies (it cuts longer ones). */
 export const JOURNAL_FILTER_TEXT_LIMIT = 200;
@@ -25,7 +27,7 @@ export const JOURNAL_FILTER_TEXT_LIMIT = 200;
 /** A filter as the gateway applies it: text trimmed and cut to its limit. */
 export function normalizeJournalFilter(filter: JournalFilter): JournalFilter {
   const text = (value: string) => value.trim().slice(0, JOURNAL_FILTER_TEXT_LIMIT);
-  return { ...filter, model: text(filter.model), path: text(filter.path) };
+  return { ...filter, model: text(filter.model), account: text(filter.account), path: text(filter.path) };
 }
 
 /** Whether a recorded call passes the (normalized) filters, by the same rules as the gateway's list query. */
@@ -34,6 +36,7 @@ export function matchesJournalFilter(filter: JournalFilter, entry: JournalSummar
   if (filter.outcome === 'error' && entry.status < 400) return false;
   if (filter.protocol && entry.protocol !== filter.protocol) return false;
   if (filter.model && entry.model !== filter.model) return false;
+  if (filter.account && entry.account !== filter.account) return false;
   return !filter.path || entry.path.toLowerCase().includes(filter.path.toLowerCase());
 }
 
@@ -69,6 +72,7 @@ const queryOf = (filter: JournalFilter) => ({
   ...(filter.outcome && { outcome: filter.outcome }),
   ...(filter.protocol && { protocol: filter.protocol }),
   ...(filter.model && { model: filter.model }),
+  ...(filter.account && { account: filter.account }),
   ...(filter.path && { path: filter.path }),
 });
 

@@ -66,13 +66,16 @@ describe('journal store', () => {
     assert.deepEqual(store.getState().page?.items.map((item) => item.id), [3]);
   });
 
-  test('the local filter rules match the gateway’s: outcome by status, exact model, path part in any case', () => {
+  test('the local filter rules match the gateway’s: outcome by status, exact model and account, path part in any case', () => {
     const row = summary(1, { path: '/v1/Chat/Completions', status: 404 });
     assert.equal(matchesJournalFilter({ ...NO_JOURNAL_FILTER, outcome: 'error' }, row), true);
     assert.equal(matchesJournalFilter({ ...NO_JOURNAL_FILTER, outcome: 'ok' }, row), false);
     assert.equal(matchesJournalFilter({ ...NO_JOURNAL_FILTER, path: 'chat/comp' }, row), true);
     assert.equal(matchesJournalFilter({ ...NO_JOURNAL_FILTER, model: 'sim' }, row), false, 'the model must match exactly');
     assert.equal(matchesJournalFilter({ ...NO_JOURNAL_FILTER, protocol: 'anthropic' }, row), false);
+    assert.equal(matchesJournalFilter({ ...NO_JOURNAL_FILTER, account: 'local' }, row), true);
+    assert.equal(matchesJournalFilter({ ...NO_JOURNAL_FILTER, account: 'loc' }, row), false, 'the account must match exactly');
+    assert.equal(matchesJournalFilter({ ...NO_JOURNAL_FILTER, account: 'local' }, { ...row, account: null }), false, 'refused calls belong to no account');
   });
 
   test('live: a matching new call joins the top of page 1 once, the page keeps its size, others are ignored', async () => {

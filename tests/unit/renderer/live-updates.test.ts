@@ -85,6 +85,9 @@ describe('live updates into the stores', () => {
     const call = { id: 5, at: 1, method: 'GET', path: '/v1/models', protocol: 'openai', model: null, account: 'local', status: 200, durationMs: 1, stream: false, error: null } as const;
     sockets.send(0, { type: 'journal.added', entry: call });
     assert.deepEqual(stores.journal.getState().page?.items, [call], 'a recorded call joins the open Logs table');
+    requested.length = 0;
+    sockets.send(0, { type: 'journal.added', entry: { ...call, id: 6, account: 'new-bot' } });
+    assert.deepEqual(requested, ['/admin/api/status'], 'a call of an unknown account reloads the account list');
 
     requested.length = 0;
     sockets.opened[0]!.socket.onclose?.({});

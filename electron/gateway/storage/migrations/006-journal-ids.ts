@@ -1,4 +1,4 @@
-// Migration 6: journal ids are never reused (AUTOINCREMENT), so an id seen by a console stays that entry's even after the journal is cleared.
+// Migration 6: journal ids are never reused (AUTOINCREMENT), so an id seen by a console stays that entry's even after the journal is cleared; an index for the account filter.
 import type { Migration } from './index.ts';
 
 export const journalIds: Migration = {
@@ -26,5 +26,6 @@ ALTER TABLE journal_new RENAME TO journal;
 CREATE INDEX journal_status ON journal(status, id);
 CREATE INDEX journal_protocol ON journal(protocol, id);
 CREATE INDEX journal_model ON journal(model, id);
+CREATE INDEX journal_account ON journal(account, id);
 `,
 };

@@ -31,9 +31,12 @@ function TextFilter(props: { label: string; placeholder: string; value: string; 
   );
 }
 
+const NO_ACCOUNTS: string[] = [];
+
 export function LogFilters() {
   const t = useT();
-  const { journal } = useStores();
+  const { journal, status } = useStores();
+  const accounts = status((state) => state.status?.accounts ?? NO_ACCOUNTS);
   const filter = journal((state) => state.filter);
   const live = journal((state) => state.live);
   const clearing = journal((state) => state.clearing);
@@ -57,6 +60,17 @@ export function LogFilters() {
           {JOURNAL_PROTOCOLS.map((protocol) => (
             <option key={protocol} value={protocol}>
               {t(`protocol_${protocol}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        {t('account')}
+        <select value={filter.account} aria-label={t('logAccount')} onChange={(event) => void setFilter({ account: event.target.value })}>
+          <option value="">{t('logAnyAccount')}</option>
+          {(accounts.includes(filter.account) || !filter.account ? accounts : [filter.account, ...accounts]).map((name) => (
+            <option key={name} value={name}>
+              {name}
             </option>
           ))}
         </select>
