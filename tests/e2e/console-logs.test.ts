@@ -7,7 +7,7 @@ import OpenAI from 'openai';
 import type { Browser, Page } from 'playwright-core';
 import { browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
 import { ensureBuilt } from '../helpers/build.ts';
-import { serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { consoleUrlOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { tempDataDir } from '../helpers/gateway.ts';
 
 const skip = browserSkipReason();
@@ -27,14 +27,13 @@ describe('console Logs page', { skip }, () => {
   before(async () => {
     await ensureBuilt();
     server = await serveCli(['--port', '0', '--data-dir', dataDir, '--secrets', 'none']);
-    while (!server.stdout.some((line) => line.startsWith('console: '))) await new Promise((resolve) => setTimeout(resolve, 20));
     token = /sk-gh-[A-Za-z0-9]{40}/.exec(server.stdout.join('\n'))![0];
     client = new OpenAI({ apiKey: token, baseURL: `${server.url}/v1`, maxRetries: 0 });
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1500, height: 1000 }, permissions: ['clipboard-read', 'clipboard-write'] });
     page = await context.newPage();
     page.on('pageerror', (error) => console.log(`# page error: ${error.message}`));
-    await page.goto(server.stdout.find((line) => line.startsWith('console: '))!.slice('console: '.length));
+    await page.goto(await consoleUrlOf(server));
     await page.getByTestId('base-url').waitFor();
     await page.locator('.live-open').waitFor();
   });
@@ -108,7 +107,7 @@ describe('console Logs page', { skip }, () => {
     await rows().filter({ hasText: '/v1/chat/completions' }).first().waitFor();
 
     // A second account's call, then only that account's calls.
-    const adminToken = new URL(server.stdout.find((line) => line.startsWith('console: '))!.slice('console: '.length)).searchParams.get('admin_token');
+    const adminToken = new URL(await consoleUrlOf(server)).searchParams.get('admin_token');
     const created = await fetch(`${server.url}/admin/api/tokens`, {
       method: 'POST',
       headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
@@ -159,7 +158,6 @@ describe('console Logs page with the journal off', { skip }, () => {
   before(async () => {
     await ensureBuilt();
     server = await serveCli(['--port', '0', '--data-dir', dataDir, '--secrets', 'none', '--journal', 'off']);
-    while (!server.stdout.some((line) => line.startsWith('console: '))) await new Promise((resolve) => setTimeout(resolve, 20));
     browser = await launchChromium();
   });
 
@@ -171,7 +169,7 @@ describe('console Logs page with the journal off', { skip }, () => {
 
   test('says that calls are not being recorded and how to turn recording on', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(`${server.stdout.find((line) => line.startsWith('console: '))!.slice('console: '.length)}#/logs`);
+    await page.goto(`${await consoleUrlOf(server)}#/logs`);
     const notice = page.getByTestId('journal-off');
     await notice.waitFor();
     assert.match((await notice.textContent())!, /--journal off/);

@@ -5,7 +5,7 @@ import { after, before, describe, test, type TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
 import { ensureBuilt } from '../helpers/build.ts';
-import { serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { consoleUrlOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { tempDataDir } from '../helpers/gateway.ts';
 
 const skip = browserSkipReason();
@@ -41,12 +41,11 @@ describe('console pages on the public API', { skip }, () => {
   before(async () => {
     await ensureBuilt();
     server = await serveCli(['--port', '0', '--data-dir', dataDir, '--secrets', 'none'], { GATEHOUSE_SIM_3D_MS: '3000' });
-    while (!server.stdout.some((line) => line.startsWith('console: '))) await new Promise((resolve) => setTimeout(resolve, 20));
     token = /sk-gh-[A-Za-z0-9]{40}/.exec(server.stdout.join('\n'))![0];
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('pageerror', (error) => console.log(`# page error: ${error.message}`));
-    await page.goto(server.stdout.find((line) => line.startsWith('console: '))!.slice('console: '.length));
+    await page.goto(await consoleUrlOf(server));
     await page.getByTestId('base-url').waitFor();
   });
 

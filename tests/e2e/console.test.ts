@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
 import { ensureBuilt } from '../helpers/build.ts';
-import { serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { consoleUrlOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { tempDataDir } from '../helpers/gateway.ts';
 
 const skip = browserSkipReason();
@@ -31,8 +31,7 @@ describe('web console', { skip }, () => {
   before(async () => {
     await ensureBuilt();
     server = await serveCli(['--port', '0', '--data-dir', dataDir, '--secrets', 'none', '--sim-review-ms', '4000', '--refresh-interval-ms', '400']);
-    while (!server.stdout.some((line) => line.startsWith('console: '))) await new Promise((resolve) => setTimeout(resolve, 20));
-    consoleUrl = server.stdout.find((line) => line.startsWith('console: '))!.slice('console: '.length);
+    consoleUrl = await consoleUrlOf(server);
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('pageerror', (error) => console.log(`# page error: ${error.message}`));
