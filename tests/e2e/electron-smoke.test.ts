@@ -1,7 +1,6 @@
 // Playwright `_electron` smoke test of the real desktop app; it runs wherever an Electron binary is installed and says why it skips otherwise.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -9,15 +8,19 @@ import { _electron } from 'playwright-core';
 import { screenshot } from '../helpers/browser.ts';
 import { ensureBuilt, ROOT } from '../helpers/build.ts';
 
-/** The Electron binary's path, or why there is none (its download is lazy and may have been impossible here). */
+/**
+ * The Electron binary's path, or why there is none. Read from the electron package's files rather than by
+ * requiring it: requiring it starts the (lazy) download, which these machines cannot reach.
+ */
 function electronBinary(): { path: string } | { reason: string } {
-  try {
-    const binary = createRequire(import.meta.url)('electron') as unknown;
-    if (typeof binary === 'string' && existsSync(binary)) return { path: binary };
-    return { reason: `the electron package names no binary that exists (${String(binary)})` };
-  } catch (error) {
-    return { reason: `no Electron binary is installed (${(error as Error).message.split('\n')[0]}); run \`npx install-electron\` or reinstall electron where its download works` };
-  }
+  const override = process.env['ELECTRON_OVERRIDE_DIST_PATH'];
+  const pathFile = path.join(ROOT, 'node_modules/electron/path.txt');
+  const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : undefined;
+  const binary = override ? path.join(override, relative ?? 'electron') : relative && path.join(ROOT, 'node_modules/electron/dist', relative);
+  if (binary && existsSync(binary)) return { path: binary };
+  return {
+    reason: `no Electron binary is installed (${binary ?? 'node_modules/electron/path.txt is missing'}): its download is lazy and unreachable here; run \`npx install-electron\` where it works, or set ELECTRON_OVERRIDE_DIST_PATH to an unpacked Electron`,
+  };
 }
 
 const binary = electronBinary();
