@@ -82,5 +82,7 @@ export type JournalPage = Page<JournalSummary>;
 
 /** Entries the gateway keeps; older ones are dropped. */
 export const JOURNAL_LIMIT = 2000;
+/** Longest text filter (model, account, path) the journal list applies; longer ones are cut. */
+export const JOURNAL_FILTER_TEXT_LIMIT = 200;
 /** Bytes of a body kept as text. */
 export const JOURNAL_BODY_LIMIT = 64 * 1024;

@@ -1,5 +1,6 @@
 // The console's frame: navigation, account picker, connection state and the current page.
 import { useEffect } from 'react';
+import { useAccountChoices } from './components/use-account-choices.ts';
 import { useStores } from './context.ts';
 import { AssetsPage } from './features/assets/AssetsPage.tsx';
 import { ChannelsPage } from './features/channels/ChannelsPage.tsx';
@@ -44,15 +45,12 @@ function CurrentPage(props: { page: PageName }) {
   }
 }
 
-const NO_ACCOUNTS: string[] = [];
-
 function AccountPicker() {
   const t = useT();
   const { status } = useStores();
   const account = status((state) => state.account);
-  const accounts = status((state) => state.status?.accounts ?? NO_ACCOUNTS);
   const setAccount = status((state) => state.setAccount);
-  const choices = accounts.includes(account) ? accounts : [account, ...accounts];
+  const choices = useAccountChoices(account);
   return (
     <label className="account-picker">
       <span>{t('account')}</span>

@@ -21,14 +21,19 @@ test('opening twice applies every migration exactly once and records each', () =
   }
 });
 
+/** A database file as an older release left it: migrations up to `version` applied, `seed` run, and its level in user_version only. */
+function databaseAtVersion(dir: string, version: number, seed: string): void {
+  const old = new Database(path.join(dir, DATABASE_FILE));
+  for (const migration of migrations.filter((m) => m.version <= version)) old.exec(migration.sql);
+  old.exec(seed);
+  old.pragma(`user_version = ${version}`);
+  old.close();
+}
+
 test('a file from before schema_migrations (user_version 2) adopts its level and gets only the newer steps', () => {
   const dir = tempDataDir();
   try {
-    const old = new Database(path.join(dir, DATABASE_FILE));
-    for (const migration of migrations.filter((m) => m.version <= 2)) old.exec(migration.sql);
-    old.prepare("INSERT INTO accounts (name, created_at) VALUES ('kept', 1)").run();
-    old.pragma('user_version = 2');
-    old.close();
+    databaseAtVersion(dir, 2, "INSERT INTO accounts (name, created_at) VALUES ('kept', 1)");
     const db = openDatabase(dir);
     assert.equal((db.prepare('SELECT name FROM accounts').get() as { name: string }).name, 'kept');
     assert.equal((db.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get() as { n: number }).n, migrations.length);
@@ -41,11 +46,7 @@ test('a file from before schema_migrations (user_version 2) adopts its level and
 test('journal entries recorded before migration 6 keep their ids, and ids are not reused after the table empties', () => {
   const dir = tempDataDir();
   try {
-    const old = new Database(path.join(dir, DATABASE_FILE));
-    for (const migration of migrations.filter((m) => m.version <= 5)) old.exec(migration.sql);
-    old.prepare("INSERT INTO journal (id, at, method, path, protocol, status, duration_ms, stream, detail_json) VALUES (41, 1, 'GET', '/v1/models', 'openai', 200, 1, 0, '{}')").run();
-    old.pragma('user_version = 5');
-    old.close();
+    databaseAtVersion(dir, 5, "INSERT INTO journal (id, at, method, path, protocol, status, duration_ms, stream, detail_json) VALUES (41, 1, 'GET', '/v1/models', 'openai', 200, 1, 0, '{}')");
     const db = openDatabase(dir);
     assert.deepEqual(db.prepare('SELECT id, path FROM journal').all(), [{ id: 41, path: '/v1/models' }]);
     db.prepare('DELETE FROM journal').run();

@@ -1,6 +1,6 @@
 // Validates the admin API's own inputs (token creation, account names, journal filters); portrait bodies reuse portrait-input.
 import type { TokenCreateBody } from '../../../shared/admin-api.ts';
-import { JOURNAL_PROTOCOLS, type JournalProtocol, type JournalQuery } from '../../../shared/journal.ts';
+import { JOURNAL_FILTER_TEXT_LIMIT, JOURNAL_PROTOCOLS, type JournalProtocol, type JournalQuery } from '../../../shared/journal.ts';
 import { invalid } from './errors.ts';
 import type { CreateTokenInput } from './tokens.ts';
 
@@ -52,10 +52,10 @@ export function parseJournalFilter(query: Record<string, unknown>): Omit<Journal
     filter.protocol = protocol as JournalProtocol;
   }
   const model = text('model');
-  if (model !== undefined) filter.model = model.slice(0, 200);
+  if (model !== undefined) filter.model = model.slice(0, JOURNAL_FILTER_TEXT_LIMIT);
   const account = text('account');
-  if (account !== undefined) filter.account = account.slice(0, 200);
+  if (account !== undefined) filter.account = account.slice(0, JOURNAL_FILTER_TEXT_LIMIT);
   const path = text('path');
-  if (path !== undefined) filter.path = path.slice(0, 200);
+  if (path !== undefined) filter.path = path.slice(0, JOURNAL_FILTER_TEXT_LIMIT);
   return filter;
 }

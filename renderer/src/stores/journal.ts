@@ -1,6 +1,6 @@
 // The request journal as the Logs page shows it: a filtered newest-first page that new calls join live, one entry's details, clearing.
 import { create } from 'zustand';
-import type { JournalEntry, JournalOutcome, JournalPage, JournalProtocol, JournalSummary } from '../../../shared/journal.ts';
+import { JOURNAL_FILTER_TEXT_LIMIT, type JournalEntry, type JournalOutcome, type JournalPage, type JournalProtocol, type JournalSummary } from '../../../shared/journal.ts';
 import type { AdminCall } from '../api/admin-client.ts';
 import { messageOf } from './storage.ts';
 
@@ -20,9 +20,6 @@ export interface JournalFilter {
 }
 
 export const NO_JOURNAL_FILTER: JournalFilter = { outcome: '', protocol: '', model: '', account: '', path: '' };
-
-/** Longest text filter the gateway applies (it cuts longer ones). */
-export const JOURNAL_FILTER_TEXT_LIMIT = 200;
 
 /** A filter as the gateway applies it: text trimmed and cut to its limit. */
 export function normalizeJournalFilter(filter: JournalFilter): JournalFilter {

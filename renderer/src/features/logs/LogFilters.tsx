@@ -1,10 +1,10 @@
 // The Logs filters: outcome, API family, model and path (typed text applies after a short pause), live updates and clearing.
 import { useEffect, useRef, useState } from 'react';
-import { JOURNAL_PROTOCOLS, type JournalOutcome, type JournalProtocol } from '../../../../shared/journal.ts';
+import { JOURNAL_FILTER_TEXT_LIMIT, JOURNAL_PROTOCOLS, type JournalOutcome, type JournalProtocol } from '../../../../shared/journal.ts';
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, ErrorNote } from '../../components/ui.tsx';
-import { JOURNAL_FILTER_TEXT_LIMIT } from '../../stores/journal.ts';
+import { useAccountChoices } from '../../components/use-account-choices.ts';
 
 /** Pause after the last keystroke before a typed filter is applied. */
 const TYPING_PAUSE_MS = 300;
@@ -31,13 +31,11 @@ function TextFilter(props: { label: string; placeholder: string; value: string; 
   );
 }
 
-const NO_ACCOUNTS: string[] = [];
-
 export function LogFilters() {
   const t = useT();
-  const { journal, status } = useStores();
-  const accounts = status((state) => state.status?.accounts ?? NO_ACCOUNTS);
+  const { journal } = useStores();
   const filter = journal((state) => state.filter);
+  const accounts = useAccountChoices(filter.account);
   const live = journal((state) => state.live);
   const clearing = journal((state) => state.clearing);
   const clearError = journal((state) => state.clearError);
@@ -68,7 +66,7 @@ export function LogFilters() {
         {t('account')}
         <select value={filter.account} aria-label={t('logAccount')} onChange={(event) => void setFilter({ account: event.target.value })}>
           <option value="">{t('logAnyAccount')}</option>
-          {(accounts.includes(filter.account) || !filter.account ? accounts : [filter.account, ...accounts]).map((name) => (
+          {accounts.map((name) => (
             <option key={name} value={name}>
               {name}
             </option>
