@@ -78,7 +78,14 @@ export interface JournalQuery {
 }
 
 /** The journal list answer. */
-export type JournalPage = Page<JournalSummary>;
+export interface JournalPage extends Page<JournalSummary> {
+  /**
+   * API calls that carried no valid API token since the gateway started (refused, unknown paths, file
+   * downloads by capability URL). They are counted here and never recorded, so calls any web page can
+   * send cannot push real entries out of the journal.
+   */
+  unauthenticated_calls: number;
+}
 
 /** Entries the gateway keeps; older ones are dropped. */
 export const JOURNAL_LIMIT = 2000;

@@ -16,6 +16,7 @@ import { JournalRecorder } from './services/journal.ts';
 import { presentAsset } from './services/portrait-present.ts';
 import { Tasks3dService } from './services/tasks3d.ts';
 import { TokensService } from './services/tokens.ts';
+import { makeListenersSafe } from './safe-events.ts';
 import { AccountsRepo } from './storage/accounts-repo.ts';
 import { AssetsRepo } from './storage/assets-repo.ts';
 import type { Db } from './storage/database.ts';
@@ -100,7 +101,8 @@ export interface ContextOptions {
 
 export function createContext(options: ContextOptions): GatewayContext {
   const { db, clock } = options;
-  const events = new EventEmitter<GatewayEvents>();
+  // A listener that throws (a closed socket, a host's bug) is reported as `error`, never thrown into a request or a timer.
+  const events = makeListenersSafe(new EventEmitter<GatewayEvents>());
   const accounts = new AccountsRepo(db);
   const groupsRepo = new GroupsRepo(db);
   const assetsRepo = new AssetsRepo(db);
@@ -118,17 +120,13 @@ export function createContext(options: ContextOptions): GatewayContext {
     refresher,
     clock,
     onScan: (report) => events.emit('scan.finished', report),
-    onError: (error) => {
-      if (events.listenerCount('error') > 0) events.emit('error', error);
-    },
+    onError: (error) => events.emit('error', error),
   });
   const journalRepo = new JournalRepo(db);
   const journal = new JournalRecorder({
     repo: journalRepo,
     onAdded: (entry) => events.emit('journal.added', entry),
-    onError: (error) => {
-      if (events.listenerCount('error') > 0) events.emit('error', error);
-    },
+    onError: (error) => events.emit('error', error),
   });
   return {
     db,

@@ -3,6 +3,7 @@ import { publicId } from '../ids.ts';
 import { isObject, type Fields } from '../protocols/fields.ts';
 import { streamPieces } from '../providers/simulate/text/stream-pieces.ts';
 import { renderError } from '../server/error-render.ts';
+import { nestsDeeperThan, tooDeepMessage } from '../server/json-depth.ts';
 import { GatewayError } from '../services/errors.ts';
 import { transcriptionPriceMicros } from '../services/pricing.ts';
 import { decodeAudio, encodeAudio, SESSION_RATE } from './audio-format.ts';
@@ -95,6 +96,10 @@ export class RealtimeSession {
   /** Handles one client message; every problem is answered with an `error` event, the socket stays open. */
   receive(text: string): void {
     let event: Fields;
+    if (nestsDeeperThan(text)) {
+      this.fail(invalidField(tooDeepMessage('The client event'), null, 'invalid_json'), null);
+      return;
+    }
     try {
       const parsed: unknown = JSON.parse(text);
       if (!isObject(parsed)) throw new Error('expected a JSON object');

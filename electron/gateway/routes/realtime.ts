@@ -5,6 +5,7 @@ import type { GatewayContext } from '../context.ts';
 import { publicId } from '../ids.ts';
 import { wantsBeta } from '../realtime/event-names.ts';
 import { RealtimeSession } from '../realtime/session.ts';
+import { guarded } from '../safe-events.ts';
 import { credentialOf } from '../server/credentials.ts';
 import { renderError } from '../server/error-render.ts';
 import { paceOf } from '../server/faults.ts';
@@ -43,10 +44,12 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
       charge: (work) => billing.charge(principal, { endpoint: '/v1/realtime', ...work }),
       paceMs: pace === undefined ? 0 : 1000 / pace,
       now: clock.now(),
-      report: (error) => events.emit('error', error),
+      report: (error) => void events.emit('error', error),
     });
-    socket.on('message', (data: Buffer) => session.receive(data.toString('utf8')));
-    socket.on('close', () => session.close());
+    // A failure in a handler is reported and answered by the session, never thrown out of the socket's event.
+    const report = (error: unknown) => void events.emit('error', error);
+    socket.on('message', guarded(report, (data: Buffer) => session.receive(data.toString('utf8'))));
+    socket.on('close', guarded(report, () => session.close()));
   });
 }
 

@@ -1,6 +1,6 @@
 // Builds the Fastify app: body parsing, authentication, errors in each caller's protocol, and every route family.
 import websocket from '@fastify/websocket';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { chooseSubprotocol } from '../routes/admin-socket.ts';
 import { ROUTE_FAMILIES } from '../routes/index.ts';
@@ -39,8 +39,8 @@ export async function buildApp(context: GatewayContext): Promise<FastifyInstance
   // Registered before the auth hook, so the plugin's own hooks still close the socket of a refused upgrade.
   await app.register(websocket, { options: { handleProtocols: chooseSubprotocol } });
 
-  // First, so refused calls are journaled too.
-  if (context.runtime.journal) installJournal(app, context.journal, context.clock);
+  // First, so every call's end is seen; calls without a valid API token are counted there, not journaled.
+  if (context.runtime.journal) installJournal(app, { recorder: context.journal, clock: context.clock, accountOf: (request) => accountOf(context, request) });
 
   // Before authentication: a preflight carries no credentials, and a refused call still needs its CORS headers to be readable.
   installCors(app, () => context.runtime.corsOrigins);
@@ -75,6 +75,18 @@ export async function buildApp(context: GatewayContext): Promise<FastifyInstance
   installFaults(app);
   for (const family of ROUTE_FAMILIES) await app.register(family, { context });
   return app;
+}
+
+/** The account of a call's API token: the one authenticated, or (on unknown paths and public routes, where none is asked for) the one it carried. */
+function accountOf(context: GatewayContext, request: FastifyRequest): string | null {
+  if (request.principal) return request.principal.accountName;
+  // A route that asked for a token and has no principal refused it: no need to check it twice.
+  if (request.routeOptions.url && !request.routeOptions.config.public) return null;
+  try {
+    return context.tokens.authenticate(credentialOf(request.headers, request.query)).accountName;
+  } catch {
+    return null;
+  }
 }
 
 /** Maps Fastify's own errors (bad JSON, too large, wrong media type) onto gateway error kinds. */

@@ -212,6 +212,7 @@ export const en = {
   logResponse: 'Response',
   logDuration: 'Duration',
   logStream: 'stream',
+  logUnauthenticated: '{count} call(s) without a valid API token since the gateway started were counted, not recorded.',
   logUnseen: '{count} newer call(s) match the filters but are not shown.',
   logShowNewest: 'Show newest',
   logEmptyTitle: 'No API calls recorded yet',

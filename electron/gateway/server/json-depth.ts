@@ -1,0 +1,40 @@
+// Measures how deeply a JSON text nests, without recursion, so a hostile body is refused before JSON.parse builds it.
+
+/** Deepest nesting of objects and arrays a JSON request body or client event may have; deeper ones are a 400. */
+export const MAX_JSON_DEPTH = 64;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_OBJECT = 0x7b;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_OBJECT = 0x7d;
+const CLOSE_ARRAY = 0x5d;
+
+/**
+ * True when `text` opens more than `max` objects or arrays inside one another. One pass over the text,
+ * counting brackets outside strings; it does not validate the JSON (JSON.parse does that next).
+ */
+export function nestsDeeperThan(text: string, max: number = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === BACKSLASH) index += 1;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) {
+      inString = true;
+    } else if (code === OPEN_OBJECT || code === OPEN_ARRAY) {
+      depth += 1;
+      if (depth > max) return true;
+    } else if ((code === CLOSE_OBJECT || code === CLOSE_ARRAY) && depth > 0) {
+      depth -= 1;
+    }
+  }
+  return false;
+}
+
+/** The message of the 400 for a body or event nested too deeply. */
+export function tooDeepMessage(what: string): string {
+  return `${what} nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; flatten it.`;
+}
