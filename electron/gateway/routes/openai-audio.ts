@@ -12,6 +12,7 @@ import { transcribe } from '../providers/simulate/transcribe.ts';
 import { segmentsOf, toSrt, toVtt, wordsOf, type Segment } from '../providers/simulate/transcripts.ts';
 import { invalid } from '../services/errors.ts';
 import { speechPriceMicros, transcriptionPriceMicros } from '../services/pricing.ts';
+import { formParts } from '../server/multipart.ts';
 import { writeSse } from '../server/sse.ts';
 
 /** Speech formats produced for real, with their content types. */
@@ -48,10 +49,10 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
       const fields: Fields = {};
       const granularities: unknown[] = [];
       let file: { bytes: Buffer; name: string } | undefined;
-      for await (const part of request.parts()) {
-        if (part.type === 'file') file = { bytes: await part.toBuffer(), name: part.filename };
-        else if (part.fieldname === 'timestamp_granularities[]') granularities.push(part.value);
-        else fields[part.fieldname] = part.value;
+      for await (const part of formParts(request)) {
+        if (part.kind === 'file') file = { bytes: part.bytes, name: part.filename };
+        else if (part.field === 'timestamp_granularities[]') granularities.push(part.value);
+        else fields[part.field] = part.value;
       }
       const model = requiredString(fields, 'model');
       if (!file || file.bytes.length === 0) throw invalid("Missing required parameter: 'file'.", 'file');

@@ -6,6 +6,7 @@ import type { GatewayContext } from '../context.ts';
 import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../protocols/fields.ts';
 import { editImage, generateImage, resizeImage } from '../providers/simulate/images.ts';
 import { decodePng, encodePng, type RgbaImage } from '../providers/simulate/png.ts';
+import { formParts } from '../server/multipart.ts';
 import { invalid, notFound } from '../services/errors.ts';
 import { generatedFilePath, storeGeneratedFile } from '../services/generated-files.ts';
 import { imagePriceMicros } from '../services/pricing.ts';
@@ -63,14 +64,13 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
     const fields: Fields = {};
     const images: RgbaImage[] = [];
     let mask: RgbaImage | undefined;
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        const bytes = await part.toBuffer();
-        const decoded = decodeOrFail(bytes, part.fieldname);
-        if (part.fieldname === 'mask') mask = decoded;
-        else if (part.fieldname === 'image' || part.fieldname === 'image[]') images.push(decoded);
+    for await (const part of formParts(request)) {
+      if (part.kind === 'file') {
+        const decoded = decodeOrFail(part.bytes, part.field);
+        if (part.field === 'mask') mask = decoded;
+        else if (part.field === 'image' || part.field === 'image[]') images.push(decoded);
       } else {
-        fields[part.fieldname] = part.fieldname === 'n' ? Number(part.value) : part.value;
+        fields[part.field] = part.field === 'n' ? Number(part.value) : part.value;
       }
     }
     const prompt = requiredString(fields, 'prompt');
