@@ -1,10 +1,10 @@
 // Builds the Fastify app: body parsing, authentication, errors in each caller's protocol, and every route family.
 import websocket from '@fastify/websocket';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { chooseSubprotocol } from '../routes/admin-socket.ts';
 import { ROUTE_FAMILIES } from '../routes/index.ts';
-import { GatewayError } from '../services/errors.ts';
+import { GatewayError, invalid } from '../services/errors.ts';
 import type { Principal } from '../services/tokens.ts';
 import { installJsonParser } from './body-parser.ts';
 import { installCors } from './cors.ts';
@@ -13,6 +13,7 @@ import { renderError } from './error-render.ts';
 import { installFaults } from './faults.ts';
 import { installJournal } from './journal-capture.ts';
 import { protocolOf } from './protocol.ts';
+import { shownPath } from './shown-path.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,7 +32,17 @@ declare module 'fastify' {
 export const BODY_LIMIT = 32 * 1024 * 1024;
 
 export async function buildApp(context: GatewayContext): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    return503OnClosing: true,
+    // A URL Fastify cannot route (bad percent-encoding, an overlong path segment): answered in the caller's protocol, never echoed (it may carry ?key=).
+    frameworkErrors: (error, request, reply) => {
+      const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path segment of the request URL is too long.' : 'The request URL is malformed (bad percent-encoding).';
+      const { status, body } = renderError(protocolOf(request.url), invalid(message));
+      return (reply as FastifyReply).status(status).send(body);
+    },
+  });
   installJsonParser(app);
   app.decorateRequest('principal', null as unknown as Principal);
 
@@ -67,7 +78,7 @@ export async function buildApp(context: GatewayContext): Promise<FastifyInstance
   app.setNotFoundHandler((request, reply) => {
     const { status, body } = renderError(
       protocolOf(request.url),
-      new GatewayError('not_found', `Unknown endpoint: ${request.method} ${request.url.split('?', 1)[0]}`),
+      new GatewayError('not_found', `Unknown endpoint: ${request.method} ${shownPath(request.url)}`),
     );
     return reply.status(status).send(body);
   });
