@@ -2,14 +2,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { MAX_JSON_DEPTH } from '../../electron/gateway/server/json-depth.ts';
+import type { Protocol } from '../../electron/gateway/server/protocol.ts';
 import { JOURNAL_BODY_LIMIT } from '../../shared/journal.ts';
+import { assertErrorEnvelope } from '../helpers/protocol-errors.ts';
 import { openRaw } from '../helpers/realtime.ts';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
 
 const nested = (depth: number, inner = '0') => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
 
 /** A body nesting `depth` levels in a field each protocol processes, per route. */
-const DEEP_CASES = (depth: number) => [
+const DEEP_CASES = (depth: number): Array<{ path: string; body: string; protocol: Protocol }> => [
   { path: '/v1/chat/completions', body: `{"model":"sim-chat","messages":[{"role":"user","content":${nested(depth - 3)}}]}`, protocol: 'openai' },
   { path: '/v1/responses', body: `{"model":"sim-chat","input":${nested(depth - 1)}}`, protocol: 'openai' },
   { path: '/v1/embeddings', body: `{"model":"sim-embed","input":${nested(depth - 1)}}`, protocol: 'openai' },
@@ -17,25 +19,6 @@ const DEEP_CASES = (depth: number) => [
   { path: '/v1beta/models/sim-chat:generateContent', body: `{"contents":[{"parts":${nested(depth - 3)}}]}`, protocol: 'gemini' },
   { path: '/v1/portrait/groups', body: `{"name":${nested(depth - 1)}}`, protocol: 'portrait' },
 ];
-
-/** Asserts the answer is an error in the caller's protocol (the four envelopes of the gateway). */
-function assertProtocolError(protocol: string, status: number, body: any, label: string) {
-  if (protocol === 'portrait') {
-    assert.equal(status, 200, label);
-    assert.equal(body.success, false, label);
-    assert.equal(typeof body.message, 'string', label);
-  } else if (protocol === 'anthropic') {
-    assert.equal(status, 400, label);
-    assert.equal(body.type, 'error', label);
-    assert.equal(body.error.type, 'invalid_request_error', label);
-  } else if (protocol === 'gemini') {
-    assert.equal(status, 400, label);
-    assert.equal(body.error.status, 'INVALID_ARGUMENT', label);
-  } else {
-    assert.equal(status, 400, label);
-    assert.equal(body.error.type, 'invalid_request_error', label);
-  }
-}
 
 for (const journal of [true, false]) {
   describe(`deeply nested bodies, journal ${journal ? 'on' : 'off'}`, () => {
@@ -49,7 +32,8 @@ for (const journal of [true, false]) {
       for (const depth of [MAX_JSON_DEPTH + 1, 5000, 100_000]) {
         for (const { path, body, protocol } of DEEP_CASES(depth)) {
           const answer = await request(`${server.url}${path}`, 'POST', { token: server.token, body });
-          assertProtocolError(protocol, answer.status, answer.body, `${path} at depth ${depth}`);
+          assertErrorEnvelope(protocol, answer.status, answer.body, `${path} at depth ${depth}`);
+          assert.equal(answer.status, protocol === 'portrait' ? 200 : 400);
           assert.match(JSON.stringify(answer.body), new RegExp(`${MAX_JSON_DEPTH} levels`), path);
         }
       }
