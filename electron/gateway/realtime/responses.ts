@@ -82,7 +82,13 @@ export class Responses {
         this.running.delete(run.id);
         this.host.failed(error);
       },
-    );
+    )
+      // A failure while finishing (charging a closed or full database) is the session's to report, never an unhandled rejection.
+      .catch((error: unknown) => {
+        this.running.delete(run.id);
+        this.host.failed(error);
+      })
+      .catch(() => undefined);
   }
 
   /** Cancels the response named `responseId`, or else the one in the default conversation; an error when there is none. */
