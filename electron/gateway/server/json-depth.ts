@@ -16,14 +16,10 @@ const CLOSE_ARRAY = 0x5d;
  */
 export function nestsDeeperThan(text: string, max: number = MAX_JSON_DEPTH): boolean {
   let depth = 0;
-  let inString = false;
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
-    if (inString) {
-      if (code === BACKSLASH) index += 1;
-      else if (code === QUOTE) inString = false;
-    } else if (code === QUOTE) {
-      inString = true;
+    if (code === QUOTE) {
+      index = stringEnd(text, index);
     } else if (code === OPEN_OBJECT || code === OPEN_ARRAY) {
       depth += 1;
       if (depth > max) return true;
@@ -32,6 +28,18 @@ export function nestsDeeperThan(text: string, max: number = MAX_JSON_DEPTH): boo
     }
   }
   return false;
+}
+
+/** Index of the quote closing the string opened at `open` (the text's end when there is none); long strings are skipped natively. */
+function stringEnd(text: string, open: number): number {
+  let close = text.indexOf('"', open + 1);
+  while (close !== -1) {
+    let backslashes = 0;
+    while (text.charCodeAt(close - 1 - backslashes) === BACKSLASH) backslashes += 1;
+    if (backslashes % 2 === 0) return close;
+    close = text.indexOf('"', close + 1);
+  }
+  return text.length;
 }
 
 /** The message of the 400 for a body or event nested too deeply. */
