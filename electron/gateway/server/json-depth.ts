@@ -3,12 +3,8 @@
 /** Deepest nesting of objects and arrays a JSON request body or client event may have; deeper ones are a 400. */
 export const MAX_JSON_DEPTH = 64;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_OBJECT = 0x7d;
-const CLOSE_ARRAY = 0x5d;
+/** Character codes the scan looks at. */
+const CHAR = { quote: 0x22, backslash: 0x5c, openObject: 0x7b, openArray: 0x5b, closeObject: 0x7d, closeArray: 0x5d } as const;
 
 /**
  * True when `text` opens more than `max` objects or arrays inside one another. One pass over the text,
@@ -18,12 +14,12 @@ export function nestsDeeperThan(text: string, max: number = MAX_JSON_DEPTH): boo
   let depth = 0;
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
-    if (code === QUOTE) {
+    if (code === CHAR.quote) {
       index = stringEnd(text, index);
-    } else if (code === OPEN_OBJECT || code === OPEN_ARRAY) {
+    } else if (code === CHAR.openObject || code === CHAR.openArray) {
       depth += 1;
       if (depth > max) return true;
-    } else if ((code === CLOSE_OBJECT || code === CLOSE_ARRAY) && depth > 0) {
+    } else if ((code === CHAR.closeObject || code === CHAR.closeArray) && depth > 0) {
       depth -= 1;
     }
   }
@@ -35,7 +31,7 @@ function stringEnd(text: string, open: number): number {
   let close = text.indexOf('"', open + 1);
   while (close !== -1) {
     let backslashes = 0;
-    while (text.charCodeAt(close - 1 - backslashes) === BACKSLASH) backslashes += 1;
+    while (text.charCodeAt(close - 1 - backslashes) === CHAR.backslash) backslashes += 1;
     if (backslashes % 2 === 0) return close;
     close = text.indexOf('"', close + 1);
   }
