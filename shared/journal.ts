@@ -80,9 +80,9 @@ export interface JournalQuery {
 /** The journal list answer. */
 export interface JournalPage extends Page<JournalSummary> {
   /**
-   * API calls that carried no valid API token since the gateway started (refused, unknown paths, file
-   * downloads by capability URL). They are counted here and never recorded, so calls any web page can
-   * send cannot push real entries out of the journal.
+   * API calls since the gateway started that named no token of this gateway (none, or an unknown one:
+   * what any web page can send with a no-cors fetch), on any API path. They are counted here and never
+   * recorded, so they cannot push real entries out of the journal.
    */
   unauthenticated_calls: number;
 }

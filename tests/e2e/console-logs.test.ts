@@ -98,7 +98,7 @@ describe('console Logs page', { skip }, () => {
     assert.equal(await rows().count(), 1);
     assert.match((await refused.textContent())!, /400/);
     assert.match((await refused.textContent())!, /Missing required parameter/, 'the error the caller got is shown');
-    await page.getByText(/1 call\(s\) without a valid API token .* counted, not recorded/).waitFor();
+    await page.getByText(/1 call\(s\) naming no API token of this gateway .* not recorded/).waitFor();
 
     await page.getByLabel('Outcome').selectOption('');
     await page.getByLabel('Path').fill('embeddings');

@@ -50,7 +50,7 @@ export async function buildApp(context: GatewayContext): Promise<FastifyInstance
   // Registered before the auth hook, so the plugin's own hooks still close the socket of a refused upgrade.
   await app.register(websocket, { options: { handleProtocols: chooseSubprotocol } });
 
-  // First, so every call's end is seen; calls without a valid API token are counted there, not journaled.
+  // First, so every call's end is seen; calls that name no token are counted there, not journaled.
   if (context.runtime.journal) installJournal(app, { recorder: context.journal, clock: context.clock, accountOf: (request) => accountOf(context, request) });
 
   // Before authentication: a preflight carries no credentials, and a refused call still needs its CORS headers to be readable.
@@ -88,13 +88,15 @@ export async function buildApp(context: GatewayContext): Promise<FastifyInstance
   return app;
 }
 
-/** The account of a call's API token: the one authenticated, or (on unknown paths and public routes, where none is asked for) the one it carried. */
+/**
+ * The account of the API token a call carried: the authenticated one, or the owner of a token that was
+ * refused (revoked, expired, out of quota), or on unknown paths and public routes where none is asked for.
+ * Null when the call named no token at all, as any web page's call does.
+ */
 function accountOf(context: GatewayContext, request: FastifyRequest): string | null {
   if (request.principal) return request.principal.accountName;
-  // A route that asked for a token and has no principal refused it: no need to check it twice.
-  if (request.routeOptions.url && !request.routeOptions.config.public) return null;
   try {
-    return context.tokens.authenticate(credentialOf(request.headers, request.query)).accountName;
+    return context.tokens.ownerOf(credentialOf(request.headers, request.query));
   } catch {
     return null;
   }

@@ -122,14 +122,15 @@ const stringHeaders = (headers: Record<string, unknown>, keep: (name: string) =>
 export interface JournalHookOptions {
   recorder: JournalRecorder;
   clock: Clock;
-  /** The account of the API token a call carried, or null when it carried no valid one. */
+  /** The account of the API token a call named (usable or refused), or null when it named none of this gateway's. */
   accountOf: (request: FastifyRequest) => string | null;
 }
 
 /**
- * Adds the hook; each finished (or abandoned) API call made with a valid API token becomes one journal
- * record. Calls without one (refused, or sent by any web page with a no-cors fetch) are only counted, so
- * they cannot push real entries out. A failure while recording loses that entry, never the process.
+ * Adds the hook; each finished (or abandoned) API call that names one of the gateway's tokens becomes one
+ * journal record (a refused token's call included). Calls naming none (what any web page can send with a
+ * no-cors fetch) are only counted, so they cannot push real entries out. A failure while recording loses
+ * that entry, never the process.
  */
 export function installJournal(app: FastifyInstance, { recorder, clock, accountOf }: JournalHookOptions): void {
   app.addHook('onRequest', async (request, reply) => {

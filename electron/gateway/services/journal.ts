@@ -47,12 +47,12 @@ export class JournalRecorder {
     }
   }
 
-  /** Counts a call that carried no valid API token instead of recording it. */
+  /** Counts a call that named none of the gateway's tokens instead of recording it. */
   countUnauthenticated(): void {
     this.unauthenticatedCalls += 1;
   }
 
-  /** API calls without a valid API token since this run started (counted, never recorded). */
+  /** API calls naming none of the gateway's tokens since this run started (counted, never recorded). */
   get unauthenticated(): number {
     return this.unauthenticatedCalls;
   }

@@ -212,7 +212,7 @@ export const en = {
   logResponse: 'Response',
   logDuration: 'Duration',
   logStream: 'stream',
-  logUnauthenticated: '{count} call(s) without a valid API token since the gateway started were counted, not recorded.',
+  logUnauthenticated: '{count} call(s) naming no API token of this gateway (as any web page can send) were counted since the start, not recorded.',
   logUnseen: '{count} newer call(s) match the filters but are not shown.',
   logShowNewest: 'Show newest',
   logEmptyTitle: 'No API calls recorded yet',
