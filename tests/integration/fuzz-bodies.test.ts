@@ -8,6 +8,7 @@ import { MAX_JSON_DEPTH } from '../../electron/gateway/server/json-depth.ts';
 import { protocolOf } from '../../electron/gateway/server/protocol.ts';
 import { assertErrorEnvelope, isRefusal } from '../helpers/protocol-errors.ts';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { openRaw } from '../helpers/realtime.ts';
 
 /** Runs per JSON route and per multipart endpoint: the whole file stays well under a minute on a loaded 2-core machine. */
 const RUNS = 50;
@@ -41,6 +42,7 @@ function jsonRoutes(groupId: string, assetId: string): JsonRoute[] {
     { method: 'POST', path: '/v1beta/models/sim-chat:generateContent', seed: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }], generationConfig: { maxOutputTokens: 16 } }, frozen: [...schemaFree, 'tools'] },
     { method: 'POST', path: '/v1beta/models/sim-chat:streamGenerateContent', seed: { contents: [{ parts: [{ text: 'hi' }] }], generationConfig: { maxOutputTokens: 16 } }, frozen: schemaFree },
     { method: 'POST', path: '/v1beta/models/sim-chat:countTokens', seed: { contents: [{ parts: [{ text: 'hi' }] }] } },
+    { method: 'POST', path: '/v1/models/sim-chat:generateContent', seed: { contents: [{ parts: [{ text: 'hi' }] }], generationConfig: { maxOutputTokens: 16 } }, frozen: schemaFree },
     { method: 'POST', path: '/v1/rerank', seed: { model: 'sim-rerank', query: 'cat', documents: ['a cat', 'a dog'] } },
     { method: 'POST', path: '/v2/rerank', seed: { model: 'sim-rerank', query: 'cat', documents: ['a cat', 'a dog'] } },
     { method: 'POST', path: '/v1/images/generations', seed: { model: 'sim-image', prompt: 'a cat', size: '64x64', n: 1 }, frozen: ['size', 'n'] },
@@ -105,6 +107,33 @@ function mutatedBody(route: JsonRoute): fc.Arbitrary<string> {
   );
 }
 
+/** Valid client events of a realtime session (no tools: schema-driven work is another suite's concern). */
+const REALTIME_SEEDS: Fields[] = [
+  { type: 'session.update', session: { type: 'realtime', instructions: 'be brief', output_modalities: ['text'] } },
+  { type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] } },
+  { type: 'conversation.item.retrieve', item_id: 'item_x' },
+  { type: 'conversation.item.delete', item_id: 'item_x' },
+  { type: 'conversation.item.truncate', item_id: 'item_x', content_index: 0, audio_end_ms: 10 },
+  { type: 'input_audio_buffer.append', audio: Buffer.alloc(480).toString('base64') },
+  { type: 'input_audio_buffer.commit' },
+  { type: 'input_audio_buffer.clear' },
+  { type: 'output_audio_buffer.clear' },
+  { type: 'response.create', response: { output_modalities: ['text'], max_output_tokens: 16 } },
+  { type: 'response.cancel' },
+];
+
+/** Random and mutated realtime client events, as the text sent. */
+const realtimeEvent: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(...REALTIME_SEEDS).map((event) => JSON.stringify(event)),
+  fc.tuple(fc.constantFrom(...REALTIME_SEEDS), fc.constantFrom('item', 'item_id', 'audio', 'content_index', 'audio_end_ms', 'event_id', 'previous_item_id', 'response_id'), anyValue).map(([event, key, value]) =>
+    JSON.stringify({ ...event, [key]: value }),
+  ),
+  fc.tuple(fc.constantFrom(...REALTIME_SEEDS), anyValue).map(([event, value]) => JSON.stringify({ ...event, ...(typeof event['session'] === 'object' ? { session: { type: 'realtime', instructions: value } } : { type: value }) })),
+  fc.tuple(fc.integer({ min: 1, max: MAX_JSON_DEPTH + 20 }), fc.constantFrom('[', '{"a":')).map(([depth, opener]) => `{"type":"conversation.item.create","item":${nestedText(depth, opener, '0')}}`),
+  anyValue.map((value) => JSON.stringify(value) ?? 'null'),
+  fc.string({ maxLength: 200 }),
+);
+
 describe('fuzzed request bodies', () => {
   let server: TestGateway;
   let groupId = '';
@@ -119,9 +148,9 @@ describe('fuzzed request bodies', () => {
   };
 
   /** Sends one body, then checks the answer and the store: the property every route must keep. */
-  const sendAndCheck = async (method: string, path: string, token: string, contentType: string, body: string | Buffer, label: string) => {
+  const sendAndCheck = async (method: string, path: string, token: string, contentType: string, body: string | Buffer | undefined, label: string) => {
     const before = checksum();
-    const response = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, body });
+    const response = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': contentType }) }, ...(body !== undefined && { body }) });
     const text = await response.text();
     const shown = `${label} ${method} ${path}: ${response.status} ${text.slice(0, 300)}`;
     assert.ok(response.status < 500, shown);
@@ -164,6 +193,62 @@ describe('fuzzed request bodies', () => {
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
       );
     }
+  });
+
+  test('every GET and DELETE route: random query strings and path ids, bad percent-encodings included, are answered below 500 in the caller\'s protocol', async () => {
+    const paths = [
+      ['GET', '/v1/models'],
+      ['GET', '/v1/models/{id}'],
+      ['GET', '/v1beta/models'],
+      ['GET', '/v1beta/models/{id}'],
+      ['GET', '/v1/responses/{id}'],
+      ['DELETE', '/v1/responses/{id}'],
+      ['GET', '/v1/3d/generations/{id}'],
+      ['GET', '/v1/portrait/groups'],
+      ['GET', '/v1/portrait/assets'],
+      ['GET', '/v1/portrait/assets/{id}'],
+      ['GET', '/admin/api/journal'],
+      ['GET', '/admin/api/journal/{id}'],
+      ['GET', '/admin/api/accounts/{id}/groups'],
+      ['GET', '/admin/api/accounts/{id}/assets'],
+      ['GET', '/admin/api/tokens'],
+    ] as const;
+    const piece = fc.oneof(fc.string({ maxLength: 40 }).map(encodeURIComponent), fc.constantFrom('%', '%E0%A4%A', '%zz', '%00', '..', '%2F', 'a'.repeat(300), '-1', '0', '1e9', 'local'));
+    const query = fc
+      .array(fc.tuple(fc.constantFrom('p', 'page_size', 'group_id', 'status', 'asset_type', 'outcome', 'protocol', 'model', 'account', 'path', 'key', 'x'), piece), { maxLength: 4 })
+      .map((pairs) => pairs.map(([name, value]) => `${name}=${value}`).join('&'));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...paths), piece, query, async ([method, template], id, search) => {
+        const path = `${template.replace('{id}', id === '' ? 'x' : id)}${search === '' ? '' : `?${search}`}`;
+        const token = path.startsWith('/admin/') ? server.gateway.adminToken : server.token;
+        await sendAndCheck(method, path, token, 'application/json', undefined, 'query');
+      }),
+      { numRuns: RUNS * 4, seed: SEED, endOnFailure: true },
+    );
+  });
+
+  test('realtime client events: every problem is an invalid_request_error event, never a server_error; the socket stays open', async () => {
+    const client = await openRaw(`${server.url.replace('http', 'ws')}/v1/realtime?model=sim-realtime`, { headers: { authorization: `Bearer ${server.token}` } });
+    try {
+      await client.next('session.created');
+      await fc.assert(
+        fc.asyncProperty(fc.array(realtimeEvent, { minLength: 1, maxLength: 5 }), async (events) => {
+          const from = client.events.length;
+          for (const event of events) client.send(event);
+          // A marker answered in order: every event before it has been handled.
+          client.send({ type: 'conversation.item.retrieve', item_id: 'marker' });
+          await client.next((event) => event.type === 'error' && event.error?.param === 'item_id' && /marker/.test(event.error.message), from);
+          const failures = client.events.slice(from).filter((event) => event.type === 'error' && event.error?.type !== 'invalid_request_error');
+          assert.deepEqual(failures, [], `after ${events.join(' | ').slice(0, 500)}`);
+          assert.equal(client.socket.readyState, client.socket.OPEN);
+          assert.deepEqual(escaped, []);
+        }),
+        { numRuns: RUNS * 2, seed: SEED, endOnFailure: true },
+      );
+    } finally {
+      client.socket.close();
+    }
+    assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
   });
 
   test('every multipart endpoint: random boundaries, parts and cuts never give a 5xx; refusals store nothing', async () => {
