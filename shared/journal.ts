@@ -47,7 +47,7 @@ export interface JournalBody {
   contentType: string | null;
   /** Size in bytes of the whole body. */
   bytes: number;
-  /** The body as text (JSON re-indented), or null for binary and multipart bodies. */
+  /** The request body as received (a JSON one indented for reading when that fits whole), the answer as sent; null for binary and multipart bodies. */
   text: string | null;
   /** True when `text` stops short of the whole body. */
   truncated: boolean;

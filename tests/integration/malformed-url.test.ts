@@ -49,6 +49,9 @@ describe('malformed URLs', () => {
     assert.match(message, /^Unknown endpoint: GET \/v1\/nowhere\/api_key=\*\*\*\//);
     assert.equal(message.includes(server.token), false, message);
     assert.ok(message.length < SHOWN_PATH_LIMIT + 30, message);
+    const pasted = await send('GET', `/v1/${server.token}/models`);
+    assert.equal(pasted.status, 404);
+    assert.equal(pasted.text.includes(server.token), false, `a token pasted into the path is masked: ${pasted.text}`);
     const query = await send('POST', `/v1/chat/completions?key=%E0%A4%A`);
     assert.equal(query.status, 401, 'a bad encoding in the query alone is read as a (wrong) key');
     assert.equal(query.text.includes('%E0'), false);
