@@ -3,6 +3,7 @@ import type { SettingKey } from '../../shared/settings.ts';
 import type { Reviewer } from './providers/reviewer.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import type { Clock } from './time.ts';
+import type { MediaPoolOptions } from './workers/media-pool.ts';
 
 /** Embedded defaults; the CLI's flags and environment variables override them. */
 export const DEFAULTS = {
@@ -46,6 +47,8 @@ export interface GatewayConfig {
   reviewer?: Reviewer;
   /** The console's admin token; random per start when absent (a desktop host keeps one per launch). */
   adminToken?: string;
+  /** Worker threads for image and audio work and how many jobs may wait (defaults: cores − 1, 16). */
+  media?: MediaPoolOptions;
 }
 
 /** How the host keeps saved settings, for the console's Settings page. */

@@ -27,6 +27,7 @@ import { Tasks3dRepo } from './storage/tasks3d-repo.ts';
 import { TokensRepo } from './storage/tokens-repo.ts';
 import { UsageRepo } from './storage/usage-repo.ts';
 import type { Clock } from './time.ts';
+import { MediaPool, type MediaPoolOptions } from './workers/media-pool.ts';
 
 /** Events the gateway emits for hosts and the UI. */
 export interface GatewayEvents {
@@ -75,6 +76,8 @@ export interface GatewayContext {
   /** Records API calls (written in batches); `journalRepo` reads them back. */
   journal: JournalRecorder;
   journalRepo: JournalRepo;
+  /** Worker threads for CPU-heavy image and audio work (started on first use, closed by the gateway's stop). */
+  media: MediaPool;
 }
 
 export interface ContextOptions {
@@ -96,6 +99,7 @@ export interface ContextOptions {
   journal?: boolean;
   /** The values this run started with and the host's settings file; absent: read-only, taken from the options above. */
   settings?: SettingsContext;
+  media?: MediaPoolOptions;
 }
 
 export function createContext(options: ContextOptions): GatewayContext {
@@ -143,6 +147,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     groups: new GroupsService(groupsRepo, clock),
     assets: new AssetsService({ assets: assetsRepo, groups: groupsRepo, reviewer, refresher, clock }),
     billing,
+    media: new MediaPool(options.media),
     tasks3d: new Tasks3dService({ repo: new Tasks3dRepo(db), db, billing, clock, dataDir: options.dataDir, durationMs: options.sim3dMs }),
     scheduler,
     settings: options.settings ?? {

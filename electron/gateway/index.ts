@@ -52,6 +52,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     ...(config.modelAliases && { modelAliases: config.modelAliases }),
     ...(config.corsOrigins && { corsOrigins: config.corsOrigins }),
     ...(config.journal !== undefined && { journal: config.journal }),
+    ...(config.media && { media: config.media }),
     settings: settingsOf(config),
   });
   let app: FastifyInstance | undefined;
@@ -90,6 +91,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       if (stopped) return;
       stopped = true;
       await Promise.all([app?.close(), tls?.close()]);
+      await context.media.close();
       await context.scheduler.stop();
       context.journal.stop();
       db.close();

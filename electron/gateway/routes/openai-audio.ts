@@ -3,41 +3,38 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../protocols/fields.ts';
-import { mp3File, wavFile } from '../providers/simulate/audio-containers.ts';
-import { speak, VOICE_RATE } from '../providers/simulate/fsk-voice.ts';
 import { streamPieces } from '../providers/simulate/text/stream-pieces.ts';
 import { countTokens } from '../providers/simulate/text/tokens.ts';
-import { pcmBytes } from '../providers/simulate/pcm.ts';
-import { transcribe } from '../providers/simulate/transcribe.ts';
 import { segmentsOf, toSrt, toVtt, wordsOf, type Segment } from '../providers/simulate/transcripts.ts';
 import { invalid } from '../services/errors.ts';
+import { checkSpeech, checkTranscriptionInput, checkTranscriptionSeconds } from '../services/media-limits.ts';
 import { speechPriceMicros, transcriptionPriceMicros } from '../services/pricing.ts';
 import { writeSse } from '../server/sse.ts';
 
 /** Speech formats produced for real, with their content types. */
-const SPEECH_FORMATS: Record<string, string> = { mp3: 'audio/mpeg', wav: 'audio/wav', pcm: 'audio/pcm' };
+const SPEECH_FORMATS: Record<'mp3' | 'wav' | 'pcm', string> = { mp3: 'audio/mpeg', wav: 'audio/wav', pcm: 'audio/pcm' };
 const TRANSCRIPT_FORMATS = ['json', 'text', 'verbose_json', 'srt', 'vtt'];
 /** Audio input tokens reported (and recorded) per second of transcribed audio. */
 const AUDIO_TOKENS_PER_SECOND = 10;
 
 export async function audioRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing } = options.context;
+  const { billing, media } = options.context;
   await app.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 1 } });
 
   app.post('/v1/audio/speech', async (request, reply) => {
     const fields = objectBody(request.body);
     const model = requiredString(fields, 'model');
     const input = requiredString(fields, 'input');
-    if (input.length > 4096) throw invalid("Invalid value for 'input': at most 4096 characters.", 'input');
     requiredString(fields, 'voice');
     const speed = optionalNumber(fields, 'speed', { min: 0.25, max: 4 }) ?? 1;
+    checkSpeech(input, speed);
     const format = optionalString(fields, 'response_format') ?? 'mp3';
-    const contentType = SPEECH_FORMATS[format];
-    if (!contentType) {
+    if (!Object.hasOwn(SPEECH_FORMATS, format)) {
       throw invalid(`Invalid value for 'response_format': '${format}'. This gateway produces ${Object.keys(SPEECH_FORMATS).join(', ')}.`, 'response_format');
     }
-    const samples = speak(input, speed);
-    const audio = format === 'wav' ? wavFile(samples, VOICE_RATE, input) : format === 'pcm' ? pcmBytes(samples) : mp3File(samples, VOICE_RATE, input);
+    const contentType = SPEECH_FORMATS[format as keyof typeof SPEECH_FORMATS];
+    const made = await media.run('speech', { input, speed, format: format as keyof typeof SPEECH_FORMATS });
+    const audio = Buffer.from(made.buffer, made.byteOffset, made.byteLength);
     billing.charge(request.principal, { endpoint: '/v1/audio/speech', model, inputTokens: countTokens(input), outputTokens: 0, amountMicros: speechPriceMicros([...input].length) });
     return reply.type(contentType).send(audio);
   });
@@ -59,7 +56,9 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
       if (!TRANSCRIPT_FORMATS.includes(format)) throw invalid(`Invalid value for 'response_format': expected one of ${TRANSCRIPT_FORMATS.join(', ')}.`, 'response_format');
       const stream = task === 'transcribe' && fields['stream'] === 'true';
       const timestamps = timestampGranularities(granularities);
-      const heard = transcribe(file.bytes, file.name);
+      checkTranscriptionInput(file.bytes);
+      const heard = await media.run('transcribe', { bytes: file.bytes, name: file.name });
+      checkTranscriptionSeconds(heard.duration);
       const tokens = { input_tokens: Math.ceil(heard.duration * AUDIO_TOKENS_PER_SECOND), output_tokens: countTokens(heard.text) };
       billing.charge(request.principal, { endpoint, model, inputTokens: tokens.input_tokens, outputTokens: tokens.output_tokens, amountMicros: transcriptionPriceMicros(heard.duration) });
       const usage = { type: 'duration', seconds: Math.ceil(heard.duration) };

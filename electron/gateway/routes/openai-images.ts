@@ -4,42 +4,40 @@ import { createReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../protocols/fields.ts';
-import { editImage, generateImage, resizeImage } from '../providers/simulate/images.ts';
-import { decodePng, encodePng, type RgbaImage } from '../providers/simulate/png.ts';
 import { invalid, notFound } from '../services/errors.ts';
 import { generatedFilePath, storeGeneratedFile } from '../services/generated-files.ts';
+import { checkImageOutput, EditInputTally, MAX_IMAGE_SIDE, MAX_IMAGES_PER_REQUEST, MAX_INPUT_IMAGES, MIN_IMAGE_SIDE } from '../services/media-limits.ts';
 import { imagePriceMicros } from '../services/pricing.ts';
+import type { ImageUpload, MadeImage } from '../workers/media-jobs.ts';
 
-const MAX_SIDE = 2048;
-const MIN_SIDE = 64;
-
-/** `size` as pixels: `auto` or absent is 1024×1024; otherwise WxH with each side from 64 to 2048. */
+/** `size` as pixels: `auto` or absent is 1024×1024 (or `fallback`); otherwise WxH with each side from 64 to 2048. */
 export function parseSize(size: string | undefined, fallback?: { width: number; height: number }) {
   if (size === undefined || size === 'auto') return fallback ?? { width: 1024, height: 1024 };
   const match = /^(\d+)x(\d+)$/.exec(size);
   const [width, height] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
-  if (width < MIN_SIDE || height < MIN_SIDE || width > MAX_SIDE || height > MAX_SIDE) {
-    throw invalid(`Invalid value for 'size': '${size}'. Use 'auto' or WIDTHxHEIGHT with each side from ${MIN_SIDE} to ${MAX_SIDE}, e.g. 1024x1024.`, 'size');
+  if (width < MIN_IMAGE_SIDE || height < MIN_IMAGE_SIDE || width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
+    throw invalid(`Invalid value for 'size': '${size}'. Use 'auto' or WIDTHxHEIGHT with each side from ${MIN_IMAGE_SIDE} to ${MAX_IMAGE_SIDE}, e.g. 1024x1024.`, 'size');
   }
   return { width, height };
 }
 
 export async function imagesRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing, clock, dataDir } = options.context;
-  await app.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 17 } });
+  const { billing, clock, dataDir, media } = options.context;
+  // One file more than the images and the mask, so that the route's own count answers a clear 400 first.
+  await app.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: MAX_INPUT_IMAGES + 2 } });
 
-  /** Checks the output options, then makes the images (`make`), charges them and renders the answer. */
-  const answer = (request: FastifyRequest, fields: Fields, model: string, prompt: string, make: () => RgbaImage[]) => {
+  /** Checks the output options, then makes the images on a worker thread (`make`), charges them and renders the answer. */
+  const answer = async (request: FastifyRequest, fields: Fields, model: string, prompt: string, make: () => Promise<MadeImage[]>) => {
     const format = optionalString(fields, 'response_format') ?? (model.startsWith('gpt-image') ? 'b64_json' : 'url');
     if (format !== 'url' && format !== 'b64_json') throw invalid("Invalid value for 'response_format': expected 'url' or 'b64_json'.", 'response_format');
     const outputFormat = optionalString(fields, 'output_format') ?? 'png';
     if (outputFormat !== 'png') {
       throw invalid(`Invalid value for 'output_format': '${outputFormat}'. This gateway produces 'png' only.`, 'output_format');
     }
-    const images = make();
+    const images = await make();
     const origin = `${request.protocol}://${request.headers.host ?? request.hostname}`;
     const data = images.map((image) => {
-      const png = encodePng(image);
+      const png = Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength);
       return format === 'b64_json'
         ? { b64_json: png.toString('base64'), revised_prompt: prompt }
         : { url: `${origin}/v1/files/images/${storeGeneratedFile(dataDir, 'images', 'png', png)}`, revised_prompt: prompt };
@@ -53,22 +51,30 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
     const fields = objectBody(request.body);
     const prompt = requiredString(fields, 'prompt');
     const model = optionalString(fields, 'model') ?? 'sim-image';
-    const n = optionalNumber(fields, 'n', { integer: true, min: 1, max: 10 }) ?? 1;
+    const n = optionalNumber(fields, 'n', { integer: true, min: 1, max: MAX_IMAGES_PER_REQUEST }) ?? 1;
     const { width, height } = parseSize(optionalString(fields, 'size'));
-    return answer(request, fields, model, prompt, () => Array.from({ length: n }, (_, i) => generateImage(prompt, width, height, i)));
+    checkImageOutput(n, width, height);
+    return answer(request, fields, model, prompt, () => media.run('images.generate', { prompt, width, height, n }));
   });
 
   app.post('/v1/images/edits', async (request) => {
     if (!request.isMultipart()) throw invalid('Send the image as multipart/form-data with an `image` file and a `prompt`.', 'image');
     const fields: Fields = {};
-    const images: RgbaImage[] = [];
-    let mask: RgbaImage | undefined;
+    const images: (ImageUpload & { width: number; height: number })[] = [];
+    let mask: (ImageUpload & { width: number; height: number }) | undefined;
+    // Each file is checked by its PNG header as it arrives; nothing is decoded before every limit holds.
+    const tally = new EditInputTally();
     for await (const part of request.parts()) {
       if (part.type === 'file') {
+        const isImage = part.fieldname === 'image' || part.fieldname === 'image[]';
+        if (!isImage && part.fieldname !== 'mask') {
+          part.file.resume();
+          continue;
+        }
         const bytes = await part.toBuffer();
-        const decoded = decodeOrFail(bytes, part.fieldname);
-        if (part.fieldname === 'mask') mask = decoded;
-        else if (part.fieldname === 'image' || part.fieldname === 'image[]') images.push(decoded);
+        const upload = { field: part.fieldname, bytes, ...tally.add(part.fieldname, bytes) };
+        if (isImage) images.push(upload);
+        else mask = upload;
       } else {
         fields[part.fieldname] = part.fieldname === 'n' ? Number(part.value) : part.value;
       }
@@ -78,11 +84,13 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
     if (mask && (mask.width !== images[0]!.width || mask.height !== images[0]!.height)) {
       throw invalid('The mask must have the same size as the image.', 'mask');
     }
-    const n = optionalNumber(fields, 'n', { integer: true, min: 1, max: 10 }) ?? 1;
-    const source = images[0]!;
-    const { width, height } = parseSize(optionalString(fields, 'size'), source);
+    const n = optionalNumber(fields, 'n', { integer: true, min: 1, max: MAX_IMAGES_PER_REQUEST }) ?? 1;
+    const size = optionalString(fields, 'size');
+    const { width, height } = parseSize(size, images[0]!);
+    checkImageOutput(n, width, height);
+    const upload = ({ field, bytes }: ImageUpload): ImageUpload => ({ field, bytes });
     return answer(request, fields, optionalString(fields, 'model') ?? 'sim-image', prompt, () =>
-      Array.from({ length: n }, (_, i) => resizeImage(editImage(source, i === 0 ? prompt : `${prompt} #${i}`, mask), width, height)),
+      media.run('images.edit', { prompt, images: images.map(upload), ...(mask && { mask: upload(mask) }), n, ...(size !== undefined && size !== 'auto' && { size: { width, height } }) }),
     );
   });
 
@@ -91,12 +99,4 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
     if (!file) throw notFound('No such image');
     return reply.type('image/png').header('cache-control', 'private, max-age=31536000, immutable').send(createReadStream(file));
   });
-}
-
-function decodeOrFail(bytes: Buffer, field: string): RgbaImage {
-  try {
-    return decodePng(bytes);
-  } catch (error) {
-    throw invalid(`Invalid image file in '${field}': ${(error as Error).message}. Send a PNG.`, field);
-  }
 }
