@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { deflateSync } from 'node:zlib';
-import { decodePng, encodePng } from '../../../electron/gateway/providers/simulate/png.ts';
+import { decodePng, encodePng, readPngHeader } from '../../../electron/gateway/providers/simulate/png.ts';
 
 test('an RGBA image survives encode then decode', () => {
   const width = 7;
@@ -60,4 +60,17 @@ test('a forged size or short image data is refused, not allocated or read past',
   assert.throws(() => decodePng(handmade(3, 2, 0, [[0, 1, 2, 3]])), /truncated/);
   const bomb = handmade(2, 2, 0, [Array.from({ length: 10_000 }, () => 0)]);
   assert.throws(() => decodePng(bomb), /corrupt or larger/);
+});
+
+test('the header gives the declared size and colour type without inflating the image data', () => {
+  const png = handmade(3, 2, 0, [[1, 10, 10, 10], [2, 5, 5, 5]]);
+  assert.deepEqual(readPngHeader(png), { width: 3, height: 2, colorType: 0 });
+  // Declared 4096x4096 with image data that would not even inflate: the header alone is read.
+  const forged = handmade(4096, 4096, 6, [[0]]);
+  forged.fill(0xff, 41);
+  assert.deepEqual(readPngHeader(forged), { width: 4096, height: 4096, colorType: 6 });
+  assert.throws(() => readPngHeader(forged.subarray(0, 20)), /no IHDR/);
+  assert.throws(() => readPngHeader(handmade(0, 5, 0, [[0]])), /no image data/);
+  assert.throws(() => readPngHeader(handmade(1, 1, 3, [[0, 0]])), /gray, RGB or RGBA/);
+  assert.throws(() => readPngHeader(Buffer.from('not a png at all, just text')), /not a PNG/);
 });
