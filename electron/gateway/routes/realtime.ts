@@ -17,7 +17,7 @@ export const DEFAULT_REALTIME_MODEL = 'sim-realtime';
 const REFUSED_CLOSE_CODE = 3000;
 
 export async function realtimeRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing, tokens, clock, events } = options.context;
+  const { billing, tokens, clock, events, media } = options.context;
   app.get<{ Querystring: Record<string, string | undefined> }>('/v1/realtime', { websocket: true, config: { socketAuth: true } }, (socket, request) => {
     // The credential stays in this closure (memory only) to re-check quota and revocation before each response.
     const credential = credentialOf(request.headers, request.query);
@@ -43,6 +43,7 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
       charge: (work) => billing.charge(principal, { endpoint: '/v1/realtime', ...work }),
       paceMs: pace === undefined ? 0 : 1000 / pace,
       now: clock.now(),
+      speak: (text, speed) => media.run('voice', { text, speed }),
       report: (error) => events.emit('error', error),
     });
     socket.on('message', (data: Buffer) => session.receive(data.toString('utf8')));

@@ -1,6 +1,6 @@
 // The limits on image and audio work per request (named once here, for routes, tests and docs) and the checks that enforce them before any work starts.
 import { readWavFormat } from '../providers/simulate/audio-containers.ts';
-import { speechSeconds } from '../providers/simulate/fsk-voice.ts';
+import { speechSeconds, speechSecondsOfBytes } from '../providers/simulate/fsk-voice.ts';
 import { readPngHeader, type PngHeader } from '../providers/simulate/png.ts';
 import { GatewayError, invalid } from './errors.ts';
 
@@ -91,6 +91,16 @@ export function checkSpeech(input: string, speed: number): void {
       'input',
     );
   }
+}
+
+/** How many of `pieces` (in order) can be spoken at `speed` within MAX_SPEECH_SECONDS: a spoken realtime answer stops there. */
+export function piecesWithinSpeechLimit(pieces: readonly string[], speed: number): number {
+  let bytes = 0;
+  for (const [index, piece] of pieces.entries()) {
+    bytes += Buffer.byteLength(piece, 'utf8');
+    if (speechSecondsOfBytes(bytes, speed) > MAX_SPEECH_SECONDS) return index;
+  }
+  return pieces.length;
 }
 
 /** An uploaded audio file's WAV header (when it is a WAV) within limits: a plausible sample rate and channel count, and not too long. */

@@ -1,6 +1,6 @@
 // The CPU-heavy media jobs (image generation and edits, speech, transcription) as plain functions of plain data, run by the media worker threads.
 import { mp3File, wavFile } from '../providers/simulate/audio-containers.ts';
-import { speak, VOICE_RATE } from '../providers/simulate/fsk-voice.ts';
+import { speak, synthesizeSpeech, VOICE_RATE } from '../providers/simulate/fsk-voice.ts';
 import { editImage, generateImage, resizeImage } from '../providers/simulate/images.ts';
 import { pcmBytes } from '../providers/simulate/pcm.ts';
 import { decodePng, encodePng, type RgbaImage } from '../providers/simulate/png.ts';
@@ -26,6 +26,8 @@ export interface MediaJobs {
   'images.edit': { input: { prompt: string; images: ImageUpload[]; mask?: ImageUpload; n: number; size?: { width: number; height: number } }; output: MadeImage[] };
   speech: { input: { input: string; speed: number; format: 'mp3' | 'wav' | 'pcm' }; output: Uint8Array };
   transcribe: { input: { bytes: Uint8Array; name: string }; output: Heard };
+  /** The simulated voice's PCM16 samples at 24 kHz (realtime audio output). */
+  voice: { input: { text: string; speed: number }; output: Int16Array };
 }
 
 export type MediaJobKind = keyof MediaJobs;
@@ -68,6 +70,7 @@ const JOBS: { [K in MediaJobKind]: (input: MediaJobs[K]['input']) => MediaJobs[K
     return format === 'wav' ? wavFile(samples, VOICE_RATE, input) : format === 'pcm' ? pcmBytes(samples) : mp3File(samples, VOICE_RATE, input);
   },
   transcribe: ({ bytes, name }) => transcribe(bufferOf(bytes), name),
+  voice: ({ text, speed }) => synthesizeSpeech(text, { speed }),
 };
 
 /** Runs one job here, on the calling thread (the worker's side of the pool; tests may call it directly). */

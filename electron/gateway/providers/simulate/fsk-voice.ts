@@ -65,8 +65,12 @@ function symbolMsAt(speed: number): number {
 
 /** Seconds of audio `synthesizeSpeech(text, { speed })` makes at 24 kHz, computed without making it. */
 export function speechSeconds(text: string, speed = 1): number {
-  const symbols = Buffer.byteLength(text, 'utf8') + 1;
-  return (2 * samplesOf(BASE_MS, VOICE_RATE) + symbols * samplesOf(symbolMsAt(speed), VOICE_RATE)) / VOICE_RATE;
+  return speechSecondsOfBytes(Buffer.byteLength(text, 'utf8'), speed);
+}
+
+/** Seconds of speech at 24 kHz for a text of `bytes` UTF-8 bytes at `speed`. */
+export function speechSecondsOfBytes(bytes: number, speed = 1): number {
+  return (2 * samplesOf(BASE_MS, VOICE_RATE) + (bytes + 1) * samplesOf(symbolMsAt(speed), VOICE_RATE)) / VOICE_RATE;
 }
 
 /** `synthesizeSpeech` at 24 kHz. */
