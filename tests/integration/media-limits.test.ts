@@ -1,7 +1,6 @@
 // Integration tests of the limits on image and audio work through the official openai SDK: clear 400/413s that store and bill nothing, a 503 when the workers are full, and /healthz answering while heavy media work runs.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { deflateSync } from 'node:zlib';
 import OpenAI, { APIError, toFile } from 'openai';
 import { mp3File } from '../../electron/gateway/providers/simulate/audio-containers.ts';
 import { speak, VOICE_RATE } from '../../electron/gateway/providers/simulate/fsk-voice.ts';
@@ -16,23 +15,8 @@ import {
   MAX_TRANSCRIPTION_SECONDS,
 } from '../../electron/gateway/services/media-limits.ts';
 import { startGateway } from '../helpers/gateway.ts';
+import { blackPng } from '../helpers/png-files.ts';
 import { useOpenAIGateway } from '../helpers/openai-suite.ts';
-
-/** A real, tiny PNG (8-bit gray, all black) that decodes to `width`×`height` pixels: its zeros deflate to almost nothing. */
-function grayPng(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(data.length, 0);
-    head.write(type, 4, 'ascii');
-    return Buffer.concat([head, data, Buffer.alloc(4)]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 0, 0, 0, 0], 8);
-  const idat = deflateSync(Buffer.alloc((width + 1) * height), { level: 9 });
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
-}
 
 /** A PCM WAV header and `dataBytes` of silence, declaring `rate` Hz and `bits` per sample (mono). */
 function wav(rate: number, bits: number, dataBytes: number): Buffer {
@@ -70,7 +54,7 @@ describe('media limits', () => {
 
   test(`an edit with more than ${MAX_INPUT_IMAGES} images is a 400 naming the limit, billed nothing`, async () => {
     const before = usageRows();
-    const image = await Promise.all(Array.from({ length: MAX_INPUT_IMAGES + 1 }, (_, i) => png(grayPng(64, 64), `in${i}.png`)));
+    const image = await Promise.all(Array.from({ length: MAX_INPUT_IMAGES + 1 }, (_, i) => png(blackPng(64, 64), `in${i}.png`)));
     const error = await failure(suite.client.images.edit({ model: 'gpt-image-1', image, prompt: 'many', response_format: 'b64_json' }));
     assert.equal(error.status, 400);
     assert.equal((error.error as any).param, 'image');
@@ -80,7 +64,7 @@ describe('media limits', () => {
 
   test('a small PNG that decodes to 4096x4096 pixels is a 413 from its header alone', async () => {
     const before = usageRows();
-    const bomb = grayPng(4096, 4096);
+    const bomb = blackPng(4096, 4096);
     assert.ok(bomb.length < 100_000, `the PNG is small (${bomb.length} bytes)`);
     const error = await failure(suite.client.images.edit({ model: 'gpt-image-1', image: await png(bomb), prompt: 'big', n: 10, response_format: 'b64_json' }));
     assert.equal(error.status, 413);
@@ -92,7 +76,7 @@ describe('media limits', () => {
   test('input images over the per-edit pixel total are a 413', async () => {
     const side = Math.sqrt(MAX_INPUT_IMAGE_PIXELS);
     const count = MAX_INPUT_PIXELS_PER_REQUEST / MAX_INPUT_IMAGE_PIXELS + 1;
-    const image = await Promise.all(Array.from({ length: count }, (_, i) => png(grayPng(side, side), `in${i}.png`)));
+    const image = await Promise.all(Array.from({ length: count }, (_, i) => png(blackPng(side, side), `in${i}.png`)));
     const error = await failure(suite.client.images.edit({ model: 'gpt-image-1', image, prompt: 'many big', response_format: 'b64_json' }));
     assert.equal(error.status, 413);
     assert.match(error.message, new RegExp(`at most ${MAX_INPUT_PIXELS_PER_REQUEST} per edit`));

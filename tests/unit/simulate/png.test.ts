@@ -1,8 +1,8 @@
 // Unit tests of the PNG encoder and decoder: round trips, filtered rows from other encoders, and clear errors.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { deflateSync } from 'node:zlib';
 import { decodePng, encodePng, readPngHeader } from '../../../electron/gateway/providers/simulate/png.ts';
+import { pngOf } from '../../helpers/png-files.ts';
 
 test('an RGBA image survives encode then decode', () => {
   const width = 7;
@@ -16,20 +16,7 @@ test('an RGBA image survives encode then decode', () => {
 });
 
 /** A PNG built by hand: 8-bit `colorType` rows, each with its own filter byte, to test the decoder's unfiltering. */
-function handmade(width: number, height: number, colorType: number, rows: number[][]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(data.length, 0);
-    head.write(type, 4, 'ascii');
-    return Buffer.concat([head, data, Buffer.alloc(4)]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, colorType, 0, 0, 0], 8);
-  const raw = Buffer.from(rows.flat());
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
-}
+const handmade = (width: number, height: number, colorType: number, rows: number[][]) => pngOf(width, height, colorType, Buffer.from(rows.flat()));
 
 test('gray and RGB images with sub, up, average and paeth filters decode to the right pixels', () => {
   // Gray 3x2: row 0 "sub" of 10,20,30 is 10,10,10; row 1 "up" of 15,25,35 is 5,5,5.
