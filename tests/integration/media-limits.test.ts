@@ -13,6 +13,7 @@ import {
   MAX_OUTPUT_PIXELS_PER_REQUEST,
   MAX_SPEECH_SECONDS,
   MAX_TRANSCRIPTION_SECONDS,
+  MAX_UPLOAD_FILE_BYTES,
 } from '../../electron/gateway/services/media-limits.ts';
 import { startGateway } from '../helpers/gateway.ts';
 import { blackPng } from '../helpers/png-files.ts';
@@ -130,6 +131,16 @@ describe('media limits', () => {
     assert.equal(result.duration, 90);
     const charged = suite.gw.gateway.context.db.prepare('SELECT amount_micros FROM usage_records ORDER BY id DESC LIMIT 1').get() as { amount_micros: number };
     assert.equal(charged.amount_micros, 90 * 100);
+  });
+
+  test(`a file over ${MAX_UPLOAD_FILE_BYTES} bytes is a 413 naming the limit and the field`, async () => {
+    const before = usageRows();
+    const file = await toFile(Buffer.alloc(MAX_UPLOAD_FILE_BYTES + 1), 'big.wav', { type: 'audio/wav' });
+    const error = await failure(suite.client.audio.transcriptions.create({ model: 'gpt-4o-transcribe', file }));
+    assert.equal(error.status, 413);
+    assert.equal((error.error as any).param, 'file');
+    assert.match(error.message, new RegExp(`larger than ${MAX_UPLOAD_FILE_BYTES} bytes, the limit per file`));
+    assert.equal(usageRows(), before);
   });
 });
 

@@ -1,13 +1,13 @@
 // POST /v1/audio/speech, /v1/audio/transcriptions and /v1/audio/translations (multipart; json, text, verbose_json, srt, vtt, or a stream) in simulate mode.
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../protocols/fields.ts';
 import { streamPieces } from '../providers/simulate/text/stream-pieces.ts';
 import { countTokens } from '../providers/simulate/text/tokens.ts';
 import { segmentsOf, toSrt, toVtt, wordsOf, type Segment } from '../providers/simulate/transcripts.ts';
 import { invalid } from '../services/errors.ts';
-import { checkSpeech, checkTranscriptionInput, checkTranscriptionSeconds } from '../services/media-limits.ts';
+import { checkSpeech, checkTranscriptionInput, checkTranscriptionSeconds, MAX_UPLOAD_FILE_BYTES, uploadLimitError } from '../services/media-limits.ts';
 import { speechPriceMicros, transcriptionPriceMicros } from '../services/pricing.ts';
 import { writeSse } from '../server/sse.ts';
 
@@ -19,7 +19,7 @@ const AUDIO_TOKENS_PER_SECOND = 10;
 
 export async function audioRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
   const { billing, media } = options.context;
-  await app.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 1 } });
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_FILE_BYTES, files: 1 } });
 
   app.post('/v1/audio/speech', async (request, reply) => {
     const fields = objectBody(request.body);
@@ -42,14 +42,9 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
   const transcriptionRoute = (task: 'transcribe' | 'translate', endpoint: string) =>
     app.post(endpoint, async (request, reply) => {
       if (!request.isMultipart()) throw invalid('Send the audio as multipart/form-data with a `file` and a `model`.', 'file');
-      const fields: Fields = {};
-      const granularities: unknown[] = [];
-      let file: { bytes: Buffer; name: string } | undefined;
-      for await (const part of request.parts()) {
-        if (part.type === 'file') file = { bytes: await part.toBuffer(), name: part.filename };
-        else if (part.fieldname === 'timestamp_granularities[]') granularities.push(part.value);
-        else fields[part.fieldname] = part.value;
-      }
+      const { fields, granularities, file } = await readAudioForm(request).catch((error: unknown) => {
+        throw uploadLimitError(error);
+      });
       const model = requiredString(fields, 'model');
       if (!file || file.bytes.length === 0) throw invalid("Missing required parameter: 'file'.", 'file');
       const format = optionalString(fields, 'response_format') ?? 'json';
@@ -94,6 +89,19 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
   transcriptionRoute('transcribe', '/v1/audio/transcriptions');
   // The simulated voice speaks no language in particular: a translation is the transcript itself.
   transcriptionRoute('translate', '/v1/audio/translations');
+}
+
+/** The fields, timestamp granularities and file of a transcription form. */
+async function readAudioForm(request: FastifyRequest) {
+  const fields: Fields = {};
+  const granularities: unknown[] = [];
+  let file: { bytes: Buffer; name: string } | undefined;
+  for await (const part of request.parts()) {
+    if (part.type === 'file') file = { bytes: await part.toBuffer(), name: part.filename };
+    else if (part.fieldname === 'timestamp_granularities[]') granularities.push(part.value);
+    else fields[part.fieldname] = part.value;
+  }
+  return { fields, granularities, file };
 }
 
 /** The `timestamp_granularities[]` asked for (`segment` when none), or a 400 for another value. */

@@ -6,8 +6,18 @@ import type { GatewayContext } from '../context.ts';
 import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../protocols/fields.ts';
 import { invalid, notFound } from '../services/errors.ts';
 import { generatedFilePath, storeGeneratedFile } from '../services/generated-files.ts';
-import { checkImageOutput, EditInputTally, MAX_IMAGE_SIDE, MAX_IMAGES_PER_REQUEST, MAX_INPUT_IMAGES, MIN_IMAGE_SIDE } from '../services/media-limits.ts';
+import {
+  checkImageOutput,
+  EditInputTally,
+  MAX_IMAGE_SIDE,
+  MAX_IMAGES_PER_REQUEST,
+  MAX_INPUT_IMAGES,
+  MAX_UPLOAD_FILE_BYTES,
+  MIN_IMAGE_SIDE,
+  uploadLimitError,
+} from '../services/media-limits.ts';
 import { imagePriceMicros } from '../services/pricing.ts';
+import type { PngHeader } from '../providers/simulate/png.ts';
 import type { ImageUpload, MadeImage } from '../workers/media-jobs.ts';
 
 /** `size` as pixels: `auto` or absent is 1024×1024 (or `fallback`); otherwise WxH with each side from 64 to 2048. */
@@ -24,7 +34,7 @@ export function parseSize(size: string | undefined, fallback?: { width: number; 
 export async function imagesRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
   const { billing, clock, dataDir, media } = options.context;
   // One file more than the images and the mask, so that the route's own count answers a clear 400 first.
-  await app.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: MAX_INPUT_IMAGES + 2 } });
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_FILE_BYTES, files: MAX_INPUT_IMAGES + 2 } });
 
   /** Checks the output options, then makes the images on a worker thread (`make`), charges them and renders the answer. */
   const answer = async (request: FastifyRequest, fields: Fields, model: string, prompt: string, make: () => Promise<MadeImage[]>) => {
@@ -59,26 +69,9 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
 
   app.post('/v1/images/edits', async (request) => {
     if (!request.isMultipart()) throw invalid('Send the image as multipart/form-data with an `image` file and a `prompt`.', 'image');
-    const fields: Fields = {};
-    const images: (ImageUpload & { width: number; height: number })[] = [];
-    let mask: (ImageUpload & { width: number; height: number }) | undefined;
-    // Each file is checked by its PNG header as it arrives; nothing is decoded before every limit holds.
-    const tally = new EditInputTally();
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        const isImage = part.fieldname === 'image' || part.fieldname === 'image[]';
-        if (!isImage && part.fieldname !== 'mask') {
-          part.file.resume();
-          continue;
-        }
-        const bytes = await part.toBuffer();
-        const upload = { field: part.fieldname, bytes, ...tally.add(part.fieldname, bytes) };
-        if (isImage) images.push(upload);
-        else mask = upload;
-      } else {
-        fields[part.fieldname] = part.fieldname === 'n' ? Number(part.value) : part.value;
-      }
-    }
+    const { fields, images, mask } = await readEditForm(request).catch((error: unknown) => {
+      throw uploadLimitError(error);
+    });
     const prompt = requiredString(fields, 'prompt');
     if (images.length === 0) throw invalid("Missing required parameter: 'image'.", 'image');
     if (mask && (mask.width !== images[0]!.width || mask.height !== images[0]!.height)) {
@@ -99,4 +92,28 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
     if (!file) throw notFound('No such image');
     return reply.type('image/png').header('cache-control', 'private, max-age=31536000, immutable').send(createReadStream(file));
   });
+}
+
+/** The fields and files of an edit; each file is checked by its PNG header as it arrives, nothing is decoded before every limit holds. */
+async function readEditForm(request: FastifyRequest) {
+  const fields: Fields = {};
+  const images: (ImageUpload & PngHeader)[] = [];
+  let mask: (ImageUpload & PngHeader) | undefined;
+  const tally = new EditInputTally();
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      const isImage = part.fieldname === 'image' || part.fieldname === 'image[]';
+      if (!isImage && part.fieldname !== 'mask') {
+        part.file.resume();
+        continue;
+      }
+      const bytes = await part.toBuffer();
+      const upload = { field: part.fieldname, bytes, ...tally.add(part.fieldname, bytes) };
+      if (isImage) images.push(upload);
+      else mask = upload;
+    } else {
+      fields[part.fieldname] = part.fieldname === 'n' ? Number(part.value) : part.value;
+    }
+  }
+  return { fields, images, mask };
 }

@@ -17,6 +17,8 @@ export const MAX_INPUT_IMAGES = 16;
 export const MAX_INPUT_IMAGE_PIXELS = 2048 * 2048;
 /** Most pixels of all input images and the mask of one edit together. */
 export const MAX_INPUT_PIXELS_PER_REQUEST = 4096 * 4096;
+/** Most bytes of one uploaded file (an image, a mask, or audio to transcribe), as OpenAI's API. */
+export const MAX_UPLOAD_FILE_BYTES = 25 * 1024 * 1024;
 /** Most bytes of all files of one edit together (each file is also capped at 25 MB by the multipart parser). */
 export const MAX_EDIT_UPLOAD_BYTES = 64 * 1024 * 1024;
 
@@ -34,6 +36,13 @@ export const MAX_WAV_CHANNELS = 8;
 export const MAX_TRANSCRIPTION_SECONDS = 1500;
 
 const tooLarge = (message: string, param: string) => new GatewayError('payload_too_large', message, param);
+
+/** A multipart parser error as thrown to the caller: a file over MAX_UPLOAD_FILE_BYTES becomes a 413 naming the limit and the field; others pass unchanged. */
+export function uploadLimitError(error: unknown): unknown {
+  if ((error as { code?: unknown } | null)?.code !== 'FST_REQ_FILE_TOO_LARGE') return error;
+  const field = (error as { part?: { fieldname?: string } }).part?.fieldname ?? 'file';
+  return tooLarge(`The file in '${field}' is larger than ${MAX_UPLOAD_FILE_BYTES} bytes, the limit per file.`, field);
+}
 
 /** The output of an image request within limits: `n` images of `width`×`height`. */
 export function checkImageOutput(n: number, width: number, height: number): void {
