@@ -4,6 +4,7 @@ import { DEFAULTS, LOCAL_ACCOUNT, type GatewayConfig } from './config.ts';
 import { createContext, type GatewayContext } from './context.ts';
 import { buildApp } from './server/app.ts';
 import { consoleUrlOf } from './routes/console.ts';
+import { normalizeHostName, type HostPolicy } from './server/host-names.ts';
 import { listen } from './server/listen.ts';
 import { ensureCertificates } from './server/tls/certificates.ts';
 import { listenTls, type TlsListener } from './server/tls/listener.ts';
@@ -51,6 +52,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     ...(config.adminToken && { adminToken: config.adminToken }),
     ...(config.modelAliases && { modelAliases: config.modelAliases }),
     ...(config.corsOrigins && { corsOrigins: config.corsOrigins }),
+    hosts: hostPolicyOf(config),
     ...(config.journal !== undefined && { journal: config.journal }),
     settings: settingsOf(config),
   });
@@ -95,6 +97,16 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       db.close();
     },
   };
+}
+
+/** The Host names this gateway answers to besides the loopback ones; an entry that is no host name is a configuration error. */
+function hostPolicyOf(config: GatewayConfig): HostPolicy {
+  const allowedHosts = (config.allowedHosts ?? []).map((entry) => {
+    const name = normalizeHostName(entry);
+    if (name === undefined) throw new Error(`allowedHosts: "${entry}" is not a host name or IP address`);
+    return name;
+  });
+  return { listenHost: config.host ?? DEFAULTS.host, allowedHosts };
 }
 
 /** What this run was started with, for the Settings page; the host's settings file, when it keeps one. */

@@ -1,14 +1,14 @@
 // POST /v1/images/generations and /v1/images/edits (multipart) in simulate mode, and the capability URLs of generated images.
 import multipart from '@fastify/multipart';
-import { createReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../protocols/fields.ts';
 import { editImage, generateImage, resizeImage } from '../providers/simulate/images.ts';
 import { decodePng, encodePng, type RgbaImage } from '../providers/simulate/png.ts';
 import { invalid, notFound } from '../services/errors.ts';
-import { generatedFilePath, storeGeneratedFile } from '../services/generated-files.ts';
+import { readGeneratedFile, storeGeneratedFile } from '../services/generated-files.ts';
 import { imagePriceMicros } from '../services/pricing.ts';
+import { listenerUrlOf } from '../server/listener-url.ts';
 
 const MAX_SIDE = 2048;
 const MIN_SIDE = 64;
@@ -37,7 +37,7 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
       throw invalid(`Invalid value for 'output_format': '${outputFormat}'. This gateway produces 'png' only.`, 'output_format');
     }
     const images = make();
-    const origin = `${request.protocol}://${request.headers.host ?? request.hostname}`;
+    const origin = listenerUrlOf(request, options.context.runtime);
     const data = images.map((image) => {
       const png = encodePng(image);
       return format === 'b64_json'
@@ -87,9 +87,9 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
   });
 
   app.get<{ Params: { name: string } }>('/v1/files/images/:name', { config: { public: true } }, async (request, reply) => {
-    const file = generatedFilePath(dataDir, 'images', request.params.name);
-    if (!file) throw notFound('No such image');
-    return reply.type('image/png').header('cache-control', 'private, max-age=31536000, immutable').send(createReadStream(file));
+    const bytes = await readGeneratedFile(dataDir, 'images', request.params.name);
+    if (!bytes) throw notFound('No such image');
+    return reply.type('image/png').header('cache-control', 'private, max-age=31536000, immutable').send(bytes);
   });
 }
 
