@@ -6,7 +6,7 @@ import { buildApp } from './server/app.ts';
 import { consoleUrlOf } from './routes/console.ts';
 import { normalizeHostName, type HostPolicy } from './server/host-names.ts';
 import { listen } from './server/listen.ts';
-import { ensureCertificates } from './server/tls/certificates.ts';
+import { ensureCertificates, renewLeaf } from './server/tls/certificates.ts';
 import { listenTls, type TlsListener } from './server/tls/listener.ts';
 import { openDatabase } from './storage/database.ts';
 import type { SettingsContext } from './services/settings.ts';
@@ -24,6 +24,8 @@ export interface StartResult {
   /** The TLS listener's URL and the CA file clients must trust, when TLS is on. */
   tlsUrl?: string;
   caPath?: string;
+  /** Set when this start replaced an existing local CA: one line telling the user to trust the new one. */
+  caNotice?: string;
 }
 
 export interface Gateway {
@@ -74,10 +76,11 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       url = await listen(app, config.host ?? DEFAULTS.host, config.port ?? DEFAULTS.port);
       context.runtime.url = url;
       let caPath: string | undefined;
+      let caNotice: string | undefined;
       if (config.tlsPort !== undefined && config.tlsPort !== null) {
         const certificates = ensureCertificates(config.dataDir);
-        caPath = certificates.caPath;
-        tls = await listenTls(app, certificates, config.host ?? DEFAULTS.host, config.tlsPort);
+        ({ caPath, caNotice } = certificates);
+        tls = await listenTls(app, certificates, config.host ?? DEFAULTS.host, config.tlsPort, () => renewLeaf(config.dataDir));
         context.runtime.tlsUrl = tls.url;
       }
       context.scheduler.start();
@@ -86,6 +89,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
         consoleUrl: consoleUrlOf(url, context.runtime.adminToken),
         ...(firstToken && { firstToken }),
         ...(tls && { tlsUrl: tls.url, caPath }),
+        ...(caNotice && { caNotice }),
       };
     },
     async stop() {

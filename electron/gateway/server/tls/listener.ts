@@ -10,11 +10,36 @@ export interface TlsListener {
   close(): Promise<void>;
 }
 
-/** Listens on `port` (0: a free one) with the local certificate and hands every request and upgrade to `app`. */
-export async function listenTls(app: FastifyInstance, certificates: LocalCertificates, host: string, port: number): Promise<TlsListener> {
+/** How often a running listener asks for a renewed certificate (it changes only near expiry). */
+export const CERTIFICATE_CHECK_MS = 12 * 3600 * 1000;
+
+/**
+ * Listens on `port` (0: a free one) with the local certificate and hands every request and upgrade to `app`.
+ * `renew` is asked every CERTIFICATE_CHECK_MS for the current certificate; a new one serves the next handshakes.
+ */
+export async function listenTls(
+  app: FastifyInstance,
+  certificates: LocalCertificates,
+  host: string,
+  port: number,
+  renew?: () => { cert: string; key: string } | undefined,
+): Promise<TlsListener> {
   const server: Server = createServer({ cert: certificates.cert, key: certificates.key }, (request, response) => {
     app.routing(request, response);
   });
+  let current = certificates.cert;
+  const timer = setInterval(() => {
+    try {
+      const next = renew?.();
+      if (next && next.cert !== current) {
+        server.setSecureContext({ cert: next.cert, key: next.key });
+        current = next.cert;
+      }
+    } catch {
+      // Renewal is retried on the next tick and at the next start; the current certificate keeps serving.
+    }
+  }, CERTIFICATE_CHECK_MS);
+  timer.unref();
   // WebSocket upgrades go to the app's WebSocket routes; once the app is closing nobody listens there, so drop them.
   server.on('upgrade', (request, socket, head) => {
     if (app.server.listenerCount('upgrade') === 0) socket.destroy();
@@ -30,6 +55,7 @@ export async function listenTls(app: FastifyInstance, certificates: LocalCertifi
     url: `https://${shownHost}:${address.port}`,
     close: () =>
       new Promise<void>((resolve) => {
+        clearInterval(timer);
         server.close(() => resolve());
         server.closeIdleConnections();
       }),
