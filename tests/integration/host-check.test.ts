@@ -44,15 +44,32 @@ describe('Host check (DNS rebinding)', () => {
       const answer = await rawRequest(`${gw.url}${path}`, { headers: { host: `evil.example:${port()}`, authorization: `Bearer ${gw.gateway.adminToken}` } });
       assert.equal(answer.status, 403, path);
     }
-    // The same call with the gateway's own name is served: the Host is what was refused.
+    // The same call with the gateway's own name is served: the Host is what was refused. So are SDK clients at 127.0.0.1 and localhost.
     assert.equal((await rawRequest(`${gw.url}/v1/models`, { headers: { ...evil, host: `127.0.0.1:${port()}` } })).status, 200);
+    for (const base of [gw.url, gw.url.replace('127.0.0.1', 'localhost')]) {
+      const client = new OpenAI({ apiKey: gw.token, baseURL: `${base}/v1` });
+      const answer = await client.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'hello' }] });
+      assert.equal(answer.object, 'chat.completion', base);
+    }
   });
 
-  test('names that only look local are refused too', async () => {
+  test('loopback names (any port, *.localhost), the allowed alias and a request without Host (HTTP/1.0) are served; look-alikes are refused', async () => {
     for (const host of ['127.0.0.1.evil.example', 'localhost.evil.example', 'evil.example@127.0.0.1', '[::1].evil.example', 'localhost:80:80']) {
       const answer = await rawRequest(`${gw.url}/healthz`, { headers: { host } });
       assert.equal(answer.status, 403, `Host "${host}"`);
     }
+    for (const host of [`127.0.0.1:${port()}`, `localhost:${port()}`, 'LOCALHOST', `app.localhost:${port()}`, '127.8.9.10:1', `${ALIAS}:${port()}`, 'Gatehouse.Test.', '[::1]:8080']) {
+      const answer = await rawRequest(`${gw.url}/healthz`, { headers: { host } });
+      assert.equal(answer.status, 200, `Host "${host}"`);
+    }
+    const status = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port()), '127.0.0.1', () => socket.end('GET /healthz HTTP/1.0\r\n\r\n'));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+      socket.on('end', () => resolve(text.split('\r\n', 1)[0]!));
+      socket.on('error', reject);
+    });
+    assert.match(status, /^HTTP\/1\.[01] 200/);
   });
 
   test('the TLS listener refuses a foreign Host as well', async () => {
@@ -75,29 +92,6 @@ describe('Host check (DNS rebinding)', () => {
     // With the gateway's own name the same upgrades open.
     const own = await tryUpgrade(`${gw.url.replace(/^http/, 'ws')}/v1/realtime`, { headers: { authorization: `Bearer ${gw.token}` } });
     assert.equal(own.opened, true);
-  });
-
-  test('loopback names (any port, *.localhost), the allowed alias and a request without Host (HTTP/1.0) are served', async () => {
-    for (const host of [`127.0.0.1:${port()}`, `localhost:${port()}`, 'LOCALHOST', `app.localhost:${port()}`, '127.8.9.10:1', `${ALIAS}:${port()}`, 'Gatehouse.Test.', '[::1]:8080']) {
-      const answer = await rawRequest(`${gw.url}/healthz`, { headers: { host } });
-      assert.equal(answer.status, 200, `Host "${host}"`);
-    }
-    const status = await new Promise<string>((resolve, reject) => {
-      const socket = net.connect(Number(port()), '127.0.0.1', () => socket.end('GET /healthz HTTP/1.0\r\n\r\n'));
-      let text = '';
-      socket.on('data', (chunk) => (text += chunk.toString('latin1')));
-      socket.on('end', () => resolve(text.split('\r\n', 1)[0]!));
-      socket.on('error', reject);
-    });
-    assert.match(status, /^HTTP\/1\.[01] 200/);
-  });
-
-  test('the official openai SDK keeps working on 127.0.0.1 and localhost', async () => {
-    for (const base of [gw.url, gw.url.replace('127.0.0.1', 'localhost')]) {
-      const client = new OpenAI({ apiKey: gw.token, baseURL: `${base}/v1` });
-      const answer = await client.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'hello' }] });
-      assert.equal(answer.object, 'chat.completion', base);
-    }
   });
 
   test('file URLs keep the gateway\'s own address when the request came with an allowed alias (images and 3D, HTTP and TLS)', async () => {
@@ -144,6 +138,7 @@ describe('Host check: listen hosts', () => {
       const port = new URL(gw.url).port;
       const own = Object.values(os.networkInterfaces()).flat().find((entry) => entry?.family === 'IPv4' && !entry.internal)?.address;
       if (own) assert.equal((await rawRequest(`http://127.0.0.1:${port}/healthz`, { headers: { host: `${own}:${port}` } })).status, 200, own);
+      assert.equal((await rawRequest(`${gw.url}/healthz`)).status, 200, 'the printed URL (http://0.0.0.0:port) works too');
       assert.equal((await rawRequest(`http://127.0.0.1:${port}/healthz`, { headers: { host: `192.0.2.1:${port}` } })).status, 403);
       assert.equal((await rawRequest(`http://127.0.0.1:${port}/healthz`, { headers: { host: `evil.example:${port}` } })).status, 403);
     } finally {

@@ -68,7 +68,8 @@ export function isAllowedHost(header: string | undefined, policy: HostPolicy): b
   const name = hostNameOf(header);
   if (name === undefined) return false;
   if (isLoopbackName(name) || policy.allowedHosts.includes(name)) return true;
+  // The listen host itself, wildcards included: the URL the gateway prints (http://0.0.0.0:8790) must work in a browser too.
   const listen = normalizeHostName(policy.listenHost) ?? policy.listenHost;
-  if (WILDCARD_HOSTS.has(listen)) return ownAddresses().has(name);
-  return name === listen;
+  if (name === listen) return true;
+  return WILDCARD_HOSTS.has(listen) && ownAddresses().has(name);
 }
