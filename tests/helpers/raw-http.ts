@@ -21,6 +21,18 @@ export interface RawOptions {
   ca?: string;
 }
 
+/** Reads a response to its end: the text, and the body parsed as JSON when it is JSON. */
+async function readAnswer(response: http.IncomingMessage): Promise<{ text: string; body: any }> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return { text, body: JSON.parse(text) };
+  } catch {
+    return { text, body: undefined };
+  }
+}
+
 /** Sends one request to `url` with exactly the headers given (Host included). */
 export function rawRequest(url: string, options: RawOptions = {}): Promise<RawAnswer> {
   const target = new URL(url);
@@ -37,20 +49,7 @@ export function rawRequest(url: string, options: RawOptions = {}): Promise<RawAn
         // The certificate is checked against the address dialled, not against the (possibly foreign) Host header sent.
         ...(options.ca && { ca: options.ca, checkServerIdentity: (_name: string, cert: PeerCertificate) => checkServerIdentity(target.hostname.replace(/^\[|\]$/g, ''), cert) }),
       },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let body: unknown;
-          try {
-            body = JSON.parse(text);
-          } catch {
-            body = undefined;
-          }
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, text, body });
-        });
-      },
+      (response) => readAnswer(response).then(({ text, body }) => resolve({ status: response.statusCode ?? 0, headers: response.headers, text, body }), reject),
     );
     request.on('error', reject);
     request.end(payload);
@@ -69,18 +68,7 @@ export function tryUpgrade(url: string, options: { headers?: Record<string, stri
       socket.close();
     });
     socket.once('unexpected-response', (_request, response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          body = text;
-        }
-        resolve({ opened: false, status: response.statusCode ?? 0, body });
-      });
+      readAnswer(response).then(({ body }) => resolve({ opened: false, status: response.statusCode ?? 0, body }), reject);
     });
     socket.once('error', reject);
   });
