@@ -80,7 +80,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       if (config.tlsPort !== undefined && config.tlsPort !== null) {
         const certificates = ensureCertificates(config.dataDir);
         ({ caPath, caNotice } = certificates);
-        tls = await listenTls(app, certificates, config.host ?? DEFAULTS.host, config.tlsPort, () => renewLeaf(config.dataDir));
+        tls = await listenTls(app, certificates, config.host ?? DEFAULTS.host, config.tlsPort, { renew: () => renewLeaf(config.dataDir) });
         context.runtime.tlsUrl = tls.url;
       }
       context.scheduler.start();

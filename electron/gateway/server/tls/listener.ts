@@ -13,16 +13,24 @@ export interface TlsListener {
 /** How often a running listener asks for a renewed certificate (it changes only near expiry). */
 export const CERTIFICATE_CHECK_MS = 12 * 3600 * 1000;
 
+/** How a running listener keeps its certificate fresh. */
+export interface CertificateRenewal {
+  /** The current certificate and key (renewed when near expiry); undefined or a throw keeps the one in use. */
+  renew: () => { cert: string; key: string } | undefined;
+  /** How often to ask; CERTIFICATE_CHECK_MS by default. */
+  everyMs?: number;
+}
+
 /**
  * Listens on `port` (0: a free one) with the local certificate and hands every request and upgrade to `app`.
- * `renew` is asked every CERTIFICATE_CHECK_MS for the current certificate; a new one serves the next handshakes.
+ * With `renewal`, a renewed certificate serves the next handshakes without a restart.
  */
 export async function listenTls(
   app: FastifyInstance,
   certificates: LocalCertificates,
   host: string,
   port: number,
-  renew?: () => { cert: string; key: string } | undefined,
+  renewal?: CertificateRenewal,
 ): Promise<TlsListener> {
   const server: Server = createServer({ cert: certificates.cert, key: certificates.key }, (request, response) => {
     app.routing(request, response);
@@ -30,7 +38,7 @@ export async function listenTls(
   let current = certificates.cert;
   const timer = setInterval(() => {
     try {
-      const next = renew?.();
+      const next = renewal?.renew();
       if (next && next.cert !== current) {
         server.setSecureContext({ cert: next.cert, key: next.key });
         current = next.cert;
@@ -38,7 +46,7 @@ export async function listenTls(
     } catch {
       // Renewal is retried on the next tick and at the next start; the current certificate keeps serving.
     }
-  }, CERTIFICATE_CHECK_MS);
+  }, renewal?.everyMs ?? CERTIFICATE_CHECK_MS);
   timer.unref();
   // WebSocket upgrades go to the app's WebSocket routes; once the app is closing nobody listens there, so drop them.
   server.on('upgrade', (request, socket, head) => {
