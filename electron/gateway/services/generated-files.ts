@@ -1,12 +1,12 @@
 // Files the simulator generates (images, 3D results) kept under the data dir and served by opaque, unguessable ids; links are never followed.
 import { constants, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { open, realpath } from 'node:fs/promises';
+import { lstat, open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBase62 } from '../ids.ts';
 
 /** The opaque id of a stored file: 24 random base-62 characters and an extension. Nothing else is ever looked up. */
 const FILE_ID = /^[A-Za-z0-9]{24}\.[a-z0-9]{1,8}$/;
-/** Opens the final path component without following a symbolic link (0 where the platform has no such flag; the lstat-style checks below still hold). */
+/** Opens the final path component without following a symbolic link; where the platform has no such flag (Windows), an lstat refuses links first. */
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 
 /** Stores `bytes` as `<dataDir>/files/<kind>/<random>.<ext>` and returns the file's id (its name). */
@@ -30,7 +30,9 @@ export async function readGeneratedFile(dataDir: string, kind: string, id: strin
     const dir = path.join(await realpath(dataDir), 'files', kind);
     // The folders below the data dir must be the real ones: a link there would lead out of the data dir.
     if ((await realpath(dir)) !== dir) return undefined;
-    const handle = await open(path.join(dir, id), constants.O_RDONLY | NO_FOLLOW);
+    const file = path.join(dir, id);
+    if (NO_FOLLOW === 0 && (await lstat(file)).isSymbolicLink()) return undefined;
+    const handle = await open(file, constants.O_RDONLY | NO_FOLLOW);
     try {
       const stats = await handle.stat();
       if (!stats.isFile() || stats.nlink !== 1) return undefined;
