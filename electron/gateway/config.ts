@@ -34,6 +34,11 @@ export interface GatewayConfig {
   sim3dMs?: number;
   /** Browser origins allowed to call the API (`*`: any); the console's own origin needs none. */
   corsOrigins?: string[];
+  /**
+   * Extra names or addresses the Host header may carry (`--allowed-hosts`), besides `localhost`, `*.localhost`,
+   * `127.0.0.0/8`, `::1` and `host`; every other Host is refused with 403 (DNS rebinding).
+   */
+  allowedHosts?: string[];
   /** Records API calls for the console's Logs page (default true). */
   journal?: boolean;
   /** The host's settings file, which the console's Settings page edits; absent: settings are read-only. */

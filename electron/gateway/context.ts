@@ -8,6 +8,7 @@ import type { SettingsContext } from './services/settings.ts';
 import { SimulatedReviewer } from './providers/simulate/reviewer.ts';
 import { RefreshScheduler, type ScanReport } from './scheduler/refresh-scheduler.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
+import type { HostPolicy } from './server/host-names.ts';
 import { AssetRefresher } from './services/asset-refresh.ts';
 import { AssetsService } from './services/assets.ts';
 import { BillingService } from './services/billing.ts';
@@ -46,6 +47,8 @@ export interface RuntimeInfo {
   refreshIntervalMs: number;
   /** Browser origins allowed to call the API; changed at run time by the Settings page. */
   corsOrigins: string[];
+  /** The host the gateway listens on, and the extra names its Host header may carry (see server/host-names.ts). */
+  readonly hosts: HostPolicy;
   /** Whether API calls are recorded in the request journal. */
   readonly journal: boolean;
   readonly simReviewMs: number;
@@ -96,6 +99,8 @@ export interface ContextOptions {
   adminToken?: string;
   modelAliases?: Record<string, string>;
   corsOrigins?: string[];
+  /** The listen host (default 127.0.0.1) and extra allowed Host names, normalized. */
+  hosts?: HostPolicy;
   journal?: boolean;
   /** The values this run started with and the host's settings file; absent: read-only, taken from the options above. */
   settings?: SettingsContext;
@@ -165,6 +170,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       startedAt: clock.now(),
       refreshIntervalMs: options.refreshIntervalMs,
       corsOrigins: [...(options.corsOrigins ?? [])],
+      hosts: options.hosts ?? { listenHost: '127.0.0.1', allowedHosts: [] },
       journal: options.journal ?? true,
       simReviewMs: options.simReviewMs,
       url: null,

@@ -1,11 +1,10 @@
 // POST /v1/images/generations and /v1/images/edits (multipart) in simulate mode, and the capability URLs of generated images.
 import multipart from '@fastify/multipart';
-import { createReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../protocols/fields.ts';
 import { invalid, notFound } from '../services/errors.ts';
-import { generatedFilePath, storeGeneratedFile } from '../services/generated-files.ts';
+import { readGeneratedFile, storeGeneratedFile } from '../services/generated-files.ts';
 import {
   checkImageOutput,
   EditInputTally,
@@ -19,6 +18,7 @@ import {
 import { imagePriceMicros } from '../services/pricing.ts';
 import type { PngHeader } from '../providers/simulate/png.ts';
 import type { ImageUpload, MadeImage } from '../workers/media-jobs.ts';
+import { listenerUrlOf } from '../server/listener-url.ts';
 
 /** `size` as pixels: `auto` or absent is 1024×1024 (or `fallback`); otherwise WxH with each side from 64 to 2048. */
 export function parseSize(size: string | undefined, fallback?: { width: number; height: number }) {
@@ -45,7 +45,7 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
       throw invalid(`Invalid value for 'output_format': '${outputFormat}'. This gateway produces 'png' only.`, 'output_format');
     }
     const images = await make();
-    const origin = `${request.protocol}://${request.headers.host ?? request.hostname}`;
+    const origin = listenerUrlOf(request, options.context.runtime);
     const data = images.map((image) => {
       const png = Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength);
       return format === 'b64_json'
@@ -88,9 +88,9 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
   });
 
   app.get<{ Params: { name: string } }>('/v1/files/images/:name', { config: { public: true } }, async (request, reply) => {
-    const file = generatedFilePath(dataDir, 'images', request.params.name);
-    if (!file) throw notFound('No such image');
-    return reply.type('image/png').header('cache-control', 'private, max-age=31536000, immutable').send(createReadStream(file));
+    const bytes = await readGeneratedFile(dataDir, 'images', request.params.name);
+    if (!bytes) throw notFound('No such image');
+    return reply.type('image/png').header('cache-control', 'private, max-age=31536000, immutable').send(bytes);
   });
 }
 

@@ -11,6 +11,7 @@ import { installCors } from './cors.ts';
 import { credentialOf } from './credentials.ts';
 import { renderError } from './error-render.ts';
 import { installFaults } from './faults.ts';
+import { installHostCheck } from './host-check.ts';
 import { installJournal } from './journal-capture.ts';
 import { protocolOf } from './protocol.ts';
 
@@ -38,6 +39,9 @@ export async function buildApp(context: GatewayContext): Promise<FastifyInstance
   // One WebSocket server for every socket route (admin events, realtime), on the HTTP and TLS listeners alike.
   // Registered before the auth hook, so the plugin's own hooks still close the socket of a refused upgrade.
   await app.register(websocket, { options: { handleProtocols: chooseSubprotocol } });
+
+  // Before anything else reads the request: a foreign Host (DNS rebinding) is refused, and not journaled.
+  installHostCheck(app, () => context.runtime.hosts);
 
   // First, so refused calls are journaled too.
   if (context.runtime.journal) installJournal(app, context.journal, context.clock);
