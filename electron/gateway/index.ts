@@ -4,8 +4,9 @@ import { DEFAULTS, LOCAL_ACCOUNT, type GatewayConfig } from './config.ts';
 import { createContext, type GatewayContext } from './context.ts';
 import { buildApp } from './server/app.ts';
 import { consoleUrlOf } from './routes/console.ts';
+import { normalizeHostName, type HostPolicy } from './server/host-names.ts';
 import { listen } from './server/listen.ts';
-import { ensureCertificates } from './server/tls/certificates.ts';
+import { ensureCertificates, renewLeaf } from './server/tls/certificates.ts';
 import { listenTls, type TlsListener } from './server/tls/listener.ts';
 import { openDatabase } from './storage/database.ts';
 import type { SettingsContext } from './services/settings.ts';
@@ -23,6 +24,8 @@ export interface StartResult {
   /** The TLS listener's URL and the CA file clients must trust, when TLS is on. */
   tlsUrl?: string;
   caPath?: string;
+  /** Set when this start replaced an existing local CA: one line telling the user to trust the new one. */
+  caNotice?: string;
 }
 
 export interface Gateway {
@@ -51,7 +54,9 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     ...(config.adminToken && { adminToken: config.adminToken }),
     ...(config.modelAliases && { modelAliases: config.modelAliases }),
     ...(config.corsOrigins && { corsOrigins: config.corsOrigins }),
+    hosts: hostPolicyOf(config),
     ...(config.journal !== undefined && { journal: config.journal }),
+    ...(config.media && { media: config.media }),
     settings: settingsOf(config),
   });
   let app: FastifyInstance | undefined;
@@ -72,10 +77,11 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       url = await listen(app, config.host ?? DEFAULTS.host, config.port ?? DEFAULTS.port);
       context.runtime.url = url;
       let caPath: string | undefined;
+      let caNotice: string | undefined;
       if (config.tlsPort !== undefined && config.tlsPort !== null) {
         const certificates = ensureCertificates(config.dataDir);
-        caPath = certificates.caPath;
-        tls = await listenTls(app, certificates, config.host ?? DEFAULTS.host, config.tlsPort);
+        ({ caPath, caNotice } = certificates);
+        tls = await listenTls(app, certificates, config.host ?? DEFAULTS.host, config.tlsPort, { renew: () => renewLeaf(config.dataDir) });
         context.runtime.tlsUrl = tls.url;
       }
       context.scheduler.start();
@@ -84,17 +90,29 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
         consoleUrl: consoleUrlOf(url, context.runtime.adminToken),
         ...(firstToken && { firstToken }),
         ...(tls && { tlsUrl: tls.url, caPath }),
+        ...(caNotice && { caNotice }),
       };
     },
     async stop() {
       if (stopped) return;
       stopped = true;
       await Promise.all([app?.close(), tls?.close()]);
+      await context.media.close();
       await context.scheduler.stop();
       context.journal.stop();
       db.close();
     },
   };
+}
+
+/** The Host names this gateway answers to besides the loopback ones; an entry that is no host name is a configuration error. */
+function hostPolicyOf(config: GatewayConfig): HostPolicy {
+  const allowedHosts = (config.allowedHosts ?? []).map((entry) => {
+    const name = normalizeHostName(entry);
+    if (name === undefined) throw new Error(`allowedHosts: "${entry}" is not a host name or IP address`);
+    return name;
+  });
+  return { listenHost: config.host ?? DEFAULTS.host, allowedHosts };
 }
 
 /** What this run was started with, for the Settings page; the host's settings file, when it keeps one. */

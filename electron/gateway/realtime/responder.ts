@@ -1,10 +1,10 @@
 // Streams one simulated realtime response as its ordered server events: function calls, or a message in text or spoken audio with its transcript.
 import { publicId } from '../ids.ts';
-import { synthesizeSpeech } from '../providers/simulate/fsk-voice.ts';
 import { simulateChat } from '../providers/simulate/text/engine.ts';
 import { argumentFragments, streamPieces } from '../providers/simulate/text/stream-pieces.ts';
 import { countTokens } from '../providers/simulate/text/tokens.ts';
 import type { ChatRequest, ToolCall } from '../providers/simulate/text/types.ts';
+import { piecesWithinSpeechLimit } from '../services/media-limits.ts';
 import { encodeAudio, samplesPerUnit } from './audio-format.ts';
 import type { Entry } from './conversation.ts';
 import { dialectPartType } from './event-names.ts';
@@ -26,6 +26,8 @@ export interface ResponseRun {
   pause(): Promise<void>;
   /** True once the response was cancelled: streaming stops at the next delta. */
   cancelled(): boolean;
+  /** The simulated voice's samples of `text` at `speed` (made off the event loop). */
+  speak(text: string, speed: number): Promise<Int16Array>;
 }
 
 /** What a finished response produced and used. */
@@ -51,15 +53,18 @@ export async function streamResponse(run: ResponseRun): Promise<ResponseOutcome>
   const input = inputUsage(request, run.context);
   const spent: TokenSplit = { text: 0, audio: 0 };
   const output: Entry[] = [];
+  let cut = false;
   if (choice.toolCalls.length > 0) {
     for (const [index, call] of choice.toolCalls.entries()) {
       if (run.cancelled()) break;
       output.push(await streamCall(run, call, index, spent));
     }
   } else {
-    output.push(await streamMessage(run, choice.text, choice.finishReason === 'length', spent));
+    const text = spokenWithinLimit(choice.text, config);
+    cut = choice.finishReason === 'length' || text !== choice.text;
+    output.push(await streamMessage(run, text, cut, spent));
   }
-  const status = run.cancelled() ? 'cancelled' : choice.finishReason === 'length' ? 'incomplete' : 'completed';
+  const status = run.cancelled() ? 'cancelled' : cut ? 'incomplete' : 'completed';
   return { output, input, produced: spent, status };
 }
 
@@ -99,7 +104,7 @@ async function streamMessage(run: ResponseRun, text: string, cut: boolean, spent
   run.onItem('added', entry);
   run.emit('response.content_part.added', { ...at, part: spoken ? { type, transcript: '' } : { type, text: '' } });
   const pieces = streamPieces(text);
-  const chunks = spoken ? audioChunks(synthesizeSpeech(text, { speed: config.speed }), pieces, samplesPerUnit(config.outputFormat)) : [];
+  const chunks = spoken ? audioChunks(await run.speak(text, config.speed), pieces, samplesPerUnit(config.outputFormat)) : [];
   let said = '';
   const sent: Int16Array[] = [];
   for (const [index, piece] of pieces.entries()) {
@@ -132,6 +137,14 @@ async function streamMessage(run: ResponseRun, text: string, cut: boolean, spent
   run.emit('response.output_item.done', { response_id: run.id, output_index: 0, item: entry.item });
   run.onItem('done', entry);
   return entry;
+}
+
+/** The answer cut after the last piece that can be spoken within MAX_SPEECH_SECONDS, when the answer is spoken (the response is then incomplete). */
+function spokenWithinLimit(text: string, config: SessionConfig): string {
+  if (config.outputModalities[0] !== 'audio') return text;
+  const pieces = streamPieces(text);
+  const fit = piecesWithinSpeechLimit(pieces, config.speed);
+  return fit === pieces.length ? text : pieces.slice(0, fit).join('');
 }
 
 /**

@@ -25,6 +25,8 @@ export interface ResponseHost {
   /** An output item of a response that writes to the default conversation starts or ends. */
   onItem(stage: 'added' | 'done', entry: Entry): void;
   pause(): Promise<void>;
+  /** The simulated voice's samples of a spoken answer. */
+  speak(text: string, speed: number): Promise<Int16Array>;
   /** A response ended (any status): bill it. */
   finished(config: SessionConfig, outcome: ResponseOutcome, usage: ReturnType<typeof presentUsage>): void;
   /** A response failed unexpectedly. */
@@ -68,6 +70,7 @@ export class Responses {
         if (run.conversation === 'auto') this.host.onItem(stage, entry);
       },
       pause: () => this.host.pause(),
+      speak: (text, speed) => this.host.speak(text, speed),
       cancelled: () => run.cancelled,
     }).then(
       (outcome) => {

@@ -55,6 +55,8 @@ export interface SessionOptions {
   paceMs: number;
   /** Current time in ms. */
   now: number;
+  /** The simulated voice's samples of a spoken answer (on the gateway's media workers). */
+  speak(text: string, speed: number): Promise<Int16Array>;
   /** An unexpected failure (a bug), for the gateway's log; the client gets a `server_error` event. */
   report(error: unknown): void;
 }
@@ -84,6 +86,7 @@ export class RealtimeSession {
       emit: (type, fields) => this.emit(type, fields),
       onItem: (stage, entry) => (stage === 'added' ? this.addItem(entry, undefined, 'added') : this.emitItem('conversation.item.done', entry)),
       pause: () => new Promise((resolve) => (options.paceMs > 0 ? setTimeout(resolve, options.paceMs) : setImmediate(resolve))),
+      speak: (text, speed) => options.speak(text, speed),
       finished: (config, outcome, usage) => {
         if (outcome.output.some((entry) => entry.audio && entry.audio.length > 0)) this.spoke = true;
         options.charge({ model: config.model, inputTokens: usage.input_tokens, outputTokens: usage.output_tokens });

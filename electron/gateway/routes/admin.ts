@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { ADMIN_ROUTES, type AdminRouteName, type ScanSummary } from '../../../shared/admin-api.ts';
 import type { GatewayContext } from '../context.ts';
 import { requireAdminToken } from '../server/admin-auth.ts';
+import { requireSameOrigin } from '../server/same-origin.ts';
 import { createAdminHandlers, type AdminHandler, type AdminInput } from '../services/admin-handlers.ts';
 import { adminSocketRoute } from './admin-socket.ts';
 
@@ -13,8 +14,11 @@ export async function adminRoutes(app: FastifyInstance, options: { context: Gate
   context.events.on('scan.finished', onScan);
   app.addHook('onClose', async () => void context.events.off('scan.finished', onScan));
 
-  // Every route of this plugin, the socket included, needs the admin token (API tokens are not accepted here).
-  app.addHook('onRequest', async (request) => requireAdminToken(request.headers, context.runtime.adminToken));
+  // Every route of this plugin, the socket included, answers its own origin only and needs the admin token (API tokens are not accepted here).
+  app.addHook('onRequest', async (request) => {
+    requireSameOrigin(request);
+    requireAdminToken(request.headers, context.runtime.adminToken);
+  });
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });

@@ -11,6 +11,7 @@ import { installCors } from './cors.ts';
 import { credentialOf } from './credentials.ts';
 import { renderError } from './error-render.ts';
 import { installFaults } from './faults.ts';
+import { installHostCheck } from './host-check.ts';
 import { installJournal } from './journal-capture.ts';
 import { protocolOf } from './protocol.ts';
 import { shownPath } from './shown-path.ts';
@@ -50,7 +51,10 @@ export async function buildApp(context: GatewayContext): Promise<FastifyInstance
   // Registered before the auth hook, so the plugin's own hooks still close the socket of a refused upgrade.
   await app.register(websocket, { options: { handleProtocols: chooseSubprotocol } });
 
-  // First, so every call's end is seen; calls that name no token are counted there, not journaled.
+  // Before anything else reads the request: a foreign Host (DNS rebinding) is refused, and not journaled.
+  installHostCheck(app, () => context.runtime.hosts);
+
+  // First after the Host check, so every call's end is seen; calls that name no token are counted there, not journaled.
   if (context.runtime.journal) installJournal(app, { recorder: context.journal, clock: context.clock, accountOf: (request) => accountOf(context, request) });
 
   // Before authentication: a preflight carries no credentials, and a refused call still needs its CORS headers to be readable.

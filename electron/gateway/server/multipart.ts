@@ -10,6 +10,12 @@ export type FormPart =
   | { kind: 'file'; field: string; filename: string; bytes: Buffer }
   | { kind: 'field'; field: string; value: unknown };
 
+/** Which parts to read. */
+export interface FormOptions {
+  /** False for a file field the route does not use: its bytes are drained unread. All files are read by default. */
+  keepFile?: (field: string) => boolean;
+}
+
 /** The boundary parameter of a content type, or undefined when there is none. */
 export function boundaryOf(contentType: string | undefined): string | undefined {
   const match = /;\s*boundary\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType ?? '');
@@ -17,18 +23,19 @@ export function boundaryOf(contentType: string | undefined): string | undefined 
 }
 
 /**
- * Yields each part with its bytes read. Failures of the multipart parser (a missing or overlong boundary,
+ * Yields each part with its bytes read (files the route does not keep are drained, not yielded). Failures of the multipart parser (a missing or overlong boundary,
  * a truncated header or part) become a 400; the plugin's own limit errors keep their 4xx status.
  */
-export async function* formParts(request: FastifyRequest): AsyncGenerator<FormPart> {
+export async function* formParts(request: FastifyRequest, options: FormOptions = {}): AsyncGenerator<FormPart> {
   const boundary = boundaryOf(request.headers['content-type']);
   if (!boundary || boundary.length > MAX_BOUNDARY_LENGTH) {
     throw invalid(`A multipart/form-data body needs a boundary parameter of 1 to ${MAX_BOUNDARY_LENGTH} characters in its Content-Type.`);
   }
   try {
     for await (const part of request.parts()) {
-      if (part.type === 'file') yield { kind: 'file', field: part.fieldname, filename: part.filename, bytes: await part.toBuffer() };
-      else yield { kind: 'field', field: part.fieldname, value: part.value };
+      if (part.type !== 'file') yield { kind: 'field', field: part.fieldname, value: part.value };
+      else if (options.keepFile?.(part.fieldname) === false) part.file.resume();
+      else yield { kind: 'file', field: part.fieldname, filename: part.filename, bytes: await part.toBuffer() };
     }
   } catch (error) {
     throw malformed(error);

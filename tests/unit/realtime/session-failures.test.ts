@@ -19,6 +19,7 @@ describe('realtime session failures', () => {
         charge: () => {
           throw new Error('database is closed');
         },
+        speak: async () => new Int16Array(0),
         paceMs: 0,
         now: Date.now(),
         report: (error) => reported.push(error),

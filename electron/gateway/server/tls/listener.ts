@@ -10,11 +10,44 @@ export interface TlsListener {
   close(): Promise<void>;
 }
 
-/** Listens on `port` (0: a free one) with the local certificate and hands every request and upgrade to `app`. */
-export async function listenTls(app: FastifyInstance, certificates: LocalCertificates, host: string, port: number): Promise<TlsListener> {
+/** How often a running listener asks for a renewed certificate (it changes only near expiry). */
+export const CERTIFICATE_CHECK_MS = 12 * 3600 * 1000;
+
+/** How a running listener keeps its certificate fresh. */
+export interface CertificateRenewal {
+  /** The current certificate and key (renewed when near expiry); undefined or a throw keeps the one in use. */
+  renew: () => { cert: string; key: string } | undefined;
+  /** How often to ask; CERTIFICATE_CHECK_MS by default. */
+  everyMs?: number;
+}
+
+/**
+ * Listens on `port` (0: a free one) with the local certificate and hands every request and upgrade to `app`.
+ * With `renewal`, a renewed certificate serves the next handshakes without a restart.
+ */
+export async function listenTls(
+  app: FastifyInstance,
+  certificates: LocalCertificates,
+  host: string,
+  port: number,
+  renewal?: CertificateRenewal,
+): Promise<TlsListener> {
   const server: Server = createServer({ cert: certificates.cert, key: certificates.key }, (request, response) => {
     app.routing(request, response);
   });
+  let current = certificates.cert;
+  const timer = setInterval(() => {
+    try {
+      const next = renewal?.renew();
+      if (next && next.cert !== current) {
+        server.setSecureContext({ cert: next.cert, key: next.key });
+        current = next.cert;
+      }
+    } catch {
+      // Renewal is retried on the next tick and at the next start; the current certificate keeps serving.
+    }
+  }, renewal?.everyMs ?? CERTIFICATE_CHECK_MS);
+  timer.unref();
   // WebSocket upgrades go to the app's WebSocket routes; once the app is closing nobody listens there, so drop them.
   server.on('upgrade', (request, socket, head) => {
     if (app.server.listenerCount('upgrade') === 0) socket.destroy();
@@ -30,6 +63,7 @@ export async function listenTls(app: FastifyInstance, certificates: LocalCertifi
     url: `https://${shownHost}:${address.port}`,
     close: () =>
       new Promise<void>((resolve) => {
+        clearInterval(timer);
         server.close(() => resolve());
         server.closeIdleConnections();
       }),
