@@ -91,7 +91,10 @@ class Generator {
       if (Array.isArray(options) && options.length > 0) return this.choice(options.map(asSchema), depth, chain);
     }
     if (Array.isArray(schema['allOf'])) {
-      const merged = Object.assign({}, ...schema['allOf'].map(asSchema), { allOf: undefined }) as JsonSchema;
+      // One level of allOf is merged here; the members' own allOf lists stay for the next step.
+      const members = schema['allOf'].map(asSchema);
+      const inner = members.flatMap((member) => (Array.isArray(member['allOf']) ? member['allOf'] : []));
+      const merged = Object.assign({}, ...members, { allOf: inner.length > 0 ? inner : undefined }) as JsonSchema;
       return this.value(merged, depth + 1, chain);
     }
     switch (typeOf(schema)) {
@@ -170,8 +173,12 @@ class Generator {
       const value = this.value(items, depth + 1, []);
       pending = false;
       const key = seen && JSON.stringify(value);
-      if (seen && seen.has(key!)) Object.assign(this.budget, mark);
-      else values.push(value), seen?.add(key!);
+      if (seen && seen.has(key!)) {
+        Object.assign(this.budget, mark);
+        return;
+      }
+      values.push(value);
+      seen?.add(key!);
     };
     try {
       this.spend(1, 1);
