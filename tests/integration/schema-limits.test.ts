@@ -96,27 +96,12 @@ describe('hostile JSON schemas', { timeout: 120_000 }, () => {
         assert.equal((error.error as any).error.type, 'invalid_request_error');
         assert.match((error.error as any).error.message, message);
       };
-      checks(
-        await whileAlive(() =>
-          anthropic.messages.create({
-            model: 'claude-sonnet-4-5',
-            max_tokens: 1024,
-            messages: [{ role: 'user', content: 'fill it' }],
-            tools: [{ name: 'fill', input_schema: schema as Anthropic.Tool.InputSchema }],
-            tool_choice: { type: 'any' },
-          }),
-        ),
-      );
-      checks(
-        await whileAlive(() =>
-          anthropic.messages.create({
-            model: 'claude-sonnet-4-5',
-            max_tokens: 1024,
-            messages: [{ role: 'user', content: 'fill it' }],
-            output_config: { format: { type: 'json_schema', schema } },
-          } as Anthropic.MessageCreateParamsNonStreaming),
-        ),
-      );
+      const ask = (extra: Partial<Anthropic.MessageCreateParamsNonStreaming>) =>
+        whileAlive(() =>
+          anthropic.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 1024, messages: [{ role: 'user', content: 'fill it' }], ...extra }),
+        );
+      checks(await ask({ tools: [{ name: 'fill', input_schema: schema as Anthropic.Tool.InputSchema }], tool_choice: { type: 'any' } }));
+      checks(await ask({ output_config: { format: { type: 'json_schema', schema } } } as Partial<Anthropic.MessageCreateParamsNonStreaming>));
     });
 
     test(`Gemini responseJsonSchema and function parametersJsonSchema: ${name} is a 400 INVALID_ARGUMENT`, async () => {
