@@ -7,13 +7,14 @@ import { simulateChat } from '../../../electron/gateway/providers/simulate/text/
 import {
   checkSchemaDocument,
   MAX_SCHEMA_DEPTH,
+  MAX_SCHEMA_GENERATION_STEPS,
   MAX_SCHEMA_NODES,
   MAX_SCHEMA_OUTPUT_CHARS,
   MAX_SCHEMA_OUTPUT_TOKENS,
   SchemaLimitError,
   type SchemaLimitReason,
 } from '../../../electron/gateway/providers/simulate/text/json-schema-limits.ts';
-import { valueFor } from '../../../electron/gateway/providers/simulate/text/json-schema-value.ts';
+import { newBudget, valueFor } from '../../../electron/gateway/providers/simulate/text/json-schema-value.ts';
 import { seededRandom } from '../../../electron/gateway/providers/simulate/text/seed.ts';
 import { streamPieces } from '../../../electron/gateway/providers/simulate/text/stream-pieces.ts';
 import { countTokens, estimateInputTokens } from '../../../electron/gateway/providers/simulate/text/tokens.ts';
@@ -60,7 +61,10 @@ function refusal(run: () => unknown, reason: SchemaLimitReason): SchemaLimitErro
 
 describe('bounded schema values', () => {
   test('minItems 1000 three deep is refused as too large, without building the value', () => {
-    refusal(() => valueFor(CUBE, seededRandom(1)), 'value_size');
+    const budget = newBudget();
+    refusal(() => valueFor(CUBE, seededRandom(1), { budget }), 'value_size');
+    // The work done before the refusal stayed within the caps: counted as the value grew, never measured afterwards.
+    assert.ok(budget.steps <= MAX_SCHEMA_GENERATION_STEPS + 1 && budget.chars <= MAX_SCHEMA_OUTPUT_CHARS + 64, JSON.stringify(budget));
     const error = refusal(() => simulateChat(format(CUBE)), 'value_size');
     assert.match(error.message, /^The JSON schema of the response format cannot be satisfied within the gateway's limits: .*(steps|tokens|characters)/);
   });
