@@ -14,9 +14,9 @@ const SELF = { $ref: '#' };
 /** Required recursion that never bottoms out. */
 const ENDLESS = { type: 'object', properties: { child: { $ref: '#' } }, required: ['child'] };
 const HOSTILE: [string, Record<string, unknown>, RegExp][] = [
-  ['minItems 1000^3', CUBE, /cannot be satisfied within the gateway's limits: .*(steps|tokens|characters)/],
+  ['minItems 1000^3', CUBE, /cannot be satisfied within (the gateway's limits|the request's output token limit): .*(steps|tokens|characters)/],
   ['$ref to itself', SELF, /cannot be satisfied within the gateway's limits: \$ref '#' leads back to itself/],
-  ['required recursion', ENDLESS, /cannot be satisfied within the gateway's limits: (a value would nest deeper than 64 levels|the value needs more than)/],
+  ['required recursion', ENDLESS, /cannot be satisfied within (the gateway's limits: a value would nest deeper than 64 levels|the request's output token limit: the value needs more than)/],
 ];
 
 describe('hostile JSON schemas', { timeout: 120_000 }, () => {

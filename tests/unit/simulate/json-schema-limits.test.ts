@@ -111,7 +111,7 @@ describe('bounded schema values', () => {
   test("tool arguments must fit the request's output limit whole: the smallest arguments are tried, then refused", () => {
     const schema: JsonSchema = { type: 'object', properties: { tags: { type: 'array', minItems: 30, items: { type: 'string' } } }, required: ['tags'] };
     const error = refusal(() => simulateChat(toolCall(schema, { maxTokens: 20 })), 'output_limit');
-    assert.equal(error.message, "The parameters schema of tool 'fill' cannot be satisfied within the gateway's limits: the value needs more than 20 tokens, the request's output token limit.");
+    assert.equal(error.message, "The parameters schema of tool 'fill' cannot be satisfied within the request's output token limit: the value needs more than 20 tokens.");
     const args = simulateChat(toolCall(schema, { maxTokens: 200 })).choices[0]!.toolCalls[0]!.arguments;
     assert.deepEqual(validateAgainstSchema(JSON.parse(args), schema), []);
   });

@@ -46,7 +46,8 @@ export function checkSchemaDocument(schema: JsonSchema, label: string): void {
 
 /** The generator's reason, said for the caller: `The <label> cannot be satisfied within the gateway's limits: <detail>.` */
 export function unsatisfiable(error: SchemaLimitError, label: string): SchemaLimitError {
-  return new SchemaLimitError(error.reason, `The ${label} cannot be satisfied within the gateway's limits: ${error.message}.`);
+  const limits = error.reason === 'output_limit' ? "the request's output token limit" : "the gateway's limits";
+  return new SchemaLimitError(error.reason, `The ${label} cannot be satisfied within ${limits}: ${error.message}.`);
 }
 
 /** The name of a tool's parameters schema in error messages. */

@@ -244,7 +244,7 @@ class Generator {
     const { outputLimit, truncate } = this.options;
     if (outputLimit !== undefined && tokens - this.start > outputLimit) {
       if (truncate) throw new TruncatedValue(partial);
-      throw new SchemaLimitError('output_limit', `the value needs more than ${outputLimit} tokens, the request's output token limit`);
+      throw new SchemaLimitError('output_limit', `the value needs more than ${outputLimit} tokens`);
     }
     if (tokens > MAX_SCHEMA_OUTPUT_TOKENS) throw new SchemaLimitError('value_size', `the value needs more than ${MAX_SCHEMA_OUTPUT_TOKENS} tokens (check minItems and minLength)`);
     if (chars > MAX_SCHEMA_OUTPUT_CHARS) throw new SchemaLimitError('value_size', `the value needs more than ${MAX_SCHEMA_OUTPUT_CHARS} characters (check minItems and minLength)`);
