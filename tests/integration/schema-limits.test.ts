@@ -167,4 +167,23 @@ describe('hostile JSON schemas', { timeout: 120_000 }, () => {
     assert.deepEqual(Object.keys(JSON.parse(done.response.output[0].arguments)), ['zone']);
     client.socket.close();
   });
+
+  test("realtime response.create whose tool arguments cannot fit max_output_tokens gets one error event and no response; the next response works", async () => {
+    const client = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=sim-realtime`, { headers: { authorization: `Bearer ${gw.token}` } });
+    await client.next('session.created');
+    const tags = { type: 'function', name: 'tag', parameters: { type: 'object', properties: { tags: { type: 'array', minItems: 40, items: { type: 'string' } } }, required: ['tags'] } };
+    client.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'], tools: [tags], tool_choice: 'required', max_output_tokens: 20 } });
+    await client.next('session.updated');
+    client.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'tag this' }] } });
+    client.send({ type: 'response.create', event_id: 'too_long' });
+    const error = await client.next((event) => event.type === 'error' && event.error.event_id === 'too_long', 0);
+    assert.equal(error.error.type, 'invalid_request_error');
+    assert.equal(error.error.message, "The parameters schema of tool 'tag' cannot be satisfied within the request's output token limit: the value needs more than 20 tokens.");
+    client.send({ type: 'response.create', event_id: 'fits', response: { max_output_tokens: 400 } });
+    const done = await client.next('response.done');
+    assert.equal(done.response.status, 'completed');
+    assert.equal(JSON.parse(done.response.output[0].arguments).tags.length, 40);
+    assert.equal(client.events.filter((event) => event.type === 'response.created').length, 1, 'the refused response.create sent no response events');
+    client.socket.close();
+  });
 });
