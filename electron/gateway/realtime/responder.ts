@@ -3,7 +3,7 @@ import { publicId } from '../ids.ts';
 import { simulateChat } from '../providers/simulate/text/engine.ts';
 import { argumentFragments, streamPieces } from '../providers/simulate/text/stream-pieces.ts';
 import { countTokens } from '../providers/simulate/text/tokens.ts';
-import type { ChatRequest, ToolCall } from '../providers/simulate/text/types.ts';
+import type { ChatChoice, ChatRequest, ToolCall } from '../providers/simulate/text/types.ts';
 import { piecesWithinSpeechLimit } from '../services/media-limits.ts';
 import { encodeAudio, samplesPerUnit } from './audio-format.ts';
 import type { Entry } from './conversation.ts';
@@ -40,16 +40,26 @@ export interface ResponseOutcome {
   status: 'completed' | 'cancelled' | 'incomplete';
 }
 
-export async function streamResponse(run: ResponseRun): Promise<ResponseOutcome> {
-  const { config } = run;
+/** What the model answers, decided before anything is sent, so a refused request (e.g. a tool schema past the output limit) is one error. */
+export interface ResponsePlan {
+  request: ChatRequest;
+  choice: ChatChoice;
+}
+
+/** Decides the answer to `context` under `config`; throws a GatewayError for a request that cannot be answered. */
+export function planResponse(config: ResponseRun['config'], context: readonly Entry[]): ResponsePlan {
   const request: ChatRequest = {
     model: config.model,
     ...(config.instructions && { system: config.instructions }),
-    turns: run.context.flatMap((entry) => (entry.turn ? [entry.turn] : [])),
+    turns: context.flatMap((entry) => (entry.turn ? [entry.turn] : [])),
     ...(config.tools.length > 0 && { tools: config.tools, toolChoice: config.toolChoice }),
     ...(config.maxOutputTokens !== 'inf' && { maxTokens: config.maxOutputTokens }),
   };
-  const choice = simulateChat(request).choices[0]!;
+  return { request, choice: simulateChat(request).choices[0]! };
+}
+
+export async function streamResponse(run: ResponseRun, plan: ResponsePlan = planResponse(run.config, run.context)): Promise<ResponseOutcome> {
+  const { request, choice } = plan;
   const input = inputUsage(request, run.context);
   const spent: TokenSplit = { text: 0, audio: 0 };
   const output: Entry[] = [];
@@ -60,7 +70,7 @@ export async function streamResponse(run: ResponseRun): Promise<ResponseOutcome>
       output.push(await streamCall(run, call, index, spent));
     }
   } else {
-    const text = spokenWithinLimit(choice.text, config);
+    const text = spokenWithinLimit(choice.text, run.config);
     cut = choice.finishReason === 'length' || text !== choice.text;
     output.push(await streamMessage(run, text, cut, spent));
   }

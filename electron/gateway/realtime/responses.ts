@@ -3,7 +3,7 @@ import { publicId } from '../ids.ts';
 import { betaFormat, gaFormat } from './audio-format.ts';
 import type { Entry } from './conversation.ts';
 import { invalidField } from './fields.ts';
-import { streamResponse, type ResponseOutcome } from './responder.ts';
+import { planResponse, streamResponse, type ResponseOutcome } from './responder.ts';
 import type { ResponseParams, SessionConfig } from './session-config.ts';
 import { presentUsage } from './usage.ts';
 
@@ -56,6 +56,8 @@ export class Responses {
         'conversation_already_has_active_response',
       );
     }
+    // Refused requests (a tool schema that cannot fit the output limit) are an error event, before any response event.
+    const plan = planResponse(params.config, context);
     const run: Running = { id: publicId('resp'), conversation: params.conversation, cancelled: false, reason: 'client_cancelled' };
     this.running.set(run.id, run);
     const base = this.presentBase(run, params);
@@ -72,7 +74,7 @@ export class Responses {
       pause: () => this.host.pause(),
       speak: (text, speed) => this.host.speak(text, speed),
       cancelled: () => run.cancelled,
-    }).then(
+    }, plan).then(
       (outcome) => {
         this.running.delete(run.id);
         const usage = presentUsage(outcome.input, outcome.produced);
