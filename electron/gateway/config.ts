@@ -2,6 +2,7 @@
 import type { SettingKey } from '../../shared/settings.ts';
 import type { Reviewer } from './providers/reviewer.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
+import type { StorageLimits } from './services/storage-limits.ts';
 import type { Clock } from './time.ts';
 
 /** Embedded defaults; the CLI's flags and environment variables override them. */
@@ -46,6 +47,8 @@ export interface GatewayConfig {
   reviewer?: Reviewer;
   /** The console's admin token; random per start when absent (a desktop host keeps one per launch). */
   adminToken?: string;
+  /** Overrides of the storage bounds (stored responses, usage roll-up); absent ones keep `STORAGE_LIMITS`. */
+  storageLimits?: Partial<StorageLimits>;
 }
 
 /** How the host keeps saved settings, for the console's Settings page. */

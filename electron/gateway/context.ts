@@ -11,6 +11,7 @@ import type { SecretStore } from './secrets/secret-store.ts';
 import { AssetRefresher } from './services/asset-refresh.ts';
 import { AssetsService } from './services/assets.ts';
 import { BillingService } from './services/billing.ts';
+import { STORAGE_LIMITS, type StorageLimits } from './services/storage-limits.ts';
 import { GroupsService } from './services/groups.ts';
 import { JournalRecorder } from './services/journal.ts';
 import { presentAsset } from './services/portrait-present.ts';
@@ -75,6 +76,8 @@ export interface GatewayContext {
   /** Records API calls (written in batches); `journalRepo` reads them back. */
   journal: JournalRecorder;
   journalRepo: JournalRepo;
+  /** Bounds on stored responses and the raw usage ledger. */
+  storageLimits: StorageLimits;
 }
 
 export interface ContextOptions {
@@ -96,6 +99,7 @@ export interface ContextOptions {
   journal?: boolean;
   /** The values this run started with and the host's settings file; absent: read-only, taken from the options above. */
   settings?: SettingsContext;
+  storageLimits?: Partial<StorageLimits>;
 }
 
 export function createContext(options: ContextOptions): GatewayContext {
@@ -110,7 +114,13 @@ export function createContext(options: ContextOptions): GatewayContext {
   const refresher = new AssetRefresher(assetsRepo, reviewer, clock, (row) =>
     events.emit('asset.changed', { ...presentAsset(row), account_id: row.account_id }),
   );
-  const billing = new BillingService(new UsageRepo(db), clock, options.modelAliases);
+  const storageLimits: StorageLimits = { ...STORAGE_LIMITS, ...options.storageLimits };
+  const billing = new BillingService(new UsageRepo(db), clock, options.modelAliases, {
+    limits: storageLimits,
+    onError: (error) => {
+      if (events.listenerCount('error') > 0) events.emit('error', error);
+    },
+  });
   const scheduler = new RefreshScheduler({
     intervalMs: options.refreshIntervalMs,
     assets: assetsRepo,
@@ -143,6 +153,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     groups: new GroupsService(groupsRepo, clock),
     assets: new AssetsService({ assets: assetsRepo, groups: groupsRepo, reviewer, refresher, clock }),
     billing,
+    storageLimits,
     tasks3d: new Tasks3dService({ repo: new Tasks3dRepo(db), db, billing, clock, dataDir: options.dataDir, durationMs: options.sim3dMs }),
     scheduler,
     settings: options.settings ?? {

@@ -52,6 +52,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     ...(config.modelAliases && { modelAliases: config.modelAliases }),
     ...(config.corsOrigins && { corsOrigins: config.corsOrigins }),
     ...(config.journal !== undefined && { journal: config.journal }),
+    ...(config.storageLimits && { storageLimits: config.storageLimits }),
     settings: settingsOf(config),
   });
   let app: FastifyInstance | undefined;
