@@ -1,12 +1,14 @@
 // POST /v1/images/generations and /v1/images/edits (multipart) in simulate mode, and the capability URLs of generated images.
 import multipart from '@fastify/multipart';
 import { createReadStream } from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../protocols/fields.ts';
 import { editImage, generateImage, resizeImage } from '../providers/simulate/images.ts';
 import { decodePng, encodePng, type RgbaImage } from '../providers/simulate/png.ts';
 import { invalid, notFound } from '../services/errors.ts';
+import { FileExpiry, IMAGE_URL_TTL_MS } from '../services/file-expiry.ts';
 import { generatedFilePath, storeGeneratedFile } from '../services/generated-files.ts';
 import { imagePriceMicros } from '../services/pricing.ts';
 
@@ -25,7 +27,15 @@ export function parseSize(size: string | undefined, fallback?: { width: number; 
 }
 
 export async function imagesRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing, clock, dataDir } = options.context;
+  const { billing, clock, dataDir, events } = options.context;
+  const expiry = new FileExpiry({
+    dir: path.join(dataDir, 'files', 'images'),
+    clock,
+    ttlMs: IMAGE_URL_TTL_MS,
+    onError: (error) => {
+      if (events.listenerCount('error') > 0) events.emit('error', error);
+    },
+  });
   await app.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 17 } });
 
   /** Checks the output options, then makes the images (`make`), charges them and renders the answer. */
@@ -37,12 +47,13 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
       throw invalid(`Invalid value for 'output_format': '${outputFormat}'. This gateway produces 'png' only.`, 'output_format');
     }
     const images = make();
+    if (format === 'url') expiry.sweep();
     const origin = `${request.protocol}://${request.headers.host ?? request.hostname}`;
     const data = images.map((image) => {
       const png = encodePng(image);
       return format === 'b64_json'
         ? { b64_json: png.toString('base64'), revised_prompt: prompt }
-        : { url: `${origin}/v1/files/images/${storeGeneratedFile(dataDir, 'images', 'png', png)}`, revised_prompt: prompt };
+        : { url: `${origin}/v1/files/images/${expiry.stamp(storeGeneratedFile(dataDir, 'images', 'png', png))}`, revised_prompt: prompt };
     });
     const amount = images.reduce((sum, image) => sum + imagePriceMicros(image.width, image.height), 0);
     billing.charge(request.principal, { endpoint: request.url.split('?')[0]!, model, inputTokens: 0, outputTokens: 0, amountMicros: amount });
@@ -88,7 +99,7 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
 
   app.get<{ Params: { name: string } }>('/v1/files/images/:name', { config: { public: true } }, async (request, reply) => {
     const file = generatedFilePath(dataDir, 'images', request.params.name);
-    if (!file) throw notFound('No such image');
+    if (!file || expiry.expired(file)) throw notFound('No such image');
     return reply.type('image/png').header('cache-control', 'private, max-age=31536000, immutable').send(createReadStream(file));
   });
 }
