@@ -41,6 +41,26 @@ describe('stored responses within bounds', () => {
     assert.equal(rows().n, before[0]);
   });
 
+  test('metadata beyond the OpenAI rule (16 pairs, keys 64, values 512 characters) is a 400 and stores nothing', async () => {
+    const before = rows().n;
+    const cases: [Record<string, string>, string][] = [
+      [Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])), 'metadata'],
+      [{ note: 'x'.repeat(513) }, 'metadata.note'],
+      [{ ['k'.repeat(65)]: 'v' }, `metadata.${'k'.repeat(64)}`],
+    ];
+    for (const [metadata, param] of cases) {
+      const error = await suite.client.responses.create({ model: MODEL, input: 'hi', store: true, metadata }).then(
+        () => assert.fail('expected a 400'),
+        (caught: unknown) => caught,
+      );
+      assert.ok(error instanceof OpenAI.BadRequestError, String(error));
+      assert.equal((error.error as { param: string }).param, param);
+    }
+    assert.equal(rows().n, before);
+    const kept = await suite.client.responses.create({ model: MODEL, input: 'hi', store: true, metadata: { note: 'x'.repeat(512) } });
+    assert.equal((await suite.client.responses.retrieve(kept.id)).metadata?.['note']?.length, 512);
+  });
+
   test("beyond the account's quota the oldest stored responses are evicted; the newest stay retrievable", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) {
