@@ -115,12 +115,10 @@ export function createContext(options: ContextOptions): GatewayContext {
     events.emit('asset.changed', { ...presentAsset(row), account_id: row.account_id }),
   );
   const storageLimits: StorageLimits = { ...STORAGE_LIMITS, ...options.storageLimits };
-  const billing = new BillingService(new UsageRepo(db), clock, options.modelAliases, {
-    limits: storageLimits,
-    onError: (error) => {
-      if (events.listenerCount('error') > 0) events.emit('error', error);
-    },
-  });
+  const reportError = (error: unknown) => {
+    if (events.listenerCount('error') > 0) events.emit('error', error);
+  };
+  const billing = new BillingService(new UsageRepo(db), clock, options.modelAliases, { limits: storageLimits, onError: reportError });
   const scheduler = new RefreshScheduler({
     intervalMs: options.refreshIntervalMs,
     assets: assetsRepo,
@@ -154,7 +152,16 @@ export function createContext(options: ContextOptions): GatewayContext {
     assets: new AssetsService({ assets: assetsRepo, groups: groupsRepo, reviewer, refresher, clock }),
     billing,
     storageLimits,
-    tasks3d: new Tasks3dService({ repo: new Tasks3dRepo(db), db, billing, clock, dataDir: options.dataDir, durationMs: options.sim3dMs }),
+    tasks3d: new Tasks3dService({
+      repo: new Tasks3dRepo(db),
+      db,
+      billing,
+      clock,
+      dataDir: options.dataDir,
+      durationMs: options.sim3dMs,
+      limits: storageLimits,
+      onError: reportError,
+    }),
     scheduler,
     settings: options.settings ?? {
       started: {

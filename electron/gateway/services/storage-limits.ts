@@ -1,4 +1,4 @@
-// Bounds on what the gateway keeps per account from API input: stored Responses API responses and the raw usage ledger.
+// Bounds on what the gateway keeps per account from API input: stored Responses API responses, 3D tasks and the raw usage ledger.
 
 const MiB = 1024 * 1024;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -11,6 +11,8 @@ export interface StorageLimits {
   storedAccountBytes: number;
   /** Age after which a stored response is gone (not found, then deleted), as on the real API. */
   storedMaxAgeMs: number;
+  /** Age after which a 3D task and its result file are gone (not found, then deleted when a new task is created). */
+  tasks3dMaxAgeMs: number;
   /** Age after which raw usage records are rolled up into per-day totals (per token, endpoint and model). */
   usageRawMaxAgeMs: number;
   /** Rows one pruning step handles at most (expired responses, usage records to roll up). */
@@ -24,6 +26,7 @@ export const STORAGE_LIMITS: Readonly<StorageLimits> = Object.freeze({
   storedResponseBytes: 8 * MiB,
   storedAccountBytes: 256 * MiB,
   storedMaxAgeMs: 30 * DAY_MS,
+  tasks3dMaxAgeMs: 30 * DAY_MS,
   usageRawMaxAgeMs: 90 * DAY_MS,
   pruneBatch: 1000,
   usageRollupEveryMs: 60_000,
