@@ -73,6 +73,13 @@ describe('stored field lengths', () => {
     assert.equal(count('tokens'), tokens);
   });
 
+  test('the usage ledger keeps at most the model-name limit of a model name the caller sent', async () => {
+    const client = new OpenAI({ apiKey: gw.token, baseURL: `${gw.url}/v1`, maxRetries: 0 });
+    await client.chat.completions.create({ model: `sim-chat-${'m'.repeat(100_000)}`, messages: [{ role: 'user', content: 'hi' }] });
+    const row = gw.gateway.context.db.prepare("SELECT length(model) AS n FROM usage_records WHERE endpoint = '/v1/chat/completions' ORDER BY id DESC").get() as { n: number };
+    assert.equal(row.n, FIELD_LIMITS.model);
+  });
+
   test('an over-long 3D prompt, model or image_url is a 400 in the OpenAI envelope and creates no task', async () => {
     const tasks = count('tasks3d');
     const cases: [Record<string, unknown>, string][] = [
