@@ -2,6 +2,7 @@
 import type { SettingKey } from '../../shared/settings.ts';
 import type { Reviewer } from './providers/reviewer.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
+import type { StorageLimits } from './services/storage-limits.ts';
 import type { Clock } from './time.ts';
 import type { MediaPoolOptions } from './workers/media-pool.ts';
 
@@ -54,6 +55,8 @@ export interface GatewayConfig {
   adminToken?: string;
   /** Worker threads for image and audio work and how many jobs may wait (defaults: cores − 1, 16). */
   media?: MediaPoolOptions;
+  /** Overrides of the storage bounds (stored responses, usage roll-up); absent ones keep `STORAGE_LIMITS`. */
+  storageLimits?: Partial<StorageLimits>;
 }
 
 /** How the host keeps saved settings, for the console's Settings page. */

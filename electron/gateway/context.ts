@@ -12,6 +12,7 @@ import type { HostPolicy } from './server/host-names.ts';
 import { AssetRefresher } from './services/asset-refresh.ts';
 import { AssetsService } from './services/assets.ts';
 import { BillingService } from './services/billing.ts';
+import { STORAGE_LIMITS, type StorageLimits } from './services/storage-limits.ts';
 import { GroupsService } from './services/groups.ts';
 import { JournalRecorder } from './services/journal.ts';
 import { presentAsset } from './services/portrait-present.ts';
@@ -82,6 +83,8 @@ export interface GatewayContext {
   journalRepo: JournalRepo;
   /** Worker threads for CPU-heavy image and audio work (started on first use, closed by the gateway's stop). */
   media: MediaPool;
+  /** Bounds on stored responses and the raw usage ledger. */
+  storageLimits: StorageLimits;
 }
 
 export interface ContextOptions {
@@ -106,6 +109,7 @@ export interface ContextOptions {
   /** The values this run started with and the host's settings file; absent: read-only, taken from the options above. */
   settings?: SettingsContext;
   media?: MediaPoolOptions;
+  storageLimits?: Partial<StorageLimits>;
 }
 
 export function createContext(options: ContextOptions): GatewayContext {
@@ -121,7 +125,11 @@ export function createContext(options: ContextOptions): GatewayContext {
   const refresher = new AssetRefresher(assetsRepo, reviewer, clock, (row) =>
     events.emit('asset.changed', { ...presentAsset(row), account_id: row.account_id }),
   );
-  const billing = new BillingService(new UsageRepo(db), clock, options.modelAliases);
+  const storageLimits: StorageLimits = { ...STORAGE_LIMITS, ...options.storageLimits };
+  const reportError = (error: unknown) => {
+    if (events.listenerCount('error') > 0) events.emit('error', error);
+  };
+  const billing = new BillingService(new UsageRepo(db), clock, options.modelAliases, { limits: storageLimits, onError: reportError });
   const scheduler = new RefreshScheduler({
     intervalMs: options.refreshIntervalMs,
     assets: assetsRepo,
@@ -151,7 +159,17 @@ export function createContext(options: ContextOptions): GatewayContext {
     assets: new AssetsService({ assets: assetsRepo, groups: groupsRepo, reviewer, refresher, clock }),
     billing,
     media: new MediaPool(options.media),
-    tasks3d: new Tasks3dService({ repo: new Tasks3dRepo(db), db, billing, clock, dataDir: options.dataDir, durationMs: options.sim3dMs }),
+    storageLimits,
+    tasks3d: new Tasks3dService({
+      repo: new Tasks3dRepo(db),
+      db,
+      billing,
+      clock,
+      dataDir: options.dataDir,
+      durationMs: options.sim3dMs,
+      limits: storageLimits,
+      onError: reportError,
+    }),
     scheduler,
     settings: options.settings ?? {
       started: {

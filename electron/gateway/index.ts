@@ -57,6 +57,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     hosts: hostPolicyOf(config),
     ...(config.journal !== undefined && { journal: config.journal }),
     ...(config.media && { media: config.media }),
+    ...(config.storageLimits && { storageLimits: config.storageLimits }),
     settings: settingsOf(config),
   });
   let app: FastifyInstance | undefined;

@@ -59,3 +59,23 @@ test('journal entries recorded before migration 6 keep their ids, and ids are no
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('stored responses and usage records from before migrations 7 and 8 are kept; each response gets its size in bytes', () => {
+  const dir = tempDataDir();
+  try {
+    databaseAtVersion(
+      dir,
+      6,
+      `INSERT INTO accounts (id, name, created_at) VALUES (1, 'kept', 1);
+       INSERT INTO stored_responses (response_id, account_id, context_json, response_json, created_at) VALUES ('resp_old', 1, '["é"]', '{"id":"resp_old"}', 5);
+       INSERT INTO usage_records (account_id, token_id, endpoint, model, amount_micros, created_at) VALUES (1, 'tok_a', '/v1/responses', 'm', 7, 5);`,
+    );
+    const db = openDatabase(dir);
+    assert.deepEqual(db.prepare('SELECT response_id, bytes FROM stored_responses').all(), [{ response_id: 'resp_old', bytes: 6 + 17 }]);
+    assert.deepEqual(db.prepare('SELECT token_id, amount_micros FROM usage_records').all(), [{ token_id: 'tok_a', amount_micros: 7 }]);
+    assert.deepEqual(db.prepare('SELECT COUNT(*) AS n FROM usage_daily').get(), { n: 0 });
+    db.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

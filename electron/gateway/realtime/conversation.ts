@@ -2,6 +2,7 @@
 import type { Fields } from '../protocols/fields.ts';
 import type { ChatTurn } from '../providers/simulate/text/types.ts';
 import { invalidField } from './fields.ts';
+import { REALTIME_LIMITS } from './limits.ts';
 
 /** One conversation item. */
 export interface Entry {
@@ -15,8 +16,15 @@ export interface Entry {
   spoken?: string;
 }
 
+/** What an entry costs to keep: its item's JSON (characters) plus its decoded audio (bytes). */
+export function entryBytes(entry: Entry, itemChars = JSON.stringify(entry.item).length): number {
+  return itemChars + (entry.audio?.byteLength ?? 0);
+}
+
 export class Conversation {
   private readonly entries: Entry[] = [];
+  /** Each entry's item JSON length, measured once when inserted (items change little after). */
+  private readonly itemChars = new WeakMap<Entry, number>();
 
   get lastId(): string | null {
     return (this.entries.at(-1)?.item['id'] as string | undefined) ?? null;
@@ -25,6 +33,7 @@ export class Conversation {
   /** Inserts after `previousId` (`root`: first; absent: last) and returns the id of the item before it. */
   insert(entry: Entry, previousId?: string | null): string | null {
     const id = entry.item['id'] as string;
+    this.itemChars.set(entry, JSON.stringify(entry.item).length);
     if (this.find(id)) throw invalidField(`Item with id '${id}' already exists in the conversation.`, 'item.id', 'item_id_exists');
     if (previousId === undefined || previousId === null) {
       const before = this.lastId;
@@ -68,6 +77,22 @@ export class Conversation {
   callName(callId: string): string | undefined {
     const call = this.entries.find((e) => e.item['type'] === 'function_call' && e.item['call_id'] === callId);
     return call?.item['name'] as string | undefined;
+  }
+
+  /**
+   * Drops the oldest entries (never `keep`, the one just added) while the conversation holds more than
+   * `REALTIME_LIMITS.conversationItems` items or `conversationBytes` bytes, as the real API truncates a full context; returns the dropped ids.
+   */
+  trim(keep: Entry): string[] {
+    let bytes = this.entries.reduce((sum, entry) => sum + entryBytes(entry, this.itemChars.get(entry)), 0);
+    const dropped: string[] = [];
+    while (this.entries.length > 1 && (this.entries.length > REALTIME_LIMITS.conversationItems || bytes > REALTIME_LIMITS.conversationBytes)) {
+      const at = this.entries[0] === keep ? 1 : 0;
+      const [entry] = this.entries.splice(at, 1);
+      bytes -= entryBytes(entry!, this.itemChars.get(entry!));
+      dropped.push(entry!.item['id'] as string);
+    }
+    return dropped;
   }
 
   /** All entries, oldest first. */

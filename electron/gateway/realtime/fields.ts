@@ -1,6 +1,7 @@
 // Validators of realtime client-event fields shared by session.update and response.create: each failure names the field at fault.
 import { isObject, type Fields } from '../protocols/fields.ts';
 import { checkSchemaSatisfiable } from '../providers/simulate/text/json-schema-bounded.ts';
+import { metadataProblem } from '../protocols/metadata.ts';
 import type { ToolChoice, ToolSpec } from '../providers/simulate/text/types.ts';
 import { GatewayError } from '../services/errors.ts';
 import { parseFormat, type AudioFormat } from './audio-format.ts';
@@ -111,13 +112,8 @@ export function parseVoice(value: unknown, path: string): string {
 export function parseMetadata(value: unknown, path: string): Record<string, string> | null {
   if (value === null) return null;
   const fields = expectObject(value, path);
-  const entries = Object.entries(fields);
-  if (entries.length > 16) throw invalidField(`Invalid '${path}': at most 16 keys.`, path);
-  for (const [key, text] of entries) {
-    if (key.length > 64 || typeof text !== 'string' || text.length > 512) {
-      throw invalidField(`Invalid '${path}.${key}': keys up to 64 characters, string values up to 512.`, `${path}.${key}`);
-    }
-  }
+  const problem = metadataProblem(fields, path);
+  if (problem) throw invalidField(problem.message, problem.param);
   return fields as Record<string, string>;
 }
 

@@ -7,12 +7,13 @@ import { nestsDeeperThan, tooDeepMessage } from '../server/json-depth.ts';
 import { GatewayError } from '../services/errors.ts';
 import { transcriptionPriceMicros } from '../services/pricing.ts';
 import { decodeAudio, encodeAudio, SESSION_RATE } from './audio-format.ts';
-import { Conversation, type Entry } from './conversation.ts';
+import { Conversation, entryBytes, type Entry } from './conversation.ts';
 import { dialectName } from './event-names.ts';
 import { ClientEventError, expectNumber, expectObject, expectString, invalidField } from './fields.ts';
 import { hear } from './hearing.ts';
 import { InputAudio, msOfSamples, samplesOfMs } from './input-audio.ts';
 import { readClientItem, type ItemReader } from './items.ts';
+import { REALTIME_LIMITS } from './limits.ts';
 import { Responses } from './responses.ts';
 import { defaultSessionConfig, responseParams, updateSessionConfig, type SessionConfig } from './session-config.ts';
 import { presentSession } from './session-present.ts';
@@ -134,7 +135,12 @@ export class RealtimeSession {
         return;
       case 'conversation.item.create': {
         const previous = event['previous_item_id'];
-        this.addItem(readClientItem(event['item'], 'item', this.reader), previous === undefined || previous === null ? undefined : expectString(previous, 'previous_item_id'));
+        const entry = readClientItem(event['item'], 'item', this.reader);
+        const bytes = entryBytes(entry);
+        if (bytes > REALTIME_LIMITS.itemBytes) {
+          throw invalidField(`Invalid 'item': the item takes ${bytes} bytes (text plus decoded audio); at most ${REALTIME_LIMITS.itemBytes} bytes per item.`, 'item', 'item_too_large');
+        }
+        this.addItem(entry, previous === undefined || previous === null ? undefined : expectString(previous, 'previous_item_id'));
         return;
       }
       case 'conversation.item.retrieve': {
@@ -180,15 +186,31 @@ export class RealtimeSession {
     const previous = this.conversation.insert(entry, previousId);
     this.emit('conversation.item.added', { previous_item_id: previous, item: entry.item });
     if (stage === 'both') this.emit('conversation.item.done', { previous_item_id: previous, item: entry.item });
+    this.retain(entry);
+  }
+
+  /** Keeps the conversation within its limits: the oldest items go, each announced as deleted so the client's copy stays in step. */
+  private retain(keep: Entry): void {
+    for (const id of this.conversation.trim(keep)) this.emit('conversation.item.deleted', { item_id: id });
   }
 
   private emitItem(type: string, entry: Entry): void {
     if (!this.conversation.find(entry.item['id'] as string)) return;
     this.emit(type, { previous_item_id: this.conversation.previousOf(entry.item['id'] as string), item: entry.item });
+    // A spoken answer has its audio only now.
+    this.retain(entry);
   }
 
   private append(event: Fields): void {
     const samples = this.decode(expectString(event['audio'], 'audio'), 'audio');
+    const buffered = (this.input.length + samples.length) * Int16Array.BYTES_PER_ELEMENT;
+    if (buffered > REALTIME_LIMITS.inputBufferBytes) {
+      throw invalidField(
+        `Error appending to the input audio buffer: it would hold ${buffered} bytes of decoded audio; at most ${REALTIME_LIMITS.inputBufferBytes} (commit or clear it first).`,
+        'audio',
+        'input_audio_buffer_full',
+      );
+    }
     const detection = this.config.turnDetection;
     for (const found of this.input.append(samples, detection)) {
       if (found.type === 'speech_started') {

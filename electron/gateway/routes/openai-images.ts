@@ -1,9 +1,11 @@
 // POST /v1/images/generations and /v1/images/edits (multipart) in simulate mode, and the capability URLs of generated images.
 import multipart from '@fastify/multipart';
+import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../protocols/fields.ts';
 import { invalid, notFound } from '../services/errors.ts';
+import { FileExpiry, IMAGE_URL_TTL_MS } from '../services/file-expiry.ts';
 import { readGeneratedFile, storeGeneratedFile } from '../services/generated-files.ts';
 import {
   checkImageOutput,
@@ -33,9 +35,17 @@ export function parseSize(size: string | undefined, fallback?: { width: number; 
 }
 
 export async function imagesRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing, clock, dataDir, media } = options.context;
+  const { billing, clock, dataDir, media, events } = options.context;
   // One file more than the images and the mask, so that the route's own count answers a clear 400 first.
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_FILE_BYTES, files: MAX_INPUT_IMAGES + 2 } });
+  const expiry = new FileExpiry({
+    dir: path.join(dataDir, 'files', 'images'),
+    clock,
+    ttlMs: IMAGE_URL_TTL_MS,
+    onError: (error) => {
+      if (events.listenerCount('error') > 0) events.emit('error', error);
+    },
+  });
 
   /** Checks the output options, then makes the images on a worker thread (`make`), charges them and renders the answer. */
   const answer = async (request: FastifyRequest, fields: Fields, model: string, prompt: string, make: () => Promise<MadeImage[]>) => {
@@ -46,12 +56,13 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
       throw invalid(`Invalid value for 'output_format': '${outputFormat}'. This gateway produces 'png' only.`, 'output_format');
     }
     const images = await make();
+    if (format === 'url') expiry.sweep();
     const origin = listenerUrlOf(request, options.context.runtime);
     const data = images.map((image) => {
       const png = Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength);
       return format === 'b64_json'
         ? { b64_json: png.toString('base64'), revised_prompt: prompt }
-        : { url: `${origin}/v1/files/images/${storeGeneratedFile(dataDir, 'images', 'png', png)}`, revised_prompt: prompt };
+        : { url: `${origin}/v1/files/images/${expiry.stamp(storeGeneratedFile(dataDir, 'images', 'png', png))}`, revised_prompt: prompt };
     });
     const amount = images.reduce((sum, image) => sum + imagePriceMicros(image.width, image.height), 0);
     billing.charge(request.principal, { endpoint: request.url.split('?')[0]!, model, inputTokens: 0, outputTokens: 0, amountMicros: amount });
@@ -90,8 +101,9 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
 
   app.get<{ Params: { name: string } }>('/v1/files/images/:name', { config: { public: true } }, async (request, reply) => {
     const bytes = await readGeneratedFile(dataDir, 'images', request.params.name);
-    if (!bytes) throw notFound('No such image');
-    return reply.type('image/png').header('cache-control', 'private, max-age=31536000, immutable').send(bytes);
+    if (!bytes || expiry.expired(path.join(dataDir, 'files', 'images', request.params.name))) throw notFound('No such image');
+    // Cached no longer than the URL lives.
+    return reply.type('image/png').header('cache-control', `private, max-age=${IMAGE_URL_TTL_MS / 1000}`).send(bytes);
   });
 }
 

@@ -16,8 +16,8 @@ import { ResponsesRepo } from '../storage/responses-repo.ts';
 type IdParams = { Params: { id: string } };
 
 export async function openaiResponsesRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing, clock, db } = options.context;
-  const stored = new StoredResponses(new ResponsesRepo(db), clock);
+  const { billing, clock, db, storageLimits } = options.context;
+  const stored = new StoredResponses(new ResponsesRepo(db), db, clock, storageLimits);
 
   app.post('/v1/responses', async (request, reply) => {
     const call = parseResponsesBody(request.body);
@@ -28,7 +28,8 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
     const meta = { id: publicId('resp'), createdAt: Math.floor(clock.now() / 1000) };
     const outcome = toOutcome(result, publicId);
     const response = responseObject(call, meta, outcome);
-    if (call.store) stored.save(accountId, conversation, response);
+    // Checked before the charge: a response too large to store is refused whole.
+    if (call.store) stored.save(accountId, meta.id, stored.prepare(conversation, response));
     billing.charge(request.principal, {
       endpoint: '/v1/responses',
       model: call.model,

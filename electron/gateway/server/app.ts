@@ -3,6 +3,7 @@ import websocket from '@fastify/websocket';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { chooseSubprotocol } from '../routes/admin-socket.ts';
+import { REALTIME_LIMITS } from '../realtime/limits.ts';
 import { ROUTE_FAMILIES } from '../routes/index.ts';
 import { GatewayError, invalid } from '../services/errors.ts';
 import type { Principal } from '../services/tokens.ts';
@@ -49,7 +50,14 @@ export async function buildApp(context: GatewayContext): Promise<FastifyInstance
 
   // One WebSocket server for every socket route (admin events, realtime), on the HTTP and TLS listeners alike.
   // Registered before the auth hook, so the plugin's own hooks still close the socket of a refused upgrade.
-  await app.register(websocket, { options: { handleProtocols: chooseSubprotocol } });
+  // A client message over REALTIME_LIMITS.eventBytes closes its socket with 1009 (message too big); the socket is left to finish
+  // that close handshake instead of being cut (the plugin's default error handler terminates it).
+  await app.register(websocket, {
+    options: { handleProtocols: chooseSubprotocol, maxPayload: REALTIME_LIMITS.eventBytes },
+    errorHandler: (_error, socket) => {
+      if (socket.readyState === socket.OPEN) socket.terminate();
+    },
+  });
 
   // Before anything else reads the request: a foreign Host (DNS rebinding) is refused, and not journaled.
   installHostCheck(app, () => context.runtime.hosts);

@@ -1,11 +1,10 @@
 // Validates the admin API's own inputs (token creation, account names, journal filters); portrait bodies reuse portrait-input.
 import type { TokenCreateBody } from '../../../shared/admin-api.ts';
 import { JOURNAL_FILTER_TEXT_LIMIT, JOURNAL_PROTOCOLS, type JournalProtocol, type JournalQuery } from '../../../shared/journal.ts';
+import { FIELD_LIMITS, tooLongMessage } from '../../../shared/field-limits.ts';
 import { invalid } from './errors.ts';
 import type { CreateTokenInput } from './tokens.ts';
 
-/** Longest account or token name the console accepts. */
-export const NAME_MAX = 64;
 
 /** Validates a token creation body; `now` rejects an expiry in the past. */
 export function parseTokenCreate(body: unknown, now: number): CreateTokenInput {
@@ -13,11 +12,11 @@ export function parseTokenCreate(body: unknown, now: number): CreateTokenInput {
   const fields = body as Partial<Record<keyof TokenCreateBody, unknown>>;
   const account = typeof fields.account === 'string' ? fields.account.trim() : '';
   if (account === '') throw invalid('account must not be empty: name the account the token acts for', 'account');
-  if (account.length > NAME_MAX) throw invalid(`account must be at most ${NAME_MAX} characters`, 'account');
+  if (account.length > FIELD_LIMITS.accountName) throw invalid(tooLongMessage('account', FIELD_LIMITS.accountName), 'account');
   const input: CreateTokenInput = { account };
   if (fields.name !== undefined && fields.name !== null && fields.name !== '') {
-    if (typeof fields.name !== 'string' || fields.name.length > NAME_MAX) {
-      throw invalid(`name must be a string of at most ${NAME_MAX} characters`, 'name');
+    if (typeof fields.name !== 'string' || fields.name.length > FIELD_LIMITS.tokenName) {
+      throw invalid(`name must be a string of at most ${FIELD_LIMITS.tokenName} characters`, 'name');
     }
     input.name = fields.name;
   }

@@ -1,7 +1,9 @@
-// Records the usage and amount of every billed call against its token and account (portrait calls are never billed).
+// Records the usage and amount of every billed call against its token and account (portrait calls are never billed); rolls old records up.
 import type { UsageRepo } from '../storage/usage-repo.ts';
 import type { Clock } from '../time.ts';
+import { FIELD_LIMITS } from '../../../shared/field-limits.ts';
 import { amountMicros } from './pricing.ts';
+import { STORAGE_LIMITS, type StorageLimits } from './storage-limits.ts';
 import type { Principal } from './tokens.ts';
 
 /** What a billed call used. */
@@ -14,15 +16,26 @@ export interface Usage {
   amountMicros?: number;
 }
 
+/** How the ledger is kept small. */
+export interface LedgerUpkeep {
+  limits: Pick<StorageLimits, 'usageRawMaxAgeMs' | 'pruneBatch' | 'usageRollupEveryMs'>;
+  /** A roll-up step that failed (it is retried later; the call is billed regardless). */
+  onError(error: unknown): void;
+}
+
 export class BillingService {
   private readonly repo: UsageRepo;
   private readonly clock: Clock;
   /** Configured model aliases: an alias is priced as the model it stands for. */
   private readonly aliases: Readonly<Record<string, string>>;
-  constructor(repo: UsageRepo, clock: Clock, aliases: Readonly<Record<string, string>> = {}) {
+  private readonly upkeep: LedgerUpkeep;
+  /** Clock time of the last roll-up step; -Infinity: none yet, so the first charge makes one. */
+  private lastRollUp = Number.NEGATIVE_INFINITY;
+  constructor(repo: UsageRepo, clock: Clock, aliases: Readonly<Record<string, string>> = {}, upkeep: LedgerUpkeep = { limits: STORAGE_LIMITS, onError: () => undefined }) {
     this.repo = repo;
     this.clock = clock;
     this.aliases = aliases;
+    this.upkeep = upkeep;
   }
 
   /** Charges a call to the caller's token; returns the amount in micro-units. */
@@ -33,12 +46,33 @@ export class BillingService {
       account_id: principal.accountId,
       token_id: principal.tokenId,
       endpoint: usage.endpoint,
-      model: usage.model,
+      // The ledger keeps a model name no longer than any stored name (a caller may send a huge one).
+      model: usage.model.slice(0, FIELD_LIMITS.model),
       input_tokens: usage.inputTokens,
       output_tokens: usage.outputTokens,
       amount_micros: amount,
       created_at: this.clock.now(),
     });
+    this.rollUpStep();
     return amount;
+  }
+
+  /**
+   * At write time, at most once per `usageRollupEveryMs` (or right away while old records remain), rolls up one
+   * bounded batch of records older than `usageRawMaxAgeMs`. A failure is reported, never thrown: the charge stands.
+   */
+  rollUpStep(): number {
+    const { limits } = this.upkeep;
+    const now = this.clock.now();
+    if (now - this.lastRollUp < limits.usageRollupEveryMs) return 0;
+    try {
+      const rolled = this.repo.rollUp(now - limits.usageRawMaxAgeMs, limits.pruneBatch);
+      this.lastRollUp = rolled >= limits.pruneBatch ? Number.NEGATIVE_INFINITY : now;
+      return rolled;
+    } catch (error) {
+      this.lastRollUp = now;
+      this.upkeep.onError(error);
+      return 0;
+    }
   }
 }

@@ -6,6 +6,7 @@ import {
   type AssetStatus,
   type AssetType,
 } from '../../../shared/portrait.ts';
+import { FIELD_LIMITS, tooLongMessage } from '../../../shared/field-limits.ts';
 import { invalid } from './errors.ts';
 
 /** The spec's error messages, shared by validation and tests' expectations in the README. */
@@ -45,20 +46,21 @@ export interface AssetListFilter {
 
 export function parseGroupCreate(body: unknown): GroupCreateInput {
   const fields = objectBody(body);
-  const name = optionalString(fields, 'name');
+  const name = optionalString(fields, 'name', FIELD_LIMITS.groupName);
   if (name === undefined || name.trim() === '') throw invalid(MESSAGES.groupNameEmpty, 'name');
-  const groupType = optionalString(fields, 'group_type');
+  const groupType = optionalString(fields, 'group_type', FIELD_LIMITS.groupType);
+  const description = optionalString(fields, 'description', FIELD_LIMITS.groupDescription);
   return {
     name: name.trim(),
-    description: optionalString(fields, 'description') ?? '',
+    description: description ?? '',
     groupType: groupType === undefined || groupType.trim() === '' ? DEFAULT_GROUP_TYPE : groupType.trim(),
   };
 }
 
 export function parseGroupUpdate(body: unknown): GroupUpdateInput {
   const fields = objectBody(body);
-  const name = optionalString(fields, 'name');
-  const description = optionalString(fields, 'description');
+  const name = optionalString(fields, 'name', FIELD_LIMITS.groupName);
+  const description = optionalString(fields, 'description', FIELD_LIMITS.groupDescription);
   if (name !== undefined && name.trim() === '') throw invalid(MESSAGES.groupNameEmpty, 'name');
   if (name === undefined && description === undefined) throw invalid(MESSAGES.nothingToUpdate);
   return { ...(name !== undefined && { name: name.trim() }), ...(description !== undefined && { description }) };
@@ -68,17 +70,18 @@ export function parseAssetCreate(body: unknown): AssetCreateInput {
   const fields = objectBody(body);
   const groupId = optionalString(fields, 'group_id');
   if (groupId === undefined || groupId.trim() === '') throw invalid(MESSAGES.groupIdEmpty, 'group_id');
-  const url = optionalString(fields, 'url');
+  const url = optionalString(fields, 'url', FIELD_LIMITS.url);
   if (url === undefined || url.trim() === '') throw invalid(MESSAGES.urlEmpty, 'url');
   const assetType = fields['asset_type'];
   if (!ASSET_TYPES.includes(assetType as AssetType)) throw invalid(MESSAGES.assetType, 'asset_type');
   if (!isHttpsUrl(url)) throw invalid(MESSAGES.urlNotHttps, 'url');
-  return { groupId, url, assetType: assetType as AssetType, name: optionalString(fields, 'name') ?? '' };
+  const name = optionalString(fields, 'name', FIELD_LIMITS.assetName) ?? '';
+  return { groupId, url, assetType: assetType as AssetType, name };
 }
 
 export function parseAssetUpdate(body: unknown): { name: string } {
   const fields = objectBody(body);
-  const name = optionalString(fields, 'name');
+  const name = optionalString(fields, 'name', FIELD_LIMITS.assetName);
   if (name === undefined) throw invalid(MESSAGES.assetNameMissing, 'name');
   return { name };
 }
@@ -116,10 +119,11 @@ function objectBody(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-/** The string at `key`, undefined when absent or null; any other type is an error naming the field. */
-function optionalString(fields: Record<string, unknown>, key: string): string | undefined {
+/** The string at `key`, undefined when absent or null; any other type, or more than `max` characters, is an error naming the field. */
+function optionalString(fields: Record<string, unknown>, key: string, max = Number.POSITIVE_INFINITY): string | undefined {
   const value = fields[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') throw invalid(`${key} must be a string`, key);
+  if (value.length > max) throw invalid(tooLongMessage(key, max), key);
   return value;
 }

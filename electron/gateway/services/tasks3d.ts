@@ -13,6 +13,7 @@ import type { Clock } from '../time.ts';
 import type { BillingService } from './billing.ts';
 import { notFound } from './errors.ts';
 import { readGeneratedFile, storeGeneratedFile } from './generated-files.ts';
+import { STORAGE_LIMITS, type StorageLimits } from './storage-limits.ts';
 import type { Principal } from './tokens.ts';
 
 /** Output formats and their content types. */
@@ -40,6 +41,10 @@ export interface Tasks3dDeps {
   dataDir: string;
   /** Time from submission to the result. */
   durationMs: number;
+  /** How long tasks are kept and how many go per pruning step (default `STORAGE_LIMITS`). */
+  limits?: Pick<StorageLimits, 'tasks3dMaxAgeMs' | 'pruneBatch'>;
+  /** A pruning step that failed (retried at the next creation; the new task is made regardless). */
+  onError?: (error: unknown) => void;
 }
 
 export class Tasks3dService {
@@ -49,6 +54,7 @@ export class Tasks3dService {
   }
 
   create(principal: Principal, input: Task3dInput, origin: string) {
+    this.prune();
     const row = this.deps.repo.insert({
       task_id: publicId('task'),
       account_id: principal.accountId,
@@ -67,15 +73,38 @@ export class Tasks3dService {
   /** A task of the account, finished first when its time is up; another account's id is unknown. */
   get(accountId: number, taskId: string, origin: string) {
     const row = this.deps.repo.find(accountId, taskId);
-    if (!row) throw notFound(`Task ${taskId} does not exist`, 'task_id');
+    if (!row || this.expired(row)) throw notFound(`Task ${taskId} does not exist`, 'task_id');
     return this.present(this.observe(row), origin);
   }
 
-  /** A result file's bytes and content type, for the file route; undefined for an unknown, missing or linked file. */
+  /** A result file's bytes and content type, for the file route; undefined for an unknown, expired, missing or linked file. */
   async file(name: string): Promise<{ bytes: Buffer; contentType: string } | undefined> {
     const row = this.deps.repo.findByFile(name);
-    const bytes = row ? await readGeneratedFile(this.deps.dataDir, FILES_KIND, name) : undefined;
-    return row && bytes ? { bytes, contentType: TASK3D_FORMATS[row.format] } : undefined;
+    if (!row || this.expired(row)) return undefined;
+    const bytes = await readGeneratedFile(this.deps.dataDir, FILES_KIND, name);
+    return bytes ? { bytes, contentType: TASK3D_FORMATS[row.format] } : undefined;
+  }
+
+  /** Tasks older than the age limit are gone, as if deleted (pruning catches up at the next creation). */
+  private expired(row: Pick<Task3dRow, 'submitted_at'>): boolean {
+    return row.submitted_at < this.deps.clock.now() - this.limits().tasks3dMaxAgeMs;
+  }
+
+  /** Deletes the oldest expired tasks and their files: one bounded batch; a failure is reported, never thrown. */
+  private prune(): void {
+    try {
+      for (const row of this.deps.repo.oldest(this.limits().pruneBatch)) {
+        if (!this.expired(row)) break;
+        if (row.file_name) rmSync(path.join(this.deps.dataDir, 'files', FILES_KIND, row.file_name), { force: true });
+        this.deps.repo.delete(row.task_id);
+      }
+    } catch (error) {
+      this.deps.onError?.(error);
+    }
+  }
+
+  private limits() {
+    return this.deps.limits ?? STORAGE_LIMITS;
   }
 
   /**

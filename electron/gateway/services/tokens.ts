@@ -4,7 +4,8 @@ import { hashToken, newTokenSecret, publicId, tokenHint } from '../ids.ts';
 import type { AccountsRepo } from '../storage/accounts-repo.ts';
 import type { TokenRow, TokensRepo } from '../storage/tokens-repo.ts';
 import type { Clock } from '../time.ts';
-import { GatewayError } from './errors.ts';
+import { FIELD_LIMITS, tooLongMessage } from '../../../shared/field-limits.ts';
+import { GatewayError, invalid } from './errors.ts';
 
 /** Micro-units per unit of currency: amounts are stored as integers. */
 export const MICROS = 1_000_000;
@@ -24,7 +25,6 @@ export interface CreateTokenInput {
   quota?: number;
 }
 
-
 export type { TokenSummary };
 
 export class TokensService {
@@ -39,6 +39,8 @@ export class TokensService {
 
   /** Issues a token (creating its account on first use) and returns the secret: the only time it is seen. */
   create(input: CreateTokenInput): { secret: string; token: TokenSummary } {
+    if (input.account.length > FIELD_LIMITS.accountName) throw invalid(tooLongMessage('account', FIELD_LIMITS.accountName), 'account');
+    if (input.name !== undefined && input.name.length > FIELD_LIMITS.tokenName) throw invalid(tooLongMessage('name', FIELD_LIMITS.tokenName), 'name');
     const now = this.clock.now();
     const account = this.accounts.ensure(input.account, now);
     const secret = newTokenSecret();

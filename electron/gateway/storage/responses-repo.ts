@@ -1,4 +1,4 @@
-// Repository of stored Responses API responses; every query is scoped by account.
+// Repository of stored Responses API responses; every query is scoped by account, and sizes are kept to bound stored bytes.
 import type { Db } from './database.ts';
 
 /** A stored response: the conversation items it answered (earlier turns included) and the Response object. */
@@ -10,6 +10,8 @@ export interface StoredResponseRow {
   /** JSON of the Response object as returned to the caller. */
   response_json: string;
   created_at: number;
+  /** UTF-8 bytes of both JSON texts. */
+  bytes: number;
 }
 
 export class ResponsesRepo {
@@ -21,20 +23,45 @@ export class ResponsesRepo {
   insert(row: StoredResponseRow): void {
     this.db
       .prepare(
-        `INSERT INTO stored_responses (response_id, account_id, context_json, response_json, created_at)
-         VALUES (@response_id, @account_id, @context_json, @response_json, @created_at)`,
+        `INSERT INTO stored_responses (response_id, account_id, context_json, response_json, created_at, bytes)
+         VALUES (@response_id, @account_id, @context_json, @response_json, @created_at, @bytes)`,
       )
       .run(row);
   }
 
-  find(accountId: number, responseId: string): StoredResponseRow | undefined {
+  /** One of the account's responses created at or after `notBefore` (older ones have expired). */
+  find(accountId: number, responseId: string, notBefore: number): StoredResponseRow | undefined {
     return this.db
-      .prepare('SELECT * FROM stored_responses WHERE account_id = ? AND response_id = ?')
-      .get(accountId, responseId) as StoredResponseRow | undefined;
+      .prepare('SELECT * FROM stored_responses WHERE account_id = ? AND response_id = ? AND created_at >= ?')
+      .get(accountId, responseId, notBefore) as StoredResponseRow | undefined;
   }
 
   /** Deletes one of the account's responses; false when it has none with that id. */
   delete(accountId: number, responseId: string): boolean {
     return this.db.prepare('DELETE FROM stored_responses WHERE account_id = ? AND response_id = ?').run(accountId, responseId).changes > 0;
+  }
+
+  /** Bytes the account's stored responses take. */
+  accountBytes(accountId: number): number {
+    return (this.db.prepare('SELECT COALESCE(SUM(bytes), 0) AS n FROM stored_responses WHERE account_id = ?').get(accountId) as { n: number }).n;
+  }
+
+  /** The account's oldest responses other than `exceptId`: row ids and sizes. */
+  oldest(accountId: number, exceptId: string, limit: number): { id: number; bytes: number }[] {
+    return this.db
+      .prepare('SELECT id, bytes FROM stored_responses WHERE account_id = ? AND response_id != ? ORDER BY id LIMIT ?')
+      .all(accountId, exceptId, limit) as { id: number; bytes: number }[];
+  }
+
+  deleteRows(ids: readonly number[]): void {
+    const statement = this.db.prepare('DELETE FROM stored_responses WHERE id = ?');
+    for (const id of ids) statement.run(id);
+  }
+
+  /** Deletes at most `limit` responses (of any account) created before `before`; returns how many. */
+  deleteExpired(before: number, limit: number): number {
+    return this.db
+      .prepare('DELETE FROM stored_responses WHERE id IN (SELECT id FROM stored_responses WHERE created_at < ? ORDER BY created_at LIMIT ?)')
+      .run(before, limit).changes;
   }
 }

@@ -78,4 +78,13 @@ export class Tasks3dRepo {
   setAmount(taskId: string, amountMicros: number): void {
     this.db.prepare('UPDATE tasks3d SET amount_micros = ? WHERE task_id = ?').run(amountMicros, taskId);
   }
+
+  /** The oldest tasks (at most `limit`, by id): their ids, submission times and result files. */
+  oldest(limit: number): Pick<Task3dRow, 'task_id' | 'submitted_at' | 'file_name'>[] {
+    return this.db.prepare('SELECT task_id, submitted_at, file_name FROM tasks3d ORDER BY id LIMIT ?').all(limit) as Pick<Task3dRow, 'task_id' | 'submitted_at' | 'file_name'>[];
+  }
+
+  delete(taskId: string): void {
+    this.db.prepare('DELETE FROM tasks3d WHERE task_id = ?').run(taskId);
+  }
 }

@@ -14,6 +14,7 @@ import {
   schemaOf,
   type Fields,
 } from '../fields.ts';
+import { metadataProblem } from '../metadata.ts';
 import { normalizeInput, type ResponseItem } from './items.ts';
 
 /** A function tool as echoed back on the Response object. */
@@ -77,7 +78,7 @@ export function parseResponsesBody(body: unknown): ResponsesCall {
     store: optionalBoolean(fields, 'store') ?? true,
     stream: optionalBoolean(fields, 'stream') ?? false,
     previousResponseId,
-    metadata: absent(fields, 'metadata') ? {} : asObject(fields['metadata'], 'metadata'),
+    metadata: absent(fields, 'metadata') ? {} : parseMetadata(fields['metadata']),
   };
 }
 
@@ -152,4 +153,12 @@ function parseFormat(fields: Fields): { format: OutputFormat; echo: Fields } {
     default:
       throw invalid("Invalid value for 'text.format.type': expected 'text', 'json_object' or 'json_schema'.", 'text.format.type');
   }
+}
+
+/** `metadata`: an object keeping the OpenAI rule (it is stored with the response). */
+function parseMetadata(value: unknown): Fields {
+  const metadata = asObject(value, 'metadata');
+  const problem = metadataProblem(metadata, 'metadata');
+  if (problem) throw invalid(problem.message, problem.param);
+  return metadata;
 }

@@ -5,6 +5,8 @@ import { tasks3d } from './003-tasks3d.ts';
 import { responses } from './004-responses.ts';
 import { journal } from './005-journal.ts';
 import { journalIds } from './006-journal-ids.ts';
+import { responseBytes } from './007-response-bytes.ts';
+import { usageDaily } from './008-usage-daily.ts';
 
 /** One numbered schema step. */
 export interface Migration {
@@ -14,4 +16,4 @@ export interface Migration {
 }
 
 /** Every migration, ascending by version. Never edit a released one; add a new number instead. */
-export const migrations: readonly Migration[] = [initial, usage, tasks3d, responses, journal, journalIds];
+export const migrations: readonly Migration[] = [initial, usage, tasks3d, responses, journal, journalIds, responseBytes, usageDaily];

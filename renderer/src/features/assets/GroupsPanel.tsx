@@ -1,6 +1,7 @@
 // Groups of the account: paged list, create, and rename/describe in place.
 import { useState, type FormEvent } from 'react';
 import type { Group } from '../../../../shared/portrait.ts';
+import { FIELD_LIMITS } from '../../../../shared/field-limits.ts';
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, EmptyState, ErrorNote, Field, Pager, Panel, Progress } from '../../components/ui.tsx';
@@ -23,10 +24,10 @@ function GroupEditor(props: { group: Group; onDone: () => void }) {
   return (
     <form className="group-editor" onSubmit={(event) => void save(event)}>
       <Field label={t('groupName')} error={error?.param === 'name' ? error.message : null}>
-        <input value={name} onChange={(event) => setName(event.target.value)} />
+        <input value={name} maxLength={FIELD_LIMITS.groupName} onChange={(event) => setName(event.target.value)} />
       </Field>
       <Field label={t('description')}>
-        <input value={description} onChange={(event) => setDescription(event.target.value)} />
+        <input value={description} maxLength={FIELD_LIMITS.groupDescription} onChange={(event) => setDescription(event.target.value)} />
       </Field>
       <ErrorNote message={error && error.param !== 'name' ? error.message : null} />
       <div className="row">
@@ -60,10 +61,10 @@ function CreateGroup() {
   return (
     <form className="create-group" onSubmit={(event) => void submit(event)} aria-label={t('createGroup')}>
       <Field label={t('groupName')} error={error?.param === 'name' ? error.message : null}>
-        <input value={name} onChange={(event) => setName(event.target.value)} placeholder={t('groupNamePlaceholder')} />
+        <input value={name} maxLength={FIELD_LIMITS.groupName} onChange={(event) => setName(event.target.value)} placeholder={t('groupNamePlaceholder')} />
       </Field>
       <Field label={t('description')}>
-        <input value={description} onChange={(event) => setDescription(event.target.value)} />
+        <input value={description} maxLength={FIELD_LIMITS.groupDescription} onChange={(event) => setDescription(event.target.value)} />
       </Field>
       <ErrorNote message={error && error.param !== 'name' ? error.message : null} />
       <Button type="submit" kind="primary" busy={busy}>

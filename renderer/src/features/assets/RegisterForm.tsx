@@ -1,6 +1,7 @@
 // Registers an asset (URL, type, optional name, group); the gateway's validation messages show beside the field at fault.
 import { useState, type FormEvent } from 'react';
 import { ASSET_TYPES, type AssetType } from '../../../../shared/portrait.ts';
+import { FIELD_LIMITS } from '../../../../shared/field-limits.ts';
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, EmptyState, ErrorNote, Field, Panel } from '../../components/ui.tsx';
@@ -46,7 +47,7 @@ export function RegisterForm() {
     <Panel title={t('registerAsset')}>
       <form className="register-form" onSubmit={(event) => void submit(event)} aria-label={t('registerAsset')} noValidate>
         <Field label={t('assetUrl')} error={errorFor('url')} hint={t('assetUrlHint')}>
-          <input value={url} onChange={(event) => setUrl(event.target.value)} placeholder="https://cdn.example.com/anna.png" inputMode="url" />
+          <input value={url} maxLength={FIELD_LIMITS.url} onChange={(event) => setUrl(event.target.value)} placeholder="https://cdn.example.com/anna.png" inputMode="url" />
         </Field>
         <Field label={t('assetType')} error={errorFor('asset_type')}>
           <select value={assetType} onChange={(event) => setAssetType(event.target.value as AssetType)}>
@@ -58,7 +59,7 @@ export function RegisterForm() {
           </select>
         </Field>
         <Field label={t('assetNameOptional')} error={errorFor('name')}>
-          <input value={name} onChange={(event) => setName(event.target.value)} />
+          <input value={name} maxLength={FIELD_LIMITS.assetName} onChange={(event) => setName(event.target.value)} />
         </Field>
         <Field label={t('group')} error={errorFor('group_id')}>
           <select value={chosenGroup} onChange={(event) => setGroupId(event.target.value)}>

@@ -1,6 +1,7 @@
 // 3D tasks page: create a generation, watch its progress, download its files and preview the GLB.
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { createTasks3dClient, progressOf, taskFailure, type TaskFile } from '../../api/tasks3d.ts';
+import { FIELD_LIMITS } from '../../../../shared/field-limits.ts';
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, EmptyState, ErrorNote, Field, Panel, Progress } from '../../components/ui.tsx';
@@ -112,10 +113,10 @@ export function Tasks3dPage() {
       <Panel title={t('newTask')}>
         <form className="task-form" onSubmit={(event) => void submit(event)} aria-label={t('newTask')}>
           <Field label={t('model')}>
-            <input value={model} onChange={(event) => setModel(event.target.value)} />
+            <input value={model} maxLength={FIELD_LIMITS.model} onChange={(event) => setModel(event.target.value)} />
           </Field>
           <Field label={t('prompt')}>
-            <textarea rows={2} value={prompt} onChange={(event) => setPrompt(event.target.value)} placeholder={t('promptPlaceholder')} />
+            <textarea rows={2} value={prompt} maxLength={FIELD_LIMITS.prompt3d} onChange={(event) => setPrompt(event.target.value)} placeholder={t('promptPlaceholder')} />
           </Field>
           <Field label={t('outputFormat')}>
             <select value={format} onChange={(event) => setFormat(event.target.value)}>

@@ -1,5 +1,6 @@
 // Creates a token (account, name, optional expiry and quota) and shows its secret once, with where it is kept.
 import { useState, type FormEvent } from 'react';
+import { FIELD_LIMITS } from '../../../../shared/field-limits.ts';
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, CopyButton, ErrorNote, Field, Panel } from '../../components/ui.tsx';
@@ -61,10 +62,10 @@ export function CreateTokenForm() {
     <Panel title={t('createToken')}>
       <form className="token-form" onSubmit={(event) => void submit(event)} aria-label={t('createToken')}>
         <Field label={t('account')} error={errorFor('account')} hint={t('accountHint')}>
-          <input value={account} onChange={(event) => setAccount(event.target.value)} placeholder={currentAccount} />
+          <input value={account} maxLength={FIELD_LIMITS.accountName} onChange={(event) => setAccount(event.target.value)} placeholder={currentAccount} />
         </Field>
         <Field label={t('tokenName')} error={errorFor('name')}>
-          <input value={name} onChange={(event) => setName(event.target.value)} placeholder="ci" />
+          <input value={name} maxLength={FIELD_LIMITS.tokenName} onChange={(event) => setName(event.target.value)} placeholder="ci" />
         </Field>
         <Field label={t('expiresOptional')} error={errorFor('expires_at')}>
           <input type="datetime-local" value={expires} onChange={(event) => setExpires(event.target.value)} />

@@ -1,0 +1,19 @@
+// The OpenAI rule for `metadata` (Responses API, realtime responses): at most 16 pairs, keys up to 64 characters, string values up to 512.
+
+/** Bounds on one `metadata` object, as on the real API. */
+export const METADATA_LIMITS = { pairs: 16, keyLength: 64, valueLength: 512 } as const;
+
+/** What is wrong with a metadata object (the path of the bad field and a message), or null when it keeps the rule. */
+export function metadataProblem(fields: Record<string, unknown>, path: string): { param: string; message: string } | null {
+  const entries = Object.entries(fields);
+  if (entries.length > METADATA_LIMITS.pairs) return { param: path, message: `Invalid '${path}': at most ${METADATA_LIMITS.pairs} keys.` };
+  for (const [key, text] of entries) {
+    if (key.length > METADATA_LIMITS.keyLength || typeof text !== 'string' || text.length > METADATA_LIMITS.valueLength) {
+      return {
+        param: `${path}.${key.slice(0, METADATA_LIMITS.keyLength)}`,
+        message: `Invalid '${path}.${key.slice(0, METADATA_LIMITS.keyLength)}': keys up to ${METADATA_LIMITS.keyLength} characters, string values up to ${METADATA_LIMITS.valueLength}.`,
+      };
+    }
+  }
+  return null;
+}

@@ -1,0 +1,33 @@
+// Bounds on what the gateway keeps per account from API input: stored Responses API responses, 3D tasks and the raw usage ledger.
+
+const MiB = 1024 * 1024;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Storage bounds; `createGateway({ storageLimits })` may lower them (tests, embedding hosts). */
+export interface StorageLimits {
+  /** Largest stored response (`store: true`): its input conversation plus the Response object, in UTF-8 bytes. Over it: 400, nothing stored or charged. */
+  storedResponseBytes: number;
+  /** Most bytes of stored responses one account keeps; a new one beyond it evicts that account's oldest. */
+  storedAccountBytes: number;
+  /** Age after which a stored response is gone (not found, then deleted), as on the real API. */
+  storedMaxAgeMs: number;
+  /** Age after which a 3D task and its result file are gone (not found, then deleted when a new task is created). */
+  tasks3dMaxAgeMs: number;
+  /** Age after which raw usage records are rolled up into per-day totals (per token, endpoint and model). */
+  usageRawMaxAgeMs: number;
+  /** Rows one pruning step handles at most (expired responses, usage records to roll up). */
+  pruneBatch: number;
+  /** Least time between two usage roll-up steps made at write time (sooner when the last step had more to do). */
+  usageRollupEveryMs: number;
+}
+
+/** The defaults, as documented. */
+export const STORAGE_LIMITS: Readonly<StorageLimits> = Object.freeze({
+  storedResponseBytes: 8 * MiB,
+  storedAccountBytes: 256 * MiB,
+  storedMaxAgeMs: 30 * DAY_MS,
+  tasks3dMaxAgeMs: 30 * DAY_MS,
+  usageRawMaxAgeMs: 90 * DAY_MS,
+  pruneBatch: 1000,
+  usageRollupEveryMs: 60_000,
+});
