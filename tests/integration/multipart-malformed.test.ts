@@ -1,7 +1,7 @@
 // Integration tests of malformed multipart bodies on every multipart endpoint: each is a 400 in the OpenAI error shape, never a 500, and the gateway keeps answering.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { MAX_BOUNDARY_LENGTH } from '../../electron/gateway/server/multipart.ts';
+import { MAX_BOUNDARY_LENGTH, MAX_FORM_FIELD_BYTES, MAX_FORM_PARTS } from '../../electron/gateway/server/multipart.ts';
 import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 
 const MULTIPART_PATHS = ['/v1/images/edits', '/v1/audio/transcriptions', '/v1/audio/translations'];
@@ -65,6 +65,21 @@ describe('malformed multipart bodies', () => {
     for (const contentType of [`multipart/form-data; boundary=${boundary}`, `multipart/form-data; boundary="${boundary}"`]) {
       const response = await fetch(`${server.url}/v1/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'content-type': contentType }, body: form(boundary) });
       assert.equal(response.status, 200, await response.text());
+    }
+  });
+
+  test(`a form of more than ${MAX_FORM_PARTS} parts, or with a text field over ${MAX_FORM_FIELD_BYTES} bytes, is a 413 and is not read further`, async () => {
+    const boundary = 'x';
+    const field = (name: string, value: string) => [`--${boundary}`, `Content-Disposition: form-data; name="${name}"`, '', value].join('\r\n');
+    const many = [...Array.from({ length: MAX_FORM_PARTS + 1 }, (_, i) => field(`extra${i}`, 'v')), `--${boundary}--`, ''].join('\r\n');
+    const huge = [field('model', 'sim-whisper'), field('prompt', 'p'.repeat(MAX_FORM_FIELD_BYTES + 1)), `--${boundary}--`, ''].join('\r\n');
+    for (const [label, body, message] of [['many parts', many, /at most 64 parts/], ['a huge field', huge, /Form field 'prompt' is longer than/]] as const) {
+      for (const path of MULTIPART_PATHS) {
+        const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` }, body });
+        const answer = (await response.json()) as { error: { type: string; message: string } };
+        assert.equal(response.status, 413, `${label} on ${path}: ${JSON.stringify(answer)}`);
+        assert.match(answer.error.message, message, `${label} on ${path}`);
+      }
     }
   });
 });

@@ -9,7 +9,7 @@ import { segmentsOf, toSrt, toVtt, wordsOf, type Segment } from '../providers/si
 import { invalid } from '../services/errors.ts';
 import { checkSpeech, checkTranscriptionInput, checkTranscriptionSeconds, MAX_UPLOAD_FILE_BYTES, uploadLimitError } from '../services/media-limits.ts';
 import { speechPriceMicros, transcriptionPriceMicros } from '../services/pricing.ts';
-import { formParts } from '../server/multipart.ts';
+import { formLimits, formParts } from '../server/multipart.ts';
 import { writeSse } from '../server/sse.ts';
 
 /** Speech formats produced for real, with their content types. */
@@ -20,7 +20,7 @@ const AUDIO_TOKENS_PER_SECOND = 10;
 
 export async function audioRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
   const { billing, media } = options.context;
-  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_FILE_BYTES, files: 1 } });
+  await app.register(multipart, { limits: formLimits(1, MAX_UPLOAD_FILE_BYTES) });
 
   app.post('/v1/audio/speech', async (request, reply) => {
     const fields = objectBody(request.body);

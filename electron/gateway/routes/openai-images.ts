@@ -21,7 +21,7 @@ import { imagePriceMicros } from '../services/pricing.ts';
 import type { PngHeader } from '../providers/simulate/png.ts';
 import type { ImageUpload, MadeImage } from '../workers/media-jobs.ts';
 import { listenerUrlOf } from '../server/listener-url.ts';
-import { formParts } from '../server/multipart.ts';
+import { formLimits, formParts } from '../server/multipart.ts';
 
 /** `size` as pixels: `auto` or absent is 1024×1024 (or `fallback`); otherwise WxH with each side from 64 to 2048. */
 export function parseSize(size: string | undefined, fallback?: { width: number; height: number }) {
@@ -37,7 +37,7 @@ export function parseSize(size: string | undefined, fallback?: { width: number; 
 export async function imagesRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
   const { billing, clock, dataDir, media, events } = options.context;
   // One file more than the images and the mask, so that the route's own count answers a clear 400 first.
-  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_FILE_BYTES, files: MAX_INPUT_IMAGES + 2 } });
+  await app.register(multipart, { limits: formLimits(MAX_INPUT_IMAGES + 2, MAX_UPLOAD_FILE_BYTES) });
   const expiry = new FileExpiry({
     dir: path.join(dataDir, 'files', 'images'),
     clock,

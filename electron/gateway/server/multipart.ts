@@ -5,6 +5,16 @@ import { GatewayError, invalid } from '../services/errors.ts';
 /** Longest multipart boundary accepted (RFC 2046 allows 1 to 70 characters). */
 export const MAX_BOUNDARY_LENGTH = 70;
 
+/** Most parts (files and fields together) one form may hold; past it the plugin answers 413. */
+export const MAX_FORM_PARTS = 64;
+/** Longest text field of a form, in bytes (a prompt of 32,000 characters fits); a longer one is a 413 naming the field. */
+export const MAX_FORM_FIELD_BYTES = 256 * 1024;
+
+/** The multipart plugin's limits for a route that takes at most `files` files of at most `fileSize` bytes each. */
+export function formLimits(files: number, fileSize: number) {
+  return { files, fileSize, parts: MAX_FORM_PARTS, fields: MAX_FORM_PARTS, fieldSize: MAX_FORM_FIELD_BYTES };
+}
+
 /** One part of a form, read whole. */
 export type FormPart =
   | { kind: 'file'; field: string; filename: string; bytes: Buffer }
@@ -33,6 +43,9 @@ export async function* formParts(request: FastifyRequest, options: FormOptions =
   }
   try {
     for await (const part of request.parts()) {
+      if (part.type !== 'file' && part.valueTruncated) {
+        throw new GatewayError('payload_too_large', `Form field '${part.fieldname}' is longer than ${MAX_FORM_FIELD_BYTES} bytes.`, part.fieldname);
+      }
       if (part.type !== 'file') yield { kind: 'field', field: part.fieldname, value: part.value };
       else if (options.keepFile?.(part.fieldname) === false) part.file.resume();
       else yield { kind: 'file', field: part.fieldname, filename: part.filename, bytes: await part.toBuffer() };
@@ -44,6 +57,10 @@ export async function* formParts(request: FastifyRequest, options: FormOptions =
 
 function malformed(error: unknown): unknown {
   if (error instanceof GatewayError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
+    return new GatewayError('payload_too_large', `A multipart/form-data body may hold at most ${MAX_FORM_PARTS} parts.`);
+  }
   const status = (error as { statusCode?: unknown } | null)?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) return error;
   return invalid(`Malformed multipart/form-data body: ${error instanceof Error ? error.message : String(error)}`);
