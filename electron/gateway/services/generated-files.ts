@@ -2,13 +2,14 @@
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBase62 } from '../ids.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/private-files.ts';
 
 /** Stores `bytes` as `<dataDir>/files/<kind>/<random>.<ext>` and returns the file name. */
 export function storeGeneratedFile(dataDir: string, kind: string, ext: string, bytes: Buffer): string {
   const dir = path.join(dataDir, 'files', kind);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const name = `${randomBase62(24)}.${ext}`;
-  writeFileSync(path.join(dir, `${name}.tmp`), bytes);
+  writeFileSync(path.join(dir, `${name}.tmp`), bytes, { mode: PRIVATE_FILE_MODE });
   renameSync(path.join(dir, `${name}.tmp`), path.join(dir, name));
   return name;
 }

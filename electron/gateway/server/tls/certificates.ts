@@ -1,8 +1,9 @@
 // The local certificate authority and localhost certificate for the TLS listener, made on first start and kept in the data dir.
 import { createPrivateKey, generateKeyPairSync, X509Certificate } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import forge from 'node-forge';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../storage/private-files.ts';
 
 /** PEM texts the TLS listener needs, and where the CA lives for clients to trust. */
 export interface LocalCertificates {
@@ -23,20 +24,20 @@ const RENEW_BEFORE_MS = 30 * 24 * 3600 * 1000;
  */
 export function ensureCertificates(dataDir: string, now = Date.now()): LocalCertificates {
   const dir = path.join(dataDir, 'tls');
-  mkdirSync(dir, { recursive: true });
+  ensurePrivateDir(dir);
   const file = (name: string) => path.join(dir, name);
   let ca = usable(file('ca.pem'), file('ca-key.pem'), now);
   if (!ca) {
     const made = makeCertificate({ commonName: 'Gatehouse Local CA', days: CA_DAYS, now, isCa: true });
     writeSecret(file('ca-key.pem'), made.key);
-    writeFileSync(file('ca.pem'), made.cert);
+    writeSecret(file('ca.pem'), made.cert);
     ca = { cert: made.cert, key: made.key, x509: new X509Certificate(made.cert) };
   }
   let leaf = usable(file('server.pem'), file('server-key.pem'), now);
   if (!leaf || !leaf.x509.checkIssued(ca.x509) || !leaf.x509.verify(ca.x509.publicKey)) {
     const made = makeCertificate({ commonName: 'localhost', days: LEAF_DAYS, now, isCa: false, issuer: ca });
     writeSecret(file('server-key.pem'), made.key);
-    writeFileSync(file('server.pem'), made.cert);
+    writeSecret(file('server.pem'), made.cert);
     leaf = { cert: made.cert, key: made.key, x509: new X509Certificate(made.cert) };
   }
   return { caPath: file('ca.pem'), ca: ca.cert, cert: leaf.cert, key: leaf.key };
@@ -108,6 +109,6 @@ function makeCertificate(spec: CertificateSpec): { cert: string; key: string } {
 }
 
 function writeSecret(file: string, text: string): void {
-  writeFileSync(file, text, { mode: 0o600 });
-  chmodSync(file, 0o600);
+  writeFileSync(file, text, { mode: PRIVATE_FILE_MODE });
+  chmodSync(file, PRIVATE_FILE_MODE);
 }
