@@ -1,6 +1,7 @@
 // The gateway's configuration: what a host passes to createGateway, with the embedded defaults.
 import type { SettingKey } from '../../shared/settings.ts';
 import type { Reviewer } from './providers/reviewer.ts';
+import type { ConnectionLimits } from './server/connection-guard.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import type { Clock } from './time.ts';
 
@@ -46,6 +47,8 @@ export interface GatewayConfig {
   reviewer?: Reviewer;
   /** The console's admin token; random per start when absent (a desktop host keeps one per launch). */
   adminToken?: string;
+  /** Overrides of CONNECTION_LIMITS (timeouts, unauthenticated connections per peer, shutdown grace); tests use short ones. */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 /** How the host keeps saved settings, for the console's Settings page. */

@@ -7,6 +7,7 @@ import { ROUTE_FAMILIES } from '../routes/index.ts';
 import { GatewayError } from '../services/errors.ts';
 import type { Principal } from '../services/tokens.ts';
 import { installJsonParser } from './body-parser.ts';
+import { CONNECTION_LIMITS, markAuthenticated, markUpgraded, serverOptionsOf, type ConnectionLimits } from './connection-guard.ts';
 import { installCors } from './cors.ts';
 import { credentialOf } from './credentials.ts';
 import { renderError } from './error-render.ts';
@@ -30,8 +31,15 @@ declare module 'fastify' {
 /** Largest request body accepted, in bytes. */
 export const BODY_LIMIT = 32 * 1024 * 1024;
 
-export async function buildApp(context: GatewayContext): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: true });
+export async function buildApp(context: GatewayContext, limits: ConnectionLimits = CONNECTION_LIMITS): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    return503OnClosing: true,
+    http: serverOptionsOf(limits),
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+  });
   installJsonParser(app);
   app.decorateRequest('principal', null as unknown as Principal);
 
@@ -46,9 +54,11 @@ export async function buildApp(context: GatewayContext): Promise<FastifyInstance
   installCors(app, () => context.runtime.corsOrigins);
 
   app.addHook('onRequest', async (request) => {
+    if (request.ws) markUpgraded(request.raw.socket);
     if (!request.routeOptions.url || request.routeOptions.config.public) return;
     try {
       request.principal = context.tokens.authenticate(credentialOf(request.headers, request.query));
+      markAuthenticated(request.raw.socket);
     } catch (error) {
       // Left without a principal, such a route authenticates again once upgraded and reports the refusal as an event.
       if (request.ws && request.routeOptions.config.socketAuth) return;

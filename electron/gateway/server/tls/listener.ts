@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { serverOptionsOf, type ConnectionGuard } from '../connection-guard.ts';
 import type { LocalCertificates } from './certificates.ts';
 
 /** A running TLS listener. */
@@ -10,11 +11,22 @@ export interface TlsListener {
   close(): Promise<void>;
 }
 
-/** Listens on `port` (0: a free one) with the local certificate and hands every request and upgrade to `app`. */
-export async function listenTls(app: FastifyInstance, certificates: LocalCertificates, host: string, port: number): Promise<TlsListener> {
-  const server: Server = createServer({ cert: certificates.cert, key: certificates.key }, (request, response) => {
+/**
+ * Listens on `port` (0: a free one) with the local certificate and hands every request and upgrade to `app`, under the
+ * same connection limits as the HTTP listener (`guard`); a TLS handshake gets the headers timeout.
+ */
+export async function listenTls(
+  app: FastifyInstance,
+  certificates: LocalCertificates,
+  host: string,
+  port: number,
+  guard: ConnectionGuard,
+): Promise<TlsListener> {
+  const options = { cert: certificates.cert, key: certificates.key, handshakeTimeout: guard.limits.headersTimeoutMs, ...serverOptionsOf(guard.limits) };
+  const server: Server = createServer(options, (request, response) => {
     app.routing(request, response);
   });
+  guard.watch(server, 'secureConnection');
   // WebSocket upgrades go to the app's WebSocket routes; once the app is closing nobody listens there, so drop them.
   server.on('upgrade', (request, socket, head) => {
     if (app.server.listenerCount('upgrade') === 0) socket.destroy();
