@@ -6,7 +6,11 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: 'electron/main/index.ts', external: ['better-sqlite3', 'keytar', 'fastify'] },
+      // The media worker is its own entry: the gateway starts it as `media-worker.js` next to the main bundle.
+      rollupOptions: {
+        input: { index: 'electron/main/index.ts', 'media-worker': 'electron/gateway/workers/media-worker.ts' },
+        external: ['better-sqlite3', 'keytar', 'fastify'],
+      },
     },
   },
   // Sandboxed windows only run CommonJS preload scripts.

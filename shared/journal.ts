@@ -47,7 +47,7 @@ export interface JournalBody {
   contentType: string | null;
   /** Size in bytes of the whole body. */
   bytes: number;
-  /** The body as text (JSON re-indented), or null for binary and multipart bodies. */
+  /** The request body as received (a JSON one indented for reading when that fits whole), the answer as sent; null for binary and multipart bodies. */
   text: string | null;
   /** True when `text` stops short of the whole body. */
   truncated: boolean;
@@ -78,7 +78,14 @@ export interface JournalQuery {
 }
 
 /** The journal list answer. */
-export type JournalPage = Page<JournalSummary>;
+export interface JournalPage extends Page<JournalSummary> {
+  /**
+   * API calls since the gateway started that named no token of this gateway (none, or an unknown one:
+   * what any web page can send with a no-cors fetch), on any API path. They are counted here and never
+   * recorded, so they cannot push real entries out of the journal.
+   */
+  unauthenticated_calls: number;
+}
 
 /** Entries the gateway keeps; older ones are dropped. */
 export const JOURNAL_LIMIT = 2000;

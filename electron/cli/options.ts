@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { normalizeOrigin, type ServerSettings, type SettingKey } from '../../shared/settings.ts';
 import { DEFAULTS } from '../gateway/config.ts';
+import { normalizeHostName } from '../gateway/server/host-names.ts';
 import { SECRET_MODES, type SecretMode } from '../gateway/secrets/select-store.ts';
 import { readSettingsFile, SettingsFileError } from '../gateway/settings/settings-file.ts';
 import { defaultDataDir } from './paths.ts';
@@ -22,6 +23,7 @@ export const SERVE_ENV = {
   'sim-review-ms': 'GATEHOUSE_SIM_REVIEW_MS',
   'sim-3d-ms': 'GATEHOUSE_SIM_3D_MS',
   'cors-origins': 'GATEHOUSE_CORS_ORIGINS',
+  'allowed-hosts': 'GATEHOUSE_ALLOWED_HOSTS',
   secrets: 'GATEHOUSE_SECRETS',
   'model-aliases': 'GATEHOUSE_MODEL_ALIASES',
   'settings-file': 'GATEHOUSE_SETTINGS_FILE',
@@ -49,6 +51,8 @@ export interface ServeOptions {
   sim3dMs: number;
   /** Browser origins allowed to call the API (`*`: any). */
   corsOrigins: string[];
+  /** Extra names or addresses the Host header may carry, besides the loopback ones and `host`. */
+  allowedHosts: string[];
   secrets: SecretMode;
   modelAliases: Record<string, string>;
   /** Record API calls for the console's Logs page. */
@@ -106,6 +110,7 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv, baseDi
     simReviewMs: integer(explicit('sim-review-ms'), DEFAULTS.simReviewMs, 0, 2 ** 31 - 1),
     sim3dMs: integer(explicit('sim-3d-ms'), DEFAULTS.sim3dMs, 0, 2 ** 31 - 1),
     corsOrigins: explicit('cors-origins') ? origins(explicit('cors-origins')!) : (saved.corsOrigins ?? []),
+    allowedHosts: hostNames(explicit('allowed-hosts')),
     secrets: secrets as SecretMode,
     modelAliases: aliases(explicit('model-aliases')),
     journal: onOff(explicit('journal'), true),
@@ -146,6 +151,18 @@ function origins(given: { value: string; from: string }): string[] {
     const origin = normalizeOrigin(entry);
     if (!origin) throw new UsageError(`${given.from} takes origins such as http://localhost:5173 (or *) separated by commas; got "${entry.trim()}"`);
     if (!list.includes(origin)) list.push(origin);
+  }
+  return list;
+}
+
+/** Comma-separated host names or IP addresses (IPv6 with or without brackets, no port), each normalized. */
+function hostNames(given: { value: string; from: string } | undefined): string[] {
+  const list: string[] = [];
+  for (const entry of given?.value.split(',') ?? []) {
+    if (entry.trim() === '') continue;
+    const name = normalizeHostName(entry);
+    if (!name) throw new UsageError(`${given!.from} takes host names or IP addresses such as gatehouse.lan or 192.168.1.20 (no scheme or port) separated by commas; got "${entry.trim()}"`);
+    if (!list.includes(name)) list.push(name);
   }
   return list;
 }

@@ -26,7 +26,7 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv, io: Output):
 
   // Signal handlers go in before anything is printed: a script may send SIGTERM as soon as it reads the URL.
   const stopped = stopOnSignal(gateway, io);
-  const { url, firstToken, consoleUrl, tlsUrl, caPath } = await gateway.start();
+  const { url, firstToken, consoleUrl, tlsUrl, caPath, caNotice } = await gateway.start();
   io.err(`data dir: ${options.dataDir}; secrets: ${store.description}; settings file: ${settingsFile ?? 'off'}`);
   if (firstToken) io.out(`first start: created account "local" with API token (shown once): ${firstToken}`);
   io.out(`listening on ${url}`);
@@ -35,6 +35,7 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv, io: Output):
     io.out(`tls listening on ${tlsUrl}`);
     io.out(`tls ca: ${caPath} (trust it with NODE_EXTRA_CA_CERTS=${caPath})`);
   }
+  if (caNotice) io.err(caNotice);
   await stopped;
   io.err('stopped');
 }

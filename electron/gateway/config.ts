@@ -4,6 +4,7 @@ import type { Reviewer } from './providers/reviewer.ts';
 import type { ConnectionLimits } from './server/connection-guard.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import type { Clock } from './time.ts';
+import type { MediaPoolOptions } from './workers/media-pool.ts';
 
 /** Embedded defaults; the CLI's flags and environment variables override them. */
 export const DEFAULTS = {
@@ -34,6 +35,11 @@ export interface GatewayConfig {
   sim3dMs?: number;
   /** Browser origins allowed to call the API (`*`: any); the console's own origin needs none. */
   corsOrigins?: string[];
+  /**
+   * Extra names or addresses the Host header may carry (`--allowed-hosts`), besides `localhost`, `*.localhost`,
+   * `127.0.0.0/8`, `::1` and `host`; every other Host is refused with 403 (DNS rebinding).
+   */
+  allowedHosts?: string[];
   /** Records API calls for the console's Logs page (default true). */
   journal?: boolean;
   /** The host's settings file, which the console's Settings page edits; absent: settings are read-only. */
@@ -47,6 +53,8 @@ export interface GatewayConfig {
   reviewer?: Reviewer;
   /** The console's admin token; random per start when absent (a desktop host keeps one per launch). */
   adminToken?: string;
+  /** Worker threads for image and audio work and how many jobs may wait (defaults: cores − 1, 16). */
+  media?: MediaPoolOptions;
   /** Overrides of CONNECTION_LIMITS (timeouts, unauthenticated connections per peer, shutdown grace); tests use short ones. */
   connectionLimits?: Partial<ConnectionLimits>;
 }

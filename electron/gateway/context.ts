@@ -8,6 +8,7 @@ import type { SettingsContext } from './services/settings.ts';
 import { SimulatedReviewer } from './providers/simulate/reviewer.ts';
 import { RefreshScheduler, type ScanReport } from './scheduler/refresh-scheduler.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
+import type { HostPolicy } from './server/host-names.ts';
 import { AssetRefresher } from './services/asset-refresh.ts';
 import { AssetsService } from './services/assets.ts';
 import { BillingService } from './services/billing.ts';
@@ -16,6 +17,7 @@ import { JournalRecorder } from './services/journal.ts';
 import { presentAsset } from './services/portrait-present.ts';
 import { Tasks3dService } from './services/tasks3d.ts';
 import { TokensService } from './services/tokens.ts';
+import { makeListenersSafe } from './safe-events.ts';
 import { AccountsRepo } from './storage/accounts-repo.ts';
 import { AssetsRepo } from './storage/assets-repo.ts';
 import type { Db } from './storage/database.ts';
@@ -27,6 +29,7 @@ import { Tasks3dRepo } from './storage/tasks3d-repo.ts';
 import { TokensRepo } from './storage/tokens-repo.ts';
 import { UsageRepo } from './storage/usage-repo.ts';
 import type { Clock } from './time.ts';
+import { MediaPool, type MediaPoolOptions } from './workers/media-pool.ts';
 
 /** Events the gateway emits for hosts and the UI. */
 export interface GatewayEvents {
@@ -45,6 +48,8 @@ export interface RuntimeInfo {
   refreshIntervalMs: number;
   /** Browser origins allowed to call the API; changed at run time by the Settings page. */
   corsOrigins: string[];
+  /** The host the gateway listens on, and the extra names its Host header may carry (see server/host-names.ts). */
+  readonly hosts: HostPolicy;
   /** Whether API calls are recorded in the request journal. */
   readonly journal: boolean;
   readonly simReviewMs: number;
@@ -75,6 +80,8 @@ export interface GatewayContext {
   /** Records API calls (written in batches); `journalRepo` reads them back. */
   journal: JournalRecorder;
   journalRepo: JournalRepo;
+  /** Worker threads for CPU-heavy image and audio work (started on first use, closed by the gateway's stop). */
+  media: MediaPool;
 }
 
 export interface ContextOptions {
@@ -93,14 +100,18 @@ export interface ContextOptions {
   adminToken?: string;
   modelAliases?: Record<string, string>;
   corsOrigins?: string[];
+  /** The listen host (default 127.0.0.1) and extra allowed Host names, normalized. */
+  hosts?: HostPolicy;
   journal?: boolean;
   /** The values this run started with and the host's settings file; absent: read-only, taken from the options above. */
   settings?: SettingsContext;
+  media?: MediaPoolOptions;
 }
 
 export function createContext(options: ContextOptions): GatewayContext {
   const { db, clock } = options;
-  const events = new EventEmitter<GatewayEvents>();
+  // A listener that throws (a closed socket, a host's bug) is reported as `error`, never thrown into a request or a timer.
+  const events = makeListenersSafe(new EventEmitter<GatewayEvents>());
   const accounts = new AccountsRepo(db);
   const groupsRepo = new GroupsRepo(db);
   const assetsRepo = new AssetsRepo(db);
@@ -118,17 +129,13 @@ export function createContext(options: ContextOptions): GatewayContext {
     refresher,
     clock,
     onScan: (report) => events.emit('scan.finished', report),
-    onError: (error) => {
-      if (events.listenerCount('error') > 0) events.emit('error', error);
-    },
+    onError: (error) => events.emit('error', error),
   });
   const journalRepo = new JournalRepo(db);
   const journal = new JournalRecorder({
     repo: journalRepo,
     onAdded: (entry) => events.emit('journal.added', entry),
-    onError: (error) => {
-      if (events.listenerCount('error') > 0) events.emit('error', error);
-    },
+    onError: (error) => events.emit('error', error),
   });
   return {
     db,
@@ -143,6 +150,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     groups: new GroupsService(groupsRepo, clock),
     assets: new AssetsService({ assets: assetsRepo, groups: groupsRepo, reviewer, refresher, clock }),
     billing,
+    media: new MediaPool(options.media),
     tasks3d: new Tasks3dService({ repo: new Tasks3dRepo(db), db, billing, clock, dataDir: options.dataDir, durationMs: options.sim3dMs }),
     scheduler,
     settings: options.settings ?? {
@@ -160,6 +168,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       startedAt: clock.now(),
       refreshIntervalMs: options.refreshIntervalMs,
       corsOrigins: [...(options.corsOrigins ?? [])],
+      hosts: options.hosts ?? { listenHost: '127.0.0.1', allowedHosts: [] },
       journal: options.journal ?? true,
       simReviewMs: options.simReviewMs,
       url: null,

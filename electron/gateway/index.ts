@@ -5,8 +5,9 @@ import { createContext, type GatewayContext } from './context.ts';
 import { buildApp } from './server/app.ts';
 import { consoleUrlOf } from './routes/console.ts';
 import { CONNECTION_LIMITS, ConnectionGuard } from './server/connection-guard.ts';
+import { normalizeHostName, type HostPolicy } from './server/host-names.ts';
 import { listen } from './server/listen.ts';
-import { ensureCertificates } from './server/tls/certificates.ts';
+import { ensureCertificates, renewLeaf } from './server/tls/certificates.ts';
 import { listenTls, type TlsListener } from './server/tls/listener.ts';
 import { openDatabase } from './storage/database.ts';
 import type { SettingsContext } from './services/settings.ts';
@@ -24,6 +25,8 @@ export interface StartResult {
   /** The TLS listener's URL and the CA file clients must trust, when TLS is on. */
   tlsUrl?: string;
   caPath?: string;
+  /** Set when this start replaced an existing local CA: one line telling the user to trust the new one. */
+  caNotice?: string;
 }
 
 export interface Gateway {
@@ -57,7 +60,9 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     ...(config.adminToken && { adminToken: config.adminToken }),
     ...(config.modelAliases && { modelAliases: config.modelAliases }),
     ...(config.corsOrigins && { corsOrigins: config.corsOrigins }),
+    hosts: hostPolicyOf(config),
     ...(config.journal !== undefined && { journal: config.journal }),
+    ...(config.media && { media: config.media }),
     settings: settingsOf(config),
   });
   let app: FastifyInstance | undefined;
@@ -79,12 +84,13 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       app = await buildApp(context, limits);
       guard.watch(app.server, 'connection');
       let caPath: string | undefined;
+      let caNotice: string | undefined;
       try {
         url = await listen(app, config.host ?? DEFAULTS.host, config.port ?? DEFAULTS.port);
         if (config.tlsPort !== undefined && config.tlsPort !== null) {
           const certificates = ensureCertificates(config.dataDir);
-          caPath = certificates.caPath;
-          tls = await listenTls(app, certificates, config.host ?? DEFAULTS.host, config.tlsPort, guard);
+          ({ caPath, caNotice } = certificates);
+          tls = await listenTls(app, certificates, config.host ?? DEFAULTS.host, config.tlsPort, { renew: () => renewLeaf(config.dataDir) }, guard);
         }
       } catch (error) {
         // A taken port: release what did bind; nothing was created yet (the first token comes only once listening).
@@ -104,6 +110,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
         consoleUrl: consoleUrlOf(url, context.runtime.adminToken),
         ...(firstToken && { firstToken }),
         ...(tls && { tlsUrl: tls.url, caPath }),
+        ...(caNotice && { caNotice }),
       };
     },
     async stop() {
@@ -115,11 +122,22 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       guard.drain();
       await closing;
       guard.closeAll();
+      await context.media.close();
       await context.scheduler.stop();
       context.journal.stop();
       db.close();
     },
   };
+}
+
+/** The Host names this gateway answers to besides the loopback ones; an entry that is no host name is a configuration error. */
+function hostPolicyOf(config: GatewayConfig): HostPolicy {
+  const allowedHosts = (config.allowedHosts ?? []).map((entry) => {
+    const name = normalizeHostName(entry);
+    if (name === undefined) throw new Error(`allowedHosts: "${entry}" is not a host name or IP address`);
+    return name;
+  });
+  return { listenHost: config.host ?? DEFAULTS.host, allowedHosts };
 }
 
 /** What this run was started with, for the Settings page; the host's settings file, when it keeps one. */

@@ -119,7 +119,8 @@ export class GatewayHost {
     const settings = moved && config.settings ? { settings: { ...config.settings, intended: { port: config.port ?? 0, tlsPort: config.tlsPort ?? null } } } : {};
     const gateway = await this.options.create({ ...config, port, tlsPort, ...settings });
     try {
-      const { url, tlsUrl } = await gateway.start();
+      const { url, tlsUrl, caNotice } = await gateway.start();
+      if (caNotice) console.warn(`gatehouse: ${caNotice}`);
       this.gateway = gateway;
       this.url = url;
       this.lastUrl = url;

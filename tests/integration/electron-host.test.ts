@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { runMediaJob } from '../../electron/gateway/workers/media-jobs.ts';
 import { CONSOLE_CSP } from '../../shared/admin-api.ts';
 import { IPC_INVOKE_CHANNELS } from '../../shared/ipc.ts';
 import { ensureBuilt, OUT, ROOT } from '../helpers/build.ts';
@@ -59,6 +60,22 @@ describe('desktop host (built main bundle, stand-in electron)', { skip }, () => 
     assert.equal(connection.paused, false);
     const status = await fetch(`${connection.gatewayUrl}/admin/api/status`, { headers: { authorization: `Bearer ${connection.adminToken}` } });
     assert.equal(((await status.json()) as any).dataDir, path.join(appData, 'Gatehouse'), 'data sits where `gatehouse serve` keeps it');
+  });
+
+  test('the bundle makes speech on its media worker (out/main/media-worker.js), the same bytes as the sources', async () => {
+    assert.ok(existsSync(path.join(OUT, 'main/media-worker.js')), 'the worker is its own bundle entry');
+    const connection: any = await invoke('gatehouse:get-connection', []);
+    const admin = { authorization: `Bearer ${connection.adminToken}`, 'content-type': 'application/json' };
+    const created = await fetch(`${connection.gatewayUrl}/admin/api/tokens`, { method: 'POST', headers: admin, body: JSON.stringify({ account: 'local', name: 'media' }) });
+    const { secret } = (await created.json()) as { secret: string };
+    const input = 'Spoken by the bundled worker.';
+    const speech = await fetch(`${connection.gatewayUrl}/v1/audio/speech`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'tts-1', voice: 'alloy', input, response_format: 'mp3' }),
+    });
+    assert.equal(speech.status, 200);
+    assert.deepEqual(Buffer.from(await speech.arrayBuffer()), Buffer.from(runMediaJob('speech', { input, speed: 1, format: 'mp3' })));
   });
 
   test('creates its window with the secure web preferences and a CommonJS preload that exists', () => {

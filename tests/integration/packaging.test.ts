@@ -37,7 +37,7 @@ describe('desktop packaging (electron-builder --linux dir)', () => {
 
   test('the app is named after the package and carries the built bundles, its icon and package.json', () => {
     assert.ok(statSync(path.join(app, pkg.name)).mode & 0o111, 'the executable is renamed to the package name');
-    for (const file of ['/out/main/index.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/resources/icon.png', '/package.json']) {
+    for (const file of ['/out/main/index.js', '/out/main/media-worker.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/resources/icon.png', '/package.json']) {
       assert.ok(files.includes(file), `${file} is packaged`);
     }
     assert.equal(files.some((file) => file.startsWith('/out/.build-')), false, 'no test build stamps');

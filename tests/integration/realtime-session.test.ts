@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { listen, synthesizeSpeech } from '../../electron/gateway/providers/simulate/fsk-voice.ts';
 import { pcmBytes, pcmSamples } from '../../electron/gateway/providers/simulate/pcm.ts';
 import { decodeAudio, encodeAudio } from '../../electron/gateway/realtime/audio-format.ts';
+import { MAX_SPEECH_SECONDS } from '../../electron/gateway/services/media-limits.ts';
 import { transcriptionPriceMicros } from '../../electron/gateway/services/pricing.ts';
 import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { openRaw, type RawClient } from '../helpers/realtime.ts';
@@ -230,6 +231,24 @@ describe('realtime sessions over ws://', { timeout: 60_000 }, () => {
     const done = await client.next('response.done');
     assert.deepEqual([done.response.status, done.response.status_details], ['incomplete', { type: 'incomplete', reason: 'max_output_tokens' }]);
     assert.ok(done.response.usage.output_tokens <= 5);
+    client.socket.close();
+  });
+
+  test(`a spoken answer stops at the speech limit (${MAX_SPEECH_SECONDS} s): status incomplete, the audio within the limit, the transcript its prefix`, async () => {
+    const client = await open('model=sim-echo');
+    client.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['audio'], audio: { output: { speed: 0.25 } } } });
+    await client.next('session.updated');
+    // About 2 KB at 220 ms a byte: some 440 s of speech, unbounded before.
+    const text = Array.from({ length: 400 }, (_, i) => `w${i}`).join(' ');
+    client.send(userText(text));
+    client.send({ type: 'response.create' });
+    const done = await client.next('response.done');
+    assert.equal(done.response.status, 'incomplete');
+    const audio = Buffer.concat(client.events.filter((e) => e.type === 'response.output_audio.delta').map((e) => Buffer.from(e.delta, 'base64')));
+    const seconds = audio.length / 2 / 24_000;
+    assert.ok(seconds <= MAX_SPEECH_SECONDS && seconds > MAX_SPEECH_SECONDS - 5, `${seconds} s of audio`);
+    const transcript = client.events.find((e) => e.type === 'response.output_audio_transcript.done')!.transcript as string;
+    assert.ok(transcript.length > 0 && text.startsWith(transcript) && transcript.length < text.length);
     client.socket.close();
   });
 

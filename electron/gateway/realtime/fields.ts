@@ -1,5 +1,6 @@
 // Validators of realtime client-event fields shared by session.update and response.create: each failure names the field at fault.
 import { isObject, type Fields } from '../protocols/fields.ts';
+import { checkSchemaSatisfiable } from '../providers/simulate/text/json-schema-bounded.ts';
 import type { ToolChoice, ToolSpec } from '../providers/simulate/text/types.ts';
 import { GatewayError } from '../services/errors.ts';
 import { parseFormat, type AudioFormat } from './audio-format.ts';
@@ -54,7 +55,7 @@ export function parseModalities(value: unknown, path: string, beta: boolean): Mo
   return list.includes('audio') ? ['audio'] : ['text'];
 }
 
-/** Function tools (`{type: 'function', name, description?, parameters?}`); other tool types are not simulated. */
+/** Function tools (`{type: 'function', name, description?, parameters?}`); other tool types are not simulated. Unsatisfiable parameter schemas are refused here. */
 export function parseTools(value: unknown, path: string): ToolSpec[] {
   if (!Array.isArray(value)) throw invalidField(`Invalid type for '${path}': expected an array, but got ${typeName(value)}.`, path, 'invalid_type');
   return value.map((raw, i) => {
@@ -67,6 +68,7 @@ export function parseTools(value: unknown, path: string): ToolSpec[] {
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw invalidField(`Invalid '${at}.name': use 1 to 64 letters, digits, '_' or '-'.`, `${at}.name`);
     const description = tool['description'] === undefined ? undefined : expectString(tool['description'], `${at}.description`);
     const parameters = tool['parameters'] === undefined ? { type: 'object', properties: {} } : expectObject(tool['parameters'], `${at}.parameters`);
+    checkSchemaSatisfiable(parameters, `parameters schema of ${at} ('${name}')`);
     return { name, parameters, ...(description !== undefined && { description }) };
   });
 }

@@ -1,10 +1,10 @@
 // Streams one simulated realtime response as its ordered server events: function calls, or a message in text or spoken audio with its transcript.
 import { publicId } from '../ids.ts';
-import { synthesizeSpeech } from '../providers/simulate/fsk-voice.ts';
 import { simulateChat } from '../providers/simulate/text/engine.ts';
 import { argumentFragments, streamPieces } from '../providers/simulate/text/stream-pieces.ts';
 import { countTokens } from '../providers/simulate/text/tokens.ts';
-import type { ChatRequest, ToolCall } from '../providers/simulate/text/types.ts';
+import type { ChatChoice, ChatRequest, ToolCall } from '../providers/simulate/text/types.ts';
+import { piecesWithinSpeechLimit } from '../services/media-limits.ts';
 import { encodeAudio, samplesPerUnit } from './audio-format.ts';
 import type { Entry } from './conversation.ts';
 import { dialectPartType } from './event-names.ts';
@@ -26,6 +26,8 @@ export interface ResponseRun {
   pause(): Promise<void>;
   /** True once the response was cancelled: streaming stops at the next delta. */
   cancelled(): boolean;
+  /** The simulated voice's samples of `text` at `speed` (made off the event loop). */
+  speak(text: string, speed: number): Promise<Int16Array>;
 }
 
 /** What a finished response produced and used. */
@@ -38,28 +40,41 @@ export interface ResponseOutcome {
   status: 'completed' | 'cancelled' | 'incomplete';
 }
 
-export async function streamResponse(run: ResponseRun): Promise<ResponseOutcome> {
-  const { config } = run;
+/** What the model answers, decided before anything is sent, so a refused request (e.g. a tool schema past the output limit) is one error. */
+export interface ResponsePlan {
+  request: ChatRequest;
+  choice: ChatChoice;
+}
+
+/** Decides the answer to `context` under `config`; throws a GatewayError for a request that cannot be answered. */
+export function planResponse(config: ResponseRun['config'], context: readonly Entry[]): ResponsePlan {
   const request: ChatRequest = {
     model: config.model,
     ...(config.instructions && { system: config.instructions }),
-    turns: run.context.flatMap((entry) => (entry.turn ? [entry.turn] : [])),
+    turns: context.flatMap((entry) => (entry.turn ? [entry.turn] : [])),
     ...(config.tools.length > 0 && { tools: config.tools, toolChoice: config.toolChoice }),
     ...(config.maxOutputTokens !== 'inf' && { maxTokens: config.maxOutputTokens }),
   };
-  const choice = simulateChat(request).choices[0]!;
+  return { request, choice: simulateChat(request).choices[0]! };
+}
+
+export async function streamResponse(run: ResponseRun, plan: ResponsePlan = planResponse(run.config, run.context)): Promise<ResponseOutcome> {
+  const { request, choice } = plan;
   const input = inputUsage(request, run.context);
   const spent: TokenSplit = { text: 0, audio: 0 };
   const output: Entry[] = [];
+  let cut = false;
   if (choice.toolCalls.length > 0) {
     for (const [index, call] of choice.toolCalls.entries()) {
       if (run.cancelled()) break;
       output.push(await streamCall(run, call, index, spent));
     }
   } else {
-    output.push(await streamMessage(run, choice.text, choice.finishReason === 'length', spent));
+    const text = spokenWithinLimit(choice.text, run.config);
+    cut = choice.finishReason === 'length' || text !== choice.text;
+    output.push(await streamMessage(run, text, cut, spent));
   }
-  const status = run.cancelled() ? 'cancelled' : choice.finishReason === 'length' ? 'incomplete' : 'completed';
+  const status = run.cancelled() ? 'cancelled' : cut ? 'incomplete' : 'completed';
   return { output, input, produced: spent, status };
 }
 
@@ -99,7 +114,7 @@ async function streamMessage(run: ResponseRun, text: string, cut: boolean, spent
   run.onItem('added', entry);
   run.emit('response.content_part.added', { ...at, part: spoken ? { type, transcript: '' } : { type, text: '' } });
   const pieces = streamPieces(text);
-  const chunks = spoken ? audioChunks(synthesizeSpeech(text, { speed: config.speed }), pieces, samplesPerUnit(config.outputFormat)) : [];
+  const chunks = spoken ? audioChunks(await run.speak(text, config.speed), pieces, samplesPerUnit(config.outputFormat)) : [];
   let said = '';
   const sent: Int16Array[] = [];
   for (const [index, piece] of pieces.entries()) {
@@ -132,6 +147,14 @@ async function streamMessage(run: ResponseRun, text: string, cut: boolean, spent
   run.emit('response.output_item.done', { response_id: run.id, output_index: 0, item: entry.item });
   run.onItem('done', entry);
   return entry;
+}
+
+/** The answer cut after the last piece that can be spoken within MAX_SPEECH_SECONDS, when the answer is spoken (the response is then incomplete). */
+function spokenWithinLimit(text: string, config: SessionConfig): string {
+  if (config.outputModalities[0] !== 'audio') return text;
+  const pieces = streamPieces(text);
+  const fit = piecesWithinSpeechLimit(pieces, config.speed);
+  return fit === pieces.length ? text : pieces.slice(0, fit).join('');
 }
 
 /**

@@ -3,7 +3,7 @@ import { publicId } from '../ids.ts';
 import { betaFormat, gaFormat } from './audio-format.ts';
 import type { Entry } from './conversation.ts';
 import { invalidField } from './fields.ts';
-import { streamResponse, type ResponseOutcome } from './responder.ts';
+import { planResponse, streamResponse, type ResponseOutcome } from './responder.ts';
 import type { ResponseParams, SessionConfig } from './session-config.ts';
 import { presentUsage } from './usage.ts';
 
@@ -25,6 +25,8 @@ export interface ResponseHost {
   /** An output item of a response that writes to the default conversation starts or ends. */
   onItem(stage: 'added' | 'done', entry: Entry): void;
   pause(): Promise<void>;
+  /** The simulated voice's samples of a spoken answer. */
+  speak(text: string, speed: number): Promise<Int16Array>;
   /** A response ended (any status): bill it. */
   finished(config: SessionConfig, outcome: ResponseOutcome, usage: ReturnType<typeof presentUsage>): void;
   /** A response failed unexpectedly. */
@@ -54,6 +56,8 @@ export class Responses {
         'conversation_already_has_active_response',
       );
     }
+    // Refused requests (a tool schema that cannot fit the output limit) are an error event, before any response event.
+    const plan = planResponse(params.config, context);
     const run: Running = { id: publicId('resp'), conversation: params.conversation, cancelled: false, reason: 'client_cancelled' };
     this.running.set(run.id, run);
     const base = this.presentBase(run, params);
@@ -68,8 +72,9 @@ export class Responses {
         if (run.conversation === 'auto') this.host.onItem(stage, entry);
       },
       pause: () => this.host.pause(),
+      speak: (text, speed) => this.host.speak(text, speed),
       cancelled: () => run.cancelled,
-    }).then(
+    }, plan).then(
       (outcome) => {
         this.running.delete(run.id);
         const usage = presentUsage(outcome.input, outcome.produced);
@@ -82,7 +87,13 @@ export class Responses {
         this.running.delete(run.id);
         this.host.failed(error);
       },
-    );
+    )
+      // A failure while finishing (charging a closed or full database) is the session's to report, never an unhandled rejection.
+      .catch((error: unknown) => {
+        this.running.delete(run.id);
+        this.host.failed(error);
+      })
+      .catch(() => undefined);
   }
 
   /** Cancels the response named `responseId`, or else the one in the default conversation; an error when there is none. */

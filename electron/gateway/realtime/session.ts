@@ -3,6 +3,7 @@ import { publicId } from '../ids.ts';
 import { isObject, type Fields } from '../protocols/fields.ts';
 import { streamPieces } from '../providers/simulate/text/stream-pieces.ts';
 import { renderError } from '../server/error-render.ts';
+import { nestsDeeperThan, tooDeepMessage } from '../server/json-depth.ts';
 import { GatewayError } from '../services/errors.ts';
 import { transcriptionPriceMicros } from '../services/pricing.ts';
 import { decodeAudio, encodeAudio, SESSION_RATE } from './audio-format.ts';
@@ -54,6 +55,8 @@ export interface SessionOptions {
   paceMs: number;
   /** Current time in ms. */
   now: number;
+  /** The simulated voice's samples of a spoken answer (on the gateway's media workers). */
+  speak(text: string, speed: number): Promise<Int16Array>;
   /** An unexpected failure (a bug), for the gateway's log; the client gets a `server_error` event. */
   report(error: unknown): void;
 }
@@ -83,6 +86,7 @@ export class RealtimeSession {
       emit: (type, fields) => this.emit(type, fields),
       onItem: (stage, entry) => (stage === 'added' ? this.addItem(entry, undefined, 'added') : this.emitItem('conversation.item.done', entry)),
       pause: () => new Promise((resolve) => (options.paceMs > 0 ? setTimeout(resolve, options.paceMs) : setImmediate(resolve))),
+      speak: (text, speed) => options.speak(text, speed),
       finished: (config, outcome, usage) => {
         if (outcome.output.some((entry) => entry.audio && entry.audio.length > 0)) this.spoke = true;
         options.charge({ model: config.model, inputTokens: usage.input_tokens, outputTokens: usage.output_tokens });
@@ -95,6 +99,10 @@ export class RealtimeSession {
   /** Handles one client message; every problem is answered with an `error` event, the socket stays open. */
   receive(text: string): void {
     let event: Fields;
+    if (nestsDeeperThan(text)) {
+      this.fail(invalidField(tooDeepMessage('The client event'), null, 'invalid_json'), null);
+      return;
+    }
     try {
       const parsed: unknown = JSON.parse(text);
       if (!isObject(parsed)) throw new Error('expected a JSON object');

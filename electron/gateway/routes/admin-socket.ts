@@ -7,6 +7,7 @@ import {
   type AdminEvent,
 } from '../../../shared/admin-events.ts';
 import type { GatewayContext, GatewayEvents } from '../context.ts';
+import { guarded } from '../safe-events.ts';
 import { presentedAdminToken } from '../server/admin-auth.ts';
 
 /** Chooses the admin subprotocol when offered, else the first that carries no credential (for other socket routes). */
@@ -39,11 +40,17 @@ export function adminSocketRoute(app: FastifyInstance, context: GatewayContext):
     events.on('asset.changed', onAsset);
     events.on('scan.finished', onScan);
     events.on('journal.added', onJournal);
-    socket.on('close', () => {
-      events.off('asset.changed', onAsset);
-      events.off('scan.finished', onScan);
-      events.off('journal.added', onJournal);
-    });
+    socket.on(
+      'close',
+      guarded(
+        (error) => void events.emit('error', error),
+        () => {
+          events.off('asset.changed', onAsset);
+          events.off('scan.finished', onScan);
+          events.off('journal.added', onJournal);
+        },
+      ),
+    );
     // Incoming messages are not part of the protocol; they are ignored.
     send({ type: 'hello', nextScanAt: scheduler.nextRunAt });
   });

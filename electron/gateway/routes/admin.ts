@@ -4,6 +4,7 @@ import { ADMIN_ROUTES, type AdminRouteName, type ScanSummary } from '../../../sh
 import type { GatewayContext } from '../context.ts';
 import { requireAdminToken } from '../server/admin-auth.ts';
 import { markAuthenticated } from '../server/connection-guard.ts';
+import { requireSameOrigin } from '../server/same-origin.ts';
 import { createAdminHandlers, type AdminHandler, type AdminInput } from '../services/admin-handlers.ts';
 import { adminSocketRoute } from './admin-socket.ts';
 
@@ -14,8 +15,9 @@ export async function adminRoutes(app: FastifyInstance, options: { context: Gate
   context.events.on('scan.finished', onScan);
   app.addHook('onClose', async () => void context.events.off('scan.finished', onScan));
 
-  // Every route of this plugin, the socket included, needs the admin token (API tokens are not accepted here).
+  // Every route of this plugin, the socket included, answers its own origin only and needs the admin token (API tokens are not accepted here).
   app.addHook('onRequest', async (request) => {
+    requireSameOrigin(request);
     requireAdminToken(request.headers, context.runtime.adminToken);
     markAuthenticated(request.raw.socket);
   });

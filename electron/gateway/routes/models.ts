@@ -4,6 +4,7 @@ import type { GatewayContext } from '../context.ts';
 import { SIM_MODELS, SIM_MODELS_CREATED, type SimModel } from '../providers/simulate/models.ts';
 import { rfc3339 } from '../time.ts';
 import { notFound } from '../services/errors.ts';
+import { shownPath } from '../server/shown-path.ts';
 
 type IdParams = { Params: { id: string } };
 
@@ -59,7 +60,7 @@ export async function modelsRoutes(app: FastifyInstance, options: { context: Gat
   });
   app.get('/v1beta/models', async () => geminiList(models));
   app.get<IdParams>('/v1beta/models/:id', async (request) => {
-    if (request.params.id.includes(':')) throw notFound(`Unknown endpoint: GET ${request.url.split('?', 1)[0]}`);
+    if (request.params.id.includes(':')) throw notFound(`Unknown endpoint: GET ${shownPath(request.url)}`);
     return geminiModel(modelNamed(models, request.params.id));
   });
 }

@@ -1,43 +1,41 @@
 // POST /v1/audio/speech, /v1/audio/transcriptions and /v1/audio/translations (multipart; json, text, verbose_json, srt, vtt, or a stream) in simulate mode.
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../protocols/fields.ts';
-import { mp3File, wavFile } from '../providers/simulate/audio-containers.ts';
-import { speak, VOICE_RATE } from '../providers/simulate/fsk-voice.ts';
 import { streamPieces } from '../providers/simulate/text/stream-pieces.ts';
 import { countTokens } from '../providers/simulate/text/tokens.ts';
-import { pcmBytes } from '../providers/simulate/pcm.ts';
-import { transcribe } from '../providers/simulate/transcribe.ts';
 import { segmentsOf, toSrt, toVtt, wordsOf, type Segment } from '../providers/simulate/transcripts.ts';
 import { invalid } from '../services/errors.ts';
+import { checkSpeech, checkTranscriptionInput, checkTranscriptionSeconds, MAX_UPLOAD_FILE_BYTES, uploadLimitError } from '../services/media-limits.ts';
 import { speechPriceMicros, transcriptionPriceMicros } from '../services/pricing.ts';
+import { formParts } from '../server/multipart.ts';
 import { writeSse } from '../server/sse.ts';
 
 /** Speech formats produced for real, with their content types. */
-const SPEECH_FORMATS: Record<string, string> = { mp3: 'audio/mpeg', wav: 'audio/wav', pcm: 'audio/pcm' };
+const SPEECH_FORMATS: Record<'mp3' | 'wav' | 'pcm', string> = { mp3: 'audio/mpeg', wav: 'audio/wav', pcm: 'audio/pcm' };
 const TRANSCRIPT_FORMATS = ['json', 'text', 'verbose_json', 'srt', 'vtt'];
 /** Audio input tokens reported (and recorded) per second of transcribed audio. */
 const AUDIO_TOKENS_PER_SECOND = 10;
 
 export async function audioRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing } = options.context;
-  await app.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 1 } });
+  const { billing, media } = options.context;
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_FILE_BYTES, files: 1 } });
 
   app.post('/v1/audio/speech', async (request, reply) => {
     const fields = objectBody(request.body);
     const model = requiredString(fields, 'model');
     const input = requiredString(fields, 'input');
-    if (input.length > 4096) throw invalid("Invalid value for 'input': at most 4096 characters.", 'input');
     requiredString(fields, 'voice');
     const speed = optionalNumber(fields, 'speed', { min: 0.25, max: 4 }) ?? 1;
+    checkSpeech(input, speed);
     const format = optionalString(fields, 'response_format') ?? 'mp3';
-    const contentType = SPEECH_FORMATS[format];
-    if (!contentType) {
+    if (!Object.hasOwn(SPEECH_FORMATS, format)) {
       throw invalid(`Invalid value for 'response_format': '${format}'. This gateway produces ${Object.keys(SPEECH_FORMATS).join(', ')}.`, 'response_format');
     }
-    const samples = speak(input, speed);
-    const audio = format === 'wav' ? wavFile(samples, VOICE_RATE, input) : format === 'pcm' ? pcmBytes(samples) : mp3File(samples, VOICE_RATE, input);
+    const contentType = SPEECH_FORMATS[format as keyof typeof SPEECH_FORMATS];
+    const made = await media.run('speech', { input, speed, format: format as keyof typeof SPEECH_FORMATS });
+    const audio = Buffer.from(made.buffer, made.byteOffset, made.byteLength);
     billing.charge(request.principal, { endpoint: '/v1/audio/speech', model, inputTokens: countTokens(input), outputTokens: 0, amountMicros: speechPriceMicros([...input].length) });
     return reply.type(contentType).send(audio);
   });
@@ -45,21 +43,18 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
   const transcriptionRoute = (task: 'transcribe' | 'translate', endpoint: string) =>
     app.post(endpoint, async (request, reply) => {
       if (!request.isMultipart()) throw invalid('Send the audio as multipart/form-data with a `file` and a `model`.', 'file');
-      const fields: Fields = {};
-      const granularities: unknown[] = [];
-      let file: { bytes: Buffer; name: string } | undefined;
-      for await (const part of request.parts()) {
-        if (part.type === 'file') file = { bytes: await part.toBuffer(), name: part.filename };
-        else if (part.fieldname === 'timestamp_granularities[]') granularities.push(part.value);
-        else fields[part.fieldname] = part.value;
-      }
+      const { fields, granularities, file } = await readAudioForm(request).catch((error: unknown) => {
+        throw uploadLimitError(error);
+      });
       const model = requiredString(fields, 'model');
       if (!file || file.bytes.length === 0) throw invalid("Missing required parameter: 'file'.", 'file');
       const format = optionalString(fields, 'response_format') ?? 'json';
       if (!TRANSCRIPT_FORMATS.includes(format)) throw invalid(`Invalid value for 'response_format': expected one of ${TRANSCRIPT_FORMATS.join(', ')}.`, 'response_format');
       const stream = task === 'transcribe' && fields['stream'] === 'true';
       const timestamps = timestampGranularities(granularities);
-      const heard = transcribe(file.bytes, file.name);
+      checkTranscriptionInput(file.bytes);
+      const heard = await media.run('transcribe', { bytes: file.bytes, name: file.name });
+      checkTranscriptionSeconds(heard.duration);
       const tokens = { input_tokens: Math.ceil(heard.duration * AUDIO_TOKENS_PER_SECOND), output_tokens: countTokens(heard.text) };
       billing.charge(request.principal, { endpoint, model, inputTokens: tokens.input_tokens, outputTokens: tokens.output_tokens, amountMicros: transcriptionPriceMicros(heard.duration) });
       const usage = { type: 'duration', seconds: Math.ceil(heard.duration) };
@@ -95,6 +90,19 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
   transcriptionRoute('transcribe', '/v1/audio/transcriptions');
   // The simulated voice speaks no language in particular: a translation is the transcript itself.
   transcriptionRoute('translate', '/v1/audio/translations');
+}
+
+/** The fields, timestamp granularities and file of a transcription form. */
+async function readAudioForm(request: FastifyRequest) {
+  const fields: Fields = {};
+  const granularities: unknown[] = [];
+  let file: { bytes: Buffer; name: string } | undefined;
+  for await (const part of formParts(request)) {
+    if (part.kind === 'file') file = { bytes: part.bytes, name: part.filename };
+    else if (part.field === 'timestamp_granularities[]') granularities.push(part.value);
+    else fields[part.field] = part.value;
+  }
+  return { fields, granularities, file };
 }
 
 /** The `timestamp_granularities[]` asked for (`segment` when none), or a 400 for another value. */

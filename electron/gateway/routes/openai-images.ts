@@ -1,45 +1,54 @@
 // POST /v1/images/generations and /v1/images/edits (multipart) in simulate mode, and the capability URLs of generated images.
 import multipart from '@fastify/multipart';
-import { createReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../protocols/fields.ts';
-import { editImage, generateImage, resizeImage } from '../providers/simulate/images.ts';
-import { decodePng, encodePng, type RgbaImage } from '../providers/simulate/png.ts';
 import { invalid, notFound } from '../services/errors.ts';
-import { generatedFilePath, storeGeneratedFile } from '../services/generated-files.ts';
+import { readGeneratedFile, storeGeneratedFile } from '../services/generated-files.ts';
+import {
+  checkImageOutput,
+  EditInputTally,
+  MAX_IMAGE_SIDE,
+  MAX_IMAGES_PER_REQUEST,
+  MAX_INPUT_IMAGES,
+  MAX_UPLOAD_FILE_BYTES,
+  MIN_IMAGE_SIDE,
+  uploadLimitError,
+} from '../services/media-limits.ts';
 import { imagePriceMicros } from '../services/pricing.ts';
+import type { PngHeader } from '../providers/simulate/png.ts';
+import type { ImageUpload, MadeImage } from '../workers/media-jobs.ts';
+import { listenerUrlOf } from '../server/listener-url.ts';
+import { formParts } from '../server/multipart.ts';
 
-const MAX_SIDE = 2048;
-const MIN_SIDE = 64;
-
-/** `size` as pixels: `auto` or absent is 1024×1024; otherwise WxH with each side from 64 to 2048. */
+/** `size` as pixels: `auto` or absent is 1024×1024 (or `fallback`); otherwise WxH with each side from 64 to 2048. */
 export function parseSize(size: string | undefined, fallback?: { width: number; height: number }) {
   if (size === undefined || size === 'auto') return fallback ?? { width: 1024, height: 1024 };
   const match = /^(\d+)x(\d+)$/.exec(size);
   const [width, height] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
-  if (width < MIN_SIDE || height < MIN_SIDE || width > MAX_SIDE || height > MAX_SIDE) {
-    throw invalid(`Invalid value for 'size': '${size}'. Use 'auto' or WIDTHxHEIGHT with each side from ${MIN_SIDE} to ${MAX_SIDE}, e.g. 1024x1024.`, 'size');
+  if (width < MIN_IMAGE_SIDE || height < MIN_IMAGE_SIDE || width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
+    throw invalid(`Invalid value for 'size': '${size}'. Use 'auto' or WIDTHxHEIGHT with each side from ${MIN_IMAGE_SIDE} to ${MAX_IMAGE_SIDE}, e.g. 1024x1024.`, 'size');
   }
   return { width, height };
 }
 
 export async function imagesRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing, clock, dataDir } = options.context;
-  await app.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 17 } });
+  const { billing, clock, dataDir, media } = options.context;
+  // One file more than the images and the mask, so that the route's own count answers a clear 400 first.
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_FILE_BYTES, files: MAX_INPUT_IMAGES + 2 } });
 
-  /** Checks the output options, then makes the images (`make`), charges them and renders the answer. */
-  const answer = (request: FastifyRequest, fields: Fields, model: string, prompt: string, make: () => RgbaImage[]) => {
+  /** Checks the output options, then makes the images on a worker thread (`make`), charges them and renders the answer. */
+  const answer = async (request: FastifyRequest, fields: Fields, model: string, prompt: string, make: () => Promise<MadeImage[]>) => {
     const format = optionalString(fields, 'response_format') ?? (model.startsWith('gpt-image') ? 'b64_json' : 'url');
     if (format !== 'url' && format !== 'b64_json') throw invalid("Invalid value for 'response_format': expected 'url' or 'b64_json'.", 'response_format');
     const outputFormat = optionalString(fields, 'output_format') ?? 'png';
     if (outputFormat !== 'png') {
       throw invalid(`Invalid value for 'output_format': '${outputFormat}'. This gateway produces 'png' only.`, 'output_format');
     }
-    const images = make();
-    const origin = `${request.protocol}://${request.headers.host ?? request.hostname}`;
+    const images = await make();
+    const origin = listenerUrlOf(request, options.context.runtime);
     const data = images.map((image) => {
-      const png = encodePng(image);
+      const png = Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength);
       return format === 'b64_json'
         ? { b64_json: png.toString('base64'), revised_prompt: prompt }
         : { url: `${origin}/v1/files/images/${storeGeneratedFile(dataDir, 'images', 'png', png)}`, revised_prompt: prompt };
@@ -53,50 +62,54 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
     const fields = objectBody(request.body);
     const prompt = requiredString(fields, 'prompt');
     const model = optionalString(fields, 'model') ?? 'sim-image';
-    const n = optionalNumber(fields, 'n', { integer: true, min: 1, max: 10 }) ?? 1;
+    const n = optionalNumber(fields, 'n', { integer: true, min: 1, max: MAX_IMAGES_PER_REQUEST }) ?? 1;
     const { width, height } = parseSize(optionalString(fields, 'size'));
-    return answer(request, fields, model, prompt, () => Array.from({ length: n }, (_, i) => generateImage(prompt, width, height, i)));
+    checkImageOutput(n, width, height);
+    return answer(request, fields, model, prompt, () => media.run('images.generate', { prompt, width, height, n }));
   });
 
   app.post('/v1/images/edits', async (request) => {
     if (!request.isMultipart()) throw invalid('Send the image as multipart/form-data with an `image` file and a `prompt`.', 'image');
-    const fields: Fields = {};
-    const images: RgbaImage[] = [];
-    let mask: RgbaImage | undefined;
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        const bytes = await part.toBuffer();
-        const decoded = decodeOrFail(bytes, part.fieldname);
-        if (part.fieldname === 'mask') mask = decoded;
-        else if (part.fieldname === 'image' || part.fieldname === 'image[]') images.push(decoded);
-      } else {
-        fields[part.fieldname] = part.fieldname === 'n' ? Number(part.value) : part.value;
-      }
-    }
+    const { fields, images, mask } = await readEditForm(request).catch((error: unknown) => {
+      throw uploadLimitError(error);
+    });
     const prompt = requiredString(fields, 'prompt');
     if (images.length === 0) throw invalid("Missing required parameter: 'image'.", 'image');
     if (mask && (mask.width !== images[0]!.width || mask.height !== images[0]!.height)) {
       throw invalid('The mask must have the same size as the image.', 'mask');
     }
-    const n = optionalNumber(fields, 'n', { integer: true, min: 1, max: 10 }) ?? 1;
-    const source = images[0]!;
-    const { width, height } = parseSize(optionalString(fields, 'size'), source);
+    const n = optionalNumber(fields, 'n', { integer: true, min: 1, max: MAX_IMAGES_PER_REQUEST }) ?? 1;
+    const size = optionalString(fields, 'size');
+    const { width, height } = parseSize(size, images[0]!);
+    checkImageOutput(n, width, height);
+    const upload = ({ field, bytes }: ImageUpload): ImageUpload => ({ field, bytes });
     return answer(request, fields, optionalString(fields, 'model') ?? 'sim-image', prompt, () =>
-      Array.from({ length: n }, (_, i) => resizeImage(editImage(source, i === 0 ? prompt : `${prompt} #${i}`, mask), width, height)),
+      media.run('images.edit', { prompt, images: images.map(upload), ...(mask && { mask: upload(mask) }), n, ...(size !== undefined && size !== 'auto' && { size: { width, height } }) }),
     );
   });
 
   app.get<{ Params: { name: string } }>('/v1/files/images/:name', { config: { public: true } }, async (request, reply) => {
-    const file = generatedFilePath(dataDir, 'images', request.params.name);
-    if (!file) throw notFound('No such image');
-    return reply.type('image/png').header('cache-control', 'private, max-age=31536000, immutable').send(createReadStream(file));
+    const bytes = await readGeneratedFile(dataDir, 'images', request.params.name);
+    if (!bytes) throw notFound('No such image');
+    return reply.type('image/png').header('cache-control', 'private, max-age=31536000, immutable').send(bytes);
   });
 }
 
-function decodeOrFail(bytes: Buffer, field: string): RgbaImage {
-  try {
-    return decodePng(bytes);
-  } catch (error) {
-    throw invalid(`Invalid image file in '${field}': ${(error as Error).message}. Send a PNG.`, field);
+/** The fields and files of an edit; each file is checked by its PNG header as it arrives, nothing is decoded before every limit holds. */
+async function readEditForm(request: FastifyRequest) {
+  const fields: Fields = {};
+  const images: (ImageUpload & PngHeader)[] = [];
+  let mask: (ImageUpload & PngHeader) | undefined;
+  const tally = new EditInputTally();
+  const isImage = (field: string) => field === 'image' || field === 'image[]';
+  for await (const part of formParts(request, { keepFile: (field) => isImage(field) || field === 'mask' })) {
+    if (part.kind === 'file') {
+      const upload = { field: part.field, bytes: part.bytes, ...tally.add(part.field, part.bytes) };
+      if (isImage(part.field)) images.push(upload);
+      else mask = upload;
+    } else {
+      fields[part.field] = part.field === 'n' ? Number(part.value) : part.value;
+    }
   }
+  return { fields, images, mask };
 }

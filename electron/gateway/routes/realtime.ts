@@ -1,12 +1,14 @@
 // GET /v1/realtime: upgrades to a WebSocket running a simulated realtime session (on the HTTP and the TLS listener).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { GatewayContext } from '../context.ts';
 import { publicId } from '../ids.ts';
 import { wantsBeta } from '../realtime/event-names.ts';
 import { RealtimeSession } from '../realtime/session.ts';
+import { guarded } from '../safe-events.ts';
 import { credentialOf } from '../server/credentials.ts';
 import { renderError } from '../server/error-render.ts';
+import { requireSocketOrigin } from '../server/same-origin.ts';
 import { paceOf } from '../server/faults.ts';
 import { GatewayError } from '../services/errors.ts';
 import type { Principal } from '../services/tokens.ts';
@@ -17,8 +19,10 @@ export const DEFAULT_REALTIME_MODEL = 'sim-realtime';
 const REFUSED_CLOSE_CODE = 3000;
 
 export async function realtimeRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing, tokens, clock, events } = options.context;
-  app.get<{ Querystring: Record<string, string | undefined> }>('/v1/realtime', { websocket: true, config: { socketAuth: true } }, (socket, request) => {
+  const { billing, tokens, clock, events, media, runtime } = options.context;
+  // A browser page may open the socket only from this gateway's own origin or a listed CORS origin: refused with 403 before the upgrade.
+  const onRequest = async (request: FastifyRequest) => requireSocketOrigin(request, runtime.corsOrigins);
+  app.get<{ Querystring: Record<string, string | undefined> }>('/v1/realtime', { websocket: true, config: { socketAuth: true }, onRequest }, (socket, request) => {
     // The credential stays in this closure (memory only) to re-check quota and revocation before each response.
     const credential = credentialOf(request.headers, request.query);
     let principal: Principal;
@@ -43,10 +47,13 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
       charge: (work) => billing.charge(principal, { endpoint: '/v1/realtime', ...work }),
       paceMs: pace === undefined ? 0 : 1000 / pace,
       now: clock.now(),
-      report: (error) => events.emit('error', error),
+      speak: (text, speed) => media.run('voice', { text, speed }),
+      report: (error) => void events.emit('error', error),
     });
-    socket.on('message', (data: Buffer) => session.receive(data.toString('utf8')));
-    socket.on('close', () => session.close());
+    // A failure in a handler is reported and answered by the session, never thrown out of the socket's event.
+    const report = (error: unknown) => void events.emit('error', error);
+    socket.on('message', guarded(report, (data: Buffer) => session.receive(data.toString('utf8'))));
+    socket.on('close', guarded(report, () => session.close()));
   });
 }
 

@@ -1,19 +1,16 @@
 // Routes of 3D generation: create a task, query it in the spec's shape, and download its result file by capability URL.
-import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { objectBody, optionalString } from '../protocols/fields.ts';
 import { invalid, notFound } from '../services/errors.ts';
 import { isHttpsUrl } from '../services/portrait-input.ts';
+import { listenerUrlOf } from '../server/listener-url.ts';
 import { TASK3D_FORMATS, type Task3dFormat } from '../services/tasks3d.ts';
 
-/** The origin the caller used, for absolute file URLs. */
-function originOf(request: FastifyRequest): string {
-  return `${request.protocol}://${request.headers.host ?? request.hostname}`;
-}
-
 export async function tasks3dRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { tasks3d } = options.context;
+  const { tasks3d, runtime } = options.context;
+  /** The gateway's own URL on the caller's listener, for absolute file URLs (never the request's Host). */
+  const originOf = (request: FastifyRequest) => listenerUrlOf(request, runtime);
 
   app.post('/v1/3d/generations', async (request) => {
     const fields = objectBody(request.body);
@@ -34,9 +31,8 @@ export async function tasks3dRoutes(app: FastifyInstance, options: { context: Ga
   );
 
   app.get<{ Params: { name: string } }>('/v1/3d/files/:name', { config: { public: true } }, async (request, reply) => {
-    const file = tasks3d.file(request.params.name);
-    const bytes = file && (await readFile(file.path).catch(() => undefined));
-    if (!file || !bytes) throw notFound('No such file');
-    return reply.type(file.contentType).header('cache-control', 'private, max-age=31536000, immutable').send(bytes);
+    const file = await tasks3d.file(request.params.name);
+    if (!file) throw notFound('No such file');
+    return reply.type(file.contentType).header('cache-control', 'private, max-age=31536000, immutable').send(file.bytes);
   });
 }

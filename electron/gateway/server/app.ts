@@ -1,10 +1,10 @@
 // Builds the Fastify app: body parsing, authentication, errors in each caller's protocol, and every route family.
 import websocket from '@fastify/websocket';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { chooseSubprotocol } from '../routes/admin-socket.ts';
 import { ROUTE_FAMILIES } from '../routes/index.ts';
-import { GatewayError } from '../services/errors.ts';
+import { GatewayError, invalid } from '../services/errors.ts';
 import type { Principal } from '../services/tokens.ts';
 import { installJsonParser } from './body-parser.ts';
 import { CONNECTION_LIMITS, markAuthenticated, markUpgraded, serverOptionsOf, type ConnectionLimits } from './connection-guard.ts';
@@ -12,8 +12,10 @@ import { installCors } from './cors.ts';
 import { credentialOf } from './credentials.ts';
 import { renderError } from './error-render.ts';
 import { installFaults } from './faults.ts';
+import { installHostCheck } from './host-check.ts';
 import { installJournal } from './journal-capture.ts';
 import { protocolOf } from './protocol.ts';
+import { shownPath } from './shown-path.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -39,6 +41,12 @@ export async function buildApp(context: GatewayContext, limits: ConnectionLimits
     http: serverOptionsOf(limits),
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // A URL Fastify cannot route (bad percent-encoding, an overlong path segment): answered in the caller's protocol, never echoed (it may carry ?key=).
+    frameworkErrors: (error, request, reply) => {
+      const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path segment of the request URL is too long.' : 'The request URL is malformed (bad percent-encoding).';
+      const { status, body } = renderError(protocolOf(request.url), invalid(message));
+      return (reply as FastifyReply).status(status).send(body);
+    },
   });
   installJsonParser(app);
   app.decorateRequest('principal', null as unknown as Principal);
@@ -47,8 +55,11 @@ export async function buildApp(context: GatewayContext, limits: ConnectionLimits
   // Registered before the auth hook, so the plugin's own hooks still close the socket of a refused upgrade.
   await app.register(websocket, { options: { handleProtocols: chooseSubprotocol } });
 
-  // First, so refused calls are journaled too.
-  if (context.runtime.journal) installJournal(app, context.journal, context.clock);
+  // Before anything else reads the request: a foreign Host (DNS rebinding) is refused, and not journaled.
+  installHostCheck(app, () => context.runtime.hosts);
+
+  // First after the Host check, so every call's end is seen; calls that name no token are counted there, not journaled.
+  if (context.runtime.journal) installJournal(app, { recorder: context.journal, clock: context.clock, accountOf: (request) => accountOf(context, request) });
 
   // Before authentication: a preflight carries no credentials, and a refused call still needs its CORS headers to be readable.
   installCors(app, () => context.runtime.corsOrigins);
@@ -77,7 +88,7 @@ export async function buildApp(context: GatewayContext, limits: ConnectionLimits
   app.setNotFoundHandler((request, reply) => {
     const { status, body } = renderError(
       protocolOf(request.url),
-      new GatewayError('not_found', `Unknown endpoint: ${request.method} ${request.url.split('?', 1)[0]}`),
+      new GatewayError('not_found', `Unknown endpoint: ${request.method} ${shownPath(request.url)}`),
     );
     return reply.status(status).send(body);
   });
@@ -85,6 +96,20 @@ export async function buildApp(context: GatewayContext, limits: ConnectionLimits
   installFaults(app);
   for (const family of ROUTE_FAMILIES) await app.register(family, { context });
   return app;
+}
+
+/**
+ * The account of the API token a call carried: the authenticated one, or the owner of a token that was
+ * refused (revoked, expired, out of quota), or on unknown paths and public routes where none is asked for.
+ * Null when the call named no token at all, as any web page's call does.
+ */
+function accountOf(context: GatewayContext, request: FastifyRequest): string | null {
+  if (request.principal) return request.principal.accountName;
+  try {
+    return context.tokens.ownerOf(credentialOf(request.headers, request.query));
+  } catch {
+    return null;
+  }
 }
 
 /** Maps Fastify's own errors (bad JSON, too large, wrong media type) onto gateway error kinds. */

@@ -1,18 +1,46 @@
-// Parses request bodies as JSON whatever their content type (the spec only recommends application/json); bad JSON is a clear 400.
+// Parses request bodies as JSON whatever their content type (the spec only recommends application/json); bad or too deeply nested JSON is a clear 400.
 import type { FastifyInstance } from 'fastify';
+import { JOURNAL_BODY_LIMIT } from '../../../shared/journal.ts';
 import { invalid } from '../services/errors.ts';
+import { nestsDeeperThan, tooDeepMessage } from './json-depth.ts';
+
+/** The start of a request body as received, kept for the journal instead of re-serialising the parsed value. */
+export interface ReceivedBody {
+  /** The first JOURNAL_BODY_LIMIT bytes, copied (so the whole body is not kept alive). */
+  head: Buffer;
+  /** Size of the whole body in bytes. */
+  bytes: number;
+  /** True when the body was parsed as JSON (accepted by the depth check and JSON.parse). */
+  json: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the JSON parser for every body it read. */
+    receivedBody?: ReceivedBody;
+  }
+}
 
 /** Installs the lenient JSON parser for every content type that has no parser of its own. */
 export function installJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
+    const buffer = typeof body === 'string' ? Buffer.from(body) : body;
+    const received: ReceivedBody = { head: Buffer.from(buffer.subarray(0, JOURNAL_BODY_LIMIT)), bytes: buffer.length, json: false };
+    request.receivedBody = received;
+    const text = buffer.toString('utf8');
     if (text.trim() === '') {
       done(null, undefined);
       return;
     }
+    if (nestsDeeperThan(text)) {
+      done(invalid(tooDeepMessage('Request body')), undefined);
+      return;
+    }
     try {
-      done(null, JSON.parse(text));
+      const parsed: unknown = JSON.parse(text);
+      received.json = true;
+      done(null, parsed);
     } catch (error) {
       done(invalid(`Request body is not valid JSON: ${(error as Error).message}`), undefined);
     }

@@ -6,13 +6,13 @@ import { JOURNAL_BODY_LIMIT, type JournalBody, type JournalProtocol, type Stream
 import type { JournalRecorder } from '../services/journal.ts';
 import type { JournalRecord } from '../storage/journal-repo.ts';
 import type { Clock } from '../time.ts';
+import { requestBodyOf, TEXTUAL_CONTENT } from './journal-body.ts';
 import { protocolOf } from './protocol.ts';
 
 /** Request headers worth showing; credentials (authorization, x-api-key, x-goog-api-key, cookies) are never kept. */
 const SAFE_REQUEST_HEADER = /^(content-type|content-length|accept|user-agent|origin|openai-beta|anthropic-version|anthropic-beta|x-stainless-[a-z-]+|x-goog-api-client|x-gatehouse-[a-z-]+)$/;
 /** Query parameters that carry credentials (Gemini's `?key=`). */
 const SECRET_QUERY = new Set(['key', 'api_key', 'admin_token']);
-const TEXTUAL = /json|text\/|event-stream|xml|x-www-form-urlencoded|x-ndjson/;
 const MAX_OFFSETS = 500;
 
 /** API paths are journaled; the console, admin API, health checks and sockets are not. */
@@ -28,27 +28,17 @@ function journalProtocolOf(path: string): JournalProtocol {
 /** The model a call named: the body's `model`, or Gemini's `models/{model}:method` path. */
 function modelOf(path: string, body: unknown): string | null {
   const fromPath = /\/models\/([^/:]+):/.exec(path);
-  if (fromPath) return decodeURIComponent(fromPath[1]!);
+  if (fromPath) return decodedOrRaw(fromPath[1]!).slice(0, 200);
   const model = (body as { model?: unknown } | null)?.model;
   return typeof model === 'string' && model !== '' ? model.slice(0, 200) : null;
 }
 
-function textBody(text: string, contentType: string | null, bytes = Buffer.byteLength(text)): JournalBody {
-  const truncated = text.length > JOURNAL_BODY_LIMIT;
-  return { contentType, bytes, text: truncated ? text.slice(0, JOURNAL_BODY_LIMIT) : text, truncated };
-}
-
-function requestBody(request: FastifyRequest): JournalBody {
-  const contentType = typeof request.headers['content-type'] === 'string' ? request.headers['content-type'] : null;
-  const declared = Number(request.headers['content-length'] ?? 0);
-  const body = request.body;
-  if (body === undefined || body === null) return { contentType, bytes: declared, text: null, truncated: false };
-  if (typeof body === 'string') return textBody(body, contentType);
-  if (Buffer.isBuffer(body)) return { contentType, bytes: body.length, text: null, truncated: false };
-  // Indented for reading, unless only the compact form fits whole (so the call can still be replayed).
-  const indented = JSON.stringify(body, null, 2) ?? '';
-  const text = indented.length > JOURNAL_BODY_LIMIT ? (JSON.stringify(body) ?? '') : indented;
-  return textBody(text, contentType, declared || Buffer.byteLength(text));
+function decodedOrRaw(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** The message of an error answer in any of the gateway's protocols (the portrait envelope answers business errors with 200). */
@@ -111,7 +101,7 @@ function tapResponse(raw: ServerResponse, startedAt: number) {
       return { ...raw.getHeaders(), ...headHeaders };
     },
     body(contentType: string | null): JournalBody {
-      if (!contentType || !TEXTUAL.test(contentType)) return { contentType, bytes, text: null, truncated: false };
+      if (!contentType || !TEXTUAL_CONTENT.test(contentType)) return { contentType, bytes, text: null, truncated: false };
       const text = Buffer.concat(kept).toString('utf8');
       return { contentType, bytes, text: text.slice(0, JOURNAL_BODY_LIMIT), truncated: bytes > JOURNAL_BODY_LIMIT };
     },
@@ -128,8 +118,21 @@ const stringHeaders = (headers: Record<string, unknown>, keep: (name: string) =>
       .map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value)]),
   );
 
-/** Adds the hook; each finished (or abandoned) API call becomes one journal record. */
-export function installJournal(app: FastifyInstance, recorder: JournalRecorder, clock: Clock): void {
+/** What the journal hook needs from the gateway. */
+export interface JournalHookOptions {
+  recorder: JournalRecorder;
+  clock: Clock;
+  /** The account of the API token a call named (usable or refused), or null when it named none of this gateway's. */
+  accountOf: (request: FastifyRequest) => string | null;
+}
+
+/**
+ * Adds the hook; each finished (or abandoned) API call that names one of the gateway's tokens becomes one
+ * journal record (a refused token's call included). Calls naming none (what any web page can send with a
+ * no-cors fetch) are only counted, so they cannot push real entries out. A failure while recording loses
+ * that entry, never the process.
+ */
+export function installJournal(app: FastifyInstance, { recorder, clock, accountOf }: JournalHookOptions): void {
   app.addHook('onRequest', async (request, reply) => {
     const [path = '', search = ''] = request.url.split('?', 2);
     // Preflights and sockets are not calls of the API.
@@ -138,34 +141,51 @@ export function installJournal(app: FastifyInstance, recorder: JournalRecorder, 
     const at = clock.now();
     const tap = tapResponse(reply.raw, startedAt);
     reply.raw.once('close', () => {
-      const raw = reply.raw;
-      const sent = tap.headers();
-      const contentType = typeof sent['content-type'] === 'string' ? sent['content-type'] : null;
-      const stream = (contentType ?? '').includes('event-stream') || path.includes(':streamGenerateContent');
-      const status = raw.statusCode;
-      const response = tap.body(contentType);
-      const body = request.body;
-      const record: JournalRecord = {
-        at,
-        method: request.method,
-        path,
-        protocol: journalProtocolOf(path),
-        model: modelOf(path, body),
-        account: request.principal?.accountName ?? null,
-        status,
-        durationMs: Math.round(performance.now() - startedAt),
-        stream,
-        error: errorMessageOf(status, response.text),
-        detail: {
-          query: Object.fromEntries([...new URLSearchParams(search)].filter(([name]) => !SECRET_QUERY.has(name))),
-          requestHeaders: stringHeaders(request.headers, (name) => SAFE_REQUEST_HEADER.test(name)),
-          request: requestBody(request),
-          responseHeaders: stringHeaders(sent, (name) => name !== 'set-cookie'),
-          response,
-          timing: stream ? tap.timing(!raw.writableFinished) : null,
-        },
-      };
-      recorder.add(record);
+      try {
+        const account = accountOf(request);
+        if (account === null) {
+          recorder.countUnauthenticated();
+          return;
+        }
+        recorder.add(recordOf(request, reply.raw, tap, { at, path, search, startedAt, account }));
+      } catch (error) {
+        recorder.fail(error);
+      }
     });
   });
+}
+
+/** The journal record of a finished call. */
+function recordOf(
+  request: FastifyRequest,
+  raw: ServerResponse,
+  tap: ReturnType<typeof tapResponse>,
+  call: { at: number; path: string; search: string; startedAt: number; account: string },
+): JournalRecord {
+  const { path, search } = call;
+  const sent = tap.headers();
+  const contentType = typeof sent['content-type'] === 'string' ? sent['content-type'] : null;
+  const stream = (contentType ?? '').includes('event-stream') || path.includes(':streamGenerateContent');
+  const status = raw.statusCode;
+  const response = tap.body(contentType);
+  return {
+    at: call.at,
+    method: request.method,
+    path,
+    protocol: journalProtocolOf(path),
+    model: modelOf(path, request.body),
+    account: call.account,
+    status,
+    durationMs: Math.round(performance.now() - call.startedAt),
+    stream,
+    error: errorMessageOf(status, response.text),
+    detail: {
+      query: Object.fromEntries([...new URLSearchParams(search)].filter(([name]) => !SECRET_QUERY.has(name))),
+      requestHeaders: stringHeaders(request.headers, (name) => SAFE_REQUEST_HEADER.test(name)),
+      request: requestBodyOf(request),
+      responseHeaders: stringHeaders(sent, (name) => name !== 'set-cookie'),
+      response,
+      timing: stream ? tap.timing(!raw.writableFinished) : null,
+    },
+  };
 }

@@ -133,7 +133,12 @@ export function createAdminHandlers(context: GatewayContext, facts: AdminFacts):
       // Entries of the last moment are still in their batch: write them first, so a fresh call is listed.
       context.journal.flush();
       const { page, pageSize } = normalizePaging(query['p'], query['page_size']);
-      return { page, page_size: pageSize, ...context.journalRepo.list(parseJournalFilter(query), page, pageSize) };
+      return {
+        page,
+        page_size: pageSize,
+        ...context.journalRepo.list(parseJournalFilter(query), page, pageSize),
+        unauthenticated_calls: context.journal.unauthenticated,
+      };
     },
     getJournalEntry: ({ params }) => {
       context.journal.flush();

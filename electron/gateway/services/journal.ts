@@ -1,11 +1,13 @@
 // The request journal's writer: collects recorded calls, writes them in batches (one transaction per batch), and announces each one.
 import { JOURNAL_LIMIT, type JournalSummary } from '../../../shared/journal.ts';
+import { guarded } from '../safe-events.ts';
 import type { JournalRecord, JournalRepo } from '../storage/journal-repo.ts';
 
 export interface JournalRecorderOptions {
   repo: JournalRepo;
   /** Called once per entry after it is stored. */
   onAdded: (entry: JournalSummary) => void;
+  /** Told of each failure to record (the entry is lost, the call and the process are not). */
   onError: (error: unknown) => void;
   /** How long a record may wait for its batch. */
   flushMs?: number;
@@ -21,18 +23,38 @@ export class JournalRecorder {
   private pending: JournalRecord[] = [];
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private unauthenticatedCalls = 0;
 
   constructor(options: JournalRecorderOptions) {
     this.options = options;
   }
 
+  /** Reports a failure to record; never throws. */
+  readonly fail = (error: unknown): void => {
+    try {
+      this.options.onError(error);
+    } catch {
+      // A failing reporter loses the report, never the process.
+    }
+  };
+
   add(record: JournalRecord): void {
     if (this.stopped) return;
     this.pending.push(record);
     if (!this.timer) {
-      this.timer = setTimeout(() => this.flush(), this.options.flushMs ?? 100);
+      this.timer = setTimeout(guarded(this.fail, () => this.flush()), this.options.flushMs ?? 100);
       this.timer.unref();
     }
+  }
+
+  /** Counts a call that named none of the gateway's tokens instead of recording it. */
+  countUnauthenticated(): void {
+    this.unauthenticatedCalls += 1;
+  }
+
+  /** API calls naming none of the gateway's tokens since this run started (counted, never recorded). */
+  get unauthenticated(): number {
+    return this.unauthenticatedCalls;
   }
 
   /** Writes what is pending now. */
@@ -46,10 +68,11 @@ export class JournalRecorder {
     try {
       added = this.options.repo.insertMany(batch, this.options.limit ?? JOURNAL_LIMIT);
     } catch (error) {
-      this.options.onError(error);
+      this.fail(error);
       return;
     }
-    for (const entry of added) this.options.onAdded(entry);
+    const announce = guarded(this.fail, this.options.onAdded);
+    for (const entry of added) announce(entry);
   }
 
   /** Writes what is pending and records nothing more (the database closes next). */

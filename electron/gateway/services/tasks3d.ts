@@ -12,7 +12,7 @@ import type { Task3dOutcome, Task3dRow, Tasks3dRepo } from '../storage/tasks3d-r
 import type { Clock } from '../time.ts';
 import type { BillingService } from './billing.ts';
 import { notFound } from './errors.ts';
-import { generatedFilePath, storeGeneratedFile } from './generated-files.ts';
+import { readGeneratedFile, storeGeneratedFile } from './generated-files.ts';
 import type { Principal } from './tokens.ts';
 
 /** Output formats and their content types. */
@@ -71,11 +71,11 @@ export class Tasks3dService {
     return this.present(this.observe(row), origin);
   }
 
-  /** Where a result file lives and its content type, for the file route; undefined for an unknown or missing file. */
-  file(name: string): { path: string; contentType: string } | undefined {
-    const file = generatedFilePath(this.deps.dataDir, FILES_KIND, name);
-    const row = file ? this.deps.repo.findByFile(name) : undefined;
-    return file && row ? { path: file, contentType: TASK3D_FORMATS[row.format] } : undefined;
+  /** A result file's bytes and content type, for the file route; undefined for an unknown, missing or linked file. */
+  async file(name: string): Promise<{ bytes: Buffer; contentType: string } | undefined> {
+    const row = this.deps.repo.findByFile(name);
+    const bytes = row ? await readGeneratedFile(this.deps.dataDir, FILES_KIND, name) : undefined;
+    return row && bytes ? { bytes, contentType: TASK3D_FORMATS[row.format] } : undefined;
   }
 
   /**

@@ -65,6 +65,12 @@ export class TokensService {
     return this.tokens.revoke(tokenId, this.clock.now());
   }
 
+  /** The account of a presented secret that names a token, usable or not (revoked, expired, out of quota); null for anything else. */
+  ownerOf(secret: string | undefined): string | null {
+    if (secret === undefined || secret === '') return null;
+    return this.tokens.findByHash(hashToken(secret))?.account_name ?? null;
+  }
+
   /** Accepts a presented secret or throws 401 (missing, unknown) / 403 (revoked, expired, quota used up). */
   authenticate(secret: string | undefined): Principal {
     if (secret === undefined || secret === '') {

@@ -212,6 +212,7 @@ export const en = {
   logResponse: 'Response',
   logDuration: 'Duration',
   logStream: 'stream',
+  logUnauthenticated: '{count} call(s) naming no API token of this gateway (as any web page can send) were counted since the start, not recorded.',
   logUnseen: '{count} newer call(s) match the filters but are not shown.',
   logShowNewest: 'Show newest',
   logEmptyTitle: 'No API calls recorded yet',

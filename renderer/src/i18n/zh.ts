@@ -203,6 +203,7 @@ export const zh: Record<MessageKey, string> = {
   logResponse: '响应',
   logDuration: '耗时',
   logStream: '流式',
+  logUnauthenticated: '自网关启动以来，有 {count} 个未携带本网关 API 令牌的调用（任何网页都能发出）只计数，未记录。',
   logUnseen: '有 {count} 个更新的调用符合筛选条件，但尚未显示。',
   logShowNewest: '显示最新',
   logEmptyTitle: '还没有记录任何 API 调用',

@@ -42,7 +42,7 @@ function journalAdmin(rows: JournalSummary[]) {
       const items = rows.filter((row) => matchesJournalFilter(filter, row)).sort((a, b) => b.id - a.id);
       const p = query.p ?? 1;
       const size = query.page_size ?? 20;
-      return { page: p, page_size: size, total: items.length, items: items.slice((p - 1) * size, p * size) };
+      return { page: p, page_size: size, total: items.length, items: items.slice((p - 1) * size, p * size), unauthenticated_calls: 0 };
     },
     getJournalEntry: ({ params }) => {
       if (params.entryId !== '7') throw new ApiError(`Journal entry ${params.entryId} does not exist`, 404, 'entryId');
@@ -172,7 +172,7 @@ describe('journal store', () => {
     const admin = fakeAdmin({
       listJournal: ({ query = {} }) =>
         new Promise((resolve) =>
-          releases.push(() => resolve({ page: 1, page_size: JOURNAL_PAGE_SIZE, total: 1, items: [summary(query.model === 'b' ? 2 : 1)] })),
+          releases.push(() => resolve({ page: 1, page_size: JOURNAL_PAGE_SIZE, total: 1, items: [summary(query.model === 'b' ? 2 : 1)], unauthenticated_calls: 0 })),
         ),
     });
     const store = createJournalStore(admin.call);

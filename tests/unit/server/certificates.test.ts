@@ -1,9 +1,9 @@
-// Unit tests of the local CA and localhost certificate: signed by the CA, right SANs, reused on restart, renewed near expiry or when the CA changes.
+// Unit tests of the local CA and localhost certificate: signed by the CA, right SANs, reused on restart, renewed near expiry (at start and while running) or when the CA changes.
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { afterEach, test } from 'node:test';
-import { ensureCertificates } from '../../../electron/gateway/server/tls/certificates.ts';
+import { CERTIFICATE_LIFETIMES, ensureCertificates, renewLeaf } from '../../../electron/gateway/server/tls/certificates.ts';
 import { tempDataDir } from '../../helpers/gateway.ts';
 
 const dirs: string[] = [];
@@ -55,4 +55,14 @@ test('a replaced CA (its files deleted or broken) gets a leaf issued by the new 
   const third = ensureCertificates(dir);
   assert.equal(third.ca, second.ca);
   assert.notEqual(third.cert, second.cert, 'a leaf whose key is broken is replaced');
+});
+
+test('a running listener\'s renewal gives a new leaf under the same CA once the leaf nears expiry, and none before', () => {
+  const dir = fresh();
+  const made = ensureCertificates(dir);
+  assert.equal(renewLeaf(dir)?.cert, made.cert);
+  const nearEnd = Date.parse(new X509Certificate(made.cert).validTo) - (CERTIFICATE_LIFETIMES.leafRenewBeforeDays - 1) * 24 * 3600 * 1000;
+  const renewed = renewLeaf(dir, nearEnd)!;
+  assert.notEqual(renewed.cert, made.cert);
+  assert.ok(new X509Certificate(renewed.cert).checkIssued(new X509Certificate(made.ca)));
 });

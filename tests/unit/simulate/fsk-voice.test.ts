@@ -1,7 +1,7 @@
 // Unit tests of the simulated voice's tone codec: every byte value, every speed and rate decodes back; other audio does not.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { listen, synthesizeSpeech } from '../../../electron/gateway/providers/simulate/fsk-voice.ts';
+import { listen, speechSeconds, synthesizeSpeech, VOICE_RATE } from '../../../electron/gateway/providers/simulate/fsk-voice.ts';
 
 const EVERY_BYTE_TEXT = Buffer.from(Array.from({ length: 0x60 }, (_, i) => 0x20 + i)).toString('latin1') + 'é€😀中';
 
@@ -39,4 +39,10 @@ test('silence, noise and a corrupted symbol are not read as speech', () => {
   const third = 1320 * 2 + 1320 * 3;
   for (let i = 0; i < 1320; i++) samples[third + i] = Math.round(8000 * Math.sin((2 * Math.PI * 5000 * i) / 24_000));
   assert.equal(listen(samples), undefined);
+});
+
+test('the speech duration is known before any sample is made, exactly', () => {
+  for (const [text, speed] of [['short', 1], ['Grüße €', 0.25], ['x'.repeat(300), 4], ['', 1.5]] as const) {
+    assert.equal(speechSeconds(text, speed), synthesizeSpeech(text, { speed }).length / VOICE_RATE, `${text.slice(0, 10)} at ${speed}`);
+  }
 });

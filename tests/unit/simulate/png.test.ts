@@ -1,8 +1,8 @@
 // Unit tests of the PNG encoder and decoder: round trips, filtered rows from other encoders, and clear errors.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { deflateSync } from 'node:zlib';
-import { decodePng, encodePng } from '../../../electron/gateway/providers/simulate/png.ts';
+import { decodePng, encodePng, readPngHeader } from '../../../electron/gateway/providers/simulate/png.ts';
+import { pngOf } from '../../helpers/png-files.ts';
 
 test('an RGBA image survives encode then decode', () => {
   const width = 7;
@@ -16,20 +16,7 @@ test('an RGBA image survives encode then decode', () => {
 });
 
 /** A PNG built by hand: 8-bit `colorType` rows, each with its own filter byte, to test the decoder's unfiltering. */
-function handmade(width: number, height: number, colorType: number, rows: number[][]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(data.length, 0);
-    head.write(type, 4, 'ascii');
-    return Buffer.concat([head, data, Buffer.alloc(4)]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, colorType, 0, 0, 0], 8);
-  const raw = Buffer.from(rows.flat());
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
-}
+const handmade = (width: number, height: number, colorType: number, rows: number[][]) => pngOf(width, height, colorType, Buffer.from(rows.flat()));
 
 test('gray and RGB images with sub, up, average and paeth filters decode to the right pixels', () => {
   // Gray 3x2: row 0 "sub" of 10,20,30 is 10,10,10; row 1 "up" of 15,25,35 is 5,5,5.
@@ -60,4 +47,17 @@ test('a forged size or short image data is refused, not allocated or read past',
   assert.throws(() => decodePng(handmade(3, 2, 0, [[0, 1, 2, 3]])), /truncated/);
   const bomb = handmade(2, 2, 0, [Array.from({ length: 10_000 }, () => 0)]);
   assert.throws(() => decodePng(bomb), /corrupt or larger/);
+});
+
+test('the header gives the declared size and colour type without inflating the image data', () => {
+  const png = handmade(3, 2, 0, [[1, 10, 10, 10], [2, 5, 5, 5]]);
+  assert.deepEqual(readPngHeader(png), { width: 3, height: 2, colorType: 0 });
+  // Declared 4096x4096 with image data that would not even inflate: the header alone is read.
+  const forged = handmade(4096, 4096, 6, [[0]]);
+  forged.fill(0xff, 41);
+  assert.deepEqual(readPngHeader(forged), { width: 4096, height: 4096, colorType: 6 });
+  assert.throws(() => readPngHeader(forged.subarray(0, 20)), /no IHDR/);
+  assert.throws(() => readPngHeader(handmade(0, 5, 0, [[0]])), /no image data/);
+  assert.throws(() => readPngHeader(handmade(1, 1, 3, [[0, 0]])), /gray, RGB or RGBA/);
+  assert.throws(() => readPngHeader(Buffer.from('not a png at all, just text')), /not a PNG/);
 });

@@ -136,7 +136,7 @@ function parseTools(fields: Fields): ToolSpec[] {
       const name = requiredString(declaration, 'name', `${path}.name`);
       const description = optionalString(declaration, 'description', `${path}.description`);
       const parameters = absent(declaration, 'parametersJsonSchema')
-        ? geminiSchemaToJsonSchema(schemaOf(declaration['parameters'], `${path}.parameters`))
+        ? geminiSchemaToJsonSchema(schemaOf(declaration['parameters'], `${path}.parameters`), `schema ${path}.parameters`)
         : asObject(declaration['parametersJsonSchema'], `${path}.parametersJsonSchema`);
       return { name, parameters, ...(description !== undefined && { description }) };
     });
@@ -184,7 +184,7 @@ function parseFormat(config: Fields): OutputFormat | undefined {
   }
   const jsonSchema = config['responseJsonSchema'] ?? config['_responseJsonSchema'];
   const schema = !absent(config, 'responseSchema')
-    ? geminiSchemaToJsonSchema(asObject(config['responseSchema'], 'generationConfig.responseSchema'))
+    ? geminiSchemaToJsonSchema(asObject(config['responseSchema'], 'generationConfig.responseSchema'), 'schema generationConfig.responseSchema')
     : jsonSchema !== undefined && jsonSchema !== null
       ? asObject(jsonSchema, 'generationConfig.responseJsonSchema')
       : undefined;

@@ -1,4 +1,5 @@
 // Normalises Gemini's OpenAPI-subset schemas (uppercase types, `nullable`) into the JSON Schema the engine understands.
+import { checkSchemaDocument } from '../../providers/simulate/text/json-schema-limits.ts';
 import { isObject } from '../fields.ts';
 
 /** Keys of the OpenAPI subset with no JSON Schema meaning, dropped on the way. */
@@ -7,9 +8,15 @@ const DROPPED = new Set(['nullable', 'propertyOrdering', 'example']);
 /**
  * A Gemini `Schema` (`{type: "OBJECT", properties: {...}, nullable: true}`) as JSON Schema
  * (`{type: ["object", "null"], ...}`). Sub-schemas under properties, items and anyOf are converted too;
- * a schema that is already JSON Schema passes through unchanged.
+ * a schema that is already JSON Schema passes through unchanged. A schema too deep or too large (json-schema-limits.ts)
+ * is refused before it is converted; `label` names it in that error.
  */
-export function geminiSchemaToJsonSchema(schema: Record<string, unknown>): Record<string, unknown> {
+export function geminiSchemaToJsonSchema(schema: Record<string, unknown>, label = 'schema'): Record<string, unknown> {
+  checkSchemaDocument(schema, label);
+  return convertSchema(schema);
+}
+
+function convertSchema(schema: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (DROPPED.has(key) || value === undefined || value === null) continue;
@@ -19,7 +26,7 @@ export function geminiSchemaToJsonSchema(schema: Record<string, unknown>): Recor
     } else if (key === 'properties' && isObject(value)) {
       out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, convert(sub)]));
     } else if (key === 'items' || key === 'additionalProperties') {
-      out[key] = isObject(value) ? geminiSchemaToJsonSchema(value) : value;
+      out[key] = isObject(value) ? convertSchema(value) : value;
     } else if ((key === 'anyOf' || key === 'oneOf' || key === 'allOf') && Array.isArray(value)) {
       out[key] = value.map(convert);
     } else {
@@ -31,7 +38,7 @@ export function geminiSchemaToJsonSchema(schema: Record<string, unknown>): Recor
 }
 
 function convert(value: unknown): unknown {
-  return isObject(value) ? geminiSchemaToJsonSchema(value) : value;
+  return isObject(value) ? convertSchema(value) : value;
 }
 
 /** `OBJECT` → `object`; `TYPE_UNSPECIFIED` means no type constraint. */

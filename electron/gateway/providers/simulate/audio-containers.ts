@@ -28,22 +28,47 @@ export function wavFile(samples: Int16Array, rate: number, text?: string): Buffe
   return Buffer.concat([header, data, Buffer.alloc(data.length % 2), info]);
 }
 
+/** The chunks of a RIFF/WAVE file in order (a chunk's body is cut short when the file is). */
+function* waveChunks(bytes: Buffer): Generator<{ id: string; body: Buffer }> {
+  if (bytes.length < 12 || bytes.toString('ascii', 0, 4) !== 'RIFF' || bytes.toString('ascii', 8, 12) !== 'WAVE') return;
+  for (let offset = 12; offset + 8 <= bytes.length; ) {
+    const size = bytes.readUInt32LE(offset + 4);
+    yield { id: bytes.toString('ascii', offset, offset + 4), body: bytes.subarray(offset + 8, offset + 8 + size) };
+    offset += 8 + size + (size % 2);
+  }
+}
+
+/** What a WAV's `fmt ` chunk declares, and the seconds its `data` chunk holds (when both are there and it is PCM we can time). */
+export interface WavFormat {
+  rate: number;
+  channels: number;
+  bits: number;
+  seconds?: number;
+}
+
+/** The format of a WAV file, read from its headers without decoding samples; undefined when it is not a WAV with a `fmt ` chunk. */
+export function readWavFormat(bytes: Buffer): WavFormat | undefined {
+  let format: WavFormat | undefined;
+  for (const { id, body } of waveChunks(bytes)) {
+    if (id === 'fmt ' && body.length >= 16) format = { channels: body.readUInt16LE(2), rate: body.readUInt32LE(4), bits: body.readUInt16LE(14) };
+    else if (id === 'data' && format && format.rate > 0 && format.channels > 0 && format.bits >= 8) {
+      format.seconds = body.length / (format.rate * format.channels * Math.ceil(format.bits / 8));
+    }
+  }
+  return format;
+}
+
 /**
  * PCM16 samples and rate of a mono or stereo 16-bit WAV (first channel), and the text of our LIST/INFO chunk
  * when there is one; undefined when it is not such a WAV.
  */
 export function parseWav(bytes: Buffer): { samples: Int16Array; rate: number; text?: string } | undefined {
-  if (bytes.length < 12 || bytes.toString('ascii', 0, 4) !== 'RIFF' || bytes.toString('ascii', 8, 12) !== 'WAVE') return undefined;
-  let offset = 12;
   let rate = 0;
   let channels = 1;
   let bits = 0;
   let samples: Int16Array | undefined;
   let text: string | undefined;
-  while (offset + 8 <= bytes.length) {
-    const id = bytes.toString('ascii', offset, offset + 4);
-    const size = bytes.readUInt32LE(offset + 4);
-    const body = bytes.subarray(offset + 8, offset + 8 + size);
+  for (const { id, body } of waveChunks(bytes)) {
     if (id === 'fmt ' && body.length >= 16) {
       channels = body.readUInt16LE(2);
       rate = body.readUInt32LE(4);
@@ -55,7 +80,6 @@ export function parseWav(bytes: Buffer): { samples: Int16Array; rate: number; te
       const fields = infoFields(body.subarray(4));
       if (fields.get('ISFT') === WAV_SOFTWARE) text = fields.get('ICMT');
     }
-    offset += 8 + size + (size % 2);
   }
   return samples && rate > 0 ? { samples, rate, ...(text !== undefined && { text }) } : undefined;
 }

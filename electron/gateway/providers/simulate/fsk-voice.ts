@@ -39,7 +39,7 @@ export interface VoiceOptions {
 export function synthesizeSpeech(text: string, options: VoiceOptions = {}): Int16Array {
   const rate = options.sampleRate ?? VOICE_RATE;
   if (rate < MIN_VOICE_RATE) throw new RangeError(`the simulated voice needs a sample rate of at least ${MIN_VOICE_RATE} Hz`);
-  const symbolMs = Math.min(MAX_SYMBOL_MS, Math.max(MIN_SYMBOL_MS, Math.round(BASE_MS / (options.speed ?? 1))));
+  const symbolMs = symbolMsAt(options.speed ?? 1);
   const bytes = Buffer.from(text, 'utf8');
   const tones = [
     { hz: START_HZ, length: samplesOf(BASE_MS, rate) },
@@ -56,6 +56,21 @@ export function synthesizeSpeech(text: string, options: VoiceOptions = {}): Int1
     at += length;
   }
   return samples;
+}
+
+/** Length of each byte symbol at `speed`. */
+function symbolMsAt(speed: number): number {
+  return Math.min(MAX_SYMBOL_MS, Math.max(MIN_SYMBOL_MS, Math.round(BASE_MS / speed)));
+}
+
+/** Seconds of audio `synthesizeSpeech(text, { speed })` makes at 24 kHz, computed without making it. */
+export function speechSeconds(text: string, speed = 1): number {
+  return speechSecondsOfBytes(Buffer.byteLength(text, 'utf8'), speed);
+}
+
+/** Seconds of speech at 24 kHz for a text of `bytes` UTF-8 bytes at `speed`. */
+export function speechSecondsOfBytes(bytes: number, speed = 1): number {
+  return (2 * samplesOf(BASE_MS, VOICE_RATE) + (bytes + 1) * samplesOf(symbolMsAt(speed), VOICE_RATE)) / VOICE_RATE;
 }
 
 /** `synthesizeSpeech` at 24 kHz. */

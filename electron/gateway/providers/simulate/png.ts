@@ -45,31 +45,45 @@ export function encodePng(image: RgbaImage): Buffer {
   return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
 }
 
+/** What a PNG's IHDR chunk declares, read without inflating anything. */
+export interface PngHeader {
+  width: number;
+  height: number;
+  /** PNG colour type: 0 gray, 2 RGB, 4 gray+alpha, 6 RGBA. */
+  colorType: number;
+}
+
+/**
+ * The declared size and colour type of a PNG, from its first chunk (IHDR), or throws an Error when the bytes are
+ * not a PNG we decode. Cheap: reads 33 bytes, so limits can be checked before any image data is inflated.
+ */
+export function readPngHeader(bytes: Buffer): PngHeader {
+  if (bytes.length < 8 || !bytes.subarray(0, 8).equals(SIGNATURE)) throw new Error('not a PNG file');
+  if (bytes.length < 33 || bytes.toString('ascii', 12, 16) !== 'IHDR' || bytes.readUInt32BE(8) < 13) throw new Error('the PNG has no IHDR header');
+  const width = bytes.readUInt32BE(16);
+  const height = bytes.readUInt32BE(20);
+  const colorType = bytes[25]!;
+  if (bytes[24] !== 8 || bytes[28] !== 0 || !(colorType in CHANNELS)) {
+    throw new Error('only 8-bit, non-interlaced gray, RGB or RGBA PNGs are supported');
+  }
+  if (width === 0 || height === 0) throw new Error('the PNG has no image data');
+  return { width, height, colorType };
+}
+
 /** Decodes a PNG, or throws an Error saying what is not supported. */
 export function decodePng(bytes: Buffer): RgbaImage {
-  if (bytes.length < 8 || !bytes.subarray(0, 8).equals(SIGNATURE)) throw new Error('not a PNG file');
+  const { width, height, colorType } = readPngHeader(bytes);
+  if (width * height > MAX_DECODED_PIXELS) throw new Error(`the PNG is larger than ${MAX_DECODED_PIXELS} pixels`);
   let offset = 8;
-  let width = 0;
-  let height = 0;
-  let colorType = -1;
   const data: Buffer[] = [];
   while (offset + 8 <= bytes.length) {
     const length = bytes.readUInt32BE(offset);
     const type = bytes.toString('ascii', offset + 4, offset + 8);
-    const body = bytes.subarray(offset + 8, offset + 8 + length);
-    if (type === 'IHDR') {
-      width = body.readUInt32BE(0);
-      height = body.readUInt32BE(4);
-      colorType = body[9]!;
-      if (body[8] !== 8 || body[12] !== 0 || !(colorType in CHANNELS)) {
-        throw new Error('only 8-bit, non-interlaced gray, RGB or RGBA PNGs are supported');
-      }
-    } else if (type === 'IDAT') data.push(body);
+    if (type === 'IDAT') data.push(bytes.subarray(offset + 8, offset + 8 + length));
     else if (type === 'IEND') break;
     offset += 12 + length;
   }
-  if (width === 0 || height === 0 || data.length === 0) throw new Error('the PNG has no image data');
-  if (width * height > MAX_DECODED_PIXELS) throw new Error(`the PNG is larger than ${MAX_DECODED_PIXELS} pixels`);
+  if (data.length === 0) throw new Error('the PNG has no image data');
   const channels = CHANNELS[colorType]!;
   const stride = width * channels;
   const raw = inflateImageData(Buffer.concat(data), (stride + 1) * height);

@@ -4,6 +4,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import forge from 'node-forge';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../storage/private-files.ts';
+import { hasNameConstraints, nameConstraintsExtension } from './name-constraints.ts';
 
 /** PEM texts the TLS listener needs, and where the CA lives for clients to trust. */
 export interface LocalCertificates {
@@ -11,46 +12,85 @@ export interface LocalCertificates {
   ca: string;
   cert: string;
   key: string;
+  /** Set when an existing CA was replaced on this start: one line telling the user to trust the new CA. */
+  caNotice?: string;
 }
 
-const CA_DAYS = 3650;
-const LEAF_DAYS = 397;
-/** A certificate this close to expiry is replaced at start. */
-const RENEW_BEFORE_MS = 30 * 24 * 3600 * 1000;
+const DAY_MS = 24 * 3600 * 1000;
 
 /**
- * Loads `<dataDir>/tls/*`: the CA is made once (again only when missing, broken or near expiry), the leaf whenever it is
- * missing, near expiry, not matching its key or not issued by the current CA. Keys are kept at mode 0600.
+ * Lifetimes of the local CA and of the localhost certificate, and how early each is replaced. The CA is name-constrained
+ * to loopback names and addresses, so a stolen key cannot impersonate other sites; a year bounds how long a
+ * forgotten trust entry stays useful, at the cost of trusting a new CA once a year. The leaf lives 30 days (the
+ * gateway renews it on start and while running, nobody has to trust it), as short-lived leaves are the norm for
+ * automated local CAs (Caddy's are hours, step-ca's a day).
+ */
+export const CERTIFICATE_LIFETIMES = {
+  caDays: 365,
+  /** A CA this close to expiry is replaced at start (its users are told to trust the new one). */
+  caRenewBeforeDays: 30,
+  leafDays: 30,
+  /** A leaf this close to expiry is replaced, at start and by the running TLS listener. */
+  leafRenewBeforeDays: 10,
+} as const;
+
+const file = (dataDir: string, name: string) => path.join(dataDir, 'tls', name);
+
+/**
+ * Loads `<dataDir>/tls/*`: the CA is made once and again only when missing, broken, near expiry or lacking the name
+ * constraints (a CA made by an older Gatehouse); the leaf whenever it is missing, near expiry, not matching its key or
+ * not issued by the current CA. Keys are kept at mode 0600.
  */
 export function ensureCertificates(dataDir: string, now = Date.now()): LocalCertificates {
-  const dir = path.join(dataDir, 'tls');
-  ensurePrivateDir(dir);
-  const file = (name: string) => path.join(dir, name);
-  let ca = usable(file('ca.pem'), file('ca-key.pem'), now);
+  ensurePrivateDir(path.join(dataDir, 'tls'));
+  const caPath = file(dataDir, 'ca.pem');
+  const existed = existsSync(caPath);
+  let ca = usable(caPath, file(dataDir, 'ca-key.pem'), now, CERTIFICATE_LIFETIMES.caRenewBeforeDays);
+  if (ca && !hasNameConstraints(ca.cert)) ca = undefined;
+  let caNotice: string | undefined;
   if (!ca) {
-    const made = makeCertificate({ commonName: 'Gatehouse Local CA', days: CA_DAYS, now, isCa: true });
-    writeSecret(file('ca-key.pem'), made.key);
-    writeSecret(file('ca.pem'), made.cert);
+    const made = makeCertificate({ commonName: 'Gatehouse Local CA (localhost only)', days: CERTIFICATE_LIFETIMES.caDays, now, isCa: true });
+    writeSecret(file(dataDir, 'ca-key.pem'), made.key);
+    writeSecret(caPath, made.cert);
     ca = { cert: made.cert, key: made.key, x509: new X509Certificate(made.cert) };
+    if (existed) caNotice = `tls: made a new local CA (the old one was expiring, broken or not limited to localhost): trust ${caPath} again and remove the old "Gatehouse Local CA" from your trust stores`;
   }
-  let leaf = usable(file('server.pem'), file('server-key.pem'), now);
-  if (!leaf || !leaf.x509.checkIssued(ca.x509) || !leaf.x509.verify(ca.x509.publicKey)) {
-    const made = makeCertificate({ commonName: 'localhost', days: LEAF_DAYS, now, isCa: false, issuer: ca });
-    writeSecret(file('server-key.pem'), made.key);
-    writeSecret(file('server.pem'), made.cert);
-    leaf = { cert: made.cert, key: made.key, x509: new X509Certificate(made.cert) };
-  }
-  return { caPath: file('ca.pem'), ca: ca.cert, cert: leaf.cert, key: leaf.key };
+  return { caPath, ...ensureLeaf(dataDir, ca, now), ...(caNotice && { caNotice }) };
 }
 
-/** A certificate and its key read from disk, when both are there, belong together and stay valid for a while. */
-function usable(certFile: string, keyFile: string, now: number): { cert: string; key: string; x509: X509Certificate } | undefined {
+/** The current leaf and key, renewed under the CA on disk when near expiry; for the running TLS listener (the CA itself is only replaced at start). */
+export function renewLeaf(dataDir: string, now = Date.now()): { cert: string; key: string } | undefined {
+  const ca = usable(file(dataDir, 'ca.pem'), file(dataDir, 'ca-key.pem'), now, 0);
+  return ca ? ensureLeaf(dataDir, ca, now) : undefined;
+}
+
+function ensureLeaf(dataDir: string, ca: Loaded, now: number): { ca: string; cert: string; key: string } {
+  let leaf = usable(file(dataDir, 'server.pem'), file(dataDir, 'server-key.pem'), now, CERTIFICATE_LIFETIMES.leafRenewBeforeDays);
+  if (!leaf || !leaf.x509.checkIssued(ca.x509) || !leaf.x509.verify(ca.x509.publicKey)) {
+    // Never past the CA's own end.
+    const days = Math.min(CERTIFICATE_LIFETIMES.leafDays, (Date.parse(ca.x509.validTo) - now) / DAY_MS);
+    const made = makeCertificate({ commonName: 'localhost', days, now, isCa: false, issuer: ca });
+    writeSecret(file(dataDir, 'server-key.pem'), made.key);
+    writeSecret(file(dataDir, 'server.pem'), made.cert);
+    leaf = { cert: made.cert, key: made.key, x509: new X509Certificate(made.cert) };
+  }
+  return { ca: ca.cert, cert: leaf.cert, key: leaf.key };
+}
+
+interface Loaded {
+  cert: string;
+  key: string;
+  x509: X509Certificate;
+}
+
+/** A certificate and its key read from disk, when both are there, belong together and stay valid for `renewBeforeDays` more. */
+function usable(certFile: string, keyFile: string, now: number, renewBeforeDays: number): Loaded | undefined {
   if (!existsSync(certFile) || !existsSync(keyFile)) return undefined;
   try {
     const cert = readFileSync(certFile, 'utf8');
     const key = readFileSync(keyFile, 'utf8');
     const x509 = new X509Certificate(cert);
-    if (Date.parse(x509.validTo) - now < RENEW_BEFORE_MS || !x509.checkPrivateKey(createPrivateKey(key))) return undefined;
+    if (Date.parse(x509.validTo) - now < renewBeforeDays * DAY_MS || !x509.checkPrivateKey(createPrivateKey(key))) return undefined;
     chmodSync(keyFile, 0o600);
     return { cert, key, x509 };
   } catch {
@@ -77,7 +117,7 @@ function makeCertificate(spec: CertificateSpec): { cert: string; key: string } {
   cert.publicKey = forge.pki.publicKeyFromPem(publicKey);
   cert.serialNumber = `01${forge.util.bytesToHex(forge.random.getBytesSync(15))}`;
   cert.validity.notBefore = new Date(spec.now - 60_000);
-  cert.validity.notAfter = new Date(spec.now + spec.days * 24 * 3600 * 1000);
+  cert.validity.notAfter = new Date(spec.now + spec.days * DAY_MS);
   const subject = [{ name: 'commonName', value: spec.commonName }, { name: 'organizationName', value: 'Gatehouse (local)' }];
   cert.setSubject(subject);
   const issuerCert = spec.issuer ? forge.pki.certificateFromPem(spec.issuer.cert) : undefined;
@@ -85,9 +125,11 @@ function makeCertificate(spec: CertificateSpec): { cert: string; key: string } {
   cert.setExtensions(
     spec.isCa
       ? [
-          { name: 'basicConstraints', cA: true, critical: true },
+          // pathLenConstraint 0: no intermediate CAs below this one.
+          { name: 'basicConstraints', cA: true, pathLenConstraint: 0, critical: true },
           { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
           { name: 'subjectKeyIdentifier' },
+          nameConstraintsExtension(),
         ]
       : [
           { name: 'basicConstraints', cA: false },

@@ -100,6 +100,7 @@ export function LogTable() {
           </table>
         </div>
       )}
+      {page && page.unauthenticated_calls > 0 && <p className="muted">{t('logUnauthenticated', { count: page.unauthenticated_calls })}</p>}
       {page && page.total > page.page_size && (
         <Pager page={page.page} pageSize={page.page_size} total={page.total} busy={loading} onPage={(next) => void journal.getState().load(next)} />
       )}

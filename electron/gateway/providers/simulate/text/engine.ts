@@ -1,5 +1,6 @@
 // The simulated chat model: deterministic answers with tool calls, JSON output, stop sequences and token limits.
-import { valueFor } from './json-schema-value.ts';
+import { RequestSchemaValues } from './json-schema-bounded.ts';
+import { checkRequestSchemas } from './json-schema-limits.ts';
 import { seededRandom, type Random } from './seed.ts';
 import { paragraph, topicWords } from './sentences.ts';
 import { streamPieces } from './stream-pieces.ts';
@@ -14,8 +15,10 @@ export function isEchoModel(model: string): boolean {
 
 /** Answers a chat request. The same request always gets the same answer; `seed` and each choice index vary it. */
 export function simulateChat(request: ChatRequest): ChatResult {
+  checkRequestSchemas(request);
   const count = Math.max(1, request.n ?? 1);
-  const choices = Array.from({ length: count }, (_, index) => answer(request, index));
+  const values = new RequestSchemaValues();
+  const choices = Array.from({ length: count }, (_, index) => answer(request, index, values));
   const outputTokens = choices.reduce(
     (sum, choice) => sum + countTokens(choice.text) + choice.toolCalls.reduce((s, call) => s + countTokens(call.arguments), 0),
     0,
@@ -23,7 +26,7 @@ export function simulateChat(request: ChatRequest): ChatResult {
   return { choices, usage: { inputTokens: estimateInputTokens(request), outputTokens } };
 }
 
-function answer(request: ChatRequest, index: number): ChatChoice {
+function answer(request: ChatRequest, index: number, values: RequestSchemaValues): ChatChoice {
   const random = seededRandom({
     model: request.model,
     system: request.system,
@@ -36,17 +39,17 @@ function answer(request: ChatRequest, index: number): ChatChoice {
   });
   const tool = toolToCall(request);
   if (tool) {
-    const call: ToolCall = { id: `call_${idFrom(random)}`, name: tool.name, arguments: JSON.stringify(valueFor(tool.parameters, random)) };
+    const call: ToolCall = { id: `call_${idFrom(random)}`, name: tool.name, arguments: values.toolArguments(tool.name, tool.parameters, random, request.maxTokens) };
     return { text: '', toolCalls: [call], finishReason: 'tool_calls' };
   }
-  return limit(compose(request, random), request);
+  return limit(compose(request, random, values), request);
 }
 
-function compose(request: ChatRequest, random: Random): string {
+function compose(request: ChatRequest, random: Random, values: RequestSchemaValues): string {
   const userText = lastUserText(request.turns);
   if (isEchoModel(request.model)) return userText;
   const format = request.format ?? { type: 'text' };
-  if (format.type === 'json_schema') return JSON.stringify(valueFor(format.schema, random));
+  if (format.type === 'json_schema') return values.formatText(format.schema, random, request.maxTokens);
   const topics = topicWords(userText);
   if (format.type === 'json_object') return JSON.stringify({ answer: paragraph(random, topics), topics });
   const last = request.turns.at(-1);

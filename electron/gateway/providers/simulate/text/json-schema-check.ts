@@ -18,12 +18,20 @@ const FORMATS: Record<string, RegExp> = {
  */
 export function validateAgainstSchema(value: unknown, schema: JsonSchema): string[] {
   const errors: string[] = [];
+  steps = 0;
   check(value, schema, schema, '$', errors, 0);
+  if (steps > MAX_CHECK_STEPS) errors.push(`$: the schema takes more than ${MAX_CHECK_STEPS} steps to check`);
   return errors;
 }
 
+/** Most sub-schema visits of one validation (anyOf over `$ref`s can branch exponentially). */
+export const MAX_CHECK_STEPS = 100_000;
+
+/** Sub-schema visits of the validation under way (validation is synchronous, so one counter serves). */
+let steps = 0;
+
 function check(value: unknown, schema: JsonSchema, root: JsonSchema, path: string, errors: string[], depth: number): void {
-  if (depth > 64) return;
+  if (depth > 64 || ++steps > MAX_CHECK_STEPS) return;
   const ref = schema['$ref'];
   if (typeof ref === 'string') {
     const target = resolve(ref, root);

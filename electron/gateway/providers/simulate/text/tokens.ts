@@ -1,4 +1,5 @@
 // The gateway's one documented token estimate: words and punctuation marks, plus a small overhead per turn.
+import { checkRequestSchemas } from './json-schema-limits.ts';
 import type { ChatRequest } from './types.ts';
 
 /**
@@ -23,9 +24,10 @@ export function countTokens(text: string): number {
 /**
  * Input tokens of a neutral chat request: every turn's text (+ its tool calls' names and arguments) plus
  * TURN_OVERHEAD per turn, the system text as one more turn, each tool's name, description and JSON parameters,
- * the JSON schema of a json_schema format, and REQUEST_OVERHEAD.
+ * the JSON schema of a json_schema format, and REQUEST_OVERHEAD. Schemas too deep or too large are refused first.
  */
 export function countRequestTokens(req: ChatRequest): number {
+  checkRequestSchemas(req);
   let total = REQUEST_OVERHEAD;
   if (req.system !== undefined && req.system !== '') total += TURN_OVERHEAD + countTokens(req.system);
   for (const turn of req.turns) {

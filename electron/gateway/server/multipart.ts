@@ -1,0 +1,50 @@
+// Reads a multipart/form-data body part by part; a malformed body (bad boundary, truncated part) is a 400 in the caller's protocol, never the parser's 500.
+import type { FastifyRequest } from 'fastify';
+import { GatewayError, invalid } from '../services/errors.ts';
+
+/** Longest multipart boundary accepted (RFC 2046 allows 1 to 70 characters). */
+export const MAX_BOUNDARY_LENGTH = 70;
+
+/** One part of a form, read whole. */
+export type FormPart =
+  | { kind: 'file'; field: string; filename: string; bytes: Buffer }
+  | { kind: 'field'; field: string; value: unknown };
+
+/** Which parts to read. */
+export interface FormOptions {
+  /** False for a file field the route does not use: its bytes are drained unread. All files are read by default. */
+  keepFile?: (field: string) => boolean;
+}
+
+/** The boundary parameter of a content type, or undefined when there is none. */
+export function boundaryOf(contentType: string | undefined): string | undefined {
+  const match = /;\s*boundary\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType ?? '');
+  return match ? (match[1] ?? match[2]) : undefined;
+}
+
+/**
+ * Yields each part with its bytes read (files the route does not keep are drained, not yielded). Failures of the multipart parser (a missing or overlong boundary,
+ * a truncated header or part) become a 400; the plugin's own limit errors keep their 4xx status.
+ */
+export async function* formParts(request: FastifyRequest, options: FormOptions = {}): AsyncGenerator<FormPart> {
+  const boundary = boundaryOf(request.headers['content-type']);
+  if (!boundary || boundary.length > MAX_BOUNDARY_LENGTH) {
+    throw invalid(`A multipart/form-data body needs a boundary parameter of 1 to ${MAX_BOUNDARY_LENGTH} characters in its Content-Type.`);
+  }
+  try {
+    for await (const part of request.parts()) {
+      if (part.type !== 'file') yield { kind: 'field', field: part.fieldname, value: part.value };
+      else if (options.keepFile?.(part.fieldname) === false) part.file.resume();
+      else yield { kind: 'file', field: part.fieldname, filename: part.filename, bytes: await part.toBuffer() };
+    }
+  } catch (error) {
+    throw malformed(error);
+  }
+}
+
+function malformed(error: unknown): unknown {
+  if (error instanceof GatewayError) return error;
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return error;
+  return invalid(`Malformed multipart/form-data body: ${error instanceof Error ? error.message : String(error)}`);
+}
