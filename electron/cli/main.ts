@@ -1,4 +1,5 @@
 // Entry point of the `gatehouse` CLI: dispatches `serve` and `token`, prints usage errors plainly.
+import { plainMessageOf } from './start-errors.ts';
 import { UsageError } from './options.ts';
 import { serve, type Output } from './serve.ts';
 import { token } from './token.ts';
@@ -46,6 +47,11 @@ main(process.argv.slice(2)).then(
     if (error instanceof UsageError) {
       io.err(`gatehouse: ${error.message}`);
       process.exit(2);
+    }
+    const plain = plainMessageOf(error);
+    if (plain) {
+      io.err(`gatehouse: ${plain}`);
+      process.exit(1);
     }
     io.err(`gatehouse: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     process.exit(1);

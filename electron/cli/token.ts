@@ -77,7 +77,11 @@ async function create(
     ...(expiresAt !== undefined && { expiresAt }),
     ...(quota !== undefined && { quota }),
   });
-  await store.set(`token:${token.token_id}`, secret);
+  try {
+    await store.set(`token:${token.token_id}`, secret);
+  } catch (error) {
+    io.err(`warning: the token works, but no copy of its secret was kept (${error instanceof Error ? error.message : String(error)}); save the secret printed below`);
+  }
   io.out(describe(token));
   io.out(secret);
 }

@@ -1,6 +1,7 @@
 // The gateway's configuration: what a host passes to createGateway, with the embedded defaults.
 import type { SettingKey } from '../../shared/settings.ts';
 import type { Reviewer } from './providers/reviewer.ts';
+import type { ConnectionLimits } from './server/connection-guard.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import type { StorageLimits } from './services/storage-limits.ts';
 import type { Clock } from './time.ts';
@@ -57,6 +58,8 @@ export interface GatewayConfig {
   media?: MediaPoolOptions;
   /** Overrides of the storage bounds (stored responses, usage roll-up); absent ones keep `STORAGE_LIMITS`. */
   storageLimits?: Partial<StorageLimits>;
+  /** Overrides of CONNECTION_LIMITS (timeouts, unauthenticated connections per peer, shutdown grace); tests use short ones. */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 /** How the host keeps saved settings, for the console's Settings page. */

@@ -4,6 +4,7 @@ import { DEFAULTS, LOCAL_ACCOUNT, type GatewayConfig } from './config.ts';
 import { createContext, type GatewayContext } from './context.ts';
 import { buildApp } from './server/app.ts';
 import { consoleUrlOf } from './routes/console.ts';
+import { CONNECTION_LIMITS, ConnectionGuard } from './server/connection-guard.ts';
 import { normalizeHostName, type HostPolicy } from './server/host-names.ts';
 import { listen } from './server/listen.ts';
 import { ensureCertificates, renewLeaf } from './server/tls/certificates.ts';
@@ -36,7 +37,12 @@ export interface Gateway {
   /** The per-launch admin token of the console and admin API (memory only). */
   readonly adminToken: string;
   start(): Promise<StartResult>;
-  /** Stops accepting requests, finishes in-flight ones, stops the scan and closes the database. */
+  /** Open connections of both listeners, and how many of them have not yet presented a valid token. */
+  connections(): { open: number; unauthenticated: number };
+  /**
+   * Stops accepting requests, lets in-flight ones finish for at most the shutdown grace time (then closes every
+   * connection left), stops the scan and closes the database.
+   */
   stop(): Promise<void>;
 }
 
@@ -64,6 +70,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   let url: string | undefined;
   let tls: TlsListener | undefined;
   let stopped = false;
+  const limits = { ...CONNECTION_LIMITS, ...config.connectionLimits };
+  const guard = new ConnectionGuard(limits);
 
   return {
     context,
@@ -72,19 +80,31 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       return url;
     },
     adminToken: context.runtime.adminToken,
+    connections: () => guard.counts(),
     async start() {
-      const firstToken = await bootstrap(context);
-      app = await buildApp(context);
-      url = await listen(app, config.host ?? DEFAULTS.host, config.port ?? DEFAULTS.port);
-      context.runtime.url = url;
+      app = await buildApp(context, limits);
+      guard.watch(app.server, 'connection');
       let caPath: string | undefined;
       let caNotice: string | undefined;
-      if (config.tlsPort !== undefined && config.tlsPort !== null) {
-        const certificates = ensureCertificates(config.dataDir);
-        ({ caPath, caNotice } = certificates);
-        tls = await listenTls(app, certificates, config.host ?? DEFAULTS.host, config.tlsPort, { renew: () => renewLeaf(config.dataDir) });
-        context.runtime.tlsUrl = tls.url;
+      try {
+        url = await listen(app, config.host ?? DEFAULTS.host, config.port ?? DEFAULTS.port);
+        if (config.tlsPort !== undefined && config.tlsPort !== null) {
+          const certificates = ensureCertificates(config.dataDir);
+          ({ caPath, caNotice } = certificates);
+          tls = await listenTls(app, certificates, config.host ?? DEFAULTS.host, config.tlsPort, { renew: () => renewLeaf(config.dataDir) }, guard);
+        }
+      } catch (error) {
+        // A taken port: release what did bind; nothing was created yet (the first token comes only once listening).
+        guard.closeAll();
+        await Promise.all([app.close(), tls?.close()]).catch(() => {});
+        app = undefined;
+        tls = undefined;
+        throw error;
       }
+      context.runtime.url = url;
+      if (tls) context.runtime.tlsUrl = tls.url;
+      // After listening, so a start that cannot bind creates no token nobody will ever see.
+      const firstToken = await bootstrap(context);
       context.scheduler.start();
       return {
         url,
@@ -97,7 +117,12 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     async stop() {
       if (stopped) return;
       stopped = true;
-      await Promise.all([app?.close(), tls?.close()]);
+      // Both listeners stop accepting, idle and already-answered connections close now, requests in flight get
+      // CONNECTION_LIMITS.shutdownGraceMs to finish, then every connection left is closed: stop always completes.
+      const closing = Promise.all([app?.close(), tls?.close()]);
+      guard.drain();
+      await closing;
+      guard.closeAll();
       await context.media.close();
       await context.scheduler.stop();
       context.journal.stop();
@@ -135,6 +160,11 @@ function settingsOf(config: GatewayConfig): SettingsContext {
 async function bootstrap(context: GatewayContext): Promise<string | undefined> {
   if (context.accounts.count() > 0) return undefined;
   const { secret, token } = context.tokens.create({ account: LOCAL_ACCOUNT, name: 'first token' });
-  await context.secrets.set(`token:${token.token_id}`, secret);
+  try {
+    await context.secrets.set(`token:${token.token_id}`, secret);
+  } catch (error) {
+    // The token exists now: it is still shown once, only its stored copy is missing. Hosts log the cause.
+    if (context.events.listenerCount('error') > 0) context.events.emit('error', error);
+  }
   return secret;
 }

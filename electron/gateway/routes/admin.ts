@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { ADMIN_ROUTES, type AdminRouteName, type ScanSummary } from '../../../shared/admin-api.ts';
 import type { GatewayContext } from '../context.ts';
 import { requireAdminToken } from '../server/admin-auth.ts';
+import { markAuthenticated } from '../server/connection-guard.ts';
 import { requireSameOrigin } from '../server/same-origin.ts';
 import { createAdminHandlers, type AdminHandler, type AdminInput } from '../services/admin-handlers.ts';
 import { adminSocketRoute } from './admin-socket.ts';
@@ -18,6 +19,7 @@ export async function adminRoutes(app: FastifyInstance, options: { context: Gate
   app.addHook('onRequest', async (request) => {
     requireSameOrigin(request);
     requireAdminToken(request.headers, context.runtime.adminToken);
+    markAuthenticated(request.raw.socket);
   });
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');

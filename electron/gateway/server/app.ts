@@ -8,6 +8,7 @@ import { ROUTE_FAMILIES } from '../routes/index.ts';
 import { GatewayError, invalid } from '../services/errors.ts';
 import type { Principal } from '../services/tokens.ts';
 import { installJsonParser } from './body-parser.ts';
+import { CONNECTION_LIMITS, markAuthenticated, markUpgraded, serverOptionsOf, type ConnectionLimits } from './connection-guard.ts';
 import { installCors } from './cors.ts';
 import { credentialOf } from './credentials.ts';
 import { renderError } from './error-render.ts';
@@ -33,11 +34,14 @@ declare module 'fastify' {
 /** Largest request body accepted, in bytes. */
 export const BODY_LIMIT = 32 * 1024 * 1024;
 
-export async function buildApp(context: GatewayContext): Promise<FastifyInstance> {
+export async function buildApp(context: GatewayContext, limits: ConnectionLimits = CONNECTION_LIMITS): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
+    http: serverOptionsOf(limits),
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
     // A URL Fastify cannot route (bad percent-encoding, an overlong path segment): answered in the caller's protocol, never echoed (it may carry ?key=).
     frameworkErrors: (error, request, reply) => {
       const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path segment of the request URL is too long.' : 'The request URL is malformed (bad percent-encoding).';
@@ -69,9 +73,11 @@ export async function buildApp(context: GatewayContext): Promise<FastifyInstance
   installCors(app, () => context.runtime.corsOrigins);
 
   app.addHook('onRequest', async (request) => {
+    if (request.ws) markUpgraded(request.raw.socket);
     if (!request.routeOptions.url || request.routeOptions.config.public) return;
     try {
       request.principal = context.tokens.authenticate(credentialOf(request.headers, request.query));
+      markAuthenticated(request.raw.socket);
     } catch (error) {
       // Left without a principal, such a route authenticates again once upgraded and reports the refusal as an event.
       if (request.ws && request.routeOptions.config.socketAuth) return;

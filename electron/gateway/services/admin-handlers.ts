@@ -6,6 +6,7 @@ import { JOURNAL_LIMIT } from '../../../shared/journal.ts';
 import { parseJournalFilter, parseTokenCreate } from './admin-input.ts';
 import { notFound } from './errors.ts';
 import { normalizePaging } from './paging.ts';
+import { useSecretStore } from './secret-access.ts';
 import { saveSettings, settingsView } from './settings.ts';
 import { parseAssetCreate, parseAssetListFilter, parseGroupCreate, parseGroupUpdate } from './portrait-input.ts';
 import type { TokenSummary } from './tokens.ts';
@@ -43,7 +44,10 @@ export function createAdminHandlers(context: GatewayContext, facts: AdminFacts):
 
   const present = async (token: TokenSummary): Promise<AdminToken> => ({
     ...token,
-    revealable: token.revoked_at === null && secrets.kind !== 'none' && (await secrets.get(secretKey(token.token_id))) !== null,
+    revealable:
+      token.revoked_at === null &&
+      secrets.kind !== 'none' &&
+      (await useSecretStore(secrets, (store) => store.get(secretKey(token.token_id)))) !== null,
   });
 
   const findToken = (tokenId: string): TokenSummary => {
@@ -90,12 +94,16 @@ export function createAdminHandlers(context: GatewayContext, facts: AdminFacts):
       return Promise.all(tokens.list(account).map(present));
     },
     createToken: async ({ body }) => {
-      const { secret, token } = tokens.create(parseTokenCreate(body, context.clock.now()));
+      const input = parseTokenCreate(body, context.clock.now());
+      // A store that cannot be read now (a broken secrets file) refuses before any token exists, with its reason.
+      await useSecretStore(secrets, (store) => store.get(secretKey('probe')));
+      const { secret, token } = tokens.create(input);
       try {
         await secrets.set(secretKey(token.token_id), secret);
       } catch (error) {
-        // The token works; only "reveal" will be unavailable. Hosts log the cause.
+        // The token works and its secret is shown below; only "reveal" will be unavailable. Hosts log the cause.
         if (context.events.listenerCount('error') > 0) context.events.emit('error', error);
+        return { secret, token: { ...token, revealable: false } };
       }
       return { secret, token: await present(token) };
     },
@@ -108,7 +116,7 @@ export function createAdminHandlers(context: GatewayContext, facts: AdminFacts):
     },
     revealToken: async ({ params }) => {
       const token = findToken(params.tokenId);
-      const secret = token.revoked_at === null ? await secrets.get(secretKey(params.tokenId)) : null;
+      const secret = token.revoked_at === null ? await useSecretStore(secrets, (store) => store.get(secretKey(params.tokenId))) : null;
       if (secret === null) {
         throw notFound(
           secrets.kind === 'none'

@@ -3,6 +3,7 @@ import { constants, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { lstat, open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBase62 } from '../ids.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/private-files.ts';
 
 /** The opaque id of a stored file: 24 random base-62 characters and an extension. Nothing else is ever looked up. */
 const FILE_ID = /^[A-Za-z0-9]{24}\.[a-z0-9]{1,8}$/;
@@ -12,9 +13,9 @@ const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 /** Stores `bytes` as `<dataDir>/files/<kind>/<random>.<ext>` and returns the file's id (its name). */
 export function storeGeneratedFile(dataDir: string, kind: string, ext: string, bytes: Buffer): string {
   const dir = path.join(dataDir, 'files', kind);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const name = `${randomBase62(24)}.${ext}`;
-  writeFileSync(path.join(dir, `${name}.tmp`), bytes);
+  writeFileSync(path.join(dir, `${name}.tmp`), bytes, { mode: PRIVATE_FILE_MODE });
   renameSync(path.join(dir, `${name}.tmp`), path.join(dir, name));
   return name;
 }

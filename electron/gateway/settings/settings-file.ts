@@ -1,7 +1,9 @@
 // The settings file (JSON): read with every problem named, written atomically and durably so a crash leaves the old or the new file whole.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { validateSettings, type ServerSettings } from '../../../shared/settings.ts';
+import { writeFileAtomic } from '../storage/atomic-write.ts';
+import { PRIVATE_DIR_MODE } from '../storage/private-files.ts';
 
 /** The settings file exists but cannot be used; the message names the file and what to fix. */
 export class SettingsFileError extends Error {
@@ -30,34 +32,11 @@ export function readSettingsFile(file: string): Partial<ServerSettings> {
   return checked.value;
 }
 
-/** Replaces the file's content: write a temporary file, flush it, rename it over the old one, flush the folder. */
+/**
+ * Replaces the file's content atomically and durably at 0600. A missing folder is made at 0700; an existing one is
+ * left as it is (the file may sit in a folder of the user's own, such as their home).
+ */
 export function writeSettingsFile(file: string, settings: Partial<ServerSettings>): void {
-  const folder = path.dirname(file);
-  mkdirSync(folder, { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  try {
-    const fd = openSync(temporary, 'w', 0o600);
-    try {
-      writeSync(fd, `${JSON.stringify(settings, null, 2)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, file);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
-  syncFolder(folder);
-}
-
-/** Makes the rename itself durable; folders cannot be opened for fsync on Windows, where rename is already durable enough. */
-function syncFolder(folder: string): void {
-  if (process.platform === 'win32') return;
-  const fd = openSync(folder, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+  writeFileAtomic(file, `${JSON.stringify(settings, null, 2)}\n`);
 }

@@ -1,8 +1,9 @@
 // Opens the SQLite file with the gateway's pragmas (WAL, foreign keys, full sync, busy timeout) and applies migrations.
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { assertUsableDatabase, assertWritableDir, classify, dataDirUnusable } from './data-dir-check.ts';
 import { migrations } from './migrations/index.ts';
+import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from './private-files.ts';
 
 export type Db = Database.Database;
 
@@ -12,16 +13,33 @@ export const DATABASE_FILE = 'gatehouse.sqlite';
 /**
  * Opens (creating if needed) `<dataDir>/gatehouse.sqlite` and brings its schema up to date.
  * `synchronous = FULL` makes every committed write durable before the request is answered.
+ * The data dir is kept at 0700 and the database with its -wal/-shm at 0600. A data dir that cannot be written, a file
+ * that is no database or a database failing the integrity check throws a DataDirError (see data-dir-check.ts).
  */
 export function openDatabase(dataDir: string): Db {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(path.join(dataDir, DATABASE_FILE));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db);
-  return db;
+  try {
+    ensurePrivateDir(dataDir);
+  } catch (error) {
+    throw dataDirUnusable(dataDir, error);
+  }
+  assertWritableDir(dataDir);
+  const file = path.join(dataDir, DATABASE_FILE);
+  let db: Db | undefined;
+  try {
+    ensurePrivateFile(file);
+    db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    for (const suffix of ['-wal', '-shm']) tightenIfPresent(`${file}${suffix}`);
+    assertUsableDatabase(db, file);
+    migrate(db);
+    return db;
+  } catch (error) {
+    db?.close();
+    throw classify(error, file);
+  }
 }
 
 /**

@@ -1,8 +1,9 @@
 // The local certificate authority and localhost certificate for the TLS listener, made on first start and kept in the data dir.
 import { createPrivateKey, generateKeyPairSync, X509Certificate } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import forge from 'node-forge';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../storage/private-files.ts';
 import { hasNameConstraints, nameConstraintsExtension } from './name-constraints.ts';
 
 /** PEM texts the TLS listener needs, and where the CA lives for clients to trust. */
@@ -41,7 +42,7 @@ const file = (dataDir: string, name: string) => path.join(dataDir, 'tls', name);
  * not issued by the current CA. Keys are kept at mode 0600.
  */
 export function ensureCertificates(dataDir: string, now = Date.now()): LocalCertificates {
-  mkdirSync(path.join(dataDir, 'tls'), { recursive: true });
+  ensurePrivateDir(path.join(dataDir, 'tls'));
   const caPath = file(dataDir, 'ca.pem');
   const existed = existsSync(caPath);
   let ca = usable(caPath, file(dataDir, 'ca-key.pem'), now, CERTIFICATE_LIFETIMES.caRenewBeforeDays);
@@ -50,7 +51,7 @@ export function ensureCertificates(dataDir: string, now = Date.now()): LocalCert
   if (!ca) {
     const made = makeCertificate({ commonName: 'Gatehouse Local CA (localhost only)', days: CERTIFICATE_LIFETIMES.caDays, now, isCa: true });
     writeSecret(file(dataDir, 'ca-key.pem'), made.key);
-    writeFileSync(caPath, made.cert);
+    writeSecret(caPath, made.cert);
     ca = { cert: made.cert, key: made.key, x509: new X509Certificate(made.cert) };
     if (existed) caNotice = `tls: made a new local CA (the old one was expiring, broken or not limited to localhost): trust ${caPath} again and remove the old "Gatehouse Local CA" from your trust stores`;
   }
@@ -70,7 +71,7 @@ function ensureLeaf(dataDir: string, ca: Loaded, now: number): { ca: string; cer
     const days = Math.min(CERTIFICATE_LIFETIMES.leafDays, (Date.parse(ca.x509.validTo) - now) / DAY_MS);
     const made = makeCertificate({ commonName: 'localhost', days, now, isCa: false, issuer: ca });
     writeSecret(file(dataDir, 'server-key.pem'), made.key);
-    writeFileSync(file(dataDir, 'server.pem'), made.cert);
+    writeSecret(file(dataDir, 'server.pem'), made.cert);
     leaf = { cert: made.cert, key: made.key, x509: new X509Certificate(made.cert) };
   }
   return { ca: ca.cert, cert: leaf.cert, key: leaf.key };
@@ -150,6 +151,6 @@ function makeCertificate(spec: CertificateSpec): { cert: string; key: string } {
 }
 
 function writeSecret(file: string, text: string): void {
-  writeFileSync(file, text, { mode: 0o600 });
-  chmodSync(file, 0o600);
+  writeFileSync(file, text, { mode: PRIVATE_FILE_MODE });
+  chmodSync(file, PRIVATE_FILE_MODE);
 }

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { CONNECTION_LIMITS, ConnectionGuard, serverOptionsOf } from '../connection-guard.ts';
 import type { LocalCertificates } from './certificates.ts';
 
 /** A running TLS listener. */
@@ -23,7 +24,8 @@ export interface CertificateRenewal {
 
 /**
  * Listens on `port` (0: a free one) with the local certificate and hands every request and upgrade to `app`.
- * With `renewal`, a renewed certificate serves the next handshakes without a restart.
+ * With `renewal`, a renewed certificate serves the next handshakes without a restart. The connection limits are the
+ * HTTP listener's (`guard`, shared so a peer is counted once); a TLS handshake gets the headers timeout.
  */
 export async function listenTls(
   app: FastifyInstance,
@@ -31,10 +33,13 @@ export async function listenTls(
   host: string,
   port: number,
   renewal?: CertificateRenewal,
+  guard: ConnectionGuard = new ConnectionGuard(CONNECTION_LIMITS),
 ): Promise<TlsListener> {
-  const server: Server = createServer({ cert: certificates.cert, key: certificates.key }, (request, response) => {
+  const options = { cert: certificates.cert, key: certificates.key, handshakeTimeout: guard.limits.headersTimeoutMs, ...serverOptionsOf(guard.limits) };
+  const server: Server = createServer(options, (request, response) => {
     app.routing(request, response);
   });
+  guard.watch(server, 'secureConnection');
   let current = certificates.cert;
   const timer = setInterval(() => {
     try {

@@ -1,0 +1,14 @@
+// Failures the user can fix (an unusable data dir, a broken secrets file, a taken port): one plain line, no stack trace.
+import { LockTimeoutError } from '../gateway/secrets/file-lock.ts';
+import { SecretsFileError } from '../gateway/secrets/file-store.ts';
+import { DataDirError } from '../gateway/storage/data-dir-check.ts';
+
+/** The message to print for an error the user can act on, or undefined for a bug (printed with its stack). */
+export function plainMessageOf(error: unknown): string | undefined {
+  if (error instanceof DataDirError || error instanceof SecretsFileError || error instanceof LockTimeoutError) return error.message;
+  const { code, address, port } = error as { code?: unknown; address?: unknown; port?: unknown };
+  if (code === 'EADDRINUSE') return `${address}:${port} is already in use (another Gatehouse?): stop that program or choose another --port / --tls-port`;
+  if (code === 'EADDRNOTAVAIL') return `${address} is not an address of this machine: choose another --host`;
+  if (code === 'EACCES' && port !== undefined) return `not allowed to listen on ${address}:${port}: choose a --port above 1023`;
+  return undefined;
+}
