@@ -72,6 +72,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   let stopped = false;
   const limits = { ...CONNECTION_LIMITS, ...config.connectionLimits };
   const guard = new ConnectionGuard(limits);
+  const report = (error: unknown) => context.events.emit('error', error);
 
   return {
     context,
@@ -88,10 +89,12 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       let caNotice: string | undefined;
       try {
         url = await listen(app, config.host ?? DEFAULTS.host, config.port ?? DEFAULTS.port);
+        // A server error after listening (a failed accept) is reported, never thrown out of the process.
+        app.server.on('error', report);
         if (config.tlsPort !== undefined && config.tlsPort !== null) {
           const certificates = ensureCertificates(config.dataDir);
           ({ caPath, caNotice } = certificates);
-          tls = await listenTls(app, certificates, config.host ?? DEFAULTS.host, config.tlsPort, { renew: () => renewLeaf(config.dataDir) }, guard);
+          tls = await listenTls(app, certificates, config.host ?? DEFAULTS.host, config.tlsPort, { renew: () => renewLeaf(config.dataDir) }, guard, report);
         }
       } catch (error) {
         // A taken port: release what did bind; nothing was created yet (the first token comes only once listening).

@@ -34,6 +34,7 @@ export async function listenTls(
   port: number,
   renewal?: CertificateRenewal,
   guard: ConnectionGuard = new ConnectionGuard(CONNECTION_LIMITS),
+  onError: (error: unknown) => void = () => {},
 ): Promise<TlsListener> {
   const options = { cert: certificates.cert, key: certificates.key, handshakeTimeout: guard.limits.headersTimeoutMs, ...serverOptionsOf(guard.limits) };
   const server: Server = createServer(options, (request, response) => {
@@ -60,7 +61,12 @@ export async function listenTls(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve());
+    server.listen(port, host, () => {
+      // Once listening, a server error (e.g. a failed accept) is reported, never thrown out of the process.
+      server.off('error', reject);
+      server.on('error', onError);
+      resolve();
+    });
   });
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
