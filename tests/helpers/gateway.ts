@@ -20,6 +20,21 @@ export function tempDataDir(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'gatehouse-test-'));
 }
 
+/** Temp data dirs for a test file: `fresh()` makes one, `removeAll()` (from an after hook) removes every one made so far. */
+export function tempDirs() {
+  const dirs: string[] = [];
+  return {
+    fresh(): string {
+      const dir = tempDataDir();
+      dirs.push(dir);
+      return dir;
+    },
+    removeAll(): void {
+      for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 export async function startGateway(overrides: Partial<GatewayConfig> = {}): Promise<TestGateway> {
   const dataDir = overrides.dataDir ?? tempDataDir();
   const gateway = await createGateway({ secrets: noSecretStore, port: 0, ...overrides, dataDir });

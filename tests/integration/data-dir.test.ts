@@ -1,7 +1,7 @@
 // Integration tests of the data dir at start: unwritable or damaged refuses with a clear message, a taken port creates nothing, owner-only modes.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, readdirSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -12,14 +12,9 @@ import { DataDirError } from '../../electron/gateway/storage/data-dir-check.ts';
 import { DATABASE_FILE } from '../../electron/gateway/storage/database.ts';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../electron/gateway/storage/private-files.ts';
 import { CLI, runCli, serveCli } from '../helpers/cli.ts';
-import { request, startGateway, tempDataDir } from '../helpers/gateway.ts';
+import { request, startGateway, tempDirs } from '../helpers/gateway.ts';
 
-const dirs: string[] = [];
-const fresh = () => {
-  const dir = tempDataDir();
-  dirs.push(dir);
-  return dir;
-};
+const { fresh, removeAll } = tempDirs();
 const modeOf = (file: string) => statSync(file).mode & 0o777;
 const SERVE = ['serve', '--port', '0', '--tls-port', 'off', '--secrets', 'none', '--settings-file', 'off'];
 
@@ -42,7 +37,7 @@ function assertRefused(result: { code: number | null; stdout: string; stderr: st
 }
 
 after(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  removeAll();
 });
 
 describe('data dir checks at start', () => {

@@ -1,22 +1,17 @@
 // Integration tests of `--secrets file`: concurrent writers (CLI processes and the admin API) lose no secret; a broken file is a clear error naming it.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { SECRETS_FILE, SECRETS_LOCK_FILE } from '../../electron/gateway/secrets/file-store.ts';
 import { openFileStore } from '../../electron/gateway/secrets/file-store.ts';
 import { CLI, consoleUrlOf, runCli, serveCli, type ServeProcess } from '../helpers/cli.ts';
-import { request, tempDataDir } from '../helpers/gateway.ts';
+import { request, tempDirs } from '../helpers/gateway.ts';
 
-const dirs: string[] = [];
-const fresh = () => {
-  const dir = tempDataDir();
-  dirs.push(dir);
-  return dir;
-};
+const { fresh, removeAll } = tempDirs();
 after(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  removeAll();
 });
 
 /** Runs `gatehouse token create` as a child process and resolves with its token id and secret. */

@@ -1,7 +1,7 @@
 // Integration tests of the local CA with real TLS handshakes: it vouches for loopback names only (name constraints), lives a year, its leaf 30 days, and an old unconstrained CA is replaced.
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, X509Certificate } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -10,16 +10,11 @@ import forge from 'node-forge';
 import { createGateway } from '../../electron/gateway/index.ts';
 import { noSecretStore } from '../../electron/gateway/secrets/secret-store.ts';
 import { ensureCertificates } from '../../electron/gateway/server/tls/certificates.ts';
-import { tempDataDir } from '../helpers/gateway.ts';
+import { tempDirs } from '../helpers/gateway.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
-const dirs: string[] = [];
-const fresh = () => {
-  const dir = tempDataDir();
-  dirs.push(dir);
-  return dir;
-};
+const { fresh, removeAll } = tempDirs();
 
 /** Serves `cert` on a real TLS socket and connects to it as a client trusting `ca` for `servername`; resolves with the verification outcome. */
 async function handshake(cert: { cert: string; key: string }, ca: string, servername: string): Promise<{ authorized: boolean; error?: string }> {
@@ -64,7 +59,7 @@ function issue(dns: string, issuer?: { cert: string; key: string }): { cert: str
 
 describe('local CA', () => {
   after(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    removeAll();
   });
 
   test('its leaf for localhost passes a real TLS handshake; a certificate for example.com signed with the CA key is rejected by the name constraints', async () => {

@@ -4,16 +4,11 @@ import { X509Certificate } from 'node:crypto';
 import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { afterEach, test } from 'node:test';
 import { CERTIFICATE_LIFETIMES, ensureCertificates, renewLeaf } from '../../../electron/gateway/server/tls/certificates.ts';
-import { tempDataDir } from '../../helpers/gateway.ts';
+import { tempDirs } from '../../helpers/gateway.ts';
 
-const dirs: string[] = [];
-const fresh = () => {
-  const dir = tempDataDir();
-  dirs.push(dir);
-  return dir;
-};
+const { fresh, removeAll } = tempDirs();
 afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  removeAll();
 });
 
 test('the leaf is signed by the CA for localhost, 127.0.0.1 and ::1, for TLS servers; keys are 0600; a restart reuses both', () => {
