@@ -3,13 +3,15 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import OpenAI from 'openai';
 import { CONNECTION_LIMITS } from '../../electron/gateway/server/connection-guard.ts';
-import { serveCli } from '../helpers/cli.ts';
+import { rmSync } from 'node:fs';
+import { serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { startGateway, tempDataDir, type TestGateway } from '../helpers/gateway.ts';
 import { openRaw } from '../helpers/realtime.ts';
 import { trickle, type Trickler } from '../helpers/trickle.ts';
 
-const SHORT = { headersTimeoutMs: 400, requestTimeoutMs: 1_500, keepAliveTimeoutMs: 500, maxUnauthenticatedPerPeer: 16, shutdownGraceMs: 2_000 };
+const SHORT = { headersTimeoutMs: 400, requestTimeoutMs: 1_500, keepAliveTimeoutMs: 500, maxUnauthenticatedPerPeer: 16, unauthenticatedGraceMs: 300, shutdownGraceMs: 2_000 };
 
 /** /healthz from a fresh connection; resolves with the status (or throws when unanswered). */
 async function health(url: string): Promise<number> {
@@ -59,7 +61,8 @@ describe('connection limits', () => {
         clients.push(await trickle(server.url, { everyMs: 250 }));
         if (i % 40 === 39) assert.equal(await health(server.url), 200, `/healthz answered with ${i + 1} tricklers`);
       }
-      await sleep(200);
+      // Connections younger than the grace time are spared; past it, the cap holds.
+      await sleep(SHORT.unauthenticatedGraceMs + 400);
       const open = clients.filter((client) => !client.isClosed()).length;
       assert.ok(open <= SHORT.maxUnauthenticatedPerPeer, `${open} trickling connections still open, cap ${SHORT.maxUnauthenticatedPerPeer}`);
       assert.ok(server.gateway.connections().unauthenticated <= SHORT.maxUnauthenticatedPerPeer + 1);
@@ -135,4 +138,30 @@ describe('graceful shutdown of gatehouse serve', () => {
       await server.stop('SIGKILL');
     }
   });
+});
+
+describe('connection limits with the defaults', () => {
+  // A real `gatehouse serve` in its own process: in one process, client and server would take turns and never burst.
+  let server: ServeProcess;
+  let token: string;
+  const dataDir = tempDataDir();
+  before(async () => {
+    server = await serveCli(['--port', '0', '--tls-port', 'off', '--data-dir', dataDir, '--secrets', 'none', '--settings-file', 'off']);
+    token = /(sk-gh-\S+)/.exec(server.stdout.join('\n'))![1]!;
+  });
+  after(async () => {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  for (const [label, call] of [
+    ['fetch', (i: number) => fetch(`${server.url}/v1/models?i=${i}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status)],
+    ['the openai SDK', (i: number) => new OpenAI({ baseURL: `${server.url}/v1`, apiKey: token, maxRetries: 0 }).embeddings.create({ model: 'sim-embed', input: `burst ${i}` }).then(() => 200)],
+  ] as const) {
+    test(`a burst of ${CONNECTION_LIMITS.maxUnauthenticatedPerPeer * 2 + 40} parallel calls with ${label} (a new connection each) all succeed: none is evicted before its first request authenticates it`, async () => {
+      const outcomes = await Promise.all(Array.from({ length: CONNECTION_LIMITS.maxUnauthenticatedPerPeer * 2 + 40 }, (_, i) => call(i).catch((error: unknown) => String(error))));
+      const failed = outcomes.filter((outcome) => outcome !== 200);
+      assert.deepEqual(failed.slice(0, 3), [], `${failed.length} of ${outcomes.length} calls failed`);
+    });
+  }
 });

@@ -16,6 +16,11 @@ export interface ConnectionLimits {
    * closes the oldest such connection of that peer, so a flood of idle or trickling sockets cannot starve real callers.
    */
   maxUnauthenticatedPerPeer: number;
+  /**
+   * How long a new connection may stay unauthenticated before it can be evicted: a burst of SDK calls opens many
+   * connections at once, each authenticated by its first request a moment later, and none of them is cut.
+   */
+  unauthenticatedGraceMs: number;
   /** On stop: how long requests in flight may take to finish before every remaining connection is closed. */
   shutdownGraceMs: number;
 }
@@ -26,6 +31,7 @@ export const CONNECTION_LIMITS: Readonly<ConnectionLimits> = Object.freeze({
   requestTimeoutMs: 60_000,
   keepAliveTimeoutMs: 5_000,
   maxUnauthenticatedPerPeer: 64,
+  unauthenticatedGraceMs: 2_000,
   shutdownGraceMs: 10_000,
 });
 
@@ -55,11 +61,13 @@ export function checkConnectionLimits(limits: ConnectionLimits): void {
 const AUTHENTICATED = Symbol('gatehouse.authenticated');
 const UPGRADED = Symbol('gatehouse.upgraded');
 const IN_FLIGHT = Symbol('gatehouse.inFlight');
+const ADMITTED_AT = Symbol('gatehouse.admittedAt');
 
 interface TrackedSocket extends Socket {
   [AUTHENTICATED]?: boolean;
   [UPGRADED]?: boolean;
   [IN_FLIGHT]?: number;
+  [ADMITTED_AT]?: number;
 }
 
 /** Records that a request on `socket` presented a valid token: the connection no longer counts as unauthenticated. */
@@ -79,6 +87,8 @@ export class ConnectionGuard {
   /** Per peer address: its connections not yet authenticated, oldest first. */
   private readonly pending = new Map<string, Set<TrackedSocket>>();
   private graceTimer: NodeJS.Timeout | undefined;
+  /** Set while some peer is over its cap with connections still inside their grace time: enforces the cap again then. */
+  private recheck: NodeJS.Timeout | undefined;
 
   constructor(limits: ConnectionLimits) {
     checkConnectionLimits(limits);
@@ -126,6 +136,7 @@ export class ConnectionGuard {
   /** Closes every connection now (the end of the grace time, or a stop that must not wait). */
   closeAll(): void {
     clearTimeout(this.graceTimer);
+    clearTimeout(this.recheck);
     for (const socket of this.sockets) socket.destroy();
   }
 
@@ -137,20 +148,37 @@ export class ConnectionGuard {
       waiting = new Set();
       this.pending.set(peer, waiting);
     }
-    for (const other of waiting) if (other[AUTHENTICATED]) waiting.delete(other);
-    if (waiting.size >= this.limits.maxUnauthenticatedPerPeer) {
-      const oldest = waiting.values().next().value;
-      if (oldest) {
-        waiting.delete(oldest);
-        oldest.destroy();
-      }
-    }
+    socket[ADMITTED_AT] = performance.now();
     waiting.add(socket);
+    this.enforce(waiting);
     socket.once('close', () => {
       this.sockets.delete(socket);
       const set = this.pending.get(peer);
       set?.delete(socket);
       if (set?.size === 0) this.pending.delete(peer);
     });
+  }
+
+  /**
+   * Closes a peer's oldest unauthenticated connections while it holds more than the cap, but only those past their
+   * grace time; when younger ones still make it too many, the cap is enforced again once they are old enough.
+   */
+  private enforce(waiting: Set<TrackedSocket>): void {
+    for (const other of waiting) if (other[AUTHENTICATED]) waiting.delete(other);
+    let excess = waiting.size - this.limits.maxUnauthenticatedPerPeer;
+    const graceStart = performance.now() - this.limits.unauthenticatedGraceMs;
+    for (const oldest of waiting) {
+      if (excess <= 0 || (oldest[ADMITTED_AT] ?? 0) > graceStart) break; // Oldest first: the rest are younger still.
+      waiting.delete(oldest);
+      oldest.destroy();
+      excess--;
+    }
+    if (excess > 0 && !this.recheck) {
+      this.recheck = setTimeout(() => {
+        this.recheck = undefined;
+        for (const peer of this.pending.values()) this.enforce(peer);
+      }, this.limits.unauthenticatedGraceMs);
+      this.recheck.unref();
+    }
   }
 }
