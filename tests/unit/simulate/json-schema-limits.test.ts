@@ -93,6 +93,17 @@ describe('bounded schema values', () => {
     }
   });
 
+  test('work spent on anyOf options that are discarded counts too: long strings before an endless $ref stop at the step cap', () => {
+    // Each option builds a 350,000-character string, then recurses without end; its tokens and characters are given back, its steps are not.
+    const option: JsonSchema = { type: 'object', properties: { a: { type: 'string', minLength: 350_000 }, b: { $ref: '#/$defs/loop' } }, required: ['a', 'b'] };
+    const loop: JsonSchema = { type: 'object', properties: { x: { $ref: '#/$defs/loop' } }, required: ['x'] };
+    const schema: JsonSchema = { type: 'object', properties: { v: { anyOf: Array.from({ length: 1000 }, () => ({ $ref: '#/$defs/opt' })) } }, required: ['v'], $defs: { opt: option, loop } };
+    const budget = newBudget();
+    const error = refusal(() => valueFor(schema, seededRandom(1), { budget }), 'value_size');
+    assert.match(error.message, new RegExp(`more than ${MAX_SCHEMA_GENERATION_STEPS} steps`));
+    assert.equal(budget.steps, MAX_SCHEMA_GENERATION_STEPS + 1);
+  });
+
   test('minLength 10^9 is refused at once', () => {
     const error = refusal(() => simulateChat(format(HUGE_STRING)), 'value_size');
     assert.match(error.message, /a string of minLength 1000000000 does not fit in 524288 characters/);

@@ -75,7 +75,7 @@ class Generator {
 
   value(raw: unknown, depth: number, chain: readonly string[]): unknown {
     const schema = asSchema(raw);
-    if (++this.budget.steps > MAX_SCHEMA_GENERATION_STEPS) throw new SchemaLimitError('value_size', `generating a value takes more than ${MAX_SCHEMA_GENERATION_STEPS} steps`);
+    this.step();
     if (depth > MAX_SCHEMA_VALUE_DEPTH) {
       throw new SchemaLimitError('value_depth', `a value would nest deeper than ${MAX_SCHEMA_VALUE_DEPTH} levels (a required $ref back to an enclosing schema never ends)`);
     }
@@ -115,6 +115,11 @@ class Generator {
     }
   }
 
+  /** Counts one unit of work; steps are never given back (unlike tokens and characters of a discarded option), so discarded work is bounded too. */
+  private step(): void {
+    if (++this.budget.steps > MAX_SCHEMA_GENERATION_STEPS) throw new SchemaLimitError('value_size', `generating a value takes more than ${MAX_SCHEMA_GENERATION_STEPS} steps`);
+  }
+
   /** The first concrete option (null ones first when minimal); the others in turn when it recurses without end. */
   private choice(options: JsonSchema[], depth: number, chain: readonly string[]): unknown {
     const nulls = options.filter((option) => option['type'] === 'null');
@@ -149,6 +154,7 @@ class Generator {
     while (text.length < minLength) {
       // The opening quote and every word so far are tokens of the output; stop before they pass a limit.
       this.check(this.budget.tokens + words + 1, this.budget.chars, text);
+      this.step(); // Each word is work, also when the option it belongs to is discarded later.
       text += ` ${this.random.pick(WORDS)}`;
       words++;
     }
