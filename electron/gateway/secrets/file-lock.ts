@@ -1,4 +1,5 @@
 // A lock file shared between processes (O_EXCL create), with recovery of a lock left by a process that died.
+import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -15,12 +16,14 @@ export class LockTimeoutError extends Error {
 
 /**
  * Runs `work` while holding `lockFile`, created with O_EXCL and holding the owner's pid. A lock whose process is gone,
- * or that is older than STALE_LOCK_MS, is removed and taken over. The lock is removed afterwards, also when `work` throws.
+ * or that is older than STALE_LOCK_MS, is removed and taken over. The lock is removed afterwards, also when `work` throws,
+ * unless another process has taken it over meanwhile (then it is theirs).
  */
 export async function withFileLock<T>(lockFile: string, work: () => T | Promise<T>): Promise<T> {
   const deadline = Date.now() + LOCK_WAIT_MS;
+  const mark = `${process.pid}:${randomBytes(8).toString('hex')}`;
   for (;;) {
-    if (tryAcquire(lockFile)) break;
+    if (tryAcquire(lockFile, mark)) break;
     if (isStale(lockFile)) {
       rmSync(lockFile, { force: true });
       continue;
@@ -33,11 +36,20 @@ export async function withFileLock<T>(lockFile: string, work: () => T | Promise<
   try {
     return await work();
   } finally {
-    rmSync(lockFile, { force: true });
+    if (holderOf(lockFile) === mark) rmSync(lockFile, { force: true });
   }
 }
 
-function tryAcquire(lockFile: string): boolean {
+/** What the lock file holds now (`pid:random`), or undefined when it is gone. */
+function holderOf(lockFile: string): string | undefined {
+  try {
+    return readFileSync(lockFile, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function tryAcquire(lockFile: string, mark: string): boolean {
   let fd: number;
   try {
     fd = openSync(lockFile, 'wx', 0o600);
@@ -46,7 +58,7 @@ function tryAcquire(lockFile: string): boolean {
     throw error;
   }
   try {
-    writeSync(fd, String(process.pid));
+    writeSync(fd, mark);
   } finally {
     closeSync(fd);
   }
@@ -58,7 +70,7 @@ function isStale(lockFile: string): boolean {
   try {
     const age = Date.now() - statSync(lockFile).mtimeMs;
     if (age > STALE_LOCK_MS) return true;
-    const pid = Number(readFileSync(lockFile, 'utf8'));
+    const pid = Number(readFileSync(lockFile, 'utf8').split(':', 1)[0]);
     // An empty file is a lock being written this very moment: not stale.
     if (!Number.isInteger(pid) || pid <= 0) return false;
     return !isAlive(pid);
