@@ -126,9 +126,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     events.emit('asset.changed', { ...presentAsset(row), account_id: row.account_id }),
   );
   const storageLimits: StorageLimits = { ...STORAGE_LIMITS, ...options.storageLimits };
-  const reportError = (error: unknown) => {
-    if (events.listenerCount('error') > 0) events.emit('error', error);
-  };
+  const reportError = (error: unknown) => void events.emit('error', error);
   const billing = new BillingService(new UsageRepo(db), clock, options.modelAliases, { limits: storageLimits, onError: reportError });
   const scheduler = new RefreshScheduler({
     intervalMs: options.refreshIntervalMs,

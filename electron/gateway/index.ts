@@ -167,7 +167,7 @@ async function bootstrap(context: GatewayContext): Promise<string | undefined> {
     await context.secrets.set(`token:${token.token_id}`, secret);
   } catch (error) {
     // The token exists now: it is still shown once, only its stored copy is missing. Hosts log the cause.
-    if (context.events.listenerCount('error') > 0) context.events.emit('error', error);
+    context.events.emit('error', error);
   }
   return secret;
 }

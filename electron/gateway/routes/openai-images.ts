@@ -42,9 +42,7 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
     dir: path.join(dataDir, 'files', 'images'),
     clock,
     ttlMs: IMAGE_URL_TTL_MS,
-    onError: (error) => {
-      if (events.listenerCount('error') > 0) events.emit('error', error);
-    },
+    onError: (error) => events.emit('error', error),
   });
 
   /** Checks the output options, then makes the images on a worker thread (`make`), charges them and renders the answer. */
