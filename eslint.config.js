@@ -21,10 +21,7 @@ export default tseslint.config(
         'error',
         {
           paths: [electronModule],
-          patterns: [
-            nodeBuiltins,
-            { group: ['../*', '!./*'], message: 'shared/ imports nothing of ours outside shared/.' },
-          ],
+          patterns: [nodeBuiltins, { group: ['../*', '!./*'], message: 'shared/ imports nothing of ours outside shared/.' }],
         },
       ],
       'no-restricted-globals': ['error', 'window', 'document', 'process', 'Buffer'],

@@ -24,7 +24,14 @@ try {
   const baseline = await measure(() => request(`${gw.url}/healthz`, 'GET'));
   const cases: [string, (i: number) => Promise<unknown>][] = [
     ['create group', (i) => request(`${gw.url}/v1/portrait/groups`, 'POST', { ...auth, body: { name: `g${i}` } })],
-    ['create asset', (i) => request(`${gw.url}/v1/portrait/assets`, 'POST', { ...auth, body: { group_id: group, url: `https://b.example/${i}.png`, asset_type: 'Image' } })],
+    [
+      'create asset',
+      (i) =>
+        request(`${gw.url}/v1/portrait/assets`, 'POST', {
+          ...auth,
+          body: { group_id: group, url: `https://b.example/${i}.png`, asset_type: 'Image' },
+        }),
+    ],
     ['query asset (refresh)', (i) => request(`${gw.url}/v1/portrait/assets/${ids[i % ids.length]}`, 'GET', auth)],
     ['list assets, page of 100', (i) => request(`${gw.url}/v1/portrait/assets?p=${(i % 50) + 1}&page_size=100`, 'GET', auth)],
     ['list assets by status', () => request(`${gw.url}/v1/portrait/assets?status=Active&page_size=20`, 'GET', auth)],
@@ -37,7 +44,9 @@ try {
   const scanStart = process.hrtime.bigint();
   const report = await gw.gateway.context.scheduler.runNow();
   const scanMs = Number(process.hrtime.bigint() - scanStart) / 1e6;
-  console.log(`background scan of ${report.checked} pending assets: ${(scanMs / Math.max(1, report.checked) / baseline).toFixed(2)}× baseline per asset`);
+  console.log(
+    `background scan of ${report.checked} pending assets: ${(scanMs / Math.max(1, report.checked) / baseline).toFixed(2)}× baseline per asset`,
+  );
 } finally {
   await gw.stop();
 }
@@ -49,7 +58,12 @@ try {
   const perCall = async (gateway: typeof quiet) => {
     const auth = { token: gateway.token };
     const group = (await request(`${gateway.url}/v1/portrait/groups`, 'POST', { ...auth, body: { name: 'bench' } })).body.data.group_id;
-    return measure((i) => request(`${gateway.url}/v1/portrait/assets`, 'POST', { ...auth, body: { group_id: group, url: `https://j.example/${i}.png`, asset_type: 'Image' } }));
+    return measure((i) =>
+      request(`${gateway.url}/v1/portrait/assets`, 'POST', {
+        ...auth,
+        body: { group_id: group, url: `https://j.example/${i}.png`, asset_type: 'Image' },
+      }),
+    );
   };
   const off = await perCall(quiet);
   const on = await perCall(loud);

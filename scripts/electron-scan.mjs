@@ -32,7 +32,8 @@ try {
   }));
   if (json) console.log(JSON.stringify({ checks: result.globalChecks + result.atomicChecks, errors: result.errors, findings }));
   else {
-    for (const finding of findings) console.log(`${finding.severity}\t${finding.id}\t${finding.file}:${finding.line}\t${finding.description}`);
+    for (const finding of findings)
+      console.log(`${finding.severity}\t${finding.id}\t${finding.file}:${finding.line}\t${finding.description}`);
     console.log(`${findings.length} finding(s), ${findings.filter((finding) => finding.severity === 'HIGH').length} high`);
   }
   if (findings.some((finding) => finding.severity === 'HIGH')) exitCode = 1;

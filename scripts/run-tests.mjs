@@ -30,7 +30,8 @@ if (wantKeyring) {
   });
   rmSync(keyringHome, { recursive: true, force: true });
 } else {
-  if (!process.env.DBUS_SESSION_BUS_ADDRESS) console.log('# no dbus-run-session/gnome-keyring-daemon here: keychain tests will say why they skip');
+  if (!process.env.DBUS_SESSION_BUS_ADDRESS)
+    console.log('# no dbus-run-session/gnome-keyring-daemon here: keychain tests will say why they skip');
   result = spawnSync(process.execPath, nodeArgs, { stdio: 'inherit' });
 }
 rmSync(configHome, { recursive: true, force: true });

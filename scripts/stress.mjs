@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const CLI = fileURLToPath(new URL('../bin/gatehouse.mjs', import.meta.url));
-const { values: flags } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, 'load-seconds': { type: 'string', default: '40' } } });
+const { values: flags } = parseArgs({
+  options: { rounds: { type: 'string', default: '5' }, 'load-seconds': { type: 'string', default: '40' } },
+});
 /** SIGKILL rounds of part (a). */
 const ROUNDS = Number(flags.rounds);
 /** Duration of part (b); the whole script stays near a minute and a half on a loaded 2-core machine. */
@@ -36,10 +38,14 @@ const configHome = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-stress-config-'
 
 /** Starts `gatehouse serve` on port 0 and resolves with its URL, first token (if printed) and process. */
 function serve(dataDir) {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--tls-port', 'off', '--data-dir', dataDir, '--secrets', 'none', '--settings-file', 'off'], {
-    env: { ...process.env, XDG_CONFIG_HOME: configHome },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'serve', '--port', '0', '--tls-port', 'off', '--data-dir', dataDir, '--secrets', 'none', '--settings-file', 'off'],
+    {
+      env: { ...process.env, XDG_CONFIG_HOME: configHome },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   return new Promise((resolve, reject) => {
@@ -65,7 +71,11 @@ async function killed(child, signal) {
 async function call(url, method, token, body, extra = {}) {
   const response = await fetch(url, {
     method,
-    headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }), ...extra.headers },
+    headers: {
+      ...(token && { authorization: `Bearer ${token}` }),
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+      ...extra.headers,
+    },
     ...(body !== undefined && { body: JSON.stringify(body) }),
     signal: extra.signal ?? AbortSignal.timeout(30_000),
   });
@@ -160,7 +170,11 @@ function slowBody(url) {
   return new Promise((resolve) => {
     const socket = net.connect({ host: hostname, port: Number(port) });
     socket.on('error', () => {});
-    socket.once('connect', () => socket.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`));
+    socket.once('connect', () =>
+      socket.write(
+        `POST /v1/chat/completions HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`,
+      ),
+    );
     const timer = setInterval(() => socket.writable && socket.write(' '), 100);
     const done = () => {
       clearInterval(timer);
@@ -183,7 +197,11 @@ async function mixedLoad() {
     counts[name] = (counts[name] ?? 0) + 1;
     if (status >= 500) errors.push(`${name}: HTTP ${status}`);
   };
-  const chat = (stream) => ({ model: 'sim-chat', stream, messages: [{ role: 'user', content: 'Write a few sentences about lighthouses.' }] });
+  const chat = (stream) => ({
+    model: 'sim-chat',
+    stream,
+    messages: [{ role: 'user', content: 'Write a few sentences about lighthouses.' }],
+  });
   const operations = {
     chat: async () => note('chat', (await call(`${url}/v1/chat/completions`, 'POST', token, chat(false))).status),
     'chat stream': async () => note('chat stream', (await call(`${url}/v1/chat/completions`, 'POST', token, chat(true))).status),
@@ -201,7 +219,11 @@ async function mixedLoad() {
       controller.abort();
       await reader.read().catch(() => {});
     },
-    embeddings: async () => note('embeddings', (await call(`${url}/v1/embeddings`, 'POST', token, { model: 'sim-embed', input: ['one text', 'another text'] })).status),
+    embeddings: async () =>
+      note(
+        'embeddings',
+        (await call(`${url}/v1/embeddings`, 'POST', token, { model: 'sim-embed', input: ['one text', 'another text'] })).status,
+      ),
     portrait: async () => {
       const group = await call(`${url}/v1/portrait/groups`, 'POST', token, { name: 'load' });
       note('portrait', group.status);
@@ -256,8 +278,14 @@ async function mixedLoad() {
   const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
   console.log(`# mixed load: ${total} calls in ${Math.round((Date.now() - started) / 1000)} s: ${JSON.stringify(counts)}`);
   check(alive, 'the server is still running after the mixed load');
-  check(errors.length === 0, `no 5xx and no failed call in the mixed load${errors.length ? `: ${[...new Set(errors)].slice(0, 5).join('; ')}` : ''}`);
-  check(healthMisses === 0, `/healthz answered within ${HEALTH_DEADLINE_MS} ms every time (${healthChecks - healthMisses}/${healthChecks})`);
+  check(
+    errors.length === 0,
+    `no 5xx and no failed call in the mixed load${errors.length ? `: ${[...new Set(errors)].slice(0, 5).join('; ')}` : ''}`,
+  );
+  check(
+    healthMisses === 0,
+    `/healthz answered within ${HEALTH_DEADLINE_MS} ms every time (${healthChecks - healthMisses}/${healthChecks})`,
+  );
   const third = rss.find((sample) => sample.at >= started + LOAD_MS / 3)?.bytes;
   const last = rss.at(-1)?.bytes;
   const mb = (bytes) => `${Math.round(bytes / 1024 / 1024)} MB`;

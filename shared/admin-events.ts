@@ -40,7 +40,12 @@ export interface JournalAddedEvent {
 export type AdminEvent = HelloEvent | AssetChangedEvent | ScanFinishedEvent | JournalAddedEvent;
 
 /** Every event type, for exhaustive handling. */
-export const ADMIN_EVENT_TYPES = ['hello', 'asset.changed', 'scan.finished', 'journal.added'] as const satisfies readonly AdminEvent['type'][];
+export const ADMIN_EVENT_TYPES = [
+  'hello',
+  'asset.changed',
+  'scan.finished',
+  'journal.added',
+] as const satisfies readonly AdminEvent['type'][];
 
 /** Parses one socket message, or undefined when it is not a known event. */
 export function parseAdminEvent(text: string): AdminEvent | undefined {

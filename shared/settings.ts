@@ -15,7 +15,14 @@ export interface ServerSettings {
 
 export type SettingKey = keyof ServerSettings;
 
-export const SETTING_KEYS = ['host', 'port', 'tlsPort', 'corsOrigins', 'refreshIntervalMs', 'dataDir'] as const satisfies readonly SettingKey[];
+export const SETTING_KEYS = [
+  'host',
+  'port',
+  'tlsPort',
+  'corsOrigins',
+  'refreshIntervalMs',
+  'dataDir',
+] as const satisfies readonly SettingKey[];
 
 /** Settings a running gateway takes at once; the others apply when the server starts again. */
 export const LIVE_SETTINGS: readonly SettingKey[] = ['corsOrigins', 'refreshIntervalMs'];
@@ -95,13 +102,18 @@ export function validateSettings(input: unknown): { ok: true; value: Partial<Ser
   }
   const given = input as Record<string, unknown>;
   for (const key of Object.keys(given)) {
-    if (!(SETTING_KEYS as readonly string[]).includes(key)) problems.push({ key: key as SettingKey, message: `Unknown setting "${key}"; known: ${SETTING_KEYS.join(', ')}` });
+    if (!(SETTING_KEYS as readonly string[]).includes(key))
+      problems.push({ key: key as SettingKey, message: `Unknown setting "${key}"; known: ${SETTING_KEYS.join(', ')}` });
   }
   const has = (key: SettingKey) => given[key] !== undefined;
 
   if (has('host')) {
     const host = given['host'];
-    if (typeof host !== 'string' || !isListenHost(host.trim())) problems.push({ key: 'host', message: 'Host must be a host name or IP address such as 127.0.0.1, ::1 or 0.0.0.0 (no http:// and no port)' });
+    if (typeof host !== 'string' || !isListenHost(host.trim()))
+      problems.push({
+        key: 'host',
+        message: 'Host must be a host name or IP address such as 127.0.0.1, ::1 or 0.0.0.0 (no http:// and no port)',
+      });
     else value.host = host.trim();
   }
   if (has('port')) {
@@ -110,10 +122,17 @@ export function validateSettings(input: unknown): { ok: true; value: Partial<Ser
   }
   if (has('tlsPort')) {
     const tlsPort = given['tlsPort'];
-    if (tlsPort !== null && !isPort(tlsPort)) problems.push({ key: 'tlsPort', message: 'TLS port must be a whole number from 0 to 65535, or off' });
+    if (tlsPort !== null && !isPort(tlsPort))
+      problems.push({ key: 'tlsPort', message: 'TLS port must be a whole number from 0 to 65535, or off' });
     else value.tlsPort = tlsPort as number | null;
   }
-  if (value.port !== undefined && value.tlsPort !== undefined && value.tlsPort !== null && value.port !== 0 && value.port === value.tlsPort) {
+  if (
+    value.port !== undefined &&
+    value.tlsPort !== undefined &&
+    value.tlsPort !== null &&
+    value.port !== 0 &&
+    value.port === value.tlsPort
+  ) {
     problems.push({ key: 'tlsPort', message: 'The TLS port must differ from the HTTP port' });
   }
   if (has('corsOrigins')) {
@@ -125,7 +144,11 @@ export function validateSettings(input: unknown): { ok: true; value: Partial<Ser
       for (const item of origins as string[]) {
         if (item.trim() === '') continue;
         const origin = normalizeOrigin(item);
-        if (!origin) problems.push({ key: 'corsOrigins', message: `"${item}" is not an origin: write scheme, host and optional port, such as http://localhost:5173, with no path` });
+        if (!origin)
+          problems.push({
+            key: 'corsOrigins',
+            message: `"${item}" is not an origin: write scheme, host and optional port, such as http://localhost:5173, with no path`,
+          });
         else if (!cleaned.includes(origin)) cleaned.push(origin);
       }
       value.corsOrigins = cleaned;
@@ -134,13 +157,17 @@ export function validateSettings(input: unknown): { ok: true; value: Partial<Ser
   if (has('refreshIntervalMs')) {
     const ms = given['refreshIntervalMs'];
     if (!Number.isInteger(ms) || (ms as number) < 1000 || (ms as number) > MAX_INTERVAL_MS) {
-      problems.push({ key: 'refreshIntervalMs', message: `Refresh interval must be a whole number of milliseconds from 1000 (1 second) to ${MAX_INTERVAL_MS}` });
+      problems.push({
+        key: 'refreshIntervalMs',
+        message: `Refresh interval must be a whole number of milliseconds from 1000 (1 second) to ${MAX_INTERVAL_MS}`,
+      });
     } else value.refreshIntervalMs = ms as number;
   }
   if (has('dataDir')) {
     const dir = given['dataDir'];
     if (dir === null || (typeof dir === 'string' && dir.trim() === '')) value.dataDir = null;
-    else if (typeof dir !== 'string' || !isAbsolutePath(dir.trim())) problems.push({ key: 'dataDir', message: 'Data folder must be an absolute path, or empty for the default folder' });
+    else if (typeof dir !== 'string' || !isAbsolutePath(dir.trim()))
+      problems.push({ key: 'dataDir', message: 'Data folder must be an absolute path, or empty for the default folder' });
     else value.dataDir = dir.trim();
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value };

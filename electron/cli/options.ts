@@ -106,7 +106,9 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv, baseDi
     // Default on: 8791, or a free port too when --port 0 asked for one; `off` disables the TLS listener.
     tlsPort: tls ? (tls.value === 'off' ? null : integer(tls, 0, 0, 65535)) : savedTls,
     dataDir: explicit('data-dir')?.value ?? saved.dataDir ?? fallbackDataDir,
-    refreshIntervalMs: interval ? integer(interval, DEFAULTS.refreshIntervalMs, 1, 2 ** 31 - 1) : (saved.refreshIntervalMs ?? DEFAULTS.refreshIntervalMs),
+    refreshIntervalMs: interval
+      ? integer(interval, DEFAULTS.refreshIntervalMs, 1, 2 ** 31 - 1)
+      : (saved.refreshIntervalMs ?? DEFAULTS.refreshIntervalMs),
     simReviewMs: integer(explicit('sim-review-ms'), DEFAULTS.simReviewMs, 0, 2 ** 31 - 1),
     sim3dMs: integer(explicit('sim-3d-ms'), DEFAULTS.sim3dMs, 0, 2 ** 31 - 1),
     corsOrigins: explicit('cors-origins') ? origins(explicit('cors-origins')!) : (saved.corsOrigins ?? []),
@@ -149,7 +151,8 @@ function origins(given: { value: string; from: string }): string[] {
   for (const entry of given.value.split(',')) {
     if (entry.trim() === '') continue;
     const origin = normalizeOrigin(entry);
-    if (!origin) throw new UsageError(`${given.from} takes origins such as http://localhost:5173 (or *) separated by commas; got "${entry.trim()}"`);
+    if (!origin)
+      throw new UsageError(`${given.from} takes origins such as http://localhost:5173 (or *) separated by commas; got "${entry.trim()}"`);
     if (!list.includes(origin)) list.push(origin);
   }
   return list;
@@ -161,7 +164,10 @@ function hostNames(given: { value: string; from: string } | undefined): string[]
   for (const entry of given?.value.split(',') ?? []) {
     if (entry.trim() === '') continue;
     const name = normalizeHostName(entry);
-    if (!name) throw new UsageError(`${given!.from} takes host names or IP addresses such as gatehouse.lan or 192.168.1.20 (no scheme or port) separated by commas; got "${entry.trim()}"`);
+    if (!name)
+      throw new UsageError(
+        `${given!.from} takes host names or IP addresses such as gatehouse.lan or 192.168.1.20 (no scheme or port) separated by commas; got "${entry.trim()}"`,
+      );
     if (!list.includes(name)) list.push(name);
   }
   return list;

@@ -7,7 +7,8 @@ import { DataDirError } from '../gateway/storage/data-dir-check.ts';
 export function plainMessageOf(error: unknown): string | undefined {
   if (error instanceof DataDirError || error instanceof SecretsFileError || error instanceof LockTimeoutError) return error.message;
   const { code, address, port } = error as { code?: unknown; address?: unknown; port?: unknown };
-  if (code === 'EADDRINUSE') return `${address}:${port} is already in use (another Gatehouse?): stop that program or choose another --port / --tls-port`;
+  if (code === 'EADDRINUSE')
+    return `${address}:${port} is already in use (another Gatehouse?): stop that program or choose another --port / --tls-port`;
   if (code === 'EADDRNOTAVAIL') return `${address} is not an address of this machine: choose another --host`;
   if (code === 'EACCES' && port !== undefined) return `not allowed to listen on ${address}:${port}: choose a --port above 1023`;
   return undefined;

@@ -80,7 +80,9 @@ async function create(
   try {
     await store.set(`token:${token.token_id}`, secret);
   } catch (error) {
-    io.err(`warning: the token works, but no copy of its secret was kept (${error instanceof Error ? error.message : String(error)}); save the secret printed below`);
+    io.err(
+      `warning: the token works, but no copy of its secret was kept (${error instanceof Error ? error.message : String(error)}); save the secret printed below`,
+    );
   }
   io.out(describe(token));
   io.out(secret);

@@ -120,8 +120,7 @@ export function createContext(options: ContextOptions): GatewayContext {
   const groupsRepo = new GroupsRepo(db);
   const assetsRepo = new AssetsRepo(db);
   const meta = new MetaRepo(db);
-  const reviewer =
-    options.reviewer ?? new SimulatedReviewer({ repo: new SimReviewsRepo(db), clock, reviewMs: options.simReviewMs });
+  const reviewer = options.reviewer ?? new SimulatedReviewer({ repo: new SimReviewsRepo(db), clock, reviewMs: options.simReviewMs });
   const refresher = new AssetRefresher(assetsRepo, reviewer, clock, (row) =>
     events.emit('asset.changed', { ...presentAsset(row), account_id: row.account_id }),
   );

@@ -94,7 +94,15 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
         if (config.tlsPort !== undefined && config.tlsPort !== null) {
           const certificates = ensureCertificates(config.dataDir);
           ({ caPath, caNotice } = certificates);
-          tls = await listenTls(app, certificates, config.host ?? DEFAULTS.host, config.tlsPort, { renew: () => renewLeaf(config.dataDir) }, guard, report);
+          tls = await listenTls(
+            app,
+            certificates,
+            config.host ?? DEFAULTS.host,
+            config.tlsPort,
+            { renew: () => renewLeaf(config.dataDir) },
+            guard,
+            report,
+          );
         }
       } catch (error) {
         // A taken port: release what did bind; nothing was created yet (the first token comes only once listening).

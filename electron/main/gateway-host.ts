@@ -68,7 +68,9 @@ export class GatewayHost {
         this.port = previous.port;
         this.tlsPort = previous.tlsPort;
         if (this.config) await this.openWithFallback();
-        throw new Error(`The server could not start with the saved settings (${error instanceof Error ? error.message : String(error)}); it runs with the previous ones again`);
+        throw new Error(
+          `The server could not start with the saved settings (${error instanceof Error ? error.message : String(error)}); it runs with the previous ones again`,
+        );
       }
     });
   }
@@ -116,7 +118,10 @@ export class GatewayHost {
   private async open(port: number, tlsPort: number | null): Promise<void> {
     const config = this.config!;
     const moved = port !== (config.port ?? 0) || tlsPort !== (config.tlsPort ?? null);
-    const settings = moved && config.settings ? { settings: { ...config.settings, intended: { port: config.port ?? 0, tlsPort: config.tlsPort ?? null } } } : {};
+    const settings =
+      moved && config.settings
+        ? { settings: { ...config.settings, intended: { port: config.port ?? 0, tlsPort: config.tlsPort ?? null } } }
+        : {};
     const gateway = await this.options.create({ ...config, port, tlsPort, ...settings });
     try {
       const { url, tlsUrl, caNotice } = await gateway.start();

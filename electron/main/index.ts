@@ -1,5 +1,17 @@
 // Electron host: runs the gateway with app-data paths and the keychain, shows the console in a locked-down window, and lives in the tray.
-import { app, type BrowserWindow, clipboard, ipcMain, Menu, nativeImage, screen, session, shell, Tray, type IpcMainInvokeEvent } from 'electron';
+import {
+  app,
+  type BrowserWindow,
+  clipboard,
+  ipcMain,
+  Menu,
+  nativeImage,
+  screen,
+  session,
+  shell,
+  Tray,
+  type IpcMainInvokeEvent,
+} from 'electron';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { CONSOLE_PATH } from '../../shared/admin-api.ts';
@@ -42,13 +54,16 @@ async function gatewayConfig(): Promise<GatewayConfig> {
     ...options,
     ...(DEV_URL && { port: DEFAULTS.port }),
     secrets: store,
-    ...(settingsFile && { settings: { file: settingsFile, defaultDataDir, pinned: DEV_URL ? { ...pinned, port: 'npm run dev' } : pinned } }),
+    ...(settingsFile && {
+      settings: { file: settingsFile, defaultDataDir, pinned: DEV_URL ? { ...pinned, port: 'npm run dev' } : pinned },
+    }),
   };
 }
 
 const allowedOrigins = () => [originOf(DEV_URL), originOf(host?.lastGatewayUrl)].filter((origin): origin is string => origin !== undefined);
 const appUrl = (url: string) => isAppUrl(url, allowedOrigins());
-const consoleUrl = (connection: DesktopConnection) => DEV_URL ?? (connection.gatewayUrl ? `${connection.gatewayUrl}${CONSOLE_PATH}/` : undefined);
+const consoleUrl = (connection: DesktopConnection) =>
+  DEV_URL ?? (connection.gatewayUrl ? `${connection.gatewayUrl}${CONSOLE_PATH}/` : undefined);
 
 /** Only the main window's own page may talk to the host. */
 function isTrusted(event: IpcMainInvokeEvent): boolean {
@@ -65,7 +80,10 @@ function show(connection: DesktopConnection): void {
   if (!window) return;
   const target = consoleUrl(connection);
   if (target && originOf(window.webContents.getURL()) !== originOf(target)) void window.loadURL(target);
-  else if (!target && connection.problem) void window.loadURL(`data:text/html;charset=utf-8,${encodeURIComponent(`<h1>Gatehouse</h1><p>${connection.problem.replace(/</g, '&lt;')}</p>`)}`);
+  else if (!target && connection.problem)
+    void window.loadURL(
+      `data:text/html;charset=utf-8,${encodeURIComponent(`<h1>Gatehouse</h1><p>${connection.problem.replace(/</g, '&lt;')}</p>`)}`,
+    );
 }
 
 function openWindow(): void {
@@ -78,7 +96,10 @@ function openWindow(): void {
   window = createMainWindow({
     preload: path.join(import.meta.dirname, '../preload/index.cjs'),
     icon: path.join(app.getAppPath(), 'resources', 'icon.png'),
-    bounds: loadBounds(path.join(app.getPath('userData'), 'window-state.json'), screen.getAllDisplays().map((display) => display.workArea)),
+    bounds: loadBounds(
+      path.join(app.getPath('userData'), 'window-state.json'),
+      screen.getAllDisplays().map((display) => display.workArea),
+    ),
     boundsFile: path.join(app.getPath('userData'), 'window-state.json'),
   });
   window.on('closed', () => (window = undefined));

@@ -1,15 +1,12 @@
 // Handles every invoke channel of the shared IPC contract, after checking who sent the message and what it carries.
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
-import {
-  COPY_TEXT_MAX,
-  IPC_INVOKE_CHANNELS,
-  type IpcInvokeChannel,
-  type IpcInvokeContract,
-} from '../../shared/ipc.ts';
+import { COPY_TEXT_MAX, IPC_INVOKE_CHANNELS, type IpcInvokeChannel, type IpcInvokeContract } from '../../shared/ipc.ts';
 
 /** One handler per channel: a channel of the contract without a handler is a compile error. */
 export type IpcHandlers = {
-  [C in IpcInvokeChannel]: (...args: IpcInvokeContract[C]['args']) => IpcInvokeContract[C]['result'] | Promise<IpcInvokeContract[C]['result']>;
+  [C in IpcInvokeChannel]: (
+    ...args: IpcInvokeContract[C]['args']
+  ) => IpcInvokeContract[C]['result'] | Promise<IpcInvokeContract[C]['result']>;
 };
 
 /** Checks of each channel's arguments as they arrive (the renderer is not trusted to send the right types). */
@@ -27,7 +24,11 @@ export class IpcRefused extends Error {
 }
 
 /** Registers every channel; `isTrusted` decides per message whether its sender is the app's own window. */
-export function registerIpc(ipcMain: Pick<IpcMain, 'handle'>, handlers: IpcHandlers, isTrusted: (event: IpcMainInvokeEvent) => boolean): void {
+export function registerIpc(
+  ipcMain: Pick<IpcMain, 'handle'>,
+  handlers: IpcHandlers,
+  isTrusted: (event: IpcMainInvokeEvent) => boolean,
+): void {
   for (const channel of IPC_INVOKE_CHANNELS) {
     ipcMain.handle(channel, async (event, ...args: unknown[]) => {
       if (!isTrusted(event)) throw new IpcRefused(`${channel}: the sender is not the Gatehouse window`);

@@ -10,7 +10,12 @@ export function isAppUrl(url: string, allowedOrigins: readonly string[]): boolea
     return false;
   }
   if (!allowedOrigins.includes(parsed.origin) || parsed.username !== '' || parsed.password !== '') return false;
-  return parsed.pathname === '/' || parsed.pathname === `${CONSOLE_PATH}/` || parsed.pathname.startsWith(`${CONSOLE_PATH}/`) || parsed.pathname === '/index.html';
+  return (
+    parsed.pathname === '/' ||
+    parsed.pathname === `${CONSOLE_PATH}/` ||
+    parsed.pathname.startsWith(`${CONSOLE_PATH}/`) ||
+    parsed.pathname === '/index.html'
+  );
 }
 
 /** The origin of a URL, or undefined for something that is not one. */

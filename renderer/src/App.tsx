@@ -71,9 +71,24 @@ function ConnectionBanner() {
   const socket = connection((state) => state.socket);
   const paused = connection((state) => state.paused);
   const problem = connection((state) => state.problem);
-  if (problem) return <div className="banner error" role="alert">{problem}</div>;
-  if (paused) return <div className="banner warn" role="status">{t('serverPaused')}</div>;
-  if (socket === 'retrying') return <div className="banner warn" role="status">{t('socketRetrying')}</div>;
+  if (problem)
+    return (
+      <div className="banner error" role="alert">
+        {problem}
+      </div>
+    );
+  if (paused)
+    return (
+      <div className="banner warn" role="status">
+        {t('serverPaused')}
+      </div>
+    );
+  if (socket === 'retrying')
+    return (
+      <div className="banner warn" role="status">
+        {t('socketRetrying')}
+      </div>
+    );
   return null;
 }
 

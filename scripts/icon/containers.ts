@@ -74,9 +74,10 @@ export function icnsFile(pngBySize: ReadonlyMap<number, Buffer>): Buffer {
 
 /** The elements of an .icns file: their type and data. */
 export function readIcns(file: Buffer): Array<{ type: string; data: Buffer }> {
-  if (file.toString('ascii', 0, 4) !== 'icns' || file.readUInt32BE(4) !== file.length) throw new Error('not an .icns file, or its length is wrong');
+  if (file.toString('ascii', 0, 4) !== 'icns' || file.readUInt32BE(4) !== file.length)
+    throw new Error('not an .icns file, or its length is wrong');
   const elements: Array<{ type: string; data: Buffer }> = [];
-  for (let offset = 8; offset < file.length; ) {
+  for (let offset = 8; offset < file.length;) {
     const length = file.readUInt32BE(offset + 4);
     if (length < 8 || offset + length > file.length) throw new Error(`element at ${offset} has a bad length`);
     elements.push({ type: file.toString('ascii', offset, offset + 4), data: file.subarray(offset + 8, offset + length) });

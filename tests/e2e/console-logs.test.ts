@@ -30,7 +30,10 @@ describe('console Logs page', { skip }, () => {
     token = /sk-gh-[A-Za-z0-9]{40}/.exec(server.stdout.join('\n'))![0];
     client = new OpenAI({ apiKey: token, baseURL: `${server.url}/v1`, maxRetries: 0 });
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1500, height: 1000 }, permissions: ['clipboard-read', 'clipboard-write'] });
+    const context = await browser.newContext({
+      viewport: { width: 1500, height: 1000 },
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
     page = await context.newPage();
     page.on('pageerror', (error) => console.log(`# page error: ${error.message}`));
     await page.goto(await consoleUrlOf(server));
@@ -74,7 +77,11 @@ describe('console Logs page', { skip }, () => {
     const writes = Number(await detail.getByTestId('stream-chunks').textContent());
     assert.ok(writes > deltas, `every delta is a write, plus role, finish and [DONE]: ${writes} writes for ${deltas} deltas`);
     assert.equal(await detail.locator('.timeline .tick').count(), writes, 'one tick per write');
-    assert.equal(await detail.getByText('The stream ended before its natural end').count(), 0, 'a stream read to its end is not reported cut');
+    assert.equal(
+      await detail.getByText('The stream ended before its natural end').count(),
+      0,
+      'a stream read to its end is not reported cut',
+    );
     assert.match((await page.getByTestId('log-response').locator('.body-text').textContent())!, /data: \[DONE\]/);
     await detail.getByRole('tab', { name: 'Request' }).click();
     const request = (await page.getByTestId('log-request').textContent())!;
@@ -87,7 +94,11 @@ describe('console Logs page', { skip }, () => {
   test('filters narrow the table: errors only, then a path typed in', async () => {
     // A call without a valid token is only counted; a token holder's failed call is listed with its error.
     await fetch(`${server.url}/v1/models`, { headers: { authorization: 'Bearer sk-gh-not-a-real-token' } });
-    await fetch(`${server.url}/v1/completions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+    await fetch(`${server.url}/v1/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     await client.embeddings.create({ model: 'sim-embed', input: 'vectors for the filter test' });
     await rows().filter({ hasText: '/v1/embeddings' }).waitFor();
 

@@ -105,7 +105,10 @@ describe('console pages on the public API', { skip }, () => {
       await page.getByLabel('Message', { exact: true }).fill(`Hello in the ${format} format.`);
       await page.getByRole('button', { name: 'Send' }).click();
       await page.locator('.bubble.assistant').last().waitFor();
-      assert.match((await page.getByTestId('raw-request').textContent())!, format === 'Anthropic' ? /POST \/v1\/messages/ : /streamGenerateContent/);
+      assert.match(
+        (await page.getByTestId('raw-request').textContent())!,
+        format === 'Anthropic' ? /POST \/v1\/messages/ : /streamGenerateContent/,
+      );
     }
   });
 

@@ -42,7 +42,10 @@ describe('settings page', { skip }, () => {
   before(async () => {
     await ensureBuilt();
     server = await serveCli(['--port', '0', '--data-dir', dataDir, '--settings-file', settingsFile, '--secrets', 'none']);
-    token = server.stdout.find((line) => line.startsWith('first start:'))!.split(': ').at(-1)!;
+    token = server.stdout
+      .find((line) => line.startsWith('first start:'))!
+      .split(': ')
+      .at(-1)!;
     webApp = createServer((_request, response) => response.end('<!doctype html><title>web app</title><p>a web app on another origin</p>'));
     await new Promise<void>((resolve) => webApp.listen(0, 'localhost', resolve));
     webAppOrigin = `http://localhost:${(webApp.address() as AddressInfo).port}`;
@@ -63,7 +66,11 @@ describe('settings page', { skip }, () => {
   test('a CORS origin saved on the page lets a web app on that origin call the API, without a restart', async () => {
     const other = await browser.newPage();
     await other.goto(webAppOrigin);
-    assert.match(await other.evaluate(callFromPage, [server.url, token]), /^blocked: /, 'the browser blocks the call before the origin is allowed');
+    assert.match(
+      await other.evaluate(callFromPage, [server.url, token]),
+      /^blocked: /,
+      'the browser blocks the call before the origin is allowed',
+    );
 
     const form = page.getByRole('form', { name: 'Saved settings' });
     await form.getByLabel('CORS origins').fill(`localhost:3000`);

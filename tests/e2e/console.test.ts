@@ -30,7 +30,18 @@ describe('web console', { skip }, () => {
 
   before(async () => {
     await ensureBuilt();
-    server = await serveCli(['--port', '0', '--data-dir', dataDir, '--secrets', 'none', '--sim-review-ms', '4000', '--refresh-interval-ms', '400']);
+    server = await serveCli([
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--secrets',
+      'none',
+      '--sim-review-ms',
+      '4000',
+      '--refresh-interval-ms',
+      '400',
+    ]);
     consoleUrl = await consoleUrlOf(server);
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -54,7 +65,10 @@ describe('web console', { skip }, () => {
     await page.getByTestId('base-url').waitFor();
     assert.equal(await page.getByTestId('base-url').textContent(), server.url);
     assert.equal(new URL(page.url()).searchParams.has('admin_token'), false, 'the token is moved out of the URL');
-    assert.equal(await page.evaluate("sessionStorage.getItem('gatehouse.adminToken')"), new URL(consoleUrl).searchParams.get('admin_token'));
+    assert.equal(
+      await page.evaluate("sessionStorage.getItem('gatehouse.adminToken')"),
+      new URL(consoleUrl).searchParams.get('admin_token'),
+    );
     await page.reload();
     await page.getByTestId('base-url').waitFor();
     await page.locator('.live-open').waitFor();

@@ -16,7 +16,9 @@ function electronBinary(): { path: string } | { reason: string } {
   const override = process.env['ELECTRON_OVERRIDE_DIST_PATH'];
   const pathFile = path.join(ROOT, 'node_modules/electron/path.txt');
   const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : undefined;
-  const binary = override ? path.join(override, relative ?? 'electron') : relative && path.join(ROOT, 'node_modules/electron/dist', relative);
+  const binary = override
+    ? path.join(override, relative ?? 'electron')
+    : relative && path.join(ROOT, 'node_modules/electron/dist', relative);
   if (binary && existsSync(binary)) return { path: binary };
   return {
     reason: `no Electron binary is installed (${binary ?? 'node_modules/electron/path.txt is missing'}): its download is lazy and unreachable here; run \`npx install-electron\` where it works, or set ELECTRON_OVERRIDE_DIST_PATH to an unpacked Electron`,

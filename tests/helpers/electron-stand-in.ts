@@ -108,7 +108,9 @@ export class FakeTray extends EventEmitter {
 export const Tray = FakeTray;
 
 export const Menu = { buildFromTemplate: (template: any[]) => ({ template }) };
-export const ipcMain = { handle: (channel: string, handler: (event: unknown, ...args: unknown[]) => unknown) => void standIn.handlers.set(channel, handler) };
+export const ipcMain = {
+  handle: (channel: string, handler: (event: unknown, ...args: unknown[]) => unknown) => void standIn.handlers.set(channel, handler),
+};
 export const shell = { openExternal: async (url: string) => void standIn.opened.push(url) };
 export const clipboard = { writeText: (text: string) => void standIn.copied.push(text) };
 export const nativeImage = {

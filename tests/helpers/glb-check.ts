@@ -36,8 +36,14 @@ export function checkGlb(bytes: Buffer) {
     min[i % 3] = Math.min(min[i % 3]!, value);
     max[i % 3] = Math.max(max[i % 3]!, value);
   }
-  assert.deepEqual(position.min.map((v: number) => Math.fround(v)), min);
-  assert.deepEqual(position.max.map((v: number) => Math.fround(v)), max);
+  assert.deepEqual(
+    position.min.map((v: number) => Math.fround(v)),
+    min,
+  );
+  assert.deepEqual(
+    position.max.map((v: number) => Math.fround(v)),
+    max,
+  );
   const indices = gltf.accessors[primitive.indices];
   const indexView = gltf.bufferViews[indices.bufferView];
   for (let i = 0; i < indices.count; i++) assert.ok(bin.readUInt16LE(indexView.byteOffset + i * 2) < position.count);

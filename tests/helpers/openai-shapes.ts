@@ -21,7 +21,12 @@ const USAGE = {
     completion_tokens_details: {
       type: 'object',
       additionalProperties: false,
-      properties: { reasoning_tokens: integer, audio_tokens: integer, accepted_prediction_tokens: integer, rejected_prediction_tokens: integer },
+      properties: {
+        reasoning_tokens: integer,
+        audio_tokens: integer,
+        accepted_prediction_tokens: integer,
+        rejected_prediction_tokens: integer,
+      },
     },
   },
 };

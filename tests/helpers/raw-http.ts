@@ -47,9 +47,16 @@ export function rawRequest(url: string, options: RawOptions = {}): Promise<RawAn
         headers,
         agent: false,
         // The certificate is checked against the address dialled, not against the (possibly foreign) Host header sent.
-        ...(options.ca && { ca: options.ca, checkServerIdentity: (_name: string, cert: PeerCertificate) => checkServerIdentity(target.hostname.replace(/^\[|\]$/g, ''), cert) }),
+        ...(options.ca && {
+          ca: options.ca,
+          checkServerIdentity: (_name: string, cert: PeerCertificate) => checkServerIdentity(target.hostname.replace(/^\[|\]$/g, ''), cert),
+        }),
       },
-      (response) => readAnswer(response).then(({ text, body }) => resolve({ status: response.statusCode ?? 0, headers: response.headers, text, body }), reject),
+      (response) =>
+        readAnswer(response).then(
+          ({ text, body }) => resolve({ status: response.statusCode ?? 0, headers: response.headers, text, body }),
+          reject,
+        ),
     );
     request.on('error', reject);
     request.end(payload);
@@ -60,7 +67,10 @@ export function rawRequest(url: string, options: RawOptions = {}): Promise<RawAn
 export type UpgradeOutcome = { opened: true; protocol: string } | { opened: false; status: number; body: any };
 
 /** Tries an upgrade with the given headers (Host and Origin as a browser would send them) and reports how it went. */
-export function tryUpgrade(url: string, options: { headers?: Record<string, string>; protocols?: string[]; ca?: string } = {}): Promise<UpgradeOutcome> {
+export function tryUpgrade(
+  url: string,
+  options: { headers?: Record<string, string>; protocols?: string[]; ca?: string } = {},
+): Promise<UpgradeOutcome> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, options.protocols ?? [], { headers: options.headers ?? {}, ...(options.ca && { ca: options.ca }) });
     socket.once('open', () => {

@@ -19,7 +19,11 @@ export function eventLog(): EventLog & { push(event: ServerEvent): void; closed(
   const events: ServerEvent[] = [];
   let cursor = 0;
   let closedReason: string | undefined;
-  const waiters = new Set<{ test: (event: ServerEvent, index: number) => boolean; resolve: (index: number) => void; reject: (error: Error) => void }>();
+  const waiters = new Set<{
+    test: (event: ServerEvent, index: number) => boolean;
+    resolve: (index: number) => void;
+    reject: (error: Error) => void;
+  }>();
   const predicate = (match: Match) => (typeof match === 'string' ? (event: ServerEvent) => event.type === match : match);
   return {
     events,
@@ -35,7 +39,8 @@ export function eventLog(): EventLog & { push(event: ServerEvent): void; closed(
     },
     closed(reason) {
       closedReason = reason;
-      for (const waiter of waiters) waiter.reject(new Error(`socket closed (${reason}) while waiting; events: ${events.map((e) => e.type).join(', ')}`));
+      for (const waiter of waiters)
+        waiter.reject(new Error(`socket closed (${reason}) while waiting; events: ${events.map((e) => e.type).join(', ')}`));
       waiters.clear();
     },
     async next(match, from = cursor) {
@@ -43,7 +48,9 @@ export function eventLog(): EventLog & { push(event: ServerEvent): void; closed(
       let index = events.findIndex((event, i) => i >= from && test(event));
       if (index < 0) {
         if (closedReason !== undefined) throw new Error(`socket closed (${closedReason}); events: ${events.map((e) => e.type).join(', ')}`);
-        index = await new Promise<number>((resolve, reject) => waiters.add({ test: (event, i) => i >= from && test(event), resolve, reject }));
+        index = await new Promise<number>((resolve, reject) =>
+          waiters.add({ test: (event, i) => i >= from && test(event), resolve, reject }),
+        );
       }
       cursor = index + 1;
       return events[index]!;

@@ -18,5 +18,8 @@ registerHooks({
 await import(pathToFileURL(path.join(appPath, 'out/main/index.js')).href);
 const consoleUrl = await standIn.firstLoad;
 const window = standIn.windows[0]!;
-const connection = await standIn.handlers.get('gatehouse:get-connection')!({ sender: window.webContents, senderFrame: { url: consoleUrl } });
+const connection = await standIn.handlers.get('gatehouse:get-connection')!({
+  sender: window.webContents,
+  senderFrame: { url: consoleUrl },
+});
 console.log(JSON.stringify({ consoleUrl, connection, windowIcon: window.options.icon, preload: window.options.webPreferences.preload }));

@@ -88,7 +88,11 @@ describe('admin API', () => {
     const renamed = await admin('PUT', `/accounts/local/groups/${group.body.group_id}`, { name: 'Faces 2' });
     assert.equal(renamed.body.name, 'Faces 2');
 
-    const badUrl = await admin('POST', '/accounts/local/assets', { group_id: group.body.group_id, url: 'http://x.test/a.png', asset_type: 'Image' });
+    const badUrl = await admin('POST', '/accounts/local/assets', {
+      group_id: group.body.group_id,
+      url: 'http://x.test/a.png',
+      asset_type: 'Image',
+    });
     assert.deepEqual([badUrl.status, badUrl.body.error.param], [400, 'url']);
     const asset = await admin('POST', '/accounts/local/assets', {
       group_id: group.body.group_id,
@@ -113,7 +117,13 @@ describe('admin API', () => {
 
   test('refresh now asks the reviewer and stores the verdict', async () => {
     const group = (await admin('POST', '/accounts/local/groups', { name: 'refresh' })).body;
-    const asset = (await admin('POST', '/accounts/local/assets', { group_id: group.group_id, url: 'https://cdn.example.com/reject-me.png', asset_type: 'Image' })).body;
+    const asset = (
+      await admin('POST', '/accounts/local/assets', {
+        group_id: group.group_id,
+        url: 'https://cdn.example.com/reject-me.png',
+        asset_type: 'Image',
+      })
+    ).body;
     let current = asset;
     while (current.status !== 'Failed') current = (await admin('POST', `/accounts/local/assets/${asset.asset_id}/refresh`)).body;
     assert.match(current.failure_reason, /^review rejected/);
@@ -150,7 +160,13 @@ describe('admin API', () => {
     assert.equal(live.socket.protocol, ADMIN_WS_PROTOCOL);
     await live.next((event) => event.type === 'hello');
     const group = (await admin('POST', '/accounts/local/groups', { name: 'live' })).body;
-    const asset = (await admin('POST', '/accounts/local/assets', { group_id: group.group_id, url: 'https://cdn.example.com/live.png', asset_type: 'Image' })).body;
+    const asset = (
+      await admin('POST', '/accounts/local/assets', {
+        group_id: group.group_id,
+        url: 'https://cdn.example.com/live.png',
+        asset_type: 'Image',
+      })
+    ).body;
     const active = await live.next(
       (event) => event.type === 'asset.changed' && event.asset.asset_id === asset.asset_id && event.asset.status === 'Active',
     );

@@ -76,9 +76,7 @@ describe('account isolation', () => {
     const theirs = portraitClient(gw.url, stranger);
 
     const group = dataOf(await mine.createGroup({ name: 'private' }));
-    const asset = dataOf(
-      await mine.createAsset({ group_id: group.group_id, url: 'https://cdn.example.com/me.png', asset_type: 'Image' }),
-    );
+    const asset = dataOf(await mine.createAsset({ group_id: group.group_id, url: 'https://cdn.example.com/me.png', asset_type: 'Image' }));
 
     assert.equal(dataOf(await mineToo.getAsset(asset.asset_id)).asset_id, asset.asset_id);
     assert.equal(dataOf(await mineToo.listGroups()).items[0].group_id, group.group_id);

@@ -30,7 +30,11 @@ describe('background scan', () => {
     const statuses = async () =>
       Promise.all(
         registered.map(async ({ api, id }) => {
-          const items = dataOf(await api.listAssets('?page_size=100')).items as { asset_id: string; status: string; refresh_error: string | null }[];
+          const items = dataOf(await api.listAssets('?page_size=100')).items as {
+            asset_id: string;
+            status: string;
+            refresh_error: string | null;
+          }[];
           return items.find((item) => item.asset_id === id)!;
         }),
       );
@@ -48,6 +52,9 @@ describe('background scan', () => {
       registered.map((entry) => entry.expect),
     );
     assert.ok(sawFlakyError, 'a failing refresh was recorded in refresh_error while the scan carried on');
-    assert.ok(final.every((item) => item.refresh_error === null), 'a later successful refresh cleared the error');
+    assert.ok(
+      final.every((item) => item.refresh_error === null),
+      'a later successful refresh cleared the error',
+    );
   });
 });

@@ -29,7 +29,11 @@ describe('gatehouse CLI', () => {
     }
     const again = await serveCli(['--port', '0', '--data-dir', dataDir, '--secrets', 'none']);
     try {
-      assert.equal(again.stdout.some((line) => TOKEN.test(line)), false, 'no new token on a later start');
+      assert.equal(
+        again.stdout.some((line) => TOKEN.test(line)),
+        false,
+        'no new token on a later start',
+      );
     } finally {
       assert.equal(await again.stop('SIGINT'), 0);
     }
@@ -38,7 +42,20 @@ describe('gatehouse CLI', () => {
   test('token create/list/revoke work while a server runs on the same data dir', async () => {
     const server = await serveCli(['--port', '0', '--data-dir', dataDir, '--secrets', 'none']);
     try {
-      const created = runCli(['token', 'create', '--data-dir', dataDir, '--account', 'ci-bot', '--name', 'ci', '--quota', '2.5', '--secrets', 'none']);
+      const created = runCli([
+        'token',
+        'create',
+        '--data-dir',
+        dataDir,
+        '--account',
+        'ci-bot',
+        '--name',
+        'ci',
+        '--quota',
+        '2.5',
+        '--secrets',
+        'none',
+      ]);
       assert.equal(created.code, 0, created.stderr);
       const secret = created.lines.at(-1)!;
       assert.match(secret, new RegExp(`^${TOKEN.source}$`));
@@ -65,7 +82,18 @@ describe('gatehouse CLI', () => {
   test('token create with an expiry in the past gives a token that is refused with 403', async () => {
     const server = await serveCli(['--port', '0', '--data-dir', dataDir, '--secrets', 'none']);
     try {
-      const created = runCli(['token', 'create', '--data-dir', dataDir, '--account', 'old', '--expires-at', '2020-01-01T00:00:00Z', '--secrets', 'none']);
+      const created = runCli([
+        'token',
+        'create',
+        '--data-dir',
+        dataDir,
+        '--account',
+        'old',
+        '--expires-at',
+        '2020-01-01T00:00:00Z',
+        '--secrets',
+        'none',
+      ]);
       assert.equal(created.code, 0, created.stderr);
       const response = await request(`${server.url}/v1/portrait/groups`, 'GET', { token: created.lines.at(-1)! });
       assert.match(failureOf(response, 403), /expired/);

@@ -11,7 +11,14 @@ import { startGateway, tempDataDir, type TestGateway } from '../helpers/gateway.
 import { openRaw } from '../helpers/realtime.ts';
 import { trickle, type Trickler } from '../helpers/trickle.ts';
 
-const SHORT = { headersTimeoutMs: 400, requestTimeoutMs: 1_500, keepAliveTimeoutMs: 500, maxUnauthenticatedPerPeer: 16, unauthenticatedGraceMs: 300, shutdownGraceMs: 2_000 };
+const SHORT = {
+  headersTimeoutMs: 400,
+  requestTimeoutMs: 1_500,
+  keepAliveTimeoutMs: 500,
+  maxUnauthenticatedPerPeer: 16,
+  unauthenticatedGraceMs: 300,
+  shutdownGraceMs: 2_000,
+};
 
 /** /healthz from a fresh connection; resolves with the status (or throws when unanswered). */
 async function health(url: string): Promise<number> {
@@ -64,7 +71,10 @@ describe('connection limits', () => {
       // Connections younger than the grace time are spared; past it, the cap holds.
       await sleep(SHORT.unauthenticatedGraceMs + 400);
       const open = clients.filter((client) => !client.isClosed()).length;
-      assert.ok(open <= SHORT.maxUnauthenticatedPerPeer, `${open} trickling connections still open, cap ${SHORT.maxUnauthenticatedPerPeer}`);
+      assert.ok(
+        open <= SHORT.maxUnauthenticatedPerPeer,
+        `${open} trickling connections still open, cap ${SHORT.maxUnauthenticatedPerPeer}`,
+      );
       assert.ok(server.gateway.connections().unauthenticated <= SHORT.maxUnauthenticatedPerPeer + 1);
       for (let i = 0; i < 5; i++) assert.equal(await health(server.url), 200);
     } finally {
@@ -120,7 +130,18 @@ describe('connection limits', () => {
 describe('graceful shutdown of gatehouse serve', () => {
   test(`SIGTERM while clients trickle (one with no token, one with a valid token) exits 0 within the ${CONNECTION_LIMITS.shutdownGraceMs / 1000} s grace time`, async () => {
     const dataDir = tempDataDir();
-    const server = await serveCli(['--port', '0', '--tls-port', 'off', '--data-dir', dataDir, '--secrets', 'none', '--settings-file', 'off']);
+    const server = await serveCli([
+      '--port',
+      '0',
+      '--tls-port',
+      'off',
+      '--data-dir',
+      dataDir,
+      '--secrets',
+      'none',
+      '--settings-file',
+      'off',
+    ]);
     const tokenLine = server.stdout.find((line) => /sk-gh-/.test(line))!;
     const token = /sk-gh-[A-Za-z0-9]+/.exec(tokenLine)![0];
     const stranger = await trickle(server.url, { everyMs: 100 });
@@ -128,7 +149,10 @@ describe('graceful shutdown of gatehouse serve', () => {
     try {
       await sleep(300);
       const started = Date.now();
-      const code = await Promise.race([server.stop('SIGTERM'), sleep(CONNECTION_LIMITS.shutdownGraceMs + 15_000).then(() => 'still running')]);
+      const code = await Promise.race([
+        server.stop('SIGTERM'),
+        sleep(CONNECTION_LIMITS.shutdownGraceMs + 15_000).then(() => 'still running'),
+      ]);
       assert.equal(code, 0, server.stderr());
       assert.ok(Date.now() - started < CONNECTION_LIMITS.shutdownGraceMs + 15_000);
       assert.equal(stranger.isClosed() && holder.isClosed(), true);
@@ -155,11 +179,24 @@ describe('connection limits with the defaults', () => {
   });
 
   for (const [label, call] of [
-    ['fetch', (i: number) => fetch(`${server.url}/v1/models?i=${i}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status)],
-    ['the openai SDK', (i: number) => new OpenAI({ baseURL: `${server.url}/v1`, apiKey: token, maxRetries: 0 }).embeddings.create({ model: 'sim-embed', input: `burst ${i}` }).then(() => 200)],
+    [
+      'fetch',
+      (i: number) => fetch(`${server.url}/v1/models?i=${i}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status),
+    ],
+    [
+      'the openai SDK',
+      (i: number) =>
+        new OpenAI({ baseURL: `${server.url}/v1`, apiKey: token, maxRetries: 0 }).embeddings
+          .create({ model: 'sim-embed', input: `burst ${i}` })
+          .then(() => 200),
+    ],
   ] as const) {
     test(`a burst of ${CONNECTION_LIMITS.maxUnauthenticatedPerPeer * 2 + 40} parallel calls with ${label} (a new connection each) all succeed: none is evicted before its first request authenticates it`, async () => {
-      const outcomes = await Promise.all(Array.from({ length: CONNECTION_LIMITS.maxUnauthenticatedPerPeer * 2 + 40 }, (_, i) => call(i).catch((error: unknown) => String(error))));
+      const outcomes = await Promise.all(
+        Array.from({ length: CONNECTION_LIMITS.maxUnauthenticatedPerPeer * 2 + 40 }, (_, i) =>
+          call(i).catch((error: unknown) => String(error)),
+        ),
+      );
       const failed = outcomes.filter((outcome) => outcome !== 200);
       assert.deepEqual(failed.slice(0, 3), [], `${failed.length} of ${outcomes.length} calls failed`);
     });

@@ -55,7 +55,12 @@ describe('console serving', () => {
 
   test('no path leaves the build folder', async () => {
     const app = await consoleApp([build]);
-    for (const url of ['/console/../secret.txt', '/console/%2e%2e/secret.txt', '/console/..%2fsecret.txt', '/console/%2e%2e%2fsecret.txt']) {
+    for (const url of [
+      '/console/../secret.txt',
+      '/console/%2e%2e/secret.txt',
+      '/console/..%2fsecret.txt',
+      '/console/%2e%2e%2fsecret.txt',
+    ]) {
       const response = await app.inject({ url });
       assert.notEqual(response.body, 'outside', url);
     }

@@ -16,7 +16,12 @@ describe('CORS', () => {
   const preflight = (path: string, origin: string, headers: Record<string, string> = {}) =>
     fetch(`${server.url}${path}`, {
       method: 'OPTIONS',
-      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,x-stainless-os', ...headers },
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type,x-stainless-os',
+        ...headers,
+      },
     });
 
   test('a preflight from a listed origin is answered without a token, echoing the asked headers', async () => {
@@ -53,7 +58,9 @@ describe('CORS', () => {
     const refused = await fetch(`${server.url}/v1/models`, { headers: { origin: ALLOWED, authorization: 'Bearer wrong' } });
     assert.equal(refused.status, 401);
     assert.equal(refused.headers.get('access-control-allow-origin'), ALLOWED, 'a browser client can read why it was refused');
-    const other = await fetch(`${server.url}/v1/models`, { headers: { origin: 'https://evil.example', authorization: `Bearer ${server.token}` } });
+    const other = await fetch(`${server.url}/v1/models`, {
+      headers: { origin: 'https://evil.example', authorization: `Bearer ${server.token}` },
+    });
     assert.equal(other.headers.get('access-control-allow-origin'), null);
   });
 
@@ -80,7 +87,9 @@ describe('CORS', () => {
 
   test('the openai SDK works through the same headers a browser sends', async () => {
     const client = new OpenAI({ apiKey: server.token, baseURL: `${server.url}/v1`, defaultHeaders: { origin: ALLOWED } });
-    const { data, response } = await client.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'hello' }] }).withResponse();
+    const { data, response } = await client.chat.completions
+      .create({ model: 'sim-chat', messages: [{ role: 'user', content: 'hello' }] })
+      .withResponse();
     assert.ok(data.choices[0]!.message.content);
     assert.equal(response.headers.get('access-control-allow-origin'), ALLOWED);
   });

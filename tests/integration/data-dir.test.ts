@@ -50,7 +50,9 @@ describe('data dir checks at start', () => {
     chmodSync(dataDir, 0o755);
     for (const name of readdirSync(dataDir)) chmodSync(path.join(dataDir, name), 0o644);
     const args = [CLI, ...SERVE, '--data-dir', dataDir];
-    const command = asRoot ? [setpriv, '--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, ...args] : [process.execPath, ...args];
+    const command = asRoot
+      ? [setpriv, '--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, ...args]
+      : [process.execPath, ...args];
     if (!asRoot) chmodSync(dataDir, 0o555);
     const run = spawnSync(command[0]!, command.slice(1), { encoding: 'utf8', env: { ...process.env, HOME: '/tmp' }, timeout: 60_000 });
     const result = { code: run.status, stdout: run.stdout, stderr: run.stderr };
@@ -63,7 +65,9 @@ describe('data dir checks at start', () => {
     const file = path.join(dataDir, DATABASE_FILE);
     // Damage one index's root page: the tables still open, only an integrity check notices.
     const probe = new Database(file, { readonly: true });
-    const { rootpage } = probe.prepare("SELECT rootpage FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY rootpage DESC").get() as { rootpage: number };
+    const { rootpage } = probe
+      .prepare("SELECT rootpage FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY rootpage DESC")
+      .get() as { rootpage: number };
     const pageSize = probe.pragma('page_size', { simple: true }) as number;
     probe.close();
     const fd = openSync(file, 'r+');
@@ -72,7 +76,10 @@ describe('data dir checks at start', () => {
     } finally {
       closeSync(fd);
     }
-    assertRefused(runCli([...SERVE, '--data-dir', dataDir]), /The database .* is damaged \(PRAGMA quick_check: .*\)\. Stop every Gatehouse/s);
+    assertRefused(
+      runCli([...SERVE, '--data-dir', dataDir]),
+      /The database .* is damaged \(PRAGMA quick_check: .*\)\. Stop every Gatehouse/s,
+    );
     await assert.rejects(createGateway({ dataDir, secrets: noSecretStore, port: 0 }), (error: unknown) => {
       assert.ok(error instanceof DataDirError);
       assert.equal(error.problem, 'corrupt');
@@ -90,7 +97,10 @@ describe('data dir checks at start', () => {
     const token = runCli(['token', 'list', '--data-dir', dataDir]);
     assertRefused(token, /is not a Gatehouse database/);
     assert.equal(statSync(file).size, before);
-    await assert.rejects(createGateway({ dataDir, secrets: noSecretStore, port: 0 }), (error: unknown) => error instanceof DataDirError && error.problem === 'not_a_database');
+    await assert.rejects(
+      createGateway({ dataDir, secrets: noSecretStore, port: 0 }),
+      (error: unknown) => error instanceof DataDirError && error.problem === 'not_a_database',
+    );
   });
 });
 
@@ -101,7 +111,19 @@ describe('first start on a taken port', () => {
     const port = (blocker.address() as net.AddressInfo).port;
     const dataDir = fresh();
     try {
-      const result = runCli(['serve', '--port', String(port), '--tls-port', 'off', '--data-dir', dataDir, '--secrets', 'none', '--settings-file', 'off']);
+      const result = runCli([
+        'serve',
+        '--port',
+        String(port),
+        '--tls-port',
+        'off',
+        '--data-dir',
+        dataDir,
+        '--secrets',
+        'none',
+        '--settings-file',
+        'off',
+      ]);
       assertRefused(result, new RegExp(`127\\.0\\.0\\.1:${port} is already in use`));
       assert.doesNotMatch(result.stdout, /sk-gh-/, 'no token printed');
       const db = new Database(path.join(dataDir, DATABASE_FILE), { readonly: true });
@@ -115,7 +137,18 @@ describe('first start on a taken port', () => {
       blocker.close();
     }
     // The next start on a free port is the first start: it creates and prints the token.
-    const server = await serveCli(['--port', '0', '--tls-port', 'off', '--data-dir', dataDir, '--secrets', 'none', '--settings-file', 'off']);
+    const server = await serveCli([
+      '--port',
+      '0',
+      '--tls-port',
+      'off',
+      '--data-dir',
+      dataDir,
+      '--secrets',
+      'none',
+      '--settings-file',
+      'off',
+    ]);
     try {
       assert.ok(server.stdout.some((line) => /first start: .*sk-gh-/.test(line)));
     } finally {
@@ -130,12 +163,24 @@ describe('owner-only modes', () => {
     const dataDir = path.join(fresh(), 'nested', 'data');
     const settingsDir = path.join(fresh(), 'config');
     try {
-      const server = await serveCli(
-        ['--port', '0', '--tls-port', '0', '--data-dir', dataDir, '--secrets', 'file', '--settings-file', path.join(settingsDir, 'settings.json')],
-      );
+      const server = await serveCli([
+        '--port',
+        '0',
+        '--tls-port',
+        '0',
+        '--data-dir',
+        dataDir,
+        '--secrets',
+        'file',
+        '--settings-file',
+        path.join(settingsDir, 'settings.json'),
+      ]);
       try {
         const token = /sk-gh-[A-Za-z0-9]+/.exec(server.stdout.find((line) => /sk-gh-/.test(line))!)![0];
-        const image = await request(`${server.url}/v1/images/generations`, 'POST', { token, body: { model: 'dall-e-3', prompt: 'a lighthouse', size: '256x256', response_format: 'url' } });
+        const image = await request(`${server.url}/v1/images/generations`, 'POST', {
+          token,
+          body: { model: 'dall-e-3', prompt: 'a lighthouse', size: '256x256', response_format: 'url' },
+        });
         assert.equal(image.status, 200, JSON.stringify(image.body));
         const consoleLine = server.stdout.find((line) => line.startsWith('console: '))!;
         const adminToken = new URL(consoleLine.slice('console: '.length)).searchParams.get('admin_token')!;
@@ -155,10 +200,21 @@ describe('owner-only modes', () => {
           }
         };
         walk(dataDir);
-        for (const name of [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, 'secrets.json', 'tls/ca-key.pem', 'tls/ca.pem', 'tls/server.pem']) {
+        for (const name of [
+          DATABASE_FILE,
+          `${DATABASE_FILE}-wal`,
+          `${DATABASE_FILE}-shm`,
+          'secrets.json',
+          'tls/ca-key.pem',
+          'tls/ca.pem',
+          'tls/server.pem',
+        ]) {
           assert.ok(files.includes(path.join(dataDir, name)), `${name} exists`);
         }
-        assert.ok(files.some((file) => file.includes(`${path.sep}files${path.sep}`)), 'a generated file exists');
+        assert.ok(
+          files.some((file) => file.includes(`${path.sep}files${path.sep}`)),
+          'a generated file exists',
+        );
         for (const file of files) assert.equal(modeOf(file), PRIVATE_FILE_MODE, `${file} is 0600`);
         for (const dir of dirsSeen) assert.equal(modeOf(dir), PRIVATE_DIR_MODE, `${dir} is 0700`);
         assert.equal(modeOf(path.join(settingsDir, 'settings.json')), PRIVATE_FILE_MODE);

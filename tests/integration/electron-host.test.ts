@@ -58,7 +58,9 @@ describe('desktop host (built main bundle, stand-in electron)', { skip }, () => 
     const connection: any = await invoke('gatehouse:get-connection', []);
     assert.equal(connection.gatewayUrl, new URL(consoleUrl).origin);
     assert.equal(connection.paused, false);
-    const status = await fetch(`${connection.gatewayUrl}/admin/api/status`, { headers: { authorization: `Bearer ${connection.adminToken}` } });
+    const status = await fetch(`${connection.gatewayUrl}/admin/api/status`, {
+      headers: { authorization: `Bearer ${connection.adminToken}` },
+    });
     assert.equal(((await status.json()) as any).dataDir, path.join(appData, 'Gatehouse'), 'data sits where `gatehouse serve` keeps it');
   });
 
@@ -66,7 +68,11 @@ describe('desktop host (built main bundle, stand-in electron)', { skip }, () => 
     assert.ok(existsSync(path.join(OUT, 'main/media-worker.js')), 'the worker is its own bundle entry');
     const connection: any = await invoke('gatehouse:get-connection', []);
     const admin = { authorization: `Bearer ${connection.adminToken}`, 'content-type': 'application/json' };
-    const created = await fetch(`${connection.gatewayUrl}/admin/api/tokens`, { method: 'POST', headers: admin, body: JSON.stringify({ account: 'local', name: 'media' }) });
+    const created = await fetch(`${connection.gatewayUrl}/admin/api/tokens`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ account: 'local', name: 'media' }),
+    });
     const { secret } = (await created.json()) as { secret: string };
     const input = 'Spoken by the bundled worker.';
     const speech = await fetch(`${connection.gatewayUrl}/v1/audio/speech`, {
@@ -131,7 +137,11 @@ describe('desktop host (built main bundle, stand-in electron)', { skip }, () => 
     const auth = { authorization: `Bearer ${before.adminToken}`, 'content-type': 'application/json' };
     const status = async (base: string) => (await (await fetch(`${base}/admin/api/status`, { headers: auth })).json()) as any;
     assert.ok((await status(before.gatewayUrl)).tlsUrl, 'TLS runs by default, as with gatehouse serve');
-    const saved = await fetch(`${before.gatewayUrl}/admin/api/settings`, { method: 'PUT', headers: auth, body: JSON.stringify({ tlsPort: null, corsOrigins: ['http://localhost:5173'] }) });
+    const saved = await fetch(`${before.gatewayUrl}/admin/api/settings`, {
+      method: 'PUT',
+      headers: auth,
+      body: JSON.stringify({ tlsPort: null, corsOrigins: ['http://localhost:5173'] }),
+    });
     assert.equal(saved.status, 200);
     const view = (await saved.json()) as any;
     assert.equal(view.file, path.join(appData, 'Gatehouse', 'settings.json'));

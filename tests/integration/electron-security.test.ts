@@ -33,13 +33,23 @@ test('electronegativity finds nothing high-severity in the desktop sources', () 
   });
   const line = result.stdout.split('\n').find((text) => text.startsWith('{'));
   assert.ok(line, `no scan report:\n${result.stdout}\n${result.stderr}`);
-  const report = JSON.parse(line) as { checks: number; errors: Array<{ file: string; message: string }>; findings: Array<{ id: string; severity: string; file: string; line: number }> };
+  const report = JSON.parse(line) as {
+    checks: number;
+    errors: Array<{ file: string; message: string }>;
+    findings: Array<{ id: string; severity: string; file: string; line: number }>;
+  };
   assert.ok(report.checks > 30, 'the scanner loaded its checks');
-  assert.deepEqual(report.errors.filter((error) => !/tolerable/i.test(error.message)), [], 'every source file parsed');
+  assert.deepEqual(
+    report.errors.filter((error) => !/tolerable/i.test(error.message)),
+    [],
+    'every source file parsed',
+  );
   const high = report.findings.filter((finding) => finding.severity === 'HIGH');
   assert.deepEqual(high, [], 'no high-severity finding');
   const flagged = report.findings.filter((finding) => MUST_PASS.includes(finding.id));
   assert.deepEqual(flagged, [], 'no checklist item flagged');
-  console.log(`# electronegativity: ${report.findings.length} lower finding(s) for review: ${[...new Set(report.findings.map((finding) => `${finding.id} (${finding.severity})`))].join(', ')}`);
+  console.log(
+    `# electronegativity: ${report.findings.length} lower finding(s) for review: ${[...new Set(report.findings.map((finding) => `${finding.id} (${finding.severity})`))].join(', ')}`,
+  );
   assert.equal(result.status, 0);
 });

@@ -7,7 +7,11 @@ import WebSocket from 'ws';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
 
 const MESSAGE = { model: 'sim-chat', max_tokens: 50, messages: [{ role: 'user' as const, content: 'hello' }] };
-const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 describe('faults in the Anthropic and Gemini shapes', () => {
   let gw: TestGateway;
@@ -31,7 +35,11 @@ describe('faults in the Anthropic and Gemini shapes', () => {
 
   test('anthropic: a model named …-fault-529x1 fails once, so one SDK retry succeeds', async () => {
     const retrying = new Anthropic({ baseURL: gw.url, apiKey: gw.token, maxRetries: 1 });
-    const message = await retrying.messages.create({ ...MESSAGE, model: 'sim-chat-fault-529x1', messages: [{ role: 'user', content: 'retry me' }] });
+    const message = await retrying.messages.create({
+      ...MESSAGE,
+      model: 'sim-chat-fault-529x1',
+      messages: [{ role: 'user', content: 'retry me' }],
+    });
     assert.equal(message.type, 'message');
     assert.equal(message.model, 'sim-chat-fault-529x1');
   });

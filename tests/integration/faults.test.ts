@@ -12,7 +12,11 @@ describe('faults on demand', () => {
   const client = (options: Partial<ConstructorParameters<typeof OpenAI>[0]> = {}) =>
     new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0, ...options });
   const fault = (value: string) => ({ headers: { 'x-gatehouse-fault': value } });
-  const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
   before(async () => {
     gw = await startGateway();
   });
@@ -32,7 +36,11 @@ describe('faults on demand', () => {
   });
 
   test('500, 503 and 529 are server errors in the OpenAI shape', async () => {
-    for (const [value, status] of [['500', 500], ['503', 503], ['529', 529]] as const) {
+    for (const [value, status] of [
+      ['500', 500],
+      ['503', 503],
+      ['529', 529],
+    ] as const) {
       const error = await failure(client().chat.completions.create(CHAT, fault(value)));
       assert.ok(error instanceof OpenAI.InternalServerError, value);
       assert.equal(error.status, status);

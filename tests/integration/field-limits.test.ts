@@ -21,12 +21,16 @@ describe('stored field lengths', () => {
     gw = await startGateway();
     api = portraitClient(gw.url, gw.token);
     groupId = dataOf(await api.createGroup({ name: 'Faces' })).group_id;
-    assetId = dataOf(await api.createAsset({ group_id: groupId, url: 'https://cdn.example.com/a.png', asset_type: 'Image', name: 'Anna' })).asset_id;
+    assetId = dataOf(
+      await api.createAsset({ group_id: groupId, url: 'https://cdn.example.com/a.png', asset_type: 'Image', name: 'Anna' }),
+    ).asset_id;
   });
   after(() => gw.stop());
 
   test('a name of exactly the limit is kept whole', async () => {
-    const group = dataOf(await api.createGroup({ name: 'n'.repeat(FIELD_LIMITS.groupName), description: 'd'.repeat(FIELD_LIMITS.groupDescription) }));
+    const group = dataOf(
+      await api.createGroup({ name: 'n'.repeat(FIELD_LIMITS.groupName), description: 'd'.repeat(FIELD_LIMITS.groupDescription) }),
+    );
     assert.equal(group.name.length, FIELD_LIMITS.groupName);
     assert.equal(group.description.length, FIELD_LIMITS.groupDescription);
   });
@@ -36,12 +40,32 @@ describe('stored field lengths', () => {
     const assets = count('portrait_assets');
     const cases: [Promise<any>, string][] = [
       [api.createGroup({ name: 'x'.repeat(10 * 1024 * 1024) }), `name must be at most ${FIELD_LIMITS.groupName} characters`],
-      [api.createGroup({ name: 'ok', description: over(FIELD_LIMITS.groupDescription) }), `description must be at most ${FIELD_LIMITS.groupDescription} characters`],
-      [api.createGroup({ name: 'ok', group_type: over(FIELD_LIMITS.groupType) }), `group_type must be at most ${FIELD_LIMITS.groupType} characters`],
+      [
+        api.createGroup({ name: 'ok', description: over(FIELD_LIMITS.groupDescription) }),
+        `description must be at most ${FIELD_LIMITS.groupDescription} characters`,
+      ],
+      [
+        api.createGroup({ name: 'ok', group_type: over(FIELD_LIMITS.groupType) }),
+        `group_type must be at most ${FIELD_LIMITS.groupType} characters`,
+      ],
       [api.updateGroup(groupId, { name: over(FIELD_LIMITS.groupName) }), `name must be at most ${FIELD_LIMITS.groupName} characters`],
-      [api.updateGroup(groupId, { description: over(FIELD_LIMITS.groupDescription) }), `description must be at most ${FIELD_LIMITS.groupDescription} characters`],
-      [api.createAsset({ group_id: groupId, url: `https://cdn.example.com/${over(FIELD_LIMITS.url)}`, asset_type: 'Image' }), `url must be at most ${FIELD_LIMITS.url} characters`],
-      [api.createAsset({ group_id: groupId, url: 'https://cdn.example.com/b.png', asset_type: 'Image', name: over(FIELD_LIMITS.assetName) }), `name must be at most ${FIELD_LIMITS.assetName} characters`],
+      [
+        api.updateGroup(groupId, { description: over(FIELD_LIMITS.groupDescription) }),
+        `description must be at most ${FIELD_LIMITS.groupDescription} characters`,
+      ],
+      [
+        api.createAsset({ group_id: groupId, url: `https://cdn.example.com/${over(FIELD_LIMITS.url)}`, asset_type: 'Image' }),
+        `url must be at most ${FIELD_LIMITS.url} characters`,
+      ],
+      [
+        api.createAsset({
+          group_id: groupId,
+          url: 'https://cdn.example.com/b.png',
+          asset_type: 'Image',
+          name: over(FIELD_LIMITS.assetName),
+        }),
+        `name must be at most ${FIELD_LIMITS.assetName} characters`,
+      ],
       [api.updateAsset(assetId, { name: over(FIELD_LIMITS.assetName) }), `name must be at most ${FIELD_LIMITS.assetName} characters`],
     ];
     for (const [response, message] of cases) assert.equal(failureOf(await response), message);
@@ -68,15 +92,23 @@ describe('stored field lengths', () => {
 
   test('TokensService refuses an over-long account or token name whoever calls it (the CLI too)', () => {
     const tokens = count('tokens');
-    assert.throws(() => gw.gateway.context.tokens.create({ account: over(FIELD_LIMITS.accountName) }), /account must be at most 64 characters/);
-    assert.throws(() => gw.gateway.context.tokens.create({ account: 'ci', name: over(FIELD_LIMITS.tokenName) }), /name must be at most 64 characters/);
+    assert.throws(
+      () => gw.gateway.context.tokens.create({ account: over(FIELD_LIMITS.accountName) }),
+      /account must be at most 64 characters/,
+    );
+    assert.throws(
+      () => gw.gateway.context.tokens.create({ account: 'ci', name: over(FIELD_LIMITS.tokenName) }),
+      /name must be at most 64 characters/,
+    );
     assert.equal(count('tokens'), tokens);
   });
 
   test('the usage ledger keeps at most the model-name limit of a model name the caller sent', async () => {
     const client = new OpenAI({ apiKey: gw.token, baseURL: `${gw.url}/v1`, maxRetries: 0 });
     await client.chat.completions.create({ model: `sim-chat-${'m'.repeat(100_000)}`, messages: [{ role: 'user', content: 'hi' }] });
-    const row = gw.gateway.context.db.prepare("SELECT length(model) AS n FROM usage_records WHERE endpoint = '/v1/chat/completions' ORDER BY id DESC").get() as { n: number };
+    const row = gw.gateway.context.db
+      .prepare("SELECT length(model) AS n FROM usage_records WHERE endpoint = '/v1/chat/completions' ORDER BY id DESC")
+      .get() as { n: number };
     assert.equal(row.n, FIELD_LIMITS.model);
   });
 

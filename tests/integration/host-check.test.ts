@@ -24,13 +24,17 @@ describe('Host check (DNS rebinding)', () => {
   });
   after(() => gw.stop());
 
-  test('a foreign Host is refused with 403 in each caller\'s protocol on every route family, valid token or not', async () => {
+  test("a foreign Host is refused with 403 in each caller's protocol on every route family, valid token or not", async () => {
     const evil = { host: `evil.example:${port()}`, authorization: `Bearer ${gw.token}` };
     const openai = await rawRequest(`${gw.url}/v1/models`, { headers: evil });
     assert.equal(openai.status, 403);
     assert.equal(openai.body.error.type, 'permission_error');
     assert.match(openai.body.error.message, /--allowed-hosts/);
-    const anthropic = await rawRequest(`${gw.url}/v1/messages`, { method: 'POST', headers: evil, body: { model: 'sim-chat', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] } });
+    const anthropic = await rawRequest(`${gw.url}/v1/messages`, {
+      method: 'POST',
+      headers: evil,
+      body: { model: 'sim-chat', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] },
+    });
     assert.equal(anthropic.status, 403);
     assert.equal(anthropic.body.type, 'error');
     assert.equal(anthropic.body.error.type, 'permission_error');
@@ -41,7 +45,9 @@ describe('Host check (DNS rebinding)', () => {
     assert.equal(portrait.status, 403);
     assert.equal(portrait.body.success, false);
     for (const path of ['/healthz', '/console/', '/admin/api/status', '/v1/files/images/AAAAAAAAAAAAAAAAAAAAAAAA.png']) {
-      const answer = await rawRequest(`${gw.url}${path}`, { headers: { host: `evil.example:${port()}`, authorization: `Bearer ${gw.gateway.adminToken}` } });
+      const answer = await rawRequest(`${gw.url}${path}`, {
+        headers: { host: `evil.example:${port()}`, authorization: `Bearer ${gw.gateway.adminToken}` },
+      });
       assert.equal(answer.status, 403, path);
     }
     // The same call with the gateway's own name is served: the Host is what was refused. So are SDK clients at 127.0.0.1 and localhost.
@@ -54,11 +60,26 @@ describe('Host check (DNS rebinding)', () => {
   });
 
   test('loopback names (any port, *.localhost), the allowed alias and a request without Host (HTTP/1.0) are served; look-alikes are refused', async () => {
-    for (const host of ['127.0.0.1.evil.example', 'localhost.evil.example', 'evil.example@127.0.0.1', '[::1].evil.example', 'localhost:80:80']) {
+    for (const host of [
+      '127.0.0.1.evil.example',
+      'localhost.evil.example',
+      'evil.example@127.0.0.1',
+      '[::1].evil.example',
+      'localhost:80:80',
+    ]) {
       const answer = await rawRequest(`${gw.url}/healthz`, { headers: { host } });
       assert.equal(answer.status, 403, `Host "${host}"`);
     }
-    for (const host of [`127.0.0.1:${port()}`, `localhost:${port()}`, 'LOCALHOST', `app.localhost:${port()}`, '127.8.9.10:1', `${ALIAS}:${port()}`, 'Gatehouse.Test.', '[::1]:8080']) {
+    for (const host of [
+      `127.0.0.1:${port()}`,
+      `localhost:${port()}`,
+      'LOCALHOST',
+      `app.localhost:${port()}`,
+      '127.8.9.10:1',
+      `${ALIAS}:${port()}`,
+      'Gatehouse.Test.',
+      '[::1]:8080',
+    ]) {
       const answer = await rawRequest(`${gw.url}/healthz`, { headers: { host } });
       assert.equal(answer.status, 200, `Host "${host}"`);
     }
@@ -82,7 +103,10 @@ describe('Host check (DNS rebinding)', () => {
     const realtimeHeaders = { host: `evil.example:${port()}`, authorization: `Bearer ${gw.token}` };
     const plain = await tryUpgrade(`${gw.url.replace(/^http/, 'ws')}/v1/realtime?model=sim-realtime`, { headers: realtimeHeaders });
     assert.deepEqual(plain.opened ? 'opened' : plain.status, 403);
-    const secure = await tryUpgrade(`${tlsUrl.replace(/^https/, 'wss')}/v1/realtime`, { ca, headers: { ...realtimeHeaders, host: 'evil.example' } });
+    const secure = await tryUpgrade(`${tlsUrl.replace(/^https/, 'wss')}/v1/realtime`, {
+      ca,
+      headers: { ...realtimeHeaders, host: 'evil.example' },
+    });
     assert.deepEqual(secure.opened ? 'opened' : secure.status, 403);
     const admin = await tryUpgrade(`${gw.url.replace(/^http/, 'ws')}/admin/ws`, {
       headers: { host: `evil.example:${port()}` },
@@ -94,9 +118,13 @@ describe('Host check (DNS rebinding)', () => {
     assert.equal(own.opened, true);
   });
 
-  test('file URLs keep the gateway\'s own address when the request came with an allowed alias (images and 3D, HTTP and TLS)', async () => {
+  test("file URLs keep the gateway's own address when the request came with an allowed alias (images and 3D, HTTP and TLS)", async () => {
     const headers = { host: `${ALIAS}:${port()}`, authorization: `Bearer ${gw.token}` };
-    const image = await rawRequest(`${gw.url}/v1/images/generations`, { method: 'POST', headers, body: { prompt: 'a kite', size: '64x64', response_format: 'url' } });
+    const image = await rawRequest(`${gw.url}/v1/images/generations`, {
+      method: 'POST',
+      headers,
+      body: { prompt: 'a kite', size: '64x64', response_format: 'url' },
+    });
     assert.equal(image.status, 200);
     const url: string = image.body.data[0].url;
     assert.ok(url.startsWith(`${gw.url}/v1/files/images/`), url);
@@ -132,12 +160,15 @@ describe('Host check: listen hosts', () => {
     }
   });
 
-  test('a gateway listening on every interface answers to this machine\'s own addresses, not to other names', async () => {
+  test("a gateway listening on every interface answers to this machine's own addresses, not to other names", async () => {
     const gw = await startGateway({ host: '0.0.0.0' });
     try {
       const port = new URL(gw.url).port;
-      const own = Object.values(os.networkInterfaces()).flat().find((entry) => entry?.family === 'IPv4' && !entry.internal)?.address;
-      if (own) assert.equal((await rawRequest(`http://127.0.0.1:${port}/healthz`, { headers: { host: `${own}:${port}` } })).status, 200, own);
+      const own = Object.values(os.networkInterfaces())
+        .flat()
+        .find((entry) => entry?.family === 'IPv4' && !entry.internal)?.address;
+      if (own)
+        assert.equal((await rawRequest(`http://127.0.0.1:${port}/healthz`, { headers: { host: `${own}:${port}` } })).status, 200, own);
       assert.equal((await rawRequest(`${gw.url}/healthz`)).status, 200, 'the printed URL (http://0.0.0.0:port) works too');
       assert.equal((await rawRequest(`http://127.0.0.1:${port}/healthz`, { headers: { host: `192.0.2.1:${port}` } })).status, 403);
       assert.equal((await rawRequest(`http://127.0.0.1:${port}/healthz`, { headers: { host: `evil.example:${port}` } })).status, 403);
@@ -149,11 +180,19 @@ describe('Host check: listen hosts', () => {
   test('--allowed-hosts and GATEHOUSE_ALLOWED_HOSTS list extra names, normalized; a URL or a port is a usage error', () => {
     const dir = tempDataDir();
     const base = ['--settings-file', 'off', '--data-dir', dir];
-    assert.deepEqual(parseServeOptions(['--allowed-hosts', 'Box.LAN, [::1],192.168.1.20,box.lan', ...base], {}, dir).allowedHosts, ['box.lan', '::1', '192.168.1.20']);
+    assert.deepEqual(parseServeOptions(['--allowed-hosts', 'Box.LAN, [::1],192.168.1.20,box.lan', ...base], {}, dir).allowedHosts, [
+      'box.lan',
+      '::1',
+      '192.168.1.20',
+    ]);
     assert.deepEqual(parseServeOptions(base, { GATEHOUSE_ALLOWED_HOSTS: 'gatehouse.test' }, dir).allowedHosts, ['gatehouse.test']);
     assert.deepEqual(parseServeOptions(base, {}, dir).allowedHosts, []);
     for (const bad of ['http://box.lan', 'box.lan:8790', 'a b', '*.lan']) {
-      assert.throws(() => parseServeOptions(['--allowed-hosts', bad, ...base], {}, dir), (error: unknown) => error instanceof UsageError && /--allowed-hosts takes host names/.test(error.message), bad);
+      assert.throws(
+        () => parseServeOptions(['--allowed-hosts', bad, ...base], {}, dir),
+        (error: unknown) => error instanceof UsageError && /--allowed-hosts takes host names/.test(error.message),
+        bad,
+      );
     }
   });
 });

@@ -12,10 +12,18 @@ const nested = (depth: number, inner = '0') => `${'['.repeat(depth)}${inner}${']
 
 /** A body nesting `depth` levels in a field each protocol processes, per route. */
 const DEEP_CASES = (depth: number): Array<{ path: string; body: string; protocol: Protocol }> => [
-  { path: '/v1/chat/completions', body: `{"model":"sim-chat","messages":[{"role":"user","content":${nested(depth - 3)}}]}`, protocol: 'openai' },
+  {
+    path: '/v1/chat/completions',
+    body: `{"model":"sim-chat","messages":[{"role":"user","content":${nested(depth - 3)}}]}`,
+    protocol: 'openai',
+  },
   { path: '/v1/responses', body: `{"model":"sim-chat","input":${nested(depth - 1)}}`, protocol: 'openai' },
   { path: '/v1/embeddings', body: `{"model":"sim-embed","input":${nested(depth - 1)}}`, protocol: 'openai' },
-  { path: '/v1/messages', body: `{"model":"sim-chat","max_tokens":5,"messages":[{"role":"user","content":${nested(depth - 3)}}]}`, protocol: 'anthropic' },
+  {
+    path: '/v1/messages',
+    body: `{"model":"sim-chat","max_tokens":5,"messages":[{"role":"user","content":${nested(depth - 3)}}]}`,
+    protocol: 'anthropic',
+  },
   { path: '/v1beta/models/sim-chat:generateContent', body: `{"contents":[{"parts":${nested(depth - 3)}}]}`, protocol: 'gemini' },
   { path: '/v1/portrait/groups', body: `{"name":${nested(depth - 1)}}`, protocol: 'portrait' },
 ];
@@ -28,7 +36,7 @@ for (const journal of [true, false]) {
     });
     after(() => server.stop());
 
-    test('nesting past the limit in a processed field is a 400 in the caller\'s protocol that names the limit; the gateway keeps answering', async () => {
+    test("nesting past the limit in a processed field is a 400 in the caller's protocol that names the limit; the gateway keeps answering", async () => {
       for (const depth of [MAX_JSON_DEPTH + 1, 5000, 100_000]) {
         for (const { path, body, protocol } of DEEP_CASES(depth)) {
           const answer = await request(`${server.url}${path}`, 'POST', { token: server.token, body });
@@ -41,7 +49,10 @@ for (const journal of [true, false]) {
     });
 
     test('nesting at the limit is parsed and answered like any body', async () => {
-      const answer = await request(`${server.url}/v1/embeddings`, 'POST', { token: server.token, body: `{"model":"sim-embed","input":${nested(MAX_JSON_DEPTH - 1)}}` });
+      const answer = await request(`${server.url}/v1/embeddings`, 'POST', {
+        token: server.token,
+        body: `{"model":"sim-embed","input":${nested(MAX_JSON_DEPTH - 1)}}`,
+      });
       assert.equal(answer.status, 400);
       assert.doesNotMatch(answer.body.error.message, /levels deep/, 'refused for its type, not its depth');
     });
@@ -83,7 +94,10 @@ describe('the journal keeps hostile bodies as received', () => {
   test('a small JSON body is shown indented for reading, its values as received', async () => {
     await request(`${server.url}/v1/embeddings`, 'POST', { token: server.token, body: '{"model":"sim-embed","input":["a", 1.50]}' });
     const entry = (await admin('/journal?path=/v1/embeddings')).body.items[0];
-    assert.equal((await admin(`/journal/${entry.id}`)).body.request.text, '{\n  "model": "sim-embed",\n  "input": [\n    "a",\n    1.50\n  ]\n}');
+    assert.equal(
+      (await admin(`/journal/${entry.id}`)).body.request.text,
+      '{\n  "model": "sim-embed",\n  "input": [\n    "a",\n    1.50\n  ]\n}',
+    );
   });
 
   test('a journal listener that throws loses nothing but its own work: calls, the journal and the process go on', async () => {
@@ -91,7 +105,10 @@ describe('the journal keeps hostile bodies as received', () => {
     server.gateway.events.on('journal.added', () => {
       throw new Error('a broken listener');
     });
-    const call = await request(`${server.url}/v1/embeddings`, 'POST', { token: server.token, body: { model: 'sim-embed', input: 'after' } });
+    const call = await request(`${server.url}/v1/embeddings`, 'POST', {
+      token: server.token,
+      body: { model: 'sim-embed', input: 'after' },
+    });
     assert.equal(call.status, 200);
     const listed = await admin('/journal?path=/v1/embeddings');
     assert.equal(listed.status, 200, 'listing flushes the batch, which announces it to the throwing listener');
@@ -100,7 +117,9 @@ describe('the journal keeps hostile bodies as received', () => {
   });
 
   test('a realtime client event nested past the limit is an invalid_request_error event; the session goes on', async () => {
-    const client = await openRaw(`${server.url.replace('http', 'ws')}/v1/realtime?model=sim-realtime`, { headers: { authorization: `Bearer ${server.token}` } });
+    const client = await openRaw(`${server.url.replace('http', 'ws')}/v1/realtime?model=sim-realtime`, {
+      headers: { authorization: `Bearer ${server.token}` },
+    });
     try {
       await client.next('session.created');
       client.send(`{"type":"session.update","session":{"instructions":${nested(100_000)}}}`);

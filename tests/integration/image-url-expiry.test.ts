@@ -11,7 +11,10 @@ describe('generated image files', () => {
   const clock = manualClock(Date.now());
   const suite = useOpenAIGateway({ clock });
   const files = () => readdirSync(path.join(suite.gw.dataDir, 'files', 'images'));
-  const generate = async () => (await suite.client.images.generate({ model: 'dall-e-2', prompt: 'a kite', n: 2, size: '256x256', response_format: 'url' })).data!.map((image) => image.url!);
+  const generate = async () =>
+    (await suite.client.images.generate({ model: 'dall-e-2', prompt: 'a kite', n: 2, size: '256x256', response_format: 'url' })).data!.map(
+      (image) => image.url!,
+    );
 
   test('an image URL works for an hour; then it is a 404 and the next generation deletes its file', async () => {
     const first = await generate();

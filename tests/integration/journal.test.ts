@@ -42,7 +42,11 @@ describe('request journal', () => {
   });
 
   test('a stream is recorded as written, with its chunk timing', async () => {
-    const stream = await client.chat.completions.create({ model: 'sim-chat', stream: true, messages: [{ role: 'user', content: 'stream for the journal' }] });
+    const stream = await client.chat.completions.create({
+      model: 'sim-chat',
+      stream: true,
+      messages: [{ role: 'user', content: 'stream for the journal' }],
+    });
     for await (const _chunk of stream) void _chunk;
     const { items } = (await admin('/journal?path=/v1/chat/completions')).body;
     const entry = (await admin(`/journal/${items[0].id}`)).body;
@@ -51,7 +55,10 @@ describe('request journal', () => {
     assert.match(entry.response.text, /data: \[DONE\]\n\n$/);
     assert.ok(entry.timing.chunks > 2, `chunks: ${entry.timing.chunks}`);
     assert.equal(entry.timing.chunkOffsetsMs.length, entry.timing.chunks);
-    assert.deepEqual([...entry.timing.chunkOffsetsMs].sort((a: number, b: number) => a - b), entry.timing.chunkOffsetsMs);
+    assert.deepEqual(
+      [...entry.timing.chunkOffsetsMs].sort((a: number, b: number) => a - b),
+      entry.timing.chunkOffsetsMs,
+    );
     assert.equal(entry.timing.cut, false);
     assert.ok(entry.timing.firstByteMs <= entry.durationMs);
   });
@@ -71,7 +78,10 @@ describe('request journal', () => {
     assert.ok(span >= (offsets.length - 1) * 15, `writes ~20 ms apart at pace 50: ${offsets.join(',')}`);
 
     const cut = await client.chat.completions
-      .create({ model: 'sim-chat', stream: true, messages: [{ role: 'user', content: 'cut me off' }] }, { headers: { 'x-gatehouse-fault': 'disconnect' } })
+      .create(
+        { model: 'sim-chat', stream: true, messages: [{ role: 'user', content: 'cut me off' }] },
+        { headers: { 'x-gatehouse-fault': 'disconnect' } },
+      )
       .then(async (broken) => {
         for await (const _chunk of broken) void _chunk;
       })
@@ -112,8 +122,11 @@ describe('request journal', () => {
     assert.ok(ok.length > 0 && ok.every((item: any) => item.status < 400));
   });
 
-  test('calls naming no token of the gateway (any web page can send them) are counted, never journaled; a token holder\'s unknown path or refusal is', async () => {
-    const created = await request(`${server.url}/admin/api/tokens`, 'POST', { token: server.gateway.adminToken, body: { account: 'revoked-bot' } });
+  test("calls naming no token of the gateway (any web page can send them) are counted, never journaled; a token holder's unknown path or refusal is", async () => {
+    const created = await request(`${server.url}/admin/api/tokens`, 'POST', {
+      token: server.gateway.adminToken,
+      body: { account: 'revoked-bot' },
+    });
     await request(`${server.url}/admin/api/tokens/${created.body.token.token_id}/revoke`, 'POST', { token: server.gateway.adminToken });
     const before = (await admin('/journal')).body;
     // What a page can send with a no-cors fetch or an <img>: no credential, or a wrong one.
@@ -126,12 +139,16 @@ describe('request journal', () => {
     assert.equal((await request(`${server.url}/v1/models`, 'GET', { token: created.body.secret })).status, 403);
     // Each call is recorded (or counted) when its response closes, a moment after the client has its answer.
     let after = (await admin('/journal')).body;
-    for (let tries = 0; tries < 100 && after.unauthenticated_calls - before.unauthenticated_calls + after.total - before.total < 26; tries += 1) {
+    for (
+      let tries = 0;
+      tries < 100 && after.unauthenticated_calls - before.unauthenticated_calls + after.total - before.total < 26;
+      tries += 1
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       after = (await admin('/journal')).body;
     }
     assert.equal(after.unauthenticated_calls - before.unauthenticated_calls, 24);
-    assert.equal(after.total - before.total, 2, 'only the token holders\' calls are journaled');
+    assert.equal(after.total - before.total, 2, "only the token holders' calls are journaled");
     const [refused, unknown] = after.items;
     assert.deepEqual([unknown.path, unknown.status, unknown.account], ['/v1/nowhere', 404, 'local']);
     assert.deepEqual([refused.path, refused.status, refused.account], ['/v1/models', 403, 'revoked-bot']);
@@ -139,7 +156,9 @@ describe('request journal', () => {
   });
 
   test('a Gemini key in the query is not kept; the model comes from the path; binary answers keep only their size', async () => {
-    await request(`${server.url}/v1beta/models/sim-chat:generateContent?key=${server.token}`, 'POST', { body: { contents: [{ parts: [{ text: 'hi' }] }] } });
+    await request(`${server.url}/v1beta/models/sim-chat:generateContent?key=${server.token}`, 'POST', {
+      body: { contents: [{ parts: [{ text: 'hi' }] }] },
+    });
     const gemini = (await admin('/journal?protocol=gemini')).body.items[0];
     assert.equal(gemini.model, 'sim-chat');
     const entry = (await admin(`/journal/${gemini.id}`)).body;
@@ -160,7 +179,10 @@ describe('request journal', () => {
   });
 
   test('the account filter keeps the calls of one account', async () => {
-    const created = await request(`${server.url}/admin/api/tokens`, 'POST', { token: server.gateway.adminToken, body: { account: 'journal-other' } });
+    const created = await request(`${server.url}/admin/api/tokens`, 'POST', {
+      token: server.gateway.adminToken,
+      body: { account: 'journal-other' },
+    });
     assert.equal(created.status, 200);
     await request(`${server.url}/v1/models`, 'GET', { token: created.body.secret });
     await client.models.list();
@@ -181,16 +203,26 @@ describe('request journal', () => {
   test('the console, admin API and health checks are not journaled; filters are checked', async () => {
     await fetch(`${server.url}/healthz`);
     const paths = (await admin('/journal?page_size=100')).body.items.map((item: any) => item.path);
-    assert.ok(paths.every((path: string) => /^\/(v1|v1beta|v2)\//.test(path)), paths.join(' '));
+    assert.ok(
+      paths.every((path: string) => /^\/(v1|v1beta|v2)\//.test(path)),
+      paths.join(' '),
+    );
     assert.equal((await admin('/journal?outcome=maybe')).status, 400);
     assert.equal((await admin('/journal?protocol=smtp')).status, 400);
     assert.equal((await admin('/journal/999999')).status, 404);
     assert.equal((await admin('/journal/abc')).status, 404);
-    assert.equal((await request(`${server.url}/admin/api/journal`, 'GET', { token: server.token })).status, 401, 'an API token cannot read the journal');
+    assert.equal(
+      (await request(`${server.url}/admin/api/journal`, 'GET', { token: server.token })).status,
+      401,
+      'an API token cannot read the journal',
+    );
   });
 
   test('each new entry is pushed over the admin socket', async () => {
-    const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}${ADMIN_WS_PATH}`, [ADMIN_WS_PROTOCOL, `${ADMIN_WS_TOKEN_PREFIX}${server.gateway.adminToken}`]);
+    const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}${ADMIN_WS_PATH}`, [
+      ADMIN_WS_PROTOCOL,
+      `${ADMIN_WS_TOKEN_PREFIX}${server.gateway.adminToken}`,
+    ]);
     const added = new Promise<any>((resolve) => {
       socket.on('message', (data) => {
         const event = JSON.parse(String(data));
@@ -245,14 +277,24 @@ describe('journal storage', () => {
       durationMs: 1,
       stream: false,
       error: null,
-      detail: { query: {}, requestHeaders: {}, request: { contentType: null, bytes: 0, text: null, truncated: false }, responseHeaders: {}, response: { contentType: null, bytes: 0, text: null, truncated: false }, timing: null },
+      detail: {
+        query: {},
+        requestHeaders: {},
+        request: { contentType: null, bytes: 0, text: null, truncated: false },
+        responseHeaders: {},
+        response: { contentType: null, bytes: 0, text: null, truncated: false },
+        timing: null,
+      },
     });
     let db = openDatabase(dataDir);
     new JournalRepo(db).insertMany(['/v1/a', '/v1/b', '/v1/c', '/v1/d'].map(record), 3);
     db.close();
     db = openDatabase(dataDir);
     const repo = new JournalRepo(db);
-    assert.deepEqual(repo.list({}, 1, 10).items.map((item) => item.path), ['/v1/d', '/v1/c', '/v1/b']);
+    assert.deepEqual(
+      repo.list({}, 1, 10).items.map((item) => item.path),
+      ['/v1/d', '/v1/c', '/v1/b'],
+    );
     assert.equal(repo.list({ path: 'C' }, 1, 10).total, 1, 'the path filter ignores case');
     db.close();
     rmSync(dataDir, { recursive: true, force: true });

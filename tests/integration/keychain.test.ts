@@ -14,7 +14,10 @@ const keychain = await openKeychainStore().then(
   (store) => ({ store, reason: '' }),
   (error: Error) => ({ store: undefined, reason: error.message }),
 );
-if (!keychain.store) console.log(`# keychain tests skip: no Secret Service answered here (${keychain.reason}); npm test runs them inside dbus-run-session with gnome-keyring`);
+if (!keychain.store)
+  console.log(
+    `# keychain tests skip: no Secret Service answered here (${keychain.reason}); npm test runs them inside dbus-run-session with gnome-keyring`,
+  );
 
 test('the keychain store keeps, returns and deletes a secret', { skip: keychain.store ? false : keychain.reason }, async () => {
   const store = keychain.store!;
@@ -25,24 +28,32 @@ test('the keychain store keeps, returns and deletes a secret', { skip: keychain.
   assert.equal(await store.get(key), null);
 });
 
-test('token create with --secrets keychain stores the token there and nowhere in the data dir', { skip: keychain.store ? false : keychain.reason }, async () => {
-  const dataDir = tempDataDir();
-  try {
-    const result = spawnSync(process.execPath, [CLI, 'token', 'create', '--data-dir', dataDir, '--account', 'kc', '--secrets', 'keychain'], {
-      encoding: 'utf8',
-    });
-    assert.equal(result.status, 0, result.stderr);
-    const lines = result.stdout.trim().split('\n');
-    const secret = lines.at(-1)!;
-    const tokenId = lines[0]!.split('\t')[0]!;
-    assert.equal(await keychain.store!.get(`token:${tokenId}`), secret);
-    const grep = spawnSync('grep', ['-rl', secret, dataDir], { encoding: 'utf8' });
-    assert.equal(grep.stdout, '', 'the plaintext is in no file of the data dir');
-    await keychain.store!.delete(`token:${tokenId}`);
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
+test(
+  'token create with --secrets keychain stores the token there and nowhere in the data dir',
+  { skip: keychain.store ? false : keychain.reason },
+  async () => {
+    const dataDir = tempDataDir();
+    try {
+      const result = spawnSync(
+        process.execPath,
+        [CLI, 'token', 'create', '--data-dir', dataDir, '--account', 'kc', '--secrets', 'keychain'],
+        {
+          encoding: 'utf8',
+        },
+      );
+      assert.equal(result.status, 0, result.stderr);
+      const lines = result.stdout.trim().split('\n');
+      const secret = lines.at(-1)!;
+      const tokenId = lines[0]!.split('\t')[0]!;
+      assert.equal(await keychain.store!.get(`token:${tokenId}`), secret);
+      const grep = spawnSync('grep', ['-rl', secret, dataDir], { encoding: 'utf8' });
+      assert.equal(grep.stdout, '', 'the plaintext is in no file of the data dir');
+      await keychain.store!.delete(`token:${tokenId}`);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+);
 
 test('the file store writes a 0600 file and is chosen only when asked for', async () => {
   const dataDir = tempDataDir();
@@ -63,12 +74,19 @@ test('with no keychain, --secrets auto says so and keeps no copy of the token', 
   const dataDir = tempDataDir();
   try {
     const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' };
-    const result = spawnSync(process.execPath, [CLI, 'token', 'create', '--data-dir', dataDir, '--account', 'nokc'], { env, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [CLI, 'token', 'create', '--data-dir', dataDir, '--account', 'nokc'], {
+      env,
+      encoding: 'utf8',
+    });
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stderr, /no OS keychain answered/);
     const secret = result.stdout.trim().split('\n').at(-1)!;
     assert.equal(spawnSync('grep', ['-rl', secret, dataDir], { encoding: 'utf8' }).stdout, '');
-    const strict = spawnSync(process.execPath, [CLI, 'token', 'create', '--data-dir', dataDir, '--account', 'nokc', '--secrets', 'keychain'], { env, encoding: 'utf8' });
+    const strict = spawnSync(
+      process.execPath,
+      [CLI, 'token', 'create', '--data-dir', dataDir, '--account', 'nokc', '--secrets', 'keychain'],
+      { env, encoding: 'utf8' },
+    );
     assert.equal(strict.status, 1, '--secrets keychain fails when no keychain answers');
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -13,11 +13,15 @@ describe('malformed URLs', () => {
 
   /** Sends the request and returns status and body text (what any client, or a page reading it, sees). */
   const send = async (method: string, path: string) => {
-    const response = await fetch(`${server.url}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(method !== 'GET' && { body: '{}' }) });
+    const response = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(method !== 'GET' && { body: '{}' }),
+    });
     return { status: response.status, text: await response.text() };
   };
 
-  test('a bad percent-encoding in a path parameter is a 400 in the caller\'s protocol that echoes neither the URL nor its ?key=', async () => {
+  test("a bad percent-encoding in a path parameter is a 400 in the caller's protocol that echoes neither the URL nor its ?key=", async () => {
     const key = encodeURIComponent(server.token);
     const cases: Array<[string, string, (body: any) => void]> = [
       ['GET', `/v1/models/%E0%A4%A?key=${key}`, (body) => assert.equal(body.error.type, 'invalid_request_error')],
@@ -35,7 +39,7 @@ describe('malformed URLs', () => {
     }
   });
 
-  test('an overlong path segment is a 400 in the caller\'s protocol, not echoed', async () => {
+  test("an overlong path segment is a 400 in the caller's protocol, not echoed", async () => {
     const { status, text } = await send('POST', `/v1beta/models/${'m'.repeat(500)}:generateContent?key=${server.token}`);
     assert.equal(status, 400);
     assert.equal(JSON.parse(text).error.status, 'INVALID_ARGUMENT');

@@ -67,7 +67,9 @@ describe('media limits', () => {
     const before = usageRows();
     const bomb = blackPng(4096, 4096);
     assert.ok(bomb.length < 100_000, `the PNG is small (${bomb.length} bytes)`);
-    const error = await failure(suite.client.images.edit({ model: 'gpt-image-1', image: await png(bomb), prompt: 'big', n: 10, response_format: 'b64_json' }));
+    const error = await failure(
+      suite.client.images.edit({ model: 'gpt-image-1', image: await png(bomb), prompt: 'big', n: 10, response_format: 'b64_json' }),
+    );
     assert.equal(error.status, 413);
     assert.equal((error.error as any).param, 'image');
     assert.match(error.message, new RegExp(`4096x4096 = 16777216 pixels; at most ${MAX_INPUT_IMAGE_PIXELS} per image`));
@@ -85,12 +87,29 @@ describe('media limits', () => {
 
   test('n × size over the output pixel limit is a 400 naming both, for generations and edits', async () => {
     const before = usageRows();
-    const generation = await failure(suite.client.images.generate({ model: 'gpt-image-1', prompt: 'huge', n: 10, size: '2048x2048' as never, response_format: 'b64_json' }));
+    const generation = await failure(
+      suite.client.images.generate({
+        model: 'gpt-image-1',
+        prompt: 'huge',
+        n: 10,
+        size: '2048x2048' as never,
+        response_format: 'b64_json',
+      }),
+    );
     assert.equal(generation.status, 400);
     assert.equal((generation.error as any).param, 'n');
     assert.match(generation.message, new RegExp(`n=10 images of 2048x2048 are 41943040 pixels; at most ${MAX_OUTPUT_PIXELS_PER_REQUEST}`));
     const image = await png(encodePng({ width: 64, height: 64, rgba: new Uint8Array(64 * 64 * 4) }));
-    const edit = await failure(suite.client.images.edit({ model: 'gpt-image-1', image, prompt: 'huge', n: 5, size: '2048x2048' as never, response_format: 'b64_json' }));
+    const edit = await failure(
+      suite.client.images.edit({
+        model: 'gpt-image-1',
+        image,
+        prompt: 'huge',
+        n: 5,
+        size: '2048x2048' as never,
+        response_format: 'b64_json',
+      }),
+    );
     assert.equal(edit.status, 400);
     assert.match(edit.message, /n=5 images of 2048x2048/);
     assert.equal(usageRows(), before);
@@ -103,7 +122,9 @@ describe('media limits', () => {
     assert.equal(error.status, 400);
     assert.equal((error.error as any).param, 'input');
     assert.match(error.message, new RegExp(`would last \\d+ s at speed 1; at most ${MAX_SPEECH_SECONDS} s`));
-    const slow = await failure(suite.client.audio.speech.create({ model: 'gpt-4o-mini-tts', voice: 'alloy', input: 'a'.repeat(2000), speed: 0.25 }));
+    const slow = await failure(
+      suite.client.audio.speech.create({ model: 'gpt-4o-mini-tts', voice: 'alloy', input: 'a'.repeat(2000), speed: 0.25 }),
+    );
     assert.match(slow.message, /at speed 0.25/);
     assert.equal(usageRows(), before);
   });
@@ -127,9 +148,15 @@ describe('media limits', () => {
     assert.equal(usageRows(), before);
     // 90 s of 8-bit audio at 8 kHz: billed 90 s ($0.006 a minute by the started second), not an estimate from its bytes.
     const short = await toFile(wav(8000, 8, 8000 * 90), 'short.wav', { type: 'audio/wav' });
-    const result = (await suite.client.audio.transcriptions.create({ model: 'gpt-4o-transcribe', file: short, response_format: 'verbose_json' })) as { duration: number };
+    const result = (await suite.client.audio.transcriptions.create({
+      model: 'gpt-4o-transcribe',
+      file: short,
+      response_format: 'verbose_json',
+    })) as { duration: number };
     assert.equal(result.duration, 90);
-    const charged = suite.gw.gateway.context.db.prepare('SELECT amount_micros FROM usage_records ORDER BY id DESC LIMIT 1').get() as { amount_micros: number };
+    const charged = suite.gw.gateway.context.db.prepare('SELECT amount_micros FROM usage_records ORDER BY id DESC LIMIT 1').get() as {
+      amount_micros: number;
+    };
     assert.equal(charged.amount_micros, 90 * 100);
   });
 
@@ -168,14 +195,22 @@ describe('media work runs off the event loop', () => {
 
   test('/healthz answers promptly while the longest allowed speech is made', async () => {
     const input = 'a'.repeat(4096);
-    const { duration, slowest, answered } = await pollWhile(() => suite.client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input, response_format: 'mp3' }).then((r) => r.arrayBuffer()));
+    const { duration, slowest, answered } = await pollWhile(() =>
+      suite.client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input, response_format: 'mp3' }).then((r) => r.arrayBuffer()),
+    );
     assert.ok(answered >= 3, `only ${answered} /healthz answers during ${Math.round(duration)} ms of speech`);
     assert.ok(slowest < duration / 2, `the slowest /healthz took ${Math.round(slowest)} ms of the speech's ${Math.round(duration)} ms`);
   });
 
   test('/healthz answers promptly while the largest allowed image generation runs', async () => {
     const { duration, slowest, answered } = await pollWhile(() =>
-      suite.client.images.generate({ model: 'gpt-image-1', prompt: 'largest', n: 4, size: '2048x2048' as never, response_format: 'b64_json' }),
+      suite.client.images.generate({
+        model: 'gpt-image-1',
+        prompt: 'largest',
+        n: 4,
+        size: '2048x2048' as never,
+        response_format: 'b64_json',
+      }),
     );
     assert.ok(answered >= 3, `only ${answered} /healthz answers during ${Math.round(duration)} ms of images`);
     assert.ok(slowest < duration / 2, `the slowest /healthz took ${Math.round(slowest)} ms of the generation's ${Math.round(duration)} ms`);
@@ -185,8 +220,16 @@ describe('media work runs off the event loop', () => {
     const input = 'same bytes';
     const speech = await suite.client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input, response_format: 'mp3' });
     assert.deepEqual(Buffer.from(await speech.arrayBuffer()), mp3File(speak(input), VOICE_RATE, input));
-    const images = await suite.client.images.generate({ model: 'gpt-image-1', prompt: 'same pixels', n: 2, size: '256x256', response_format: 'b64_json' });
-    images.data!.forEach((image, i) => assert.deepEqual(Buffer.from(image.b64_json!, 'base64'), encodePng(generateImage('same pixels', 256, 256, i))));
+    const images = await suite.client.images.generate({
+      model: 'gpt-image-1',
+      prompt: 'same pixels',
+      n: 2,
+      size: '256x256',
+      response_format: 'b64_json',
+    });
+    images.data!.forEach((image, i) =>
+      assert.deepEqual(Buffer.from(image.b64_json!, 'base64'), encodePng(generateImage('same pixels', 256, 256, i))),
+    );
   });
 });
 
@@ -194,9 +237,14 @@ test('with every worker busy and the queue full, a media call is a 503 in the Op
   const gw = await startGateway({ media: { workers: 1, queue: 0 } });
   try {
     const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
-    const speech = () => client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'a'.repeat(4096), response_format: 'mp3' }).then((r) => r.arrayBuffer());
+    const speech = () =>
+      client.audio.speech
+        .create({ model: 'tts-1', voice: 'alloy', input: 'a'.repeat(4096), response_format: 'mp3' })
+        .then((r) => r.arrayBuffer());
     const outcomes = await Promise.allSettled([speech(), speech()]);
-    const refused = outcomes.filter((outcome) => outcome.status === 'rejected').map((outcome) => (outcome as PromiseRejectedResult).reason as APIError);
+    const refused = outcomes
+      .filter((outcome) => outcome.status === 'rejected')
+      .map((outcome) => (outcome as PromiseRejectedResult).reason as APIError);
     assert.equal(refused.length, 1, 'one call runs, the other is refused');
     assert.equal(refused[0]!.status, 503);
     assert.equal((refused[0]!.error as any).type, 'server_error');

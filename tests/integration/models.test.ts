@@ -33,7 +33,10 @@ describe('model listing', () => {
   test('anthropic: models.list and models.retrieve in the Anthropic shape', async () => {
     const client = new Anthropic({ baseURL: gw.url, apiKey: gw.token, maxRetries: 0 });
     const page = await client.models.list();
-    assert.deepEqual(page.data.map((model) => model.id), SIM_IDS);
+    assert.deepEqual(
+      page.data.map((model) => model.id),
+      SIM_IDS,
+    );
     assert.equal(page.has_more, false);
     assert.equal(page.first_id, 'sim-chat');
     assert.equal(page.last_id, 'sim-realtime');
@@ -57,7 +60,11 @@ describe('model listing', () => {
         assert.ok(Array.isArray(model.supportedActions));
         assert.ok(model.inputTokenLimit! > 0 && model.outputTokenLimit! > 0);
       }
-      assert.deepEqual(names, SIM_IDS.map((id) => `models/${id}`), String(apiVersion));
+      assert.deepEqual(
+        names,
+        SIM_IDS.map((id) => `models/${id}`),
+        String(apiVersion),
+      );
       const chat = await ai.models.get({ model: 'sim-chat' });
       assert.equal(chat.name, 'models/sim-chat');
       assert.ok(chat.supportedActions!.includes('generateContent'));
@@ -85,7 +92,9 @@ describe('model aliases', () => {
   test('a call through an alias is priced at the row of the model it stands for', async () => {
     const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
     const reply = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'price check' }] });
-    const row = gw.gateway.context.db.prepare("SELECT amount_micros FROM usage_records WHERE model = 'gpt-4o'").get() as { amount_micros: number };
+    const row = gw.gateway.context.db.prepare("SELECT amount_micros FROM usage_records WHERE model = 'gpt-4o'").get() as {
+      amount_micros: number;
+    };
     const { prompt_tokens, completion_tokens } = reply.usage!;
     assert.equal(row.amount_micros, Math.round(prompt_tokens * 1 + completion_tokens * 3), 'sim-chat: $1 / $3 per million');
   });

@@ -30,7 +30,11 @@ const MALFORMED: Array<[string, string, string]> = [
   ['an empty boundary', 'multipart/form-data; boundary=', form('x')],
   ['an empty quoted boundary', 'multipart/form-data; boundary=""', form('x')],
   ['a 1,000-character boundary', `multipart/form-data; boundary=${long}`, form(long)],
-  [`a boundary one past ${MAX_BOUNDARY_LENGTH} characters`, `multipart/form-data; boundary=${'c'.repeat(MAX_BOUNDARY_LENGTH + 1)}`, form('c'.repeat(MAX_BOUNDARY_LENGTH + 1))],
+  [
+    `a boundary one past ${MAX_BOUNDARY_LENGTH} characters`,
+    `multipart/form-data; boundary=${'c'.repeat(MAX_BOUNDARY_LENGTH + 1)}`,
+    form('c'.repeat(MAX_BOUNDARY_LENGTH + 1)),
+  ],
   ['a truncated part header', 'multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-da'],
   ['a header with no end', 'multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="model"\r\n'],
   ['a truncated file part', 'multipart/form-data; boundary=x', form('x').slice(0, form('x').indexOf('RIFF') + 2)],
@@ -50,7 +54,11 @@ describe('malformed multipart bodies', () => {
   for (const path of MULTIPART_PATHS) {
     test(`${path}: each malformed body is a 400 invalid_request_error`, async () => {
       for (const [label, contentType, body] of MALFORMED) {
-        const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'content-type': contentType }, body });
+        const response = await fetch(`${server.url}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${server.token}`, 'content-type': contentType },
+          body,
+        });
         const answer = (await response.json()) as { error: { type: string; message: string } };
         assert.equal(response.status, 400, `${label}: ${JSON.stringify(answer)}`);
         assert.equal(answer.error.type, 'invalid_request_error', label);
@@ -63,19 +71,31 @@ describe('malformed multipart bodies', () => {
   test(`a boundary of ${MAX_BOUNDARY_LENGTH} characters, quoted or not, is read`, async () => {
     const boundary = 'd'.repeat(MAX_BOUNDARY_LENGTH);
     for (const contentType of [`multipart/form-data; boundary=${boundary}`, `multipart/form-data; boundary="${boundary}"`]) {
-      const response = await fetch(`${server.url}/v1/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'content-type': contentType }, body: form(boundary) });
+      const response = await fetch(`${server.url}/v1/audio/transcriptions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.token}`, 'content-type': contentType },
+        body: form(boundary),
+      });
       assert.equal(response.status, 200, await response.text());
     }
   });
 
   test(`a form of more than ${MAX_FORM_PARTS} parts, or with a text field over ${MAX_FORM_FIELD_BYTES} bytes, is a 413 and is not read further`, async () => {
     const boundary = 'x';
-    const field = (name: string, value: string) => [`--${boundary}`, `Content-Disposition: form-data; name="${name}"`, '', value].join('\r\n');
+    const field = (name: string, value: string) =>
+      [`--${boundary}`, `Content-Disposition: form-data; name="${name}"`, '', value].join('\r\n');
     const many = [...Array.from({ length: MAX_FORM_PARTS + 1 }, (_, i) => field(`extra${i}`, 'v')), `--${boundary}--`, ''].join('\r\n');
     const huge = [field('model', 'sim-whisper'), field('prompt', 'p'.repeat(MAX_FORM_FIELD_BYTES + 1)), `--${boundary}--`, ''].join('\r\n');
-    for (const [label, body, message] of [['many parts', many, /at most 64 parts/], ['a huge field', huge, /Form field 'prompt' is longer than/]] as const) {
+    for (const [label, body, message] of [
+      ['many parts', many, /at most 64 parts/],
+      ['a huge field', huge, /Form field 'prompt' is longer than/],
+    ] as const) {
       for (const path of MULTIPART_PATHS) {
-        const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` }, body });
+        const response = await fetch(`${server.url}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${server.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+          body,
+        });
         const answer = (await response.json()) as { error: { type: string; message: string } };
         assert.equal(response.status, 413, `${label} on ${path}: ${JSON.stringify(answer)}`);
         assert.match(answer.error.message, message, `${label} on ${path}`);

@@ -115,7 +115,9 @@ describe('audio', () => {
       assert.ok(error instanceof OpenAI.BadRequestError, JSON.stringify(body).slice(0, 80));
       assert.equal(error.param, param);
     }
-    const error = await suite.client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'x', response_format: 'flac' }).catch((e: unknown) => e);
+    const error = await suite.client.audio.speech
+      .create({ model: 'tts-1', voice: 'alloy', input: 'x', response_format: 'flac' })
+      .catch((e: unknown) => e);
     assert.ok(error instanceof OpenAI.BadRequestError);
     assert.match(error.message, /mp3/);
   });
@@ -167,12 +169,25 @@ describe('audio', () => {
     for (let i = 1; i < segments.length; i++) assert.ok(segments[i]!.start >= segments[i - 1]!.end - 1e-9);
     assert.ok(Math.abs(segments.at(-1)!.end - verbose.duration) < 0.01);
 
-    const timed = await suite.client.audio.transcriptions.create({ model, file: await file(), response_format: 'verbose_json', timestamp_granularities: ['word'] });
+    const timed = await suite.client.audio.transcriptions.create({
+      model,
+      file: await file(),
+      response_format: 'verbose_json',
+      timestamp_granularities: ['word'],
+    });
     assert.equal(timed.segments, undefined, 'only the asked granularity');
-    assert.deepEqual(timed.words!.map((w) => w.word), text.split(' '));
+    assert.deepEqual(
+      timed.words!.map((w) => w.word),
+      text.split(' '),
+    );
     for (let i = 1; i < timed.words!.length; i++) assert.ok(timed.words![i]!.start >= timed.words![i - 1]!.end - 1e-9);
     assert.ok(Math.abs(timed.words!.at(-1)!.end - timed.duration) < 0.01);
-    const both = await suite.client.audio.transcriptions.create({ model, file: await file(), response_format: 'verbose_json', timestamp_granularities: ['word', 'segment'] });
+    const both = await suite.client.audio.transcriptions.create({
+      model,
+      file: await file(),
+      response_format: 'verbose_json',
+      timestamp_granularities: ['word', 'segment'],
+    });
     assert.equal(both.segments!.length, segments.length);
     assert.equal(both.words!.length, timed.words!.length);
 
@@ -192,7 +207,9 @@ describe('audio', () => {
     assert.equal(vttCues.length, segments.length);
     for (const cue of vttCues) assert.match(cue.split('\n')[0]!, /^\d\d:\d\d:\d\d\.\d{3} --> \d\d:\d\d:\d\d\.\d{3}$/);
 
-    const bad = await suite.client.audio.transcriptions.create({ model, file: await file(), response_format: 'xml' as never }).catch((e: unknown) => e);
+    const bad = await suite.client.audio.transcriptions
+      .create({ model, file: await file(), response_format: 'xml' as never })
+      .catch((e: unknown) => e);
     assert.ok(bad instanceof OpenAI.BadRequestError);
     assert.equal(bad.param, 'response_format');
   });
@@ -200,7 +217,11 @@ describe('audio', () => {
   test('streamed transcription: text deltas that add up to the done event', async () => {
     const text = 'Streaming works, one piece at a time.';
     const audio = (await speech(text, 'pcm')).bytes;
-    const stream = await suite.client.audio.transcriptions.create({ model: 'gpt-4o-transcribe', file: await toFile(audio, 'a.pcm', { type: 'audio/pcm' }), stream: true });
+    const stream = await suite.client.audio.transcriptions.create({
+      model: 'gpt-4o-transcribe',
+      file: await toFile(audio, 'a.pcm', { type: 'audio/pcm' }),
+      stream: true,
+    });
     const types: string[] = [];
     let joined = '';
     let done = '';
@@ -222,7 +243,9 @@ describe('audio', () => {
 
   test('speech is billed per character and transcription per minute', async () => {
     const rows = () =>
-      suite.gw.gateway.context.db.prepare("SELECT endpoint, model, amount_micros FROM usage_records WHERE endpoint LIKE '/v1/audio/%' ORDER BY id").all() as {
+      suite.gw.gateway.context.db
+        .prepare("SELECT endpoint, model, amount_micros FROM usage_records WHERE endpoint LIKE '/v1/audio/%' ORDER BY id")
+        .all() as {
         endpoint: string;
         model: string;
         amount_micros: number;
@@ -250,10 +273,16 @@ describe('audio', () => {
     const file = await toFile(audio, 't.wav', { type: 'audio/wav' });
     const json = await suite.client.audio.translations.create({ model: 'whisper-1', file });
     assert.equal(json.text, text);
-    const verbose = (await suite.client.audio.translations.create({ model: 'whisper-1', file: await toFile(audio, 't.wav'), response_format: 'verbose_json' })) as OpenAI.Audio.TranslationVerbose;
+    const verbose = (await suite.client.audio.translations.create({
+      model: 'whisper-1',
+      file: await toFile(audio, 't.wav'),
+      response_format: 'verbose_json',
+    })) as OpenAI.Audio.TranslationVerbose;
     assert.equal(verbose.text, text);
     assert.equal(verbose.language, 'english');
-    const srt = String(await suite.client.audio.translations.create({ model: 'whisper-1', file: await toFile(audio, 't.wav'), response_format: 'srt' }));
+    const srt = String(
+      await suite.client.audio.translations.create({ model: 'whisper-1', file: await toFile(audio, 't.wav'), response_format: 'srt' }),
+    );
     assert.match(srt, /^1\n00:00:00,000 --> /);
   });
 });

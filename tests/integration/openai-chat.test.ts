@@ -15,7 +15,11 @@ const WEATHER_TOOL = {
     description: 'Current weather for a city',
     parameters: {
       type: 'object',
-      properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] }, days: { type: 'integer', minimum: 1, maximum: 7 } },
+      properties: {
+        city: { type: 'string' },
+        unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
+        days: { type: 'integer', minimum: 1, maximum: 7 },
+      },
       required: ['city', 'unit'],
       additionalProperties: false,
     },
@@ -45,7 +49,10 @@ describe('chat completions', () => {
   test('sim-echo answers the last user message verbatim', async () => {
     const reply = await suite.client.chat.completions.create({
       model: 'sim-echo',
-      messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: [{ type: 'text', text: 'ping 42 ✓' }] }],
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: [{ type: 'text', text: 'ping 42 ✓' }] },
+      ],
     });
     assert.equal(reply.choices[0]!.message.content, 'ping 42 ✓');
   });
@@ -74,7 +81,10 @@ describe('chat completions', () => {
     assert.equal(finish.choices[0]!.finish_reason, 'stop');
     assert.ok(chunks.slice(0, -1).every((chunk) => chunk.usage === null));
     const streamed = chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('');
-    const whole = await suite.client.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'Tell me about rivers and mountains.' }] });
+    const whole = await suite.client.chat.completions.create({
+      model: 'sim-chat',
+      messages: [{ role: 'user', content: 'Tell me about rivers and mountains.' }],
+    });
     assert.equal(streamed, whole.choices[0]!.message.content, 'the stream spells the same answer');
     assert.equal(usageChunk.usage!.completion_tokens, chunks.filter((c) => c.choices[0]?.delta.content).length);
   });
@@ -88,7 +98,12 @@ describe('chat completions', () => {
     assert.match(response.headers.get('content-type')!, /^text\/event-stream/);
     const text = await response.text();
     assert.ok(text.endsWith('data: [DONE]\n\n'));
-    assert.ok(text.split('\n\n').filter(Boolean).every((frame) => frame.startsWith('data: ')));
+    assert.ok(
+      text
+        .split('\n\n')
+        .filter(Boolean)
+        .every((frame) => frame.startsWith('data: ')),
+    );
   });
 
   test('a tool loop: the named tool is called with schema-valid arguments, and after its result the answer is text', async () => {
@@ -170,9 +185,16 @@ describe('chat completions', () => {
   });
 
   test('n, stop and max_tokens behave as on the real API', async () => {
-    const many = await suite.client.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'ideas for a garden' }], n: 3 });
+    const many = await suite.client.chat.completions.create({
+      model: 'sim-chat',
+      messages: [{ role: 'user', content: 'ideas for a garden' }],
+      n: 3,
+    });
     assert.equal(many.choices.length, 3);
-    assert.deepEqual(many.choices.map((c) => c.index), [0, 1, 2]);
+    assert.deepEqual(
+      many.choices.map((c) => c.index),
+      [0, 1, 2],
+    );
     assert.equal(new Set(many.choices.map((c) => c.message.content)).size, 3);
 
     const echo = { model: 'sim-echo', messages: [{ role: 'user' as const, content: 'one two. three four' }] };
@@ -189,9 +211,19 @@ describe('chat completions', () => {
     const url = `${suite.gw.url}/v1/chat/completions`;
     const auth = { authorization: `Bearer ${suite.gw.token}` };
     const bodies = [
-      { model: 'sim-chat', messages: [{ role: 'user', content: 'Compare rivers and lakes.' }], n: 2, stream_options: { include_usage: true } },
+      {
+        model: 'sim-chat',
+        messages: [{ role: 'user', content: 'Compare rivers and lakes.' }],
+        n: 2,
+        stream_options: { include_usage: true },
+      },
       { model: 'sim-chat', messages: [{ role: 'user', content: 'weather?' }], tools: [WEATHER_TOOL], tool_choice: 'required' },
-      { model: 'sim-chat', messages: [{ role: 'user', content: 'weather?' }], functions: [WEATHER_TOOL.function], function_call: { name: 'get_weather' } },
+      {
+        model: 'sim-chat',
+        messages: [{ role: 'user', content: 'weather?' }],
+        functions: [WEATHER_TOOL.function],
+        function_call: { name: 'get_weather' },
+      },
       { model: 'sim-echo', messages: [{ role: 'user', content: 'a b c d e' }], max_tokens: 2 },
     ];
     for (const body of bodies) {
@@ -199,21 +231,36 @@ describe('chat completions', () => {
       const { frames } = await postForFrames(url, { ...body, stream: true }, auth);
       assert.equal(frames.at(-1)!.data, '[DONE]', label);
       const chunks = frames.slice(0, -1).map((frame) => frame.data);
-      assert.deepEqual(chunks.flatMap((chunk, i) => shapeErrors(chunk, CHAT_COMPLETION_CHUNK, `${label} chunk ${i}`)), []);
+      assert.deepEqual(
+        chunks.flatMap((chunk, i) => shapeErrors(chunk, CHAT_COMPLETION_CHUNK, `${label} chunk ${i}`)),
+        [],
+      );
       assert.equal(new Set(chunks.map((chunk) => chunk.id)).size, 1, label);
       const choiceChunks = chunks.filter((chunk) => chunk.choices.length > 0);
       for (let index = 0; index < (body.n ?? 1); index++) {
         const own = choiceChunks.filter((chunk) => chunk.choices[0].index === index).map((chunk) => chunk.choices[0]);
         assert.equal(own[0].delta.role, 'assistant', `${label}: role first`);
-        assert.ok(own.slice(1).every((choice: { delta: object }) => !('role' in choice.delta)), `${label}: role once`);
-        assert.ok(own.slice(0, -1).every((choice: { finish_reason: unknown }) => choice.finish_reason === null), label);
+        assert.ok(
+          own.slice(1).every((choice: { delta: object }) => !('role' in choice.delta)),
+          `${label}: role once`,
+        );
+        assert.ok(
+          own.slice(0, -1).every((choice: { finish_reason: unknown }) => choice.finish_reason === null),
+          label,
+        );
         assert.notEqual(own.at(-1).finish_reason, null, `${label}: finish_reason last`);
       }
       if (body.stream_options) {
         assert.deepEqual(chunks.at(-1).choices, [], label);
-        assert.ok(chunks.slice(0, -1).every((chunk) => chunk.usage === null), label);
+        assert.ok(
+          chunks.slice(0, -1).every((chunk) => chunk.usage === null),
+          label,
+        );
       } else {
-        assert.ok(chunks.every((chunk) => !('usage' in chunk)), label);
+        assert.ok(
+          chunks.every((chunk) => !('usage' in chunk)),
+          label,
+        );
       }
       const { stream_options: _ignored, ...plain } = body as typeof body & { stream_options?: unknown };
       const whole = await request(url, 'POST', { token: suite.gw.token, body: plain });
@@ -234,7 +281,12 @@ describe('chat completions', () => {
     const second = await suite.client.chat.completions.create({ model: 'gpt-3.5-turbo', messages, functions: [WEATHER_TOOL.function] });
     assert.equal(second.choices[0]!.finish_reason, 'stop');
     assert.match(second.choices[0]!.message.content!, /get_weather result is sunny, 21 degrees/);
-    const none = await suite.client.chat.completions.create({ model: 'gpt-3.5-turbo', messages: messages.slice(0, 1), functions: [WEATHER_TOOL.function], function_call: 'none' });
+    const none = await suite.client.chat.completions.create({
+      model: 'gpt-3.5-turbo',
+      messages: messages.slice(0, 1),
+      functions: [WEATHER_TOOL.function],
+      function_call: 'none',
+    });
     assert.equal(none.choices[0]!.finish_reason, 'stop');
   });
 
@@ -248,7 +300,15 @@ describe('chat completions', () => {
       [{ model: 'm', messages: [{ role: 'user', content: 'x' }], max_tokens: 'ten' }, 'max_tokens'],
       [{ model: 'm', messages: [{ role: 'user', content: 'x' }], response_format: { type: 'yaml' } }, 'response_format.type'],
       [{ model: 'm', messages: [{ role: 'user', content: 'x' }], stream_options: { include_usage: true } }, 'stream_options'],
-      [{ model: 'm', messages: [{ role: 'user', content: 'x' }], tools: [WEATHER_TOOL], tool_choice: { type: 'function', function: { name: 'nope' } } }, 'tool_choice'],
+      [
+        {
+          model: 'm',
+          messages: [{ role: 'user', content: 'x' }],
+          tools: [WEATHER_TOOL],
+          tool_choice: { type: 'function', function: { name: 'nope' } },
+        },
+        'tool_choice',
+      ],
       [{ model: 'm', messages: [{ role: 'user', content: 'x' }], stop: ['a', 'b', 'c', 'd', 'e'] }, 'stop'],
       [{ model: 'm', messages: [{ role: 'user', content: 42 }] }, 'messages[0].content'],
       [{ model: 'm', messages: [{ role: 'user' }] }, 'messages[0].content'],
@@ -268,9 +328,13 @@ describe('chat completions', () => {
   test('models are listed in the OpenAI, Anthropic and Gemini shapes', async () => {
     const list = await suite.client.models.list();
     const ids = list.data.map((model) => model.id);
-    for (const id of ['sim-chat', 'sim-embed', 'sim-image', 'sim-tts', 'sim-stt', 'sim-rerank', 'sim-3d', 'sim-realtime']) assert.ok(ids.includes(id), id);
+    for (const id of ['sim-chat', 'sim-embed', 'sim-image', 'sim-tts', 'sim-stt', 'sim-rerank', 'sim-3d', 'sim-realtime'])
+      assert.ok(ids.includes(id), id);
     assert.equal((await suite.client.models.retrieve('any-model-name')).id, 'any-model-name');
-    const anthropic = await request(`${suite.gw.url}/v1/models`, 'GET', { token: suite.gw.token, headers: { 'anthropic-version': '2023-06-01' } });
+    const anthropic = await request(`${suite.gw.url}/v1/models`, 'GET', {
+      token: suite.gw.token,
+      headers: { 'anthropic-version': '2023-06-01' },
+    });
     assert.equal(anthropic.body.data[0].type, 'model');
     assert.equal(anthropic.body.has_more, false);
     assert.equal(anthropic.body.first_id, 'sim-chat');
@@ -284,10 +348,15 @@ describe('chat completions', () => {
     const limited = tokens.create({ account: 'local', quota: 0.000001 });
     const spender = new OpenAI({ baseURL: `${suite.gw.url}/v1`, apiKey: limited.secret, maxRetries: 0 });
     await spender.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'spend' }] });
-    const rows = db.prepare('SELECT * FROM usage_records WHERE token_id = ?').all(limited.token.token_id) as { amount_micros: number; input_tokens: number }[];
+    const rows = db.prepare('SELECT * FROM usage_records WHERE token_id = ?').all(limited.token.token_id) as {
+      amount_micros: number;
+      input_tokens: number;
+    }[];
     assert.equal(rows.length, 1);
     assert.ok(rows[0]!.amount_micros > 0 && rows[0]!.input_tokens > 0);
-    const error = await spender.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'again' }] }).catch((e: unknown) => e);
+    const error = await spender.chat.completions
+      .create({ model: 'sim-chat', messages: [{ role: 'user', content: 'again' }] })
+      .catch((e: unknown) => e);
     assert.ok(error instanceof OpenAI.PermissionDeniedError);
     assert.match(error.message, /quota/);
   });

@@ -34,8 +34,17 @@ describe('legacy completions', () => {
   });
 
   test('an array of prompts with n gets prompt × n choices in order; echo prepends the prompt', async () => {
-    const completion = await suite.client.completions.create({ model: 'sim-chat', prompt: ['First topic: tea', 'Second topic: rain'], n: 2, max_tokens: 100, echo: true });
-    assert.deepEqual(completion.choices.map((c) => c.index), [0, 1, 2, 3]);
+    const completion = await suite.client.completions.create({
+      model: 'sim-chat',
+      prompt: ['First topic: tea', 'Second topic: rain'],
+      n: 2,
+      max_tokens: 100,
+      echo: true,
+    });
+    assert.deepEqual(
+      completion.choices.map((c) => c.index),
+      [0, 1, 2, 3],
+    );
     assert.ok(completion.choices[0]!.text.startsWith('First topic: tea'));
     assert.ok(completion.choices[1]!.text.startsWith('First topic: tea'));
     assert.ok(completion.choices[3]!.text.startsWith('Second topic: rain'));
@@ -43,9 +52,12 @@ describe('legacy completions', () => {
   });
 
   test('stop cuts before the stop sequence with finish_reason stop', async () => {
-    const full = (await suite.client.completions.create({ model: 'sim-echo', prompt: 'alpha beta gamma delta', max_tokens: 100 })).choices[0]!;
+    const full = (await suite.client.completions.create({ model: 'sim-echo', prompt: 'alpha beta gamma delta', max_tokens: 100 }))
+      .choices[0]!;
     assert.equal(full.text, 'alpha beta gamma delta');
-    const cut = (await suite.client.completions.create({ model: 'sim-echo', prompt: 'alpha beta gamma delta', max_tokens: 100, stop: [' gamma'] })).choices[0]!;
+    const cut = (
+      await suite.client.completions.create({ model: 'sim-echo', prompt: 'alpha beta gamma delta', max_tokens: 100, stop: [' gamma'] })
+    ).choices[0]!;
     assert.equal(cut.text, 'alpha beta');
     assert.equal(cut.finish_reason, 'stop');
   });
@@ -77,8 +89,14 @@ describe('legacy completions', () => {
     const { frames } = await postForFrames(`${suite.gw.url}/v1/completions`, raw, { authorization: `Bearer ${suite.gw.token}` });
     assert.equal(frames.at(-1)!.data, '[DONE]');
     const chunks = frames.slice(0, -1).map((frame) => frame.data);
-    assert.deepEqual(chunks.flatMap((chunk, i) => shapeErrors(chunk, TEXT_COMPLETION, `chunk ${i}`)), []);
-    assert.deepEqual(chunks.filter((chunk) => chunk.choices[0]?.finish_reason).map((chunk) => chunk.choices[0].index), [0, 1, 2, 3]);
+    assert.deepEqual(
+      chunks.flatMap((chunk, i) => shapeErrors(chunk, TEXT_COMPLETION, `chunk ${i}`)),
+      [],
+    );
+    assert.deepEqual(
+      chunks.filter((chunk) => chunk.choices[0]?.finish_reason).map((chunk) => chunk.choices[0].index),
+      [0, 1, 2, 3],
+    );
     const plain = await request(`${suite.gw.url}/v1/completions`, 'POST', { token: suite.gw.token, body: params });
     assert.deepEqual(shapeErrors(plain.body, TEXT_COMPLETION, 'text_completion'), []);
   });

@@ -5,22 +5,38 @@ import OpenAI, { toFile } from 'openai';
 import { decodePng, encodePng } from '../../electron/gateway/providers/simulate/png.ts';
 import { useOpenAIGateway } from '../helpers/openai-suite.ts';
 
-
 describe('images', () => {
   const suite = useOpenAIGateway();
 
   test('generations return n decodable PNGs of the requested size, deterministically', async () => {
-    const result = await suite.client.images.generate({ model: 'gpt-image-1', prompt: 'a red kite over hills', n: 2, size: '1536x1024', response_format: 'b64_json' });
+    const result = await suite.client.images.generate({
+      model: 'gpt-image-1',
+      prompt: 'a red kite over hills',
+      n: 2,
+      size: '1536x1024',
+      response_format: 'b64_json',
+    });
     assert.equal(result.data!.length, 2);
     const [a, b] = result.data!.map((item) => decodePng(Buffer.from(item.b64_json!, 'base64')));
     assert.deepEqual([a!.width, a!.height], [1536, 1024]);
     assert.notDeepEqual(a!.rgba, b!.rgba, 'each of n differs');
-    const again = await suite.client.images.generate({ model: 'gpt-image-1', prompt: 'a red kite over hills', n: 1, size: '1536x1024', response_format: 'b64_json' });
+    const again = await suite.client.images.generate({
+      model: 'gpt-image-1',
+      prompt: 'a red kite over hills',
+      n: 1,
+      size: '1536x1024',
+      response_format: 'b64_json',
+    });
     assert.equal(again.data![0]!.b64_json, result.data![0]!.b64_json);
   });
 
   test('the url form serves the PNG from the gateway', async () => {
-    const result = await suite.client.images.generate({ model: 'dall-e-3', prompt: 'a lighthouse', size: '256x256', response_format: 'url' });
+    const result = await suite.client.images.generate({
+      model: 'dall-e-3',
+      prompt: 'a lighthouse',
+      size: '256x256',
+      response_format: 'url',
+    });
     const response = await fetch(result.data![0]!.url!);
     assert.equal(response.headers.get('content-type'), 'image/png');
     const png = decodePng(Buffer.from(await response.arrayBuffer()));
@@ -51,13 +67,26 @@ describe('images', () => {
     for (let i = 0; i < width * height; i++) maskRgba[i * 4 + 3] = i % width < width / 2 ? 255 : 0;
     const image = await toFile(encodePng({ width, height, rgba }), 'in.png', { type: 'image/png' });
     const mask = await toFile(encodePng({ width, height, rgba: maskRgba }), 'mask.png', { type: 'image/png' });
-    const result = await suite.client.images.edit({ model: 'gpt-image-1', image, mask, prompt: 'make it blue', response_format: 'b64_json' } as never);
+    const result = await suite.client.images.edit({
+      model: 'gpt-image-1',
+      image,
+      mask,
+      prompt: 'make it blue',
+      response_format: 'b64_json',
+    } as never);
     const out = decodePng(Buffer.from(result.data![0]!.b64_json!, 'base64'));
     assert.deepEqual([out.width, out.height], [width, height]);
     const pixel = (x: number) => Array.from(out.rgba.subarray(x * 4, x * 4 + 4));
     assert.deepEqual(pixel(0), [200, 200, 200, 200], 'opaque mask area untouched');
     assert.notDeepEqual(pixel(width - 1), [200, 200, 200, 200], 'transparent mask area edited');
-    const resized = await suite.client.images.edit({ model: 'gpt-image-1', image: await toFile(encodePng({ width, height, rgba }), 'in.png', { type: 'image/png' }), prompt: 'bigger', size: '128x64', n: 2, response_format: 'b64_json' } as never);
+    const resized = await suite.client.images.edit({
+      model: 'gpt-image-1',
+      image: await toFile(encodePng({ width, height, rgba }), 'in.png', { type: 'image/png' }),
+      prompt: 'bigger',
+      size: '128x64',
+      n: 2,
+      response_format: 'b64_json',
+    } as never);
     assert.equal(resized.data!.length, 2);
     const big = decodePng(Buffer.from(resized.data![0]!.b64_json!, 'base64'));
     assert.deepEqual([big.width, big.height], [128, 64]);
@@ -70,7 +99,9 @@ describe('images', () => {
 
   test('each image is billed by its size: $0.016 up to 512x512, $0.02 up to 1024x1024, $0.04 above', async () => {
     const charges = () =>
-      suite.gw.gateway.context.db.prepare("SELECT endpoint, amount_micros FROM usage_records WHERE endpoint LIKE '/v1/images/%' ORDER BY id").all() as {
+      suite.gw.gateway.context.db
+        .prepare("SELECT endpoint, amount_micros FROM usage_records WHERE endpoint LIKE '/v1/images/%' ORDER BY id")
+        .all() as {
         endpoint: string;
         amount_micros: number;
       }[];
@@ -79,7 +110,9 @@ describe('images', () => {
       await suite.client.images.generate({ model: 'gpt-image-1', prompt: 'billing', n: 2, size, response_format: 'b64_json' });
     }
     assert.deepEqual(
-      charges().slice(before).map((row) => [row.endpoint, row.amount_micros]),
+      charges()
+        .slice(before)
+        .map((row) => [row.endpoint, row.amount_micros]),
       [
         ['/v1/images/generations', 32_000],
         ['/v1/images/generations', 40_000],

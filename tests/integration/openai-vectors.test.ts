@@ -41,7 +41,14 @@ describe('embeddings and rerank', () => {
   test('dimensions and token-array inputs are honoured', async () => {
     const small = await suite.client.embeddings.create({ model: 'sim-embed', input: 'hello world', dimensions: 64 });
     assert.equal(small.data[0]!.embedding.length, 64);
-    const tokens = await suite.client.embeddings.create({ model: 'sim-embed', input: [[15339, 1917], [15339, 1917]], encoding_format: 'float' });
+    const tokens = await suite.client.embeddings.create({
+      model: 'sim-embed',
+      input: [
+        [15339, 1917],
+        [15339, 1917],
+      ],
+      encoding_format: 'float',
+    });
     assert.deepEqual(tokens.data[0]!.embedding, tokens.data[1]!.embedding);
     const single = await suite.client.embeddings.create({ model: 'sim-embed', input: [15339, 1917], encoding_format: 'float' });
     assert.equal(single.data.length, 1, 'one token array is one input');
@@ -81,14 +88,25 @@ describe('embeddings and rerank', () => {
     const { results, usage } = response.body;
     assert.equal(results.length, 3);
     assert.deepEqual(
-      results.slice(0, 2).map((r: { index: number }) => r.index).sort(),
+      results
+        .slice(0, 2)
+        .map((r: { index: number }) => r.index)
+        .sort(),
       [1, 2],
     );
     assert.equal(results[2].index, 3, 'a document sharing only "capital" ranks after both France documents');
     const scores = results.map((r: { relevance_score: number }) => r.relevance_score);
-    assert.deepEqual(scores, [...scores].sort((x: number, y: number) => y - x));
+    assert.deepEqual(
+      scores,
+      [...scores].sort((x: number, y: number) => y - x),
+    );
     assert.ok(scores.every((s: number) => s >= 0 && s <= 1));
-    assert.equal(results[1].document.text, typeof documents[results[1].index] === 'string' ? documents[results[1].index] : (documents[results[1].index] as { text: string }).text);
+    assert.equal(
+      results[1].document.text,
+      typeof documents[results[1].index] === 'string'
+        ? documents[results[1].index]
+        : (documents[results[1].index] as { text: string }).text,
+    );
     assert.ok(usage.total_tokens > 0);
     const bare = await request(`${suite.gw.url}/v1/rerank`, 'POST', {
       token: suite.gw.token,
@@ -103,7 +121,11 @@ describe('embeddings and rerank', () => {
   });
 
   test('Cohere v2 path /v2/rerank: ranked indices and scores, no documents unless asked, api version 2', async () => {
-    const documents = ['Carson City is the capital city of Nevada.', 'Washington, D.C. is the capital of the United States.', 'The capital city of France is Paris.'];
+    const documents = [
+      'Carson City is the capital city of Nevada.',
+      'Washington, D.C. is the capital of the United States.',
+      'The capital city of France is Paris.',
+    ];
     const response = await request(`${suite.gw.url}/v2/rerank`, 'POST', {
       token: suite.gw.token,
       body: { model: 'rerank-v3.5', query: 'What is the capital of the United States?', documents, top_n: 2 },
@@ -118,7 +140,7 @@ describe('embeddings and rerank', () => {
 
   test('each call is billed to the token', () => {
     const rows = suite.gw.gateway.context.db
-      .prepare("SELECT endpoint, COUNT(*) AS n FROM usage_records GROUP BY endpoint ORDER BY endpoint")
+      .prepare('SELECT endpoint, COUNT(*) AS n FROM usage_records GROUP BY endpoint ORDER BY endpoint')
       .all() as { endpoint: string; n: number }[];
     assert.ok(rows.find((row) => row.endpoint === '/v1/embeddings')!.n >= 6);
     assert.ok(rows.find((row) => row.endpoint === '/v1/rerank')!.n >= 2);

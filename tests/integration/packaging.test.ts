@@ -26,7 +26,13 @@ describe('desktop packaging (electron-builder --linux dir)', () => {
     chmodSync(path.join(electronDist, 'electron'), 0o755);
     const result = spawnSync(
       process.execPath,
-      [path.join(ROOT, 'node_modules/electron-builder/cli.js'), '--linux', 'dir', `--config.electronDist=${electronDist}`, `--config.directories.output=${output}`],
+      [
+        path.join(ROOT, 'node_modules/electron-builder/cli.js'),
+        '--linux',
+        'dir',
+        `--config.electronDist=${electronDist}`,
+        `--config.directories.output=${output}`,
+      ],
       { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: 'true' } },
     );
     assert.equal(result.status, 0, `electron-builder failed:\n${result.stdout}\n${result.stderr}`);
@@ -37,15 +43,31 @@ describe('desktop packaging (electron-builder --linux dir)', () => {
 
   test('the app is named after the package and carries the built bundles, its icon and package.json', () => {
     assert.ok(statSync(path.join(app, pkg.name)).mode & 0o111, 'the executable is renamed to the package name');
-    for (const file of ['/out/main/index.js', '/out/main/media-worker.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/resources/icon.png', '/package.json']) {
+    for (const file of [
+      '/out/main/index.js',
+      '/out/main/media-worker.js',
+      '/out/preload/index.cjs',
+      '/out/renderer/index.html',
+      '/resources/icon.png',
+      '/package.json',
+    ]) {
       assert.ok(files.includes(file), `${file} is packaged`);
     }
-    assert.equal(files.some((file) => file.startsWith('/out/.build-')), false, 'no test build stamps');
-    assert.equal(files.some((file) => /^\/(electron|renderer|tests|scripts)\//.test(file)), false, 'no sources');
+    assert.equal(
+      files.some((file) => file.startsWith('/out/.build-')),
+      false,
+      'no test build stamps',
+    );
+    assert.equal(
+      files.some((file) => /^\/(electron|renderer|tests|scripts)\//.test(file)),
+      false,
+      'no sources',
+    );
   });
 
   test('every runtime dependency is packaged and no development one is', () => {
-    for (const name of Object.keys(pkg.dependencies)) assert.ok(files.includes(`/node_modules/${name}/package.json`), `${name} is packaged`);
+    for (const name of Object.keys(pkg.dependencies))
+      assert.ok(files.includes(`/node_modules/${name}/package.json`), `${name} is packaged`);
     for (const name of ['electron', 'react', 'openai', 'typescript', 'electron-builder', 'vite']) {
       assert.equal(files.includes(`/node_modules/${name}/package.json`), false, `${name} stays out`);
     }
@@ -55,8 +77,13 @@ describe('desktop packaging (electron-builder --linux dir)', () => {
     const unpacked = path.join(app, 'resources', 'app.asar.unpacked', 'node_modules');
     const natives = spawnSync('find', [unpacked, '-name', '*.node'], { encoding: 'utf8' }).stdout;
     assert.match(natives, /better-sqlite3\/prebuilds\/linux-x64\.node/);
-    assert.equal(files.some((file) => file.startsWith('/node_modules/better-sqlite3/deps/')), false, 'no SQLite C sources');
-    if (existsSync(path.join(ROOT, 'node_modules/keytar/build/Release/keytar.node'))) assert.match(natives, /keytar\/build\/Release\/keytar\.node/);
+    assert.equal(
+      files.some((file) => file.startsWith('/node_modules/better-sqlite3/deps/')),
+      false,
+      'no SQLite C sources',
+    );
+    if (existsSync(path.join(ROOT, 'node_modules/keytar/build/Release/keytar.node')))
+      assert.match(natives, /keytar\/build\/Release\/keytar\.node/);
   });
 
   test('the packaged files alone start the gateway and serve the console', async () => {
@@ -87,7 +114,9 @@ describe('desktop packaging (electron-builder --linux dir)', () => {
       const page = await fetch(started.consoleUrl);
       assert.equal(page.status, 200);
       assert.match(await page.text(), /<div id="root">/);
-      const status = await fetch(`${started.connection.gatewayUrl}/admin/api/status`, { headers: { authorization: `Bearer ${started.connection.adminToken}` } });
+      const status = await fetch(`${started.connection.gatewayUrl}/admin/api/status`, {
+        headers: { authorization: `Bearer ${started.connection.adminToken}` },
+      });
       assert.equal(status.status, 200, 'SQLite (better-sqlite3 from the package) answers');
       const answer = (await status.json()) as any;
       assert.ok(answer.accounts.includes('local'));

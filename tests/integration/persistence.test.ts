@@ -12,7 +12,9 @@ test('stopping and starting on the same data dir keeps groups, assets and tokens
   const first = await startGateway({ dataDir, refreshIntervalMs: 3_600_000, simReviewMs: 0 });
   const api = portraitClient(first.url, first.token);
   const group = dataOf(await api.createGroup({ name: 'kept', description: 'across restarts' }));
-  const asset = dataOf(await api.createAsset({ group_id: group.group_id, url: 'https://cdn.example.com/kept.png', asset_type: 'Image', name: 'k' }));
+  const asset = dataOf(
+    await api.createAsset({ group_id: group.group_id, url: 'https://cdn.example.com/kept.png', asset_type: 'Image', name: 'k' }),
+  );
   assert.equal(asset.status, 'Submitted');
   await first.stop({ keepData: true });
 
@@ -47,7 +49,10 @@ test('kill -9 right after acknowledged writes loses none of them', async () => {
     const restarted = await serveCli(['--port', '0', '--data-dir', dataDir, '--secrets', 'none']);
     try {
       const items = dataOf(await portraitClient(restarted.url, token).listGroups('?page_size=100')).items;
-      assert.deepEqual(items.map((g: { group_id: string }) => g.group_id), created);
+      assert.deepEqual(
+        items.map((g: { group_id: string }) => g.group_id),
+        created,
+      );
       assert.deepEqual(items[0], renamed);
     } finally {
       await restarted.stop();

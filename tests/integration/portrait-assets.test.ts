@@ -54,9 +54,7 @@ describe('portrait assets', () => {
     );
     assert.equal(listed.status, 'Submitted', 'list statuses lag until a query or the scan');
     assert.equal(dataOf(await api.getAsset(asset.asset_id)).status, 'Active');
-    const relisted = dataOf(await api.listAssets(`?status=Active&page_size=100`)).items.map(
-      (item: { asset_id: string }) => item.asset_id,
-    );
+    const relisted = dataOf(await api.listAssets(`?status=Active&page_size=100`)).items.map((item: { asset_id: string }) => item.asset_id);
     assert.ok(relisted.includes(asset.asset_id), 'the stored result shows in the list');
   });
 

@@ -97,6 +97,9 @@ describe('portrait groups', () => {
     assert.equal(page.page_size, 20);
     assert.equal(page.total, page.items.length);
     const created = page.items.map((g: { created_at: string }) => Date.parse(g.created_at));
-    assert.deepEqual(created, [...created].sort((a, b) => a - b));
+    assert.deepEqual(
+      created,
+      [...created].sort((a, b) => a - b),
+    );
   });
 });

@@ -6,7 +6,11 @@ import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { openRaw, type RawClient } from '../helpers/realtime.ts';
 
 const MiB = 1024 * 1024;
-const userText = (id: string, text: string) => ({ type: 'conversation.item.create', event_id: `evt_${id}`, item: { id, type: 'message', role: 'user', content: [{ type: 'input_text', text }] } });
+const userText = (id: string, text: string) => ({
+  type: 'conversation.item.create',
+  event_id: `evt_${id}`,
+  item: { id, type: 'message', role: 'user', content: [{ type: 'input_text', text }] },
+});
 
 describe('realtime session limits', { timeout: 120_000 }, () => {
   let gw: TestGateway;
@@ -26,7 +30,10 @@ describe('realtime session limits', { timeout: 120_000 }, () => {
   const holds = async (client: RawClient, id: string): Promise<boolean> => {
     const from = client.events.length;
     client.send({ type: 'conversation.item.retrieve', event_id: `get_${id}`, item_id: id });
-    const answer = await client.next((e) => e.type === 'conversation.item.retrieved' || (e.type === 'error' && e.error.event_id === `get_${id}`), from);
+    const answer = await client.next(
+      (e) => e.type === 'conversation.item.retrieved' || (e.type === 'error' && e.error.event_id === `get_${id}`),
+      from,
+    );
     if (answer.type === 'error') assert.equal(answer.error.code, 'item_not_found');
     return answer.type === 'conversation.item.retrieved';
   };
@@ -42,9 +49,16 @@ describe('realtime session limits', { timeout: 120_000 }, () => {
     const kept = [];
     for (let i = 0; i < count; i++) if (await holds(client, `big${i}`)) kept.push(i);
     assert.ok(kept.length * size <= REALTIME_LIMITS.conversationBytes, `kept ${kept.length} items of 12 MiB`);
-    assert.deepEqual(kept, Array.from({ length: kept.length }, (_, i) => count - kept.length + i), 'the newest items are the ones kept');
+    assert.deepEqual(
+      kept,
+      Array.from({ length: kept.length }, (_, i) => count - kept.length + i),
+      'the newest items are the ones kept',
+    );
     const deleted = client.events.filter((e) => e.type === 'conversation.item.deleted').map((e) => e.item_id);
-    assert.deepEqual(deleted, Array.from({ length: count - kept.length }, (_, i) => `big${i}`));
+    assert.deepEqual(
+      deleted,
+      Array.from({ length: count - kept.length }, (_, i) => `big${i}`),
+    );
     client.socket.close();
   });
 
@@ -81,7 +95,11 @@ describe('realtime session limits', { timeout: 120_000 }, () => {
     client.send({ type: 'input_audio_buffer.append', event_id: 'a2', audio: chunk });
     const error = await client.next((e) => e.type === 'error' && e.error.event_id === 'a2', 0);
     assert.equal(error.error.code, 'input_audio_buffer_full');
-    assert.equal(client.events.some((e) => e.type === 'error' && e.error.event_id === 'a1'), false, 'the first append was taken');
+    assert.equal(
+      client.events.some((e) => e.type === 'error' && e.error.event_id === 'a1'),
+      false,
+      'the first append was taken',
+    );
     client.send({ type: 'input_audio_buffer.commit' });
     const committed = await client.next('conversation.item.done', 0);
     const from = client.events.length;

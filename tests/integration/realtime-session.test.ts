@@ -11,7 +11,10 @@ import { openRaw, type RawClient } from '../helpers/realtime.ts';
 
 const say = (text: string) => pcmBytes(synthesizeSpeech(text));
 const silence = (ms: number) => Buffer.alloc(ms * 48);
-const userText = (text: string) => ({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } });
+const userText = (text: string) => ({
+  type: 'conversation.item.create',
+  item: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] },
+});
 /** A message the echo model takes long to say, so a response stays in progress while the test acts. */
 const LONG = Array.from({ length: 3000 }, (_, i) => `word${i}`).join(' ');
 
@@ -41,19 +44,46 @@ describe('realtime sessions over ws://', { timeout: 60_000 }, () => {
       [{ no_type: true }, 'missing_required_parameter', 'type'],
       [{ type: 'session.update', session: { type: 'realtime', instructions: 5 } }, 'invalid_type', 'session.instructions'],
       [{ type: 'session.update', session: { instructions: 'no type' } }, 'missing_required_parameter', 'session.type'],
-      [{ type: 'session.update', session: { type: 'realtime', output_modalities: ['text', 'audio'] } }, 'invalid_value', 'session.output_modalities'],
-      [{ type: 'session.update', session: { type: 'realtime', audio: { input: { turn_detection: { type: 'server_vad', threshold: 2 } } } } }, 'invalid_value', 'session.audio.input.turn_detection.threshold'],
+      [
+        { type: 'session.update', session: { type: 'realtime', output_modalities: ['text', 'audio'] } },
+        'invalid_value',
+        'session.output_modalities',
+      ],
+      [
+        {
+          type: 'session.update',
+          session: { type: 'realtime', audio: { input: { turn_detection: { type: 'server_vad', threshold: 2 } } } },
+        },
+        'invalid_value',
+        'session.audio.input.turn_detection.threshold',
+      ],
       [{ type: 'input_audio_buffer.commit' }, 'input_audio_buffer_commit_empty', null],
       [{ type: 'input_audio_buffer.append', audio: 'not base64!' }, 'invalid_value', 'audio'],
-      [{ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [] } }, 'missing_required_parameter', 'item.content'],
-      [{ type: 'conversation.item.create', item: { type: 'message', role: 'system', content: [{ type: 'input_audio', audio: '' }] } }, 'invalid_value', 'item.content[0].type'],
-      [{ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: 'call_nowhere', output: '1' } }, 'invalid_value', 'item.call_id'],
-      [{ type: 'conversation.item.create', previous_item_id: 'item_missing', item: userText('x').item }, 'item_not_found', 'previous_item_id'],
+      [
+        { type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [] } },
+        'missing_required_parameter',
+        'item.content',
+      ],
+      [
+        { type: 'conversation.item.create', item: { type: 'message', role: 'system', content: [{ type: 'input_audio', audio: '' }] } },
+        'invalid_value',
+        'item.content[0].type',
+      ],
+      [
+        { type: 'conversation.item.create', item: { type: 'function_call_output', call_id: 'call_nowhere', output: '1' } },
+        'invalid_value',
+        'item.call_id',
+      ],
+      [
+        { type: 'conversation.item.create', previous_item_id: 'item_missing', item: userText('x').item },
+        'item_not_found',
+        'previous_item_id',
+      ],
       [{ type: 'conversation.item.delete', item_id: 'item_missing' }, 'item_not_found', 'item_id'],
       [{ type: 'response.create', response: { conversation: 'elsewhere' } }, 'invalid_value', 'response.conversation'],
       [{ type: 'response.cancel' }, 'response_cancel_not_active', null],
     ];
-    cases.forEach(([event, , ], i) => client.send({ ...event, event_id: `evt_${i}` }));
+    cases.forEach(([event, ,], i) => client.send({ ...event, event_id: `evt_${i}` }));
     for (const [i, [, code, param]] of cases.entries()) {
       const error = await errorFor(client, `evt_${i}`);
       assert.deepEqual([error.error.code, error.error.param], [code, param], `case ${i}: ${error.error.message}`);
@@ -90,7 +120,9 @@ describe('realtime sessions over ws://', { timeout: 60_000 }, () => {
   });
 
   test('the beta subprotocol selects beta names too', async () => {
-    const client = await openRaw(`${wsUrl}?model=sim-echo`, { protocols: ['realtime', `openai-insecure-api-key.${gw.token}`, 'openai-beta.realtime-v1'] });
+    const client = await openRaw(`${wsUrl}?model=sim-echo`, {
+      protocols: ['realtime', `openai-insecure-api-key.${gw.token}`, 'openai-beta.realtime-v1'],
+    });
     assert.equal(client.socket.protocol, 'realtime');
     await client.next('session.created');
     client.send({ type: 'session.update', session: { modalities: ['text'] } });
@@ -108,9 +140,18 @@ describe('realtime sessions over ws://', { timeout: 60_000 }, () => {
     client.send({ ...userText('second'), item: { ...userText('second').item, id: 'item_second' } });
     client.send({ ...userText('first'), previous_item_id: 'root', item: { ...userText('first').item, id: 'item_first' } });
     const added = [await client.next('conversation.item.added'), await client.next('conversation.item.added')];
-    assert.deepEqual(added.map((e) => [e.item.id, e.previous_item_id]), [['item_second', null], ['item_first', null]]);
+    assert.deepEqual(
+      added.map((e) => [e.item.id, e.previous_item_id]),
+      [
+        ['item_second', null],
+        ['item_first', null],
+      ],
+    );
     const spoken = say('hello from the mic');
-    client.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_audio', audio: spoken.toString('base64') }] } });
+    client.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'user', content: [{ type: 'input_audio', audio: spoken.toString('base64') }] },
+    });
     const audioItem = (await client.next('conversation.item.added')).item;
     assert.deepEqual(audioItem.content, [{ type: 'input_audio', transcript: null }], 'audio data is not echoed back');
     client.send({ type: 'conversation.item.retrieve', item_id: audioItem.id });
@@ -125,7 +166,13 @@ describe('realtime sessions over ws://', { timeout: 60_000 }, () => {
     const spokenAnswer = Buffer.from((await client.next('conversation.item.retrieved')).item.content[0].audio, 'base64');
     assert.equal(listen(pcmSamples(spokenAnswer)), 'hello from the mic');
     const durationMs = Math.round(spokenAnswer.length / 48);
-    client.send({ type: 'conversation.item.truncate', item_id: answer.id, content_index: 0, audio_end_ms: durationMs + 100, event_id: 'evt_long' });
+    client.send({
+      type: 'conversation.item.truncate',
+      item_id: answer.id,
+      content_index: 0,
+      audio_end_ms: durationMs + 100,
+      event_id: 'evt_long',
+    });
     assert.match((await errorFor(client, 'evt_long')).error.message, /already shorter than/);
     client.send({ type: 'conversation.item.truncate', item_id: answer.id, content_index: 0, audio_end_ms: 300 });
     assert.deepEqual((await client.next('conversation.item.truncated')).audio_end_ms, 300);
@@ -153,8 +200,14 @@ describe('realtime sessions over ws://', { timeout: 60_000 }, () => {
     assert.match(busy.error.message, new RegExp(created.response.id));
     client.send({ type: 'response.cancel' });
     const done = await client.next('response.done');
-    assert.deepEqual([done.response.status, done.response.status_details], ['cancelled', { type: 'cancelled', reason: 'client_cancelled' }]);
-    const said = client.events.filter((e) => e.type === 'response.output_text.delta').map((e) => e.delta).join('');
+    assert.deepEqual(
+      [done.response.status, done.response.status_details],
+      ['cancelled', { type: 'cancelled', reason: 'client_cancelled' }],
+    );
+    const said = client.events
+      .filter((e) => e.type === 'response.output_text.delta')
+      .map((e) => e.delta)
+      .join('');
     assert.ok(said.length > 0 && said.length < LONG.length, 'cut part-way');
     assert.equal(done.response.output[0].status, 'incomplete');
     assert.equal(done.response.output[0].content[0].text, said);
@@ -182,9 +235,19 @@ describe('realtime sessions over ws://', { timeout: 60_000 }, () => {
 
   test('VAD off with input transcription: commit transcribes (billed at the transcription price) and no response starts until asked', async () => {
     const client = await open('model=sim-echo');
-    client.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'], audio: { input: { turn_detection: null, transcription: { model: 'whisper-1' } } } } });
+    client.send({
+      type: 'session.update',
+      session: {
+        type: 'realtime',
+        output_modalities: ['text'],
+        audio: { input: { turn_detection: null, transcription: { model: 'whisper-1' } } },
+      },
+    });
     const updated = await client.next('session.updated');
-    assert.deepEqual([updated.session.audio.input.turn_detection, updated.session.audio.input.transcription], [null, { model: 'whisper-1' }]);
+    assert.deepEqual(
+      [updated.session.audio.input.turn_detection, updated.session.audio.input.transcription],
+      [null, { model: 'whisper-1' }],
+    );
     const speech = Buffer.concat([silence(200), say('the quick brown fox'), silence(200)]);
     client.send({ type: 'input_audio_buffer.append', audio: speech.toString('base64') });
     client.send({ type: 'input_audio_buffer.commit' });
@@ -192,11 +255,16 @@ describe('realtime sessions over ws://', { timeout: 60_000 }, () => {
     const completed = await client.next('conversation.item.input_audio_transcription.completed');
     assert.equal(completed.item_id, committed.item_id);
     assert.equal(completed.transcript, 'the quick brown fox');
-    const deltas = client.events.filter((e) => e.type === 'conversation.item.input_audio_transcription.delta').map((e) => e.delta).join('');
+    const deltas = client.events
+      .filter((e) => e.type === 'conversation.item.input_audio_transcription.delta')
+      .map((e) => e.delta)
+      .join('');
     assert.equal(deltas, completed.transcript);
     const seconds = speech.length / 48_000;
     assert.deepEqual(completed.usage, { type: 'duration', seconds: Math.round(seconds * 1000) / 1000 });
-    const billed = gw.gateway.context.db.prepare("SELECT amount_micros FROM usage_records WHERE endpoint = '/v1/realtime' AND model = 'whisper-1'").get() as { amount_micros: number };
+    const billed = gw.gateway.context.db
+      .prepare("SELECT amount_micros FROM usage_records WHERE endpoint = '/v1/realtime' AND model = 'whisper-1'")
+      .get() as { amount_micros: number };
     assert.equal(billed.amount_micros, transcriptionPriceMicros(seconds));
     assert.ok(!client.types().includes('input_audio_buffer.speech_started') && !client.types().includes('response.created'));
     client.send({ type: 'input_audio_buffer.append', audio: silence(200).toString('base64') });
@@ -213,12 +281,19 @@ describe('realtime sessions over ws://', { timeout: 60_000 }, () => {
     client.send(userText('in the conversation'));
     const conversationItem = (await client.next('conversation.item.added')).item;
     const input = [{ type: 'item_reference', id: conversationItem.id }, userText('classify this').item];
-    client.send({ type: 'response.create', response: { conversation: 'none', output_modalities: ['text'], metadata: { purpose: 'classify' }, input } });
+    client.send({
+      type: 'response.create',
+      response: { conversation: 'none', output_modalities: ['text'], metadata: { purpose: 'classify' }, input },
+    });
     const done = await client.next('response.done');
     assert.equal(done.response.conversation_id, null);
     assert.deepEqual(done.response.metadata, { purpose: 'classify' });
     assert.equal(done.response.output[0].content[0].text, 'classify this');
-    assert.equal(client.events.filter((e) => e.type === 'conversation.item.added').length, 1, 'the out-of-band answer is not in the conversation');
+    assert.equal(
+      client.events.filter((e) => e.type === 'conversation.item.added').length,
+      1,
+      'the out-of-band answer is not in the conversation',
+    );
     client.send({ type: 'conversation.item.retrieve', item_id: done.response.output[0].id, event_id: 'evt_oob' });
     assert.equal((await errorFor(client, 'evt_oob')).error.code, 'item_not_found');
     client.socket.close();
@@ -229,14 +304,20 @@ describe('realtime sessions over ws://', { timeout: 60_000 }, () => {
     client.send(userText('Describe the ocean in detail.'));
     client.send({ type: 'response.create', response: { output_modalities: ['text'], max_output_tokens: 5 } });
     const done = await client.next('response.done');
-    assert.deepEqual([done.response.status, done.response.status_details], ['incomplete', { type: 'incomplete', reason: 'max_output_tokens' }]);
+    assert.deepEqual(
+      [done.response.status, done.response.status_details],
+      ['incomplete', { type: 'incomplete', reason: 'max_output_tokens' }],
+    );
     assert.ok(done.response.usage.output_tokens <= 5);
     client.socket.close();
   });
 
   test(`a spoken answer stops at the speech limit (${MAX_SPEECH_SECONDS} s): status incomplete, the audio within the limit, the transcript its prefix`, async () => {
     const client = await open('model=sim-echo');
-    client.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['audio'], audio: { output: { speed: 0.25 } } } });
+    client.send({
+      type: 'session.update',
+      session: { type: 'realtime', output_modalities: ['audio'], audio: { output: { speed: 0.25 } } },
+    });
     await client.next('session.updated');
     // About 2 KB at 220 ms a byte: some 440 s of speech, unbounded before.
     const text = Array.from({ length: 400 }, (_, i) => `w${i}`).join(' ');
@@ -244,7 +325,9 @@ describe('realtime sessions over ws://', { timeout: 60_000 }, () => {
     client.send({ type: 'response.create' });
     const done = await client.next('response.done');
     assert.equal(done.response.status, 'incomplete');
-    const audio = Buffer.concat(client.events.filter((e) => e.type === 'response.output_audio.delta').map((e) => Buffer.from(e.delta, 'base64')));
+    const audio = Buffer.concat(
+      client.events.filter((e) => e.type === 'response.output_audio.delta').map((e) => Buffer.from(e.delta, 'base64')),
+    );
     const seconds = audio.length / 2 / 24_000;
     assert.ok(seconds <= MAX_SPEECH_SECONDS && seconds > MAX_SPEECH_SECONDS - 5, `${seconds} s of audio`);
     const transcript = client.events.find((e) => e.type === 'response.output_audio_transcript.done')!.transcript as string;
@@ -261,10 +344,15 @@ describe('realtime sessions over ws://', { timeout: 60_000 }, () => {
     client.send({ type: 'input_audio_buffer.append', audio: speech.toString('base64') });
     await client.next('input_audio_buffer.speech_stopped');
     const done = await client.next('response.done');
-    const audio = Buffer.concat(client.events.filter((e) => e.type === 'response.output_audio.delta').map((e) => Buffer.from(e.delta, 'base64')));
+    const audio = Buffer.concat(
+      client.events.filter((e) => e.type === 'response.output_audio.delta').map((e) => Buffer.from(e.delta, 'base64')),
+    );
     // One μ-law byte per 8 kHz sample: 8000 bytes a second, 20 audio tokens a second.
     assert.equal(done.response.usage.output_token_details.audio_tokens, Math.ceil((audio.length / 8000) * 20));
-    assert.ok(decodeAudio(audio, 'pcmu').some((sample) => Math.abs(sample) > 1000), 'the answer is audible');
+    assert.ok(
+      decodeAudio(audio, 'pcmu').some((sample) => Math.abs(sample) > 1000),
+      'the answer is audible',
+    );
     client.socket.close();
   });
 

@@ -37,7 +37,9 @@ describe('realtime over the openai SDK', { timeout: 60_000 }, () => {
     return { rt, log: sdkLog(rt) };
   };
   const usageRows = (model: string) =>
-    gw.gateway.context.db.prepare("SELECT input_tokens, output_tokens, amount_micros FROM usage_records WHERE endpoint = '/v1/realtime' AND model = ?").all(model) as {
+    gw.gateway.context.db
+      .prepare("SELECT input_tokens, output_tokens, amount_micros FROM usage_records WHERE endpoint = '/v1/realtime' AND model = ?")
+      .all(model) as {
       input_tokens: number;
       output_tokens: number;
       amount_micros: number;
@@ -55,7 +57,10 @@ describe('realtime over the openai SDK', { timeout: 60_000 }, () => {
     const updated = await log.next('session.updated');
     assert.deepEqual(updated.session.output_modalities, ['text']);
     assert.equal(updated.session.instructions, 'Be brief.');
-    rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Tell me about lighthouses.' }] } });
+    rt.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Tell me about lighthouses.' }] },
+    });
     rt.send({ type: 'response.create' });
     const done = await log.next('response.done');
     rt.close();
@@ -90,7 +95,11 @@ describe('realtime over the openai SDK', { timeout: 60_000 }, () => {
     assert.ok(usage.input_tokens > 0 && usage.output_tokens > 0);
     assert.equal(usage.output_token_details.audio_tokens, 0);
     const [row] = usageRows('sim-realtime');
-    assert.deepEqual(row, { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, amount_micros: amountMicros('sim-realtime', usage.input_tokens, usage.output_tokens) });
+    assert.deepEqual(row, {
+      input_tokens: usage.input_tokens,
+      output_tokens: usage.output_tokens,
+      amount_micros: amountMicros('sim-realtime', usage.input_tokens, usage.output_tokens),
+    });
     assert.ok(row!.amount_micros > 0, 'sim-realtime has a price row');
   });
 
@@ -99,7 +108,8 @@ describe('realtime over the openai SDK', { timeout: 60_000 }, () => {
     await log.next('session.created');
     const speech = pcmBytes(synthesizeSpeech('what a lovely day'));
     const stream = Buffer.concat([silence(500), speech, silence(600)]);
-    for (let at = 0; at < stream.length; at += 960) rt.send({ type: 'input_audio_buffer.append', audio: stream.subarray(at, at + 960).toString('base64') });
+    for (let at = 0; at < stream.length; at += 960)
+      rt.send({ type: 'input_audio_buffer.append', audio: stream.subarray(at, at + 960).toString('base64') });
     const done = await log.next('response.done');
     rt.close();
     const order = [
@@ -131,10 +141,18 @@ describe('realtime over the openai SDK', { timeout: 60_000 }, () => {
     // Speech begins 500 ms in; the start includes the 300 ms prefix padding; the stop includes the 500 ms of silence.
     assert.equal(started.audio_start_ms, 200);
     const speechMs = speech.length / 48;
-    assert.ok(Math.abs(stopped.audio_end_ms - (500 + speechMs + 500)) <= 20, `audio_end_ms ${stopped.audio_end_ms} for ${speechMs} ms of speech`);
+    assert.ok(
+      Math.abs(stopped.audio_end_ms - (500 + speechMs + 500)) <= 20,
+      `audio_end_ms ${stopped.audio_end_ms} for ${speechMs} ms of speech`,
+    );
 
-    const audio = Buffer.concat(log.events.filter((e) => e.type === 'response.output_audio.delta').map((e) => Buffer.from(e.delta, 'base64')));
-    const transcript = log.events.filter((e) => e.type === 'response.output_audio_transcript.delta').map((e) => e.delta).join('');
+    const audio = Buffer.concat(
+      log.events.filter((e) => e.type === 'response.output_audio.delta').map((e) => Buffer.from(e.delta, 'base64')),
+    );
+    const transcript = log.events
+      .filter((e) => e.type === 'response.output_audio_transcript.delta')
+      .map((e) => e.delta)
+      .join('');
     assert.equal(transcript, 'what a lovely day', 'the echo model heard the spoken words');
     assert.equal(log.events.find((e) => e.type === 'response.output_audio_transcript.done')!.transcript, transcript);
     assert.equal(done.response.output[0].content[0].transcript, transcript);
@@ -150,20 +168,37 @@ describe('realtime over the openai SDK', { timeout: 60_000 }, () => {
   test('session tools give function-call argument events; the function output answers the next response', async () => {
     const { rt, log } = connect('sim-realtime');
     await log.next('session.created');
-    const tool = { type: 'function' as const, name: 'get_time', description: 'Current time', parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } };
+    const tool = {
+      type: 'function' as const,
+      name: 'get_time',
+      description: 'Current time',
+      parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] },
+    };
     rt.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'], tools: [tool], tool_choice: 'required' } });
-    rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'What time is it?' }] } });
+    rt.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'What time is it?' }] },
+    });
     rt.send({ type: 'response.create' });
     const done = await log.next('response.done');
     const argsDone = log.events.find((e) => e.type === 'response.function_call_arguments.done')!;
     assert.equal(argsDone.name, 'get_time');
-    const streamed = log.events.filter((e) => e.type === 'response.function_call_arguments.delta').map((e) => e.delta).join('');
+    const streamed = log.events
+      .filter((e) => e.type === 'response.function_call_arguments.delta')
+      .map((e) => e.delta)
+      .join('');
     assert.equal(streamed, argsDone.arguments);
     assert.equal(typeof JSON.parse(argsDone.arguments).zone, 'string');
     const call = done.response.output[0];
-    assert.deepEqual([call.type, call.status, call.call_id, call.arguments], ['function_call', 'completed', argsDone.call_id, argsDone.arguments]);
+    assert.deepEqual(
+      [call.type, call.status, call.call_id, call.arguments],
+      ['function_call', 'completed', argsDone.call_id, argsDone.arguments],
+    );
     rt.send({ type: 'session.update', session: { type: 'realtime', tool_choice: 'auto' } });
-    rt.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: call.call_id, output: '{"time":"12:30"}' } });
+    rt.send({
+      type: 'conversation.item.create',
+      item: { type: 'function_call_output', call_id: call.call_id, output: '{"time":"12:30"}' },
+    });
     rt.send({ type: 'response.create' });
     const answer = await log.next('response.done');
     rt.close();
@@ -178,17 +213,28 @@ describe('realtime over the openai SDK', { timeout: 60_000 }, () => {
     rt.send({ type: 'session.update', session: { modalities: ['text'], turn_detection: null, voice: 'verse' } } as any);
     const updated = await log.next('session.updated');
     assert.deepEqual([updated.session.modalities, updated.session.turn_detection, updated.session.voice], [['text'], null, 'verse']);
-    rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }] } });
+    rt.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }] },
+    });
     rt.send({ type: 'response.create' });
     await log.next('response.done');
     rt.send({ type: 'response.create', response: { modalities: ['audio', 'text'] } } as any);
     await log.next('response.done');
     rt.close();
     const types = new Set(log.types());
-    for (const beta of ['conversation.item.created', 'response.text.delta', 'response.text.done', 'response.audio.delta', 'response.audio_transcript.delta', 'response.audio.done']) {
+    for (const beta of [
+      'conversation.item.created',
+      'response.text.delta',
+      'response.text.done',
+      'response.audio.delta',
+      'response.audio_transcript.delta',
+      'response.audio.done',
+    ]) {
       assert.ok(types.has(beta), beta);
     }
-    for (const ga of ['conversation.item.added', 'conversation.item.done', 'response.output_text.delta', 'response.output_audio.delta']) assert.ok(!types.has(ga), ga);
+    for (const ga of ['conversation.item.added', 'conversation.item.done', 'response.output_text.delta', 'response.output_audio.delta'])
+      assert.ok(!types.has(ga), ga);
     const part = log.events.find((e) => e.type === 'response.content_part.added')!.part;
     assert.equal(part.type, 'text');
   });
@@ -217,7 +263,10 @@ describe('realtime over the openai SDK', { timeout: 60_000 }, () => {
 
   test('stopping the gateway closes open realtime sockets and stops', async () => {
     const other = await startGateway({ tlsPort: 0 });
-    const client = await openRaw(`${other.gateway.context.runtime.tlsUrl!.replace('https', 'wss')}/v1/realtime`, { ca: readFileSync(`${other.dataDir}/tls/ca.pem`), headers: { authorization: `Bearer ${other.token}` } });
+    const client = await openRaw(`${other.gateway.context.runtime.tlsUrl!.replace('https', 'wss')}/v1/realtime`, {
+      ca: readFileSync(`${other.dataDir}/tls/ca.pem`),
+      headers: { authorization: `Bearer ${other.token}` },
+    });
     await client.next('session.created');
     await other.stop();
     assert.ok((await client.closing).code > 0);
@@ -230,7 +279,8 @@ describe('gatehouse serve with TLS', { timeout: 60_000 }, () => {
     const server = await serveCli(['--port', '0', '--tls-port', '0', '--data-dir', dataDir, '--secrets', 'none']);
     try {
       const token = /sk-gh-[A-Za-z0-9]{40}/.exec(server.stdout.join('\n'))![0];
-      while (!server.stdout.some((line) => line.startsWith('tls ca: '))) await new Promise((resolve) => server.child.stdout.once('data', resolve));
+      while (!server.stdout.some((line) => line.startsWith('tls ca: ')))
+        await new Promise((resolve) => server.child.stdout.once('data', resolve));
       const listening = server.stdout.findIndex((line) => line.startsWith('listening on http://'));
       const tlsLine = server.stdout.findIndex((line) => /^tls listening on https:\/\/127\.0\.0\.1:\d+$/.test(line));
       assert.ok(listening >= 0 && tlsLine > listening, server.stdout.join('\n'));
@@ -255,7 +305,11 @@ describe('gatehouse serve with TLS', { timeout: 60_000 }, () => {
       });
       assert.equal(child.status, 0, child.stderr);
       assert.equal(child.stdout.trim(), 'over tls');
-      const untrusted = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, env: { ...process.env, NODE_EXTRA_CA_CERTS: '', TOKEN: token, BASE: `${tlsUrl}/v1` }, encoding: 'utf8' });
+      const untrusted = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: ROOT,
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: '', TOKEN: token, BASE: `${tlsUrl}/v1` },
+        encoding: 'utf8',
+      });
       assert.notEqual(untrusted.status, 0, 'without the CA the certificate is refused');
       assert.match(untrusted.stderr, /certificate/i);
     } finally {

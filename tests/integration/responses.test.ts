@@ -251,7 +251,10 @@ describe('OpenAI Responses API (simulate mode)', () => {
       OpenAI.RateLimitError,
     );
     for (const fault of ['disconnect', 'malformed']) {
-      const stream = suite.client.responses.stream({ model: MODEL, input: 'Tell me a long story.' }, { headers: { 'x-gatehouse-fault': fault } });
+      const stream = suite.client.responses.stream(
+        { model: MODEL, input: 'Tell me a long story.' },
+        { headers: { 'x-gatehouse-fault': fault } },
+      );
       await assert.rejects(
         (async () => {
           for await (const _event of stream);

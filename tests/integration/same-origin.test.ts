@@ -18,7 +18,11 @@ describe('same-origin admin API and socket; realtime origins', () => {
       headers: { authorization: `Bearer ${gw.gateway.adminToken}`, ...(origin !== undefined && { origin }) },
     });
   const adminSocket = (base: string, headers: Record<string, string>) =>
-    tryUpgrade(`${base.replace(/^http/, 'ws')}/admin/ws`, { headers, ca, protocols: [ADMIN_WS_PROTOCOL, `${ADMIN_WS_TOKEN_PREFIX}${gw.gateway.adminToken}`] });
+    tryUpgrade(`${base.replace(/^http/, 'ws')}/admin/ws`, {
+      headers,
+      ca,
+      protocols: [ADMIN_WS_PROTOCOL, `${ADMIN_WS_TOKEN_PREFIX}${gw.gateway.adminToken}`],
+    });
   before(async () => {
     gw = await startGateway({ tlsPort: 0, corsOrigins: [LISTED] });
     tlsUrl = gw.gateway.context.runtime.tlsUrl!;
@@ -41,7 +45,11 @@ describe('same-origin admin API and socket; realtime origins', () => {
     assert.equal((await admin('/status', gw.url)).status, 200);
     assert.equal((await admin('/status', `http://localhost:${port}`)).status, 403, 'another name than the one dialled is another origin');
     assert.equal(
-      (await rawRequest(`${gw.url}/admin/api/status`, { headers: { host: `localhost:${port}`, origin: `http://localhost:${port}`, authorization: `Bearer ${gw.gateway.adminToken}` } })).status,
+      (
+        await rawRequest(`${gw.url}/admin/api/status`, {
+          headers: { host: `localhost:${port}`, origin: `http://localhost:${port}`, authorization: `Bearer ${gw.gateway.adminToken}` },
+        })
+      ).status,
       200,
       'a page opened at http://localhost:port is its own origin',
     );
@@ -60,7 +68,9 @@ describe('same-origin admin API and socket; realtime origins', () => {
 
   test('a realtime upgrade from a browser origin not in --cors-origins is refused with 403; listed, own and no Origin open', async () => {
     const realtime = (origin?: string) =>
-      tryUpgrade(`${gw.url.replace(/^http/, 'ws')}/v1/realtime`, { headers: { authorization: `Bearer ${gw.token}`, ...(origin && { origin }) } });
+      tryUpgrade(`${gw.url.replace(/^http/, 'ws')}/v1/realtime`, {
+        headers: { authorization: `Bearer ${gw.token}`, ...(origin && { origin }) },
+      });
     const foreign = await realtime('https://evil.example');
     assert.equal(foreign.opened, false);
     assert.equal(!foreign.opened && foreign.status, 403);

@@ -8,15 +8,33 @@ import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { openRaw } from '../helpers/realtime.ts';
 
 /** minItems 1000 nested three deep: on main this blocked the loop ~40 s and ran out of heap. */
-const CUBE = { type: 'object', properties: { rows: { type: 'array', minItems: 1000, items: { type: 'array', minItems: 1000, items: { type: 'array', minItems: 1000, items: { type: 'string' } } } } }, required: ['rows'] };
+const CUBE = {
+  type: 'object',
+  properties: {
+    rows: {
+      type: 'array',
+      minItems: 1000,
+      items: { type: 'array', minItems: 1000, items: { type: 'array', minItems: 1000, items: { type: 'string' } } },
+    },
+  },
+  required: ['rows'],
+};
 /** A self-reference: on main a 500 from a stack overflow. */
 const SELF = { $ref: '#' };
 /** Required recursion that never bottoms out. */
 const ENDLESS = { type: 'object', properties: { child: { $ref: '#' } }, required: ['child'] };
 const HOSTILE: [string, Record<string, unknown>, RegExp][] = [
-  ['minItems 1000^3', CUBE, /cannot be satisfied within (the gateway's limits|the request's output token limit): .*(steps|tokens|characters)/],
+  [
+    'minItems 1000^3',
+    CUBE,
+    /cannot be satisfied within (the gateway's limits|the request's output token limit): .*(steps|tokens|characters)/,
+  ],
   ['$ref to itself', SELF, /cannot be satisfied within the gateway's limits: \$ref '#' leads back to itself/],
-  ['required recursion', ENDLESS, /cannot be satisfied within (the gateway's limits: a value would nest deeper than 64 levels|the request's output token limit: the value needs more than)/],
+  [
+    'required recursion',
+    ENDLESS,
+    /cannot be satisfied within (the gateway's limits: a value would nest deeper than 64 levels|the request's output token limit: the value needs more than)/,
+  ],
 ];
 
 describe('hostile JSON schemas', { timeout: 120_000 }, () => {
@@ -98,10 +116,17 @@ describe('hostile JSON schemas', { timeout: 120_000 }, () => {
       };
       const ask = (extra: Partial<Anthropic.MessageCreateParamsNonStreaming>) =>
         whileAlive(() =>
-          anthropic.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 1024, messages: [{ role: 'user', content: 'fill it' }], ...extra }),
+          anthropic.messages.create({
+            model: 'claude-sonnet-4-5',
+            max_tokens: 1024,
+            messages: [{ role: 'user', content: 'fill it' }],
+            ...extra,
+          }),
         );
       checks(await ask({ tools: [{ name: 'fill', input_schema: schema as Anthropic.Tool.InputSchema }], tool_choice: { type: 'any' } }));
-      checks(await ask({ output_config: { format: { type: 'json_schema', schema } } } as Partial<Anthropic.MessageCreateParamsNonStreaming>));
+      checks(
+        await ask({ output_config: { format: { type: 'json_schema', schema } } } as Partial<Anthropic.MessageCreateParamsNonStreaming>),
+      );
     });
 
     test(`Gemini responseJsonSchema and function parametersJsonSchema: ${name} is a 400 INVALID_ARGUMENT`, async () => {
@@ -113,7 +138,11 @@ describe('hostile JSON schemas', { timeout: 120_000 }, () => {
       };
       checks(
         await whileAlive(() =>
-          gemini.models.generateContent({ model: 'gemini-2.5-flash', contents: 'fill it', config: { responseMimeType: 'application/json', responseJsonSchema: schema } }),
+          gemini.models.generateContent({
+            model: 'gemini-2.5-flash',
+            contents: 'fill it',
+            config: { responseMimeType: 'application/json', responseJsonSchema: schema },
+          }),
         ),
       );
       checks(
@@ -121,7 +150,10 @@ describe('hostile JSON schemas', { timeout: 120_000 }, () => {
           gemini.models.generateContent({
             model: 'gemini-2.5-flash',
             contents: 'fill it',
-            config: { tools: [{ functionDeclarations: [{ name: 'fill', parametersJsonSchema: schema }] }], toolConfig: { functionCallingConfig: { mode: 'ANY' as never } } },
+            config: {
+              tools: [{ functionDeclarations: [{ name: 'fill', parametersJsonSchema: schema }] }],
+              toolConfig: { functionCallingConfig: { mode: 'ANY' as never } },
+            },
           }),
         ),
       );
@@ -131,14 +163,22 @@ describe('hostile JSON schemas', { timeout: 120_000 }, () => {
   test('Gemini responseSchema (OpenAPI subset) with minItems 1000^3 or nested 100 deep is a 400 INVALID_ARGUMENT', async () => {
     let deep: Record<string, unknown> = { type: 'STRING' };
     for (let i = 0; i < 100; i++) deep = { type: 'ARRAY', items: deep };
-    const cube = { type: 'ARRAY', minItems: '1000', items: { type: 'ARRAY', minItems: 1000, items: { type: 'ARRAY', minItems: 1000, items: { type: 'STRING' } } } };
+    const cube = {
+      type: 'ARRAY',
+      minItems: '1000',
+      items: { type: 'ARRAY', minItems: 1000, items: { type: 'ARRAY', minItems: 1000, items: { type: 'STRING' } } },
+    };
     for (const [schema, message] of [
       // The body's own depth cap (64) refuses it before the schema's depth check can.
       [deep, /nests objects and arrays more than 64 levels deep|nested deeper than 64 levels/],
       [{ ...cube, minItems: 1000 }, /cannot be satisfied within the gateway's limits/],
     ] as const) {
       const error = await whileAlive(() =>
-        gemini.models.generateContent({ model: 'gemini-2.5-flash', contents: 'fill it', config: { responseMimeType: 'application/json', responseSchema: schema as never } }),
+        gemini.models.generateContent({
+          model: 'gemini-2.5-flash',
+          contents: 'fill it',
+          config: { responseMimeType: 'application/json', responseSchema: schema as never },
+        }),
       );
       assert.ok(error instanceof ApiError && error.status === 400, String(error));
       assert.match(error.message, /INVALID_ARGUMENT/);
@@ -147,20 +187,36 @@ describe('hostile JSON schemas', { timeout: 120_000 }, () => {
   });
 
   test('realtime session.update with a hostile tool schema gets an invalid_request_error event; the session stays usable', async () => {
-    const client = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=sim-realtime`, { headers: { authorization: `Bearer ${gw.token}` } });
+    const client = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=sim-realtime`, {
+      headers: { authorization: `Bearer ${gw.token}` },
+    });
     await client.next('session.created');
     for (const [index, [, schema, message]] of HOSTILE.entries()) {
-      client.send({ type: 'session.update', event_id: `bad_${index}`, session: { type: 'realtime', tools: [{ type: 'function', name: 'fill', parameters: schema }], tool_choice: 'required' } });
+      client.send({
+        type: 'session.update',
+        event_id: `bad_${index}`,
+        session: { type: 'realtime', tools: [{ type: 'function', name: 'fill', parameters: schema }], tool_choice: 'required' },
+      });
       const error = await client.next((event) => event.type === 'error' && event.error.event_id === `bad_${index}`, 0);
       assert.equal(error.error.type, 'invalid_request_error');
       assert.match(error.error.message, message);
       assert.equal((await fetch(`${gw.url}/healthz`)).status, 200);
     }
     // Still usable: a normal tool is accepted and called.
-    const tool = { type: 'function', name: 'get_time', parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } };
-    client.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'], tools: [tool], tool_choice: 'required' } });
+    const tool = {
+      type: 'function',
+      name: 'get_time',
+      parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] },
+    };
+    client.send({
+      type: 'session.update',
+      session: { type: 'realtime', output_modalities: ['text'], tools: [tool], tool_choice: 'required' },
+    });
     await client.next('session.updated');
-    client.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'what time is it?' }] } });
+    client.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'what time is it?' }] },
+    });
     client.send({ type: 'response.create' });
     const done = await client.next('response.done');
     assert.equal(done.response.status, 'completed');
@@ -169,22 +225,41 @@ describe('hostile JSON schemas', { timeout: 120_000 }, () => {
     client.socket.close();
   });
 
-  test("realtime response.create whose tool arguments cannot fit max_output_tokens gets one error event and no response; the next response works", async () => {
-    const client = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=sim-realtime`, { headers: { authorization: `Bearer ${gw.token}` } });
+  test('realtime response.create whose tool arguments cannot fit max_output_tokens gets one error event and no response; the next response works', async () => {
+    const client = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=sim-realtime`, {
+      headers: { authorization: `Bearer ${gw.token}` },
+    });
     await client.next('session.created');
-    const tags = { type: 'function', name: 'tag', parameters: { type: 'object', properties: { tags: { type: 'array', minItems: 40, items: { type: 'string' } } }, required: ['tags'] } };
-    client.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'], tools: [tags], tool_choice: 'required', max_output_tokens: 20 } });
+    const tags = {
+      type: 'function',
+      name: 'tag',
+      parameters: { type: 'object', properties: { tags: { type: 'array', minItems: 40, items: { type: 'string' } } }, required: ['tags'] },
+    };
+    client.send({
+      type: 'session.update',
+      session: { type: 'realtime', output_modalities: ['text'], tools: [tags], tool_choice: 'required', max_output_tokens: 20 },
+    });
     await client.next('session.updated');
-    client.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'tag this' }] } });
+    client.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'tag this' }] },
+    });
     client.send({ type: 'response.create', event_id: 'too_long' });
     const error = await client.next((event) => event.type === 'error' && event.error.event_id === 'too_long', 0);
     assert.equal(error.error.type, 'invalid_request_error');
-    assert.equal(error.error.message, "The parameters schema of tool 'tag' cannot be satisfied within the request's output token limit: the value needs more than 20 tokens.");
+    assert.equal(
+      error.error.message,
+      "The parameters schema of tool 'tag' cannot be satisfied within the request's output token limit: the value needs more than 20 tokens.",
+    );
     client.send({ type: 'response.create', event_id: 'fits', response: { max_output_tokens: 400 } });
     const done = await client.next('response.done');
     assert.equal(done.response.status, 'completed');
     assert.equal(JSON.parse(done.response.output[0].arguments).tags.length, 40);
-    assert.equal(client.events.filter((event) => event.type === 'response.created').length, 1, 'the refused response.create sent no response events');
+    assert.equal(
+      client.events.filter((event) => event.type === 'response.created').length,
+      1,
+      'the refused response.create sent no response events',
+    );
     client.socket.close();
   });
 });

@@ -40,9 +40,22 @@ describe('secrets file', () => {
   test('60 tokens created at once by 30 CLI processes and 30 admin API calls: every secret is in secrets.json (0600)', async () => {
     const dataDir = fresh();
     // Older entries make each read-merge-write take a few milliseconds, as on a machine with many tokens: a wider window for a race.
-    const older = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`token:tok_old${i}`, `sk-gh-${String(i).padStart(40, '0')}`]));
+    const older = Object.fromEntries(
+      Array.from({ length: 20_000 }, (_, i) => [`token:tok_old${i}`, `sk-gh-${String(i).padStart(40, '0')}`]),
+    );
     writeFileSync(path.join(dataDir, SECRETS_FILE), JSON.stringify(older), { mode: 0o600 });
-    const server = await serveCli(['--port', '0', '--tls-port', 'off', '--data-dir', dataDir, '--secrets', 'file', '--settings-file', 'off']);
+    const server = await serveCli([
+      '--port',
+      '0',
+      '--tls-port',
+      'off',
+      '--data-dir',
+      dataDir,
+      '--secrets',
+      'file',
+      '--settings-file',
+      'off',
+    ]);
     try {
       const admin = await adminOf(server);
       const fromCli = Array.from({ length: 30 }, (_, i) => createWithCli(dataDir, `cli-${i % 3}`));
@@ -56,7 +69,11 @@ describe('secrets file', () => {
       const kept = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
       const lost = made.filter(({ tokenId, secret }) => kept[`token:${tokenId}`] !== secret);
       assert.deepEqual(lost, [], `${lost.length} of ${made.length} secrets lost`);
-      assert.equal(Object.keys(kept).length, 20_000 + 1 + made.length, 'the older entries (and the first start\'s own token) are all still there');
+      assert.equal(
+        Object.keys(kept).length,
+        20_000 + 1 + made.length,
+        "the older entries (and the first start's own token) are all still there",
+      );
       assert.equal(statSync(file).mode & 0o777, 0o600);
       // And the console can reveal each of them.
       for (const { tokenId, secret } of made.slice(25, 35)) {
@@ -69,7 +86,18 @@ describe('secrets file', () => {
 
   test('a garbage secrets.json: the CLI and the admin API say which file is broken and what to do, and create no token', async () => {
     const dataDir = fresh();
-    const server = await serveCli(['--port', '0', '--tls-port', 'off', '--data-dir', dataDir, '--secrets', 'file', '--settings-file', 'off']);
+    const server = await serveCli([
+      '--port',
+      '0',
+      '--tls-port',
+      'off',
+      '--data-dir',
+      dataDir,
+      '--secrets',
+      'file',
+      '--settings-file',
+      'off',
+    ]);
     const file = path.join(dataDir, SECRETS_FILE);
     try {
       const admin = await adminOf(server);

@@ -15,8 +15,13 @@ describe('settings through the admin API', () => {
   before(async () => {
     const folder = tempDataDir();
     file = path.join(folder, 'settings.json');
-    server = await startGateway({ dataDir: folder, settings: { file, defaultDataDir: folder, pinned: { host: '--host' } }, corsOrigins: ['http://localhost:5173'] });
-    admin = (method, body) => request(`${server.url}/admin/api/settings`, method, { token: server.gateway.adminToken, ...(body !== undefined && { body }) });
+    server = await startGateway({
+      dataDir: folder,
+      settings: { file, defaultDataDir: folder, pinned: { host: '--host' } },
+      corsOrigins: ['http://localhost:5173'],
+    });
+    admin = (method, body) =>
+      request(`${server.url}/admin/api/settings`, method, { token: server.gateway.adminToken, ...(body !== undefined && { body }) });
   });
   after(() => server.stop());
 
@@ -103,7 +108,11 @@ describe('settings of a desktop server that fell back to a free port', () => {
     const folder = tempDataDir();
     const file = path.join(folder, 'settings.json');
     writeFileSync(file, JSON.stringify({ port: 8790, tlsPort: null }));
-    const server = await startGateway({ dataDir: folder, port: 0, settings: { file, defaultDataDir: folder, intended: { port: 8790, tlsPort: null } } });
+    const server = await startGateway({
+      dataDir: folder,
+      port: 0,
+      settings: { file, defaultDataDir: folder, intended: { port: 8790, tlsPort: null } },
+    });
     try {
       const { body } = await request(`${server.url}/admin/api/settings`, 'GET', { token: server.gateway.adminToken });
       assert.equal(body.effective.port, 8790);
@@ -168,7 +177,15 @@ describe('gatehouse serve and the settings file', () => {
   });
 
   test('--cors-origins checks each origin', () => {
-    const result = runCli(['serve', '--cors-origins', 'http://localhost:3000,ftp://x', '--settings-file', 'off', '--data-dir', tempDataDir()]);
+    const result = runCli([
+      'serve',
+      '--cors-origins',
+      'http://localhost:3000,ftp://x',
+      '--settings-file',
+      'off',
+      '--data-dir',
+      tempDataDir(),
+    ]);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /--cors-origins takes origins .* got "ftp:\/\/x"/);
   });

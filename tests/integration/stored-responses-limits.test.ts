@@ -21,10 +21,12 @@ describe('stored responses within bounds', () => {
   const clock = manualClock();
   const suite = useOpenAIGateway({ clock, storageLimits: { storedResponseBytes: 64 * KiB, storedAccountBytes: 256 * KiB } });
   const db = () => suite.gw.gateway.context.db;
-  const rows = () => (db().prepare('SELECT COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS bytes FROM stored_responses').get() as { n: number; bytes: number });
+  const rows = () =>
+    db().prepare('SELECT COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS bytes FROM stored_responses').get() as { n: number; bytes: number };
   const charges = () => (db().prepare("SELECT COUNT(*) AS n FROM usage_records WHERE endpoint = '/v1/responses'").get() as { n: number }).n;
   /** Words adding up to about `bytes` of input text. */
-  const text = (bytes: number, tag: string) => Array.from({ length: Math.ceil(bytes / 8) }, (_, i) => `${tag}${i % 1000}`.padEnd(7, 'x')).join(' ');
+  const text = (bytes: number, tag: string) =>
+    Array.from({ length: Math.ceil(bytes / 8) }, (_, i) => `${tag}${i % 1000}`.padEnd(7, 'x')).join(' ');
 
   test('a response larger than one stored response may be is a 400 naming store; nothing stored or charged; store:false still works', async () => {
     const before = [rows().n, charges()];
@@ -69,12 +71,18 @@ describe('stored responses within bounds', () => {
     }
     assert.ok(rows().bytes <= 256 * KiB, `stored ${rows().bytes} bytes`);
     await assert.rejects(suite.client.responses.retrieve(ids[0]!), OpenAI.NotFoundError);
-    await assert.rejects(suite.client.responses.create({ model: MODEL, previous_response_id: ids[0]!, input: 'and?' }), OpenAI.NotFoundError);
+    await assert.rejects(
+      suite.client.responses.create({ model: MODEL, previous_response_id: ids[0]!, input: 'and?' }),
+      OpenAI.NotFoundError,
+    );
     const last = await suite.client.responses.retrieve(ids.at(-1)!);
     assert.equal(last.id, ids.at(-1));
     const kept = [];
     for (const id of ids) {
-      const found = await suite.client.responses.retrieve(id).then(() => true, () => false);
+      const found = await suite.client.responses.retrieve(id).then(
+        () => true,
+        () => false,
+      );
       kept.push(found);
     }
     const firstKept = kept.indexOf(true);
@@ -85,7 +93,10 @@ describe('stored responses within bounds', () => {
     const old = await suite.client.responses.create({ model: MODEL, input: 'Remember Kyoto.', store: true });
     clock.advance(STORAGE_LIMITS.storedMaxAgeMs + 1);
     await assert.rejects(suite.client.responses.retrieve(old.id), OpenAI.NotFoundError);
-    await assert.rejects(suite.client.responses.create({ model: MODEL, previous_response_id: old.id, input: 'Which city?' }), OpenAI.NotFoundError);
+    await assert.rejects(
+      suite.client.responses.create({ model: MODEL, previous_response_id: old.id, input: 'Which city?' }),
+      OpenAI.NotFoundError,
+    );
     const fresh = await suite.client.responses.create({ model: MODEL, input: 'New day.', store: true });
     assert.deepEqual(db().prepare('SELECT response_id FROM stored_responses').all(), [{ response_id: fresh.id }]);
   });

@@ -15,7 +15,8 @@ describe('3D task retention', () => {
   const create = (prompt: string) => request(`${gw.url}/v1/3d/generations`, 'POST', { token: gw.token, body: { prompt } });
   const query = (id: string) => request(`${gw.url}/v1/3d/generations/${id}`, 'GET', { token: gw.token });
   const files = () => readdirSync(path.join(gw.dataDir, 'files', '3d'));
-  const tasks = () => (gw.gateway.context.db.prepare('SELECT task_id FROM tasks3d ORDER BY id').all() as { task_id: string }[]).map((row) => row.task_id);
+  const tasks = () =>
+    (gw.gateway.context.db.prepare('SELECT task_id FROM tasks3d ORDER BY id').all() as { task_id: string }[]).map((row) => row.task_id);
   before(async () => {
     gw = await startGateway({ clock, sim3dMs: DURATION });
   });
@@ -37,6 +38,10 @@ describe('3D task retention', () => {
     const fresh = (await create('a kettle')).body;
     assert.deepEqual(tasks(), [fresh.task_id]);
     assert.deepEqual(files(), []);
-    assert.equal((await request(`${gw.url}/admin/api/tokens`, 'GET', { token: gw.gateway.adminToken })).body[0].used, used, 'the charge of the deleted task stays spent');
+    assert.equal(
+      (await request(`${gw.url}/admin/api/tokens`, 'GET', { token: gw.gateway.adminToken })).body[0].used,
+      used,
+      'the charge of the deleted task stays spent',
+    );
   });
 });

@@ -74,15 +74,26 @@ describe('3D generation tasks', () => {
     assert.equal(bytes.length, 84 + count * 50);
     assert.equal(count, faces.length);
     assert.equal(objDone.usage.output_tokens, stlDone.usage.output_tokens);
-    const points = text.split('\n').filter((line) => line.startsWith('v ')).map((line) => line.slice(2).split(' ').map(Number));
+    const points = text
+      .split('\n')
+      .filter((line) => line.startsWith('v '))
+      .map((line) => line.slice(2).split(' ').map(Number));
     faces.forEach((face, t) => {
-      const corners = face.slice(2).split(' ').flatMap((ref) => points[Number(ref.split('//')[0]) - 1]!);
+      const corners = face
+        .slice(2)
+        .split(' ')
+        .flatMap((ref) => points[Number(ref.split('//')[0]) - 1]!);
       corners.forEach((value, i) => assert.ok(Math.abs(value - bytes.readFloatLE(84 + t * 50 + 12 + i * 4)) < 1e-5, `triangle ${t}`));
     });
   });
 
   test('a prompt containing "fail" ends in FAILURE with a reason and no charge; progress never goes back', async () => {
-    const charges = () => (gw.gateway.context.db.prepare("SELECT COUNT(*) AS n FROM usage_records WHERE endpoint = '/v1/3d/generations'").get() as { n: number }).n;
+    const charges = () =>
+      (
+        gw.gateway.context.db.prepare("SELECT COUNT(*) AS n FROM usage_records WHERE endpoint = '/v1/3d/generations'").get() as {
+          n: number;
+        }
+      ).n;
     const chargesBefore = charges();
     const task = (await create({ prompt: 'please FAIL this one' })).body;
     assert.equal(task.failure_reason, null);
@@ -171,7 +182,11 @@ describe('3D generation tasks', () => {
     assert.equal(after.length, before + 1);
     assert.equal((after.at(-1)!.amount_micros / 1e6).toFixed(6), done.amount);
     const expected = amountMicros('sim-3d', done.usage.input_tokens, done.usage.output_tokens);
-    assert.equal(expected, 200_000 + done.usage.input_tokens * 1 + done.usage.output_tokens * 2, 'price row: $0.20 per call, $1/M in, $2/M out');
+    assert.equal(
+      expected,
+      200_000 + done.usage.input_tokens * 1 + done.usage.output_tokens * 2,
+      'price row: $0.20 per call, $1/M in, $2/M out',
+    );
     assert.equal(after.at(-1)!.amount_micros, expected);
   });
 });
@@ -180,13 +195,17 @@ test('a model alias of sim-3d is charged and shown at the sim-3d row', async () 
   const clock = manualClock();
   const gw = await startGateway({ clock, sim3dMs: DURATION, modelAliases: { 'studio-3d': 'sim-3d' } });
   try {
-    const task = (await request(`${gw.url}/v1/3d/generations`, 'POST', { token: gw.token, body: { model: 'studio-3d', prompt: 'a kettle' } })).body;
+    const task = (
+      await request(`${gw.url}/v1/3d/generations`, 'POST', { token: gw.token, body: { model: 'studio-3d', prompt: 'a kettle' } })
+    ).body;
     assert.equal(task.model, 'studio-3d');
     clock.advance(DURATION);
     const done = (await request(`${gw.url}/v1/3d/generations/${task.task_id}`, 'GET', { token: gw.token })).body;
     const expected = amountMicros('sim-3d', done.usage.input_tokens, done.usage.output_tokens);
     assert.equal(done.amount, (expected / 1e6).toFixed(6));
-    const charged = gw.gateway.context.db.prepare("SELECT model, amount_micros FROM usage_records WHERE endpoint = '/v1/3d/generations'").all();
+    const charged = gw.gateway.context.db
+      .prepare("SELECT model, amount_micros FROM usage_records WHERE endpoint = '/v1/3d/generations'")
+      .all();
     assert.deepEqual(charged, [{ model: 'studio-3d', amount_micros: expected }]);
   } finally {
     await gw.stop();
@@ -214,7 +233,9 @@ test('a task running when the gateway stops finishes after a restart on the same
     assert.equal(done.finish_time - done.submit_time, DURATION / 1000);
     checkGlb(Buffer.from(await (await fetch(done.files[0].url)).arrayBuffer()));
     await query();
-    const charges = second.gateway.context.db.prepare("SELECT amount_micros FROM usage_records WHERE endpoint = '/v1/3d/generations'").all();
+    const charges = second.gateway.context.db
+      .prepare("SELECT amount_micros FROM usage_records WHERE endpoint = '/v1/3d/generations'")
+      .all();
     assert.deepEqual(charges, [{ amount_micros: Math.round(Number(done.amount) * 1e6) }], 'charged once');
   } finally {
     await second.stop();
@@ -224,7 +245,9 @@ test('a task running when the gateway stops finishes after a restart on the same
 test('with the real clock and a short --sim-3d-ms a task finishes on its own', async () => {
   const gw = await startGateway({ sim3dMs: 300 });
   try {
-    const task = (await request(`${gw.url}/v1/3d/generations`, 'POST', { token: gw.token, body: { prompt: 'a chess knight', format: 'stl' } })).body;
+    const task = (
+      await request(`${gw.url}/v1/3d/generations`, 'POST', { token: gw.token, body: { prompt: 'a chess knight', format: 'stl' } })
+    ).body;
     let last = { status: task.status as string, progress: Number.parseInt(task.progress, 10) };
     const statuses = [last.status];
     while (last.status !== 'SUCCESS') {
@@ -239,7 +262,11 @@ test('with the real clock and a short --sim-3d-ms a task finishes on its own', a
       }
     }
     const order = ['SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'SUCCESS'];
-    assert.deepEqual(statuses, order.filter((status) => statuses.includes(status)), 'statuses in order');
+    assert.deepEqual(
+      statuses,
+      order.filter((status) => statuses.includes(status)),
+      'statuses in order',
+    );
   } finally {
     await gw.stop();
   }

@@ -17,7 +17,11 @@ const DAY_MS = 24 * 3600 * 1000;
 const { fresh, removeAll } = tempDirs();
 
 /** Serves `cert` on a real TLS socket and connects to it as a client trusting `ca` for `servername`; resolves with the verification outcome. */
-async function handshake(cert: { cert: string; key: string }, ca: string, servername: string): Promise<{ authorized: boolean; error?: string }> {
+async function handshake(
+  cert: { cert: string; key: string },
+  ca: string,
+  servername: string,
+): Promise<{ authorized: boolean; error?: string }> {
   const server = tls.createServer({ cert: cert.cert, key: cert.key }, (socket) => socket.end());
   server.on('tlsClientError', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -40,7 +44,11 @@ async function handshake(cert: { cert: string; key: string }, ca: string, server
  * (as Gatehouse made them before) when `issuer` is absent, else a leaf for `dns` signed with the issuer's key.
  */
 function issue(dns: string, issuer?: { cert: string; key: string }): { cert: string; key: string } {
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(publicKey);
   cert.serialNumber = '01';
@@ -50,8 +58,14 @@ function issue(dns: string, issuer?: { cert: string; key: string }): { cert: str
   cert.setIssuer(issuer ? forge.pki.certificateFromPem(issuer.cert).subject.attributes : [{ name: 'commonName', value: dns }]);
   cert.setExtensions(
     issuer
-      ? [{ name: 'extKeyUsage', serverAuth: true }, { name: 'subjectAltName', altNames: [{ type: 2, value: dns }] }]
-      : [{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true }],
+      ? [
+          { name: 'extKeyUsage', serverAuth: true },
+          { name: 'subjectAltName', altNames: [{ type: 2, value: dns }] },
+        ]
+      : [
+          { name: 'basicConstraints', cA: true, critical: true },
+          { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+        ],
   );
   cert.sign(forge.pki.privateKeyFromPem(issuer?.key ?? privateKey), forge.md.sha256.create());
   return { cert: forge.pki.certificateToPem(cert), key: privateKey };

@@ -16,7 +16,8 @@ describe('usage roll-up', () => {
   let teamId: string;
   const admin = (method: string, path: string, body?: unknown) =>
     request(`${gw.url}/admin/api${path}`, method, { token: gw.gateway.adminToken, ...(body !== undefined && { body }) });
-  const spent = async () => Object.fromEntries(((await admin('GET', '/tokens')).body as { token_id: string; used: number }[]).map((t) => [t.token_id, t.used]));
+  const spent = async () =>
+    Object.fromEntries(((await admin('GET', '/tokens')).body as { token_id: string; used: number }[]).map((t) => [t.token_id, t.used]));
   const count = (table: string) => (gw.gateway.context.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
   /** Per-token totals over the raw records and the daily roll-ups together. */
   const totals = (): Totals[] =>
@@ -28,7 +29,8 @@ describe('usage roll-up', () => {
           GROUP BY token_id ORDER BY token_id`,
       )
       .all() as Totals[];
-  const chat = (client: OpenAI, model: string, text: string) => client.chat.completions.create({ model, messages: [{ role: 'user', content: text }] });
+  const chat = (client: OpenAI, model: string, text: string) =>
+    client.chat.completions.create({ model, messages: [{ role: 'user', content: text }] });
 
   before(async () => {
     gw = await startGateway({ clock });
@@ -41,7 +43,8 @@ describe('usage roll-up', () => {
 
   test('records older than 90 days are rolled up at write time; spent amounts, quotas and totals are unchanged', async () => {
     for (let day = 0; day < 3; day++) {
-      for (const model of ['gpt-4o-mini', 'sim-chat', 'gpt-4o-mini']) await chat(local, model, `day ${day} with ${model}, a few words more`);
+      for (const model of ['gpt-4o-mini', 'sim-chat', 'gpt-4o-mini'])
+        await chat(local, model, `day ${day} with ${model}, a few words more`);
       clock.advance(24 * 60 * 60 * 1000);
     }
     await chat(team, 'gpt-4o-mini', 'spend the whole quota');
@@ -53,8 +56,15 @@ describe('usage roll-up', () => {
     clock.advance(STORAGE_LIMITS.usageRawMaxAgeMs + 1);
     const fresh = await chat(local, 'sim-chat', 'a new call after three months');
 
-    const raw = gw.gateway.context.db.prepare('SELECT token_id, created_at FROM usage_records').all() as { token_id: string; created_at: number }[];
-    assert.deepEqual(raw, [{ token_id: totalsBefore.find((t) => t.token_id !== teamId)!.token_id, created_at: clock.now() }], 'only the new call stays a raw record');
+    const raw = gw.gateway.context.db.prepare('SELECT token_id, created_at FROM usage_records').all() as {
+      token_id: string;
+      created_at: number;
+    }[];
+    assert.deepEqual(
+      raw,
+      [{ token_id: totalsBefore.find((t) => t.token_id !== teamId)!.token_id, created_at: clock.now() }],
+      'only the new call stays a raw record',
+    );
     const days = gw.gateway.context.db.prepare('SELECT day, model, calls FROM usage_daily ORDER BY day, token_id, model').all();
     assert.deepEqual(days, [
       { day: '2026-11-22', model: 'gpt-4o-mini', calls: 2 },
@@ -67,12 +77,23 @@ describe('usage roll-up', () => {
     ]);
 
     const spentAfter = await spent();
-    const newAmount = (gw.gateway.context.db.prepare('SELECT amount_micros FROM usage_records').get() as { amount_micros: number }).amount_micros;
+    const newAmount = (gw.gateway.context.db.prepare('SELECT amount_micros FROM usage_records').get() as { amount_micros: number })
+      .amount_micros;
     for (const [tokenId, used] of Object.entries(spentBefore)) {
       const expected = tokenId === teamId || !totalsBefore.some((t) => t.token_id === tokenId) ? used : used + newAmount / 1_000_000;
       assert.ok(Math.abs(spentAfter[tokenId]! - expected) < 1e-9, `${tokenId}: ${spentAfter[tokenId]} vs ${expected}`);
     }
-    const totalsAfter = totals().map((t) => (t.token_id === teamId ? t : { ...t, calls: t.calls - 1, input_tokens: t.input_tokens - fresh.usage!.prompt_tokens, output_tokens: t.output_tokens - fresh.usage!.completion_tokens, amount_micros: t.amount_micros - newAmount }));
+    const totalsAfter = totals().map((t) =>
+      t.token_id === teamId
+        ? t
+        : {
+            ...t,
+            calls: t.calls - 1,
+            input_tokens: t.input_tokens - fresh.usage!.prompt_tokens,
+            output_tokens: t.output_tokens - fresh.usage!.completion_tokens,
+            amount_micros: t.amount_micros - newAmount,
+          },
+    );
     assert.deepEqual(totalsAfter, totalsBefore, 'the daily totals hold exactly what the raw records held');
     await assert.rejects(chat(team, 'gpt-4o-mini', 'still over quota'), OpenAI.PermissionDeniedError);
   });

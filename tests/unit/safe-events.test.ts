@@ -18,7 +18,10 @@ describe('makeListenersSafe', () => {
     assert.equal(events.emit('tick', 1), true);
     events.emit('tick', 2);
     assert.deepEqual(seen, [1, 10, 2], 'a once listener runs once');
-    assert.deepEqual(reported.map((error) => (error as Error).message), ['listener failed', 'listener failed']);
+    assert.deepEqual(
+      reported.map((error) => (error as Error).message),
+      ['listener failed', 'listener failed'],
+    );
   });
 
   test('an error with no listener, or a failing error listener, is dropped rather than thrown', async () => {
@@ -48,17 +51,26 @@ describe('makeListenersSafe', () => {
 describe('guarded', () => {
   test('reports what the handler throws, and survives a failing report', () => {
     const reported: unknown[] = [];
-    const handler = guarded((error) => reported.push(error), (value: number) => {
-      if (value > 1) throw new Error(`too big: ${value}`);
-    });
+    const handler = guarded(
+      (error) => reported.push(error),
+      (value: number) => {
+        if (value > 1) throw new Error(`too big: ${value}`);
+      },
+    );
     handler(1);
     handler(2);
-    assert.deepEqual(reported.map((error) => (error as Error).message), ['too big: 2']);
-    const both = guarded(() => {
-      throw new Error('report failed');
-    }, () => {
-      throw new Error('handler failed');
-    });
+    assert.deepEqual(
+      reported.map((error) => (error as Error).message),
+      ['too big: 2'],
+    );
+    const both = guarded(
+      () => {
+        throw new Error('report failed');
+      },
+      () => {
+        throw new Error('handler failed');
+      },
+    );
     assert.doesNotThrow(() => both());
   });
 });

@@ -14,7 +14,10 @@ test('opening twice applies every migration exactly once and records each', () =
     openDatabase(dir).close();
     const db = openDatabase(dir);
     const applied = db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[];
-    assert.deepEqual(applied.map((row) => row.version), migrations.map((m) => m.version));
+    assert.deepEqual(
+      applied.map((row) => row.version),
+      migrations.map((m) => m.version),
+    );
     db.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -46,14 +49,25 @@ test('a file from before schema_migrations (user_version 2) adopts its level and
 test('journal entries recorded before migration 6 keep their ids, and ids are not reused after the table empties', () => {
   const dir = tempDataDir();
   try {
-    databaseAtVersion(dir, 5, "INSERT INTO journal (id, at, method, path, protocol, status, duration_ms, stream, detail_json) VALUES (41, 1, 'GET', '/v1/models', 'openai', 200, 1, 0, '{}')");
+    databaseAtVersion(
+      dir,
+      5,
+      "INSERT INTO journal (id, at, method, path, protocol, status, duration_ms, stream, detail_json) VALUES (41, 1, 'GET', '/v1/models', 'openai', 200, 1, 0, '{}')",
+    );
     const db = openDatabase(dir);
     assert.deepEqual(db.prepare('SELECT id, path FROM journal').all(), [{ id: 41, path: '/v1/models' }]);
     db.prepare('DELETE FROM journal').run();
-    const insert = db.prepare("INSERT INTO journal (at, method, path, protocol, status, duration_ms, stream, detail_json) VALUES (2, 'GET', '/v1/models', 'openai', 200, 1, 0, '{}')");
+    const insert = db.prepare(
+      "INSERT INTO journal (at, method, path, protocol, status, duration_ms, stream, detail_json) VALUES (2, 'GET', '/v1/models', 'openai', 200, 1, 0, '{}')",
+    );
     assert.equal(Number(insert.run().lastInsertRowid), 42);
     const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'journal' ORDER BY name").all();
-    assert.deepEqual(indexes, [{ name: 'journal_account' }, { name: 'journal_model' }, { name: 'journal_protocol' }, { name: 'journal_status' }]);
+    assert.deepEqual(indexes, [
+      { name: 'journal_account' },
+      { name: 'journal_model' },
+      { name: 'journal_protocol' },
+      { name: 'journal_status' },
+    ]);
     db.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -2,10 +2,7 @@
 import type { AssetType } from '../../../shared/portrait.ts';
 
 /** What the upstream says of a submitted asset. */
-export type ReviewVerdict =
-  | { status: 'Processing' }
-  | { status: 'Active'; resolvedUrl: string }
-  | { status: 'Failed'; reason: string };
+export type ReviewVerdict = { status: 'Processing' } | { status: 'Active'; resolvedUrl: string } | { status: 'Failed'; reason: string };
 
 /** Thrown when the upstream cannot be reached or refuses the call; `message` is safe to show the caller. */
 export class UpstreamError extends Error {

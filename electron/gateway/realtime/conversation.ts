@@ -86,7 +86,10 @@ export class Conversation {
   trim(keep: Entry): string[] {
     let bytes = this.entries.reduce((sum, entry) => sum + entryBytes(entry, this.itemChars.get(entry)), 0);
     const dropped: string[] = [];
-    while (this.entries.length > 1 && (this.entries.length > REALTIME_LIMITS.conversationItems || bytes > REALTIME_LIMITS.conversationBytes)) {
+    while (
+      this.entries.length > 1 &&
+      (this.entries.length > REALTIME_LIMITS.conversationItems || bytes > REALTIME_LIMITS.conversationBytes)
+    ) {
       const at = this.entries[0] === keep ? 1 : 0;
       const [entry] = this.entries.splice(at, 1);
       bytes -= entryBytes(entry!, this.itemChars.get(entry!));

@@ -30,5 +30,8 @@ export function dialectPartType(type: 'output_text' | 'output_audio', beta: bool
 export function wantsBeta(headers: Record<string, string | string[] | undefined>): boolean {
   const header = headers['openai-beta'];
   const protocols = headers['sec-websocket-protocol'];
-  return (typeof header === 'string' && /realtime=v1/.test(header)) || (typeof protocols === 'string' && protocols.includes('openai-beta.realtime-v1'));
+  return (
+    (typeof header === 'string' && /realtime=v1/.test(header)) ||
+    (typeof protocols === 'string' && protocols.includes('openai-beta.realtime-v1'))
+  );
 }

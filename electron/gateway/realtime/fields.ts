@@ -24,23 +24,27 @@ export function invalidField(message: string, param: string | null, code = 'inva
 }
 
 export function expectObject(value: unknown, path: string): Fields {
-  if (!isObject(value)) throw invalidField(`Invalid type for '${path}': expected an object, but got ${typeName(value)}.`, path, 'invalid_type');
+  if (!isObject(value))
+    throw invalidField(`Invalid type for '${path}': expected an object, but got ${typeName(value)}.`, path, 'invalid_type');
   return value;
 }
 
 export function expectString(value: unknown, path: string): string {
-  if (typeof value !== 'string') throw invalidField(`Invalid type for '${path}': expected a string, but got ${typeName(value)}.`, path, 'invalid_type');
+  if (typeof value !== 'string')
+    throw invalidField(`Invalid type for '${path}': expected a string, but got ${typeName(value)}.`, path, 'invalid_type');
   return value;
 }
 
 export function expectBoolean(value: unknown, path: string): boolean {
-  if (typeof value !== 'boolean') throw invalidField(`Invalid type for '${path}': expected a boolean, but got ${typeName(value)}.`, path, 'invalid_type');
+  if (typeof value !== 'boolean')
+    throw invalidField(`Invalid type for '${path}': expected a boolean, but got ${typeName(value)}.`, path, 'invalid_type');
   return value;
 }
 
 /** A number within [min, max]. */
 export function expectNumber(value: unknown, path: string, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw invalidField(`Invalid type for '${path}': expected a number, but got ${typeName(value)}.`, path, 'invalid_type');
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw invalidField(`Invalid type for '${path}': expected a number, but got ${typeName(value)}.`, path, 'invalid_type');
   if (value < min || value > max) throw invalidField(`Invalid '${path}': expected a value from ${min} to ${max}, but got ${value}.`, path);
   return value;
 }
@@ -48,7 +52,8 @@ export function expectNumber(value: unknown, path: string, min: number, max: num
 /** GA `output_modalities` (`["text"]` or `["audio"]`) or beta `modalities` (`["text"]` or `["audio","text"]`). */
 export function parseModalities(value: unknown, path: string, beta: boolean): Modalities {
   const list = Array.isArray(value) ? value : undefined;
-  const ok = list !== undefined && list.length > 0 && list.every((m) => m === 'text' || m === 'audio') && new Set(list).size === list.length;
+  const ok =
+    list !== undefined && list.length > 0 && list.every((m) => m === 'text' || m === 'audio') && new Set(list).size === list.length;
   const wanted = beta ? "['text'] or ['audio', 'text']" : "['text'] or ['audio']";
   if (!ok || (!beta && list.length > 1) || (beta && list.length === 1 && list[0] === 'audio')) {
     throw invalidField(`Invalid value for '${path}': expected ${wanted}.`, path);
@@ -58,17 +63,23 @@ export function parseModalities(value: unknown, path: string, beta: boolean): Mo
 
 /** Function tools (`{type: 'function', name, description?, parameters?}`); other tool types are not simulated. Unsatisfiable parameter schemas are refused here. */
 export function parseTools(value: unknown, path: string): ToolSpec[] {
-  if (!Array.isArray(value)) throw invalidField(`Invalid type for '${path}': expected an array, but got ${typeName(value)}.`, path, 'invalid_type');
+  if (!Array.isArray(value))
+    throw invalidField(`Invalid type for '${path}': expected an array, but got ${typeName(value)}.`, path, 'invalid_type');
   return value.map((raw, i) => {
     const at = `${path}[${i}]`;
     const tool = expectObject(raw, at);
     if (tool['type'] !== undefined && tool['type'] !== 'function') {
-      throw invalidField(`Invalid value for '${at}.type': only 'function' tools are simulated (got '${String(tool['type'])}').`, `${at}.type`);
+      throw invalidField(
+        `Invalid value for '${at}.type': only 'function' tools are simulated (got '${String(tool['type'])}').`,
+        `${at}.type`,
+      );
     }
     const name = expectString(tool['name'], `${at}.name`);
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw invalidField(`Invalid '${at}.name': use 1 to 64 letters, digits, '_' or '-'.`, `${at}.name`);
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(name))
+      throw invalidField(`Invalid '${at}.name': use 1 to 64 letters, digits, '_' or '-'.`, `${at}.name`);
     const description = tool['description'] === undefined ? undefined : expectString(tool['description'], `${at}.description`);
-    const parameters = tool['parameters'] === undefined ? { type: 'object', properties: {} } : expectObject(tool['parameters'], `${at}.parameters`);
+    const parameters =
+      tool['parameters'] === undefined ? { type: 'object', properties: {} } : expectObject(tool['parameters'], `${at}.parameters`);
     checkSchemaSatisfiable(parameters, `parameters schema of ${at} ('${name}')`);
     return { name, parameters, ...(description !== undefined && { description }) };
   });
@@ -94,7 +105,9 @@ export function parseMaxTokens(value: unknown, path: string): number | 'inf' {
 export function expectFormat(value: unknown, path: string, beta: boolean): AudioFormat {
   const format = parseFormat(value);
   if (!format) {
-    const wanted = beta ? "'pcm16', 'g711_ulaw' or 'g711_alaw'" : "{type: 'audio/pcm', rate: 24000}, {type: 'audio/pcmu'} or {type: 'audio/pcma'}";
+    const wanted = beta
+      ? "'pcm16', 'g711_ulaw' or 'g711_alaw'"
+      : "{type: 'audio/pcm', rate: 24000}, {type: 'audio/pcmu'} or {type: 'audio/pcma'}";
     throw invalidField(`Invalid value for '${path}': expected ${wanted}.`, path);
   }
   return format;

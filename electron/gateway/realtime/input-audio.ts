@@ -65,7 +65,10 @@ export class InputAudio {
         if (!loud) continue;
         this.speaking = true;
         this.silentSamples = 0;
-        events.push({ type: 'speech_started', at: Math.max(this.floor, this.start, this.frameAt - samplesOfMs(detection.prefixPaddingMs)) });
+        events.push({
+          type: 'speech_started',
+          at: Math.max(this.floor, this.start, this.frameAt - samplesOfMs(detection.prefixPaddingMs)),
+        });
       } else if (loud) {
         this.silentSamples = 0;
       } else if ((this.silentSamples += FRAME) >= samplesOfMs(detection.silenceDurationMs)) {

@@ -35,7 +35,10 @@ export function readClientItem(raw: unknown, path: string, reader: ItemReader, a
       const callId = expectString(item['call_id'], `${path}.call_id`);
       const name = expectString(item['name'], `${path}.name`);
       const args = item['arguments'] === undefined ? '{}' : expectString(item['arguments'], `${path}.arguments`);
-      return { item: { ...base, call_id: callId, name, arguments: args }, turn: { role: 'assistant', text: '', toolCalls: [{ id: callId, name, arguments: args }] } };
+      return {
+        item: { ...base, call_id: callId, name, arguments: args },
+        turn: { role: 'assistant', text: '', toolCalls: [{ id: callId, name, arguments: args }] },
+      };
     }
     case 'function_call_output': {
       const callId = expectString(item['call_id'], `${path}.call_id`);
@@ -58,7 +61,12 @@ function readMessage(item: Fields, path: string, base: Fields, reader: ItemReade
     throw invalidField(`Invalid value for '${path}.role': expected 'user', 'assistant' or 'system'.`, `${path}.role`);
   }
   const content = item['content'];
-  if (!Array.isArray(content) || content.length === 0) throw invalidField(`Missing required parameter: '${path}.content' (a non-empty array).`, `${path}.content`, 'missing_required_parameter');
+  if (!Array.isArray(content) || content.length === 0)
+    throw invalidField(
+      `Missing required parameter: '${path}.content' (a non-empty array).`,
+      `${path}.content`,
+      'missing_required_parameter',
+    );
   const texts: string[] = [];
   const audio: Int16Array[] = [];
   const spoken: string[] = [];
@@ -66,15 +74,18 @@ function readMessage(item: Fields, path: string, base: Fields, reader: ItemReade
     const at = `${path}.content[${i}]`;
     const part = expectObject(raw, at);
     const type = expectString(part['type'], `${at}.type`);
-    if (!ALLOWED[role]!.includes(type)) throw invalidField(`Invalid value for '${at}.type': a ${role} message takes ${ALLOWED[role]!.join(', ')}.`, `${at}.type`);
+    if (!ALLOWED[role]!.includes(type))
+      throw invalidField(`Invalid value for '${at}.type': a ${role} message takes ${ALLOWED[role]!.join(', ')}.`, `${at}.type`);
     if (type === 'input_image') {
       texts.push('(an image)');
       return { type, image_url: part['image_url'] ?? null };
     }
     if (type === 'input_audio' || type === 'output_audio' || type === 'audio') {
-      const transcript = part['transcript'] === undefined || part['transcript'] === null ? null : expectString(part['transcript'], `${at}.transcript`);
+      const transcript =
+        part['transcript'] === undefined || part['transcript'] === null ? null : expectString(part['transcript'], `${at}.transcript`);
       if (part['audio'] !== undefined) {
-        if (role === 'assistant') throw invalidField(`Invalid '${at}.audio': assistant audio cannot be added by the client; send its transcript.`, `${at}.audio`);
+        if (role === 'assistant')
+          throw invalidField(`Invalid '${at}.audio': assistant audio cannot be added by the client; send its transcript.`, `${at}.audio`);
         const samples = reader.decode(expectString(part['audio'], `${at}.audio`), `${at}.audio`);
         audio.push(samples);
         spoken.push(transcript ?? hear(samples));

@@ -58,7 +58,10 @@ export function planResponse(config: ResponseRun['config'], context: readonly En
   return { request, choice: simulateChat(request).choices[0]! };
 }
 
-export async function streamResponse(run: ResponseRun, plan: ResponsePlan = planResponse(run.config, run.context)): Promise<ResponseOutcome> {
+export async function streamResponse(
+  run: ResponseRun,
+  plan: ResponsePlan = planResponse(run.config, run.context),
+): Promise<ResponseOutcome> {
   const { request, choice } = plan;
   const input = inputUsage(request, run.context);
   const spent: TokenSplit = { text: 0, audio: 0 };
@@ -81,7 +84,15 @@ export async function streamResponse(run: ResponseRun, plan: ResponsePlan = plan
 async function streamCall(run: ResponseRun, call: ToolCall, outputIndex: number, spent: TokenSplit): Promise<Entry> {
   const itemId = publicId('item');
   const at = { response_id: run.id, item_id: itemId, output_index: outputIndex, call_id: call.id };
-  const item = { id: itemId, object: 'realtime.item', type: 'function_call', status: 'in_progress', call_id: call.id, name: call.name, arguments: '' };
+  const item = {
+    id: itemId,
+    object: 'realtime.item',
+    type: 'function_call',
+    status: 'in_progress',
+    call_id: call.id,
+    name: call.name,
+    arguments: '',
+  };
   const entry: Entry = { item, turn: null };
   run.emit('response.output_item.added', { response_id: run.id, output_index: outputIndex, item });
   run.onItem('added', entry);
@@ -139,7 +150,10 @@ async function streamMessage(run: ResponseRun, text: string, cut: boolean, spent
   const part = spoken ? { type, transcript: said } : { type, text: said };
   run.emit('response.content_part.done', { ...at, part });
   spent.text += countTokens(said);
-  spent.audio += audioTokens(sent.reduce((sum, chunk) => sum + chunk.length, 0), OUTPUT_AUDIO_TOKENS_PER_SECOND);
+  spent.audio += audioTokens(
+    sent.reduce((sum, chunk) => sum + chunk.length, 0),
+    OUTPUT_AUDIO_TOKENS_PER_SECOND,
+  );
   const complete = said === text && !cut;
   entry.item = { ...item, status: complete ? 'completed' : 'incomplete', content: [part] };
   entry.turn = { role: 'assistant', text: said };

@@ -62,32 +62,48 @@ export class Responses {
     this.running.set(run.id, run);
     const base = this.presentBase(run, params);
     this.host.emit('response.created', { response: { ...base, status: 'in_progress', status_details: null, output: [], usage: null } });
-    streamResponse({
-      id: run.id,
-      config: params.config,
-      context,
-      beta: this.host.beta,
-      emit: (type, fields) => this.host.emit(type, fields),
-      onItem: (stage, entry) => {
-        if (run.conversation === 'auto') this.host.onItem(stage, entry);
+    streamResponse(
+      {
+        id: run.id,
+        config: params.config,
+        context,
+        beta: this.host.beta,
+        emit: (type, fields) => this.host.emit(type, fields),
+        onItem: (stage, entry) => {
+          if (run.conversation === 'auto') this.host.onItem(stage, entry);
+        },
+        pause: () => this.host.pause(),
+        speak: (text, speed) => this.host.speak(text, speed),
+        cancelled: () => run.cancelled,
       },
-      pause: () => this.host.pause(),
-      speak: (text, speed) => this.host.speak(text, speed),
-      cancelled: () => run.cancelled,
-    }, plan).then(
-      (outcome) => {
-        this.running.delete(run.id);
-        const usage = presentUsage(outcome.input, outcome.produced);
-        this.host.finished(params.config, outcome, usage);
-        const details =
-          outcome.status === 'cancelled' ? { type: 'cancelled', reason: run.reason } : outcome.status === 'incomplete' ? { type: 'incomplete', reason: 'max_output_tokens' } : null;
-        this.host.emit('response.done', { response: { ...base, status: outcome.status, status_details: details, output: outcome.output.map((entry) => entry.item), usage } });
-      },
-      (error: unknown) => {
-        this.running.delete(run.id);
-        this.host.failed(error);
-      },
+      plan,
     )
+      .then(
+        (outcome) => {
+          this.running.delete(run.id);
+          const usage = presentUsage(outcome.input, outcome.produced);
+          this.host.finished(params.config, outcome, usage);
+          const details =
+            outcome.status === 'cancelled'
+              ? { type: 'cancelled', reason: run.reason }
+              : outcome.status === 'incomplete'
+                ? { type: 'incomplete', reason: 'max_output_tokens' }
+                : null;
+          this.host.emit('response.done', {
+            response: {
+              ...base,
+              status: outcome.status,
+              status_details: details,
+              output: outcome.output.map((entry) => entry.item),
+              usage,
+            },
+          });
+        },
+        (error: unknown) => {
+          this.running.delete(run.id);
+          this.host.failed(error);
+        },
+      )
       // A failure while finishing (charging a closed or full database) is the session's to report, never an unhandled rejection.
       .catch((error: unknown) => {
         this.running.delete(run.id);

@@ -64,7 +64,16 @@ export interface SessionConfig {
 const SEMANTIC_SILENCE_MS = { low: 1000, medium: 500, auto: 500, high: 250 } as const;
 
 export function defaultTurnDetection(type: TurnDetection['type'] = 'server_vad'): TurnDetection {
-  return { type, threshold: 0.5, prefixPaddingMs: 300, silenceDurationMs: 500, createResponse: true, interruptResponse: true, eagerness: 'auto', idleTimeoutMs: null };
+  return {
+    type,
+    threshold: 0.5,
+    prefixPaddingMs: 300,
+    silenceDurationMs: 500,
+    createResponse: true,
+    interruptResponse: true,
+    eagerness: 'auto',
+    idleTimeoutMs: null,
+  };
 }
 
 export function defaultSessionConfig(model: string): SessionConfig {
@@ -98,15 +107,20 @@ export function updateSessionConfig(config: SessionConfig, session: Fields, stat
   const next = { ...config };
   const { beta } = state;
   if (!beta && session['type'] !== 'realtime') {
-    if (session['type'] === undefined) throw invalidField("Missing required parameter: 'session.type'.", 'session.type', 'missing_required_parameter');
-    throw invalidField(`Invalid value: '${String(session['type'])}'. Supported values are: 'realtime' (transcription sessions are not simulated).`, 'session.type');
+    if (session['type'] === undefined)
+      throw invalidField("Missing required parameter: 'session.type'.", 'session.type', 'missing_required_parameter');
+    throw invalidField(
+      `Invalid value: '${String(session['type'])}'. Supported values are: 'realtime' (transcription sessions are not simulated).`,
+      'session.type',
+    );
   }
   if (session['model'] !== undefined && session['model'] !== config.model) {
     throw invalidField("Cannot update a session's model: open a new connection with ?model=.", 'session.model');
   }
   if (session['instructions'] !== undefined) next.instructions = expectString(session['instructions'], 'session.instructions');
   const modalitiesKey = beta ? 'modalities' : 'output_modalities';
-  if (session[modalitiesKey] !== undefined) next.outputModalities = parseModalities(session[modalitiesKey], `session.${modalitiesKey}`, beta);
+  if (session[modalitiesKey] !== undefined)
+    next.outputModalities = parseModalities(session[modalitiesKey], `session.${modalitiesKey}`, beta);
   if (session['tools'] !== undefined) next.tools = parseTools(session['tools'], 'session.tools');
   if (session['tool_choice'] !== undefined) next.toolChoice = parseToolChoice(session['tool_choice'], 'session.tool_choice');
   const maxKey = beta ? 'max_response_output_tokens' : 'max_output_tokens';
@@ -114,7 +128,10 @@ export function updateSessionConfig(config: SessionConfig, session: Fields, stat
   if (beta) applyBetaAudio(next, session);
   else if (session['audio'] !== undefined) applyAudio(next, expectObject(session['audio'], 'session.audio'));
   if (next.voice !== config.voice && state.spoke) {
-    throw invalidField("Cannot update a conversation's voice if assistant audio is present.", beta ? 'session.voice' : 'session.audio.output.voice');
+    throw invalidField(
+      "Cannot update a conversation's voice if assistant audio is present.",
+      beta ? 'session.voice' : 'session.audio.output.voice',
+    );
   }
   return next;
 }
@@ -124,9 +141,12 @@ function applyAudio(next: SessionConfig, audio: Fields): void {
   if (audio['input'] !== undefined) {
     const input = expectObject(audio['input'], 'session.audio.input');
     if (input['format'] !== undefined) next.inputFormat = expectFormat(input['format'], 'session.audio.input.format', false);
-    if ('turn_detection' in input) next.turnDetection = parseTurnDetection(input['turn_detection'], 'session.audio.input.turn_detection', next.turnDetection);
+    if ('turn_detection' in input)
+      next.turnDetection = parseTurnDetection(input['turn_detection'], 'session.audio.input.turn_detection', next.turnDetection);
     if ('transcription' in input) next.transcription = parseTranscription(input['transcription'], 'session.audio.input.transcription');
-    if ('noise_reduction' in input) next.noiseReduction = input['noise_reduction'] === null ? null : expectObject(input['noise_reduction'], 'session.audio.input.noise_reduction');
+    if ('noise_reduction' in input)
+      next.noiseReduction =
+        input['noise_reduction'] === null ? null : expectObject(input['noise_reduction'], 'session.audio.input.noise_reduction');
   }
   if (audio['output'] !== undefined) {
     const output = expectObject(audio['output'], 'session.audio.output');
@@ -138,12 +158,19 @@ function applyAudio(next: SessionConfig, audio: Fields): void {
 
 /** Beta's flat audio fields. */
 function applyBetaAudio(next: SessionConfig, session: Fields): void {
-  if (session['input_audio_format'] !== undefined) next.inputFormat = expectFormat(session['input_audio_format'], 'session.input_audio_format', true);
-  if (session['output_audio_format'] !== undefined) next.outputFormat = expectFormat(session['output_audio_format'], 'session.output_audio_format', true);
-  if ('turn_detection' in session) next.turnDetection = parseTurnDetection(session['turn_detection'], 'session.turn_detection', next.turnDetection);
-  if ('input_audio_transcription' in session) next.transcription = parseTranscription(session['input_audio_transcription'], 'session.input_audio_transcription');
+  if (session['input_audio_format'] !== undefined)
+    next.inputFormat = expectFormat(session['input_audio_format'], 'session.input_audio_format', true);
+  if (session['output_audio_format'] !== undefined)
+    next.outputFormat = expectFormat(session['output_audio_format'], 'session.output_audio_format', true);
+  if ('turn_detection' in session)
+    next.turnDetection = parseTurnDetection(session['turn_detection'], 'session.turn_detection', next.turnDetection);
+  if ('input_audio_transcription' in session)
+    next.transcription = parseTranscription(session['input_audio_transcription'], 'session.input_audio_transcription');
   if ('input_audio_noise_reduction' in session) {
-    next.noiseReduction = session['input_audio_noise_reduction'] === null ? null : expectObject(session['input_audio_noise_reduction'], 'session.input_audio_noise_reduction');
+    next.noiseReduction =
+      session['input_audio_noise_reduction'] === null
+        ? null
+        : expectObject(session['input_audio_noise_reduction'], 'session.input_audio_noise_reduction');
   }
   if (session['voice'] !== undefined) next.voice = parseVoice(session['voice'], 'session.voice');
   if (session['speed'] !== undefined) next.speed = expectNumber(session['speed'], 'session.speed', 0.25, 1.5);
@@ -154,15 +181,22 @@ function parseTurnDetection(value: unknown, path: string, current: TurnDetection
   if (value === null) return null;
   const fields = expectObject(value, path);
   const type = fields['type'] ?? current?.type ?? 'server_vad';
-  if (type !== 'server_vad' && type !== 'semantic_vad') throw invalidField(`Invalid value for '${path}.type': expected 'server_vad' or 'semantic_vad'.`, `${path}.type`);
+  if (type !== 'server_vad' && type !== 'semantic_vad')
+    throw invalidField(`Invalid value for '${path}.type': expected 'server_vad' or 'semantic_vad'.`, `${path}.type`);
   const next = current && current.type === type ? { ...current } : defaultTurnDetection(type);
   if (fields['threshold'] !== undefined) next.threshold = expectNumber(fields['threshold'], `${path}.threshold`, 0, 1);
-  if (fields['prefix_padding_ms'] !== undefined) next.prefixPaddingMs = Math.round(expectNumber(fields['prefix_padding_ms'], `${path}.prefix_padding_ms`, 0, 10_000));
-  if (fields['silence_duration_ms'] !== undefined) next.silenceDurationMs = Math.round(expectNumber(fields['silence_duration_ms'], `${path}.silence_duration_ms`, 0, 10_000));
+  if (fields['prefix_padding_ms'] !== undefined)
+    next.prefixPaddingMs = Math.round(expectNumber(fields['prefix_padding_ms'], `${path}.prefix_padding_ms`, 0, 10_000));
+  if (fields['silence_duration_ms'] !== undefined)
+    next.silenceDurationMs = Math.round(expectNumber(fields['silence_duration_ms'], `${path}.silence_duration_ms`, 0, 10_000));
   if (fields['create_response'] !== undefined) next.createResponse = expectBoolean(fields['create_response'], `${path}.create_response`);
-  if (fields['interrupt_response'] !== undefined) next.interruptResponse = expectBoolean(fields['interrupt_response'], `${path}.interrupt_response`);
+  if (fields['interrupt_response'] !== undefined)
+    next.interruptResponse = expectBoolean(fields['interrupt_response'], `${path}.interrupt_response`);
   if (fields['idle_timeout_ms'] !== undefined) {
-    next.idleTimeoutMs = fields['idle_timeout_ms'] === null ? null : Math.round(expectNumber(fields['idle_timeout_ms'], `${path}.idle_timeout_ms`, 5_000, 30_000));
+    next.idleTimeoutMs =
+      fields['idle_timeout_ms'] === null
+        ? null
+        : Math.round(expectNumber(fields['idle_timeout_ms'], `${path}.idle_timeout_ms`, 5_000, 30_000));
   }
   if (fields['eagerness'] !== undefined) {
     const eagerness = fields['eagerness'];
@@ -199,15 +233,18 @@ export function responseParams(config: SessionConfig, response: Fields, beta: bo
   const next = { ...config };
   if (response['instructions'] !== undefined) next.instructions = expectString(response['instructions'], 'response.instructions');
   const modalitiesKey = beta ? 'modalities' : 'output_modalities';
-  if (response[modalitiesKey] !== undefined) next.outputModalities = parseModalities(response[modalitiesKey], `response.${modalitiesKey}`, beta);
+  if (response[modalitiesKey] !== undefined)
+    next.outputModalities = parseModalities(response[modalitiesKey], `response.${modalitiesKey}`, beta);
   if (response['tools'] !== undefined) next.tools = parseTools(response['tools'], 'response.tools');
   if (response['tool_choice'] !== undefined) next.toolChoice = parseToolChoice(response['tool_choice'], 'response.tool_choice');
   const maxKey = beta ? 'max_response_output_tokens' : 'max_output_tokens';
   const maxValue = response[maxKey] ?? response['max_output_tokens'];
-  if (maxValue !== undefined) next.maxOutputTokens = parseMaxTokens(maxValue, `response.${response[maxKey] !== undefined ? maxKey : 'max_output_tokens'}`);
+  if (maxValue !== undefined)
+    next.maxOutputTokens = parseMaxTokens(maxValue, `response.${response[maxKey] !== undefined ? maxKey : 'max_output_tokens'}`);
   if (beta) {
     if (response['voice'] !== undefined) next.voice = parseVoice(response['voice'], 'response.voice');
-    if (response['output_audio_format'] !== undefined) next.outputFormat = expectFormat(response['output_audio_format'], 'response.output_audio_format', true);
+    if (response['output_audio_format'] !== undefined)
+      next.outputFormat = expectFormat(response['output_audio_format'], 'response.output_audio_format', true);
   } else if (response['audio'] !== undefined) {
     const output = isObject(response['audio']) ? response['audio']['output'] : undefined;
     if (output !== undefined) {
@@ -217,8 +254,15 @@ export function responseParams(config: SessionConfig, response: Fields, beta: bo
     }
   }
   const conversation = response['conversation'] ?? 'auto';
-  if (conversation !== 'auto' && conversation !== 'none') throw invalidField("Invalid value for 'response.conversation': expected 'auto' or 'none'.", 'response.conversation');
+  if (conversation !== 'auto' && conversation !== 'none')
+    throw invalidField("Invalid value for 'response.conversation': expected 'auto' or 'none'.", 'response.conversation');
   const input = response['input'];
-  if (input !== undefined && !Array.isArray(input)) throw invalidField("Invalid type for 'response.input': expected an array of items.", 'response.input', 'invalid_type');
-  return { config: next, conversation, metadata: response['metadata'] === undefined ? null : parseMetadata(response['metadata'], 'response.metadata'), ...(input !== undefined && { input }) };
+  if (input !== undefined && !Array.isArray(input))
+    throw invalidField("Invalid type for 'response.input': expected an array of items.", 'response.input', 'invalid_type');
+  return {
+    config: next,
+    conversation,
+    metadata: response['metadata'] === undefined ? null : parseMetadata(response['metadata'], 'response.metadata'),
+    ...(input !== undefined && { input }),
+  };
 }

@@ -3,7 +3,12 @@ import { betaFormat, gaFormat } from './audio-format.ts';
 import type { SessionConfig, TurnDetection } from './session-config.ts';
 
 export function presentSession(id: string, config: SessionConfig, beta: boolean, expiresAt: number) {
-  const tools = config.tools.map((tool) => ({ type: 'function', name: tool.name, description: tool.description ?? '', parameters: tool.parameters }));
+  const tools = config.tools.map((tool) => ({
+    type: 'function',
+    name: tool.name,
+    description: tool.description ?? '',
+    parameters: tool.parameters,
+  }));
   const toolChoice = typeof config.toolChoice === 'object' ? { type: 'function', name: config.toolChoice.name } : config.toolChoice;
   const turnDetection = config.turnDetection && presentTurnDetection(config.turnDetection);
   if (beta) {
@@ -44,7 +49,12 @@ export function presentSession(id: string, config: SessionConfig, beta: boolean,
     prompt: null,
     include: null,
     audio: {
-      input: { format: gaFormat(config.inputFormat), transcription: config.transcription, noise_reduction: config.noiseReduction, turn_detection: turnDetection },
+      input: {
+        format: gaFormat(config.inputFormat),
+        transcription: config.transcription,
+        noise_reduction: config.noiseReduction,
+        turn_detection: turnDetection,
+      },
       output: { format: gaFormat(config.outputFormat), voice: config.voice, speed: config.speed },
     },
   };
@@ -52,7 +62,12 @@ export function presentSession(id: string, config: SessionConfig, beta: boolean,
 
 function presentTurnDetection(detection: TurnDetection) {
   if (detection.type === 'semantic_vad') {
-    return { type: 'semantic_vad', eagerness: detection.eagerness, create_response: detection.createResponse, interrupt_response: detection.interruptResponse };
+    return {
+      type: 'semantic_vad',
+      eagerness: detection.eagerness,
+      create_response: detection.createResponse,
+      interrupt_response: detection.interruptResponse,
+    };
   }
   return {
     type: 'server_vad',

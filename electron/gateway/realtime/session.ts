@@ -85,7 +85,8 @@ export class RealtimeSession {
       beta: options.beta,
       conversationId: publicId('conv'),
       emit: (type, fields) => this.emit(type, fields),
-      onItem: (stage, entry) => (stage === 'added' ? this.addItem(entry, undefined, 'added') : this.emitItem('conversation.item.done', entry)),
+      onItem: (stage, entry) =>
+        stage === 'added' ? this.addItem(entry, undefined, 'added') : this.emitItem('conversation.item.done', entry),
       pause: () => new Promise((resolve) => (options.paceMs > 0 ? setTimeout(resolve, options.paceMs) : setImmediate(resolve))),
       speak: (text, speed) => options.speak(text, speed),
       finished: (config, outcome, usage) => {
@@ -114,7 +115,8 @@ export class RealtimeSession {
     }
     const eventId = typeof event['event_id'] === 'string' ? event['event_id'] : null;
     try {
-      if (typeof event['type'] !== 'string') throw invalidField("Missing required parameter: 'type'.", 'type', 'missing_required_parameter');
+      if (typeof event['type'] !== 'string')
+        throw invalidField("Missing required parameter: 'type'.", 'type', 'missing_required_parameter');
       this.handle(event['type'], event);
     } catch (error) {
       this.fail(error, eventId);
@@ -130,7 +132,10 @@ export class RealtimeSession {
   private handle(type: string, event: Fields): void {
     switch (type) {
       case 'session.update':
-        this.config = updateSessionConfig(this.config, expectObject(event['session'], 'session'), { beta: this.options.beta, spoke: this.spoke });
+        this.config = updateSessionConfig(this.config, expectObject(event['session'], 'session'), {
+          beta: this.options.beta,
+          spoke: this.spoke,
+        });
         this.emit('session.updated', { session: this.present() });
         return;
       case 'conversation.item.create': {
@@ -138,7 +143,11 @@ export class RealtimeSession {
         const entry = readClientItem(event['item'], 'item', this.reader);
         const bytes = entryBytes(entry);
         if (bytes > REALTIME_LIMITS.itemBytes) {
-          throw invalidField(`Invalid 'item': the item takes ${bytes} bytes (text plus decoded audio); at most ${REALTIME_LIMITS.itemBytes} bytes per item.`, 'item', 'item_too_large');
+          throw invalidField(
+            `Invalid 'item': the item takes ${bytes} bytes (text plus decoded audio); at most ${REALTIME_LIMITS.itemBytes} bytes per item.`,
+            'item',
+            'item_too_large',
+          );
         }
         this.addItem(entry, previous === undefined || previous === null ? undefined : expectString(previous, 'previous_item_id'));
         return;
@@ -164,11 +173,17 @@ export class RealtimeSession {
         this.emit('input_audio_buffer.cleared', {});
         return;
       case 'output_audio_buffer.clear':
-        throw invalidField('output_audio_buffer.clear is for WebRTC sessions; over a WebSocket stop playback in the client and send conversation.item.truncate.', 'type', 'unsupported_event');
+        throw invalidField(
+          'output_audio_buffer.clear is for WebRTC sessions; over a WebSocket stop playback in the client and send conversation.item.truncate.',
+          'type',
+          'unsupported_event',
+        );
       case 'response.create': {
         const raw = event['response'] === undefined ? {} : expectObject(event['response'], 'response');
         const params = responseParams(this.config, raw, this.options.beta);
-        const context = params.input ? params.input.map((item, i) => readClientItem(item, `response.input[${i}]`, this.reader, true)) : this.conversation.all();
+        const context = params.input
+          ? params.input.map((item, i) => readClientItem(item, `response.input[${i}]`, this.reader, true))
+          : this.conversation.all();
         this.options.authorize();
         this.responses.start(params, context);
         return;
@@ -177,7 +192,10 @@ export class RealtimeSession {
         this.responses.cancel(event['response_id']);
         return;
       default:
-        throw invalidField(`Invalid value: '${type}'. Supported values are: ${CLIENT_EVENTS.map((name) => `'${name}'`).join(', ')}.`, 'type');
+        throw invalidField(
+          `Invalid value: '${type}'. Supported values are: ${CLIENT_EVENTS.map((name) => `'${name}'`).join(', ')}.`,
+          'type',
+        );
     }
   }
 
@@ -253,11 +271,17 @@ export class RealtimeSession {
     this.emit('input_audio_buffer.committed', { previous_item_id: this.conversation.lastId, item_id: itemId });
     const heard = hear(samples);
     const content = { type: 'input_audio', transcript: null as string | null };
-    const entry: Entry = { item: { id: itemId, object: 'realtime.item', type: 'message', role: 'user', status: 'completed', content: [content] }, turn: { role: 'user', text: heard }, audio: samples, spoken: heard };
+    const entry: Entry = {
+      item: { id: itemId, object: 'realtime.item', type: 'message', role: 'user', status: 'completed', content: [content] },
+      turn: { role: 'user', text: heard },
+      audio: samples,
+      spoken: heard,
+    };
     this.addItem(entry, undefined);
     const transcription = this.config.transcription;
     if (!transcription) return;
-    for (const delta of streamPieces(heard)) this.emit('conversation.item.input_audio_transcription.delta', { item_id: itemId, content_index: 0, delta });
+    for (const delta of streamPieces(heard))
+      this.emit('conversation.item.input_audio_transcription.delta', { item_id: itemId, content_index: 0, delta });
     const seconds = samples.length / SESSION_RATE;
     content.transcript = heard;
     this.emit('conversation.item.input_audio_transcription.completed', {
@@ -274,7 +298,8 @@ export class RealtimeSession {
     if (entry.item['type'] !== 'message' || entry.item['role'] !== 'assistant' || !entry.audio) {
       throw invalidField('Only assistant messages with audio can be truncated.', 'item_id', 'invalid_value');
     }
-    if (event['content_index'] !== 0) throw invalidField("Invalid 'content_index': an assistant message has its audio at content_index 0.", 'content_index');
+    if (event['content_index'] !== 0)
+      throw invalidField("Invalid 'content_index': an assistant message has its audio at content_index 0.", 'content_index');
     const endMs = Math.round(expectNumber(event['audio_end_ms'], 'audio_end_ms', 0, Number.MAX_SAFE_INTEGER));
     const durationMs = msOfSamples(entry.audio.length);
     if (endMs > durationMs) throw invalidField(`Audio content of ${durationMs}ms is already shorter than ${endMs}ms.`, 'audio_end_ms');
@@ -305,13 +330,23 @@ export class RealtimeSession {
   /** Sends an `error` event for a problem with a client event (or an unexpected failure). */
   private fail(error: unknown, eventId: string | null): void {
     if (error instanceof ClientEventError) {
-      this.emit('error', { error: { type: 'invalid_request_error', code: error.code, message: error.message, param: error.param, event_id: eventId } });
+      this.emit('error', {
+        error: { type: 'invalid_request_error', code: error.code, message: error.message, param: error.param, event_id: eventId },
+      });
     } else if (error instanceof GatewayError) {
       const { body } = renderError('openai', error) as { body: { error: Record<string, unknown> } };
       this.emit('error', { error: { ...body.error, event_id: eventId } });
     } else {
       this.options.report(error);
-      this.emit('error', { error: { type: 'server_error', code: 'server_error', message: 'The simulated session failed; see the gateway log.', param: null, event_id: eventId } });
+      this.emit('error', {
+        error: {
+          type: 'server_error',
+          code: 'server_error',
+          message: 'The simulated session failed; see the gateway log.',
+          param: null,
+          event_id: eventId,
+        },
+      });
     }
   }
 }

@@ -1,11 +1,7 @@
 // The admin event socket: pushes asset changes, finished scans and new journal entries to the console so it updates without a reload.
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import {
-  ADMIN_WS_PATH,
-  ADMIN_WS_PROTOCOL,
-  type AdminEvent,
-} from '../../../shared/admin-events.ts';
+import { ADMIN_WS_PATH, ADMIN_WS_PROTOCOL, type AdminEvent } from '../../../shared/admin-events.ts';
 import type { GatewayContext, GatewayEvents } from '../context.ts';
 import { guarded } from '../safe-events.ts';
 import { presentedAdminToken } from '../server/admin-auth.ts';

@@ -30,7 +30,12 @@ export async function geminiRoutes(app: FastifyInstance, options: { context: Gat
     const meta = { model, responseId: randomBase62(22) };
     if (!stream) return toGenerateContentResponse(result, meta);
     const chunks = toGenerateContentChunks(result, meta, streamPieces);
-    if (request.query['alt'] === 'sse') return writeSse(request, reply, chunks.map((data) => ({ data })));
+    if (request.query['alt'] === 'sse')
+      return writeSse(
+        request,
+        reply,
+        chunks.map((data) => ({ data })),
+      );
     return writeJsonArray(request, reply, chunks);
   };
 

@@ -22,4 +22,21 @@ import { portraitRoutes } from './portrait.ts';
 export type RouteFamily = (app: FastifyInstance, options: { context: GatewayContext }) => Promise<void>;
 
 /** Every route family, registered in this order. Add a family here and nowhere else. */
-export const ROUTE_FAMILIES: readonly RouteFamily[] = [healthRoutes, portraitRoutes, adminRoutes, consoleRoutes, modelsRoutes, openaiChatRoutes, openaiCompletionsRoutes, embeddingsRoutes, rerankRoutes, anthropicMessagesRoutes, geminiRoutes, openaiResponsesRoutes, tasks3dRoutes, realtimeRoutes, imagesRoutes, audioRoutes];
+export const ROUTE_FAMILIES: readonly RouteFamily[] = [
+  healthRoutes,
+  portraitRoutes,
+  adminRoutes,
+  consoleRoutes,
+  modelsRoutes,
+  openaiChatRoutes,
+  openaiCompletionsRoutes,
+  embeddingsRoutes,
+  rerankRoutes,
+  anthropicMessagesRoutes,
+  geminiRoutes,
+  openaiResponsesRoutes,
+  tasks3dRoutes,
+  realtimeRoutes,
+  imagesRoutes,
+  audioRoutes,
+];

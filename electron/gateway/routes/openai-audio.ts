@@ -7,7 +7,13 @@ import { streamPieces } from '../providers/simulate/text/stream-pieces.ts';
 import { countTokens } from '../providers/simulate/text/tokens.ts';
 import { segmentsOf, toSrt, toVtt, wordsOf, type Segment } from '../providers/simulate/transcripts.ts';
 import { invalid } from '../services/errors.ts';
-import { checkSpeech, checkTranscriptionInput, checkTranscriptionSeconds, MAX_UPLOAD_FILE_BYTES, uploadLimitError } from '../services/media-limits.ts';
+import {
+  checkSpeech,
+  checkTranscriptionInput,
+  checkTranscriptionSeconds,
+  MAX_UPLOAD_FILE_BYTES,
+  uploadLimitError,
+} from '../services/media-limits.ts';
 import { speechPriceMicros, transcriptionPriceMicros } from '../services/pricing.ts';
 import { formLimits, formParts } from '../server/multipart.ts';
 import { writeSse } from '../server/sse.ts';
@@ -31,12 +37,21 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
     checkSpeech(input, speed);
     const format = optionalString(fields, 'response_format') ?? 'mp3';
     if (!Object.hasOwn(SPEECH_FORMATS, format)) {
-      throw invalid(`Invalid value for 'response_format': '${format}'. This gateway produces ${Object.keys(SPEECH_FORMATS).join(', ')}.`, 'response_format');
+      throw invalid(
+        `Invalid value for 'response_format': '${format}'. This gateway produces ${Object.keys(SPEECH_FORMATS).join(', ')}.`,
+        'response_format',
+      );
     }
     const contentType = SPEECH_FORMATS[format as keyof typeof SPEECH_FORMATS];
     const made = await media.run('speech', { input, speed, format: format as keyof typeof SPEECH_FORMATS });
     const audio = Buffer.from(made.buffer, made.byteOffset, made.byteLength);
-    billing.charge(request.principal, { endpoint: '/v1/audio/speech', model, inputTokens: countTokens(input), outputTokens: 0, amountMicros: speechPriceMicros([...input].length) });
+    billing.charge(request.principal, {
+      endpoint: '/v1/audio/speech',
+      model,
+      inputTokens: countTokens(input),
+      outputTokens: 0,
+      amountMicros: speechPriceMicros([...input].length),
+    });
     return reply.type(contentType).send(audio);
   });
 
@@ -49,14 +64,21 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
       const model = requiredString(fields, 'model');
       if (!file || file.bytes.length === 0) throw invalid("Missing required parameter: 'file'.", 'file');
       const format = optionalString(fields, 'response_format') ?? 'json';
-      if (!TRANSCRIPT_FORMATS.includes(format)) throw invalid(`Invalid value for 'response_format': expected one of ${TRANSCRIPT_FORMATS.join(', ')}.`, 'response_format');
+      if (!TRANSCRIPT_FORMATS.includes(format))
+        throw invalid(`Invalid value for 'response_format': expected one of ${TRANSCRIPT_FORMATS.join(', ')}.`, 'response_format');
       const stream = task === 'transcribe' && fields['stream'] === 'true';
       const timestamps = timestampGranularities(granularities);
       checkTranscriptionInput(file.bytes);
       const heard = await media.run('transcribe', { bytes: file.bytes, name: file.name });
       checkTranscriptionSeconds(heard.duration);
       const tokens = { input_tokens: Math.ceil(heard.duration * AUDIO_TOKENS_PER_SECOND), output_tokens: countTokens(heard.text) };
-      billing.charge(request.principal, { endpoint, model, inputTokens: tokens.input_tokens, outputTokens: tokens.output_tokens, amountMicros: transcriptionPriceMicros(heard.duration) });
+      billing.charge(request.principal, {
+        endpoint,
+        model,
+        inputTokens: tokens.input_tokens,
+        outputTokens: tokens.output_tokens,
+        amountMicros: transcriptionPriceMicros(heard.duration),
+      });
       const usage = { type: 'duration', seconds: Math.ceil(heard.duration) };
       if (stream) {
         const deltas = streamPieces(heard.text).map((delta) => ({ data: { type: 'transcript.text.delta', delta } }));

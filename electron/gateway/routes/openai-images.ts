@@ -29,7 +29,10 @@ export function parseSize(size: string | undefined, fallback?: { width: number; 
   const match = /^(\d+)x(\d+)$/.exec(size);
   const [width, height] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
   if (width < MIN_IMAGE_SIDE || height < MIN_IMAGE_SIDE || width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
-    throw invalid(`Invalid value for 'size': '${size}'. Use 'auto' or WIDTHxHEIGHT with each side from ${MIN_IMAGE_SIDE} to ${MAX_IMAGE_SIDE}, e.g. 1024x1024.`, 'size');
+    throw invalid(
+      `Invalid value for 'size': '${size}'. Use 'auto' or WIDTHxHEIGHT with each side from ${MIN_IMAGE_SIDE} to ${MAX_IMAGE_SIDE}, e.g. 1024x1024.`,
+      'size',
+    );
   }
   return { width, height };
 }
@@ -48,7 +51,8 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
   /** Checks the output options, then makes the images on a worker thread (`make`), charges them and renders the answer. */
   const answer = async (request: FastifyRequest, fields: Fields, model: string, prompt: string, make: () => Promise<MadeImage[]>) => {
     const format = optionalString(fields, 'response_format') ?? (model.startsWith('gpt-image') ? 'b64_json' : 'url');
-    if (format !== 'url' && format !== 'b64_json') throw invalid("Invalid value for 'response_format': expected 'url' or 'b64_json'.", 'response_format');
+    if (format !== 'url' && format !== 'b64_json')
+      throw invalid("Invalid value for 'response_format': expected 'url' or 'b64_json'.", 'response_format');
     const outputFormat = optionalString(fields, 'output_format') ?? 'png';
     if (outputFormat !== 'png') {
       throw invalid(`Invalid value for 'output_format': '${outputFormat}'. This gateway produces 'png' only.`, 'output_format');
@@ -63,7 +67,13 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
         : { url: `${origin}/v1/files/images/${expiry.stamp(storeGeneratedFile(dataDir, 'images', 'png', png))}`, revised_prompt: prompt };
     });
     const amount = images.reduce((sum, image) => sum + imagePriceMicros(image.width, image.height), 0);
-    billing.charge(request.principal, { endpoint: request.url.split('?')[0]!, model, inputTokens: 0, outputTokens: 0, amountMicros: amount });
+    billing.charge(request.principal, {
+      endpoint: request.url.split('?')[0]!,
+      model,
+      inputTokens: 0,
+      outputTokens: 0,
+      amountMicros: amount,
+    });
     return { created: Math.floor(clock.now() / 1000), data, output_format: 'png', size: `${images[0]!.width}x${images[0]!.height}` };
   };
 
@@ -93,7 +103,13 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
     checkImageOutput(n, width, height);
     const upload = ({ field, bytes }: ImageUpload): ImageUpload => ({ field, bytes });
     return answer(request, fields, optionalString(fields, 'model') ?? 'sim-image', prompt, () =>
-      media.run('images.edit', { prompt, images: images.map(upload), ...(mask && { mask: upload(mask) }), n, ...(size !== undefined && size !== 'auto' && { size: { width, height } }) }),
+      media.run('images.edit', {
+        prompt,
+        images: images.map(upload),
+        ...(mask && { mask: upload(mask) }),
+        n,
+        ...(size !== undefined && size !== 'auto' && { size: { width, height } }),
+      }),
     );
   });
 
@@ -101,7 +117,10 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
     const bytes = await readGeneratedFile(dataDir, 'images', request.params.name);
     if (!bytes || expiry.expired(path.join(dataDir, 'files', 'images', request.params.name))) throw notFound('No such image');
     // Cached no longer than the URL lives.
-    return reply.type('image/png').header('cache-control', `private, max-age=${IMAGE_URL_TTL_MS / 1000}`).send(bytes);
+    return reply
+      .type('image/png')
+      .header('cache-control', `private, max-age=${IMAGE_URL_TTL_MS / 1000}`)
+      .send(bytes);
   });
 }
 

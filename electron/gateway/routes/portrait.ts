@@ -30,9 +30,7 @@ export async function portraitRoutes(app: FastifyInstance, options: { context: G
     ok(groups.update(request.principal.accountId, request.params.id, parseGroupUpdate(request.body))),
   );
 
-  app.post('/v1/portrait/assets', async (request) =>
-    ok(await assets.create(request.principal.accountId, parseAssetCreate(request.body))),
-  );
+  app.post('/v1/portrait/assets', async (request) => ok(await assets.create(request.principal.accountId, parseAssetCreate(request.body))));
 
   app.get<{ Querystring: Query }>('/v1/portrait/assets', async (request) => {
     const filter = parseAssetListFilter(request.query);

@@ -22,39 +22,53 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
   const { billing, tokens, clock, events, media, runtime } = options.context;
   // A browser page may open the socket only from this gateway's own origin or a listed CORS origin: refused with 403 before the upgrade.
   const onRequest = async (request: FastifyRequest) => requireSocketOrigin(request, runtime.corsOrigins);
-  app.get<{ Querystring: Record<string, string | undefined> }>('/v1/realtime', { websocket: true, config: { socketAuth: true }, onRequest }, (socket, request) => {
-    // The credential stays in this closure (memory only) to re-check quota and revocation before each response.
-    const credential = credentialOf(request.headers, request.query);
-    let principal: Principal;
-    try {
-      principal = (request.principal as Principal | null) ?? tokens.authenticate(credential);
-      if (request.query.intent !== undefined || request.query.call_id !== undefined) {
-        throw new GatewayError('invalid_request', 'Transcription-only sessions (?intent=) and calls (?call_id=) are not simulated; open a model session with ?model=.', 'intent');
+  app.get<{ Querystring: Record<string, string | undefined> }>(
+    '/v1/realtime',
+    { websocket: true, config: { socketAuth: true }, onRequest },
+    (socket, request) => {
+      // The credential stays in this closure (memory only) to re-check quota and revocation before each response.
+      const credential = credentialOf(request.headers, request.query);
+      let principal: Principal;
+      try {
+        principal = (request.principal as Principal | null) ?? tokens.authenticate(credential);
+        if (request.query.intent !== undefined || request.query.call_id !== undefined) {
+          throw new GatewayError(
+            'invalid_request',
+            'Transcription-only sessions (?intent=) and calls (?call_id=) are not simulated; open a model session with ?model=.',
+            'intent',
+          );
+        }
+      } catch (error) {
+        refuse(socket, error);
+        return;
       }
-    } catch (error) {
-      refuse(socket, error);
-      return;
-    }
-    const model = request.query.model || DEFAULT_REALTIME_MODEL;
-    const pace = paceOf(request);
-    const session = new RealtimeSession({
-      model,
-      beta: wantsBeta(request.headers),
-      send: (text) => {
-        if (socket.readyState === socket.OPEN) socket.send(text);
-      },
-      authorize: () => void tokens.authenticate(credential),
-      charge: (work) => billing.charge(principal, { endpoint: '/v1/realtime', ...work }),
-      paceMs: pace === undefined ? 0 : 1000 / pace,
-      now: clock.now(),
-      speak: (text, speed) => media.run('voice', { text, speed }),
-      report: (error) => void events.emit('error', error),
-    });
-    // A failure in a handler is reported and answered by the session, never thrown out of the socket's event.
-    const report = (error: unknown) => void events.emit('error', error);
-    socket.on('message', guarded(report, (data: Buffer) => session.receive(data.toString('utf8'))));
-    socket.on('close', guarded(report, () => session.close()));
-  });
+      const model = request.query.model || DEFAULT_REALTIME_MODEL;
+      const pace = paceOf(request);
+      const session = new RealtimeSession({
+        model,
+        beta: wantsBeta(request.headers),
+        send: (text) => {
+          if (socket.readyState === socket.OPEN) socket.send(text);
+        },
+        authorize: () => void tokens.authenticate(credential),
+        charge: (work) => billing.charge(principal, { endpoint: '/v1/realtime', ...work }),
+        paceMs: pace === undefined ? 0 : 1000 / pace,
+        now: clock.now(),
+        speak: (text, speed) => media.run('voice', { text, speed }),
+        report: (error) => void events.emit('error', error),
+      });
+      // A failure in a handler is reported and answered by the session, never thrown out of the socket's event.
+      const report = (error: unknown) => void events.emit('error', error);
+      socket.on(
+        'message',
+        guarded(report, (data: Buffer) => session.receive(data.toString('utf8'))),
+      );
+      socket.on(
+        'close',
+        guarded(report, () => session.close()),
+      );
+    },
+  );
 }
 
 /** Accepts, then says why the caller is refused in an `error` event and closes (a browser cannot read a refused upgrade's status). */

@@ -10,7 +10,11 @@ import { TASK3D_FORMATS, type Task3dFormat } from '../services/tasks3d.ts';
 
 /** `value` when it has at most `max` characters; longer is a 400 naming the field (nothing is stored). */
 function atMost(value: string | undefined, field: string, max: number): string | undefined {
-  if (value !== undefined && value.length > max) throw invalid(`Invalid '${field}': string too long. Expected a string with maximum length ${max}, but got a string with length ${value.length} instead.`, field);
+  if (value !== undefined && value.length > max)
+    throw invalid(
+      `Invalid '${field}': string too long. Expected a string with maximum length ${max}, but got a string with length ${value.length} instead.`,
+      field,
+    );
   return value;
 }
 

@@ -29,7 +29,9 @@ export async function withFileLock<T>(lockFile: string, work: () => T | Promise<
       continue;
     }
     if (Date.now() > deadline) {
-      throw new LockTimeoutError(`${lockFile} has been held by another process for over ${LOCK_WAIT_MS / 1000} s; if no Gatehouse is running, remove it`);
+      throw new LockTimeoutError(
+        `${lockFile} has been held by another process for over ${LOCK_WAIT_MS / 1000} s; if no Gatehouse is running, remove it`,
+      );
     }
     await sleep(RETRY_MS + Math.random() * RETRY_MS);
   }

@@ -44,7 +44,10 @@ export async function buildApp(context: GatewayContext, limits: ConnectionLimits
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     // A URL Fastify cannot route (bad percent-encoding, an overlong path segment): answered in the caller's protocol, never echoed (it may carry ?key=).
     frameworkErrors: (error, request, reply) => {
-      const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path segment of the request URL is too long.' : 'The request URL is malformed (bad percent-encoding).';
+      const message =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? 'A path segment of the request URL is too long.'
+          : 'The request URL is malformed (bad percent-encoding).';
       const { status, body } = renderError(protocolOf(request.url), invalid(message));
       return (reply as FastifyReply).status(status).send(body);
     },
@@ -67,7 +70,8 @@ export async function buildApp(context: GatewayContext, limits: ConnectionLimits
   installHostCheck(app, () => context.runtime.hosts);
 
   // First after the Host check, so every call's end is seen; calls that name no token are counted there, not journaled.
-  if (context.runtime.journal) installJournal(app, { recorder: context.journal, clock: context.clock, accountOf: (request) => accountOf(context, request) });
+  if (context.runtime.journal)
+    installJournal(app, { recorder: context.journal, clock: context.clock, accountOf: (request) => accountOf(context, request) });
 
   // Before authentication: a preflight carries no credentials, and a refused call still needs its CORS headers to be readable.
   installCors(app, () => context.runtime.corsOrigins);

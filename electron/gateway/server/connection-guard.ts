@@ -53,7 +53,8 @@ export function serverOptionsOf(limits: ConnectionLimits) {
 /** Throws unless the limits are positive and the headers timeout fits in the request timeout (Node requires it). */
 export function checkConnectionLimits(limits: ConnectionLimits): void {
   for (const [name, value] of Object.entries(limits)) {
-    if (!Number.isInteger(value) || value <= 0) throw new RangeError(`connection limit ${name} must be a positive whole number, got ${value}`);
+    if (!Number.isInteger(value) || value <= 0)
+      throw new RangeError(`connection limit ${name} must be a positive whole number, got ${value}`);
   }
   if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new RangeError('headersTimeoutMs must not exceed requestTimeoutMs');
 }

@@ -28,14 +28,20 @@ export function installCors(app: FastifyInstance, allowed: () => readonly string
     reply.header('vary', 'Origin');
     if (!isAllowedOrigin(origin, allowed())) {
       if (!preflight) return; // Same-origin or non-browser callers send Origin too; without CORS headers a browser keeps the answer from the page.
-      throw new GatewayError('forbidden', `Origin ${origin} may not call this gateway from a browser: add it to the CORS origins (Settings page, --cors-origins or GATEHOUSE_CORS_ORIGINS)`);
+      throw new GatewayError(
+        'forbidden',
+        `Origin ${origin} may not call this gateway from a browser: add it to the CORS origins (Settings page, --cors-origins or GATEHOUSE_CORS_ORIGINS)`,
+      );
     }
     reply.header('access-control-allow-origin', origin);
     reply.header('access-control-expose-headers', '*');
     if (!preflight) return;
     const requested = request.headers['access-control-request-headers'];
     reply.header('access-control-allow-methods', ALLOWED_METHODS);
-    reply.header('access-control-allow-headers', typeof requested === 'string' && requested.trim() !== '' ? requested : DEFAULT_ALLOWED_HEADERS);
+    reply.header(
+      'access-control-allow-headers',
+      typeof requested === 'string' && requested.trim() !== '' ? requested : DEFAULT_ALLOWED_HEADERS,
+    );
     reply.header('access-control-max-age', PREFLIGHT_MAX_AGE);
     // Chrome's Private Network Access asks before a public page may reach a loopback server.
     if (request.headers['access-control-request-private-network'] === 'true') reply.header('access-control-allow-private-network', 'true');

@@ -32,7 +32,11 @@ export function requestedFault(request: FastifyRequest): Requested | undefined {
   if (typeof header === 'string' && header.trim() !== '') {
     const match = /^\s*([a-z0-9]+)(?:\*(\d+))?\s*$/i.exec(header);
     const requested = match ? asRequested(match) : undefined;
-    if (!requested) throw invalid(`Unknown x-gatehouse-fault '${header.trim()}': use one of ${FAULTS.join(', ')}, optionally with *N (fail N attempts).`, 'x-gatehouse-fault');
+    if (!requested)
+      throw invalid(
+        `Unknown x-gatehouse-fault '${header.trim()}': use one of ${FAULTS.join(', ')}, optionally with *N (fail N attempts).`,
+        'x-gatehouse-fault',
+      );
     return requested;
   }
   const model = modelOf(request);
@@ -122,7 +126,15 @@ function attemptFails(attempts: Map<string, { count: number; expires: number }>,
   for (const [key, entry] of attempts) if (entry.expires < now) attempts.delete(key);
   // "The same request": same token (whatever header carried it), method, URL with query, body and fault header.
   const key = createHash('sha256')
-    .update(JSON.stringify([request.principal.tokenId, request.method, request.url, request.body ?? null, request.headers['x-gatehouse-fault'] ?? '']))
+    .update(
+      JSON.stringify([
+        request.principal.tokenId,
+        request.method,
+        request.url,
+        request.body ?? null,
+        request.headers['x-gatehouse-fault'] ?? '',
+      ]),
+    )
     .digest('hex');
   const entry = attempts.get(key) ?? { count: 0, expires: now + ATTEMPT_TTL_MS };
   entry.count += 1;

@@ -10,7 +10,8 @@ import { requestBodyOf, TEXTUAL_CONTENT } from './journal-body.ts';
 import { protocolOf } from './protocol.ts';
 
 /** Request headers worth showing; credentials (authorization, x-api-key, x-goog-api-key, cookies) are never kept. */
-const SAFE_REQUEST_HEADER = /^(content-type|content-length|accept|user-agent|origin|openai-beta|anthropic-version|anthropic-beta|x-stainless-[a-z-]+|x-goog-api-client|x-gatehouse-[a-z-]+)$/;
+const SAFE_REQUEST_HEADER =
+  /^(content-type|content-length|accept|user-agent|origin|openai-beta|anthropic-version|anthropic-beta|x-stainless-[a-z-]+|x-goog-api-client|x-gatehouse-[a-z-]+)$/;
 /** Query parameters that carry credentials (Gemini's `?key=`). */
 const SECRET_QUERY = new Set(['key', 'api_key', 'admin_token']);
 const MAX_OFFSETS = 500;
@@ -65,7 +66,11 @@ function tapResponse(raw: ServerResponse, startedAt: number) {
   let firstByteMs: number | null = null;
   const note = (chunk: unknown, encoding?: unknown) => {
     if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-    const buffer = Buffer.isBuffer(chunk) ? chunk : typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.from(chunk as Uint8Array);
+    const buffer = Buffer.isBuffer(chunk)
+      ? chunk
+      : typeof chunk === 'string'
+        ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+        : Buffer.from(chunk as Uint8Array);
     if (buffer.length === 0) return;
     const offset = Math.round(performance.now() - startedAt);
     firstByteMs ??= offset;
@@ -82,7 +87,8 @@ function tapResponse(raw: ServerResponse, startedAt: number) {
   const writeHead = raw.writeHead;
   raw.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
     const headers = rest.find((item) => typeof item === 'object' && item !== null);
-    if (headers && !Array.isArray(headers)) headHeaders = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+    if (headers && !Array.isArray(headers))
+      headHeaders = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
     return (writeHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
   } as ServerResponse['writeHead'];
   const write = raw.write;

@@ -16,9 +16,7 @@ export function formLimits(files: number, fileSize: number) {
 }
 
 /** One part of a form, read whole. */
-export type FormPart =
-  | { kind: 'file'; field: string; filename: string; bytes: Buffer }
-  | { kind: 'field'; field: string; value: unknown };
+export type FormPart = { kind: 'file'; field: string; filename: string; bytes: Buffer } | { kind: 'field'; field: string; value: unknown };
 
 /** Which parts to read. */
 export interface FormOptions {
@@ -44,7 +42,11 @@ export async function* formParts(request: FastifyRequest, options: FormOptions =
   try {
     for await (const part of request.parts()) {
       if (part.type !== 'file' && part.valueTruncated) {
-        throw new GatewayError('payload_too_large', `Form field '${part.fieldname}' is longer than ${MAX_FORM_FIELD_BYTES} bytes.`, part.fieldname);
+        throw new GatewayError(
+          'payload_too_large',
+          `Form field '${part.fieldname}' is longer than ${MAX_FORM_FIELD_BYTES} bytes.`,
+          part.fieldname,
+        );
       }
       if (part.type !== 'file') yield { kind: 'field', field: part.fieldname, value: part.value };
       else if (options.keepFile?.(part.fieldname) === false) part.file.resume();

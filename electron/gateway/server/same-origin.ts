@@ -34,7 +34,10 @@ export function isSameOrigin(request: FastifyRequest): boolean {
 /** Throws 403 when a browser page of another origin sends the request (admin API and admin socket: same origin only, token or not). */
 export function requireSameOrigin(request: FastifyRequest): void {
   if (isSameOrigin(request)) return;
-  throw new GatewayError('forbidden', `Origin ${String(request.headers.origin).slice(0, 100)} may not use the console's admin API: it answers its own origin only`);
+  throw new GatewayError(
+    'forbidden',
+    `Origin ${String(request.headers.origin).slice(0, 100)} may not use the console's admin API: it answers its own origin only`,
+  );
 }
 
 /** Throws 403 for a WebSocket upgrade from a browser page that is neither this gateway's own origin nor listed in the CORS origins. */

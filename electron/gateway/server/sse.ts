@@ -41,7 +41,13 @@ async function writeFrames(
   reply.hijack();
   const raw = reply.raw;
   // Headers set before the hijack (CORS, for one) go out too.
-  raw.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), 'content-type': contentType, 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  raw.writeHead(200, {
+    ...(reply.getHeaders() as OutgoingHttpHeaders),
+    'content-type': contentType,
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
   raw.flushHeaders();
   let gone = false;
   raw.on('close', () => (gone = true));

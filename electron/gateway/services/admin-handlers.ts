@@ -18,9 +18,7 @@ export interface AdminInput<K extends AdminRouteName> {
   body: unknown;
 }
 
-export type AdminHandler<K extends AdminRouteName> = (
-  input: AdminInput<K>,
-) => AdminApi[K]['reply'] | Promise<AdminApi[K]['reply']>;
+export type AdminHandler<K extends AdminRouteName> = (input: AdminInput<K>) => AdminApi[K]['reply'] | Promise<AdminApi[K]['reply']>;
 
 /** One handler per admin route: leaving one out is a compile error. */
 export type AdminHandlers = { [K in AdminRouteName]: AdminHandler<K> };
@@ -80,8 +78,7 @@ export function createAdminHandlers(context: GatewayContext, facts: AdminFacts):
 
   return {
     getStatus: status,
-    listGroups: ({ params, query }) =>
-      groups.list(accountId(params.account), normalizePaging(query['p'], query['page_size'])),
+    listGroups: ({ params, query }) => groups.list(accountId(params.account), normalizePaging(query['p'], query['page_size'])),
     createGroup: ({ params, body }) => groups.create(accountId(params.account), parseGroupCreate(body)),
     updateGroup: ({ params, body }) => groups.update(accountId(params.account), params.groupId, parseGroupUpdate(body)),
     listAssets: ({ params, query }) =>
@@ -144,7 +141,8 @@ export function createAdminHandlers(context: GatewayContext, facts: AdminFacts):
       context.journal.flush();
       const id = /^\d{1,15}$/.test(params.entryId) ? Number(params.entryId) : Number.NaN;
       const entry = Number.isSafeInteger(id) ? context.journalRepo.get(id) : undefined;
-      if (!entry) throw notFound(`Journal entry ${params.entryId} does not exist (the journal keeps the newest ${JOURNAL_LIMIT})`, 'entryId');
+      if (!entry)
+        throw notFound(`Journal entry ${params.entryId} does not exist (the journal keeps the newest ${JOURNAL_LIMIT})`, 'entryId');
       return entry;
     },
     clearJournal: () => {

@@ -5,7 +5,6 @@ import { FIELD_LIMITS, tooLongMessage } from '../../../shared/field-limits.ts';
 import { invalid } from './errors.ts';
 import type { CreateTokenInput } from './tokens.ts';
 
-
 /** Validates a token creation body; `now` rejects an expiry in the past. */
 export function parseTokenCreate(body: unknown, now: number): CreateTokenInput {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('Request body must be a JSON object');
@@ -47,7 +46,8 @@ export function parseJournalFilter(query: Record<string, unknown>): Omit<Journal
   }
   const protocol = text('protocol');
   if (protocol !== undefined) {
-    if (!(JOURNAL_PROTOCOLS as readonly string[]).includes(protocol)) throw invalid(`protocol must be one of ${JOURNAL_PROTOCOLS.join(', ')}`, 'protocol');
+    if (!(JOURNAL_PROTOCOLS as readonly string[]).includes(protocol))
+      throw invalid(`protocol must be one of ${JOURNAL_PROTOCOLS.join(', ')}`, 'protocol');
     filter.protocol = protocol as JournalProtocol;
   }
   const model = text('model');

@@ -31,7 +31,12 @@ export class BillingService {
   private readonly upkeep: LedgerUpkeep;
   /** Clock time of the last roll-up step; -Infinity: none yet, so the first charge makes one. */
   private lastRollUp = Number.NEGATIVE_INFINITY;
-  constructor(repo: UsageRepo, clock: Clock, aliases: Readonly<Record<string, string>> = {}, upkeep: LedgerUpkeep = { limits: STORAGE_LIMITS, onError: () => undefined }) {
+  constructor(
+    repo: UsageRepo,
+    clock: Clock,
+    aliases: Readonly<Record<string, string>> = {},
+    upkeep: LedgerUpkeep = { limits: STORAGE_LIMITS, onError: () => undefined },
+  ) {
     this.repo = repo;
     this.clock = clock;
     this.aliases = aliases;

@@ -40,6 +40,5 @@ export class GatewayError extends Error {
   }
 }
 
-export const invalid = (message: string, param: string | null = null) =>
-  new GatewayError('invalid_request', message, param);
+export const invalid = (message: string, param: string | null = null) => new GatewayError('invalid_request', message, param);
 export const notFound = (message: string, param: string | null = null) => new GatewayError('not_found', message, param);

@@ -42,7 +42,10 @@ export class JournalRecorder {
     if (this.stopped) return;
     this.pending.push(record);
     if (!this.timer) {
-      this.timer = setTimeout(guarded(this.fail, () => this.flush()), this.options.flushMs ?? 100);
+      this.timer = setTimeout(
+        guarded(this.fail, () => this.flush()),
+        this.options.flushMs ?? 100,
+      );
       this.timer.unref();
     }
   }

@@ -80,7 +80,10 @@ export class EditInputTally {
     }
     const pixels = header.width * header.height;
     if (pixels > MAX_INPUT_IMAGE_PIXELS) {
-      throw tooLarge(`The image in '${field}' declares ${header.width}x${header.height} = ${pixels} pixels; at most ${MAX_INPUT_IMAGE_PIXELS} per image.`, field);
+      throw tooLarge(
+        `The image in '${field}' declares ${header.width}x${header.height} = ${pixels} pixels; at most ${MAX_INPUT_IMAGE_PIXELS} per image.`,
+        field,
+      );
     }
     this.pixels += pixels;
     if (this.pixels > MAX_INPUT_PIXELS_PER_REQUEST) {
@@ -92,7 +95,8 @@ export class EditInputTally {
 
 /** The speech of `input` at `speed` within limits: at most 4096 characters and MAX_SPEECH_SECONDS of audio. */
 export function checkSpeech(input: string, speed: number): void {
-  if (input.length > MAX_SPEECH_INPUT_CHARS) throw invalid(`Invalid value for 'input': at most ${MAX_SPEECH_INPUT_CHARS} characters (got ${input.length}).`, 'input');
+  if (input.length > MAX_SPEECH_INPUT_CHARS)
+    throw invalid(`Invalid value for 'input': at most ${MAX_SPEECH_INPUT_CHARS} characters (got ${input.length}).`, 'input');
   const seconds = speechSeconds(input, speed);
   if (seconds > MAX_SPEECH_SECONDS) {
     throw invalid(
@@ -117,7 +121,10 @@ export function checkTranscriptionInput(file: Buffer): void {
   const wav = readWavFormat(file);
   if (!wav) return;
   if (wav.rate < MIN_WAV_SAMPLE_RATE || wav.rate > MAX_WAV_SAMPLE_RATE) {
-    throw invalid(`The WAV file declares a sample rate of ${wav.rate} Hz; accepted: ${MIN_WAV_SAMPLE_RATE} to ${MAX_WAV_SAMPLE_RATE} Hz.`, 'file');
+    throw invalid(
+      `The WAV file declares a sample rate of ${wav.rate} Hz; accepted: ${MIN_WAV_SAMPLE_RATE} to ${MAX_WAV_SAMPLE_RATE} Hz.`,
+      'file',
+    );
   }
   if (wav.channels < 1 || wav.channels > MAX_WAV_CHANNELS) {
     throw invalid(`The WAV file declares ${wav.channels} channels; accepted: 1 to ${MAX_WAV_CHANNELS}.`, 'file');

@@ -1,11 +1,5 @@
 // Validates portrait request bodies and queries into typed inputs, with the spec's error messages.
-import {
-  ASSET_STATUSES,
-  ASSET_TYPES,
-  DEFAULT_GROUP_TYPE,
-  type AssetStatus,
-  type AssetType,
-} from '../../../shared/portrait.ts';
+import { ASSET_STATUSES, ASSET_TYPES, DEFAULT_GROUP_TYPE, type AssetStatus, type AssetType } from '../../../shared/portrait.ts';
 import { FIELD_LIMITS, tooLongMessage } from '../../../shared/field-limits.ts';
 import { invalid } from './errors.ts';
 

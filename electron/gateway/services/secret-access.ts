@@ -9,6 +9,9 @@ export async function useSecretStore<T>(store: SecretStore, call: (store: Secret
     return await call(store);
   } catch (error) {
     if (error instanceof SecretsFileError) throw new GatewayError('unavailable', error.message);
-    throw new GatewayError('unavailable', `The secret store (${store.description}) failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new GatewayError(
+      'unavailable',
+      `The secret store (${store.description}) failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

@@ -1,5 +1,12 @@
 // The Settings page's rules: what is saved, what this run uses, what a flag pins, and which changes apply now or at the next start.
-import { LIVE_SETTINGS, SETTING_KEYS, validateSettings, type ServerSettings, type SettingKey, type SettingsView } from '../../../shared/settings.ts';
+import {
+  LIVE_SETTINGS,
+  SETTING_KEYS,
+  validateSettings,
+  type ServerSettings,
+  type SettingKey,
+  type SettingsView,
+} from '../../../shared/settings.ts';
 import { DEFAULTS, type HostSettings } from '../config.ts';
 import type { RefreshScheduler } from '../scheduler/refresh-scheduler.ts';
 import { readSettingsFile, SettingsFileError, writeSettingsFile } from '../settings/settings-file.ts';
@@ -48,7 +55,11 @@ function readSaved(host: HostSettings): Partial<ServerSettings> {
 
 export function settingsView(settings: SettingsContext, live: LiveTargets): SettingsView {
   const { host, started } = settings;
-  const effective: ServerSettings = { ...started, corsOrigins: [...live.runtime.corsOrigins], refreshIntervalMs: live.runtime.refreshIntervalMs };
+  const effective: ServerSettings = {
+    ...started,
+    corsOrigins: [...live.runtime.corsOrigins],
+    refreshIntervalMs: live.runtime.refreshIntervalMs,
+  };
   if (!host) return { editable: false, file: null, saved: {}, effective, pinned: {}, restartNeeded: [] };
   const saved = readSaved(host);
   const pinned = host.pinned ?? {};
@@ -63,7 +74,11 @@ export function settingsView(settings: SettingsContext, live: LiveTargets): Sett
 /** Replaces the saved settings with `body` (absent keys: defaults) and applies the live ones that no flag pins. */
 export function saveSettings(settings: SettingsContext, live: LiveTargets, body: unknown): SettingsView {
   const { host } = settings;
-  if (!host) throw new GatewayError('forbidden', 'This server keeps no settings file (it was started with --settings-file off, or as a library): change its flags instead');
+  if (!host)
+    throw new GatewayError(
+      'forbidden',
+      'This server keeps no settings file (it was started with --settings-file off, or as a library): change its flags instead',
+    );
   const checked = validateSettings(body);
   if (!checked.ok) throw invalid(checked.problems.map((problem) => problem.message).join('; '), checked.problems[0]!.key);
   const value = checked.value;

@@ -54,7 +54,14 @@ export class StoredResponses {
     const now = this.clock.now();
     this.db.transaction(() => {
       this.repo.deleteExpired(this.notBefore(), this.limits.pruneBatch);
-      this.repo.insert({ response_id: responseId, account_id: accountId, context_json: stored.contextJson, response_json: stored.responseJson, created_at: now, bytes: stored.bytes });
+      this.repo.insert({
+        response_id: responseId,
+        account_id: accountId,
+        context_json: stored.contextJson,
+        response_json: stored.responseJson,
+        created_at: now,
+        bytes: stored.bytes,
+      });
       let over = this.repo.accountBytes(accountId) - this.limits.storedAccountBytes;
       while (over > 0) {
         const rows = this.repo.oldest(accountId, responseId, 100);

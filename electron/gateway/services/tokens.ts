@@ -40,7 +40,8 @@ export class TokensService {
   /** Issues a token (creating its account on first use) and returns the secret: the only time it is seen. */
   create(input: CreateTokenInput): { secret: string; token: TokenSummary } {
     if (input.account.length > FIELD_LIMITS.accountName) throw invalid(tooLongMessage('account', FIELD_LIMITS.accountName), 'account');
-    if (input.name !== undefined && input.name.length > FIELD_LIMITS.tokenName) throw invalid(tooLongMessage('name', FIELD_LIMITS.tokenName), 'name');
+    if (input.name !== undefined && input.name.length > FIELD_LIMITS.tokenName)
+      throw invalid(tooLongMessage('name', FIELD_LIMITS.tokenName), 'name');
     const now = this.clock.now();
     const account = this.accounts.ensure(input.account, now);
     const secret = newTokenSecret();

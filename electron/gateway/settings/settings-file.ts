@@ -23,11 +23,15 @@ export function readSettingsFile(file: string): Partial<ServerSettings> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new SettingsFileError(`The settings file ${file} is not valid JSON (${(error as Error).message}); fix it or delete it to use the defaults`);
+    throw new SettingsFileError(
+      `The settings file ${file} is not valid JSON (${(error as Error).message}); fix it or delete it to use the defaults`,
+    );
   }
   const checked = validateSettings(json);
   if (!checked.ok) {
-    throw new SettingsFileError(`The settings file ${file} has a bad value: ${checked.problems.map((problem) => `${problem.key}: ${problem.message}`).join('; ')}`);
+    throw new SettingsFileError(
+      `The settings file ${file} has a bad value: ${checked.problems.map((problem) => `${problem.key}: ${problem.message}`).join('; ')}`,
+    );
   }
   return checked.value;
 }

@@ -58,9 +58,7 @@ export class AssetsRepo {
   }
 
   find(accountId: number, assetId: string): AssetRow | undefined {
-    return this.db.prepare(`${SELECT} WHERE a.account_id = ? AND a.asset_id = ?`).get(accountId, assetId) as
-      | AssetRow
-      | undefined;
+    return this.db.prepare(`${SELECT} WHERE a.account_id = ? AND a.asset_id = ?`).get(accountId, assetId) as AssetRow | undefined;
   }
 
   findById(id: number): AssetRow | undefined {

@@ -89,7 +89,12 @@ export function classify(error: unknown, file: string): Error {
     );
   }
   if (code.startsWith('SQLITE_CORRUPT')) return corrupt(file, reasonOf(error));
-  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code === 'SQLITE_PERM' || code.startsWith('SQLITE_IOERR')) {
+  if (
+    code.startsWith('SQLITE_READONLY') ||
+    code.startsWith('SQLITE_CANTOPEN') ||
+    code === 'SQLITE_PERM' ||
+    code.startsWith('SQLITE_IOERR')
+  ) {
     return new DataDirError(
       'unwritable',
       file,

@@ -54,7 +54,11 @@ export function migrate(db: Db): void {
       // Checked inside the write lock, so two processes opening one new file never apply a step twice.
       if (db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(migration.version)) return;
       db.exec(migration.sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, Date.now());
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        Date.now(),
+      );
     }).immediate();
   }
 }
@@ -66,7 +70,11 @@ function adoptUserVersion(db: Db): void {
   db.transaction(() => {
     for (const migration of migrations) {
       if (migration.version > level) continue;
-      db.prepare('INSERT OR IGNORE INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, Date.now());
+      db.prepare('INSERT OR IGNORE INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        Date.now(),
+      );
     }
     db.pragma('user_version = 0');
   }).immediate();

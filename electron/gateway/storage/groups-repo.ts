@@ -39,9 +39,8 @@ export class GroupsRepo {
   }
 
   find(accountId: number, groupId: string): GroupRow | undefined {
-    return this.db
-      .prepare('SELECT * FROM portrait_groups WHERE account_id = ? AND group_id = ?')
-      .get(accountId, groupId) as GroupRow | undefined;
+    return this.db.prepare('SELECT * FROM portrait_groups WHERE account_id = ? AND group_id = ?').get(accountId, groupId) as
+      GroupRow | undefined;
   }
 
   findByRef(id: number): GroupRow | undefined {

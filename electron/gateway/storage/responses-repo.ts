@@ -43,7 +43,9 @@ export class ResponsesRepo {
 
   /** Bytes the account's stored responses take. */
   accountBytes(accountId: number): number {
-    return (this.db.prepare('SELECT COALESCE(SUM(bytes), 0) AS n FROM stored_responses WHERE account_id = ?').get(accountId) as { n: number }).n;
+    return (
+      this.db.prepare('SELECT COALESCE(SUM(bytes), 0) AS n FROM stored_responses WHERE account_id = ?').get(accountId) as { n: number }
+    ).n;
   }
 
   /** The account's oldest responses other than `exceptId`: row ids and sizes. */
@@ -61,7 +63,9 @@ export class ResponsesRepo {
   /** Deletes at most `limit` responses (of any account) created before `before`; returns how many. */
   deleteExpired(before: number, limit: number): number {
     return this.db
-      .prepare('DELETE FROM stored_responses WHERE id IN (SELECT id FROM stored_responses WHERE created_at < ? ORDER BY created_at LIMIT ?)')
+      .prepare(
+        'DELETE FROM stored_responses WHERE id IN (SELECT id FROM stored_responses WHERE created_at < ? ORDER BY created_at LIMIT ?)',
+      )
       .run(before, limit).changes;
   }
 }

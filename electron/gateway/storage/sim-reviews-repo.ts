@@ -18,14 +18,15 @@ export class SimReviewsRepo {
 
   insert(row: Omit<SimReviewRow, 'checks'>): void {
     this.db
-      .prepare('INSERT INTO sim_reviews (upstream_id, url, asset_type, submitted_at) VALUES (@upstream_id, @url, @asset_type, @submitted_at)')
+      .prepare(
+        'INSERT INTO sim_reviews (upstream_id, url, asset_type, submitted_at) VALUES (@upstream_id, @url, @asset_type, @submitted_at)',
+      )
       .run(row);
   }
 
   /** Counts one more status check and returns the row as it is after counting. */
   countCheck(upstreamId: string): SimReviewRow | undefined {
-    return this.db
-      .prepare('UPDATE sim_reviews SET checks = checks + 1 WHERE upstream_id = ? RETURNING *')
-      .get(upstreamId) as SimReviewRow | undefined;
+    return this.db.prepare('UPDATE sim_reviews SET checks = checks + 1 WHERE upstream_id = ? RETURNING *').get(upstreamId) as
+      SimReviewRow | undefined;
   }
 }

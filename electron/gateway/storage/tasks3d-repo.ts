@@ -22,7 +22,10 @@ export interface Task3dRow {
   amount_micros: number;
 }
 
-export type NewTask3d = Omit<Task3dRow, 'id' | 'status' | 'failure_reason' | 'finished_at' | 'file_name' | 'output_tokens' | 'amount_micros'>;
+export type NewTask3d = Omit<
+  Task3dRow,
+  'id' | 'status' | 'failure_reason' | 'finished_at' | 'file_name' | 'output_tokens' | 'amount_micros'
+>;
 
 /** What finishing writes (the amount is set apart, by `setAmount`, once the call is charged). */
 export interface Task3dOutcome {
@@ -81,7 +84,10 @@ export class Tasks3dRepo {
 
   /** The oldest tasks (at most `limit`, by id): their ids, submission times and result files. */
   oldest(limit: number): Pick<Task3dRow, 'task_id' | 'submitted_at' | 'file_name'>[] {
-    return this.db.prepare('SELECT task_id, submitted_at, file_name FROM tasks3d ORDER BY id LIMIT ?').all(limit) as Pick<Task3dRow, 'task_id' | 'submitted_at' | 'file_name'>[];
+    return this.db.prepare('SELECT task_id, submitted_at, file_name FROM tasks3d ORDER BY id LIMIT ?').all(limit) as Pick<
+      Task3dRow,
+      'task_id' | 'submitted_at' | 'file_name'
+    >[];
   }
 
   delete(taskId: string): void {

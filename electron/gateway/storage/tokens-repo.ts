@@ -64,9 +64,7 @@ export class TokensRepo {
 
   /** Marks a token revoked; returns false when it does not exist. A second revoke keeps the first time. */
   revoke(tokenId: string, now: number): boolean {
-    const result = this.db
-      .prepare('UPDATE tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE token_id = ?')
-      .run(now, tokenId);
+    const result = this.db.prepare('UPDATE tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE token_id = ?').run(now, tokenId);
     return result.changes > 0;
   }
 

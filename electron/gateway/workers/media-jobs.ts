@@ -23,7 +23,10 @@ export interface MadeImage {
 export interface MediaJobs {
   'images.generate': { input: { prompt: string; width: number; height: number; n: number }; output: MadeImage[] };
   /** `size` absent: the first image's size. */
-  'images.edit': { input: { prompt: string; images: ImageUpload[]; mask?: ImageUpload; n: number; size?: { width: number; height: number } }; output: MadeImage[] };
+  'images.edit': {
+    input: { prompt: string; images: ImageUpload[]; mask?: ImageUpload; n: number; size?: { width: number; height: number } };
+    output: MadeImage[];
+  };
   speech: { input: { input: string; speed: number; format: 'mp3' | 'wav' | 'pcm' }; output: Uint8Array };
   transcribe: { input: { bytes: Uint8Array; name: string }; output: Heard };
   /** The simulated voice's PCM16 samples at 24 kHz (realtime audio output). */
@@ -63,11 +66,17 @@ const JOBS: { [K in MediaJobKind]: (input: MediaJobs[K]['input']) => MediaJobs[K
     const source = images.map(decodeUpload)[0]!;
     const alpha = mask && decodeUpload(mask);
     const { width, height } = size ?? source;
-    return Array.from({ length: n }, (_, i) => made(resizeImage(editImage(source, i === 0 ? prompt : `${prompt} #${i}`, alpha), width, height)));
+    return Array.from({ length: n }, (_, i) =>
+      made(resizeImage(editImage(source, i === 0 ? prompt : `${prompt} #${i}`, alpha), width, height)),
+    );
   },
   speech: ({ input, speed, format }) => {
     const samples = speak(input, speed);
-    return format === 'wav' ? wavFile(samples, VOICE_RATE, input) : format === 'pcm' ? pcmBytes(samples) : mp3File(samples, VOICE_RATE, input);
+    return format === 'wav'
+      ? wavFile(samples, VOICE_RATE, input)
+      : format === 'pcm'
+        ? pcmBytes(samples)
+        : mp3File(samples, VOICE_RATE, input);
   },
   transcribe: ({ bytes, name }) => transcribe(bufferOf(bytes), name),
   voice: ({ text, speed }) => synthesizeSpeech(text, { speed }),

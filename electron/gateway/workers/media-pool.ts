@@ -44,7 +44,10 @@ export class MediaPool {
     const free = this.idle.length > 0 || this.workerCount() < this.size;
     if (!free && this.queue.length >= this.queueLimit) {
       return Promise.reject(
-        new GatewayError('unavailable', `The gateway is busy: ${this.busy.size} image/audio jobs are running and ${this.queue.length} are waiting (at most ${this.queueLimit}). Try again shortly.`),
+        new GatewayError(
+          'unavailable',
+          `The gateway is busy: ${this.busy.size} image/audio jobs are running and ${this.queue.length} are waiting (at most ${this.queueLimit}). Try again shortly.`,
+        ),
       );
     }
     return new Promise((resolve, reject) => {
@@ -83,7 +86,10 @@ export class MediaPool {
       this.busy.delete(worker);
       if (!this.closed) this.idle.push(worker);
       if (reply.ok) pending?.resolve(reply.output);
-      else pending?.reject(reply.input ? invalid(reply.message, reply.param) : new GatewayError('internal', `The media job failed: ${reply.message}`));
+      else
+        pending?.reject(
+          reply.input ? invalid(reply.message, reply.param) : new GatewayError('internal', `The media job failed: ${reply.message}`),
+        );
       this.pump();
     });
     worker.on('error', (error) => (failure = error));

@@ -1,11 +1,5 @@
 // The admin event socket client: connects with the token subprotocol, hands events over, reconnects with backoff.
-import {
-  ADMIN_WS_PATH,
-  ADMIN_WS_PROTOCOL,
-  ADMIN_WS_TOKEN_PREFIX,
-  parseAdminEvent,
-  type AdminEvent,
-} from '../../../shared/admin-events.ts';
+import { ADMIN_WS_PATH, ADMIN_WS_PROTOCOL, ADMIN_WS_TOKEN_PREFIX, parseAdminEvent, type AdminEvent } from '../../../shared/admin-events.ts';
 
 /** The parts of a WebSocket this client uses (the browser's, or a test double). */
 export interface SocketLike {
@@ -60,10 +54,7 @@ export function connectAdminSocket(options: AdminSocketOptions): () => void {
 
   const connect = () => {
     options.onState(attempt === 0 ? 'connecting' : 'retrying');
-    const current = options.open(adminSocketUrl(options.baseUrl), [
-      ADMIN_WS_PROTOCOL,
-      `${ADMIN_WS_TOKEN_PREFIX}${options.adminToken}`,
-    ]);
+    const current = options.open(adminSocketUrl(options.baseUrl), [ADMIN_WS_PROTOCOL, `${ADMIN_WS_TOKEN_PREFIX}${options.adminToken}`]);
     socket = current;
     current.onopen = () => {
       attempt = 0;

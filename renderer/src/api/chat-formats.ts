@@ -38,7 +38,10 @@ export function buildChatRequest(format: ChatFormat, settings: ChatSettings, tur
         headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
         body: {
           model: settings.model,
-          messages: [...(system ? [{ role: 'system', content: system }] : []), ...turns.map((turn) => ({ role: turn.role, content: turn.text }))],
+          messages: [
+            ...(system ? [{ role: 'system', content: system }] : []),
+            ...turns.map((turn) => ({ role: turn.role, content: turn.text })),
+          ],
           temperature: settings.temperature,
           max_tokens: settings.maxTokens,
           stream: true,
@@ -96,7 +99,8 @@ export function readStreamStep(format: ChatFormat, message: SseMessage): StreamS
         : {};
     }
     case 'gemini': {
-      const candidates = payload['candidates'] as Array<{ content?: { parts?: Array<{ text?: unknown }> }; finishReason?: unknown }> | undefined;
+      const candidates = payload['candidates'] as
+        Array<{ content?: { parts?: Array<{ text?: unknown }> }; finishReason?: unknown }> | undefined;
       const parts = candidates?.[0]?.content?.parts ?? [];
       const text = parts.map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
       return { ...(text && { text }), ...(candidates?.[0]?.finishReason ? { done: true } : {}) };

@@ -28,8 +28,7 @@ export function errorOfBody(body: unknown): { message: string; param: string | n
 }
 
 /** What to tell the user when the gateway cannot be reached at all. */
-export const UNREACHABLE =
-  'Cannot reach the gateway. Check that `gatehouse serve` (or the desktop app) is still running, then retry.';
+export const UNREACHABLE = 'Cannot reach the gateway. Check that `gatehouse serve` (or the desktop app) is still running, then retry.';
 
 /** Turns a non-OK response into an ApiError with the gateway's message, or a plain one naming the status. */
 export async function errorOfResponse(response: Response): Promise<ApiError> {

@@ -16,7 +16,8 @@ export const en = {
   socket_retrying: 'Reconnecting…',
   socket_closed: 'Offline',
   serverPaused: 'The server is paused. Resume it from the tray icon (or the Settings page) to use the console again.',
-  socketRetrying: 'Lost the live connection to the gateway; reconnecting. Statuses may be stale until it is back — check that the gateway still runs.',
+  socketRetrying:
+    'Lost the live connection to the gateway; reconnecting. Statuses may be stale until it is back — check that the gateway still runs.',
   missingTokenTitle: 'This console needs its admin token',
   missingTokenBody:
     'Open the console through the address that `gatehouse serve` printed when it started; it carries a one-time ?admin_token=… that this tab then keeps. The token changes on every start.',
@@ -212,7 +213,8 @@ export const en = {
   logResponse: 'Response',
   logDuration: 'Duration',
   logStream: 'stream',
-  logUnauthenticated: '{count} call(s) naming no API token of this gateway (as any web page can send) were counted since the start, not recorded.',
+  logUnauthenticated:
+    '{count} call(s) naming no API token of this gateway (as any web page can send) were counted since the start, not recorded.',
   logUnseen: '{count} newer call(s) match the filters but are not shown.',
   logShowNewest: 'Show newest',
   logEmptyTitle: 'No API calls recorded yet',
@@ -220,7 +222,8 @@ export const en = {
     'Every call to /v1, /v1beta or /v2 shows up here the moment it is answered: from the Playground, curl or an SDK pointed at this gateway. The newest 2000 are kept.',
   logEmptyOffBody: 'Calls answered while the journal is off leave no record.',
   logNoMatchBody: 'No recorded call matches these filters. Change or clear them.',
-  logJournalOff: 'The request journal is off on this run (--journal off or GATEHOUSE_JOURNAL=off), so new calls are not recorded. Start the gateway without it to record them.',
+  logJournalOff:
+    'The request journal is off on this run (--journal off or GATEHOUSE_JOURNAL=off), so new calls are not recorded. Start the gateway without it to record them.',
   logEntry: 'Call details',
   logNoSelectionTitle: 'No call selected',
   logNoSelectionBody: 'Pick a call in the table to see its headers, bodies and stream timing.',
@@ -253,7 +256,8 @@ export const en = {
   language: 'Language',
   serverSettings: 'Server',
   settingsCliNote: 'The values this run of `gatehouse serve` uses. A flag or environment variable wins over a saved setting.',
-  settingsDesktopNote: 'The values the desktop app\'s server runs with now. The same GATEHOUSE_* environment variables as the CLI\'s win over saved settings.',
+  settingsDesktopNote:
+    "The values the desktop app's server runs with now. The same GATEHOUSE_* environment variables as the CLI's win over saved settings.",
   setting: 'Setting',
   current: 'Current',
   howToChange: 'How to change',
@@ -270,15 +274,18 @@ export const en = {
   scanDone: 'Scan done: {checked} pending asset(s) checked at {when}.',
   // saved server settings
   savedSettings: 'Saved settings',
-  savedSettingsNote: 'Saved in {file}. CORS origins and the refresh interval apply as soon as you save; the others when the server starts again.',
-  savedSettingsReadOnly: 'This server keeps no settings file (it was started with --settings-file off), so its settings can only change through its flags.',
+  savedSettingsNote:
+    'Saved in {file}. CORS origins and the refresh interval apply as soon as you save; the others when the server starts again.',
+  savedSettingsReadOnly:
+    'This server keeps no settings file (it was started with --settings-file off), so its settings can only change through its flags.',
   tlsEnabled: 'TLS listener (https:// and wss://)',
   tlsPort: 'TLS port',
   portHint: '0 picks a free port at each start.',
   corsHint: 'One origin per line, such as http://localhost:5173. * allows every site. Leave empty for same origin only.',
   refreshMinutes: 'Refresh interval (minutes)',
   refreshHint: 'How often the background scan asks the reviewer about pending assets. The platform uses 5.',
-  dataDirHint: 'An absolute path. Leave empty for the default folder. The data is not moved: copy gatehouse.sqlite yourself if you want to keep it.',
+  dataDirHint:
+    'An absolute path. Leave empty for the default folder. The data is not moved: copy gatehouse.sqlite yourself if you want to keep it.',
   defaultFolder: 'default folder',
   hostHint: '127.0.0.1 keeps the gateway on this machine.',
   hostExposed: 'Other machines on your network will be able to reach the gateway (API tokens still apply).',

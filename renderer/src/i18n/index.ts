@@ -31,7 +31,13 @@ export function formatTime(language: Language, ms: number | null | undefined): s
 
 /** The time of day with milliseconds (13:05:09.042), for rows that are seconds apart. */
 export function formatClock(language: Language, ms: number): string {
-  const format = new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3, hour12: false });
+  const format = new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    fractionalSecondDigits: 3,
+    hour12: false,
+  });
   return format.format(ms);
 }
 

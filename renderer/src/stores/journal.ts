@@ -1,6 +1,13 @@
 // The request journal as the Logs page shows it: a filtered newest-first page that new calls join live, one entry's details, clearing.
 import { create } from 'zustand';
-import { JOURNAL_FILTER_TEXT_LIMIT, type JournalEntry, type JournalOutcome, type JournalPage, type JournalProtocol, type JournalSummary } from '../../../shared/journal.ts';
+import {
+  JOURNAL_FILTER_TEXT_LIMIT,
+  type JournalEntry,
+  type JournalOutcome,
+  type JournalPage,
+  type JournalProtocol,
+  type JournalSummary,
+} from '../../../shared/journal.ts';
 import type { AdminCall } from '../api/admin-client.ts';
 import { messageOf } from './storage.ts';
 

@@ -97,7 +97,16 @@ export function createPlaygroundStore(deps: PlaygroundDeps) {
       const turns: PlaygroundTurn[] = [...get().turns, { role: 'user', text: input.trim() }];
       const request = buildChatRequest(format, get(), turns, apiKey);
       controller = new AbortController();
-      set({ turns, input: '', streaming: true, output: '', stopped: false, error: null, rawResponse: '', lastRequest: maskKey(request, apiKey) });
+      set({
+        turns,
+        input: '',
+        streaming: true,
+        output: '',
+        stopped: false,
+        error: null,
+        rawResponse: '',
+        lastRequest: maskKey(request, apiKey),
+      });
       let output = '';
       let failure: string | null = null;
       try {

@@ -43,7 +43,8 @@ const WHOLE = /^\d+$/;
 
 /** The draft a view starts from: saved values where there are any, else this run's. */
 export function draftOf(view: SettingsView): SettingsDraft {
-  const value = <K extends SettingKey>(key: K): ServerSettings[K] => (view.saved[key] !== undefined ? view.saved[key] : view.effective[key]) as ServerSettings[K];
+  const value = <K extends SettingKey>(key: K): ServerSettings[K] =>
+    (view.saved[key] !== undefined ? view.saved[key] : view.effective[key]) as ServerSettings[K];
   const tlsPort = value('tlsPort');
   return {
     host: value('host'),
@@ -64,7 +65,10 @@ export function settingsOf(draft: SettingsDraft): Record<SettingKey, unknown> {
     host: draft.host,
     port: number(draft.port, WHOLE),
     tlsPort: draft.tlsEnabled ? number(draft.tlsPort, WHOLE) : null,
-    corsOrigins: draft.corsOrigins.split(/[\n,]/).map((item) => item.trim()).filter((item) => item !== ''),
+    corsOrigins: draft.corsOrigins
+      .split(/[\n,]/)
+      .map((item) => item.trim())
+      .filter((item) => item !== ''),
     refreshIntervalMs: DECIMAL.test(minutes) ? Math.round(Number(minutes) * 60_000) : minutes,
     dataDir: draft.dataDir.trim() === '' ? null : draft.dataDir,
   };

@@ -64,7 +64,11 @@ describe('IPC registration', () => {
       'gatehouse:open-external': () => true,
       'gatehouse:copy-text': () => {},
     };
-    registerIpc({ handle: (channel, handler) => void registered.set(channel, handler as never) }, handlers, (event) => (event as unknown as { trusted?: boolean }).trusted === true);
+    registerIpc(
+      { handle: (channel, handler) => void registered.set(channel, handler as never) },
+      handlers,
+      (event) => (event as unknown as { trusted?: boolean }).trusted === true,
+    );
     assert.equal(registered.size, 5);
     assert.equal(((await registered.get('gatehouse:restart-server')!({ trusted: true })) as DesktopConnection).gatewayUrl, 'http://y');
     await assert.rejects(registered.get('gatehouse:restart-server')!({ trusted: true }, 8790), /malformed/);
@@ -100,7 +104,8 @@ describe('gateway host', () => {
           if (taken.includes(config.port!)) throw Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' });
           const port = config.port === 0 ? next++ : config.port!;
           started.push(port);
-          const tls = config.tlsPort === undefined || config.tlsPort === null ? {} : { tlsUrl: `https://127.0.0.1:${config.tlsPort || next++}` };
+          const tls =
+            config.tlsPort === undefined || config.tlsPort === null ? {} : { tlsUrl: `https://127.0.0.1:${config.tlsPort || next++}` };
           return { url: `http://127.0.0.1:${port}`, consoleUrl: '', ...tls };
         },
         async stop() {
@@ -113,7 +118,12 @@ describe('gateway host', () => {
   test('a taken port falls back to a free one; pause and resume keep that port and tell the listener', async () => {
     const factory = fakeFactory([8790]);
     const changes: DesktopConnection[] = [];
-    const host = new GatewayHost({ config: async () => ({ dataDir: '/tmp/x', secrets: {} as never, port: 8790 }), adminToken: 'admin', create: factory.create, onChange: (c) => changes.push(c) });
+    const host = new GatewayHost({
+      config: async () => ({ dataDir: '/tmp/x', secrets: {} as never, port: 8790 }),
+      adminToken: 'admin',
+      create: factory.create,
+      onChange: (c) => changes.push(c),
+    });
     const first = await host.start();
     assert.equal(first.gatewayUrl, 'http://127.0.0.1:40000');
     assert.equal(first.adminToken, 'admin');
@@ -122,13 +132,21 @@ describe('gateway host', () => {
     await host.resume();
     assert.deepEqual(factory.started, [40000, 40000]);
     assert.equal(factory.stopped(), 2, 'the failed bind and the pause both closed their gateway');
-    assert.deepEqual(changes.map((c) => c.paused), [false, true, false]);
+    assert.deepEqual(
+      changes.map((c) => c.paused),
+      [false, true, false],
+    );
   });
 
   test('restart reads the configuration again; one that cannot start gives way to the previous one, with the reason', async () => {
     const factory = fakeFactory([9999]);
     const ports = [8800, 8801, 9999];
-    const host = new GatewayHost({ config: async () => ({ dataDir: '/tmp/x', secrets: {} as never, port: ports.shift()! }), adminToken: 'admin', create: factory.create, onChange: () => undefined });
+    const host = new GatewayHost({
+      config: async () => ({ dataDir: '/tmp/x', secrets: {} as never, port: ports.shift()! }),
+      adminToken: 'admin',
+      create: factory.create,
+      onChange: () => undefined,
+    });
     assert.equal((await host.start()).gatewayUrl, 'http://127.0.0.1:8800');
     const moved = await host.restart();
     assert.equal(moved.gatewayUrl, 'http://127.0.0.1:8801');
@@ -150,7 +168,10 @@ describe('gateway host', () => {
       onChange: () => undefined,
     });
     await broken.start();
-    await assert.rejects(broken.restart(), /could not start with the saved settings \(The settings file .* not valid JSON\); it runs with the previous ones/);
+    await assert.rejects(
+      broken.restart(),
+      /could not start with the saved settings \(The settings file .* not valid JSON\); it runs with the previous ones/,
+    );
     assert.equal(broken.connection().gatewayUrl, 'http://127.0.0.1:8802');
   });
 
@@ -158,7 +179,13 @@ describe('gateway host', () => {
     const configs: GatewayConfig[] = [];
     const factory = fakeFactory([8790]);
     const host = new GatewayHost({
-      config: async () => ({ dataDir: '/tmp/x', secrets: {} as never, port: 8790, tlsPort: 8791, settings: { file: '/tmp/x/settings.json', defaultDataDir: '/tmp/x' } }),
+      config: async () => ({
+        dataDir: '/tmp/x',
+        secrets: {} as never,
+        port: 8790,
+        tlsPort: 8791,
+        settings: { file: '/tmp/x/settings.json', defaultDataDir: '/tmp/x' },
+      }),
       adminToken: 'admin',
       create: (config) => (configs.push(config), factory.create(config)),
       onChange: () => undefined,
@@ -168,12 +195,21 @@ describe('gateway host', () => {
     assert.deepEqual([configs[1]!.port, configs[1]!.tlsPort, configs[1]!.settings?.intended], [0, 0, { port: 8790, tlsPort: 8791 }]);
     await host.pause();
     await host.resume();
-    assert.deepEqual([configs[2]!.port, configs[2]!.tlsPort, configs[2]!.settings?.intended], [40000, 40001, { port: 8790, tlsPort: 8791 }], 'a resume keeps the free ports and the note');
+    assert.deepEqual(
+      [configs[2]!.port, configs[2]!.tlsPort, configs[2]!.settings?.intended],
+      [40000, 40001, { port: 8790, tlsPort: 8791 }],
+      'a resume keeps the free ports and the note',
+    );
   });
 
   test('a start failure becomes a message that says what to do', () => {
     const changes: DesktopConnection[] = [];
-    const host = new GatewayHost({ config: async () => ({ dataDir: '/tmp/x', secrets: {} as never }), adminToken: 'admin', create: async () => ({}) as Gateway, onChange: (c) => changes.push(c) });
+    const host = new GatewayHost({
+      config: async () => ({ dataDir: '/tmp/x', secrets: {} as never }),
+      adminToken: 'admin',
+      create: async () => ({}) as Gateway,
+      onChange: (c) => changes.push(c),
+    });
     host.fail(new Error('SQLITE_CANTOPEN'));
     assert.match(changes[0]!.problem!, /SQLITE_CANTOPEN.*Quit and start Gatehouse again/);
   });

@@ -16,7 +16,10 @@ test('model, max_tokens and a non-empty messages list are required', () => {
   rejects({ model: 'm', max_tokens: 0, messages: [{ role: 'user', content: 'hi' }] }, /^max_tokens$/);
   rejects({ model: 'm', max_tokens: 5, messages: [] }, /^messages$/);
   rejects({ model: 'm', max_tokens: 5, messages: [{ role: 'robot', content: 'hi' }] }, /role/);
-  assert.equal(parseMessagesBody({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }, { countOnly: true }).chat.maxTokens, undefined);
+  assert.equal(
+    parseMessagesBody({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }, { countOnly: true }).chat.maxTokens,
+    undefined,
+  );
 });
 
 test('system blocks, tool_use and tool_result blocks become neutral turns with named tool results', () => {
@@ -24,13 +27,31 @@ test('system blocks, tool_use and tool_result blocks become neutral turns with n
     model: 'claude',
     max_tokens: 100,
     stream: true,
-    system: [{ type: 'text', text: 'Be kind.' }, { type: 'text', text: 'Be brief.' }],
+    system: [
+      { type: 'text', text: 'Be kind.' },
+      { type: 'text', text: 'Be brief.' },
+    ],
     stop_sequences: ['END'],
-    tools: [{ name: 'lookup', input_schema: { type: 'object' } }, { type: 'web_search_20250305', name: 'web_search' }],
+    tools: [
+      { name: 'lookup', input_schema: { type: 'object' } },
+      { type: 'web_search_20250305', name: 'web_search' },
+    ],
     tool_choice: { type: 'tool', name: 'lookup' },
     messages: [
-      { role: 'user', content: [{ type: 'text', text: 'Find it' }, { type: 'image', source: { type: 'base64', data: '' } }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'Looking.' }, { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { q: 1 } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Find it' },
+          { type: 'image', source: { type: 'base64', data: '' } },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Looking.' },
+          { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { q: 1 } },
+        ],
+      },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'found' }] }] },
     ],
   });

@@ -12,7 +12,14 @@ test('a string input is one user message item; items without type are messages',
 test('messages, function calls and their outputs become turns; a message and its calls form one assistant turn', () => {
   const turns = itemsToTurns([
     { type: 'message', role: 'developer', content: 'Rules.' },
-    { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Weather?' }, { type: 'input_image', image_url: 'x' }] },
+    {
+      type: 'message',
+      role: 'user',
+      content: [
+        { type: 'input_text', text: 'Weather?' },
+        { type: 'input_image', image_url: 'x' },
+      ],
+    },
     { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Checking.' }] },
     { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}' },
     { type: 'reasoning', summary: [] },

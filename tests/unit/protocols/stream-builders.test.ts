@@ -37,7 +37,9 @@ test('Gemini chunks carry each candidate until its last piece, function calls wh
 test('Anthropic events: a text block then a tool_use block, each with its deltas, one ping, stop reason at the end', () => {
   const message = toAnthropicMessage(
     {
-      choices: [{ text: 'Let me check.', toolCalls: [{ id: 'call_9', name: 'lookup', arguments: '{"q":"x y"}' }], finishReason: 'tool_calls' }],
+      choices: [
+        { text: 'Let me check.', toolCalls: [{ id: 'call_9', name: 'lookup', arguments: '{"q":"x y"}' }], finishReason: 'tool_calls' },
+      ],
       usage: { inputTokens: 5, outputTokens: 8 },
     },
     'claude',

@@ -7,7 +7,8 @@ import { defaultTurnDetection } from '../../../electron/gateway/realtime/session
 const RATE = 24_000;
 const ms = (n: number) => (n * RATE) / 1000;
 /** A 440 Hz tone at `level` of full scale. */
-const tone = (durationMs: number, level: number) => Int16Array.from({ length: ms(durationMs) }, (_, i) => Math.round(level * 32767 * Math.sin((2 * Math.PI * 440 * i) / RATE)));
+const tone = (durationMs: number, level: number) =>
+  Int16Array.from({ length: ms(durationMs) }, (_, i) => Math.round(level * 32767 * Math.sin((2 * Math.PI * 440 * i) / RATE)));
 const quiet = (durationMs: number) => new Int16Array(ms(durationMs));
 const join = (...parts: Int16Array[]) => {
   const all = new Int16Array(parts.reduce((sum, part) => sum + part.length, 0));

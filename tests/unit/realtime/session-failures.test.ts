@@ -28,7 +28,10 @@ describe('realtime session failures', () => {
       session.receive(JSON.stringify({ type: 'response.create' }));
       for (let tries = 0; tries < 500 && reported.length === 0; tries += 1) await new Promise((resolve) => setImmediate(resolve));
       await new Promise((resolve) => setTimeout(resolve, 10));
-      assert.deepEqual(reported.map((error) => (error as Error).message), ['database is closed']);
+      assert.deepEqual(
+        reported.map((error) => (error as Error).message),
+        ['database is closed'],
+      );
       assert.equal(sent.at(-1)?.type, 'error');
       assert.equal(sent.at(-1)?.error?.type, 'server_error');
       assert.deepEqual(unhandled, []);

@@ -94,7 +94,10 @@ describe('assets store', () => {
     assert.deepEqual(store.getState().refreshing, []);
     assert.equal(store.getState().assets?.items[0]?.status, 'Active');
 
-    const failing = createAssetsStore(fakeAdmin({ refreshAsset: () => Promise.reject(new ApiError('Asset does not exist', 404)) }).call, 'local');
+    const failing = createAssetsStore(
+      fakeAdmin({ refreshAsset: () => Promise.reject(new ApiError('Asset does not exist', 404)) }).call,
+      'local',
+    );
     await failing.getState().refreshNow('ast_gone');
     assert.equal(failing.getState().refreshError, 'Asset does not exist');
   });

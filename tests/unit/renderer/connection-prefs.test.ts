@@ -30,8 +30,17 @@ describe('connection', () => {
   });
 
   test('the desktop bridge hands over the gateway URL and token', () => {
-    const connection = connectionFromDesktop({ gatewayUrl: 'http://127.0.0.1:8790', adminToken: 't', paused: false, problem: null }, 'http://localhost:5173');
-    assert.deepEqual(connection, { host: 'electron', apiBase: '', socketBase: 'http://localhost:5173', gatewayUrl: 'http://127.0.0.1:8790', adminToken: 't' });
+    const connection = connectionFromDesktop(
+      { gatewayUrl: 'http://127.0.0.1:8790', adminToken: 't', paused: false, problem: null },
+      'http://localhost:5173',
+    );
+    assert.deepEqual(connection, {
+      host: 'electron',
+      apiBase: '',
+      socketBase: 'http://localhost:5173',
+      gatewayUrl: 'http://127.0.0.1:8790',
+      adminToken: 't',
+    });
   });
 
   test('the address hash names the page, unknown ones fall back to the overview', () => {

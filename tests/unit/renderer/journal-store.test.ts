@@ -26,7 +26,12 @@ const summary = (id: number, extra: Partial<JournalSummary> = {}): JournalSummar
 const entry = (extra: Partial<JournalEntry> = {}): JournalEntry => ({
   ...summary(7),
   query: {},
-  requestHeaders: { 'content-type': 'application/json', 'user-agent': 'OpenAI/JS 7', 'x-stainless-os': 'Linux', 'x-gatehouse-fault': '429' },
+  requestHeaders: {
+    'content-type': 'application/json',
+    'user-agent': 'OpenAI/JS 7',
+    'x-stainless-os': 'Linux',
+    'x-gatehouse-fault': '429',
+  },
   request: { contentType: 'application/json', bytes: 30, text: '{\n  "model": "it\'s"\n}', truncated: false },
   responseHeaders: { 'content-type': 'application/json' },
   response: { contentType: 'application/json', bytes: 2, text: '{}', truncated: false },
@@ -54,16 +59,33 @@ function journalAdmin(rows: JournalSummary[]) {
 
 describe('journal store', () => {
   test('filters are sent as query parameters (empty ones left out) and page 1 is loaded again', async () => {
-    const admin = journalAdmin([summary(1), summary(2, { status: 500, error: 'boom' }), summary(3, { protocol: 'gemini', model: 'gemini-2.5' })]);
+    const admin = journalAdmin([
+      summary(1),
+      summary(2, { status: 500, error: 'boom' }),
+      summary(3, { protocol: 'gemini', model: 'gemini-2.5' }),
+    ]);
     const store = createJournalStore(admin.call);
     await store.getState().load(1);
-    assert.deepEqual(store.getState().page?.items.map((item) => item.id), [3, 2, 1]);
+    assert.deepEqual(
+      store.getState().page?.items.map((item) => item.id),
+      [3, 2, 1],
+    );
     await store.getState().setFilter({ outcome: 'error' });
     assert.deepEqual(admin.calls.at(-1)?.input.query, { p: 1, page_size: JOURNAL_PAGE_SIZE, outcome: 'error' });
-    assert.deepEqual(store.getState().page?.items.map((item) => item.id), [2]);
+    assert.deepEqual(
+      store.getState().page?.items.map((item) => item.id),
+      [2],
+    );
     await store.getState().setFilter({ outcome: '', model: ' gemini-2.5 ', path: '' });
-    assert.deepEqual(admin.calls.at(-1)?.input.query, { p: 1, page_size: JOURNAL_PAGE_SIZE, model: 'gemini-2.5' }, 'text filters are trimmed');
-    assert.deepEqual(store.getState().page?.items.map((item) => item.id), [3]);
+    assert.deepEqual(
+      admin.calls.at(-1)?.input.query,
+      { p: 1, page_size: JOURNAL_PAGE_SIZE, model: 'gemini-2.5' },
+      'text filters are trimmed',
+    );
+    assert.deepEqual(
+      store.getState().page?.items.map((item) => item.id),
+      [3],
+    );
   });
 
   test('the local filter rules match the gateway’s: outcome by status, exact model and account, path part in any case', () => {
@@ -75,7 +97,11 @@ describe('journal store', () => {
     assert.equal(matchesJournalFilter({ ...NO_JOURNAL_FILTER, protocol: 'anthropic' }, row), false);
     assert.equal(matchesJournalFilter({ ...NO_JOURNAL_FILTER, account: 'local' }, row), true);
     assert.equal(matchesJournalFilter({ ...NO_JOURNAL_FILTER, account: 'loc' }, row), false, 'the account must match exactly');
-    assert.equal(matchesJournalFilter({ ...NO_JOURNAL_FILTER, account: 'local' }, { ...row, account: null }), false, 'refused calls belong to no account');
+    assert.equal(
+      matchesJournalFilter({ ...NO_JOURNAL_FILTER, account: 'local' }, { ...row, account: null }),
+      false,
+      'refused calls belong to no account',
+    );
   });
 
   test('live: a matching new call joins the top of page 1 once, the page keeps its size, others are ignored', async () => {
@@ -121,7 +147,11 @@ describe('journal store', () => {
     await store.getState().setFilter({ model: '' });
     assert.deepEqual(admin.calls.at(-1)?.input.query, { p: 1, page_size: JOURNAL_PAGE_SIZE, path: 'chat' });
     store.getState().applyAdded(summary(2));
-    assert.deepEqual(store.getState().page?.items.map((item) => item.id), [2, 1], 'a /v1/chat/completions call matches "chat"');
+    assert.deepEqual(
+      store.getState().page?.items.map((item) => item.id),
+      [2, 1],
+      'a /v1/chat/completions call matches "chat"',
+    );
   });
 
   test('a call recorded while a list answer is on its way is shown once, whether or not the answer holds it', async () => {
@@ -138,7 +168,10 @@ describe('journal store', () => {
     releases[0]!();
     rows.push(summary(3));
     await loading;
-    assert.deepEqual(store.getState().page?.items.map((item) => item.id), [3, 2, 1]);
+    assert.deepEqual(
+      store.getState().page?.items.map((item) => item.id),
+      [3, 2, 1],
+    );
     assert.equal(store.getState().page?.total, 3);
 
     // Recorded before the gateway answered: the answer holds it, and the event changes nothing.
@@ -147,7 +180,10 @@ describe('journal store', () => {
     store.getState().applyAdded(summary(4));
     releases[1]!();
     await again;
-    assert.deepEqual(store.getState().page?.items.map((item) => item.id), [4, 3, 2, 1]);
+    assert.deepEqual(
+      store.getState().page?.items.map((item) => item.id),
+      [4, 3, 2, 1],
+    );
     assert.equal(store.getState().page?.total, 4);
   });
 
@@ -172,7 +208,15 @@ describe('journal store', () => {
     const admin = fakeAdmin({
       listJournal: ({ query = {} }) =>
         new Promise((resolve) =>
-          releases.push(() => resolve({ page: 1, page_size: JOURNAL_PAGE_SIZE, total: 1, items: [summary(query.model === 'b' ? 2 : 1)], unauthenticated_calls: 0 })),
+          releases.push(() =>
+            resolve({
+              page: 1,
+              page_size: JOURNAL_PAGE_SIZE,
+              total: 1,
+              items: [summary(query.model === 'b' ? 2 : 1)],
+              unauthenticated_calls: 0,
+            }),
+          ),
         ),
     });
     const store = createJournalStore(admin.call);
@@ -182,7 +226,10 @@ describe('journal store', () => {
     await second;
     releases[0]!();
     await first;
-    assert.deepEqual(store.getState().page?.items.map((item) => item.id), [2]);
+    assert.deepEqual(
+      store.getState().page?.items.map((item) => item.id),
+      [2],
+    );
   });
 
   test('details open by id, a missing entry says so, and close forgets them', async () => {
@@ -205,7 +252,9 @@ describe('journal store', () => {
     assert.equal(store.getState().page?.total, 0);
     assert.equal(store.getState().detailId, null);
 
-    const failing = createJournalStore(fakeAdmin({ clearJournal: () => Promise.reject(new ApiError('The admin token is not valid', 401)) }).call);
+    const failing = createJournalStore(
+      fakeAdmin({ clearJournal: () => Promise.reject(new ApiError('The admin token is not valid', 401)) }).call,
+    );
     assert.equal(await failing.getState().clear(), false);
     assert.equal(failing.getState().clearError, 'The admin token is not valid');
     assert.equal(failing.getState().clearing, false);
@@ -225,22 +274,42 @@ describe('Logs helpers', () => {
         `  -d '{\n  "model": "it'\\''s"\n}'`,
       ].join(' \\\n'),
     );
-    const get = journalCurl(entry({ method: 'GET', path: '/v1/models', request: { contentType: null, bytes: 0, text: null, truncated: false }, requestHeaders: {} }), 'http://h');
+    const get = journalCurl(
+      entry({
+        method: 'GET',
+        path: '/v1/models',
+        request: { contentType: null, bytes: 0, text: null, truncated: false },
+        requestHeaders: {},
+      }),
+      'http://h',
+    );
     assert.equal(get, `curl 'http://h/v1/models' \\\n  -H "Authorization: Bearer $TOKEN"`);
-    const del = journalCurl(entry({ method: 'DELETE', path: '/v1/responses/r1', request: { contentType: null, bytes: 0, text: null, truncated: false } }), 'http://h');
+    const del = journalCurl(
+      entry({ method: 'DELETE', path: '/v1/responses/r1', request: { contentType: null, bytes: 0, text: null, truncated: false } }),
+      'http://h',
+    );
     assert.match(del, /^curl -X DELETE 'http:\/\/h\/v1\/responses\/r1'/);
   });
 
   test('curl asks for the head only with -I, and turns globbing off for brackets', () => {
     assert.equal(curlCommand({ url: 'http://h/v1/models', method: 'HEAD', headers: {} }), `curl -I 'http://h/v1/models'`);
     assert.equal(curlCommand({ url: 'http://h/v1/x?a[]=1', headers: {} }), `curl -g 'http://h/v1/x?a[]=1'`);
-    assert.equal(curlCommand({ url: 'http://h/v1/x', method: 'put', headers: {}, body: '{}' }), `curl -X PUT 'http://h/v1/x' \\\n  -d '{}'`);
+    assert.equal(
+      curlCommand({ url: 'http://h/v1/x', method: 'put', headers: {}, body: '{}' }),
+      `curl -X PUT 'http://h/v1/x' \\\n  -d '{}'`,
+    );
   });
 
   test('calls whose body was not kept whole cannot be replayed, and say why', () => {
     assert.equal(replayProblem(entry()), null);
-    assert.equal(replayProblem(entry({ request: { contentType: 'multipart/form-data; boundary=x', bytes: 900, text: null, truncated: false } })), 'binary');
-    assert.equal(replayProblem(entry({ request: { contentType: 'application/json', bytes: 90_000, text: '{', truncated: true } })), 'truncated');
+    assert.equal(
+      replayProblem(entry({ request: { contentType: 'multipart/form-data; boundary=x', bytes: 900, text: null, truncated: false } })),
+      'binary',
+    );
+    assert.equal(
+      replayProblem(entry({ request: { contentType: 'application/json', bytes: 90_000, text: '{', truncated: true } })),
+      'truncated',
+    );
   });
 
   test('stream figures: first byte, longest and mean gap, tail, and writes past the kept offsets', () => {

@@ -76,13 +76,27 @@ describe('live updates into the stores', () => {
     assert.equal(stores.connection.getState().socket, 'open');
 
     const asset = { asset_id: 'ast_1', status: 'Active', updated_at: '2026-01-01T00:00:00.000+00:00' } as Asset;
-    stores.assets.setState({ assets: { page: 1, page_size: 10, total: 1, items: [{ ...asset, status: 'Processing', updated_at: '2025' } as Asset] } });
+    stores.assets.setState({
+      assets: { page: 1, page_size: 10, total: 1, items: [{ ...asset, status: 'Processing', updated_at: '2025' } as Asset] },
+    });
     sockets.send(0, { type: 'asset.changed', account: 'local', asset });
     assert.equal(stores.assets.getState().assets?.items[0]?.status, 'Active');
     sockets.send(0, { type: 'scan.finished', report: { startedAt: 1, finishedAt: 2, checked: 1, errors: 0 }, nextScanAt: 99 });
     assert.equal(stores.status.getState().status?.nextScanAt, 99);
     await stores.journal.getState().load(1);
-    const call = { id: 5, at: 1, method: 'GET', path: '/v1/models', protocol: 'openai', model: null, account: 'local', status: 200, durationMs: 1, stream: false, error: null } as const;
+    const call = {
+      id: 5,
+      at: 1,
+      method: 'GET',
+      path: '/v1/models',
+      protocol: 'openai',
+      model: null,
+      account: 'local',
+      status: 200,
+      durationMs: 1,
+      stream: false,
+      error: null,
+    } as const;
     sockets.send(0, { type: 'journal.added', entry: call });
     assert.deepEqual(stores.journal.getState().page?.items, [call], 'a recorded call joins the open Logs table');
     requested.length = 0;
@@ -96,6 +110,10 @@ describe('live updates into the stores', () => {
     await new Promise((resolve) => setTimeout(resolve, 600));
     sockets.opened[1]!.socket.onopen?.({});
     await new Promise((resolve) => setImmediate(resolve));
-    assert.deepEqual(requested.sort(), ['/admin/api/accounts/local/assets', '/admin/api/journal', '/admin/api/status'], 'what changed while offline is reloaded');
+    assert.deepEqual(
+      requested.sort(),
+      ['/admin/api/accounts/local/assets', '/admin/api/journal', '/admin/api/status'],
+      'what changed while offline is reloaded',
+    );
   });
 });

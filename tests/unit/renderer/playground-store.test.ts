@@ -83,9 +83,12 @@ describe('playground store', () => {
 
   test('a refused request shows the gateway message and gives the message back', async () => {
     const fetchImpl = (async () =>
-      new Response(JSON.stringify({ error: { message: 'This API token has been revoked', type: 'permission_error', param: null, code: null } }), {
-        status: 403,
-      })) as unknown as typeof fetch;
+      new Response(
+        JSON.stringify({ error: { message: 'This API token has been revoked', type: 'permission_error', param: null, code: null } }),
+        {
+          status: 403,
+        },
+      )) as unknown as typeof fetch;
     const store = createPlaygroundStore({ apiBase: '', fetch: fetchImpl });
     store.getState().set({ model: 'm', input: 'Hello' });
     await store.getState().send('key');
@@ -95,7 +98,8 @@ describe('playground store', () => {
   });
 
   test('models come from /v1/models and each format prefers its own family', async () => {
-    const fetchImpl = (async () => Response.json({ data: [{ id: 'gpt-4o-mini' }, { id: 'claude-sonnet-4-5' }, { id: 'gemini-2.5-flash' }] })) as unknown as typeof fetch;
+    const fetchImpl = (async () =>
+      Response.json({ data: [{ id: 'gpt-4o-mini' }, { id: 'claude-sonnet-4-5' }, { id: 'gemini-2.5-flash' }] })) as unknown as typeof fetch;
     const store = createPlaygroundStore({ apiBase: '', fetch: fetchImpl });
     await store.getState().loadModels('key');
     assert.equal(store.getState().model, 'gpt-4o-mini');
@@ -121,16 +125,26 @@ describe('chat wire formats', () => {
     assert.equal(anthropic.body['max_tokens'], 64);
     const gemini = buildChatRequest('gemini', settings, turns, 'k');
     assert.equal(gemini.path, '/v1beta/models/m-1:streamGenerateContent?alt=sse');
-    assert.deepEqual((gemini.body['contents'] as any[]).map((item) => item.role), ['user', 'model']);
+    assert.deepEqual(
+      (gemini.body['contents'] as any[]).map((item) => item.role),
+      ['user', 'model'],
+    );
     assert.deepEqual(gemini.body['systemInstruction'], { parts: [{ text: 'sys' }] });
   });
 
   test('stream events yield text, the end, or an error in each format', () => {
     const sse = (data: unknown, event?: string) => ({ event, data: JSON.stringify(data) });
-    assert.deepEqual(readStreamStep('anthropic', sse({ type: 'content_block_delta', delta: { type: 'text_delta', text: 'x' } })), { text: 'x' });
+    assert.deepEqual(readStreamStep('anthropic', sse({ type: 'content_block_delta', delta: { type: 'text_delta', text: 'x' } })), {
+      text: 'x',
+    });
     assert.deepEqual(readStreamStep('anthropic', sse({ type: 'message_stop' })), { done: true });
-    assert.deepEqual(readStreamStep('anthropic', sse({ type: 'error', error: { type: 'overloaded_error', message: 'busy' } })), { error: 'busy' });
-    assert.deepEqual(readStreamStep('gemini', sse({ candidates: [{ content: { parts: [{ text: 'y' }] }, finishReason: 'STOP' }] })), { text: 'y', done: true });
+    assert.deepEqual(readStreamStep('anthropic', sse({ type: 'error', error: { type: 'overloaded_error', message: 'busy' } })), {
+      error: 'busy',
+    });
+    assert.deepEqual(readStreamStep('gemini', sse({ candidates: [{ content: { parts: [{ text: 'y' }] }, finishReason: 'STOP' }] })), {
+      text: 'y',
+      done: true,
+    });
     assert.deepEqual(readStreamStep('openai', { event: undefined, data: '[DONE]' }), { done: true });
   });
 

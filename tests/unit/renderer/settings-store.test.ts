@@ -10,7 +10,14 @@ const view = (extra: Partial<SettingsView> = {}): SettingsView => ({
   editable: true,
   file: '/home/me/.config/Gatehouse/settings.json',
   saved: { port: 9000 },
-  effective: { host: '127.0.0.1', port: 8790, tlsPort: 8791, corsOrigins: [], refreshIntervalMs: 300_000, dataDir: '/home/me/.config/Gatehouse' },
+  effective: {
+    host: '127.0.0.1',
+    port: 8790,
+    tlsPort: 8791,
+    corsOrigins: [],
+    refreshIntervalMs: 300_000,
+    dataDir: '/home/me/.config/Gatehouse',
+  },
   pinned: {},
   restartNeeded: ['port'],
   ...extra,
@@ -55,13 +62,25 @@ describe('settings store', () => {
     await store.getState().load();
     store.getState().edit({ corsOrigins: 'http://localhost:5173', refreshMinutes: '1.5', tlsEnabled: false });
     assert.equal(await store.getState().save(), true);
-    assert.deepEqual(sent, { host: '127.0.0.1', port: 9000, tlsPort: null, corsOrigins: ['http://localhost:5173'], refreshIntervalMs: 90_000, dataDir: null });
+    assert.deepEqual(sent, {
+      host: '127.0.0.1',
+      port: 9000,
+      tlsPort: null,
+      corsOrigins: ['http://localhost:5173'],
+      refreshIntervalMs: 90_000,
+      dataDir: null,
+    });
     assert.deepEqual(store.getState().savedNote, { live: ['corsOrigins', 'refreshIntervalMs'], restartNeeded: ['port', 'tlsPort'] });
   });
 
   test('a refusal from the gateway lands on its field', async () => {
     const store = createSettingsStore(
-      fakeAdmin({ getSettings: () => view(), saveSettings: () => { throw new ApiError('Data folder must be an absolute path', 400, 'dataDir'); } }).call,
+      fakeAdmin({
+        getSettings: () => view(),
+        saveSettings: () => {
+          throw new ApiError('Data folder must be an absolute path', 400, 'dataDir');
+        },
+      }).call,
     );
     await store.getState().load();
     assert.equal(await store.getState().save(), false);
@@ -73,13 +92,25 @@ describe('settings store', () => {
     const connection = { gatewayUrl: 'http://127.0.0.1:9000', adminToken: 'a', paused: false, problem: null };
     const bridge = { restartServer: async () => connection } as any;
     assert.deepEqual(await store.getState().restart(bridge), connection);
-    const failing = { restartServer: async () => { throw new Error('could not start with the saved settings'); } } as any;
+    const failing = {
+      restartServer: async () => {
+        throw new Error('could not start with the saved settings');
+      },
+    } as any;
     assert.equal(await store.getState().restart(failing), null);
     assert.match(store.getState().error!, /could not start/);
   });
 
   test('text that is not a number goes to the check as text, so it is named rather than silently dropped', () => {
-    const value = settingsOf({ host: 'h', port: ' 12 ', tlsEnabled: true, tlsPort: 'x', corsOrigins: 'a, b', refreshMinutes: 'soon', dataDir: '  ' });
+    const value = settingsOf({
+      host: 'h',
+      port: ' 12 ',
+      tlsEnabled: true,
+      tlsPort: 'x',
+      corsOrigins: 'a, b',
+      refreshMinutes: 'soon',
+      dataDir: '  ',
+    });
     assert.deepEqual(value, { host: 'h', port: 12, tlsPort: 'x', corsOrigins: ['a', 'b'], refreshIntervalMs: 'soon', dataDir: null });
   });
 });

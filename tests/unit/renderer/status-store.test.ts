@@ -24,11 +24,17 @@ test('the chosen account is kept while it exists, else the first account is chos
 });
 
 test('a refused or unreachable gateway leaves a message that says what to do', async () => {
-  const refused = createStatusStore(fakeAdmin({ getStatus: () => Promise.reject(new ApiError('Wrong admin token: it changes on every start', 401)) }).call);
+  const refused = createStatusStore(
+    fakeAdmin({ getStatus: () => Promise.reject(new ApiError('Wrong admin token: it changes on every start', 401)) }).call,
+  );
   await refused.getState().load();
   assert.match(refused.getState().error!, /changes on every start/);
   const offline = createStatusStore(
-    createAdminClient({ apiBase: 'http://127.0.0.1:9', adminToken: 't', fetch: (async () => Promise.reject(new TypeError('fetch failed'))) as typeof fetch }),
+    createAdminClient({
+      apiBase: 'http://127.0.0.1:9',
+      adminToken: 't',
+      fetch: (async () => Promise.reject(new TypeError('fetch failed'))) as typeof fetch,
+    }),
   );
   await offline.getState().load();
   assert.equal(offline.getState().error, UNREACHABLE);

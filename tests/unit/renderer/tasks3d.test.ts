@@ -73,7 +73,14 @@ describe('GLB preview', () => {
 });
 
 describe('3D tasks store', () => {
-  const task = (status: string, progress: string, extra: Partial<Task3d> = {}): Task3d => ({ task_id: 't1', model: 'm', status, progress, files: [], ...extra });
+  const task = (status: string, progress: string, extra: Partial<Task3d> = {}): Task3d => ({
+    task_id: 't1',
+    model: 'm',
+    status,
+    progress,
+    files: [],
+    ...extra,
+  });
 
   test('creates a task, polls it until it ends, and remembers it across reloads', async () => {
     const answers = [task('IN_PROGRESS', '40%'), task('SUCCESS', '100%', { files: [{ url: '/files/t1.glb', format: 'glb' }] })];
@@ -96,7 +103,11 @@ describe('3D tasks store', () => {
   });
 
   test('a refused creation says why; failure reasons are found under any of their names', async () => {
-    const fetchImpl = (async () => Response.json({ error: { message: 'prompt must not be empty', type: 'invalid_request_error', param: 'prompt', code: null } }, { status: 400 })) as unknown as typeof fetch;
+    const fetchImpl = (async () =>
+      Response.json(
+        { error: { message: 'prompt must not be empty', type: 'invalid_request_error', param: 'prompt', code: null } },
+        { status: 400 },
+      )) as unknown as typeof fetch;
     const store = createTasks3dStore(createTasks3dClient('', fetchImpl), memoryStorage());
     assert.equal(await store.getState().create('local', 'key', { model: 'm', prompt: '', format: 'glb' }), false);
     assert.equal(store.getState().createError, 'prompt must not be empty');

@@ -35,7 +35,10 @@ describe('tokens store', () => {
     await store.getState().load();
     const result = await store.getState().create({ account: 'ci', quota: 2 });
     assert.equal(result.ok, true);
-    assert.deepEqual(store.getState().tokens?.map((item) => item.token_id), ['tok_1', 'tok_2']);
+    assert.deepEqual(
+      store.getState().tokens?.map((item) => item.token_id),
+      ['tok_1', 'tok_2'],
+    );
     assert.equal(store.getState().created?.secret, 'sk-gh-secret');
     store.getState().dismissCreated();
     assert.equal(store.getState().created, null);
@@ -59,7 +62,9 @@ describe('tokens store', () => {
   });
 
   test('a failed action says why and frees the row', async () => {
-    const store = createTokensStore(fakeAdmin({ revealToken: () => Promise.reject(new ApiError('No copy of this secret was kept', 404)) }).call);
+    const store = createTokensStore(
+      fakeAdmin({ revealToken: () => Promise.reject(new ApiError('No copy of this secret was kept', 404)) }).call,
+    );
     await store.getState().reveal('tok_1');
     assert.equal(store.getState().actionError, 'No copy of this secret was kept');
     assert.deepEqual(store.getState().busy, []);

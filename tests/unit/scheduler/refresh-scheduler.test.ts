@@ -37,7 +37,10 @@ test('a scan refreshes every pending asset with at most `concurrency` at once', 
   const report = await scheduler.runNow();
   assert.equal(report.checked, 450);
   assert.equal(peak, 3);
-  assert.deepEqual([...seen].sort((a, b) => a - b), ids);
+  assert.deepEqual(
+    [...seen].sort((a, b) => a - b),
+    ids,
+  );
 });
 
 test('runNow during a scan joins it instead of starting a second one', async () => {

@@ -8,7 +8,9 @@ import { ICNS_TYPES, icnsFile, icoFile, pngSize, readIcns, readIco } from '../..
 import { drawIcon } from '../../../scripts/icon/draw.ts';
 import { ROOT } from '../../helpers/build.ts';
 
-const pixel = (image: { width: number; rgba: Uint8Array }, x: number, y: number) => [...image.rgba.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 4)];
+const pixel = (image: { width: number; rgba: Uint8Array }, x: number, y: number) => [
+  ...image.rgba.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 4),
+];
 const resource = (name: string) => readFileSync(path.join(ROOT, 'resources', name));
 
 describe('icon drawing', () => {
@@ -22,7 +24,10 @@ describe('icon drawing', () => {
       assert.ok(field[2]! > field[0]! + 60, `${size}: the field is blue (${field})`);
       // The solid band of the tower above the arch; at 16 px it shares a pixel with the arch's top.
       const wall = pixel(image, Math.floor(size * 0.5), Math.floor(size * 0.33));
-      assert.ok(wall.slice(0, 3).every((channel) => channel >= 220), `${size}: the tower is white (${wall})`);
+      assert.ok(
+        wall.slice(0, 3).every((channel) => channel >= 220),
+        `${size}: the tower is white (${wall})`,
+      );
       const gateway = pixel(image, Math.floor(size * 0.47), Math.floor(size * 0.7));
       assert.ok(gateway[2]! > gateway[0]! + 60, `${size}: the arch between the bars shows the blue field (${gateway})`);
     }
@@ -30,14 +35,28 @@ describe('icon drawing', () => {
 });
 
 describe('icon containers', () => {
-  const pngs = new Map([16, 32, 64, 128, 256, 512, 1024].map((size) => [size, encodePng({ width: size, height: size, rgba: new Uint8Array(size * size * 4) })]));
+  const pngs = new Map(
+    [16, 32, 64, 128, 256, 512, 1024].map((size) => [
+      size,
+      encodePng({ width: size, height: size, rgba: new Uint8Array(size * size * 4) }),
+    ]),
+  );
 
   test('.ico: a directory entry per image, 256 written as 0, offsets that point at the PNGs', () => {
     const file = icoFile([pngs.get(16)!, pngs.get(256)!]);
     assert.equal(file.readUInt8(6 + 16), 0, '256 is stored as 0');
     const images = readIco(file);
-    assert.deepEqual(images.map((image) => [image.width, image.height]), [[16, 16], [256, 256]]);
-    assert.deepEqual(images.map((image) => pngSize(image.png).width), [16, 256]);
+    assert.deepEqual(
+      images.map((image) => [image.width, image.height]),
+      [
+        [16, 16],
+        [256, 256],
+      ],
+    );
+    assert.deepEqual(
+      images.map((image) => pngSize(image.png).width),
+      [16, 256],
+    );
     assert.throws(() => icoFile([pngs.get(512)!]), /at most 256/);
   });
 

@@ -13,7 +13,10 @@ test('the lock file exists while the work runs and is gone after it, also when t
   const lock = path.join(fresh(), 'secrets.json.lock');
   await withFileLock(lock, () => assert.ok(existsSync(lock)));
   assert.equal(existsSync(lock), false);
-  await assert.rejects(withFileLock(lock, () => Promise.reject(new Error('boom'))), /boom/);
+  await assert.rejects(
+    withFileLock(lock, () => Promise.reject(new Error('boom'))),
+    /boom/,
+  );
   assert.equal(existsSync(lock), false);
 });
 

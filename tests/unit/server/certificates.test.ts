@@ -52,7 +52,7 @@ test('a replaced CA (its files deleted or broken) gets a leaf issued by the new 
   assert.notEqual(third.cert, second.cert, 'a leaf whose key is broken is replaced');
 });
 
-test('a running listener\'s renewal gives a new leaf under the same CA once the leaf nears expiry, and none before', () => {
+test("a running listener's renewal gives a new leaf under the same CA once the leaf nears expiry, and none before", () => {
   const dir = fresh();
   const made = ensureCertificates(dir);
   assert.equal(renewLeaf(dir)?.cert, made.cert);

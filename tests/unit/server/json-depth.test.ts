@@ -14,9 +14,19 @@ function depthOf(value: unknown): number {
 describe('nestsDeeperThan', () => {
   test('agrees with the nesting of any JSON value, whatever its strings hold', () => {
     const tricky = fc.constantFrom('[', ']', '{', '}', '"', '\\', '\\"', '[[{', '"]}');
-    const text = fc.oneof(fc.string(), fc.array(tricky).map((parts) => parts.join('')));
+    const text = fc.oneof(
+      fc.string(),
+      fc.array(tricky).map((parts) => parts.join('')),
+    );
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, text, fc.integer(), fc.constant(null), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(text, tie('node'), { maxKeys: 3 })),
+      node: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        text,
+        fc.integer(),
+        fc.constant(null),
+        fc.array(tie('node'), { maxLength: 3 }),
+        fc.dictionary(text, tie('node'), { maxKeys: 3 }),
+      ),
     })).node;
     fc.assert(
       fc.property(value, fc.integer({ min: 0, max: 8 }), (generated, max) => {

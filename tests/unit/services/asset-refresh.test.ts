@@ -85,7 +85,13 @@ test('an upstream error is stored in refresh_error and keeps the status; a termi
 
 test('a late answer cannot move an asset that became terminal meanwhile', () => {
   const row = newAsset();
-  const result = { status: 'Active' as const, resolved_url: 'asset://1', failure_reason: null, refresh_error: null, updated_at: clock.now() };
+  const result = {
+    status: 'Active' as const,
+    resolved_url: 'asset://1',
+    failure_reason: null,
+    refresh_error: null,
+    updated_at: clock.now(),
+  };
   assert.equal(assets.applyRefresh(row.id, result), true);
   assert.equal(assets.applyRefresh(row.id, { ...result, status: 'Processing', resolved_url: null }), false);
   assert.equal(assets.findById(row.id)!.status, 'Active');

@@ -42,21 +42,40 @@ test('an edit tally counts images, one mask, pixels and bytes from the headers',
   assert.deepEqual(tally.add('image[]', pngHeader(100, 50)), { width: 100, height: 50, colorType: 6 });
   tally.add('mask', pngHeader(100, 50));
   refuses(() => tally.add('mask', pngHeader(100, 50)), 'invalid_request', /at most one 'mask'/, 'mask');
-  refuses(() => new EditInputTally().add('image', Buffer.from('GIF89a')), 'invalid_request', /Invalid image file in 'image': not a PNG/, 'image');
-  refuses(() => new EditInputTally().add('image', pngHeader(4096, 4096)), 'payload_too_large', new RegExp(`4096x4096 = 16777216 pixels; at most ${MAX_INPUT_IMAGE_PIXELS}`), 'image');
+  refuses(
+    () => new EditInputTally().add('image', Buffer.from('GIF89a')),
+    'invalid_request',
+    /Invalid image file in 'image': not a PNG/,
+    'image',
+  );
+  refuses(
+    () => new EditInputTally().add('image', pngHeader(4096, 4096)),
+    'payload_too_large',
+    new RegExp(`4096x4096 = 16777216 pixels; at most ${MAX_INPUT_IMAGE_PIXELS}`),
+    'image',
+  );
   const many = new EditInputTally();
   for (let i = 0; i < MAX_INPUT_IMAGES; i++) many.add('image[]', pngHeader(8, 8));
   refuses(() => many.add('image[]', pngHeader(8, 8)), 'invalid_request', new RegExp(`at most ${MAX_INPUT_IMAGES} per edit`), 'image');
   const big = new EditInputTally();
   for (let i = 0; i < 4; i++) big.add('image[]', pngHeader(2048, 2048));
   refuses(() => big.add('image[]', pngHeader(1, 1)), 'payload_too_large', /declare 16777217 pixels together/);
-  refuses(() => new EditInputTally().add('image', Buffer.alloc(MAX_EDIT_UPLOAD_BYTES + 1)), 'payload_too_large', new RegExp(`larger than ${MAX_EDIT_UPLOAD_BYTES} bytes`));
+  refuses(
+    () => new EditInputTally().add('image', Buffer.alloc(MAX_EDIT_UPLOAD_BYTES + 1)),
+    'payload_too_large',
+    new RegExp(`larger than ${MAX_EDIT_UPLOAD_BYTES} bytes`),
+  );
 });
 
 test('n × size is checked against the output pixel limit', () => {
   checkImageOutput(10, 1024, 1024);
   checkImageOutput(4, 2048, 2048);
-  refuses(() => checkImageOutput(5, 2048, 2048), 'invalid_request', new RegExp(`20971520 pixels; at most ${MAX_OUTPUT_PIXELS_PER_REQUEST}`), 'n');
+  refuses(
+    () => checkImageOutput(5, 2048, 2048),
+    'invalid_request',
+    new RegExp(`20971520 pixels; at most ${MAX_OUTPUT_PIXELS_PER_REQUEST}`),
+    'n',
+  );
 });
 
 test('speech is checked by its characters and the seconds it would last', () => {

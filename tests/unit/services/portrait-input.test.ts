@@ -7,7 +7,16 @@ test('isHttpsUrl accepts https URLs with hosts and rejects everything else', () 
   for (const ok of ['https://a.example/x.png', 'https://127.0.0.1:8443/a', 'https://a.example/p?q=1#f', 'HTTPS://A.EXAMPLE/x']) {
     assert.equal(isHttpsUrl(ok), true, ok);
   }
-  for (const bad of ['http://a.example', 'https://', 'https:///x', 'https://a b.example/', ' https://a.example', 'https://u@a.example/', 'file:///etc/passwd', '//a.example/x']) {
+  for (const bad of [
+    'http://a.example',
+    'https://',
+    'https:///x',
+    'https://a b.example/',
+    ' https://a.example',
+    'https://u@a.example/',
+    'file:///etc/passwd',
+    '//a.example/x',
+  ]) {
     assert.equal(isHttpsUrl(bad), false, bad);
   }
 });

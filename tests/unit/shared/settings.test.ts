@@ -7,14 +7,23 @@ test('origins are normalized to scheme://host[:port] and anything with a path, q
   assert.equal(normalizeOrigin('HTTPS://App.Example.COM:443/'), 'https://app.example.com');
   assert.equal(normalizeOrigin('http://localhost:5173'), 'http://localhost:5173');
   assert.equal(normalizeOrigin(' * '), '*');
-  for (const bad of ['localhost:5173', 'ftp://x.example', 'https://x.example/app', 'https://x.example?q=1', 'https://user@x.example', 'null', '']) {
+  for (const bad of [
+    'localhost:5173',
+    'ftp://x.example',
+    'https://x.example/app',
+    'https://x.example?q=1',
+    'https://user@x.example',
+    'null',
+    '',
+  ]) {
     assert.equal(normalizeOrigin(bad), null, bad);
   }
 });
 
 test('listen hosts are names or addresses, never URLs', () => {
   for (const good of ['127.0.0.1', '0.0.0.0', '::1', '::', 'localhost', 'my-box.lan']) assert.equal(isListenHost(good), true, good);
-  for (const bad of ['http://127.0.0.1', '127.0.0.1:8790', 'a b', '', '-bad.example', '1::2::3']) assert.equal(isListenHost(bad), false, bad);
+  for (const bad of ['http://127.0.0.1', '127.0.0.1:8790', 'a b', '', '-bad.example', '1::2::3'])
+    assert.equal(isListenHost(bad), false, bad);
 });
 
 test('a whole settings object: every problem is reported at once, and clean values come back normalized', () => {

@@ -35,5 +35,8 @@ test('base64 is the little-endian float32 bytes of the vector', () => {
   const vector = embed('bytes', 8);
   const bytes = Buffer.from(toBase64(vector), 'base64');
   assert.equal(bytes.length, 32);
-  assert.deepEqual(Array.from({ length: 8 }, (_, i) => bytes.readFloatLE(i * 4)), Array.from(vector));
+  assert.deepEqual(
+    Array.from({ length: 8 }, (_, i) => bytes.readFloatLE(i * 4)),
+    Array.from(vector),
+  );
 });

@@ -42,7 +42,12 @@ test('silence, noise and a corrupted symbol are not read as speech', () => {
 });
 
 test('the speech duration is known before any sample is made, exactly', () => {
-  for (const [text, speed] of [['short', 1], ['Grüße €', 0.25], ['x'.repeat(300), 4], ['', 1.5]] as const) {
+  for (const [text, speed] of [
+    ['short', 1],
+    ['Grüße €', 0.25],
+    ['x'.repeat(300), 4],
+    ['', 1.5],
+  ] as const) {
     assert.equal(speechSeconds(text, speed), synthesizeSpeech(text, { speed }).length / VOICE_RATE, `${text.slice(0, 10)} at ${speed}`);
   }
 });

@@ -22,7 +22,11 @@ import type { ChatRequest, JsonSchema } from '../../../electron/gateway/provider
 import { validateAgainstSchema } from '../../helpers/json-schema-check.ts';
 
 /** minItems 1000 nested three deep: 10^9 strings, the issue's hostile schema. */
-const CUBE: JsonSchema = { type: 'array', minItems: 1000, items: { type: 'array', minItems: 1000, items: { type: 'array', minItems: 1000, items: { type: 'string' } } } };
+const CUBE: JsonSchema = {
+  type: 'array',
+  minItems: 1000,
+  items: { type: 'array', minItems: 1000, items: { type: 'array', minItems: 1000, items: { type: 'string' } } },
+};
 const SELF: JsonSchema = { $ref: '#' };
 const ENDLESS: JsonSchema = { type: 'object', properties: { child: { $ref: '#' } }, required: ['child'] };
 const HUGE_STRING: JsonSchema = { type: 'string', minLength: 1e9 };
@@ -66,18 +70,27 @@ describe('bounded schema values', () => {
     // The work done before the refusal stayed within the caps: counted as the value grew, never measured afterwards.
     assert.ok(budget.steps <= MAX_SCHEMA_GENERATION_STEPS + 1 && budget.chars <= MAX_SCHEMA_OUTPUT_CHARS + 64, JSON.stringify(budget));
     const error = refusal(() => simulateChat(format(CUBE)), 'value_size');
-    assert.match(error.message, /^The JSON schema of the response format cannot be satisfied within the gateway's limits: .*(steps|tokens|characters)/);
+    assert.match(
+      error.message,
+      /^The JSON schema of the response format cannot be satisfied within the gateway's limits: .*(steps|tokens|characters)/,
+    );
   });
 
   test('a $ref to itself is a $ref cycle, not a stack overflow', () => {
     const error = refusal(() => simulateChat(format(SELF)), 'ref_cycle');
-    assert.equal(error.message, "The JSON schema of the response format cannot be satisfied within the gateway's limits: $ref '#' leads back to itself without nesting, so it never resolves to a value.");
+    assert.equal(
+      error.message,
+      "The JSON schema of the response format cannot be satisfied within the gateway's limits: $ref '#' leads back to itself without nesting, so it never resolves to a value.",
+    );
     refusal(() => valueFor({ allOf: [{ $ref: '#/$defs/a' }], $defs: { a: { anyOf: [{ $ref: '#' }] } } }, seededRandom(1)), 'ref_cycle');
   });
 
   test('required recursion that can never end is refused; optional recursion just stops', () => {
     const error = refusal(() => simulateChat(toolCall(ENDLESS)), 'value_depth');
-    assert.match(error.message, /^The parameters schema of tool 'fill' cannot be satisfied within the gateway's limits: a value would nest deeper than 64 levels/);
+    assert.match(
+      error.message,
+      /^The parameters schema of tool 'fill' cannot be satisfied within the gateway's limits: a value would nest deeper than 64 levels/,
+    );
     const optional: JsonSchema = { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#' } }, required: ['name'] };
     const nullable: JsonSchema = { type: 'object', properties: { next: { anyOf: [{ $ref: '#' }, { type: 'null' }] } }, required: ['next'] };
     const tree: JsonSchema = {
@@ -95,9 +108,18 @@ describe('bounded schema values', () => {
 
   test('work spent on anyOf options that are discarded counts too: long strings before an endless $ref stop at the step cap', () => {
     // Each option builds a 350,000-character string, then recurses without end; its tokens and characters are given back, its steps are not.
-    const option: JsonSchema = { type: 'object', properties: { a: { type: 'string', minLength: 350_000 }, b: { $ref: '#/$defs/loop' } }, required: ['a', 'b'] };
+    const option: JsonSchema = {
+      type: 'object',
+      properties: { a: { type: 'string', minLength: 350_000 }, b: { $ref: '#/$defs/loop' } },
+      required: ['a', 'b'],
+    };
     const loop: JsonSchema = { type: 'object', properties: { x: { $ref: '#/$defs/loop' } }, required: ['x'] };
-    const schema: JsonSchema = { type: 'object', properties: { v: { anyOf: Array.from({ length: 1000 }, () => ({ $ref: '#/$defs/opt' })) } }, required: ['v'], $defs: { opt: option, loop } };
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: { v: { anyOf: Array.from({ length: 1000 }, () => ({ $ref: '#/$defs/opt' })) } },
+      required: ['v'],
+      $defs: { opt: option, loop },
+    };
     const budget = newBudget();
     const error = refusal(() => valueFor(schema, seededRandom(1), { budget }), 'value_size');
     assert.match(error.message, new RegExp(`more than ${MAX_SCHEMA_GENERATION_STEPS} steps`));
@@ -110,7 +132,11 @@ describe('bounded schema values', () => {
   });
 
   test("a response format past the request's output limit is cut there (finish reason length), exactly as before", () => {
-    const schema: JsonSchema = { type: 'array', minItems: 40, items: { type: 'object', properties: { name: { type: 'string' }, n: { type: 'integer' } }, required: ['name', 'n'] } };
+    const schema: JsonSchema = {
+      type: 'array',
+      minItems: 40,
+      items: { type: 'object', properties: { name: { type: 'string' }, n: { type: 'integer' } }, required: ['name', 'n'] },
+    };
     const whole = simulateChat(format(schema, { seed: 4 })).choices[0]!;
     const cut = simulateChat(format(schema, { seed: 4, maxTokens: 25 })).choices[0]!;
     assert.equal(cut.finishReason, 'length');
@@ -120,9 +146,16 @@ describe('bounded schema values', () => {
   });
 
   test("tool arguments must fit the request's output limit whole: the smallest arguments are tried, then refused", () => {
-    const schema: JsonSchema = { type: 'object', properties: { tags: { type: 'array', minItems: 30, items: { type: 'string' } } }, required: ['tags'] };
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: { tags: { type: 'array', minItems: 30, items: { type: 'string' } } },
+      required: ['tags'],
+    };
     const error = refusal(() => simulateChat(toolCall(schema, { maxTokens: 20 })), 'output_limit');
-    assert.equal(error.message, "The parameters schema of tool 'fill' cannot be satisfied within the request's output token limit: the value needs more than 20 tokens.");
+    assert.equal(
+      error.message,
+      "The parameters schema of tool 'fill' cannot be satisfied within the request's output token limit: the value needs more than 20 tokens.",
+    );
     const args = simulateChat(toolCall(schema, { maxTokens: 200 })).choices[0]!.toolCalls[0]!.arguments;
     assert.deepEqual(validateAgainstSchema(JSON.parse(args), schema), []);
   });
@@ -174,19 +207,28 @@ const schemaArbitrary = fc.letrec((tie) => ({
 describe('random schemas (property)', () => {
   test('every schema gives a valid value within the caps, or a SchemaLimitError; never a RangeError', () => {
     fc.assert(
-      fc.property(schemaArbitrary, schemaArbitrary, fc.integer(), fc.option(fc.integer({ min: 1, max: 500 }), { nil: undefined }), (body, node, seed, outputLimit) => {
-        const schema: JsonSchema = { ...body, $defs: { node } };
-        let value: unknown;
-        try {
-          value = valueFor(schema, seededRandom(seed), { outputLimit });
-        } catch (error) {
-          if (error instanceof SchemaLimitError) return;
-          throw error;
-        }
-        const text = JSON.stringify(value);
-        assert.ok(text.length <= MAX_SCHEMA_OUTPUT_CHARS && countTokens(text) <= Math.min(MAX_SCHEMA_OUTPUT_TOKENS, outputLimit ?? Infinity), text.slice(0, 200));
-        assert.deepEqual(validateAgainstSchema(value, schema), [], text.slice(0, 500));
-      }),
+      fc.property(
+        schemaArbitrary,
+        schemaArbitrary,
+        fc.integer(),
+        fc.option(fc.integer({ min: 1, max: 500 }), { nil: undefined }),
+        (body, node, seed, outputLimit) => {
+          const schema: JsonSchema = { ...body, $defs: { node } };
+          let value: unknown;
+          try {
+            value = valueFor(schema, seededRandom(seed), { outputLimit });
+          } catch (error) {
+            if (error instanceof SchemaLimitError) return;
+            throw error;
+          }
+          const text = JSON.stringify(value);
+          assert.ok(
+            text.length <= MAX_SCHEMA_OUTPUT_CHARS && countTokens(text) <= Math.min(MAX_SCHEMA_OUTPUT_TOKENS, outputLimit ?? Infinity),
+            text.slice(0, 200),
+          );
+          assert.deepEqual(validateAgainstSchema(value, schema), [], text.slice(0, 500));
+        },
+      ),
       { numRuns: 400 },
     );
   });

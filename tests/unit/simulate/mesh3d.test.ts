@@ -46,7 +46,10 @@ test('GLB: header, space-padded JSON chunk, zero-padded BIN chunk, and the mesh 
     assert.equal(binLength, 80);
     assert.deepEqual([...bytes.subarray(binStart + 8 + used)], [0, 0], 'BIN chunk padded with zeros');
   }
-  assert.ok([...paddings].some((spaces) => spaces > 0), 'some name needed JSON padding');
+  assert.ok(
+    [...paddings].some((spaces) => spaces > 0),
+    'some name needed JSON padding',
+  );
   const bytes = toGlb(ONE_TRIANGLE, 'tri');
   const { gltf } = checkGlb(bytes);
   const primitive = gltf.meshes[0].primitives[0];
@@ -61,10 +64,19 @@ test('GLB: header, space-padded JSON chunk, zero-padded BIN chunk, and the mesh 
   assert.deepEqual(gltf.accessors[primitive.attributes.POSITION].max, [1, 1, 0]);
   const bin = bytes.subarray(20 + bytes.readUInt32LE(12) + 8);
   const read = (accessor: number, i: number) => bin.readFloatLE(gltf.bufferViews[gltf.accessors[accessor].bufferView].byteOffset + i * 4);
-  assert.deepEqual(Array.from({ length: 9 }, (_, i) => read(primitive.attributes.POSITION, i)), [...ONE_TRIANGLE.positions]);
-  assert.deepEqual(Array.from({ length: 9 }, (_, i) => read(primitive.attributes.NORMAL, i)), [...ONE_TRIANGLE.normals]);
+  assert.deepEqual(
+    Array.from({ length: 9 }, (_, i) => read(primitive.attributes.POSITION, i)),
+    [...ONE_TRIANGLE.positions],
+  );
+  assert.deepEqual(
+    Array.from({ length: 9 }, (_, i) => read(primitive.attributes.NORMAL, i)),
+    [...ONE_TRIANGLE.normals],
+  );
   const indexOffset = gltf.bufferViews[gltf.accessors[primitive.indices].bufferView].byteOffset;
-  assert.deepEqual([0, 1, 2].map((i) => bin.readUInt16LE(indexOffset + i * 2)), [0, 1, 2]);
+  assert.deepEqual(
+    [0, 1, 2].map((i) => bin.readUInt16LE(indexOffset + i * 2)),
+    [0, 1, 2],
+  );
 });
 
 test('GLB of a prompt mesh is consistent and its triangle count matches the mesh', () => {
@@ -80,7 +92,14 @@ test('OBJ: v, vn and 1-based f lines that read back to the mesh', () => {
   assert.ok(lines.includes('o a_lamp'));
   const vertices = lines.filter((line) => line.startsWith('v ')).map((line) => line.slice(2).split(' ').map(Number));
   const normals = lines.filter((line) => line.startsWith('vn '));
-  const faces = lines.filter((line) => line.startsWith('f ')).map((line) => line.slice(2).split(' ').map((ref) => ref.split('//').map(Number)));
+  const faces = lines
+    .filter((line) => line.startsWith('f '))
+    .map((line) =>
+      line
+        .slice(2)
+        .split(' ')
+        .map((ref) => ref.split('//').map(Number)),
+    );
   assert.equal(vertices.length, mesh.positions.length / 3);
   assert.equal(normals.length, mesh.normals.length / 3);
   assert.equal(faces.length, mesh.indices.length / 3);
@@ -114,5 +133,9 @@ test('binary STL: 80-byte header, triangle count, 50 bytes per triangle with uni
   }
   const single = toStl(ONE_TRIANGLE, 'x'.repeat(200));
   assert.equal(single.length, 134);
-  assert.deepEqual([0, 1, 2].map((i) => single.readFloatLE(84 + i * 4)), [0, 0, 1], 'normal of the counter-clockwise triangle');
+  assert.deepEqual(
+    [0, 1, 2].map((i) => single.readFloatLE(84 + i * 4)),
+    [0, 0, 1],
+    'normal of the counter-clockwise triangle',
+  );
 });

@@ -16,18 +16,34 @@ test('an RGBA image survives encode then decode', () => {
 });
 
 /** A PNG built by hand: 8-bit `colorType` rows, each with its own filter byte, to test the decoder's unfiltering. */
-const handmade = (width: number, height: number, colorType: number, rows: number[][]) => pngOf(width, height, colorType, Buffer.from(rows.flat()));
+const handmade = (width: number, height: number, colorType: number, rows: number[][]) =>
+  pngOf(width, height, colorType, Buffer.from(rows.flat()));
 
 test('gray and RGB images with sub, up, average and paeth filters decode to the right pixels', () => {
   // Gray 3x2: row 0 "sub" of 10,20,30 is 10,10,10; row 1 "up" of 15,25,35 is 5,5,5.
-  const gray = decodePng(handmade(3, 2, 0, [[1, 10, 10, 10], [2, 5, 5, 5]]));
+  const gray = decodePng(
+    handmade(3, 2, 0, [
+      [1, 10, 10, 10],
+      [2, 5, 5, 5],
+    ]),
+  );
   assert.deepEqual(Array.from(gray.rgba.filter((_, i) => i % 4 === 0)), [10, 20, 30, 15, 25, 35]);
   assert.ok(gray.rgba.filter((_, i) => i % 4 === 3).every((a) => a === 255));
   // RGB 1x2: row 0 raw (100,50,0); row 1 "average" with up only: raw + floor(up/2) → (60,35,10) from (10,10,10).
-  const rgb = decodePng(handmade(1, 2, 2, [[0, 100, 50, 0], [3, 10, 10, 10]]));
+  const rgb = decodePng(
+    handmade(1, 2, 2, [
+      [0, 100, 50, 0],
+      [3, 10, 10, 10],
+    ]),
+  );
   assert.deepEqual(Array.from(rgb.rgba), [100, 50, 0, 255, 60, 35, 10, 255]);
   // Paeth on row 1 with only "up" available picks up: (100,50,0) + (1,1,1).
-  const paeth = decodePng(handmade(1, 2, 2, [[0, 100, 50, 0], [4, 1, 1, 1]]));
+  const paeth = decodePng(
+    handmade(1, 2, 2, [
+      [0, 100, 50, 0],
+      [4, 1, 1, 1],
+    ]),
+  );
   assert.deepEqual(Array.from(paeth.rgba.subarray(4)), [101, 51, 1, 255]);
 });
 
@@ -50,7 +66,10 @@ test('a forged size or short image data is refused, not allocated or read past',
 });
 
 test('the header gives the declared size and colour type without inflating the image data', () => {
-  const png = handmade(3, 2, 0, [[1, 10, 10, 10], [2, 5, 5, 5]]);
+  const png = handmade(3, 2, 0, [
+    [1, 10, 10, 10],
+    [2, 5, 5, 5],
+  ]);
   assert.deepEqual(readPngHeader(png), { width: 3, height: 2, colorType: 0 });
   // Declared 4096x4096 with image data that would not even inflate: the header alone is read.
   const forged = handmade(4096, 4096, 6, [[0]]);

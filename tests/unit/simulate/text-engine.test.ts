@@ -5,7 +5,12 @@ import { isEchoModel, simulateChat } from '../../../electron/gateway/providers/s
 import { valueFor } from '../../../electron/gateway/providers/simulate/text/json-schema-value.ts';
 import { seededRandom } from '../../../electron/gateway/providers/simulate/text/seed.ts';
 import { argumentFragments, streamPieces } from '../../../electron/gateway/providers/simulate/text/stream-pieces.ts';
-import { countTokens, estimateInputTokens, REQUEST_OVERHEAD, TURN_OVERHEAD } from '../../../electron/gateway/providers/simulate/text/tokens.ts';
+import {
+  countTokens,
+  estimateInputTokens,
+  REQUEST_OVERHEAD,
+  TURN_OVERHEAD,
+} from '../../../electron/gateway/providers/simulate/text/tokens.ts';
 import type { ChatRequest, ToolSpec } from '../../../electron/gateway/providers/simulate/text/types.ts';
 import { validateAgainstSchema } from '../../helpers/json-schema-check.ts';
 
@@ -45,7 +50,13 @@ describe('token estimate', () => {
 
   test('the input estimate grows with every turn and with tools', () => {
     const one = estimateInputTokens(ask('Hello there'));
-    const two = estimateInputTokens({ ...ask('Hello there'), turns: [{ role: 'user', text: 'Hi' }, { role: 'user', text: 'Hello there' }] });
+    const two = estimateInputTokens({
+      ...ask('Hello there'),
+      turns: [
+        { role: 'user', text: 'Hi' },
+        { role: 'user', text: 'Hello there' },
+      ],
+    });
     assert.ok(two > one);
     assert.ok(estimateInputTokens(ask('Hello there', { tools: [WEATHER] })) > one);
   });
@@ -86,13 +97,23 @@ describe('simulateChat', () => {
     const request = ask('Tell me about bridges', { n: 2 });
     const result = simulateChat(request);
     assert.equal(result.usage.inputTokens, estimateInputTokens(request));
-    assert.equal(result.usage.outputTokens, result.choices.reduce((sum, choice) => sum + countTokens(choice.text), 0));
+    assert.equal(
+      result.usage.outputTokens,
+      result.choices.reduce((sum, choice) => sum + countTokens(choice.text), 0),
+    );
   });
 
   test('the echo model repeats the last user message verbatim', () => {
     assert.ok(isEchoModel('sim-echo') && isEchoModel('my-echo') && !isEchoModel('sim-chat'));
     const text = 'Repeat exactly:  {"a": 1}\n  ok?';
-    const result = simulateChat({ model: 'sim-echo', turns: [{ role: 'user', text: 'first' }, { role: 'assistant', text: 'x' }, { role: 'user', text }] });
+    const result = simulateChat({
+      model: 'sim-echo',
+      turns: [
+        { role: 'user', text: 'first' },
+        { role: 'assistant', text: 'x' },
+        { role: 'user', text },
+      ],
+    });
     assert.equal(result.choices[0]!.text, text);
   });
 
@@ -101,7 +122,10 @@ describe('simulateChat', () => {
     const texts = simulateChat(request).choices.map((choice) => choice.text);
     assert.equal(texts.length, 3);
     assert.equal(new Set(texts).size, 3);
-    assert.deepEqual(simulateChat(request).choices.map((choice) => choice.text), texts);
+    assert.deepEqual(
+      simulateChat(request).choices.map((choice) => choice.text),
+      texts,
+    );
   });
 
   test('maxTokens cuts the answer to a prefix of that many tokens with finish reason length', () => {
@@ -211,7 +235,12 @@ describe('schema values', () => {
         site: { type: 'string', format: 'uri' },
         items: { type: 'array', minItems: 3, items: { $ref: '#/definitions/item' } },
         maybe: { anyOf: [{ type: 'null' }, { type: 'string', maxLength: 3 }] },
-        shape: { oneOf: [{ type: 'string', enum: ['square'] }, { type: 'integer', minimum: 3 }] },
+        shape: {
+          oneOf: [
+            { type: 'string', enum: ['square'] },
+            { type: 'integer', minimum: 3 },
+          ],
+        },
         optional: { type: 'string', nullable: true },
         fixed: { const: 42 },
       },
@@ -237,7 +266,12 @@ describe('schema values', () => {
 
 describe('validateAgainstSchema', () => {
   test('reports what is wrong', () => {
-    const schema = { type: 'object', properties: { a: { type: 'integer', maximum: 3 } }, required: ['a', 'b'], additionalProperties: false };
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'integer', maximum: 3 } },
+      required: ['a', 'b'],
+      additionalProperties: false,
+    };
     const errors = validateAgainstSchema({ a: 4.5, c: 1 }, schema);
     assert.ok(errors.some((e) => e.includes("'b'")));
     assert.ok(errors.some((e) => e.includes("'c'")));

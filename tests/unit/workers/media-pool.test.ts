@@ -11,7 +11,10 @@ test('a job on a worker gives the same bytes as the same job in-process', async 
   try {
     const input = { prompt: 'same', width: 80, height: 60, n: 2 };
     const [onWorker, here] = [await pool.run('images.generate', input), runMediaJob('images.generate', input)];
-    assert.deepEqual(onWorker.map((image) => Buffer.from(image.png)), here.map((image) => Buffer.from(image.png)));
+    assert.deepEqual(
+      onWorker.map((image) => Buffer.from(image.png)),
+      here.map((image) => Buffer.from(image.png)),
+    );
     const speech = { input: 'same sound', speed: 1.5, format: 'wav' as const };
     assert.deepEqual(Buffer.from(await pool.run('speech', speech)), Buffer.from(runMediaJob('speech', speech)));
   } finally {
@@ -24,12 +27,15 @@ test('an input the job cannot use is a 400 naming its field; the worker stays us
   try {
     const corrupt = encodePng({ width: 4, height: 4, rgba: new Uint8Array(64) });
     corrupt.fill(0, 41, corrupt.length - 12);
-    await assert.rejects(pool.run('images.edit', { prompt: 'x', images: [{ field: 'image[]', bytes: corrupt }], n: 1 }), (error: unknown) => {
-      assert.ok(error instanceof GatewayError);
-      assert.deepEqual([error.kind, error.param], ['invalid_request', 'image[]']);
-      assert.match(error.message, /Invalid image file in 'image\[\]'/);
-      return true;
-    });
+    await assert.rejects(
+      pool.run('images.edit', { prompt: 'x', images: [{ field: 'image[]', bytes: corrupt }], n: 1 }),
+      (error: unknown) => {
+        assert.ok(error instanceof GatewayError);
+        assert.deepEqual([error.kind, error.param], ['invalid_request', 'image[]']);
+        assert.match(error.message, /Invalid image file in 'image\[\]'/);
+        return true;
+      },
+    );
     assert.equal((await pool.run('transcribe', { bytes: Buffer.from('noise'), name: 'a.bin' })).text.length > 0, true);
   } finally {
     await pool.close();
@@ -41,7 +47,10 @@ test('beyond the workers and the queue, a job is refused with a 503; closing fai
   const job = () => pool.run('speech', { input: 'a'.repeat(600), speed: 1, format: 'mp3' });
   const running = job();
   const waiting = job();
-  await assert.rejects(job(), (error: unknown) => error instanceof GatewayError && error.kind === 'unavailable' && /1 are waiting \(at most 1\)/.test(error.message));
+  await assert.rejects(
+    job(),
+    (error: unknown) => error instanceof GatewayError && error.kind === 'unavailable' && /1 are waiting \(at most 1\)/.test(error.message),
+  );
   assert.ok((await running).length > 0);
   const queued = assert.rejects(job(), (error: unknown) => error instanceof GatewayError && error.kind === 'unavailable');
   const stopped = Promise.allSettled([waiting]);

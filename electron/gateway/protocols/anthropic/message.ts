@@ -3,9 +3,7 @@ import { parseToolArguments } from '../turns.ts';
 import type { ChatChoice, ChatResult, FinishReason } from '../../providers/simulate/text/types.ts';
 
 /** A content block of an assistant message. */
-export type AnthropicBlock =
-  | { type: 'text'; text: string }
-  | { type: 'tool_use'; id: string; name: string; input: unknown };
+export type AnthropicBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown };
 
 /** Why the model stopped, in Anthropic's words. */
 export type AnthropicStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use';

@@ -184,7 +184,10 @@ function parseFormat(config: Fields): OutputFormat | undefined {
   }
   const jsonSchema = config['responseJsonSchema'] ?? config['_responseJsonSchema'];
   const schema = !absent(config, 'responseSchema')
-    ? geminiSchemaToJsonSchema(asObject(config['responseSchema'], 'generationConfig.responseSchema'), 'schema generationConfig.responseSchema')
+    ? geminiSchemaToJsonSchema(
+        asObject(config['responseSchema'], 'generationConfig.responseSchema'),
+        'schema generationConfig.responseSchema',
+      )
     : jsonSchema !== undefined && jsonSchema !== null
       ? asObject(jsonSchema, 'generationConfig.responseJsonSchema')
       : undefined;

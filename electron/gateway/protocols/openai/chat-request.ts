@@ -44,7 +44,8 @@ export function parseChatBody(body: unknown): ChatCall {
   const legacyFunctions = tools.length === 0 && !absent(fields, 'functions');
   if (legacyFunctions) tools.push(...parseFunctions(fields));
   const maxTokens =
-    optionalNumber(fields, 'max_completion_tokens', { integer: true, min: 1 }) ?? optionalNumber(fields, 'max_tokens', { integer: true, min: 1 });
+    optionalNumber(fields, 'max_completion_tokens', { integer: true, min: 1 }) ??
+    optionalNumber(fields, 'max_tokens', { integer: true, min: 1 });
   const n = optionalNumber(fields, 'n', { integer: true, min: 1, max: 128 });
   const seed = optionalNumber(fields, 'seed', { integer: true });
   const temperature = optionalNumber(fields, 'temperature', { min: 0, max: 2 });
@@ -109,7 +110,10 @@ function parseMessage(message: Fields, path: string): ChatTurn | { role: 'system
       return { role: 'tool', toolCallId: legacyCallId(name), name, text };
     }
     default:
-      throw invalid(`Invalid value: '${role}'. Supported values are: 'system', 'developer', 'user', 'assistant', 'tool' and 'function'.`, `${path}.role`);
+      throw invalid(
+        `Invalid value: '${role}'. Supported values are: 'system', 'developer', 'user', 'assistant', 'tool' and 'function'.`,
+        `${path}.role`,
+      );
   }
 }
 
@@ -138,7 +142,8 @@ function parseTools(fields: Fields): ToolSpec[] {
   return tools.map((tool, i) => {
     const path = `tools[${i}]`;
     const spec = asObject(tool, path);
-    if (spec['type'] !== 'function') throw invalid(`Invalid value for '${path}.type': only 'function' tools are supported.`, `${path}.type`);
+    if (spec['type'] !== 'function')
+      throw invalid(`Invalid value for '${path}.type': only 'function' tools are supported.`, `${path}.type`);
     return functionSpec(asObject(spec['function'], `${path}.function`), `${path}.function`);
   });
 }
@@ -175,7 +180,8 @@ function parseFunctionCall(value: unknown, tools: ToolSpec[]): ToolChoice {
 }
 
 function namedChoice(name: string, tools: ToolSpec[], param: string): ToolChoice {
-  if (!tools.some((tool) => tool.name === name)) throw invalid(`Invalid value for '${param}': no function named '${name}' in the tools.`, param);
+  if (!tools.some((tool) => tool.name === name))
+    throw invalid(`Invalid value for '${param}': no function named '${name}' in the tools.`, param);
   return { name };
 }
 

@@ -101,8 +101,11 @@ export function chatCompletionChunks(
         for (const fragment of fragments) events.push(chunk(index, { function_call: { arguments: fragment } }));
         return;
       }
-      events.push(chunk(index, { tool_calls: [{ index: callIndex, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }));
-      for (const fragment of fragments) events.push(chunk(index, { tool_calls: [{ index: callIndex, function: { arguments: fragment } }] }));
+      events.push(
+        chunk(index, { tool_calls: [{ index: callIndex, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }),
+      );
+      for (const fragment of fragments)
+        events.push(chunk(index, { tool_calls: [{ index: callIndex, function: { arguments: fragment } }] }));
     });
     events.push(chunk(index, {}, finishOf(choice, options)));
   });

@@ -67,7 +67,11 @@ export function parseResponsesBody(body: unknown): ResponsesCall {
     tools,
     allowedTools: tools
       .filter((tool) => allowed.has(tool.name))
-      .map((tool) => ({ name: tool.name, parameters: tool.parameters, ...(tool.description !== null && { description: tool.description }) })),
+      .map((tool) => ({
+        name: tool.name,
+        parameters: tool.parameters,
+        ...(tool.description !== null && { description: tool.description }),
+      })),
     toolChoice: choice,
     toolChoiceEcho: fields['tool_choice'] ?? 'auto',
     format,

@@ -11,7 +11,17 @@ const WAV_SOFTWARE = 'Gatehouse simulated voice';
 /** A PCM16 mono WAV of the samples; with `text`, a LIST/INFO chunk after the audio names it (ICMT) and us (ISFT). */
 export function wavFile(samples: Int16Array, rate: number, text?: string): Buffer {
   const data = pcmBytes(samples);
-  const info = text === undefined ? Buffer.alloc(0) : riffChunk('LIST', Buffer.concat([Buffer.from('INFO', 'ascii'), riffChunk('ISFT', zeroTerminated(WAV_SOFTWARE)), riffChunk('ICMT', zeroTerminated(text))]));
+  const info =
+    text === undefined
+      ? Buffer.alloc(0)
+      : riffChunk(
+          'LIST',
+          Buffer.concat([
+            Buffer.from('INFO', 'ascii'),
+            riffChunk('ISFT', zeroTerminated(WAV_SOFTWARE)),
+            riffChunk('ICMT', zeroTerminated(text)),
+          ]),
+        );
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'ascii');
   header.writeUInt32LE(36 + data.length + (data.length % 2) + info.length, 4);
@@ -31,7 +41,7 @@ export function wavFile(samples: Int16Array, rate: number, text?: string): Buffe
 /** The chunks of a RIFF/WAVE file in order (a chunk's body is cut short when the file is). */
 function* waveChunks(bytes: Buffer): Generator<{ id: string; body: Buffer }> {
   if (bytes.length < 12 || bytes.toString('ascii', 0, 4) !== 'RIFF' || bytes.toString('ascii', 8, 12) !== 'WAVE') return;
-  for (let offset = 12; offset + 8 <= bytes.length; ) {
+  for (let offset = 12; offset + 8 <= bytes.length;) {
     const size = bytes.readUInt32LE(offset + 4);
     yield { id: bytes.toString('ascii', offset, offset + 4), body: bytes.subarray(offset + 8, offset + 8 + size) };
     offset += 8 + size + (size % 2);
@@ -50,7 +60,8 @@ export interface WavFormat {
 export function readWavFormat(bytes: Buffer): WavFormat | undefined {
   let format: WavFormat | undefined;
   for (const { id, body } of waveChunks(bytes)) {
-    if (id === 'fmt ' && body.length >= 16) format = { channels: body.readUInt16LE(2), rate: body.readUInt32LE(4), bits: body.readUInt16LE(14) };
+    if (id === 'fmt ' && body.length >= 16)
+      format = { channels: body.readUInt16LE(2), rate: body.readUInt32LE(4), bits: body.readUInt16LE(14) };
     else if (id === 'data' && format && format.rate > 0 && format.channels > 0 && format.bits >= 8) {
       format.seconds = body.length / (format.rate * format.channels * Math.ceil(format.bits / 8));
     }
@@ -97,7 +108,7 @@ function zeroTerminated(text: string): Buffer {
 
 function infoFields(body: Buffer): Map<string, string> {
   const fields = new Map<string, string>();
-  for (let offset = 0; offset + 8 <= body.length; ) {
+  for (let offset = 0; offset + 8 <= body.length;) {
     const size = body.readUInt32LE(offset + 4);
     let end = Math.min(body.length, offset + 8 + size);
     while (end > offset + 8 && body[end - 1] === 0) end--;
@@ -151,7 +162,7 @@ export function mp3Duration(bytes: Buffer): number {
     if (!rate || !kbps || ((bytes[offset + 1]! >> 1) & 3) !== 1) break;
     const perFrame = version === 3 ? 1152 : 576;
     seconds += perFrame / rate;
-    offset += Math.floor((perFrame / 8) * kbps * 1000 / rate) + ((bytes[offset + 2]! >> 1) & 1);
+    offset += Math.floor(((perFrame / 8) * kbps * 1000) / rate) + ((bytes[offset + 2]! >> 1) & 1);
   }
   return seconds;
 }

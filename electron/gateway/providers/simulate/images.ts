@@ -5,7 +5,12 @@ import type { RgbaImage } from './png.ts';
 /** Three colours and a few circle positions from the prompt (and the image's index within `n`). */
 function palette(prompt: string, index: number) {
   const d = createHash('sha256').update(`${index}:${prompt}`).digest();
-  return { from: [d[0]!, d[1]!, d[2]!], to: [d[3]!, d[4]!, d[5]!], accent: [d[6]!, d[7]!, d[8]!], circles: [0, 1, 2].map((i) => [d[9 + i * 3]! / 255, d[10 + i * 3]! / 255, 0.05 + (d[11 + i * 3]! / 255) * 0.2]) };
+  return {
+    from: [d[0]!, d[1]!, d[2]!],
+    to: [d[3]!, d[4]!, d[5]!],
+    accent: [d[6]!, d[7]!, d[8]!],
+    circles: [0, 1, 2].map((i) => [d[9 + i * 3]! / 255, d[10 + i * 3]! / 255, 0.05 + (d[11 + i * 3]! / 255) * 0.2]),
+  };
 }
 
 /** A diagonal gradient with three soft circles: the same prompt, size and index always give the same image. */

@@ -14,8 +14,18 @@ export interface SimModel {
 export const SIM_MODELS_CREATED = 1_767_225_600; // 2026-01-01T00:00:00Z
 
 export const SIM_MODELS: readonly SimModel[] = [
-  { id: 'sim-chat', displayName: 'Simulated chat', capability: 'chat, completions, messages, responses', geminiMethods: ['generateContent', 'streamGenerateContent', 'countTokens'] },
-  { id: 'sim-echo', displayName: 'Simulated echo', capability: 'answers with the last user message', geminiMethods: ['generateContent', 'streamGenerateContent', 'countTokens'] },
+  {
+    id: 'sim-chat',
+    displayName: 'Simulated chat',
+    capability: 'chat, completions, messages, responses',
+    geminiMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
+  },
+  {
+    id: 'sim-echo',
+    displayName: 'Simulated echo',
+    capability: 'answers with the last user message',
+    geminiMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
+  },
   { id: 'sim-embed', displayName: 'Simulated embeddings', capability: 'embeddings', geminiMethods: ['embedContent'] },
   { id: 'sim-image', displayName: 'Simulated images', capability: 'image generation and edits', geminiMethods: [] },
   { id: 'sim-tts', displayName: 'Simulated speech', capability: 'text to speech', geminiMethods: [] },

@@ -59,7 +59,8 @@ export interface PngHeader {
  */
 export function readPngHeader(bytes: Buffer): PngHeader {
   if (bytes.length < 8 || !bytes.subarray(0, 8).equals(SIGNATURE)) throw new Error('not a PNG file');
-  if (bytes.length < 33 || bytes.toString('ascii', 12, 16) !== 'IHDR' || bytes.readUInt32BE(8) < 13) throw new Error('the PNG has no IHDR header');
+  if (bytes.length < 33 || bytes.toString('ascii', 12, 16) !== 'IHDR' || bytes.readUInt32BE(8) < 13)
+    throw new Error('the PNG has no IHDR header');
   const width = bytes.readUInt32BE(16);
   const height = bytes.readUInt32BE(20);
   const colorType = bytes[25]!;

@@ -23,7 +23,10 @@ export function segmentsOf(text: string, duration: number): Segment[] {
 
 /** Words of the text (whitespace-separated), timed like segments; their times add up to the duration. */
 export function wordsOf(text: string, duration: number): TimedWord[] {
-  return timed(text.split(/\s+/).filter((word) => word !== ''), duration).map(({ piece, start, end }) => ({ word: piece, start, end }));
+  return timed(
+    text.split(/\s+/).filter((word) => word !== ''),
+    duration,
+  ).map(({ piece, start, end }) => ({ word: piece, start, end }));
 }
 
 /** Consecutive time spans for `pieces`, each as long as its share of the characters. */

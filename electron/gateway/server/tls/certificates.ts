@@ -49,11 +49,17 @@ export function ensureCertificates(dataDir: string, now = Date.now()): LocalCert
   if (ca && !hasNameConstraints(ca.cert)) ca = undefined;
   let caNotice: string | undefined;
   if (!ca) {
-    const made = makeCertificate({ commonName: 'Gatehouse Local CA (localhost only)', days: CERTIFICATE_LIFETIMES.caDays, now, isCa: true });
+    const made = makeCertificate({
+      commonName: 'Gatehouse Local CA (localhost only)',
+      days: CERTIFICATE_LIFETIMES.caDays,
+      now,
+      isCa: true,
+    });
     writeSecret(file(dataDir, 'ca-key.pem'), made.key);
     writeSecret(caPath, made.cert);
     ca = { cert: made.cert, key: made.key, x509: new X509Certificate(made.cert) };
-    if (existed) caNotice = `tls: made a new local CA (the old one was expiring, broken or not limited to localhost): trust ${caPath} again and remove the old "Gatehouse Local CA" from your trust stores`;
+    if (existed)
+      caNotice = `tls: made a new local CA (the old one was expiring, broken or not limited to localhost): trust ${caPath} again and remove the old "Gatehouse Local CA" from your trust stores`;
   }
   return { caPath, ...ensureLeaf(dataDir, ca, now), ...(caNotice && { caNotice }) };
 }
@@ -118,7 +124,10 @@ function makeCertificate(spec: CertificateSpec): { cert: string; key: string } {
   cert.serialNumber = `01${forge.util.bytesToHex(forge.random.getBytesSync(15))}`;
   cert.validity.notBefore = new Date(spec.now - 60_000);
   cert.validity.notAfter = new Date(spec.now + spec.days * DAY_MS);
-  const subject = [{ name: 'commonName', value: spec.commonName }, { name: 'organizationName', value: 'Gatehouse (local)' }];
+  const subject = [
+    { name: 'commonName', value: spec.commonName },
+    { name: 'organizationName', value: 'Gatehouse (local)' },
+  ];
   cert.setSubject(subject);
   const issuerCert = spec.issuer ? forge.pki.certificateFromPem(spec.issuer.cert) : undefined;
   cert.setIssuer(issuerCert ? issuerCert.subject.attributes : subject);

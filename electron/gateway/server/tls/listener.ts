@@ -36,7 +36,12 @@ export async function listenTls(
   guard: ConnectionGuard = new ConnectionGuard(CONNECTION_LIMITS),
   onError: (error: unknown) => void = () => {},
 ): Promise<TlsListener> {
-  const options = { cert: certificates.cert, key: certificates.key, handshakeTimeout: guard.limits.headersTimeoutMs, ...serverOptionsOf(guard.limits) };
+  const options = {
+    cert: certificates.cert,
+    key: certificates.key,
+    handshakeTimeout: guard.limits.headersTimeoutMs,
+    ...serverOptionsOf(guard.limits),
+  };
   const server: Server = createServer(options, (request, response) => {
     app.routing(request, response);
   });

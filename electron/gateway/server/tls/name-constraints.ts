@@ -23,7 +23,9 @@ const bytes = (values: readonly number[]) => String.fromCharCode(...values);
 export function nameConstraintsDer(): string {
   const subtree = (name: forge.asn1.Asn1) => asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SEQUENCE, true, [name]);
   const dns = PERMITTED_NAMES.dns.map((name) => subtree(asn1.create(asn1.Class.CONTEXT_SPECIFIC, 2, false, name)));
-  const ips = PERMITTED_NAMES.ip.map(({ address, mask }) => subtree(asn1.create(asn1.Class.CONTEXT_SPECIFIC, 7, false, bytes([...address, ...mask]))));
+  const ips = PERMITTED_NAMES.ip.map(({ address, mask }) =>
+    subtree(asn1.create(asn1.Class.CONTEXT_SPECIFIC, 7, false, bytes([...address, ...mask]))),
+  );
   const permitted = asn1.create(asn1.Class.CONTEXT_SPECIFIC, 0, true, [...dns, ...ips]);
   return asn1.toDer(asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SEQUENCE, true, [permitted])).getBytes();
 }

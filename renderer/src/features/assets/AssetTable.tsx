@@ -22,7 +22,11 @@ export function AssetTable() {
         <div className="filters">
           <label>
             {t('group')}
-            <select value={filter.groupId} onChange={(event) => void assets.getState().setFilter({ groupId: event.target.value })} aria-label={t('filterGroup')}>
+            <select
+              value={filter.groupId}
+              onChange={(event) => void assets.getState().setFilter({ groupId: event.target.value })}
+              aria-label={t('filterGroup')}
+            >
               <option value="">{t('allGroups')}</option>
               {groups?.items.map((group) => (
                 <option key={group.group_id} value={group.group_id}>
@@ -76,7 +80,12 @@ export function AssetTable() {
                   <button className="linkish" onClick={() => assets.getState().select(asset)}>
                     {asset.name || asset.url}
                   </button>
-                  {asset.refresh_error && <span className="warn-text" title={asset.refresh_error}> ⚠</span>}
+                  {asset.refresh_error && (
+                    <span className="warn-text" title={asset.refresh_error}>
+                      {' '}
+                      ⚠
+                    </span>
+                  )}
                 </td>
                 <td>{asset.asset_type}</td>
                 <td>
@@ -89,7 +98,13 @@ export function AssetTable() {
         </table>
       )}
       {page && page.total > page.page_size && (
-        <Pager page={page.page} pageSize={page.page_size} total={page.total} busy={loading} onPage={(next) => void assets.getState().loadAssets(next)} />
+        <Pager
+          page={page.page}
+          pageSize={page.page_size}
+          total={page.total}
+          busy={loading}
+          onPage={(next) => void assets.getState().loadAssets(next)}
+        />
       )}
     </Panel>
   );

@@ -61,7 +61,12 @@ function CreateGroup() {
   return (
     <form className="create-group" onSubmit={(event) => void submit(event)} aria-label={t('createGroup')}>
       <Field label={t('groupName')} error={error?.param === 'name' ? error.message : null}>
-        <input value={name} maxLength={FIELD_LIMITS.groupName} onChange={(event) => setName(event.target.value)} placeholder={t('groupNamePlaceholder')} />
+        <input
+          value={name}
+          maxLength={FIELD_LIMITS.groupName}
+          onChange={(event) => setName(event.target.value)}
+          placeholder={t('groupNamePlaceholder')}
+        />
       </Field>
       <Field label={t('description')}>
         <input value={description} maxLength={FIELD_LIMITS.groupDescription} onChange={(event) => setDescription(event.target.value)} />
@@ -111,7 +116,13 @@ export function GroupsPanel() {
         ))}
       </ul>
       {groups && groups.total > groups.page_size && (
-        <Pager page={groups.page} pageSize={groups.page_size} total={groups.total} busy={loading} onPage={(page) => void assets.getState().loadGroups(page)} />
+        <Pager
+          page={groups.page}
+          pageSize={groups.page_size}
+          total={groups.total}
+          busy={loading}
+          onPage={(page) => void assets.getState().loadGroups(page)}
+        />
       )}
     </Panel>
   );

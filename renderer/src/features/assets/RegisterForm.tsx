@@ -47,7 +47,13 @@ export function RegisterForm() {
     <Panel title={t('registerAsset')}>
       <form className="register-form" onSubmit={(event) => void submit(event)} aria-label={t('registerAsset')} noValidate>
         <Field label={t('assetUrl')} error={errorFor('url')} hint={t('assetUrlHint')}>
-          <input value={url} maxLength={FIELD_LIMITS.url} onChange={(event) => setUrl(event.target.value)} placeholder="https://cdn.example.com/anna.png" inputMode="url" />
+          <input
+            value={url}
+            maxLength={FIELD_LIMITS.url}
+            onChange={(event) => setUrl(event.target.value)}
+            placeholder="https://cdn.example.com/anna.png"
+            inputMode="url"
+          />
         </Field>
         <Field label={t('assetType')} error={errorFor('asset_type')}>
           <select value={assetType} onChange={(event) => setAssetType(event.target.value as AssetType)}>

@@ -21,7 +21,14 @@ function NameValues(props: { label: string; values: Record<string, string> }) {
   );
 }
 
-export function ExchangeSide(props: { id: string; tabId: string; headers: Record<string, string>; query?: Record<string, string>; body: JournalBody; testId: string }) {
+export function ExchangeSide(props: {
+  id: string;
+  tabId: string;
+  headers: Record<string, string>;
+  query?: Record<string, string>;
+  body: JournalBody;
+  testId: string;
+}) {
   const t = useT();
   const { body } = props;
   return (
@@ -29,7 +36,8 @@ export function ExchangeSide(props: { id: string; tabId: string; headers: Record
       {props.query && <NameValues label={t('logQuery')} values={props.query} />}
       <NameValues label={t('logHeaders')} values={props.headers} />
       <h4>
-        {t('logBody')} <span className="muted small">{body.bytes > 0 ? `${body.contentType ?? '—'} · ${formatBytes(body.bytes)}` : t('logNoBody')}</span>
+        {t('logBody')}{' '}
+        <span className="muted small">{body.bytes > 0 ? `${body.contentType ?? '—'} · ${formatBytes(body.bytes)}` : t('logNoBody')}</span>
       </h4>
       {body.text !== null && body.text !== '' && (
         <>

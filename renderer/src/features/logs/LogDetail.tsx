@@ -59,7 +59,9 @@ export function LogDetail() {
             </div>
           )}
           {entry.timing && <StreamTimeline timing={entry.timing} durationMs={entry.durationMs} />}
-          <p className="muted small">{problem ? t(problem === 'binary' ? 'logNoReplayBinary' : 'logNoReplayTruncated') : t('logReplayHint')}</p>
+          <p className="muted small">
+            {problem ? t(problem === 'binary' ? 'logNoReplayBinary' : 'logNoReplayTruncated') : t('logReplayHint')}
+          </p>
           <div className="tabs" role="tablist" aria-label={t('logExchange')}>
             {SIDES.map((item) => (
               <button
@@ -76,9 +78,22 @@ export function LogDetail() {
             ))}
           </div>
           {side === 'request' ? (
-            <ExchangeSide id="log-panel-request" tabId="log-tab-request" testId="log-request" query={entry.query} headers={entry.requestHeaders} body={entry.request} />
+            <ExchangeSide
+              id="log-panel-request"
+              tabId="log-tab-request"
+              testId="log-request"
+              query={entry.query}
+              headers={entry.requestHeaders}
+              body={entry.request}
+            />
           ) : (
-            <ExchangeSide id="log-panel-response" tabId="log-tab-response" testId="log-response" headers={entry.responseHeaders} body={entry.response} />
+            <ExchangeSide
+              id="log-panel-response"
+              tabId="log-tab-response"
+              testId="log-response"
+              headers={entry.responseHeaders}
+              body={entry.response}
+            />
           )}
         </div>
       )}

@@ -26,7 +26,14 @@ function TextFilter(props: { label: string; placeholder: string; value: string; 
   return (
     <label>
       {props.label}
-      <input type="search" value={text} maxLength={JOURNAL_FILTER_TEXT_LIMIT} placeholder={props.placeholder} aria-label={props.label} onChange={(event) => setText(event.target.value)} />
+      <input
+        type="search"
+        value={text}
+        maxLength={JOURNAL_FILTER_TEXT_LIMIT}
+        placeholder={props.placeholder}
+        aria-label={props.label}
+        onChange={(event) => setText(event.target.value)}
+      />
     </label>
   );
 }
@@ -45,7 +52,11 @@ export function LogFilters() {
     <div className="filters log-filters">
       <label>
         {t('logOutcome')}
-        <select value={filter.outcome} aria-label={t('logOutcome')} onChange={(event) => void setFilter({ outcome: event.target.value as JournalOutcome | '' })}>
+        <select
+          value={filter.outcome}
+          aria-label={t('logOutcome')}
+          onChange={(event) => void setFilter({ outcome: event.target.value as JournalOutcome | '' })}
+        >
           <option value="">{t('logAnyOutcome')}</option>
           <option value="ok">{t('logOutcomeOk')}</option>
           <option value="error">{t('logOutcomeError')}</option>
@@ -53,7 +64,11 @@ export function LogFilters() {
       </label>
       <label>
         {t('logProtocol')}
-        <select value={filter.protocol} aria-label={t('logProtocol')} onChange={(event) => void setFilter({ protocol: event.target.value as JournalProtocol | '' })}>
+        <select
+          value={filter.protocol}
+          aria-label={t('logProtocol')}
+          onChange={(event) => void setFilter({ protocol: event.target.value as JournalProtocol | '' })}
+        >
           <option value="">{t('logAnyProtocol')}</option>
           {JOURNAL_PROTOCOLS.map((protocol) => (
             <option key={protocol} value={protocol}>
@@ -81,7 +96,16 @@ export function LogFilters() {
       </label>
       {confirming ? (
         <>
-          <Button kind="danger" busy={clearing} onClick={() => void journal.getState().clear().then((cleared) => cleared && setConfirming(false))}>
+          <Button
+            kind="danger"
+            busy={clearing}
+            onClick={() =>
+              void journal
+                .getState()
+                .clear()
+                .then((cleared) => cleared && setConfirming(false))
+            }
+          >
             {t('logClearConfirm')}
           </Button>
           <Button onClick={() => setConfirming(false)}>{t('cancel')}</Button>

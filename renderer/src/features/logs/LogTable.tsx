@@ -73,7 +73,11 @@ export function LogTable() {
       {page && page.total === 0 && (
         <EmptyState
           title={filtered ? t('noMatchTitle') : t('logEmptyTitle')}
-          action={filtered || !recording ? undefined : <Button onClick={() => navigation.getState().go('playground')}>{t('openPlayground')}</Button>}
+          action={
+            filtered || !recording ? undefined : (
+              <Button onClick={() => navigation.getState().go('playground')}>{t('openPlayground')}</Button>
+            )
+          }
         >
           {filtered ? t('logNoMatchBody') : recording ? t('logEmptyBody') : t('logEmptyOffBody')}
         </EmptyState>
@@ -102,7 +106,13 @@ export function LogTable() {
       )}
       {page && page.unauthenticated_calls > 0 && <p className="muted">{t('logUnauthenticated', { count: page.unauthenticated_calls })}</p>}
       {page && page.total > page.page_size && (
-        <Pager page={page.page} pageSize={page.page_size} total={page.total} busy={loading} onPage={(next) => void journal.getState().load(next)} />
+        <Pager
+          page={page.page}
+          pageSize={page.page_size}
+          total={page.total}
+          busy={loading}
+          onPage={(next) => void journal.getState().load(next)}
+        />
       )}
     </Panel>
   );

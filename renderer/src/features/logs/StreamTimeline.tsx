@@ -13,11 +13,11 @@ export function StreamTimeline(props: { timing: StreamTiming; durationMs: number
       <h4>{t('logStreamTiming')}</h4>
       <dl className="facts">
         <Fact label={t('logFirstByte')}>{stats.firstByteMs} ms</Fact>
-        <Fact label={t('logChunks')} testId="stream-chunks">{stats.chunks}</Fact>
+        <Fact label={t('logChunks')} testId="stream-chunks">
+          {stats.chunks}
+        </Fact>
         <Fact label={t('logLongestGap')}>{stats.longestGapMs} ms</Fact>
-        {stats.meanGapMs !== null && (
-          <Fact label={t('logMeanGap')}>{stats.meanGapMs.toFixed(1)} ms</Fact>
-        )}
+        {stats.meanGapMs !== null && <Fact label={t('logMeanGap')}>{stats.meanGapMs.toFixed(1)} ms</Fact>}
         <Fact label={t('logTail')}>{stats.tailMs} ms</Fact>
       </dl>
       <div className="timeline" role="img" aria-label={t('logTimelineLabel', { chunks: stats.chunks, duration: props.durationMs })}>

@@ -42,7 +42,13 @@ function QuickStart(props: { baseUrl: string }) {
     >
       <div className="tabs" role="tablist">
         {SNIPPET_KINDS.map((item) => (
-          <button key={item} role="tab" aria-selected={item === kind} className={item === kind ? 'tab active' : 'tab'} onClick={() => setKind(item)}>
+          <button
+            key={item}
+            role="tab"
+            aria-selected={item === kind}
+            className={item === kind ? 'tab active' : 'tab'}
+            onClick={() => setKind(item)}
+          >
             {t(`snippet_${item}`)}
           </button>
         ))}
@@ -89,7 +95,11 @@ export function OverviewPage() {
             <Fact label={t('secretsKept')} value={status.secrets.description} />
             <Fact
               label={t('nextScan')}
-              value={status.nextScanAt === null ? t('scanStopped') : `${formatRelative(language, status.nextScanAt, now)} (${formatTime(language, status.nextScanAt)})`}
+              value={
+                status.nextScanAt === null
+                  ? t('scanStopped')
+                  : `${formatRelative(language, status.nextScanAt, now)} (${formatTime(language, status.nextScanAt)})`
+              }
             />
             <Fact label={t('version')} value={status.version} />
             <Fact label={t('startedAt')} value={formatTime(language, status.startedAt)} />

@@ -43,10 +43,23 @@ function Settings() {
         <textarea rows={3} value={state.system} onChange={(event) => state.set({ system: event.target.value })} />
       </Field>
       <Field label={t('temperature', { value: state.temperature })}>
-        <input type="range" min={0} max={2} step={0.1} value={state.temperature} onChange={(event) => state.set({ temperature: Number(event.target.value) })} />
+        <input
+          type="range"
+          min={0}
+          max={2}
+          step={0.1}
+          value={state.temperature}
+          onChange={(event) => state.set({ temperature: Number(event.target.value) })}
+        />
       </Field>
       <Field label={t('maxTokens')}>
-        <input type="number" min={1} max={32768} value={state.maxTokens} onChange={(event) => state.set({ maxTokens: Math.max(1, Number(event.target.value) || 1) })} />
+        <input
+          type="number"
+          min={1}
+          max={32768}
+          value={state.maxTokens}
+          onChange={(event) => state.set({ maxTokens: Math.max(1, Number(event.target.value) || 1) })}
+        />
       </Field>
     </Panel>
   );
@@ -68,7 +81,9 @@ function RawExchange(props: { baseUrl: string }) {
       </details>
       <details>
         <summary>{t('rawResponse')}</summary>
-        <pre className="code small" data-testid="raw-response">{raw}</pre>
+        <pre className="code small" data-testid="raw-response">
+          {raw}
+        </pre>
       </details>
     </Panel>
   );
@@ -141,7 +156,11 @@ export function PlaygroundPage() {
                 <span className="caret" aria-hidden="true" />
               </div>
             )}
-            {stopped && <p className="muted" data-testid="stopped-note">{t('replyStopped')}</p>}
+            {stopped && (
+              <p className="muted" data-testid="stopped-note">
+                {t('replyStopped')}
+              </p>
+            )}
           </div>
           <ErrorNote message={error} />
           <form className="chat-input" onSubmit={submit}>

@@ -69,7 +69,11 @@ export function ServerForm() {
     <Panel title={t('savedSettings')}>
       <p className="muted small">{t('savedSettingsNote', { file: view.file ?? '' })}</p>
       <form onSubmit={(event) => void submit(event)} noValidate aria-label={t('savedSettings')}>
-        <Field label={t('host')} error={problems.host} hint={hint('host', isLoopbackHost(draft.host.trim()) ? t('hostHint') : t('hostExposed'))}>
+        <Field
+          label={t('host')}
+          error={problems.host}
+          hint={hint('host', isLoopbackHost(draft.host.trim()) ? t('hostHint') : t('hostExposed'))}
+        >
           <input value={draft.host} onChange={(event) => edit({ host: event.target.value })} spellCheck={false} />
         </Field>
         <Field label={t('port')} error={problems.port} hint={hint('port', t('portHint'))}>
@@ -85,13 +89,24 @@ export function ServerForm() {
           </Field>
         )}
         <Field label={t('corsOrigins')} error={problems.corsOrigins} hint={hint('corsOrigins', t('corsHint'))}>
-          <textarea rows={3} value={draft.corsOrigins} spellCheck={false} placeholder="http://localhost:5173" onChange={(event) => edit({ corsOrigins: event.target.value })} />
+          <textarea
+            rows={3}
+            value={draft.corsOrigins}
+            spellCheck={false}
+            placeholder="http://localhost:5173"
+            onChange={(event) => edit({ corsOrigins: event.target.value })}
+          />
         </Field>
         <Field label={t('refreshMinutes')} error={problems.refreshIntervalMs} hint={hint('refreshIntervalMs', t('refreshHint'))}>
           <input value={draft.refreshMinutes} inputMode="decimal" onChange={(event) => edit({ refreshMinutes: event.target.value })} />
         </Field>
         <Field label={t('dataFolder')} error={problems.dataDir} hint={hint('dataDir', t('dataDirHint'))}>
-          <input value={draft.dataDir} placeholder={t('defaultFolder')} spellCheck={false} onChange={(event) => edit({ dataDir: event.target.value })} />
+          <input
+            value={draft.dataDir}
+            placeholder={t('defaultFolder')}
+            spellCheck={false}
+            onChange={(event) => edit({ dataDir: event.target.value })}
+          />
         </Field>
         <div className="row">
           <Button type="submit" kind="primary" busy={saving} disabled={hasProblems}>

@@ -27,7 +27,11 @@ function Appearance() {
       </fieldset>
       <label className="field">
         <span className="field-label">{t('language')}</span>
-        <select value={language} onChange={(event) => prefs.getState().setLanguage(event.target.value as (typeof LANGUAGES)[number])} aria-label={t('language')}>
+        <select
+          value={language}
+          onChange={(event) => prefs.getState().setLanguage(event.target.value as (typeof LANGUAGES)[number])}
+          aria-label={t('language')}
+        >
           {LANGUAGES.map((item) => (
             <option key={item} value={item}>
               {LANGUAGE_NAMES[item]}
@@ -59,8 +63,16 @@ function ServerSettings() {
     { label: 'host', value: status.host, flag: '--host / GATEHOUSE_HOST' },
     { label: 'port', value: String(status.port), flag: '--port / GATEHOUSE_PORT' },
     { label: 'tlsUrl', value: status.tlsUrl ?? t('tlsOff'), flag: '--tls-port / GATEHOUSE_TLS_PORT' },
-    { label: 'corsOrigins', value: status.corsOrigins.length > 0 ? status.corsOrigins.join(', ') : t('corsSameOrigin'), flag: '--cors-origins / GATEHOUSE_CORS_ORIGINS' },
-    { label: 'refreshInterval', value: t('everyMinutes', { minutes: +(status.refreshIntervalMs / 60_000).toFixed(2) }), flag: '--refresh-interval-ms / GATEHOUSE_REFRESH_INTERVAL_MS' },
+    {
+      label: 'corsOrigins',
+      value: status.corsOrigins.length > 0 ? status.corsOrigins.join(', ') : t('corsSameOrigin'),
+      flag: '--cors-origins / GATEHOUSE_CORS_ORIGINS',
+    },
+    {
+      label: 'refreshInterval',
+      value: t('everyMinutes', { minutes: +(status.refreshIntervalMs / 60_000).toFixed(2) }),
+      flag: '--refresh-interval-ms / GATEHOUSE_REFRESH_INTERVAL_MS',
+    },
     { label: 'dataFolder', value: status.dataDir, flag: '--data-dir / GATEHOUSE_DATA_DIR' },
     { label: 'secretsKept', value: status.secrets.description, flag: '--secrets auto|keychain|file|none' },
   ];

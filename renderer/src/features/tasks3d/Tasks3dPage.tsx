@@ -97,7 +97,14 @@ export function Tasks3dPage() {
   if (!key) {
     return (
       <div className="page">
-        <EmptyState title={t('tasksNeedToken')} action={<Button kind="primary" busy={keyBusy} onClick={() => void obtain()}>{t('useToken')}</Button>}>
+        <EmptyState
+          title={t('tasksNeedToken')}
+          action={
+            <Button kind="primary" busy={keyBusy} onClick={() => void obtain()}>
+              {t('useToken')}
+            </Button>
+          }
+        >
           {t('tasksNeedTokenBody')}
         </EmptyState>
         <ErrorNote message={keyError} />
@@ -116,7 +123,13 @@ export function Tasks3dPage() {
             <input value={model} maxLength={FIELD_LIMITS.model} onChange={(event) => setModel(event.target.value)} />
           </Field>
           <Field label={t('prompt')}>
-            <textarea rows={2} value={prompt} maxLength={FIELD_LIMITS.prompt3d} onChange={(event) => setPrompt(event.target.value)} placeholder={t('promptPlaceholder')} />
+            <textarea
+              rows={2}
+              value={prompt}
+              maxLength={FIELD_LIMITS.prompt3d}
+              onChange={(event) => setPrompt(event.target.value)}
+              placeholder={t('promptPlaceholder')}
+            />
           </Field>
           <Field label={t('outputFormat')}>
             <select value={format} onChange={(event) => setFormat(event.target.value)}>

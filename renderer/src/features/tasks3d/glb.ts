@@ -37,7 +37,7 @@ export function parseGlb(data: ArrayBuffer): Mesh {
   if (view.getUint32(4, true) !== 2) throw new Error('only glTF 2.0 binaries are supported');
   let json: Gltf | undefined;
   let bin: DataView | undefined;
-  for (let offset = 12; offset + 8 <= Math.min(view.getUint32(8, true), data.byteLength); ) {
+  for (let offset = 12; offset + 8 <= Math.min(view.getUint32(8, true), data.byteLength);) {
     const length = view.getUint32(offset, true);
     const type = view.getUint32(offset + 4, true);
     const start = offset + 8;

@@ -59,8 +59,12 @@ export function drawMesh(painter: Painter, mesh: Mesh, angle: number, width: num
     const [bx, by, bz] = [projected[b * 3]!, projected[b * 3 + 1]!, projected[b * 3 + 2]!];
     const [cx, cy, cz] = [projected[c * 3]!, projected[c * 3 + 1]!, projected[c * 3 + 2]!];
     // Normal in screen space (y down): its z part says how much the face looks at the viewer.
-    const ux = bx - ax, uy = by - ay, uz = (bz - az) * scale;
-    const vx = cx - ax, vy = cy - ay, vz = (cz - az) * scale;
+    const ux = bx - ax,
+      uy = by - ay,
+      uz = (bz - az) * scale;
+    const vx = cx - ax,
+      vy = cy - ay,
+      vz = (cz - az) * scale;
     const nx = uy * vz - uz * vy;
     const ny = uz * vx - ux * vz;
     const nz = ux * vy - uy * vx;

@@ -62,7 +62,12 @@ export function CreateTokenForm() {
     <Panel title={t('createToken')}>
       <form className="token-form" onSubmit={(event) => void submit(event)} aria-label={t('createToken')}>
         <Field label={t('account')} error={errorFor('account')} hint={t('accountHint')}>
-          <input value={account} maxLength={FIELD_LIMITS.accountName} onChange={(event) => setAccount(event.target.value)} placeholder={currentAccount} />
+          <input
+            value={account}
+            maxLength={FIELD_LIMITS.accountName}
+            onChange={(event) => setAccount(event.target.value)}
+            placeholder={currentAccount}
+          />
         </Field>
         <Field label={t('tokenName')} error={errorFor('name')}>
           <input value={name} maxLength={FIELD_LIMITS.tokenName} onChange={(event) => setName(event.target.value)} placeholder="ci" />

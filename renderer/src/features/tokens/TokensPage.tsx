@@ -44,7 +44,9 @@ function TokenRow(props: { token: AdminToken }) {
       </td>
       <td>{token.expires_at === null ? t('never') : formatTime(language, token.expires_at)}</td>
       <td>
-        {token.quota === null ? t('usedUnlimited', { used: token.used.toFixed(4) }) : t('usedOf', { used: token.used.toFixed(4), quota: token.quota })}
+        {token.quota === null
+          ? t('usedUnlimited', { used: token.used.toFixed(4) })
+          : t('usedOf', { used: token.used.toFixed(4), quota: token.quota })}
       </td>
       <td className="actions">
         {token.revealable && !revealed && (
@@ -55,7 +57,16 @@ function TokenRow(props: { token: AdminToken }) {
         {token.revoked_at === null &&
           (confirming ? (
             <>
-              <Button kind="danger" busy={busy} onClick={() => void tokens.getState().revoke(token.token_id).then(() => setConfirming(false))}>
+              <Button
+                kind="danger"
+                busy={busy}
+                onClick={() =>
+                  void tokens
+                    .getState()
+                    .revoke(token.token_id)
+                    .then(() => setConfirming(false))
+                }
+              >
                 {t('confirmRevoke')}
               </Button>
               <Button onClick={() => setConfirming(false)}>{t('cancel')}</Button>

@@ -39,7 +39,11 @@ function answer(request: ChatRequest, index: number, values: RequestSchemaValues
   });
   const tool = toolToCall(request);
   if (tool) {
-    const call: ToolCall = { id: `call_${idFrom(random)}`, name: tool.name, arguments: values.toolArguments(tool.name, tool.parameters, random, request.maxTokens) };
+    const call: ToolCall = {
+      id: `call_${idFrom(random)}`,
+      name: tool.name,
+      arguments: values.toolArguments(tool.name, tool.parameters, random, request.maxTokens),
+    };
     return { text: '', toolCalls: [call], finishReason: 'tool_calls' };
   }
   return limit(compose(request, random, values), request);

@@ -31,7 +31,9 @@ export class RequestSchemaValues {
       if (error instanceof TruncatedValue) {
         if (!this.satisfiable.has(schema)) smallest(schema, random, this.fallback, FORMAT_SCHEMA_LABEL);
         this.satisfiable.add(schema);
-        return streamPieces(JSON.stringify(error.partial ?? null)).slice(0, outputLimit! + 1).join('');
+        return streamPieces(JSON.stringify(error.partial ?? null))
+          .slice(0, outputLimit! + 1)
+          .join('');
       }
       if (!(error instanceof SchemaLimitError)) throw error;
       return JSON.stringify(smallest(schema, random, this.fallback, FORMAT_SCHEMA_LABEL));

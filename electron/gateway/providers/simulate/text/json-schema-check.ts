@@ -39,7 +39,8 @@ function check(value: unknown, schema: JsonSchema, root: JsonSchema, path: strin
     else check(value, target, root, path, errors, depth + 1);
   }
   if (value === null && schema['nullable'] === true) return;
-  if ('const' in schema && JSON.stringify(schema['const']) !== JSON.stringify(value)) errors.push(`${path}: must equal ${JSON.stringify(schema['const'])}`);
+  if ('const' in schema && JSON.stringify(schema['const']) !== JSON.stringify(value))
+    errors.push(`${path}: must equal ${JSON.stringify(schema['const'])}`);
   if (Array.isArray(schema['enum']) && !schema['enum'].some((item) => JSON.stringify(item) === JSON.stringify(value))) {
     errors.push(`${path}: must be one of ${JSON.stringify(schema['enum'])}`);
   }
@@ -72,7 +73,8 @@ function checkString(value: string, schema: JsonSchema, path: string, errors: st
   const length = [...value].length;
   if (typeof schema['minLength'] === 'number' && length < schema['minLength']) errors.push(`${path}: shorter than ${schema['minLength']}`);
   if (typeof schema['maxLength'] === 'number' && length > schema['maxLength']) errors.push(`${path}: longer than ${schema['maxLength']}`);
-  if (typeof schema['pattern'] === 'string' && !new RegExp(schema['pattern'], 'u').test(value)) errors.push(`${path}: does not match ${schema['pattern']}`);
+  if (typeof schema['pattern'] === 'string' && !new RegExp(schema['pattern'], 'u').test(value))
+    errors.push(`${path}: does not match ${schema['pattern']}`);
   const format = typeof schema['format'] === 'string' ? FORMATS[schema['format']] : undefined;
   if (format && !format.test(value)) errors.push(`${path}: not a valid ${String(schema['format'])}`);
 }
@@ -89,15 +91,24 @@ function checkNumber(value: number, schema: JsonSchema, path: string, errors: st
 }
 
 function checkArray(value: unknown[], schema: JsonSchema, root: JsonSchema, path: string, errors: string[], depth: number): void {
-  if (typeof schema['minItems'] === 'number' && value.length < schema['minItems']) errors.push(`${path}: fewer than ${schema['minItems']} items`);
-  if (typeof schema['maxItems'] === 'number' && value.length > schema['maxItems']) errors.push(`${path}: more than ${schema['maxItems']} items`);
+  if (typeof schema['minItems'] === 'number' && value.length < schema['minItems'])
+    errors.push(`${path}: fewer than ${schema['minItems']} items`);
+  if (typeof schema['maxItems'] === 'number' && value.length > schema['maxItems'])
+    errors.push(`${path}: more than ${schema['maxItems']} items`);
   const items = schema['items'];
   if (items && typeof items === 'object' && !Array.isArray(items)) {
     value.forEach((item, index) => check(item, items as JsonSchema, root, `${path}[${index}]`, errors, depth + 1));
   }
 }
 
-function checkObject(value: Record<string, unknown>, schema: JsonSchema, root: JsonSchema, path: string, errors: string[], depth: number): void {
+function checkObject(
+  value: Record<string, unknown>,
+  schema: JsonSchema,
+  root: JsonSchema,
+  path: string,
+  errors: string[],
+  depth: number,
+): void {
   const properties = (schema['properties'] ?? {}) as Record<string, JsonSchema>;
   for (const name of (schema['required'] as string[] | undefined) ?? []) {
     if (!(name in value)) errors.push(`${path}: missing required property '${name}'`);
@@ -106,7 +117,8 @@ function checkObject(value: Record<string, unknown>, schema: JsonSchema, root: J
   for (const [name, item] of Object.entries(value)) {
     if (properties[name]) check(item, properties[name], root, `${path}.${name}`, errors, depth + 1);
     else if (additional === false) errors.push(`${path}: unexpected property '${name}'`);
-    else if (additional && typeof additional === 'object') check(item, additional as JsonSchema, root, `${path}.${name}`, errors, depth + 1);
+    else if (additional && typeof additional === 'object')
+      check(item, additional as JsonSchema, root, `${path}.${name}`, errors, depth + 1);
   }
 }
 

@@ -38,9 +38,11 @@ export function checkSchemaDocument(schema: JsonSchema, label: string): void {
     const [value, depth] = stack.pop()!;
     nodes++;
     if (value === null || typeof value !== 'object') continue;
-    if (depth > MAX_SCHEMA_DEPTH) throw new SchemaLimitError('schema_depth', `The ${label} is nested deeper than ${MAX_SCHEMA_DEPTH} levels.`);
+    if (depth > MAX_SCHEMA_DEPTH)
+      throw new SchemaLimitError('schema_depth', `The ${label} is nested deeper than ${MAX_SCHEMA_DEPTH} levels.`);
     for (const item of Object.values(value)) stack.push([item, depth + 1]);
-    if (nodes + stack.length > MAX_SCHEMA_NODES) throw new SchemaLimitError('schema_size', `The ${label} is too large: more than ${MAX_SCHEMA_NODES} JSON values.`);
+    if (nodes + stack.length > MAX_SCHEMA_NODES)
+      throw new SchemaLimitError('schema_size', `The ${label} is too large: more than ${MAX_SCHEMA_NODES} JSON values.`);
   }
 }
 

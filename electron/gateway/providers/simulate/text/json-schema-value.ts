@@ -77,11 +77,15 @@ class Generator {
     const schema = asSchema(raw);
     this.step();
     if (depth > MAX_SCHEMA_VALUE_DEPTH) {
-      throw new SchemaLimitError('value_depth', `a value would nest deeper than ${MAX_SCHEMA_VALUE_DEPTH} levels (a required $ref back to an enclosing schema never ends)`);
+      throw new SchemaLimitError(
+        'value_depth',
+        `a value would nest deeper than ${MAX_SCHEMA_VALUE_DEPTH} levels (a required $ref back to an enclosing schema never ends)`,
+      );
     }
     const ref = schema['$ref'];
     if (typeof ref === 'string') {
-      if (chain.includes(ref)) throw new SchemaLimitError('ref_cycle', `$ref '${ref}' leads back to itself without nesting, so it never resolves to a value`);
+      if (chain.includes(ref))
+        throw new SchemaLimitError('ref_cycle', `$ref '${ref}' leads back to itself without nesting, so it never resolves to a value`);
       return this.value(resolveRef(ref, this.root), depth + 1, [...chain, ref]);
     }
     if ('const' in schema) return this.primitive(schema['const']);
@@ -105,7 +109,9 @@ class Generator {
       case 'integer':
         return this.primitive(integerFor(schema, this.random));
       case 'number':
-        return this.primitive(integerFor(schema, this.random) + (schema['multipleOf'] === undefined && schema['maximum'] === undefined ? 0.5 : 0));
+        return this.primitive(
+          integerFor(schema, this.random) + (schema['multipleOf'] === undefined && schema['maximum'] === undefined ? 0.5 : 0),
+        );
       case 'string':
         return this.string(schema);
       case 'array':
@@ -117,7 +123,8 @@ class Generator {
 
   /** Counts one unit of work; steps are never given back (unlike tokens and characters of a discarded option), so discarded work is bounded too. */
   private step(): void {
-    if (++this.budget.steps > MAX_SCHEMA_GENERATION_STEPS) throw new SchemaLimitError('value_size', `generating a value takes more than ${MAX_SCHEMA_GENERATION_STEPS} steps`);
+    if (++this.budget.steps > MAX_SCHEMA_GENERATION_STEPS)
+      throw new SchemaLimitError('value_size', `generating a value takes more than ${MAX_SCHEMA_GENERATION_STEPS} steps`);
   }
 
   /** The first concrete option (null ones first when minimal); the others in turn when it recurses without end. */
@@ -164,7 +171,10 @@ class Generator {
   private array(schema: JsonSchema, depth: number): unknown[] {
     const min = numberOr(schema['minItems'], 1);
     const max = numberOr(schema['maxItems'], Math.max(min, 2));
-    const length = Math.max(0, Math.floor(this.options.minimal || depth > DEEP ? min : Math.min(max, Math.max(min, 1 + this.random.int(2)))));
+    const length = Math.max(
+      0,
+      Math.floor(this.options.minimal || depth > DEEP ? min : Math.min(max, Math.max(min, 1 + this.random.int(2)))),
+    );
     if (2 * length + 1 > MAX_SCHEMA_OUTPUT_CHARS - this.budget.chars) {
       throw new SchemaLimitError('value_size', `an array of ${length} items does not fit in ${MAX_SCHEMA_OUTPUT_CHARS} characters`);
     }
@@ -252,8 +262,16 @@ class Generator {
       if (truncate) throw new TruncatedValue(partial);
       throw new SchemaLimitError('output_limit', `the value needs more than ${outputLimit} tokens`);
     }
-    if (tokens > MAX_SCHEMA_OUTPUT_TOKENS) throw new SchemaLimitError('value_size', `the value needs more than ${MAX_SCHEMA_OUTPUT_TOKENS} tokens (check minItems and minLength)`);
-    if (chars > MAX_SCHEMA_OUTPUT_CHARS) throw new SchemaLimitError('value_size', `the value needs more than ${MAX_SCHEMA_OUTPUT_CHARS} characters (check minItems and minLength)`);
+    if (tokens > MAX_SCHEMA_OUTPUT_TOKENS)
+      throw new SchemaLimitError(
+        'value_size',
+        `the value needs more than ${MAX_SCHEMA_OUTPUT_TOKENS} tokens (check minItems and minLength)`,
+      );
+    if (chars > MAX_SCHEMA_OUTPUT_CHARS)
+      throw new SchemaLimitError(
+        'value_size',
+        `the value needs more than ${MAX_SCHEMA_OUTPUT_CHARS} characters (check minItems and minLength)`,
+      );
   }
 }
 

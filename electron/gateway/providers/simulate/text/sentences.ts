@@ -2,10 +2,25 @@
 import type { Random } from './seed.ts';
 
 const STOPWORDS = new Set(
-  'a an and are as at be but by can could do does for from has have how i if in into is it its me my of on or our please should so tell than that the their them then there these they this to us was we what when where which who why will with would you your about write give explain describe'.split(' '),
+  'a an and are as at be but by can could do does for from has have how i if in into is it its me my of on or our please should so tell than that the their them then there these they this to us was we what when where which who why will with would you your about write give explain describe'.split(
+    ' ',
+  ),
 );
 
-const NOUNS = ['approach', 'detail', 'pattern', 'question', 'trade-off', 'example', 'system', 'result', 'idea', 'step', 'choice', 'context'];
+const NOUNS = [
+  'approach',
+  'detail',
+  'pattern',
+  'question',
+  'trade-off',
+  'example',
+  'system',
+  'result',
+  'idea',
+  'step',
+  'choice',
+  'context',
+];
 const ADJECTIVES = ['simple', 'careful', 'practical', 'clear', 'useful', 'steady', 'small', 'reliable', 'common', 'gradual'];
 const VERBS = ['shapes', 'supports', 'changes', 'explains', 'improves', 'connects to', 'depends on', 'guides', 'clarifies', 'affects'];
 
