@@ -53,6 +53,19 @@ export async function serveCli(args: string[], env: NodeJS.ProcessEnv = {}): Pro
   };
 }
 
+/** `serve` flags for a private test server: `port` (a free one by default), no TLS, `dataDir`, the `secrets` store and no settings file. */
+export function privateServeArgs(dataDir: string, options: { secrets?: 'none' | 'file'; port?: number } = {}): string[] {
+  const { secrets = 'none', port = 0 } = options;
+  return ['--port', String(port), '--tls-port', 'off', '--data-dir', dataDir, '--secrets', secrets, '--settings-file', 'off'];
+}
+
+/** The first start's `local` token, from the line a serve process printed it on. */
+export function firstTokenOf(server: ServeProcess): string {
+  const line = server.stdout.find((item) => /sk-gh-/.test(item));
+  if (!line) throw new Error('gatehouse serve printed no first token');
+  return /sk-gh-[A-Za-z0-9]+/.exec(line)![0];
+}
+
 /** Runs a short CLI command to completion. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
   const result = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });

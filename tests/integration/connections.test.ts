@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
 import { CONNECTION_LIMITS } from '../../electron/gateway/server/connection-guard.ts';
 import { rmSync } from 'node:fs';
-import { serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { firstTokenOf, privateServeArgs, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { startGateway, tempDataDir, type TestGateway } from '../helpers/gateway.ts';
 import { openRaw } from '../helpers/realtime.ts';
 import { trickle, type Trickler } from '../helpers/trickle.ts';
@@ -130,20 +130,8 @@ describe('connection limits', () => {
 describe('graceful shutdown of gatehouse serve', () => {
   test(`SIGTERM while clients trickle (one with no token, one with a valid token) exits 0 within the ${CONNECTION_LIMITS.shutdownGraceMs / 1000} s grace time`, async () => {
     const dataDir = tempDataDir();
-    const server = await serveCli([
-      '--port',
-      '0',
-      '--tls-port',
-      'off',
-      '--data-dir',
-      dataDir,
-      '--secrets',
-      'none',
-      '--settings-file',
-      'off',
-    ]);
-    const tokenLine = server.stdout.find((line) => /sk-gh-/.test(line))!;
-    const token = /sk-gh-[A-Za-z0-9]+/.exec(tokenLine)![0];
+    const server = await serveCli(privateServeArgs(dataDir));
+    const token = firstTokenOf(server);
     const stranger = await trickle(server.url, { everyMs: 100 });
     const holder = await trickle(server.url, { token, path: '/v1/embeddings', everyMs: 100 });
     try {
@@ -170,8 +158,8 @@ describe('connection limits with the defaults', () => {
   let token: string;
   const dataDir = tempDataDir();
   before(async () => {
-    server = await serveCli(['--port', '0', '--tls-port', 'off', '--data-dir', dataDir, '--secrets', 'none', '--settings-file', 'off']);
-    token = /(sk-gh-\S+)/.exec(server.stdout.join('\n'))![1]!;
+    server = await serveCli(privateServeArgs(dataDir));
+    token = firstTokenOf(server);
   });
   after(async () => {
     await server.stop();

@@ -11,12 +11,11 @@ import { noSecretStore } from '../../electron/gateway/secrets/secret-store.ts';
 import { DataDirError } from '../../electron/gateway/storage/data-dir-check.ts';
 import { DATABASE_FILE } from '../../electron/gateway/storage/database.ts';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../electron/gateway/storage/private-files.ts';
-import { CLI, runCli, serveCli } from '../helpers/cli.ts';
+import { CLI, firstTokenOf, privateServeArgs, runCli, serveCli } from '../helpers/cli.ts';
 import { request, startGateway, tempDirs } from '../helpers/gateway.ts';
 
 const { fresh, removeAll } = tempDirs();
 const modeOf = (file: string) => statSync(file).mode & 0o777;
-const SERVE = ['serve', '--port', '0', '--tls-port', 'off', '--secrets', 'none', '--settings-file', 'off'];
 
 /** A data dir holding a real database with a group in it, the gateway stopped again. */
 async function populated(): Promise<string> {
@@ -49,7 +48,7 @@ describe('data dir checks at start', () => {
     // Readable by everyone, writable by its owner (root) only: the other user sees a read-only data dir.
     chmodSync(dataDir, 0o755);
     for (const name of readdirSync(dataDir)) chmodSync(path.join(dataDir, name), 0o644);
-    const args = [CLI, ...SERVE, '--data-dir', dataDir];
+    const args = [CLI, 'serve', ...privateServeArgs(dataDir)];
     const command = asRoot
       ? [setpriv, '--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, ...args]
       : [process.execPath, ...args];
@@ -77,7 +76,7 @@ describe('data dir checks at start', () => {
       closeSync(fd);
     }
     assertRefused(
-      runCli([...SERVE, '--data-dir', dataDir]),
+      runCli(['serve', ...privateServeArgs(dataDir)]),
       /The database .* is damaged \(PRAGMA quick_check: .*\)\. Stop every Gatehouse/s,
     );
     await assert.rejects(createGateway({ dataDir, secrets: noSecretStore, port: 0 }), (error: unknown) => {
@@ -93,7 +92,7 @@ describe('data dir checks at start', () => {
     const file = path.join(dataDir, DATABASE_FILE);
     writeFileSync(file, 'these are my notes, not a database\n'.repeat(200));
     const before = statSync(file).size;
-    assertRefused(runCli([...SERVE, '--data-dir', dataDir]), new RegExp(`${DATABASE_FILE} is not a Gatehouse database`));
+    assertRefused(runCli(['serve', ...privateServeArgs(dataDir)]), new RegExp(`${DATABASE_FILE} is not a Gatehouse database`));
     const token = runCli(['token', 'list', '--data-dir', dataDir]);
     assertRefused(token, /is not a Gatehouse database/);
     assert.equal(statSync(file).size, before);
@@ -111,19 +110,7 @@ describe('first start on a taken port', () => {
     const port = (blocker.address() as net.AddressInfo).port;
     const dataDir = fresh();
     try {
-      const result = runCli([
-        'serve',
-        '--port',
-        String(port),
-        '--tls-port',
-        'off',
-        '--data-dir',
-        dataDir,
-        '--secrets',
-        'none',
-        '--settings-file',
-        'off',
-      ]);
+      const result = runCli(['serve', ...privateServeArgs(dataDir, { port })]);
       assertRefused(result, new RegExp(`127\\.0\\.0\\.1:${port} is already in use`));
       assert.doesNotMatch(result.stdout, /sk-gh-/, 'no token printed');
       const db = new Database(path.join(dataDir, DATABASE_FILE), { readonly: true });
@@ -137,18 +124,7 @@ describe('first start on a taken port', () => {
       blocker.close();
     }
     // The next start on a free port is the first start: it creates and prints the token.
-    const server = await serveCli([
-      '--port',
-      '0',
-      '--tls-port',
-      'off',
-      '--data-dir',
-      dataDir,
-      '--secrets',
-      'none',
-      '--settings-file',
-      'off',
-    ]);
+    const server = await serveCli(privateServeArgs(dataDir));
     try {
       assert.ok(server.stdout.some((line) => /first start: .*sk-gh-/.test(line)));
     } finally {
@@ -176,7 +152,7 @@ describe('owner-only modes', () => {
         path.join(settingsDir, 'settings.json'),
       ]);
       try {
-        const token = /sk-gh-[A-Za-z0-9]+/.exec(server.stdout.find((line) => /sk-gh-/.test(line))!)![0];
+        const token = firstTokenOf(server);
         const image = await request(`${server.url}/v1/images/generations`, 'POST', {
           token,
           body: { model: 'dall-e-3', prompt: 'a lighthouse', size: '256x256', response_format: 'url' },

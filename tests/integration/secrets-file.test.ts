@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { SECRETS_FILE, SECRETS_LOCK_FILE } from '../../electron/gateway/secrets/file-store.ts';
 import { openFileStore } from '../../electron/gateway/secrets/file-store.ts';
-import { CLI, consoleUrlOf, runCli, serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { CLI, consoleUrlOf, privateServeArgs, runCli, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { request, tempDirs } from '../helpers/gateway.ts';
 
 const { fresh, removeAll } = tempDirs();
@@ -44,18 +44,7 @@ describe('secrets file', () => {
       Array.from({ length: 20_000 }, (_, i) => [`token:tok_old${i}`, `sk-gh-${String(i).padStart(40, '0')}`]),
     );
     writeFileSync(path.join(dataDir, SECRETS_FILE), JSON.stringify(older), { mode: 0o600 });
-    const server = await serveCli([
-      '--port',
-      '0',
-      '--tls-port',
-      'off',
-      '--data-dir',
-      dataDir,
-      '--secrets',
-      'file',
-      '--settings-file',
-      'off',
-    ]);
+    const server = await serveCli(privateServeArgs(dataDir, { secrets: 'file' }));
     try {
       const admin = await adminOf(server);
       const fromCli = Array.from({ length: 30 }, (_, i) => createWithCli(dataDir, `cli-${i % 3}`));
@@ -86,18 +75,7 @@ describe('secrets file', () => {
 
   test('a garbage secrets.json: the CLI and the admin API say which file is broken and what to do, and create no token', async () => {
     const dataDir = fresh();
-    const server = await serveCli([
-      '--port',
-      '0',
-      '--tls-port',
-      'off',
-      '--data-dir',
-      dataDir,
-      '--secrets',
-      'file',
-      '--settings-file',
-      'off',
-    ]);
+    const server = await serveCli(privateServeArgs(dataDir, { secrets: 'file' }));
     const file = path.join(dataDir, SECRETS_FILE);
     try {
       const admin = await adminOf(server);
