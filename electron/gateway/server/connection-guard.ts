@@ -97,13 +97,11 @@ export class ConnectionGuard {
   }
 
   /**
-   * Applies the timeouts to `server` and follows its connections: `connection` for plain HTTP, `secureConnection` for
-   * TLS (a handshake is bounded by the TLS server's own handshake timeout).
+   * Follows the connections of `server`: `connection` for plain HTTP, `secureConnection` for TLS (a handshake is bounded
+   * by the TLS server's own handshake timeout). The timeouts themselves are given when each server is made
+   * (serverOptionsOf; Fastify's own requestTimeout and keepAliveTimeout options for the HTTP listener).
    */
   watch(server: HttpServer | HttpsServer, event: 'connection' | 'secureConnection'): void {
-    server.headersTimeout = this.limits.headersTimeoutMs;
-    server.requestTimeout = this.limits.requestTimeoutMs;
-    server.keepAliveTimeout = this.limits.keepAliveTimeoutMs;
     server.on(event, (socket: Socket) => this.admit(socket as TrackedSocket));
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       const socket = request.socket as TrackedSocket;
