@@ -1,6 +1,6 @@
 // The gateway's configuration: what a host passes to createGateway, with the embedded defaults.
 import type { SettingKey } from '../../shared/settings.ts';
-import type { Reviewer } from './providers/reviewer.ts';
+import type { Reviewer } from './providers/types.ts';
 import type { ConnectionLimits } from './server/connection-guard.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import type { StorageLimits } from './services/storage-limits.ts';

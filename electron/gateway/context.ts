@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { JournalSummary } from '../../shared/journal.ts';
 import type { Asset } from '../../shared/portrait.ts';
-import type { Reviewer } from './providers/reviewer.ts';
+import { ProviderChoice } from './providers/select.ts';
+import { createSimulateProviders } from './providers/simulate/index.ts';
+import type { ProviderSelector, Reviewer } from './providers/types.ts';
 import type { SettingsContext } from './services/settings.ts';
 import { SimulatedReviewer } from './providers/simulate/reviewer.ts';
 import { RefreshScheduler, type ScanReport } from './scheduler/refresh-scheduler.ts';
@@ -85,6 +87,8 @@ export interface GatewayContext {
   media: MediaPool;
   /** Bounds on stored responses and the raw usage ledger. */
   storageLimits: StorageLimits;
+  /** The provider seam: routes and services reach models and upstreams only through `providers.for(call)`. */
+  providers: ProviderSelector;
 }
 
 export interface ContextOptions {
@@ -136,6 +140,10 @@ export function createContext(options: ContextOptions): GatewayContext {
     onScan: (report) => events.emit('scan.finished', report),
     onError: (error) => events.emit('error', error),
   });
+  const media = new MediaPool(options.media);
+  const providers = new ProviderChoice(
+    createSimulateProviders({ clock, media, reviewer, sim3dMs: options.sim3dMs, modelAliases: options.modelAliases ?? {} }),
+  );
   const journalRepo = new JournalRepo(db);
   const journal = new JournalRecorder({
     repo: journalRepo,
@@ -155,7 +163,8 @@ export function createContext(options: ContextOptions): GatewayContext {
     groups: new GroupsService(groupsRepo, clock),
     assets: new AssetsService({ assets: assetsRepo, groups: groupsRepo, reviewer, refresher, clock }),
     billing,
-    media: new MediaPool(options.media),
+    media,
+    providers,
     storageLimits,
     tasks3d: new Tasks3dService({
       repo: new Tasks3dRepo(db),

@@ -1,5 +1,5 @@
 // Small validators for protocol request bodies (Anthropic, Gemini, Responses): each failure is a 400 naming the field at fault.
-import { invalid } from '../services/errors.ts';
+import { invalid } from '../errors.ts';
 
 /** A JSON object as received. */
 export type Fields = Record<string, unknown>;

@@ -1,5 +1,5 @@
 // Helpers on neutral chat turns shared by the protocol translators.
-import type { ChatTurn } from '../providers/simulate/text/types.ts';
+import type { ChatTurn } from './neutral/chat.ts';
 
 /** Gives each tool result the name of the call it answers, when the protocol only carries the call id. */
 export function nameToolResults(turns: ChatTurn[]): ChatTurn[] {

@@ -1,6 +1,6 @@
 // The default conversation of a realtime session: its items in order, what the model reads from each, and their audio.
 import type { Fields } from '../protocols/fields.ts';
-import type { ChatTurn } from '../providers/simulate/text/types.ts';
+import type { ChatTurn } from '../protocols/neutral/chat.ts';
 import { invalidField } from './fields.ts';
 import { REALTIME_LIMITS } from './limits.ts';
 

@@ -2,8 +2,8 @@
 import { isObject, type Fields } from '../protocols/fields.ts';
 import { checkSchemaSatisfiable } from '../providers/simulate/text/json-schema-bounded.ts';
 import { metadataProblem } from '../protocols/metadata.ts';
-import type { ToolChoice, ToolSpec } from '../providers/simulate/text/types.ts';
-import { GatewayError } from '../services/errors.ts';
+import type { ToolChoice, ToolSpec } from '../protocols/neutral/chat.ts';
+import { GatewayError } from '../errors.ts';
 import { parseFormat, type AudioFormat } from './audio-format.ts';
 
 /** The output modalities of a session or response: exactly one, as on the GA API (audio always comes with a transcript). */

@@ -1,10 +1,10 @@
 // Client conversation items (conversation.item.create, response.create input) validated into conversation entries.
 import { publicId } from '../ids.ts';
 import type { Fields } from '../protocols/fields.ts';
-import type { ChatTurn } from '../providers/simulate/text/types.ts';
+import type { ChatTurn } from '../protocols/neutral/chat.ts';
 import type { Conversation, Entry } from './conversation.ts';
 import { expectObject, expectString, invalidField } from './fields.ts';
-import { hear } from './hearing.ts';
+import { hear } from '../providers/simulate/hearing.ts';
 
 /** What reading a client item needs. */
 export interface ItemReader {

@@ -2,8 +2,8 @@
 import { publicId } from '../ids.ts';
 import { simulateChat } from '../providers/simulate/text/engine.ts';
 import { argumentFragments, streamPieces } from '../providers/simulate/text/stream-pieces.ts';
-import { countTokens } from '../providers/simulate/text/tokens.ts';
-import type { ChatChoice, ChatRequest, ToolCall } from '../providers/simulate/text/types.ts';
+import { countTokens } from '../protocols/neutral/tokens.ts';
+import type { ChatChoice, ChatRequest, ToolCall } from '../protocols/neutral/chat.ts';
 import { piecesWithinSpeechLimit } from '../services/media-limits.ts';
 import { encodeAudio, samplesPerUnit } from './audio-format.ts';
 import type { Entry } from './conversation.ts';

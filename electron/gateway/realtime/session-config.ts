@@ -1,6 +1,6 @@
 // The realtime session's settings: the defaults a session starts with, and how `session.update` (GA or beta fields) changes them.
 import { isObject, type Fields } from '../protocols/fields.ts';
-import type { ToolChoice, ToolSpec } from '../providers/simulate/text/types.ts';
+import type { ToolChoice, ToolSpec } from '../protocols/neutral/chat.ts';
 import type { AudioFormat } from './audio-format.ts';
 import {
   expectBoolean,

@@ -1,6 +1,6 @@
 // Token usage of a realtime response: text by the shared estimate, audio by its length (user audio 10 tokens/s, spoken answers 20 tokens/s).
-import { countTokens, estimateInputTokens } from '../providers/simulate/text/tokens.ts';
-import type { ChatRequest } from '../providers/simulate/text/types.ts';
+import { countTokens, estimateInputTokens } from '../protocols/neutral/tokens.ts';
+import type { ChatRequest } from '../protocols/neutral/chat.ts';
 import { SESSION_RATE } from './audio-format.ts';
 import type { Entry } from './conversation.ts';
 

@@ -7,9 +7,9 @@ import { parseMessagesBody } from '../protocols/anthropic/request.ts';
 import { anthropicStreamEvents } from '../protocols/anthropic/stream.ts';
 import { simulateChat } from '../providers/simulate/text/engine.ts';
 import { streamPieces } from '../providers/simulate/text/stream-pieces.ts';
-import { estimateInputTokens } from '../providers/simulate/text/tokens.ts';
+import { estimateInputTokens } from '../protocols/neutral/tokens.ts';
 import { writeSse } from '../server/sse.ts';
-import { invalid } from '../services/errors.ts';
+import { invalid } from '../errors.ts';
 
 /** Billing endpoint name of this family. */
 const ENDPOINT = '/v1/messages';

@@ -6,9 +6,9 @@ import { parseCountTokens, parseGenerateContent } from '../protocols/gemini/requ
 import { toGenerateContentChunks, toGenerateContentResponse } from '../protocols/gemini/response.ts';
 import { simulateChat } from '../providers/simulate/text/engine.ts';
 import { streamPieces } from '../providers/simulate/text/stream-pieces.ts';
-import { estimateInputTokens } from '../providers/simulate/text/tokens.ts';
+import { estimateInputTokens } from '../protocols/neutral/tokens.ts';
 import { writeJsonArray, writeSse } from '../server/sse.ts';
-import { invalid, notFound } from '../services/errors.ts';
+import { invalid, notFound } from '../errors.ts';
 
 /** The API versions the Gemini routes answer on: the spec's v1beta, and v1 that @google/genai uses by default. */
 const VERSIONS = ['v1beta', 'v1'] as const;

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { SIM_MODELS, SIM_MODELS_CREATED, type SimModel } from '../providers/simulate/models.ts';
 import { rfc3339 } from '../time.ts';
-import { notFound } from '../services/errors.ts';
+import { notFound } from '../errors.ts';
 import { shownPath } from '../server/shown-path.ts';
 
 type IdParams = { Params: { id: string } };

@@ -4,9 +4,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../protocols/fields.ts';
 import { streamPieces } from '../providers/simulate/text/stream-pieces.ts';
-import { countTokens } from '../providers/simulate/text/tokens.ts';
+import { countTokens } from '../protocols/neutral/tokens.ts';
 import { segmentsOf, toSrt, toVtt, wordsOf, type Segment } from '../providers/simulate/transcripts.ts';
-import { invalid } from '../services/errors.ts';
+import { invalid } from '../errors.ts';
 import {
   checkSpeech,
   checkTranscriptionInput,

@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { objectBody, optionalNumber, optionalString, requiredString } from '../protocols/fields.ts';
 import { DEFAULT_DIMENSIONS, embed, MAX_DIMENSIONS, toBase64, tokensAsText } from '../providers/simulate/embeddings.ts';
-import { countTokens } from '../providers/simulate/text/tokens.ts';
-import { invalid } from '../services/errors.ts';
+import { countTokens } from '../protocols/neutral/tokens.ts';
+import { invalid } from '../errors.ts';
 
 /** Most inputs one request may carry (as on the real API). */
 const MAX_INPUTS = 2048;

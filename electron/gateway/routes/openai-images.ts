@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../protocols/fields.ts';
-import { invalid, notFound } from '../services/errors.ts';
+import { invalid, notFound } from '../errors.ts';
 import { FileExpiry, IMAGE_URL_TTL_MS } from '../services/file-expiry.ts';
 import { readGeneratedFile, storeGeneratedFile } from '../services/generated-files.ts';
 import {

@@ -8,7 +8,7 @@ import { responseObject, toOutcome } from '../protocols/responses/response.ts';
 import { responseStreamEvents } from '../protocols/responses/stream.ts';
 import { simulateChat } from '../providers/simulate/text/engine.ts';
 import { streamPieces } from '../providers/simulate/text/stream-pieces.ts';
-import type { ChatRequest } from '../providers/simulate/text/types.ts';
+import type { ChatRequest } from '../protocols/neutral/chat.ts';
 import { writeSse } from '../server/sse.ts';
 import { StoredResponses } from '../services/stored-responses.ts';
 import { ResponsesRepo } from '../storage/responses-repo.ts';

@@ -10,7 +10,7 @@ import { credentialOf } from '../server/credentials.ts';
 import { renderError } from '../server/error-render.ts';
 import { requireSocketOrigin } from '../server/same-origin.ts';
 import { paceOf } from '../server/faults.ts';
-import { GatewayError } from '../services/errors.ts';
+import { GatewayError } from '../errors.ts';
 import type { Principal } from '../services/tokens.ts';
 
 /** The model of a session opened without `?model=`. */

@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { isObject, objectBody, optionalArray, optionalBoolean, optionalNumber, requiredString } from '../protocols/fields.ts';
 import { bm25Scores, relevance } from '../providers/simulate/bm25.ts';
-import { countTokens } from '../providers/simulate/text/tokens.ts';
+import { countTokens } from '../protocols/neutral/tokens.ts';
 import { publicId } from '../ids.ts';
-import { invalid } from '../services/errors.ts';
+import { invalid } from '../errors.ts';
 
 export async function rerankRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
   const { billing } = options.context;

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { FIELD_LIMITS } from '../../../shared/field-limits.ts';
 import { objectBody, optionalString } from '../protocols/fields.ts';
-import { invalid, notFound } from '../services/errors.ts';
+import { invalid, notFound } from '../errors.ts';
 import { isHttpsUrl } from '../services/portrait-input.ts';
 import { listenerUrlOf } from '../server/listener-url.ts';
 import { TASK3D_FORMATS, type Task3dFormat } from '../services/tasks3d.ts';

@@ -2,7 +2,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ADMIN_WS_TOKEN_PREFIX } from '../../../shared/admin-events.ts';
-import { GatewayError } from '../services/errors.ts';
+import { GatewayError } from '../errors.ts';
 
 /** The admin token a request presents, from its Bearer header or, for a WebSocket upgrade, its subprotocols. */
 export function presentedAdminToken(headers: IncomingHttpHeaders): string | undefined {

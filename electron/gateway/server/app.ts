@@ -5,7 +5,7 @@ import type { GatewayContext } from '../context.ts';
 import { chooseSubprotocol } from '../routes/admin-socket.ts';
 import { REALTIME_LIMITS } from '../realtime/limits.ts';
 import { ROUTE_FAMILIES } from '../routes/index.ts';
-import { GatewayError, invalid } from '../services/errors.ts';
+import { GatewayError, invalid } from '../errors.ts';
 import type { Principal } from '../services/tokens.ts';
 import { installJsonParser } from './body-parser.ts';
 import { CONNECTION_LIMITS, markAuthenticated, markUpgraded, serverOptionsOf, type ConnectionLimits } from './connection-guard.ts';

@@ -1,7 +1,7 @@
 // Parses request bodies as JSON whatever their content type (the spec only recommends application/json); bad or too deeply nested JSON is a clear 400.
 import type { FastifyInstance } from 'fastify';
 import { JOURNAL_BODY_LIMIT } from '../../../shared/journal.ts';
-import { invalid } from '../services/errors.ts';
+import { invalid } from '../errors.ts';
 import { nestsDeeperThan, tooDeepMessage } from './json-depth.ts';
 
 /** The start of a request body as received, kept for the journal instead of re-serialising the parsed value. */
@@ -18,6 +18,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the JSON parser for every body it read. */
     receivedBody?: ReceivedBody;
+    /** The whole body as received, set by the JSON parser: a relay of the caller's own protocol forwards it untouched. */
+    rawBody?: Buffer;
   }
 }
 
@@ -28,6 +30,7 @@ export function installJsonParser(app: FastifyInstance): void {
     const buffer = typeof body === 'string' ? Buffer.from(body) : body;
     const received: ReceivedBody = { head: Buffer.from(buffer.subarray(0, JOURNAL_BODY_LIMIT)), bytes: buffer.length, json: false };
     request.receivedBody = received;
+    request.rawBody = buffer;
     const text = buffer.toString('utf8');
     if (text.trim() === '') {
       done(null, undefined);

@@ -1,7 +1,7 @@
 // CORS for browser clients of the API: allowed origins get their headers and preflights; the console and admin API stay same-origin only.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ADMIN_API_PREFIX, CONSOLE_PATH } from '../../../shared/admin-api.ts';
-import { GatewayError } from '../services/errors.ts';
+import { GatewayError } from '../errors.ts';
 
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 /** Headers the SDKs send when the preflight does not list them (it always does in browsers). */

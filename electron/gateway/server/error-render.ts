@@ -1,5 +1,5 @@
 // Renders a GatewayError in the caller's protocol: portrait envelope, OpenAI, Anthropic or Gemini error shapes.
-import { HTTP_STATUS, type ErrorKind, type GatewayError } from '../services/errors.ts';
+import { HTTP_STATUS, type ErrorKind, type GatewayError } from '../errors.ts';
 import type { Protocol } from './protocol.ts';
 
 /** A rendered error: HTTP status and JSON body. */

@@ -2,8 +2,9 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { GatewayError, invalid } from '../services/errors.ts';
+import { GatewayError, invalid } from '../errors.ts';
 import { protocolOf } from './protocol.ts';
+import { paceOfHeaders } from '../protocols/pace.ts';
 
 /** Every fault a caller can ask for. */
 export const FAULTS = ['429', '500', '503', '529', 'timeout', 'disconnect', 'malformed'] as const;
@@ -58,8 +59,7 @@ export function streamFaultOf(request: FastifyRequest): 'disconnect' | 'malforme
 
 /** Streaming pace from `x-gatehouse-pace` (tokens per second), when given. */
 export function paceOf(request: FastifyRequest): number | undefined {
-  const value = Number(request.headers['x-gatehouse-pace']);
-  return Number.isFinite(value) && value > 0 ? value : undefined;
+  return paceOfHeaders(request.headers);
 }
 
 /** Installs the fault and latency hook for every gateway route except the portrait library, public and admin routes. */

@@ -1,6 +1,6 @@
 // Refuses every request and WebSocket upgrade whose Host header names something other than this gateway (DNS rebinding), with 403 in the caller's protocol.
 import type { FastifyInstance } from 'fastify';
-import { GatewayError } from '../services/errors.ts';
+import { GatewayError } from '../errors.ts';
 import { isAllowedHost, type HostPolicy } from './host-names.ts';
 
 /** Longest part of a refused Host header quoted back in the error message. */

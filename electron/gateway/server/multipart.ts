@@ -1,6 +1,6 @@
 // Reads a multipart/form-data body part by part; a malformed body (bad boundary, truncated part) is a 400 in the caller's protocol, never the parser's 500.
 import type { FastifyRequest } from 'fastify';
-import { GatewayError, invalid } from '../services/errors.ts';
+import { GatewayError, invalid } from '../errors.ts';
 
 /** Longest multipart boundary accepted (RFC 2046 allows 1 to 70 characters). */
 export const MAX_BOUNDARY_LENGTH = 70;

@@ -1,6 +1,6 @@
 // Origin checks for the console's admin API and socket (same origin only) and for realtime upgrades from browsers (same origin or a listed CORS origin).
 import type { FastifyRequest } from 'fastify';
-import { GatewayError } from '../services/errors.ts';
+import { GatewayError } from '../errors.ts';
 import { isAllowedOrigin } from './cors.ts';
 
 /** The origin a browser page served by this listener has: the listener's scheme and the request's Host (checked already by the Host hook). */

@@ -4,7 +4,7 @@ import packageJson from '../../../package.json' with { type: 'json' };
 import type { GatewayContext } from '../context.ts';
 import { JOURNAL_LIMIT } from '../../../shared/journal.ts';
 import { parseJournalFilter, parseTokenCreate } from './admin-input.ts';
-import { notFound } from './errors.ts';
+import { notFound } from '../errors.ts';
 import { normalizePaging } from './paging.ts';
 import { useSecretStore } from './secret-access.ts';
 import { saveSettings, settingsView } from './settings.ts';

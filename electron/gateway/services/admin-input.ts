@@ -2,7 +2,7 @@
 import type { TokenCreateBody } from '../../../shared/admin-api.ts';
 import { JOURNAL_FILTER_TEXT_LIMIT, JOURNAL_PROTOCOLS, type JournalProtocol, type JournalQuery } from '../../../shared/journal.ts';
 import { FIELD_LIMITS, tooLongMessage } from '../../../shared/field-limits.ts';
-import { invalid } from './errors.ts';
+import { invalid } from '../errors.ts';
 import type { CreateTokenInput } from './tokens.ts';
 
 /** Validates a token creation body; `now` rejects an expiry in the past. */

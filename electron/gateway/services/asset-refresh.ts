@@ -1,6 +1,7 @@
 // Refreshes one non-terminal asset from the upstream reviewer and stores the outcome; concurrent refreshes of one asset share a call.
 import { TERMINAL_STATUSES } from '../../../shared/portrait.ts';
-import { UpstreamError, type Reviewer, type ReviewVerdict } from '../providers/reviewer.ts';
+import { UpstreamError } from '../errors.ts';
+import type { Reviewer, ReviewVerdict } from '../providers/types.ts';
 import type { AssetRow, AssetsRepo, RefreshResult } from '../storage/assets-repo.ts';
 import type { Clock } from '../time.ts';
 

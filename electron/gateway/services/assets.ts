@@ -1,12 +1,13 @@
 // Portrait asset rules: register with the upstream reviewer, list without refreshing, read with a refresh, rename.
 import type { Asset, Page } from '../../../shared/portrait.ts';
 import { publicId } from '../ids.ts';
-import { UpstreamError, type Reviewer } from '../providers/reviewer.ts';
+import { UpstreamError } from '../errors.ts';
+import type { Reviewer } from '../providers/types.ts';
 import type { AssetsRepo } from '../storage/assets-repo.ts';
 import type { GroupsRepo } from '../storage/groups-repo.ts';
 import type { Clock } from '../time.ts';
 import type { AssetRefresher } from './asset-refresh.ts';
-import { GatewayError, notFound } from './errors.ts';
+import { GatewayError, notFound } from '../errors.ts';
 import type { Paging } from './paging.ts';
 import { MESSAGES, type AssetCreateInput, type AssetListFilter } from './portrait-input.ts';
 import { presentAsset, presentPage } from './portrait-present.ts';

@@ -3,7 +3,7 @@ import type { Group, Page } from '../../../shared/portrait.ts';
 import { publicId } from '../ids.ts';
 import type { GroupsRepo } from '../storage/groups-repo.ts';
 import type { Clock } from '../time.ts';
-import { notFound } from './errors.ts';
+import { notFound } from '../errors.ts';
 import type { Paging } from './paging.ts';
 import { MESSAGES, type GroupCreateInput, type GroupUpdateInput } from './portrait-input.ts';
 import { presentGroup, presentPage } from './portrait-present.ts';

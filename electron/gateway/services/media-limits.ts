@@ -2,7 +2,7 @@
 import { readWavFormat } from '../providers/simulate/audio-containers.ts';
 import { speechSeconds, speechSecondsOfBytes } from '../providers/simulate/fsk-voice.ts';
 import { readPngHeader, type PngHeader } from '../providers/simulate/png.ts';
-import { GatewayError, invalid } from './errors.ts';
+import { GatewayError, invalid } from '../errors.ts';
 
 /** Most `n` (images made per request) for generations and edits. */
 export const MAX_IMAGES_PER_REQUEST = 10;

@@ -1,7 +1,7 @@
 // Validates portrait request bodies and queries into typed inputs, with the spec's error messages.
 import { ASSET_STATUSES, ASSET_TYPES, DEFAULT_GROUP_TYPE, type AssetStatus, type AssetType } from '../../../shared/portrait.ts';
 import { FIELD_LIMITS, tooLongMessage } from '../../../shared/field-limits.ts';
-import { invalid } from './errors.ts';
+import { invalid } from '../errors.ts';
 
 /** The spec's error messages, shared by validation and tests' expectations in the README. */
 export const MESSAGES = {

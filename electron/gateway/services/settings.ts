@@ -10,7 +10,7 @@ import {
 import { DEFAULTS, type HostSettings } from '../config.ts';
 import type { RefreshScheduler } from '../scheduler/refresh-scheduler.ts';
 import { readSettingsFile, SettingsFileError, writeSettingsFile } from '../settings/settings-file.ts';
-import { GatewayError, invalid } from './errors.ts';
+import { GatewayError, invalid } from '../errors.ts';
 
 /** The values this run started with, and the host's settings file when it keeps one. */
 export interface SettingsContext {

@@ -1,5 +1,5 @@
 // Stored Responses API responses: the conversation a `previous_response_id` continues, and retrieval per account, within the storage limits.
-import { invalid, notFound } from './errors.ts';
+import { invalid, notFound } from '../errors.ts';
 import type { ResponsesRepo } from '../storage/responses-repo.ts';
 import type { Db } from '../storage/database.ts';
 import type { Clock } from '../time.ts';

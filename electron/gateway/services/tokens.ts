@@ -5,17 +5,13 @@ import type { AccountsRepo } from '../storage/accounts-repo.ts';
 import type { TokenRow, TokensRepo } from '../storage/tokens-repo.ts';
 import type { Clock } from '../time.ts';
 import { FIELD_LIMITS, tooLongMessage } from '../../../shared/field-limits.ts';
-import { GatewayError, invalid } from './errors.ts';
+import { GatewayError, invalid } from '../errors.ts';
+import type { Principal } from '../principal.ts';
 
 /** Micro-units per unit of currency: amounts are stored as integers. */
 export const MICROS = 1_000_000;
 
-/** The caller behind a request, once its token is accepted. */
-export interface Principal {
-  accountId: number;
-  accountName: string;
-  tokenId: string;
-}
+export type { Principal };
 
 export interface CreateTokenInput {
   account: string;

@@ -1,7 +1,7 @@
 // A small bounded pool of worker threads for media jobs, so image and audio work never blocks the event loop; a full queue is a 503.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { GatewayError, invalid } from '../services/errors.ts';
+import { GatewayError, invalid } from '../errors.ts';
 import type { MediaJob, MediaJobKind, MediaJobs } from './media-jobs.ts';
 import type { MediaReply } from './media-worker.ts';
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseMessagesBody } from '../../../electron/gateway/protocols/anthropic/request.ts';
-import { GatewayError } from '../../../electron/gateway/services/errors.ts';
+import { GatewayError } from '../../../electron/gateway/errors.ts';
 
 const rejects = (body: unknown, param: RegExp) =>
   assert.throws(

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { itemsToTurns, normalizeInput } from '../../../electron/gateway/protocols/responses/items.ts';
-import { GatewayError } from '../../../electron/gateway/services/errors.ts';
+import { GatewayError } from '../../../electron/gateway/errors.ts';
 
 test('a string input is one user message item; items without type are messages', () => {
   assert.deepEqual(normalizeInput('hi'), [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }]);

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { toAnthropicMessage } from '../../../electron/gateway/protocols/anthropic/message.ts';
 import { anthropicStreamEvents } from '../../../electron/gateway/protocols/anthropic/stream.ts';
 import { toGenerateContentChunks } from '../../../electron/gateway/protocols/gemini/response.ts';
-import type { ChatResult } from '../../../electron/gateway/providers/simulate/text/types.ts';
+import type { ChatResult } from '../../../electron/gateway/protocols/neutral/chat.ts';
 
 const words = (text: string) => text.match(/\S+\s*/g) ?? [];
 

@@ -1,7 +1,7 @@
 // Unit tests of the simulated reviewer's test values, against a real SQLite file.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { UpstreamError } from '../../../electron/gateway/providers/reviewer.ts';
+import { UpstreamError } from '../../../electron/gateway/errors.ts';
 import { SimulatedReviewer } from '../../../electron/gateway/providers/simulate/reviewer.ts';
 import { SimReviewsRepo } from '../../../electron/gateway/storage/sim-reviews-repo.ts';
 import { manualClock } from '../../helpers/clock.ts';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { synthesizeSpeech } from '../../../electron/gateway/providers/simulate/fsk-voice.ts';
-import { hear } from '../../../electron/gateway/realtime/hearing.ts';
+import { hear } from '../../../electron/gateway/providers/simulate/hearing.ts';
 
 const padded = (samples: Int16Array, beforeMs: number, afterMs: number) => {
   const all = new Int16Array(samples.length + (beforeMs + afterMs) * 24);

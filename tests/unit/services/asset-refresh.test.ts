@@ -1,7 +1,8 @@
 // Unit tests of the asset refresher: shared in-flight calls, stored errors, and no change to terminal assets.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { UpstreamError, type Reviewer, type ReviewVerdict } from '../../../electron/gateway/providers/reviewer.ts';
+import { UpstreamError } from '../../../electron/gateway/errors.ts';
+import type { Reviewer, ReviewVerdict } from '../../../electron/gateway/providers/types.ts';
 import { AssetRefresher } from '../../../electron/gateway/services/asset-refresh.ts';
 import { AccountsRepo } from '../../../electron/gateway/storage/accounts-repo.ts';
 import { AssetsRepo, type AssetRow } from '../../../electron/gateway/storage/assets-repo.ts';

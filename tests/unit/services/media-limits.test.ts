@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { wavFile } from '../../../electron/gateway/providers/simulate/audio-containers.ts';
 import { encodePng } from '../../../electron/gateway/providers/simulate/png.ts';
-import { GatewayError } from '../../../electron/gateway/services/errors.ts';
+import { GatewayError } from '../../../electron/gateway/errors.ts';
 import {
   checkImageOutput,
   checkSpeech,

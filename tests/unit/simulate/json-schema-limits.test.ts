@@ -13,12 +13,12 @@ import {
   MAX_SCHEMA_OUTPUT_TOKENS,
   SchemaLimitError,
   type SchemaLimitReason,
-} from '../../../electron/gateway/providers/simulate/text/json-schema-limits.ts';
+} from '../../../electron/gateway/protocols/neutral/schema-limits.ts';
 import { newBudget, valueFor } from '../../../electron/gateway/providers/simulate/text/json-schema-value.ts';
 import { seededRandom } from '../../../electron/gateway/providers/simulate/text/seed.ts';
 import { streamPieces } from '../../../electron/gateway/providers/simulate/text/stream-pieces.ts';
-import { countTokens, estimateInputTokens } from '../../../electron/gateway/providers/simulate/text/tokens.ts';
-import type { ChatRequest, JsonSchema } from '../../../electron/gateway/providers/simulate/text/types.ts';
+import { countTokens, estimateInputTokens } from '../../../electron/gateway/protocols/neutral/tokens.ts';
+import type { ChatRequest, JsonSchema } from '../../../electron/gateway/protocols/neutral/chat.ts';
 import { validateAgainstSchema } from '../../helpers/json-schema-check.ts';
 
 /** minItems 1000 nested three deep: 10^9 strings, the hostile schema. */

@@ -5,13 +5,8 @@ import { isEchoModel, simulateChat } from '../../../electron/gateway/providers/s
 import { valueFor } from '../../../electron/gateway/providers/simulate/text/json-schema-value.ts';
 import { seededRandom } from '../../../electron/gateway/providers/simulate/text/seed.ts';
 import { argumentFragments, streamPieces } from '../../../electron/gateway/providers/simulate/text/stream-pieces.ts';
-import {
-  countTokens,
-  estimateInputTokens,
-  REQUEST_OVERHEAD,
-  TURN_OVERHEAD,
-} from '../../../electron/gateway/providers/simulate/text/tokens.ts';
-import type { ChatRequest, ToolSpec } from '../../../electron/gateway/providers/simulate/text/types.ts';
+import { countTokens, estimateInputTokens, REQUEST_OVERHEAD, TURN_OVERHEAD } from '../../../electron/gateway/protocols/neutral/tokens.ts';
+import type { ChatRequest, ToolSpec } from '../../../electron/gateway/protocols/neutral/chat.ts';
 import { validateAgainstSchema } from '../../helpers/json-schema-check.ts';
 
 const ask = (text: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({

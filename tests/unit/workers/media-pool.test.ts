@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { encodePng } from '../../../electron/gateway/providers/simulate/png.ts';
-import { GatewayError } from '../../../electron/gateway/services/errors.ts';
+import { GatewayError } from '../../../electron/gateway/errors.ts';
 import { runMediaJob } from '../../../electron/gateway/workers/media-jobs.ts';
 import { MediaPool } from '../../../electron/gateway/workers/media-pool.ts';
 

@@ -1,6 +1,6 @@
 // Translates an Anthropic Messages request body into the neutral ChatRequest, validating it as the real API does.
-import { invalid } from '../../services/errors.ts';
-import type { ChatRequest, ChatTurn, OutputFormat, ToolCall, ToolChoice, ToolSpec } from '../../providers/simulate/text/types.ts';
+import { invalid } from '../../errors.ts';
+import type { ChatRequest, ChatTurn, OutputFormat, ToolCall, ToolChoice, ToolSpec } from '../neutral/chat.ts';
 import {
   absent,
   asObject,

@@ -1,6 +1,6 @@
 // Translates a Gemini GenerateContentRequest (contents, systemInstruction, generationConfig, tools) into the neutral ChatRequest.
-import { invalid } from '../../services/errors.ts';
-import type { ChatRequest, ChatTurn, OutputFormat, ToolCall, ToolChoice, ToolSpec } from '../../providers/simulate/text/types.ts';
+import { invalid } from '../../errors.ts';
+import type { ChatRequest, ChatTurn, OutputFormat, ToolCall, ToolChoice, ToolSpec } from '../neutral/chat.ts';
 import {
   absent,
   asObject,

@@ -1,5 +1,5 @@
 // Normalises Gemini's OpenAPI-subset schemas (uppercase types, `nullable`) into the JSON Schema the engine understands.
-import { checkSchemaDocument } from '../../providers/simulate/text/json-schema-limits.ts';
+import { checkSchemaDocument } from '../neutral/schema-limits.ts';
 import { isObject } from '../fields.ts';
 
 /** Keys of the OpenAPI subset with no JSON Schema meaning, dropped on the way. */

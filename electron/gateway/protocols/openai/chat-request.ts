@@ -1,6 +1,6 @@
 // Parses and validates a `POST /v1/chat/completions` body into the neutral chat request.
-import { invalid } from '../../services/errors.ts';
-import type { ChatRequest, ChatTurn, OutputFormat, ToolCall, ToolChoice, ToolSpec } from '../../providers/simulate/text/types.ts';
+import { invalid } from '../../errors.ts';
+import type { ChatRequest, ChatTurn, OutputFormat, ToolCall, ToolChoice, ToolSpec } from '../neutral/chat.ts';
 import {
   absent,
   asObject,

@@ -1,5 +1,5 @@
 // Builds OpenAI chat completion objects and their streamed `chat.completion.chunk` events from a neutral chat result.
-import type { ChatChoice, ChatResult, FinishReason, ToolCall } from '../../providers/simulate/text/types.ts';
+import type { ChatChoice, ChatResult, FinishReason, ToolCall } from '../neutral/chat.ts';
 import type { NamedEvent } from '../named-event.ts';
 
 /** What every object of one completion shares. */

@@ -1,6 +1,6 @@
 // Responses API conversation items: normalising `input`, and turning items (input and earlier output) into neutral chat turns.
-import { invalid } from '../../services/errors.ts';
-import type { ChatTurn } from '../../providers/simulate/text/types.ts';
+import { invalid } from '../../errors.ts';
+import type { ChatTurn } from '../neutral/chat.ts';
 import { asObject, isObject, requiredString, type Fields } from '../fields.ts';
 import { nameToolResults } from '../turns.ts';
 

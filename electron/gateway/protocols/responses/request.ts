@@ -1,6 +1,6 @@
 // Parses and validates a `POST /v1/responses` body: input items, instructions, function tools, tool_choice, text.format.
-import { invalid } from '../../services/errors.ts';
-import type { OutputFormat, ToolChoice, ToolSpec } from '../../providers/simulate/text/types.ts';
+import { invalid } from '../../errors.ts';
+import type { OutputFormat, ToolChoice, ToolSpec } from '../neutral/chat.ts';
 import {
   absent,
   asObject,

@@ -3,7 +3,8 @@ import type { AssetType } from '../../../../shared/portrait.ts';
 import { publicId } from '../../ids.ts';
 import type { SimReviewsRepo } from '../../storage/sim-reviews-repo.ts';
 import type { Clock } from '../../time.ts';
-import { UpstreamError, type Reviewer, type ReviewVerdict } from '../reviewer.ts';
+import { UpstreamError } from '../../errors.ts';
+import type { Reviewer, ReviewVerdict } from '../types.ts';
 
 /** File extensions that identify each asset type; an extension of another type is a format mismatch. */
 const EXTENSIONS: Record<AssetType, readonly string[]> = {

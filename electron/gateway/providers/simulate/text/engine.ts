@@ -1,12 +1,12 @@
 // The simulated chat model: deterministic answers with tool calls, JSON output, stop sequences and token limits.
 import { RequestSchemaValues } from './json-schema-bounded.ts';
-import { checkRequestSchemas } from './json-schema-limits.ts';
+import { checkRequestSchemas } from '../../../protocols/neutral/schema-limits.ts';
 import { seededRandom, type Random } from './seed.ts';
 import { paragraph, topicWords } from './sentences.ts';
 import { streamPieces } from './stream-pieces.ts';
 import { lastUserText, toolToCall } from './tool-choice.ts';
-import { countTokens, estimateInputTokens } from './tokens.ts';
-import type { ChatChoice, ChatRequest, ChatResult, ToolCall } from './types.ts';
+import { countTokens, estimateInputTokens } from '../../../protocols/neutral/tokens.ts';
+import type { ChatChoice, ChatRequest, ChatResult, ToolCall } from '../../../protocols/neutral/chat.ts';
 
 /** True for the echo model: it answers with the last user message, verbatim. */
 export function isEchoModel(model: string): boolean {

@@ -1,9 +1,15 @@
 // Schema-driven output of one request within its limits: tries the usual value, falls back to the smallest, refuses the impossible.
-import { checkSchemaDocument, FORMAT_SCHEMA_LABEL, SchemaLimitError, toolSchemaLabel, unsatisfiable } from './json-schema-limits.ts';
+import {
+  checkSchemaDocument,
+  FORMAT_SCHEMA_LABEL,
+  SchemaLimitError,
+  toolSchemaLabel,
+  unsatisfiable,
+} from '../../../protocols/neutral/schema-limits.ts';
 import { newBudget, TruncatedValue, valueFor } from './json-schema-value.ts';
 import { seededRandom, type Random } from './seed.ts';
 import { streamPieces } from './stream-pieces.ts';
-import type { JsonSchema } from './types.ts';
+import type { JsonSchema } from '../../../protocols/neutral/chat.ts';
 
 /**
  * Refuses a schema that is too large or whose smallest value does not fit the gateway's limits, at the time it is

@@ -1,5 +1,5 @@
 // A small JSON Schema validator (the subset json-schema-value.ts generates) for self-checks and tests.
-import type { JsonSchema } from './types.ts';
+import type { JsonSchema } from '../../../protocols/neutral/chat.ts';
 
 const FORMATS: Record<string, RegExp> = {
   date: /^\d{4}-\d{2}-\d{2}$/,

@@ -5,10 +5,10 @@ import {
   MAX_SCHEMA_OUTPUT_TOKENS,
   MAX_SCHEMA_VALUE_DEPTH,
   SchemaLimitError,
-} from './json-schema-limits.ts';
+} from '../../../protocols/neutral/schema-limits.ts';
 import type { Random } from './seed.ts';
-import { countTokens } from './tokens.ts';
-import type { JsonSchema } from './types.ts';
+import { countTokens } from '../../../protocols/neutral/tokens.ts';
+import type { JsonSchema } from '../../../protocols/neutral/chat.ts';
 
 const WORDS = ['alpha', 'river', 'sample', 'orbit', 'maple', 'signal', 'harbor', 'quartz', 'ember', 'meadow'];
 

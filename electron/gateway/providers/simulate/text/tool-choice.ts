@@ -1,5 +1,5 @@
 // Decides whether a simulated answer calls a tool, and which: forced by tool_choice or named in the last user message.
-import type { ChatRequest, ChatTurn, ToolSpec } from './types.ts';
+import type { ChatRequest, ChatTurn, ToolSpec } from '../../../protocols/neutral/chat.ts';
 
 /** The tool to call, or undefined for a text answer. After a tool result the answer is always text, so agent loops end. */
 export function toolToCall(request: ChatRequest): ToolSpec | undefined {

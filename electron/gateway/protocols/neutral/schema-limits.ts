@@ -1,6 +1,6 @@
 // The limits on client-sent JSON schemas and on the values generated from them, and the error that reports a breach.
-import { GatewayError } from '../../../services/errors.ts';
-import type { ChatRequest, JsonSchema } from './types.ts';
+import { GatewayError } from '../../errors.ts';
+import type { ChatRequest, JsonSchema } from './chat.ts';
 
 /** Deepest nesting of one schema document (JSON levels, const/enum contents included). */
 export const MAX_SCHEMA_DEPTH = 64;

@@ -1,6 +1,6 @@
 // The gateway's one documented token estimate: words and punctuation marks, plus a small overhead per turn.
-import { checkRequestSchemas } from './json-schema-limits.ts';
-import type { ChatRequest } from './types.ts';
+import { checkRequestSchemas } from './schema-limits.ts';
+import type { ChatRequest } from './chat.ts';
 
 /**
  * One token per run of letters/digits (a "word") and one per other visible character (punctuation, symbols, emoji);

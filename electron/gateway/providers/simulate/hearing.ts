@@ -1,7 +1,7 @@
 // What the simulated realtime model hears in user audio: the gateway's own voice decodes to its exact text, other audio to a stable sentence.
-import { listen } from '../providers/simulate/fsk-voice.ts';
-import { pcmBytes } from '../providers/simulate/pcm.ts';
-import { transcribe } from '../providers/simulate/transcribe.ts';
+import { listen } from './fsk-voice.ts';
+import { pcmBytes } from './pcm.ts';
+import { transcribe } from './transcribe.ts';
 
 /** Samples this quiet or quieter (about −54 dBFS) count as silence around speech. */
 const QUIET = 64;

@@ -42,3 +42,8 @@ export class GatewayError extends Error {
 
 export const invalid = (message: string, param: string | null = null) => new GatewayError('invalid_request', message, param);
 export const notFound = (message: string, param: string | null = null) => new GatewayError('not_found', message, param);
+
+/** Thrown by a provider when its upstream cannot be reached or refuses the call; `message` is safe to show the caller. */
+export class UpstreamError extends Error {
+  override readonly name = 'UpstreamError';
+}

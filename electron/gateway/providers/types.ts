@@ -1,0 +1,201 @@
+// The provider seam: one interface per capability, implemented by providers/simulate (and relay later), chosen per call.
+import type { AssetType } from '../../../shared/portrait.ts';
+import type { ChatRequest, ChatResult } from '../protocols/neutral/chat.ts';
+import type { ChatStream } from '../protocols/neutral/deltas.ts';
+import type { Principal } from '../principal.ts';
+
+/** The client protocol a call arrived in: which codec parsed it and will render the answer. */
+export type InboundProtocol = 'openai' | 'responses' | 'anthropic' | 'gemini' | 'realtime' | 'portrait' | 'tasks3d';
+
+/** What every provider call carries besides its neutral request. */
+export interface CallContext {
+  /** The caller, once authenticated. */
+  readonly principal: Principal;
+  readonly protocol: InboundProtocol;
+  /** The endpoint as billed and journaled, e.g. `/v1/chat/completions`. */
+  readonly endpoint: string;
+  /** The request body as received, for an upstream of the caller's own protocol (relay forwards it untouched); absent for multipart and WebSocket calls. */
+  readonly rawBody?: Buffer;
+  /** The request headers as received (test values such as `x-gatehouse-pace`, pass-through headers such as `anthropic-beta`). */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** Aborted when the caller goes away (the client disconnects, a realtime response is cancelled): stop work and upstream calls. */
+  readonly signal: AbortSignal;
+}
+
+/** Chat models: every text endpoint (chat, completions, messages, generateContent, responses, realtime) ends here. */
+export interface ChatProvider {
+  /** The whole answer, for calls that do not stream. Throws a GatewayError for a request the model refuses. */
+  complete(request: ChatRequest, call: CallContext): Promise<ChatResult>;
+  /**
+   * The answer as it is produced. Resolves once the answer has started: a refusal is thrown here, while the
+   * route can still answer with an HTTP error. The stream then yields deltas as they come (paced, for the
+   * simulator's `x-gatehouse-pace`) and ends with a usage delta; it stops early when `call.signal` aborts.
+   */
+  stream(request: ChatRequest, call: CallContext): Promise<ChatStream>;
+  /** Input tokens of a request, as the model counts them (Anthropic count_tokens, Gemini countTokens). */
+  countTokens(request: ChatRequest, call: CallContext): Promise<number>;
+}
+
+/** One embeddings input: a text, or token ids (OpenAI accepts both). */
+export type EmbeddingInput = string | readonly number[];
+
+export interface EmbeddingsProvider {
+  /** One vector per input, in order. `dimensions` absent: the model's own size. */
+  embed(
+    request: { model: string; inputs: readonly EmbeddingInput[]; dimensions?: number },
+    call: CallContext,
+  ): Promise<{ vectors: Float32Array[]; usage: { inputTokens: number } }>;
+}
+
+export interface RerankProvider {
+  /** Every document's relevance to the query, from 0 to 1, best first (ties by index); `topN` cuts the list. */
+  rerank(
+    request: { model: string; query: string; documents: readonly string[]; topN?: number },
+    call: CallContext,
+  ): Promise<{ results: { index: number; relevance: number }[]; usage: { inputTokens: number } }>;
+}
+
+/** A PNG image made by a provider. */
+export interface MadeImage {
+  png: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** An uploaded image (or mask) of an edit, as its form field and bytes. */
+export interface ImageUpload {
+  field: string;
+  bytes: Uint8Array;
+}
+
+export interface ImagesProvider {
+  generate(request: { model: string; prompt: string; width: number; height: number; n: number }, call: CallContext): Promise<MadeImage[]>;
+  /** `size` absent: the first image's size. */
+  edit(
+    request: {
+      model: string;
+      prompt: string;
+      images: readonly ImageUpload[];
+      mask?: ImageUpload;
+      n: number;
+      size?: { width: number; height: number };
+    },
+    call: CallContext,
+  ): Promise<MadeImage[]>;
+}
+
+/** Audio formats a speech provider produces. */
+export type SpeechFormat = 'mp3' | 'wav' | 'pcm';
+
+export interface SpeechProvider {
+  /** The spoken `input`, encoded as `format`. */
+  speak(
+    request: { model: string; input: string; voice: string; speed: number; format: SpeechFormat },
+    call: CallContext,
+  ): Promise<Uint8Array>;
+}
+
+/** A transcript with its timing; segments and words are optional (a provider that has none lets the gateway time them evenly). */
+export interface Transcript {
+  text: string;
+  /** Seconds of audio heard. */
+  duration: number;
+  language?: string;
+  segments?: { start: number; end: number; text: string }[];
+  words?: { word: string; start: number; end: number }[];
+}
+
+export interface TranscriptionProvider {
+  /** What is said in an uploaded audio file; `translate` answers in English. */
+  transcribe(
+    request: { model: string; task: 'transcribe' | 'translate'; bytes: Uint8Array; fileName: string; language?: string; prompt?: string },
+    call: CallContext,
+  ): Promise<Transcript>;
+}
+
+/** The state of a 3D generation upstream. */
+export type Mesh3dState =
+  | { state: 'SUBMITTED' | 'QUEUED' | 'IN_PROGRESS'; progress: number }
+  | { state: 'SUCCESS'; file: Uint8Array; outputTokens: number }
+  | { state: 'FAILURE'; reason: string };
+
+/** What a 3D task asked for, as the gateway stored it. */
+export interface Mesh3dTask {
+  upstreamId: string;
+  model: string;
+  prompt: string;
+  imageUrl: string | null;
+  format: 'glb' | 'obj' | 'stl';
+  submittedAt: number;
+  /** The time the upstream gave the task when it was submitted. */
+  durationMs: number;
+}
+
+export interface Mesh3dProvider {
+  /** Starts a generation; returns the upstream's id for it and the input tokens it counts. */
+  submit(
+    request: Omit<Mesh3dTask, 'upstreamId' | 'submittedAt' | 'durationMs'>,
+    call: CallContext,
+  ): Promise<{ upstreamId: string; inputTokens: number; durationMs: number }>;
+  /** Where a task stands; a finished task's file comes once, with SUCCESS. Throws UpstreamError when the upstream cannot tell. */
+  check(task: Mesh3dTask): Promise<Mesh3dState>;
+}
+
+/** What a realtime session's model does besides chatting: hear the user's audio and speak its answer. */
+export interface RealtimeProvider {
+  /** The text said in a user's audio turn (24 kHz PCM16, silence around it as voice detection leaves it). */
+  hear(samples: Int16Array, call: CallContext): Promise<string>;
+  /** The model's voice saying `text` at `speed`, as 24 kHz PCM16. */
+  speak(text: string, speed: number, call: CallContext): Promise<Int16Array>;
+}
+
+/** What the upstream says of a submitted asset. */
+export type ReviewVerdict = { status: 'Processing' } | { status: 'Active'; resolvedUrl: string } | { status: 'Failed'; reason: string };
+
+/** Registers portrait assets upstream and reports their review (runs in requests and in the background scan). */
+export interface Reviewer {
+  /** Submits a URL for review and returns the upstream's id for it. Throws UpstreamError. */
+  submit(input: { url: string; assetType: AssetType }): Promise<{ upstreamId: string }>;
+  /** Asks the upstream for the current verdict. Throws UpstreamError. */
+  check(upstreamId: string): Promise<ReviewVerdict>;
+}
+
+/** A model the gateway serves, as the catalogue describes it (each protocol renders its own shape). */
+export interface ModelInfo {
+  id: string;
+  displayName: string;
+  /** What the model is for, shown as its description. */
+  capability: string;
+  /** Gemini's names of the methods the model serves. */
+  geminiMethods: string[];
+  /** Unix seconds. */
+  created: number;
+}
+
+export interface ModelCatalogue {
+  /** Every model callers may name. */
+  list(call: CallContext): Promise<ModelInfo[]>;
+  /** One model; a provider that serves any name describes unknown names too, others return undefined. */
+  describe(id: string, call: CallContext): Promise<ModelInfo | undefined>;
+}
+
+/** Every capability of one provider mode. */
+export interface ProviderBundle {
+  /** Which face answers: the offline emulator, or a real upstream. */
+  readonly mode: 'simulate' | 'relay';
+  readonly chat: ChatProvider;
+  readonly embeddings: EmbeddingsProvider;
+  readonly rerank: RerankProvider;
+  readonly images: ImagesProvider;
+  readonly speech: SpeechProvider;
+  readonly transcription: TranscriptionProvider;
+  readonly mesh3d: Mesh3dProvider;
+  readonly realtime: RealtimeProvider;
+  readonly reviewer: Reviewer;
+  readonly models: ModelCatalogue;
+}
+
+/** Chooses the provider bundle of each call; background work (the refresh scan, 3D polling) passes no call. */
+export interface ProviderSelector {
+  for(call?: CallContext, model?: string): ProviderBundle;
+}
