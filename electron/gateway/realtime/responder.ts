@@ -1,7 +1,7 @@
 // Streams one simulated realtime response as its ordered server events: function calls, or a message in text or spoken audio with its transcript.
 import { publicId } from '../ids.ts';
 import { simulateChat } from '../providers/simulate/text/engine.ts';
-import { argumentFragments, streamPieces } from '../providers/simulate/text/stream-pieces.ts';
+import { argumentFragments, streamPieces } from '../protocols/neutral/stream-pieces.ts';
 import { countTokens } from '../protocols/neutral/tokens.ts';
 import type { ChatChoice, ChatRequest, ToolCall } from '../protocols/neutral/chat.ts';
 import { piecesWithinSpeechLimit } from '../services/media-limits.ts';

@@ -1,7 +1,7 @@
 // One simulated realtime session: reads client events, keeps the conversation and the input audio buffer, and answers with GA (or beta) server events.
 import { publicId } from '../ids.ts';
 import { isObject, type Fields } from '../protocols/fields.ts';
-import { streamPieces } from '../providers/simulate/text/stream-pieces.ts';
+import { streamPieces } from '../protocols/neutral/stream-pieces.ts';
 import { renderError } from '../server/error-render.ts';
 import { nestsDeeperThan, tooDeepMessage } from '../server/json-depth.ts';
 import { GatewayError } from '../errors.ts';

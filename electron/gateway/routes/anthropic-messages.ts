@@ -6,7 +6,7 @@ import { toAnthropicMessage } from '../protocols/anthropic/message.ts';
 import { parseMessagesBody } from '../protocols/anthropic/request.ts';
 import { anthropicStreamEvents } from '../protocols/anthropic/stream.ts';
 import { simulateChat } from '../providers/simulate/text/engine.ts';
-import { streamPieces } from '../providers/simulate/text/stream-pieces.ts';
+import { streamPieces } from '../protocols/neutral/stream-pieces.ts';
 import { estimateInputTokens } from '../protocols/neutral/tokens.ts';
 import { writeSse } from '../server/sse.ts';
 import { invalid } from '../errors.ts';

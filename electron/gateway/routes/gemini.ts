@@ -5,7 +5,7 @@ import { randomBase62 } from '../ids.ts';
 import { parseCountTokens, parseGenerateContent } from '../protocols/gemini/request.ts';
 import { toGenerateContentChunks, toGenerateContentResponse } from '../protocols/gemini/response.ts';
 import { simulateChat } from '../providers/simulate/text/engine.ts';
-import { streamPieces } from '../providers/simulate/text/stream-pieces.ts';
+import { streamPieces } from '../protocols/neutral/stream-pieces.ts';
 import { estimateInputTokens } from '../protocols/neutral/tokens.ts';
 import { writeJsonArray, writeSse } from '../server/sse.ts';
 import { invalid, notFound } from '../errors.ts';

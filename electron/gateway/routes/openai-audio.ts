@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../protocols/fields.ts';
-import { streamPieces } from '../providers/simulate/text/stream-pieces.ts';
+import { streamPieces } from '../protocols/neutral/stream-pieces.ts';
 import { countTokens } from '../protocols/neutral/tokens.ts';
 import { segmentsOf, toSrt, toVtt, wordsOf, type Segment } from '../providers/simulate/transcripts.ts';
 import { invalid } from '../errors.ts';

@@ -5,7 +5,7 @@ import { publicId } from '../ids.ts';
 import { parseChatBody } from '../protocols/openai/chat-request.ts';
 import { chatCompletionChunks, toChatCompletion } from '../protocols/openai/chat-response.ts';
 import { simulateChat } from '../providers/simulate/text/engine.ts';
-import { streamPieces } from '../providers/simulate/text/stream-pieces.ts';
+import { streamPieces } from '../protocols/neutral/stream-pieces.ts';
 import { DONE, writeSse } from '../server/sse.ts';
 
 export async function openaiChatRoutes(app: FastifyInstance, options: { context: GatewayContext }) {

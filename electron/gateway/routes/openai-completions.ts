@@ -4,7 +4,7 @@ import type { GatewayContext } from '../context.ts';
 import { publicId } from '../ids.ts';
 import { parseCompletionBody, textCompletionChunks, toTextCompletion } from '../protocols/openai/completions.ts';
 import { simulateChat } from '../providers/simulate/text/engine.ts';
-import { streamPieces } from '../providers/simulate/text/stream-pieces.ts';
+import { streamPieces } from '../protocols/neutral/stream-pieces.ts';
 import { DONE, writeSse } from '../server/sse.ts';
 
 export async function openaiCompletionsRoutes(app: FastifyInstance, options: { context: GatewayContext }) {

@@ -7,7 +7,7 @@ import { parseResponsesBody, type ResponsesCall } from '../protocols/responses/r
 import { responseObject, toOutcome } from '../protocols/responses/response.ts';
 import { responseStreamEvents } from '../protocols/responses/stream.ts';
 import { simulateChat } from '../providers/simulate/text/engine.ts';
-import { streamPieces } from '../providers/simulate/text/stream-pieces.ts';
+import { streamPieces } from '../protocols/neutral/stream-pieces.ts';
 import type { ChatRequest } from '../protocols/neutral/chat.ts';
 import { writeSse } from '../server/sse.ts';
 import { StoredResponses } from '../services/stored-responses.ts';

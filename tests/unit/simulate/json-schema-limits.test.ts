@@ -16,7 +16,7 @@ import {
 } from '../../../electron/gateway/protocols/neutral/schema-limits.ts';
 import { newBudget, valueFor } from '../../../electron/gateway/providers/simulate/text/json-schema-value.ts';
 import { seededRandom } from '../../../electron/gateway/providers/simulate/text/seed.ts';
-import { streamPieces } from '../../../electron/gateway/providers/simulate/text/stream-pieces.ts';
+import { streamPieces } from '../../../electron/gateway/protocols/neutral/stream-pieces.ts';
 import { countTokens, estimateInputTokens } from '../../../electron/gateway/protocols/neutral/tokens.ts';
 import type { ChatRequest, JsonSchema } from '../../../electron/gateway/protocols/neutral/chat.ts';
 import { validateAgainstSchema } from '../../helpers/json-schema-check.ts';

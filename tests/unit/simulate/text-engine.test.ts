@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { isEchoModel, simulateChat } from '../../../electron/gateway/providers/simulate/text/engine.ts';
 import { valueFor } from '../../../electron/gateway/providers/simulate/text/json-schema-value.ts';
 import { seededRandom } from '../../../electron/gateway/providers/simulate/text/seed.ts';
-import { argumentFragments, streamPieces } from '../../../electron/gateway/providers/simulate/text/stream-pieces.ts';
+import { argumentFragments, streamPieces } from '../../../electron/gateway/protocols/neutral/stream-pieces.ts';
 import { countTokens, estimateInputTokens, REQUEST_OVERHEAD, TURN_OVERHEAD } from '../../../electron/gateway/protocols/neutral/tokens.ts';
 import type { ChatRequest, ToolSpec } from '../../../electron/gateway/protocols/neutral/chat.ts';
 import { validateAgainstSchema } from '../../helpers/json-schema-check.ts';

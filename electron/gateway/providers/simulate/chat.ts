@@ -5,7 +5,7 @@ import { estimateInputTokens } from '../../protocols/neutral/tokens.ts';
 import { paceOfHeaders } from '../../protocols/pace.ts';
 import type { CallContext, ChatProvider } from '../types.ts';
 import { simulateChat } from './text/engine.ts';
-import { streamPieces } from './text/stream-pieces.ts';
+import { streamPieces } from '../../protocols/neutral/stream-pieces.ts';
 
 export class SimulatedChat implements ChatProvider {
   async complete(request: ChatRequest): Promise<ChatResult> {

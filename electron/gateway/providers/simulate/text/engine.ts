@@ -3,7 +3,7 @@ import { RequestSchemaValues } from './json-schema-bounded.ts';
 import { checkRequestSchemas } from '../../../protocols/neutral/schema-limits.ts';
 import { seededRandom, type Random } from './seed.ts';
 import { paragraph, topicWords } from './sentences.ts';
-import { streamPieces } from './stream-pieces.ts';
+import { streamPieces } from '../../../protocols/neutral/stream-pieces.ts';
 import { lastUserText, toolToCall } from './tool-choice.ts';
 import { countTokens, estimateInputTokens } from '../../../protocols/neutral/tokens.ts';
 import type { ChatChoice, ChatRequest, ChatResult, ToolCall } from '../../../protocols/neutral/chat.ts';

@@ -8,7 +8,7 @@ import {
 } from '../../../protocols/neutral/schema-limits.ts';
 import { newBudget, TruncatedValue, valueFor } from './json-schema-value.ts';
 import { seededRandom, type Random } from './seed.ts';
-import { streamPieces } from './stream-pieces.ts';
+import { streamPieces } from '../../../protocols/neutral/stream-pieces.ts';
 import type { JsonSchema } from '../../../protocols/neutral/chat.ts';
 
 /**

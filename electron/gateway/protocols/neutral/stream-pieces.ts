@@ -1,5 +1,5 @@
 // Cuts generated text into token-sized stream pieces, and tool-call argument JSON into fragments, losslessly.
-import { TOKEN_PATTERN } from '../../../protocols/neutral/tokens.ts';
+import { TOKEN_PATTERN } from './tokens.ts';
 
 /**
  * The text as one piece per token (see tokens.ts): each piece is a token with the whitespace before it;
