@@ -2,9 +2,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { publicId } from '../ids.ts';
-import { toAnthropicMessage } from '../protocols/anthropic/message.ts';
-import { parseMessagesBody } from '../protocols/anthropic/request.ts';
-import { anthropicStreamEvents } from '../protocols/anthropic/stream.ts';
+import { toAnthropicMessage } from '../protocols/anthropic/inbound/message.ts';
+import { parseMessagesBody } from '../protocols/anthropic/inbound/request.ts';
+import { anthropicStreamEvents } from '../protocols/anthropic/inbound/stream.ts';
 import { simulateChat } from '../providers/simulate/text/engine.ts';
 import { streamPieces } from '../protocols/neutral/stream-pieces.ts';
 import { estimateInputTokens } from '../protocols/neutral/tokens.ts';

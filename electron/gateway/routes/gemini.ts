@@ -2,8 +2,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { randomBase62 } from '../ids.ts';
-import { parseCountTokens, parseGenerateContent } from '../protocols/gemini/request.ts';
-import { toGenerateContentChunks, toGenerateContentResponse } from '../protocols/gemini/response.ts';
+import { parseCountTokens, parseGenerateContent } from '../protocols/gemini/inbound/request.ts';
+import { toGenerateContentChunks, toGenerateContentResponse } from '../protocols/gemini/inbound/response.ts';
 import { simulateChat } from '../providers/simulate/text/engine.ts';
 import { streamPieces } from '../protocols/neutral/stream-pieces.ts';
 import { estimateInputTokens } from '../protocols/neutral/tokens.ts';

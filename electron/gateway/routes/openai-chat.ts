@@ -2,8 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { publicId } from '../ids.ts';
-import { parseChatBody } from '../protocols/openai/chat-request.ts';
-import { chatCompletionChunks, toChatCompletion } from '../protocols/openai/chat-response.ts';
+import { parseChatBody } from '../protocols/openai/inbound/chat-request.ts';
+import { chatCompletionChunks, toChatCompletion } from '../protocols/openai/inbound/chat-response.ts';
 import { simulateChat } from '../providers/simulate/text/engine.ts';
 import { streamPieces } from '../protocols/neutral/stream-pieces.ts';
 import { DONE, writeSse } from '../server/sse.ts';

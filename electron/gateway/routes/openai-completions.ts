@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { publicId } from '../ids.ts';
-import { parseCompletionBody, textCompletionChunks, toTextCompletion } from '../protocols/openai/completions.ts';
+import { parseCompletionBody, textCompletionChunks, toTextCompletion } from '../protocols/openai/inbound/completions.ts';
 import { simulateChat } from '../providers/simulate/text/engine.ts';
 import { streamPieces } from '../protocols/neutral/stream-pieces.ts';
 import { DONE, writeSse } from '../server/sse.ts';

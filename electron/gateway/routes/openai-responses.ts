@@ -2,10 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { publicId } from '../ids.ts';
-import { itemsToTurns } from '../protocols/responses/items.ts';
-import { parseResponsesBody, type ResponsesCall } from '../protocols/responses/request.ts';
-import { responseObject, toOutcome } from '../protocols/responses/response.ts';
-import { responseStreamEvents } from '../protocols/responses/stream.ts';
+import { itemsToTurns } from '../protocols/responses/inbound/items.ts';
+import { parseResponsesBody, type ResponsesCall } from '../protocols/responses/inbound/request.ts';
+import { responseObject, toOutcome } from '../protocols/responses/inbound/response.ts';
+import { responseStreamEvents } from '../protocols/responses/inbound/stream.ts';
 import { simulateChat } from '../providers/simulate/text/engine.ts';
 import { streamPieces } from '../protocols/neutral/stream-pieces.ts';
 import type { ChatRequest } from '../protocols/neutral/chat.ts';

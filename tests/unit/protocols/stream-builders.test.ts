@@ -1,9 +1,9 @@
 // Unit tests of the stream builders: Gemini chunks for several candidates and tool calls, Anthropic events for text plus tool_use.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { toAnthropicMessage } from '../../../electron/gateway/protocols/anthropic/message.ts';
-import { anthropicStreamEvents } from '../../../electron/gateway/protocols/anthropic/stream.ts';
-import { toGenerateContentChunks } from '../../../electron/gateway/protocols/gemini/response.ts';
+import { toAnthropicMessage } from '../../../electron/gateway/protocols/anthropic/inbound/message.ts';
+import { anthropicStreamEvents } from '../../../electron/gateway/protocols/anthropic/inbound/stream.ts';
+import { toGenerateContentChunks } from '../../../electron/gateway/protocols/gemini/inbound/response.ts';
 import type { ChatResult } from '../../../electron/gateway/protocols/neutral/chat.ts';
 
 const words = (text: string) => text.match(/\S+\s*/g) ?? [];

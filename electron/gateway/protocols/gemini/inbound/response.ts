@@ -1,6 +1,6 @@
 // Renders a neutral ChatResult as Gemini GenerateContentResponse objects: one whole answer, or the chunks of a stream.
-import { parseToolArguments } from '../turns.ts';
-import type { ChatChoice, ChatResult } from '../neutral/chat.ts';
+import { parseToolArguments } from '../../turns.ts';
+import type { ChatChoice, ChatResult } from '../../neutral/chat.ts';
 
 /** A part of generated content. */
 export type GeminiPart = { text: string } | { functionCall: { id: string; name: string; args: unknown } };

@@ -1,8 +1,8 @@
 // The legacy OpenAI completions API: parses `POST /v1/completions` bodies and builds `text_completion` objects and chunks.
-import type { ChatRequest, ChatResult } from '../neutral/chat.ts';
-import { invalid } from '../../errors.ts';
-import { objectBody, optionalBoolean, optionalNumber, requiredString } from '../fields.ts';
-import type { NamedEvent } from '../named-event.ts';
+import type { ChatRequest, ChatResult } from '../../neutral/chat.ts';
+import { invalid } from '../../../errors.ts';
+import { objectBody, optionalBoolean, optionalNumber, requiredString } from '../../fields.ts';
+import type { NamedEvent } from '../../named-event.ts';
 import { stopOf, streamFlags } from './chat-request.ts';
 import { finishReasonOf, SYSTEM_FINGERPRINT, type CompletionMeta } from './chat-response.ts';
 

@@ -1,5 +1,5 @@
 // The named SSE events of a streamed Anthropic Message: message_start, content blocks with their deltas, ping, message_delta, message_stop.
-import type { NamedEvent } from '../named-event.ts';
+import type { NamedEvent } from '../../named-event.ts';
 import type { AnthropicBlock, AnthropicMessage } from './message.ts';
 
 /**

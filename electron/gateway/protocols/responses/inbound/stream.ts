@@ -1,6 +1,6 @@
 // The named SSE events of a streamed Response, in the documented order, each with its increasing sequence_number.
-import type { Fields } from '../fields.ts';
-import type { NamedEvent } from '../named-event.ts';
+import type { Fields } from '../../fields.ts';
+import type { NamedEvent } from '../../named-event.ts';
 import type { ResponseItem } from './items.ts';
 import type { ResponsesCall } from './request.ts';
 import { responseObject, type ResponseMeta, type ResponseOutcome } from './response.ts';

@@ -1,6 +1,6 @@
 // Builds OpenAI chat completion objects and their streamed `chat.completion.chunk` events from a neutral chat result.
-import type { ChatChoice, ChatResult, FinishReason, ToolCall } from '../neutral/chat.ts';
-import type { NamedEvent } from '../named-event.ts';
+import type { ChatChoice, ChatResult, FinishReason, ToolCall } from '../../neutral/chat.ts';
+import type { NamedEvent } from '../../named-event.ts';
 
 /** What every object of one completion shares. */
 export interface CompletionMeta {

@@ -1,6 +1,6 @@
 // Renders a neutral ChatResult as an Anthropic Message: text and tool_use content blocks, stop reason and usage.
-import { parseToolArguments } from '../turns.ts';
-import type { ChatChoice, ChatResult, FinishReason } from '../neutral/chat.ts';
+import { parseToolArguments } from '../../turns.ts';
+import type { ChatChoice, ChatResult, FinishReason } from '../../neutral/chat.ts';
 
 /** A content block of an assistant message. */
 export type AnthropicBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown };

@@ -1,6 +1,6 @@
 // Parses and validates a `POST /v1/responses` body: input items, instructions, function tools, tool_choice, text.format.
-import { invalid } from '../../errors.ts';
-import type { OutputFormat, ToolChoice, ToolSpec } from '../neutral/chat.ts';
+import { invalid } from '../../../errors.ts';
+import type { OutputFormat, ToolChoice, ToolSpec } from '../../neutral/chat.ts';
 import {
   absent,
   asObject,
@@ -13,8 +13,8 @@ import {
   requiredString,
   schemaOf,
   type Fields,
-} from '../fields.ts';
-import { metadataProblem } from '../metadata.ts';
+} from '../../fields.ts';
+import { metadataProblem } from '../../metadata.ts';
 import { normalizeInput, type ResponseItem } from './items.ts';
 
 /** A function tool as echoed back on the Response object. */
