@@ -28,7 +28,8 @@ export interface AnthropicMessage {
   usage: AnthropicUsage;
 }
 
-const STOP_REASONS: Record<FinishReason, AnthropicStopReason> = {
+/** Each neutral finish reason in Anthropic's words. */
+export const STOP_REASONS: Record<FinishReason, AnthropicStopReason> = {
   stop: 'end_turn',
   length: 'max_tokens',
   tool_calls: 'tool_use',
@@ -61,6 +62,6 @@ export function toAnthropicMessage(result: ChatResult, model: string, id: string
 }
 
 /** Anthropic tool-use ids start with `toolu_`; the engine's own prefix is swapped for it. */
-function toolUseId(id: string): string {
+export function toolUseId(id: string): string {
   return id.startsWith('toolu_') ? id : `toolu_${id.replace(/^[a-z]+_/, '')}`;
 }

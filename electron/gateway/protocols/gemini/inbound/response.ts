@@ -1,6 +1,7 @@
-// Renders a neutral ChatResult as Gemini GenerateContentResponse objects: one whole answer, or the chunks of a stream.
+// Renders Gemini GenerateContentResponse objects: one whole answer from a neutral ChatResult, or the chunks of a stream from its deltas.
 import { parseToolArguments } from '../../turns.ts';
-import type { ChatChoice, ChatResult } from '../../neutral/chat.ts';
+import type { ChatChoice, ChatResult, FinishReason, ToolCall } from '../../neutral/chat.ts';
+import type { ChatDelta } from '../../neutral/deltas.ts';
 
 /** A part of generated content. */
 export type GeminiPart = { text: string } | { functionCall: { id: string; name: string; args: unknown } };
@@ -35,69 +36,95 @@ export interface GeminiAnswerMeta {
 export function toGenerateContentResponse(result: ChatResult, meta: GeminiAnswerMeta): GenerateContentResponse {
   return {
     candidates: result.choices.map((choice, index) => ({
-      content: { role: 'model', parts: [...textParts(choice, [choice.text]), ...callParts(choice)] },
-      finishReason: finishReason(choice),
+      content: { role: 'model', parts: [...textParts(choice), ...callParts(choice.toolCalls)] },
+      finishReason: finishReasonOf(choice.finishReason),
       index,
     })),
-    usageMetadata: usageOf(result),
+    usageMetadata: usageOf(result.usage),
     modelVersion: meta.model,
     responseId: meta.responseId,
   };
 }
 
 /**
- * The chunks of a streamed answer: each candidate's text in the pieces `split` cuts it into, its function calls
- * in one part list after the text (as Gemini sends them whole), its finishReason on its last chunk, and the
- * usage on the final chunk.
+ * The chunks of a streamed answer as its deltas arrive: each candidate's text one piece per chunk, its function
+ * calls whole in one part list after the text (as Gemini sends them), its finishReason on its last chunk, and the
+ * usage on the final chunk. A chunk is held until the next delta shows whether it is its candidate's last (or the
+ * stream's); candidates whose deltas interleave share a chunk until one of them has a next piece.
  */
-export function toGenerateContentChunks(
-  result: ChatResult,
+export async function* toGenerateContentChunks(
+  deltas: AsyncIterable<ChatDelta>,
   meta: GeminiAnswerMeta,
-  split: (text: string) => string[],
-): GenerateContentResponse[] {
-  const perCandidate = result.choices.map((choice) => {
-    const lists = textParts(choice, split(choice.text)).map((part) => [part]);
-    const calls = callParts(choice);
-    if (calls.length > 0) lists.push(calls);
-    return lists.length > 0 ? lists : [[{ text: '' }]];
+): AsyncGenerator<GenerateContentResponse> {
+  let pending = new Map<number, GeminiCandidate>();
+  const chunk = (usage?: GeminiUsage): GenerateContentResponse => ({
+    candidates: [...pending.values()],
+    ...(usage && { usageMetadata: usage }),
+    modelVersion: meta.model,
+    responseId: meta.responseId,
   });
-  const count = Math.max(1, ...perCandidate.map((lists) => lists.length));
-  const chunks: GenerateContentResponse[] = [];
-  for (let step = 0; step < count; step++) {
-    const candidates: GeminiCandidate[] = [];
-    perCandidate.forEach((lists, index) => {
-      const parts = lists[step];
-      if (parts === undefined) return;
-      const last = step === lists.length - 1;
-      const choice = result.choices[index]!;
-      candidates.push({ content: { role: 'model', parts }, ...(last && { finishReason: finishReason(choice) }), index });
-    });
-    chunks.push({
-      candidates,
-      ...(step === count - 1 && { usageMetadata: usageOf(result) }),
-      modelVersion: meta.model,
-      responseId: meta.responseId,
-    });
+  const calls = new Map<number, ToolCall[]>();
+  const texted = new Set<number>();
+  const parted = new Set<number>();
+  /** Adds `parts` of candidate `index` to the pending chunk, after sending the pending chunk if it has that candidate already. */
+  function* put(index: number, parts: GeminiPart[]) {
+    if (pending.has(index)) {
+      yield chunk();
+      pending = new Map();
+    }
+    pending.set(index, { content: { role: 'model', parts }, index });
+    parted.add(index);
   }
-  return chunks;
+  for await (const delta of deltas) {
+    switch (delta.type) {
+      case 'text':
+        // An empty text is a part only as the candidate's first (an empty answer).
+        if (delta.text !== '' || !texted.has(delta.choice)) yield* put(delta.choice, [{ text: delta.text }]);
+        texted.add(delta.choice);
+        break;
+      case 'tool_call': {
+        const list = calls.get(delta.choice) ?? [];
+        list[delta.call] = { id: delta.id, name: delta.name, arguments: '' };
+        calls.set(delta.choice, list);
+        break;
+      }
+      case 'tool_arguments': {
+        const call = calls.get(delta.choice)?.[delta.call];
+        if (call) call.arguments += delta.fragment;
+        break;
+      }
+      case 'finish': {
+        const made = (calls.get(delta.choice) ?? []).filter((call) => call !== undefined);
+        if (made.length > 0) yield* put(delta.choice, callParts(made));
+        else if (!parted.has(delta.choice)) yield* put(delta.choice, [{ text: '' }]);
+        const last = pending.get(delta.choice);
+        if (last) last.finishReason = finishReasonOf(delta.reason);
+        break;
+      }
+      case 'usage':
+        yield chunk(usageOf(delta));
+        pending = new Map();
+        break;
+    }
+  }
+  if (pending.size > 0) yield chunk();
 }
 
 /** Gemini's token usage block; also the answer's shape for countTokens' `totalTokens`. */
-export function usageOf(result: ChatResult): GeminiUsage {
-  const { inputTokens, outputTokens } = result.usage;
+export function usageOf(usage: ChatResult['usage']): GeminiUsage {
+  const { inputTokens, outputTokens } = usage;
   return { promptTokenCount: inputTokens, candidatesTokenCount: outputTokens, totalTokenCount: inputTokens + outputTokens };
 }
 
-function textParts(choice: ChatChoice, pieces: string[]): GeminiPart[] {
-  if (choice.text === '' && choice.toolCalls.length > 0) return [];
-  return pieces.filter((piece, index) => piece !== '' || index === 0).map((text) => ({ text }));
+function textParts(choice: ChatChoice): GeminiPart[] {
+  return choice.text === '' && choice.toolCalls.length > 0 ? [] : [{ text: choice.text }];
 }
 
-function callParts(choice: ChatChoice): GeminiPart[] {
-  return choice.toolCalls.map((call) => ({ functionCall: { id: call.id, name: call.name, args: parseToolArguments(call.arguments) } }));
+function callParts(calls: ToolCall[]): GeminiPart[] {
+  return calls.map((call) => ({ functionCall: { id: call.id, name: call.name, args: parseToolArguments(call.arguments) } }));
 }
 
 /** Stop sequences and tool calls end with STOP, as on the real API; only the token limit is MAX_TOKENS. */
-function finishReason(choice: ChatChoice): 'STOP' | 'MAX_TOKENS' {
-  return choice.finishReason === 'length' ? 'MAX_TOKENS' : 'STOP';
+function finishReasonOf(reason: FinishReason): 'STOP' | 'MAX_TOKENS' {
+  return reason === 'length' ? 'MAX_TOKENS' : 'STOP';
 }

@@ -1,6 +1,7 @@
-// Builds OpenAI chat completion objects and their streamed `chat.completion.chunk` events from a neutral chat result.
-import type { ChatChoice, ChatResult, FinishReason, ToolCall } from '../../neutral/chat.ts';
-import type { NamedEvent } from '../../named-event.ts';
+// Renders OpenAI chat completion objects from a neutral chat result, and streamed `chat.completion.chunk` events from its deltas.
+import type { ChatResult, FinishReason, ToolCall } from '../../neutral/chat.ts';
+import type { ChatDelta } from '../../neutral/deltas.ts';
+import { DONE, type SseEvent } from '../../named-event.ts';
 
 /** What every object of one completion shares. */
 export interface CompletionMeta {
@@ -22,8 +23,8 @@ export function finishReasonOf(reason: FinishReason): 'stop' | 'length' | 'tool_
 }
 
 /** `usage` as the API reports it, with the detail counters (all zero in the simulator). */
-export function usageOf(result: ChatResult) {
-  const { inputTokens, outputTokens } = result.usage;
+export function usageOf(usage: ChatResult['usage']) {
+  const { inputTokens, outputTokens } = usage;
   return {
     prompt_tokens: inputTokens,
     completion_tokens: outputTokens,
@@ -42,8 +43,8 @@ const header = (meta: CompletionMeta, object: string) => ({
   system_fingerprint: SYSTEM_FINGERPRINT,
 });
 
-function finishOf(choice: ChatChoice, options: ChatAnswerOptions): string {
-  const reason = finishReasonOf(choice.finishReason);
+function finishOf(finishReason: FinishReason, options: ChatAnswerOptions): string {
+  const reason = finishReasonOf(finishReason);
   return reason === 'tool_calls' && options.legacyFunctions ? 'function_call' : reason;
 }
 
@@ -67,48 +68,60 @@ export function toChatCompletion(result: ChatResult, meta: CompletionMeta, optio
         ...callsOf(choice.toolCalls, options),
       },
       logprobs: null,
-      finish_reason: finishOf(choice, options),
+      finish_reason: finishOf(choice.finishReason, options),
     })),
-    usage: usageOf(result),
+    usage: usageOf(result.usage),
   };
 }
 
 /**
- * The chunks of a streamed completion, choice after choice: the role first, then content pieces or
- * indexed tool-call fragments (legacy: `function_call` fragments), then a chunk with `finish_reason`; with
- * `includeUsage`, every chunk has `usage: null` and a last chunk has empty `choices` and the usage.
+ * The chunks of a streamed completion as its deltas arrive: per choice the role first (content null when the choice
+ * starts with a tool call), then content pieces or indexed tool-call fragments (legacy: `function_call` fragments of
+ * the first call only), then a chunk with `finish_reason`; with `includeUsage`, every chunk has `usage: null` and a
+ * last chunk has empty `choices` and the usage. `[DONE]` ends the stream.
  */
-export function chatCompletionChunks(
-  result: ChatResult,
+export async function* chatCompletionChunks(
+  deltas: AsyncIterable<ChatDelta>,
   meta: CompletionMeta,
   includeUsage: boolean,
-  split: (text: string) => string[],
   options: ChatAnswerOptions = {},
-): NamedEvent[] {
+): AsyncGenerator<SseEvent> {
   const base = header(meta, 'chat.completion.chunk');
   const chunk = (index: number, delta: Record<string, unknown>, finish: string | null = null) => ({
     data: { ...base, choices: [{ index, delta, logprobs: null, finish_reason: finish }], ...(includeUsage && { usage: null }) },
   });
-  const events: NamedEvent[] = [];
-  result.choices.forEach((choice: ChatChoice, index) => {
-    events.push(chunk(index, { role: 'assistant', content: choice.toolCalls.length > 0 ? null : '', refusal: null }));
-    for (const piece of choice.toolCalls.length > 0 ? [] : split(choice.text)) events.push(chunk(index, { content: piece }));
-    const calls = options.legacyFunctions ? choice.toolCalls.slice(0, 1) : choice.toolCalls;
-    calls.forEach((call, callIndex) => {
-      const fragments = split(call.arguments);
-      if (options.legacyFunctions) {
-        events.push(chunk(index, { function_call: { name: call.name, arguments: '' } }));
-        for (const fragment of fragments) events.push(chunk(index, { function_call: { arguments: fragment } }));
-        return;
-      }
-      events.push(
-        chunk(index, { tool_calls: [{ index: callIndex, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }),
-      );
-      for (const fragment of fragments)
-        events.push(chunk(index, { tool_calls: [{ index: callIndex, function: { arguments: fragment } }] }));
-    });
-    events.push(chunk(index, {}, finishOf(choice, options)));
-  });
-  if (includeUsage) events.push({ data: { ...base, choices: [], usage: usageOf(result) } });
-  return events;
+  const started = new Set<number>();
+  const opening = (index: number, withCalls: boolean) => {
+    if (started.has(index)) return [];
+    started.add(index);
+    return [chunk(index, { role: 'assistant', content: withCalls ? null : '', refusal: null })];
+  };
+  const legacy = options.legacyFunctions === true;
+  for await (const delta of deltas) {
+    switch (delta.type) {
+      case 'text':
+        yield* opening(delta.choice, false);
+        yield chunk(delta.choice, { content: delta.text });
+        break;
+      case 'tool_call':
+        yield* opening(delta.choice, true);
+        if (!legacy) {
+          const call = { index: delta.call, id: delta.id, type: 'function', function: { name: delta.name, arguments: '' } };
+          yield chunk(delta.choice, { tool_calls: [call] });
+        } else if (delta.call === 0) yield chunk(delta.choice, { function_call: { name: delta.name, arguments: '' } });
+        break;
+      case 'tool_arguments':
+        if (!legacy) yield chunk(delta.choice, { tool_calls: [{ index: delta.call, function: { arguments: delta.fragment } }] });
+        else if (delta.call === 0) yield chunk(delta.choice, { function_call: { arguments: delta.fragment } });
+        break;
+      case 'finish':
+        yield* opening(delta.choice, false);
+        yield chunk(delta.choice, {}, finishOf(delta.reason, options));
+        break;
+      case 'usage':
+        if (includeUsage) yield { data: { ...base, choices: [], usage: usageOf(delta) } };
+        break;
+    }
+  }
+  yield DONE;
 }
