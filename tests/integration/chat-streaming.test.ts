@@ -5,7 +5,7 @@ import { useOpenAIGateway } from '../helpers/openai-suite.ts';
 
 /** A long user message that the echo model answers verbatim: 40 words, 40 stream pieces. */
 const LONG = Array.from({ length: 40 }, (_, index) => `word${index}`).join(' ');
-const BODY = { model: 'proof-echo', messages: [{ role: 'user', content: LONG }], stream: true };
+const BODY = { model: 'proof-echo', messages: [{ role: 'user' as const, content: LONG }], stream: true };
 
 describe('chat streamed as produced', () => {
   const suite = useOpenAIGateway();
@@ -66,7 +66,8 @@ describe('chat streamed as produced', () => {
     const response = await post(controller.signal);
     await readFrames(response, (frames) => contentFrames(frames).length >= 4);
     controller.abort();
-    for (let waited = 0; charges().length === before && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; charges().length === before && waited < 5000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     const cut = charges().slice(before);
     assert.equal(cut.length, 1, 'charged exactly once');
     assert.equal(cut[0]!.input_tokens, whole.prompt_tokens);

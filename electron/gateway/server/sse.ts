@@ -46,10 +46,22 @@ export async function writeSse(request: FastifyRequest, reply: FastifyReply, eve
 }
 
 /** Streams `items` as one JSON array written element by element (Gemini's stream without `alt=sse`); a failing producer ends it unclosed. */
-export async function writeJsonArray(request: FastifyRequest, reply: FastifyReply, items: EventSource<unknown>, failure: StreamFailure = {}) {
+export async function writeJsonArray(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  items: EventSource<unknown>,
+  failure: StreamFailure = {},
+) {
   let index = 0;
   const frames = mapFrames(items, (item) => `${index++ === 0 ? '' : ',\r\n'}${JSON.stringify(item)}`);
-  await writeFrames(request, reply, 'application/json; charset=utf-8', frames, ['[', ']'], failure.report ? { report: failure.report } : {});
+  await writeFrames(
+    request,
+    reply,
+    'application/json; charset=utf-8',
+    frames,
+    ['[', ']'],
+    failure.report ? { report: failure.report } : {},
+  );
 }
 
 /** `source` with each element turned into its frame, pulled one at a time. */

@@ -67,7 +67,10 @@ test('joined streams fold into the joined results: choices renumbered in order, 
     usage: { inputTokens: 3, outputTokens: 4 },
   };
   const joined = joinChatStreams(
-    [first, second].map((result) => ({ inputTokens: result.usage.inputTokens, [Symbol.asyncIterator]: () => streamOf(resultDeltas(result)) })),
+    [first, second].map((result) => ({
+      inputTokens: result.usage.inputTokens,
+      [Symbol.asyncIterator]: () => streamOf(resultDeltas(result)),
+    })),
     [1, 2],
   );
   assert.equal(joined.inputTokens, 5);

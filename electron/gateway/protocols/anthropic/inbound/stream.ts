@@ -46,7 +46,8 @@ export async function* anthropicStreamEvents(deltas: AsyncIterable<ChatDelta>, m
     switch (delta.type) {
       case 'text':
         if (!open) yield* start({ type: 'text', text: '' });
-        if (delta.text !== '') yield event({ type: 'content_block_delta', index: blocks - 1, delta: { type: 'text_delta', text: delta.text } });
+        if (delta.text !== '')
+          yield event({ type: 'content_block_delta', index: blocks - 1, delta: { type: 'text_delta', text: delta.text } });
         break;
       case 'tool_call':
         yield* start({ type: 'tool_use', id: toolUseId(delta.id), name: delta.name, input: {} });
@@ -68,7 +69,11 @@ export async function* anthropicStreamEvents(deltas: AsyncIterable<ChatDelta>, m
         };
         break;
       case 'usage':
-        yield event({ type: 'message_delta', delta: stop ?? { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: delta.outputTokens } });
+        yield event({
+          type: 'message_delta',
+          delta: stop ?? { stop_reason: 'end_turn', stop_sequence: null },
+          usage: { output_tokens: delta.outputTokens },
+        });
         yield event({ type: 'message_stop' });
         break;
     }

@@ -99,7 +99,11 @@ export function toTextCompletion(call: CompletionCall, result: ChatResult, meta:
  * prompt comes first), then a chunk with empty text and its finish reason; with `includeUsage`, a last chunk with
  * empty `choices` and the usage. `[DONE]` ends the stream.
  */
-export async function* textCompletionChunks(deltas: AsyncIterable<ChatDelta>, call: CompletionCall, meta: CompletionMeta): AsyncGenerator<SseEvent> {
+export async function* textCompletionChunks(
+  deltas: AsyncIterable<ChatDelta>,
+  call: CompletionCall,
+  meta: CompletionMeta,
+): AsyncGenerator<SseEvent> {
   const chunk = (index: number, text: string, finish: string | null) => ({
     data: { ...envelope(meta), choices: [{ text, index, logprobs: null, finish_reason: finish }] },
   });

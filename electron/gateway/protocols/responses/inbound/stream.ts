@@ -76,7 +76,14 @@ export async function* responseStreamEvents(
         break;
       case 'tool_call': {
         yield* close('completed');
-        const item: ResponseItem = { id: meta.newId('fc'), type: 'function_call', status: 'completed', arguments: '', call_id: delta.id, name: delta.name };
+        const item: ResponseItem = {
+          id: meta.newId('fc'),
+          type: 'function_call',
+          status: 'completed',
+          arguments: '',
+          call_id: delta.id,
+          name: delta.name,
+        };
         open = { kind: 'call', item, args: '' };
         yield event({ type: 'response.output_item.added', output_index: output.length, item: { ...item, status: 'in_progress' } });
         break;
@@ -94,7 +101,11 @@ export async function* responseStreamEvents(
         yield* close(truncated ? 'incomplete' : 'completed');
         break;
       case 'usage': {
-        const outcome: ResponseOutcome = { output, status: truncated ? 'incomplete' : 'completed', usage: { inputTokens: delta.inputTokens, outputTokens: delta.outputTokens } };
+        const outcome: ResponseOutcome = {
+          output,
+          status: truncated ? 'incomplete' : 'completed',
+          usage: { inputTokens: delta.inputTokens, outputTokens: delta.outputTokens },
+        };
         const response = responseObject(call, meta, outcome);
         meta.onComplete?.(response);
         yield event({ type: outcome.status === 'completed' ? 'response.completed' : 'response.incomplete', response });
