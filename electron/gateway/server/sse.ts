@@ -5,8 +5,6 @@ import { GatewayError } from '../errors.ts';
 import { DONE, type NamedEvent, type SseEvent } from '../protocols/named-event.ts';
 import { streamFaultOf } from './faults.ts';
 
-export { DONE };
-
 /** Frames written before a `disconnect` or `malformed` fault strikes (fewer when the stream is shorter: never its last frame). */
 export const FRAMES_BEFORE_FAULT = 3;
 
@@ -30,19 +28,16 @@ export interface StreamFailure {
  * Pacing is the producer's business. A producer that throws ends the stream (after `failure.errorEvent`).
  */
 export async function writeSse(request: FastifyRequest, reply: FastifyReply, events: EventSource<SseEvent>, failure: StreamFailure = {}) {
-  const frames = mapFrames(events, (event) =>
-    event === DONE ? 'data: [DONE]\n\n' : `${event.name ? `event: ${event.name}\n` : ''}data: ${JSON.stringify(event.data)}\n\n`,
-  );
-  const errorFrame = failure.errorEvent;
-  await writeFrames(request, reply, 'text/event-stream; charset=utf-8', frames, ['', ''], {
-    ...failure,
-    ...(errorFrame && {
-      errorFrame: (error: GatewayError) => {
-        const event = errorFrame(error);
-        return `${event.name ? `event: ${event.name}\n` : ''}data: ${JSON.stringify(event.data)}\n\n`;
-      },
-    }),
+  const { errorEvent, report } = failure;
+  await writeFrames(request, reply, 'text/event-stream; charset=utf-8', mapFrames(events, sseFrame), ['', ''], {
+    ...(report && { report }),
+    ...(errorEvent && { errorFrame: (error: GatewayError) => sseFrame(errorEvent(error)) }),
   });
+}
+
+/** One SSE frame: `event:` (when named) and `data:` lines, or the raw `[DONE]` marker. */
+function sseFrame(event: SseEvent): string {
+  return event === DONE ? 'data: [DONE]\n\n' : `${event.name ? `event: ${event.name}\n` : ''}data: ${JSON.stringify(event.data)}\n\n`;
 }
 
 /** Streams `items` as one JSON array written element by element (Gemini's stream without `alt=sse`); a failing producer ends it unclosed. */
@@ -131,7 +126,7 @@ async function strike(raw: ServerResponse, fault: 'disconnect' | 'malformed'): P
 }
 
 /** Writes `frame`; when the socket's buffer is full, waits until it drains (or the client goes away). */
-export function writeFrame(raw: ServerResponse, frame: string): Promise<void> {
+function writeFrame(raw: ServerResponse, frame: string): Promise<void> {
   if (raw.write(frame)) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
