@@ -43,7 +43,7 @@ export class ChatMetering {
     try {
       for await (const delta of stream) {
         if (delta.type === 'usage') {
-          if (!charged) this.charge(bill, delta);
+          if (!charged) this.charge(bill, { inputTokens: delta.inputTokens, outputTokens: delta.outputTokens });
           charged = true;
         } else if (delta.type === 'text') {
           delivered.set(`${delta.choice}`, (delivered.get(`${delta.choice}`) ?? '') + delta.text);
