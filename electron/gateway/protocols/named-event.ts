@@ -5,3 +5,9 @@ export interface NamedEvent {
   name?: string;
   data: unknown;
 }
+
+/** A frame written as-is: `data: [DONE]`, the end marker of OpenAI chat and completions streams. */
+export const DONE = Symbol('done');
+
+/** What an SSE stream carries: events, and OpenAI's end marker. */
+export type SseEvent = NamedEvent | typeof DONE;

@@ -1,6 +1,6 @@
 // The provider seam: one interface per capability, implemented by providers/simulate (and relay later), chosen per call.
 import type { AssetType } from '../../../shared/portrait.ts';
-import type { ChatRequest, ChatResult } from '../protocols/neutral/chat.ts';
+import type { ChatRequest, ChatResult, ToolSpec } from '../protocols/neutral/chat.ts';
 import type { ChatStream } from '../protocols/neutral/deltas.ts';
 import type { Principal } from '../principal.ts';
 
@@ -147,6 +147,12 @@ export interface RealtimeProvider {
   hear(samples: Int16Array, call: CallContext): Promise<string>;
   /** The model's voice saying `text` at `speed`, as 24 kHz PCM16. */
   speak(text: string, speed: number, call: CallContext): Promise<Int16Array>;
+  /**
+   * Refuses, with a GatewayError, tools declared ahead of any response (realtime `session.update`, `response.tools`)
+   * that the model could never call within its limits, so no later response fails on them. `path` names where the
+   * client declared them (`session.tools`), for the message.
+   */
+  checkTools(tools: readonly ToolSpec[], path: string, call: CallContext): Promise<void>;
 }
 
 /** What the upstream says of a submitted asset. */

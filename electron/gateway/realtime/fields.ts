@@ -1,6 +1,5 @@
 // Validators of realtime client-event fields shared by session.update and response.create: each failure names the field at fault.
 import { isObject, type Fields } from '../protocols/fields.ts';
-import { checkSchemaSatisfiable } from '../providers/simulate/text/json-schema-bounded.ts';
 import { metadataProblem } from '../protocols/metadata.ts';
 import type { ToolChoice, ToolSpec } from '../protocols/neutral/chat.ts';
 import { GatewayError } from '../errors.ts';
@@ -61,7 +60,7 @@ export function parseModalities(value: unknown, path: string, beta: boolean): Mo
   return list.includes('audio') ? ['audio'] : ['text'];
 }
 
-/** Function tools (`{type: 'function', name, description?, parameters?}`); other tool types are not simulated. Unsatisfiable parameter schemas are refused here. */
+/** Function tools (`{type: 'function', name, description?, parameters?}`); other tool types are not simulated. The model checks their schemas (RealtimeProvider.checkTools). */
 export function parseTools(value: unknown, path: string): ToolSpec[] {
   if (!Array.isArray(value))
     throw invalidField(`Invalid type for '${path}': expected an array, but got ${typeName(value)}.`, path, 'invalid_type');
@@ -80,7 +79,6 @@ export function parseTools(value: unknown, path: string): ToolSpec[] {
     const description = tool['description'] === undefined ? undefined : expectString(tool['description'], `${at}.description`);
     const parameters =
       tool['parameters'] === undefined ? { type: 'object', properties: {} } : expectObject(tool['parameters'], `${at}.parameters`);
-    checkSchemaSatisfiable(parameters, `parameters schema of ${at} ('${name}')`);
     return { name, parameters, ...(description !== undefined && { description }) };
   });
 }

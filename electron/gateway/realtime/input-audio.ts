@@ -1,7 +1,14 @@
 // The input audio buffer of a realtime session: appended audio on the session's audio clock, and server VAD over it.
-import { rms } from '../providers/simulate/pcm.ts';
 import { SESSION_RATE } from './audio-format.ts';
 import type { TurnDetection } from './session-config.ts';
+
+/** Root-mean-square level of PCM16 samples in [0, 1]: how loud a chunk is. */
+function rms(samples: Int16Array): number {
+  if (samples.length === 0) return 0;
+  let sum = 0;
+  for (const sample of samples) sum += (sample / 32768) ** 2;
+  return Math.sqrt(sum / samples.length);
+}
 
 /** VAD looks at 10 ms frames. */
 const FRAME = SESSION_RATE / 100;

@@ -4,13 +4,14 @@ import type { Fields } from '../protocols/fields.ts';
 import type { ChatTurn } from '../protocols/neutral/chat.ts';
 import type { Conversation, Entry } from './conversation.ts';
 import { expectObject, expectString, invalidField } from './fields.ts';
-import { hear } from '../providers/simulate/hearing.ts';
 
 /** What reading a client item needs. */
 export interface ItemReader {
   conversation: Conversation;
   /** Base64 audio in the session's input format, as 24 kHz samples. */
   decode(base64: string, path: string): Int16Array;
+  /** What the model hears said in user audio sent without a transcript. */
+  hear(samples: Int16Array): Promise<string>;
 }
 
 /** Content part types each message role may carry (GA names and their beta spellings). */
@@ -21,7 +22,7 @@ const ALLOWED: Record<string, string[]> = {
 };
 
 /** A client item as a conversation entry; `item_reference` (allowed in response input only) returns the referenced entry. */
-export function readClientItem(raw: unknown, path: string, reader: ItemReader, allowReference = false): Entry {
+export async function readClientItem(raw: unknown, path: string, reader: ItemReader, allowReference = false): Promise<Entry> {
   const item = expectObject(raw, path);
   const type = item['type'];
   if (type === 'item_reference' && allowReference) return reader.conversation.get(item['id'], `${path}.id`);
@@ -55,7 +56,7 @@ export function readClientItem(raw: unknown, path: string, reader: ItemReader, a
   }
 }
 
-function readMessage(item: Fields, path: string, base: Fields, reader: ItemReader): Entry {
+async function readMessage(item: Fields, path: string, base: Fields, reader: ItemReader): Promise<Entry> {
   const role = item['role'];
   if (role !== 'user' && role !== 'assistant' && role !== 'system') {
     throw invalidField(`Invalid value for '${path}.role': expected 'user', 'assistant' or 'system'.`, `${path}.role`);
@@ -70,12 +71,17 @@ function readMessage(item: Fields, path: string, base: Fields, reader: ItemReade
   const texts: string[] = [];
   const audio: Int16Array[] = [];
   const spoken: string[] = [];
-  const parts = content.map((raw, i) => {
+  const allowed = ALLOWED[role]!;
+  const parts: Fields[] = [];
+  for (const [i, raw] of content.entries()) {
+    parts.push(await readPart(raw, i));
+  }
+  async function readPart(raw: unknown, i: number): Promise<Fields> {
     const at = `${path}.content[${i}]`;
     const part = expectObject(raw, at);
     const type = expectString(part['type'], `${at}.type`);
-    if (!ALLOWED[role]!.includes(type))
-      throw invalidField(`Invalid value for '${at}.type': a ${role} message takes ${ALLOWED[role]!.join(', ')}.`, `${at}.type`);
+    if (!allowed.includes(type))
+      throw invalidField(`Invalid value for '${at}.type': a ${String(role)} message takes ${allowed.join(', ')}.`, `${at}.type`);
     if (type === 'input_image') {
       texts.push('(an image)');
       return { type, image_url: part['image_url'] ?? null };
@@ -88,7 +94,7 @@ function readMessage(item: Fields, path: string, base: Fields, reader: ItemReade
           throw invalidField(`Invalid '${at}.audio': assistant audio cannot be added by the client; send its transcript.`, `${at}.audio`);
         const samples = reader.decode(expectString(part['audio'], `${at}.audio`), `${at}.audio`);
         audio.push(samples);
-        spoken.push(transcript ?? hear(samples));
+        spoken.push(transcript ?? (await reader.hear(samples)));
         texts.push(spoken.at(-1)!);
       } else if (transcript !== null) {
         texts.push(transcript);
@@ -100,7 +106,7 @@ function readMessage(item: Fields, path: string, base: Fields, reader: ItemReade
     const text = expectString(part['text'], `${at}.text`);
     texts.push(text);
     return { type, text };
-  });
+  }
   const entry: Entry = { item: { ...base, role, content: parts }, turn: { role, text: texts.join(' ').trim() } as ChatTurn };
   if (audio.length > 0) {
     const all = new Int16Array(audio.reduce((sum, a) => sum + a.length, 0));

@@ -1,9 +1,8 @@
-// Streams one simulated realtime response as its ordered server events: function calls, or a message in text or spoken audio with its transcript.
+// Plans one realtime response with the chat model and streams it as its ordered server events: function calls, or a message in text or spoken audio with its transcript.
 import { publicId } from '../ids.ts';
-import { simulateChat } from '../providers/simulate/text/engine.ts';
 import { argumentFragments, streamPieces } from '../protocols/neutral/stream-pieces.ts';
 import { countTokens } from '../protocols/neutral/tokens.ts';
-import type { ChatChoice, ChatRequest, ToolCall } from '../protocols/neutral/chat.ts';
+import type { ChatChoice, ChatRequest, ChatResult, ToolCall } from '../protocols/neutral/chat.ts';
 import { piecesWithinSpeechLimit } from '../services/media-limits.ts';
 import { encodeAudio, samplesPerUnit } from './audio-format.ts';
 import type { Entry } from './conversation.ts';
@@ -46,8 +45,15 @@ export interface ResponsePlan {
   choice: ChatChoice;
 }
 
-/** Decides the answer to `context` under `config`; throws a GatewayError for a request that cannot be answered. */
-export function planResponse(config: ResponseRun['config'], context: readonly Entry[]): ResponsePlan {
+/**
+ * Decides the answer to `context` under `config` by asking the chat model for it whole (`complete`); rejects with a
+ * GatewayError for a request the model refuses, before any response event is sent.
+ */
+export async function planResponse(
+  config: ResponseRun['config'],
+  context: readonly Entry[],
+  complete: (request: ChatRequest) => Promise<ChatResult>,
+): Promise<ResponsePlan> {
   const request: ChatRequest = {
     model: config.model,
     ...(config.instructions && { system: config.instructions }),
@@ -55,13 +61,12 @@ export function planResponse(config: ResponseRun['config'], context: readonly En
     ...(config.tools.length > 0 && { tools: config.tools, toolChoice: config.toolChoice }),
     ...(config.maxOutputTokens !== 'inf' && { maxTokens: config.maxOutputTokens }),
   };
-  return { request, choice: simulateChat(request).choices[0]! };
+  const result = await complete(request);
+  return { request, choice: result.choices[0] ?? { text: '', toolCalls: [], finishReason: 'stop' } };
 }
 
-export async function streamResponse(
-  run: ResponseRun,
-  plan: ResponsePlan = planResponse(run.config, run.context),
-): Promise<ResponseOutcome> {
+/** Streams the planned answer as the run's events, paced by `run.pause()`, until it is done or cancelled. */
+export async function streamResponse(run: ResponseRun, plan: ResponsePlan): Promise<ResponseOutcome> {
   const { request, choice } = plan;
   const input = inputUsage(request, run.context);
   const spent: TokenSplit = { text: 0, audio: 0 };

@@ -1,6 +1,7 @@
 // The responses of a realtime session: one at a time in the default conversation (out-of-band ones alongside), cancelled on request, finished with usage.
 import { publicId } from '../ids.ts';
 import { betaFormat, gaFormat } from './audio-format.ts';
+import type { ChatRequest, ChatResult } from '../protocols/neutral/chat.ts';
 import type { Entry } from './conversation.ts';
 import { invalidField } from './fields.ts';
 import { planResponse, streamResponse, type ResponseOutcome } from './responder.ts';
@@ -25,8 +26,10 @@ export interface ResponseHost {
   /** An output item of a response that writes to the default conversation starts or ends. */
   onItem(stage: 'added' | 'done', entry: Entry): void;
   pause(): Promise<void>;
-  /** The simulated voice's samples of a spoken answer. */
+  /** The model's voice saying a spoken answer. */
   speak(text: string, speed: number): Promise<Int16Array>;
+  /** The chat model's whole answer to a request (refusals reject). */
+  complete(request: ChatRequest): Promise<ChatResult>;
   /** A response ended (any status): bill it. */
   finished(config: SessionConfig, outcome: ResponseOutcome, usage: ReturnType<typeof presentUsage>): void;
   /** A response failed unexpectedly. */
@@ -46,8 +49,8 @@ export class Responses {
     return [...this.running.values()].find((run) => run.conversation === 'auto')?.id;
   }
 
-  /** Starts a response over `context`; its events stream from here on, `response.done` ends them. */
-  start(params: ResponseParams, context: readonly Entry[]): void {
+  /** Starts a response over `context` once the model has planned it; its events stream from here on, `response.done` ends them. */
+  async start(params: ResponseParams, context: readonly Entry[]): Promise<void> {
     const active = this.active;
     if (params.conversation === 'auto' && active) {
       throw invalidField(
@@ -57,7 +60,7 @@ export class Responses {
       );
     }
     // Refused requests (a tool schema that cannot fit the output limit) are an error event, before any response event.
-    const plan = planResponse(params.config, context);
+    const plan = await planResponse(params.config, context, (request) => this.host.complete(request));
     const run: Running = { id: publicId('resp'), conversation: params.conversation, cancelled: false, reason: 'client_cancelled' };
     this.running.set(run.id, run);
     const base = this.presentBase(run, params);

@@ -1,16 +1,17 @@
-// One simulated realtime session: reads client events, keeps the conversation and the input audio buffer, and answers with GA (or beta) server events.
+// One realtime session: reads client events, keeps the conversation and the input audio buffer, and answers with GA (or beta) server events.
 import { publicId } from '../ids.ts';
 import { isObject, type Fields } from '../protocols/fields.ts';
+import type { ToolSpec } from '../protocols/neutral/chat.ts';
 import { streamPieces } from '../protocols/neutral/stream-pieces.ts';
 import { renderError } from '../server/error-render.ts';
 import { nestsDeeperThan, tooDeepMessage } from '../server/json-depth.ts';
 import { GatewayError } from '../errors.ts';
+import type { CallContext, ChatProvider, RealtimeProvider } from '../providers/types.ts';
 import { transcriptionPriceMicros } from '../services/pricing.ts';
 import { decodeAudio, encodeAudio, SESSION_RATE } from './audio-format.ts';
 import { Conversation, entryBytes, type Entry } from './conversation.ts';
 import { dialectName } from './event-names.ts';
 import { ClientEventError, expectNumber, expectObject, expectString, invalidField } from './fields.ts';
-import { hear } from '../providers/simulate/hearing.ts';
 import { InputAudio, msOfSamples, samplesOfMs } from './input-audio.ts';
 import { readClientItem, type ItemReader } from './items.ts';
 import { REALTIME_LIMITS } from './limits.ts';
@@ -56,10 +57,18 @@ export interface SessionOptions {
   paceMs: number;
   /** Current time in ms. */
   now: number;
-  /** The simulated voice's samples of a spoken answer (on the gateway's media workers). */
-  speak(text: string, speed: number): Promise<Int16Array>;
+  /** The models the session talks to (its chat model, its ears and voice), and the call they are made for. */
+  models: SessionModels;
   /** An unexpected failure (a bug), for the gateway's log; the client gets a `server_error` event. */
   report(error: unknown): void;
+}
+
+/** What answers a session: the chat model plans responses, the realtime model hears, speaks and checks tools. */
+export interface SessionModels {
+  chat: ChatProvider;
+  realtime: RealtimeProvider;
+  /** The session's call: its caller, headers, and a signal that aborts when the socket closes. */
+  call: CallContext;
 }
 
 export class RealtimeSession {
@@ -75,12 +84,19 @@ export class RealtimeSession {
   private speech: { itemId: string; from: number } | null = null;
   private spoke = false;
   private closed = false;
+  /** Client events are handled one after another, each to its end (hearing, planning) before the next. */
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(options: SessionOptions) {
     this.options = options;
     this.config = defaultSessionConfig(options.model);
     this.expiresAt = Math.floor(options.now / 1000) + SESSION_SECONDS;
-    this.reader = { conversation: this.conversation, decode: (base64, path) => this.decode(base64, path) };
+    const { chat, realtime, call } = options.models;
+    this.reader = {
+      conversation: this.conversation,
+      decode: (base64, path) => this.decode(base64, path),
+      hear: (samples) => realtime.hear(samples, call),
+    };
     this.responses = new Responses({
       beta: options.beta,
       conversationId: publicId('conv'),
@@ -88,7 +104,8 @@ export class RealtimeSession {
       onItem: (stage, entry) =>
         stage === 'added' ? this.addItem(entry, undefined, 'added') : this.emitItem('conversation.item.done', entry),
       pause: () => new Promise((resolve) => (options.paceMs > 0 ? setTimeout(resolve, options.paceMs) : setImmediate(resolve))),
-      speak: (text, speed) => options.speak(text, speed),
+      speak: (text, speed) => realtime.speak(text, speed, call),
+      complete: (request) => chat.complete(request, call),
       finished: (config, outcome, usage) => {
         if (outcome.output.some((entry) => entry.audio && entry.audio.length > 0)) this.spoke = true;
         options.charge({ model: config.model, inputTokens: usage.input_tokens, outputTokens: usage.output_tokens });
@@ -98,8 +115,12 @@ export class RealtimeSession {
     this.emit('session.created', { session: this.present() });
   }
 
-  /** Handles one client message; every problem is answered with an `error` event, the socket stays open. */
+  /** Handles one client message after those before it; every problem is answered with an `error` event, the socket stays open. */
   receive(text: string): void {
+    this.queue = this.queue.then(() => this.handleMessage(text)).catch((error: unknown) => this.options.report(error));
+  }
+
+  private async handleMessage(text: string): Promise<void> {
     let event: Fields;
     if (nestsDeeperThan(text)) {
       this.fail(invalidField(tooDeepMessage('The client event'), null, 'invalid_json'), null);
@@ -117,7 +138,7 @@ export class RealtimeSession {
     try {
       if (typeof event['type'] !== 'string')
         throw invalidField("Missing required parameter: 'type'.", 'type', 'missing_required_parameter');
-      this.handle(event['type'], event);
+      await this.handle(event['type'], event);
     } catch (error) {
       this.fail(error, eventId);
     }
@@ -129,18 +150,19 @@ export class RealtimeSession {
     this.responses.cancelAll();
   }
 
-  private handle(type: string, event: Fields): void {
+  private async handle(type: string, event: Fields): Promise<void> {
     switch (type) {
-      case 'session.update':
-        this.config = updateSessionConfig(this.config, expectObject(event['session'], 'session'), {
-          beta: this.options.beta,
-          spoke: this.spoke,
-        });
+      case 'session.update': {
+        const update = expectObject(event['session'], 'session');
+        const next = updateSessionConfig(this.config, update, { beta: this.options.beta, spoke: this.spoke });
+        if (update['tools'] !== undefined) await this.checkTools(next.tools, 'session.tools');
+        this.config = next;
         this.emit('session.updated', { session: this.present() });
         return;
+      }
       case 'conversation.item.create': {
         const previous = event['previous_item_id'];
-        const entry = readClientItem(event['item'], 'item', this.reader);
+        const entry = await readClientItem(event['item'], 'item', this.reader);
         const bytes = entryBytes(entry);
         if (bytes > REALTIME_LIMITS.itemBytes) {
           throw invalidField(
@@ -163,9 +185,9 @@ export class RealtimeSession {
       case 'conversation.item.truncate':
         return this.truncate(event);
       case 'input_audio_buffer.append':
-        return this.append(event);
+        return await this.append(event);
       case 'input_audio_buffer.commit':
-        return this.commit();
+        return await this.commit();
       case 'input_audio_buffer.clear':
         this.input.take();
         this.input.resetSpeech();
@@ -181,11 +203,12 @@ export class RealtimeSession {
       case 'response.create': {
         const raw = event['response'] === undefined ? {} : expectObject(event['response'], 'response');
         const params = responseParams(this.config, raw, this.options.beta);
-        const context = params.input
-          ? params.input.map((item, i) => readClientItem(item, `response.input[${i}]`, this.reader, true))
-          : this.conversation.all();
+        if (raw['tools'] !== undefined) await this.checkTools(params.config.tools, 'response.tools');
+        const context: Entry[] = [];
+        for (const [i, item] of (params.input ?? []).entries())
+          context.push(await readClientItem(item, `response.input[${i}]`, this.reader, true));
         this.options.authorize();
-        this.responses.start(params, context);
+        await this.responses.start(params, params.input ? context : this.conversation.all());
         return;
       }
       case 'response.cancel':
@@ -219,7 +242,7 @@ export class RealtimeSession {
     this.retain(entry);
   }
 
-  private append(event: Fields): void {
+  private async append(event: Fields): Promise<void> {
     const samples = this.decode(expectString(event['audio'], 'audio'), 'audio');
     const buffered = (this.input.length + samples.length) * Int16Array.BYTES_PER_ELEMENT;
     if (buffered > REALTIME_LIMITS.inputBufferBytes) {
@@ -242,15 +265,15 @@ export class RealtimeSession {
       const from = this.speech?.from ?? 0;
       this.speech = null;
       this.emit('input_audio_buffer.speech_stopped', { audio_end_ms: msOfSamples(found.at), item_id: itemId });
-      this.commitSamples(this.input.take(from, found.at), itemId);
+      await this.commitSamples(this.input.take(from, found.at), itemId);
       if (detection?.createResponse && !this.responses.active) {
         this.options.authorize();
-        this.responses.start({ config: this.config, conversation: 'auto', metadata: null }, this.conversation.all());
+        await this.responses.start({ config: this.config, conversation: 'auto', metadata: null }, this.conversation.all());
       }
     }
   }
 
-  private commit(): void {
+  private async commit(): Promise<void> {
     const length = this.input.length;
     if (length < samplesOfMs(100)) {
       throw invalidField(
@@ -263,13 +286,13 @@ export class RealtimeSession {
     this.speech = null;
     const samples = this.input.take();
     this.input.resetSpeech();
-    this.commitSamples(samples, itemId);
+    await this.commitSamples(samples, itemId);
   }
 
   /** Turns committed audio into a user item; with input transcription on, transcribes it too. */
-  private commitSamples(samples: Int16Array, itemId: string): void {
+  private async commitSamples(samples: Int16Array, itemId: string): Promise<void> {
     this.emit('input_audio_buffer.committed', { previous_item_id: this.conversation.lastId, item_id: itemId });
-    const heard = hear(samples);
+    const heard = await this.options.models.realtime.hear(samples, this.options.models.call);
     const content = { type: 'input_audio', transcript: null as string | null };
     const entry: Entry = {
       item: { id: itemId, object: 'realtime.item', type: 'message', role: 'user', status: 'completed', content: [content] },
@@ -309,6 +332,11 @@ export class RealtimeSession {
     const parts = entry.item['content'] as Fields[];
     entry.item = { ...entry.item, content: parts.map((part) => ({ ...part, transcript: '' })) };
     this.emit('conversation.item.truncated', { item_id: entry.item['id'], content_index: 0, audio_end_ms: endMs });
+  }
+
+  /** The model refuses tools it could never call (an unsatisfiable parameters schema) when they are declared. */
+  private checkTools(tools: readonly ToolSpec[], path: string): Promise<void> {
+    return this.options.models.realtime.checkTools(tools, path, this.options.models.call);
   }
 
   /** Base64 audio in the input format as session samples. */

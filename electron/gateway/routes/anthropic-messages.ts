@@ -1,42 +1,48 @@
-// Routes of the Anthropic Messages API in simulate mode: POST /v1/messages (JSON or SSE) and /v1/messages/count_tokens.
+// Routes of the Anthropic Messages API: POST /v1/messages (JSON, or SSE streamed as the provider answers) and /v1/messages/count_tokens.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { publicId } from '../ids.ts';
-import { toAnthropicMessage } from '../protocols/anthropic/message.ts';
-import { parseMessagesBody } from '../protocols/anthropic/request.ts';
-import { anthropicStreamEvents } from '../protocols/anthropic/stream.ts';
-import { simulateChat } from '../providers/simulate/text/engine.ts';
-import { streamPieces } from '../protocols/neutral/stream-pieces.ts';
+import { anthropicCodec } from '../protocols/anthropic/inbound/codec.ts';
+import { parseMessagesBody } from '../protocols/anthropic/inbound/request.ts';
 import { estimateInputTokens } from '../protocols/neutral/tokens.ts';
+import { callOf } from '../server/call-context.ts';
 import { writeSse } from '../server/sse.ts';
+import { streamFailure } from '../server/stream-failure.ts';
+import { ChatMetering } from '../services/chat-metering.ts';
 import { invalid } from '../errors.ts';
 
 /** Billing endpoint name of this family. */
 const ENDPOINT = '/v1/messages';
 
 export async function anthropicMessagesRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing } = options.context;
+  const { billing, events, providers } = options.context;
+  const metering = new ChatMetering(billing);
+  const failure = streamFailure('anthropic', (error) => void events.emit('error', error));
 
-  app.post('/v1/messages', async (request, reply) => {
+  app.post(ENDPOINT, async (request, reply) => {
     requireVersion(request);
-    const { chat, stream } = parseMessagesBody(request.body);
-    const result = simulateChat(chat);
-    const message = toAnthropicMessage(result, chat.model, publicId('msg'));
-    billing.charge(request.principal, {
-      endpoint: ENDPOINT,
-      model: chat.model,
-      inputTokens: result.usage.inputTokens,
-      outputTokens: result.usage.outputTokens,
-    });
-    if (!stream) return message;
-    return writeSse(request, reply, anthropicStreamEvents(message, streamPieces));
+    const parsed = anthropicCodec.parse(request.body);
+    const call = callOf(request, reply, 'anthropic', ENDPOINT);
+    const { chat } = providers.for(call, parsed.chat.model);
+    const bill = { principal: request.principal, endpoint: ENDPOINT, model: parsed.chat.model };
+    const id = publicId('msg');
+    if (!parsed.stream) {
+      const result = await chat.complete(parsed.chat, call);
+      metering.chargeResult(bill, result);
+      return anthropicCodec.render(result, parsed, { id, model: parsed.chat.model, inputTokens: result.usage.inputTokens });
+    }
+    const stream = await chat.stream(parsed.chat, call);
+    const estimate = estimateInputTokens(parsed.chat);
+    const meta = { id, model: parsed.chat.model, inputTokens: stream.inputTokens ?? estimate };
+    return writeSse(request, reply, anthropicCodec.stream(metering.meter(stream, bill, estimate), parsed, meta), failure);
   });
 
   // Counting is free on the real API, and so it is here.
-  app.post('/v1/messages/count_tokens', async (request) => {
+  app.post('/v1/messages/count_tokens', async (request, reply) => {
     requireVersion(request);
     const { chat } = parseMessagesBody(request.body, { countOnly: true });
-    return { input_tokens: estimateInputTokens(chat) };
+    const call = callOf(request, reply, 'anthropic', '/v1/messages/count_tokens');
+    return { input_tokens: await providers.for(call, chat.model).chat.countTokens(chat, call) };
   });
 }
 

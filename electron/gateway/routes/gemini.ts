@@ -1,13 +1,14 @@
-// Routes of the Gemini API in simulate mode: models/{model}:generateContent, :streamGenerateContent and :countTokens, under /v1beta and /v1.
+// Routes of the Gemini API: models/{model}:generateContent, :streamGenerateContent and :countTokens, under /v1beta and /v1.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { randomBase62 } from '../ids.ts';
-import { parseCountTokens, parseGenerateContent } from '../protocols/gemini/request.ts';
-import { toGenerateContentChunks, toGenerateContentResponse } from '../protocols/gemini/response.ts';
-import { simulateChat } from '../providers/simulate/text/engine.ts';
-import { streamPieces } from '../protocols/neutral/stream-pieces.ts';
+import { geminiCodec } from '../protocols/gemini/inbound/codec.ts';
+import { parseCountTokens } from '../protocols/gemini/inbound/request.ts';
 import { estimateInputTokens } from '../protocols/neutral/tokens.ts';
+import { callOf } from '../server/call-context.ts';
 import { writeJsonArray, writeSse } from '../server/sse.ts';
+import { streamFailure } from '../server/stream-failure.ts';
+import { ChatMetering } from '../services/chat-metering.ts';
 import { invalid, notFound } from '../errors.ts';
 
 /** The API versions the Gemini routes answer on: the spec's v1beta, and v1 that @google/genai uses by default. */
@@ -16,27 +17,32 @@ const VERSIONS = ['v1beta', 'v1'] as const;
 type Target = { Params: { target: string }; Querystring: Record<string, unknown> };
 
 export async function geminiRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing } = options.context;
+  const { billing, events, providers } = options.context;
+  const metering = new ChatMetering(billing);
+  const failure = streamFailure('gemini', (error) => void events.emit('error', error));
 
   const generate = async (request: FastifyRequest<Target>, reply: FastifyReply, model: string, stream: boolean) => {
-    const chat = parseGenerateContent(request.body, model);
-    const result = simulateChat(chat);
-    billing.charge(request.principal, {
-      endpoint: `/${versionOf(request)}/models:${stream ? 'streamGenerateContent' : 'generateContent'}`,
-      model,
-      inputTokens: result.usage.inputTokens,
-      outputTokens: result.usage.outputTokens,
-    });
+    const chatRequest = geminiCodec.parse({ body: request.body, model });
+    const endpoint = `/${versionOf(request)}/models:${stream ? 'streamGenerateContent' : 'generateContent'}`;
+    const call = callOf(request, reply, 'gemini', endpoint);
+    const { chat } = providers.for(call, model);
+    const bill = { principal: request.principal, endpoint, model };
     const meta = { model, responseId: randomBase62(22) };
-    if (!stream) return toGenerateContentResponse(result, meta);
-    const chunks = toGenerateContentChunks(result, meta, streamPieces);
-    if (request.query['alt'] === 'sse')
-      return writeSse(
-        request,
-        reply,
-        chunks.map((data) => ({ data })),
-      );
-    return writeJsonArray(request, reply, chunks);
+    if (!stream) {
+      const result = await chat.complete(chatRequest, call);
+      metering.chargeResult(bill, result);
+      return geminiCodec.render(result, chatRequest, meta);
+    }
+    const deltas = metering.meter(await chat.stream(chatRequest, call), bill, estimateInputTokens(chatRequest));
+    const chunks = geminiCodec.stream(deltas, chatRequest, meta);
+    if (request.query['alt'] === 'sse') return writeSse(request, reply, asData(chunks), failure);
+    return writeJsonArray(request, reply, chunks, failure);
+  };
+
+  const countTokens = async (request: FastifyRequest<Target>, reply: FastifyReply, model: string) => {
+    const chatRequest = parseCountTokens(request.body, model);
+    const call = callOf(request, reply, 'gemini', `/${versionOf(request)}/models:countTokens`);
+    return { totalTokens: await providers.for(call, model).chat.countTokens(chatRequest, call) };
   };
 
   for (const version of VERSIONS) {
@@ -49,7 +55,7 @@ export async function geminiRoutes(app: FastifyInstance, options: { context: Gat
         case 'streamGenerateContent':
           return generate(request, reply, model, true);
         case 'countTokens':
-          return { totalTokens: estimateInputTokens(parseCountTokens(request.body, model)) };
+          return countTokens(request, reply, model);
         default:
           throw notFound(`Method '${method}' is not found for model '${model}'.`);
       }
@@ -64,6 +70,11 @@ function splitTarget(target: string): { model: string; method: string } {
   const model = target.slice(0, at);
   if (model.trim() === '') throw invalid('* model: must not be empty', 'model');
   return { model, method: target.slice(at + 1) };
+}
+
+/** Each chunk as a data-only SSE event. */
+async function* asData<T>(chunks: AsyncIterable<T>): AsyncGenerator<{ data: T }> {
+  for await (const data of chunks) yield { data };
 }
 
 function versionOf(request: FastifyRequest): string {

@@ -1,26 +1,32 @@
-// POST /v1/chat/completions in simulate mode: JSON or SSE chunks, billed per call.
+// POST /v1/chat/completions: JSON or SSE chunks streamed as the provider answers, billed per call.
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { publicId } from '../ids.ts';
-import { parseChatBody } from '../protocols/openai/chat-request.ts';
-import { chatCompletionChunks, toChatCompletion } from '../protocols/openai/chat-response.ts';
-import { simulateChat } from '../providers/simulate/text/engine.ts';
-import { streamPieces } from '../protocols/neutral/stream-pieces.ts';
-import { DONE, writeSse } from '../server/sse.ts';
+import { openaiChatCodec } from '../protocols/openai/inbound/chat-codec.ts';
+import { estimateInputTokens } from '../protocols/neutral/tokens.ts';
+import { callOf } from '../server/call-context.ts';
+import { writeSse } from '../server/sse.ts';
+import { streamFailure } from '../server/stream-failure.ts';
+import { ChatMetering } from '../services/chat-metering.ts';
+
+const ENDPOINT = '/v1/chat/completions';
 
 export async function openaiChatRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing, clock } = options.context;
-  app.post('/v1/chat/completions', async (request, reply) => {
-    const { chat, stream, includeUsage, legacyFunctions } = parseChatBody(request.body);
-    const result = simulateChat(chat);
-    billing.charge(request.principal, {
-      endpoint: '/v1/chat/completions',
-      model: chat.model,
-      inputTokens: result.usage.inputTokens,
-      outputTokens: result.usage.outputTokens,
-    });
-    const meta = { id: publicId('chatcmpl'), created: Math.floor(clock.now() / 1000), model: chat.model };
-    if (!stream) return toChatCompletion(result, meta, { legacyFunctions });
-    return writeSse(request, reply, [...chatCompletionChunks(result, meta, includeUsage, streamPieces, { legacyFunctions }), DONE]);
+  const { billing, clock, events, providers } = options.context;
+  const metering = new ChatMetering(billing);
+  const failure = streamFailure('openai', (error) => void events.emit('error', error));
+  app.post(ENDPOINT, async (request, reply) => {
+    const parsed = openaiChatCodec.parse(request.body);
+    const call = callOf(request, reply, 'openai', ENDPOINT);
+    const { chat } = providers.for(call, parsed.chat.model);
+    const bill = { principal: request.principal, endpoint: ENDPOINT, model: parsed.chat.model };
+    const meta = { id: publicId('chatcmpl'), created: Math.floor(clock.now() / 1000), model: parsed.chat.model };
+    if (!parsed.stream) {
+      const result = await chat.complete(parsed.chat, call);
+      metering.chargeResult(bill, result);
+      return openaiChatCodec.render(result, parsed, meta);
+    }
+    const deltas = metering.meter(await chat.stream(parsed.chat, call), bill, estimateInputTokens(parsed.chat));
+    return writeSse(request, reply, openaiChatCodec.stream(deltas, parsed, meta), failure);
   });
 }

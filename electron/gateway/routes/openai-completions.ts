@@ -1,25 +1,40 @@
-// POST /v1/completions (the legacy OpenAI completions API) in simulate mode: JSON or SSE chunks, billed per call.
+// POST /v1/completions (the legacy OpenAI completions API): JSON or SSE chunks streamed as the provider answers each prompt, billed per call.
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { publicId } from '../ids.ts';
-import { parseCompletionBody, textCompletionChunks, toTextCompletion } from '../protocols/openai/completions.ts';
-import { simulateChat } from '../providers/simulate/text/engine.ts';
-import { streamPieces } from '../protocols/neutral/stream-pieces.ts';
-import { DONE, writeSse } from '../server/sse.ts';
+import { openaiCompletionsCodec } from '../protocols/openai/inbound/completions-codec.ts';
+import { choicesPerPrompt } from '../protocols/openai/inbound/completions.ts';
+import { joinChatResults, joinChatStreams } from '../protocols/neutral/join.ts';
+import { estimateInputTokens } from '../protocols/neutral/tokens.ts';
+import { callOf } from '../server/call-context.ts';
+import { writeSse } from '../server/sse.ts';
+import { streamFailure } from '../server/stream-failure.ts';
+import { ChatMetering } from '../services/chat-metering.ts';
+
+const ENDPOINT = '/v1/completions';
 
 export async function openaiCompletionsRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing, clock } = options.context;
-  app.post('/v1/completions', async (request, reply) => {
-    const call = parseCompletionBody(request.body);
-    const answers = call.requests.map((chat, index) => ({ prompt: call.prompts[index]!, result: simulateChat(chat) }));
-    billing.charge(request.principal, {
-      endpoint: '/v1/completions',
-      model: call.model,
-      inputTokens: answers.reduce((sum, { result }) => sum + result.usage.inputTokens, 0),
-      outputTokens: answers.reduce((sum, { result }) => sum + result.usage.outputTokens, 0),
-    });
-    const meta = { id: publicId('cmpl'), created: Math.floor(clock.now() / 1000), model: call.model };
-    if (!call.stream) return toTextCompletion(call, answers, meta);
-    return writeSse(request, reply, [...textCompletionChunks(call, answers, meta, streamPieces), DONE]);
+  const { billing, clock, events, providers } = options.context;
+  const metering = new ChatMetering(billing);
+  const failure = streamFailure('openai', (error) => void events.emit('error', error));
+  app.post(ENDPOINT, async (request, reply) => {
+    const parsed = openaiCompletionsCodec.parse(request.body);
+    const call = callOf(request, reply, 'openai', ENDPOINT);
+    const { chat } = providers.for(call, parsed.model);
+    const bill = { principal: request.principal, endpoint: ENDPOINT, model: parsed.model };
+    const meta = { id: publicId('cmpl'), created: Math.floor(clock.now() / 1000), model: parsed.model };
+    if (!parsed.stream) {
+      const result = joinChatResults(await Promise.all(parsed.requests.map((chatRequest) => chat.complete(chatRequest, call))));
+      metering.chargeResult(bill, result);
+      return openaiCompletionsCodec.render(result, parsed, meta);
+    }
+    // Every prompt's answer is started (and so may be refused) before the first byte goes out.
+    const streams = await Promise.all(parsed.requests.map((chatRequest) => chat.stream(chatRequest, call)));
+    const joined = joinChatStreams(
+      streams,
+      streams.map(() => choicesPerPrompt(parsed)),
+    );
+    const estimate = parsed.requests.reduce((sum, chatRequest) => sum + estimateInputTokens(chatRequest), 0);
+    return writeSse(request, reply, openaiCompletionsCodec.stream(metering.meter(joined, bill, estimate), parsed, meta), failure);
   });
 }

@@ -1,43 +1,53 @@
-// Routes of the OpenAI Responses API in simulate mode: create (JSON or SSE), retrieve and delete stored responses per account.
+// Routes of the OpenAI Responses API: create (JSON, or SSE streamed as the provider answers), retrieve and delete stored responses per account.
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { publicId } from '../ids.ts';
-import { itemsToTurns } from '../protocols/responses/items.ts';
-import { parseResponsesBody, type ResponsesCall } from '../protocols/responses/request.ts';
-import { responseObject, toOutcome } from '../protocols/responses/response.ts';
-import { responseStreamEvents } from '../protocols/responses/stream.ts';
-import { simulateChat } from '../providers/simulate/text/engine.ts';
-import { streamPieces } from '../protocols/neutral/stream-pieces.ts';
-import type { ChatRequest } from '../protocols/neutral/chat.ts';
+import { responsesCodec } from '../protocols/responses/inbound/codec.ts';
+import { chatRequestOf } from '../protocols/responses/inbound/request.ts';
+import { responseObject } from '../protocols/responses/inbound/response.ts';
+import { estimateInputTokens } from '../protocols/neutral/tokens.ts';
+import { callOf } from '../server/call-context.ts';
 import { writeSse } from '../server/sse.ts';
+import { streamFailure } from '../server/stream-failure.ts';
+import { ChatMetering } from '../services/chat-metering.ts';
 import { StoredResponses } from '../services/stored-responses.ts';
 import { ResponsesRepo } from '../storage/responses-repo.ts';
 
 type IdParams = { Params: { id: string } };
 
-export async function openaiResponsesRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing, clock, db, storageLimits } = options.context;
-  const stored = new StoredResponses(new ResponsesRepo(db), db, clock, storageLimits);
+const ENDPOINT = '/v1/responses';
 
-  app.post('/v1/responses', async (request, reply) => {
-    const call = parseResponsesBody(request.body);
+export async function openaiResponsesRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
+  const { billing, clock, db, events, providers, storageLimits } = options.context;
+  const stored = new StoredResponses(new ResponsesRepo(db), db, clock, storageLimits);
+  const metering = new ChatMetering(billing);
+  const failure = streamFailure('responses', (error) => void events.emit('error', error));
+
+  app.post(ENDPOINT, async (request, reply) => {
+    const parsed = responsesCodec.parse(request.body);
     const { accountId } = request.principal;
-    const earlier = call.previousResponseId === null ? [] : stored.conversationAfter(accountId, call.previousResponseId);
-    const conversation = [...earlier, ...call.input];
-    const result = simulateChat(chatRequestOf(call, conversation));
-    const meta = { id: publicId('resp'), createdAt: Math.floor(clock.now() / 1000) };
-    const outcome = toOutcome(result, publicId);
-    const response = responseObject(call, meta, outcome);
-    // Checked before the charge: a response too large to store is refused whole.
-    if (call.store) stored.save(accountId, meta.id, stored.prepare(conversation, response));
-    billing.charge(request.principal, {
-      endpoint: '/v1/responses',
-      model: call.model,
-      inputTokens: result.usage.inputTokens,
-      outputTokens: result.usage.outputTokens,
-    });
-    if (!call.stream) return response;
-    return writeSse(request, reply, responseStreamEvents(call, meta, outcome, streamPieces));
+    const earlier = parsed.previousResponseId === null ? [] : stored.conversationAfter(accountId, parsed.previousResponseId);
+    const conversation = [...earlier, ...parsed.input];
+    const chatRequest = chatRequestOf(parsed, conversation);
+    const call = callOf(request, reply, 'responses', ENDPOINT);
+    const { chat } = providers.for(call, parsed.model);
+    const bill = { principal: request.principal, endpoint: ENDPOINT, model: parsed.model };
+    const meta = { id: publicId('resp'), createdAt: Math.floor(clock.now() / 1000), newId: publicId };
+    if (!parsed.stream) {
+      const result = await chat.complete(chatRequest, call);
+      const response = responsesCodec.render(result, parsed, meta) as Record<string, unknown>;
+      // Checked before the charge: a response too large to store is refused whole.
+      if (parsed.store) stored.save(accountId, meta.id, stored.prepare(conversation, response));
+      metering.chargeResult(bill, result);
+      return response;
+    }
+    // A conversation already too large to store is refused before anything streams; the finished response is stored as streamed.
+    if (parsed.store) stored.prepare(conversation, responseObject(parsed, meta));
+    const deltas = metering.meter(await chat.stream(chatRequest, call), bill, estimateInputTokens(chatRequest));
+    const onComplete = (response: Record<string, unknown>) => {
+      if (parsed.store) stored.save(accountId, meta.id, stored.prepare(conversation, response));
+    };
+    return writeSse(request, reply, responsesCodec.stream(deltas, parsed, { ...meta, onComplete }), failure);
   });
 
   app.get<IdParams>('/v1/responses/:id', async (request) => stored.get(request.principal.accountId, request.params.id));
@@ -46,18 +56,4 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
     stored.delete(request.principal.accountId, request.params.id);
     return { id: request.params.id, object: 'response.deleted', deleted: true };
   });
-}
-
-/** The neutral request: instructions as system text (not inherited from earlier responses), the whole conversation as turns. */
-function chatRequestOf(call: ResponsesCall, conversation: Record<string, unknown>[]): ChatRequest {
-  return {
-    model: call.model,
-    ...(call.instructions !== null && { system: call.instructions }),
-    turns: itemsToTurns(conversation),
-    ...(call.allowedTools.length > 0 && { tools: call.allowedTools }),
-    toolChoice: call.toolChoice,
-    format: call.format,
-    ...(call.maxOutputTokens !== null && { maxTokens: call.maxOutputTokens }),
-    ...(call.temperature !== null && { temperature: call.temperature }),
-  };
 }

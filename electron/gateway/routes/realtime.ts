@@ -1,4 +1,4 @@
-// GET /v1/realtime: upgrades to a WebSocket running a simulated realtime session (on the HTTP and the TLS listener).
+// GET /v1/realtime: upgrades to a WebSocket running a realtime session (on the HTTP and the TLS listener).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { GatewayContext } from '../context.ts';
@@ -6,6 +6,7 @@ import { publicId } from '../ids.ts';
 import { wantsBeta } from '../realtime/event-names.ts';
 import { RealtimeSession } from '../realtime/session.ts';
 import { guarded } from '../safe-events.ts';
+import { callOfSocket } from '../server/call-context.ts';
 import { credentialOf } from '../server/credentials.ts';
 import { renderError } from '../server/error-render.ts';
 import { requireSocketOrigin } from '../server/same-origin.ts';
@@ -19,7 +20,7 @@ export const DEFAULT_REALTIME_MODEL = 'sim-realtime';
 const REFUSED_CLOSE_CODE = 3000;
 
 export async function realtimeRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing, tokens, clock, events, media, runtime } = options.context;
+  const { billing, tokens, clock, events, providers, runtime } = options.context;
   // A browser page may open the socket only from this gateway's own origin or a listed CORS origin: refused with 403 before the upgrade.
   const onRequest = async (request: FastifyRequest) => requireSocketOrigin(request, runtime.corsOrigins);
   app.get<{ Querystring: Record<string, string | undefined> }>(
@@ -44,6 +45,8 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
       }
       const model = request.query.model || DEFAULT_REALTIME_MODEL;
       const pace = paceOf(request);
+      const call = callOfSocket(request, socket, principal, 'realtime', '/v1/realtime');
+      const { chat, realtime } = providers.for(call, model);
       const session = new RealtimeSession({
         model,
         beta: wantsBeta(request.headers),
@@ -54,7 +57,7 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
         charge: (work) => billing.charge(principal, { endpoint: '/v1/realtime', ...work }),
         paceMs: pace === undefined ? 0 : 1000 / pace,
         now: clock.now(),
-        speak: (text, speed) => media.run('voice', { text, speed }),
+        models: { chat, realtime, call },
         report: (error) => void events.emit('error', error),
       });
       // A failure in a handler is reported and answered by the session, never thrown out of the socket's event.

@@ -1,5 +1,6 @@
 // Builds the provider call context of a request: its caller, protocol, raw body, headers, and a signal that aborts when the client goes away.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '../principal.ts';
 import type { CallContext, InboundProtocol } from '../providers/types.ts';
 
 /**
@@ -20,4 +21,17 @@ export function callOf(request: FastifyRequest, reply: FastifyReply, protocol: I
     headers: request.headers,
     signal: controller.signal,
   };
+}
+
+/** The call context of a WebSocket session (realtime) for `principal`: no raw body; the signal aborts when the socket closes. */
+export function callOfSocket(
+  request: FastifyRequest,
+  socket: { once(event: 'close', listener: () => void): unknown },
+  principal: Principal,
+  protocol: InboundProtocol,
+  endpoint: string,
+): CallContext {
+  const controller = new AbortController();
+  socket.once('close', () => controller.abort(new Error('the client went away')));
+  return { principal, protocol, endpoint, headers: request.headers, signal: controller.signal };
 }

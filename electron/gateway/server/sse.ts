@@ -1,42 +1,76 @@
-// Writes streamed answers (SSE frames or a JSON array stream) with optional pacing and the stream faults `disconnect` and `malformed`.
+// Writes streamed answers (SSE frames or a JSON array stream) frame by frame as they are produced, with backpressure and the stream faults `disconnect` and `malformed`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { OutgoingHttpHeaders } from 'node:http';
-import type { NamedEvent } from '../protocols/named-event.ts';
-import { streamFaultOf, paceOf } from './faults.ts';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { GatewayError } from '../errors.ts';
+import { DONE, type NamedEvent, type SseEvent } from '../protocols/named-event.ts';
+import { streamFaultOf } from './faults.ts';
 
 /** Frames written before a `disconnect` or `malformed` fault strikes (fewer when the stream is shorter: never its last frame). */
 export const FRAMES_BEFORE_FAULT = 3;
 
-/** A frame written as-is: `data: [DONE]` of OpenAI streams. */
-export const DONE = Symbol('done');
+/** Events of a stream: a finished list, or a producer that yields them as the answer is made. */
+export type EventSource<T> = Iterable<T> | AsyncIterable<T>;
+
+/** What a stream does when its producer fails after the headers went out. */
+export interface StreamFailure {
+  /** The error frame the caller's protocol sends before the stream ends (OpenAI, Anthropic, Responses); absent: the stream just ends. */
+  errorEvent?: (error: GatewayError) => NamedEvent;
+  /** Where an unexpected failure (not a GatewayError) is reported: the gateway's `error` event. */
+  report?: (error: unknown) => void;
+}
 
 /**
  * Streams `events` as server-sent events: `event: <name>` when named, then `data: <json>` (or the raw
  * `[DONE]` marker). Return its promise from the route handler: it hijacks the reply, sends status 200 with
- * `content-type: text/event-stream`, `cache-control: no-cache` and `connection: keep-alive`, waits 1/N s
- * between frames for `x-gatehouse-pace: N`, applies the `disconnect` / `malformed` faults after
- * FRAMES_BEFORE_FAULT frames, and stops quietly when the client goes away.
+ * `content-type: text/event-stream`, `cache-control: no-cache` and `connection: keep-alive`, writes each
+ * event as it is produced (waiting for `drain` when the client reads slowly), applies the `disconnect` /
+ * `malformed` faults after FRAMES_BEFORE_FAULT frames, and stops pulling events when the client goes away.
+ * Pacing is the producer's business. A producer that throws ends the stream (after `failure.errorEvent`).
  */
-export async function writeSse(request: FastifyRequest, reply: FastifyReply, events: readonly (NamedEvent | typeof DONE)[]) {
-  const frames = events.map((event) =>
-    event === DONE ? 'data: [DONE]\n\n' : `${event.name ? `event: ${event.name}\n` : ''}data: ${JSON.stringify(event.data)}\n\n`,
-  );
-  await writeFrames(request, reply, 'text/event-stream; charset=utf-8', frames, '', '');
+export async function writeSse(request: FastifyRequest, reply: FastifyReply, events: EventSource<SseEvent>, failure: StreamFailure = {}) {
+  const { errorEvent, report } = failure;
+  await writeFrames(request, reply, 'text/event-stream; charset=utf-8', mapFrames(events, sseFrame), ['', ''], {
+    ...(report && { report }),
+    ...(errorEvent && { errorFrame: (error: GatewayError) => sseFrame(errorEvent(error)) }),
+  });
 }
 
-/** Streams `items` as one JSON array written element by element (Gemini's stream without `alt=sse`). */
-export async function writeJsonArray(request: FastifyRequest, reply: FastifyReply, items: readonly unknown[]) {
-  const frames = items.map((item, index) => `${index === 0 ? '' : ',\r\n'}${JSON.stringify(item)}`);
-  await writeFrames(request, reply, 'application/json; charset=utf-8', frames, '[', ']');
+/** One SSE frame: `event:` (when named) and `data:` lines, or the raw `[DONE]` marker. */
+function sseFrame(event: SseEvent): string {
+  return event === DONE ? 'data: [DONE]\n\n' : `${event.name ? `event: ${event.name}\n` : ''}data: ${JSON.stringify(event.data)}\n\n`;
+}
+
+/** Streams `items` as one JSON array written element by element (Gemini's stream without `alt=sse`); a failing producer ends it unclosed. */
+export async function writeJsonArray(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  items: EventSource<unknown>,
+  failure: StreamFailure = {},
+) {
+  let index = 0;
+  const frames = mapFrames(items, (item) => `${index++ === 0 ? '' : ',\r\n'}${JSON.stringify(item)}`);
+  await writeFrames(
+    request,
+    reply,
+    'application/json; charset=utf-8',
+    frames,
+    ['[', ']'],
+    failure.report ? { report: failure.report } : {},
+  );
+}
+
+/** `source` with each element turned into its frame, pulled one at a time. */
+async function* mapFrames<T>(source: EventSource<T>, frame: (item: T) => string): AsyncGenerator<string> {
+  for await (const item of source) yield frame(item);
 }
 
 async function writeFrames(
   request: FastifyRequest,
   reply: FastifyReply,
   contentType: string,
-  frames: readonly string[],
-  open: string,
-  close: string,
+  frames: AsyncIterator<string>,
+  [open, close]: [string, string],
+  failure: { errorFrame?: (error: GatewayError) => string; report?: (error: unknown) => void },
 ): Promise<void> {
   reply.hijack();
   const raw = reply.raw;
@@ -50,32 +84,57 @@ async function writeFrames(
   });
   raw.flushHeaders();
   let gone = false;
-  raw.on('close', () => (gone = true));
+  raw.once('close', () => (gone = true));
   const fault = streamFaultOf(request);
-  // A short stream is still broken before its last frame.
-  const faultAt = Math.max(0, Math.min(FRAMES_BEFORE_FAULT, frames.length - 1));
-  const delayMs = paceDelay(paceOf(request));
-  if (open) raw.write(open);
-  for (let i = 0; i < frames.length && !gone; i++) {
-    if (fault && i === faultAt) {
-      if (fault === 'malformed') {
-        raw.end('data: {"malformed": tru\n\n');
-      } else {
-        // Let the frames already written reach the client, then cut the connection mid-stream.
-        await new Promise((resolve) => raw.write('', resolve));
-        raw.destroy();
+  let finished = false;
+  try {
+    if (open) await writeFrame(raw, open);
+    // One frame of lookahead only while a fault is set: it must strike before the last frame, never at the end.
+    let next = await frames.next();
+    for (let index = 0; !next.done && !gone; index++) {
+      const following = fault ? await frames.next() : undefined;
+      if (fault && (index === FRAMES_BEFORE_FAULT || following?.done)) {
+        await strike(raw, fault);
+        return;
       }
-      return;
+      await writeFrame(raw, next.value);
+      next = following ?? (gone ? next : await frames.next());
     }
-    raw.write(frames[i]);
-    // Pace goes between frames only: after the last one the stream ends at once, before clients that
-    // stop reading at their end marker (the SDKs at `[DONE]`) hang up on an unfinished response.
-    if (delayMs > 0 && i < frames.length - 1) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    finished = next.done === true;
+    if (!gone) raw.end(close);
+  } catch (error) {
+    finished = true;
+    const gatewayError = error instanceof GatewayError ? error : undefined;
+    if (!gatewayError) failure.report?.(error);
+    if (!gone && failure.errorFrame) raw.write(failure.errorFrame(gatewayError ?? new GatewayError('internal', 'The stream failed.')));
+    if (!gone) raw.end();
+  } finally {
+    // The client left or a fault struck: the producer stops (and its own cleanup runs).
+    if (!finished) await frames.return?.(undefined);
   }
-  if (!gone) raw.end(close);
 }
 
-/** Milliseconds between frames for a pace in tokens per second (0: as fast as possible). */
-function paceDelay(tokensPerSecond: number | undefined): number {
-  return tokensPerSecond && tokensPerSecond > 0 ? 1000 / tokensPerSecond : 0;
+/** Breaks the stream as asked: a half-written frame (`malformed`), or the connection cut after what was written (`disconnect`). */
+async function strike(raw: ServerResponse, fault: 'disconnect' | 'malformed'): Promise<void> {
+  if (fault === 'malformed') {
+    raw.end('data: {"malformed": tru\n\n');
+    return;
+  }
+  // Let the frames already written reach the client, then cut the connection mid-stream.
+  await new Promise((resolve) => raw.write('', resolve));
+  raw.destroy();
+}
+
+/** Writes `frame`; when the socket's buffer is full, waits until it drains (or the client goes away). */
+function writeFrame(raw: ServerResponse, frame: string): Promise<void> {
+  if (raw.write(frame)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      raw.off('drain', done);
+      raw.off('close', done);
+      resolve();
+    };
+    raw.once('drain', done);
+    raw.once('close', done);
+  });
 }

@@ -1,7 +1,7 @@
 // Unit tests of the Anthropic Messages request translator: validation and the neutral turns it produces.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseMessagesBody } from '../../../electron/gateway/protocols/anthropic/request.ts';
+import { parseMessagesBody } from '../../../electron/gateway/protocols/anthropic/inbound/request.ts';
 import { GatewayError } from '../../../electron/gateway/errors.ts';
 
 const rejects = (body: unknown, param: RegExp) =>

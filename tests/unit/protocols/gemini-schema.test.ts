@@ -1,7 +1,7 @@
 // Unit tests of the Gemini schema normaliser: OpenAPI-subset schemas become JSON Schema.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { geminiSchemaToJsonSchema } from '../../../electron/gateway/protocols/gemini/schema.ts';
+import { geminiSchemaToJsonSchema } from '../../../electron/gateway/protocols/gemini/inbound/schema.ts';
 
 test('uppercase types, nested properties and items become lowercase JSON Schema types', () => {
   const schema = geminiSchemaToJsonSchema({

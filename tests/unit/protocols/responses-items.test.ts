@@ -1,7 +1,7 @@
 // Unit tests of the Responses API item translation: input normalisation and items to neutral turns.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { itemsToTurns, normalizeInput } from '../../../electron/gateway/protocols/responses/items.ts';
+import { itemsToTurns, normalizeInput } from '../../../electron/gateway/protocols/responses/inbound/items.ts';
 import { GatewayError } from '../../../electron/gateway/errors.ts';
 
 test('a string input is one user message item; items without type are messages', () => {

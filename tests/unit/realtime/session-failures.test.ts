@@ -1,6 +1,8 @@
 // Unit tests of a realtime session's failure paths: a response whose charge fails is reported and answered with an error event, never left as an unhandled rejection.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { SimulatedChat } from '../../../electron/gateway/providers/simulate/chat.ts';
+import type { CallContext } from '../../../electron/gateway/providers/types.ts';
 import { RealtimeSession } from '../../../electron/gateway/realtime/session.ts';
 
 describe('realtime session failures', () => {
@@ -19,7 +21,11 @@ describe('realtime session failures', () => {
         charge: () => {
           throw new Error('database is closed');
         },
-        speak: async () => new Int16Array(0),
+        models: {
+          chat: new SimulatedChat(),
+          realtime: { hear: async () => '', speak: async () => new Int16Array(0), checkTools: async () => undefined },
+          call: { headers: {}, signal: new AbortController().signal } as unknown as CallContext,
+        },
         paceMs: 0,
         now: Date.now(),
         report: (error) => reported.push(error),

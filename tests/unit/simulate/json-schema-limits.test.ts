@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { geminiSchemaToJsonSchema } from '../../../electron/gateway/protocols/gemini/schema.ts';
+import { geminiSchemaToJsonSchema } from '../../../electron/gateway/protocols/gemini/inbound/schema.ts';
 import { simulateChat } from '../../../electron/gateway/providers/simulate/text/engine.ts';
 import {
   checkSchemaDocument,

@@ -1,12 +1,4 @@
-// Raw PCM16 helpers: little-endian bytes to samples and back, and the loudness of a chunk (for voice activity detection).
-
-/** Root-mean-square level of PCM16 samples in [0, 1]: how loud a chunk is. */
-export function rms(samples: Int16Array): number {
-  if (samples.length === 0) return 0;
-  let sum = 0;
-  for (const sample of samples) sum += (sample / 32768) ** 2;
-  return Math.sqrt(sum / samples.length);
-}
+// Raw PCM16 helpers: little-endian bytes to samples and back.
 
 /** Little-endian PCM16 bytes of samples. */
 export function pcmBytes(samples: Int16Array): Buffer {

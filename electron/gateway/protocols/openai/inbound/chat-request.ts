@@ -1,6 +1,6 @@
 // Parses and validates a `POST /v1/chat/completions` body into the neutral chat request.
-import { invalid } from '../../errors.ts';
-import type { ChatRequest, ChatTurn, OutputFormat, ToolCall, ToolChoice, ToolSpec } from '../neutral/chat.ts';
+import { invalid } from '../../../errors.ts';
+import type { ChatRequest, ChatTurn, OutputFormat, ToolCall, ToolChoice, ToolSpec } from '../../neutral/chat.ts';
 import {
   absent,
   asObject,
@@ -14,8 +14,8 @@ import {
   requiredString,
   schemaOf,
   type Fields,
-} from '../fields.ts';
-import { nameToolResults } from '../turns.ts';
+} from '../../fields.ts';
+import { nameToolResults } from '../../turns.ts';
 
 /** A validated chat call. */
 export interface ChatCall {

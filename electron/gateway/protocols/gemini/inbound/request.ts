@@ -1,6 +1,6 @@
 // Translates a Gemini GenerateContentRequest (contents, systemInstruction, generationConfig, tools) into the neutral ChatRequest.
-import { invalid } from '../../errors.ts';
-import type { ChatRequest, ChatTurn, OutputFormat, ToolCall, ToolChoice, ToolSpec } from '../neutral/chat.ts';
+import { invalid } from '../../../errors.ts';
+import type { ChatRequest, ChatTurn, OutputFormat, ToolCall, ToolChoice, ToolSpec } from '../../neutral/chat.ts';
 import {
   absent,
   asObject,
@@ -14,8 +14,8 @@ import {
   requiredString,
   schemaOf,
   type Fields,
-} from '../fields.ts';
-import { nameToolResults } from '../turns.ts';
+} from '../../fields.ts';
+import { nameToolResults } from '../../turns.ts';
 import { geminiSchemaToJsonSchema } from './schema.ts';
 
 /** Response MIME types the simulator can produce (`text/x.enum` is not simulated). */

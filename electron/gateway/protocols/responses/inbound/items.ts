@@ -1,8 +1,8 @@
 // Responses API conversation items: normalising `input`, and turning items (input and earlier output) into neutral chat turns.
-import { invalid } from '../../errors.ts';
-import type { ChatTurn } from '../neutral/chat.ts';
-import { asObject, isObject, requiredString, type Fields } from '../fields.ts';
-import { nameToolResults } from '../turns.ts';
+import { invalid } from '../../../errors.ts';
+import type { ChatTurn } from '../../neutral/chat.ts';
+import { asObject, isObject, requiredString, type Fields } from '../../fields.ts';
+import { nameToolResults } from '../../turns.ts';
 
 /** A conversation item as stored: an input item of a request, or an output item of a response. */
 export type ResponseItem = Fields;

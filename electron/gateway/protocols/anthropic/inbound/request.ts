@@ -1,6 +1,6 @@
 // Translates an Anthropic Messages request body into the neutral ChatRequest, validating it as the real API does.
-import { invalid } from '../../errors.ts';
-import type { ChatRequest, ChatTurn, OutputFormat, ToolCall, ToolChoice, ToolSpec } from '../neutral/chat.ts';
+import { invalid } from '../../../errors.ts';
+import type { ChatRequest, ChatTurn, OutputFormat, ToolCall, ToolChoice, ToolSpec } from '../../neutral/chat.ts';
 import {
   absent,
   asObject,
@@ -14,8 +14,8 @@ import {
   optionalStringList,
   requiredString,
   type Fields,
-} from '../fields.ts';
-import { nameToolResults } from '../turns.ts';
+} from '../../fields.ts';
+import { nameToolResults } from '../../turns.ts';
 
 /** A parsed Messages call: the neutral request and whether the caller asked for a stream. */
 export interface MessagesCall {

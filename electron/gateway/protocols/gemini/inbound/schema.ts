@@ -1,6 +1,6 @@
 // Normalises Gemini's OpenAPI-subset schemas (uppercase types, `nullable`) into the JSON Schema the engine understands.
-import { checkSchemaDocument } from '../neutral/schema-limits.ts';
-import { isObject } from '../fields.ts';
+import { checkSchemaDocument } from '../../neutral/schema-limits.ts';
+import { isObject } from '../../fields.ts';
 
 /** Keys of the OpenAPI subset with no JSON Schema meaning, dropped on the way. */
 const DROPPED = new Set(['nullable', 'propertyOrdering', 'example']);

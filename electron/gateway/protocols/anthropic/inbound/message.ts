@@ -1,6 +1,6 @@
 // Renders a neutral ChatResult as an Anthropic Message: text and tool_use content blocks, stop reason and usage.
-import { parseToolArguments } from '../turns.ts';
-import type { ChatChoice, ChatResult, FinishReason } from '../neutral/chat.ts';
+import { parseToolArguments } from '../../turns.ts';
+import type { ChatChoice, ChatResult, FinishReason } from '../../neutral/chat.ts';
 
 /** A content block of an assistant message. */
 export type AnthropicBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown };
@@ -28,7 +28,8 @@ export interface AnthropicMessage {
   usage: AnthropicUsage;
 }
 
-const STOP_REASONS: Record<FinishReason, AnthropicStopReason> = {
+/** Each neutral finish reason in Anthropic's words. */
+export const STOP_REASONS: Record<FinishReason, AnthropicStopReason> = {
   stop: 'end_turn',
   length: 'max_tokens',
   tool_calls: 'tool_use',
@@ -61,6 +62,6 @@ export function toAnthropicMessage(result: ChatResult, model: string, id: string
 }
 
 /** Anthropic tool-use ids start with `toolu_`; the engine's own prefix is swapped for it. */
-function toolUseId(id: string): string {
+export function toolUseId(id: string): string {
   return id.startsWith('toolu_') ? id : `toolu_${id.replace(/^[a-z]+_/, '')}`;
 }

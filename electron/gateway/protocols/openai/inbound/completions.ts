@@ -1,8 +1,9 @@
-// The legacy OpenAI completions API: parses `POST /v1/completions` bodies and builds `text_completion` objects and chunks.
-import type { ChatRequest, ChatResult } from '../neutral/chat.ts';
-import { invalid } from '../../errors.ts';
-import { objectBody, optionalBoolean, optionalNumber, requiredString } from '../fields.ts';
-import type { NamedEvent } from '../named-event.ts';
+// The legacy OpenAI completions API: parses `POST /v1/completions` bodies and renders `text_completion` objects and chunks.
+import type { ChatRequest, ChatResult } from '../../neutral/chat.ts';
+import { invalid } from '../../../errors.ts';
+import { objectBody, optionalBoolean, optionalNumber, requiredString } from '../../fields.ts';
+import type { ChatDelta } from '../../neutral/deltas.ts';
+import { DONE, type SseEvent } from '../../named-event.ts';
 import { stopOf, streamFlags } from './chat-request.ts';
 import { finishReasonOf, SYSTEM_FINGERPRINT, type CompletionMeta } from './chat-response.ts';
 
@@ -19,12 +20,6 @@ export interface CompletionCall {
   echo: boolean;
   stream: boolean;
   includeUsage: boolean;
-}
-
-/** One prompt's answer, as the engine gave it. */
-export interface PromptAnswer {
-  prompt: string;
-  result: ChatResult;
 }
 
 export function parseCompletionBody(body: unknown): CompletionCall {
@@ -61,17 +56,19 @@ function promptsOf(value: unknown): string[] {
   throw invalid("Invalid value for 'prompt': expected a string or a non-empty array of strings.", 'prompt');
 }
 
-/** Choices of all prompts in the API's order: prompt after prompt, `n` choices each, indexed from 0. */
-function choicesOf(call: CompletionCall, answers: PromptAnswer[]) {
-  return answers.flatMap(({ prompt, result }) =>
-    result.choices.map((choice) => ({ text: (call.echo ? prompt : '') + choice.text, finish: finishReasonOf(choice.finishReason) })),
-  );
+/** The choices a call asks for per prompt (`n`). */
+export function choicesPerPrompt(call: CompletionCall): number {
+  return call.requests[0]?.n ?? 1;
 }
 
-/** Usage summed over every prompt. */
-export function completionUsage(answers: PromptAnswer[]) {
-  const prompt = answers.reduce((sum, { result }) => sum + result.usage.inputTokens, 0);
-  const completion = answers.reduce((sum, { result }) => sum + result.usage.outputTokens, 0);
+/** The prompt that choice `index` answers: choices come prompt after prompt, `n` each. */
+function promptOf(call: CompletionCall, index: number): string {
+  return call.prompts[Math.floor(index / choicesPerPrompt(call))] ?? '';
+}
+
+/** Usage summed over every prompt (the joined result's usage). */
+export function completionUsage(usage: ChatResult['usage']) {
+  const { inputTokens: prompt, outputTokens: completion } = usage;
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
@@ -83,33 +80,50 @@ const envelope = (meta: CompletionMeta) => ({
   system_fingerprint: SYSTEM_FINGERPRINT,
 });
 
-/** The non-streamed `text_completion` object. */
-export function toTextCompletion(call: CompletionCall, answers: PromptAnswer[], meta: CompletionMeta) {
+/** The non-streamed `text_completion` object of the answers to every prompt, joined in prompt order. */
+export function toTextCompletion(call: CompletionCall, result: ChatResult, meta: CompletionMeta) {
   return {
     ...envelope(meta),
-    choices: choicesOf(call, answers).map((choice, index) => ({ text: choice.text, index, logprobs: null, finish_reason: choice.finish })),
-    usage: completionUsage(answers),
+    choices: result.choices.map((choice, index) => ({
+      text: (call.echo ? promptOf(call, index) : '') + choice.text,
+      index,
+      logprobs: null,
+      finish_reason: finishReasonOf(choice.finishReason),
+    })),
+    usage: completionUsage(result.usage),
   };
 }
 
 /**
- * The streamed chunks: each choice's text in pieces (`finish_reason: null`), then a chunk with empty text and its
- * finish reason; with `includeUsage`, a last chunk with empty `choices` and the usage. The route appends `[DONE]`.
+ * The streamed chunks as the deltas arrive: each choice's text in pieces (`finish_reason: null`; with `echo` the
+ * prompt comes first), then a chunk with empty text and its finish reason; with `includeUsage`, a last chunk with
+ * empty `choices` and the usage. `[DONE]` ends the stream.
  */
-export function textCompletionChunks(
+export async function* textCompletionChunks(
+  deltas: AsyncIterable<ChatDelta>,
   call: CompletionCall,
-  answers: PromptAnswer[],
   meta: CompletionMeta,
-  split: (text: string) => string[],
-): NamedEvent[] {
+): AsyncGenerator<SseEvent> {
   const chunk = (index: number, text: string, finish: string | null) => ({
     data: { ...envelope(meta), choices: [{ text, index, logprobs: null, finish_reason: finish }] },
   });
-  const events: NamedEvent[] = [];
-  choicesOf(call, answers).forEach((choice, index) => {
-    for (const piece of split(choice.text)) if (piece !== '') events.push(chunk(index, piece, null));
-    events.push(chunk(index, '', choice.finish));
-  });
-  if (call.includeUsage) events.push({ data: { ...envelope(meta), choices: [], usage: completionUsage(answers) } });
-  return events;
+  const echoed = new Set<number>();
+  const echo = (index: number) => {
+    if (!call.echo || echoed.has(index)) return '';
+    echoed.add(index);
+    return promptOf(call, index);
+  };
+  for await (const delta of deltas) {
+    if (delta.type === 'text') {
+      const text = echo(delta.choice) + delta.text;
+      if (text !== '') yield chunk(delta.choice, text, null);
+    } else if (delta.type === 'finish') {
+      const prompt = echo(delta.choice);
+      if (prompt !== '') yield chunk(delta.choice, prompt, null);
+      yield chunk(delta.choice, '', finishReasonOf(delta.reason));
+    } else if (delta.type === 'usage' && call.includeUsage) {
+      yield { data: { ...envelope(meta), choices: [], usage: completionUsage(delta) } };
+    }
+  }
+  yield DONE;
 }

@@ -1,6 +1,6 @@
 // Builds Responses API objects: output items (message, function_call) from a ChatResult, and the Response that carries them.
-import type { ChatResult } from '../neutral/chat.ts';
-import type { Fields } from '../fields.ts';
+import type { ChatResult } from '../../neutral/chat.ts';
+import type { Fields } from '../../fields.ts';
 import type { ResponseItem } from './items.ts';
 import type { ResponsesCall } from './request.ts';
 

@@ -1,6 +1,6 @@
-// Parses and validates a `POST /v1/responses` body: input items, instructions, function tools, tool_choice, text.format.
-import { invalid } from '../../errors.ts';
-import type { OutputFormat, ToolChoice, ToolSpec } from '../neutral/chat.ts';
+// Parses and validates a `POST /v1/responses` body (input items, instructions, function tools, tool_choice, text.format) and makes its neutral request.
+import { invalid } from '../../../errors.ts';
+import type { ChatRequest, OutputFormat, ToolChoice, ToolSpec } from '../../neutral/chat.ts';
 import {
   absent,
   asObject,
@@ -13,9 +13,9 @@ import {
   requiredString,
   schemaOf,
   type Fields,
-} from '../fields.ts';
-import { metadataProblem } from '../metadata.ts';
-import { normalizeInput, type ResponseItem } from './items.ts';
+} from '../../fields.ts';
+import { metadataProblem } from '../../metadata.ts';
+import { itemsToTurns, normalizeInput, type ResponseItem } from './items.ts';
 
 /** A function tool as echoed back on the Response object. */
 export interface FunctionTool {
@@ -165,4 +165,18 @@ function parseMetadata(value: unknown): Fields {
   const problem = metadataProblem(metadata, 'metadata');
   if (problem) throw invalid(problem.message, problem.param);
   return metadata;
+}
+
+/** The neutral request: instructions as system text (not inherited from earlier responses), the whole conversation as turns. */
+export function chatRequestOf(call: ResponsesCall, conversation: Record<string, unknown>[]): ChatRequest {
+  return {
+    model: call.model,
+    ...(call.instructions !== null && { system: call.instructions }),
+    turns: itemsToTurns(conversation),
+    ...(call.allowedTools.length > 0 && { tools: call.allowedTools }),
+    toolChoice: call.toolChoice,
+    format: call.format,
+    ...(call.maxOutputTokens !== null && { maxTokens: call.maxOutputTokens }),
+    ...(call.temperature !== null && { temperature: call.temperature }),
+  };
 }

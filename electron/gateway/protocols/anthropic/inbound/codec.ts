@@ -1,0 +1,13 @@
+// The inbound codec of POST /v1/messages: Anthropic Messages bodies to neutral requests, answers back as a Message or its events.
+import type { InboundChatCodec } from '../../neutral/codec.ts';
+import type { NamedEvent } from '../../named-event.ts';
+import { toAnthropicMessage } from './message.ts';
+import { parseMessagesBody, type MessagesCall } from './request.ts';
+import { anthropicStreamEvents, type AnthropicStreamMeta } from './stream.ts';
+
+/** Anthropic Messages, client side. */
+export const anthropicCodec: InboundChatCodec<unknown, MessagesCall, AnthropicStreamMeta, NamedEvent> = {
+  parse: (body) => parseMessagesBody(body),
+  render: (result, _call, meta) => toAnthropicMessage(result, meta.model, meta.id),
+  stream: (deltas, _call, meta) => anthropicStreamEvents(deltas, meta),
+};

@@ -1,0 +1,81 @@
+// The named SSE events of a streamed Anthropic Message as its deltas arrive: message_start, content blocks with their deltas, ping, message_delta, message_stop.
+import type { ChatDelta } from '../../neutral/deltas.ts';
+import type { NamedEvent } from '../../named-event.ts';
+import { STOP_REASONS, toolUseId, type AnthropicStopReason } from './message.ts';
+
+/** Identity of one streamed message, and the input tokens its `message_start` reports. */
+export interface AnthropicStreamMeta {
+  id: string;
+  model: string;
+  inputTokens: number;
+}
+
+/**
+ * The events that build the message on the client, from the first choice's deltas: `message_start` (empty
+ * content, null stop reason), per block `content_block_start` / `content_block_delta` (text_delta or
+ * input_json_delta fragments) / `content_block_stop`, one `ping` after the first block starts (as the real API
+ * does), then, once the usage is known, `message_delta` with the stop reason and output tokens, and `message_stop`.
+ */
+export async function* anthropicStreamEvents(deltas: AsyncIterable<ChatDelta>, meta: AnthropicStreamMeta): AsyncGenerator<NamedEvent> {
+  const event = (data: { type: string; [key: string]: unknown }): NamedEvent => ({ name: data.type, data });
+  yield event({
+    type: 'message_start',
+    message: {
+      id: meta.id,
+      type: 'message',
+      role: 'assistant',
+      model: meta.model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: meta.inputTokens, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    },
+  });
+  let blocks = 0;
+  let open = false;
+  let stop: { stop_reason: AnthropicStopReason; stop_sequence: string | null } | undefined;
+  function* start(block: Record<string, unknown>) {
+    if (open) yield event({ type: 'content_block_stop', index: blocks - 1 });
+    yield event({ type: 'content_block_start', index: blocks, content_block: block });
+    if (blocks === 0) yield event({ type: 'ping' });
+    blocks++;
+    open = true;
+  }
+  for await (const delta of deltas) {
+    if (delta.type !== 'usage' && delta.choice !== 0) continue; // the Messages API has no `n`
+    switch (delta.type) {
+      case 'text':
+        if (!open) yield* start({ type: 'text', text: '' });
+        if (delta.text !== '')
+          yield event({ type: 'content_block_delta', index: blocks - 1, delta: { type: 'text_delta', text: delta.text } });
+        break;
+      case 'tool_call':
+        yield* start({ type: 'tool_use', id: toolUseId(delta.id), name: delta.name, input: {} });
+        break;
+      case 'tool_arguments':
+        if (delta.fragment !== '') {
+          const json = { type: 'input_json_delta', partial_json: delta.fragment };
+          yield event({ type: 'content_block_delta', index: blocks - 1, delta: json });
+        }
+        break;
+      case 'finish':
+        // A message always has a block: an empty answer is one empty text block.
+        if (blocks === 0) yield* start({ type: 'text', text: '' });
+        if (open) yield event({ type: 'content_block_stop', index: blocks - 1 });
+        open = false;
+        stop = {
+          stop_reason: STOP_REASONS[delta.reason],
+          stop_sequence: delta.reason === 'stop_sequence' ? (delta.stopSequence ?? null) : null,
+        };
+        break;
+      case 'usage':
+        yield event({
+          type: 'message_delta',
+          delta: stop ?? { stop_reason: 'end_turn', stop_sequence: null },
+          usage: { output_tokens: delta.outputTokens },
+        });
+        yield event({ type: 'message_stop' });
+        break;
+    }
+  }
+}

@@ -1,0 +1,12 @@
+// The inbound codec of Gemini's generateContent and streamGenerateContent: bodies (with the path's model) to neutral requests, answers back.
+import type { ChatRequest } from '../../neutral/chat.ts';
+import type { InboundChatCodec } from '../../neutral/codec.ts';
+import { parseGenerateContent } from './request.ts';
+import { toGenerateContentChunks, toGenerateContentResponse, type GeminiAnswerMeta, type GenerateContentResponse } from './response.ts';
+
+/** Gemini generateContent, client side; its stream is GenerateContentResponse chunks (as SSE data or one JSON array). */
+export const geminiCodec: InboundChatCodec<{ body: unknown; model: string }, ChatRequest, GeminiAnswerMeta, GenerateContentResponse> = {
+  parse: ({ body, model }) => parseGenerateContent(body, model),
+  render: (result, _chat, meta) => toGenerateContentResponse(result, meta),
+  stream: (deltas, _chat, meta) => toGenerateContentChunks(deltas, meta),
+};

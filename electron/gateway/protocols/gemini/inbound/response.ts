@@ -1,0 +1,130 @@
+// Renders Gemini GenerateContentResponse objects: one whole answer from a neutral ChatResult, or the chunks of a stream from its deltas.
+import { parseToolArguments } from '../../turns.ts';
+import type { ChatChoice, ChatResult, FinishReason, ToolCall } from '../../neutral/chat.ts';
+import type { ChatDelta } from '../../neutral/deltas.ts';
+
+/** A part of generated content. */
+export type GeminiPart = { text: string } | { functionCall: { id: string; name: string; args: unknown } };
+
+/** One candidate answer; `finishReason` only on a candidate's last chunk. */
+export interface GeminiCandidate {
+  content: { role: 'model'; parts: GeminiPart[] };
+  finishReason?: 'STOP' | 'MAX_TOKENS';
+  index: number;
+}
+
+export interface GeminiUsage {
+  promptTokenCount: number;
+  candidatesTokenCount: number;
+  totalTokenCount: number;
+}
+
+/** The answer of `generateContent`, and each chunk of `streamGenerateContent`. */
+export interface GenerateContentResponse {
+  candidates: GeminiCandidate[];
+  usageMetadata?: GeminiUsage;
+  modelVersion: string;
+  responseId: string;
+}
+
+/** Identity of one answer, repeated on every chunk of a stream. */
+export interface GeminiAnswerMeta {
+  model: string;
+  responseId: string;
+}
+
+export function toGenerateContentResponse(result: ChatResult, meta: GeminiAnswerMeta): GenerateContentResponse {
+  return {
+    candidates: result.choices.map((choice, index) => ({
+      content: { role: 'model', parts: [...textParts(choice), ...callParts(choice.toolCalls)] },
+      finishReason: finishReasonOf(choice.finishReason),
+      index,
+    })),
+    usageMetadata: usageOf(result.usage),
+    modelVersion: meta.model,
+    responseId: meta.responseId,
+  };
+}
+
+/**
+ * The chunks of a streamed answer as its deltas arrive: each candidate's text one piece per chunk, its function
+ * calls whole in one part list after the text (as Gemini sends them), its finishReason on its last chunk, and the
+ * usage on the final chunk. A chunk is held until the next delta shows whether it is its candidate's last (or the
+ * stream's); candidates whose deltas interleave share a chunk until one of them has a next piece.
+ */
+export async function* toGenerateContentChunks(
+  deltas: AsyncIterable<ChatDelta>,
+  meta: GeminiAnswerMeta,
+): AsyncGenerator<GenerateContentResponse> {
+  let pending = new Map<number, GeminiCandidate>();
+  const chunk = (usage?: GeminiUsage): GenerateContentResponse => ({
+    candidates: [...pending.values()],
+    ...(usage && { usageMetadata: usage }),
+    modelVersion: meta.model,
+    responseId: meta.responseId,
+  });
+  const calls = new Map<number, ToolCall[]>();
+  const texted = new Set<number>();
+  const parted = new Set<number>();
+  /** Adds `parts` of candidate `index` to the pending chunk, after sending the pending chunk if it has that candidate already. */
+  function* put(index: number, parts: GeminiPart[]) {
+    if (pending.has(index)) {
+      yield chunk();
+      pending = new Map();
+    }
+    pending.set(index, { content: { role: 'model', parts }, index });
+    parted.add(index);
+  }
+  for await (const delta of deltas) {
+    switch (delta.type) {
+      case 'text':
+        // An empty text is a part only as the candidate's first (an empty answer).
+        if (delta.text !== '' || !texted.has(delta.choice)) yield* put(delta.choice, [{ text: delta.text }]);
+        texted.add(delta.choice);
+        break;
+      case 'tool_call': {
+        const list = calls.get(delta.choice) ?? [];
+        list[delta.call] = { id: delta.id, name: delta.name, arguments: '' };
+        calls.set(delta.choice, list);
+        break;
+      }
+      case 'tool_arguments': {
+        const call = calls.get(delta.choice)?.[delta.call];
+        if (call) call.arguments += delta.fragment;
+        break;
+      }
+      case 'finish': {
+        const made = (calls.get(delta.choice) ?? []).filter((call) => call !== undefined);
+        if (made.length > 0) yield* put(delta.choice, callParts(made));
+        else if (!parted.has(delta.choice)) yield* put(delta.choice, [{ text: '' }]);
+        const last = pending.get(delta.choice);
+        if (last) last.finishReason = finishReasonOf(delta.reason);
+        break;
+      }
+      case 'usage':
+        yield chunk(usageOf(delta));
+        pending = new Map();
+        break;
+    }
+  }
+  if (pending.size > 0) yield chunk();
+}
+
+/** Gemini's token usage block; also the answer's shape for countTokens' `totalTokens`. */
+export function usageOf(usage: ChatResult['usage']): GeminiUsage {
+  const { inputTokens, outputTokens } = usage;
+  return { promptTokenCount: inputTokens, candidatesTokenCount: outputTokens, totalTokenCount: inputTokens + outputTokens };
+}
+
+function textParts(choice: ChatChoice): GeminiPart[] {
+  return choice.text === '' && choice.toolCalls.length > 0 ? [] : [{ text: choice.text }];
+}
+
+function callParts(calls: ToolCall[]): GeminiPart[] {
+  return calls.map((call) => ({ functionCall: { id: call.id, name: call.name, args: parseToolArguments(call.arguments) } }));
+}
+
+/** Stop sequences and tool calls end with STOP, as on the real API; only the token limit is MAX_TOKENS. */
+function finishReasonOf(reason: FinishReason): 'STOP' | 'MAX_TOKENS' {
+  return reason === 'length' ? 'MAX_TOKENS' : 'STOP';
+}

@@ -1,0 +1,12 @@
+// The inbound codec of POST /v1/chat/completions: OpenAI chat bodies to neutral requests, answers back as completions or chunks.
+import type { InboundChatCodec } from '../../neutral/codec.ts';
+import type { SseEvent } from '../../named-event.ts';
+import { parseChatBody, type ChatCall } from './chat-request.ts';
+import { chatCompletionChunks, toChatCompletion, type CompletionMeta } from './chat-response.ts';
+
+/** OpenAI chat completions, client side. */
+export const openaiChatCodec: InboundChatCodec<unknown, ChatCall, CompletionMeta, SseEvent> = {
+  parse: parseChatBody,
+  render: (result, call, meta) => toChatCompletion(result, meta, { legacyFunctions: call.legacyFunctions }),
+  stream: (deltas, call, meta) => chatCompletionChunks(deltas, meta, call.includeUsage, { legacyFunctions: call.legacyFunctions }),
+};

@@ -1,0 +1,127 @@
+// Renders OpenAI chat completion objects from a neutral chat result, and streamed `chat.completion.chunk` events from its deltas.
+import type { ChatResult, FinishReason, ToolCall } from '../../neutral/chat.ts';
+import type { ChatDelta } from '../../neutral/deltas.ts';
+import { DONE, type SseEvent } from '../../named-event.ts';
+
+/** What every object of one completion shares. */
+export interface CompletionMeta {
+  id: string;
+  created: number;
+  model: string;
+}
+
+/** How the answer is written: tool calls as `tool_calls`, or as the deprecated `function_call` when the call used `functions`. */
+export interface ChatAnswerOptions {
+  legacyFunctions?: boolean;
+}
+
+/** Reported as `system_fingerprint` so clients can tell simulated answers apart. */
+export const SYSTEM_FINGERPRINT = 'fp_gatehouse_sim';
+
+export function finishReasonOf(reason: FinishReason): 'stop' | 'length' | 'tool_calls' {
+  return reason === 'stop_sequence' ? 'stop' : reason;
+}
+
+/** `usage` as the API reports it, with the detail counters (all zero in the simulator). */
+export function usageOf(usage: ChatResult['usage']) {
+  const { inputTokens, outputTokens } = usage;
+  return {
+    prompt_tokens: inputTokens,
+    completion_tokens: outputTokens,
+    total_tokens: inputTokens + outputTokens,
+    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+  };
+}
+
+const header = (meta: CompletionMeta, object: string) => ({
+  id: meta.id,
+  object,
+  created: meta.created,
+  model: meta.model,
+  service_tier: 'default',
+  system_fingerprint: SYSTEM_FINGERPRINT,
+});
+
+function finishOf(finishReason: FinishReason, options: ChatAnswerOptions): string {
+  const reason = finishReasonOf(finishReason);
+  return reason === 'tool_calls' && options.legacyFunctions ? 'function_call' : reason;
+}
+
+/** The `message` calls: `tool_calls`, or the first call as `function_call` in legacy mode. */
+function callsOf(calls: ToolCall[], options: ChatAnswerOptions) {
+  if (calls.length === 0) return {};
+  if (options.legacyFunctions) return { function_call: { name: calls[0]!.name, arguments: calls[0]!.arguments } };
+  return { tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) };
+}
+
+export function toChatCompletion(result: ChatResult, meta: CompletionMeta, options: ChatAnswerOptions = {}) {
+  return {
+    ...header(meta, 'chat.completion'),
+    choices: result.choices.map((choice, index) => ({
+      index,
+      message: {
+        role: 'assistant',
+        content: choice.toolCalls.length > 0 ? null : choice.text,
+        refusal: null,
+        annotations: [],
+        ...callsOf(choice.toolCalls, options),
+      },
+      logprobs: null,
+      finish_reason: finishOf(choice.finishReason, options),
+    })),
+    usage: usageOf(result.usage),
+  };
+}
+
+/**
+ * The chunks of a streamed completion as its deltas arrive: per choice the role first (content null when the choice
+ * starts with a tool call), then content pieces or indexed tool-call fragments (legacy: `function_call` fragments of
+ * the first call only), then a chunk with `finish_reason`; with `includeUsage`, every chunk has `usage: null` and a
+ * last chunk has empty `choices` and the usage. `[DONE]` ends the stream.
+ */
+export async function* chatCompletionChunks(
+  deltas: AsyncIterable<ChatDelta>,
+  meta: CompletionMeta,
+  includeUsage: boolean,
+  options: ChatAnswerOptions = {},
+): AsyncGenerator<SseEvent> {
+  const base = header(meta, 'chat.completion.chunk');
+  const chunk = (index: number, delta: Record<string, unknown>, finish: string | null = null) => ({
+    data: { ...base, choices: [{ index, delta, logprobs: null, finish_reason: finish }], ...(includeUsage && { usage: null }) },
+  });
+  const started = new Set<number>();
+  const opening = (index: number, withCalls: boolean) => {
+    if (started.has(index)) return [];
+    started.add(index);
+    return [chunk(index, { role: 'assistant', content: withCalls ? null : '', refusal: null })];
+  };
+  const legacy = options.legacyFunctions === true;
+  for await (const delta of deltas) {
+    switch (delta.type) {
+      case 'text':
+        yield* opening(delta.choice, false);
+        yield chunk(delta.choice, { content: delta.text });
+        break;
+      case 'tool_call':
+        yield* opening(delta.choice, true);
+        if (!legacy) {
+          const call = { index: delta.call, id: delta.id, type: 'function', function: { name: delta.name, arguments: '' } };
+          yield chunk(delta.choice, { tool_calls: [call] });
+        } else if (delta.call === 0) yield chunk(delta.choice, { function_call: { name: delta.name, arguments: '' } });
+        break;
+      case 'tool_arguments':
+        if (!legacy) yield chunk(delta.choice, { tool_calls: [{ index: delta.call, function: { arguments: delta.fragment } }] });
+        else if (delta.call === 0) yield chunk(delta.choice, { function_call: { arguments: delta.fragment } });
+        break;
+      case 'finish':
+        yield* opening(delta.choice, false);
+        yield chunk(delta.choice, {}, finishOf(delta.reason, options));
+        break;
+      case 'usage':
+        if (includeUsage) yield { data: { ...base, choices: [], usage: usageOf(delta) } };
+        break;
+    }
+  }
+  yield DONE;
+}

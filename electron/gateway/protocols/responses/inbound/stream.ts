@@ -1,0 +1,116 @@
+// The named SSE events of a streamed Response as its deltas arrive, in the documented order, each with its increasing sequence_number.
+import type { ChatDelta } from '../../neutral/deltas.ts';
+import type { Fields } from '../../fields.ts';
+import type { NamedEvent } from '../../named-event.ts';
+import type { ResponseItem } from './items.ts';
+import type { ResponsesCall } from './request.ts';
+import { responseObject, type ResponseMeta, type ResponseOutcome } from './response.ts';
+
+/** What a stream needs besides the call: the response's identity, item ids, and who keeps the finished Response. */
+export interface ResponseStreamMeta extends ResponseMeta {
+  /** Names each output item (`msg`, `fc`). */
+  newId: (prefix: string) => string;
+  /** Receives the finished Response, built from what was streamed, before its last event is sent (the route stores it). */
+  onComplete?: (response: Fields) => void;
+}
+
+/** The output item being streamed. */
+type OpenItem = { kind: 'message'; item: ResponseItem; text: string } | { kind: 'call'; item: ResponseItem; args: string };
+
+/**
+ * response.created, response.in_progress, then per output item (from the first choice's deltas):
+ * output_item.added, (content_part.added, output_text.delta…, output_text.done, content_part.done) or
+ * (function_call_arguments.delta…, .done), output_item.done; and, once the usage is known, response.completed
+ * (response.incomplete when cut at max_output_tokens) with the whole Response.
+ */
+export async function* responseStreamEvents(
+  deltas: AsyncIterable<ChatDelta>,
+  call: ResponsesCall,
+  meta: ResponseStreamMeta,
+): AsyncGenerator<NamedEvent> {
+  let sequence = 0;
+  const event = (data: Fields): NamedEvent => ({ name: String(data['type']), data: { ...data, sequence_number: sequence++ } });
+  const started = responseObject(call, meta);
+  yield event({ type: 'response.created', response: started });
+  yield event({ type: 'response.in_progress', response: started });
+  const output: ResponseItem[] = [];
+  let open: OpenItem | undefined;
+  let truncated = false;
+  const at = (item: ResponseItem) => ({ item_id: item['id'], output_index: output.length });
+  const close = function* (status: 'completed' | 'incomplete') {
+    if (!open) return;
+    const { item } = open;
+    if (open.kind === 'message') {
+      const part = { type: 'output_text', annotations: [], logprobs: [], text: open.text };
+      item['status'] = status;
+      item['content'] = [part];
+      yield event({ type: 'response.output_text.done', ...at(item), content_index: 0, text: open.text, logprobs: [] });
+      yield event({ type: 'response.content_part.done', ...at(item), content_index: 0, part });
+    } else {
+      item['arguments'] = open.args;
+      yield event({ type: 'response.function_call_arguments.done', ...at(item), name: item['name'], arguments: open.args });
+    }
+    yield event({ type: 'response.output_item.done', output_index: output.length, item });
+    output.push(item);
+    open = undefined;
+  };
+  const openMessage = function* () {
+    const item: ResponseItem = { id: meta.newId('msg'), type: 'message', status: 'in_progress', content: [], role: 'assistant' };
+    open = { kind: 'message', item, text: '' };
+    yield event({ type: 'response.output_item.added', output_index: output.length, item: { ...item } });
+    const part = { type: 'output_text', annotations: [], logprobs: [], text: '' };
+    yield event({ type: 'response.content_part.added', ...at(item), content_index: 0, part });
+  };
+  for await (const delta of deltas) {
+    if (delta.type !== 'usage' && delta.choice !== 0) continue; // a Response has one answer
+    switch (delta.type) {
+      case 'text':
+        if (open?.kind !== 'message') {
+          yield* close('completed');
+          yield* openMessage();
+        }
+        if (open?.kind === 'message' && delta.text !== '') {
+          open.text += delta.text;
+          yield event({ type: 'response.output_text.delta', ...at(open.item), content_index: 0, delta: delta.text, logprobs: [] });
+        }
+        break;
+      case 'tool_call': {
+        yield* close('completed');
+        const item: ResponseItem = {
+          id: meta.newId('fc'),
+          type: 'function_call',
+          status: 'completed',
+          arguments: '',
+          call_id: delta.id,
+          name: delta.name,
+        };
+        open = { kind: 'call', item, args: '' };
+        yield event({ type: 'response.output_item.added', output_index: output.length, item: { ...item, status: 'in_progress' } });
+        break;
+      }
+      case 'tool_arguments':
+        if (open?.kind === 'call' && delta.fragment !== '') {
+          open.args += delta.fragment;
+          yield event({ type: 'response.function_call_arguments.delta', ...at(open.item), delta: delta.fragment });
+        }
+        break;
+      case 'finish':
+        truncated = delta.reason === 'length';
+        // An answer always has an item: an empty answer is one empty message.
+        if (!open && output.length === 0) yield* openMessage();
+        yield* close(truncated ? 'incomplete' : 'completed');
+        break;
+      case 'usage': {
+        const outcome: ResponseOutcome = {
+          output,
+          status: truncated ? 'incomplete' : 'completed',
+          usage: { inputTokens: delta.inputTokens, outputTokens: delta.outputTokens },
+        };
+        const response = responseObject(call, meta, outcome);
+        meta.onComplete?.(response);
+        yield event({ type: outcome.status === 'completed' ? 'response.completed' : 'response.incomplete', response });
+        break;
+      }
+    }
+  }
+}

@@ -1,0 +1,68 @@
+// Bills chat calls: a whole answer from its usage, a stream on its usage delta, or, cut short, for what it delivered.
+import type { ChatResult } from '../protocols/neutral/chat.ts';
+import type { ChatDelta, ChatStream } from '../protocols/neutral/deltas.ts';
+import { countTokens } from '../protocols/neutral/tokens.ts';
+import type { BillingService } from './billing.ts';
+import type { Principal } from '../principal.ts';
+
+/** Who pays for a chat call, and under which endpoint and model it is recorded. */
+export interface ChatBill {
+  principal: Principal;
+  endpoint: string;
+  model: string;
+}
+
+export class ChatMetering {
+  private readonly billing: BillingService;
+  constructor(billing: BillingService) {
+    this.billing = billing;
+  }
+
+  /** Charges a whole answer for its usage. */
+  chargeResult(bill: ChatBill, result: ChatResult): void {
+    this.charge(bill, result.usage);
+  }
+
+  /**
+   * `stream`, charged exactly once: on its usage delta (before the delta is passed on), or, when it ends without
+   * one (the client hung up, the producer stopped), for what was delivered: the input tokens (the stream's own
+   * count, else `inputEstimate`) and the token estimate of the text and tool arguments already passed on.
+   */
+  meter(stream: ChatStream, bill: ChatBill, inputEstimate: number): ChatStream {
+    const inputTokens = stream.inputTokens ?? inputEstimate;
+    return {
+      ...(stream.inputTokens !== undefined && { inputTokens: stream.inputTokens }),
+      [Symbol.asyncIterator]: () => this.metered(stream, bill, inputTokens),
+    };
+  }
+
+  private async *metered(stream: ChatStream, bill: ChatBill, inputTokens: number): AsyncGenerator<ChatDelta> {
+    /** What was delivered, per choice (text) and per tool call (arguments): counted apart, so pieces of different outputs never merge into one token. */
+    const delivered = new Map<string, string>();
+    let charged = false;
+    try {
+      for await (const delta of stream) {
+        if (delta.type === 'usage') {
+          if (!charged) this.charge(bill, { inputTokens: delta.inputTokens, outputTokens: delta.outputTokens });
+          charged = true;
+        } else if (delta.type === 'text') {
+          delivered.set(`${delta.choice}`, (delivered.get(`${delta.choice}`) ?? '') + delta.text);
+        } else if (delta.type === 'tool_arguments') {
+          const key = `${delta.choice}:${delta.call}`;
+          delivered.set(key, (delivered.get(key) ?? '') + delta.fragment);
+        }
+        yield delta;
+      }
+    } finally {
+      if (!charged) {
+        let outputTokens = 0;
+        for (const text of delivered.values()) outputTokens += countTokens(text);
+        this.charge(bill, { inputTokens, outputTokens });
+      }
+    }
+  }
+
+  private charge(bill: ChatBill, usage: { inputTokens: number; outputTokens: number }): void {
+    this.billing.charge(bill.principal, { endpoint: bill.endpoint, model: bill.model, ...usage });
+  }
+}

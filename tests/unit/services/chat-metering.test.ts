@@ -1,0 +1,59 @@
+// Unit tests of chat metering: a stream is charged once, on its usage delta, or for what it delivered when it stops without one.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { ChatDelta } from '../../../electron/gateway/protocols/neutral/deltas.ts';
+import type { Principal } from '../../../electron/gateway/principal.ts';
+import type { BillingService, Usage } from '../../../electron/gateway/services/billing.ts';
+import { ChatMetering } from '../../../electron/gateway/services/chat-metering.ts';
+
+const DELTAS: ChatDelta[] = [
+  { type: 'text', choice: 0, text: 'Hello,' },
+  { type: 'text', choice: 0, text: ' world' },
+  { type: 'text', choice: 0, text: '!' },
+  { type: 'finish', choice: 0, reason: 'stop' },
+  { type: 'usage', inputTokens: 12, outputTokens: 4 },
+];
+
+function metering() {
+  const charges: Usage[] = [];
+  const billing = { charge: (_principal: Principal, usage: Usage) => (charges.push(usage), 0) } as unknown as BillingService;
+  const bill = { principal: {} as Principal, endpoint: '/v1/chat/completions', model: 'm' };
+  const stream = (deltas: ChatDelta[], inputTokens?: number) => ({
+    ...(inputTokens !== undefined && { inputTokens }),
+    async *[Symbol.asyncIterator]() {
+      yield* deltas;
+    },
+  });
+  return {
+    charges,
+    meter: (deltas: ChatDelta[], inputTokens?: number) => new ChatMetering(billing).meter(stream(deltas, inputTokens), bill, 10),
+  };
+}
+
+test('a whole stream is charged once, from its usage delta', async () => {
+  const { charges, meter } = metering();
+  const seen: ChatDelta[] = [];
+  for await (const delta of meter(DELTAS)) seen.push(delta);
+  assert.deepEqual(seen, DELTAS);
+  assert.deepEqual(charges, [{ endpoint: '/v1/chat/completions', model: 'm', inputTokens: 12, outputTokens: 4 }]);
+});
+
+test('a stream left after two deltas is charged once for the input and the tokens delivered', async () => {
+  const { charges, meter } = metering();
+  let count = 0;
+  for await (const _delta of meter(DELTAS, 11)) if (++count === 2) break;
+  // "Hello, world" is 3 tokens; the stream's own input count wins over the estimate.
+  assert.deepEqual(charges, [{ endpoint: '/v1/chat/completions', model: 'm', inputTokens: 11, outputTokens: 3 }]);
+});
+
+test('a producer that stops without usage is charged for what it sent, with the estimate as input', async () => {
+  const { charges, meter } = metering();
+  const cut = [
+    ...DELTAS.slice(0, 1),
+    { type: 'tool_call', choice: 1, call: 0, id: 'c', name: 'f' },
+    { type: 'tool_arguments', choice: 1, call: 0, fragment: '{"a":' },
+  ] as ChatDelta[];
+  for await (const _delta of meter(cut)) void _delta;
+  // "Hello," is 2 tokens, the arguments {"a": 5.
+  assert.deepEqual(charges, [{ endpoint: '/v1/chat/completions', model: 'm', inputTokens: 10, outputTokens: 2 + 5 }]);
+});
