@@ -4,7 +4,7 @@ import { simulateChat } from '../providers/simulate/text/engine.ts';
 import { argumentFragments, streamPieces } from '../protocols/neutral/stream-pieces.ts';
 import { countTokens } from '../protocols/neutral/tokens.ts';
 import type { ChatChoice, ChatRequest, ToolCall } from '../protocols/neutral/chat.ts';
-import { piecesWithinSpeechLimit } from '../services/media-limits.ts';
+import { piecesWithinSpeechLimit } from '../providers/simulate/speech-limit.ts';
 import { encodeAudio, samplesPerUnit } from './audio-format.ts';
 import type { Entry } from './conversation.ts';
 import { dialectPartType } from './event-names.ts';

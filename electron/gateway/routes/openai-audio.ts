@@ -5,8 +5,9 @@ import type { GatewayContext } from '../context.ts';
 import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../protocols/fields.ts';
 import { streamPieces } from '../protocols/neutral/stream-pieces.ts';
 import { countTokens } from '../protocols/neutral/tokens.ts';
-import { segmentsOf, toSrt, toVtt, wordsOf, type Segment } from '../providers/simulate/transcripts.ts';
+import { segmentsOf, toSrt, toVtt, wordsOf, type Segment } from '../protocols/media/transcripts.ts';
 import { invalid } from '../errors.ts';
+import { checkSpeechSeconds } from '../providers/simulate/speech-limit.ts';
 import {
   checkSpeech,
   checkTranscriptionInput,
@@ -34,7 +35,8 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
     const input = requiredString(fields, 'input');
     requiredString(fields, 'voice');
     const speed = optionalNumber(fields, 'speed', { min: 0.25, max: 4 }) ?? 1;
-    checkSpeech(input, speed);
+    checkSpeech(input);
+    checkSpeechSeconds(input, speed);
     const format = optionalString(fields, 'response_format') ?? 'mp3';
     if (!Object.hasOwn(SPEECH_FORMATS, format)) {
       throw invalid(

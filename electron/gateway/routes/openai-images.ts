@@ -18,7 +18,7 @@ import {
   uploadLimitError,
 } from '../services/media-limits.ts';
 import { imagePriceMicros } from '../services/pricing.ts';
-import type { PngHeader } from '../providers/simulate/png.ts';
+import type { PngHeader } from '../protocols/media/png-header.ts';
 import type { ImageUpload, MadeImage } from '../workers/media-jobs.ts';
 import { listenerUrlOf } from '../server/listener-url.ts';
 import { formLimits, formParts } from '../server/multipart.ts';
