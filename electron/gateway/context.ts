@@ -14,10 +14,12 @@ import type { HostPolicy } from './server/host-names.ts';
 import { AssetRefresher } from './services/asset-refresh.ts';
 import { AssetsService } from './services/assets.ts';
 import { BillingService } from './services/billing.ts';
+import { EmbeddingsService } from './services/embeddings.ts';
 import { STORAGE_LIMITS, type StorageLimits } from './services/storage-limits.ts';
 import { GroupsService } from './services/groups.ts';
 import { JournalRecorder } from './services/journal.ts';
 import { presentAsset } from './services/portrait-present.ts';
+import { RerankService } from './services/rerank.ts';
 import { Tasks3dService } from './services/tasks3d.ts';
 import { TokensService } from './services/tokens.ts';
 import { makeListenersSafe } from './safe-events.ts';
@@ -76,6 +78,8 @@ export interface GatewayContext {
   assets: AssetsService;
   accounts: AccountsRepo;
   billing: BillingService;
+  embeddings: EmbeddingsService;
+  rerank: RerankService;
   tasks3d: Tasks3dService;
   scheduler: RefreshScheduler;
   runtime: RuntimeInfo;
@@ -163,6 +167,8 @@ export function createContext(options: ContextOptions): GatewayContext {
     groups: new GroupsService(groupsRepo, clock),
     assets: new AssetsService({ assets: assetsRepo, groups: groupsRepo, reviewer, refresher, clock }),
     billing,
+    embeddings: new EmbeddingsService(providers, billing),
+    rerank: new RerankService(providers, billing),
     media,
     providers,
     storageLimits,

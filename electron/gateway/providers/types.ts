@@ -5,7 +5,7 @@ import type { ChatStream } from '../protocols/neutral/deltas.ts';
 import type { Principal } from '../principal.ts';
 
 /** The client protocol a call arrived in: which codec parsed it and will render the answer. */
-export type InboundProtocol = 'openai' | 'responses' | 'anthropic' | 'gemini' | 'realtime' | 'portrait' | 'tasks3d';
+export type InboundProtocol = 'openai' | 'responses' | 'anthropic' | 'gemini' | 'realtime' | 'rerank' | 'portrait' | 'tasks3d';
 
 /** What every provider call carries besides its neutral request. */
 export interface CallContext {
