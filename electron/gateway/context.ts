@@ -17,6 +17,7 @@ import { BillingService } from './services/billing.ts';
 import { EmbeddingsService } from './services/embeddings.ts';
 import { STORAGE_LIMITS, type StorageLimits } from './services/storage-limits.ts';
 import { GroupsService } from './services/groups.ts';
+import { ImagesService } from './services/images.ts';
 import { JournalRecorder } from './services/journal.ts';
 import { presentAsset } from './services/portrait-present.ts';
 import { RerankService } from './services/rerank.ts';
@@ -80,6 +81,7 @@ export interface GatewayContext {
   billing: BillingService;
   embeddings: EmbeddingsService;
   rerank: RerankService;
+  images: ImagesService;
   tasks3d: Tasks3dService;
   scheduler: RefreshScheduler;
   runtime: RuntimeInfo;
@@ -169,6 +171,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     billing,
     embeddings: new EmbeddingsService(providers, billing),
     rerank: new RerankService(providers, billing),
+    images: new ImagesService({ providers, billing, clock, dataDir: options.dataDir, onError: reportError }),
     media,
     providers,
     storageLimits,

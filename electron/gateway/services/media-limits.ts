@@ -8,6 +8,8 @@ export const MAX_IMAGES_PER_REQUEST = 10;
 /** Smallest and largest side, in pixels, of an output image (`size`). */
 export const MIN_IMAGE_SIDE = 64;
 export const MAX_IMAGE_SIDE = 2048;
+/** The bounds an image request's `n` and `size` are parsed against. */
+export const IMAGE_REQUEST_LIMITS = { minSide: MIN_IMAGE_SIDE, maxSide: MAX_IMAGE_SIDE, maxImages: MAX_IMAGES_PER_REQUEST } as const;
 /** Most output pixels per request: `n` × width × height (e.g. 10 × 1024×1024, 4 × 2048×2048). */
 export const MAX_OUTPUT_PIXELS_PER_REQUEST = 4096 * 4096;
 /** Most input images (`image` / `image[]` files) of one edit, besides the one `mask`. */
