@@ -13,6 +13,7 @@ import type { SecretStore } from './secrets/secret-store.ts';
 import type { HostPolicy } from './server/host-names.ts';
 import { AssetRefresher } from './services/asset-refresh.ts';
 import { AssetsService } from './services/assets.ts';
+import { AudioService } from './services/audio.ts';
 import { BillingService } from './services/billing.ts';
 import { EmbeddingsService } from './services/embeddings.ts';
 import { STORAGE_LIMITS, type StorageLimits } from './services/storage-limits.ts';
@@ -82,6 +83,7 @@ export interface GatewayContext {
   embeddings: EmbeddingsService;
   rerank: RerankService;
   images: ImagesService;
+  audio: AudioService;
   tasks3d: Tasks3dService;
   scheduler: RefreshScheduler;
   runtime: RuntimeInfo;
@@ -171,6 +173,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     billing,
     embeddings: new EmbeddingsService(providers, billing),
     rerank: new RerankService(providers, billing),
+    audio: new AudioService(providers, billing),
     images: new ImagesService({ providers, billing, clock, dataDir: options.dataDir, onError: reportError }),
     media,
     providers,

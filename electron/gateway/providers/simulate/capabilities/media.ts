@@ -45,7 +45,10 @@ export class SimulatedTranscription implements TranscriptionProvider {
     this.media = media;
   }
 
-  /** The simulator hears its own voice exactly and any other audio as a stable sentence; it has no timing of its own. */
+  /**
+   * The simulator hears its own voice exactly and any other audio as a stable sentence; it has no timing of its own.
+   * Its voice speaks no language in particular: a translation is the transcript itself.
+   */
   async transcribe(request: { bytes: Uint8Array; fileName: string }): Promise<Transcript> {
     return this.media.run('transcribe', { bytes: request.bytes, name: request.fileName });
   }
