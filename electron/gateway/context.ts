@@ -184,7 +184,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       billing,
       clock,
       dataDir: options.dataDir,
-      durationMs: options.sim3dMs,
+      providers,
       limits: storageLimits,
       onError: reportError,
     }),

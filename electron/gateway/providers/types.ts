@@ -113,11 +113,11 @@ export interface TranscriptionProvider {
   ): Promise<Transcript>;
 }
 
-/** The state of a 3D generation upstream. */
+/** The state of a 3D generation upstream; a finished one may say when it finished (ms; absent: when it was seen). */
 export type Mesh3dState =
   | { state: 'SUBMITTED' | 'QUEUED' | 'IN_PROGRESS'; progress: number }
-  | { state: 'SUCCESS'; file: Uint8Array; outputTokens: number }
-  | { state: 'FAILURE'; reason: string };
+  | { state: 'SUCCESS'; file: Uint8Array; outputTokens: number; finishedAt?: number }
+  | { state: 'FAILURE'; reason: string; finishedAt?: number };
 
 /** What a 3D task asked for, as the gateway stored it. */
 export interface Mesh3dTask {
