@@ -1,6 +1,6 @@
 // The gateway's configuration: what a host passes to createGateway, with the embedded defaults.
 import type { SettingKey } from '../../shared/settings.ts';
-import type { Reviewer } from './providers/types.ts';
+import type { ProviderSelector, Reviewer } from './providers/types.ts';
 import type { ConnectionLimits } from './server/connection-guard.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import type { StorageLimits } from './services/storage-limits.ts';
@@ -52,6 +52,8 @@ export interface GatewayConfig {
   clock?: Clock;
   /** Replaces the simulated reviewer. */
   reviewer?: Reviewer;
+  /** Test only: replaces the provider selector (a fake ProviderBundle for every call); see ContextOptions.providers. */
+  providers?: ProviderSelector;
   /** The console's admin token; random per start when absent (a desktop host keeps one per launch). */
   adminToken?: string;
   /** Worker threads for image and audio work and how many jobs may wait (defaults: cores − 1, 16). */

@@ -13,11 +13,15 @@ import type { SecretStore } from './secrets/secret-store.ts';
 import type { HostPolicy } from './server/host-names.ts';
 import { AssetRefresher } from './services/asset-refresh.ts';
 import { AssetsService } from './services/assets.ts';
+import { AudioService } from './services/audio.ts';
 import { BillingService } from './services/billing.ts';
+import { EmbeddingsService } from './services/embeddings.ts';
 import { STORAGE_LIMITS, type StorageLimits } from './services/storage-limits.ts';
 import { GroupsService } from './services/groups.ts';
+import { ImagesService } from './services/images.ts';
 import { JournalRecorder } from './services/journal.ts';
 import { presentAsset } from './services/portrait-present.ts';
+import { RerankService } from './services/rerank.ts';
 import { Tasks3dService } from './services/tasks3d.ts';
 import { TokensService } from './services/tokens.ts';
 import { makeListenersSafe } from './safe-events.ts';
@@ -76,6 +80,10 @@ export interface GatewayContext {
   assets: AssetsService;
   accounts: AccountsRepo;
   billing: BillingService;
+  embeddings: EmbeddingsService;
+  rerank: RerankService;
+  images: ImagesService;
+  audio: AudioService;
   tasks3d: Tasks3dService;
   scheduler: RefreshScheduler;
   runtime: RuntimeInfo;
@@ -101,8 +109,13 @@ export interface ContextOptions {
   simReviewMs: number;
   /** How long a simulated 3D task takes. */
   sim3dMs: number;
-  /** Replaces the simulated reviewer (relay mode, or tests). */
+  /** Replaces the simulate bundle's reviewer (relay mode, or tests). */
   reviewer?: Reviewer;
+  /**
+   * Test only: replaces the provider selector, so a test can answer calls with a fake ProviderBundle and see that
+   * routes and services reach providers only through it. `reviewer` and `sim3dMs` then do nothing.
+   */
+  providers?: ProviderSelector;
   /** The console's admin token; a random one is made when absent. */
   adminToken?: string;
   modelAliases?: Record<string, string>;
@@ -124,8 +137,14 @@ export function createContext(options: ContextOptions): GatewayContext {
   const groupsRepo = new GroupsRepo(db);
   const assetsRepo = new AssetsRepo(db);
   const meta = new MetaRepo(db);
+  const media = new MediaPool(options.media);
   const reviewer = options.reviewer ?? new SimulatedReviewer({ repo: new SimReviewsRepo(db), clock, reviewMs: options.simReviewMs });
-  const refresher = new AssetRefresher(assetsRepo, reviewer, clock, (row) =>
+  const providers =
+    options.providers ??
+    new ProviderChoice(
+      createSimulateProviders({ clock, media, reviewer, sim3dMs: options.sim3dMs, modelAliases: options.modelAliases ?? {} }),
+    );
+  const refresher = new AssetRefresher(assetsRepo, providers, clock, (row) =>
     events.emit('asset.changed', { ...presentAsset(row), account_id: row.account_id }),
   );
   const storageLimits: StorageLimits = { ...STORAGE_LIMITS, ...options.storageLimits };
@@ -140,10 +159,6 @@ export function createContext(options: ContextOptions): GatewayContext {
     onScan: (report) => events.emit('scan.finished', report),
     onError: (error) => events.emit('error', error),
   });
-  const media = new MediaPool(options.media);
-  const providers = new ProviderChoice(
-    createSimulateProviders({ clock, media, reviewer, sim3dMs: options.sim3dMs, modelAliases: options.modelAliases ?? {} }),
-  );
   const journalRepo = new JournalRepo(db);
   const journal = new JournalRecorder({
     repo: journalRepo,
@@ -161,8 +176,12 @@ export function createContext(options: ContextOptions): GatewayContext {
     accounts,
     tokens: new TokensService(accounts, new TokensRepo(db), clock),
     groups: new GroupsService(groupsRepo, clock),
-    assets: new AssetsService({ assets: assetsRepo, groups: groupsRepo, reviewer, refresher, clock }),
+    assets: new AssetsService({ assets: assetsRepo, groups: groupsRepo, providers, refresher, clock }),
     billing,
+    embeddings: new EmbeddingsService(providers, billing),
+    rerank: new RerankService(providers, billing),
+    audio: new AudioService(providers, billing),
+    images: new ImagesService({ providers, billing, clock, dataDir: options.dataDir, onError: reportError }),
     media,
     providers,
     storageLimits,
@@ -172,7 +191,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       billing,
       clock,
       dataDir: options.dataDir,
-      durationMs: options.sim3dMs,
+      providers,
       limits: storageLimits,
       onError: reportError,
     }),

@@ -57,6 +57,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     simReviewMs: config.simReviewMs ?? DEFAULTS.simReviewMs,
     sim3dMs: config.sim3dMs ?? DEFAULTS.sim3dMs,
     ...(config.reviewer && { reviewer: config.reviewer }),
+    ...(config.providers && { providers: config.providers }),
     ...(config.adminToken && { adminToken: config.adminToken }),
     ...(config.modelAliases && { modelAliases: config.modelAliases }),
     ...(config.corsOrigins && { corsOrigins: config.corsOrigins }),

@@ -11,10 +11,10 @@ import {
   MAX_INPUT_IMAGES,
   MAX_INPUT_PIXELS_PER_REQUEST,
   MAX_OUTPUT_PIXELS_PER_REQUEST,
-  MAX_SPEECH_SECONDS,
   MAX_TRANSCRIPTION_SECONDS,
   MAX_UPLOAD_FILE_BYTES,
 } from '../../electron/gateway/services/media-limits.ts';
+import { MAX_SPEECH_SECONDS } from '../../electron/gateway/providers/simulate/speech-limit.ts';
 import { startGateway } from '../helpers/gateway.ts';
 import { blackPng } from '../helpers/png-files.ts';
 import { useOpenAIGateway } from '../helpers/openai-suite.ts';

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { listen, synthesizeSpeech } from '../../electron/gateway/providers/simulate/fsk-voice.ts';
 import { pcmBytes, pcmSamples } from '../../electron/gateway/providers/simulate/pcm.ts';
 import { decodeAudio, encodeAudio } from '../../electron/gateway/realtime/audio-format.ts';
-import { MAX_SPEECH_SECONDS } from '../../electron/gateway/services/media-limits.ts';
+import { MAX_SPEECH_SECONDS } from '../../electron/gateway/providers/simulate/speech-limit.ts';
 import { transcriptionPriceMicros } from '../../electron/gateway/services/pricing.ts';
 import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { openRaw, type RawClient } from '../helpers/realtime.ts';

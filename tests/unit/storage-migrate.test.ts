@@ -93,3 +93,23 @@ test('stored responses and usage records from before migrations 7 and 8 are kept
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('3D tasks from before migration 10 get their own id as the upstream id (the simulator derives everything from the row)', () => {
+  const dir = tempDataDir();
+  try {
+    databaseAtVersion(
+      dir,
+      8,
+      `INSERT INTO accounts (id, name, created_at) VALUES (1, 'kept', 1);
+       INSERT INTO tasks3d (task_id, account_id, token_id, model, prompt, format, submitted_at, duration_ms, input_tokens)
+         VALUES ('task_old', 1, 'tok_a', 'sim-3d', 'a teapot', 'glb', 5, 1000, 3);`,
+    );
+    const db = openDatabase(dir);
+    assert.deepEqual(db.prepare('SELECT task_id, upstream_id, status FROM tasks3d').all(), [
+      { task_id: 'task_old', upstream_id: 'task_old', status: null },
+    ]);
+    db.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

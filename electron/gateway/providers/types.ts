@@ -5,7 +5,7 @@ import type { ChatStream } from '../protocols/neutral/deltas.ts';
 import type { Principal } from '../principal.ts';
 
 /** The client protocol a call arrived in: which codec parsed it and will render the answer. */
-export type InboundProtocol = 'openai' | 'responses' | 'anthropic' | 'gemini' | 'realtime' | 'portrait' | 'tasks3d';
+export type InboundProtocol = 'openai' | 'responses' | 'anthropic' | 'gemini' | 'realtime' | 'rerank' | 'portrait' | 'tasks3d';
 
 /** What every provider call carries besides its neutral request. */
 export interface CallContext {
@@ -113,11 +113,11 @@ export interface TranscriptionProvider {
   ): Promise<Transcript>;
 }
 
-/** The state of a 3D generation upstream. */
+/** The state of a 3D generation upstream; a finished one may say when it finished (ms; absent: when it was seen). */
 export type Mesh3dState =
   | { state: 'SUBMITTED' | 'QUEUED' | 'IN_PROGRESS'; progress: number }
-  | { state: 'SUCCESS'; file: Uint8Array; outputTokens: number }
-  | { state: 'FAILURE'; reason: string };
+  | { state: 'SUCCESS'; file: Uint8Array; outputTokens: number; finishedAt?: number }
+  | { state: 'FAILURE'; reason: string; finishedAt?: number };
 
 /** What a 3D task asked for, as the gateway stored it. */
 export interface Mesh3dTask {
@@ -147,6 +147,8 @@ export interface RealtimeProvider {
   hear(samples: Int16Array, call: CallContext): Promise<string>;
   /** The model's voice saying `text` at `speed`, as 24 kHz PCM16. */
   speak(text: string, speed: number, call: CallContext): Promise<Int16Array>;
+  /** The longest start of `text` (whole token pieces) the voice speaks at `speed` within one response's length limit. */
+  speakable(text: string, speed: number): string;
   /**
    * Refuses, with a GatewayError, tools declared ahead of any response (realtime `session.update`, `response.tools`)
    * that the model could never call within its limits, so no later response fails on them. `path` names where the

@@ -3,7 +3,6 @@ import { publicId } from '../ids.ts';
 import { argumentFragments, streamPieces } from '../protocols/neutral/stream-pieces.ts';
 import { countTokens } from '../protocols/neutral/tokens.ts';
 import type { ChatChoice, ChatRequest, ChatResult, ToolCall } from '../protocols/neutral/chat.ts';
-import { piecesWithinSpeechLimit } from '../services/media-limits.ts';
 import { encodeAudio, samplesPerUnit } from './audio-format.ts';
 import type { Entry } from './conversation.ts';
 import { dialectPartType } from './event-names.ts';
@@ -27,6 +26,8 @@ export interface ResponseRun {
   cancelled(): boolean;
   /** The simulated voice's samples of `text` at `speed` (made off the event loop). */
   speak(text: string, speed: number): Promise<Int16Array>;
+  /** The longest start of `text` the voice speaks at `speed` within one response's length limit. */
+  speakable(text: string, speed: number): string;
 }
 
 /** What a finished response produced and used. */
@@ -78,7 +79,7 @@ export async function streamResponse(run: ResponseRun, plan: ResponsePlan): Prom
       output.push(await streamCall(run, call, index, spent));
     }
   } else {
-    const text = spokenWithinLimit(choice.text, run.config);
+    const text = run.config.outputModalities[0] === 'audio' ? run.speakable(choice.text, run.config.speed) : choice.text;
     cut = choice.finishReason === 'length' || text !== choice.text;
     output.push(await streamMessage(run, text, cut, spent));
   }
@@ -169,12 +170,6 @@ async function streamMessage(run: ResponseRun, text: string, cut: boolean, spent
 }
 
 /** The answer cut after the last piece that can be spoken within MAX_SPEECH_SECONDS, when the answer is spoken (the response is then incomplete). */
-function spokenWithinLimit(text: string, config: SessionConfig): string {
-  if (config.outputModalities[0] !== 'audio') return text;
-  const pieces = streamPieces(text);
-  const fit = piecesWithinSpeechLimit(pieces, config.speed);
-  return fit === pieces.length ? text : pieces.slice(0, fit).join('');
-}
 
 /**
  * The whole answer spoken once (the same voice as /v1/audio/speech, so it transcribes back), cut into one chunk per

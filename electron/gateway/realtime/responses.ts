@@ -28,6 +28,7 @@ export interface ResponseHost {
   pause(): Promise<void>;
   /** The model's voice saying a spoken answer. */
   speak(text: string, speed: number): Promise<Int16Array>;
+  speakable(text: string, speed: number): string;
   /** The chat model's whole answer to a request (refusals reject). */
   complete(request: ChatRequest): Promise<ChatResult>;
   /** A response ended (any status): bill it. */
@@ -77,6 +78,7 @@ export class Responses {
         },
         pause: () => this.host.pause(),
         speak: (text, speed) => this.host.speak(text, speed),
+        speakable: (text, speed) => this.host.speakable(text, speed),
         cancelled: () => run.cancelled,
       },
       plan,

@@ -105,6 +105,7 @@ export class RealtimeSession {
         stage === 'added' ? this.addItem(entry, undefined, 'added') : this.emitItem('conversation.item.done', entry),
       pause: () => new Promise((resolve) => (options.paceMs > 0 ? setTimeout(resolve, options.paceMs) : setImmediate(resolve))),
       speak: (text, speed) => realtime.speak(text, speed, call),
+      speakable: (text, speed) => realtime.speakable(text, speed),
       complete: (request) => chat.complete(request, call),
       finished: (config, outcome, usage) => {
         if (outcome.output.some((entry) => entry.audio && entry.audio.length > 0)) this.spoke = true;

@@ -1,66 +1,33 @@
-// Model listing: GET /v1/models (OpenAI shape, or Anthropic's with an anthropic-version header) and GET /v1beta/models (Gemini shape).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// Model listing: GET /v1/models (OpenAI shape, or Anthropic's or Gemini's by the caller's headers) and GET /v1beta/models (Gemini shape), from the call's provider catalogue.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
-import { SIM_MODELS, SIM_MODELS_CREATED, type SimModel } from '../providers/simulate/models.ts';
-import { rfc3339 } from '../time.ts';
 import { notFound } from '../errors.ts';
+import { catalogueShapeOf, renderModel, renderModelList, type CatalogueShape } from '../protocols/models.ts';
+import { callOf } from '../server/call-context.ts';
 import { shownPath } from '../server/shown-path.ts';
 
 type IdParams = { Params: { id: string } };
 
-const openaiModel = (model: SimModel) => ({ id: model.id, object: 'model', created: SIM_MODELS_CREATED, owned_by: 'gatehouse' });
-const anthropicModel = (model: SimModel) => ({
-  type: 'model',
-  id: model.id,
-  display_name: model.displayName,
-  created_at: rfc3339(SIM_MODELS_CREATED * 1000).replace('+00:00', 'Z'),
-});
-const geminiModel = (model: SimModel) => ({
-  name: `models/${model.id}`,
-  version: '1',
-  displayName: model.displayName,
-  description: `Gatehouse simulated model: ${model.capability}`,
-  inputTokenLimit: 1_048_576,
-  outputTokenLimit: 65_536,
-  supportedGenerationMethods: model.geminiMethods,
-});
-
-/** The simulated models plus each configured alias, described like the model it stands for. */
-function catalogue(aliases: Readonly<Record<string, string>>): SimModel[] {
-  const extra = Object.entries(aliases).map(([alias, target]) => {
-    const base = SIM_MODELS.find((model) => model.id === target) ?? SIM_MODELS[0]!;
-    return { ...base, id: alias, displayName: `${alias} (alias of ${target})` };
-  });
-  return [...SIM_MODELS, ...extra];
-}
-
-/** Any name is served in simulate mode; unknown names are described as chat models. */
-function modelNamed(models: SimModel[], id: string): SimModel {
-  return models.find((model) => model.id === id) ?? { ...SIM_MODELS[0]!, id, displayName: id };
-}
-
-const wantsAnthropic = (request: FastifyRequest) => typeof request.headers['anthropic-version'] === 'string';
-/** Gemini callers: @google/genai calls GET /v1/models by default and sends `x-goog-api-key` (or `?key=`). */
-const wantsGemini = (request: FastifyRequest) =>
-  typeof request.headers['x-goog-api-key'] === 'string' || typeof (request.query as Record<string, unknown>)['key'] === 'string';
-const geminiList = (models: SimModel[]) => ({ models: models.map(geminiModel) });
-
 export async function modelsRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const models = catalogue(options.context.runtime.modelAliases);
-  app.get('/v1/models', async (request) => {
-    if (wantsGemini(request)) return geminiList(models);
-    if (!wantsAnthropic(request)) return { object: 'list', data: models.map(openaiModel) };
-    const data = models.map(anthropicModel);
-    return { data, has_more: false, first_id: data[0]!.id, last_id: data.at(-1)!.id };
-  });
-  app.get<IdParams>('/v1/models/:id', async (request) => {
-    const model = modelNamed(models, request.params.id);
-    if (wantsGemini(request)) return geminiModel(model);
-    return wantsAnthropic(request) ? anthropicModel(model) : openaiModel(model);
-  });
-  app.get('/v1beta/models', async () => geminiList(models));
-  app.get<IdParams>('/v1beta/models/:id', async (request) => {
+  const { providers } = options.context;
+  const list = async (request: FastifyRequest, reply: FastifyReply, shape: CatalogueShape, endpoint: string) => {
+    const call = callOf(request, reply, shape, endpoint);
+    return renderModelList(shape, await providers.for(call).models.list(call));
+  };
+  const one = async (request: FastifyRequest<IdParams>, reply: FastifyReply, shape: CatalogueShape, endpoint: string) => {
+    const call = callOf(request, reply, shape, endpoint);
+    const model = await providers.for(call, request.params.id).models.describe(request.params.id, call);
+    if (!model) throw notFound(`The model '${request.params.id}' does not exist`, 'model');
+    return renderModel(shape, model);
+  };
+
+  app.get('/v1/models', async (request, reply) => list(request, reply, catalogueShapeOf(request.headers, request.query), '/v1/models'));
+  app.get<IdParams>('/v1/models/:id', async (request, reply) =>
+    one(request, reply, catalogueShapeOf(request.headers, request.query), '/v1/models/:id'),
+  );
+  app.get('/v1beta/models', async (request, reply) => list(request, reply, 'gemini', '/v1beta/models'));
+  app.get<IdParams>('/v1beta/models/:id', async (request, reply) => {
     if (request.params.id.includes(':')) throw notFound(`Unknown endpoint: GET ${shownPath(request.url)}`);
-    return geminiModel(modelNamed(models, request.params.id));
+    return one(request, reply, 'gemini', '/v1beta/models/:id');
   });
 }

@@ -1,121 +1,65 @@
-// POST /v1/images/generations and /v1/images/edits (multipart) in simulate mode, and the capability URLs of generated images.
+// POST /v1/images/generations and /v1/images/edits (multipart): parse, make through the call's provider (kept and billed), render; and the capability URLs of kept images.
 import multipart from '@fastify/multipart';
-import path from 'node:path';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
-import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../protocols/fields.ts';
-import { invalid, notFound } from '../errors.ts';
-import { FileExpiry, IMAGE_URL_TTL_MS } from '../services/file-expiry.ts';
-import { readGeneratedFile, storeGeneratedFile } from '../services/generated-files.ts';
-import {
-  checkImageOutput,
-  EditInputTally,
-  MAX_IMAGE_SIDE,
-  MAX_IMAGES_PER_REQUEST,
-  MAX_INPUT_IMAGES,
-  MAX_UPLOAD_FILE_BYTES,
-  MIN_IMAGE_SIDE,
-  uploadLimitError,
-} from '../services/media-limits.ts';
-import { imagePriceMicros } from '../services/pricing.ts';
-import type { PngHeader } from '../providers/simulate/png.ts';
-import type { ImageUpload, MadeImage } from '../workers/media-jobs.ts';
+import { notFound, invalid } from '../errors.ts';
+import type { Fields } from '../protocols/fields.ts';
+import type { PngHeader } from '../protocols/media/png-header.ts';
+import { parseImageEdit, parseImageGeneration, renderImages, type ImageResponseFormat } from '../protocols/openai/images.ts';
+import type { ImageUpload } from '../providers/types.ts';
+import { callOf } from '../server/call-context.ts';
 import { listenerUrlOf } from '../server/listener-url.ts';
 import { formLimits, formParts } from '../server/multipart.ts';
-
-/** `size` as pixels: `auto` or absent is 1024×1024 (or `fallback`); otherwise WxH with each side from 64 to 2048. */
-export function parseSize(size: string | undefined, fallback?: { width: number; height: number }) {
-  if (size === undefined || size === 'auto') return fallback ?? { width: 1024, height: 1024 };
-  const match = /^(\d+)x(\d+)$/.exec(size);
-  const [width, height] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
-  if (width < MIN_IMAGE_SIDE || height < MIN_IMAGE_SIDE || width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
-    throw invalid(
-      `Invalid value for 'size': '${size}'. Use 'auto' or WIDTHxHEIGHT with each side from ${MIN_IMAGE_SIDE} to ${MAX_IMAGE_SIDE}, e.g. 1024x1024.`,
-      'size',
-    );
-  }
-  return { width, height };
-}
+import { IMAGE_URL_TTL_MS } from '../services/file-expiry.ts';
+import type { ImagesMade } from '../services/images.ts';
+import {
+  EditInputTally,
+  IMAGE_REQUEST_LIMITS,
+  MAX_INPUT_IMAGES,
+  MAX_UPLOAD_FILE_BYTES,
+  uploadLimitError,
+} from '../services/media-limits.ts';
 
 export async function imagesRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing, clock, dataDir, media, events } = options.context;
+  const { images, clock, runtime } = options.context;
   // One file more than the images and the mask, so that the route's own count answers a clear 400 first.
   await app.register(multipart, { limits: formLimits(MAX_INPUT_IMAGES + 2, MAX_UPLOAD_FILE_BYTES) });
-  const expiry = new FileExpiry({
-    dir: path.join(dataDir, 'files', 'images'),
-    clock,
-    ttlMs: IMAGE_URL_TTL_MS,
-    onError: (error) => events.emit('error', error),
-  });
 
-  /** Checks the output options, then makes the images on a worker thread (`make`), charges them and renders the answer. */
-  const answer = async (request: FastifyRequest, fields: Fields, model: string, prompt: string, make: () => Promise<MadeImage[]>) => {
-    const format = optionalString(fields, 'response_format') ?? (model.startsWith('gpt-image') ? 'b64_json' : 'url');
-    if (format !== 'url' && format !== 'b64_json')
-      throw invalid("Invalid value for 'response_format': expected 'url' or 'b64_json'.", 'response_format');
-    const outputFormat = optionalString(fields, 'output_format') ?? 'png';
-    if (outputFormat !== 'png') {
-      throw invalid(`Invalid value for 'output_format': '${outputFormat}'. This gateway produces 'png' only.`, 'output_format');
-    }
-    const images = await make();
-    if (format === 'url') expiry.sweep();
-    const origin = listenerUrlOf(request, options.context.runtime);
-    const data = images.map((image) => {
-      const png = Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength);
-      return format === 'b64_json'
-        ? { b64_json: png.toString('base64'), revised_prompt: prompt }
-        : { url: `${origin}/v1/files/images/${expiry.stamp(storeGeneratedFile(dataDir, 'images', 'png', png))}`, revised_prompt: prompt };
-    });
-    const amount = images.reduce((sum, image) => sum + imagePriceMicros(image.width, image.height), 0);
-    billing.charge(request.principal, {
-      endpoint: request.url.split('?')[0]!,
-      model,
-      inputTokens: 0,
-      outputTokens: 0,
-      amountMicros: amount,
-    });
-    return { created: Math.floor(clock.now() / 1000), data, output_format: 'png', size: `${images[0]!.width}x${images[0]!.height}` };
+  const callOfImages = (request: FastifyRequest, reply: FastifyReply) => callOf(request, reply, 'openai', request.url.split('?')[0]!);
+  const keep = (format: ImageResponseFormat) => format === 'url';
+  /** The answer: each kept file as an absolute URL on the caller's listener, else the bytes. */
+  const render = (request: FastifyRequest, prompt: string, made: ImagesMade) => {
+    const origin = listenerUrlOf(request, runtime);
+    return renderImages(
+      clock.now(),
+      made.images,
+      prompt,
+      made.files?.map((name) => `${origin}/v1/files/images/${name}`),
+    );
   };
 
-  app.post('/v1/images/generations', async (request) => {
-    const fields = objectBody(request.body);
-    const prompt = requiredString(fields, 'prompt');
-    const model = optionalString(fields, 'model') ?? 'sim-image';
-    const n = optionalNumber(fields, 'n', { integer: true, min: 1, max: MAX_IMAGES_PER_REQUEST }) ?? 1;
-    const { width, height } = parseSize(optionalString(fields, 'size'));
-    checkImageOutput(n, width, height);
-    return answer(request, fields, model, prompt, () => media.run('images.generate', { prompt, width, height, n }));
+  app.post('/v1/images/generations', async (request, reply) => {
+    const asked = parseImageGeneration(request.body, IMAGE_REQUEST_LIMITS);
+    const made = await images.generate({ ...asked, keep: keep(asked.responseFormat) }, callOfImages(request, reply));
+    return render(request, asked.prompt, made);
   });
 
-  app.post('/v1/images/edits', async (request) => {
+  app.post('/v1/images/edits', async (request, reply) => {
     if (!request.isMultipart()) throw invalid('Send the image as multipart/form-data with an `image` file and a `prompt`.', 'image');
-    const { fields, images, mask } = await readEditForm(request).catch((error: unknown) => {
+    const form = await readEditForm(request).catch((error: unknown) => {
       throw uploadLimitError(error);
     });
-    const prompt = requiredString(fields, 'prompt');
-    if (images.length === 0) throw invalid("Missing required parameter: 'image'.", 'image');
-    if (mask && (mask.width !== images[0]!.width || mask.height !== images[0]!.height)) {
-      throw invalid('The mask must have the same size as the image.', 'mask');
-    }
-    const n = optionalNumber(fields, 'n', { integer: true, min: 1, max: MAX_IMAGES_PER_REQUEST }) ?? 1;
-    const size = optionalString(fields, 'size');
-    const { width, height } = parseSize(size, images[0]!);
-    checkImageOutput(n, width, height);
-    const upload = ({ field, bytes }: ImageUpload): ImageUpload => ({ field, bytes });
-    return answer(request, fields, optionalString(fields, 'model') ?? 'sim-image', prompt, () =>
-      media.run('images.edit', {
-        prompt,
-        images: images.map(upload),
-        ...(mask && { mask: upload(mask) }),
-        n,
-        ...(size !== undefined && size !== 'auto' && { size: { width, height } }),
-      }),
+    const asked = parseImageEdit(form.fields, form.images, form.mask, IMAGE_REQUEST_LIMITS);
+    const made = await images.edit(
+      { ...asked, keep: keep(asked.responseFormat), images: form.images, ...(form.mask && { mask: form.mask }) },
+      callOfImages(request, reply),
     );
+    return render(request, asked.prompt, made);
   });
 
   app.get<{ Params: { name: string } }>('/v1/files/images/:name', { config: { public: true } }, async (request, reply) => {
-    const bytes = await readGeneratedFile(dataDir, 'images', request.params.name);
-    if (!bytes || expiry.expired(path.join(dataDir, 'files', 'images', request.params.name))) throw notFound('No such image');
+    const bytes = await images.file(request.params.name);
+    if (!bytes) throw notFound('No such image');
     // Cached no longer than the URL lives.
     return reply
       .type('image/png')

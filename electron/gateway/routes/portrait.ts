@@ -1,6 +1,7 @@
 // Routes of the portrait library: the seven group and asset endpoints in the `{success,message,data}` envelope.
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
+import { callOf } from '../server/call-context.ts';
 import { normalizePaging } from '../services/paging.ts';
 import {
   parseAssetCreate,
@@ -30,7 +31,15 @@ export async function portraitRoutes(app: FastifyInstance, options: { context: G
     ok(groups.update(request.principal.accountId, request.params.id, parseGroupUpdate(request.body))),
   );
 
-  app.post('/v1/portrait/assets', async (request) => ok(await assets.create(request.principal.accountId, parseAssetCreate(request.body))));
+  app.post('/v1/portrait/assets', async (request, reply) =>
+    ok(
+      await assets.create(
+        request.principal.accountId,
+        parseAssetCreate(request.body),
+        callOf(request, reply, 'portrait', '/v1/portrait/assets'),
+      ),
+    ),
+  );
 
   app.get<{ Querystring: Query }>('/v1/portrait/assets', async (request) => {
     const filter = parseAssetListFilter(request.query);
@@ -38,8 +47,8 @@ export async function portraitRoutes(app: FastifyInstance, options: { context: G
     return ok(assets.list(request.principal.accountId, filter, paging));
   });
 
-  app.get<{ Params: IdParams }>('/v1/portrait/assets/:id', async (request) =>
-    ok(await assets.get(request.principal.accountId, request.params.id)),
+  app.get<{ Params: IdParams }>('/v1/portrait/assets/:id', async (request, reply) =>
+    ok(await assets.get(request.principal.accountId, request.params.id, callOf(request, reply, 'portrait', '/v1/portrait/assets/:id'))),
   );
 
   app.put<{ Params: IdParams }>('/v1/portrait/assets/:id', async (request) =>

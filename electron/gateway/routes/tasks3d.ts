@@ -5,6 +5,7 @@ import { FIELD_LIMITS } from '../../../shared/field-limits.ts';
 import { objectBody, optionalString } from '../protocols/fields.ts';
 import { invalid, notFound } from '../errors.ts';
 import { isHttpsUrl } from '../services/portrait-input.ts';
+import { callOf } from '../server/call-context.ts';
 import { listenerUrlOf } from '../server/listener-url.ts';
 import { TASK3D_FORMATS, type Task3dFormat } from '../services/tasks3d.ts';
 
@@ -23,7 +24,7 @@ export async function tasks3dRoutes(app: FastifyInstance, options: { context: Ga
   /** The gateway's own URL on the caller's listener, for absolute file URLs (never the request's Host). */
   const originOf = (request: FastifyRequest) => listenerUrlOf(request, runtime);
 
-  app.post('/v1/3d/generations', async (request) => {
+  app.post('/v1/3d/generations', async (request, reply) => {
     const fields = objectBody(request.body);
     const model = atMost(optionalString(fields, 'model'), 'model', FIELD_LIMITS.model) || 'sim-3d';
     const prompt = atMost(optionalString(fields, 'prompt'), 'prompt', FIELD_LIMITS.prompt3d) ?? '';
@@ -34,7 +35,8 @@ export async function tasks3dRoutes(app: FastifyInstance, options: { context: Ga
     if (!(format in TASK3D_FORMATS)) {
       throw invalid(`Invalid value for 'format': expected one of ${Object.keys(TASK3D_FORMATS).join(', ')}.`, 'format');
     }
-    return tasks3d.create(request.principal, { model, prompt, imageUrl, format: format as Task3dFormat }, originOf(request));
+    const call = callOf(request, reply, 'tasks3d', '/v1/3d/generations');
+    return tasks3d.create({ model, prompt, imageUrl, format: format as Task3dFormat }, originOf(request), call);
   });
 
   app.get<{ Params: { id: string } }>('/v1/3d/generations/:id', async (request) =>

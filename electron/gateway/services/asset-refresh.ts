@@ -1,7 +1,7 @@
 // Refreshes one non-terminal asset from the upstream reviewer and stores the outcome; concurrent refreshes of one asset share a call.
 import { TERMINAL_STATUSES } from '../../../shared/portrait.ts';
 import { UpstreamError } from '../errors.ts';
-import type { Reviewer, ReviewVerdict } from '../providers/types.ts';
+import type { CallContext, ProviderSelector, ReviewVerdict } from '../providers/types.ts';
 import type { AssetRow, AssetsRepo, RefreshResult } from '../storage/assets-repo.ts';
 import type { Clock } from '../time.ts';
 
@@ -11,13 +11,14 @@ export type AssetChangeListener = (asset: AssetRow) => void;
 export class AssetRefresher {
   private readonly inFlight = new Map<number, Promise<AssetRow>>();
   private readonly repo: AssetsRepo;
-  private readonly reviewer: Reviewer;
+  private readonly providers: ProviderSelector;
   private readonly clock: Clock;
   private readonly onChange: AssetChangeListener;
 
-  constructor(repo: AssetsRepo, reviewer: Reviewer, clock: Clock, onChange: AssetChangeListener = () => {}) {
+  /** `providers` gives the reviewer of each refresh (the background scan's has no call). */
+  constructor(repo: AssetsRepo, providers: ProviderSelector, clock: Clock, onChange: AssetChangeListener = () => {}) {
     this.repo = repo;
-    this.reviewer = reviewer;
+    this.providers = providers;
     this.clock = clock;
     this.onChange = onChange;
   }
@@ -25,21 +26,21 @@ export class AssetRefresher {
   /**
    * Asks the reviewer about a non-terminal asset and stores what it says. A terminal asset is
    * returned untouched, with no upstream call. An upstream error is stored in `refresh_error`
-   * and the status is kept. Never throws for upstream trouble.
+   * and the status is kept. Never throws for upstream trouble. `call`: the request that asks, absent for the background scan.
    */
-  refresh(row: AssetRow): Promise<AssetRow> {
+  refresh(row: AssetRow, call?: CallContext): Promise<AssetRow> {
     if (TERMINAL_STATUSES.includes(row.status)) return Promise.resolve(row);
     const running = this.inFlight.get(row.id);
     if (running) return running;
-    const work = this.run(row).finally(() => this.inFlight.delete(row.id));
+    const work = this.run(row, call).finally(() => this.inFlight.delete(row.id));
     this.inFlight.set(row.id, work);
     return work;
   }
 
-  private async run(row: AssetRow): Promise<AssetRow> {
+  private async run(row: AssetRow, call: CallContext | undefined): Promise<AssetRow> {
     let result: RefreshResult;
     try {
-      result = fromVerdict(await this.reviewer.check(row.upstream_id), this.clock.now());
+      result = fromVerdict(await this.providers.for(call).reviewer.check(row.upstream_id), this.clock.now());
     } catch (error) {
       const message = error instanceof UpstreamError ? error.message : `unexpected reviewer error: ${String(error)}`;
       result = {

@@ -2,7 +2,7 @@
 import type { Asset, Page } from '../../../shared/portrait.ts';
 import { publicId } from '../ids.ts';
 import { UpstreamError } from '../errors.ts';
-import type { Reviewer } from '../providers/types.ts';
+import type { CallContext, ProviderSelector } from '../providers/types.ts';
 import type { AssetsRepo } from '../storage/assets-repo.ts';
 import type { GroupsRepo } from '../storage/groups-repo.ts';
 import type { Clock } from '../time.ts';
@@ -15,7 +15,8 @@ import { presentAsset, presentPage } from './portrait-present.ts';
 export interface AssetsServiceDeps {
   assets: AssetsRepo;
   groups: GroupsRepo;
-  reviewer: Reviewer;
+  /** Gives the reviewer assets are registered with. */
+  providers: ProviderSelector;
   refresher: AssetRefresher;
   clock: Clock;
 }
@@ -26,14 +27,14 @@ export class AssetsService {
     this.deps = deps;
   }
 
-  /** Registers an asset: the upstream is asked first, and nothing is stored when it refuses. */
-  async create(accountId: number, input: AssetCreateInput): Promise<Asset> {
-    const { assets, groups, reviewer, clock } = this.deps;
+  /** Registers an asset: the upstream is asked first, and nothing is stored when it refuses. `call`: the request, when there is one. */
+  async create(accountId: number, input: AssetCreateInput, call?: CallContext): Promise<Asset> {
+    const { assets, groups, providers, clock } = this.deps;
     const group = groups.find(accountId, input.groupId);
     if (!group) throw notFound(MESSAGES.groupNotFound, 'group_id');
     let upstreamId: string;
     try {
-      ({ upstreamId } = await reviewer.submit({ url: input.url, assetType: input.assetType }));
+      ({ upstreamId } = await providers.for(call).reviewer.submit({ url: input.url, assetType: input.assetType }));
     } catch (error) {
       const detail = error instanceof UpstreamError ? `: ${error.message}` : '';
       throw new GatewayError('upstream_failed', `${MESSAGES.upstreamFailed}${detail}`);
@@ -73,10 +74,10 @@ export class AssetsService {
   }
 
   /** One asset; a non-terminal one is refreshed from the upstream and stored before answering. */
-  async get(accountId: number, assetId: string): Promise<Asset> {
+  async get(accountId: number, assetId: string, call?: CallContext): Promise<Asset> {
     const row = this.deps.assets.find(accountId, assetId);
     if (!row) throw notFound(MESSAGES.assetNotFound, 'asset_id');
-    return presentAsset(await this.deps.refresher.refresh(row));
+    return presentAsset(await this.deps.refresher.refresh(row, call));
   }
 
   rename(accountId: number, assetId: string, name: string): Asset {

@@ -1,14 +1,15 @@
 // The limits on image and audio work per request (named once here, for routes, tests and docs) and the checks that enforce them before any work starts.
-import { readWavFormat } from '../providers/simulate/audio-containers.ts';
-import { speechSeconds, speechSecondsOfBytes } from '../providers/simulate/fsk-voice.ts';
-import { readPngHeader, type PngHeader } from '../providers/simulate/png.ts';
 import { GatewayError, invalid } from '../errors.ts';
+import { readPngHeader, type PngHeader } from '../protocols/media/png-header.ts';
+import { readWavFormat } from '../protocols/media/wav-format.ts';
 
 /** Most `n` (images made per request) for generations and edits. */
 export const MAX_IMAGES_PER_REQUEST = 10;
 /** Smallest and largest side, in pixels, of an output image (`size`). */
 export const MIN_IMAGE_SIDE = 64;
 export const MAX_IMAGE_SIDE = 2048;
+/** The bounds an image request's `n` and `size` are parsed against. */
+export const IMAGE_REQUEST_LIMITS = { minSide: MIN_IMAGE_SIDE, maxSide: MAX_IMAGE_SIDE, maxImages: MAX_IMAGES_PER_REQUEST } as const;
 /** Most output pixels per request: `n` × width × height (e.g. 10 × 1024×1024, 4 × 2048×2048). */
 export const MAX_OUTPUT_PIXELS_PER_REQUEST = 4096 * 4096;
 /** Most input images (`image` / `image[]` files) of one edit, besides the one `mask`. */
@@ -22,10 +23,8 @@ export const MAX_UPLOAD_FILE_BYTES = 25 * 1024 * 1024;
 /** Most bytes of all files of one edit together (each file is also capped at 25 MB by the multipart parser). */
 export const MAX_EDIT_UPLOAD_BYTES = 64 * 1024 * 1024;
 
-/** Most characters of a speech `input` (as OpenAI's API). */
+/** Most characters of a speech `input` (as OpenAI's API). How long the audio may last is the speech provider's own limit. */
 export const MAX_SPEECH_INPUT_CHARS = 4096;
-/** Most seconds of audio one speech request (or one spoken realtime response) may produce. */
-export const MAX_SPEECH_SECONDS = 300;
 
 /** Sample rates accepted in an uploaded WAV, in Hz. */
 export const MIN_WAV_SAMPLE_RATE = 8_000;
@@ -93,27 +92,10 @@ export class EditInputTally {
   }
 }
 
-/** The speech of `input` at `speed` within limits: at most 4096 characters and MAX_SPEECH_SECONDS of audio. */
-export function checkSpeech(input: string, speed: number): void {
+/** A speech `input` within limits: at most MAX_SPEECH_INPUT_CHARS characters. */
+export function checkSpeech(input: string): void {
   if (input.length > MAX_SPEECH_INPUT_CHARS)
     throw invalid(`Invalid value for 'input': at most ${MAX_SPEECH_INPUT_CHARS} characters (got ${input.length}).`, 'input');
-  const seconds = speechSeconds(input, speed);
-  if (seconds > MAX_SPEECH_SECONDS) {
-    throw invalid(
-      `The speech of this 'input' would last ${Math.ceil(seconds)} s at speed ${speed}; at most ${MAX_SPEECH_SECONDS} s per request (shorten 'input' or raise 'speed').`,
-      'input',
-    );
-  }
-}
-
-/** How many of `pieces` (in order) can be spoken at `speed` within MAX_SPEECH_SECONDS: a spoken realtime answer stops there. */
-export function piecesWithinSpeechLimit(pieces: readonly string[], speed: number): number {
-  let bytes = 0;
-  for (const [index, piece] of pieces.entries()) {
-    bytes += Buffer.byteLength(piece, 'utf8');
-    if (speechSecondsOfBytes(bytes, speed) > MAX_SPEECH_SECONDS) return index;
-  }
-  return pieces.length;
 }
 
 /** An uploaded audio file's WAV header (when it is a WAV) within limits: a plausible sample rate and channel count, and not too long. */

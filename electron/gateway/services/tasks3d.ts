@@ -1,17 +1,13 @@
-// 3D generation task rules: create, derive the state from elapsed time, finish once (file written, call charged), and present the spec's shape.
+// 3D generation task rules: submit to the provider, ask it where the task stands, finish once (file written, call charged), and present the spec's shape.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { publicId } from '../ids.ts';
-import { meshForPrompt } from '../providers/simulate/mesh3d/geometry.ts';
-import { toGlb } from '../providers/simulate/mesh3d/glb.ts';
-import { toObj } from '../providers/simulate/mesh3d/obj.ts';
-import { toStl } from '../providers/simulate/mesh3d/stl.ts';
-import { countTokens } from '../protocols/neutral/tokens.ts';
+import type { CallContext, Mesh3dState, Mesh3dTask, ProviderSelector } from '../providers/types.ts';
 import type { Db } from '../storage/database.ts';
 import type { Task3dOutcome, Task3dRow, Tasks3dRepo } from '../storage/tasks3d-repo.ts';
 import type { Clock } from '../time.ts';
 import type { BillingService } from './billing.ts';
-import { notFound } from '../errors.ts';
+import { GatewayError, notFound, UpstreamError } from '../errors.ts';
 import { readGeneratedFile, storeGeneratedFile } from './generated-files.ts';
 import { STORAGE_LIMITS, type StorageLimits } from './storage-limits.ts';
 import type { Principal } from './tokens.ts';
@@ -22,9 +18,6 @@ export type Task3dFormat = keyof typeof TASK3D_FORMATS;
 
 /** Result files live in `<dataDir>/files/3d/`. */
 const FILES_KIND = '3d';
-
-/** The test value: a prompt containing this word (any case) ends in FAILURE. */
-export const FAILURE_WORD = 'fail';
 
 export interface Task3dInput {
   model: string;
@@ -39,8 +32,8 @@ export interface Tasks3dDeps {
   billing: BillingService;
   clock: Clock;
   dataDir: string;
-  /** Time from submission to the result. */
-  durationMs: number;
+  /** The 3D upstream of each call (`mesh3d`); tasks are checked without a call. */
+  providers: ProviderSelector;
   /** How long tasks are kept and how many go per pruning step (default `STORAGE_LIMITS`). */
   limits?: Pick<StorageLimits, 'tasks3dMaxAgeMs' | 'pruneBatch'>;
   /** A pruning step that failed (retried at the next creation; the new task is made regardless). */
@@ -53,10 +46,14 @@ export class Tasks3dService {
     this.deps = deps;
   }
 
-  create(principal: Principal, input: Task3dInput, origin: string) {
+  /** Submits a task to the call's provider and stores it with the provider's id, input tokens and expected time. */
+  async create(input: Task3dInput, origin: string, call: CallContext) {
+    const { principal } = call;
     this.prune();
+    const submitted = await this.deps.providers.for(call, input.model).mesh3d.submit(input, call);
     const row = this.deps.repo.insert({
       task_id: publicId('task'),
+      upstream_id: submitted.upstreamId,
       account_id: principal.accountId,
       token_id: principal.tokenId,
       model: input.model,
@@ -64,17 +61,17 @@ export class Tasks3dService {
       image_url: input.imageUrl,
       format: input.format,
       submitted_at: this.deps.clock.now(),
-      duration_ms: this.deps.durationMs,
-      input_tokens: countTokens(input.prompt) + (input.imageUrl ? 258 : 0),
+      duration_ms: submitted.durationMs,
+      input_tokens: submitted.inputTokens,
     });
-    return this.present(this.observe(row), origin);
+    return this.present(await this.observe(row), origin);
   }
 
-  /** A task of the account, finished first when its time is up; another account's id is unknown. */
-  get(accountId: number, taskId: string, origin: string) {
+  /** A task of the account, finished first when the provider says it is done; another account's id is unknown. */
+  async get(accountId: number, taskId: string, origin: string) {
     const row = this.deps.repo.find(accountId, taskId);
     if (!row || this.expired(row)) throw notFound(`Task ${taskId} does not exist`, 'task_id');
-    return this.present(this.observe(row), origin);
+    return this.present(await this.observe(row), origin);
   }
 
   /** A result file's bytes and content type, for the file route; undefined for an unknown, expired, missing or linked file. */
@@ -108,12 +105,15 @@ export class Tasks3dService {
   }
 
   /**
-   * Finishes a task whose time is up, exactly once, and returns the stored row. The outcome, the charge (priced by
-   * billing, so a model alias costs what its model costs) and the amount shown are written in one transaction.
+   * The task as it stands: a finished one as stored (never asked again); otherwise the provider is asked, and a
+   * finished answer is stored exactly once with the result file, the charge (priced by billing, so a model alias
+   * costs what its model costs) and the amount shown, in one transaction.
    */
-  private observe(row: Task3dRow): Task3dRow {
-    if (row.status !== null || this.deps.clock.now() - row.submitted_at < row.duration_ms) return row;
-    const outcome = this.outcome(row);
+  private async observe(row: Task3dRow): Promise<Observed> {
+    if (row.status !== null) return { row };
+    const state = await this.check(row);
+    if (state.state !== 'SUCCESS' && state.state !== 'FAILURE') return { row, live: { status: state.state, progress: state.progress } };
+    const outcome = this.outcome(row, state);
     const finished = this.deps.db.transaction(() => {
       if (!this.deps.repo.finish(row.task_id, outcome)) return false;
       if (outcome.status === 'SUCCESS') {
@@ -129,35 +129,47 @@ export class Tasks3dService {
       return true;
     })();
     if (!finished && outcome.file_name) rmSync(path.join(this.deps.dataDir, 'files', FILES_KIND, outcome.file_name), { force: true });
-    return this.deps.repo.findById(row.task_id)!;
+    return { row: this.deps.repo.findById(row.task_id)! };
   }
 
-  private outcome(row: Task3dRow): Task3dOutcome {
-    const finishedAt = row.submitted_at + row.duration_ms;
-    if (row.prompt.toLowerCase().includes(FAILURE_WORD)) {
-      return {
-        status: 'FAILURE',
-        failure_reason: `generation failed: the prompt contains the test value "${FAILURE_WORD}"`,
-        finished_at: finishedAt,
-        file_name: null,
-        output_tokens: 0,
-      };
+  /** The provider's state of a task; an upstream that cannot tell is a 502. */
+  private async check(row: Task3dRow): Promise<Mesh3dState> {
+    const task: Mesh3dTask = {
+      upstreamId: row.upstream_id,
+      model: row.model,
+      prompt: row.prompt,
+      imageUrl: row.image_url,
+      format: row.format,
+      submittedAt: row.submitted_at,
+      durationMs: row.duration_ms,
+    };
+    try {
+      return await this.deps.providers.for(undefined, row.model).mesh3d.check(task);
+    } catch (error) {
+      if (!(error instanceof UpstreamError)) throw error;
+      throw new GatewayError('upstream_failed', `The 3D upstream could not tell the state of task ${row.task_id}: ${error.message}`);
     }
-    const mesh = meshForPrompt(row.prompt || row.image_url || row.task_id);
-    const writers = { glb: toGlb, obj: toObj, stl: toStl };
-    const bytes = writers[row.format](mesh, row.prompt.slice(0, 40) || 'mesh');
+  }
+
+  /** What finishing writes: the reason of a failure, or the result file stored under the data dir. */
+  private outcome(row: Task3dRow, state: Extract<Mesh3dState, { state: 'SUCCESS' | 'FAILURE' }>): Task3dOutcome {
+    const finishedAt = state.finishedAt ?? this.deps.clock.now();
+    if (state.state === 'FAILURE') {
+      return { status: 'FAILURE', failure_reason: state.reason, finished_at: finishedAt, file_name: null, output_tokens: 0 };
+    }
+    const bytes = Buffer.from(state.file.buffer, state.file.byteOffset, state.file.byteLength);
     return {
       status: 'SUCCESS',
       failure_reason: null,
       finished_at: finishedAt,
       file_name: storeGeneratedFile(this.deps.dataDir, FILES_KIND, row.format, bytes),
-      output_tokens: mesh.indices.length / 3,
+      output_tokens: state.outputTokens,
     };
   }
 
-  private present(row: Task3dRow, origin: string) {
+  private present({ row, live }: Observed, origin: string) {
     const seconds = (ms: number) => Math.floor(ms / 1000);
-    const { status, progress } = stateOf(row, this.deps.clock.now());
+    const { status, progress } = shownState(row, live);
     return {
       task_id: row.task_id,
       object: '3d.generation',
@@ -175,14 +187,14 @@ export class Tasks3dService {
   }
 }
 
-/**
- * The status and progress of a task: stored once finished (100% either way, so progress never goes back),
- * otherwise derived from the elapsed share of its time.
- */
-export function stateOf(row: Task3dRow, now: number): { status: string; progress: number } {
+/** A task as observed: its row, and the provider's state while it is not finished. */
+interface Observed {
+  row: Task3dRow;
+  live?: { status: string; progress: number };
+}
+
+/** The status and progress shown: stored once finished (100% either way, so progress never goes back), otherwise the provider's. */
+function shownState(row: Task3dRow, live: Observed['live']): { status: string; progress: number } {
   if (row.status !== null) return { status: row.status, progress: 100 };
-  const share = (now - row.submitted_at) / Math.max(1, row.duration_ms);
-  if (share < 0.1) return { status: 'SUBMITTED', progress: 0 };
-  if (share < 0.25) return { status: 'QUEUED', progress: 0 };
-  return { status: 'IN_PROGRESS', progress: Math.min(99, Math.max(1, Math.floor(((share - 0.25) / 0.75) * 100))) };
+  return live ?? { status: 'SUBMITTED', progress: 0 };
 }

@@ -5,6 +5,8 @@ import type { Db } from './database.ts';
 export interface Task3dRow {
   id: number;
   task_id: string;
+  /** The provider's id of the task. */
+  upstream_id: string;
   account_id: number;
   token_id: string;
   model: string;
@@ -45,8 +47,8 @@ export class Tasks3dRepo {
   insert(task: NewTask3d): Task3dRow {
     this.db
       .prepare(
-        `INSERT INTO tasks3d (task_id, account_id, token_id, model, prompt, image_url, format, submitted_at, duration_ms, input_tokens)
-         VALUES (@task_id, @account_id, @token_id, @model, @prompt, @image_url, @format, @submitted_at, @duration_ms, @input_tokens)`,
+        `INSERT INTO tasks3d (task_id, upstream_id, account_id, token_id, model, prompt, image_url, format, submitted_at, duration_ms, input_tokens)
+         VALUES (@task_id, @upstream_id, @account_id, @token_id, @model, @prompt, @image_url, @format, @submitted_at, @duration_ms, @input_tokens)`,
       )
       .run(task);
     return this.findById(task.task_id)!;

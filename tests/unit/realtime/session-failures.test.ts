@@ -23,7 +23,12 @@ describe('realtime session failures', () => {
         },
         models: {
           chat: new SimulatedChat(),
-          realtime: { hear: async () => '', speak: async () => new Int16Array(0), checkTools: async () => undefined },
+          realtime: {
+            hear: async () => '',
+            speak: async () => new Int16Array(0),
+            speakable: (text) => text,
+            checkTools: async () => undefined,
+          },
           call: { headers: {}, signal: new AbortController().signal } as unknown as CallContext,
         },
         paceMs: 0,

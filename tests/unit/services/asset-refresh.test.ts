@@ -9,6 +9,7 @@ import { AssetsRepo, type AssetRow } from '../../../electron/gateway/storage/ass
 import { GroupsRepo } from '../../../electron/gateway/storage/groups-repo.ts';
 import { manualClock } from '../../helpers/clock.ts';
 import { tempDatabase } from '../../helpers/database.ts';
+import { fakeProviders } from '../../helpers/providers.ts';
 
 const db = tempDatabase();
 const clock = manualClock();
@@ -59,7 +60,7 @@ function scriptedReviewer(answers: (ReviewVerdict | Error)[]) {
 test('concurrent refreshes of one asset make one upstream call and store it once', async () => {
   const { reviewer, calls } = scriptedReviewer([{ status: 'Active', resolvedUrl: 'asset://a' }]);
   const changes: AssetRow[] = [];
-  const refresher = new AssetRefresher(assets, reviewer, clock, (row) => changes.push(row));
+  const refresher = new AssetRefresher(assets, fakeProviders({ reviewer }), clock, (row) => changes.push(row));
   const row = newAsset();
   const [a, b] = await Promise.all([refresher.refresh(row), refresher.refresh(row)]);
   assert.equal(calls.length, 1);
@@ -70,7 +71,7 @@ test('concurrent refreshes of one asset make one upstream call and store it once
 
 test('an upstream error is stored in refresh_error and keeps the status; a terminal asset is never sent upstream', async () => {
   const { reviewer, calls } = scriptedReviewer([new UpstreamError('down'), { status: 'Failed', reason: 'nope' }]);
-  const refresher = new AssetRefresher(assets, reviewer, clock);
+  const refresher = new AssetRefresher(assets, fakeProviders({ reviewer }), clock);
   const row = newAsset();
   const errored = await refresher.refresh(row);
   assert.equal(errored.status, 'Submitted');

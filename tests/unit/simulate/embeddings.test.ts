@@ -1,7 +1,8 @@
 // Unit tests of the simulated embeddings: unit length, determinism, dimensions, word overlap and exact base64 float32.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULT_DIMENSIONS, embed, toBase64, tokensAsText } from '../../../electron/gateway/providers/simulate/embeddings.ts';
+import { DEFAULT_DIMENSIONS, embed, tokensAsText } from '../../../electron/gateway/providers/simulate/embeddings.ts';
+import { toBase64 } from '../../../electron/gateway/protocols/openai/embeddings.ts';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
 

@@ -1,7 +1,8 @@
 // Unit tests of the PNG encoder and decoder: round trips, filtered rows from other encoders, and clear errors.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodePng, encodePng, readPngHeader } from '../../../electron/gateway/providers/simulate/png.ts';
+import { decodePng, encodePng } from '../../../electron/gateway/providers/simulate/png.ts';
+import { readPngHeader } from '../../../electron/gateway/protocols/media/png-header.ts';
 import { pngOf } from '../../helpers/png-files.ts';
 
 test('an RGBA image survives encode then decode', () => {

@@ -3,8 +3,6 @@ import { hash32, terms } from './text-features.ts';
 
 /** Dimensions of a vector when the request does not ask for others. */
 export const DEFAULT_DIMENSIONS = 1536;
-/** Largest `dimensions` accepted. */
-export const MAX_DIMENSIONS = 8192;
 
 const WORD_WEIGHT = 1;
 const TRIGRAM_WEIGHT = 0.35;
@@ -37,11 +35,4 @@ export function embed(text: string, dimensions = DEFAULT_DIMENSIONS): Float32Arr
 /** Token-id inputs become pseudo-words, so equal token sequences embed equally. */
 export function tokensAsText(tokens: readonly number[]): string {
   return tokens.map((token) => `tok${token}`).join(' ');
-}
-
-/** Little-endian float32 bytes of a vector, base64-encoded (what the openai SDK decodes). */
-export function toBase64(vector: Float32Array): string {
-  const bytes = Buffer.alloc(vector.length * 4);
-  vector.forEach((value, i) => bytes.writeFloatLE(value, i * 4));
-  return bytes.toString('base64');
 }

@@ -1,5 +1,6 @@
 // PNG encoding (8-bit RGBA) and decoding (8-bit gray, gray+alpha, RGB, RGBA; non-interlaced) with node:zlib.
 import { deflateSync, inflateSync } from 'node:zlib';
+import { PNG_CHANNELS, PNG_SIGNATURE, readPngHeader } from '../../protocols/media/png-header.ts';
 
 /** An image as RGBA bytes, row by row. */
 export interface RgbaImage {
@@ -8,8 +9,6 @@ export interface RgbaImage {
   rgba: Uint8Array;
 }
 
-const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 4: 2, 6: 4 };
 /** Most pixels a decoded image may have (guards memory against a forged header or a deflate bomb). */
 export const MAX_DECODED_PIXELS = 4096 * 4096;
 
@@ -42,33 +41,7 @@ export function encodePng(image: RgbaImage): Buffer {
   const stride = image.width * 4;
   const raw = Buffer.alloc((stride + 1) * image.height);
   for (let y = 0; y < image.height; y++) raw.set(image.rgba.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
-  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
-}
-
-/** What a PNG's IHDR chunk declares, read without inflating anything. */
-export interface PngHeader {
-  width: number;
-  height: number;
-  /** PNG colour type: 0 gray, 2 RGB, 4 gray+alpha, 6 RGBA. */
-  colorType: number;
-}
-
-/**
- * The declared size and colour type of a PNG, from its first chunk (IHDR), or throws an Error when the bytes are
- * not a PNG we decode. Cheap: reads 33 bytes, so limits can be checked before any image data is inflated.
- */
-export function readPngHeader(bytes: Buffer): PngHeader {
-  if (bytes.length < 8 || !bytes.subarray(0, 8).equals(SIGNATURE)) throw new Error('not a PNG file');
-  if (bytes.length < 33 || bytes.toString('ascii', 12, 16) !== 'IHDR' || bytes.readUInt32BE(8) < 13)
-    throw new Error('the PNG has no IHDR header');
-  const width = bytes.readUInt32BE(16);
-  const height = bytes.readUInt32BE(20);
-  const colorType = bytes[25]!;
-  if (bytes[24] !== 8 || bytes[28] !== 0 || !(colorType in CHANNELS)) {
-    throw new Error('only 8-bit, non-interlaced gray, RGB or RGBA PNGs are supported');
-  }
-  if (width === 0 || height === 0) throw new Error('the PNG has no image data');
-  return { width, height, colorType };
+  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
 }
 
 /** Decodes a PNG, or throws an Error saying what is not supported. */
@@ -85,7 +58,7 @@ export function decodePng(bytes: Buffer): RgbaImage {
     offset += 12 + length;
   }
   if (data.length === 0) throw new Error('the PNG has no image data');
-  const channels = CHANNELS[colorType]!;
+  const channels = PNG_CHANNELS[colorType]!;
   const stride = width * channels;
   const raw = inflateImageData(Buffer.concat(data), (stride + 1) * height);
   const pixels = Buffer.alloc(stride * height);

@@ -1,6 +1,7 @@
 // Simulated speech-to-text: our own speech decodes back to its exact text; any other audio gets a stable sentence derived from its bytes.
 import { createHash } from 'node:crypto';
-import { isMp3, mp3Duration, parseWav, readMp3Text, readWavFormat } from './audio-containers.ts';
+import { readWavFormat } from '../../protocols/media/wav-format.ts';
+import { isMp3, mp3Duration, parseWav, readMp3Text } from './audio-containers.ts';
 import { listen, VOICE_RATE } from './fsk-voice.ts';
 import { paragraph } from './text/sentences.ts';
 import { seededRandom } from './text/seed.ts';

@@ -30,22 +30,33 @@ export class SimulatedMesh3d implements Mesh3dProvider {
     };
   }
 
-  /** The state from the elapsed share of the task's time; once it is up, the outcome (the same one every time). */
+  /**
+   * Once the task's time is up, its outcome (the same one every time, finished at the end of its time); before, the
+   * state from the elapsed share of its time: SUBMITTED for the first tenth, QUEUED to a quarter, then IN_PROGRESS
+   * with progress from 1 to 99%.
+   */
   async check(task: Mesh3dTask): Promise<Mesh3dState> {
-    const durationMs = Math.max(1, task.durationMs);
-    const share = (this.clock.now() - task.submittedAt) / durationMs;
+    const elapsed = this.clock.now() - task.submittedAt;
+    if (elapsed >= task.durationMs) return outcome(task);
+    const share = elapsed / Math.max(1, task.durationMs);
     if (share < 0.1) return { state: 'SUBMITTED', progress: 0 };
     if (share < 0.25) return { state: 'QUEUED', progress: 0 };
-    if (share < 1) return { state: 'IN_PROGRESS', progress: Math.min(99, Math.max(1, Math.floor(((share - 0.25) / 0.75) * 100))) };
-    if (task.prompt.toLowerCase().includes(FAILURE_WORD)) {
-      return { state: 'FAILURE', reason: `generation failed: the prompt contains the test value "${FAILURE_WORD}"` };
-    }
-    const mesh = meshForPrompt(task.prompt || task.imageUrl || task.upstreamId);
-    const writers = { glb: toGlb, obj: toObj, stl: toStl };
-    return {
-      state: 'SUCCESS',
-      file: writers[task.format](mesh, task.prompt.slice(0, 40) || 'mesh'),
-      outputTokens: mesh.indices.length / 3,
-    };
+    return { state: 'IN_PROGRESS', progress: Math.min(99, Math.max(1, Math.floor(((share - 0.25) / 0.75) * 100))) };
   }
+}
+
+/** A finished task: FAILURE for a prompt with the test word, else the mesh of its prompt (or image URL) in its format. */
+function outcome(task: Mesh3dTask): Mesh3dState {
+  const finishedAt = task.submittedAt + task.durationMs;
+  if (task.prompt.toLowerCase().includes(FAILURE_WORD)) {
+    return { state: 'FAILURE', reason: `generation failed: the prompt contains the test value "${FAILURE_WORD}"`, finishedAt };
+  }
+  const mesh = meshForPrompt(task.prompt || task.imageUrl || task.upstreamId);
+  const writers = { glb: toGlb, obj: toObj, stl: toStl };
+  return {
+    state: 'SUCCESS',
+    file: writers[task.format](mesh, task.prompt.slice(0, 40) || 'mesh'),
+    outputTokens: mesh.indices.length / 3,
+    finishedAt,
+  };
 }

@@ -1,7 +1,7 @@
 // Unit tests of transcript segments and their SRT and WebVTT renderings.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { segmentsOf, toSrt, toVtt } from '../../../electron/gateway/providers/simulate/transcripts.ts';
+import { segmentsOf, toSrt, toVtt } from '../../../electron/gateway/protocols/media/transcripts.ts';
 
 test('segments are sentences sharing the duration in proportion to their length', () => {
   const segments = segmentsOf('One two 3. Three four five six!', 3);

@@ -1,0 +1,57 @@
+// Audio calls: speech and transcription checked against the media limits, done by the call's provider, and charged by characters or seconds.
+import { countTokens } from '../protocols/neutral/tokens.ts';
+import type { CallContext, ProviderSelector, SpeechFormat, Transcript } from '../providers/types.ts';
+import type { BillingService } from './billing.ts';
+import { checkSpeech, checkTranscriptionInput, checkTranscriptionSeconds } from './media-limits.ts';
+import { speechPriceMicros, transcriptionPriceMicros } from './pricing.ts';
+
+/** Audio input tokens reported (and recorded) per second of transcribed audio. */
+const AUDIO_TOKENS_PER_SECOND = 10;
+
+/** A transcript and the tokens it was billed with. */
+export interface BilledTranscript {
+  transcript: Transcript;
+  tokens: { input_tokens: number; output_tokens: number };
+}
+
+export class AudioService {
+  private readonly providers: ProviderSelector;
+  private readonly billing: BillingService;
+  constructor(providers: ProviderSelector, billing: BillingService) {
+    this.providers = providers;
+    this.billing = billing;
+  }
+
+  /** `input` spoken as `format`, charged per character. */
+  async speak(request: { model: string; input: string; voice: string; speed: number; format: SpeechFormat }, call: CallContext) {
+    checkSpeech(request.input);
+    const audio = await this.providers.for(call, request.model).speech.speak(request, call);
+    this.billing.charge(call.principal, {
+      endpoint: call.endpoint,
+      model: request.model,
+      inputTokens: countTokens(request.input),
+      outputTokens: 0,
+      amountMicros: speechPriceMicros([...request.input].length),
+    });
+    return audio;
+  }
+
+  /** What an uploaded audio file says (in English for `translate`), charged per second of audio once it is within the limit. */
+  async transcribe(
+    request: { model: string; task: 'transcribe' | 'translate'; bytes: Buffer; fileName: string; language?: string; prompt?: string },
+    call: CallContext,
+  ): Promise<BilledTranscript> {
+    checkTranscriptionInput(request.bytes);
+    const transcript = await this.providers.for(call, request.model).transcription.transcribe(request, call);
+    checkTranscriptionSeconds(transcript.duration);
+    const tokens = { input_tokens: Math.ceil(transcript.duration * AUDIO_TOKENS_PER_SECOND), output_tokens: countTokens(transcript.text) };
+    this.billing.charge(call.principal, {
+      endpoint: call.endpoint,
+      model: request.model,
+      inputTokens: tokens.input_tokens,
+      outputTokens: tokens.output_tokens,
+      amountMicros: transcriptionPriceMicros(transcript.duration),
+    });
+    return { transcript, tokens };
+  }
+}
