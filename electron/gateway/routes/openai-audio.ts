@@ -14,6 +14,7 @@ import {
 import { callOf } from '../server/call-context.ts';
 import { formLimits, formParts } from '../server/multipart.ts';
 import { writeSse } from '../server/sse.ts';
+import { paced, paceOfHeaders } from '../protocols/pace.ts';
 import { MAX_UPLOAD_FILE_BYTES, uploadLimitError } from '../services/media-limits.ts';
 
 export async function audioRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
@@ -34,6 +35,7 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
       });
       const asked = parseTranscriptionRequest(task, fields, granularities, file);
       const { model, language, prompt } = asked;
+      const call = callOf(request, reply, 'openai', endpoint);
       const { transcript, tokens } = await audio.transcribe(
         {
           model,
@@ -43,9 +45,11 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
           ...(language !== undefined && { language }),
           ...(prompt !== undefined && { prompt }),
         },
-        callOf(request, reply, 'openai', endpoint),
+        call,
       );
-      if (asked.stream) return writeSse(request, reply, transcriptEvents(transcript.text, tokens));
+      // Paced like chat answers for `x-gatehouse-pace`, so a client's handling of a slow transcript stream can be tested.
+      if (asked.stream)
+        return writeSse(request, reply, paced(transcriptEvents(transcript.text, tokens), paceOfHeaders(request.headers), call.signal));
       const rendered = renderTranscript(task, asked, transcript);
       return 'json' in rendered ? rendered.json : reply.type(rendered.contentType).send(rendered.text);
     });

@@ -2,7 +2,7 @@
 import type { ChatRequest, ChatResult } from '../../protocols/neutral/chat.ts';
 import type { ChatDelta, ChatStream } from '../../protocols/neutral/deltas.ts';
 import { estimateInputTokens } from '../../protocols/neutral/tokens.ts';
-import { paceOfHeaders } from '../../protocols/pace.ts';
+import { paced, paceOfHeaders } from '../../protocols/pace.ts';
 import type { CallContext, ChatProvider } from '../types.ts';
 import { simulateChat } from './text/engine.ts';
 import { streamPieces } from '../../protocols/neutral/stream-pieces.ts';
@@ -18,7 +18,7 @@ export class SimulatedChat implements ChatProvider {
     const pace = paceOfHeaders(call.headers);
     return {
       inputTokens: result.usage.inputTokens,
-      [Symbol.asyncIterator]: () => pacedDeltas(resultDeltas(result), pace, call.signal),
+      [Symbol.asyncIterator]: () => paced(resultDeltas(result), pace, call.signal),
     };
   }
 
@@ -48,30 +48,4 @@ export function* resultDeltas(result: ChatResult): Generator<ChatDelta> {
     };
   }
   yield { type: 'usage', ...result.usage };
-}
-
-/** Yields `deltas` with 1/pace s between them (none before the first), and stops once `signal` aborts. */
-async function* pacedDeltas(deltas: Iterable<ChatDelta>, pace: number | undefined, signal: AbortSignal): AsyncGenerator<ChatDelta> {
-  const delayMs = pace ? 1000 / pace : 0;
-  let first = true;
-  for (const delta of deltas) {
-    if (signal.aborted) return;
-    if (!first && delayMs > 0) await sleep(delayMs, signal);
-    if (signal.aborted) return;
-    first = false;
-    yield delta;
-  }
-}
-
-/** Waits `ms`, or less when `signal` aborts first. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
