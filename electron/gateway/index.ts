@@ -3,7 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { DEFAULTS, LOCAL_ACCOUNT, type GatewayConfig } from './config.ts';
 import { createContext, type GatewayContext } from './context.ts';
 import { buildApp } from './server/app.ts';
+import { REALTIME_LIMITS } from './realtime/limits.ts';
+import { chooseSubprotocol } from './routes/admin-socket.ts';
 import { consoleUrlOf } from './routes/console.ts';
+import { ROUTE_FAMILIES } from './routes/index.ts';
 import { CONNECTION_LIMITS, ConnectionGuard } from './server/connection-guard.ts';
 import { normalizeHostName, type HostPolicy } from './server/host-names.ts';
 import { listen } from './server/listen.ts';
@@ -83,7 +86,13 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     adminToken: context.runtime.adminToken,
     connections: () => guard.counts(),
     async start() {
-      app = await buildApp(context, limits);
+      app = await buildApp({
+        context,
+        routes: ROUTE_FAMILIES,
+        chooseSubprotocol,
+        maxSocketMessageBytes: REALTIME_LIMITS.eventBytes,
+        limits,
+      });
       guard.watch(app.server, 'connection');
       let caPath: string | undefined;
       let caNotice: string | undefined;
