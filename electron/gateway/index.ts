@@ -17,6 +17,16 @@ import type { SettingsContext } from './services/settings.ts';
 import { systemClock } from './time.ts';
 
 export type { GatewayConfig } from './config.ts';
+// What hosts use besides createGateway (they import only this module and options/).
+export { DEFAULTS } from './config.ts';
+export { selectSecretStore, SECRET_MODES, type SecretMode } from './secrets/select-store.ts';
+export { openTokenAdmin, type TokenAdmin } from './token-admin.ts';
+export { MICROS, type TokenSummary } from './services/tokens.ts';
+export { parseRfc3339, rfc3339 } from './time.ts';
+/** Failures the user can fix, which hosts report in one plain line. */
+export { DataDirError } from './storage/data-dir-check.ts';
+export { LockTimeoutError } from './secrets/file-lock.ts';
+export { SecretsFileError } from './secrets/file-store.ts';
 
 /** What start() reports to the host. */
 export interface StartResult {
