@@ -8,6 +8,7 @@ import { createSimulateProviders } from './providers/simulate/index.ts';
 import type { ProviderSelector, Reviewer } from './providers/types.ts';
 import type { SettingsContext } from './services/settings.ts';
 import { SimulatedReviewer } from './providers/simulate/reviewer.ts';
+import { SimReviewsRepo } from './providers/simulate/reviews-repo.ts';
 import { RefreshScheduler, type ScanReport } from './scheduler/refresh-scheduler.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import type { HostPolicy } from './server/host-names.ts';
@@ -27,7 +28,6 @@ import type { Db } from './storage/database.ts';
 import { GroupsRepo } from './storage/groups-repo.ts';
 import { JournalRepo } from './storage/journal-repo.ts';
 import { MetaRepo } from './storage/meta-repo.ts';
-import { SimReviewsRepo } from './storage/sim-reviews-repo.ts';
 import { Tasks3dRepo } from './storage/tasks3d-repo.ts';
 import { TokensRepo } from './storage/tokens-repo.ts';
 import { UsageRepo } from './storage/usage-repo.ts';
@@ -103,6 +103,8 @@ export interface ContextOptions {
   sim3dMs: number;
   /** Replaces the simulated reviewer (relay mode, or tests). */
   reviewer?: Reviewer;
+  /** The simulator's store (simulate.sqlite), where the simulated reviewer keeps its state; needed unless `reviewer` is given. */
+  simulateDb?: Db;
   /** The console's admin token; a random one is made when absent. */
   adminToken?: string;
   modelAliases?: Record<string, string>;
@@ -116,6 +118,12 @@ export interface ContextOptions {
   storageLimits?: Partial<StorageLimits>;
 }
 
+/** The simulated reviewer on the simulator's store. */
+function simulatedReviewer(options: ContextOptions): Reviewer {
+  if (!options.simulateDb) throw new Error('createContext needs simulateDb (the simulator store) or a reviewer');
+  return new SimulatedReviewer({ repo: new SimReviewsRepo(options.simulateDb), clock: options.clock, reviewMs: options.simReviewMs });
+}
+
 export function createContext(options: ContextOptions): GatewayContext {
   const { db, clock } = options;
   // A listener that throws (a closed socket, a host's bug) is reported as `error`, never thrown into a request or a timer.
@@ -124,7 +132,7 @@ export function createContext(options: ContextOptions): GatewayContext {
   const groupsRepo = new GroupsRepo(db);
   const assetsRepo = new AssetsRepo(db);
   const meta = new MetaRepo(db);
-  const reviewer = options.reviewer ?? new SimulatedReviewer({ repo: new SimReviewsRepo(db), clock, reviewMs: options.simReviewMs });
+  const reviewer = options.reviewer ?? simulatedReviewer(options);
   const refresher = new AssetRefresher(assetsRepo, reviewer, clock, (row) =>
     events.emit('asset.changed', { ...presentAsset(row), account_id: row.account_id }),
   );

@@ -12,7 +12,9 @@ import { normalizeHostName, type HostPolicy } from './server/host-names.ts';
 import { listen } from './server/listen.ts';
 import { ensureCertificates, renewLeaf } from './server/tls/certificates.ts';
 import { listenTls, type TlsListener } from './server/tls/listener.ts';
-import { openDatabase } from './storage/database.ts';
+import { openProductDatabase } from './open-stores.ts';
+import { openSimulateStore } from './providers/simulate/store.ts';
+import type { Db } from './storage/database.ts';
 import type { SettingsContext } from './services/settings.ts';
 import { systemClock } from './time.ts';
 
@@ -60,9 +62,18 @@ export interface Gateway {
 }
 
 export async function createGateway(config: GatewayConfig): Promise<Gateway> {
-  const db = openDatabase(config.dataDir);
+  const db = openProductDatabase(config.dataDir);
+  // The simulated reviewer keeps its state in its own file; a host's reviewer needs none.
+  let simulateDb: Db | undefined;
+  try {
+    if (!config.reviewer) simulateDb = openSimulateStore(config.dataDir);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   const context = createContext({
     db,
+    ...(simulateDb && { simulateDb }),
     dataDir: config.dataDir,
     clock: config.clock ?? systemClock,
     secrets: config.secrets,
@@ -157,6 +168,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       await context.scheduler.stop();
       context.journal.stop();
       db.close();
+      simulateDb?.close();
     },
   };
 }

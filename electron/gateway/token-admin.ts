@@ -1,7 +1,7 @@
 // The API tokens of a data dir without a running gateway: what the CLI's `token` command manages (also while a server runs on it).
+import { openProductDatabase } from './open-stores.ts';
 import { TokensService } from './services/tokens.ts';
 import { AccountsRepo } from './storage/accounts-repo.ts';
-import { openDatabase } from './storage/database.ts';
 import { TokensRepo } from './storage/tokens-repo.ts';
 import { systemClock } from './time.ts';
 
@@ -13,6 +13,6 @@ export interface TokenAdmin {
 
 /** Opens the data dir's database for token management. */
 export function openTokenAdmin(dataDir: string): TokenAdmin {
-  const db = openDatabase(dataDir);
+  const db = openProductDatabase(dataDir);
   return { tokens: new TokensService(new AccountsRepo(db), new TokensRepo(db), systemClock), close: () => db.close() };
 }

@@ -7,6 +7,7 @@ import { journal } from './005-journal.ts';
 import { journalIds } from './006-journal-ids.ts';
 import { responseBytes } from './007-response-bytes.ts';
 import { usageDaily } from './008-usage-daily.ts';
+import { simReviewsOut } from './009-sim-reviews-out.ts';
 
 /** One numbered schema step. */
 export interface Migration {
@@ -16,4 +17,14 @@ export interface Migration {
 }
 
 /** Every migration, ascending by version. Never edit a released one; add a new number instead. */
-export const migrations: readonly Migration[] = [initial, usage, tasks3d, responses, journal, journalIds, responseBytes, usageDaily];
+export const migrations: readonly Migration[] = [
+  initial,
+  usage,
+  tasks3d,
+  responses,
+  journal,
+  journalIds,
+  responseBytes,
+  usageDaily,
+  simReviewsOut,
+];
