@@ -19,7 +19,7 @@ import {
 } from '../services/media-limits.ts';
 import { imagePriceMicros } from '../services/pricing.ts';
 import type { PngHeader } from '../providers/simulate/png.ts';
-import type { ImageUpload, MadeImage } from '../workers/media-jobs.ts';
+import type { ImageUpload, MadeImage } from '../providers/types.ts';
 import { listenerUrlOf } from '../server/listener-url.ts';
 import { formLimits, formParts } from '../server/multipart.ts';
 

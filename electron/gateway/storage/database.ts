@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { assertUsableDatabase, assertWritableDir, classify, dataDirUnusable } from './data-dir-check.ts';
 import { migrations, type Migration } from './migrations/index.ts';
-import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from './private-files.ts';
+import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../private-files.ts';
 
 export type Db = Database.Database;
 
