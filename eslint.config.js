@@ -1,4 +1,4 @@
-// Lint rules, including the layering rules of ARCHITECTURE.md: shared/ stands alone, the gateway never imports electron and keeps
+// Lint rules, including the layering rules: shared/ stands alone, the gateway never imports electron and keeps
 // its own layers (LAYERS below), the hosts use only the gateway's entry points, the renderer never imports node or electron.
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
@@ -155,7 +155,7 @@ export default tseslint.config(
       gatewayEntryPoints,
       {
         group: ['**/main/*', '**/preload/*', '**/renderer/*'],
-        message: 'Layering: electron/cli never imports electron/main (a host never reaches into another).',
+        message: 'Layering: electron/cli never imports electron/main, preload or the renderer (a host never reaches into another).',
       },
     ]),
   },
