@@ -1,9 +1,82 @@
-// Lint rules, including the layering rules of ARCHITECTURE.md: shared/ stands alone, the gateway never imports electron, the renderer never imports node or electron.
+// Lint rules, including the layering rules: shared/ stands alone, the gateway never imports electron and keeps
+// its own layers (LAYERS below), the hosts use only the gateway's entry points, the renderer never imports node or electron.
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = { group: ['node:*', ...builtinModules], message: 'This layer must not use Node built-ins.' };
 const electronModule = { name: 'electron', message: 'Only electron/main and electron/preload may import electron.' };
+const noHosts = { group: ['**/main/*', '**/preload/*', '**/renderer/*', '**/cli/*'], message: 'The core does not know its hosts.' };
+
+/** Base modules of the gateway (at its root): any layer may import them; they import nothing of the gateway but each other. */
+const BASE = ['ids.ts', 'time.ts', 'errors.ts', 'safe-events.ts', 'principal.ts', 'private-files.ts', 'atomic-write.ts'];
+
+/**
+ * The gateway's layers: each folder may import only the folders (or files) listed, besides itself, the base modules, shared/
+ * and npm packages. The composition root (context.ts, index.ts, config.ts, open-stores.ts, token-admin.ts, options/) may
+ * import anything in the gateway; routes/ may also import the GatewayContext type (never a value) from context.ts.
+ */
+const LAYERS = {
+  'protocols/': [],
+  'storage/': [],
+  'secrets/': [],
+  'settings/': [],
+  'providers/': ['protocols/', 'storage/', 'workers/'],
+  'workers/': ['protocols/', 'providers/simulate/'],
+  'services/': ['protocols/', 'storage/', 'secrets/', 'settings/', 'providers/types.ts'],
+  'scheduler/': ['services/', 'storage/'],
+  'realtime/': ['protocols/', 'services/', 'server/', 'providers/types.ts'],
+  'server/': ['protocols/', 'services/', 'providers/types.ts'],
+  'routes/': ['protocols/', 'services/', 'server/', 'realtime/', 'providers/types.ts'],
+};
+
+/** An entry of LAYERS as a regular expression on the path after the gateway root. */
+const entryPattern = (entry) => entry.replaceAll('.', '\\.') + (entry.endsWith('/') ? '' : '$');
+
+/** The no-restricted-imports patterns of `layer` for a file `depth` folders below the gateway root. */
+function layerPatterns(layer, depth) {
+  const up = `^(\\.\\./){${depth}}`;
+  const allowed = [layer, ...LAYERS[layer], ...BASE, '../'].map(entryPattern);
+  if (layer === 'routes/') allowed.push('context\\.ts$');
+  const listed = LAYERS[layer].length > 0 ? LAYERS[layer].join(', ') + ', ' : '';
+  const patterns = [
+    noHosts,
+    {
+      regex: `${up}(?!${allowed.join('|')})`,
+      message: `Layering: ${layer} may import only ${listed}the base modules, shared/ and npm packages (see LAYERS in eslint.config.js).`,
+    },
+  ];
+  if (layer === 'routes/') {
+    patterns.push({
+      regex: `${up}context\\.ts$`,
+      allowTypeImports: true,
+      message:
+        'Layering: routes/ may import only the GatewayContext type from context.ts (use `import type`), never the composition root itself.',
+    });
+  }
+  return patterns;
+}
+
+const restrictImports = (patterns, paths = [electronModule]) => ({ 'no-restricted-imports': ['error', { paths, patterns }] });
+
+/** One config block per layer and folder depth (the depth fixes how many ../ lead back to the gateway root). */
+function layerBlocks() {
+  const blocks = [];
+  for (const layer of Object.keys(LAYERS)) {
+    for (let depth = 1; depth <= 5; depth++) {
+      blocks.push({
+        files: [`electron/gateway/${layer}${'*/'.repeat(depth - 1)}*.ts`],
+        rules: restrictImports(layerPatterns(layer, depth)),
+      });
+    }
+  }
+  return blocks;
+}
+
+/** The hosts reach the gateway only through its entry points, and never each other. */
+const gatewayEntryPoints = {
+  regex: '(^|/)gateway/(?!index\\.ts$|options/)',
+  message: 'Layering: electron/cli and electron/main import only the gateway entry points (electron/gateway/index.ts, options/).',
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'test-artifacts/**'] },
@@ -27,17 +100,38 @@ export default tseslint.config(
       'no-restricted-globals': ['error', 'window', 'document', 'process', 'Buffer'],
     },
   },
+  // The composition root and anything not in a layer: no electron, no hosts.
+  { files: ['electron/gateway/**/*.ts'], rules: restrictImports([noHosts]) },
   {
-    files: ['electron/gateway/**/*.ts', 'electron/cli/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [electronModule],
-          patterns: [{ group: ['**/main/*', '**/preload/*', '**/renderer/*'], message: 'The core does not know its hosts.' }],
-        },
+    files: BASE.map((file) => `electron/gateway/${file}`),
+    rules: restrictImports([
+      noHosts,
+      {
+        regex: `^\\./(?!${BASE.map(entryPattern).join('|')})`,
+        message: 'Layering: the base modules import nothing of the gateway but each other (see BASE in eslint.config.js).',
+      },
+    ]),
+  },
+  ...layerBlocks(),
+  {
+    files: ['electron/cli/**/*.ts'],
+    rules: restrictImports([
+      gatewayEntryPoints,
+      {
+        group: ['**/main/*', '**/preload/*', '**/renderer/*'],
+        message: 'Layering: electron/cli never imports electron/main, preload or the renderer (a host never reaches into another).',
+      },
+    ]),
+  },
+  {
+    files: ['electron/main/**/*.ts'],
+    rules: restrictImports(
+      [
+        gatewayEntryPoints,
+        { group: ['**/cli/*'], message: 'Layering: electron/main never imports electron/cli (a host never reaches into another).' },
       ],
-    },
+      [],
+    ),
   },
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],

@@ -63,6 +63,12 @@ export interface JournalEntry extends JournalSummary {
   timing: StreamTiming | null;
 }
 
+/** What a recorded call stores besides its summary columns. */
+export type JournalDetail = Omit<JournalEntry, keyof JournalSummary>;
+
+/** A call to record (the id comes from the insert). */
+export type JournalRecord = Omit<JournalSummary, 'id'> & { detail: JournalDetail };
+
 /** Filters of the journal list. */
 export interface JournalQuery {
   p?: number;

@@ -1,6 +1,6 @@
 // Entry point of the `gatehouse` CLI: dispatches `serve` and `token`, prints usage errors plainly.
 import { plainMessageOf } from './start-errors.ts';
-import { UsageError } from './options.ts';
+import { UsageError } from '../gateway/options/serve-options.ts';
 import { serve, type Output } from './serve.ts';
 import { token } from './token.ts';
 

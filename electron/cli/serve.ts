@@ -1,6 +1,5 @@
 // `gatehouse serve`: runs the gateway headless until SIGINT/SIGTERM, then stops it gracefully.
-import { createGateway, type Gateway } from '../gateway/index.ts';
-import { selectSecretStore } from '../gateway/secrets/select-store.ts';
+import { createGateway, selectSecretStore, type Gateway } from '../gateway/index.ts';
 import { parseServeOptions } from './options.ts';
 
 /** Where the CLI writes: stdout for what scripts read, stderr for diagnostics. */

@@ -1,7 +1,5 @@
 // Failures the user can fix (an unusable data dir, a broken secrets file, a taken port): one plain line, no stack trace.
-import { LockTimeoutError } from '../gateway/secrets/file-lock.ts';
-import { SecretsFileError } from '../gateway/secrets/file-store.ts';
-import { DataDirError } from '../gateway/storage/data-dir-check.ts';
+import { DataDirError, LockTimeoutError, SecretsFileError } from '../gateway/index.ts';
 
 /** The message to print for an error the user can act on, or undefined for a bug (printed with its stack). */
 export function plainMessageOf(error: unknown): string | undefined {

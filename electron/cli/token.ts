@@ -1,11 +1,16 @@
 // `gatehouse token create|list|revoke`: manages API tokens in a data dir, also while a server runs on it.
-import { selectSecretStore, SECRET_MODES, type SecretMode } from '../gateway/secrets/select-store.ts';
-import { MICROS, TokensService, type TokenSummary } from '../gateway/services/tokens.ts';
-import { AccountsRepo } from '../gateway/storage/accounts-repo.ts';
-import { openDatabase } from '../gateway/storage/database.ts';
-import { TokensRepo } from '../gateway/storage/tokens-repo.ts';
-import { parseRfc3339, rfc3339, systemClock } from '../gateway/time.ts';
-import { parse, UsageError } from './options.ts';
+import {
+  MICROS,
+  openTokenAdmin,
+  parseRfc3339,
+  rfc3339,
+  selectSecretStore,
+  SECRET_MODES,
+  type SecretMode,
+  type TokenAdmin,
+  type TokenSummary,
+} from '../gateway/index.ts';
+import { parse, UsageError } from '../gateway/options/serve-options.ts';
 import { defaultDataDir } from './paths.ts';
 import type { Output } from './serve.ts';
 
@@ -22,9 +27,9 @@ export async function token(args: string[], env: NodeJS.ProcessEnv, io: Output):
   const { values, positionals } = parse(args, FLAGS);
   const [action, ...rest] = positionals;
   const dataDir = values['data-dir'] ?? env['GATEHOUSE_DATA_DIR'] ?? defaultDataDir(env);
-  const db = openDatabase(dataDir);
+  const admin = openTokenAdmin(dataDir);
   try {
-    const service = new TokensService(new AccountsRepo(db), new TokensRepo(db), systemClock);
+    const service = admin.tokens;
     switch (action) {
       case 'create':
         return await create(service, values, dataDir, env, io);
@@ -42,12 +47,12 @@ export async function token(args: string[], env: NodeJS.ProcessEnv, io: Output):
         throw new UsageError('usage: gatehouse token create|list|revoke [options]');
     }
   } finally {
-    db.close();
+    admin.close();
   }
 }
 
 async function create(
-  service: TokensService,
+  service: TokenAdmin['tokens'],
   values: Partial<Record<keyof typeof FLAGS, string>>,
   dataDir: string,
   env: NodeJS.ProcessEnv,

@@ -1,20 +1,15 @@
 // The gateway's configuration: what a host passes to createGateway, with the embedded defaults.
-import type { SettingKey } from '../../shared/settings.ts';
 import type { ProviderSelector, Reviewer } from './providers/types.ts';
 import type { ConnectionLimits } from './server/connection-guard.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
+import { SETTING_DEFAULTS, type HostSettings } from './services/settings.ts';
 import type { StorageLimits } from './services/storage-limits.ts';
 import type { Clock } from './time.ts';
 import type { MediaPoolOptions } from './workers/media-pool.ts';
 
 /** Embedded defaults; the CLI's flags and environment variables override them. */
 export const DEFAULTS = {
-  host: '127.0.0.1',
-  port: 8790,
-  /** The CLI's TLS port (the library starts no TLS listener unless asked). */
-  tlsPort: 8791,
-  /** The spec's background refresh interval: 5 minutes. */
-  refreshIntervalMs: 300_000,
+  ...SETTING_DEFAULTS,
   /** How long the simulated reviewer takes to reach its verdict. */
   simReviewMs: 10_000,
   /** How long a simulated 3D generation task takes. */
@@ -62,16 +57,4 @@ export interface GatewayConfig {
   storageLimits?: Partial<StorageLimits>;
   /** Overrides of CONNECTION_LIMITS (timeouts, unauthenticated connections per peer, shutdown grace); tests use short ones. */
   connectionLimits?: Partial<ConnectionLimits>;
-}
-
-/** How the host keeps saved settings, for the console's Settings page. */
-export interface HostSettings {
-  /** Path of the settings file (JSON). */
-  file: string;
-  /** The data dir used when the file names none. */
-  defaultDataDir: string;
-  /** Settings fixed on this run by a flag or environment variable, with its name. */
-  pinned?: Partial<Record<SettingKey, string>>;
-  /** The ports the host meant to use when it fell back to free ones because those were taken (so no restart is asked for). */
-  intended?: { port: number; tlsPort: number | null };
 }

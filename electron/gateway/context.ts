@@ -8,6 +8,7 @@ import { createSimulateProviders } from './providers/simulate/index.ts';
 import type { ProviderSelector, Reviewer } from './providers/types.ts';
 import type { SettingsContext } from './services/settings.ts';
 import { SimulatedReviewer } from './providers/simulate/reviewer.ts';
+import { SimReviewsRepo } from './providers/simulate/reviews-repo.ts';
 import { RefreshScheduler, type ScanReport } from './scheduler/refresh-scheduler.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import type { HostPolicy } from './server/host-names.ts';
@@ -31,12 +32,13 @@ import type { Db } from './storage/database.ts';
 import { GroupsRepo } from './storage/groups-repo.ts';
 import { JournalRepo } from './storage/journal-repo.ts';
 import { MetaRepo } from './storage/meta-repo.ts';
-import { SimReviewsRepo } from './storage/sim-reviews-repo.ts';
 import { Tasks3dRepo } from './storage/tasks3d-repo.ts';
 import { TokensRepo } from './storage/tokens-repo.ts';
 import { UsageRepo } from './storage/usage-repo.ts';
 import type { Clock } from './time.ts';
 import { MediaPool, type MediaPoolOptions } from './workers/media-pool.ts';
+import { StoredResponses } from './services/stored-responses.ts';
+import { ResponsesRepo } from './storage/responses-repo.ts';
 
 /** Events the gateway emits for hosts and the UI. */
 export interface GatewayEvents {
@@ -95,6 +97,8 @@ export interface GatewayContext {
   media: MediaPool;
   /** Bounds on stored responses and the raw usage ledger. */
   storageLimits: StorageLimits;
+  /** Responses kept for `previous_response_id` and retrieval (the Responses API's `store`). */
+  storedResponses: StoredResponses;
   /** The provider seam: routes and services reach models and upstreams only through `providers.for(call)`. */
   providers: ProviderSelector;
 }
@@ -116,6 +120,8 @@ export interface ContextOptions {
    * routes and services reach providers only through it. `reviewer` and `sim3dMs` then do nothing.
    */
   providers?: ProviderSelector;
+  /** The simulator's store (simulate.sqlite), where the simulated reviewer keeps its state; needed unless `reviewer` is given. */
+  simulateDb?: Db;
   /** The console's admin token; a random one is made when absent. */
   adminToken?: string;
   modelAliases?: Record<string, string>;
@@ -129,6 +135,12 @@ export interface ContextOptions {
   storageLimits?: Partial<StorageLimits>;
 }
 
+/** The simulated reviewer on the simulator's store. */
+function simulatedReviewer(options: ContextOptions): Reviewer {
+  if (!options.simulateDb) throw new Error('createContext needs simulateDb (the simulator store) or a reviewer');
+  return new SimulatedReviewer({ repo: new SimReviewsRepo(options.simulateDb), clock: options.clock, reviewMs: options.simReviewMs });
+}
+
 export function createContext(options: ContextOptions): GatewayContext {
   const { db, clock } = options;
   // A listener that throws (a closed socket, a host's bug) is reported as `error`, never thrown into a request or a timer.
@@ -138,11 +150,16 @@ export function createContext(options: ContextOptions): GatewayContext {
   const assetsRepo = new AssetsRepo(db);
   const meta = new MetaRepo(db);
   const media = new MediaPool(options.media);
-  const reviewer = options.reviewer ?? new SimulatedReviewer({ repo: new SimReviewsRepo(db), clock, reviewMs: options.simReviewMs });
   const providers =
     options.providers ??
     new ProviderChoice(
-      createSimulateProviders({ clock, media, reviewer, sim3dMs: options.sim3dMs, modelAliases: options.modelAliases ?? {} }),
+      createSimulateProviders({
+        clock,
+        media,
+        reviewer: options.reviewer ?? simulatedReviewer(options),
+        sim3dMs: options.sim3dMs,
+        modelAliases: options.modelAliases ?? {},
+      }),
     );
   const refresher = new AssetRefresher(assetsRepo, providers, clock, (row) =>
     events.emit('asset.changed', { ...presentAsset(row), account_id: row.account_id }),
@@ -184,6 +201,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     images: new ImagesService({ providers, billing, clock, dataDir: options.dataDir, onError: reportError }),
     media,
     providers,
+    storedResponses: new StoredResponses(new ResponsesRepo(db), db, clock, storageLimits),
     storageLimits,
     tasks3d: new Tasks3dService({
       repo: new Tasks3dRepo(db),

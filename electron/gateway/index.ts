@@ -3,17 +3,32 @@ import type { FastifyInstance } from 'fastify';
 import { DEFAULTS, LOCAL_ACCOUNT, type GatewayConfig } from './config.ts';
 import { createContext, type GatewayContext } from './context.ts';
 import { buildApp } from './server/app.ts';
+import { REALTIME_LIMITS } from './realtime/limits.ts';
+import { chooseSubprotocol } from './routes/admin-socket.ts';
 import { consoleUrlOf } from './routes/console.ts';
+import { ROUTE_FAMILIES } from './routes/index.ts';
 import { CONNECTION_LIMITS, ConnectionGuard } from './server/connection-guard.ts';
 import { normalizeHostName, type HostPolicy } from './server/host-names.ts';
 import { listen } from './server/listen.ts';
 import { ensureCertificates, renewLeaf } from './server/tls/certificates.ts';
 import { listenTls, type TlsListener } from './server/tls/listener.ts';
-import { openDatabase } from './storage/database.ts';
+import { openProductDatabase } from './open-stores.ts';
+import { openSimulateStore } from './providers/simulate/store.ts';
+import type { Db } from './storage/database.ts';
 import type { SettingsContext } from './services/settings.ts';
 import { systemClock } from './time.ts';
 
 export type { GatewayConfig } from './config.ts';
+// What hosts use besides createGateway (they import only this module and options/).
+export { DEFAULTS } from './config.ts';
+export { selectSecretStore, SECRET_MODES, type SecretMode } from './secrets/select-store.ts';
+export { openTokenAdmin, type TokenAdmin } from './token-admin.ts';
+export { MICROS, type TokenSummary } from './services/tokens.ts';
+export { parseRfc3339, rfc3339 } from './time.ts';
+/** Failures the user can fix, which hosts report in one plain line. */
+export { DataDirError } from './storage/data-dir-check.ts';
+export { LockTimeoutError } from './secrets/file-lock.ts';
+export { SecretsFileError } from './secrets/file-store.ts';
 
 /** What start() reports to the host. */
 export interface StartResult {
@@ -47,9 +62,18 @@ export interface Gateway {
 }
 
 export async function createGateway(config: GatewayConfig): Promise<Gateway> {
-  const db = openDatabase(config.dataDir);
+  const db = openProductDatabase(config.dataDir);
+  // The simulated reviewer keeps its state in its own file; a host's reviewer needs none.
+  let simulateDb: Db | undefined;
+  try {
+    if (!config.reviewer) simulateDb = openSimulateStore(config.dataDir);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   const context = createContext({
     db,
+    ...(simulateDb && { simulateDb }),
     dataDir: config.dataDir,
     clock: config.clock ?? systemClock,
     secrets: config.secrets,
@@ -84,7 +108,13 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     adminToken: context.runtime.adminToken,
     connections: () => guard.counts(),
     async start() {
-      app = await buildApp(context, limits);
+      app = await buildApp({
+        context,
+        routes: ROUTE_FAMILIES,
+        chooseSubprotocol,
+        maxSocketMessageBytes: REALTIME_LIMITS.eventBytes,
+        limits,
+      });
       guard.watch(app.server, 'connection');
       let caPath: string | undefined;
       let caNotice: string | undefined;
@@ -139,6 +169,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       await context.scheduler.stop();
       context.journal.stop();
       db.close();
+      simulateDb?.close();
     },
   };
 }

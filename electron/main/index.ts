@@ -16,10 +16,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { CONSOLE_PATH } from '../../shared/admin-api.ts';
 import { isOpenableExternalUrl, type DesktopConnection, type IpcEventContract } from '../../shared/ipc.ts';
-import { parseServeOptions } from '../cli/options.ts';
-import { DEFAULTS } from '../gateway/config.ts';
-import { createGateway, type GatewayConfig } from '../gateway/index.ts';
-import { selectSecretStore } from '../gateway/secrets/select-store.ts';
+import { createGateway, DEFAULTS, selectSecretStore, type GatewayConfig } from '../gateway/index.ts';
+import { resolveServeOptions } from '../gateway/options/serve-options.ts';
 import { GatewayHost } from './gateway-host.ts';
 import { registerIpc, type IpcHandlers } from './ipc.ts';
 import { isAppUrl, originOf } from './navigation.ts';
@@ -47,7 +45,7 @@ let quitting = false;
  * reads them (a taken port falls back to a free one). Under `npm run dev` the renderer's dev server proxies to the default port.
  */
 async function gatewayConfig(): Promise<GatewayConfig> {
-  const { settingsFile, defaultDataDir, pinned, secrets, ...options } = parseServeOptions([], process.env, APP_DIR);
+  const { settingsFile, defaultDataDir, pinned, secrets, ...options } = resolveServeOptions([], process.env, APP_DIR);
   const { store, warning } = await selectSecretStore(secrets, options.dataDir);
   if (warning) console.warn(`gatehouse: ${warning}`);
   return {

@@ -10,7 +10,7 @@ import { createGateway } from '../../electron/gateway/index.ts';
 import { noSecretStore } from '../../electron/gateway/secrets/secret-store.ts';
 import { DataDirError } from '../../electron/gateway/storage/data-dir-check.ts';
 import { DATABASE_FILE } from '../../electron/gateway/storage/database.ts';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../electron/gateway/storage/private-files.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../electron/gateway/private-files.ts';
 import { CLI, firstTokenOf, privateServeArgs, runCli, serveCli } from '../helpers/cli.ts';
 import { request, startGateway, tempDirs } from '../helpers/gateway.ts';
 

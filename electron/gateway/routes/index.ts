@@ -1,6 +1,6 @@
 // The table of route families the app registers, one plugin per API family.
-import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
+import type { RouteFamily as AppRouteFamily } from '../server/app.ts';
 import { adminRoutes } from './admin.ts';
 import { anthropicMessagesRoutes } from './anthropic-messages.ts';
 import { geminiRoutes } from './gemini.ts';
@@ -19,7 +19,7 @@ import { tasks3dRoutes } from './tasks3d.ts';
 import { portraitRoutes } from './portrait.ts';
 
 /** A route family: a Fastify plugin that receives the gateway context. */
-export type RouteFamily = (app: FastifyInstance, options: { context: GatewayContext }) => Promise<void>;
+export type RouteFamily = AppRouteFamily<GatewayContext>;
 
 /** Every route family, registered in this order. Add a family here and nowhere else. */
 export const ROUTE_FAMILIES: readonly RouteFamily[] = [

@@ -10,16 +10,13 @@ import { callOf } from '../server/call-context.ts';
 import { writeSse } from '../server/sse.ts';
 import { streamFailure } from '../server/stream-failure.ts';
 import { ChatMetering } from '../services/chat-metering.ts';
-import { StoredResponses } from '../services/stored-responses.ts';
-import { ResponsesRepo } from '../storage/responses-repo.ts';
 
 type IdParams = { Params: { id: string } };
 
 const ENDPOINT = '/v1/responses';
 
 export async function openaiResponsesRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing, clock, db, events, providers, storageLimits } = options.context;
-  const stored = new StoredResponses(new ResponsesRepo(db), db, clock, storageLimits);
+  const { billing, clock, events, providers, storedResponses: stored } = options.context;
   const metering = new ChatMetering(billing);
   const failure = streamFailure('responses', (error) => void events.emit('error', error));
 

@@ -1,8 +1,8 @@
 // SecretStore in a 0600 JSON file in the data dir: an explicit fallback for machines without a keychain.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../storage/atomic-write.ts';
-import { tightenIfPresent } from '../storage/private-files.ts';
+import { writeFileAtomic } from '../atomic-write.ts';
+import { tightenIfPresent } from '../private-files.ts';
 import { withFileLock } from './file-lock.ts';
 import type { SecretStore } from './secret-store.ts';
 

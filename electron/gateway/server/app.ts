@@ -1,12 +1,11 @@
 // Builds the Fastify app: body parsing, authentication, errors in each caller's protocol, and every route family.
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { GatewayContext } from '../context.ts';
-import { chooseSubprotocol } from '../routes/admin-socket.ts';
-import { REALTIME_LIMITS } from '../realtime/limits.ts';
-import { ROUTE_FAMILIES } from '../routes/index.ts';
 import { GatewayError, invalid } from '../errors.ts';
-import type { Principal } from '../services/tokens.ts';
+import type { Principal } from '../principal.ts';
+import type { JournalRecorder } from '../services/journal.ts';
+import type { TokensService } from '../services/tokens.ts';
+import type { Clock } from '../time.ts';
 import { installJsonParser } from './body-parser.ts';
 import { CONNECTION_LIMITS, markAuthenticated, markUpgraded, serverOptionsOf, type ConnectionLimits } from './connection-guard.ts';
 import { installCors } from './cors.ts';
@@ -14,6 +13,7 @@ import { credentialOf } from './credentials.ts';
 import { renderError } from './error-render.ts';
 import { installFaults } from './faults.ts';
 import { installHostCheck } from './host-check.ts';
+import type { HostPolicy } from './host-names.ts';
 import { installJournal } from './journal-capture.ts';
 import { protocolOf } from './protocol.ts';
 import { shownPath } from './shown-path.ts';
@@ -34,7 +34,32 @@ declare module 'fastify' {
 /** Largest request body accepted, in bytes. */
 export const BODY_LIMIT = 32 * 1024 * 1024;
 
-export async function buildApp(context: GatewayContext, limits: ConnectionLimits = CONNECTION_LIMITS): Promise<FastifyInstance> {
+/** The parts of the gateway context the app itself uses (the route families get the whole context). */
+export interface AppContext {
+  readonly runtime: { readonly hosts: HostPolicy; readonly journal: boolean; readonly corsOrigins: readonly string[] };
+  readonly journal: JournalRecorder;
+  readonly clock: Clock;
+  readonly tokens: Pick<TokensService, 'authenticate' | 'ownerOf'>;
+  readonly events: { emit(event: 'error', error: unknown): boolean };
+}
+
+/** A route family: a Fastify plugin that receives the gateway context. */
+export type RouteFamily<C> = (app: FastifyInstance, options: { context: C }) => Promise<void>;
+
+/** What the composition root hands the app: the context, the route table and the socket settings of the routes. */
+export interface AppSetup<C extends AppContext> {
+  context: C;
+  /** Every route family, registered in this order. */
+  routes: readonly RouteFamily<C>[];
+  /** Picks the WebSocket subprotocol of an upgrade from those the client offered (false: none). */
+  chooseSubprotocol: (protocols: Set<string>) => string | false;
+  /** Largest WebSocket message a client may send, in bytes; over it the socket closes with 1009. */
+  maxSocketMessageBytes: number;
+  limits?: ConnectionLimits;
+}
+
+export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promise<FastifyInstance> {
+  const { context, routes, chooseSubprotocol, maxSocketMessageBytes, limits = CONNECTION_LIMITS } = setup;
   const app = Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT,
@@ -57,10 +82,10 @@ export async function buildApp(context: GatewayContext, limits: ConnectionLimits
 
   // One WebSocket server for every socket route (admin events, realtime), on the HTTP and TLS listeners alike.
   // Registered before the auth hook, so the plugin's own hooks still close the socket of a refused upgrade.
-  // A client message over REALTIME_LIMITS.eventBytes closes its socket with 1009 (message too big); the socket is left to finish
+  // A client message over maxSocketMessageBytes (the realtime limit on one event) closes its socket with 1009 (message too big); the socket is left to finish
   // that close handshake instead of being cut (the plugin's default error handler terminates it).
   await app.register(websocket, {
-    options: { handleProtocols: chooseSubprotocol, maxPayload: REALTIME_LIMITS.eventBytes },
+    options: { handleProtocols: chooseSubprotocol, maxPayload: maxSocketMessageBytes },
     errorHandler: (_error, socket) => {
       if (socket.readyState === socket.OPEN) socket.terminate();
     },
@@ -106,7 +131,7 @@ export async function buildApp(context: GatewayContext, limits: ConnectionLimits
   });
 
   installFaults(app);
-  for (const family of ROUTE_FAMILIES) await app.register(family, { context });
+  for (const family of routes) await app.register(family, { context });
   return app;
 }
 
@@ -115,7 +140,7 @@ export async function buildApp(context: GatewayContext, limits: ConnectionLimits
  * refused (revoked, expired, out of quota), or on unknown paths and public routes where none is asked for.
  * Null when the call named no token at all, as any web page's call does.
  */
-function accountOf(context: GatewayContext, request: FastifyRequest): string | null {
+function accountOf(context: AppContext, request: FastifyRequest): string | null {
   if (request.principal) return request.principal.accountName;
   try {
     return context.tokens.ownerOf(credentialOf(request.headers, request.query));

@@ -2,9 +2,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { JOURNAL_BODY_LIMIT, type JournalBody, type JournalProtocol, type StreamTiming } from '../../../shared/journal.ts';
+import {
+  JOURNAL_BODY_LIMIT,
+  type JournalBody,
+  type JournalProtocol,
+  type JournalRecord,
+  type StreamTiming,
+} from '../../../shared/journal.ts';
 import type { JournalRecorder } from '../services/journal.ts';
-import type { JournalRecord } from '../storage/journal-repo.ts';
 import type { Clock } from '../time.ts';
 import { requestBodyOf, TEXTUAL_CONTENT } from './journal-body.ts';
 import { protocolOf } from './protocol.ts';

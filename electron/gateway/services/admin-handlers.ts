@@ -1,15 +1,21 @@
 // The admin API's handlers, one per route of the shared contract, built on the gateway's own services.
 import type { AdminApi, AdminRouteName, AdminToken, ScanSummary, ServerStatus } from '../../../shared/admin-api.ts';
 import packageJson from '../../../package.json' with { type: 'json' };
-import type { GatewayContext } from '../context.ts';
 import { JOURNAL_LIMIT } from '../../../shared/journal.ts';
+import type { SecretStore } from '../secrets/secret-store.ts';
+import type { AccountsRepo } from '../storage/accounts-repo.ts';
+import type { JournalRepo } from '../storage/journal-repo.ts';
+import type { Clock } from '../time.ts';
 import { parseJournalFilter, parseTokenCreate } from './admin-input.ts';
+import type { AssetsService } from './assets.ts';
 import { notFound } from '../errors.ts';
+import type { GroupsService } from './groups.ts';
+import type { JournalRecorder } from './journal.ts';
 import { normalizePaging } from './paging.ts';
 import { useSecretStore } from './secret-access.ts';
-import { saveSettings, settingsView } from './settings.ts';
+import { saveSettings, settingsView, type LiveTargets, type SettingsContext } from './settings.ts';
 import { parseAssetCreate, parseAssetListFilter, parseGroupCreate, parseGroupUpdate } from './portrait-input.ts';
-import type { TokenSummary } from './tokens.ts';
+import type { TokensService, TokenSummary } from './tokens.ts';
 
 /** What a handler receives: typed path parameters, and the raw query and body it must validate. */
 export interface AdminInput<K extends AdminRouteName> {
@@ -23,6 +29,29 @@ export type AdminHandler<K extends AdminRouteName> = (input: AdminInput<K>) => A
 /** One handler per admin route: leaving one out is a compile error. */
 export type AdminHandlers = { [K in AdminRouteName]: AdminHandler<K> };
 
+/** The parts of the gateway context the admin handlers use (the gateway context satisfies it). */
+export interface AdminContext extends LiveTargets {
+  readonly groups: GroupsService;
+  readonly assets: AssetsService;
+  readonly tokens: TokensService;
+  readonly accounts: Pick<AccountsRepo, 'findByName'>;
+  readonly secrets: SecretStore;
+  readonly dataDir: string;
+  readonly clock: Clock;
+  readonly events: { emit(event: 'error', error: unknown): boolean };
+  readonly runtime: LiveTargets['runtime'] & {
+    readonly url: string | null;
+    readonly tlsUrl: string | null;
+    readonly simReviewMs: number;
+    readonly journal: boolean;
+    readonly startedAt: number;
+  };
+  readonly scheduler: LiveTargets['scheduler'] & { readonly nextRunAt: number | null; runNow(): Promise<ScanSummary> };
+  readonly settings: SettingsContext;
+  readonly journal: JournalRecorder;
+  readonly journalRepo: Pick<JournalRepo, 'list' | 'get' | 'clear'>;
+}
+
 /** Facts the handlers need beyond the context. */
 export interface AdminFacts {
   /** The last finished background scan. */
@@ -31,7 +60,7 @@ export interface AdminFacts {
 
 const secretKey = (tokenId: string) => `token:${tokenId}`;
 
-export function createAdminHandlers(context: GatewayContext, facts: AdminFacts): AdminHandlers {
+export function createAdminHandlers(context: AdminContext, facts: AdminFacts): AdminHandlers {
   const { groups, assets, tokens, secrets, runtime } = context;
 
   const accountId = (name: string): number => {

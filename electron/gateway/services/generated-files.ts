@@ -3,7 +3,7 @@ import { constants, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { lstat, open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBase62 } from '../ids.ts';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/private-files.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.ts';
 
 /** The opaque id of a stored file: 24 random base-62 characters and an extension. Nothing else is ever looked up. */
 const FILE_ID = /^[A-Za-z0-9]{24}\.[a-z0-9]{1,8}$/;

@@ -1,7 +1,7 @@
 // The request journal's writer: collects recorded calls, writes them in batches (one transaction per batch), and announces each one.
-import { JOURNAL_LIMIT, type JournalSummary } from '../../../shared/journal.ts';
+import { JOURNAL_LIMIT, type JournalRecord, type JournalSummary } from '../../../shared/journal.ts';
 import { guarded } from '../safe-events.ts';
-import type { JournalRecord, JournalRepo } from '../storage/journal-repo.ts';
+import type { JournalRepo } from '../storage/journal-repo.ts';
 
 export interface JournalRecorderOptions {
   repo: JournalRepo;

@@ -7,10 +7,30 @@ import {
   type SettingKey,
   type SettingsView,
 } from '../../../shared/settings.ts';
-import { DEFAULTS, type HostSettings } from '../config.ts';
-import type { RefreshScheduler } from '../scheduler/refresh-scheduler.ts';
 import { readSettingsFile, SettingsFileError, writeSettingsFile } from '../settings/settings-file.ts';
 import { GatewayError, invalid } from '../errors.ts';
+
+/** Embedded defaults of the saved settings (the data dir's is the host's); the CLI's flags and environment variables override them. */
+export const SETTING_DEFAULTS = {
+  host: '127.0.0.1',
+  port: 8790,
+  /** The CLI's TLS port (the library starts no TLS listener unless asked). */
+  tlsPort: 8791,
+  /** The spec's background refresh interval: 5 minutes. */
+  refreshIntervalMs: 300_000,
+} as const;
+
+/** How the host keeps saved settings, for the console's Settings page. */
+export interface HostSettings {
+  /** Path of the settings file (JSON). */
+  file: string;
+  /** The data dir used when the file names none. */
+  defaultDataDir: string;
+  /** Settings fixed on this run by a flag or environment variable, with its name. */
+  pinned?: Partial<Record<SettingKey, string>>;
+  /** The ports the host meant to use when it fell back to free ones because those were taken (so no restart is asked for). */
+  intended?: { port: number; tlsPort: number | null };
+}
 
 /** The values this run started with, and the host's settings file when it keeps one. */
 export interface SettingsContext {
@@ -21,22 +41,23 @@ export interface SettingsContext {
 /** The parts of the running gateway that take live settings. */
 export interface LiveTargets {
   runtime: { corsOrigins: string[]; refreshIntervalMs: number };
-  scheduler: Pick<RefreshScheduler, 'setIntervalMs'>;
+  /** The background scan, which takes a new interval at once. */
+  scheduler: { setIntervalMs(intervalMs: number): void };
 }
 
 /** What a value becomes at the next start when the file names none (a flag may still override it). */
 function defaultOf(key: SettingKey, saved: Partial<ServerSettings>, defaultDataDir: string): ServerSettings[SettingKey] {
   switch (key) {
     case 'host':
-      return DEFAULTS.host;
+      return SETTING_DEFAULTS.host;
     case 'port':
-      return DEFAULTS.port;
+      return SETTING_DEFAULTS.port;
     case 'tlsPort':
-      return (saved.port ?? DEFAULTS.port) === 0 ? 0 : DEFAULTS.tlsPort;
+      return (saved.port ?? SETTING_DEFAULTS.port) === 0 ? 0 : SETTING_DEFAULTS.tlsPort;
     case 'corsOrigins':
       return [];
     case 'refreshIntervalMs':
-      return DEFAULTS.refreshIntervalMs;
+      return SETTING_DEFAULTS.refreshIntervalMs;
     case 'dataDir':
       return defaultDataDir;
   }
@@ -87,7 +108,7 @@ export function saveSettings(settings: SettingsContext, live: LiveTargets, body:
   const pinned = host.pinned ?? {};
   if (!pinned.corsOrigins) live.runtime.corsOrigins = value.corsOrigins ?? [];
   if (!pinned.refreshIntervalMs) {
-    live.runtime.refreshIntervalMs = value.refreshIntervalMs ?? DEFAULTS.refreshIntervalMs;
+    live.runtime.refreshIntervalMs = value.refreshIntervalMs ?? SETTING_DEFAULTS.refreshIntervalMs;
     live.scheduler.setIntervalMs(live.runtime.refreshIntervalMs);
   }
   return settingsView(settings, live);

@@ -2,8 +2,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { validateSettings, type ServerSettings } from '../../../shared/settings.ts';
-import { writeFileAtomic } from '../storage/atomic-write.ts';
-import { PRIVATE_DIR_MODE } from '../storage/private-files.ts';
+import { writeFileAtomic } from '../atomic-write.ts';
+import { PRIVATE_DIR_MODE } from '../private-files.ts';
 
 /** The settings file exists but cannot be used; the message names the file and what to fix. */
 export class SettingsFileError extends Error {

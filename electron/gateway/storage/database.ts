@@ -1,14 +1,20 @@
-// Opens the SQLite file with the gateway's pragmas (WAL, foreign keys, full sync, busy timeout) and applies migrations.
+// Opens the SQLite files with the gateway's pragmas (WAL, foreign keys, full sync, busy timeout) and applies migrations.
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { assertUsableDatabase, assertWritableDir, classify, dataDirUnusable } from './data-dir-check.ts';
-import { migrations } from './migrations/index.ts';
-import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from './private-files.ts';
+import { migrations, type Migration } from './migrations/index.ts';
+import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../private-files.ts';
 
 export type Db = Database.Database;
 
 /** File name of the database inside the data dir. */
 export const DATABASE_FILE = 'gatehouse.sqlite';
+
+/** What to do with the product database before its schema is brought up to date. */
+export interface OpenDatabaseOptions {
+  /** Runs on the opened file before the migrations (on every open): hands data a migration is about to drop to its new owner. */
+  beforeMigrate?: (db: Db) => void;
+}
 
 /**
  * Opens (creating if needed) `<dataDir>/gatehouse.sqlite` and brings its schema up to date.
@@ -16,14 +22,22 @@ export const DATABASE_FILE = 'gatehouse.sqlite';
  * The data dir is kept at 0700 and the database with its -wal/-shm at 0600. A data dir that cannot be written, a file
  * that is no database or a database failing the integrity check throws a DataDirError (see data-dir-check.ts).
  */
-export function openDatabase(dataDir: string): Db {
+export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {}): Db {
+  return openSqliteFile(dataDir, DATABASE_FILE, migrations, options.beforeMigrate);
+}
+
+/**
+ * Opens (creating if needed) `<dataDir>/<fileName>` as the product database is opened: the same pragmas and durability,
+ * owner-only modes, start-up checks and DataDirErrors; then applies `steps` (its own numbered schema steps).
+ */
+export function openSqliteFile(dataDir: string, fileName: string, steps: readonly Migration[], beforeMigrate?: (db: Db) => void): Db {
   try {
     ensurePrivateDir(dataDir);
   } catch (error) {
     throw dataDirUnusable(dataDir, error);
   }
   assertWritableDir(dataDir);
-  const file = path.join(dataDir, DATABASE_FILE);
+  const file = path.join(dataDir, fileName);
   let db: Db | undefined;
   try {
     ensurePrivateFile(file);
@@ -34,7 +48,8 @@ export function openDatabase(dataDir: string): Db {
     db.pragma('busy_timeout = 5000');
     for (const suffix of ['-wal', '-shm']) tightenIfPresent(`${file}${suffix}`);
     assertUsableDatabase(db, file);
-    migrate(db);
+    beforeMigrate?.(db);
+    migrate(db, steps);
     return db;
   } catch (error) {
     db?.close();
@@ -46,10 +61,10 @@ export function openDatabase(dataDir: string): Db {
  * Applies every migration not yet recorded in `schema_migrations`, each in its own write transaction, so a
  * step numbered below one already applied (work merged in another order) still runs exactly once.
  */
-export function migrate(db: Db): void {
+export function migrate(db: Db, steps: readonly Migration[] = migrations): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
-  adoptUserVersion(db);
-  for (const migration of migrations) {
+  adoptUserVersion(db, steps);
+  for (const migration of steps) {
     db.transaction(() => {
       // Checked inside the write lock, so two processes opening one new file never apply a step twice.
       if (db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(migration.version)) return;
@@ -64,11 +79,11 @@ export function migrate(db: Db): void {
 }
 
 /** Files made before `schema_migrations` existed recorded their level in `user_version`: adopt it once. */
-function adoptUserVersion(db: Db): void {
+function adoptUserVersion(db: Db, steps: readonly Migration[]): void {
   const level = db.pragma('user_version', { simple: true }) as number;
   if (level === 0) return;
   db.transaction(() => {
-    for (const migration of migrations) {
+    for (const migration of steps) {
       if (migration.version > level) continue;
       db.prepare('INSERT OR IGNORE INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
         migration.version,

@@ -1,12 +1,6 @@
 // Repository of the request journal: batched inserts, filtered newest-first pages, one entry with its details, pruning and clearing.
-import type { JournalEntry, JournalQuery, JournalSummary } from '../../../shared/journal.ts';
+import type { JournalDetail, JournalEntry, JournalQuery, JournalRecord, JournalSummary } from '../../../shared/journal.ts';
 import type { Db } from './database.ts';
-
-/** What a recorded call stores besides its summary columns. */
-export type JournalDetail = Omit<JournalEntry, keyof JournalSummary>;
-
-/** A call to record (the id comes from the insert). */
-export type JournalRecord = Omit<JournalSummary, 'id'> & { detail: JournalDetail };
 
 interface Row {
   id: number;

@@ -1,13 +1,13 @@
-// Unit tests of the simulated reviewer's test values, against a real SQLite file.
+// Unit tests of the simulated reviewer's test values, against a real simulator store (simulate.sqlite).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { UpstreamError } from '../../../electron/gateway/errors.ts';
 import { SimulatedReviewer } from '../../../electron/gateway/providers/simulate/reviewer.ts';
-import { SimReviewsRepo } from '../../../electron/gateway/storage/sim-reviews-repo.ts';
+import { SimReviewsRepo } from '../../../electron/gateway/providers/simulate/reviews-repo.ts';
 import { manualClock } from '../../helpers/clock.ts';
-import { tempDatabase } from '../../helpers/database.ts';
+import { tempSimulateStore } from '../../helpers/database.ts';
 
-const db = tempDatabase();
+const db = tempSimulateStore();
 const clock = manualClock();
 const reviewer = new SimulatedReviewer({ repo: new SimReviewsRepo(db), clock, reviewMs: 1000 });
 

@@ -1,7 +1,7 @@
 // Simulated upstream reviewer: deterministic test values in the URL decide each asset's fate, like a payment sandbox's test cards.
 import type { AssetType } from '../../../../shared/portrait.ts';
 import { publicId } from '../../ids.ts';
-import type { SimReviewsRepo } from '../../storage/sim-reviews-repo.ts';
+import type { SimReviewsRepo } from './reviews-repo.ts';
 import type { Clock } from '../../time.ts';
 import { UpstreamError } from '../../errors.ts';
 import type { Reviewer, ReviewVerdict } from '../types.ts';

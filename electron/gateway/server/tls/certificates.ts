@@ -3,7 +3,7 @@ import { createPrivateKey, generateKeyPairSync, X509Certificate } from 'node:cry
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import forge from 'node-forge';
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../storage/private-files.ts';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../private-files.ts';
 import { hasNameConstraints, nameConstraintsExtension } from './name-constraints.ts';
 
 /** PEM texts the TLS listener needs, and where the CA lives for clients to trust. */

@@ -7,6 +7,7 @@ import { journal } from './005-journal.ts';
 import { journalIds } from './006-journal-ids.ts';
 import { responseBytes } from './007-response-bytes.ts';
 import { usageDaily } from './008-usage-daily.ts';
+import { simReviewsOut } from './009-sim-reviews-out.ts';
 import { tasks3dUpstream } from './010-tasks3d-upstream.ts';
 
 /** One numbered schema step. */
@@ -26,5 +27,6 @@ export const migrations: readonly Migration[] = [
   journalIds,
   responseBytes,
   usageDaily,
+  simReviewsOut,
   tasks3dUpstream,
 ];

@@ -1,7 +1,7 @@
 // Replaces a small file atomically and durably: a temporary file written at 0600 and fsynced, renamed over the old one, folder fsynced.
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { randomBase62 } from '../ids.ts';
+import { randomBase62 } from './ids.ts';
 import { PRIVATE_FILE_MODE } from './private-files.ts';
 
 /** A crash leaves the old or the new content whole, never half; the file ends at mode 0600 whatever the umask. */

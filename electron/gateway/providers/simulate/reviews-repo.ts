@@ -1,5 +1,5 @@
-// Repository of the simulated upstream reviewer's own state: what was submitted, when, and how often it was checked.
-import type { Db } from './database.ts';
+// Repository of the simulated upstream reviewer's own state (in simulate.sqlite): what was submitted, when, and how often it was checked.
+import type { Db } from '../../storage/database.ts';
 
 /** One submission as the simulated upstream remembers it. */
 export interface SimReviewRow {

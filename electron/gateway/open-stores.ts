@@ -1,0 +1,8 @@
+// Opens the data dir's product database, handing the simulated reviews an older file kept over to the simulator's store first.
+import { adoptLegacyReviews } from './providers/simulate/legacy-reviews.ts';
+import { openDatabase, type Db } from './storage/database.ts';
+
+/** The product database of a data dir, migrated; the simulated reviews an older file kept move to simulate.sqlite on the way. */
+export function openProductDatabase(dataDir: string): Db {
+  return openDatabase(dataDir, { beforeMigrate: (db) => adoptLegacyReviews(db, dataDir) });
+}

@@ -1,0 +1,204 @@
+// Resolves a host's options (flags, their GATEHOUSE_* environment mirrors, the settings file, the defaults) into typed, validated ones.
+import path from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { normalizeOrigin, type ServerSettings, type SettingKey } from '../../../shared/settings.ts';
+import { DEFAULTS } from '../config.ts';
+import { normalizeHostName } from '../server/host-names.ts';
+import { SECRET_MODES, type SecretMode } from '../secrets/select-store.ts';
+import { readSettingsFile, SettingsFileError } from '../settings/settings-file.ts';
+
+/** A user mistake in the flags, environment or settings file: the CLI prints it without a stack and exits with code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Each option of `serve` and the environment variable that mirrors it. */
+export const SERVE_ENV = {
+  host: 'GATEHOUSE_HOST',
+  port: 'GATEHOUSE_PORT',
+  'tls-port': 'GATEHOUSE_TLS_PORT',
+  'data-dir': 'GATEHOUSE_DATA_DIR',
+  'refresh-interval-ms': 'GATEHOUSE_REFRESH_INTERVAL_MS',
+  'sim-review-ms': 'GATEHOUSE_SIM_REVIEW_MS',
+  'sim-3d-ms': 'GATEHOUSE_SIM_3D_MS',
+  'cors-origins': 'GATEHOUSE_CORS_ORIGINS',
+  'allowed-hosts': 'GATEHOUSE_ALLOWED_HOSTS',
+  secrets: 'GATEHOUSE_SECRETS',
+  'model-aliases': 'GATEHOUSE_MODEL_ALIASES',
+  'settings-file': 'GATEHOUSE_SETTINGS_FILE',
+  journal: 'GATEHOUSE_JOURNAL',
+} as const;
+
+/** The option that sets each saved setting. */
+const SETTING_OPTIONS = {
+  host: 'host',
+  port: 'port',
+  tlsPort: 'tls-port',
+  corsOrigins: 'cors-origins',
+  refreshIntervalMs: 'refresh-interval-ms',
+  dataDir: 'data-dir',
+} as const satisfies Record<SettingKey, keyof typeof SERVE_ENV>;
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  /** null: no TLS listener. */
+  tlsPort: number | null;
+  dataDir: string;
+  refreshIntervalMs: number;
+  simReviewMs: number;
+  sim3dMs: number;
+  /** Browser origins allowed to call the API (`*`: any). */
+  corsOrigins: string[];
+  /** Extra names or addresses the Host header may carry, besides the loopback ones and `host`. */
+  allowedHosts: string[];
+  secrets: SecretMode;
+  modelAliases: Record<string, string>;
+  /** Record API calls for the console's Logs page. */
+  journal: boolean;
+  /** The settings file read at start and written by the console's Settings page; null with `--settings-file off`. */
+  settingsFile: string | null;
+  /** The data dir used when neither a flag nor the settings file names one. */
+  defaultDataDir: string;
+  /** Settings given by a flag or environment variable on this run (they win over the settings file), with that flag's name. */
+  pinned: Partial<Record<SettingKey, string>>;
+}
+
+const SERVE_FLAGS = Object.fromEntries(Object.keys(SERVE_ENV).map((name) => [name, { type: 'string' }])) as Record<
+  keyof typeof SERVE_ENV,
+  { type: 'string' }
+>;
+
+/**
+ * Reads the options: a flag wins over its environment variable, which wins over the settings file, which wins over the defaults.
+ * `baseDir` is the host's default data dir, also the folder of the default settings file (the CLI's user config folder, the
+ * desktop app's app-data folder). Throws UsageError for a bad value.
+ */
+export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, baseDir: string): ServeOptions {
+  const { values } = parse(args, SERVE_FLAGS);
+  const explicit = (name: keyof typeof SERVE_ENV) => {
+    const flag = values[name];
+    if (typeof flag === 'string') return { value: flag, from: `--${name}` };
+    const fromEnv = env[SERVE_ENV[name]];
+    return fromEnv !== undefined && fromEnv !== '' ? { value: fromEnv, from: SERVE_ENV[name] } : undefined;
+  };
+  const secrets = explicit('secrets')?.value ?? 'auto';
+  if (!SECRET_MODES.includes(secrets as SecretMode)) {
+    throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}; got "${secrets}"`);
+  }
+  const fallbackDataDir = baseDir;
+  const settingsFile = settingsFileOf(explicit('settings-file'), fallbackDataDir);
+  const saved = settingsFile ? readSaved(settingsFile) : {};
+  const pinned: Partial<Record<SettingKey, string>> = {};
+  for (const [key, name] of Object.entries(SETTING_OPTIONS) as [SettingKey, keyof typeof SERVE_ENV][]) {
+    const given = explicit(name);
+    if (given) pinned[key] = given.from;
+  }
+
+  const portGiven = explicit('port');
+  const port = portGiven ? integer(portGiven, DEFAULTS.port, 0, 65535) : (saved.port ?? DEFAULTS.port);
+  const tls = explicit('tls-port');
+  const savedTls = saved.tlsPort === undefined ? (port === 0 ? 0 : DEFAULTS.tlsPort) : saved.tlsPort;
+  const interval = explicit('refresh-interval-ms');
+  return {
+    host: explicit('host')?.value ?? saved.host ?? DEFAULTS.host,
+    port,
+    // Default on: 8791, or a free port too when --port 0 asked for one; `off` disables the TLS listener.
+    tlsPort: tls ? (tls.value === 'off' ? null : integer(tls, 0, 0, 65535)) : savedTls,
+    dataDir: explicit('data-dir')?.value ?? saved.dataDir ?? fallbackDataDir,
+    refreshIntervalMs: interval
+      ? integer(interval, DEFAULTS.refreshIntervalMs, 1, 2 ** 31 - 1)
+      : (saved.refreshIntervalMs ?? DEFAULTS.refreshIntervalMs),
+    simReviewMs: integer(explicit('sim-review-ms'), DEFAULTS.simReviewMs, 0, 2 ** 31 - 1),
+    sim3dMs: integer(explicit('sim-3d-ms'), DEFAULTS.sim3dMs, 0, 2 ** 31 - 1),
+    corsOrigins: explicit('cors-origins') ? origins(explicit('cors-origins')!) : (saved.corsOrigins ?? []),
+    allowedHosts: hostNames(explicit('allowed-hosts')),
+    secrets: secrets as SecretMode,
+    modelAliases: aliases(explicit('model-aliases')),
+    journal: onOff(explicit('journal'), true),
+    settingsFile,
+    defaultDataDir: fallbackDataDir,
+    pinned,
+  };
+}
+
+/** `--settings-file PATH`, `off` for none, else `settings.json` in the default data dir. */
+function settingsFileOf(given: { value: string; from: string } | undefined, fallbackDataDir: string): string | null {
+  if (!given) return path.join(fallbackDataDir, 'settings.json');
+  if (given.value === 'off') return null;
+  return path.resolve(given.value);
+}
+
+function readSaved(file: string): Partial<ServerSettings> {
+  try {
+    return readSettingsFile(file);
+  } catch (error) {
+    if (error instanceof SettingsFileError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+function onOff(given: { value: string; from: string } | undefined, fallback: boolean): boolean {
+  if (!given) return fallback;
+  if (given.value === 'on') return true;
+  if (given.value === 'off') return false;
+  throw new UsageError(`${given.from} must be on or off; got "${given.value}"`);
+}
+
+/** Comma-separated origins, each checked and normalized. */
+function origins(given: { value: string; from: string }): string[] {
+  const list: string[] = [];
+  for (const entry of given.value.split(',')) {
+    if (entry.trim() === '') continue;
+    const origin = normalizeOrigin(entry);
+    if (!origin)
+      throw new UsageError(`${given.from} takes origins such as http://localhost:5173 (or *) separated by commas; got "${entry.trim()}"`);
+    if (!list.includes(origin)) list.push(origin);
+  }
+  return list;
+}
+
+/** Comma-separated host names or IP addresses (IPv6 with or without brackets, no port), each normalized. */
+function hostNames(given: { value: string; from: string } | undefined): string[] {
+  const list: string[] = [];
+  for (const entry of given?.value.split(',') ?? []) {
+    if (entry.trim() === '') continue;
+    const name = normalizeHostName(entry);
+    if (!name)
+      throw new UsageError(
+        `${given!.from} takes host names or IP addresses such as gatehouse.lan or 192.168.1.20 (no scheme or port) separated by commas; got "${entry.trim()}"`,
+      );
+    if (!list.includes(name)) list.push(name);
+  }
+  return list;
+}
+
+/** parseArgs with unknown flags reported as a usage error. */
+export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true } as const);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function integer(given: { value: string; from: string } | undefined, fallback: number, min: number, max: number) {
+  if (!given) return fallback;
+  const value = Number(given.value);
+  if (!/^\d+$/.test(given.value.trim()) || value < min || value > max) {
+    throw new UsageError(`${given.from} must be a whole number from ${min} to ${max}; got "${given.value}"`);
+  }
+  return value;
+}
+
+/** `name=target,name=target` into a map; an entry without both sides is a usage error. */
+function aliases(given: { value: string; from: string } | undefined): Record<string, string> {
+  const map: Record<string, string> = {};
+  for (const entry of given?.value.split(',') ?? []) {
+    if (entry.trim() === '') continue;
+    const [name, target] = entry.split('=').map((part) => part.trim());
+    if (!name || !target) throw new UsageError(`${given!.from} takes name=model pairs separated by commas; got "${entry}"`);
+    map[name] = target;
+  }
+  return map;
+}
