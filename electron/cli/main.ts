@@ -14,7 +14,7 @@ usage:
   gatehouse token list [--account NAME] [--data-dir DIR]
   gatehouse token revoke TOKEN_ID [--data-dir DIR]
 
-See README.md for the environment variables that mirror each flag.`;
+See docs/cli-and-settings.md for the environment variables that mirror each flag.`;
 
 const io: Output = {
   out: (line) => process.stdout.write(`${line}\n`),

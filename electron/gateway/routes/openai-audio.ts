@@ -10,7 +10,7 @@ import {
   renderTranscript,
   speechContentType,
   transcriptEvents,
-} from '../protocols/openai/audio.ts';
+} from '../protocols/openai/inbound/audio.ts';
 import { callOf } from '../server/call-context.ts';
 import { formLimits, formParts } from '../server/multipart.ts';
 import { writeSse } from '../server/sse.ts';

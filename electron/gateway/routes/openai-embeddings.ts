@@ -1,7 +1,7 @@
 // POST /v1/embeddings in the OpenAI shape: parse, embed through the call's provider (billed), render float arrays or base64 float32.
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
-import { parseEmbeddingsRequest, renderEmbeddings } from '../protocols/openai/embeddings.ts';
+import { parseEmbeddingsRequest, renderEmbeddings } from '../protocols/openai/inbound/embeddings.ts';
 import { callOf } from '../server/call-context.ts';
 
 const ENDPOINT = '/v1/embeddings';

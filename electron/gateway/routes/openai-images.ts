@@ -5,7 +5,7 @@ import type { GatewayContext } from '../context.ts';
 import { notFound, invalid } from '../errors.ts';
 import type { Fields } from '../protocols/fields.ts';
 import type { PngHeader } from '../protocols/media/png-header.ts';
-import { parseImageEdit, parseImageGeneration, renderImages, type ImageResponseFormat } from '../protocols/openai/images.ts';
+import { parseImageEdit, parseImageGeneration, renderImages, type ImageResponseFormat } from '../protocols/openai/inbound/images.ts';
 import type { ImageUpload } from '../providers/types.ts';
 import { callOf } from '../server/call-context.ts';
 import { listenerUrlOf } from '../server/listener-url.ts';

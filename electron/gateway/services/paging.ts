@@ -9,7 +9,7 @@ export interface Paging {
 }
 
 /**
- * The rule, documented in the README: a missing, empty or non-integer value takes its default;
+ * The rule, documented in docs/portrait-library.md: a missing, empty or non-integer value takes its default;
  * `p` below 1 becomes 1; `page_size` below 1 takes the default 20 and above 100 becomes 100.
  * The response's `page` and `page_size` always state what was applied.
  */

@@ -3,7 +3,7 @@ import { ASSET_STATUSES, ASSET_TYPES, DEFAULT_GROUP_TYPE, type AssetStatus, type
 import { FIELD_LIMITS, tooLongMessage } from '../../../shared/field-limits.ts';
 import { invalid } from '../errors.ts';
 
-/** The spec's error messages, shared by validation and tests' expectations in the README. */
+/** The spec's error messages, shared by validation and tests' expectations in docs/portrait-library.md. */
 export const MESSAGES = {
   bodyNotObject: 'Request body must be a JSON object',
   groupNameEmpty: 'Group name must not be empty',

@@ -8,7 +8,7 @@ export interface Price {
 }
 
 /**
- * The price table of token-billed calls (chat, embeddings, rerank, realtime, 3D); README.md shows the same numbers. Any model
+ * The price table of token-billed calls (chat, embeddings, rerank, realtime, 3D); docs/endpoints.md shows the same numbers. Any model
  * name not listed costs as `default`. Images, speech and transcription are priced by MEDIA_PRICES instead.
  */
 export const PRICES: Record<string, Price> = {
@@ -30,7 +30,7 @@ export function amountMicros(model: string, inputTokens: number, outputTokens: n
   return Math.round(inputTokens * price.inputPerMillion + outputTokens * price.outputPerMillion + price.perCall * 1_000_000);
 }
 
-/** Prices of media work (USD) charged per unit rather than per token; README.md shows the same numbers. */
+/** Prices of media work (USD) charged per unit rather than per token; docs/endpoints.md shows the same numbers. */
 export const MEDIA_PRICES = {
   /** Per generated or edited image of at most 512×512 pixels (by area), at most 1024×1024, or larger. */
   imageSmall: 0.016,

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_DIMENSIONS, embed, tokensAsText } from '../../../electron/gateway/providers/simulate/embeddings.ts';
-import { toBase64 } from '../../../electron/gateway/protocols/openai/embeddings.ts';
+import { toBase64 } from '../../../electron/gateway/protocols/openai/inbound/embeddings.ts';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
 

@@ -1,6 +1,6 @@
 // The OpenAI embeddings shape: a request's model, inputs, dimensions and encoding checked, and the list of vectors rendered (float arrays or base64 float32).
-import { invalid } from '../../errors.ts';
-import { objectBody, optionalNumber, optionalString, requiredString } from '../fields.ts';
+import { invalid } from '../../../errors.ts';
+import { objectBody, optionalNumber, optionalString, requiredString } from '../../fields.ts';
 
 /** Most inputs one request may carry (as on the real API). */
 export const MAX_INPUTS = 2048;

@@ -1,6 +1,6 @@
 // The OpenAI images shape: generation and edit requests checked (size, n, response and output format), and the list of images rendered.
-import { invalid } from '../../errors.ts';
-import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../fields.ts';
+import { invalid } from '../../../errors.ts';
+import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../../fields.ts';
 
 /** The bounds a request is checked against (the gateway's media limits). */
 export interface ImageRequestLimits {

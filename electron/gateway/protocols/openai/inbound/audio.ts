@@ -1,9 +1,9 @@
 // The OpenAI audio shapes: speech and transcription requests checked, and a transcript rendered as json, text, verbose_json, srt, vtt or a stream of events.
-import { invalid } from '../../errors.ts';
-import { segmentsOf, toSrt, toVtt, wordsOf, type Segment } from '../media/transcripts.ts';
-import type { NamedEvent } from '../named-event.ts';
-import { streamPieces } from '../neutral/stream-pieces.ts';
-import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../fields.ts';
+import { invalid } from '../../../errors.ts';
+import { segmentsOf, toSrt, toVtt, wordsOf, type Segment } from '../../media/transcripts.ts';
+import type { NamedEvent } from '../../named-event.ts';
+import { streamPieces } from '../../neutral/stream-pieces.ts';
+import { objectBody, optionalNumber, optionalString, requiredString, type Fields } from '../../fields.ts';
 
 /** Speech formats produced, with their content types. */
 const SPEECH_FORMATS = { mp3: 'audio/mpeg', wav: 'audio/wav', pcm: 'audio/pcm' } as const;
