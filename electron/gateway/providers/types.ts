@@ -207,3 +207,40 @@ export interface ProviderBundle {
 export interface ProviderSelector {
   for(call?: CallContext, model?: string): ProviderBundle;
 }
+
+/** The wire protocol an upstream channel speaks. */
+export type ChannelKind = 'openai' | 'anthropic' | 'gemini';
+
+/** A channel as relay uses it for one model: where to send, as which model, with which credential. */
+export interface RelayChannel {
+  id: string;
+  name: string;
+  kind: ChannelKind;
+  /** What the provider's official SDK takes as its base URL (e.g. `https://api.openai.com/v1`, `https://api.anthropic.com`). */
+  baseUrl: string;
+  /** The model name sent upstream (a `local=upstream` entry renames it; otherwise the caller's model). */
+  upstreamModel: string;
+  priority: number;
+  weight: number;
+  /** Time allowed until the upstream's response headers. */
+  timeoutMs: number;
+  /** Extra headers sent upstream on every call. */
+  headers: Readonly<Record<string, string>>;
+  /** The credential from the secret store; null for a channel that needs none (a local Ollama). */
+  key: string | null;
+}
+
+/** How one attempt on a channel went, for its health and circuit breaker. */
+export type ChannelOutcome = { ok: true; latencyMs: number } | { ok: false; latencyMs: number; error: string };
+
+/** The configured channels, as relay routing reads them (implemented over SQLite and the secret store; changes apply to the next call). */
+export interface ChannelDirectory {
+  /** The kinds of the enabled channels that serve `model` (empty: no channel does, the simulator answers or the call is refused). Synchronous: it decides the bundle of a call. */
+  kindsServing(model: string): ChannelKind[];
+  /** The enabled channels of `kind` serving `model` that are not cooling down, in the order to try: priority first, weighted random within one. */
+  candidates(model: string, kind: ChannelKind): Promise<RelayChannel[]>;
+  /** Records an attempt: consecutive failures put a channel in cooldown; a success ends it. */
+  record(channelId: string, outcome: ChannelOutcome): void;
+  /** Every model a channel serves by name (not `*`), with its channel, for the model catalogue. */
+  listedModels(): { model: string; channel: string; kind: ChannelKind }[];
+}
