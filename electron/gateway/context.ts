@@ -16,13 +16,12 @@ import { AssetRefresher } from './services/asset-refresh.ts';
 import { AssetsService } from './services/assets.ts';
 import { AudioService } from './services/audio.ts';
 import { BillingService } from './services/billing.ts';
-import { EmbeddingsService } from './services/embeddings.ts';
 import { STORAGE_LIMITS, type StorageLimits } from './services/storage-limits.ts';
 import { GroupsService } from './services/groups.ts';
 import { ImagesService } from './services/images.ts';
 import { JournalRecorder } from './services/journal.ts';
 import { presentAsset } from './services/portrait-present.ts';
-import { RerankService } from './services/rerank.ts';
+import { RetrievalService } from './services/retrieval.ts';
 import { Tasks3dService } from './services/tasks3d.ts';
 import { TokensService } from './services/tokens.ts';
 import { makeListenersSafe } from './safe-events.ts';
@@ -82,8 +81,8 @@ export interface GatewayContext {
   assets: AssetsService;
   accounts: AccountsRepo;
   billing: BillingService;
-  embeddings: EmbeddingsService;
-  rerank: RerankService;
+  /** Embeddings and rerank through the call's provider, billed by the tokens it counted. */
+  retrieval: RetrievalService;
   images: ImagesService;
   audio: AudioService;
   tasks3d: Tasks3dService;
@@ -195,8 +194,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     groups: new GroupsService(groupsRepo, clock),
     assets: new AssetsService({ assets: assetsRepo, groups: groupsRepo, providers, refresher, clock }),
     billing,
-    embeddings: new EmbeddingsService(providers, billing),
-    rerank: new RerankService(providers, billing),
+    retrieval: new RetrievalService(providers, billing),
     audio: new AudioService(providers, billing),
     images: new ImagesService({ providers, billing, clock, dataDir: options.dataDir, onError: reportError }),
     media,

@@ -7,10 +7,10 @@ import { callOf } from '../server/call-context.ts';
 const ENDPOINT = '/v1/embeddings';
 
 export async function embeddingsRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { embeddings } = options.context;
+  const { retrieval } = options.context;
   app.post(ENDPOINT, async (request, reply) => {
     const { encoding, ...asked } = parseEmbeddingsRequest(request.body);
-    const { vectors, usage } = await embeddings.embed(asked, callOf(request, reply, 'openai', ENDPOINT));
+    const { vectors, usage } = await retrieval.embed(asked, callOf(request, reply, 'openai', ENDPOINT));
     return renderEmbeddings(asked.model, vectors, usage.inputTokens, encoding);
   });
 }

@@ -5,12 +5,12 @@ import { parseRerankRequest, renderRerank, type RerankEndpoint } from '../protoc
 import { callOf } from '../server/call-context.ts';
 
 export async function rerankRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { rerank } = options.context;
+  const { retrieval } = options.context;
   const route = (endpoint: RerankEndpoint) =>
     app.post(endpoint, async (request, reply) => {
       const asked = parseRerankRequest(request.body, endpoint);
       const { model, query, documents, topN } = asked;
-      const { results, usage } = await rerank.rerank({ model, query, documents, topN }, callOf(request, reply, 'rerank', endpoint));
+      const { results, usage } = await retrieval.rerank({ model, query, documents, topN }, callOf(request, reply, 'rerank', endpoint));
       return renderRerank(endpoint, asked, results, usage.inputTokens);
     });
   route('/v1/rerank');
