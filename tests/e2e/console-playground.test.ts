@@ -1,5 +1,6 @@
 // End-to-end tests of the console pages that call the public API with a real token: the chat playground (stream, stop) and 3D tasks (progress, preview).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -43,7 +44,7 @@ describe('console pages on the public API', { skip }, () => {
     server = await serveCli(['--port', '0', '--data-dir', dataDir, '--secrets', 'none'], { GATEHOUSE_SIM_3D_MS: '3000' });
     token = /sk-gh-[A-Za-z0-9]{40}/.exec(server.stdout.join('\n'))![0];
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
     page.on('pageerror', (error) => console.log(`# page error: ${error.message}`));
     await page.goto(await consoleUrlOf(server));
     await page.getByTestId('base-url').waitFor();
@@ -68,6 +69,28 @@ describe('console pages on the public API', { skip }, () => {
     assert.match((await page.getByTestId('raw-request').textContent())!, /"stream": true/);
     assert.match((await page.getByTestId('raw-request').textContent())!, /Bearer sk-gh-..…/, 'the shown request hides the key');
     await screenshot(page, 'playground');
+  });
+
+  test('"Copy as curl" in the playground gives a command that works with the token in $TOKEN', async (t) => {
+    if (!(await needs(t, 'GET', '/v1/models', undefined))) return;
+    await open('Playground');
+    // The first test chose a token already; a run of this test alone chooses one here.
+    const useToken = page.getByRole('button', { name: 'Use a token of this account' });
+    if (await useToken.isVisible()) await useToken.click();
+    await page.getByLabel('Message', { exact: true }).fill('Copy me as curl.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('.bubble.assistant', { hasText: /\S/ }).last().waitFor();
+    await page.getByRole('button', { name: 'Copy as curl' }).click();
+    const command = (await page.evaluate('navigator.clipboard.readText()')) as string;
+    assert.match(command, /Bearer \$TOKEN/, 'the command reads the token from $TOKEN');
+    assert.doesNotMatch(command, /sk-gh-/, 'and holds no key nor its hint');
+    const replay = spawnSync('sh', ['-c', `${command} -s -w '\\n%{http_code}'`], {
+      env: { ...process.env, TOKEN: token },
+      encoding: 'utf8',
+    });
+    assert.equal(replay.status, 0, replay.stderr);
+    assert.match(replay.stdout, /data: \[DONE\]/, 'the streamed answer arrives');
+    assert.match(replay.stdout, /\n200$/);
   });
 
   test('stop ends a streamed reply mid-way and keeps what arrived', async (t) => {

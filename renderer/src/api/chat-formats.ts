@@ -114,7 +114,27 @@ export function preferredModel(format: ChatFormat, models: string[]): string | u
   return models.find((model) => pattern.test(model)) ?? models[0];
 }
 
-/** The request as a curl command line (streaming shown with -N). */
+/** The shell variable a copied command reads the token from (the Logs page's replay and the Overview snippets use it too). */
+export const TOKEN_VARIABLE = '$TOKEN';
+
+/** Headers that carry the caller's credential in each format, and how a copied command writes them with TOKEN_VARIABLE. */
+const CREDENTIAL_HEADERS: Record<string, string> = {
+  authorization: `Authorization: Bearer ${TOKEN_VARIABLE}`,
+  'x-api-key': `x-api-key: ${TOKEN_VARIABLE}`,
+  'x-goog-api-key': `x-goog-api-key: ${TOKEN_VARIABLE}`,
+};
+
+/**
+ * The request as a curl command line (streaming shown with -N). The credential is never the playground's key (the
+ * console may only know its hint): the command reads it from $TOKEN, so it works once `export TOKEN=sk-gh-…` is set.
+ */
 export function toCurl(baseUrl: string, request: WireRequest): string {
-  return curlCommand({ url: `${baseUrl}${request.path}`, headers: request.headers, body: JSON.stringify(request.body), stream: true });
+  const headers: Record<string, string> = {};
+  const rawHeaders: string[] = [];
+  for (const [name, value] of Object.entries(request.headers)) {
+    const credential = CREDENTIAL_HEADERS[name.toLowerCase()];
+    if (credential) rawHeaders.push(credential);
+    else headers[name] = value;
+  }
+  return curlCommand({ url: `${baseUrl}${request.path}`, headers, rawHeaders, body: JSON.stringify(request.body), stream: true });
 }

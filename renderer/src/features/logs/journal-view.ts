@@ -1,5 +1,6 @@
 // What the Logs page derives from a recorded call: its replay as curl, and the shape of a stream's timing.
 import type { JournalEntry, StreamTiming } from '../../../../shared/journal.ts';
+import { TOKEN_VARIABLE } from '../../api/chat-formats.ts';
 import { curlCommand } from '../../api/curl.ts';
 
 /** Recorded request headers worth sending again: the ones that change what the gateway does, not who the client was. */
@@ -23,7 +24,7 @@ export function journalCurl(entry: JournalEntry, baseUrl: string): string {
   return curlCommand({
     url: `${baseUrl}${entry.path}${query ? `?${query}` : ''}`,
     method: entry.method,
-    rawHeaders: ['Authorization: Bearer $TOKEN'],
+    rawHeaders: [`Authorization: Bearer ${TOKEN_VARIABLE}`],
     headers,
     ...(hasBody && { body: entry.request.text! }),
     stream: entry.stream,

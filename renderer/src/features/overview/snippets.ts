@@ -1,10 +1,11 @@
 // Quick-start snippets of the overview: the same first call with curl and the three official SDKs.
+import { TOKEN_VARIABLE } from '../../api/chat-formats.ts';
 
 export const SNIPPET_KINDS = ['curl', 'portrait', 'openai', 'anthropic', 'gemini'] as const;
 export type SnippetKind = (typeof SNIPPET_KINDS)[number];
 
 /** The placeholder shown until the user asks for a real token. */
-export const TOKEN_PLACEHOLDER = '$GATEHOUSE_TOKEN';
+export const TOKEN_PLACEHOLDER = TOKEN_VARIABLE;
 
 /** Example model of each family. */
 const MODELS = { openai: 'gpt-4o-mini', anthropic: 'claude-sonnet-4-5', gemini: 'gemini-2.5-flash' };
