@@ -156,6 +156,23 @@ describe('console Logs page', { skip }, () => {
     await rows().filter({ hasText: '/v1/embeddings' }).nth(1).waitFor();
   });
 
+  test('"Errors" lists a portrait call refused with success:false although its HTTP status is 200', async () => {
+    const refused = await fetch(`${server.url}/v1/portrait/groups`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    assert.equal(refused.status, 200);
+    assert.equal((await refused.json()).success, false);
+    await page.getByLabel('Outcome').selectOption('error');
+    const row = rows().filter({ hasText: 'POST /v1/portrait/groups' });
+    await row.waitFor();
+    assert.match((await row.textContent())!, /200/);
+    await page.getByLabel('Outcome').selectOption('ok');
+    await row.waitFor({ state: 'detached' });
+    await page.getByLabel('Outcome').selectOption('');
+  });
+
   test('clearing the journal empties the table after a confirmation', async () => {
     await page.getByRole('button', { name: 'Clear journal' }).click();
     await page.getByRole('button', { name: 'Delete every entry' }).click();

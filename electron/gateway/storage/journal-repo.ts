@@ -72,8 +72,9 @@ export class JournalRepo {
   list(filter: Omit<JournalQuery, 'p' | 'page_size'>, page: number, pageSize: number): { total: number; items: JournalSummary[] } {
     const where: string[] = [];
     const args: unknown[] = [];
-    if (filter.outcome === 'ok') where.push('status < 400');
-    if (filter.outcome === 'error') where.push('status >= 400');
+    // An error is what the caller got as one: an HTTP error status, or a 200 that carries one (the portrait envelope's success:false).
+    if (filter.outcome === 'ok') where.push('status < 400 AND error IS NULL');
+    if (filter.outcome === 'error') where.push('(status >= 400 OR error IS NOT NULL)');
     const add = (condition: string, value: unknown) => {
       where.push(condition);
       args.push(value);
