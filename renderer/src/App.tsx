@@ -83,6 +83,12 @@ function ConnectionBanner() {
         {t('serverPaused')}
       </div>
     );
+  if (socket === 'refused')
+    return (
+      <div className="banner error" role="alert">
+        {t('staleAdminToken')}
+      </div>
+    );
   if (socket === 'retrying')
     return (
       <div className="banner warn" role="status">
@@ -132,7 +138,7 @@ export function App() {
           <AccountPicker />
         </header>
         <ConnectionBanner />
-        <CurrentPage page={page} />
+        {socket === 'refused' ? null : <CurrentPage page={page} />}
       </main>
     </div>
   );

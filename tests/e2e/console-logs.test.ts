@@ -163,7 +163,7 @@ describe('console Logs page', { skip }, () => {
       body: '{}',
     });
     assert.equal(refused.status, 200);
-    assert.equal((await refused.json()).success, false);
+    assert.equal(((await refused.json()) as { success: boolean }).success, false);
     await page.getByLabel('Outcome').selectOption('error');
     const row = rows().filter({ hasText: 'POST /v1/portrait/groups' });
     await row.waitFor();

@@ -75,6 +75,25 @@ describe('web console', { skip }, () => {
     await screenshot(page, 'overview');
   });
 
+  test('a console address from an earlier run says so once, and stops reconnecting', async () => {
+    const stale = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      const url = new URL(consoleUrl);
+      url.searchParams.set('admin_token', 'an-admin-token-of-an-earlier-run');
+      await stale.goto(url.toString());
+      await stale.locator('.live-refused').waitFor();
+      const alerts = stale.getByRole('alert');
+      assert.equal(await alerts.count(), 1, 'one message, not two conflicting ones');
+      assert.match((await alerts.textContent())!, /from an earlier run of the gateway/);
+      assert.match((await alerts.textContent())!, /gatehouse serve/);
+      assert.equal(await stale.getByText('Reconnecting…').count(), 0);
+      assert.equal(await stale.locator('.banner.warn').count(), 0, 'no "reconnecting" banner beside it');
+      await screenshot(stale, 'stale-admin-token');
+    } finally {
+      await stale.close();
+    }
+  });
+
   test('a registered asset turns Active without a reload, and its resolved URL shows', async () => {
     await page.evaluate('window.__sameDocument = true');
     await open('Assets');

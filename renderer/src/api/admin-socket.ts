@@ -11,8 +11,8 @@ export interface SocketLike {
 
 export type SocketFactory = (url: string, protocols: string[]) => SocketLike;
 
-/** Live, connecting (first attempt or a retry) or stopped. */
-export type SocketState = 'connecting' | 'open' | 'retrying' | 'closed';
+/** Live, connecting (first attempt or a retry), stopped, or refused for good (the admin token is not this run's). */
+export type SocketState = 'connecting' | 'open' | 'retrying' | 'closed' | 'refused';
 
 export interface AdminSocketOptions {
   /** Origin of the gateway as http(s)://host:port ('' for the page's origin, given as `pageOrigin`). */
@@ -25,6 +25,11 @@ export interface AdminSocketOptions {
   retryDelayMs?: (attempt: number) => number;
   schedule?: (run: () => void, ms: number) => unknown;
   cancel?: (handle: unknown) => void;
+  /**
+   * Asked after a connection closed without ever opening: true when the gateway answers but refuses the admin token
+   * (a console address from an earlier run), which no retry can fix: the client then stops in state `refused`.
+   */
+  isRefused?: () => Promise<boolean>;
 }
 
 /** A SocketLike over the platform's WebSocket. */
@@ -56,7 +61,9 @@ export function connectAdminSocket(options: AdminSocketOptions): () => void {
     options.onState(attempt === 0 ? 'connecting' : 'retrying');
     const current = options.open(adminSocketUrl(options.baseUrl), [ADMIN_WS_PROTOCOL, `${ADMIN_WS_TOKEN_PREFIX}${options.adminToken}`]);
     socket = current;
+    let opened = false;
     current.onopen = () => {
+      opened = true;
       attempt = 0;
       options.onState('open');
     };
@@ -66,9 +73,22 @@ export function connectAdminSocket(options: AdminSocketOptions): () => void {
     };
     current.onclose = () => {
       if (stopped || socket !== current) return;
-      attempt += 1;
-      options.onState('retrying');
-      timer = schedule(connect, delay(attempt));
+      const retry = () => {
+        if (stopped || socket !== current) return;
+        attempt += 1;
+        options.onState('retrying');
+        timer = schedule(connect, delay(attempt));
+      };
+      if (opened || !options.isRefused) return retry();
+      void options.isRefused().then(
+        (refused) => {
+          if (!refused) return retry();
+          if (stopped || socket !== current) return;
+          stopped = true;
+          options.onState('refused');
+        },
+        () => retry(),
+      );
     };
   };
   connect();

@@ -2,6 +2,7 @@
 import type { AdminEvent } from '../../../shared/admin-events.ts';
 import type { GatehouseBridge } from '../../../shared/ipc.ts';
 import { createAdminClient, type AdminCall } from '../api/admin-client.ts';
+import { ApiError } from '../api/http.ts';
 import { connectAdminSocket, type SocketFactory } from '../api/admin-socket.ts';
 import { createTasks3dClient } from '../api/tasks3d.ts';
 import { createApiKeyStore } from './api-key.ts';
@@ -89,6 +90,12 @@ export function startLiveUpdates(stores: ConsoleStores, open: SocketFactory): ()
     adminToken: connection.adminToken,
     open,
     onEvent: (event) => applyAdminEvent(stores, event),
+    // A gateway that answers 401 to the status call refuses this console's admin token: it is from an earlier run.
+    isRefused: () =>
+      stores.call('getStatus').then(
+        () => false,
+        (error: unknown) => error instanceof ApiError && error.status === 401,
+      ),
     onState: (state) => {
       stores.connection.getState().setSocket(state);
       // After a reconnect, reload what may have changed while the socket was down.

@@ -52,6 +52,32 @@ describe('admin socket client', () => {
     assert.equal(sockets.opened[1]!.closed, true);
     assert.deepEqual(states, ['connecting', 'open', 'retrying', 'retrying', 'retrying', 'closed']);
   });
+
+  test('a connection refused for its admin token stops in state refused; a gateway that is only down is retried', async () => {
+    const sockets = socketFactory();
+    const states: string[] = [];
+    const timers: Array<{ run: () => void; ms: number }> = [];
+    let refused = false;
+    connectAdminSocket({
+      baseUrl: 'http://127.0.0.1:8790',
+      adminToken: 'old',
+      open: sockets.open,
+      onEvent: () => {},
+      onState: (state) => states.push(state),
+      schedule: (run, ms) => timers.push({ run, ms }),
+      cancel: () => {},
+      isRefused: async () => refused,
+    });
+    sockets.opened[0]!.socket.onclose?.({});
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(timers.length, 1, 'down, not refused: retried');
+    refused = true;
+    timers[0]!.run();
+    sockets.opened[1]!.socket.onclose?.({});
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(timers.length, 1, 'refused: no further retry');
+    assert.deepEqual(states, ['connecting', 'retrying', 'retrying', 'refused']);
+  });
 });
 
 describe('live updates into the stores', () => {

@@ -154,8 +154,15 @@ describe('chat wire formats', () => {
     assert.deepEqual(parseSseChunk(`${first.rest}\r\n\r\n`).messages, [{ event: undefined, data: '2' }]);
   });
 
-  test('copy as curl quotes for the shell', () => {
-    const curl = toCurl('http://127.0.0.1:8790', { path: '/v1/messages', headers: { 'x-api-key': 'k' }, body: { text: "it's" } });
-    assert.equal(curl, `curl -N 'http://127.0.0.1:8790/v1/messages' \\\n  -H 'x-api-key: k' \\\n  -d '{"text":"it'\\''s"}'`);
+  test('copy as curl quotes for the shell and reads the credential from $TOKEN, never the playground key', () => {
+    const curl = toCurl('http://127.0.0.1:8790', {
+      path: '/v1/messages',
+      headers: { 'x-api-key': 'sk-gh-AB…', 'anthropic-version': "2023-06-01's" },
+      body: { text: "it's" },
+    });
+    assert.equal(
+      curl,
+      `curl -N 'http://127.0.0.1:8790/v1/messages' \\\n  -H "x-api-key: $TOKEN" \\\n  -H 'anthropic-version: 2023-06-01'\\''s' \\\n  -d '{"text":"it'\\''s"}'`,
+    );
   });
 });
