@@ -116,6 +116,31 @@ describe('console pages on the public API', { skip }, () => {
     await screenshot(page, 'playground-stopped');
   });
 
+  test('the pace control slows the reply so Stop can be pressed, and the fault control makes the call fail', async (t) => {
+    if (!(await needs(t, 'GET', '/v1/models', undefined))) return;
+    await open('Playground');
+    await page.getByText('Pace, latency and faults').click();
+    await page.getByLabel('Pace (tokens per second)').fill('5');
+    await page.getByLabel('Message', { exact: true }).fill('Tell me about slow rivers and patient mountains.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByTestId('streaming-reply').filter({ hasText: /\S/ }).waitFor();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByTestId('stopped-note').waitFor();
+    assert.match((await page.getByTestId('raw-request').textContent())!, /x-gatehouse-pace: 5/, 'the pace is sent as its header');
+    assert.doesNotMatch((await page.getByTestId('raw-response').textContent())!, /\[DONE\]/, 'stopped before its end');
+
+    await page.getByLabel('Pace (tokens per second)').fill('');
+    await page.getByLabel('Fault').selectOption('429');
+    await page.getByLabel('Message', { exact: true }).fill('This call is meant to fail.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /rate|429/i })
+      .waitFor();
+    await screenshot(page, 'playground-fault');
+    await page.getByLabel('Fault').selectOption('');
+  });
+
   test('the Anthropic and Gemini formats stream too', async (t) => {
     for (const [format, path, body] of [
       ['Anthropic', '/v1/messages', { model: 'x', max_tokens: 1, messages: [] }],

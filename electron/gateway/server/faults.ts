@@ -5,10 +5,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError, invalid } from '../errors.ts';
 import { protocolOf } from './protocol.ts';
 import { paceOfHeaders } from '../protocols/pace.ts';
+import { FAULTS, type Fault } from '../../../shared/test-values.ts';
 
-/** Every fault a caller can ask for. */
-export const FAULTS = ['429', '500', '503', '529', 'timeout', 'disconnect', 'malformed'] as const;
-export type Fault = (typeof FAULTS)[number];
+export { FAULTS, type Fault };
 
 /** Longest a `timeout` fault holds a request. */
 const TIMEOUT_HOLD_MS = 10 * 60_000;

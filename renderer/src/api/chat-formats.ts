@@ -1,5 +1,6 @@
 // The playground's three wire formats: how a chat is sent (OpenAI, Anthropic, Gemini) and how each streamed event yields text.
 import type { SseMessage } from './sse.ts';
+import type { Fault } from '../../../shared/test-values.ts';
 import { curlCommand } from './curl.ts';
 
 export const CHAT_FORMATS = ['openai', 'anthropic', 'gemini'] as const;
@@ -11,12 +12,31 @@ export interface PlaygroundTurn {
   text: string;
 }
 
+/** The gateway's test values the playground can ask for (they map to the `x-gatehouse-*` headers). */
+export interface PlaygroundTestValues {
+  /** Stream pieces per second (`x-gatehouse-pace`); 0: as fast as possible. */
+  pace: number;
+  /** Delay before the answer (`x-gatehouse-latency-ms`); 0: none. */
+  latencyMs: number;
+  /** A fault (`x-gatehouse-fault`); '': none. */
+  fault: Fault | '';
+}
+
 /** What the user set up. */
-export interface ChatSettings {
+export interface ChatSettings extends PlaygroundTestValues {
   model: string;
   system: string;
   temperature: number;
   maxTokens: number;
+}
+
+/** The test headers of the playground's settings (none when every test value is off). */
+export function testHeaders(values: PlaygroundTestValues): Record<string, string> {
+  return {
+    ...(values.pace > 0 && { 'x-gatehouse-pace': String(values.pace) }),
+    ...(values.latencyMs > 0 && { 'x-gatehouse-latency-ms': String(values.latencyMs) }),
+    ...(values.fault && { 'x-gatehouse-fault': values.fault }),
+  };
 }
 
 /** A ready HTTP request: path (joined to the gateway URL), headers and JSON body. */
@@ -30,6 +50,11 @@ export interface WireRequest {
 export type StreamStep = { text?: string; done?: boolean; error?: string };
 
 export function buildChatRequest(format: ChatFormat, settings: ChatSettings, turns: PlaygroundTurn[], apiKey: string): WireRequest {
+  const request = wireRequest(format, settings, turns, apiKey);
+  return { ...request, headers: { ...request.headers, ...testHeaders(settings) } };
+}
+
+function wireRequest(format: ChatFormat, settings: ChatSettings, turns: PlaygroundTurn[], apiKey: string): WireRequest {
   const system = settings.system.trim();
   switch (format) {
     case 'openai':

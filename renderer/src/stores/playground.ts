@@ -29,7 +29,11 @@ export interface PlaygroundState extends ChatSettings {
   /** The last request as sent (the key masked) and the raw bytes that came back. */
   lastRequest: WireRequest | null;
   rawResponse: string;
-  set(change: Partial<Pick<PlaygroundState, 'format' | 'model' | 'system' | 'temperature' | 'maxTokens' | 'input'>>): void;
+  set(
+    change: Partial<
+      Pick<PlaygroundState, 'format' | 'model' | 'system' | 'temperature' | 'maxTokens' | 'input' | 'pace' | 'latencyMs' | 'fault'>
+    >,
+  ): void;
   loadModels(apiKey: string): Promise<void>;
   send(apiKey: string): Promise<void>;
   stop(): void;
@@ -60,6 +64,9 @@ export function createPlaygroundStore(deps: PlaygroundDeps) {
     system: '',
     temperature: 0.7,
     maxTokens: 512,
+    pace: 0,
+    latencyMs: 0,
+    fault: '',
     models: [],
     modelsLoading: false,
     modelsError: null,

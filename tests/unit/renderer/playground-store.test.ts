@@ -111,7 +111,7 @@ describe('playground store', () => {
 });
 
 describe('chat wire formats', () => {
-  const settings = { model: 'm-1', system: 'sys', temperature: 0.5, maxTokens: 64 };
+  const settings = { model: 'm-1', system: 'sys', temperature: 0.5, maxTokens: 64, pace: 0, latencyMs: 0, fault: '' as const };
   const turns = [
     { role: 'user' as const, text: 'a' },
     { role: 'assistant' as const, text: 'b' },
@@ -130,6 +130,20 @@ describe('chat wire formats', () => {
       ['user', 'model'],
     );
     assert.deepEqual(gemini.body['systemInstruction'], { parts: [{ text: 'sys' }] });
+  });
+
+  test('the test values become x-gatehouse-* headers in every format, and none while they are off', () => {
+    for (const format of ['openai', 'anthropic', 'gemini'] as const) {
+      const plain = buildChatRequest(format, settings, turns, 'k');
+      assert.equal(
+        Object.keys(plain.headers).some((name) => name.startsWith('x-gatehouse-')),
+        false,
+      );
+      const tested = buildChatRequest(format, { ...settings, pace: 5, latencyMs: 1500, fault: '429' }, turns, 'k');
+      assert.equal(tested.headers['x-gatehouse-pace'], '5');
+      assert.equal(tested.headers['x-gatehouse-latency-ms'], '1500');
+      assert.equal(tested.headers['x-gatehouse-fault'], '429');
+    }
   });
 
   test('stream events yield text, the end, or an error in each format', () => {

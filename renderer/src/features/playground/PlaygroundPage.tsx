@@ -1,5 +1,6 @@
 // Chat playground: model, format, system prompt and parameters; a streamed reply with stop; raw exchange and copy as curl.
 import { useEffect, type FormEvent } from 'react';
+import { FAULTS, MAX_LATENCY_MS, type Fault } from '../../../../shared/test-values.ts';
 import { CHAT_FORMATS, toCurl } from '../../api/chat-formats.ts';
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
@@ -61,6 +62,41 @@ function Settings() {
           onChange={(event) => state.set({ maxTokens: Math.max(1, Number(event.target.value) || 1) })}
         />
       </Field>
+      <details className="test-values">
+        <summary>{t('testValues')}</summary>
+        <p className="muted small">{t('testValuesHint')}</p>
+        <Field label={t('pace')}>
+          <input
+            type="number"
+            min={0}
+            max={1000}
+            placeholder={t('paceOff')}
+            value={state.pace || ''}
+            onChange={(event) => state.set({ pace: Math.min(1000, Math.max(0, Number(event.target.value) || 0)) })}
+          />
+        </Field>
+        <Field label={t('latency')}>
+          <input
+            type="number"
+            min={0}
+            max={MAX_LATENCY_MS}
+            step={100}
+            placeholder={t('latencyOff')}
+            value={state.latencyMs || ''}
+            onChange={(event) => state.set({ latencyMs: Math.min(MAX_LATENCY_MS, Math.max(0, Number(event.target.value) || 0)) })}
+          />
+        </Field>
+        <Field label={t('fault')}>
+          <select value={state.fault} onChange={(event) => state.set({ fault: event.target.value as Fault | '' })}>
+            <option value="">{t('faultNone')}</option>
+            {FAULTS.map((fault) => (
+              <option key={fault} value={fault}>
+                {fault}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </details>
     </Panel>
   );
 }
