@@ -156,6 +156,47 @@ describe('console Logs page', { skip }, () => {
     await rows().filter({ hasText: '/v1/embeddings' }).nth(1).waitFor();
   });
 
+  test('at 1280 and 800 px the table shows account, status and duration, an opened call is in view, and Escape closes it', async () => {
+    for (const width of [1280, 800]) {
+      const narrow = await browser.newPage({ viewport: { width, height: 800 } });
+      try {
+        await narrow.goto(await consoleUrlOf(server));
+        await narrow.getByRole('navigation').getByRole('link', { name: 'Logs', exact: true }).click();
+        const row = narrow
+          .getByRole('table', { name: 'API calls' })
+          .locator('tbody tr')
+          .filter({ hasText: '/v1/chat/completions' })
+          .first();
+        await row.waitFor();
+        /** True when the middle of `locator` is on screen and not clipped or covered: what the user can see. */
+        const inView = async (locator: ReturnType<Page['locator']>, what: string) => {
+          const handle = await locator.elementHandle();
+          assert.ok(handle, `${what} is laid out at ${width} px`);
+          const seen = await handle.evaluate((el: any) => {
+            const box = el.getBoundingClientRect();
+            const hit = (globalThis as any).document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+            return hit !== null && (hit === el || el.contains(hit));
+          });
+          assert.ok(seen, `${what} is visible at ${width} px (not scrolled away, clipped or covered)`);
+        };
+        await inView(row.getByText('local'), 'the account');
+        await inView(row.locator('.badge').first(), 'the status');
+        await inView(row.getByText(/\d+ ms/), 'the duration');
+        await row.getByRole('button').click();
+        const detail = narrow.getByTestId('log-detail');
+        await detail.waitFor();
+        await narrow.waitForFunction(
+          `(() => { const box = document.querySelector('[data-testid="log-detail"]').getBoundingClientRect(); return box.top >= 0 && box.top < window.innerHeight; })()`,
+        );
+        await screenshot(narrow, `logs-${width}`);
+        await narrow.keyboard.press('Escape');
+        await detail.waitFor({ state: 'detached' });
+      } finally {
+        await narrow.close();
+      }
+    }
+  });
+
   test('"Errors" lists a portrait call refused with success:false although its HTTP status is 200', async () => {
     const refused = await fetch(`${server.url}/v1/portrait/groups`, {
       method: 'POST',

@@ -220,6 +220,7 @@ export const en = {
   logClear: 'Clear journal',
   logClearConfirm: 'Delete every entry',
   logTime: 'Time',
+  logRequestFacts: 'Request · family · model · account',
   logRequest: 'Request',
   logResponse: 'Response',
   logDuration: 'Duration',

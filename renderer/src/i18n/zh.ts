@@ -211,6 +211,7 @@ export const zh: Record<MessageKey, string> = {
   logClear: '清空日志',
   logClearConfirm: '删除全部记录',
   logTime: '时间',
+  logRequestFacts: '请求 · 类别 · 模型 · 账户',
   logRequest: '请求',
   logResponse: '响应',
   logDuration: '耗时',

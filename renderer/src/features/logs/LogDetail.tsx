@@ -1,5 +1,5 @@
 // One recorded call in full: summary, error, stream timing, request and response side by side as tabs, and its replay as curl.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useStores } from '../../context.ts';
 import { formatTime, useT } from '../../i18n/index.ts';
 import { Button, CopyButton, EmptyState, ErrorNote, Fact, Panel, Progress } from '../../components/ui.tsx';
@@ -20,6 +20,17 @@ export function LogDetail() {
   const language = prefs((state) => state.language);
   const baseUrl = connection((state) => state.connection?.gatewayUrl ?? '');
   const [side, setSide] = useState<(typeof SIDES)[number]>('response');
+  const panel = useRef<HTMLDivElement>(null);
+  // An opened call is brought into view (below the table in one column), and Escape closes it.
+  useEffect(() => {
+    if (detailId === null) return;
+    panel.current?.scrollIntoView({ block: 'nearest' });
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') journal.getState().close();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [detailId, journal]);
   if (detailId === null) {
     return (
       <Panel title={t('logEntry')} className="detail-panel">
@@ -29,74 +40,76 @@ export function LogDetail() {
   }
   const problem = entry && replayProblem(entry);
   return (
-    <Panel
-      title={t('logEntry')}
-      className="detail-panel"
-      actions={
-        <>
-          {entry && !problem && <CopyButton text={journalCurl(entry, baseUrl)} label={t('copyAsCurl')} />}
-          <Button onClick={() => journal.getState().close()}>{t('close')}</Button>
-        </>
-      }
-    >
-      {loading && <Progress label={t('loading')} />}
-      <ErrorNote message={error} onRetry={() => void journal.getState().open(detailId)} />
-      {entry && (
-        <div className="detail" data-testid="log-detail">
-          <h3 className="mono">
-            {entry.method} {entry.path} <HttpStatus status={entry.status} />
-          </h3>
-          <dl className="facts">
-            <Fact label={t('logTime')}>{formatTime(language, entry.at)}</Fact>
-            <Fact label={t('logProtocol')}>{t(`protocol_${entry.protocol}`)}</Fact>
-            <Fact label={t('logModel')}>{entry.model ?? '—'}</Fact>
-            <Fact label={t('account')}>{entry.account ?? t('logNoAccount')}</Fact>
-            <Fact label={t('logDuration')}>{entry.durationMs} ms</Fact>
-          </dl>
-          {entry.error && (
-            <div className="error-box" role="alert" data-testid="log-error">
-              {entry.error}
+    <div ref={panel} className="detail-anchor">
+      <Panel
+        title={t('logEntry')}
+        className="detail-panel"
+        actions={
+          <>
+            {entry && !problem && <CopyButton text={journalCurl(entry, baseUrl)} label={t('copyAsCurl')} />}
+            <Button onClick={() => journal.getState().close()}>{t('close')}</Button>
+          </>
+        }
+      >
+        {loading && <Progress label={t('loading')} />}
+        <ErrorNote message={error} onRetry={() => void journal.getState().open(detailId)} />
+        {entry && (
+          <div className="detail" data-testid="log-detail">
+            <h3 className="mono">
+              {entry.method} {entry.path} <HttpStatus status={entry.status} />
+            </h3>
+            <dl className="facts">
+              <Fact label={t('logTime')}>{formatTime(language, entry.at)}</Fact>
+              <Fact label={t('logProtocol')}>{t(`protocol_${entry.protocol}`)}</Fact>
+              <Fact label={t('logModel')}>{entry.model ?? '—'}</Fact>
+              <Fact label={t('account')}>{entry.account ?? t('logNoAccount')}</Fact>
+              <Fact label={t('logDuration')}>{entry.durationMs} ms</Fact>
+            </dl>
+            {entry.error && (
+              <div className="error-box" role="alert" data-testid="log-error">
+                {entry.error}
+              </div>
+            )}
+            {entry.timing && <StreamTimeline timing={entry.timing} durationMs={entry.durationMs} />}
+            <p className="muted small">
+              {problem ? t(problem === 'binary' ? 'logNoReplayBinary' : 'logNoReplayTruncated') : t('logReplayHint')}
+            </p>
+            <div className="tabs" role="tablist" aria-label={t('logExchange')}>
+              {SIDES.map((item) => (
+                <button
+                  key={item}
+                  id={`log-tab-${item}`}
+                  role="tab"
+                  aria-selected={item === side}
+                  aria-controls={`log-panel-${item}`}
+                  className={item === side ? 'tab active' : 'tab'}
+                  onClick={() => setSide(item)}
+                >
+                  {t(item === 'request' ? 'logRequest' : 'logResponse')}
+                </button>
+              ))}
             </div>
-          )}
-          {entry.timing && <StreamTimeline timing={entry.timing} durationMs={entry.durationMs} />}
-          <p className="muted small">
-            {problem ? t(problem === 'binary' ? 'logNoReplayBinary' : 'logNoReplayTruncated') : t('logReplayHint')}
-          </p>
-          <div className="tabs" role="tablist" aria-label={t('logExchange')}>
-            {SIDES.map((item) => (
-              <button
-                key={item}
-                id={`log-tab-${item}`}
-                role="tab"
-                aria-selected={item === side}
-                aria-controls={`log-panel-${item}`}
-                className={item === side ? 'tab active' : 'tab'}
-                onClick={() => setSide(item)}
-              >
-                {t(item === 'request' ? 'logRequest' : 'logResponse')}
-              </button>
-            ))}
+            {side === 'request' ? (
+              <ExchangeSide
+                id="log-panel-request"
+                tabId="log-tab-request"
+                testId="log-request"
+                query={entry.query}
+                headers={entry.requestHeaders}
+                body={entry.request}
+              />
+            ) : (
+              <ExchangeSide
+                id="log-panel-response"
+                tabId="log-tab-response"
+                testId="log-response"
+                headers={entry.responseHeaders}
+                body={entry.response}
+              />
+            )}
           </div>
-          {side === 'request' ? (
-            <ExchangeSide
-              id="log-panel-request"
-              tabId="log-tab-request"
-              testId="log-request"
-              query={entry.query}
-              headers={entry.requestHeaders}
-              body={entry.request}
-            />
-          ) : (
-            <ExchangeSide
-              id="log-panel-response"
-              tabId="log-tab-response"
-              testId="log-response"
-              headers={entry.responseHeaders}
-              body={entry.response}
-            />
-          )}
-        </div>
-      )}
-    </Panel>
+        )}
+      </Panel>
+    </div>
   );
 }

@@ -30,11 +30,14 @@ function LogRow(props: { entry: JournalSummary; selected: boolean }) {
         >
           {entry.method} {entry.path}
         </button>
+        {/* Family, model and account under the request, so the row fits 800 px and a detail panel beside it at 1280 px. */}
+        <div className="small muted call-facts">
+          <span title={t('logProtocol')}>{t(`protocol_${entry.protocol}`)}</span> · <span title={t('logModel')}>{entry.model ?? '—'}</span>
+          {' · '}
+          <span title={t('account')}>{entry.account ?? '—'}</span>
+        </div>
         {entry.error && <div className="small err-text">{entry.error}</div>}
       </td>
-      <td>{t(`protocol_${entry.protocol}`)}</td>
-      <td>{entry.model ?? '—'}</td>
-      <td>{entry.account ?? '—'}</td>
       <td>
         <HttpStatus status={entry.status} />
       </td>
@@ -88,10 +91,7 @@ export function LogTable() {
             <thead>
               <tr>
                 <th>{t('logTime')}</th>
-                <th>{t('logRequest')}</th>
-                <th>{t('logProtocol')}</th>
-                <th>{t('logModel')}</th>
-                <th>{t('account')}</th>
+                <th>{t('logRequestFacts')}</th>
                 <th>{t('status')}</th>
                 <th>{t('logDuration')}</th>
               </tr>
