@@ -38,6 +38,8 @@ export interface SettingsView {
   file: string | null;
   /** What the file holds (absent keys take their defaults). */
   saved: Partial<ServerSettings>;
+  /** What each setting becomes at the next start when the file names none (a flag may still override it). */
+  defaults: ServerSettings;
   /** The values this run of the server was started with (CORS origins and refresh interval as changed since). */
   effective: ServerSettings;
   /** Settings fixed by a command-line flag or environment variable on this run, with its name: saving them has no effect until that is removed. */

@@ -88,6 +88,18 @@ describe('settings page', { skip }, () => {
     await screenshot(page, 'settings-saved');
   });
 
+  test("saving writes what the user changed, never this run's flags: a plain next start does not inherit --port 0", async () => {
+    const onDisk = JSON.parse(readFileSync(settingsFile, 'utf8'));
+    assert.deepEqual(Object.keys(onDisk), ['corsOrigins'], 'only the CORS origins the user typed were saved');
+    const form = page.getByRole('form', { name: 'Saved settings' });
+    assert.equal(
+      await form.getByLabel('Port', { exact: true }).isDisabled(),
+      true,
+      'a port set by --port is shown, not offered for saving',
+    );
+    assert.equal(await form.getByLabel('Port', { exact: true }).inputValue(), '8790', 'what a start without --port takes');
+  });
+
   test('a port fixed by a flag says so; a TLS change waits for a restart of gatehouse serve', async () => {
     const form = page.getByRole('form', { name: 'Saved settings' });
     await form.getByText('On this run --port sets this').waitFor();

@@ -94,6 +94,16 @@ describe('settings through the admin API', () => {
     assert.equal(preflight.status, 204, 'the newly saved origin is allowed without a restart');
   });
 
+  test("a setting pinned by a flag keeps what the file held: this run's flag value never reaches the file", async () => {
+    writeFileSync(file, JSON.stringify({ port: 9123 }));
+    const { status, body } = await admin('PUT', { host: '0.0.0.0', port: 9124 });
+    assert.equal(status, 200);
+    const onDisk = JSON.parse(readFileSync(file, 'utf8'));
+    assert.equal('host' in onDisk, false, 'host is pinned by --host on this run: not written');
+    assert.equal(onDisk.port, 9124, 'an unpinned setting is saved');
+    assert.equal(body.defaults.host, '127.0.0.1', 'the view says what the next start takes when the file names none');
+  });
+
   test('a settings file that is not JSON is reported, not overwritten by a read', async () => {
     writeFileSync(file, '{ not json');
     const { status, body } = await admin('GET');

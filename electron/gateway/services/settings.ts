@@ -81,18 +81,24 @@ export function settingsView(settings: SettingsContext, live: LiveTargets): Sett
     corsOrigins: [...live.runtime.corsOrigins],
     refreshIntervalMs: live.runtime.refreshIntervalMs,
   };
-  if (!host) return { editable: false, file: null, saved: {}, effective, pinned: {}, restartNeeded: [] };
+  if (!host) return { editable: false, file: null, saved: {}, defaults: effective, effective, pinned: {}, restartNeeded: [] };
   const saved = readSaved(host);
+  const defaults = Object.fromEntries(
+    SETTING_KEYS.map((key) => [key, defaultOf(key, saved, host.defaultDataDir)]),
+  ) as unknown as ServerSettings;
   const pinned = host.pinned ?? {};
   const restartNeeded = SETTING_KEYS.filter((key) => {
     if (LIVE_SETTINGS.includes(key) || pinned[key]) return false;
     const next = saved[key] !== undefined ? saved[key] : defaultOf(key, saved, host.defaultDataDir);
     return !same(next, started[key]);
   });
-  return { editable: true, file: host.file, saved, effective, pinned, restartNeeded };
+  return { editable: true, file: host.file, saved, defaults, effective, pinned, restartNeeded };
 }
 
-/** Replaces the saved settings with `body` (absent keys: defaults) and applies the live ones that no flag pins. */
+/**
+ * Replaces the saved settings with `body` (absent keys: defaults) and applies the live ones that no flag pins. A setting
+ * a flag or environment variable pins on this run keeps what the file held: this run's flag never leaks into the file.
+ */
 export function saveSettings(settings: SettingsContext, live: LiveTargets, body: unknown): SettingsView {
   const { host } = settings;
   if (!host)
@@ -103,9 +109,15 @@ export function saveSettings(settings: SettingsContext, live: LiveTargets, body:
   const checked = validateSettings(body);
   if (!checked.ok) throw invalid(checked.problems.map((problem) => problem.message).join('; '), checked.problems[0]!.key);
   const value = checked.value;
+  const pinned = host.pinned ?? {};
+  const saved = readSaved(host);
+  for (const key of SETTING_KEYS) {
+    if (!pinned[key]) continue;
+    if (saved[key] === undefined) delete value[key];
+    else (value as Record<SettingKey, unknown>)[key] = saved[key];
+  }
   if (value.dataDir === null) delete value.dataDir;
   writeSettingsFile(host.file, value);
-  const pinned = host.pinned ?? {};
   if (!pinned.corsOrigins) live.runtime.corsOrigins = value.corsOrigins ?? [];
   if (!pinned.refreshIntervalMs) {
     live.runtime.refreshIntervalMs = value.refreshIntervalMs ?? SETTING_DEFAULTS.refreshIntervalMs;

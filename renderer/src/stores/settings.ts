@@ -1,7 +1,7 @@
 // The Settings page's server form: loads saved and effective settings, checks the draft as the user types, saves, and restarts the desktop server.
 import { create } from 'zustand';
 import type { DesktopConnection, GatehouseBridge } from '../../../shared/ipc.ts';
-import { validateSettings, type ServerSettings, type SettingKey, type SettingsView } from '../../../shared/settings.ts';
+import { SETTING_KEYS, validateSettings, type ServerSettings, type SettingKey, type SettingsView } from '../../../shared/settings.ts';
 import type { AdminCall } from '../api/admin-client.ts';
 import { ApiError } from '../api/http.ts';
 import { messageOf } from './storage.ts';
@@ -41,10 +41,10 @@ export interface SettingsState {
 const DECIMAL = /^\d+(\.\d+)?$/;
 const WHOLE = /^\d+$/;
 
-/** The draft a view starts from: saved values where there are any, else this run's. */
+/** The draft a view starts from: saved values where there are any, else what the next start takes (never this run's flags). */
 export function draftOf(view: SettingsView): SettingsDraft {
   const value = <K extends SettingKey>(key: K): ServerSettings[K] =>
-    (view.saved[key] !== undefined ? view.saved[key] : view.effective[key]) as ServerSettings[K];
+    (view.saved[key] !== undefined ? view.saved[key] : view.defaults[key]) as ServerSettings[K];
   const tlsPort = value('tlsPort');
   return {
     host: value('host'),
@@ -55,6 +55,21 @@ export function draftOf(view: SettingsView): SettingsDraft {
     refreshMinutes: String(+(value('refreshIntervalMs') / 60_000).toFixed(4)),
     dataDir: view.saved.dataDir ?? '',
   };
+}
+
+/**
+ * What a save sends: what the file holds, plus each setting the user changed in the form. A setting left as it was is
+ * not written (so a default stays a default), and one pinned by a flag is never sent.
+ */
+export function changesOf(view: SettingsView, draft: SettingsDraft): Partial<Record<SettingKey, unknown>> {
+  const before = settingsOf(draftOf(view));
+  const after = settingsOf(draft);
+  const body: Partial<Record<SettingKey, unknown>> = { ...view.saved };
+  for (const key of SETTING_KEYS) {
+    if (view.pinned[key]) continue;
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) body[key] = after[key];
+  }
+  return body;
 }
 
 /** The settings a draft stands for; text that is not a number goes through as is, so the shared check names it. */
@@ -118,7 +133,7 @@ export function createSettingsStore(call: AdminCall) {
       set({ saving: true, error: null });
       const before = get().view;
       try {
-        const view = await call('saveSettings', { body: settingsOf(draft) as Partial<ServerSettings> });
+        const view = await call('saveSettings', { body: changesOf(before!, draft) as Partial<ServerSettings> });
         const live = (['corsOrigins', 'refreshIntervalMs'] as const).filter(
           (key) => !view.pinned[key] && JSON.stringify(before?.effective[key]) !== JSON.stringify(view.effective[key]),
         );

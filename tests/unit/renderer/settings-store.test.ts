@@ -10,6 +10,14 @@ const view = (extra: Partial<SettingsView> = {}): SettingsView => ({
   editable: true,
   file: '/home/me/.config/Gatehouse/settings.json',
   saved: { port: 9000 },
+  defaults: {
+    host: '127.0.0.1',
+    port: 8790,
+    tlsPort: 8791,
+    corsOrigins: [],
+    refreshIntervalMs: 300_000,
+    dataDir: '/home/me/.config/Gatehouse',
+  },
   effective: {
     host: '127.0.0.1',
     port: 8790,
@@ -51,7 +59,7 @@ describe('settings store', () => {
     assert.equal(saves, 0);
   });
 
-  test('a save sends every field, then says what applied at once and what waits for a restart', async () => {
+  test('a save sends what the file holds and what the user changed, then says what applied at once and what waits for a restart', async () => {
     let sent: unknown;
     const after = view({
       saved: { port: 9000, corsOrigins: ['http://localhost:5173'], refreshIntervalMs: 90_000, tlsPort: null },
@@ -63,14 +71,31 @@ describe('settings store', () => {
     store.getState().edit({ corsOrigins: 'http://localhost:5173', refreshMinutes: '1.5', tlsEnabled: false });
     assert.equal(await store.getState().save(), true);
     assert.deepEqual(sent, {
-      host: '127.0.0.1',
       port: 9000,
       tlsPort: null,
       corsOrigins: ['http://localhost:5173'],
       refreshIntervalMs: 90_000,
-      dataDir: null,
     });
     assert.deepEqual(store.getState().savedNote, { live: ['corsOrigins', 'refreshIntervalMs'], restartNeeded: ['port', 'tlsPort'] });
+  });
+
+  test('the draft starts from the next start’s defaults, not this run’s flags, and a save leaves pinned and untouched settings out', async () => {
+    let sent: unknown;
+    const flagged = view({
+      saved: {},
+      effective: { ...view().effective, port: 0, tlsPort: null },
+      pinned: { port: '--port', tlsPort: '--tls-port' },
+      restartNeeded: [],
+    });
+    const store = createSettingsStore(
+      fakeAdmin({ getSettings: () => flagged, saveSettings: (input) => ((sent = input.body), flagged) }).call,
+    );
+    await store.getState().load();
+    assert.equal(store.getState().draft!.port, '8790', 'the port the next plain start takes, not the flag’s 0');
+    assert.equal(store.getState().draft!.tlsEnabled, true);
+    store.getState().edit({ refreshMinutes: '2' });
+    assert.equal(await store.getState().save(), true);
+    assert.deepEqual(sent, { refreshIntervalMs: 120_000 });
   });
 
   test('a refusal from the gateway lands on its field', async () => {

@@ -46,6 +46,8 @@ export function ServerForm() {
     const flag = view.pinned[key];
     return flag ? t('pinnedBy', { flag }) : base;
   };
+  /** A setting a flag or environment variable sets on this run is shown, not offered for saving. */
+  const pinned = (key: SettingKey) => Boolean(view.pinned[key]);
   const names = (keys: SettingKey[]) => keys.map((key) => t(LABELS[key])).join(', ');
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -74,18 +76,33 @@ export function ServerForm() {
           error={problems.host}
           hint={hint('host', isLoopbackHost(draft.host.trim()) ? t('hostHint') : t('hostExposed'))}
         >
-          <input value={draft.host} onChange={(event) => edit({ host: event.target.value })} spellCheck={false} />
+          <input value={draft.host} disabled={pinned('host')} onChange={(event) => edit({ host: event.target.value })} spellCheck={false} />
         </Field>
         <Field label={t('port')} error={problems.port} hint={hint('port', t('portHint'))}>
-          <input value={draft.port} inputMode="numeric" onChange={(event) => edit({ port: event.target.value })} />
+          <input
+            value={draft.port}
+            inputMode="numeric"
+            disabled={pinned('port')}
+            onChange={(event) => edit({ port: event.target.value })}
+          />
         </Field>
         <label className="check">
-          <input type="checkbox" checked={draft.tlsEnabled} onChange={(event) => edit({ tlsEnabled: event.target.checked })} />
+          <input
+            type="checkbox"
+            checked={draft.tlsEnabled}
+            disabled={pinned('tlsPort')}
+            onChange={(event) => edit({ tlsEnabled: event.target.checked })}
+          />
           {t('tlsEnabled')}
         </label>
         {draft.tlsEnabled && (
           <Field label={t('tlsPort')} error={problems.tlsPort} hint={hint('tlsPort')}>
-            <input value={draft.tlsPort} inputMode="numeric" onChange={(event) => edit({ tlsPort: event.target.value })} />
+            <input
+              value={draft.tlsPort}
+              inputMode="numeric"
+              disabled={pinned('tlsPort')}
+              onChange={(event) => edit({ tlsPort: event.target.value })}
+            />
           </Field>
         )}
         <Field label={t('corsOrigins')} error={problems.corsOrigins} hint={hint('corsOrigins', t('corsHint'))}>
@@ -94,17 +111,24 @@ export function ServerForm() {
             value={draft.corsOrigins}
             spellCheck={false}
             placeholder="http://localhost:5173"
+            disabled={pinned('corsOrigins')}
             onChange={(event) => edit({ corsOrigins: event.target.value })}
           />
         </Field>
         <Field label={t('refreshMinutes')} error={problems.refreshIntervalMs} hint={hint('refreshIntervalMs', t('refreshHint'))}>
-          <input value={draft.refreshMinutes} inputMode="decimal" onChange={(event) => edit({ refreshMinutes: event.target.value })} />
+          <input
+            value={draft.refreshMinutes}
+            inputMode="decimal"
+            disabled={pinned('refreshIntervalMs')}
+            onChange={(event) => edit({ refreshMinutes: event.target.value })}
+          />
         </Field>
         <Field label={t('dataFolder')} error={problems.dataDir} hint={hint('dataDir', t('dataDirHint'))}>
           <input
             value={draft.dataDir}
             placeholder={t('defaultFolder')}
             spellCheck={false}
+            disabled={pinned('dataDir')}
             onChange={(event) => edit({ dataDir: event.target.value })}
           />
         </Field>
