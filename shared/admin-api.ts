@@ -1,4 +1,5 @@
 // Admin API contract of the console: every route's method, path, input and answer, shared by the gateway and the renderer.
+import type { ChannelInput, ChannelSummary, ChannelTestResult } from './channels.ts';
 import type { Asset, AssetStatus, AssetType, Group, Page } from './portrait.ts';
 import type { JournalEntry, JournalPage, JournalQuery } from './journal.ts';
 import type { ServerSettings, SettingsView } from './settings.ts';
@@ -175,6 +176,16 @@ export interface AdminApi {
   getJournalEntry: AdminRoute<{ entryId: string }, None, undefined, JournalEntry>;
   /** Empties the journal; answers how many entries were removed. */
   clearJournal: AdminRoute<None, None, undefined, { removed: number }>;
+  /** The relay channels with their health, highest priority first; keys only as hints. */
+  listChannels: AdminRoute<None, None, undefined, ChannelSummary[]>;
+  /** Adds a channel; its `key` goes to the secret store and is never sent back. */
+  createChannel: AdminRoute<None, None, ChannelInput, ChannelSummary>;
+  /** Changes the given fields (`key`: a string replaces it, null removes it, absent keeps it). */
+  updateChannel: AdminRoute<{ channelId: string }, None, ChannelInput, ChannelSummary>;
+  /** Removes a channel and its key; answers the channel as it was. */
+  removeChannel: AdminRoute<{ channelId: string }, None, undefined, ChannelSummary>;
+  /** One minimal real call of the channel's upstream (with `model`: a 1-token answer), recorded in its health. */
+  testChannel: AdminRoute<{ channelId: string }, None, { model?: string }, ChannelTestResult>;
 }
 
 /** Name of an admin route. */
@@ -202,6 +213,11 @@ export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMeth
   listJournal: { method: 'GET', path: `${ADMIN_API_PREFIX}/journal` },
   getJournalEntry: { method: 'GET', path: `${ADMIN_API_PREFIX}/journal/:entryId` },
   clearJournal: { method: 'POST', path: `${ADMIN_API_PREFIX}/journal/clear` },
+  listChannels: { method: 'GET', path: `${ADMIN_API_PREFIX}/channels` },
+  createChannel: { method: 'POST', path: `${ADMIN_API_PREFIX}/channels` },
+  updateChannel: { method: 'PUT', path: `${ADMIN_API_PREFIX}/channels/:channelId` },
+  removeChannel: { method: 'POST', path: `${ADMIN_API_PREFIX}/channels/:channelId/remove` },
+  testChannel: { method: 'POST', path: `${ADMIN_API_PREFIX}/channels/:channelId/test` },
 };
 
 /** Fills a route's `:param` placeholders (URI-encoded). */

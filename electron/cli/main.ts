@@ -1,8 +1,9 @@
-// Entry point of the `gatehouse` CLI: dispatches `serve` and `token`, prints usage errors plainly.
+// Entry point of the `gatehouse` CLI: dispatches `serve`, `token` and `channel`, prints usage errors plainly.
 import { plainMessageOf } from './start-errors.ts';
 import { UsageError } from '../gateway/options/serve-options.ts';
 import { serve, type Output } from './serve.ts';
 import { token } from './token.ts';
+import { channel, CHANNEL_USAGE } from './channel.ts';
 
 const HELP = `gatehouse: a local AI gateway
 
@@ -13,6 +14,7 @@ usage:
   gatehouse token create --account NAME [--name LABEL] [--expires-at RFC3339] [--quota AMOUNT] [--data-dir DIR]
   gatehouse token list [--account NAME] [--data-dir DIR]
   gatehouse token revoke TOKEN_ID [--data-dir DIR]
+${CHANNEL_USAGE.replace(/^usage:\n/, '')}
 
 See docs/cli-and-settings.md for the environment variables that mirror each flag.`;
 
@@ -30,6 +32,8 @@ async function main(argv: string[]): Promise<number> {
     case 'token':
       await token(args, process.env, io);
       return 0;
+    case 'channel':
+      return channel(args, process.env, io);
     case undefined:
     case 'help':
     case '--help':

@@ -16,6 +16,7 @@ import { AssetRefresher } from './services/asset-refresh.ts';
 import { AssetsService } from './services/assets.ts';
 import { AudioService } from './services/audio.ts';
 import { BillingService } from './services/billing.ts';
+import { ChannelsService } from './services/channels.ts';
 import { STORAGE_LIMITS, type StorageLimits } from './services/storage-limits.ts';
 import { GroupsService } from './services/groups.ts';
 import { ImagesService } from './services/images.ts';
@@ -27,6 +28,7 @@ import { TokensService } from './services/tokens.ts';
 import { makeListenersSafe } from './safe-events.ts';
 import { AccountsRepo } from './storage/accounts-repo.ts';
 import { AssetsRepo } from './storage/assets-repo.ts';
+import { ChannelsRepo } from './storage/channels-repo.ts';
 import type { Db } from './storage/database.ts';
 import { GroupsRepo } from './storage/groups-repo.ts';
 import { JournalRepo } from './storage/journal-repo.ts';
@@ -100,6 +102,8 @@ export interface GatewayContext {
   storedResponses: StoredResponses;
   /** The provider seam: routes and services reach models and upstreams only through `providers.for(call)`. */
   providers: ProviderSelector;
+  /** The relay channels (SQLite and the secret store, read per call); also the ChannelDirectory relay routing reads. */
+  channels: ChannelsService;
 }
 
 export interface ContextOptions {
@@ -199,6 +203,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     images: new ImagesService({ providers, billing, clock, dataDir: options.dataDir, onError: reportError }),
     media,
     providers,
+    channels: new ChannelsService({ repo: new ChannelsRepo(db), secrets: options.secrets, clock }),
     storedResponses: new StoredResponses(new ResponsesRepo(db), db, clock, storageLimits),
     storageLimits,
     tasks3d: new Tasks3dService({

@@ -23,6 +23,10 @@ export type { GatewayConfig } from './config.ts';
 export { DEFAULTS } from './config.ts';
 export { selectSecretStore, SECRET_MODES, type SecretMode } from './secrets/select-store.ts';
 export { openTokenAdmin, type TokenAdmin } from './token-admin.ts';
+export { openChannelAdmin, type ChannelAdmin } from './channel-admin.ts';
+export { testChannel } from './services/channel-probe.ts';
+export { parseHeaderLine } from './services/channel-input.ts';
+export { GatewayError } from './errors.ts';
 export { MICROS, type TokenSummary } from './services/tokens.ts';
 export { parseRfc3339, rfc3339 } from './time.ts';
 /** Failures the user can fix, which hosts report in one plain line. */

@@ -165,9 +165,9 @@ describe('web console', { skip }, () => {
     assert.match(refused.body.message, /revoked/);
   });
 
-  test('Channels explains that it arrives with relay mode', async () => {
+  test('Channels explains how to add the first upstream', async () => {
     await open('Channels');
-    await page.getByText('Channels arrive with relay mode').waitFor();
+    await page.getByText('No channels yet').waitFor();
     await screenshot(page, 'channels');
   });
 

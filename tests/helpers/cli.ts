@@ -66,9 +66,13 @@ export function firstTokenOf(server: ServeProcess): string {
   return /sk-gh-[A-Za-z0-9]+/.exec(line)![0];
 }
 
-/** Runs a short CLI command to completion. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+/** Runs a short CLI command to completion; `input` is written to its standard input. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input?: string) {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    ...(input !== undefined && { input }),
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr, lines: result.stdout.trim().split('\n') };
 }
 
@@ -80,4 +84,16 @@ export async function consoleUrlOf(server: ServeProcess): Promise<string> {
     if (server.child.exitCode !== null) throw new Error(`gatehouse serve exited before printing its console URL:\n${server.stderr()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** Runs a short CLI command like runCli without blocking this process, for commands that call a server running in it. */
+export async function runCliAsync(args: string[], env: NodeJS.ProcessEnv = {}, input?: string) {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end(input ?? '');
+  const [code] = (await once(child, 'close')) as [number | null];
+  return { code, stdout, stderr, lines: stdout.trim().split('\n') };
 }

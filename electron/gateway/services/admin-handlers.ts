@@ -8,7 +8,10 @@ import type { JournalRepo } from '../storage/journal-repo.ts';
 import type { Clock } from '../time.ts';
 import { parseJournalFilter, parseTokenCreate } from './admin-input.ts';
 import type { AssetsService } from './assets.ts';
-import { notFound } from '../errors.ts';
+import { readChannelInput } from './channel-input.ts';
+import { testChannel } from './channel-probe.ts';
+import type { ChannelsService } from './channels.ts';
+import { invalid, notFound } from '../errors.ts';
 import type { GroupsService } from './groups.ts';
 import type { JournalRecorder } from './journal.ts';
 import { normalizePaging } from './paging.ts';
@@ -34,6 +37,7 @@ export interface AdminContext extends LiveTargets {
   readonly groups: GroupsService;
   readonly assets: AssetsService;
   readonly tokens: TokensService;
+  readonly channels: ChannelsService;
   readonly accounts: Pick<AccountsRepo, 'findByName'>;
   readonly secrets: SecretStore;
   readonly dataDir: string;
@@ -178,5 +182,21 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       context.journal.flush();
       return { removed: context.journalRepo.clear() };
     },
+    listChannels: () => context.channels.list(),
+    createChannel: ({ body }) => context.channels.add(readChannelInput(body)),
+    updateChannel: ({ params, body }) => context.channels.update(channelIdOf(context.channels, params.channelId), readChannelInput(body)),
+    removeChannel: ({ params }) => context.channels.remove(channelIdOf(context.channels, params.channelId)),
+    testChannel: ({ params, body }) => {
+      const model = (body as { model?: unknown } | undefined)?.model;
+      if (model !== undefined && typeof model !== 'string') throw invalid('model must be a string', 'model');
+      return testChannel(context.channels, channelIdOf(context.channels, params.channelId), model);
+    },
   };
+}
+
+/** The admin API names channels by id only (a name could be mistaken for another channel's id). */
+function channelIdOf(channels: ChannelsService, channelId: string): string {
+  const channel = channels.find(channelId);
+  if (!channel || channel.id !== channelId) throw notFound(`Channel ${channelId.slice(0, 80)} does not exist`, 'channelId');
+  return channelId;
 }

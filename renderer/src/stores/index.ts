@@ -7,6 +7,7 @@ import { connectAdminSocket, type SocketFactory } from '../api/admin-socket.ts';
 import { createTasks3dClient } from '../api/tasks3d.ts';
 import { createApiKeyStore } from './api-key.ts';
 import { createAssetsStore } from './assets.ts';
+import { createChannelsStore } from './channels.ts';
 import { createConnectionStore, type Connection } from './connection.ts';
 import { createJournalStore } from './journal.ts';
 import { createNavigationStore, type PageName } from './navigation.ts';
@@ -48,6 +49,7 @@ export function createConsoleStores(deps: ConsoleDeps) {
     status,
     assets,
     tokens: createTokensStore(call),
+    channels: createChannelsStore(call),
     journal: createJournalStore(call),
     settings: createSettingsStore(call),
     apiKeys: createApiKeyStore(call, deps.session),

@@ -9,6 +9,7 @@ import { responseBytes } from './007-response-bytes.ts';
 import { usageDaily } from './008-usage-daily.ts';
 import { simReviewsOut } from './009-sim-reviews-out.ts';
 import { tasks3dUpstream } from './010-tasks3d-upstream.ts';
+import { channels } from './011-channels.ts';
 
 /** One numbered schema step. */
 export interface Migration {
@@ -29,4 +30,5 @@ export const migrations: readonly Migration[] = [
   usageDaily,
   simReviewsOut,
   tasks3dUpstream,
+  channels,
 ];

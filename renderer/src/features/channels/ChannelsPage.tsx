@@ -1,16 +1,147 @@
-// Channels: an empty state until relay mode lands, saying what the page will hold and what works today.
+// Channels: the relay upstreams with their health (last error, latency, cooldown), add and edit, enable or disable, test, remove.
+import { useEffect, useState } from 'react';
+import type { ChannelSummary } from '../../../../shared/channels.ts';
 import { useStores } from '../../context.ts';
-import { useT } from '../../i18n/index.ts';
-import { Button, EmptyState } from '../../components/ui.tsx';
+import { formatTime, useT } from '../../i18n/index.ts';
+import { Button, EmptyState, ErrorNote, Panel, Progress } from '../../components/ui.tsx';
+import { ChannelForm } from './ChannelForm.tsx';
+
+function Health(props: { channel: ChannelSummary }) {
+  const t = useT();
+  const language = useStores().prefs((state) => state.language);
+  const { health } = props.channel;
+  let text: string;
+  let tone: string;
+  if (health.cooldown_until !== null) {
+    text = t('health_cooling', { time: formatTime(language, health.cooldown_until) });
+    tone = 'health-cooling';
+  } else if (health.consecutive_failures > 0) {
+    text = t('health_failing', { count: health.consecutive_failures });
+    tone = 'health-failing';
+  } else if (health.last_ok_at !== null) {
+    text = t('health_ok', { ms: health.last_latency_ms ?? 0 });
+    tone = 'health-ok';
+  } else {
+    text = t('health_unused');
+    tone = '';
+  }
+  return (
+    <>
+      <span className={`badge ${tone}`}>{text}</span>
+      {health.last_error && <div className="muted small">{t('lastError', { error: health.last_error })}</div>}
+    </>
+  );
+}
+
+function ChannelRow(props: { channel: ChannelSummary; onEdit: () => void }) {
+  const t = useT();
+  const { channels } = useStores();
+  const { channel } = props;
+  const busy = channels((state) => state.busy.includes(channel.id));
+  const tested = channels((state) => state.tests[channel.id]);
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <tr data-channel-id={channel.id}>
+      <td>
+        <strong>{channel.name}</strong>
+        <div className="muted small">
+          {channel.kind} · {channel.enabled ? t('channelEnabled') : t('channelDisabled')}
+        </div>
+      </td>
+      <td>
+        <code>{channel.base_url}</code>
+        <div className="muted small">{channel.models}</div>
+      </td>
+      <td>
+        {channel.priority} / {channel.weight}
+      </td>
+      <td>{channel.key_hint === null ? <span className="muted">{t('channelKeyNone')}</span> : <code>{channel.key_hint}</code>}</td>
+      <td>
+        <Health channel={channel} />
+        {tested && (
+          <div className={tested.ok ? 'test-ok small' : 'test-failed small'} role="status">
+            {tested.ok ? t('testOk', { ms: tested.latency_ms }) : t('testFailed', { message: tested.message })}
+          </div>
+        )}
+      </td>
+      <td className="actions">
+        <Button busy={busy} onClick={() => void channels.getState().test(channel.id)}>
+          {t('testChannel')}
+        </Button>
+        <Button onClick={props.onEdit}>{t('edit')}</Button>
+        <Button busy={busy} onClick={() => void channels.getState().setEnabled(channel.id, !channel.enabled)}>
+          {channel.enabled ? t('disable') : t('enable')}
+        </Button>
+        {confirming ? (
+          <>
+            <Button kind="danger" busy={busy} onClick={() => void channels.getState().remove(channel.id)}>
+              {t('confirmRemoveChannel')}
+            </Button>
+            <Button onClick={() => setConfirming(false)}>{t('cancel')}</Button>
+          </>
+        ) : (
+          <Button kind="danger" onClick={() => setConfirming(true)}>
+            {t('removeChannel')}
+          </Button>
+        )}
+      </td>
+    </tr>
+  );
+}
 
 export function ChannelsPage() {
   const t = useT();
-  const go = useStores().navigation((state) => state.go);
+  const { channels } = useStores();
+  const list = channels((state) => state.channels);
+  const loading = channels((state) => state.loading);
+  const error = channels((state) => state.error);
+  const actionError = channels((state) => state.actionError);
+  const [editing, setEditing] = useState<ChannelSummary | null>(null);
+  // A new form after every save or cancel: the add form starts empty again.
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    void channels.getState().load();
+  }, [channels]);
   return (
-    <div className="page">
-      <EmptyState title={t('channelsSoonTitle')} action={<Button onClick={() => go('playground')}>{t('openPlayground')}</Button>}>
-        {t('channelsSoonBody')}
-      </EmptyState>
+    <div className="page channels-page">
+      <ChannelForm
+        key={`${editing?.id ?? 'new'}-${round}`}
+        editing={editing}
+        onDone={() => {
+          setEditing(null);
+          setRound((value) => value + 1);
+        }}
+      />
+      <Panel title={t('navChannels')}>
+        <p className="muted small">{t('channelsHelp')}</p>
+        <ErrorNote message={error} onRetry={() => void channels.getState().load()} />
+        <ErrorNote message={actionError} />
+        {loading && !list && <Progress label={t('loading')} />}
+        {list && list.length === 0 && <EmptyState title={t('noChannelsTitle')}>{t('noChannelsBody')}</EmptyState>}
+        {list && list.length > 0 && (
+          <div className="table-scroll">
+            <table className="table" aria-label={t('navChannels')}>
+              <thead>
+                <tr>
+                  <th>{t('name')}</th>
+                  <th>{t('channelBaseUrl')}</th>
+                  <th>
+                    {t('channelPriority')} / {t('channelWeight')}
+                  </th>
+                  <th>{t('channelKey')}</th>
+                  <th>{t('channelHealth')}</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((channel) => (
+                  <ChannelRow key={channel.id} channel={channel} onEdit={() => setEditing(channel)} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Panel>
     </div>
   );
 }

@@ -1,0 +1,209 @@
+// `gatehouse channel add|list|update|remove|test`: manages the relay channels of a data dir, also while a server runs on it.
+import { createInterface } from 'node:readline';
+import {
+  GatewayError,
+  openChannelAdmin,
+  parseHeaderLine,
+  rfc3339,
+  selectSecretStore,
+  SECRET_MODES,
+  testChannel,
+  type ChannelAdmin,
+  type SecretMode,
+} from '../gateway/index.ts';
+import { parse, UsageError } from '../gateway/options/serve-options.ts';
+import type { ChannelInput, ChannelSummary } from '../../shared/channels.ts';
+import { defaultDataDir } from './paths.ts';
+import type { Output } from './serve.ts';
+
+const FLAGS = {
+  'data-dir': { type: 'string' },
+  secrets: { type: 'string' },
+  name: { type: 'string' },
+  kind: { type: 'string' },
+  'base-url': { type: 'string' },
+  models: { type: 'string' },
+  priority: { type: 'string' },
+  weight: { type: 'string' },
+  'timeout-ms': { type: 'string' },
+  header: { type: 'string', multiple: true },
+  'key-stdin': { type: 'boolean' },
+  'key-env': { type: 'string' },
+  enabled: { type: 'string' },
+  json: { type: 'boolean' },
+  model: { type: 'string' },
+} as const;
+
+type Values = ReturnType<typeof parse<typeof FLAGS>>['values'];
+
+export const CHANNEL_USAGE = `usage:
+  gatehouse channel add --name NAME --kind openai|anthropic|gemini --base-url URL [--models LIST] [--priority N] [--weight N]
+                        [--timeout-ms N] [--header 'Name: value']... [--key-stdin | --key-env VAR] [--data-dir DIR] [--secrets MODE]
+  gatehouse channel list [--json] [--data-dir DIR]
+  gatehouse channel update NAME [the same flags] [--enabled true|false]
+  gatehouse channel remove NAME [--data-dir DIR] [--secrets MODE]
+  gatehouse channel test NAME [--model M] [--data-dir DIR] [--secrets MODE]`;
+
+/** Runs one `channel` action; resolves with the exit code (1: a failed test or a store that failed). */
+export async function channel(args: string[], env: NodeJS.ProcessEnv, io: Output): Promise<number> {
+  const { values, positionals } = parse(args, FLAGS);
+  const [action, target, ...extra] = positionals;
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"\n\n${CHANNEL_USAGE}`);
+  const dataDir = values['data-dir'] ?? env['GATEHOUSE_DATA_DIR'] ?? defaultDataDir(env);
+  const key = await keyOf(values, env);
+  // The secret store is opened only when a key is read, written or deleted.
+  const needsStore = key !== undefined || action === 'remove' || action === 'test';
+  const store = needsStore ? await openStore(values, env, dataDir, io) : (await selectSecretStore('none', dataDir)).store;
+  const admin = openChannelAdmin(dataDir, store);
+  try {
+    return await run(admin, action, target, values, key, io);
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    if (error.kind === 'invalid_request' || error.kind === 'not_found') throw new UsageError(asFlags(error));
+    io.err(`gatehouse: ${error.message}`);
+    return 1;
+  } finally {
+    admin.close();
+  }
+}
+
+async function run(
+  admin: ChannelAdmin,
+  action: string | undefined,
+  target: string | undefined,
+  values: Values,
+  key: string | undefined,
+  io: Output,
+): Promise<number> {
+  const { channels } = admin;
+  const named = () => {
+    if (!target) throw new UsageError(`channel ${action} needs the channel's NAME\n\n${CHANNEL_USAGE}`);
+    return target;
+  };
+  switch (action) {
+    case 'add': {
+      if (target) throw new UsageError(`channel add takes the name as --name ${target}`);
+      const created = await channels.add(inputOf(values, key));
+      io.out(describe(created));
+      io.out(created.id);
+      return 0;
+    }
+    case 'list': {
+      const list = channels.list();
+      if (values.json) io.out(JSON.stringify(list, null, 2));
+      else for (const item of list) io.out(describe(item));
+      return 0;
+    }
+    case 'update':
+      io.out(describe(await channels.update(named(), inputOf(values, key))));
+      return 0;
+    case 'remove': {
+      const removed = await channels.remove(named());
+      io.out(`removed ${removed.name} (${removed.id})`);
+      return 0;
+    }
+    case 'test': {
+      const result = await testChannel(channels, named(), values.model);
+      if (result.ok) {
+        io.out(`ok ${result.latency_ms} ms`);
+        return 0;
+      }
+      io.err(`gatehouse: channel ${target} failed its test after ${result.latency_ms} ms: ${result.message}`);
+      return 1;
+    }
+    default:
+      throw new UsageError(CHANNEL_USAGE);
+  }
+}
+
+/** The fields the flags give (absent flags stay absent, so update changes only those). */
+function inputOf(values: Values, key: string | undefined): ChannelInput {
+  const input: ChannelInput = {};
+  if (values.name !== undefined) input.name = values.name;
+  if (values.kind !== undefined) input.kind = values.kind as ChannelInput['kind'];
+  if (values['base-url'] !== undefined) input.base_url = values['base-url'];
+  if (values.models !== undefined) input.models = values.models;
+  for (const [flag, field] of [
+    ['priority', 'priority'],
+    ['weight', 'weight'],
+    ['timeout-ms', 'timeout_ms'],
+  ] as const) {
+    const text = values[flag];
+    if (text === undefined) continue;
+    if (!/^[+-]?\d+$/.test(text.trim())) throw new UsageError(`--${flag} must be a whole number; got "${text}"`);
+    input[field] = Number(text);
+  }
+  if (values.header !== undefined) input.headers = Object.fromEntries(values.header.map((line) => parseHeaderLine(line)));
+  if (values.enabled !== undefined) {
+    if (values.enabled !== 'true' && values.enabled !== 'false')
+      throw new UsageError(`--enabled must be true or false; got "${values.enabled}"`);
+    input.enabled = values.enabled === 'true';
+  }
+  if (key !== undefined) input.key = key;
+  return input;
+}
+
+/** The key from standard input (one line) or from a named environment variable; never from the command line. */
+async function keyOf(values: Values, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  if (values['key-stdin'] && values['key-env'] !== undefined) throw new UsageError('give the key with --key-stdin or --key-env, not both');
+  if (values['key-env'] !== undefined) {
+    const key = env[values['key-env']];
+    if (key === undefined || key === '') throw new UsageError(`--key-env ${values['key-env']}: that environment variable is not set`);
+    return key;
+  }
+  if (!values['key-stdin']) return undefined;
+  if (process.stdin.isTTY) process.stderr.write('paste the key and press Enter: ');
+  const lines = createInterface({ input: process.stdin, terminal: false });
+  for await (const line of lines) {
+    lines.close();
+    process.stdin.pause();
+    if (line.trim() === '') break;
+    return line;
+  }
+  throw new UsageError('--key-stdin read no key: pipe it in, e.g. printenv OPENAI_API_KEY | gatehouse channel add … --key-stdin');
+}
+
+async function openStore(values: Values, env: NodeJS.ProcessEnv, dataDir: string, io: Output) {
+  const mode = values.secrets ?? env['GATEHOUSE_SECRETS'] ?? 'auto';
+  if (!SECRET_MODES.includes(mode as SecretMode)) throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}`);
+  const { store, warning } = await selectSecretStore(mode as SecretMode, dataDir);
+  if (warning) io.err(`warning: ${warning.replace(/; no copy of tokens is kept.*$/, '')}`);
+  return store;
+}
+
+/** A service message names the API field (`base_url must …`): the CLI says the flag instead. */
+function asFlags(error: GatewayError): string {
+  const field = error.param;
+  if (!field || field === 'key') return error.message;
+  const flag = field === 'headers' ? '--header' : `--${field.replace(/_/g, '-')}`;
+  return error.message.startsWith(field) ? `${flag}${error.message.slice(field.length)}` : error.message;
+}
+
+/** One line per channel: id, name, kind, base URL, models, numbers, state, key hint, health. */
+function describe(item: ChannelSummary): string {
+  const headers = Object.entries(item.headers).map(([name, value]) => `${name}: ${value}`);
+  return [
+    item.id,
+    item.name,
+    item.kind,
+    item.base_url,
+    `models ${item.models}`,
+    `priority ${item.priority}`,
+    `weight ${item.weight}`,
+    `timeout ${item.timeout_ms} ms`,
+    item.enabled ? 'enabled' : 'disabled',
+    item.key_hint === null ? 'no key' : `key ${item.key_hint}`,
+    ...(headers.length > 0 ? [`headers ${headers.join('; ')}`] : []),
+    healthOf(item),
+  ].join('\t');
+}
+
+function healthOf(item: ChannelSummary): string {
+  const { health } = item;
+  const last = health.last_error === null ? '' : `; last error: ${health.last_error}`;
+  if (health.cooldown_until !== null)
+    return `cooling down until ${rfc3339(health.cooldown_until)} (${health.consecutive_failures} failures in a row${last})`;
+  if (health.consecutive_failures > 0) return `${health.consecutive_failures} failure(s) in a row${last}`;
+  if (health.last_ok_at !== null) return `ok (last latency ${health.last_latency_ms} ms)`;
+  return health.last_error === null ? 'not used yet' : `not used yet${last}`;
+}

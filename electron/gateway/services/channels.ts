@@ -1,0 +1,315 @@
+// Relay channels: add, list, update, remove with every field checked, keys in the secret store; also the ChannelDirectory relay routing reads (health and cooldown included).
+import { CHANNEL_COOLDOWN, CHANNEL_DEFAULTS, secretHint, type ChannelInput, type ChannelSummary } from '../../../shared/channels.ts';
+import { publicId } from '../ids.ts';
+import { GatewayError, invalid, notFound } from '../errors.ts';
+import type { ChannelDirectory, ChannelKind, ChannelOutcome, RelayChannel } from '../providers/types.ts';
+import type { SecretStore } from '../secrets/secret-store.ts';
+import type { ChannelRow, ChannelSettings, ChannelsRepo } from '../storage/channels-repo.ts';
+import type { Clock } from '../time.ts';
+import { checkHeaders, checkInteger, checkKey, checkKind, checkName, normalizeBaseUrl } from './channel-input.ts';
+import { formatModels, parseModels, upstreamModelOf, type ModelEntry } from './channel-models.ts';
+import { useSecretStore } from './secret-access.ts';
+
+/** The secret store entry of a channel's key (token secrets are `token:…`, so the two never collide). */
+export const channelSecretName = (channelId: string): string => `channel:${channelId}`;
+
+/** How long a key read from the secret store is reused (a change of the channel's revision drops it at once). */
+const KEY_CACHE_MS = 10_000;
+/** Longest error text kept as a channel's last error. */
+const ERROR_TEXT_LIMIT = 500;
+
+/** The cooldown after `streak` consecutive failures (0: none yet): see CHANNEL_COOLDOWN. */
+export function cooldownAfter(streak: number): number {
+  if (streak < CHANNEL_COOLDOWN.failures) return 0;
+  return Math.min(CHANNEL_COOLDOWN.firstCooldownMs * 2 ** (streak - CHANNEL_COOLDOWN.failures), CHANNEL_COOLDOWN.maxCooldownMs);
+}
+
+export interface ChannelsServiceOptions {
+  repo: ChannelsRepo;
+  secrets: SecretStore;
+  clock: Clock;
+  /** A number in [0, 1) for the weighted order within a priority (tests pass a fixed sequence). */
+  random?: () => number;
+}
+
+/** The configured channels, read from SQLite on every call so a change by the CLI or the console applies to the next request. */
+export class ChannelsService implements ChannelDirectory {
+  private readonly repo: ChannelsRepo;
+  private readonly secrets: SecretStore;
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly keys = new Map<string, { revision: number; key: string | null; readAt: number }>();
+
+  constructor(options: ChannelsServiceOptions) {
+    this.repo = options.repo;
+    this.secrets = options.secrets;
+    this.clock = options.clock;
+    this.random = options.random ?? Math.random;
+  }
+
+  /** Where keys are kept, as the user is told. */
+  get secretStore(): Pick<SecretStore, 'kind' | 'description'> {
+    return this.secrets;
+  }
+
+  /** Adds a channel (`name`, `kind`, `base_url` required); its key, if any, goes to the secret store only. */
+  async add(input: ChannelInput): Promise<ChannelSummary> {
+    for (const field of ['name', 'kind', 'base_url'] as const) {
+      if (input[field] === undefined || input[field].trim() === '') throw invalid(`${field} is required`, field);
+    }
+    const settings = this.settingsOf(input);
+    const key = typeof input.key === 'string' ? checkKey(input.key) : null;
+    this.assertNameFree(settings.name);
+    if (key !== null) this.assertKeysKept(settings.name);
+    const channelId = publicId('ch');
+    if (key !== null) await useSecretStore(this.secrets, (store) => store.set(channelSecretName(channelId), key));
+    try {
+      return this.summarize(
+        this.repo.insert(channelId, { ...settings, key_hint: key === null ? null : secretHint(key) }, this.clock.now()),
+      );
+    } catch (error) {
+      if (key !== null) await this.secrets.delete(channelSecretName(channelId)).catch(() => false);
+      throw error;
+    }
+  }
+
+  /** Every channel, highest priority first. */
+  list(): ChannelSummary[] {
+    return this.repo.list().map((row) => this.summarize(row));
+  }
+
+  /** A channel by id or name (names ignore case). */
+  find(nameOrId: string): ChannelSummary | undefined {
+    const row = this.rowOf(nameOrId);
+    return row && this.summarize(row);
+  }
+
+  /** Changes the given fields; `key` set to a string replaces the key, null removes it, absent keeps it. */
+  async update(nameOrId: string, input: ChannelInput): Promise<ChannelSummary> {
+    const row = this.require(nameOrId);
+    const settings = this.settingsOf(input, row);
+    if (settings.name.toLowerCase() !== row.name.toLowerCase()) this.assertNameFree(settings.name);
+    let keyHint = row.key_hint;
+    if (typeof input.key === 'string') {
+      const key = checkKey(input.key);
+      this.assertKeysKept(settings.name);
+      await useSecretStore(this.secrets, (store) => store.set(channelSecretName(row.channel_id), key));
+      keyHint = secretHint(key);
+    } else if (input.key === null && row.key_hint !== null) {
+      await useSecretStore(this.secrets, (store) => store.delete(channelSecretName(row.channel_id)));
+      keyHint = null;
+    }
+    const updated = this.repo.update(row.channel_id, { ...settings, key_hint: keyHint }, this.clock.now());
+    if (!updated) throw notFound(`No channel named "${nameOrId}"`, 'name');
+    this.keys.delete(row.channel_id);
+    return this.summarize(updated);
+  }
+
+  /** Removes a channel and its key; answers the channel as it was. */
+  async remove(nameOrId: string): Promise<ChannelSummary> {
+    const row = this.require(nameOrId);
+    this.repo.remove(row.channel_id);
+    this.keys.delete(row.channel_id);
+    // The channel is gone either way; a key the store fails to delete opens nothing of ours any more.
+    if (row.key_hint !== null) await this.secrets.delete(channelSecretName(row.channel_id)).catch(() => false);
+    return this.summarize(row);
+  }
+
+  /**
+   * The channel as relay would use it for `model` (enabled or not, cooling down or not), key included: what a test
+   * call sends. Without a model, the upstream model is null.
+   */
+  async target(nameOrId: string, model?: string): Promise<{ channel: RelayChannel; models: ModelEntry[] }> {
+    const row = this.require(nameOrId);
+    const models = parseModels(row.models);
+    const upstream = model === undefined ? '' : (upstreamModelOf(models, model) ?? model);
+    const channel = await this.relayChannelOf(row, upstream);
+    if (!channel) throw new GatewayError('unavailable', missingKeyMessage(row, this.secrets));
+    return { channel, models };
+  }
+
+  kindsServing(model: string): ChannelKind[] {
+    const kinds: ChannelKind[] = [];
+    for (const row of this.repo.list()) {
+      if (row.enabled !== 1 || kinds.includes(row.kind as ChannelKind)) continue;
+      if (upstreamModelOf(parseModels(row.models), model) !== undefined) kinds.push(row.kind as ChannelKind);
+    }
+    return kinds;
+  }
+
+  async candidates(model: string, kind: ChannelKind): Promise<RelayChannel[]> {
+    const now = this.clock.now();
+    const serving = this.repo
+      .list()
+      .filter((row) => row.enabled === 1 && row.kind === kind && !(row.cooldown_until !== null && row.cooldown_until > now))
+      .flatMap((row) => {
+        const upstream = upstreamModelOf(parseModels(row.models), model);
+        return upstream === undefined ? [] : [{ row, upstream }];
+      });
+    const ordered: typeof serving = [];
+    // The list comes highest priority first: shuffle each run of equal priority by weight.
+    for (let start = 0; start < serving.length;) {
+      let end = start;
+      while (end < serving.length && serving[end]!.row.priority === serving[start]!.row.priority) end += 1;
+      ordered.push(...this.weightedOrder(serving.slice(start, end)));
+      start = end;
+    }
+    const channels: RelayChannel[] = [];
+    for (const { row, upstream } of ordered) {
+      const channel = await this.relayChannelOf(row, upstream).catch((error: unknown) => {
+        this.repo.noteError(row.channel_id, clip(`the secret store failed: ${(error as Error).message}`), this.clock.now());
+        return undefined;
+      });
+      if (channel) channels.push(channel);
+      else this.repo.noteError(row.channel_id, missingKeyMessage(row, this.secrets), this.clock.now());
+    }
+    return channels;
+  }
+
+  record(channelId: string, outcome: ChannelOutcome): void {
+    const now = this.clock.now();
+    const latencyMs = Math.max(0, Math.round(outcome.latencyMs));
+    if (outcome.ok) this.repo.recordSuccess(channelId, latencyMs, now);
+    else {
+      // An upstream may echo the credential in its error: the text kept never holds a key this process has read.
+      const key = this.keys.get(channelId)?.key;
+      const error = key ? outcome.error.replaceAll(key, secretHint(key)) : outcome.error;
+      this.repo.recordFailure(channelId, { latencyMs, error: clip(error), now }, cooldownAfter);
+    }
+  }
+
+  listedModels(): { model: string; channel: string; kind: ChannelKind }[] {
+    return this.repo
+      .list()
+      .filter((row) => row.enabled === 1)
+      .flatMap((row) =>
+        parseModels(row.models)
+          .filter((entry) => entry.local !== '*')
+          .map((entry) => ({ model: entry.local, channel: row.name, kind: row.kind as ChannelKind })),
+      );
+  }
+
+  /** Picks without replacement, each pick with a chance proportional to its weight. */
+  private weightedOrder<T extends { row: ChannelRow }>(items: T[]): T[] {
+    const left = [...items];
+    const out: T[] = [];
+    while (left.length > 0) {
+      const total = left.reduce((sum, item) => sum + item.row.weight, 0);
+      let point = this.random() * total;
+      let index = 0;
+      while (index < left.length - 1 && point >= left[index]!.row.weight) {
+        point -= left[index]!.row.weight;
+        index += 1;
+      }
+      out.push(...left.splice(index, 1));
+    }
+    return out;
+  }
+
+  /** The channel for relay, its key read from the store (briefly cached per revision); undefined when its key is missing. */
+  private async relayChannelOf(row: ChannelRow, upstreamModel: string): Promise<RelayChannel | undefined> {
+    let key: string | null = null;
+    if (row.key_hint !== null) {
+      const cached = this.keys.get(row.channel_id);
+      const now = this.clock.now();
+      if (cached && cached.revision === row.revision && now - cached.readAt < KEY_CACHE_MS) key = cached.key;
+      else {
+        key = await this.secrets.get(channelSecretName(row.channel_id));
+        this.keys.set(row.channel_id, { revision: row.revision, key, readAt: now });
+      }
+      if (key === null) return undefined;
+    }
+    return {
+      id: row.channel_id,
+      name: row.name,
+      kind: row.kind as ChannelKind,
+      baseUrl: row.base_url,
+      upstreamModel,
+      priority: row.priority,
+      weight: row.weight,
+      timeoutMs: row.timeout_ms,
+      headers: JSON.parse(row.headers) as Record<string, string>,
+      key,
+    };
+  }
+
+  /** The validated settings: `input` over `previous` (or the defaults). */
+  private settingsOf(input: ChannelInput, previous?: ChannelRow): Omit<ChannelSettings, 'key_hint'> {
+    const number = (field: 'priority' | 'weight' | 'timeout_ms', fallback: number) =>
+      input[field] === undefined ? fallback : checkInteger(field, input[field]);
+    return {
+      name: input.name === undefined ? previous!.name : checkName(input.name),
+      kind: input.kind === undefined ? previous!.kind : checkKind(input.kind),
+      base_url: input.base_url === undefined ? previous!.base_url : normalizeBaseUrl(input.base_url),
+      models:
+        input.models === undefined
+          ? (previous?.models ?? CHANNEL_DEFAULTS.models)
+          : formatModels(parseModels(input.models.trim() === '' ? CHANNEL_DEFAULTS.models : input.models)),
+      priority: number('priority', previous?.priority ?? CHANNEL_DEFAULTS.priority),
+      weight: number('weight', previous?.weight ?? CHANNEL_DEFAULTS.weight),
+      timeout_ms: number('timeout_ms', previous?.timeout_ms ?? CHANNEL_DEFAULTS.timeoutMs),
+      headers: input.headers === undefined ? (previous?.headers ?? '{}') : JSON.stringify(checkHeaders(input.headers)),
+      enabled: input.enabled === undefined ? (previous?.enabled ?? 1) : input.enabled ? 1 : 0,
+    };
+  }
+
+  private assertNameFree(name: string): void {
+    if (this.repo.findByName(name)) throw invalid(`name: a channel named "${name}" already exists`, 'name');
+  }
+
+  /** A key needs a store that keeps it: `--secrets none` keeps nothing. */
+  private assertKeysKept(name: string): void {
+    if (this.secrets.kind === 'none')
+      throw invalid(
+        `channel "${name}" has a key, but this secret store keeps none (--secrets none): use --secrets keychain (the OS keychain) or --secrets file (a 0600 file in the data dir)`,
+        'key',
+      );
+  }
+
+  private rowOf(nameOrId: string): ChannelRow | undefined {
+    return this.repo.findById(nameOrId) ?? this.repo.findByName(nameOrId);
+  }
+
+  private require(nameOrId: string): ChannelRow {
+    const row = this.rowOf(nameOrId);
+    if (!row) throw notFound(`No channel named "${nameOrId.slice(0, 80)}"`, 'name');
+    return row;
+  }
+
+  private summarize(row: ChannelRow): ChannelSummary {
+    const now = this.clock.now();
+    return {
+      id: row.channel_id,
+      name: row.name,
+      kind: row.kind as ChannelSummary['kind'],
+      base_url: row.base_url,
+      models: row.models,
+      priority: row.priority,
+      weight: row.weight,
+      timeout_ms: row.timeout_ms,
+      headers: JSON.parse(row.headers) as Record<string, string>,
+      enabled: row.enabled === 1,
+      key_hint: row.key_hint,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      health: {
+        consecutive_failures: row.consecutive_failures,
+        cooldown_until: row.cooldown_until !== null && row.cooldown_until > now ? row.cooldown_until : null,
+        last_error: row.last_error,
+        last_error_at: row.last_error_at,
+        last_latency_ms: row.last_latency_ms,
+        last_ok_at: row.last_ok_at,
+      },
+    };
+  }
+}
+
+function missingKeyMessage(row: ChannelRow, secrets: SecretStore): string {
+  return secrets.kind === 'none'
+    ? `channel "${row.name}" has a key, but this gateway keeps no secrets (--secrets none): run it with --secrets keychain or --secrets file`
+    : `the key of channel "${row.name}" is not in the secret store (${secrets.description}): set it again with gatehouse channel update ${row.name} --key-stdin`;
+}
+
+function clip(text: string): string {
+  return text.length > ERROR_TEXT_LIMIT ? `${text.slice(0, ERROR_TEXT_LIMIT)}…` : text;
+}

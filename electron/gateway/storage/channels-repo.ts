@@ -1,0 +1,119 @@
+// Repository of relay channels: their settings and health columns (the key itself lives in the secret store, only its hint here).
+import type { Db } from './database.ts';
+
+/** A stored channel. `headers` is a JSON object; `enabled` is 0 or 1. */
+export interface ChannelRow {
+  id: number;
+  channel_id: string;
+  name: string;
+  kind: string;
+  base_url: string;
+  models: string;
+  priority: number;
+  weight: number;
+  timeout_ms: number;
+  headers: string;
+  enabled: number;
+  key_hint: string | null;
+  /** Goes up on every change, so a cached key of an older revision is never used. */
+  revision: number;
+  created_at: number;
+  updated_at: number;
+  consecutive_failures: number;
+  cooldown_until: number | null;
+  last_error: string | null;
+  last_error_at: number | null;
+  last_latency_ms: number | null;
+  last_ok_at: number | null;
+}
+
+/** The settings of a channel, as written by add and update. */
+export type ChannelSettings = Pick<
+  ChannelRow,
+  'name' | 'kind' | 'base_url' | 'models' | 'priority' | 'weight' | 'timeout_ms' | 'headers' | 'enabled' | 'key_hint'
+>;
+
+export class ChannelsRepo {
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  insert(channelId: string, settings: ChannelSettings, now: number): ChannelRow {
+    this.db
+      .prepare(
+        `INSERT INTO channels (channel_id, name, kind, base_url, models, priority, weight, timeout_ms, headers, enabled, key_hint, created_at, updated_at)
+         VALUES (@channel_id, @name, @kind, @base_url, @models, @priority, @weight, @timeout_ms, @headers, @enabled, @key_hint, @now, @now)`,
+      )
+      .run({ ...settings, channel_id: channelId, now });
+    return this.findById(channelId)!;
+  }
+
+  /** Every channel, by priority (highest first), then oldest first. */
+  list(): ChannelRow[] {
+    return this.db.prepare('SELECT * FROM channels ORDER BY priority DESC, id').all() as ChannelRow[];
+  }
+
+  findById(channelId: string): ChannelRow | undefined {
+    return this.db.prepare('SELECT * FROM channels WHERE channel_id = ?').get(channelId) as ChannelRow | undefined;
+  }
+
+  /** By name, ignoring case (names are unique regardless of case). */
+  findByName(name: string): ChannelRow | undefined {
+    return this.db.prepare('SELECT * FROM channels WHERE name = ?').get(name) as ChannelRow | undefined;
+  }
+
+  /** Replaces a channel's settings; returns the new row, or undefined when it no longer exists. */
+  update(channelId: string, settings: ChannelSettings, now: number): ChannelRow | undefined {
+    this.db
+      .prepare(
+        `UPDATE channels SET name = @name, kind = @kind, base_url = @base_url, models = @models, priority = @priority, weight = @weight,
+           timeout_ms = @timeout_ms, headers = @headers, enabled = @enabled, key_hint = @key_hint, revision = revision + 1, updated_at = @now
+         WHERE channel_id = @channel_id`,
+      )
+      .run({ ...settings, channel_id: channelId, now });
+    return this.findById(channelId);
+  }
+
+  remove(channelId: string): boolean {
+    return this.db.prepare('DELETE FROM channels WHERE channel_id = ?').run(channelId).changes > 0;
+  }
+
+  /** A successful attempt: the failure streak and any cooldown end. */
+  recordSuccess(channelId: string, latencyMs: number, now: number): void {
+    this.db
+      .prepare(
+        `UPDATE channels SET consecutive_failures = 0, cooldown_until = NULL, last_latency_ms = ?, last_ok_at = ? WHERE channel_id = ?`,
+      )
+      .run(latencyMs, now, channelId);
+  }
+
+  /**
+   * A failed attempt: the streak grows by one (read and written in one transaction, so attempts recorded by two
+   * processes both count) and `cooldownFor(streak)` (ms, 0 for none) sets the cooldown.
+   */
+  recordFailure(
+    channelId: string,
+    failure: { latencyMs: number; error: string; now: number },
+    cooldownFor: (streak: number) => number,
+  ): void {
+    this.db.transaction(() => {
+      const row = this.db.prepare('SELECT consecutive_failures FROM channels WHERE channel_id = ?').get(channelId) as
+        { consecutive_failures: number } | undefined;
+      if (!row) return;
+      const streak = row.consecutive_failures + 1;
+      const cooldown = cooldownFor(streak);
+      this.db
+        .prepare(
+          `UPDATE channels SET consecutive_failures = ?, cooldown_until = ?, last_error = ?, last_error_at = ?, last_latency_ms = ?
+           WHERE channel_id = ?`,
+        )
+        .run(streak, cooldown > 0 ? failure.now + cooldown : null, failure.error, failure.now, failure.latencyMs, channelId);
+    })();
+  }
+
+  /** Notes a problem found before any attempt (a key missing from the secret store) without counting it as a failure. */
+  noteError(channelId: string, error: string, now: number): void {
+    this.db.prepare('UPDATE channels SET last_error = ?, last_error_at = ? WHERE channel_id = ?').run(error, now, channelId);
+  }
+}

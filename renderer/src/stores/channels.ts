@@ -1,0 +1,91 @@
+// Relay channels: list with health, add and edit (the key write-only), enable or disable, remove, and test results per channel.
+import { create } from 'zustand';
+import type { ChannelInput, ChannelSummary, ChannelTestResult } from '../../../shared/channels.ts';
+import type { AdminCall } from '../api/admin-client.ts';
+import { ApiError } from '../api/http.ts';
+import type { FormResult } from './assets.ts';
+import { messageOf } from './storage.ts';
+
+export interface ChannelsState {
+  channels: ChannelSummary[] | null;
+  loading: boolean;
+  error: string | null;
+  /** Ids with an action under way (test, enable, remove). */
+  busy: string[];
+  actionError: string | null;
+  /** The last test result of each channel tested in this session, by id. */
+  tests: Record<string, ChannelTestResult>;
+  load(): Promise<void>;
+  /** Adds a channel (`channelId` null) or changes one. */
+  save(channelId: string | null, body: ChannelInput): Promise<FormResult<ChannelSummary>>;
+  setEnabled(channelId: string, enabled: boolean): Promise<void>;
+  remove(channelId: string): Promise<void>;
+  test(channelId: string, model?: string): Promise<void>;
+}
+
+export function createChannelsStore(call: AdminCall) {
+  return create<ChannelsState>((set, get) => {
+    const replace = (channel: ChannelSummary) => {
+      const list = get().channels ?? [];
+      const known = list.some((item) => item.id === channel.id);
+      set({ channels: known ? list.map((item) => (item.id === channel.id ? channel : item)) : [...list, channel] });
+    };
+    const withBusy = async (id: string, work: () => Promise<void>) => {
+      set({ busy: [...get().busy, id], actionError: null });
+      try {
+        await work();
+      } catch (error) {
+        set({ actionError: messageOf(error) });
+      } finally {
+        set({ busy: get().busy.filter((item) => item !== id) });
+      }
+    };
+    return {
+      channels: null,
+      loading: false,
+      error: null,
+      busy: [],
+      actionError: null,
+      tests: {},
+
+      async load() {
+        set({ loading: true });
+        try {
+          set({ channels: await call('listChannels'), error: null, loading: false });
+        } catch (error) {
+          set({ error: messageOf(error), loading: false });
+        }
+      },
+
+      async save(channelId, body) {
+        try {
+          const channel =
+            channelId === null ? await call('createChannel', { body }) : await call('updateChannel', { params: { channelId }, body });
+          replace(channel);
+          return { ok: true, value: channel };
+        } catch (error) {
+          return { ok: false, message: messageOf(error), param: error instanceof ApiError ? error.param : null };
+        }
+      },
+
+      setEnabled: (channelId, enabled) =>
+        withBusy(channelId, async () => replace(await call('updateChannel', { params: { channelId }, body: { enabled } }))),
+
+      remove: (channelId) =>
+        withBusy(channelId, async () => {
+          await call('removeChannel', { params: { channelId } });
+          set({ channels: (get().channels ?? []).filter((item) => item.id !== channelId) });
+        }),
+
+      test: (channelId, model) =>
+        withBusy(channelId, async () => {
+          const result = await call('testChannel', { params: { channelId }, body: model ? { model } : {} });
+          set({ tests: { ...get().tests, [channelId]: result } });
+          // The test was recorded in the channel's health: show it.
+          await get().load();
+        }),
+    };
+  });
+}
+
+export type ChannelsStore = ReturnType<typeof createChannelsStore>;

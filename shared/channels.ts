@@ -1,0 +1,92 @@
+// Relay channels as the admin API, the CLI and the console see them: the summary (never the key, only its hint) and the input.
+
+/** The wire protocols an upstream channel can speak. */
+export const CHANNEL_KINDS = ['openai', 'anthropic', 'gemini'] as const;
+export type ChannelKindName = (typeof CHANNEL_KINDS)[number];
+
+/** Defaults of the optional channel fields. */
+export const CHANNEL_DEFAULTS = {
+  models: '*',
+  priority: 0,
+  weight: 1,
+  timeoutMs: 60_000,
+} as const;
+
+/**
+ * The circuit breaker: after `failures` consecutive failed attempts a channel cools down for `firstCooldownMs`, each
+ * further failure doubles it up to `maxCooldownMs`; one success ends it.
+ */
+export const CHANNEL_COOLDOWN = {
+  failures: 3,
+  firstCooldownMs: 30_000,
+  maxCooldownMs: 300_000,
+} as const;
+
+/** How a channel's recent attempts went (times are epoch milliseconds). */
+export interface ChannelHealth {
+  /** Failed attempts in a row since the last success. */
+  consecutive_failures: number;
+  /** Until when the channel is skipped by routing; null when it is not cooling down (or no longer). */
+  cooldown_until: number | null;
+  last_error: string | null;
+  last_error_at: number | null;
+  /** Time to the response headers of the last attempt. */
+  last_latency_ms: number | null;
+  last_ok_at: number | null;
+}
+
+/** A channel as listed anywhere (CLI, admin API, console): never its key. */
+export interface ChannelSummary {
+  id: string;
+  name: string;
+  kind: ChannelKindName;
+  /** What the provider's official SDK takes as its base URL. */
+  base_url: string;
+  /** The models it serves, comma-separated: `name`, `local=upstream` (renamed on the way out), `*` (every model). */
+  models: string;
+  priority: number;
+  weight: number;
+  timeout_ms: number;
+  /** Extra headers sent upstream on every call. */
+  headers: Record<string, string>;
+  enabled: boolean;
+  /** A hint of the key such as `sk-…wxyz`; null when the channel has no key. */
+  key_hint: string | null;
+  created_at: number;
+  updated_at: number;
+  health: ChannelHealth;
+}
+
+/**
+ * The fields of a new channel (`name`, `kind`, `base_url` required) or of a change (every field optional).
+ * `key` is write-only: a string sets it, null removes it, absent keeps it.
+ */
+export interface ChannelInput {
+  name?: string;
+  kind?: ChannelKindName;
+  base_url?: string;
+  models?: string;
+  priority?: number;
+  weight?: number;
+  timeout_ms?: number;
+  headers?: Record<string, string>;
+  enabled?: boolean;
+  key?: string | null;
+}
+
+/** What one test call of a channel found. */
+export interface ChannelTestResult {
+  ok: boolean;
+  /** Time to the upstream's answer (or to the failure). */
+  latency_ms: number;
+  /** `ok`, or the upstream's status and error message (or why it could not be reached). */
+  message: string;
+}
+
+/** A hint of a secret safe to show: at most its first 3 and last 4 characters, and never more than a third of it. */
+export function secretHint(secret: string): string {
+  const shown = Math.floor(secret.length / 3);
+  const head = Math.min(3, Math.floor(shown / 2));
+  const tail = Math.min(4, shown - head);
+  return `${secret.slice(0, head)}…${tail > 0 ? secret.slice(-tail) : ''}`;
+}

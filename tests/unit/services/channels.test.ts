@@ -1,0 +1,237 @@
+// Unit tests of ChannelsService: field checks, keys only in the secret store, routing order, cooldown numbers, model lists.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { secretHint } from '../../../shared/channels.ts';
+import { GatewayError } from '../../../electron/gateway/errors.ts';
+import { noSecretStore, type SecretStore } from '../../../electron/gateway/secrets/secret-store.ts';
+import { ChannelsService, cooldownAfter } from '../../../electron/gateway/services/channels.ts';
+import { ChannelsRepo } from '../../../electron/gateway/storage/channels-repo.ts';
+import { manualClock } from '../../helpers/clock.ts';
+import { tempDatabase } from '../../helpers/database.ts';
+
+/** An in-memory secret store that counts reads. */
+function memoryStore() {
+  const map = new Map<string, string>();
+  let reads = 0;
+  const store: SecretStore & { map: Map<string, string>; reads(): number } = {
+    kind: 'file',
+    description: 'memory',
+    map,
+    reads: () => reads,
+    get: async (key) => {
+      reads += 1;
+      return map.get(key) ?? null;
+    },
+    set: async (key, value) => void map.set(key, value),
+    delete: async (key) => map.delete(key),
+  };
+  return store;
+}
+
+function setup(options: { secrets?: SecretStore; random?: () => number } = {}) {
+  const db = tempDatabase();
+  const clock = manualClock();
+  const secrets = options.secrets ?? memoryStore();
+  const service = new ChannelsService({ repo: new ChannelsRepo(db), secrets, clock, ...(options.random && { random: options.random }) });
+  return { db, clock, secrets, service };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<GatewayError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof GatewayError, String(error));
+    return error;
+  }
+  assert.fail('expected a rejection');
+}
+
+const base = { kind: 'openai', base_url: 'https://api.example.com/v1' } as const;
+
+describe('ChannelsService: adding and checking', () => {
+  test('a channel is stored with its defaults and only a hint of its key; the key sits in the secret store', async () => {
+    const { db, secrets, service } = setup();
+    const key = 'sk-abcdefghijklmnopwxyz';
+    const channel = await service.add({ ...base, name: 'main', key });
+    assert.match(channel.id, /^ch_/);
+    assert.equal(channel.models, '*');
+    assert.equal(channel.priority, 0);
+    assert.equal(channel.weight, 1);
+    assert.equal(channel.timeout_ms, 60_000);
+    assert.equal(channel.enabled, true);
+    assert.equal(channel.key_hint, 'sk-…wxyz');
+    assert.equal((secrets as ReturnType<typeof memoryStore>).map.get(`channel:${channel.id}`), key);
+    const dump = JSON.stringify(db.prepare('SELECT * FROM channels').all());
+    assert.ok(!dump.includes(key), 'the key is not in SQLite');
+  });
+
+  test('each bad field is refused with a message naming it', async () => {
+    const { service } = setup();
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ kind: 'mistral' }, 'kind', /kind must be one of openai, anthropic, gemini/],
+      [{ base_url: 'http://api.example.com/v1' }, 'base_url', /https/],
+      [{ base_url: 'ftp://x' }, 'base_url', /https/],
+      [{ base_url: 'https://user:pw@x.example/v1' }, 'base_url', /user name or password/],
+      [{ base_url: 'not a url' }, 'base_url', /absolute URL/],
+      [{ models: 'a=b=c' }, 'models', /more than one "="/],
+      [{ models: 'gpt 4' }, 'models', /space/],
+      [{ models: 'a, a' }, 'models', /twice/],
+      [{ models: '*=x' }, 'models', /renames "\*"/],
+      [{ priority: 1.5 }, 'priority', /whole number/],
+      [{ weight: 0 }, 'weight', /weight must be a whole number from 1/],
+      [{ timeout_ms: 10 }, 'timeout_ms', /timeout_ms/],
+      [{ headers: { 'bad name': 'x' } }, 'headers', /not a valid header name/],
+      [{ headers: { Authorization: 'Bearer x' } }, 'headers', /secret store/],
+      [{ headers: { 'X-Tenant': 'a\r\nb' } }, 'headers', /one line/],
+      [{ name: 'has space' }, 'name', /name must be/],
+    ];
+    for (const [fields, param, message] of cases) {
+      const error = await rejection(service.add({ ...base, name: 'ok', ...fields } as never));
+      assert.equal(error.param, param, JSON.stringify(fields));
+      assert.match(error.message, message);
+    }
+    for (const missing of ['name', 'kind', 'base_url'] as const) {
+      const input: Record<string, string> = { ...base, name: 'x' };
+      delete input[missing];
+      assert.equal((await rejection(service.add(input as never))).param, missing);
+    }
+  });
+
+  test('names are unique regardless of case; http is allowed to this machine only', async () => {
+    const { service } = setup();
+    await service.add({ ...base, name: 'Ollama', base_url: 'http://127.0.0.1:11434/v1/' });
+    assert.equal(service.find('ollama')?.base_url, 'http://127.0.0.1:11434/v1');
+    const error = await rejection(service.add({ ...base, name: 'ollama' }));
+    assert.match(error.message, /already exists/);
+    await service.add({ ...base, name: 'local2', base_url: 'http://localhost:8080/v1' });
+    await service.add({ ...base, name: 'local6', base_url: 'http://[::1]:8080/v1' });
+  });
+
+  test('--secrets none refuses a keyed channel with the --secrets to use, and allows a keyless one', async () => {
+    const { service } = setup({ secrets: noSecretStore });
+    const error = await rejection(service.add({ ...base, name: 'keyed', key: 'sk-secret-value-1234' }));
+    assert.equal(error.param, 'key');
+    assert.match(error.message, /--secrets keychain/);
+    assert.ok(!error.message.includes('sk-secret-value-1234'));
+    assert.equal(service.list().length, 0);
+    await service.add({ ...base, name: 'ollama', base_url: 'http://127.0.0.1:11434/v1' });
+    assert.equal(service.list().length, 1);
+  });
+
+  test('update changes given fields, replaces or removes the key; remove deletes the key too', async () => {
+    const { secrets, service } = setup();
+    const store = secrets as ReturnType<typeof memoryStore>;
+    const channel = await service.add({ ...base, name: 'a', key: 'first-key-123456' });
+    const updated = await service.update('a', { name: 'b', priority: 5, enabled: false, key: 'second-key-654321' });
+    assert.equal(updated.name, 'b');
+    assert.equal(updated.priority, 5);
+    assert.equal(updated.enabled, false);
+    assert.equal(updated.base_url, base.base_url);
+    assert.equal(updated.key_hint, secretHint('second-key-654321'));
+    assert.equal(store.map.get(`channel:${channel.id}`), 'second-key-654321');
+    assert.equal((await service.update(channel.id, { key: null })).key_hint, null);
+    assert.equal(store.map.size, 0);
+    await service.update('b', { key: 'third-key-000000' });
+    await service.remove('b');
+    assert.equal(store.map.size, 0);
+    assert.equal(service.list().length, 0);
+    assert.equal((await rejection(service.remove('b'))).kind, 'not_found');
+  });
+
+  test('the key hint shows at most 3 + 4 characters and never more than a third of a short key', () => {
+    assert.equal(secretHint('sk-proj-0123456789abcdefwxyz'), 'sk-…wxyz');
+    assert.equal(secretHint('abcdefghijkl'), 'ab…kl');
+    assert.equal(secretHint('abc'), '…c');
+    assert.equal(secretHint('ab'), '…');
+  });
+});
+
+describe('ChannelsService as the ChannelDirectory', () => {
+  test('candidates: enabled, serving the model (exact, renamed or *), priority first, weighted within one', async () => {
+    const draws = [0.9, 0.0];
+    const { service } = setup({ random: () => draws.shift() ?? 0 });
+    await service.add({ ...base, name: 'low', priority: 0, models: '*' });
+    await service.add({ ...base, name: 'heavy', priority: 10, weight: 3, models: 'gpt-x' });
+    await service.add({ ...base, name: 'light', priority: 10, weight: 1, models: 'gpt-x=gpt-x-2025', key: 'sk-light-key-9999' });
+    await service.add({ ...base, name: 'off', priority: 20, models: 'gpt-x', enabled: false });
+    await service.add({ ...base, kind: 'anthropic', name: 'claude', base_url: 'https://api.anthropic.com', models: 'gpt-x' });
+    // 0.9 × total weight 4 = 3.6 falls past heavy's 3: light first.
+    const first = await service.candidates('gpt-x', 'openai');
+    assert.deepEqual(
+      first.map((item) => [item.name, item.upstreamModel]),
+      [
+        ['light', 'gpt-x-2025'],
+        ['heavy', 'gpt-x'],
+        ['low', 'gpt-x'],
+      ],
+    );
+    assert.equal(first[0]!.key, 'sk-light-key-9999');
+    assert.equal(first[1]!.key, null);
+    const second = await service.candidates('gpt-x', 'openai');
+    assert.deepEqual(
+      second.map((item) => item.name),
+      ['heavy', 'light', 'low'],
+    );
+    assert.deepEqual(
+      (await service.candidates('other', 'openai')).map((item) => item.name),
+      ['low'],
+    );
+    assert.deepEqual(service.kindsServing('gpt-x'), ['openai', 'anthropic']);
+    assert.deepEqual(service.kindsServing('other'), ['openai']);
+    assert.deepEqual(
+      service.listedModels().map((item) => `${item.model}@${item.channel}`),
+      ['gpt-x@heavy', 'gpt-x@light', 'gpt-x@claude'],
+    );
+  });
+
+  test('cooldown: 3 failures in a row → 30 s, doubling per further failure up to 5 min; a success ends it', async () => {
+    assert.deepEqual([1, 2, 3, 4, 5, 6, 7, 8].map(cooldownAfter), [0, 0, 30_000, 60_000, 120_000, 240_000, 300_000, 300_000]);
+    const { clock, service } = setup();
+    const channel = await service.add({ ...base, name: 'flaky' });
+    const fail = () => service.record(channel.id, { ok: false, latencyMs: 12, error: 'HTTP 500: boom' });
+    fail();
+    fail();
+    assert.equal((await service.candidates('m', 'openai')).length, 1, 'two failures: still a candidate');
+    fail();
+    assert.equal((await service.candidates('m', 'openai')).length, 0, 'three: cooling down');
+    const health = service.find('flaky')!.health;
+    assert.equal(health.consecutive_failures, 3);
+    assert.equal(health.cooldown_until, clock.now() + 30_000);
+    assert.equal(health.last_error, 'HTTP 500: boom');
+    assert.deepEqual(service.kindsServing('m'), ['openai'], 'a cooling channel still claims its models');
+    clock.advance(30_000);
+    assert.equal((await service.candidates('m', 'openai')).length, 1, 'tried again once the cooldown is over');
+    fail();
+    assert.equal(service.find('flaky')!.health.cooldown_until, clock.now() + 60_000);
+    service.record(channel.id, { ok: true, latencyMs: 40 });
+    const healed = service.find('flaky')!.health;
+    assert.equal(healed.consecutive_failures, 0);
+    assert.equal(healed.cooldown_until, null);
+    assert.equal(healed.last_latency_ms, 40);
+    assert.equal((await service.candidates('m', 'openai')).length, 1);
+    service.record('ch_gone', { ok: false, latencyMs: 1, error: 'x' });
+  });
+
+  test('a channel whose key is missing from the store is skipped with the reason; a changed key is read again at once', async () => {
+    const { secrets, service } = setup();
+    const store = secrets as ReturnType<typeof memoryStore>;
+    const channel = await service.add({ ...base, name: 'k', key: 'key-one-123456' });
+    assert.equal((await service.candidates('m', 'openai'))[0]!.key, 'key-one-123456');
+    await service.update('k', { key: 'key-two-654321' });
+    assert.equal((await service.candidates('m', 'openai'))[0]!.key, 'key-two-654321');
+    store.map.delete(`channel:${channel.id}`);
+    await service.update('k', { priority: 1 });
+    assert.deepEqual(await service.candidates('m', 'openai'), []);
+    assert.match(service.find('k')!.health.last_error!, /not in the secret store/);
+  });
+
+  test('an error recorded with the key in it keeps only the hint', async () => {
+    const { service } = setup();
+    const channel = await service.add({ ...base, name: 'echo', key: 'sk-echo-secret-7777' });
+    await service.candidates('m', 'openai');
+    service.record(channel.id, { ok: false, latencyMs: 5, error: 'Incorrect API key provided: sk-echo-secret-7777' });
+    const error = service.find('echo')!.health.last_error!;
+    assert.ok(!error.includes('sk-echo-secret-7777'));
+    assert.ok(error.endsWith(secretHint('sk-echo-secret-7777')), error);
+  });
+});
