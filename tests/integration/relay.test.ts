@@ -156,6 +156,7 @@ describe('relay to upstream channels', () => {
     const [entry] = await journal(up, '/v1/messages');
     assert.equal(entry.model, 'sim-claude');
     assert.equal(entry.account, 'local');
+    assert.match(entry.requestHeaders['anthropic-version'], /^\d{4}-/, "the client's anthropic-version goes through");
     const row = usageRows(front).at(-1)!;
     assert.deepEqual([row.model, row.input_tokens, row.output_tokens], ['my-claude', final.usage.input_tokens, final.usage.output_tokens]);
   });
@@ -229,6 +230,37 @@ describe('relay to upstream channels', () => {
     assert.equal(directory.attempts.length, 2, 'a short Retry-After is honoured once');
   });
 
+  test('a channel that sends no headers within its timeout is given up for the next one', async () => {
+    use(
+      openaiChannel(up, { name: 'slow', priority: 2, timeoutMs: 300, headers: { 'x-gatehouse-fault': 'timeout' } }),
+      openaiChannel(spare, { name: 'spare', priority: 1 }),
+    );
+    const started = Date.now();
+    const answer = await openai.chat.completions.create({ model: 'my-gpt', messages: [{ role: 'user', content: 'hello' }] });
+    assert.ok(answer.choices[0]!.message.content);
+    assert.ok(Date.now() - started < 3_000);
+    assert.deepEqual(
+      directory.attempts.map((attempt) => [attempt.channel, attempt.outcome.ok]),
+      [
+        ['slow', false],
+        ['spare', true],
+      ],
+    );
+  });
+
+  test("the caller's x-gatehouse-* headers stay at the front; the channel's extra headers go upstream", async () => {
+    use(openaiChannel(up, { headers: { 'x-gatehouse-pace': '1000' } }));
+    await openai.chat.completions.create(
+      { model: 'my-gpt', messages: [{ role: 'user', content: 'headers' }] },
+      { headers: { 'x-gatehouse-latency-ms': '1', 'openai-beta': 'assistants=v2' } },
+    );
+    await settle();
+    const [entry] = await journal(up, '/v1/chat/completions');
+    assert.equal(entry.requestHeaders['x-gatehouse-pace'], '1000');
+    assert.equal(entry.requestHeaders['x-gatehouse-latency-ms'], undefined);
+    assert.equal(entry.requestHeaders['openai-beta'], 'assistants=v2');
+  });
+
   test('another 4xx goes back to the client as it is, without trying the next channel', async () => {
     use(openaiChannel(up, { name: 'wrong-key', priority: 2, key: 'sk-wrong' }), openaiChannel(spare, { name: 'spare', priority: 1 }));
     await assert.rejects(
@@ -261,6 +293,8 @@ describe('relay to upstream channels', () => {
       (error: unknown) => error instanceof OpenAI.APIError && /broke off/.test(error.message),
     );
     assert.ok(chunks > 0, 'some chunks arrived before the cut');
+    const row = usageRows(front).at(-1)!;
+    assert.ok(row.input_tokens > 0 && row.output_tokens > 0, `a cut stream is billed for what was delivered: ${JSON.stringify(row)}`);
     await settle();
     assert.equal((await journal(spare, '/v1/chat/completions')).length, spareCalls, 'the second channel was not called');
     assert.deepEqual(
