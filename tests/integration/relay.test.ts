@@ -7,6 +7,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { memoryChannels, type TestChannel } from '../helpers/channels.ts';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { openRaw } from '../helpers/realtime.ts';
 
 /** A port nothing listens on. */
 async function deadPort(): Promise<number> {
@@ -338,6 +339,12 @@ describe('relay to upstream channels', () => {
     const response = await request(`${front.url}/v1/responses`, 'POST', { token: front.token, body: { model: 'my-gpt', input: 'hi' } });
     assert.equal(response.status, 501);
     assert.match(response.body.error.message, /not built yet/);
+    const socket = await openRaw(`${front.url.replace('http', 'ws')}/v1/realtime?model=my-gpt`, {
+      headers: { authorization: `Bearer ${front.token}` },
+    });
+    const refused = await socket.next('error');
+    assert.match(JSON.stringify(refused), /relay of realtime sessions is not built yet/);
+    await socket.closing;
   });
 
   test('/v1/models lists the relayed models beside the simulated ones; unrouted models are still simulated', async () => {
