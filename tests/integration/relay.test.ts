@@ -34,7 +34,7 @@ describe('relay to upstream channels', () => {
     kind: 'openai',
     baseUrl: `${gw.url}/v1`,
     key: gw.token,
-    models: ['my-gpt=sim-chat', 'my-embed=sim-embedding'],
+    models: ['my-gpt=sim-chat', 'my-embed=sim-embed', 'my-rerank=sim-rerank', 'my-image=sim-image', 'my-tts=sim-tts'],
     ...extra,
   });
   const use = (...list: TestChannel[]) => channels.splice(0, channels.length, ...list);
@@ -139,8 +139,30 @@ describe('relay to upstream channels', () => {
     assert.equal(embedded.data.length, 2);
     assert.ok(embedded.data[0]!.embedding.length > 0);
     await settle();
-    assert.equal((await journal(up, '/v1/embeddings'))[0].model, 'sim-embedding');
+    assert.equal((await journal(up, '/v1/embeddings'))[0].model, 'sim-embed');
     assert.equal(usageRows(front).at(-1)!.input_tokens, embedded.usage.prompt_tokens);
+  });
+
+  test('rerank (v1), image generations and speech are relayed; v2 rerank is not built yet', async () => {
+    const documents = ['Paris is the capital of France', 'Bananas are yellow'];
+    const ranked = await request(`${front.url}/v1/rerank`, 'POST', {
+      token: front.token,
+      body: { model: 'my-rerank', query: 'capital of France', documents },
+    });
+    assert.equal(ranked.status, 200);
+    assert.equal(ranked.body.results[0].index, 0);
+    assert.equal(usageRows(front).at(-1)!.input_tokens, ranked.body.usage.total_tokens);
+    const v2 = await request(`${front.url}/v2/rerank`, 'POST', { token: front.token, body: { model: 'my-rerank', query: 'q', documents } });
+    assert.equal(v2.status, 501);
+
+    const image = await openai.images.generate({ model: 'my-image', prompt: 'a red square', size: '256x256', response_format: 'b64_json' });
+    assert.ok(Buffer.from(image.data![0]!.b64_json!, 'base64').subarray(1, 4).toString() === 'PNG');
+    const speech = await openai.audio.speech.create({ model: 'my-tts', voice: 'alloy', input: 'hello there', response_format: 'wav' });
+    const wav = Buffer.from(await speech.arrayBuffer());
+    assert.equal(wav.subarray(0, 4).toString(), 'RIFF');
+    await settle();
+    assert.equal((await journal(up, '/v1/audio/speech'))[0].model, 'sim-tts');
+    assert.equal(usageRows(front).at(-1)!.model, 'my-tts');
   });
 
   test('Anthropic messages and count_tokens are relayed to an anthropic channel', async () => {

@@ -189,7 +189,17 @@ export interface ModelCatalogue {
 
 /** An endpoint a relay forwards as it is when the upstream speaks the caller's protocol (the relay knows each one's upstream path). */
 export type PassthroughOperation =
-  'chat' | 'completions' | 'embeddings' | 'messages' | 'count_tokens' | 'generateContent' | 'streamGenerateContent' | 'countTokens';
+  | 'chat'
+  | 'completions'
+  | 'embeddings'
+  | 'rerank'
+  | 'images_generations'
+  | 'speech'
+  | 'messages'
+  | 'count_tokens'
+  | 'generateContent'
+  | 'streamGenerateContent'
+  | 'countTokens';
 
 /** What a route asks a pass-through for; the body is `call.rawBody`. */
 export interface PassthroughRequest {

@@ -21,7 +21,7 @@ function through(tap: UsageTap, text: string, size: number): string {
 
 test('an OpenAI stream passes untouched when the client asked for usage, and its usage is read whatever the chunking', () => {
   for (const size of [1, 5, 64, 10_000]) {
-    const tap = new UsageTap(openaiKind, true, false);
+    const tap = new UsageTap(openaiKind, 'sse', false);
     assert.equal(through(tap, stream, size), stream);
     assert.deepEqual(tap.usage, { inputTokens: 7, outputTokens: 3, deliveredText: 'Hello' });
   }
@@ -29,14 +29,14 @@ test('an OpenAI stream passes untouched when the client asked for usage, and its
 
 test('the usage chunk the client did not ask for is dropped, every other event kept as it was', () => {
   for (const size of [1, 7, 10_000]) {
-    const tap = new UsageTap(openaiKind, true, true);
+    const tap = new UsageTap(openaiKind, 'sse', true);
     assert.equal(through(tap, stream, size), stream.replace(`data: ${usageChunk}\n\n`, ''));
     assert.equal(tap.usage.inputTokens, 7);
   }
 });
 
 test('a cut Anthropic stream keeps the input of message_start and the text delivered, without output usage', () => {
-  const tap = new UsageTap(anthropicKind, true, false);
+  const tap = new UsageTap(anthropicKind, 'sse', false);
   const start = { type: 'message_start', message: { usage: { input_tokens: 12, output_tokens: 1 } } };
   const delta = { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi there' } };
   through(tap, `event: message_start\ndata: ${JSON.stringify(start)}\n\nevent: content_block_delta\ndata: ${JSON.stringify(delta)}\n\n`, 3);
@@ -45,7 +45,7 @@ test('a cut Anthropic stream keeps the input of message_start and the text deliv
 });
 
 test('a whole JSON answer is read at its end', () => {
-  const tap = new UsageTap(anthropicKind, false, false);
+  const tap = new UsageTap(anthropicKind, 'json', false);
   through(
     tap,
     JSON.stringify({ type: 'message', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 4, output_tokens: 2 } }),

@@ -84,8 +84,8 @@ export async function forwardWithFailover(
 function streamed(fetched: Fetched, kind: RelayKind, hideUsage: boolean): UpstreamReply {
   const { response, stop } = fetched;
   const headers = answerHeaders(response.headers);
-  const sse = /text\/event-stream/i.test(headers['content-type'] ?? '');
-  const tap = new UsageTap(kind, sse, hideUsage);
+  const type = headers['content-type'] ?? '';
+  const tap = new UsageTap(kind, /text\/event-stream/i.test(type) ? 'sse' : /json/i.test(type) ? 'json' : 'other', hideUsage);
   let settle!: (usage: RelayedUsage) => void;
   const usage = new Promise<RelayedUsage>((resolve) => (settle = resolve));
   async function* body(): AsyncGenerator<Uint8Array> {

@@ -10,23 +10,25 @@ export class UsageTap {
   readonly usage: UsageCount = { deliveredText: '' };
   private readonly kind: RelayKind;
   private readonly sse: boolean;
+  private readonly json: boolean;
   private readonly hideUsage: boolean;
   private readonly decoder = new TextDecoder();
   private pending = '';
   private readonly copy: Uint8Array[] = [];
   private copied = 0;
 
-  /** `sse`: the answer is an event stream; `hideUsage`: drop the usage event the caller did not ask for (events are then re-framed). */
-  constructor(kind: RelayKind, sse: boolean, hideUsage: boolean) {
+  /** `format`: an event stream, a JSON answer, or other bytes (audio: passed, not read); `hideUsage`: drop the usage event the caller did not ask for (events are then re-framed). */
+  constructor(kind: RelayKind, format: 'sse' | 'json' | 'other', hideUsage: boolean) {
     this.kind = kind;
-    this.sse = sse;
-    this.hideUsage = sse && hideUsage;
+    this.sse = format === 'sse';
+    this.json = format === 'json';
+    this.hideUsage = this.sse && hideUsage;
   }
 
   /** The bytes of `chunk` to pass on (all of them, unless events are being dropped: then the whole events kept so far). */
   pass(chunk: Uint8Array): Uint8Array {
     if (!this.sse) {
-      if (this.copied + chunk.length <= JSON_TAP_LIMIT) this.copy.push(chunk);
+      if (this.json && this.copied + chunk.length <= JSON_TAP_LIMIT) this.copy.push(chunk);
       this.copied += chunk.length;
       return chunk;
     }
@@ -43,7 +45,7 @@ export class UsageTap {
   /** What is left to pass on once the upstream's body ended (a last event without its blank line), after reading the whole answer. */
   end(): Uint8Array {
     if (!this.sse) {
-      if (this.copied <= JSON_TAP_LIMIT) this.readJson(Buffer.concat(this.copy).toString('utf8'));
+      if (this.json && this.copied <= JSON_TAP_LIMIT) this.readJson(Buffer.concat(this.copy).toString('utf8'));
       return new Uint8Array(0);
     }
     this.pending += this.decoder.decode();

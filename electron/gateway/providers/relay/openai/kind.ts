@@ -1,4 +1,4 @@
-// The OpenAI upstream kind: paths under the channel's /v1 base, Bearer credential, stream usage asked for (and hidden when the caller did not ask), usage of chunks and answers.
+// The OpenAI upstream kind: paths under the channel's /v1 base (chat, completions, embeddings, rerank, image generations, speech), Bearer credential, stream usage asked for (and hidden when the caller did not ask), usage of chunks and answers.
 import { GatewayError } from '../../../errors.ts';
 import { count, editJson, record, trimBase, type RelayKind, type UsageCount } from '../kind.ts';
 
@@ -6,6 +6,9 @@ const PATHS: Partial<Record<string, string>> = {
   chat: '/chat/completions',
   completions: '/completions',
   embeddings: '/embeddings',
+  rerank: '/rerank',
+  images_generations: '/images/generations',
+  speech: '/audio/speech',
 };
 
 export const openaiKind: RelayKind = {
@@ -42,8 +45,10 @@ export const openaiKind: RelayKind = {
     for (const choice of choices) collectText(record(choice), usage);
     const reported = record(json['usage']);
     if (reported) {
-      usage.inputTokens = count(reported['prompt_tokens']) ?? usage.inputTokens;
-      usage.outputTokens = count(reported['completion_tokens']) ?? usage.outputTokens;
+      // Chat, completions and embeddings say prompt/completion; images input/output; rerank only a total.
+      usage.inputTokens =
+        count(reported['prompt_tokens']) ?? count(reported['input_tokens']) ?? count(reported['total_tokens']) ?? usage.inputTokens;
+      usage.outputTokens = count(reported['completion_tokens']) ?? count(reported['output_tokens']) ?? usage.outputTokens;
       // The final usage chunk of a stream has no choices; the caller sees it only if it asked for it.
       if (hideUsage && choices.length === 0) return false;
     }
