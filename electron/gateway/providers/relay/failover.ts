@@ -3,7 +3,7 @@ import { GatewayError } from '../../errors.ts';
 import type { CallContext, ChannelDirectory, PassthroughRequest, RelayChannel, RelayedUsage, UpstreamReply } from '../types.ts';
 import { answerHeaders, upstreamHeaders } from './headers.ts';
 import type { RelayKind } from './kind.ts';
-import { upstreamFetch, type Fetched } from './upstream-fetch.ts';
+import { callerGone, upstreamFetch, type Fetched } from './upstream-fetch.ts';
 import { UsageTap } from './usage-tap.ts';
 
 /** Statuses after which the next channel is tried (while nothing has reached the caller). */
@@ -164,14 +164,14 @@ export function retryAfterMs(headers: Headers): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-/** Resolves at `time` (now when past); rejects with the abort reason when the caller leaves first. */
+/** Resolves at `time` (now when past); rejects with `callerGone()` when the caller leaves first. */
 function waitUntil(time: number, signal: AbortSignal): Promise<void> {
   const delay = time - Date.now();
   if (delay <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal.reason);
+      reject(callerGone());
     };
     const timer = setTimeout(() => {
       signal.removeEventListener('abort', onAbort);

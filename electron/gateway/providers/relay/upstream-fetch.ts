@@ -10,7 +10,7 @@ export interface Fetched {
 
 /**
  * POSTs `body` to `url`. Rejects when the connection fails or no headers came within `timeoutMs` (a message fit to show),
- * or with the caller's abort reason when `signal` fires first.
+ * or with `callerGone()` when `signal` fires first.
  */
 export async function upstreamFetch(
   url: string,
@@ -18,7 +18,7 @@ export async function upstreamFetch(
   timeoutMs: number,
   signal: AbortSignal,
 ): Promise<Fetched> {
-  if (signal.aborted) throw signal.reason;
+  if (signal.aborted) throw callerGone();
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
@@ -36,12 +36,17 @@ export async function upstreamFetch(
     return { response, stop };
   } catch (error) {
     stop();
-    if (signal.aborted) throw signal.reason;
+    if (signal.aborted) throw callerGone();
     if (timedOut) throw new GatewayError('upstream_failed', `no response headers within ${timeoutMs} ms`);
     throw new GatewayError('upstream_failed', `connection failed (${causeOf(error)})`);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** What a relay attempt throws once the caller went away (nobody reads it; it must not pass for a gateway bug). */
+export function callerGone(): GatewayError {
+  return new GatewayError('upstream_failed', 'The caller went away before the upstream answered.');
 }
 
 /** The network cause of a failed fetch, e.g. ECONNREFUSED. */
