@@ -1,5 +1,6 @@
 // The gateway's configuration: what a host passes to createGateway, with the embedded defaults.
-import type { ProviderSelector, Reviewer } from './providers/types.ts';
+import type { UnroutedPolicy } from './providers/select.ts';
+import type { ChannelDirectory, ProviderSelector, Reviewer } from './providers/types.ts';
 import type { ConnectionLimits } from './server/connection-guard.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import { SETTING_DEFAULTS, type HostSettings } from './services/settings.ts';
@@ -47,6 +48,10 @@ export interface GatewayConfig {
   clock?: Clock;
   /** Replaces the simulated reviewer. */
   reviewer?: Reviewer;
+  /** A model no channel serves (`--unrouted`): simulated (default) or answered with the protocol's "model not found" 404. */
+  unrouted?: UnroutedPolicy;
+  /** Test only: replaces the channel store relay routing reads (SQLite and the secret store) with another directory. */
+  channels?: ChannelDirectory;
   /** Test only: replaces the provider selector (a fake ProviderBundle for every call); see ContextOptions.providers. */
   providers?: ProviderSelector;
   /** The console's admin token; random per start when absent (a desktop host keeps one per launch). */

@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { JournalSummary } from '../../shared/journal.ts';
 import type { Asset } from '../../shared/portrait.ts';
-import { ProviderChoice } from './providers/select.ts';
+import { ProviderChoice, type UnroutedPolicy } from './providers/select.ts';
 import { createSimulateProviders } from './providers/simulate/index.ts';
-import type { ProviderSelector, Reviewer } from './providers/types.ts';
+import type { ChannelDirectory, ProviderSelector, Reviewer } from './providers/types.ts';
 import type { SettingsContext } from './services/settings.ts';
 import { SimulatedReviewer } from './providers/simulate/reviewer.ts';
 import { SimReviewsRepo } from './providers/simulate/reviews-repo.ts';
@@ -123,6 +123,10 @@ export interface ContextOptions {
    * routes and services reach providers only through it. `reviewer` and `sim3dMs` then do nothing.
    */
   providers?: ProviderSelector;
+  /** Test only: replaces the channel store relay routing reads (SQLite and the secret store) with another directory. */
+  channels?: ChannelDirectory;
+  /** A model no channel serves: simulated (default) or the protocol's "model not found". */
+  unrouted?: UnroutedPolicy;
   /** The simulator's store (simulate.sqlite), where the simulated reviewer keeps its state; needed unless `reviewer` is given. */
   simulateDb?: Db;
   /** The console's admin token; a random one is made when absent. */
@@ -153,6 +157,7 @@ export function createContext(options: ContextOptions): GatewayContext {
   const assetsRepo = new AssetsRepo(db);
   const meta = new MetaRepo(db);
   const media = new MediaPool(options.media);
+  const channels = new ChannelsService({ repo: new ChannelsRepo(db), secrets: options.secrets, clock });
   const providers =
     options.providers ??
     new ProviderChoice(
@@ -163,6 +168,11 @@ export function createContext(options: ContextOptions): GatewayContext {
         sim3dMs: options.sim3dMs,
         modelAliases: options.modelAliases ?? {},
       }),
+      {
+        channels: options.channels ?? channels,
+        ...(options.unrouted && { unrouted: options.unrouted }),
+        created: Math.floor(clock.now() / 1000),
+      },
     );
   const refresher = new AssetRefresher(assetsRepo, providers, clock, (row) =>
     events.emit('asset.changed', { ...presentAsset(row), account_id: row.account_id }),
@@ -203,7 +213,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     images: new ImagesService({ providers, billing, clock, dataDir: options.dataDir, onError: reportError }),
     media,
     providers,
-    channels: new ChannelsService({ repo: new ChannelsRepo(db), secrets: options.secrets, clock }),
+    channels,
     storedResponses: new StoredResponses(new ResponsesRepo(db), db, clock, storageLimits),
     storageLimits,
     tasks3d: new Tasks3dService({

@@ -11,7 +11,8 @@ export type ErrorKind =
   | 'rate_limited'
   | 'unavailable'
   | 'overloaded'
-  | 'internal';
+  | 'internal'
+  | 'not_implemented';
 
 /** HTTP status of each kind for protocols that use HTTP statuses (the portrait envelope uses 200 for business errors). */
 export const HTTP_STATUS: Record<ErrorKind, number> = {
@@ -25,6 +26,7 @@ export const HTTP_STATUS: Record<ErrorKind, number> = {
   unavailable: 503,
   overloaded: 529,
   internal: 500,
+  not_implemented: 501,
 };
 
 /** A failure with a message that is safe and useful to show the caller. */

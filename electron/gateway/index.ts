@@ -86,6 +86,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     sim3dMs: config.sim3dMs ?? DEFAULTS.sim3dMs,
     ...(config.reviewer && { reviewer: config.reviewer }),
     ...(config.providers && { providers: config.providers }),
+    ...(config.channels && { channels: config.channels }),
+    ...(config.unrouted && { unrouted: config.unrouted }),
     ...(config.adminToken && { adminToken: config.adminToken }),
     ...(config.modelAliases && { modelAliases: config.modelAliases }),
     ...(config.corsOrigins && { corsOrigins: config.corsOrigins }),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { normalizeOrigin, type ServerSettings, type SettingKey } from '../../../shared/settings.ts';
 import { DEFAULTS } from '../config.ts';
+import { UNROUTED_POLICIES, type UnroutedPolicy } from '../providers/select.ts';
 import { normalizeHostName } from '../server/host-names.ts';
 import { SECRET_MODES, type SecretMode } from '../secrets/select-store.ts';
 import { readSettingsFile, SettingsFileError } from '../settings/settings-file.ts';
@@ -27,6 +28,7 @@ export const SERVE_ENV = {
   'model-aliases': 'GATEHOUSE_MODEL_ALIASES',
   'settings-file': 'GATEHOUSE_SETTINGS_FILE',
   journal: 'GATEHOUSE_JOURNAL',
+  unrouted: 'GATEHOUSE_UNROUTED',
 } as const;
 
 /** The option that sets each saved setting. */
@@ -56,6 +58,8 @@ export interface ServeOptions {
   modelAliases: Record<string, string>;
   /** Record API calls for the console's Logs page. */
   journal: boolean;
+  /** A model no channel serves: simulated, or the protocol's "model not found". */
+  unrouted: UnroutedPolicy;
   /** The settings file read at start and written by the console's Settings page; null with `--settings-file off`. */
   settingsFile: string | null;
   /** The data dir used when neither a flag nor the settings file names one. */
@@ -85,6 +89,10 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
   const secrets = explicit('secrets')?.value ?? 'auto';
   if (!SECRET_MODES.includes(secrets as SecretMode)) {
     throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}; got "${secrets}"`);
+  }
+  const unrouted = explicit('unrouted');
+  if (unrouted && !UNROUTED_POLICIES.includes(unrouted.value as UnroutedPolicy)) {
+    throw new UsageError(`${unrouted.from} must be one of ${UNROUTED_POLICIES.join(', ')}; got "${unrouted.value}"`);
   }
   const fallbackDataDir = baseDir;
   const settingsFile = settingsFileOf(explicit('settings-file'), fallbackDataDir);
@@ -116,6 +124,7 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
     secrets: secrets as SecretMode,
     modelAliases: aliases(explicit('model-aliases')),
     journal: onOff(explicit('journal'), true),
+    unrouted: (unrouted?.value as UnroutedPolicy | undefined) ?? 'simulate',
     settingsFile,
     defaultDataDir: fallbackDataDir,
     pinned,

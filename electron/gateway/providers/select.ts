@@ -1,14 +1,64 @@
-// Chooses the provider bundle of each call. Relay does not exist yet, so today every call is answered by the simulator.
-import type { CallContext, ProviderBundle, ProviderSelector } from './types.ts';
+// Chooses the provider bundle of each call: relay when channels of the caller's kind serve its model, a refusal when only other kinds do, else the simulator (or a "not found" under --unrouted reject).
+import { GatewayError } from '../errors.ts';
+import { RelayCatalogue } from './relay/catalogue.ts';
+import { relayBundle } from './relay/index.ts';
+import { kindOfProtocol } from './relay/kinds.ts';
+import { refusingBundle } from './relay/refusing.ts';
+import type { CallContext, ChannelDirectory, ModelCatalogue, ProviderBundle, ProviderSelector } from './types.ts';
+
+/** What happens to a model no channel serves: the simulator answers it, or it is the protocol's "model not found". */
+export type UnroutedPolicy = 'simulate' | 'reject';
+
+export const UNROUTED_POLICIES: readonly UnroutedPolicy[] = ['simulate', 'reject'];
+
+export interface RoutingOptions {
+  /** The configured channels; absent: every call is simulated. */
+  channels?: ChannelDirectory;
+  /** Default `simulate`. */
+  unrouted?: UnroutedPolicy;
+  /** Unix seconds shown as the relayed models' creation time. */
+  created?: number;
+}
 
 export class ProviderChoice implements ProviderSelector {
-  private readonly simulate: ProviderBundle;
-  constructor(simulate: ProviderBundle) {
-    this.simulate = simulate;
+  private readonly channels: ChannelDirectory | undefined;
+  private readonly unrouted: UnroutedPolicy;
+  /** The simulate bundle with the relayed models in its catalogue (the bundle of calls that name no model). */
+  private readonly general: ProviderBundle;
+  private readonly catalogue: ModelCatalogue;
+
+  constructor(simulate: ProviderBundle, options: RoutingOptions = {}) {
+    this.channels = options.channels;
+    this.unrouted = options.unrouted ?? 'simulate';
+    const created = options.created ?? 0;
+    this.catalogue = this.channels
+      ? new RelayCatalogue(this.channels, this.unrouted === 'simulate' ? simulate.models : null, created)
+      : simulate.models;
+    this.general = this.channels ? { ...simulate, models: this.catalogue } : simulate;
   }
 
-  /** The bundle that answers `call` (for `model`); background work passes no call. */
-  for(_call?: CallContext, _model?: string): ProviderBundle {
-    return this.simulate;
+  /** The bundle that answers `call` for `model`; background work and calls naming no model get the simulator (with every model listed). */
+  for(call?: CallContext, model?: string): ProviderBundle {
+    const channels = this.channels;
+    if (!call || model === undefined) return this.general;
+    const kinds = channels?.kindsServing(model) ?? [];
+    if (!channels || kinds.length === 0) return this.unrouted === 'reject' ? this.refuseUnrouted(model) : this.general;
+    const kind = kindOfProtocol(call.protocol);
+    if (kind && kinds.includes(kind)) return relayBundle(channels, model, kind, this.catalogue);
+    const served = [...new Set(kinds)].join(' and ');
+    return refusingBundle(
+      () =>
+        new GatewayError(
+          'invalid_request',
+          `Model '${model}' is served only by ${served} channels, which this API does not reach yet (no translation between protocols); call it with the ${served} API.`,
+          'model',
+        ),
+      this.catalogue,
+    );
+  }
+
+  /** Under --unrouted reject: every capability answers the protocol's "model not found" for `model`, only the catalogue answers. */
+  private refuseUnrouted(model: string): ProviderBundle {
+    return refusingBundle(() => new GatewayError('not_found', `The model '${model}' does not exist`, 'model'), this.catalogue);
   }
 }

@@ -1,4 +1,4 @@
-// The provider seam: one interface per capability, implemented by providers/simulate (and relay later), chosen per call.
+// The provider seam: one interface per capability, implemented by providers/simulate and providers/relay, chosen per call.
 import type { AssetType } from '../../../shared/portrait.ts';
 import type { ChatRequest, ChatResult, ToolSpec } from '../protocols/neutral/chat.ts';
 import type { ChatStream } from '../protocols/neutral/deltas.ts';
@@ -187,6 +187,56 @@ export interface ModelCatalogue {
   describe(id: string, call: CallContext): Promise<ModelInfo | undefined>;
 }
 
+/** An endpoint a relay forwards as it is when the upstream speaks the caller's protocol (the relay knows each one's upstream path). */
+export type PassthroughOperation =
+  | 'chat'
+  | 'completions'
+  | 'embeddings'
+  | 'rerank'
+  | 'images_generations'
+  | 'speech'
+  | 'messages'
+  | 'count_tokens'
+  | 'generateContent'
+  | 'streamGenerateContent'
+  | 'countTokens';
+
+/** What a route asks a pass-through for; the body is `call.rawBody`. */
+export interface PassthroughRequest {
+  operation: PassthroughOperation;
+  /** The model the caller named. */
+  model: string;
+  /** Whether the caller asked for a stream. */
+  stream: boolean;
+  /** Gemini: the API version of the caller's path (`v1beta` or `v1`) and whether it asked for SSE (`alt=sse`). */
+  apiVersion?: string;
+  sse?: boolean;
+}
+
+/** Usage read from an upstream's own answer as it passed; a figure the answer did not carry (a cut stream) is absent. */
+export interface RelayedUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  /** The text (and tool arguments) delivered, for an output estimate when the answer carried no usage. */
+  deliveredText: string;
+}
+
+/** An upstream's answer, forwarded: status, the headers the client may see, and the body as it arrives. */
+export interface UpstreamReply {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  /** The body chunk by chunk; pulling stops the upstream when the caller stops. Throws a GatewayError when the upstream breaks off. */
+  body: AsyncIterable<Uint8Array>;
+  /** Settles once the body ended (finished, cut or broken): the usage seen, or null for an error answer (nothing to bill). Never rejects. */
+  usage: Promise<RelayedUsage | null>;
+}
+
+/** Forwards a call to an upstream of the caller's own protocol, body untouched but for the model name. */
+export interface PassthroughProvider {
+  /** Resolves with the first answer worth giving the caller (failover happens before it); throws a GatewayError when no channel answered. */
+  forward(request: PassthroughRequest, call: CallContext): Promise<UpstreamReply>;
+}
+
 /** Every capability of one provider mode. */
 export interface ProviderBundle {
   /** Which face answers: the offline emulator, or a real upstream. */
@@ -201,6 +251,8 @@ export interface ProviderBundle {
   readonly realtime: RealtimeProvider;
   readonly reviewer: Reviewer;
   readonly models: ModelCatalogue;
+  /** Relay only: forwards the raw call to an upstream of the caller's protocol; routes use it instead of the neutral capabilities when present. */
+  readonly passthrough?: PassthroughProvider;
 }
 
 /** Chooses the provider bundle of each call; background work (the refresh scan, 3D polling) passes no call. */

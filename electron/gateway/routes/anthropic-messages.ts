@@ -6,6 +6,7 @@ import { anthropicCodec } from '../protocols/anthropic/inbound/codec.ts';
 import { parseMessagesBody } from '../protocols/anthropic/inbound/request.ts';
 import { estimateInputTokens } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
+import { relayReply } from '../server/relay-reply.ts';
 import { writeSse } from '../server/sse.ts';
 import { streamFailure } from '../server/stream-failure.ts';
 import { ChatMetering } from '../services/chat-metering.ts';
@@ -23,8 +24,13 @@ export async function anthropicMessagesRoutes(app: FastifyInstance, options: { c
     requireVersion(request);
     const parsed = anthropicCodec.parse(request.body);
     const call = callOf(request, reply, 'anthropic', ENDPOINT);
-    const { chat } = providers.for(call, parsed.chat.model);
+    const { chat, passthrough } = providers.for(call, parsed.chat.model);
     const bill = { principal: request.principal, endpoint: ENDPOINT, model: parsed.chat.model };
+    if (passthrough) {
+      const asked = { operation: 'messages', model: parsed.chat.model, stream: parsed.stream } as const;
+      const estimate = estimateInputTokens(parsed.chat);
+      return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, estimate));
+    }
     const id = publicId('msg');
     if (!parsed.stream) {
       const result = await chat.complete(parsed.chat, call);
@@ -42,7 +48,18 @@ export async function anthropicMessagesRoutes(app: FastifyInstance, options: { c
     requireVersion(request);
     const { chat } = parseMessagesBody(request.body, { countOnly: true });
     const call = callOf(request, reply, 'anthropic', '/v1/messages/count_tokens');
-    return { input_tokens: await providers.for(call, chat.model).chat.countTokens(chat, call) };
+    const provider = providers.for(call, chat.model);
+    if (provider.passthrough) {
+      return relayReply(
+        request,
+        reply,
+        provider.passthrough,
+        { operation: 'count_tokens', model: chat.model, stream: false },
+        call,
+        failure,
+      );
+    }
+    return { input_tokens: await provider.chat.countTokens(chat, call) };
   });
 }
 

@@ -6,6 +6,7 @@ import { geminiCodec } from '../protocols/gemini/inbound/codec.ts';
 import { parseCountTokens } from '../protocols/gemini/inbound/request.ts';
 import { estimateInputTokens } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
+import { relayReply } from '../server/relay-reply.ts';
 import { writeJsonArray, writeSse } from '../server/sse.ts';
 import { streamFailure } from '../server/stream-failure.ts';
 import { ChatMetering } from '../services/chat-metering.ts';
@@ -25,8 +26,14 @@ export async function geminiRoutes(app: FastifyInstance, options: { context: Gat
     const chatRequest = geminiCodec.parse({ body: request.body, model });
     const endpoint = `/${versionOf(request)}/models:${stream ? 'streamGenerateContent' : 'generateContent'}`;
     const call = callOf(request, reply, 'gemini', endpoint);
-    const { chat } = providers.for(call, model);
+    const { chat, passthrough } = providers.for(call, model);
     const bill = { principal: request.principal, endpoint, model };
+    if (passthrough) {
+      const operation = stream ? 'streamGenerateContent' : 'generateContent';
+      const asked = { operation, model, stream, apiVersion: versionOf(request), sse: request.query['alt'] === 'sse' } as const;
+      const estimate = estimateInputTokens(chatRequest);
+      return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, estimate));
+    }
     const meta = { model, responseId: randomBase62(22) };
     if (!stream) {
       const result = await chat.complete(chatRequest, call);
@@ -42,7 +49,12 @@ export async function geminiRoutes(app: FastifyInstance, options: { context: Gat
   const countTokens = async (request: FastifyRequest<Target>, reply: FastifyReply, model: string) => {
     const chatRequest = parseCountTokens(request.body, model);
     const call = callOf(request, reply, 'gemini', `/${versionOf(request)}/models:countTokens`);
-    return { totalTokens: await providers.for(call, model).chat.countTokens(chatRequest, call) };
+    const provider = providers.for(call, model);
+    if (provider.passthrough) {
+      const asked = { operation: 'countTokens', model, stream: false, apiVersion: versionOf(request) } as const;
+      return relayReply(request, reply, provider.passthrough, asked, call, failure);
+    }
+    return { totalTokens: await provider.chat.countTokens(chatRequest, call) };
   };
 
   for (const version of VERSIONS) {

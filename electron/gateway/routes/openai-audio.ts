@@ -12,18 +12,28 @@ import {
   transcriptEvents,
 } from '../protocols/openai/inbound/audio.ts';
 import { callOf } from '../server/call-context.ts';
+import { relayReply } from '../server/relay-reply.ts';
+import { streamFailure } from '../server/stream-failure.ts';
 import { formLimits, formParts } from '../server/multipart.ts';
 import { writeSse } from '../server/sse.ts';
 import { paced, paceOfHeaders } from '../protocols/pace.ts';
-import { MAX_UPLOAD_FILE_BYTES, uploadLimitError } from '../services/media-limits.ts';
+import { checkSpeech, MAX_UPLOAD_FILE_BYTES, uploadLimitError } from '../services/media-limits.ts';
 
 export async function audioRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { audio } = options.context;
+  const { audio, events, providers } = options.context;
+  const failure = streamFailure('openai', (error) => void events.emit('error', error));
   await app.register(multipart, { limits: formLimits(1, MAX_UPLOAD_FILE_BYTES) });
 
   app.post('/v1/audio/speech', async (request, reply) => {
     const asked = parseSpeechRequest(request.body);
-    const made = await audio.speak(asked, callOf(request, reply, 'openai', '/v1/audio/speech'));
+    const call = callOf(request, reply, 'openai', '/v1/audio/speech');
+    const { passthrough } = providers.for(call, asked.model);
+    if (passthrough) {
+      checkSpeech(asked.input);
+      const forward = { operation: 'speech', model: asked.model, stream: false } as const;
+      return relayReply(request, reply, passthrough, forward, call, failure, () => audio.chargeSpeech(asked, call));
+    }
+    const made = await audio.speak(asked, call);
     return reply.type(speechContentType(asked.format)).send(Buffer.from(made.buffer, made.byteOffset, made.byteLength));
   });
 

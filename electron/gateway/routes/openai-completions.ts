@@ -1,4 +1,4 @@
-// POST /v1/completions (the legacy OpenAI completions API): JSON or SSE chunks streamed as the provider answers each prompt, billed per call.
+// POST /v1/completions (the legacy OpenAI completions API): JSON or SSE chunks streamed as the provider answers each prompt (or relayed), billed per call.
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { publicId } from '../ids.ts';
@@ -7,6 +7,7 @@ import { choicesPerPrompt } from '../protocols/openai/inbound/completions.ts';
 import { joinChatResults, joinChatStreams } from '../protocols/neutral/join.ts';
 import { estimateInputTokens } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
+import { relayReply } from '../server/relay-reply.ts';
 import { writeSse } from '../server/sse.ts';
 import { streamFailure } from '../server/stream-failure.ts';
 import { ChatMetering } from '../services/chat-metering.ts';
@@ -20,8 +21,13 @@ export async function openaiCompletionsRoutes(app: FastifyInstance, options: { c
   app.post(ENDPOINT, async (request, reply) => {
     const parsed = openaiCompletionsCodec.parse(request.body);
     const call = callOf(request, reply, 'openai', ENDPOINT);
-    const { chat } = providers.for(call, parsed.model);
+    const { chat, passthrough } = providers.for(call, parsed.model);
     const bill = { principal: request.principal, endpoint: ENDPOINT, model: parsed.model };
+    const estimate = parsed.requests.reduce((sum, chatRequest) => sum + estimateInputTokens(chatRequest), 0);
+    if (passthrough) {
+      const asked = { operation: 'completions', model: parsed.model, stream: parsed.stream } as const;
+      return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, estimate));
+    }
     const meta = { id: publicId('cmpl'), created: Math.floor(clock.now() / 1000), model: parsed.model };
     if (!parsed.stream) {
       const result = joinChatResults(await Promise.all(parsed.requests.map((chatRequest) => chat.complete(chatRequest, call))));
@@ -34,7 +40,6 @@ export async function openaiCompletionsRoutes(app: FastifyInstance, options: { c
       streams,
       streams.map(() => choicesPerPrompt(parsed)),
     );
-    const estimate = parsed.requests.reduce((sum, chatRequest) => sum + estimateInputTokens(chatRequest), 0);
     return writeSse(request, reply, openaiCompletionsCodec.stream(metering.meter(joined, bill, estimate), parsed, meta), failure);
   });
 }

@@ -8,6 +8,8 @@ import type { PngHeader } from '../protocols/media/png-header.ts';
 import { parseImageEdit, parseImageGeneration, renderImages, type ImageResponseFormat } from '../protocols/openai/inbound/images.ts';
 import type { ImageUpload } from '../providers/types.ts';
 import { callOf } from '../server/call-context.ts';
+import { relayReply } from '../server/relay-reply.ts';
+import { streamFailure } from '../server/stream-failure.ts';
 import { listenerUrlOf } from '../server/listener-url.ts';
 import { formLimits, formParts } from '../server/multipart.ts';
 import { IMAGE_URL_TTL_MS } from '../services/file-expiry.ts';
@@ -21,7 +23,8 @@ import {
 } from '../services/media-limits.ts';
 
 export async function imagesRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { images, clock, runtime } = options.context;
+  const { images, clock, runtime, events, providers } = options.context;
+  const failure = streamFailure('openai', (error) => void events.emit('error', error));
   // One file more than the images and the mask, so that the route's own count answers a clear 400 first.
   await app.register(multipart, { limits: formLimits(MAX_INPUT_IMAGES + 2, MAX_UPLOAD_FILE_BYTES) });
 
@@ -40,7 +43,13 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
 
   app.post('/v1/images/generations', async (request, reply) => {
     const asked = parseImageGeneration(request.body, IMAGE_REQUEST_LIMITS);
-    const made = await images.generate({ ...asked, keep: keep(asked.responseFormat) }, callOfImages(request, reply));
+    const call = callOfImages(request, reply);
+    const { passthrough } = providers.for(call, asked.model);
+    if (passthrough) {
+      const forward = { operation: 'images_generations', model: asked.model, stream: false } as const;
+      return relayReply(request, reply, passthrough, forward, call, failure, () => images.chargeRelayed(asked, call));
+    }
+    const made = await images.generate({ ...asked, keep: keep(asked.responseFormat) }, call);
     return render(request, asked.prompt, made);
   });
 

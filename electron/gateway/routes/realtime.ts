@@ -46,7 +46,14 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
       const model = request.query.model || DEFAULT_REALTIME_MODEL;
       const pace = paceOf(request);
       const call = callOfSocket(request, socket, principal, 'realtime', '/v1/realtime');
-      const { chat, realtime } = providers.for(call, model);
+      const { chat, realtime, passthrough } = providers.for(call, model);
+      if (passthrough) {
+        refuse(
+          socket,
+          new GatewayError('not_implemented', `Model '${model}' is routed to a channel, and relay of realtime sessions is not built yet.`),
+        );
+        return;
+      }
       const session = new RealtimeSession({
         model,
         beta: wantsBeta(request.headers),

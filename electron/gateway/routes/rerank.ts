@@ -2,15 +2,32 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { parseRerankRequest, renderRerank, type RerankEndpoint } from '../protocols/rerank.ts';
+import { countTokens } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
+import { relayReply } from '../server/relay-reply.ts';
+import { streamFailure } from '../server/stream-failure.ts';
+import { ChatMetering } from '../services/chat-metering.ts';
 
 export async function rerankRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { retrieval } = options.context;
+  const { billing, events, providers, retrieval } = options.context;
+  const metering = new ChatMetering(billing);
+  const failure = streamFailure('openai', (error) => void events.emit('error', error));
   const route = (endpoint: RerankEndpoint) =>
     app.post(endpoint, async (request, reply) => {
       const asked = parseRerankRequest(request.body, endpoint);
       const { model, query, documents, topN } = asked;
-      const { results, usage } = await retrieval.rerank({ model, query, documents, topN }, callOf(request, reply, 'rerank', endpoint));
+      const call = callOf(request, reply, 'rerank', endpoint);
+      const { passthrough } = providers.for(call, model);
+      // Only the Jina / Cohere v1 shape is relayed (to an OpenAI-kind channel's /rerank); v2 answers "not built yet" from the relay bundle.
+      if (passthrough && endpoint === '/v1/rerank') {
+        const bill = { principal: request.principal, endpoint, model };
+        const estimate = [query, ...documents].reduce((sum, text) => sum + countTokens(text), 0);
+        const forward = { operation: 'rerank', model, stream: false } as const;
+        return relayReply(request, reply, passthrough, forward, call, failure, (usage) =>
+          metering.chargeRelayed(bill, { ...usage, outputTokens: 0 }, estimate),
+        );
+      }
+      const { results, usage } = await retrieval.rerank({ model, query, documents, topN }, call);
       return renderRerank(endpoint, asked, results, usage.inputTokens);
     });
   route('/v1/rerank');

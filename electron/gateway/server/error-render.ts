@@ -19,6 +19,7 @@ const OPENAI_TYPE: Record<ErrorKind, string> = {
   unavailable: 'server_error',
   overloaded: 'server_error',
   internal: 'server_error',
+  not_implemented: 'invalid_request_error',
 };
 
 const OPENAI_CODE: Partial<Record<ErrorKind, string>> = {
@@ -30,6 +31,7 @@ const OPENAI_CODE: Partial<Record<ErrorKind, string>> = {
   rate_limited: 'rate_limit_exceeded',
   unavailable: 'service_unavailable',
   overloaded: 'overloaded',
+  not_implemented: 'not_implemented',
 };
 
 const ANTHROPIC_TYPE: Record<ErrorKind, string> = {
@@ -43,6 +45,7 @@ const ANTHROPIC_TYPE: Record<ErrorKind, string> = {
   unavailable: 'api_error',
   overloaded: 'overloaded_error',
   internal: 'api_error',
+  not_implemented: 'invalid_request_error',
 };
 
 const GEMINI_STATUS: Record<ErrorKind, string> = {
@@ -56,6 +59,7 @@ const GEMINI_STATUS: Record<ErrorKind, string> = {
   unavailable: 'UNAVAILABLE',
   overloaded: 'UNAVAILABLE',
   internal: 'INTERNAL',
+  not_implemented: 'UNIMPLEMENTED',
 };
 
 export function renderError(protocol: Protocol, error: GatewayError): RenderedError {

@@ -36,7 +36,7 @@ export async function writeSse(request: FastifyRequest, reply: FastifyReply, eve
 }
 
 /** One SSE frame: `event:` (when named) and `data:` lines, or the raw `[DONE]` marker. */
-function sseFrame(event: SseEvent): string {
+export function sseFrame(event: SseEvent): string {
   return event === DONE ? 'data: [DONE]\n\n' : `${event.name ? `event: ${event.name}\n` : ''}data: ${JSON.stringify(event.data)}\n\n`;
 }
 
@@ -126,7 +126,7 @@ async function strike(raw: ServerResponse, fault: 'disconnect' | 'malformed'): P
 }
 
 /** Writes `frame`; when the socket's buffer is full, waits until it drains (or the client goes away). */
-function writeFrame(raw: ServerResponse, frame: string): Promise<void> {
+export function writeFrame(raw: ServerResponse, frame: string | Uint8Array): Promise<void> {
   if (raw.write(frame)) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {

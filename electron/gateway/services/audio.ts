@@ -26,6 +26,12 @@ export class AudioService {
   async speak(request: { model: string; input: string; voice: string; speed: number; format: SpeechFormat }, call: CallContext) {
     checkSpeech(request.input);
     const audio = await this.providers.for(call, request.model).speech.speak(request, call);
+    this.chargeSpeech(request, call);
+    return audio;
+  }
+
+  /** Charges speech of `input` per character (also for a relayed call, whose audio is passed on unread). */
+  chargeSpeech(request: { model: string; input: string }, call: CallContext): void {
     this.billing.charge(call.principal, {
       endpoint: call.endpoint,
       model: request.model,
@@ -33,7 +39,6 @@ export class AudioService {
       outputTokens: 0,
       amountMicros: speechPriceMicros([...request.input].length),
     });
-    return audio;
   }
 
   /** What an uploaded audio file says (in English for `translate`), charged per second of audio once it is within the limit. */

@@ -1,7 +1,8 @@
-// Bills chat calls: a whole answer from its usage, a stream on its usage delta, or, cut short, for what it delivered.
+// Bills chat calls: a whole answer from its usage, a stream on its usage delta, or, cut short, for what it delivered; relayed answers by the upstream's usage.
 import type { ChatResult } from '../protocols/neutral/chat.ts';
 import type { ChatDelta, ChatStream } from '../protocols/neutral/deltas.ts';
 import { countTokens } from '../protocols/neutral/tokens.ts';
+import type { RelayedUsage } from '../providers/types.ts';
 import type { BillingService } from './billing.ts';
 import type { Principal } from '../principal.ts';
 
@@ -21,6 +22,17 @@ export class ChatMetering {
   /** Charges a whole answer for its usage. */
   chargeResult(bill: ChatBill, result: ChatResult): void {
     this.charge(bill, result.usage);
+  }
+
+  /**
+   * Charges a relayed answer by the upstream's own usage; a figure it did not carry (a stream cut short) is estimated:
+   * the input as `inputEstimate`, the output as the token estimate of the text delivered.
+   */
+  chargeRelayed(bill: ChatBill, usage: RelayedUsage, inputEstimate: number): void {
+    this.charge(bill, {
+      inputTokens: usage.inputTokens ?? inputEstimate,
+      outputTokens: usage.outputTokens ?? countTokens(usage.deliveredText),
+    });
   }
 
   /**

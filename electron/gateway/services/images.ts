@@ -64,6 +64,11 @@ export class ImagesService {
     return this.finish(order, await this.providers(call, model).edit(request, call), call);
   }
 
+  /** Charges images an upstream made for a relayed call, by the size and count the caller asked for (the upstream's answer is passed on unread). */
+  chargeRelayed(order: Pick<ImageOrder, 'model' | 'n' | 'width' | 'height'>, call: CallContext): void {
+    this.charge(order.model, Array<{ width: number; height: number }>(order.n).fill(order), call);
+  }
+
   /** A kept image's bytes, for its capability URL; undefined once it expired or for a name that is not one. */
   async file(name: string): Promise<Buffer | undefined> {
     const bytes = await readGeneratedFile(this.deps.dataDir, FILES_KIND, name);
@@ -84,15 +89,14 @@ export class ImagesService {
         return this.expiry.stamp(storeGeneratedFile(this.deps.dataDir, FILES_KIND, 'png', png));
       });
     }
-    const amount = images.reduce((sum, image) => sum + imagePriceMicros(image.width, image.height), 0);
-    this.deps.billing.charge(call.principal, {
-      endpoint: call.endpoint,
-      model: order.model,
-      inputTokens: 0,
-      outputTokens: 0,
-      amountMicros: amount,
-    });
+    this.charge(order.model, images, call);
     return { images, ...(files && { files }) };
+  }
+
+  /** Charges `images` by their sizes. */
+  private charge(model: string, images: readonly { width: number; height: number }[], call: CallContext): void {
+    const amount = images.reduce((sum, image) => sum + imagePriceMicros(image.width, image.height), 0);
+    this.deps.billing.charge(call.principal, { endpoint: call.endpoint, model, inputTokens: 0, outputTokens: 0, amountMicros: amount });
   }
 
   private dir(): string {

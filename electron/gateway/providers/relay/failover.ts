@@ -1,0 +1,182 @@
+// Tries the channels of a model in order until one answers: the next on a connection error, a timeout before headers or a retryable status; never once a body is being passed on.
+import { GatewayError } from '../../errors.ts';
+import type { CallContext, ChannelDirectory, PassthroughRequest, RelayChannel, RelayedUsage, UpstreamReply } from '../types.ts';
+import { answerHeaders, upstreamHeaders } from './headers.ts';
+import type { RelayKind } from './kind.ts';
+import { callerGone, upstreamFetch, type Fetched } from './upstream-fetch.ts';
+import { UsageTap } from './usage-tap.ts';
+
+/** Statuses after which the next channel is tried (while nothing has reached the caller). */
+export const RETRYABLE = new Set([408, 429, 500, 502, 503, 504, 529]);
+
+/** A `Retry-After` up to this long puts the channel back at the end of the list, tried again no sooner; a longer one is not waited for. */
+export const RETRY_AFTER_CAP_MS = 2_000;
+
+/** Most of an error answer's body kept to give the caller when no channel answers better. */
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+type Failure = { message: string; answer?: { status: number; headers: Record<string, string>; body: Uint8Array } };
+
+/** A candidate, with the earliest time it may be tried (a Retry-After being honoured). */
+type Turn = { channel: RelayChannel; notBefore: number; again: boolean };
+
+/**
+ * Forwards `request` over the channels of its model in `directory` order, recording each attempt. Resolves with the first
+ * answer that is not retryable (a success, or a 4xx the caller must see as it is); when every channel failed, with the last
+ * retryable error answer, or throws a GatewayError naming why.
+ */
+export async function forwardWithFailover(
+  directory: ChannelDirectory,
+  kind: RelayKind,
+  channels: RelayChannel[],
+  request: PassthroughRequest,
+  call: CallContext,
+): Promise<UpstreamReply> {
+  if (channels.length === 0) {
+    throw new GatewayError(
+      'unavailable',
+      `Every channel serving model '${request.model}' is cooling down after failures; try again shortly.`,
+    );
+  }
+  const queue: Turn[] = channels.map((channel) => ({ channel, notBefore: 0, again: false }));
+  let last: Failure | undefined;
+  for (let turn = queue.shift(); turn; turn = queue.shift()) {
+    const { channel } = turn;
+    await waitUntil(turn.notBefore, call.signal);
+    const url = kind.url(channel, request);
+    const { body, hideUsage } = kind.prepare(call.rawBody ?? Buffer.alloc(0), channel, request);
+    const started = Date.now();
+    let fetched: Fetched;
+    try {
+      fetched = await upstreamFetch(url, { headers: upstreamHeaders(call, channel, kind), body }, channel.timeoutMs, call.signal);
+    } catch (error) {
+      if (call.signal.aborted) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      directory.record(channel.id, { ok: false, latencyMs: Date.now() - started, error: message });
+      last = { message: `channel '${channel.name}': ${message}` };
+      continue;
+    }
+    const { response } = fetched;
+    const latencyMs = Date.now() - started;
+    if (RETRYABLE.has(response.status)) {
+      const answer = { status: response.status, headers: answerHeaders(response.headers), body: await errorBody(fetched) };
+      directory.record(channel.id, { ok: false, latencyMs, error: `HTTP ${response.status}` });
+      last = { message: `channel '${channel.name}': HTTP ${response.status}`, answer };
+      const wait = retryAfterMs(response.headers);
+      if (wait !== undefined && wait <= RETRY_AFTER_CAP_MS && !turn.again)
+        queue.push({ channel, notBefore: Date.now() + wait, again: true });
+      continue;
+    }
+    // A refused credential is the channel's fault; other answers show it works.
+    if (response.status === 401 || response.status === 403) {
+      directory.record(channel.id, { ok: false, latencyMs, error: `HTTP ${response.status}` });
+    } else {
+      directory.record(channel.id, { ok: true, latencyMs });
+    }
+    if (!response.ok) return buffered(response.status, answerHeaders(response.headers), await errorBody(fetched));
+    return streamed(fetched, kind, hideUsage);
+  }
+  if (last?.answer) return buffered(last.answer.status, last.answer.headers, last.answer.body);
+  throw new GatewayError('upstream_failed', `No channel serving model '${request.model}' answered (${last?.message ?? 'none tried'}).`);
+}
+
+/** A successful answer passed on as it arrives, its usage read on the way. */
+function streamed(fetched: Fetched, kind: RelayKind, hideUsage: boolean): UpstreamReply {
+  const { response, stop } = fetched;
+  const headers = answerHeaders(response.headers);
+  const type = headers['content-type'] ?? '';
+  const tap = new UsageTap(kind, /text\/event-stream/i.test(type) ? 'sse' : /json/i.test(type) ? 'json' : 'other', hideUsage);
+  let settle!: (usage: RelayedUsage) => void;
+  const usage = new Promise<RelayedUsage>((resolve) => (settle = resolve));
+  async function* body(): AsyncGenerator<Uint8Array> {
+    try {
+      if (!response.body) return;
+      try {
+        for await (const chunk of response.body) {
+          const passed = tap.pass(chunk);
+          if (passed.length > 0) yield passed;
+        }
+      } catch {
+        throw new GatewayError('upstream_failed', 'The upstream broke off the answer mid-way.');
+      }
+      const rest = tap.end();
+      if (rest.length > 0) yield rest;
+    } finally {
+      stop();
+      settle(tap.usage);
+    }
+  }
+  const generator = body();
+  // A body closed before it was read (the caller left first) never runs the generator's `finally`: stop and settle here too.
+  const iterable: AsyncIterable<Uint8Array> = {
+    [Symbol.asyncIterator]: () => ({
+      next: () => generator.next(),
+      return: async () => {
+        const result = await generator.return(undefined);
+        stop();
+        settle(tap.usage);
+        return result;
+      },
+    }),
+  };
+  return { status: response.status, headers, body: iterable, usage };
+}
+
+/** An answer already read whole (an error), with nothing to bill. */
+function buffered(status: number, headers: Record<string, string>, bytes: Uint8Array): UpstreamReply {
+  return {
+    status,
+    headers,
+    body: (async function* () {
+      if (bytes.length > 0) yield bytes;
+    })(),
+    usage: Promise.resolve(null),
+  };
+}
+
+/** The start of an error answer's body (up to ERROR_BODY_LIMIT), then the request is stopped. */
+async function errorBody(fetched: Fetched): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of fetched.response.body ?? []) {
+      parts.push(chunk);
+      size += chunk.length;
+      if (size >= ERROR_BODY_LIMIT) break;
+    }
+  } catch {
+    // What arrived is what the caller gets.
+  } finally {
+    fetched.stop();
+  }
+  return Buffer.concat(parts).subarray(0, ERROR_BODY_LIMIT);
+}
+
+/** The wait a `retry-after-ms` or `retry-after` (seconds or an HTTP date) header asks for, in ms. */
+export function retryAfterMs(headers: Headers): number | undefined {
+  const ms = Number(headers.get('retry-after-ms'));
+  if (headers.has('retry-after-ms') && Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers.get('retry-after');
+  if (value === null) return undefined;
+  const seconds = Number(value);
+  if (value.trim() !== '' && Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** Resolves at `time` (now when past); rejects with `callerGone()` when the caller leaves first. */
+function waitUntil(time: number, signal: AbortSignal): Promise<void> {
+  const delay = time - Date.now();
+  if (delay <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(callerGone());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, delay);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,42 @@
+// The Gemini upstream kind: models/{model}:{method} under the caller's API version, x-goog-api-key credential, usageMetadata of answers and stream chunks.
+import { GatewayError } from '../../../errors.ts';
+import { count, record, trimBase, type RelayKind } from '../kind.ts';
+
+const METHODS = new Set(['generateContent', 'streamGenerateContent', 'countTokens']);
+
+export const geminiKind: RelayKind = {
+  url(channel, request) {
+    if (!METHODS.has(request.operation)) {
+      throw new GatewayError('not_implemented', `Relay of ${request.operation} to a Gemini channel is not built yet.`);
+    }
+    const version = request.apiVersion ?? 'v1beta';
+    const query = request.sse ? '?alt=sse' : '';
+    return `${trimBase(channel.baseUrl)}/${version}/models/${encodeURIComponent(channel.upstreamModel)}:${request.operation}${query}`;
+  },
+  auth: (key) => ({ 'x-goog-api-key': key }),
+  // The model is in the path: the body goes as it came.
+  prepare: (raw) => ({ body: raw, hideUsage: false }),
+  read(data, usage) {
+    // A stream without alt=sse is one JSON array of chunks.
+    if (Array.isArray(data)) {
+      for (const item of data) geminiKind.read(item, usage, false);
+      return true;
+    }
+    const json = record(data);
+    if (!json) return true;
+    const metadata = record(json['usageMetadata']);
+    if (metadata) {
+      usage.inputTokens = count(metadata['promptTokenCount']) ?? usage.inputTokens;
+      const output = count(metadata['candidatesTokenCount']);
+      if (output !== undefined) usage.outputTokens = output + (count(metadata['thoughtsTokenCount']) ?? 0);
+    }
+    for (const candidate of Array.isArray(json['candidates']) ? json['candidates'] : []) {
+      const parts = record(record(candidate)?.['content'])?.['parts'];
+      for (const part of Array.isArray(parts) ? parts : []) {
+        const text = record(part)?.['text'];
+        if (typeof text === 'string') usage.deliveredText += text;
+      }
+    }
+    return true;
+  },
+};

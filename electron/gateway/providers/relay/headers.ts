@@ -1,0 +1,40 @@
+// Which headers cross the relay: the channel's credential and extra headers plus the caller's protocol headers go upstream; the upstream's content and protocol headers come back.
+import type { CallContext, RelayChannel } from '../types.ts';
+import type { RelayKind } from './kind.ts';
+
+/** Protocol headers a caller sets that the upstream must see. Nothing else of the caller's goes (no credential, no hop-by-hop header, no x-gatehouse-*). */
+const PROTOCOL_HEADERS = ['anthropic-version', 'anthropic-beta', 'openai-beta'] as const;
+
+/** Upstream response headers the caller sees: the content type, the retry hint and the provider's own request and rate-limit headers. */
+const ANSWER_HEADERS = /^(content-type|retry-after|retry-after-ms|request-id|x-request-id|openai-.+|anthropic-.+|x-ratelimit-.+)$/i;
+
+/** The headers of a call sent upstream on `channel`. */
+export function upstreamHeaders(call: CallContext, channel: RelayChannel, kind: RelayKind): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const accept = single(call.headers['accept']);
+  if (accept) headers['accept'] = accept;
+  for (const name of PROTOCOL_HEADERS) {
+    const value = single(call.headers[name]);
+    if (value) headers[name] = value;
+  }
+  const organization = single(call.headers['openai-organization']);
+  const channelHas = (name: string) => Object.keys(channel.headers).some((key) => key.toLowerCase() === name);
+  if (organization && !channelHas('openai-organization')) headers['openai-organization'] = organization;
+  for (const [name, value] of Object.entries(channel.headers)) headers[name.toLowerCase()] = value;
+  if (channel.key !== null) Object.assign(headers, kind.auth(channel.key));
+  return headers;
+}
+
+/** The upstream's response headers the caller may see (the body is re-sent, so no length or encoding; no hop-by-hop header). */
+export function answerHeaders(headers: Headers): Record<string, string> {
+  const kept: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    if (ANSWER_HEADERS.test(name)) kept[name] = value;
+  });
+  return kept;
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  const first = Array.isArray(value) ? value[0] : value;
+  return first !== undefined && first.trim() !== '' ? first : undefined;
+}

@@ -1,0 +1,19 @@
+// Builds the relay bundle of one call: pass-through to the channels of the caller's kind serving its model; every neutral capability is "not built yet".
+import { GatewayError } from '../../errors.ts';
+import type { ChannelDirectory, ChannelKind, ModelCatalogue, ProviderBundle } from '../types.ts';
+import { forwardWithFailover } from './failover.ts';
+import { RELAY_KINDS } from './kinds.ts';
+import { refusingBundle } from './refusing.ts';
+
+/** The bundle answering calls for `model` through the `kind` channels of `channels`. */
+export function relayBundle(channels: ChannelDirectory, model: string, kind: ChannelKind, models: ModelCatalogue): ProviderBundle {
+  const notBuilt = () =>
+    new GatewayError('not_implemented', `Model '${model}' is routed to a ${kind} channel, and relay of this endpoint is not built yet.`);
+  return {
+    ...refusingBundle(notBuilt, models),
+    passthrough: {
+      forward: async (request, call) =>
+        forwardWithFailover(channels, RELAY_KINDS[kind], await channels.candidates(model, kind), request, call),
+    },
+  };
+}

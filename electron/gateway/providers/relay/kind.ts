@@ -1,0 +1,53 @@
+// What relay needs of one upstream kind: its endpoint paths, its credential header, how a body is prepared and how its answer's usage is read.
+import type { PassthroughRequest, RelayChannel } from '../types.ts';
+
+/** Usage as a tap collects it; a reader fills it in from each event (or whole answer) it sees. */
+export interface UsageCount {
+  inputTokens?: number;
+  outputTokens?: number;
+  deliveredText: string;
+}
+
+/** The body sent upstream, and whether the usage event it asks for must be hidden from the caller (who did not ask for it). */
+export interface PreparedBody {
+  body: Buffer;
+  hideUsage: boolean;
+}
+
+export interface RelayKind {
+  /** The upstream URL of `request` on `channel`. */
+  url(channel: RelayChannel, request: PassthroughRequest): string;
+  /** The header carrying the channel's credential. */
+  auth(key: string): Record<string, string>;
+  /** The caller's raw body as the upstream gets it: untouched, but for the channel's model name (and OpenAI's usage option). */
+  prepare(raw: Buffer, channel: RelayChannel, request: PassthroughRequest): PreparedBody;
+  /** Reads one event of a stream (or one whole answer) into `usage`; false: the event is dropped (a usage event the caller did not ask for). */
+  read(data: unknown, usage: UsageCount, hideUsage: boolean): boolean;
+}
+
+/** `base` without its trailing slashes. */
+export function trimBase(base: string): string {
+  return base.replace(/\/+$/, '');
+}
+
+/** The JSON body with `edit` applied, re-serialized; the raw bytes when `edit` changes nothing. */
+export function editJson(raw: Buffer, edit: (body: Record<string, unknown>) => boolean): Buffer {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return raw;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return raw;
+  return edit(body as Record<string, unknown>) ? Buffer.from(JSON.stringify(body)) : raw;
+}
+
+/** `value` as a record, or undefined. */
+export function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** `value` when it is a whole non-negative number. */
+export function count(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
+}

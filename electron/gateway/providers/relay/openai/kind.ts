@@ -1,0 +1,72 @@
+// The OpenAI upstream kind: paths under the channel's /v1 base (chat, completions, embeddings, rerank, image generations, speech), Bearer credential, stream usage asked for (and hidden when the caller did not ask), usage of chunks and answers.
+import { GatewayError } from '../../../errors.ts';
+import { count, editJson, record, trimBase, type RelayKind, type UsageCount } from '../kind.ts';
+
+const PATHS: Partial<Record<string, string>> = {
+  chat: '/chat/completions',
+  completions: '/completions',
+  embeddings: '/embeddings',
+  rerank: '/rerank',
+  images_generations: '/images/generations',
+  speech: '/audio/speech',
+};
+
+export const openaiKind: RelayKind = {
+  url(channel, request) {
+    const path = PATHS[request.operation];
+    if (!path) throw new GatewayError('not_implemented', `Relay of ${request.operation} to an OpenAI channel is not built yet.`);
+    return `${trimBase(channel.baseUrl)}${path}`;
+  },
+  auth: (key) => ({ authorization: `Bearer ${key}` }),
+  prepare(raw, channel, request) {
+    let hideUsage = false;
+    const body = editJson(raw, (json) => {
+      let changed = false;
+      if (json['model'] !== channel.upstreamModel) {
+        json['model'] = channel.upstreamModel;
+        changed = true;
+      }
+      if (request.stream && (request.operation === 'chat' || request.operation === 'completions')) {
+        const options = record(json['stream_options']);
+        if (options?.['include_usage'] !== true) {
+          json['stream_options'] = { ...options, include_usage: true };
+          hideUsage = true;
+          changed = true;
+        }
+      }
+      return changed;
+    });
+    return { body, hideUsage };
+  },
+  read(data, usage, hideUsage) {
+    const json = record(data);
+    if (!json) return true;
+    const choices = Array.isArray(json['choices']) ? json['choices'] : [];
+    for (const choice of choices) collectText(record(choice), usage);
+    const reported = record(json['usage']);
+    if (reported) {
+      // Chat, completions and embeddings say prompt/completion; images input/output; rerank only a total.
+      usage.inputTokens =
+        count(reported['prompt_tokens']) ?? count(reported['input_tokens']) ?? count(reported['total_tokens']) ?? usage.inputTokens;
+      usage.outputTokens = count(reported['completion_tokens']) ?? count(reported['output_tokens']) ?? usage.outputTokens;
+      // The final usage chunk of a stream has no choices; the caller sees it only if it asked for it.
+      if (hideUsage && choices.length === 0) return false;
+    }
+    return true;
+  },
+};
+
+/** Text and tool arguments of a streamed choice (delta) or a legacy completion choice (text). */
+function collectText(choice: Record<string, unknown> | undefined, usage: UsageCount): void {
+  if (!choice) return;
+  if (typeof choice['text'] === 'string') usage.deliveredText += choice['text'];
+  const delta = record(choice['delta']);
+  if (!delta) return;
+  if (typeof delta['content'] === 'string') usage.deliveredText += delta['content'];
+  if (Array.isArray(delta['tool_calls'])) {
+    for (const call of delta['tool_calls']) {
+      const args = record(record(call)?.['function'])?.['arguments'];
+      if (typeof args === 'string') usage.deliveredText += args;
+    }
+  }
+}

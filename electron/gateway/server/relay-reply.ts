@@ -1,0 +1,58 @@
+// Writes a relayed upstream answer to the caller as it arrives: its status and headers, then its bytes with backpressure; a break mid-stream ends with the protocol's error event.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OutgoingHttpHeaders } from 'node:http';
+import { GatewayError } from '../errors.ts';
+import type { CallContext, PassthroughProvider, PassthroughRequest, RelayedUsage } from '../providers/types.ts';
+import { sseFrame, writeFrame, type StreamFailure } from './sse.ts';
+
+/**
+ * Forwards the call through `passthrough` and writes the upstream's answer raw. Return its promise from the route handler.
+ * `charge` gets the usage once the answer ended (finished, cut by the caller, or broken upstream); error answers are not charged.
+ * An upstream that breaks off after the headers went out ends an event stream with `failure.errorEvent`; nothing is retried.
+ */
+export async function relayReply(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  passthrough: PassthroughProvider,
+  asked: PassthroughRequest,
+  call: CallContext,
+  failure: StreamFailure,
+  charge?: (usage: RelayedUsage) => void,
+): Promise<void> {
+  const upstream = await passthrough.forward(asked, call);
+  void upstream.usage.then((usage) => {
+    if (usage && charge) charge(usage);
+  });
+  reply.hijack();
+  const raw = reply.raw;
+  // Headers set before the hijack (CORS, for one) go out too.
+  raw.writeHead(upstream.status, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...upstream.headers, 'x-accel-buffering': 'no' });
+  raw.flushHeaders();
+  const sse = /text\/event-stream/i.test(upstream.headers['content-type'] ?? '');
+  let gone = false;
+  raw.once('close', () => (gone = true));
+  const chunks = upstream.body[Symbol.asyncIterator]();
+  let finished = false;
+  try {
+    while (!gone) {
+      const next = await chunks.next();
+      if (next.done) {
+        finished = true;
+        break;
+      }
+      await writeFrame(raw, next.value);
+    }
+    if (!gone) raw.end();
+  } catch (error) {
+    finished = true;
+    const gatewayError = error instanceof GatewayError ? error : undefined;
+    if (!gatewayError) failure.report?.(error);
+    if (!gone && sse && failure.errorEvent) {
+      raw.write(sseFrame(failure.errorEvent(gatewayError ?? new GatewayError('upstream_failed', 'The relayed stream failed.'))));
+    }
+    if (!gone) raw.end();
+  } finally {
+    // The caller left: the upstream request stops (and the usage seen so far is charged).
+    if (!finished) await chunks.return?.();
+  }
+}

@@ -1,0 +1,63 @@
+// Unit tests of relay's usage tap and Retry-After reading: usage read from events split anywhere, the hidden usage event dropped, nothing else changed.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { retryAfterMs } from '../../../electron/gateway/providers/relay/failover.ts';
+import { anthropicKind } from '../../../electron/gateway/providers/relay/anthropic/kind.ts';
+import { openaiKind } from '../../../electron/gateway/providers/relay/openai/kind.ts';
+import { UsageTap } from '../../../electron/gateway/providers/relay/usage-tap.ts';
+
+const chunk = (text: string) => JSON.stringify({ choices: [{ index: 0, delta: { content: text } }] });
+const usageChunk = JSON.stringify({ choices: [], usage: { prompt_tokens: 7, completion_tokens: 3 } });
+const stream = `data: ${chunk('Hel')}\n\ndata: ${chunk('lo')}\n\ndata: ${usageChunk}\n\ndata: [DONE]\n\n`;
+
+/** `text` through the tap in pieces of `size` bytes; what passed, and the tap. */
+function through(tap: UsageTap, text: string, size: number): string {
+  const bytes = new TextEncoder().encode(text);
+  const decoder = new TextDecoder();
+  let passed = '';
+  for (let at = 0; at < bytes.length; at += size) passed += decoder.decode(tap.pass(bytes.subarray(at, at + size)), { stream: true });
+  return passed + decoder.decode(tap.end());
+}
+
+test('an OpenAI stream passes untouched when the client asked for usage, and its usage is read whatever the chunking', () => {
+  for (const size of [1, 5, 64, 10_000]) {
+    const tap = new UsageTap(openaiKind, 'sse', false);
+    assert.equal(through(tap, stream, size), stream);
+    assert.deepEqual(tap.usage, { inputTokens: 7, outputTokens: 3, deliveredText: 'Hello' });
+  }
+});
+
+test('the usage chunk the client did not ask for is dropped, every other event kept as it was', () => {
+  for (const size of [1, 7, 10_000]) {
+    const tap = new UsageTap(openaiKind, 'sse', true);
+    assert.equal(through(tap, stream, size), stream.replace(`data: ${usageChunk}\n\n`, ''));
+    assert.equal(tap.usage.inputTokens, 7);
+  }
+});
+
+test('a cut Anthropic stream keeps the input of message_start and the text delivered, without output usage', () => {
+  const tap = new UsageTap(anthropicKind, 'sse', false);
+  const start = { type: 'message_start', message: { usage: { input_tokens: 12, output_tokens: 1 } } };
+  const delta = { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi there' } };
+  through(tap, `event: message_start\ndata: ${JSON.stringify(start)}\n\nevent: content_block_delta\ndata: ${JSON.stringify(delta)}\n\n`, 3);
+  assert.equal(tap.usage.inputTokens, 12);
+  assert.equal(tap.usage.deliveredText, 'Hi there');
+});
+
+test('a whole JSON answer is read at its end', () => {
+  const tap = new UsageTap(anthropicKind, 'json', false);
+  through(
+    tap,
+    JSON.stringify({ type: 'message', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 4, output_tokens: 2 } }),
+    9,
+  );
+  assert.deepEqual(tap.usage, { inputTokens: 4, outputTokens: 2, deliveredText: 'ok' });
+});
+
+test('Retry-After is read from retry-after-ms, seconds or a date', () => {
+  assert.equal(retryAfterMs(new Headers({ 'retry-after-ms': '250', 'retry-after': '1' })), 250);
+  assert.equal(retryAfterMs(new Headers({ 'retry-after': '2' })), 2000);
+  const later = retryAfterMs(new Headers({ 'retry-after': new Date(Date.now() + 60_000).toUTCString() }))!;
+  assert.ok(later > 50_000 && later <= 60_000);
+  assert.equal(retryAfterMs(new Headers({})), undefined);
+});
