@@ -5,6 +5,7 @@ import type { AdminCall } from '../api/admin-client.ts';
 import { ApiError } from '../api/http.ts';
 import type { FormResult } from './assets.ts';
 import { messageOf } from './storage.ts';
+import { withBusy } from './busy.ts';
 
 export interface ChannelsState {
   channels: ChannelSummary[] | null;
@@ -29,16 +30,6 @@ export function createChannelsStore(call: AdminCall) {
       const list = get().channels ?? [];
       const known = list.some((item) => item.id === channel.id);
       set({ channels: known ? list.map((item) => (item.id === channel.id ? channel : item)) : [...list, channel] });
-    };
-    const withBusy = async (id: string, work: () => Promise<void>) => {
-      set({ busy: [...get().busy, id], actionError: null });
-      try {
-        await work();
-      } catch (error) {
-        set({ actionError: messageOf(error) });
-      } finally {
-        set({ busy: get().busy.filter((item) => item !== id) });
-      }
     };
     return {
       channels: null,
@@ -69,16 +60,16 @@ export function createChannelsStore(call: AdminCall) {
       },
 
       setEnabled: (channelId, enabled) =>
-        withBusy(channelId, async () => replace(await call('updateChannel', { params: { channelId }, body: { enabled } }))),
+        withBusy(set, get, channelId, async () => replace(await call('updateChannel', { params: { channelId }, body: { enabled } }))),
 
       remove: (channelId) =>
-        withBusy(channelId, async () => {
+        withBusy(set, get, channelId, async () => {
           await call('removeChannel', { params: { channelId } });
           set({ channels: (get().channels ?? []).filter((item) => item.id !== channelId) });
         }),
 
       test: (channelId, model) =>
-        withBusy(channelId, async () => {
+        withBusy(set, get, channelId, async () => {
           const result = await call('testChannel', { params: { channelId }, body: model ? { model } : {} });
           set({ tests: { ...get().tests, [channelId]: result } });
           // The test was recorded in the channel's health: show it.

@@ -5,6 +5,7 @@ import type { AdminCall } from '../api/admin-client.ts';
 import type { FormResult } from './assets.ts';
 import { ApiError } from '../api/http.ts';
 import { messageOf } from './storage.ts';
+import { withBusy } from './busy.ts';
 
 export interface TokensState {
   tokens: AdminToken[] | null;
@@ -26,17 +27,6 @@ export interface TokensState {
 }
 
 export function createTokensStore(call: AdminCall) {
-  const withBusy = async (set: (partial: Partial<TokensState>) => void, get: () => TokensState, id: string, work: () => Promise<void>) => {
-    set({ busy: [...get().busy, id], actionError: null });
-    try {
-      await work();
-    } catch (error) {
-      set({ actionError: messageOf(error) });
-    } finally {
-      set({ busy: get().busy.filter((item) => item !== id) });
-    }
-  };
-
   return create<TokensState>((set, get) => ({
     tokens: null,
     loading: false,
