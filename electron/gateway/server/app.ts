@@ -22,6 +22,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated caller; set on every route that is not marked public. */
     principal: Principal;
+    /** The refusal of a token that was found but may not be used (revoked, expired, out of quota), answered once the body is read. */
+    refusal?: GatewayError;
   }
   interface FastifyContextConfig {
     /** Routes that need no API token. */
@@ -110,12 +112,21 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
     } catch (error) {
       // Left without a principal, such a route authenticates again once upgraded and reports the refusal as an event.
       if (request.ws && request.routeOptions.config.socketAuth) return;
+      // The token was identified: its call is refused after the body is read, so the journal keeps its model and body.
+      if (!request.ws && error instanceof GatewayError && error.kind === 'forbidden') {
+        request.refusal = error;
+        return;
+      }
       throw error;
     }
   });
+  // Before faults and routes; a body that does not parse still gets the refusal (see the error handler).
+  app.addHook('preValidation', async (request) => {
+    if (request.refusal) throw request.refusal;
+  });
 
   app.setErrorHandler((error: FastifyError | GatewayError, request, reply) => {
-    const gatewayError = toGatewayError(error);
+    const gatewayError = request.refusal ?? toGatewayError(error);
     // Only unexpected failures are reported; a GatewayError (simulated faults included) is an answer, not a bug.
     if (gatewayError.kind === 'internal' && !(error instanceof GatewayError)) context.events.emit('error', error);
     const { status, body } = renderError(protocolOf(request.url), gatewayError);
