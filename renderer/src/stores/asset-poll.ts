@@ -1,5 +1,7 @@
-// Polls each non-terminal asset the console shows, as the portrait client flow does: once on sight, then every 3 s backing off to 10 s.
+// Polls each non-terminal asset the console shows, as the portrait client flow does: 1 s after it shows up, then every 3 s backing off to 10 s.
 
+/** The wait before the first check of an asset that shows up (short, so a quick review is seen in Processing). */
+export const POLL_SIGHT_MS = 1000;
 /** The wait before the second check of an asset. */
 export const POLL_FIRST_MS = 3000;
 /** The longest wait between two checks of an asset. */
@@ -14,7 +16,7 @@ export interface PollTimers {
 }
 
 export interface AssetPoller {
-  /** The assets to poll now: new ids are checked at once, ids no longer named stop being polled. */
+  /** The assets to poll now: new ids are checked after POLL_SIGHT_MS, ids no longer named stop being polled. */
   track(assetIds: readonly string[]): void;
   /** Stops every timer. */
   stop(): void;
@@ -61,7 +63,7 @@ export function createAssetPoller(
         if (watches.has(assetId)) continue;
         const watch: Watch = { delay: POLL_FIRST_MS, timer: undefined };
         watches.set(assetId, watch);
-        schedule(assetId, watch, 0);
+        schedule(assetId, watch, POLL_SIGHT_MS);
       }
     },
     stop() {

@@ -1,4 +1,4 @@
-// Unit tests of the asset poller: checked on sight, then 3 s backing off to 10 s, stopped at a terminal status or when no longer shown.
+// Unit tests of the asset poller: checked 1 s after it shows up, then 3 s backing off to 10 s, stopped at a terminal status or when no longer shown.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createAssetPoller, type PollTimers } from '../../../renderer/src/stores/asset-poll.ts';
@@ -31,7 +31,7 @@ function manualTimers() {
   };
 }
 
-test('a pending asset is checked at once, then after 3 s, backing off to 10 s, until it is terminal', async () => {
+test('a pending asset is checked after 1 s, then after 3 s, backing off to 10 s, until it is terminal', async () => {
   const clock = manualTimers();
   const checks: string[] = [];
   let remaining = 6;
@@ -43,7 +43,7 @@ test('a pending asset is checked at once, then after 3 s, backing off to 10 s, u
   poller.track(['ast_1']);
   const waits: number[] = [];
   while (clock.pending() > 0) waits.push(await clock.next());
-  assert.deepEqual(waits, [0, 3000, 4500, 6750, 10000, 10000]);
+  assert.deepEqual(waits, [1000, 3000, 4500, 6750, 10000, 10000]);
   assert.equal(checks.length, 6, 'no check after the terminal answer');
 });
 
