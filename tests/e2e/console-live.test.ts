@@ -93,7 +93,7 @@ describe('console updates live', { skip }, () => {
     await form.getByLabel('Name (optional)').fill('Bruno');
     await form.getByRole('button', { name: 'Register' }).click();
     const row = page.getByRole('table', { name: 'Assets' }).getByRole('row', { name: /Bruno/ });
-    // A 3 s review: polled at once (Processing), then 3 s later (Active); the scan is ten minutes away.
+    // A 3 s review: polled 1 s after it shows (Processing), then 3 s later (Active); the scan is ten minutes away.
     await row.locator('.badge', { hasText: 'Active' }).waitFor({ timeout: 8000 });
     await page.getByTestId('asset-detail').locator('.badge', { hasText: 'Active' }).waitFor();
     assert.deepEqual(await page.evaluate('window.__statuses'), ['Submitted', 'Processing', 'Active']);
@@ -137,5 +137,36 @@ describe('console updates live', { skip }, () => {
     } finally {
       await other.close();
     }
+  });
+
+  test('Logs show a call refused for its quota with its account, token, model and body', async () => {
+    const adminToken = new URL(consoleUrl).searchParams.get('admin_token')!;
+    const created = await fetch(`${server.url}/admin/api/tokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ account: 'local', name: 'spent-bot', quota: 0 }),
+    });
+    assert.equal(created.status, 200, await created.clone().text());
+    const { secret } = (await created.json()) as { secret: string };
+    const refused = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'sim-chat', messages: [{ role: 'user', content: 'over my quota already' }] }),
+    });
+    assert.equal(refused.status, 403);
+
+    await page.getByRole('navigation').getByRole('link', { name: 'Logs', exact: true }).click();
+    const row = page.getByRole('table', { name: 'API calls' }).locator('tbody tr').filter({ hasText: 'POST /v1/chat/completions' });
+    await row.first().waitFor();
+    assert.match((await row.first().textContent())!, /sim-chat/);
+    assert.match((await row.first().textContent())!, /local/);
+    await row.first().getByRole('button').first().click();
+    const detail = page.getByTestId('log-detail');
+    await detail.waitFor();
+    assert.equal(await detail.getByTestId('log-token').textContent(), 'spent-bot');
+    assert.match((await detail.getByTestId('log-error').textContent())!, /quota/);
+    await detail.getByRole('tab', { name: 'Request' }).click();
+    assert.match((await page.getByTestId('log-request').textContent())!, /over my quota already/);
+    await screenshot(page, 'logs-refused-call');
   });
 });

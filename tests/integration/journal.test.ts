@@ -32,6 +32,7 @@ describe('request journal', () => {
     assert.equal(summary.stream, false);
     assert.equal(summary.protocol, 'openai');
     const entry = (await admin(`/journal/${summary.id}`)).body;
+    assert.equal(entry.token, 'first token', 'the token is named');
     assert.match(entry.request.text, /journal me please/);
     assert.equal(JSON.parse(entry.response.text).object, 'chat.completion');
     assert.equal(entry.requestHeaders['content-type'], 'application/json');
@@ -189,6 +190,7 @@ describe('request journal', () => {
       assert.deepEqual([summary.status, summary.account, summary.model], [403, 'refused-bot', 'sim-chat']);
       const entry = (await admin(`/journal/${summary.id}`)).body;
       assert.match(entry.request.text, new RegExp(`kept although ${token.token.name}`));
+      assert.equal(entry.token, token.token.name, 'the token is named');
       assert.equal(JSON.stringify(entry).includes(token.secret), false, 'the token appears nowhere in the entry');
     }
     // A refused token's call whose body does not parse is still answered as refused.

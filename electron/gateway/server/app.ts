@@ -41,7 +41,7 @@ export interface AppContext {
   readonly runtime: { readonly hosts: HostPolicy; readonly journal: boolean; readonly corsOrigins: readonly string[] };
   readonly journal: JournalRecorder;
   readonly clock: Clock;
-  readonly tokens: Pick<TokensService, 'authenticate' | 'ownerOf'>;
+  readonly tokens: Pick<TokensService, 'authenticate' | 'holderOf'>;
   readonly events: { emit(event: 'error', error: unknown): boolean };
 }
 
@@ -98,7 +98,7 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
 
   // First after the Host check, so every call's end is seen; calls that name no token are counted there, not journaled.
   if (context.runtime.journal)
-    installJournal(app, { recorder: context.journal, clock: context.clock, accountOf: (request) => accountOf(context, request) });
+    installJournal(app, { recorder: context.journal, clock: context.clock, holderOf: (request) => holderOf(context, request) });
 
   // Before authentication: a preflight carries no credentials, and a refused call still needs its CORS headers to be readable.
   installCors(app, () => context.runtime.corsOrigins);
@@ -147,14 +147,13 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
 }
 
 /**
- * The account of the API token a call carried: the authenticated one, or the owner of a token that was
- * refused (revoked, expired, out of quota), or on unknown paths and public routes where none is asked for.
- * Null when the call named no token at all, as any web page's call does.
+ * The account and name of the API token a call carried: an accepted one, or one that was refused (revoked,
+ * expired, out of quota), or on unknown paths and public routes where none is asked for.
+ * Null when the call named no token of this gateway, as any web page's call does.
  */
-function accountOf(context: AppContext, request: FastifyRequest): string | null {
-  if (request.principal) return request.principal.accountName;
+function holderOf(context: AppContext, request: FastifyRequest): { account: string; token: string } | null {
   try {
-    return context.tokens.ownerOf(credentialOf(request.headers, request.query));
+    return context.tokens.holderOf(credentialOf(request.headers, request.query));
   } catch {
     return null;
   }
