@@ -1,7 +1,7 @@
 // Admin WebSocket contract: the path, the subprotocols that carry the admin token, and every event the gateway pushes.
 import type { ScanSummary } from './admin-api.ts';
 import type { JournalSummary } from './journal.ts';
-import type { Asset } from './portrait.ts';
+import type { Asset, Group } from './portrait.ts';
 
 /** Path of the admin event socket. */
 export const ADMIN_WS_PATH = '/admin/ws';
@@ -16,11 +16,25 @@ export interface HelloEvent {
   nextScanAt: number | null;
 }
 
-/** An asset's stored state changed (status, refresh error, …). */
+/** An asset's stored state changed (status, refresh error, name, …). */
 export interface AssetChangedEvent {
   type: 'asset.changed';
   account: string;
   asset: Asset;
+}
+
+/** An asset was registered, by any client (the portrait API or the console). */
+export interface AssetCreatedEvent {
+  type: 'asset.created';
+  account: string;
+  asset: Asset;
+}
+
+/** A group was created or updated, by any client. */
+export interface GroupChangedEvent {
+  type: 'group.changed';
+  account: string;
+  group: Group;
 }
 
 /** A background scan finished. */
@@ -37,12 +51,14 @@ export interface JournalAddedEvent {
 }
 
 /** Every event of the admin socket. */
-export type AdminEvent = HelloEvent | AssetChangedEvent | ScanFinishedEvent | JournalAddedEvent;
+export type AdminEvent = HelloEvent | AssetChangedEvent | AssetCreatedEvent | GroupChangedEvent | ScanFinishedEvent | JournalAddedEvent;
 
 /** Every event type, for exhaustive handling. */
 export const ADMIN_EVENT_TYPES = [
   'hello',
   'asset.changed',
+  'asset.created',
+  'group.changed',
   'scan.finished',
   'journal.added',
 ] as const satisfies readonly AdminEvent['type'][];

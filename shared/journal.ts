@@ -55,6 +55,8 @@ export interface JournalBody {
 
 /** One recorded call with its bodies and timing. Headers are kept from a short safe list; credentials never. */
 export interface JournalEntry extends JournalSummary {
+  /** The name of the API token the call carried (its hint when it has no name); null in entries recorded before the journal named tokens. */
+  token?: string | null;
   query: Record<string, string>;
   requestHeaders: Record<string, string>;
   request: JournalBody;

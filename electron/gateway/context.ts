@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { JournalSummary } from '../../shared/journal.ts';
-import type { Asset } from '../../shared/portrait.ts';
+import type { Asset, Group } from '../../shared/portrait.ts';
 import { ProviderChoice, type UnroutedPolicy } from './providers/select.ts';
 import { createSimulateProviders } from './providers/simulate/index.ts';
 import type { ChannelDirectory, ProviderSelector, Reviewer } from './providers/types.ts';
@@ -21,13 +21,13 @@ import { STORAGE_LIMITS, type StorageLimits } from './services/storage-limits.ts
 import { GroupsService } from './services/groups.ts';
 import { ImagesService } from './services/images.ts';
 import { JournalRecorder } from './services/journal.ts';
-import { presentAsset } from './services/portrait-present.ts';
+import { presentAsset, presentGroup } from './services/portrait-present.ts';
 import { RetrievalService } from './services/retrieval.ts';
 import { Tasks3dService } from './services/tasks3d.ts';
 import { TokensService } from './services/tokens.ts';
 import { makeListenersSafe } from './safe-events.ts';
 import { AccountsRepo } from './storage/accounts-repo.ts';
-import { AssetsRepo } from './storage/assets-repo.ts';
+import { AssetsRepo, type AssetRow } from './storage/assets-repo.ts';
 import { ChannelsRepo } from './storage/channels-repo.ts';
 import type { Db } from './storage/database.ts';
 import { GroupsRepo } from './storage/groups-repo.ts';
@@ -43,7 +43,12 @@ import { ResponsesRepo } from './storage/responses-repo.ts';
 
 /** Events the gateway emits for hosts and the UI. */
 export interface GatewayEvents {
+  /** An asset's stored state changed: a refresh (by a query, "refresh now" or the scan) or a rename. */
   'asset.changed': [asset: Asset & { account_id: number }];
+  /** An asset was registered, by the portrait API or the admin API. */
+  'asset.created': [asset: Asset & { account_id: number }];
+  /** A group was created or updated, by the portrait API or the admin API. */
+  'group.changed': [group: Group & { account_id: number }];
   'scan.finished': [report: ScanReport];
   'journal.added': [entry: JournalSummary];
   error: [error: unknown];
@@ -174,9 +179,8 @@ export function createContext(options: ContextOptions): GatewayContext {
         created: Math.floor(clock.now() / 1000),
       },
     );
-  const refresher = new AssetRefresher(assetsRepo, providers, clock, (row) =>
-    events.emit('asset.changed', { ...presentAsset(row), account_id: row.account_id }),
-  );
+  const assetChanged = (row: AssetRow) => events.emit('asset.changed', { ...presentAsset(row), account_id: row.account_id });
+  const refresher = new AssetRefresher(assetsRepo, providers, clock, assetChanged);
   const storageLimits: StorageLimits = { ...STORAGE_LIMITS, ...options.storageLimits };
   const reportError = (error: unknown) => void events.emit('error', error);
   const billing = new BillingService(new UsageRepo(db), clock, options.modelAliases, { limits: storageLimits, onError: reportError });
@@ -205,8 +209,18 @@ export function createContext(options: ContextOptions): GatewayContext {
     events,
     accounts,
     tokens: new TokensService(accounts, new TokensRepo(db), clock),
-    groups: new GroupsService(groupsRepo, clock),
-    assets: new AssetsService({ assets: assetsRepo, groups: groupsRepo, providers, refresher, clock }),
+    groups: new GroupsService(groupsRepo, clock, (row) =>
+      events.emit('group.changed', { ...presentGroup(row), account_id: row.account_id }),
+    ),
+    assets: new AssetsService({
+      assets: assetsRepo,
+      groups: groupsRepo,
+      providers,
+      refresher,
+      clock,
+      onCreated: (row) => events.emit('asset.created', { ...presentAsset(row), account_id: row.account_id }),
+      onRenamed: assetChanged,
+    }),
     billing,
     retrieval: new RetrievalService(providers, billing),
     audio: new AudioService(providers, billing),

@@ -32,6 +32,7 @@ describe('request journal', () => {
     assert.equal(summary.stream, false);
     assert.equal(summary.protocol, 'openai');
     const entry = (await admin(`/journal/${summary.id}`)).body;
+    assert.equal(entry.token, 'first token', 'the token is named');
     assert.match(entry.request.text, /journal me please/);
     assert.equal(JSON.parse(entry.response.text).object, 'chat.completion');
     assert.equal(entry.requestHeaders['content-type'], 'application/json');
@@ -153,6 +154,52 @@ describe('request journal', () => {
     assert.deepEqual([unknown.path, unknown.status, unknown.account], ['/v1/nowhere', 404, 'local']);
     assert.deepEqual([refused.path, refused.status, refused.account], ['/v1/models', 403, 'revoked-bot']);
     assert.match(refused.error, /revoked/);
+  });
+
+  test('a call with a token that was found but refused (revoked, expired, out of quota) is recorded whole: account, model, body', async () => {
+    const make = async (body: Record<string, unknown>) =>
+      (
+        await request(`${server.url}/admin/api/tokens`, 'POST', {
+          token: server.gateway.adminToken,
+          body: { account: 'refused-bot', ...body },
+        })
+      ).body;
+    const revoked = await make({ name: 'revoked' });
+    await request(`${server.url}/admin/api/tokens/${revoked.token.token_id}/revoke`, 'POST', { token: server.gateway.adminToken });
+    const expired = await make({ name: 'expired', expires_at: Date.now() + 300 });
+    const spent = await make({ name: 'spent', quota: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    for (const [token, why] of [
+      [revoked, /revoked/],
+      [expired, /expired/],
+      [spent, /quota/],
+    ] as const) {
+      const answer = await request(`${server.url}/v1/chat/completions`, 'POST', {
+        token: token.secret,
+        body: { model: 'sim-chat', messages: [{ role: 'user', content: `kept although ${token.token.name}` }] },
+      });
+      assert.equal(answer.status, 403, JSON.stringify(answer.body));
+      assert.match(answer.body.error.message, why);
+      let list = await admin('/journal?path=/v1/chat/completions&outcome=error');
+      for (let tries = 0; tries < 100 && !list.body.items.some((item: any) => item.error && why.test(item.error)); tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        list = await admin('/journal?path=/v1/chat/completions&outcome=error');
+      }
+      const summary = list.body.items.find((item: any) => why.test(item.error));
+      assert.ok(summary, `the ${token.token.name} call is journaled`);
+      assert.deepEqual([summary.status, summary.account, summary.model], [403, 'refused-bot', 'sim-chat']);
+      const entry = (await admin(`/journal/${summary.id}`)).body;
+      assert.match(entry.request.text, new RegExp(`kept although ${token.token.name}`));
+      assert.equal(entry.token, token.token.name, 'the token is named');
+      assert.equal(JSON.stringify(entry).includes(token.secret), false, 'the token appears nowhere in the entry');
+    }
+    // A refused token's call whose body does not parse is still answered as refused.
+    const broken = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${revoked.secret}`, 'content-type': 'application/json' },
+      body: '{"model": "sim-chat", ',
+    });
+    assert.equal(broken.status, 403);
   });
 
   test('a Gemini key in the query is not kept; the model comes from the path; binary answers keep only their size', async () => {

@@ -1,4 +1,4 @@
-// The admin event socket: pushes asset changes, finished scans and new journal entries to the console so it updates without a reload.
+// The admin event socket: pushes asset and group changes, finished scans and new journal entries to the console so it updates without a reload.
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { ADMIN_WS_PATH, ADMIN_WS_PROTOCOL, type AdminEvent } from '../../../shared/admin-events.ts';
@@ -25,15 +25,26 @@ export function adminSocketRoute(app: FastifyInstance, context: GatewayContext):
     const send = (event: AdminEvent) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(event));
     };
+    const accountName = (accountId: number) => accounts.findById(accountId)?.name ?? '';
     const onAsset = (...[asset]: GatewayEvents['asset.changed']) => {
       const { account_id: accountId, ...record } = asset;
-      send({ type: 'asset.changed', account: accounts.findById(accountId)?.name ?? '', asset: record });
+      send({ type: 'asset.changed', account: accountName(accountId), asset: record });
+    };
+    const onAssetCreated = (...[asset]: GatewayEvents['asset.created']) => {
+      const { account_id: accountId, ...record } = asset;
+      send({ type: 'asset.created', account: accountName(accountId), asset: record });
+    };
+    const onGroup = (...[group]: GatewayEvents['group.changed']) => {
+      const { account_id: accountId, ...record } = group;
+      send({ type: 'group.changed', account: accountName(accountId), group: record });
     };
     // The scheduler plans its next scan right after announcing this one: read the plan once it is made.
     const onScan = (...[report]: GatewayEvents['scan.finished']) =>
       setImmediate(() => send({ type: 'scan.finished', report, nextScanAt: scheduler.nextRunAt }));
     const onJournal = (...[entry]: GatewayEvents['journal.added']) => send({ type: 'journal.added', entry });
     events.on('asset.changed', onAsset);
+    events.on('asset.created', onAssetCreated);
+    events.on('group.changed', onGroup);
     events.on('scan.finished', onScan);
     events.on('journal.added', onJournal);
     socket.on(
@@ -42,6 +53,8 @@ export function adminSocketRoute(app: FastifyInstance, context: GatewayContext):
         (error) => void events.emit('error', error),
         () => {
           events.off('asset.changed', onAsset);
+          events.off('asset.created', onAssetCreated);
+          events.off('group.changed', onGroup);
           events.off('scan.finished', onScan);
           events.off('journal.added', onJournal);
         },

@@ -22,6 +22,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated caller; set on every route that is not marked public. */
     principal: Principal;
+    /** The refusal of a token that was found but may not be used (revoked, expired, out of quota), answered once the body is read. */
+    refusal?: GatewayError;
   }
   interface FastifyContextConfig {
     /** Routes that need no API token. */
@@ -39,7 +41,7 @@ export interface AppContext {
   readonly runtime: { readonly hosts: HostPolicy; readonly journal: boolean; readonly corsOrigins: readonly string[] };
   readonly journal: JournalRecorder;
   readonly clock: Clock;
-  readonly tokens: Pick<TokensService, 'authenticate' | 'ownerOf'>;
+  readonly tokens: Pick<TokensService, 'authenticate' | 'holderOf'>;
   readonly events: { emit(event: 'error', error: unknown): boolean };
 }
 
@@ -96,7 +98,7 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
 
   // First after the Host check, so every call's end is seen; calls that name no token are counted there, not journaled.
   if (context.runtime.journal)
-    installJournal(app, { recorder: context.journal, clock: context.clock, accountOf: (request) => accountOf(context, request) });
+    installJournal(app, { recorder: context.journal, clock: context.clock, holderOf: (request) => holderOf(context, request) });
 
   // Before authentication: a preflight carries no credentials, and a refused call still needs its CORS headers to be readable.
   installCors(app, () => context.runtime.corsOrigins);
@@ -110,12 +112,21 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
     } catch (error) {
       // Left without a principal, such a route authenticates again once upgraded and reports the refusal as an event.
       if (request.ws && request.routeOptions.config.socketAuth) return;
+      // The token was identified: its call is refused after the body is read, so the journal keeps its model and body.
+      if (!request.ws && error instanceof GatewayError && error.kind === 'forbidden') {
+        request.refusal = error;
+        return;
+      }
       throw error;
     }
   });
+  // Before faults and routes; a body that does not parse still gets the refusal (see the error handler).
+  app.addHook('preValidation', async (request) => {
+    if (request.refusal) throw request.refusal;
+  });
 
   app.setErrorHandler((error: FastifyError | GatewayError, request, reply) => {
-    const gatewayError = toGatewayError(error);
+    const gatewayError = request.refusal ?? toGatewayError(error);
     // Only unexpected failures are reported; a GatewayError (simulated faults included) is an answer, not a bug.
     if (gatewayError.kind === 'internal' && !(error instanceof GatewayError)) context.events.emit('error', error);
     const { status, body } = renderError(protocolOf(request.url), gatewayError);
@@ -136,14 +147,13 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
 }
 
 /**
- * The account of the API token a call carried: the authenticated one, or the owner of a token that was
- * refused (revoked, expired, out of quota), or on unknown paths and public routes where none is asked for.
- * Null when the call named no token at all, as any web page's call does.
+ * The account and name of the API token a call carried: an accepted one, or one that was refused (revoked,
+ * expired, out of quota), or on unknown paths and public routes where none is asked for.
+ * Null when the call named no token of this gateway, as any web page's call does.
  */
-function accountOf(context: AppContext, request: FastifyRequest): string | null {
-  if (request.principal) return request.principal.accountName;
+function holderOf(context: AppContext, request: FastifyRequest): { account: string; token: string } | null {
   try {
-    return context.tokens.ownerOf(credentialOf(request.headers, request.query));
+    return context.tokens.holderOf(credentialOf(request.headers, request.query));
   } catch {
     return null;
   }

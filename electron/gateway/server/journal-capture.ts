@@ -133,8 +133,8 @@ const stringHeaders = (headers: Record<string, unknown>, keep: (name: string) =>
 export interface JournalHookOptions {
   recorder: JournalRecorder;
   clock: Clock;
-  /** The account of the API token a call named (usable or refused), or null when it named none of this gateway's. */
-  accountOf: (request: FastifyRequest) => string | null;
+  /** The account and token name of the API token a call named (usable or refused), or null when it named none of this gateway's. */
+  holderOf: (request: FastifyRequest) => { account: string; token: string } | null;
 }
 
 /**
@@ -143,7 +143,7 @@ export interface JournalHookOptions {
  * no-cors fetch) are only counted, so they cannot push real entries out. A failure while recording loses
  * that entry, never the process.
  */
-export function installJournal(app: FastifyInstance, { recorder, clock, accountOf }: JournalHookOptions): void {
+export function installJournal(app: FastifyInstance, { recorder, clock, holderOf }: JournalHookOptions): void {
   app.addHook('onRequest', async (request, reply) => {
     const [path = '', search = ''] = request.url.split('?', 2);
     // Preflights and sockets are not calls of the API.
@@ -153,12 +153,12 @@ export function installJournal(app: FastifyInstance, { recorder, clock, accountO
     const tap = tapResponse(reply.raw, startedAt);
     reply.raw.once('close', () => {
       try {
-        const account = accountOf(request);
-        if (account === null) {
+        const holder = holderOf(request);
+        if (holder === null) {
           recorder.countUnauthenticated();
           return;
         }
-        recorder.add(recordOf(request, reply.raw, tap, { at, path, search, startedAt, account }));
+        recorder.add(recordOf(request, reply.raw, tap, { at, path, search, startedAt, ...holder }));
       } catch (error) {
         recorder.fail(error);
       }
@@ -171,7 +171,7 @@ function recordOf(
   request: FastifyRequest,
   raw: ServerResponse,
   tap: ReturnType<typeof tapResponse>,
-  call: { at: number; path: string; search: string; startedAt: number; account: string },
+  call: { at: number; path: string; search: string; startedAt: number; account: string; token: string },
 ): JournalRecord {
   const { path, search } = call;
   const sent = tap.headers();
@@ -191,6 +191,7 @@ function recordOf(
     stream,
     error: errorMessageOf(status, response.text),
     detail: {
+      token: call.token,
       query: Object.fromEntries([...new URLSearchParams(search)].filter(([name]) => !SECRET_QUERY.has(name))),
       requestHeaders: stringHeaders(request.headers, (name) => SAFE_REQUEST_HEADER.test(name)),
       request: requestBodyOf(request),

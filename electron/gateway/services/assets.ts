@@ -6,7 +6,7 @@ import type { CallContext, ProviderSelector } from '../providers/types.ts';
 import type { AssetsRepo } from '../storage/assets-repo.ts';
 import type { GroupsRepo } from '../storage/groups-repo.ts';
 import type { Clock } from '../time.ts';
-import type { AssetRefresher } from './asset-refresh.ts';
+import type { AssetChangeListener, AssetRefresher } from './asset-refresh.ts';
 import { GatewayError, notFound } from '../errors.ts';
 import type { Paging } from './paging.ts';
 import { MESSAGES, type AssetCreateInput, type AssetListFilter } from './portrait-input.ts';
@@ -19,6 +19,10 @@ export interface AssetsServiceDeps {
   providers: ProviderSelector;
   refresher: AssetRefresher;
   clock: Clock;
+  /** Told after an asset was registered, whichever client asked. */
+  onCreated?: AssetChangeListener;
+  /** Told after an asset was renamed (refreshes tell the refresher's listener). */
+  onRenamed?: AssetChangeListener;
 }
 
 export class AssetsService {
@@ -52,7 +56,9 @@ export class AssetsService {
       created_at: now,
       updated_at: now,
     });
-    return presentAsset(assets.findById(id)!);
+    const row = assets.findById(id)!;
+    this.deps.onCreated?.(row);
+    return presentAsset(row);
   }
 
   /** A page of stored assets; never asks the upstream. An unknown group filter gives an empty page. */
@@ -85,6 +91,8 @@ export class AssetsService {
     const row = assets.find(accountId, assetId);
     if (!row) throw notFound(MESSAGES.assetNotFound, 'asset_id');
     assets.rename(row.id, name, clock.now());
-    return presentAsset(assets.findById(row.id)!);
+    const renamed = assets.findById(row.id)!;
+    this.deps.onRenamed?.(renamed);
+    return presentAsset(renamed);
   }
 }

@@ -1,19 +1,24 @@
 // Portrait group rules: create, list and update an account's groups.
 import type { Group, Page } from '../../../shared/portrait.ts';
 import { publicId } from '../ids.ts';
-import type { GroupsRepo } from '../storage/groups-repo.ts';
+import type { GroupRow, GroupsRepo } from '../storage/groups-repo.ts';
 import type { Clock } from '../time.ts';
 import { notFound } from '../errors.ts';
 import type { Paging } from './paging.ts';
 import { MESSAGES, type GroupCreateInput, type GroupUpdateInput } from './portrait-input.ts';
 import { presentGroup, presentPage } from './portrait-present.ts';
 
+/** Told after a group was created or updated, whichever client asked. */
+export type GroupChangeListener = (group: GroupRow) => void;
+
 export class GroupsService {
   private readonly repo: GroupsRepo;
   private readonly clock: Clock;
-  constructor(repo: GroupsRepo, clock: Clock) {
+  private readonly onChange: GroupChangeListener;
+  constructor(repo: GroupsRepo, clock: Clock, onChange: GroupChangeListener = () => {}) {
     this.repo = repo;
     this.clock = clock;
+    this.onChange = onChange;
   }
 
   create(accountId: number, input: GroupCreateInput): Group {
@@ -27,6 +32,7 @@ export class GroupsService {
       created_at: now,
       updated_at: now,
     });
+    this.onChange(row);
     return presentGroup(row);
   }
 
@@ -39,6 +45,8 @@ export class GroupsService {
     const row = this.repo.find(accountId, groupId);
     if (!row) throw notFound(MESSAGES.groupNotFound, 'group_id');
     this.repo.update(row.id, { ...changes, updated_at: this.clock.now() });
-    return presentGroup(this.repo.findByRef(row.id) ?? row);
+    const updated = this.repo.findByRef(row.id) ?? row;
+    this.onChange(updated);
+    return presentGroup(updated);
   }
 }

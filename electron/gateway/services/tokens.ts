@@ -64,10 +64,14 @@ export class TokensService {
     return this.tokens.revoke(tokenId, this.clock.now());
   }
 
-  /** The account of a presented secret that names a token, usable or not (revoked, expired, out of quota); null for anything else. */
-  ownerOf(secret: string | undefined): string | null {
+  /**
+   * The account and token name (its hint when unnamed) of a presented secret that names a token, usable or
+   * not (revoked, expired, out of quota); null for anything else.
+   */
+  holderOf(secret: string | undefined): { account: string; token: string } | null {
     if (secret === undefined || secret === '') return null;
-    return this.tokens.findByHash(hashToken(secret))?.account_name ?? null;
+    const row = this.tokens.findByHash(hashToken(secret));
+    return row ? { account: row.account_name, token: row.name || row.token_hint } : null;
   }
 
   /** Accepts a presented secret or throws 401 (missing, unknown) / 403 (revoked, expired, quota used up). */

@@ -94,7 +94,8 @@ export class JournalRepo {
   get(id: number): JournalEntry | undefined {
     const row = this.db.prepare('SELECT * FROM journal WHERE id = ?').get(id) as Row | undefined;
     if (!row) return undefined;
-    return { ...summaryOf(row), ...(JSON.parse(row.detail_json) as JournalDetail) };
+    const detail = JSON.parse(row.detail_json) as Partial<JournalDetail>;
+    return { ...summaryOf(row), ...(detail as JournalDetail), token: detail.token ?? null };
   }
 
   clear(): number {

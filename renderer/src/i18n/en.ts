@@ -256,6 +256,7 @@ export const en = {
   logAccount: 'Account of the call',
   logAnyAccount: 'All accounts',
   logModel: 'Model',
+  logToken: 'Token',
   logPath: 'Path',
   logLive: 'Live',
   logClear: 'Clear journal',

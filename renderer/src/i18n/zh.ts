@@ -246,6 +246,7 @@ export const zh: Record<MessageKey, string> = {
   logAccount: '调用所属账户',
   logAnyAccount: '全部账户',
   logModel: '模型',
+  logToken: '令牌',
   logPath: '路径',
   logLive: '实时',
   logClear: '清空日志',

@@ -1,7 +1,7 @@
-// Groups and assets of the current account: paged lists, filters, registration with field errors, refresh now, live changes.
+// Groups and assets of the current account: paged lists, filters, registration with field errors, refresh now, polling, live changes.
 import { create } from 'zustand';
 import type { AssetCreateBody, GroupCreateBody, GroupUpdateBody } from '../../../shared/admin-api.ts';
-import type { Asset, AssetStatus, Group, Page } from '../../../shared/portrait.ts';
+import { TERMINAL_STATUSES, type Asset, type AssetStatus, type Group, type Page } from '../../../shared/portrait.ts';
 import type { AdminCall } from '../api/admin-client.ts';
 import { ApiError } from '../api/http.ts';
 import { messageOf } from './storage.ts';
@@ -42,8 +42,20 @@ export interface AssetsState {
   register(body: AssetCreateBody): Promise<FormResult<Asset>>;
   select(asset: Asset | null): void;
   refreshNow(assetId: string): Promise<void>;
+  /** Asks the gateway about one asset without showing it as busy; resolves false once the asset is terminal. */
+  poll(assetId: string): Promise<boolean>;
   /** Applies an `asset.changed` event. */
   applyChange(account: string, asset: Asset): void;
+  /** Applies an `asset.created` event: the shown page is read again, so counts and pages stay right. */
+  applyCreated(account: string, asset: Asset): void;
+  /** Applies a `group.changed` event: a shown group is replaced, a new one reloads the shown page. */
+  applyGroup(account: string, group: Group): void;
+}
+
+/** Ids of the shown assets (the page and the detail) that are not terminal yet: the ones to poll. */
+export function pendingAssetIds(state: Pick<AssetsState, 'assets' | 'detail'>): string[] {
+  const shown = [...(state.assets?.items ?? []), ...(state.detail ? [state.detail] : [])];
+  return [...new Set(shown.filter((asset) => !TERMINAL_STATUSES.includes(asset.status)).map((asset) => asset.asset_id))];
 }
 
 function formError<T>(error: unknown): FormResult<T> {
@@ -159,6 +171,29 @@ export function createAssetsStore(call: AdminCall, account: string) {
         set({ refreshError: messageOf(error) });
       } finally {
         set({ refreshing: get().refreshing.filter((id) => id !== assetId) });
+      }
+    },
+
+    async poll(assetId) {
+      const account = get().account;
+      const asset = await call('refreshAsset', { params: { account, assetId } });
+      get().applyChange(account, asset);
+      return !TERMINAL_STATUSES.includes(asset.status);
+    },
+
+    applyCreated(eventAccount, asset) {
+      if (eventAccount !== get().account) return;
+      set({ seen: { ...get().seen, [asset.asset_id]: newer(asset, get().seen[asset.asset_id]) } });
+      if (get().assets) void get().loadAssets();
+    },
+
+    applyGroup(eventAccount, group) {
+      if (eventAccount !== get().account) return;
+      const groups = get().groups;
+      if (groups?.items.some((item) => item.group_id === group.group_id)) {
+        set({ groups: { ...groups, items: groups.items.map((item) => (item.group_id === group.group_id ? group : item)) } });
+      } else if (groups) {
+        void get().loadGroups();
       }
     },
 

@@ -69,6 +69,12 @@ export function applyAdminEvent(stores: ConsoleStores, event: AdminEvent): void 
     case 'asset.changed':
       stores.assets.getState().applyChange(event.account, event.asset);
       return;
+    case 'asset.created':
+      stores.assets.getState().applyCreated(event.account, event.asset);
+      return;
+    case 'group.changed':
+      stores.assets.getState().applyGroup(event.account, event.group);
+      return;
     case 'scan.finished':
       stores.status.getState().setNextScanAt(event.nextScanAt);
       return;

@@ -1,13 +1,15 @@
-// Assets page: groups on the left, registration and the live asset table in the middle, the selected asset's details.
+// Assets page: groups on the left, registration and the live asset table in the middle, the selected asset's details; shown pending assets are polled.
 import { useEffect } from 'react';
 import { useStores } from '../../context.ts';
 import { AssetDetail } from './AssetDetail.tsx';
 import { AssetTable } from './AssetTable.tsx';
 import { GroupsPanel } from './GroupsPanel.tsx';
 import { RegisterForm } from './RegisterForm.tsx';
+import { useAssetPolling } from './use-asset-polling.ts';
 
 export function AssetsPage() {
   const { assets } = useStores();
+  useAssetPolling();
   useEffect(() => {
     const state = assets.getState();
     if (!state.groups) void state.loadGroups(1);

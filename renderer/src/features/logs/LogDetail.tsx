@@ -63,6 +63,9 @@ export function LogDetail() {
               <Fact label={t('logProtocol')}>{t(`protocol_${entry.protocol}`)}</Fact>
               <Fact label={t('logModel')}>{entry.model ?? '—'}</Fact>
               <Fact label={t('account')}>{entry.account ?? t('logNoAccount')}</Fact>
+              <Fact label={t('logToken')} testId="log-token">
+                {entry.token ?? '—'}
+              </Fact>
               <Fact label={t('logDuration')}>{entry.durationMs} ms</Fact>
             </dl>
             {entry.error && (
