@@ -12,6 +12,7 @@ import { installCors } from './cors.ts';
 import { credentialOf } from './credentials.ts';
 import { renderError } from './error-render.ts';
 import { installFaults } from './faults.ts';
+import type { JournalRelay } from '../../../shared/journal.ts';
 import { installHostCheck } from './host-check.ts';
 import type { HostPolicy } from './host-names.ts';
 import { installJournal } from './journal-capture.ts';
@@ -22,6 +23,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated caller; set on every route that is not marked public. */
     principal: Principal;
+    /** How a relayed call went (channel, upstream model, each try), for its journal entry. */
+    journalRelay?: JournalRelay;
   }
   interface FastifyContextConfig {
     /** Routes that need no API token. */

@@ -198,5 +198,6 @@ function recordOf(
       response,
       timing: stream ? tap.timing(!raw.writableFinished) : null,
     },
+    ...(request.journalRelay && { relay: request.journalRelay }),
   };
 }
