@@ -77,7 +77,7 @@ describe('relay to upstream channels', () => {
     const before = usageRows(front).length;
     const answer = await openai.chat.completions.create({ model: 'my-gpt', messages: [{ role: 'user', content: 'hello relay' }] });
     assert.ok(answer.choices[0]!.message.content!.length > 0);
-    assert.equal(answer.model, 'sim-chat', "the upstream's answer as it is");
+    assert.equal(answer.model, 'my-gpt', "the caller's model name, renamed back from the upstream's");
     await settle();
     const [entry] = await journal(up, '/v1/chat/completions');
     assert.equal(entry.model, 'sim-chat');
@@ -225,6 +225,57 @@ describe('relay to upstream channels', () => {
         ['alive', true],
       ],
     );
+  });
+
+  test("the front's journal records the channel that answered, the upstream model and every try; a relayed stream keeps its timing", async () => {
+    use(
+      openaiChannel(up, { name: 'busy', priority: 2, headers: { 'x-gatehouse-fault': '503' } }),
+      openaiChannel(spare, { name: 'spare', priority: 1, headers: { 'x-gatehouse-pace': '200' } }),
+    );
+    const stream = await openai.chat.completions.create({
+      model: 'my-gpt',
+      stream: true,
+      messages: [{ role: 'user', content: 'journal me' }],
+    });
+    let chunks = 0;
+    for await (const chunk of stream) chunks += chunk.choices.length > 0 ? 1 : 0;
+    assert.ok(chunks > 2);
+    await settle();
+    const [entry] = await journal(front, '/v1/chat/completions');
+    assert.equal(entry.model, 'my-gpt');
+    assert.equal(entry.relay.channel, 'spare');
+    assert.equal(entry.relay.upstreamModel, 'sim-chat');
+    assert.deepEqual(
+      entry.relay.attempts.map((attempt: { channel: string; status: number | null; error: string | null }) => [
+        attempt.channel,
+        attempt.status,
+        attempt.error,
+      ]),
+      [
+        ['busy', 503, null],
+        ['spare', 200, null],
+      ],
+    );
+    for (const attempt of entry.relay.attempts) assert.ok(Number.isInteger(attempt.ms) && attempt.ms >= 0);
+    assert.ok(!JSON.stringify(entry).includes(up.token) && !JSON.stringify(entry).includes(spare.token), 'no channel key in the entry');
+    assert.equal(entry.stream, true);
+    const { timing } = entry;
+    assert.ok(timing.chunks > 2 && timing.chunkOffsetsMs.length === timing.chunks, JSON.stringify(timing));
+    assert.ok(timing.chunkOffsetsMs.at(-1) > timing.firstByteMs, 'the writes are spread as the upstream paced them');
+
+    use(openaiChannel(up, { name: 'dead', baseUrl: `http://127.0.0.1:${dead}/v1` }));
+    await assert.rejects(openai.chat.completions.create({ model: 'my-gpt', messages: [{ role: 'user', content: 'hello' }] }));
+    await settle();
+    const [failed] = await journal(front, '/v1/chat/completions');
+    assert.equal(failed.status, 502);
+    assert.equal(failed.relay.channel, null);
+    assert.equal(failed.relay.attempts.length, 1);
+    assert.equal(failed.relay.attempts[0].status, null);
+    assert.match(failed.relay.attempts[0].error, /.+/);
+
+    await openai.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'not relayed' }] });
+    await settle();
+    assert.equal((await journal(front, '/v1/chat/completions'))[0].relay, undefined, 'a simulated call has no relay note');
   });
 
   test('429 and 503 answers fail over to the next channel; when every channel fails, the last answer reaches the client as it is', async () => {
