@@ -211,6 +211,64 @@ describe('relay to upstream channels', () => {
     assert.deepEqual(paths, ['sim-gemini']);
   });
 
+  test("a renamed model comes back under the caller's name in every answer and streamed event, for each kind; an unrenamed one as the upstream says", async () => {
+    let chunks = 0;
+    for await (const chunk of await openai.chat.completions.create({
+      model: 'my-gpt',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'name me' }],
+    })) {
+      assert.equal(chunk.model, 'my-gpt');
+      chunks += 1;
+    }
+    assert.ok(chunks > 2);
+    assert.equal((await openai.completions.create({ model: 'my-gpt', prompt: 'Once' })).model, 'my-gpt');
+    assert.equal((await openai.embeddings.create({ model: 'my-embed', input: 'one' })).model, 'my-embed');
+    use(openaiChannel(up, { models: ['sim-chat'] }));
+    assert.equal(
+      (await openai.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'hi' }] })).model,
+      'sim-chat',
+    );
+
+    use({ name: 'claude', kind: 'anthropic', baseUrl: up.url, key: up.token, models: ['my-claude=sim-claude'] });
+    const message = await anthropic.messages.create({ model: 'my-claude', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(message.model, 'my-claude');
+    const stream = anthropic.messages.stream({ model: 'my-claude', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] });
+    let started = '';
+    stream.on('streamEvent', (event) => {
+      if (event.type === 'message_start') started = event.message.model;
+    });
+    const final = await stream.finalMessage();
+    assert.equal(started, 'my-claude');
+    assert.equal(final.model, 'my-claude');
+    assert.ok(final.content.length > 0);
+
+    use({ name: 'gem', kind: 'gemini', baseUrl: up.url, key: up.token, models: ['my-gem=sim-gemini'] });
+    const whole = await gemini.models.generateContent({ model: 'my-gem', contents: 'Explain how rivers form.' });
+    assert.equal(whole.modelVersion, 'my-gem');
+    let text = '';
+    for await (const chunk of await gemini.models.generateContentStream({ model: 'my-gem', contents: 'Explain how rivers form.' })) {
+      assert.equal(chunk.modelVersion, 'my-gem');
+      text += chunk.text ?? '';
+    }
+    assert.equal(text, whole.text);
+    const array = await request(`${front.url}/v1beta/models/my-gem:streamGenerateContent`, 'POST', {
+      headers: { 'x-goog-api-key': front.token },
+      body: { contents: [{ parts: [{ text: 'Explain how rivers form.' }] }] },
+    });
+    assert.ok(Array.isArray(array.body) && array.body.length > 1, JSON.stringify(array.body).slice(0, 200));
+    assert.deepEqual(new Set(array.body.map((item: { modelVersion: string }) => item.modelVersion)), new Set(['my-gem']));
+    assert.equal(
+      array.body
+        .map((item: { candidates: { content: { parts: { text: string }[] } }[] }) => item.candidates[0]!.content.parts[0]!.text)
+        .join(''),
+      whole.text,
+    );
+    const row = usageRows(front).at(-1)!;
+    assert.equal(row.output_tokens, whole.usageMetadata!.candidatesTokenCount, 'usage read from the array elements as they passed');
+  });
+
   test('a dead channel is skipped for the next one, and both attempts are recorded', async () => {
     use(
       openaiChannel(up, { name: 'dead', baseUrl: `http://127.0.0.1:${dead}/v1`, priority: 2 }),
