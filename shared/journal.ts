@@ -53,6 +53,26 @@ export interface JournalBody {
   truncated: boolean;
 }
 
+/** One try of a relayed call on a channel: the upstream's HTTP status, or the error when none answered (never a key). */
+export interface JournalRelayAttempt {
+  channel: string;
+  /** The upstream's status, or null when it did not answer (connection error, timeout). */
+  status: number | null;
+  /** Why the try failed without an answer; null when the upstream answered. */
+  error: string | null;
+  /** Milliseconds until the upstream's response headers (or the failure). */
+  ms: number;
+}
+
+/** How a call was relayed: the channel that answered, the model name it was sent, and every try in order (failover). */
+export interface JournalRelay {
+  /** The channel whose answer the caller got; null when every channel failed. */
+  channel: string | null;
+  /** The model name that channel was sent (a `local=upstream` entry renames it); null when every channel failed. */
+  upstreamModel: string | null;
+  attempts: JournalRelayAttempt[];
+}
+
 /** One recorded call with its bodies and timing. Headers are kept from a short safe list; credentials never. */
 export interface JournalEntry extends JournalSummary {
   /** The name of the API token the call carried (its hint when it has no name); null in entries recorded before the journal named tokens. */
@@ -63,13 +83,15 @@ export interface JournalEntry extends JournalSummary {
   responseHeaders: Record<string, string>;
   response: JournalBody;
   timing: StreamTiming | null;
+  /** Present when the call was relayed to a channel (or every channel failed). */
+  relay?: JournalRelay;
 }
 
-/** What a recorded call stores besides its summary columns. */
-export type JournalDetail = Omit<JournalEntry, keyof JournalSummary>;
+/** What a recorded call stores as its detail (besides its summary columns and its relay). */
+export type JournalDetail = Omit<JournalEntry, keyof JournalSummary | 'relay'>;
 
 /** A call to record (the id comes from the insert). */
-export type JournalRecord = Omit<JournalSummary, 'id'> & { detail: JournalDetail };
+export type JournalRecord = Omit<JournalSummary, 'id'> & { detail: JournalDetail; relay?: JournalRelay };
 
 /** Filters of the journal list. */
 export interface JournalQuery {

@@ -77,7 +77,7 @@ describe('relay to upstream channels', () => {
     const before = usageRows(front).length;
     const answer = await openai.chat.completions.create({ model: 'my-gpt', messages: [{ role: 'user', content: 'hello relay' }] });
     assert.ok(answer.choices[0]!.message.content!.length > 0);
-    assert.equal(answer.model, 'sim-chat', "the upstream's answer as it is");
+    assert.equal(answer.model, 'my-gpt', "the caller's model name, renamed back from the upstream's");
     await settle();
     const [entry] = await journal(up, '/v1/chat/completions');
     assert.equal(entry.model, 'sim-chat');
@@ -211,6 +211,64 @@ describe('relay to upstream channels', () => {
     assert.deepEqual(paths, ['sim-gemini']);
   });
 
+  test("a renamed model comes back under the caller's name in every answer and streamed event, for each kind; an unrenamed one as the upstream says", async () => {
+    let chunks = 0;
+    for await (const chunk of await openai.chat.completions.create({
+      model: 'my-gpt',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'name me' }],
+    })) {
+      assert.equal(chunk.model, 'my-gpt');
+      chunks += 1;
+    }
+    assert.ok(chunks > 2);
+    assert.equal((await openai.completions.create({ model: 'my-gpt', prompt: 'Once' })).model, 'my-gpt');
+    assert.equal((await openai.embeddings.create({ model: 'my-embed', input: 'one' })).model, 'my-embed');
+    use(openaiChannel(up, { models: ['sim-chat'] }));
+    assert.equal(
+      (await openai.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'hi' }] })).model,
+      'sim-chat',
+    );
+
+    use({ name: 'claude', kind: 'anthropic', baseUrl: up.url, key: up.token, models: ['my-claude=sim-claude'] });
+    const message = await anthropic.messages.create({ model: 'my-claude', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(message.model, 'my-claude');
+    const stream = anthropic.messages.stream({ model: 'my-claude', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] });
+    let started = '';
+    stream.on('streamEvent', (event) => {
+      if (event.type === 'message_start') started = event.message.model;
+    });
+    const final = await stream.finalMessage();
+    assert.equal(started, 'my-claude');
+    assert.equal(final.model, 'my-claude');
+    assert.ok(final.content.length > 0);
+
+    use({ name: 'gem', kind: 'gemini', baseUrl: up.url, key: up.token, models: ['my-gem=sim-gemini'] });
+    const whole = await gemini.models.generateContent({ model: 'my-gem', contents: 'Explain how rivers form.' });
+    assert.equal(whole.modelVersion, 'my-gem');
+    let text = '';
+    for await (const chunk of await gemini.models.generateContentStream({ model: 'my-gem', contents: 'Explain how rivers form.' })) {
+      assert.equal(chunk.modelVersion, 'my-gem');
+      text += chunk.text ?? '';
+    }
+    assert.equal(text, whole.text);
+    const array = await request(`${front.url}/v1beta/models/my-gem:streamGenerateContent`, 'POST', {
+      headers: { 'x-goog-api-key': front.token },
+      body: { contents: [{ parts: [{ text: 'Explain how rivers form.' }] }] },
+    });
+    assert.ok(Array.isArray(array.body) && array.body.length > 1, JSON.stringify(array.body).slice(0, 200));
+    assert.deepEqual(new Set(array.body.map((item: { modelVersion: string }) => item.modelVersion)), new Set(['my-gem']));
+    assert.equal(
+      array.body
+        .map((item: { candidates: { content: { parts: { text: string }[] } }[] }) => item.candidates[0]!.content.parts[0]!.text)
+        .join(''),
+      whole.text,
+    );
+    const row = usageRows(front).at(-1)!;
+    assert.equal(row.output_tokens, whole.usageMetadata!.candidatesTokenCount, 'usage read from the array elements as they passed');
+  });
+
   test('a dead channel is skipped for the next one, and both attempts are recorded', async () => {
     use(
       openaiChannel(up, { name: 'dead', baseUrl: `http://127.0.0.1:${dead}/v1`, priority: 2 }),
@@ -225,6 +283,57 @@ describe('relay to upstream channels', () => {
         ['alive', true],
       ],
     );
+  });
+
+  test("the front's journal records the channel that answered, the upstream model and every try; a relayed stream keeps its timing", async () => {
+    use(
+      openaiChannel(up, { name: 'busy', priority: 2, headers: { 'x-gatehouse-fault': '503' } }),
+      openaiChannel(spare, { name: 'spare', priority: 1, headers: { 'x-gatehouse-pace': '200' } }),
+    );
+    const stream = await openai.chat.completions.create({
+      model: 'my-gpt',
+      stream: true,
+      messages: [{ role: 'user', content: 'journal me' }],
+    });
+    let chunks = 0;
+    for await (const chunk of stream) chunks += chunk.choices.length > 0 ? 1 : 0;
+    assert.ok(chunks > 2);
+    await settle();
+    const [entry] = await journal(front, '/v1/chat/completions');
+    assert.equal(entry.model, 'my-gpt');
+    assert.equal(entry.relay.channel, 'spare');
+    assert.equal(entry.relay.upstreamModel, 'sim-chat');
+    assert.deepEqual(
+      entry.relay.attempts.map((attempt: { channel: string; status: number | null; error: string | null }) => [
+        attempt.channel,
+        attempt.status,
+        attempt.error,
+      ]),
+      [
+        ['busy', 503, null],
+        ['spare', 200, null],
+      ],
+    );
+    for (const attempt of entry.relay.attempts) assert.ok(Number.isInteger(attempt.ms) && attempt.ms >= 0);
+    assert.ok(!JSON.stringify(entry).includes(up.token) && !JSON.stringify(entry).includes(spare.token), 'no channel key in the entry');
+    assert.equal(entry.stream, true);
+    const { timing } = entry;
+    assert.ok(timing.chunks > 2 && timing.chunkOffsetsMs.length === timing.chunks, JSON.stringify(timing));
+    assert.ok(timing.chunkOffsetsMs.at(-1) > timing.firstByteMs, 'the writes are spread as the upstream paced them');
+
+    use(openaiChannel(up, { name: 'dead', baseUrl: `http://127.0.0.1:${dead}/v1` }));
+    await assert.rejects(openai.chat.completions.create({ model: 'my-gpt', messages: [{ role: 'user', content: 'hello' }] }));
+    await settle();
+    const [failed] = await journal(front, '/v1/chat/completions');
+    assert.equal(failed.status, 502);
+    assert.equal(failed.relay.channel, null);
+    assert.equal(failed.relay.attempts.length, 1);
+    assert.equal(failed.relay.attempts[0].status, null);
+    assert.match(failed.relay.attempts[0].error, /.+/);
+
+    await openai.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'not relayed' }] });
+    await settle();
+    assert.equal((await journal(front, '/v1/chat/completions'))[0].relay, undefined, 'a simulated call has no relay note');
   });
 
   test('429 and 503 answers fail over to the next channel; when every channel fails, the last answer reaches the client as it is', async () => {

@@ -1,4 +1,5 @@
 // The provider seam: one interface per capability, implemented by providers/simulate and providers/relay, chosen per call.
+import type { JournalRelay } from '../../../shared/journal.ts';
 import type { AssetType } from '../../../shared/portrait.ts';
 import type { ChatRequest, ChatResult, ToolSpec } from '../protocols/neutral/chat.ts';
 import type { ChatStream } from '../protocols/neutral/deltas.ts';
@@ -20,6 +21,8 @@ export interface CallContext {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** Aborted when the caller goes away (the client disconnects, a realtime response is cancelled): stop work and upstream calls. */
   readonly signal: AbortSignal;
+  /** Tells the journal how a relayed call went so far (called after each try on a channel); absent where nothing is journaled. */
+  readonly noteRelay?: (relay: JournalRelay) => void;
 }
 
 /** Chat models: every text endpoint (chat, completions, messages, generateContent, responses, realtime) ends here. */

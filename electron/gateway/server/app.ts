@@ -12,6 +12,7 @@ import { installCors } from './cors.ts';
 import { credentialOf } from './credentials.ts';
 import { renderError } from './error-render.ts';
 import { installFaults } from './faults.ts';
+import type { JournalRelay } from '../../../shared/journal.ts';
 import { installHostCheck } from './host-check.ts';
 import type { HostPolicy } from './host-names.ts';
 import { installJournal } from './journal-capture.ts';
@@ -24,6 +25,8 @@ declare module 'fastify' {
     principal: Principal;
     /** The refusal of a token that was found but may not be used (revoked, expired, out of quota), answered once the body is read. */
     refusal?: GatewayError;
+    /** How a relayed call went (channel, upstream model, each try), for its journal entry. */
+    journalRelay?: JournalRelay;
   }
   interface FastifyContextConfig {
     /** Routes that need no API token. */

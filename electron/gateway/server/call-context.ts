@@ -20,6 +20,9 @@ export function callOf(request: FastifyRequest, reply: FastifyReply, protocol: I
     ...(request.rawBody && { rawBody: request.rawBody }),
     headers: request.headers,
     signal: controller.signal,
+    noteRelay: (relay) => {
+      request.journalRelay = relay;
+    },
   };
 }
 

@@ -199,5 +199,6 @@ function recordOf(
       response,
       timing: stream ? tap.timing(!raw.writableFinished) : null,
     },
+    ...(request.journalRelay && { relay: request.journalRelay }),
   };
 }

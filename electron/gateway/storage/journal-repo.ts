@@ -1,5 +1,5 @@
 // Repository of the request journal: batched inserts, filtered newest-first pages, one entry with its details, pruning and clearing.
-import type { JournalDetail, JournalEntry, JournalQuery, JournalRecord, JournalSummary } from '../../../shared/journal.ts';
+import type { JournalDetail, JournalEntry, JournalQuery, JournalRecord, JournalRelay, JournalSummary } from '../../../shared/journal.ts';
 import type { Db } from './database.ts';
 
 interface Row {
@@ -15,11 +15,12 @@ interface Row {
   stream: number;
   error: string | null;
   detail_json: string;
+  relay_json: string | null;
 }
 
 const SUMMARY_COLUMNS = 'id, at, method, path, protocol, model, account, status, duration_ms, stream, error';
 
-const summaryOf = (row: Omit<Row, 'detail_json'>): JournalSummary => ({
+const summaryOf = (row: Omit<Row, 'detail_json' | 'relay_json'>): JournalSummary => ({
   id: row.id,
   at: row.at,
   method: row.method,
@@ -42,12 +43,12 @@ export class JournalRepo {
   /** Inserts the records in one transaction, keeps only the newest `limit` entries, and returns the summaries with their ids. */
   insertMany(records: readonly JournalRecord[], limit: number): JournalSummary[] {
     const insert = this.db.prepare(
-      `INSERT INTO journal (at, method, path, protocol, model, account, status, duration_ms, stream, error, detail_json)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO journal (at, method, path, protocol, model, account, status, duration_ms, stream, error, detail_json, relay_json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     return this.db.transaction(() => {
       const added = records.map((record) => {
-        const { detail, ...summary } = record;
+        const { detail, relay, ...summary } = record;
         const { lastInsertRowid } = insert.run(
           summary.at,
           summary.method,
@@ -60,6 +61,7 @@ export class JournalRepo {
           summary.stream ? 1 : 0,
           summary.error,
           JSON.stringify(detail),
+          relay ? JSON.stringify(relay) : null,
         );
         return { id: Number(lastInsertRowid), ...summary };
       });
@@ -87,7 +89,7 @@ export class JournalRepo {
     const { total } = this.db.prepare(`SELECT COUNT(*) AS total FROM journal ${clause}`).get(...args) as { total: number };
     const rows = this.db
       .prepare(`SELECT ${SUMMARY_COLUMNS} FROM journal ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`)
-      .all(...args, pageSize, (page - 1) * pageSize) as Omit<Row, 'detail_json'>[];
+      .all(...args, pageSize, (page - 1) * pageSize) as Omit<Row, 'detail_json' | 'relay_json'>[];
     return { total, items: rows.map(summaryOf) };
   }
 
@@ -95,7 +97,12 @@ export class JournalRepo {
     const row = this.db.prepare('SELECT * FROM journal WHERE id = ?').get(id) as Row | undefined;
     if (!row) return undefined;
     const detail = JSON.parse(row.detail_json) as Partial<JournalDetail>;
-    return { ...summaryOf(row), ...(detail as JournalDetail), token: detail.token ?? null };
+    return {
+      ...summaryOf(row),
+      ...(detail as JournalDetail),
+      token: detail.token ?? null,
+      ...(row.relay_json !== null && { relay: JSON.parse(row.relay_json) as JournalRelay }),
+    };
   }
 
   clear(): number {

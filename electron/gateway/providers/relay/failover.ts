@@ -1,4 +1,5 @@
 // Tries the channels of a model in order until one answers: the next on a connection error, a timeout before headers or a retryable status; never once a body is being passed on.
+import type { JournalRelay } from '../../../../shared/journal.ts';
 import { GatewayError } from '../../errors.ts';
 import type { CallContext, ChannelDirectory, PassthroughRequest, RelayChannel, RelayedUsage, UpstreamReply } from '../types.ts';
 import { answerHeaders, upstreamHeaders } from './headers.ts';
@@ -40,6 +41,14 @@ export async function forwardWithFailover(
   }
   const queue: Turn[] = channels.map((channel) => ({ channel, notBefore: 0, again: false }));
   let last: Failure | undefined;
+  const relay: JournalRelay = { channel: null, upstreamModel: null, attempts: [] };
+  /** Records one try for the journal; `answered`: the caller gets this channel's answer. */
+  const note = (channel: RelayChannel, ms: number, outcome: { status: number } | { error: string }, answered = false) => {
+    const error = 'error' in outcome ? (channel.key ? outcome.error.replaceAll(channel.key, '…') : outcome.error) : null;
+    relay.attempts.push({ channel: channel.name, status: 'status' in outcome ? outcome.status : null, error, ms: Math.round(ms) });
+    if (answered) Object.assign(relay, { channel: channel.name, upstreamModel: channel.upstreamModel });
+    call.noteRelay?.({ ...relay, attempts: [...relay.attempts] });
+  };
   for (let turn = queue.shift(); turn; turn = queue.shift()) {
     const { channel } = turn;
     await waitUntil(turn.notBefore, call.signal);
@@ -53,6 +62,7 @@ export async function forwardWithFailover(
       if (call.signal.aborted) throw error;
       const message = error instanceof Error ? error.message : String(error);
       directory.record(channel.id, { ok: false, latencyMs: Date.now() - started, error: message });
+      note(channel, Date.now() - started, { error: message });
       last = { message: `channel '${channel.name}': ${message}` };
       continue;
     }
@@ -61,6 +71,7 @@ export async function forwardWithFailover(
     if (RETRYABLE.has(response.status)) {
       const answer = { status: response.status, headers: answerHeaders(response.headers), body: await errorBody(fetched) };
       directory.record(channel.id, { ok: false, latencyMs, error: `HTTP ${response.status}` });
+      note(channel, latencyMs, { status: response.status });
       last = { message: `channel '${channel.name}': HTTP ${response.status}`, answer };
       const wait = retryAfterMs(response.headers);
       if (wait !== undefined && wait <= RETRY_AFTER_CAP_MS && !turn.again)
@@ -73,19 +84,23 @@ export async function forwardWithFailover(
     } else {
       directory.record(channel.id, { ok: true, latencyMs });
     }
+    note(channel, latencyMs, { status: response.status }, true);
     if (!response.ok) return buffered(response.status, answerHeaders(response.headers), await errorBody(fetched));
-    return streamed(fetched, kind, hideUsage);
+    // The caller's model name goes back into the answer only when the channel renamed it.
+    const renameTo = channel.upstreamModel !== request.model ? request.model : undefined;
+    return streamed(fetched, kind, hideUsage, renameTo);
   }
   if (last?.answer) return buffered(last.answer.status, last.answer.headers, last.answer.body);
   throw new GatewayError('upstream_failed', `No channel serving model '${request.model}' answered (${last?.message ?? 'none tried'}).`);
 }
 
 /** A successful answer passed on as it arrives, its usage read on the way. */
-function streamed(fetched: Fetched, kind: RelayKind, hideUsage: boolean): UpstreamReply {
+function streamed(fetched: Fetched, kind: RelayKind, hideUsage: boolean, renameTo: string | undefined): UpstreamReply {
   const { response, stop } = fetched;
   const headers = answerHeaders(response.headers);
   const type = headers['content-type'] ?? '';
-  const tap = new UsageTap(kind, /text\/event-stream/i.test(type) ? 'sse' : /json/i.test(type) ? 'json' : 'other', hideUsage);
+  const format = /text\/event-stream/i.test(type) ? 'sse' : /json/i.test(type) ? 'json' : 'other';
+  const tap = new UsageTap(kind, format, hideUsage, renameTo);
   let settle!: (usage: RelayedUsage) => void;
   const usage = new Promise<RelayedUsage>((resolve) => (settle = resolve));
   async function* body(): AsyncGenerator<Uint8Array> {

@@ -23,6 +23,8 @@ export interface RelayKind {
   prepare(raw: Buffer, channel: RelayChannel, request: PassthroughRequest): PreparedBody;
   /** Reads one event of a stream (or one whole answer) into `usage`; false: the event is dropped (a usage event the caller did not ask for). */
   read(data: unknown, usage: UsageCount, hideUsage: boolean): boolean;
+  /** Sets the model name one event (or whole answer) carries to `name`, the caller's; true when it carried one. */
+  renameModel(data: unknown, name: string): boolean;
 }
 
 /** `base` without its trailing slashes. */
@@ -50,4 +52,11 @@ export function record(value: unknown): Record<string, unknown> | undefined {
 /** `value` when it is a whole non-negative number. */
 export function count(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+/** Sets `body[field]` to `name` when it holds a string; true when it did. */
+export function renameField(body: Record<string, unknown> | undefined, field: string, name: string): boolean {
+  if (typeof body?.[field] !== 'string') return false;
+  body[field] = name;
+  return true;
 }

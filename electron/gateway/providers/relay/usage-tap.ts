@@ -1,7 +1,8 @@
-// Reads an upstream answer's usage from its bytes as they pass (SSE events one by one, a JSON answer from a bounded copy), and drops the events the caller must not see.
+// Reads an upstream answer's usage from its bytes as they pass (SSE events one by one, JSON array elements one by one, a JSON answer from a bounded copy), drops the events the caller must not see and renames the model back to the caller's name.
+import { JsonArrayPieces } from './json-array-pieces.ts';
 import type { RelayKind, UsageCount } from './kind.ts';
 
-/** Most of a JSON (non-SSE) answer kept to read its usage at the end; a longer answer is billed by estimate. */
+/** Most of a JSON (non-SSE) answer kept to read its usage (and rename its model) at the end; a longer answer is billed by estimate and passed as it is. */
 export const JSON_TAP_LIMIT = 8 * 1024 * 1024;
 
 const FRAME_END = /\r?\n\r?\n/;
@@ -12,69 +13,137 @@ export class UsageTap {
   private readonly sse: boolean;
   private readonly json: boolean;
   private readonly hideUsage: boolean;
+  private readonly renameTo: string | undefined;
   private readonly decoder = new TextDecoder();
+  private readonly encoder = new TextEncoder();
   private pending = '';
   private readonly copy: Uint8Array[] = [];
   private copied = 0;
+  /** A JSON answer being renamed: undecided until its first character, then an array passed element by element or one value held whole. */
+  private shape: 'unknown' | 'array' | 'whole' = 'unknown';
+  private readonly array = new JsonArrayPieces();
 
-  /** `format`: an event stream, a JSON answer, or other bytes (audio: passed, not read); `hideUsage`: drop the usage event the caller did not ask for (events are then re-framed). */
-  constructor(kind: RelayKind, format: 'sse' | 'json' | 'other', hideUsage: boolean) {
+  /**
+   * `format`: an event stream, a JSON answer, or other bytes (audio: passed, not read); `hideUsage`: drop the usage event the caller
+   * did not ask for; `renameTo`: the caller's model name, when the channel renamed it, written back over the upstream's in each event.
+   */
+  constructor(kind: RelayKind, format: 'sse' | 'json' | 'other', hideUsage: boolean, renameTo?: string) {
     this.kind = kind;
     this.sse = format === 'sse';
     this.json = format === 'json';
     this.hideUsage = this.sse && hideUsage;
+    this.renameTo = format === 'other' ? undefined : renameTo;
   }
 
-  /** The bytes of `chunk` to pass on (all of them, unless events are being dropped: then the whole events kept so far). */
+  /** The bytes of `chunk` to pass on: the whole SSE events or array elements complete so far (read, and renamed when asked), else the chunk itself. */
   pass(chunk: Uint8Array): Uint8Array {
-    if (!this.sse) {
-      if (this.json && this.copied + chunk.length <= JSON_TAP_LIMIT) this.copy.push(chunk);
-      this.copied += chunk.length;
-      return chunk;
+    return join(this.pieces(chunk));
+  }
+
+  /** What is left to pass on once the upstream's body ended (a last event without its blank line, a held JSON answer), after reading the whole answer. */
+  end(): Uint8Array {
+    return join(this.endPieces());
+  }
+
+  private pieces(chunk: Uint8Array): Uint8Array[] {
+    if (this.sse) return this.passEvents(chunk);
+    if (this.json && this.renameTo !== undefined) return this.passRenamedJson(chunk);
+    if (this.json && this.copied + chunk.length <= JSON_TAP_LIMIT) this.copy.push(chunk);
+    this.copied += chunk.length;
+    return [chunk];
+  }
+
+  private endPieces(): Uint8Array[] {
+    if (this.sse) {
+      this.pending += this.decoder.decode();
+      const rest = this.pending;
+      this.pending = '';
+      if (rest.trim() === '') return rest === '' ? [] : [this.encoder.encode(rest)];
+      const kept = this.readFrame(rest);
+      return kept === null ? [] : [this.encoder.encode(kept)];
     }
+    if (!this.json) return [];
+    if (this.shape === 'array') {
+      const rest = this.array.rest() + this.decoder.decode();
+      return rest === '' ? [] : [this.encoder.encode(rest)];
+    }
+    if (this.copied > JSON_TAP_LIMIT) return [];
+    const text = Buffer.concat(this.copy).toString('utf8');
+    const value = parsed(text);
+    if (value !== undefined) this.kind.read(value, this.usage, false);
+    if (this.shape !== 'whole') return [];
+    // A renamed answer was held whole: it goes out now, renamed when it parsed.
+    return [this.encoder.encode(value !== undefined && this.rename(value) ? JSON.stringify(value) : text)];
+  }
+
+  private passEvents(chunk: Uint8Array): Uint8Array[] {
     this.pending += this.decoder.decode(chunk, { stream: true });
-    let kept = '';
+    const kept: Uint8Array[] = [];
     for (let match = FRAME_END.exec(this.pending); match; match = FRAME_END.exec(this.pending)) {
       const frame = this.pending.slice(0, match.index + match[0].length);
       this.pending = this.pending.slice(frame.length);
-      if (this.readFrame(frame)) kept += frame;
+      const passed = this.readFrame(frame);
+      if (passed !== null) kept.push(this.encoder.encode(passed));
     }
-    return this.hideUsage ? new TextEncoder().encode(kept) : chunk;
+    return kept;
   }
 
-  /** What is left to pass on once the upstream's body ended (a last event without its blank line), after reading the whole answer. */
-  end(): Uint8Array {
-    if (!this.sse) {
-      if (this.json && this.copied <= JSON_TAP_LIMIT) this.readJson(Buffer.concat(this.copy).toString('utf8'));
-      return new Uint8Array(0);
+  private passRenamedJson(chunk: Uint8Array): Uint8Array[] {
+    if (this.shape === 'unknown') {
+      const first = Buffer.from(chunk).toString('utf8').trimStart()[0];
+      if (first === undefined) return [];
+      this.shape = first === '[' ? 'array' : 'whole';
     }
-    this.pending += this.decoder.decode();
-    const rest = this.pending;
-    this.pending = '';
-    const keep = rest.trim() === '' || this.readFrame(rest);
-    return this.hideUsage && keep ? new TextEncoder().encode(rest) : new Uint8Array(0);
+    if (this.shape === 'array') {
+      const pieces = this.array.push(this.decoder.decode(chunk, { stream: true }), (element) => {
+        const value = parsed(element);
+        if (value === undefined) return element;
+        this.kind.read(value, this.usage, false);
+        return this.rename(value) ? JSON.stringify(value) : element;
+      });
+      return pieces.map((piece) => this.encoder.encode(piece));
+    }
+    this.copied += chunk.length;
+    if (this.copied <= JSON_TAP_LIMIT) {
+      this.copy.push(chunk);
+      return [];
+    }
+    // Too long to hold: what was held and the rest pass as they are.
+    const held = this.copy.splice(0);
+    return [...held, chunk];
   }
 
-  /** Reads one SSE event's data; false when it is to be dropped. */
-  private readFrame(frame: string): boolean {
-    const data = frame
-      .split(/\r?\n/)
+  /** One SSE event as it is passed on (renamed when needed), or null when it is dropped. */
+  private readFrame(frame: string): string | null {
+    const lines = frame.split(/\r?\n/);
+    const data = lines
       .filter((line) => line.startsWith('data:'))
       .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
       .join('\n');
-    if (data === '' || data === '[DONE]') return true;
-    try {
-      return this.kind.read(JSON.parse(data), this.usage, this.hideUsage);
-    } catch {
-      return true;
-    }
+    if (data === '' || data === '[DONE]') return frame;
+    const value = parsed(data);
+    if (value === undefined) return frame;
+    if (!this.kind.read(value, this.usage, this.hideUsage)) return null;
+    if (!this.rename(value)) return frame;
+    // The event's other fields (event:, id:) stay; its data becomes the renamed JSON on one line.
+    const others = lines.filter((line) => line !== '' && !line.startsWith('data:'));
+    return [...others, `data: ${JSON.stringify(value)}`].join('\n') + '\n\n';
   }
 
-  private readJson(text: string): void {
-    try {
-      this.kind.read(JSON.parse(text), this.usage, false);
-    } catch {
-      // A cut or malformed answer: billed by estimate.
-    }
+  /** Renames the model in `value` back to the caller's name; true when it changed something. */
+  private rename(value: unknown): boolean {
+    return this.renameTo !== undefined && this.kind.renameModel(value, this.renameTo);
+  }
+}
+
+function join(pieces: Uint8Array[]): Uint8Array {
+  return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+}
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
   }
 }

@@ -6,6 +6,7 @@ import { Button, CopyButton, EmptyState, ErrorNote, Fact, Panel, Progress } from
 import { ExchangeSide } from './ExchangeSide.tsx';
 import { journalCurl, replayProblem } from './journal-view.ts';
 import { HttpStatus } from './LogTable.tsx';
+import { RelayNote } from './RelayNote.tsx';
 import { StreamTimeline } from './StreamTimeline.tsx';
 
 const SIDES = ['request', 'response'] as const;
@@ -73,6 +74,7 @@ export function LogDetail() {
                 {entry.error}
               </div>
             )}
+            {entry.relay && <RelayNote relay={entry.relay} />}
             {entry.timing && <StreamTimeline timing={entry.timing} durationMs={entry.durationMs} />}
             <p className="muted small">
               {problem ? t(problem === 'binary' ? 'logNoReplayBinary' : 'logNoReplayTruncated') : t('logReplayHint')}

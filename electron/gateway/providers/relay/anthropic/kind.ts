@@ -1,6 +1,6 @@
 // The Anthropic upstream kind: /v1/messages and count_tokens under the channel's base, x-api-key credential, usage of message_start, message_delta and whole messages.
 import { GatewayError } from '../../../errors.ts';
-import { count, editJson, record, trimBase, type RelayKind } from '../kind.ts';
+import { count, editJson, record, renameField, trimBase, type RelayKind } from '../kind.ts';
 
 const PATHS: Partial<Record<string, string>> = {
   messages: '/v1/messages',
@@ -43,6 +43,12 @@ export const anthropicKind: RelayKind = {
       }
     }
     return true;
+  },
+  // A whole message carries `model`; a stream only its message_start's message.
+  renameModel(data, name) {
+    const json = record(data);
+    const whole = renameField(json, 'model', name);
+    return renameField(record(json?.['message']), 'model', name) || whole;
   },
 };
 

@@ -1,6 +1,6 @@
 // The Gemini upstream kind: models/{model}:{method} under the caller's API version, x-goog-api-key credential, usageMetadata of answers and stream chunks.
 import { GatewayError } from '../../../errors.ts';
-import { count, record, trimBase, type RelayKind } from '../kind.ts';
+import { count, record, renameField, trimBase, type RelayKind } from '../kind.ts';
 
 const METHODS = new Set(['generateContent', 'streamGenerateContent', 'countTokens']);
 
@@ -38,5 +38,10 @@ export const geminiKind: RelayKind = {
       }
     }
     return true;
+  },
+  // Answers and stream chunks carry `modelVersion`; a JSON array stream is renamed element by element before it gets here.
+  renameModel(data, name) {
+    if (Array.isArray(data)) return data.map((item) => geminiKind.renameModel(item, name)).some(Boolean);
+    return renameField(record(data), 'modelVersion', name);
   },
 };

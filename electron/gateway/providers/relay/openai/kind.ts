@@ -1,6 +1,6 @@
 // The OpenAI upstream kind: paths under the channel's /v1 base (chat, completions, embeddings, rerank, image generations, speech), Bearer credential, stream usage asked for (and hidden when the caller did not ask), usage of chunks and answers.
 import { GatewayError } from '../../../errors.ts';
-import { count, editJson, record, trimBase, type RelayKind, type UsageCount } from '../kind.ts';
+import { count, editJson, record, renameField, trimBase, type RelayKind, type UsageCount } from '../kind.ts';
 
 const PATHS: Partial<Record<string, string>> = {
   chat: '/chat/completions',
@@ -54,6 +54,8 @@ export const openaiKind: RelayKind = {
     }
     return true;
   },
+  // Answers and stream chunks carry `model`.
+  renameModel: (data, name) => renameField(record(data), 'model', name),
 };
 
 /** Text and tool arguments of a streamed choice (delta) or a legacy completion choice (text). */
