@@ -6,6 +6,8 @@ export interface UsageCount {
   inputTokens?: number;
   outputTokens?: number;
   deliveredText: string;
+  /** Responses API: the id of the response the upstream created. */
+  responseId?: string;
 }
 
 /** The body sent upstream, and whether the usage event it asks for must be hidden from the caller (who did not ask for it). */

@@ -10,6 +10,7 @@ import { usageDaily } from './008-usage-daily.ts';
 import { simReviewsOut } from './009-sim-reviews-out.ts';
 import { tasks3dUpstream } from './010-tasks3d-upstream.ts';
 import { channels } from './011-channels.ts';
+import { relayedResponses } from './012-relayed-responses.ts';
 
 /** One numbered schema step. */
 export interface Migration {
@@ -31,4 +32,5 @@ export const migrations: readonly Migration[] = [
   simReviewsOut,
   tasks3dUpstream,
   channels,
+  relayedResponses,
 ];
