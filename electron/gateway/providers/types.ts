@@ -233,6 +233,8 @@ export interface RelayedUsage {
   deliveredText: string;
   /** Responses API: the id of the response the upstream created (JSON `id`, or the stream's `response.created`). */
   responseId?: string;
+  /** Transcriptions: the seconds of audio the upstream says it heard (`usage.type: "duration"`). */
+  audioSeconds?: number;
 }
 
 /** An upstream's answer, forwarded: status, the headers the client may see, and the body as it arrives. */

@@ -50,6 +50,7 @@ export const openaiKind: RelayKind = {
     const json = record(data);
     if (!json) return true;
     if (readResponsesEvent(json, usage)) return true;
+    readTranscript(json, usage);
     const choices = Array.isArray(json['choices']) ? json['choices'] : [];
     for (const choice of choices) collectText(record(choice), usage);
     const reported = record(json['usage']);
@@ -77,5 +78,15 @@ function collectText(choice: Record<string, unknown> | undefined, usage: UsageCo
       const args = record(record(call)?.['function'])?.['arguments'];
       if (typeof args === 'string') usage.deliveredText += args;
     }
+  }
+}
+
+/** A transcript's text (whole, or a stream's `transcript.text.delta`) and the seconds of a duration usage. */
+function readTranscript(json: Record<string, unknown>, usage: UsageCount): void {
+  if (json['type'] === 'transcript.text.delta' && typeof json['delta'] === 'string') usage.deliveredText += json['delta'];
+  if (json['type'] === undefined && typeof json['text'] === 'string' && json['choices'] === undefined) usage.deliveredText += json['text'];
+  const reported = record(json['usage']);
+  if (reported?.['type'] === 'duration' && typeof reported['seconds'] === 'number' && reported['seconds'] >= 0) {
+    usage.audioSeconds = reported['seconds'];
   }
 }
