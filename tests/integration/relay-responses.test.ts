@@ -133,4 +133,17 @@ describe('relay of the Responses API', () => {
     assert.equal(deleted.body.deleted, true);
     assert.equal(directory.attempts.length, 0, 'no channel was called');
   });
+  test("another account's relayed id answers like an unknown one and never reaches the channel", async () => {
+    const created = await openai.responses.create({ model: 'my-gpt', input: 'only mine' });
+    const stranger = front.gateway.context.tokens.create({ account: 'stranger' }).secret;
+    directory.attempts.length = 0;
+    const theirs = await request(`${front.url}/v1/responses/${created.id}`, 'GET', { token: stranger });
+    const unknown = await request(`${front.url}/v1/responses/resp_unknown`, 'GET', { token: stranger });
+    assert.equal(theirs.status, 404);
+    assert.equal(theirs.body.error.type, unknown.body.error.type);
+    const removed = await request(`${front.url}/v1/responses/${created.id}`, 'DELETE', { token: stranger });
+    assert.equal(removed.status, 404);
+    assert.equal(directory.attempts.length, 0);
+    assert.equal((await openai.responses.retrieve(created.id)).id, created.id, 'still there for its owner');
+  });
 });

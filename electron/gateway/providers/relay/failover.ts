@@ -38,7 +38,7 @@ export async function forwardWithFailover(
       `Every channel serving model '${request.model}' is cooling down after failures; try again shortly.`,
     );
   }
-  // A form streamed upstream can be sent once: only the first channel gets it.
+  // A form streamed upstream can be sent only once: the first channel gets it, and no retry follows.
   const queue: Turn[] = (request.form ? channels.slice(0, 1) : channels).map((channel) => ({ channel, notBefore: 0, again: false }));
   let last: Failure | undefined;
   for (let turn = queue.shift(); turn; turn = queue.shift()) {
@@ -64,7 +64,7 @@ export async function forwardWithFailover(
       directory.record(channel.id, { ok: false, latencyMs, error: `HTTP ${response.status}` });
       last = { message: `channel '${channel.name}': HTTP ${response.status}`, answer };
       const wait = retryAfterMs(response.headers);
-      if (wait !== undefined && wait <= RETRY_AFTER_CAP_MS && !turn.again)
+      if (wait !== undefined && wait <= RETRY_AFTER_CAP_MS && !turn.again && !request.form)
         queue.push({ channel, notBefore: Date.now() + wait, again: true });
       continue;
     }
