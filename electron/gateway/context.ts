@@ -29,6 +29,7 @@ import { makeListenersSafe } from './safe-events.ts';
 import { AccountsRepo } from './storage/accounts-repo.ts';
 import { AssetsRepo, type AssetRow } from './storage/assets-repo.ts';
 import { ChannelsRepo } from './storage/channels-repo.ts';
+import { RelayedResponsesRepo } from './storage/relayed-responses-repo.ts';
 import type { Db } from './storage/database.ts';
 import { GroupsRepo } from './storage/groups-repo.ts';
 import { JournalRepo } from './storage/journal-repo.ts';
@@ -39,6 +40,7 @@ import { UsageRepo } from './storage/usage-repo.ts';
 import type { Clock } from './time.ts';
 import { MediaPool, type MediaPoolOptions } from './workers/media-pool.ts';
 import { StoredResponses } from './services/stored-responses.ts';
+import { RelayedResponses } from './services/relayed-responses.ts';
 import { ResponsesRepo } from './storage/responses-repo.ts';
 
 /** Events the gateway emits for hosts and the UI. */
@@ -105,6 +107,8 @@ export interface GatewayContext {
   storageLimits: StorageLimits;
   /** Responses kept for `previous_response_id` and retrieval (the Responses API's `store`). */
   storedResponses: StoredResponses;
+  /** Which relay channel stored which Responses API id, so retrieve, delete and follow-ups go back to it. */
+  relayedResponses: RelayedResponses;
   /** The provider seam: routes and services reach models and upstreams only through `providers.for(call)`. */
   providers: ProviderSelector;
   /** The relay channels (SQLite and the secret store, read per call); also the ChannelDirectory relay routing reads. */
@@ -229,6 +233,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     providers,
     channels,
     storedResponses: new StoredResponses(new ResponsesRepo(db), db, clock, storageLimits),
+    relayedResponses: new RelayedResponses(new RelayedResponsesRepo(db), clock),
     storageLimits,
     tasks3d: new Tasks3dService({
       repo: new Tasks3dRepo(db),

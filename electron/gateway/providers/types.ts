@@ -198,6 +198,12 @@ export type PassthroughOperation =
   | 'rerank'
   | 'images_generations'
   | 'speech'
+  | 'images_edits'
+  | 'transcriptions'
+  | 'translations'
+  | 'responses'
+  | 'responses_get'
+  | 'responses_delete'
   | 'messages'
   | 'count_tokens'
   | 'generateContent'
@@ -214,6 +220,12 @@ export interface PassthroughRequest {
   /** Gemini: the API version of the caller's path (`v1beta` or `v1`) and whether it asked for SSE (`alt=sse`). */
   apiVersion?: string;
   sse?: boolean;
+  /** Responses retrieve and delete: the upstream's response id (the call has no body). */
+  responseId?: string;
+  /** Only this channel is tried, with no failover: the one that stored a response the call refers to. */
+  channelId?: string;
+  /** Multipart calls: the form streamed upstream instead of `call.rawBody`, made for the model name the channel sends. It can be sent only once, so only the first channel is tried. */
+  form?: { contentType: string; body(upstreamModel: string): AsyncIterable<Uint8Array> };
 }
 
 /** Usage read from an upstream's own answer as it passed; a figure the answer did not carry (a cut stream) is absent. */
@@ -222,6 +234,10 @@ export interface RelayedUsage {
   outputTokens?: number;
   /** The text (and tool arguments) delivered, for an output estimate when the answer carried no usage. */
   deliveredText: string;
+  /** Responses API: the id of the response the upstream created (JSON `id`, or the stream's `response.created`). */
+  responseId?: string;
+  /** Transcriptions: the seconds of audio the upstream says it heard (`usage.type: "duration"`). */
+  audioSeconds?: number;
 }
 
 /** An upstream's answer, forwarded: status, the headers the client may see, and the body as it arrives. */
@@ -232,6 +248,8 @@ export interface UpstreamReply {
   body: AsyncIterable<Uint8Array>;
   /** Settles once the body ended (finished, cut or broken): the usage seen, or null for an error answer (nothing to bill). Never rejects. */
   usage: Promise<RelayedUsage | null>;
+  /** The channel that answered (absent when none did). */
+  channelId?: string;
 }
 
 /** Forwards a call to an upstream of the caller's own protocol, body untouched but for the model name. */

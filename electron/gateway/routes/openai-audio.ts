@@ -1,6 +1,6 @@
-// POST /v1/audio/speech, /v1/audio/transcriptions and /v1/audio/translations (multipart): parse, work through the call's provider (billed), render json, text, verbose_json, srt, vtt or a stream.
+// POST /v1/audio/speech, /v1/audio/transcriptions and /v1/audio/translations (multipart): parse, work through the call's provider (billed), render json, text, verbose_json, srt, vtt or a stream; or relay the call (a form streamed on) to a channel.
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { invalid } from '../errors.ts';
 import type { Fields } from '../protocols/fields.ts';
@@ -11,10 +11,12 @@ import {
   speechContentType,
   transcriptEvents,
 } from '../protocols/openai/inbound/audio.ts';
+import type { RelayedUsage } from '../providers/types.ts';
 import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
 import { streamFailure } from '../server/stream-failure.ts';
-import { formLimits, formParts } from '../server/multipart.ts';
+import { FormRelay } from '../server/form-relay.ts';
+import { formLimits } from '../server/multipart.ts';
 import { writeSse } from '../server/sse.ts';
 import { paced, paceOfHeaders } from '../protocols/pace.ts';
 import { checkSpeech, MAX_UPLOAD_FILE_BYTES, uploadLimitError } from '../services/media-limits.ts';
@@ -40,15 +42,28 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
   const transcriptionRoute = (task: 'transcribe' | 'translate', endpoint: string) =>
     app.post(endpoint, async (request, reply) => {
       if (!request.isMultipart()) throw invalid('Send the audio as multipart/form-data with a `file` and a `model`.', 'file');
-      const { fields, granularities, file } = await readAudioForm(request).catch((error: unknown) => {
+      const form = new FormRelay(request, MAX_UPLOAD_FILE_BYTES);
+      const model = await form.model().catch((error: unknown) => {
+        throw uploadLimitError(error);
+      });
+      const call = callOf(request, reply, 'openai', endpoint);
+      const { passthrough } = model === undefined ? {} : providers.for(call, model);
+      if (passthrough && model !== undefined) {
+        const operation = task === 'transcribe' ? 'transcriptions' : 'translations';
+        const forward = { operation, model, stream: form.fields['stream'] === 'true', form: form.upstream() } as const;
+        const charge = (usage: RelayedUsage) => audio.chargeRelayedTranscript(model, usage, call);
+        return relayReply(request, reply, passthrough, forward, call, failure, charge).catch((error: unknown) => {
+          throw uploadLimitError(form.error ?? error);
+        });
+      }
+      const { fields, granularities, file } = await readAudioForm(form).catch((error: unknown) => {
         throw uploadLimitError(error);
       });
       const asked = parseTranscriptionRequest(task, fields, granularities, file);
-      const { model, language, prompt } = asked;
-      const call = callOf(request, reply, 'openai', endpoint);
+      const { language, prompt } = asked;
       const { transcript, tokens } = await audio.transcribe(
         {
-          model,
+          model: asked.model,
           task,
           bytes: asked.file.bytes,
           fileName: asked.file.name,
@@ -68,11 +83,11 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
 }
 
 /** The fields, timestamp granularities and file of a transcription form. */
-async function readAudioForm(request: FastifyRequest) {
+async function readAudioForm(form: FormRelay) {
   const fields: Fields = {};
   const granularities: unknown[] = [];
   let file: { bytes: Buffer; name: string } | undefined;
-  for await (const part of formParts(request)) {
+  for await (const part of form.parts()) {
     if (part.kind === 'file') file = { bytes: part.bytes, name: part.filename };
     else if (part.field === 'timestamp_granularities[]') granularities.push(part.value);
     else fields[part.field] = part.value;

@@ -1,4 +1,4 @@
-// POST /v1/images/generations and /v1/images/edits (multipart): parse, make through the call's provider (kept and billed), render; and the capability URLs of kept images.
+// POST /v1/images/generations and /v1/images/edits (multipart): parse, make through the call's provider (kept and billed), render, or relay (an edit's form streamed on); and the capability URLs of kept images.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
@@ -11,12 +11,15 @@ import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
 import { streamFailure } from '../server/stream-failure.ts';
 import { listenerUrlOf } from '../server/listener-url.ts';
-import { formLimits, formParts } from '../server/multipart.ts';
+import { FormRelay } from '../server/form-relay.ts';
+import { formLimits } from '../server/multipart.ts';
 import { IMAGE_URL_TTL_MS } from '../services/file-expiry.ts';
 import type { ImagesMade } from '../services/images.ts';
 import {
   EditInputTally,
   IMAGE_REQUEST_LIMITS,
+  MAX_EDIT_UPLOAD_BYTES,
+  MAX_IMAGES_PER_REQUEST,
   MAX_INPUT_IMAGES,
   MAX_UPLOAD_FILE_BYTES,
   uploadLimitError,
@@ -55,13 +58,27 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
 
   app.post('/v1/images/edits', async (request, reply) => {
     if (!request.isMultipart()) throw invalid('Send the image as multipart/form-data with an `image` file and a `prompt`.', 'image');
-    const form = await readEditForm(request).catch((error: unknown) => {
+    const form = new FormRelay(request, MAX_EDIT_UPLOAD_BYTES);
+    const model = await form.model().catch((error: unknown) => {
       throw uploadLimitError(error);
     });
-    const asked = parseImageEdit(form.fields, form.images, form.mask, IMAGE_REQUEST_LIMITS);
+    const call = callOfImages(request, reply);
+    const { passthrough } = model === undefined ? {} : providers.for(call, model);
+    if (passthrough && model !== undefined) {
+      const forward = { operation: 'images_edits', model, stream: false, form: form.upstream() } as const;
+      return relayReply(request, reply, passthrough, forward, call, failure, () =>
+        images.chargeRelayed(relayedEdit(model, form.fields), call),
+      ).catch((error: unknown) => {
+        throw uploadLimitError(form.error ?? error);
+      });
+    }
+    const edit = await readEditForm(form).catch((error: unknown) => {
+      throw uploadLimitError(error);
+    });
+    const asked = parseImageEdit(edit.fields, edit.images, edit.mask, IMAGE_REQUEST_LIMITS);
     const made = await images.edit(
-      { ...asked, keep: keep(asked.responseFormat), images: form.images, ...(form.mask && { mask: form.mask }) },
-      callOfImages(request, reply),
+      { ...asked, keep: keep(asked.responseFormat), images: edit.images, ...(edit.mask && { mask: edit.mask }) },
+      call,
     );
     return render(request, asked.prompt, made);
   });
@@ -78,13 +95,13 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
 }
 
 /** The fields and files of an edit; each file is checked by its PNG header as it arrives, nothing is decoded before every limit holds. */
-async function readEditForm(request: FastifyRequest) {
+async function readEditForm(form: FormRelay) {
   const fields: Fields = {};
   const images: (ImageUpload & PngHeader)[] = [];
   let mask: (ImageUpload & PngHeader) | undefined;
   const tally = new EditInputTally();
   const isImage = (field: string) => field === 'image' || field === 'image[]';
-  for await (const part of formParts(request, { keepFile: (field) => isImage(field) || field === 'mask' })) {
+  for await (const part of form.parts({ keepFile: (field) => isImage(field) || field === 'mask' })) {
     if (part.kind === 'file') {
       const upload = { field: part.field, bytes: part.bytes, ...tally.add(part.field, part.bytes) };
       if (isImage(part.field)) images.push(upload);
@@ -94,4 +111,16 @@ async function readEditForm(request: FastifyRequest) {
     }
   }
   return { fields, images, mask };
+}
+
+/** What a relayed edit is charged as: `n` images (1 when absent or not a whole number) of the size asked (1024×1024 when absent, `auto` or unreadable). */
+function relayedEdit(model: string, fields: Record<string, unknown>) {
+  const n = Number(fields['n']);
+  const size = /^(\d+)x(\d+)$/.exec(typeof fields['size'] === 'string' ? fields['size'] : '');
+  return {
+    model,
+    n: Number.isInteger(n) && n >= 1 && n <= MAX_IMAGES_PER_REQUEST ? n : 1,
+    width: size ? Number(size[1]) : 1024,
+    height: size ? Number(size[2]) : 1024,
+  };
 }

@@ -1,34 +1,54 @@
-// Routes of the OpenAI Responses API: create (JSON, or SSE streamed as the provider answers), retrieve and delete stored responses per account.
-import type { FastifyInstance } from 'fastify';
+// Routes of the OpenAI Responses API: create (JSON, or SSE streamed as the provider answers, or relayed), retrieve and delete stored responses per account (relayed ones at the channel that stored them).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
+import { GatewayError } from '../errors.ts';
 import { publicId } from '../ids.ts';
 import { responsesCodec } from '../protocols/responses/inbound/codec.ts';
 import { chatRequestOf } from '../protocols/responses/inbound/request.ts';
 import { responseObject } from '../protocols/responses/inbound/response.ts';
 import { estimateInputTokens } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
+import { relayReply } from '../server/relay-reply.ts';
 import { writeSse } from '../server/sse.ts';
 import { streamFailure } from '../server/stream-failure.ts';
 import { ChatMetering } from '../services/chat-metering.ts';
+import type { RelayedResponse } from '../services/relayed-responses.ts';
 
 type IdParams = { Params: { id: string } };
 
 const ENDPOINT = '/v1/responses';
 
 export async function openaiResponsesRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing, clock, events, providers, storedResponses: stored } = options.context;
+  const { billing, clock, events, providers, storedResponses: stored, relayedResponses: relayed } = options.context;
   const metering = new ChatMetering(billing);
   const failure = streamFailure('responses', (error) => void events.emit('error', error));
 
   app.post(ENDPOINT, async (request, reply) => {
     const parsed = responsesCodec.parse(request.body);
     const { accountId } = request.principal;
+    const call = callOf(request, reply, 'responses', ENDPOINT);
+    const { chat, passthrough } = providers.for(call, parsed.model);
+    const bill = { principal: request.principal, endpoint: ENDPOINT, model: parsed.model };
+    if (passthrough) {
+      // A follow-up goes to the channel that stored the earlier response, and only there: another would not know it.
+      const previous = parsed.previousResponseId === null ? undefined : relayed.find(accountId, parsed.previousResponseId);
+      const asked = {
+        operation: 'responses',
+        model: parsed.model,
+        stream: parsed.stream,
+        ...(previous && { channelId: previous.channelId }),
+      } as const;
+      const estimate = estimateInputTokens(chatRequestOf(parsed, parsed.input));
+      return relayReply(request, reply, passthrough, asked, call, failure, (usage, channelId) => {
+        if (usage.responseId !== undefined && channelId !== undefined) {
+          relayed.remember(accountId, usage.responseId, { channelId, model: parsed.model });
+        }
+        metering.chargeRelayed(bill, usage, estimate);
+      });
+    }
     const earlier = parsed.previousResponseId === null ? [] : stored.conversationAfter(accountId, parsed.previousResponseId);
     const conversation = [...earlier, ...parsed.input];
     const chatRequest = chatRequestOf(parsed, conversation);
-    const call = callOf(request, reply, 'responses', ENDPOINT);
-    const { chat } = providers.for(call, parsed.model);
-    const bill = { principal: request.principal, endpoint: ENDPOINT, model: parsed.model };
     const meta = { id: publicId('resp'), createdAt: Math.floor(clock.now() / 1000), newId: publicId };
     if (!parsed.stream) {
       const result = await chat.complete(chatRequest, call);
@@ -47,10 +67,38 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
     return writeSse(request, reply, responsesCodec.stream(deltas, parsed, { ...meta, onComplete }), failure);
   });
 
-  app.get<IdParams>('/v1/responses/:id', async (request) => stored.get(request.principal.accountId, request.params.id));
+  /** Retrieves or deletes a relayed response at the channel that stored it; `done` runs once the channel said yes. */
+  const atChannel = (
+    request: FastifyRequest<IdParams>,
+    reply: FastifyReply,
+    where: RelayedResponse,
+    operation: 'responses_get' | 'responses_delete',
+    done?: () => void,
+  ) => {
+    const call = callOf(request, reply, 'responses', ENDPOINT);
+    const { passthrough } = providers.for(call, where.model);
+    if (!passthrough) {
+      throw new GatewayError(
+        'unavailable',
+        `Response '${request.params.id}' was stored by a relay channel, and no channel serves model '${where.model}' now.`,
+      );
+    }
+    const asked = { operation, model: where.model, stream: false, responseId: request.params.id, channelId: where.channelId } as const;
+    return relayReply(request, reply, passthrough, asked, call, failure, () => done?.());
+  };
 
-  app.delete<IdParams>('/v1/responses/:id', async (request) => {
-    stored.delete(request.principal.accountId, request.params.id);
+  app.get<IdParams>('/v1/responses/:id', async (request, reply) => {
+    const { accountId } = request.principal;
+    const where = relayed.find(accountId, request.params.id);
+    if (where) return atChannel(request, reply, where, 'responses_get');
+    return stored.get(accountId, request.params.id);
+  });
+
+  app.delete<IdParams>('/v1/responses/:id', async (request, reply) => {
+    const { accountId } = request.principal;
+    const where = relayed.find(accountId, request.params.id);
+    if (where) return atChannel(request, reply, where, 'responses_delete', () => relayed.forget(accountId, request.params.id));
+    stored.delete(accountId, request.params.id);
     return { id: request.params.id, object: 'response.deleted', deleted: true };
   });
 }

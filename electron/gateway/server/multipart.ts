@@ -1,4 +1,5 @@
 // Reads a multipart/form-data body part by part; a malformed body (bad boundary, truncated part) is a 400 in the caller's protocol, never the parser's 500.
+import type { Multipart, MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { GatewayError, invalid } from '../errors.ts';
 
@@ -35,6 +36,14 @@ export function boundaryOf(contentType: string | undefined): string | undefined 
  * a truncated header or part) become a 400; the plugin's own limit errors keep their 4xx status.
  */
 export async function* formParts(request: FastifyRequest, options: FormOptions = {}): AsyncGenerator<FormPart> {
+  yield* readParts(rawFormParts(request), options);
+}
+
+/**
+ * The parts of `request` as the multipart plugin gives them (a file must be read or drained before the next part comes), after the
+ * boundary and field length checks; parser failures are mapped as `formParts` says.
+ */
+export async function* rawFormParts(request: FastifyRequest): AsyncGenerator<Multipart> {
   const boundary = boundaryOf(request.headers['content-type']);
   if (!boundary || boundary.length > MAX_BOUNDARY_LENGTH) {
     throw invalid(`A multipart/form-data body needs a boundary parameter of 1 to ${MAX_BOUNDARY_LENGTH} characters in its Content-Type.`);
@@ -48,16 +57,33 @@ export async function* formParts(request: FastifyRequest, options: FormOptions =
           part.fieldname,
         );
       }
-      if (part.type !== 'file') yield { kind: 'field', field: part.fieldname, value: part.value };
-      else if (options.keepFile?.(part.fieldname) === false) part.file.resume();
-      else yield { kind: 'file', field: part.fieldname, filename: part.filename, bytes: await part.toBuffer() };
+      yield part;
     }
   } catch (error) {
     throw malformed(error);
   }
 }
 
-function malformed(error: unknown): unknown {
+/** The parts of `raw` with their bytes read, as `formParts` yields them. */
+export async function* readParts(raw: AsyncIterable<Multipart>, options: FormOptions = {}): AsyncGenerator<FormPart> {
+  for await (const part of raw) {
+    if (part.type !== 'file') yield { kind: 'field', field: part.fieldname, value: part.value };
+    else if (options.keepFile?.(part.fieldname) === false) part.file.resume();
+    else yield { kind: 'file', field: part.fieldname, filename: part.filename, bytes: await readFile(part) };
+  }
+}
+
+/** The whole bytes of a file part (within the plugin's file size limit). */
+export async function readFile(part: MultipartFile): Promise<Buffer> {
+  try {
+    return await part.toBuffer();
+  } catch (error) {
+    throw malformed(error);
+  }
+}
+
+/** A multipart parser failure as the caller sees it: the plugin's limits keep their 4xx, anything else is a 400 naming the problem. */
+export function malformed(error: unknown): unknown {
   if (error instanceof GatewayError) return error;
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {

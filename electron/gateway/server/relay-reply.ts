@@ -7,7 +7,7 @@ import { sseFrame, writeFrame, type StreamFailure } from './sse.ts';
 
 /**
  * Forwards the call through `passthrough` and writes the upstream's answer raw. Return its promise from the route handler.
- * `charge` gets the usage once the answer ended (finished, cut by the caller, or broken upstream); error answers are not charged.
+ * `charge` gets the usage and the channel that answered once the answer ended (finished, cut by the caller, or broken upstream); error answers are not charged.
  * An upstream that breaks off after the headers went out ends an event stream with `failure.errorEvent`; nothing is retried.
  */
 export async function relayReply(
@@ -17,11 +17,11 @@ export async function relayReply(
   asked: PassthroughRequest,
   call: CallContext,
   failure: StreamFailure,
-  charge?: (usage: RelayedUsage) => void,
+  charge?: (usage: RelayedUsage, channelId: string | undefined) => void,
 ): Promise<void> {
   const upstream = await passthrough.forward(asked, call);
   void upstream.usage.then((usage) => {
-    if (usage && charge) charge(usage);
+    if (usage && charge) charge(usage, upstream.channelId);
   });
   reply.hijack();
   const raw = reply.raw;

@@ -1,6 +1,6 @@
 // Audio calls: speech and transcription checked against the media limits, done by the call's provider, and charged by characters or seconds.
 import { countTokens } from '../protocols/neutral/tokens.ts';
-import type { CallContext, ProviderSelector, SpeechFormat, Transcript } from '../providers/types.ts';
+import type { CallContext, ProviderSelector, RelayedUsage, SpeechFormat, Transcript } from '../providers/types.ts';
 import type { BillingService } from './billing.ts';
 import { checkSpeech, checkTranscriptionInput, checkTranscriptionSeconds } from './media-limits.ts';
 import { speechPriceMicros, transcriptionPriceMicros } from './pricing.ts';
@@ -38,6 +38,21 @@ export class AudioService {
       inputTokens: countTokens(request.input),
       outputTokens: 0,
       amountMicros: speechPriceMicros([...request.input].length),
+    });
+  }
+
+  /**
+   * Charges a relayed transcription from the upstream's usage: the seconds it heard (a duration usage) or its audio input
+   * tokens (read as seconds at the rate this gateway reports them); output tokens are the upstream's or the transcript's count.
+   */
+  chargeRelayedTranscript(model: string, usage: RelayedUsage, call: CallContext): void {
+    const seconds = usage.audioSeconds ?? (usage.inputTokens ?? 0) / AUDIO_TOKENS_PER_SECOND;
+    this.billing.charge(call.principal, {
+      endpoint: call.endpoint,
+      model,
+      inputTokens: usage.inputTokens ?? Math.ceil(seconds * AUDIO_TOKENS_PER_SECOND),
+      outputTokens: usage.outputTokens ?? countTokens(usage.deliveredText),
+      amountMicros: transcriptionPriceMicros(seconds),
     });
   }
 

@@ -4,7 +4,7 @@ import { GatewayError } from '../../errors.ts';
 import type { CallContext, ChannelDirectory, PassthroughRequest, RelayChannel, RelayedUsage, UpstreamReply } from '../types.ts';
 import { answerHeaders, upstreamHeaders } from './headers.ts';
 import type { RelayKind } from './kind.ts';
-import { callerGone, upstreamFetch, type Fetched } from './upstream-fetch.ts';
+import { callerGone, upstreamFetch, type Fetched, type UpstreamInit } from './upstream-fetch.ts';
 import { UsageTap } from './usage-tap.ts';
 
 /** Statuses after which the next channel is tried (while nothing has reached the caller). */
@@ -39,7 +39,8 @@ export async function forwardWithFailover(
       `Every channel serving model '${request.model}' is cooling down after failures; try again shortly.`,
     );
   }
-  const queue: Turn[] = channels.map((channel) => ({ channel, notBefore: 0, again: false }));
+  // A form streamed upstream can be sent only once: the first channel gets it, and no retry follows.
+  const queue: Turn[] = (request.form ? channels.slice(0, 1) : channels).map((channel) => ({ channel, notBefore: 0, again: false }));
   let last: Failure | undefined;
   const relay: JournalRelay = { channel: null, upstreamModel: null, attempts: [] };
   /** Records one try for the journal; `answered`: the caller gets this channel's answer. */
@@ -53,11 +54,11 @@ export async function forwardWithFailover(
     const { channel } = turn;
     await waitUntil(turn.notBefore, call.signal);
     const url = kind.url(channel, request);
-    const { body, hideUsage } = kind.prepare(call.rawBody ?? Buffer.alloc(0), channel, request);
+    const { init, hideUsage } = upstreamInit(call, channel, kind, request);
     const started = Date.now();
     let fetched: Fetched;
     try {
-      fetched = await upstreamFetch(url, { headers: upstreamHeaders(call, channel, kind), body }, channel.timeoutMs, call.signal);
+      fetched = await upstreamFetch(url, init, channel.timeoutMs, call.signal);
     } catch (error) {
       if (call.signal.aborted) throw error;
       const message = error instanceof Error ? error.message : String(error);
@@ -74,7 +75,7 @@ export async function forwardWithFailover(
       note(channel, latencyMs, { status: response.status });
       last = { message: `channel '${channel.name}': HTTP ${response.status}`, answer };
       const wait = retryAfterMs(response.headers);
-      if (wait !== undefined && wait <= RETRY_AFTER_CAP_MS && !turn.again)
+      if (wait !== undefined && wait <= RETRY_AFTER_CAP_MS && !turn.again && !request.form)
         queue.push({ channel, notBefore: Date.now() + wait, again: true });
       continue;
     }
@@ -88,10 +89,29 @@ export async function forwardWithFailover(
     if (!response.ok) return buffered(response.status, answerHeaders(response.headers), await errorBody(fetched));
     // The caller's model name goes back into the answer only when the channel renamed it.
     const renameTo = channel.upstreamModel !== request.model ? request.model : undefined;
-    return streamed(fetched, kind, hideUsage, renameTo);
+    return { ...streamed(fetched, kind, hideUsage, renameTo), channelId: channel.id };
   }
   if (last?.answer) return buffered(last.answer.status, last.answer.headers, last.answer.body);
   throw new GatewayError('upstream_failed', `No channel serving model '${request.model}' answered (${last?.message ?? 'none tried'}).`);
+}
+
+/** The method, headers and body of `request` sent on `channel`, and whether the usage event asked for is hidden from the caller. */
+function upstreamInit(
+  call: CallContext,
+  channel: RelayChannel,
+  kind: RelayKind,
+  request: PassthroughRequest,
+): { init: UpstreamInit; hideUsage: boolean } {
+  if (request.operation === 'responses_get' || request.operation === 'responses_delete') {
+    const method = request.operation === 'responses_get' ? 'GET' : 'DELETE';
+    return { init: { method, headers: upstreamHeaders(call, channel, kind, null) }, hideUsage: false };
+  }
+  if (request.form) {
+    const headers = upstreamHeaders(call, channel, kind, request.form.contentType);
+    return { init: { headers, body: request.form.body(channel.upstreamModel) }, hideUsage: false };
+  }
+  const { body, hideUsage } = kind.prepare(call.rawBody ?? Buffer.alloc(0), channel, request);
+  return { init: { headers: upstreamHeaders(call, channel, kind), body }, hideUsage };
 }
 
 /** A successful answer passed on as it arrives, its usage read on the way. */

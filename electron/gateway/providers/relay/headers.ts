@@ -8,9 +8,14 @@ const PROTOCOL_HEADERS = ['anthropic-version', 'anthropic-beta', 'openai-beta'] 
 /** Upstream response headers the caller sees: the content type, the retry hint and the provider's own request and rate-limit headers. */
 const ANSWER_HEADERS = /^(content-type|retry-after|retry-after-ms|request-id|x-request-id|openai-.+|anthropic-.+|x-ratelimit-.+)$/i;
 
-/** The headers of a call sent upstream on `channel`. */
-export function upstreamHeaders(call: CallContext, channel: RelayChannel, kind: RelayKind): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
+/** The headers of a call sent upstream on `channel`; `contentType` null: the call has no body. */
+export function upstreamHeaders(
+  call: CallContext,
+  channel: RelayChannel,
+  kind: RelayKind,
+  contentType: string | null = 'application/json',
+): Record<string, string> {
+  const headers: Record<string, string> = contentType === null ? {} : { 'content-type': contentType };
   const accept = single(call.headers['accept']);
   if (accept) headers['accept'] = accept;
   for (const name of PROTOCOL_HEADERS) {

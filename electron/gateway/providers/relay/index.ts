@@ -1,6 +1,6 @@
 // Builds the relay bundle of one call: pass-through to the channels of the caller's kind serving its model; every neutral capability is "not built yet".
 import { GatewayError } from '../../errors.ts';
-import type { ChannelDirectory, ChannelKind, ModelCatalogue, ProviderBundle } from '../types.ts';
+import type { ChannelDirectory, ChannelKind, ModelCatalogue, PassthroughRequest, ProviderBundle, RelayChannel } from '../types.ts';
 import { forwardWithFailover } from './failover.ts';
 import { RELAY_KINDS } from './kinds.ts';
 import { refusingBundle } from './refusing.ts';
@@ -13,7 +13,20 @@ export function relayBundle(channels: ChannelDirectory, model: string, kind: Cha
     ...refusingBundle(notBuilt, models),
     passthrough: {
       forward: async (request, call) =>
-        forwardWithFailover(channels, RELAY_KINDS[kind], await channels.candidates(model, kind), request, call),
+        forwardWithFailover(channels, RELAY_KINDS[kind], pinned(await channels.candidates(model, kind), request), request, call),
     },
   };
+}
+
+/** The channels to try: only the one `request` is pinned to (a stored response lives there), else all of them. */
+function pinned(candidates: RelayChannel[], request: PassthroughRequest): RelayChannel[] {
+  if (request.channelId === undefined) return candidates;
+  const channel = candidates.find((candidate) => candidate.id === request.channelId);
+  if (!channel) {
+    throw new GatewayError(
+      'unavailable',
+      `The channel that stored this response is not available now (disabled, removed, no longer serving model '${request.model}', or cooling down after failures).`,
+    );
+  }
+  return [channel];
 }

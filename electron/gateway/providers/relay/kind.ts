@@ -6,6 +6,10 @@ export interface UsageCount {
   inputTokens?: number;
   outputTokens?: number;
   deliveredText: string;
+  /** Responses API: the id of the response the upstream created. */
+  responseId?: string;
+  /** Transcriptions: the seconds of audio the upstream says it heard (`usage.type: "duration"`). */
+  audioSeconds?: number;
 }
 
 /** The body sent upstream, and whether the usage event it asks for must be hidden from the caller (who did not ask for it). */

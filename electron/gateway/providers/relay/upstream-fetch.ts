@@ -8,16 +8,18 @@ export interface Fetched {
   stop(): void;
 }
 
+/** What is sent: the method (POST by default), headers and body (none for GET and DELETE; a stream for a multipart form). */
+export interface UpstreamInit {
+  method?: 'POST' | 'GET' | 'DELETE';
+  headers: Record<string, string>;
+  body?: Buffer | AsyncIterable<Uint8Array>;
+}
+
 /**
- * POSTs `body` to `url`. Rejects when the connection fails or no headers came within `timeoutMs` (a message fit to show),
+ * Sends `init` to `url` (a streamed body is pulled as the upstream reads it). Rejects when the connection fails or no headers came within `timeoutMs` (a message fit to show),
  * or with `callerGone()` when `signal` fires first.
  */
-export async function upstreamFetch(
-  url: string,
-  init: { headers: Record<string, string>; body: Buffer },
-  timeoutMs: number,
-  signal: AbortSignal,
-): Promise<Fetched> {
+export async function upstreamFetch(url: string, init: UpstreamInit, timeoutMs: number, signal: AbortSignal): Promise<Fetched> {
   if (signal.aborted) throw callerGone();
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal.reason);
@@ -32,7 +34,13 @@ export async function upstreamFetch(
     controller.abort(new Error('timeout'));
   }, timeoutMs);
   try {
-    const response = await fetch(url, { method: 'POST', headers: init.headers, body: init.body, signal: controller.signal });
+    const body = init.body === undefined || Buffer.isBuffer(init.body) ? init.body : ReadableStream.from(init.body);
+    const response = await fetch(url, {
+      method: init.method ?? 'POST',
+      headers: init.headers,
+      ...(body !== undefined && { body, duplex: 'half' as const }),
+      signal: controller.signal,
+    });
     return { response, stop };
   } catch (error) {
     stop();

@@ -11,6 +11,7 @@ import { simReviewsOut } from './009-sim-reviews-out.ts';
 import { tasks3dUpstream } from './010-tasks3d-upstream.ts';
 import { channels } from './011-channels.ts';
 import { journalRelay } from './012-journal-relay.ts';
+import { relayedResponses } from './013-relayed-responses.ts';
 
 /** One numbered schema step. */
 export interface Migration {
@@ -33,4 +34,5 @@ export const migrations: readonly Migration[] = [
   tasks3dUpstream,
   channels,
   journalRelay,
+  relayedResponses,
 ];

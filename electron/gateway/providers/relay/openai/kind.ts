@@ -1,6 +1,7 @@
-// The OpenAI upstream kind: paths under the channel's /v1 base (chat, completions, embeddings, rerank, image generations, speech), Bearer credential, stream usage asked for (and hidden when the caller did not ask), usage of chunks and answers.
+// The OpenAI upstream kind: paths under the channel's /v1 base (chat, completions, embeddings, rerank, images, audio, responses), Bearer credential, stream usage asked for (and hidden when the caller did not ask), usage of chunks and answers.
 import { GatewayError } from '../../../errors.ts';
 import { count, editJson, record, renameField, trimBase, type RelayKind, type UsageCount } from '../kind.ts';
+import { readResponsesEvent } from './responses.ts';
 
 const PATHS: Partial<Record<string, string>> = {
   chat: '/chat/completions',
@@ -9,13 +10,20 @@ const PATHS: Partial<Record<string, string>> = {
   rerank: '/rerank',
   images_generations: '/images/generations',
   speech: '/audio/speech',
+  images_edits: '/images/edits',
+  transcriptions: '/audio/transcriptions',
+  translations: '/audio/translations',
+  responses: '/responses',
+  responses_get: '/responses',
+  responses_delete: '/responses',
 };
 
 export const openaiKind: RelayKind = {
   url(channel, request) {
     const path = PATHS[request.operation];
     if (!path) throw new GatewayError('not_implemented', `Relay of ${request.operation} to an OpenAI channel is not built yet.`);
-    return `${trimBase(channel.baseUrl)}${path}`;
+    const id = request.responseId === undefined ? '' : `/${encodeURIComponent(request.responseId)}`;
+    return `${trimBase(channel.baseUrl)}${path}${id}`;
   },
   auth: (key) => ({ authorization: `Bearer ${key}` }),
   prepare(raw, channel, request) {
@@ -41,6 +49,8 @@ export const openaiKind: RelayKind = {
   read(data, usage, hideUsage) {
     const json = record(data);
     if (!json) return true;
+    if (readResponsesEvent(json, usage)) return true;
+    readTranscript(json, usage);
     const choices = Array.isArray(json['choices']) ? json['choices'] : [];
     for (const choice of choices) collectText(record(choice), usage);
     const reported = record(json['usage']);
@@ -70,5 +80,15 @@ function collectText(choice: Record<string, unknown> | undefined, usage: UsageCo
       const args = record(record(call)?.['function'])?.['arguments'];
       if (typeof args === 'string') usage.deliveredText += args;
     }
+  }
+}
+
+/** A transcript's text (whole, or a stream's `transcript.text.delta`) and the seconds of a duration usage. */
+function readTranscript(json: Record<string, unknown>, usage: UsageCount): void {
+  if (json['type'] === 'transcript.text.delta' && typeof json['delta'] === 'string') usage.deliveredText += json['delta'];
+  if (json['type'] === undefined && typeof json['text'] === 'string' && json['choices'] === undefined) usage.deliveredText += json['text'];
+  const reported = record(json['usage']);
+  if (reported?.['type'] === 'duration' && typeof reported['seconds'] === 'number' && reported['seconds'] >= 0) {
+    usage.audioSeconds = reported['seconds'];
   }
 }
