@@ -59,7 +59,7 @@ describe('relay of the Responses API', () => {
   test('a response is created upstream with the channel key and renamed model, billed by its usage, and retrieved and deleted there', async () => {
     const created = await openai.responses.create({ model: 'my-gpt', input: 'hello relayed responses' });
     assert.ok(created.output_text.length > 0);
-    assert.equal(created.model, 'sim-chat', "the upstream's answer as it is");
+    assert.equal(created.model, 'my-gpt', "the answer carries the caller's model name back");
     assert.deepEqual(lastUsage(), {
       model: 'my-gpt',
       endpoint: '/v1/responses',
