@@ -5,6 +5,7 @@ import OpenAI, { toFile } from 'openai';
 import { memoryChannels, type TestChannel } from '../helpers/channels.ts';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { blackPng } from '../helpers/png-files.ts';
+import { usageRows } from '../helpers/relay.ts';
 
 describe('relay of multipart endpoints', () => {
   let up: TestGateway;
@@ -22,15 +23,7 @@ describe('relay of multipart endpoints', () => {
     assert.ok(items[0], `a journal entry on ${path}`);
     return (await admin(`/journal/${items[0].id}`)).body;
   };
-  const lastUsage = () =>
-    front.gateway.context.db
-      .prepare('SELECT model, endpoint, input_tokens, output_tokens FROM usage_records ORDER BY id DESC LIMIT 1')
-      .get() as {
-      model: string;
-      endpoint: string;
-      input_tokens: number;
-      output_tokens: number;
-    };
+  const lastUsage = () => usageRows(front).at(-1)!;
 
   /** The model of the newest call the upstream billed. */
   const upstreamModel = () =>

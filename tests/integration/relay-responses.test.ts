@@ -4,6 +4,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { memoryChannels, type TestChannel } from '../helpers/channels.ts';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { journalEntries, settle, usageRows } from '../helpers/relay.ts';
 
 describe('relay of the Responses API', () => {
   let up: TestGateway;
@@ -22,23 +23,8 @@ describe('relay of the Responses API', () => {
     priority,
   });
   const use = (...list: TestChannel[]) => channels.splice(0, channels.length, ...list);
-  /** The journal entries of `gw` whose path starts with `prefix`, newest first, whole. */
-  const journal = async (gw: TestGateway, prefix: string) => {
-    const admin = (url: string) => request(`${gw.url}/admin/api${url}`, 'GET', { token: gw.gateway.adminToken });
-    const { items } = (await admin('/journal')).body as { items: { id: number; path: string }[] };
-    const matching = items.filter((item) => item.path.startsWith(prefix));
-    return Promise.all(matching.map(async (item) => (await admin(`/journal/${item.id}`)).body));
-  };
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
-  const lastUsage = () =>
-    front.gateway.context.db
-      .prepare('SELECT model, endpoint, input_tokens, output_tokens FROM usage_records ORDER BY id DESC LIMIT 1')
-      .get() as {
-      model: string;
-      endpoint: string;
-      input_tokens: number;
-      output_tokens: number;
-    };
+  const journal = (gw: TestGateway, prefix: string) => journalEntries(gw, { prefix });
+  const lastUsage = () => usageRows(front).at(-1)!;
 
   before(async () => {
     up = await startGateway();

@@ -8,6 +8,7 @@ import OpenAI from 'openai';
 import { memoryChannels, type TestChannel } from '../helpers/channels.ts';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { openRaw } from '../helpers/realtime.ts';
+import { journalEntries, settle, usageRows } from '../helpers/relay.ts';
 
 /** A port nothing listens on. */
 async function deadPort(): Promise<number> {
@@ -38,21 +39,7 @@ describe('relay to upstream channels', () => {
     ...extra,
   });
   const use = (...list: TestChannel[]) => channels.splice(0, channels.length, ...list);
-  /** The newest journal entries of `gw` on `path`, whole. */
-  const journal = async (gw: TestGateway, path: string) => {
-    const admin = (url: string) => request(`${gw.url}/admin/api${url}`, 'GET', { token: gw.gateway.adminToken });
-    const { items } = (await admin(`/journal?path=${encodeURIComponent(path)}`)).body as { items: { id: number }[] };
-    return Promise.all(items.map(async (item) => (await admin(`/journal/${item.id}`)).body));
-  };
-  /** Waits for the journal to record calls (it writes in batches). */
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
-  const usageRows = (gw: TestGateway) =>
-    gw.gateway.context.db.prepare('SELECT model, endpoint, input_tokens, output_tokens FROM usage_records ORDER BY id').all() as {
-      model: string;
-      endpoint: string;
-      input_tokens: number;
-      output_tokens: number;
-    }[];
+  const journal = (gw: TestGateway, path: string) => journalEntries(gw, { path });
 
   before(async () => {
     up = await startGateway();

@@ -1,0 +1,29 @@
+// Test helper for relay tests: what a gateway recorded of its calls (journal entries, usage rows), read back the way a user would.
+import { request, type TestGateway } from './gateway.ts';
+
+/** One usage record as billed. */
+export interface UsageRow {
+  model: string;
+  endpoint: string;
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/** Every usage record of `gw`, oldest first. */
+export function usageRows(gw: TestGateway): UsageRow[] {
+  return gw.gateway.context.db
+    .prepare('SELECT model, endpoint, input_tokens, output_tokens FROM usage_records ORDER BY id')
+    .all() as UsageRow[];
+}
+
+/** The whole journal entries of `gw` through its admin API, newest first: on exactly `path`, or on paths starting with `prefix`. */
+export async function journalEntries(gw: TestGateway, where: { path: string } | { prefix: string }): Promise<any[]> {
+  const admin = (url: string) => request(`${gw.url}/admin/api${url}`, 'GET', { token: gw.gateway.adminToken });
+  const query = 'path' in where ? `?path=${encodeURIComponent(where.path)}` : '';
+  const { items } = (await admin(`/journal${query}`)).body as { items: { id: number; path: string }[] };
+  const matching = 'prefix' in where ? items.filter((item) => item.path.startsWith(where.prefix)) : items;
+  return Promise.all(matching.map(async (item) => (await admin(`/journal/${item.id}`)).body));
+}
+
+/** Waits for the journal to record calls (it writes in batches). */
+export const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
