@@ -27,3 +27,18 @@ export async function journalEntries(gw: TestGateway, where: { path: string } | 
 
 /** Waits for the journal to record calls (it writes in batches). */
 export const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+/** The part of the relay usage tap these helpers drive: bytes in, bytes out. */
+interface BytePipe {
+  pass(chunk: Uint8Array): Uint8Array;
+  end(): Uint8Array;
+}
+
+/** `text` through `tap` in pieces of `size` bytes (split anywhere, even inside a character); the text that passed. */
+export function throughTap(tap: BytePipe, text: string, size: number): string {
+  const bytes = new TextEncoder().encode(text);
+  const decoder = new TextDecoder();
+  let passed = '';
+  for (let at = 0; at < bytes.length; at += size) passed += decoder.decode(tap.pass(bytes.subarray(at, at + size)), { stream: true });
+  return passed + decoder.decode(tap.end());
+}

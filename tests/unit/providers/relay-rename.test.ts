@@ -5,15 +5,9 @@ import { anthropicKind } from '../../../electron/gateway/providers/relay/anthrop
 import { geminiKind } from '../../../electron/gateway/providers/relay/gemini/kind.ts';
 import { openaiKind } from '../../../electron/gateway/providers/relay/openai/kind.ts';
 import { UsageTap } from '../../../electron/gateway/providers/relay/usage-tap.ts';
+import { throughTap } from '../../helpers/relay.ts';
 
-/** `text` through the tap in pieces of `size` bytes; what passed. */
-function through(tap: UsageTap, text: string, size: number): string {
-  const bytes = new TextEncoder().encode(text);
-  const decoder = new TextDecoder();
-  let passed = '';
-  for (let at = 0; at < bytes.length; at += size) passed += decoder.decode(tap.pass(bytes.subarray(at, at + size)), { stream: true });
-  return passed + decoder.decode(tap.end());
-}
+const through = throughTap;
 
 test('OpenAI chunks get the caller name back, split anywhere; [DONE] and the text are untouched', () => {
   const chunk = (text: string) => JSON.stringify({ model: 'gpt-4o-mini-2024', choices: [{ index: 0, delta: { content: text } }] });

@@ -5,19 +5,13 @@ import { retryAfterMs } from '../../../electron/gateway/providers/relay/failover
 import { anthropicKind } from '../../../electron/gateway/providers/relay/anthropic/kind.ts';
 import { openaiKind } from '../../../electron/gateway/providers/relay/openai/kind.ts';
 import { UsageTap } from '../../../electron/gateway/providers/relay/usage-tap.ts';
+import { throughTap } from '../../helpers/relay.ts';
 
 const chunk = (text: string) => JSON.stringify({ choices: [{ index: 0, delta: { content: text } }] });
 const usageChunk = JSON.stringify({ choices: [], usage: { prompt_tokens: 7, completion_tokens: 3 } });
 const stream = `data: ${chunk('Hel')}\n\ndata: ${chunk('lo')}\n\ndata: ${usageChunk}\n\ndata: [DONE]\n\n`;
 
-/** `text` through the tap in pieces of `size` bytes; what passed, and the tap. */
-function through(tap: UsageTap, text: string, size: number): string {
-  const bytes = new TextEncoder().encode(text);
-  const decoder = new TextDecoder();
-  let passed = '';
-  for (let at = 0; at < bytes.length; at += size) passed += decoder.decode(tap.pass(bytes.subarray(at, at + size)), { stream: true });
-  return passed + decoder.decode(tap.end());
-}
+const through = throughTap;
 
 test('an OpenAI stream passes untouched when the client asked for usage, and its usage is read whatever the chunking', () => {
   for (const size of [1, 5, 64, 10_000]) {
