@@ -38,8 +38,8 @@ export async function anthropicMessagesRoutes(app: FastifyInstance, options: { c
       return anthropicCodec.render(result, parsed, { id, model: parsed.chat.model, inputTokens: result.usage.inputTokens });
     }
     const stream = await chat.stream(parsed.chat, call);
-    const estimate = estimateInputTokens(parsed.chat);
-    const meta = { id, model: parsed.chat.model, inputTokens: stream.inputTokens ?? estimate };
+    const estimate = () => estimateInputTokens(parsed.chat);
+    const meta = { id, model: parsed.chat.model, inputTokens: stream.inputTokens ?? estimate() };
     return writeSse(request, reply, anthropicCodec.stream(metering.meter(stream, bill, estimate), parsed, meta), failure);
   });
 

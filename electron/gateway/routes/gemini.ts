@@ -40,7 +40,7 @@ export async function geminiRoutes(app: FastifyInstance, options: { context: Gat
       metering.chargeResult(bill, result);
       return geminiCodec.render(result, chatRequest, meta);
     }
-    const deltas = metering.meter(await chat.stream(chatRequest, call), bill, estimateInputTokens(chatRequest));
+    const deltas = metering.meter(await chat.stream(chatRequest, call), bill, () => estimateInputTokens(chatRequest));
     const chunks = geminiCodec.stream(deltas, chatRequest, meta);
     if (request.query['alt'] === 'sse') return writeSse(request, reply, asData(chunks), failure);
     return writeJsonArray(request, reply, chunks, failure);

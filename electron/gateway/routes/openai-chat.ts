@@ -32,7 +32,7 @@ export async function openaiChatRoutes(app: FastifyInstance, options: { context:
       metering.chargeResult(bill, result);
       return openaiChatCodec.render(result, parsed, meta);
     }
-    const deltas = metering.meter(await chat.stream(parsed.chat, call), bill, estimateInputTokens(parsed.chat));
+    const deltas = metering.meter(await chat.stream(parsed.chat, call), bill, () => estimateInputTokens(parsed.chat));
     return writeSse(request, reply, openaiChatCodec.stream(deltas, parsed, meta), failure);
   });
 }

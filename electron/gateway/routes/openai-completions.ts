@@ -23,10 +23,12 @@ export async function openaiCompletionsRoutes(app: FastifyInstance, options: { c
     const call = callOf(request, reply, 'openai', ENDPOINT);
     const { chat, passthrough } = providers.for(call, parsed.model);
     const bill = { principal: request.principal, endpoint: ENDPOINT, model: parsed.model };
-    const estimate = parsed.requests.reduce((sum, chatRequest) => sum + estimateInputTokens(chatRequest), 0);
+    const estimate = () => parsed.requests.reduce((sum, chatRequest) => sum + estimateInputTokens(chatRequest), 0);
     if (passthrough) {
       const asked = { operation: 'completions', model: parsed.model, stream: parsed.stream } as const;
-      return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, estimate));
+      // Counted before forwarding: the count also refuses schema documents past the limits, as a simulated call does.
+      const relayEstimate = estimate();
+      return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, relayEstimate));
     }
     const meta = { id: publicId('cmpl'), created: Math.floor(clock.now() / 1000), model: parsed.model };
     if (!parsed.stream) {

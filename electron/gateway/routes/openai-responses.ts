@@ -60,7 +60,7 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
     }
     // A conversation already too large to store is refused before anything streams; the finished response is stored as streamed.
     if (parsed.store) stored.prepare(conversation, responseObject(parsed, meta));
-    const deltas = metering.meter(await chat.stream(chatRequest, call), bill, estimateInputTokens(chatRequest));
+    const deltas = metering.meter(await chat.stream(chatRequest, call), bill, () => estimateInputTokens(chatRequest));
     const onComplete = (response: Record<string, unknown>) => {
       if (parsed.store) stored.save(accountId, meta.id, stored.prepare(conversation, response));
     };

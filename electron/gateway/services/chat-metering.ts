@@ -38,17 +38,16 @@ export class ChatMetering {
   /**
    * `stream`, charged exactly once: on its usage delta (before the delta is passed on), or, when it ends without
    * one (the client hung up, the producer stopped), for what was delivered: the input tokens (the stream's own
-   * count, else `inputEstimate`) and the token estimate of the text and tool arguments already passed on.
+   * count, else `inputEstimate`, asked only then) and the token estimate of the text and tool arguments already passed on.
    */
-  meter(stream: ChatStream, bill: ChatBill, inputEstimate: number): ChatStream {
-    const inputTokens = stream.inputTokens ?? inputEstimate;
+  meter(stream: ChatStream, bill: ChatBill, inputEstimate: () => number): ChatStream {
     return {
       ...(stream.inputTokens !== undefined && { inputTokens: stream.inputTokens }),
-      [Symbol.asyncIterator]: () => this.metered(stream, bill, inputTokens),
+      [Symbol.asyncIterator]: () => this.metered(stream, bill, () => stream.inputTokens ?? inputEstimate()),
     };
   }
 
-  private async *metered(stream: ChatStream, bill: ChatBill, inputTokens: number): AsyncGenerator<ChatDelta> {
+  private async *metered(stream: ChatStream, bill: ChatBill, inputTokens: () => number): AsyncGenerator<ChatDelta> {
     /** What was delivered, per choice (text) and per tool call (arguments): counted apart, so pieces of different outputs never merge into one token. */
     const delivered = new Map<string, string>();
     let charged = false;
@@ -69,7 +68,7 @@ export class ChatMetering {
       if (!charged) {
         let outputTokens = 0;
         for (const text of delivered.values()) outputTokens += countTokens(text);
-        this.charge(bill, { inputTokens, outputTokens });
+        this.charge(bill, { inputTokens: inputTokens(), outputTokens });
       }
     }
   }

@@ -26,7 +26,7 @@ function metering() {
   });
   return {
     charges,
-    meter: (deltas: ChatDelta[], inputTokens?: number) => new ChatMetering(billing).meter(stream(deltas, inputTokens), bill, 10),
+    meter: (deltas: ChatDelta[], inputTokens?: number) => new ChatMetering(billing).meter(stream(deltas, inputTokens), bill, () => 10),
   };
 }
 
