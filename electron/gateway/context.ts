@@ -233,7 +233,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     providers,
     channels,
     storedResponses: new StoredResponses(new ResponsesRepo(db), db, clock, storageLimits),
-    relayedResponses: new RelayedResponses(new RelayedResponsesRepo(db), clock),
+    relayedResponses: new RelayedResponses(new RelayedResponsesRepo(db), clock, storageLimits),
     storageLimits,
     tasks3d: new Tasks3dService({
       repo: new Tasks3dRepo(db),

@@ -1,6 +1,7 @@
 // Remembers which relay channel stored which Responses API id, per account, so retrieve, delete and previous_response_id go back to it.
 import type { Clock } from '../time.ts';
 import type { RelayedResponsesRepo } from '../storage/relayed-responses-repo.ts';
+import { STORAGE_LIMITS, type StorageLimits } from './storage-limits.ts';
 
 /** Where a relayed response lives: its channel and the model it was created for. */
 export interface RelayedResponse {
@@ -11,13 +12,19 @@ export interface RelayedResponse {
 export class RelayedResponses {
   private readonly repo: RelayedResponsesRepo;
   private readonly clock: Clock;
-  constructor(repo: RelayedResponsesRepo, clock: Clock) {
+  private readonly limits: Pick<StorageLimits, 'storedMaxAgeMs' | 'pruneBatch'>;
+  constructor(repo: RelayedResponsesRepo, clock: Clock, limits: Pick<StorageLimits, 'storedMaxAgeMs' | 'pruneBatch'> = STORAGE_LIMITS) {
     this.repo = repo;
     this.clock = clock;
+    this.limits = limits;
   }
 
-  /** Records that `channelId` stored `responseId` for the account (created for `model`). */
+  /**
+   * Records that `channelId` stored `responseId` for the account (created for `model`). Entries older than a stored
+   * response lives (as upstreams keep theirs) are dropped a bounded batch at a time, so the index cannot grow forever.
+   */
   remember(accountId: number, responseId: string, where: RelayedResponse): void {
+    this.repo.deleteOlderThan(this.clock.now() - this.limits.storedMaxAgeMs, this.limits.pruneBatch);
     this.repo.put({
       account_id: accountId,
       response_id: responseId,

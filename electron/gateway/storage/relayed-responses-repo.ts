@@ -33,6 +33,15 @@ export class RelayedResponsesRepo {
       RelayedResponseRow | undefined;
   }
 
+  /** Deletes at most `limit` of the oldest rows made before `before`; returns how many went. */
+  deleteOlderThan(before: number, limit: number): number {
+    return this.db
+      .prepare(
+        'DELETE FROM relayed_responses WHERE rowid IN (SELECT rowid FROM relayed_responses WHERE created_at < ? ORDER BY created_at LIMIT ?)',
+      )
+      .run(before, limit).changes;
+  }
+
   delete(accountId: number, responseId: string): void {
     this.db.prepare('DELETE FROM relayed_responses WHERE account_id = ? AND response_id = ?').run(accountId, responseId);
   }

@@ -13,5 +13,6 @@ CREATE TABLE relayed_responses (
   created_at  INTEGER NOT NULL,
   PRIMARY KEY (account_id, response_id)
 );
+CREATE INDEX relayed_responses_by_age ON relayed_responses (created_at);
 `,
 };
