@@ -4,6 +4,25 @@
 export const CHANNEL_KINDS = ['openai', 'anthropic', 'gemini'] as const;
 export type ChannelKindName = (typeof CHANNEL_KINDS)[number];
 
+/** The chat APIs an `openai` channel's upstream may speak (the channel's `api`). */
+export const CHANNEL_APIS = ['chat', 'responses'] as const;
+export type ChannelApiName = (typeof CHANNEL_APIS)[number];
+
+/** A chat wire protocol: what a client speaks, or what an upstream channel speaks (its kind, and for `openai` its API). */
+export type ChatWireName = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini';
+
+/** The chat wires a channel of `kind` speaks; an `openai` channel without a set API speaks both chat completions and Responses. */
+export function wiresOfChannel(kind: ChannelKindName, api?: ChannelApiName | null): ChatWireName[] {
+  switch (kind) {
+    case 'openai':
+      return api === 'chat' ? ['openai-chat'] : api === 'responses' ? ['openai-responses'] : ['openai-chat', 'openai-responses'];
+    case 'anthropic':
+      return ['anthropic'];
+    case 'gemini':
+      return ['gemini'];
+  }
+}
+
 /** Defaults of the optional channel fields. */
 export const CHANNEL_DEFAULTS = {
   models: '*',

@@ -63,7 +63,7 @@ const GEMINI_STATUS: Record<ErrorKind, string> = {
 };
 
 export function renderError(protocol: Protocol, error: GatewayError): RenderedError {
-  const status = HTTP_STATUS[error.kind];
+  const status = error.status ?? HTTP_STATUS[error.kind];
   switch (protocol) {
     case 'portrait': {
       // Business errors are HTTP 200 in the portrait envelope; only the auth layer uses 401/403.

@@ -1,8 +1,15 @@
 // Relay channels: add, list, update, remove with every field checked, keys in the secret store; also the ChannelDirectory relay routing reads (health and cooldown included).
-import { CHANNEL_COOLDOWN, CHANNEL_DEFAULTS, secretHint, type ChannelInput, type ChannelSummary } from '../../../shared/channels.ts';
+import {
+  CHANNEL_COOLDOWN,
+  CHANNEL_DEFAULTS,
+  secretHint,
+  wiresOfChannel,
+  type ChannelInput,
+  type ChannelSummary,
+} from '../../../shared/channels.ts';
 import { publicId } from '../ids.ts';
 import { GatewayError, invalid, notFound } from '../errors.ts';
-import type { ChannelDirectory, ChannelKind, ChannelOutcome, RelayChannel } from '../providers/types.ts';
+import type { ChannelDirectory, ChannelKind, ChannelOutcome, ChatWire, RelayChannel } from '../providers/types.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { ChannelRow, ChannelSettings, ChannelsRepo } from '../storage/channels-repo.ts';
 import type { Clock } from '../time.ts';
@@ -135,6 +142,16 @@ export class ChannelsService implements ChannelDirectory {
       if (upstreamModelOf(parseModels(row.models), model) !== undefined) kinds.push(row.kind as ChannelKind);
     }
     return kinds;
+  }
+
+  wiresServing(model: string): ChatWire[] {
+    const wires: ChatWire[] = [];
+    // The rows come highest priority first, so the first wire is the best channel's.
+    for (const row of this.repo.list()) {
+      if (row.enabled !== 1 || upstreamModelOf(parseModels(row.models), model) === undefined) continue;
+      for (const wire of wiresOfChannel(row.kind as ChannelKind)) if (!wires.includes(wire)) wires.push(wire);
+    }
+    return wires;
   }
 
   async candidates(model: string, kind: ChannelKind): Promise<RelayChannel[]> {

@@ -6,7 +6,7 @@ import type { ChatChoice, ChatResult, FinishReason } from '../../neutral/chat.ts
 export type AnthropicBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown };
 
 /** Why the model stopped, in Anthropic's words. */
-export type AnthropicStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use';
+export type AnthropicStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal';
 
 /** Token usage as the Messages API reports it (no prompt caching in simulate mode). */
 export interface AnthropicUsage {
@@ -34,6 +34,7 @@ export const STOP_REASONS: Record<FinishReason, AnthropicStopReason> = {
   length: 'max_tokens',
   tool_calls: 'tool_use',
   stop_sequence: 'stop_sequence',
+  content_filter: 'refusal',
 };
 
 /** The Message for the first choice of `result` (the Messages API has no `n`). */
