@@ -66,6 +66,8 @@ export interface ChannelSummary {
   priority: number;
   weight: number;
   timeout_ms: number;
+  /** `openai` channels: the chat API the upstream speaks (`chat` or `responses`); null for other kinds. */
+  api: ChannelApiName | null;
   /** Extra headers sent upstream on every call. */
   headers: Record<string, string>;
   enabled: boolean;
@@ -88,6 +90,7 @@ export interface ChannelInput {
   priority?: number;
   weight?: number;
   timeout_ms?: number;
+  api?: ChannelApiName;
   headers?: Record<string, string>;
   enabled?: boolean;
   key?: string | null;

@@ -26,6 +26,7 @@ const FLAGS = {
   priority: { type: 'string' },
   weight: { type: 'string' },
   'timeout-ms': { type: 'string' },
+  api: { type: 'string' },
   header: { type: 'string', multiple: true },
   'key-stdin': { type: 'boolean' },
   'key-env': { type: 'string' },
@@ -38,7 +39,8 @@ type Values = ReturnType<typeof parse<typeof FLAGS>>['values'];
 
 export const CHANNEL_USAGE = `usage:
   gatehouse channel add --name NAME --kind openai|anthropic|gemini --base-url URL [--models LIST] [--priority N] [--weight N]
-                        [--timeout-ms N] [--header 'Name: value']... [--key-stdin | --key-env VAR] [--data-dir DIR] [--secrets MODE]
+                        [--timeout-ms N] [--api chat|responses] [--header 'Name: value']... [--key-stdin | --key-env VAR]
+                        [--data-dir DIR] [--secrets MODE]
   gatehouse channel list [--json] [--data-dir DIR]
   gatehouse channel update NAME [the same flags] [--enabled true|false]
   gatehouse channel remove NAME [--data-dir DIR] [--secrets MODE]
@@ -123,6 +125,7 @@ function inputOf(values: Values, key: string | undefined): ChannelInput {
   if (values.kind !== undefined) input.kind = values.kind as ChannelInput['kind'];
   if (values['base-url'] !== undefined) input.base_url = values['base-url'];
   if (values.models !== undefined) input.models = values.models;
+  if (values.api !== undefined) input.api = values.api as ChannelInput['api'];
   for (const [flag, field] of [
     ['priority', 'priority'],
     ['weight', 'weight'],
@@ -191,6 +194,7 @@ function describe(item: ChannelSummary): string {
     `priority ${item.priority}`,
     `weight ${item.weight}`,
     `timeout ${item.timeout_ms} ms`,
+    ...(item.api !== null ? [`api ${item.api}`] : []),
     item.enabled ? 'enabled' : 'disabled',
     item.key_hint === null ? 'no key' : `key ${item.key_hint}`,
     ...(headers.length > 0 ? [`headers ${headers.join('; ')}`] : []),

@@ -9,11 +9,11 @@ import {
 } from '../../../shared/channels.ts';
 import { publicId } from '../ids.ts';
 import { GatewayError, invalid, notFound } from '../errors.ts';
-import type { ChannelDirectory, ChannelKind, ChannelOutcome, ChatWire, RelayChannel } from '../providers/types.ts';
+import type { ChannelApi, ChannelDirectory, ChannelKind, ChannelOutcome, ChatWire, RelayChannel } from '../providers/types.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { ChannelRow, ChannelSettings, ChannelsRepo } from '../storage/channels-repo.ts';
 import type { Clock } from '../time.ts';
-import { checkHeaders, checkInteger, checkKey, checkKind, checkName, normalizeBaseUrl } from './channel-input.ts';
+import { checkApi, checkHeaders, checkInteger, checkKey, checkKind, checkName, normalizeBaseUrl } from './channel-input.ts';
 import { formatModels, parseModels, upstreamModelOf, type ModelEntry } from './channel-models.ts';
 import { useSecretStore } from './secret-access.ts';
 
@@ -149,7 +149,7 @@ export class ChannelsService implements ChannelDirectory {
     // The rows come highest priority first, so the first wire is the best channel's.
     for (const row of this.repo.list()) {
       if (row.enabled !== 1 || upstreamModelOf(parseModels(row.models), model) === undefined) continue;
-      for (const wire of wiresOfChannel(row.kind as ChannelKind)) if (!wires.includes(wire)) wires.push(wire);
+      for (const wire of wiresOfChannel(row.kind as ChannelKind, row.api as ChannelApi | null)) if (!wires.includes(wire)) wires.push(wire);
     }
     return wires;
   }
@@ -247,6 +247,7 @@ export class ChannelsService implements ChannelDirectory {
       timeoutMs: row.timeout_ms,
       headers: JSON.parse(row.headers) as Record<string, string>,
       key,
+      ...(row.api !== null && { api: row.api as ChannelApi }),
     };
   }
 
@@ -254,9 +255,10 @@ export class ChannelsService implements ChannelDirectory {
   private settingsOf(input: ChannelInput, previous?: ChannelRow): Omit<ChannelSettings, 'key_hint'> {
     const number = (field: 'priority' | 'weight' | 'timeout_ms', fallback: number) =>
       input[field] === undefined ? fallback : checkInteger(field, input[field]);
+    const kind = input.kind === undefined ? previous!.kind : checkKind(input.kind);
     return {
       name: input.name === undefined ? previous!.name : checkName(input.name),
-      kind: input.kind === undefined ? previous!.kind : checkKind(input.kind),
+      kind,
       base_url: input.base_url === undefined ? previous!.base_url : normalizeBaseUrl(input.base_url),
       models:
         input.models === undefined
@@ -265,6 +267,7 @@ export class ChannelsService implements ChannelDirectory {
       priority: number('priority', previous?.priority ?? CHANNEL_DEFAULTS.priority),
       weight: number('weight', previous?.weight ?? CHANNEL_DEFAULTS.weight),
       timeout_ms: number('timeout_ms', previous?.timeout_ms ?? CHANNEL_DEFAULTS.timeoutMs),
+      api: checkApi(kind, input.api, previous?.kind === kind ? previous.api : undefined),
       headers: input.headers === undefined ? (previous?.headers ?? '{}') : JSON.stringify(checkHeaders(input.headers)),
       enabled: input.enabled === undefined ? (previous?.enabled ?? 1) : input.enabled ? 1 : 0,
     };
@@ -304,6 +307,7 @@ export class ChannelsService implements ChannelDirectory {
       priority: row.priority,
       weight: row.weight,
       timeout_ms: row.timeout_ms,
+      api: row.api as ChannelSummary['api'],
       headers: JSON.parse(row.headers) as Record<string, string>,
       enabled: row.enabled === 1,
       key_hint: row.key_hint,
