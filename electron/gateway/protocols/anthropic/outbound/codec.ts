@@ -1,6 +1,12 @@
-// The Anthropic Messages outbound codec: neutral chat requests written in its wire format, its answers and stream events read back as neutral ones.
+// The Anthropic Messages outbound codec: neutral chat requests written as Messages bodies, Messages and their event streams read back as neutral answers and deltas.
 import type { OutboundChatCodec } from '../../neutral/codec.ts';
-import { notBuiltCodec } from '../../neutral/not-built.ts';
+import { anthropicResult } from './answer.ts';
+import { anthropicDeltas } from './events.ts';
+import { anthropicRequest } from './request.ts';
 
-/** Not built yet: translation into Anthropic Messages is refused with a 501. */
-export const anthropicOutbound: OutboundChatCodec = notBuiltCodec('Anthropic Messages');
+/** Translation into Anthropic Messages. */
+export const anthropicOutbound: OutboundChatCodec = {
+  request: anthropicRequest,
+  result: anthropicResult,
+  deltas: anthropicDeltas,
+};
