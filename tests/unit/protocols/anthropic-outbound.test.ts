@@ -11,12 +11,6 @@ async function* from<T>(items: T[]): AsyncGenerator<T> {
   yield* items;
 }
 
-async function all<T>(source: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of source) out.push(item);
-  return out;
-}
-
 /** A thinking-enabled tool-use stream as the Messages API reference shows it. */
 const STREAM = [
   {
