@@ -11,6 +11,8 @@ import type { AssetsService } from './assets.ts';
 import { readChannelInput } from './channel-input.ts';
 import { testChannel } from './channel-probe.ts';
 import type { ChannelsService } from './channels.ts';
+import { readPriceInput } from './price-input.ts';
+import type { PriceTable } from './price-table.ts';
 import { invalid, notFound } from '../errors.ts';
 import type { GroupsService } from './groups.ts';
 import type { JournalRecorder } from './journal.ts';
@@ -38,6 +40,7 @@ export interface AdminContext extends LiveTargets {
   readonly assets: AssetsService;
   readonly tokens: TokensService;
   readonly channels: ChannelsService;
+  readonly prices: PriceTable;
   readonly accounts: Pick<AccountsRepo, 'findByName'>;
   readonly secrets: SecretStore;
   readonly dataDir: string;
@@ -191,6 +194,10 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       if (model !== undefined && typeof model !== 'string') throw invalid('model must be a string', 'model');
       return testChannel(context.channels, channelIdOf(context.channels, params.channelId), model);
     },
+    listPrices: () => context.prices.list(),
+    getPrice: ({ params }) => context.prices.get(params.model),
+    setPrice: ({ params, body }) => context.prices.set(params.model, readPriceInput(body)),
+    resetPrice: ({ params }) => context.prices.reset(params.model),
   };
 }
 
