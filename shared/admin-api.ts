@@ -3,7 +3,7 @@ import type { ChannelInput, ChannelSummary, ChannelTestResult } from './channels
 import type { Asset, AssetStatus, AssetType, Group, Page } from './portrait.ts';
 import type { JournalEntry, JournalPage, JournalQuery } from './journal.ts';
 import type { PriceInput, PriceRow } from './prices.ts';
-import type { ServerSettings, SettingsView } from './settings.ts';
+import type { ServerSettings, SettingsView, UnroutedPolicy } from './settings.ts';
 
 /** Path prefix of every admin API route. */
 export const ADMIN_API_PREFIX = '/admin/api';
@@ -44,8 +44,10 @@ export interface SecretStoreInfo {
 /** The gateway's state and effective settings (times are epoch milliseconds). */
 export interface ServerStatus {
   version: string;
-  /** `simulate` until relay mode lands. */
+  /** `relay` while at least one relay channel is enabled (its models are relayed), else `simulate` (every model is simulated). */
   mode: 'simulate' | 'relay';
+  /** What a model no enabled channel serves gets on this run: the simulator, or the protocol's "model not found" (`--unrouted`). */
+  unrouted: UnroutedPolicy;
   /** Base URL of the HTTP API. */
   url: string;
   /** Base URL of the TLS listener, when one runs. */

@@ -78,6 +78,8 @@ export interface RuntimeInfo {
   tlsUrl: string | null;
   /** Extra model names listed by /v1/models, each standing for a simulated model. */
   readonly modelAliases: Readonly<Record<string, string>>;
+  /** What a model no enabled channel serves gets on this run (`--unrouted`, the saved setting). */
+  readonly unrouted: UnroutedPolicy;
 }
 
 /** Everything a route needs. */
@@ -266,6 +268,7 @@ export function createContext(options: ContextOptions): GatewayContext {
         corsOrigins: options.corsOrigins ?? [],
         refreshIntervalMs: options.refreshIntervalMs,
         dataDir: options.dataDir,
+        unrouted: options.unrouted ?? 'simulate',
       },
     },
     runtime: {
@@ -279,6 +282,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       url: null,
       tlsUrl: null,
       modelAliases: options.modelAliases ?? {},
+      unrouted: options.unrouted ?? 'simulate',
     },
   };
 }

@@ -2,6 +2,7 @@
 import type { AdminApi, AdminRouteName, AdminToken, ScanSummary, ServerStatus } from '../../../shared/admin-api.ts';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { JOURNAL_LIMIT } from '../../../shared/journal.ts';
+import type { UnroutedPolicy } from '../../../shared/settings.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { AccountsRepo } from '../storage/accounts-repo.ts';
 import type { JournalRepo } from '../storage/journal-repo.ts';
@@ -52,6 +53,7 @@ export interface AdminContext extends LiveTargets {
     readonly simReviewMs: number;
     readonly journal: boolean;
     readonly startedAt: number;
+    readonly unrouted: UnroutedPolicy;
   };
   readonly scheduler: LiveTargets['scheduler'] & { readonly nextRunAt: number | null; runNow(): Promise<ScanSummary> };
   readonly settings: SettingsContext;
@@ -94,7 +96,8 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
     const url = new URL(runtime.url ?? 'http://127.0.0.1:0');
     return {
       version: packageJson.version,
-      mode: 'simulate',
+      mode: context.channels.list().some((channel) => channel.enabled) ? 'relay' : 'simulate',
+      unrouted: runtime.unrouted,
       url: runtime.url ?? '',
       tlsUrl: runtime.tlsUrl,
       host: url.hostname.replace(/^\[|\]$/g, ''),
