@@ -85,8 +85,8 @@ export function PricesCard() {
           <thead>
             <tr>
               <th>{t('model')}</th>
-              <th>{t('priceInput')}</th>
-              <th>{t('priceOutput')}</th>
+              <th className="number">{t('priceInput')}</th>
+              <th className="number">{t('priceOutput')}</th>
               <th>{t('priceSource')}</th>
               <th />
             </tr>

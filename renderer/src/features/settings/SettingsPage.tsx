@@ -161,11 +161,11 @@ export function SettingsPage() {
       <div className="stack">
         <Appearance />
         <DesktopServer />
-        <PricesCard />
       </div>
       <div className="stack">
         <ServerForm />
         <ServerSettings />
+        <PricesCard />
       </div>
     </div>
   );
