@@ -1,5 +1,12 @@
 // Relay channels: add, list, update, remove with every field checked, keys in the secret store; also the ChannelDirectory relay routing reads (health and cooldown included).
-import { CHANNEL_COOLDOWN, CHANNEL_DEFAULTS, secretHint, type ChannelInput, type ChannelSummary } from '../../../shared/channels.ts';
+import {
+  CHANNEL_COOLDOWN,
+  CHANNEL_DEFAULTS,
+  hideSecret,
+  secretHint,
+  type ChannelInput,
+  type ChannelSummary,
+} from '../../../shared/channels.ts';
 import { publicId } from '../ids.ts';
 import { GatewayError, invalid, notFound } from '../errors.ts';
 import type { ChannelDirectory, ChannelKind, ChannelOutcome, RelayChannel } from '../providers/types.ts';
@@ -173,7 +180,7 @@ export class ChannelsService implements ChannelDirectory {
     else {
       // An upstream may echo the credential in its error: the text kept never holds a key this process has read.
       const key = this.keys.get(channelId)?.key;
-      const error = key ? outcome.error.replaceAll(key, secretHint(key)) : outcome.error;
+      const error = hideSecret(outcome.error, key ?? null);
       this.repo.recordFailure(channelId, { latencyMs, error: clip(error), now }, cooldownAfter);
     }
   }
