@@ -197,6 +197,7 @@ export type PassthroughOperation =
   | 'completions'
   | 'embeddings'
   | 'rerank'
+  | 'rerank_v2'
   | 'images_generations'
   | 'speech'
   | 'images_edits'
@@ -223,6 +224,8 @@ export interface PassthroughRequest {
   sse?: boolean;
   /** Responses retrieve and delete: the upstream's response id (the call has no body). */
   responseId?: string;
+  /** Responses retrieve: the caller's query parameters passed on (`include[]`, `stream`, `starting_after`), as `?…`, or absent. */
+  query?: string;
   /** Only this channel is tried, with no failover: the one that stored a response the call refers to. */
   channelId?: string;
   /** Multipart calls: the form streamed upstream instead of `call.rawBody`, made for the model name the channel sends. It can be sent only once, so only the first channel is tried. */

@@ -12,6 +12,7 @@ import { tasks3dUpstream } from './010-tasks3d-upstream.ts';
 import { channels } from './011-channels.ts';
 import { journalRelay } from './012-journal-relay.ts';
 import { relayedResponses } from './013-relayed-responses.ts';
+import { prices } from './014-prices.ts';
 import { channelApi } from './019-channel-api.ts';
 
 /** One numbered schema step. */
@@ -36,5 +37,6 @@ export const migrations: readonly Migration[] = [
   channels,
   journalRelay,
   relayedResponses,
+  prices,
   channelApi,
 ];
