@@ -3,6 +3,7 @@ import { GatewayError } from '../../errors.ts';
 import type { ChannelDirectory, ChannelKind, ModelCatalogue, PassthroughRequest, ProviderBundle, RelayChannel } from '../types.ts';
 import { forwardWithFailover } from './failover.ts';
 import { RELAY_KINDS } from './kinds.ts';
+import { openRealtime } from './openai/realtime.ts';
 import { refusingBundle } from './refusing.ts';
 
 /** The bundle answering calls for `model` through the `kind` channels of `channels`. */
@@ -15,6 +16,12 @@ export function relayBundle(channels: ChannelDirectory, model: string, kind: Cha
       forward: async (request, call) =>
         forwardWithFailover(channels, RELAY_KINDS[kind], pinned(await channels.candidates(model, kind), request), request, call),
     },
+    // Realtime sessions are an OpenAI protocol: only OpenAI channels open them (others keep the refusal above).
+    ...(kind === 'openai' && {
+      realtimeRelay: {
+        open: (client, request, call) => openRealtime(channels, RELAY_KINDS[kind], channels.candidates(model, kind), client, request, call),
+      },
+    }),
   };
 }
 
