@@ -11,7 +11,7 @@ import { memoryChannels, type TestChannel } from '../helpers/channels.ts';
 import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { deadPort } from '../helpers/ports.ts';
 import { inOrder, openRaw, sdkLog } from '../helpers/realtime.ts';
-import { usageRows } from '../helpers/relay.ts';
+import { journalEntries, settle, usageRows } from '../helpers/relay.ts';
 
 /** What the recording upstream saw of one session: its handshake, its frames (with their type) and how it closed. */
 interface SeenSession {
@@ -207,6 +207,27 @@ describe('realtime relay to OpenAI channels', { timeout: 60_000 }, () => {
         ['gatehouse-up', true],
       ],
     );
+    // Once the session ended, the front's journal has an entry for it, with every try.
+    const failedOver = (entries: any[]) => entries.find((candidate) => candidate.relay?.attempts.length === 3);
+    let entry = failedOver(await journalEntries(front, { path: '/v1/realtime' }));
+    for (let tries = 0; !entry && tries < 50; tries++) {
+      await settle();
+      entry = failedOver(await journalEntries(front, { path: '/v1/realtime' }));
+    }
+    assert.equal(entry.status, 101);
+    assert.equal(entry.model, 'my-rt');
+    assert.equal(entry.relay.channel, 'gatehouse-up');
+    assert.equal(entry.relay.upstreamModel, 'sim-realtime');
+    assert.deepEqual(
+      entry.relay.attempts.map((attempt: { channel: string; status: number | null }) => [attempt.channel, attempt.status]),
+      [
+        ['dead', null],
+        ['busy', 503],
+        ['gatehouse-up', 101],
+      ],
+    );
+    assert.match(entry.relay.attempts[0].error, /connection failed/);
+    assert.ok(!JSON.stringify(entry).includes(up.token), 'no key in the journal');
   });
 
   test('an upgrade refused with a status that is not retryable ends the search: the client gets an error event naming it', async () => {
