@@ -308,6 +308,60 @@ describe('realtime relay to OpenAI channels', { timeout: 60_000 }, () => {
     assert.equal(code, 1014, 'an upstream lost without a close is a bad gateway');
   });
 
+  test('a response cut off by the client leaving is billed for the text it delivered', async () => {
+    // The channel's extra header slows the upstream's answer (a simulated Gatehouse paces it), so the client leaves mid-response.
+    use(upChannel({ headers: { 'x-gatehouse-pace': '20' } }));
+    const before = usageRows(front).length;
+    const client = await openRaw(wsUrl('my-rt'), { headers: { authorization: `Bearer ${front.token}` } });
+    await client.next('session.created');
+    client.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'] } });
+    await client.next('session.updated');
+    const ask = 'Tell me a long story about lighthouses and the sea.';
+    client.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: ask }] },
+    });
+    client.send({ type: 'response.create' });
+    await client.next('response.output_text.delta');
+    await client.next('response.output_text.delta');
+    client.socket.close();
+    await client.closing;
+    let rows = usageRows(front).slice(before);
+    for (let tries = 0; rows.length === 0 && tries < 50; tries++) {
+      await settle();
+      rows = usageRows(front).slice(before);
+    }
+    assert.equal(rows.length, 1, JSON.stringify(rows));
+    assert.equal(rows[0]!.model, 'my-rt');
+    assert.ok(rows[0]!.output_tokens >= 2, 'at least the two deltas the client saw');
+    assert.ok(!client.types().includes('response.done'));
+  });
+
+  test('a token out of quota is told so when it asks a relayed response (which never goes upstream), and the socket stays open', async () => {
+    const { secret } = front.gateway.context.tokens.create({ account: 'rt-relay-quota', name: 'tiny', quota: 0.000001 });
+    const client = await openRaw(wsUrl('my-rt'), { headers: { authorization: `Bearer ${secret}` } });
+    await client.next('session.created');
+    client.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'] } });
+    await client.next('session.updated');
+    client.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'spend' }] },
+    });
+    client.send({ type: 'response.create' });
+    await client.next('response.done');
+    client.send({ type: 'response.create', event_id: 'evt_broke' });
+    const refused = await client.next((event) => event.type === 'error' || event.type === 'response.created');
+    assert.equal(refused.type, 'error', 'no second response started upstream');
+    assert.equal(refused.error.event_id, 'evt_broke');
+    assert.equal(refused.error.code, 'permission_denied');
+    assert.match(refused.error.message, /quota/);
+    client.send({ type: 'session.update', session: { type: 'realtime', instructions: 'still here' } });
+    const updated = await client.next('session.updated');
+    assert.equal(updated.session.instructions, 'still here');
+    client.socket.close();
+    await client.closing;
+  });
+
   test('a model only an anthropic channel serves is refused at the start of the session, naming the kind', async () => {
     use({ name: 'claude', kind: 'anthropic', baseUrl: up.url, key: up.token, models: ['only-claude'] });
     const socket = await openRaw(wsUrl('only-claude'), { headers: { authorization: `Bearer ${front.token}` } });

@@ -55,8 +55,17 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
         // A relayed session runs upstream: frames pass both ways, each response billed by the upstream's usage.
         const bill = { principal, endpoint: '/v1/realtime', model };
         const charge = guarded(report, (usage: RelayedUsage) => metering.chargeRelayed(bill, usage, 0));
+        // Like a simulated session, a caller who may no longer spend gets an error event instead of a response.
+        const admit = (eventId: string | null) => {
+          try {
+            tokens.authenticate(credential);
+            return null;
+          } catch (error) {
+            return errorEvent(error, eventId);
+          }
+        };
         realtimeRelay
-          .open(socket, { model, protocols: offeredProtocols(request.headers), charge, report }, call)
+          .open(socket, { model, protocols: offeredProtocols(request.headers), charge, admit, report }, call)
           .catch((error: unknown) => {
             if (!(error instanceof GatewayError)) report(error);
             if (socket.readyState === socket.OPEN) refuse(socket, error);
@@ -91,10 +100,21 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
 
 /** Accepts, then says why the caller is refused in an `error` event and closes (a browser cannot read a refused upgrade's status). */
 function refuse(socket: WebSocket, error: unknown): void {
+  const { text, reason } = renderedError(error, null);
+  socket.send(text);
+  socket.close(REFUSED_CLOSE_CODE, reason);
+}
+
+/** The `error` event telling `error` (a GatewayError's message, else a generic one), answering the client event `eventId`. */
+function errorEvent(error: unknown, eventId: string | null): string {
+  return renderedError(error, eventId).text;
+}
+
+function renderedError(error: unknown, eventId: string | null): { text: string; reason: string } {
   const gatewayError = error instanceof GatewayError ? error : new GatewayError('internal', 'Internal error in the gateway; see its log');
   const { body } = renderError('openai', gatewayError) as { body: { error: { type: string; code: string | null } } };
-  socket.send(JSON.stringify({ event_id: publicId('event'), type: 'error', error: { ...body.error, event_id: null } }));
-  socket.close(REFUSED_CLOSE_CODE, `${body.error.type}.${body.error.code ?? 'refused'}`);
+  const text = JSON.stringify({ event_id: publicId('event'), type: 'error', error: { ...body.error, event_id: eventId } });
+  return { text, reason: `${body.error.type}.${body.error.code ?? 'refused'}` };
 }
 
 /** The WebSocket subprotocols the client offered, in order. */

@@ -12,7 +12,8 @@ export const UPSTREAM_LOST_CODE = 1014;
 /** Rewrites text frames on their way (the model's name, usage read); binary frames pass untouched. */
 export interface BridgeRoute {
   fromUpstream(text: string): string;
-  fromClient(text: string): string;
+  /** The text sent upstream, or an answer sent back to the client instead. */
+  fromClient(text: string): string | { answer: string };
   /** The session ended (the first side closed): called once. */
   ended(): void;
 }
@@ -96,7 +97,9 @@ export class SocketBridge {
       return;
     }
     if (upstream.readyState !== upstream.OPEN) return;
-    send(upstream, binary ? data : this.route.fromClient(data.toString('utf8')), binary, this.client);
+    const passed = binary ? data : this.route.fromClient(data.toString('utf8'));
+    if (typeof passed === 'object' && 'answer' in passed) send(this.client, passed.answer, false, upstream);
+    else send(upstream, passed, binary, this.client);
   }
 
   private fromUpstream(data: Buffer, binary: boolean): void {

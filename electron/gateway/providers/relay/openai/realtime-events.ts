@@ -1,5 +1,5 @@
-// Reads a relayed OpenAI realtime session's events as they pass: each response's usage (from `response.done`) and delivered text, and the model renamed both ways.
-import type { RelayedUsage } from '../../types.ts';
+// Reads a relayed OpenAI realtime session's events as they pass: each response's usage (from `response.done`) and delivered text, the model renamed both ways, and a response the caller may not pay for stopped.
+import type { RealtimeRelayRequest, RelayedUsage } from '../../types.ts';
 import { count, record } from '../kind.ts';
 
 /** Server events whose `delta` is text the caller got (GA and beta names): the output estimate of a response cut off before `response.done`. */
@@ -20,14 +20,16 @@ export class RealtimeEvents {
   private readonly local: string;
   private readonly upstream: string;
   private readonly charge: (usage: RelayedUsage) => void;
+  private readonly admit: (eventId: string | null) => string | null;
   /** The text delivered so far by each response in progress, by its id. */
   private readonly open = new Map<string, string>();
 
-  /** `local`: the caller's model name; `upstream`: the channel's; `charge` bills each response. */
-  constructor(local: string, upstream: string, charge: (usage: RelayedUsage) => void) {
+  /** `local`: the caller's model name; `upstream`: the channel's; `charge` bills each response, `admit` lets one start (see RealtimeRelayRequest). */
+  constructor(local: string, upstream: string, caller: Pick<RealtimeRelayRequest, 'charge' | 'admit'>) {
     this.local = local;
     this.upstream = upstream;
-    this.charge = charge;
+    this.charge = caller.charge;
+    this.admit = caller.admit;
   }
 
   /** An upstream text frame as the client gets it (the same text unless the session's model was renamed back); its usage read on the way. */
@@ -63,12 +65,20 @@ export class RealtimeEvents {
     return text;
   }
 
-  /** A client text frame as the upstream gets it: a `session.update` naming the caller's model names the channel's instead. */
-  fromClient(text: string): string {
-    if (!this.renames() || !text.includes('session.update')) return text;
+  /**
+   * A client text frame as the upstream gets it: a `session.update` naming the caller's model names the channel's instead.
+   * A `response.create` the caller may not pay for is answered (`{ answer }`, the error event) instead of going upstream.
+   */
+  fromClient(text: string): string | { answer: string } {
+    const renames = this.renames() && text.includes('session.update');
+    if (!renames && !text.includes('response.create')) return text;
     const event = parse(text);
+    if (event?.['type'] === 'response.create') {
+      const refusal = this.admit(typeof event['event_id'] === 'string' ? event['event_id'] : null);
+      return refusal === null ? text : { answer: refusal };
+    }
     const session = record(event?.['session']);
-    if (event?.['type'] !== 'session.update' || session?.['model'] !== this.local) return text;
+    if (!renames || event?.['type'] !== 'session.update' || session?.['model'] !== this.local) return text;
     session['model'] = this.upstream;
     return JSON.stringify(event);
   }

@@ -49,7 +49,7 @@ export async function openRealtime(
   const bridge = new SocketBridge(client, request.report);
   try {
     const { upstream, channel } = await firstOpen(directory, kind, channels, request, call);
-    const events = new RealtimeEvents(request.model, channel.upstreamModel, request.charge);
+    const events = new RealtimeEvents(request.model, channel.upstreamModel, request);
     bridge.join(upstream, {
       fromUpstream: (text) => events.fromUpstream(text),
       fromClient: (text) => events.fromClient(text),
