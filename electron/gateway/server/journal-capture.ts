@@ -185,7 +185,7 @@ function recordOf(
   tap: ReturnType<typeof tapResponse>,
   call: { at: number; path: string; search: string; startedAt: number; account: string; token: string },
 ): JournalRecord {
-  const { path, search } = call;
+  const { path } = call;
   const sent = tap.headers();
   const contentType = typeof sent['content-type'] === 'string' ? sent['content-type'] : null;
   const stream = (contentType ?? '').includes('event-stream') || path.includes(':streamGenerateContent');
