@@ -383,3 +383,22 @@ describe('realtime relay to OpenAI channels', { timeout: 60_000 }, () => {
     assert.equal(directory.attempts.length, 0);
   });
 });
+
+describe('realtime with --unrouted reject', () => {
+  let front: TestGateway;
+  before(async () => {
+    front = await startGateway({ channels: memoryChannels([]), unrouted: 'reject' });
+  });
+  after(() => front.stop());
+
+  test('a model no channel serves is refused at the start of the session, not simulated', async () => {
+    const socket = await openRaw(`${front.url.replace('http', 'ws')}/v1/realtime?model=sim-realtime`, {
+      headers: { authorization: `Bearer ${front.token}` },
+    });
+    const refused = await socket.next((event) => event.type === 'error' || event.type === 'session.created');
+    assert.equal(refused.type, 'error');
+    assert.equal(refused.error.code, 'not_found');
+    assert.match(refused.error.message, /sim-realtime/);
+    assert.equal((await socket.closing).code, 3000);
+  });
+});
