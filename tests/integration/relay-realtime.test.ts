@@ -362,6 +362,42 @@ describe('realtime relay to OpenAI channels', { timeout: 60_000 }, () => {
     await client.closing;
   });
 
+  test('a client that does not read slows the upstream instead of filling the gateway, then gets every frame in order', async () => {
+    use(recorderChannel());
+    const seen = recorder.sessions.length;
+    const client = await openRaw(wsUrl('rec-model'), { headers: { authorization: `Bearer ${front.token}` } });
+    const session = await recorder.nextSession(seen);
+    await client.next('session.created');
+    const received: number[] = [];
+    client.socket.on('message', (data: Buffer, binary) => binary && received.push(data.readUInt32BE(0)));
+    client.socket.pause();
+    const frames = 192; // 48 MiB: far more than the gateway's 4 MiB high-water mark and the sockets' buffers
+    for (let index = 0; index < frames; index++) {
+      const frame = Buffer.alloc(256 * 1024);
+      frame.writeUInt32BE(index, 0);
+      session.socket.send(frame, { binary: true });
+    }
+    // The gateway stops reading the upstream: part of the flood stays queued at the upstream, unread, while the client reads
+    // nothing (without backpressure the gateway would read it all into memory and the upstream's queue would empty).
+    let queued = session.socket.bufferedAmount;
+    for (let still = 0; still < 5 && queued > 0;) {
+      await settle();
+      const now = session.socket.bufferedAmount;
+      still = now === queued ? still + 1 : 0;
+      queued = now;
+    }
+    assert.ok(queued > 0, 'the upstream still holds frames the gateway did not read');
+    assert.equal(received.length, 0);
+    client.socket.resume();
+    while (received.length < frames) await new Promise((resolve) => client.socket.once('message', resolve));
+    assert.deepEqual(
+      received,
+      Array.from({ length: frames }, (_, index) => index),
+    );
+    client.socket.close();
+    await client.closing;
+  });
+
   test('a model only an anthropic channel serves is refused at the start of the session, naming the kind', async () => {
     use({ name: 'claude', kind: 'anthropic', baseUrl: up.url, key: up.token, models: ['only-claude'] });
     const socket = await openRaw(wsUrl('only-claude'), { headers: { authorization: `Bearer ${front.token}` } });
