@@ -2,22 +2,12 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { memoryChannels, type TestChannel } from '../helpers/channels.ts';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
-import { openRaw } from '../helpers/realtime.ts';
+import { deadPort } from '../helpers/ports.ts';
 import { journalEntries, settle, usageRows } from '../helpers/relay.ts';
-
-/** A port nothing listens on. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('relay to upstream channels', () => {
   let up: TestGateway;
@@ -462,15 +452,6 @@ describe('relay to upstream channels', () => {
       (error: unknown) => error instanceof OpenAI.BadRequestError && /anthropic/.test(error.message),
     );
     assert.equal(directory.attempts.length, 0);
-  });
-
-  test('an endpoint relay does not build yet answers 501 in the caller protocol, never a simulation', async () => {
-    const socket = await openRaw(`${front.url.replace('http', 'ws')}/v1/realtime?model=my-gpt`, {
-      headers: { authorization: `Bearer ${front.token}` },
-    });
-    const refused = await socket.next('error');
-    assert.match(JSON.stringify(refused), /relay of realtime sessions is not built yet/);
-    await socket.closing;
   });
 
   test('/v1/models lists the relayed models beside the simulated ones; unrouted models are still simulated', async () => {

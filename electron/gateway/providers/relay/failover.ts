@@ -1,8 +1,8 @@
 // Tries the channels of a model in order until one answers: the next on a connection error, a timeout before headers or a retryable status; never once a body is being passed on.
 import { hideSecret } from '../../../../shared/channels.ts';
-import type { JournalRelay } from '../../../../shared/journal.ts';
 import { GatewayError } from '../../errors.ts';
 import type { CallContext, ChannelDirectory, PassthroughRequest, RelayChannel, RelayedUsage, UpstreamReply } from '../types.ts';
+import { attemptLog } from './attempts.ts';
 import { answerHeaders, upstreamHeaders } from './headers.ts';
 import { scrubBytes } from './key-scrub.ts';
 import type { RelayKind } from './kind.ts';
@@ -35,23 +35,11 @@ export async function forwardWithFailover(
   request: PassthroughRequest,
   call: CallContext,
 ): Promise<UpstreamReply> {
-  if (channels.length === 0) {
-    throw new GatewayError(
-      'unavailable',
-      `Every channel serving model '${request.model}' is cooling down after failures; try again shortly.`,
-    );
-  }
+  if (channels.length === 0) throw allCoolingDown(request.model);
   // A form streamed upstream can be sent only once: the first channel gets it, and no retry follows.
   const queue: Turn[] = (request.form ? channels.slice(0, 1) : channels).map((channel) => ({ channel, notBefore: 0, again: false }));
   let last: Failure | undefined;
-  const relay: JournalRelay = { channel: null, upstreamModel: null, attempts: [] };
-  /** Records one try for the journal; `answered`: the caller gets this channel's answer. */
-  const note = (channel: RelayChannel, ms: number, outcome: { status: number } | { error: string }, answered = false) => {
-    const error = 'error' in outcome ? hideSecret(outcome.error, channel.key) : null;
-    relay.attempts.push({ channel: channel.name, status: 'status' in outcome ? outcome.status : null, error, ms: Math.round(ms) });
-    if (answered) Object.assign(relay, { channel: channel.name, upstreamModel: channel.upstreamModel });
-    call.noteRelay?.({ ...relay, attempts: [...relay.attempts] });
-  };
+  const note = attemptLog(call);
   for (let turn = queue.shift(); turn; turn = queue.shift()) {
     const { channel } = turn;
     await waitUntil(turn.notBefore, call.signal);
@@ -102,6 +90,11 @@ export async function forwardWithFailover(
   }
   if (last?.answer) return buffered(last.answer.status, last.answer.headers, last.answer.body);
   throw new GatewayError('upstream_failed', `No channel serving model '${request.model}' answered (${last?.message ?? 'none tried'}).`);
+}
+
+/** The refusal of a call whose every channel is cooling down. */
+export function allCoolingDown(model: string): GatewayError {
+  return new GatewayError('unavailable', `Every channel serving model '${model}' is cooling down after failures; try again shortly.`);
 }
 
 /** The method, headers and body of `request` sent on `channel`, and whether the usage event asked for is hidden from the caller. */
