@@ -52,6 +52,8 @@ export async function* chatChunkDeltas(events: AsyncIterable<unknown>): AsyncGen
         }
         yield* deltas;
       }
+      // OpenRouter ends a choice that failed mid-stream with finish_reason `error` (and the error on the choice or the chunk).
+      if (choice['finish_reason'] === 'error') throw streamErrorOf(choice['error'] ?? 'The upstream ended its answer with an error.');
       if (choice['finish_reason'] !== undefined && choice['finish_reason'] !== null) {
         const reason = finishReasonFrom(choice['finish_reason']);
         const stopSequence = reason === 'stop' ? stopSequenceOf(choice) : undefined;
