@@ -164,12 +164,14 @@ describe('translation into Gemini generateContent', () => {
   });
 
   test("an upstream 429 reaches each client as its SDK's rate-limit error", async () => {
+    // The fault is the upstream's: the channel's extra header asks it of the upstream gateway.
+    rig.speak('gemini', { headers: { 'x-gatehouse-fault': '429' } });
     await assert.rejects(
-      rig.openai.chat.completions.create({ model: 'tr-chat-fault-429', messages: [{ role: 'user', content: 'x' }] }),
+      rig.openai.chat.completions.create({ model: 'tr-chat', messages: [{ role: 'user', content: 'x' }] }),
       (error: unknown) => error instanceof OpenAI.RateLimitError,
     );
     await assert.rejects(
-      rig.anthropic.messages.create({ model: 'tr-chat-fault-429', max_tokens: 8, messages: [{ role: 'user', content: 'x' }] }),
+      rig.anthropic.messages.create({ model: 'tr-chat', max_tokens: 8, messages: [{ role: 'user', content: 'x' }] }),
       (error: unknown) => error instanceof Anthropic.RateLimitError,
     );
   });

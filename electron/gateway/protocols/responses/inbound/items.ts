@@ -2,6 +2,7 @@
 import { invalid } from '../../../errors.ts';
 import type { ChatTurn, Reasoning, UserPart } from '../../neutral/chat.ts';
 import { readCarried, readToolId } from '../../neutral/carry.ts';
+import { mediaOfUrl } from '../../neutral/media-url.ts';
 import { packReasoning } from '../reasoning-data.ts';
 import { asObject, isObject, requiredString, type Fields } from '../../fields.ts';
 import { nameToolResults } from '../../turns.ts';
@@ -103,8 +104,8 @@ function userParts(content: unknown): UserPart[] | undefined {
     if (!isObject(part)) return [];
     if (part['type'] === 'input_text' && typeof part['text'] === 'string') return [{ type: 'text', text: part['text'] }];
     if (part['type'] !== 'input_image' || typeof part['image_url'] !== 'string') return [];
-    const data = /^data:([^;,]+);base64,(.*)$/s.exec(part['image_url']);
-    return [data ? { type: 'image', mediaType: data[1]!, data: data[2]! } : { type: 'image', url: part['image_url'] }];
+    const media = mediaOfUrl(part['image_url']);
+    return media ? [media] : [];
   });
 }
 

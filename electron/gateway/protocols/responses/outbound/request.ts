@@ -2,6 +2,7 @@
 import { invalid } from '../../../errors.ts';
 import type { ChatRequest, ChatTurn, ToolChoice, UserPart } from '../../neutral/chat.ts';
 import { MIN_OUTPUT_TOKENS } from '../inbound/request.ts';
+import { urlOfMedia } from '../../neutral/media-url.ts';
 import { unpackReasoning } from '../reasoning-data.ts';
 
 type Item = Record<string, unknown>;
@@ -101,7 +102,6 @@ function inputOf(turns: ChatTurn[]): Item[] {
 function userContent(parts: UserPart[]): Item[] {
   return parts.flatMap((part): Item[] => {
     if (part.type === 'text') return part.text === '' ? [] : [{ type: 'input_text', text: part.text }];
-    const url = 'url' in part ? part.url : `data:${part.mediaType};base64,${part.data}`;
-    return [{ type: 'input_image', image_url: url, detail: 'auto' }];
+    return [{ type: 'input_image', image_url: urlOfMedia(part), detail: 'auto' }];
   });
 }
