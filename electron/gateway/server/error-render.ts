@@ -1,5 +1,6 @@
 // Renders a GatewayError in the caller's protocol: portrait envelope, OpenAI, Anthropic or Gemini error shapes.
 import { HTTP_STATUS, type ErrorKind, type GatewayError } from '../errors.ts';
+import { openaiErrorBody } from '../protocols/openai/error-body.ts';
 import type { Protocol } from './protocol.ts';
 
 /** A rendered error: HTTP status and JSON body. */
@@ -7,32 +8,6 @@ export interface RenderedError {
   status: number;
   body: unknown;
 }
-
-const OPENAI_TYPE: Record<ErrorKind, string> = {
-  invalid_request: 'invalid_request_error',
-  not_found: 'invalid_request_error',
-  unauthorized: 'invalid_request_error',
-  forbidden: 'permission_error',
-  upstream_failed: 'upstream_error',
-  payload_too_large: 'invalid_request_error',
-  rate_limited: 'rate_limit_exceeded',
-  unavailable: 'server_error',
-  overloaded: 'server_error',
-  internal: 'server_error',
-  not_implemented: 'invalid_request_error',
-};
-
-const OPENAI_CODE: Partial<Record<ErrorKind, string>> = {
-  not_found: 'not_found',
-  unauthorized: 'invalid_api_key',
-  forbidden: 'permission_denied',
-  upstream_failed: 'upstream_failed',
-  payload_too_large: 'payload_too_large',
-  rate_limited: 'rate_limit_exceeded',
-  unavailable: 'service_unavailable',
-  overloaded: 'overloaded',
-  not_implemented: 'not_implemented',
-};
 
 const ANTHROPIC_TYPE: Record<ErrorKind, string> = {
   invalid_request: 'invalid_request_error',
@@ -71,17 +46,7 @@ export function renderError(protocol: Protocol, error: GatewayError): RenderedEr
       return { status: authStatus, body: { success: false, message: error.message } };
     }
     case 'openai':
-      return {
-        status,
-        body: {
-          error: {
-            message: error.message,
-            type: OPENAI_TYPE[error.kind],
-            param: error.param,
-            code: OPENAI_CODE[error.kind] ?? null,
-          },
-        },
-      };
+      return { status, body: openaiErrorBody(error) };
     case 'anthropic':
       return { status, body: { type: 'error', error: { type: ANTHROPIC_TYPE[error.kind], message: error.message } } };
     case 'gemini':
