@@ -3,6 +3,7 @@ import { invalid } from '../../../errors.ts';
 import type { ChatTurn } from '../../neutral/chat.ts';
 import { asObject, isObject, requiredString, type Fields } from '../../fields.ts';
 import { nameToolResults } from '../../turns.ts';
+import { summaryOf } from './compaction-item.ts';
 
 /** A conversation item as stored: an input item of a request, or an output item of a response. */
 export type ResponseItem = Fields;
@@ -52,6 +53,9 @@ export function itemsToTurns(items: ResponseItem[]): ChatTurn[] {
         });
         break;
       case 'reasoning':
+        break;
+      case 'compaction':
+        turns.push({ role: 'system', text: `Summary of the earlier conversation: ${summaryOf(item, path)}` });
         break;
       default:
         throw invalid(`Input items of type '${String(item['type'])}' are not supported in simulate mode.`, `${path}.type`);

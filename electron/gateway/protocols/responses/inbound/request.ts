@@ -14,7 +14,7 @@ import {
   schemaOf,
   type Fields,
 } from '../../fields.ts';
-import { metadataProblem } from '../../metadata.ts';
+import { metadataOf } from '../../metadata.ts';
 import { itemsToTurns, normalizeInput, type ResponseItem } from './items.ts';
 
 /** A function tool as echoed back on the Response object. */
@@ -45,6 +45,8 @@ export interface ResponsesCall {
   topP: number | null;
   store: boolean;
   stream: boolean;
+  /** Run in the background: answered at once `queued`, polled until done (needs `store`, no `stream`). */
+  background: boolean;
   previousResponseId: string | null;
   metadata: Fields;
 }
@@ -60,6 +62,12 @@ export function parseResponsesBody(body: unknown): ResponsesCall {
   const tools = parseTools(fields);
   const { choice, allowed } = parseToolChoice(fields, tools);
   const { format, echo } = parseFormat(fields);
+  const store = optionalBoolean(fields, 'store') ?? true;
+  const stream = optionalBoolean(fields, 'stream') ?? false;
+  const background = optionalBoolean(fields, 'background') ?? false;
+  if (background && !store) throw invalid('Background responses need store: true (they are kept to be polled).', 'background');
+  if (background && stream)
+    throw invalid('Streaming a background response is not simulated; poll it with GET /v1/responses/{id}.', 'stream');
   return {
     model,
     input: normalizeInput(fields['input']),
@@ -79,10 +87,11 @@ export function parseResponsesBody(body: unknown): ResponsesCall {
     maxOutputTokens: optionalNumber(fields, 'max_output_tokens', { integer: true, min: MIN_OUTPUT_TOKENS }) ?? null,
     temperature: optionalNumber(fields, 'temperature', { min: 0, max: 2 }) ?? null,
     topP: optionalNumber(fields, 'top_p', { min: 0, max: 1 }) ?? null,
-    store: optionalBoolean(fields, 'store') ?? true,
-    stream: optionalBoolean(fields, 'stream') ?? false,
+    store,
+    stream,
+    background,
     previousResponseId,
-    metadata: absent(fields, 'metadata') ? {} : parseMetadata(fields['metadata']),
+    metadata: absent(fields, 'metadata') ? {} : metadataOf(fields['metadata']),
   };
 }
 
@@ -157,14 +166,6 @@ function parseFormat(fields: Fields): { format: OutputFormat; echo: Fields } {
     default:
       throw invalid("Invalid value for 'text.format.type': expected 'text', 'json_object' or 'json_schema'.", 'text.format.type');
   }
-}
-
-/** `metadata`: an object keeping the OpenAI rule (it is stored with the response). */
-function parseMetadata(value: unknown): Fields {
-  const metadata = asObject(value, 'metadata');
-  const problem = metadataProblem(metadata, 'metadata');
-  if (problem) throw invalid(problem.message, problem.param);
-  return metadata;
 }
 
 /** The neutral request: instructions as system text (not inherited from earlier responses), the whole conversation as turns. */
