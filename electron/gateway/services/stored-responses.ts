@@ -139,13 +139,16 @@ export class StoredResponses {
   }
 }
 
-/** An input item as listed: its own id when it has one, else one made from the response id and its position. */
+/** An input item as listed: its own id when it has one, else one made from the response id and its position; a message's text content as a list of parts. */
 function withItemId(item: Json, responseId: string, index: number): Json {
-  if (typeof item['id'] === 'string') return item;
-  const suffix = responseId.replace(/^resp_/, '');
-  return {
-    id: `${item['type'] === 'message' ? 'msg' : 'item'}_${suffix}${index}`,
-    ...item,
-    ...(item['type'] === 'message' && { status: 'completed' }),
-  };
+  const listed = item['type'] === 'message' ? { ...item, content: partsOf(item), status: 'completed' } : item;
+  if (typeof item['id'] === 'string') return listed;
+  return { id: `${item['type'] === 'message' ? 'msg' : 'item'}_${responseId.replace(/^resp_/, '')}${index}`, ...listed };
+}
+
+/** A message's content as parts: a string becomes one text part (output text for the assistant). */
+function partsOf(message: Json): unknown {
+  const content = message['content'];
+  if (typeof content !== 'string') return content;
+  return [{ type: message['role'] === 'assistant' ? 'output_text' : 'input_text', text: content }];
 }
