@@ -10,13 +10,20 @@ describe('stored chat completions', () => {
 
   test('only required parameters: a stored completion is listed, retrieved, updated, its messages listed, and deleted', async () => {
     const { client } = suite;
-    const created = await client.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'Hello there' }], store: true });
+    const created = await client.chat.completions.create({
+      model: 'sim-chat',
+      messages: [{ role: 'user', content: 'Hello there' }],
+      store: true,
+    });
     const page = await client.chat.completions.list();
     assert.ok(page.data.some((completion) => completion.id === created.id));
     const retrieved = await client.chat.completions.retrieve(created.id);
     assert.equal(retrieved.id, created.id);
     assert.deepEqual(retrieved.choices, created.choices);
-    assert.deepEqual(shapeErrors(Object.fromEntries(Object.entries(retrieved).filter(([key]) => key !== 'metadata')), CHAT_COMPLETION, 'stored'), []);
+    assert.deepEqual(
+      shapeErrors(Object.fromEntries(Object.entries(retrieved).filter(([key]) => key !== 'metadata')), CHAT_COMPLETION, 'stored'),
+      [],
+    );
     const updated = await client.chat.completions.update(created.id, { metadata: { topic: 'greeting' } });
     assert.deepEqual((updated as unknown as { metadata: unknown }).metadata, { topic: 'greeting' });
     const messages = await client.chat.completions.messages.list(created.id);
@@ -52,13 +59,20 @@ describe('stored chat completions', () => {
       [ids[0], ids[2]],
     );
     assert.equal(first.hasNextPage(), true);
-    const second = await client.chat.completions.list({ model: 'model-a', metadata: { run: 'every-param' }, after: ids[2]!, limit: 2, order: 'asc' });
+    const second = await client.chat.completions.list({
+      model: 'model-a',
+      metadata: { run: 'every-param' },
+      after: ids[2]!,
+      limit: 2,
+      order: 'asc',
+    });
     assert.deepEqual(
       second.data.map((completion) => completion.id),
       [ids[3]],
     );
     const all: string[] = [];
-    for await (const completion of client.chat.completions.list({ metadata: { run: 'every-param' }, limit: 1, order: 'desc' })) all.push(completion.id);
+    for await (const completion of client.chat.completions.list({ metadata: { run: 'every-param' }, limit: 1, order: 'desc' }))
+      all.push(completion.id);
     assert.deepEqual(all, [...ids].reverse());
     const none = await client.chat.completions.list({ metadata: { run: 'every-param', index: '9' } });
     assert.deepEqual(none.data, []);
@@ -72,7 +86,12 @@ describe('stored chat completions', () => {
 
   test('a streamed completion with store: true is stored as the completion it spelled', async () => {
     const { client } = suite;
-    const stream = await client.chat.completions.create({ model: 'sim-echo', messages: [{ role: 'user', content: 'streamed words' }], store: true, stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'sim-echo',
+      messages: [{ role: 'user', content: 'streamed words' }],
+      store: true,
+      stream: true,
+    });
     let id = '';
     let text = '';
     for await (const chunk of stream) {
@@ -89,7 +108,10 @@ describe('stored chat completions', () => {
     const created = await client.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'mine' }], store: true });
     const other = gw.gateway.context.tokens.create({ account: 'someone-else', name: 'other' });
     const stranger = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: other.secret, maxRetries: 0 });
-    for (const attempt of [() => stranger.chat.completions.retrieve(created.id), () => stranger.chat.completions.messages.list(created.id)]) {
+    for (const attempt of [
+      () => stranger.chat.completions.retrieve(created.id),
+      () => stranger.chat.completions.messages.list(created.id),
+    ]) {
       const error = await attempt().catch((e: unknown) => e);
       assert.ok(error instanceof OpenAI.NotFoundError);
     }
