@@ -97,7 +97,13 @@ describe('responses: input items, background, compact', () => {
       instructions: 'Keep it short.',
       previous_response_id: previous.id,
       prompt_cache_key: 'key-1',
+      prompt_cache_options: { mode: 'explicit', ttl: '30m' },
+      prompt_cache_retention: '24h',
+      service_tier: 'default',
+      image: { context_compression: 'enabled' },
     });
+    assert.deepEqual(full.image, { context_compression: 'enabled' });
+    assert.equal(minimal.image, undefined);
     assert.deepEqual(
       full.output.map((item) => item.type),
       ['message', 'message', 'compaction'],

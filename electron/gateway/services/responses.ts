@@ -81,6 +81,6 @@ export class ResponsesService {
     this.metering.chargeResult({ principal: call.principal, endpoint: call.endpoint, model: parsed.model }, result);
     const summary = result.choices[0]?.text ?? '';
     const output = compactedOutput(conversation, compactionItem(publicId('cmp'), summary), publicId);
-    return compactedResponse(publicId('resp'), Math.floor(this.clock.now() / 1000), output, result.usage);
+    return compactedResponse(publicId('resp'), Math.floor(this.clock.now() / 1000), output, result.usage, parsed.imageCompression);
   }
 }

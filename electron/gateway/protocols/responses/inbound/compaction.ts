@@ -1,5 +1,6 @@
 // POST /v1/responses/compact: its body checked, what a compaction keeps of a conversation, and the compacted response rendered.
-import { absent, missing, objectBody, optionalString, requiredString } from '../../fields.ts';
+import { invalid } from '../../../errors.ts';
+import { absent, asObject, missing, objectBody, optionalString, requiredString } from '../../fields.ts';
 import type { ResponseItem } from './items.ts';
 import { normalizeInput } from './items.ts';
 import { usageOf } from './response.ts';
@@ -10,18 +11,28 @@ export interface CompactCall {
   input: ResponseItem[];
   instructions: string | null;
   previousResponseId: string | null;
+  /** `image.context_compression` as asked (`auto` is answered `disabled`: the simulator keeps images as they are); absent when not asked. */
+  imageCompression?: 'enabled' | 'disabled';
 }
 
+/** The body of `POST /v1/responses/compact`; the prompt cache and service tier fields are accepted and have no effect. */
 export function parseCompactBody(body: unknown): CompactCall {
   const fields = objectBody(body);
   const model = requiredString(fields, 'model');
   const previousResponseId = optionalString(fields, 'previous_response_id') ?? null;
   if (absent(fields, 'input') && previousResponseId === null) throw missing('input');
+  const image = absent(fields, 'image') ? undefined : asObject(fields['image'], 'image');
+  const compression =
+    image === undefined ? undefined : (optionalString(image, 'context_compression', 'image.context_compression') ?? 'auto');
+  if (compression !== undefined && !['auto', 'enabled', 'disabled'].includes(compression)) {
+    throw invalid("Invalid value for 'image.context_compression': expected 'auto', 'enabled' or 'disabled'.", 'image.context_compression');
+  }
   return {
     model,
     input: normalizeInput(fields['input']),
     instructions: optionalString(fields, 'instructions') ?? null,
     previousResponseId,
+    ...(compression !== undefined && { imageCompression: compression === 'enabled' ? 'enabled' : 'disabled' }),
   };
 }
 
@@ -43,6 +54,7 @@ export function compactedResponse(
   createdAt: number,
   output: ResponseItem[],
   usage: { inputTokens: number; outputTokens: number },
+  imageCompression?: 'enabled' | 'disabled',
 ) {
   return {
     id,
@@ -50,5 +62,6 @@ export function compactedResponse(
     created_at: createdAt,
     output,
     usage: usageOf(usage),
+    ...(imageCompression && { image: { context_compression: imageCompression } }),
   };
 }
