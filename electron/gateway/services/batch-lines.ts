@@ -59,7 +59,8 @@ export class BatchLines {
       if (passthrough && operation && model !== undefined) return await this.relay(passthrough, operation, model, call);
       return { status: 200, body: await this.answer(url, body, call) };
     } catch (error) {
-      if (!(error instanceof GatewayError)) this.deps.onError(error);
+      // A line stopped because the gateway is stopping is no bug: its answer is dropped and it runs again after the restart.
+      if (!(error instanceof GatewayError) && !call.signal.aborted) this.deps.onError(error);
       const failure = error instanceof GatewayError ? error : new GatewayError('internal', 'Internal error in the gateway; see its log');
       return { status: HTTP_STATUS[failure.kind], body: openaiErrorBody(failure) };
     }

@@ -196,9 +196,18 @@ export class BatchesService {
     });
   }
 
-  /** Runs the next lines the clock allows (at most BATCH_PACE.concurrency at once), records their results, and moves on to `finalizing` after the last. */
+  /**
+   * Runs the next lines the clock allows (at most BATCH_PACE.concurrency at once), records their results, and moves on to
+   * `finalizing` after the last. An input file deleted before a restart let it be read again fails the batch.
+   */
   private async runLines(row: BatchRow, batch: Json, now: number, signal: AbortSignal): Promise<void> {
-    const lines = await this.inputOf(row, batch);
+    let lines: string[];
+    try {
+      lines = await this.inputOf(row, batch);
+    } catch (error) {
+      if (!(error instanceof GatewayError)) throw error;
+      return this.fail(row, batchError('invalid_file', `The input file cannot be read: ${error.message}`));
+    }
     const allowed = Math.floor(((now - Number(batch['in_progress_at']) * 1000) * BATCH_PACE.linesPerSecond) / 1000);
     const end = Math.min(lines.length, row.next_line + BATCH_PACE.concurrency, Math.max(row.next_line, allowed));
     if (end > row.next_line) {

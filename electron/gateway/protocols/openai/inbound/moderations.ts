@@ -4,6 +4,8 @@ import { asObject, missing, objectBody, optionalString, requiredString } from '.
 
 /** Most inputs (strings, or parts of one multimodal input) one request may carry. */
 export const MAX_MODERATION_INPUTS = 32;
+/** Most characters of text (and image URLs) one request may carry, all inputs together. */
+export const MAX_MODERATION_CHARS = 1_000_000;
 /** The model named when the request names none, as on the real API. */
 export const DEFAULT_MODERATION_MODEL = 'omni-moderation-latest';
 
@@ -24,6 +26,15 @@ export interface ModerationResult {
 }
 
 export function parseModerationRequest(body: unknown): ModerationRequest {
+  const asked = readModerationRequest(body);
+  const chars = asked.inputs.flat().reduce((sum, part) => sum + (part.type === 'text' ? part.text.length : part.url.length), 0);
+  if (chars > MAX_MODERATION_CHARS) {
+    throw invalid(`Invalid 'input': ${chars} characters; at most ${MAX_MODERATION_CHARS} per request.`, 'input');
+  }
+  return asked;
+}
+
+function readModerationRequest(body: unknown): ModerationRequest {
   const fields = objectBody(body);
   const model = optionalString(fields, 'model') ?? DEFAULT_MODERATION_MODEL;
   const input = fields['input'];
