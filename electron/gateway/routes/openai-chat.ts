@@ -1,7 +1,6 @@
 // POST /v1/chat/completions: JSON or SSE chunks streamed as the provider answers (or relayed as the upstream sends them), billed per call, stored when asked.
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
-import { GatewayError } from '../errors.ts';
 import { openaiChatCodec } from '../protocols/openai/inbound/chat-codec.ts';
 import { estimateInputTokens } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
@@ -13,7 +12,7 @@ import { ChatMetering } from '../services/chat-metering.ts';
 const ENDPOINT = '/v1/chat/completions';
 
 export async function openaiChatRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing, chatCompletions, events, providers, storedChatCompletions: storedChat } = options.context;
+  const { billing, chatCompletions, events, providers } = options.context;
   const metering = new ChatMetering(billing);
   const failure = streamFailure('openai', (error) => void events.emit('error', error));
   app.post(ENDPOINT, async (request, reply) => {
@@ -29,19 +28,7 @@ export async function openaiChatRoutes(app: FastifyInstance, options: { context:
     if (!parsed.stream) return chatCompletions.create(parsed, call);
     const meta = chatCompletions.meta(parsed.chat.model);
     const metered = metering.meter(await chat.stream(parsed.chat, call), bill, () => estimateInputTokens(parsed.chat));
-    // A stored stream is kept once it has ended whole, as the completion it spelled.
-    const deltas = parsed.store ? storedChat.recording(metered, (result) => keep(openaiChatCodec.render(result, parsed, meta))) : metered;
-    const keep = (completion: unknown) => {
-      try {
-        storedChat.save(
-          request.principal.accountId,
-          storedChat.prepare(completion as Record<string, unknown>, parsed.messages, parsed.metadata),
-        );
-      } catch (error) {
-        // Too large to store, seen only once streamed: the answer was delivered, it is just not kept.
-        if (!(error instanceof GatewayError)) throw error;
-      }
-    };
+    const deltas = chatCompletions.keepWhenStored(parsed, call, metered, meta);
     return writeSse(request, reply, openaiChatCodec.stream(deltas, parsed, meta), failure);
   });
 }

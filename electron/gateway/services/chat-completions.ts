@@ -1,5 +1,8 @@
 // Chat completions that do not stream: answered by the call's provider, stored when asked (`store: true`), billed; shared by the route and batch lines.
+import { GatewayError } from '../errors.ts';
 import { publicId } from '../ids.ts';
+import type { ChatDelta } from '../protocols/neutral/deltas.ts';
+import type { CompletionMeta } from '../protocols/openai/inbound/chat-response.ts';
 import { openaiChatCodec } from '../protocols/openai/inbound/chat-codec.ts';
 import type { ChatCall } from '../protocols/openai/inbound/chat-request.ts';
 import type { CallContext, ProviderSelector } from '../providers/types.ts';
@@ -23,6 +26,22 @@ export class ChatCompletionsService {
   /** The identity of a new completion. */
   meta(model: string) {
     return { id: publicId('chatcmpl'), created: Math.floor(this.clock.now() / 1000), model };
+  }
+
+  /**
+   * The deltas of a streamed completion, passed on as they come; with `store: true` the completion they spelled is kept once
+   * the stream has ended whole (one too large to store, seen only then, is delivered and not kept).
+   */
+  keepWhenStored(parsed: ChatCall, call: CallContext, deltas: AsyncIterable<ChatDelta>, meta: CompletionMeta): AsyncIterable<ChatDelta> {
+    if (!parsed.store) return deltas;
+    return this.stored.recording(deltas, (result) => {
+      const completion = openaiChatCodec.render(result, parsed, meta) as Record<string, unknown>;
+      try {
+        this.stored.save(call.principal.accountId, this.stored.prepare(completion, parsed.messages, parsed.metadata));
+      } catch (error) {
+        if (!(error instanceof GatewayError)) throw error;
+      }
+    });
   }
 
   /** A whole completion: made, stored when asked (checked to fit before the charge), then billed. */
