@@ -44,6 +44,17 @@ import { MediaPool, type MediaPoolOptions } from './workers/media-pool.ts';
 import { StoredResponses } from './services/stored-responses.ts';
 import { RelayedResponses } from './services/relayed-responses.ts';
 import { ResponsesRepo } from './storage/responses-repo.ts';
+import { ApiFiles } from './services/api-files.ts';
+import { BatchLines } from './services/batch-lines.ts';
+import { BatchesService } from './services/batches.ts';
+import { ChatCompletionsService } from './services/chat-completions.ts';
+import { ModerationService } from './services/moderations.ts';
+import { ResponsesService } from './services/responses.ts';
+import { StoredChatCompletions } from './services/stored-chat-completions.ts';
+import { BatchRunner } from './scheduler/batch-runner.ts';
+import { BatchesRepo } from './storage/batches-repo.ts';
+import { ChatCompletionsRepo } from './storage/chat-completions-repo.ts';
+import { FilesRepo } from './storage/files-repo.ts';
 
 /** Events the gateway emits for hosts and the UI. */
 export interface GatewayEvents {
@@ -113,6 +124,18 @@ export interface GatewayContext {
   storageLimits: StorageLimits;
   /** Responses kept for `previous_response_id` and retrieval (the Responses API's `store`). */
   storedResponses: StoredResponses;
+  /** Responses API calls that do not stream (create, background, compact), shared by the route and batch lines. */
+  responses: ResponsesService;
+  /** Chat completions kept with `store: true`, per account. */
+  storedChatCompletions: StoredChatCompletions;
+  /** Chat completions that do not stream, shared by the route and batch lines. */
+  chatCompletions: ChatCompletionsService;
+  moderations: ModerationService;
+  /** The Files API's files per account (uploads and batch results), under the data dir. */
+  files: ApiFiles;
+  /** The Batch API per account; `batchRunner` moves running batches along in the background. */
+  batches: BatchesService;
+  batchRunner: BatchRunner;
   /** Which relay channel stored which Responses API id, so retrieve, delete and follow-ups go back to it. */
   relayedResponses: RelayedResponses;
   /** The provider seam: routes and services reach models and upstreams only through `providers.for(call)`. */
@@ -216,6 +239,22 @@ export function createContext(options: ContextOptions): GatewayContext {
     onAdded: (entry) => events.emit('journal.added', entry),
     onError: (error) => events.emit('error', error),
   });
+  const storedResponses = new StoredResponses(new ResponsesRepo(db), db, clock, storageLimits);
+  const responses = new ResponsesService({ providers, billing, stored: storedResponses, clock });
+  const storedChatCompletions = new StoredChatCompletions({ repo: new ChatCompletionsRepo(db), db, clock, limits: storageLimits });
+  const chatCompletions = new ChatCompletionsService({ providers, billing, stored: storedChatCompletions, clock });
+  const moderations = new ModerationService(providers);
+  const retrieval = new RetrievalService(providers, billing);
+  const files = new ApiFiles({ repo: new FilesRepo(db), clock, dataDir: options.dataDir, limits: storageLimits, onError: reportError });
+  const batches = new BatchesService({
+    db,
+    repo: new BatchesRepo(db),
+    accounts,
+    files,
+    clock,
+    limits: storageLimits,
+    lines: new BatchLines({ providers, billing, chat: chatCompletions, responses, retrieval, moderations, onError: reportError }),
+  });
   return {
     db,
     journal,
@@ -240,13 +279,20 @@ export function createContext(options: ContextOptions): GatewayContext {
     }),
     billing,
     prices,
-    retrieval: new RetrievalService(providers, billing),
+    retrieval,
     audio: new AudioService(providers, billing),
     images: new ImagesService({ providers, billing, clock, dataDir: options.dataDir, onError: reportError }),
     media,
     providers,
     channels,
-    storedResponses: new StoredResponses(new ResponsesRepo(db), db, clock, storageLimits),
+    storedResponses,
+    responses,
+    storedChatCompletions,
+    chatCompletions,
+    moderations,
+    files,
+    batches,
+    batchRunner: new BatchRunner({ batches, onError: reportError }),
     relayedResponses: new RelayedResponses(new RelayedResponsesRepo(db), clock, storageLimits),
     storageLimits,
     tasks3d: new Tasks3dService({

@@ -156,6 +156,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       // After listening, so a start that cannot bind creates no token nobody will ever see.
       const firstToken = await bootstrap(context);
       context.scheduler.start();
+      context.batchRunner.start();
       return {
         url,
         consoleUrl: consoleUrlOf(url, context.runtime.adminToken),
@@ -175,6 +176,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       guard.closeAll();
       await context.media.close();
       await context.scheduler.stop();
+      await context.batchRunner.stop();
       context.journal.stop();
       db.close();
       simulateDb?.close();

@@ -1,4 +1,5 @@
-// The OpenAI rule for `metadata` (Responses API, realtime responses): at most 16 pairs, keys up to 64 characters, string values up to 512.
+// The OpenAI rule for `metadata` (Responses API, chat completions, batches, realtime responses): at most 16 pairs, keys up to 64 characters, string values up to 512.
+import { invalid } from '../errors.ts';
 
 /** Bounds on one `metadata` object, as on the real API. */
 export const METADATA_LIMITS = { pairs: 16, keyLength: 64, valueLength: 512 } as const;
@@ -16,4 +17,13 @@ export function metadataProblem(fields: Record<string, unknown>, path: string): 
     }
   }
   return null;
+}
+
+/** `value` as a metadata object keeping the rule, or a 400 naming the bad field under `path`. */
+export function metadataOf(value: unknown, path = 'metadata'): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw invalid(`Invalid type for '${path}': expected an object.`, path);
+  const problem = metadataProblem(value as Record<string, unknown>, path);
+  if (problem) throw invalid(problem.message, problem.param);
+  return value as Record<string, string>;
 }

@@ -89,6 +89,40 @@ export interface ImagesProvider {
   ): Promise<MadeImage[]>;
 }
 
+/** The categories of a moderation verdict, as the OpenAI moderation models name them. */
+export const MODERATION_CATEGORIES = [
+  'harassment',
+  'harassment/threatening',
+  'hate',
+  'hate/threatening',
+  'illicit',
+  'illicit/violent',
+  'self-harm',
+  'self-harm/intent',
+  'self-harm/instructions',
+  'sexual',
+  'sexual/minors',
+  'violence',
+  'violence/graphic',
+] as const;
+
+export type ModerationCategory = (typeof MODERATION_CATEGORIES)[number];
+
+/** One part of what is classified together: a text, or an image by URL (or data URL). */
+export type ModerationPart = { type: 'text'; text: string } | { type: 'image'; url: string };
+
+/** The verdict on one input: per category whether it is flagged, its score (0 to 1), and the kinds of input the score applies to. */
+export interface ModerationVerdict {
+  flagged: Record<ModerationCategory, boolean>;
+  scores: Record<ModerationCategory, number>;
+  appliedTo: Record<ModerationCategory, ('text' | 'image')[]>;
+}
+
+export interface ModerationProvider {
+  /** One verdict per input, in order; each input is classified as a whole (all its parts together). */
+  classify(request: { model: string; inputs: readonly (readonly ModerationPart[])[] }, call: CallContext): Promise<ModerationVerdict[]>;
+}
+
 /** Audio formats a speech provider produces. */
 export type SpeechFormat = 'mp3' | 'wav' | 'pcm';
 
@@ -308,6 +342,7 @@ export interface ProviderBundle {
   readonly chat: ChatProvider;
   readonly embeddings: EmbeddingsProvider;
   readonly rerank: RerankProvider;
+  readonly moderation: ModerationProvider;
   readonly images: ImagesProvider;
   readonly speech: SpeechProvider;
   readonly transcription: TranscriptionProvider;

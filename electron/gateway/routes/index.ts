@@ -12,6 +12,10 @@ import { audioRoutes } from './openai-audio.ts';
 import { imagesRoutes } from './openai-images.ts';
 import { modelsRoutes } from './models.ts';
 import { openaiChatRoutes } from './openai-chat.ts';
+import { openaiChatStoreRoutes } from './openai-chat-store.ts';
+import { batchesRoutes } from './openai-batches.ts';
+import { filesRoutes } from './openai-files.ts';
+import { moderationsRoutes } from './openai-moderations.ts';
 import { openaiCompletionsRoutes } from './openai-completions.ts';
 import { realtimeRoutes } from './realtime.ts';
 import { rerankRoutes } from './rerank.ts';
@@ -29,6 +33,7 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
   consoleRoutes,
   modelsRoutes,
   openaiChatRoutes,
+  openaiChatStoreRoutes,
   openaiCompletionsRoutes,
   embeddingsRoutes,
   rerankRoutes,
@@ -39,4 +44,7 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
   realtimeRoutes,
   imagesRoutes,
   audioRoutes,
+  moderationsRoutes,
+  filesRoutes,
+  batchesRoutes,
 ];

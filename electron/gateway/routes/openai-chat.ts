@@ -1,7 +1,6 @@
-// POST /v1/chat/completions: JSON or SSE chunks streamed as the provider answers (or relayed as the upstream sends them), billed per call.
+// POST /v1/chat/completions: JSON or SSE chunks streamed as the provider answers (or relayed as the upstream sends them), billed per call, stored when asked.
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
-import { publicId } from '../ids.ts';
 import { openaiChatCodec } from '../protocols/openai/inbound/chat-codec.ts';
 import { estimateInputTokens } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
@@ -13,7 +12,7 @@ import { ChatMetering } from '../services/chat-metering.ts';
 const ENDPOINT = '/v1/chat/completions';
 
 export async function openaiChatRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing, clock, events, providers } = options.context;
+  const { billing, chatCompletions, events, providers } = options.context;
   const metering = new ChatMetering(billing);
   const failure = streamFailure('openai', (error) => void events.emit('error', error));
   app.post(ENDPOINT, async (request, reply) => {
@@ -26,13 +25,10 @@ export async function openaiChatRoutes(app: FastifyInstance, options: { context:
       const estimate = estimateInputTokens(parsed.chat);
       return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, estimate));
     }
-    const meta = { id: publicId('chatcmpl'), created: Math.floor(clock.now() / 1000), model: parsed.chat.model };
-    if (!parsed.stream) {
-      const result = await chat.complete(parsed.chat, call);
-      metering.chargeResult(bill, result);
-      return openaiChatCodec.render(result, parsed, meta);
-    }
-    const deltas = metering.meter(await chat.stream(parsed.chat, call), bill, () => estimateInputTokens(parsed.chat));
+    if (!parsed.stream) return chatCompletions.create(parsed, call);
+    const meta = chatCompletions.meta(parsed.chat.model);
+    const metered = metering.meter(await chat.stream(parsed.chat, call), bill, () => estimateInputTokens(parsed.chat));
+    const deltas = chatCompletions.keepWhenStored(parsed, call, metered, meta);
     return writeSse(request, reply, openaiChatCodec.stream(deltas, parsed, meta), failure);
   });
 }

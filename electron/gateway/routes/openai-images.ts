@@ -1,18 +1,24 @@
-// POST /v1/images/generations and /v1/images/edits (multipart): parse, make through the call's provider (kept and billed), render, or relay (an edit's form streamed on); and the capability URLs of kept images.
+// POST /v1/images/generations, /v1/images/edits and /v1/images/variations (multipart): parse, make through the call's provider (kept and billed), render, or relay (an edit's form streamed on); and the capability URLs of kept images.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { notFound, invalid } from '../errors.ts';
 import type { Fields } from '../protocols/fields.ts';
 import type { PngHeader } from '../protocols/media/png-header.ts';
-import { parseImageEdit, parseImageGeneration, renderImages, type ImageResponseFormat } from '../protocols/openai/inbound/images.ts';
+import {
+  parseImageEdit,
+  parseImageGeneration,
+  parseImageVariation,
+  renderImages,
+  type ImageResponseFormat,
+} from '../protocols/openai/inbound/images.ts';
 import type { ImageUpload } from '../providers/types.ts';
 import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
 import { streamFailure } from '../server/stream-failure.ts';
 import { listenerUrlOf } from '../server/listener-url.ts';
 import { FormRelay } from '../server/form-relay.ts';
-import { formLimits } from '../server/multipart.ts';
+import { formLimits, formParts } from '../server/multipart.ts';
 import { IMAGE_URL_TTL_MS } from '../services/file-expiry.ts';
 import type { ImagesMade } from '../services/images.ts';
 import {
@@ -34,7 +40,7 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
   const callOfImages = (request: FastifyRequest, reply: FastifyReply) => callOf(request, reply, 'openai', request.url.split('?')[0]!);
   const keep = (format: ImageResponseFormat) => format === 'url';
   /** The answer: each kept file as an absolute URL on the caller's listener, else the bytes. */
-  const render = (request: FastifyRequest, prompt: string, made: ImagesMade) => {
+  const render = (request: FastifyRequest, prompt: string | undefined, made: ImagesMade) => {
     const origin = listenerUrlOf(request, runtime);
     return renderImages(
       clock.now(),
@@ -81,6 +87,27 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
       call,
     );
     return render(request, asked.prompt, made);
+  });
+
+  app.post('/v1/images/variations', async (request, reply) => {
+    if (!request.isMultipart()) throw invalid('Send the image as multipart/form-data with an `image` file.', 'image');
+    const fields: Fields = {};
+    let image: (ImageUpload & PngHeader) | undefined;
+    const tally = new EditInputTally();
+    const parts = formParts(request, { keepFile: (field) => field === 'image' });
+    try {
+      for await (const part of parts) {
+        if (part.kind === 'field') fields[part.field] = part.field === 'n' ? Number(part.value) : part.value;
+        else if (image) throw invalid("Send exactly one 'image'.", 'image');
+        else image = { field: part.field, bytes: part.bytes, ...tally.add(part.field, part.bytes) };
+      }
+    } catch (error) {
+      throw uploadLimitError(error);
+    }
+    if (!image) throw invalid("Missing required parameter: 'image'.", 'image');
+    const asked = parseImageVariation(fields, IMAGE_REQUEST_LIMITS);
+    const made = await images.vary({ ...asked, keep: keep(asked.responseFormat), image }, callOfImages(request, reply));
+    return render(request, undefined, made);
   });
 
   app.get<{ Params: { name: string } }>('/v1/files/images/:name', { config: { public: true } }, async (request, reply) => {

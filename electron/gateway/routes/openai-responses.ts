@@ -13,13 +13,18 @@ import { writeSse } from '../server/sse.ts';
 import { streamFailure } from '../server/stream-failure.ts';
 import { ChatMetering } from '../services/chat-metering.ts';
 import type { RelayedResponse } from '../services/relayed-responses.ts';
+import { pageOf, parseListQuery, renderList } from '../protocols/openai/cursor-list.ts';
+import { parseCompactBody } from '../protocols/responses/inbound/compaction.ts';
+
+/** Input item lists, as on the real API: 20 by default, at most 100, newest first. */
+const INPUT_ITEMS_LIST = { defaultLimit: 20, maxLimit: 100, defaultOrder: 'desc' } as const;
 
 type IdParams = { Params: { id: string } };
 
 const ENDPOINT = '/v1/responses';
 
 export async function openaiResponsesRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing, clock, events, providers, storedResponses: stored, relayedResponses: relayed } = options.context;
+  const { billing, clock, events, providers, responses, storedResponses: stored, relayedResponses: relayed } = options.context;
   const metering = new ChatMetering(billing);
   const failure = streamFailure('responses', (error) => void events.emit('error', error));
 
@@ -46,23 +51,15 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
         metering.chargeRelayed(bill, usage, estimate);
       });
     }
-    const earlier = parsed.previousResponseId === null ? [] : stored.conversationAfter(accountId, parsed.previousResponseId);
-    const conversation = [...earlier, ...parsed.input];
+    if (!parsed.stream) return responses.create(parsed, call);
+    const { conversation, inputFrom } = responses.conversationOf(parsed, call);
     const chatRequest = chatRequestOf(parsed, conversation);
     const meta = { id: publicId('resp'), createdAt: Math.floor(clock.now() / 1000), newId: publicId };
-    if (!parsed.stream) {
-      const result = await chat.complete(chatRequest, call);
-      const response = responsesCodec.render(result, parsed, meta) as Record<string, unknown>;
-      // Checked before the charge: a response too large to store is refused whole.
-      if (parsed.store) stored.save(accountId, meta.id, stored.prepare(conversation, response));
-      metering.chargeResult(bill, result);
-      return response;
-    }
     // A conversation already too large to store is refused before anything streams; the finished response is stored as streamed.
-    if (parsed.store) stored.prepare(conversation, responseObject(parsed, meta));
+    if (parsed.store) stored.prepare(conversation, responseObject(parsed, meta), inputFrom);
     const deltas = metering.meter(await chat.stream(chatRequest, call), bill, () => estimateInputTokens(chatRequest));
     const onComplete = (response: Record<string, unknown>) => {
-      if (parsed.store) stored.save(accountId, meta.id, stored.prepare(conversation, response));
+      if (parsed.store) stored.save(accountId, meta.id, stored.prepare(conversation, response, inputFrom));
     };
     return writeSse(request, reply, responsesCodec.stream(deltas, parsed, { ...meta, onComplete }), failure);
   });
@@ -109,6 +106,32 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
     stored.delete(accountId, request.params.id);
     return { id: request.params.id, object: 'response.deleted', deleted: true };
   });
+
+  app.get<IdParams>('/v1/responses/:id/input_items', async (request) => {
+    const { accountId } = request.principal;
+    notRelayed(accountId, request.params.id, 'input items');
+    const query = parseListQuery(request.query, INPUT_ITEMS_LIST);
+    const { data, hasMore } = pageOf(stored.inputItems(accountId, request.params.id) as { id: string }[], query);
+    return renderList(data, hasMore);
+  });
+
+  app.post<IdParams>('/v1/responses/:id/cancel', async (request) => {
+    const { accountId } = request.principal;
+    notRelayed(accountId, request.params.id, 'cancel');
+    return stored.cancel(accountId, request.params.id);
+  });
+
+  app.post('/v1/responses/compact', async (request, reply) => {
+    const parsed = parseCompactBody(request.body);
+    return responses.compact(parsed, callOf(request, reply, 'responses', '/v1/responses/compact'));
+  });
+
+  /** Input items and cancel of a response a relay channel stored are not relayed yet: a clear 501 instead of a misleading 404. */
+  const notRelayed = (accountId: number, id: string, what: string) => {
+    if (relayed.find(accountId, id)) {
+      throw new GatewayError('not_implemented', `Response '${id}' was stored by a relay channel, and relay of ${what} is not built yet.`);
+    }
+  };
 }
 
 /** The retrieve parameters of the Responses API, passed on to the channel; others stay at the gateway. */

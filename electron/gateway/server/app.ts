@@ -108,7 +108,9 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
 
   app.addHook('onRequest', async (request) => {
     if (request.ws) markUpgraded(request.raw.socket);
-    if (!request.routeOptions.url || request.routeOptions.config.public) return;
+    // An unknown path is answered before its body is read: a multipart or binary body to it never meets a parser.
+    if (!request.routeOptions.url) throw unknownEndpoint(request);
+    if (request.routeOptions.config.public) return;
     try {
       request.principal = context.tokens.authenticate(credentialOf(request.headers, request.query));
       markAuthenticated(request.raw.socket);
@@ -137,10 +139,7 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const { status, body } = renderError(
-      protocolOf(request.url),
-      new GatewayError('not_found', `Unknown endpoint: ${request.method} ${shownPath(request.url)}`),
-    );
+    const { status, body } = renderError(protocolOf(request.url), unknownEndpoint(request));
     return reply.status(status).send(body);
   });
 
@@ -160,6 +159,11 @@ function holderOf(context: AppContext, request: FastifyRequest): { account: stri
   } catch {
     return null;
   }
+}
+
+/** The 404 of a path no route serves, naming the method and the path as shown (never the query). */
+function unknownEndpoint(request: FastifyRequest): GatewayError {
+  return new GatewayError('not_found', `Unknown endpoint: ${request.method} ${shownPath(request.url)}`);
 }
 
 /** Maps Fastify's own errors (bad JSON, too large, wrong media type) onto gateway error kinds. */

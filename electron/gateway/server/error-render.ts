@@ -1,6 +1,7 @@
 // Renders a GatewayError in the caller's protocol: portrait envelope, OpenAI, Anthropic or Gemini error shapes.
 import { HTTP_STATUS, type GatewayError } from '../errors.ts';
-import { ANTHROPIC_TYPE, GEMINI_STATUS, OPENAI_CODE, OPENAI_TYPE } from '../protocols/error-names.ts';
+import { ANTHROPIC_TYPE, GEMINI_STATUS } from '../protocols/error-names.ts';
+import { openaiErrorBody } from '../protocols/openai/error-body.ts';
 import type { Protocol } from './protocol.ts';
 
 /** A rendered error: HTTP status and JSON body. */
@@ -18,17 +19,7 @@ export function renderError(protocol: Protocol, error: GatewayError): RenderedEr
       return { status: authStatus, body: { success: false, message: error.message } };
     }
     case 'openai':
-      return {
-        status,
-        body: {
-          error: {
-            message: error.message,
-            type: OPENAI_TYPE[error.kind],
-            param: error.param,
-            code: OPENAI_CODE[error.kind] ?? null,
-          },
-        },
-      };
+      return { status, body: openaiErrorBody(error) };
     case 'anthropic':
       return { status, body: { type: 'error', error: { type: ANTHROPIC_TYPE[error.kind], message: error.message } } };
     case 'gemini':

@@ -11,6 +11,9 @@ import { imagePriceMicros } from './pricing.ts';
 /** Generated images live in `<dataDir>/files/images/`. */
 const FILES_KIND = 'images';
 
+/** What a variation is made as: an edit of the image toward this theme (a variation has no prompt of its own). */
+const VARIATION_PROMPT = 'a variation of this image';
+
 /** What every image call asks besides its inputs: the model, how many images and their size, and whether to keep them as files. */
 interface ImageOrder {
   model: string;
@@ -61,6 +64,20 @@ export class ImagesService {
     const { model, prompt, n, mask, size } = order;
     const images = order.images.map(({ field, bytes }) => ({ field, bytes }));
     const request = { model, prompt, images, ...(mask && { mask: { field: mask.field, bytes: mask.bytes } }), n, ...(size && { size }) };
+    return this.finish(order, await this.providers(call, model).edit(request, call), call);
+  }
+
+  /** Variations of one uploaded image: edits toward a fixed theme, each of the `n` different, at the size asked. */
+  async vary(order: ImageOrder & { image: ImageUpload }, call: CallContext): Promise<ImagesMade> {
+    checkImageOutput(order.n, order.width, order.height);
+    const { model, n, width, height } = order;
+    const request = {
+      model,
+      prompt: VARIATION_PROMPT,
+      images: [{ field: order.image.field, bytes: order.image.bytes }],
+      n,
+      size: { width, height },
+    };
     return this.finish(order, await this.providers(call, model).edit(request, call), call);
   }
 

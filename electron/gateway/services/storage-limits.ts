@@ -1,4 +1,4 @@
-// Bounds on what the gateway keeps per account from API input: stored Responses API responses, 3D tasks and the raw usage ledger.
+// Bounds on what the gateway keeps per account from API input: stored responses and chat completions, files, batches, 3D tasks and the raw usage ledger.
 
 const MiB = 1024 * 1024;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -15,6 +15,16 @@ export interface StorageLimits {
   tasks3dMaxAgeMs: number;
   /** Age after which raw usage records are rolled up into per-day totals (per token, endpoint and model). */
   usageRawMaxAgeMs: number;
+  /** Most bytes of uploaded files (and batch output files) one account keeps; an upload beyond it is a 400. */
+  filesAccountBytes: number;
+  /** Most files one account keeps. */
+  filesPerAccount: number;
+  /** Longest a file is kept (the default, and the most `expires_after` may ask); then it is gone. */
+  fileMaxAgeMs: number;
+  /** Most batches one account keeps; a new one beyond it deletes the account's oldest finished batch (a 400 when none is finished). */
+  batchesPerAccount: number;
+  /** Age after which a finished batch is gone. */
+  batchMaxAgeMs: number;
   /** Rows one pruning step handles at most (expired responses, usage records to roll up). */
   pruneBatch: number;
   /** Least time between two usage roll-up steps made at write time (sooner when the last step had more to do). */
@@ -28,6 +38,11 @@ export const STORAGE_LIMITS: Readonly<StorageLimits> = Object.freeze({
   storedMaxAgeMs: 30 * DAY_MS,
   tasks3dMaxAgeMs: 30 * DAY_MS,
   usageRawMaxAgeMs: 90 * DAY_MS,
+  filesAccountBytes: 1024 * MiB,
+  filesPerAccount: 1000,
+  fileMaxAgeMs: 30 * DAY_MS,
+  batchesPerAccount: 100,
+  batchMaxAgeMs: 30 * DAY_MS,
   pruneBatch: 1000,
   usageRollupEveryMs: 60_000,
 });

@@ -12,6 +12,10 @@ export interface StoredResponseRow {
   created_at: number;
   /** UTF-8 bytes of both JSON texts. */
   bytes: number;
+  /** How many items of the context came from earlier responses: the rest are this response's own input. */
+  input_from: number;
+  /** A background response: when it is done (before then callers see it queued or in progress); null for others. */
+  ready_at: number | null;
 }
 
 export class ResponsesRepo {
@@ -23,8 +27,8 @@ export class ResponsesRepo {
   insert(row: StoredResponseRow): void {
     this.db
       .prepare(
-        `INSERT INTO stored_responses (response_id, account_id, context_json, response_json, created_at, bytes)
-         VALUES (@response_id, @account_id, @context_json, @response_json, @created_at, @bytes)`,
+        `INSERT INTO stored_responses (response_id, account_id, context_json, response_json, created_at, bytes, input_from, ready_at)
+         VALUES (@response_id, @account_id, @context_json, @response_json, @created_at, @bytes, @input_from, @ready_at)`,
       )
       .run(row);
   }
@@ -34,6 +38,15 @@ export class ResponsesRepo {
     return this.db
       .prepare('SELECT * FROM stored_responses WHERE account_id = ? AND response_id = ? AND created_at >= ?')
       .get(accountId, responseId, notBefore) as StoredResponseRow | undefined;
+  }
+
+  /** Replaces a response's object and its background time (a cancelled background response); false when the account has none with that id. */
+  update(accountId: number, responseId: string, responseJson: string, readyAt: number | null): boolean {
+    return (
+      this.db
+        .prepare('UPDATE stored_responses SET response_json = ?, ready_at = ? WHERE account_id = ? AND response_id = ?')
+        .run(responseJson, readyAt, accountId, responseId).changes > 0
+    );
   }
 
   /** Deletes one of the account's responses; false when it has none with that id. */

@@ -15,6 +15,7 @@ export function refusingBundle(error: () => GatewayError, models: ModelCatalogue
     chat: { complete: refuse, stream: refuse, countTokens: refuse },
     embeddings: { embed: refuse },
     rerank: { rerank: refuse },
+    moderation: { classify: refuse },
     images: { generate: refuse, edit: refuse },
     speech: { speak: refuse },
     transcription: { transcribe: refuse },

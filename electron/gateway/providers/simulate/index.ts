@@ -5,6 +5,7 @@ import type { ProviderBundle, Reviewer } from '../types.ts';
 import { SimulatedEmbeddings } from './capabilities/embeddings.ts';
 import { SimulatedImages, SimulatedSpeech, SimulatedTranscription } from './capabilities/media.ts';
 import { SimulatedMesh3d } from './capabilities/mesh3d.ts';
+import { SimulatedModeration } from './capabilities/moderation.ts';
 import { SimulatedModels } from './capabilities/models.ts';
 import { SimulatedRealtime } from './capabilities/realtime.ts';
 import { SimulatedRerank } from './capabilities/rerank.ts';
@@ -25,6 +26,7 @@ export function createSimulateProviders(options: SimulateOptions): ProviderBundl
     chat: new SimulatedChat(),
     embeddings: new SimulatedEmbeddings(),
     rerank: new SimulatedRerank(),
+    moderation: new SimulatedModeration(),
     images: new SimulatedImages(options.media),
     speech: new SimulatedSpeech(options.media),
     transcription: new SimulatedTranscription(options.media),

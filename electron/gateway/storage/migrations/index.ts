@@ -13,6 +13,7 @@ import { channels } from './011-channels.ts';
 import { journalRelay } from './012-journal-relay.ts';
 import { relayedResponses } from './013-relayed-responses.ts';
 import { prices } from './014-prices.ts';
+import { openaiSurface } from './015-openai-surface.ts';
 import { channelApi } from './019-channel-api.ts';
 
 /** One numbered schema step. */
@@ -38,5 +39,6 @@ export const migrations: readonly Migration[] = [
   journalRelay,
   relayedResponses,
   prices,
+  openaiSurface,
   channelApi,
 ];

@@ -15,6 +15,7 @@ import {
   schemaOf,
   type Fields,
 } from '../../fields.ts';
+import { metadataOf } from '../../metadata.ts';
 import { nameToolResults } from '../../turns.ts';
 import { reasoningTextOf, userPartOf } from '../chat-tables.ts';
 
@@ -25,6 +26,12 @@ export interface ChatCall {
   includeUsage: boolean;
   /** The call used the deprecated `functions`/`function_call` fields: answer with `function_call`, not `tool_calls`. */
   legacyFunctions: boolean;
+  /** `store: true`: keep the completion for the stored completions API. */
+  store: boolean;
+  /** `metadata`, kept with a stored completion (null when absent). */
+  metadata: Record<string, string> | null;
+  /** The request's messages as sent, kept with a stored completion. */
+  messages: unknown[];
 }
 
 export function parseChatBody(body: unknown): ChatCall {
@@ -72,7 +79,9 @@ export function parseChatBody(body: unknown): ChatCall {
     ...(parallelToolCalls !== undefined && tools.length > 0 && { parallelToolCalls }),
     ...(effort !== undefined && { reasoning: { effort } }),
   };
-  return { chat, ...streamFlags(fields), legacyFunctions };
+  const store = optionalBoolean(fields, 'store') ?? false;
+  const metadata = absent(fields, 'metadata') ? null : metadataOf(fields['metadata']);
+  return { chat, ...streamFlags(fields), legacyFunctions, store, metadata, messages };
 }
 
 /** `stream` and `stream_options.include_usage` (shared by chat and legacy completions); options without a stream are a 400. */

@@ -91,17 +91,32 @@ export function parseImageEdit(
   };
 }
 
-/** The answer: each image as a URL (`urls`, in order) or as base64 PNG bytes, with the prompt as its revised prompt. */
+/** The sides a variation may have, as on the real API. */
+const VARIATION_SIZES = ['256x256', '512x512', '1024x1024'];
+
+/** The form fields of POST /v1/images/variations (the image itself is checked by its PNG header), or a 400 naming the first field that is wrong. */
+export function parseImageVariation(fields: Fields, limits: ImageRequestLimits): ImageGenerationRequest {
+  const model = optionalString(fields, 'model') ?? 'sim-image';
+  const n = optionalNumber(fields, 'n', { integer: true, min: 1, max: limits.maxImages }) ?? 1;
+  const size = optionalString(fields, 'size') ?? '1024x1024';
+  if (!VARIATION_SIZES.includes(size))
+    throw invalid(`Invalid value for 'size': '${size}'. Expected one of ${VARIATION_SIZES.join(', ')}.`, 'size');
+  const { width, height } = parseSize(size, limits);
+  return { model, prompt: '', n, width, height, responseFormat: responseFormatOf(fields, model) };
+}
+
+/** The answer: each image as a URL (`urls`, in order) or as base64 PNG bytes, with the prompt as its revised prompt (none for a variation, which has no prompt). */
 export function renderImages(
   createdMs: number,
   images: readonly { png: Uint8Array; width: number; height: number }[],
-  prompt: string,
+  prompt: string | undefined,
   urls?: readonly string[],
 ) {
+  const revised = prompt === undefined ? {} : { revised_prompt: prompt };
   const data = images.map((image, index) =>
     urls
-      ? { url: urls[index]!, revised_prompt: prompt }
-      : { b64_json: Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength).toString('base64'), revised_prompt: prompt },
+      ? { url: urls[index]!, ...revised }
+      : { b64_json: Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength).toString('base64'), ...revised },
   );
   return { created: Math.floor(createdMs / 1000), data, output_format: 'png', size: `${images[0]!.width}x${images[0]!.height}` };
 }

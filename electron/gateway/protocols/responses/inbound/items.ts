@@ -6,6 +6,7 @@ import { mediaOfUrl } from '../../neutral/media-url.ts';
 import { packReasoning } from '../reasoning-data.ts';
 import { asObject, isObject, requiredString, type Fields } from '../../fields.ts';
 import { nameToolResults } from '../../turns.ts';
+import { summaryOf } from './compaction-item.ts';
 
 /** A conversation item as stored: an input item of a request, or an output item of a response. */
 export type ResponseItem = Fields;
@@ -75,6 +76,9 @@ export function itemsToTurns(items: ResponseItem[]): ChatTurn[] {
         else turns.push({ role: 'assistant', text: '', reasoning: [reasoning] });
         break;
       }
+      case 'compaction':
+        turns.push({ role: 'system', text: `Summary of the earlier conversation: ${summaryOf(item, path)}` });
+        break;
       default:
         throw invalid(`Input items of type '${String(item['type'])}' are not supported in simulate mode.`, `${path}.type`);
     }

@@ -14,7 +14,7 @@ import {
   schemaOf,
   type Fields,
 } from '../../fields.ts';
-import { metadataProblem } from '../../metadata.ts';
+import { metadataOf } from '../../metadata.ts';
 import { itemsToTurns, normalizeInput, type ResponseItem } from './items.ts';
 
 /** A function tool as echoed back on the Response object. */
@@ -50,6 +50,8 @@ export interface ResponsesCall {
   reasoningSummary: boolean;
   store: boolean;
   stream: boolean;
+  /** Run in the background: answered at once `queued`, polled until done (needs `store`, no `stream`). */
+  background: boolean;
   previousResponseId: string | null;
   metadata: Fields;
 }
@@ -65,6 +67,12 @@ export function parseResponsesBody(body: unknown): ResponsesCall {
   const tools = parseTools(fields);
   const { choice, allowed } = parseToolChoice(fields, tools);
   const { format, echo } = parseFormat(fields);
+  const store = optionalBoolean(fields, 'store') ?? true;
+  const stream = optionalBoolean(fields, 'stream') ?? false;
+  const background = optionalBoolean(fields, 'background') ?? false;
+  if (background && !store) throw invalid('Background responses need store: true (they are kept to be polled).', 'background');
+  if (background && stream)
+    throw invalid('Streaming a background response is not simulated; poll it with GET /v1/responses/{id}.', 'stream');
   return {
     model,
     input: normalizeInput(fields['input']),
@@ -86,10 +94,11 @@ export function parseResponsesBody(body: unknown): ResponsesCall {
     topP: optionalNumber(fields, 'top_p', { min: 0, max: 1 }) ?? null,
     parallelToolCalls: optionalBoolean(fields, 'parallel_tool_calls') ?? null,
     ...reasoningOf(fields),
-    store: optionalBoolean(fields, 'store') ?? true,
-    stream: optionalBoolean(fields, 'stream') ?? false,
+    store,
+    stream,
+    background,
     previousResponseId,
-    metadata: absent(fields, 'metadata') ? {} : parseMetadata(fields['metadata']),
+    metadata: absent(fields, 'metadata') ? {} : metadataOf(fields['metadata']),
   };
 }
 
@@ -174,14 +183,6 @@ function reasoningOf(fields: Fields): Pick<ResponsesCall, 'reasoningEffort' | 'r
   const known = (['minimal', 'low', 'medium', 'high'] as const).find((name) => name === effort) ?? null;
   const summary = reasoning['summary'] ?? reasoning['generate_summary'];
   return { reasoningEffort: known, reasoningSummary: typeof summary === 'string' && summary !== 'none' };
-}
-
-/** `metadata`: an object keeping the OpenAI rule (it is stored with the response). */
-function parseMetadata(value: unknown): Fields {
-  const metadata = asObject(value, 'metadata');
-  const problem = metadataProblem(metadata, 'metadata');
-  if (problem) throw invalid(problem.message, problem.param);
-  return metadata;
 }
 
 /** The neutral request: instructions as system text (not inherited from earlier responses), the whole conversation as turns. */

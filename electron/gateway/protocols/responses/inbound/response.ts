@@ -83,7 +83,7 @@ export function responseObject(call: ResponsesCall, meta: ResponseMeta, outcome?
     object: 'response',
     created_at: meta.createdAt,
     status,
-    background: false,
+    background: call.background,
     error: null,
     incomplete_details: status === 'incomplete' ? { reason: outcome?.incompleteReason ?? 'max_output_tokens' } : null,
     instructions: call.instructions,
@@ -109,7 +109,8 @@ export function responseObject(call: ResponsesCall, meta: ResponseMeta, outcome?
   };
 }
 
-function usageOf(usage: ChatResult['usage']): Fields {
+/** `usage` as a Response reports it. */
+export function usageOf(usage: ChatResult['usage']): Fields {
   return {
     input_tokens: usage.inputTokens,
     input_tokens_details: { cached_tokens: usage.cachedInputTokens ?? 0 },

@@ -1,0 +1,114 @@
+// Runs one batch line as its endpoint's route would (the same services: chat completions, embeddings, responses, moderations), or relays it when its model is routed to a channel; any failure becomes the line's error answer.
+import { GatewayError, HTTP_STATUS, invalid } from '../errors.ts';
+import { countTokens } from '../protocols/neutral/tokens.ts';
+import type { BatchEndpoint } from '../protocols/openai/inbound/batches.ts';
+import { openaiChatCodec } from '../protocols/openai/inbound/chat-codec.ts';
+import { parseEmbeddingsRequest, renderEmbeddings } from '../protocols/openai/inbound/embeddings.ts';
+import { openaiErrorBody } from '../protocols/openai/error-body.ts';
+import { responsesCodec } from '../protocols/responses/inbound/codec.ts';
+import type { CallContext, PassthroughOperation, PassthroughProvider, ProviderSelector } from '../providers/types.ts';
+import type { BillingService } from './billing.ts';
+import type { ChatCompletionsService } from './chat-completions.ts';
+import { ChatMetering } from './chat-metering.ts';
+import type { ModerationService } from './moderations.ts';
+import type { ResponsesService } from './responses.ts';
+import type { RetrievalService } from './retrieval.ts';
+
+/** Largest relayed answer one line keeps, in bytes; a longer one is the line's error. */
+export const MAX_RELAYED_LINE_BYTES = 8 * 1024 * 1024;
+
+/** The answer to one line: an HTTP status and a JSON body. */
+export interface LineAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** The pass-through operation of each endpoint a relay forwards. */
+const RELAYED: Partial<Record<BatchEndpoint, PassthroughOperation>> = {
+  '/v1/chat/completions': 'chat',
+  '/v1/embeddings': 'embeddings',
+  '/v1/responses': 'responses',
+};
+
+export interface BatchLinesDeps {
+  providers: ProviderSelector;
+  billing: BillingService;
+  chat: ChatCompletionsService;
+  responses: ResponsesService;
+  retrieval: RetrievalService;
+  moderations: ModerationService;
+  /** A failure that is not an answer (a bug): reported, and the line answers 500. */
+  onError: (error: unknown) => void;
+}
+
+export class BatchLines {
+  private readonly deps: BatchLinesDeps;
+  private readonly metering: ChatMetering;
+  constructor(deps: BatchLinesDeps) {
+    this.deps = deps;
+    this.metering = new ChatMetering(deps.billing);
+  }
+
+  /** The answer to `body` sent to `url` (the call carries the line's body as `rawBody`); never throws. */
+  async run(url: BatchEndpoint, body: Record<string, unknown>, call: CallContext): Promise<LineAnswer> {
+    try {
+      if (body['stream'] === true) throw invalid("Streaming is not available in a batch: leave out 'stream'.", 'stream');
+      const model = typeof body['model'] === 'string' ? body['model'] : undefined;
+      const operation = RELAYED[url];
+      const passthrough = model === undefined ? undefined : this.deps.providers.for(call, model).passthrough;
+      if (passthrough && operation && model !== undefined) return await this.relay(passthrough, operation, model, call);
+      return { status: 200, body: await this.answer(url, body, call) };
+    } catch (error) {
+      // A line stopped because the gateway is stopping is no bug: its answer is dropped and it runs again after the restart.
+      if (!(error instanceof GatewayError) && !call.signal.aborted) this.deps.onError(error);
+      const failure = error instanceof GatewayError ? error : new GatewayError('internal', 'Internal error in the gateway; see its log');
+      return { status: HTTP_STATUS[failure.kind], body: openaiErrorBody(failure) };
+    }
+  }
+
+  private async answer(url: BatchEndpoint, body: Record<string, unknown>, call: CallContext): Promise<unknown> {
+    switch (url) {
+      case '/v1/chat/completions':
+        return this.deps.chat.create(openaiChatCodec.parse(body), call);
+      case '/v1/embeddings': {
+        const { encoding, ...asked } = parseEmbeddingsRequest(body);
+        const { vectors, usage } = await this.deps.retrieval.embed(asked, call);
+        return renderEmbeddings(asked.model, vectors, usage.inputTokens, encoding);
+      }
+      case '/v1/responses': {
+        const parsed = responsesCodec.parse(body);
+        if (parsed.background) throw invalid("A batch line runs at once: leave out 'background'.", 'background');
+        return this.deps.responses.create(parsed, call);
+      }
+      case '/v1/moderations':
+        return this.deps.moderations.moderate(body, call);
+    }
+  }
+
+  /** The line forwarded to the channel serving its model; its answer read whole (bounded) and billed by the upstream's usage. */
+  private async relay(
+    passthrough: PassthroughProvider,
+    operation: PassthroughOperation,
+    model: string,
+    call: CallContext,
+  ): Promise<LineAnswer> {
+    const reply = await passthrough.forward({ operation, model, stream: false }, call);
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of reply.body) {
+      size += chunk.byteLength;
+      if (size > MAX_RELAYED_LINE_BYTES)
+        throw new GatewayError('upstream_failed', `The upstream's answer is larger than ${MAX_RELAYED_LINE_BYTES} bytes.`);
+      chunks.push(chunk);
+    }
+    const usage = await reply.usage;
+    const estimate = call.rawBody ? countTokens(call.rawBody.toString('utf8')) : 0;
+    if (usage) this.metering.chargeRelayed({ principal: call.principal, endpoint: call.endpoint, model }, usage, estimate);
+    const text = Buffer.concat(chunks).toString('utf8');
+    try {
+      return { status: reply.status, body: JSON.parse(text) as unknown };
+    } catch {
+      return { status: reply.status, body: text };
+    }
+  }
+}

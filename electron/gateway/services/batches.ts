@@ -1,0 +1,363 @@
+// Batches per account: created from an uploaded JSONL file, moved on the clock through validating → in_progress → finalizing → completed (or cancelled, failed, expired), each line run by BatchLines, results kept in SQLite so a restart resumes where it stopped.
+import { GatewayError, invalid, notFound } from '../errors.ts';
+import { publicId, randomBase62 } from '../ids.ts';
+import {
+  answeredLine,
+  batchError,
+  parseBatchLine,
+  unsentLine,
+  type BatchCreate,
+  type BatchEndpoint,
+} from '../protocols/openai/inbound/batches.ts';
+import type { Principal } from '../principal.ts';
+import type { CallContext } from '../providers/types.ts';
+import type { AccountsRepo } from '../storage/accounts-repo.ts';
+import type { BatchesRepo, BatchResultRow, BatchRow } from '../storage/batches-repo.ts';
+import type { CursorAsk } from '../storage/cursor-rows.ts';
+import type { Db } from '../storage/database.ts';
+import type { Clock } from '../time.ts';
+import type { ApiFiles } from './api-files.ts';
+import type { BatchLines } from './batch-lines.ts';
+import type { StorageLimits } from './storage-limits.ts';
+
+type Json = Record<string, unknown>;
+
+/**
+ * The pace of a batch by the gateway's clock (documented in docs/endpoints.md): `validating` for validatingMs, then at most
+ * linesPerSecond lines per second of the clock with at most `concurrency` lines at once, then `finalizing` for finalizingMs.
+ */
+export const BATCH_PACE = { validatingMs: 1000, linesPerSecond: 50, concurrency: 8, finalizingMs: 1000 } as const;
+/** Most request lines in one input file, as on the real API. */
+export const MAX_BATCH_LINES = 50_000;
+/** How long a batch may take (its `completion_window`). */
+const WINDOW_MS = 24 * 60 * 60 * 1000;
+/** Input files kept in memory while their batches run (the rest are read again when their turn comes). */
+const CACHED_INPUTS = 4;
+
+export interface BatchesDeps {
+  db: Db;
+  repo: BatchesRepo;
+  accounts: AccountsRepo;
+  files: ApiFiles;
+  lines: BatchLines;
+  clock: Clock;
+  limits: StorageLimits;
+}
+
+export class BatchesService {
+  private readonly deps: BatchesDeps;
+  /** The request lines of recently read input files, by batch id. */
+  private readonly inputs = new Map<string, string[]>();
+  constructor(deps: BatchesDeps) {
+    this.deps = deps;
+  }
+
+  /**
+   * A new batch of the caller's uploaded file (purpose `batch`), `validating`. Finished batches past their age go first;
+   * at the account's cap its oldest finished batch is deleted, or the call is a 400 when none is finished.
+   */
+  create(principal: Principal, asked: BatchCreate): Json {
+    const { repo, clock, limits, files } = this.deps;
+    const file = files.get(principal.accountId, asked.inputFileId);
+    if (file.purpose !== 'batch')
+      throw invalid(
+        `File ${asked.inputFileId} was uploaded with purpose '${file.purpose}'; a batch needs purpose 'batch'.`,
+        'input_file_id',
+      );
+    const now = clock.now();
+    const id = publicId('batch');
+    const batch: Json = {
+      id,
+      object: 'batch',
+      endpoint: asked.endpoint,
+      model: null,
+      errors: null,
+      input_file_id: asked.inputFileId,
+      completion_window: asked.completionWindow,
+      status: 'validating',
+      output_file_id: null,
+      error_file_id: null,
+      created_at: seconds(now),
+      in_progress_at: null,
+      expires_at: seconds(now + WINDOW_MS),
+      finalizing_at: null,
+      completed_at: null,
+      failed_at: null,
+      expired_at: null,
+      cancelling_at: null,
+      cancelled_at: null,
+      request_counts: { total: 0, completed: 0, failed: 0 },
+      usage: usageOf(0, 0),
+      metadata: asked.metadata,
+      ...(asked.outputExpiresAfterSeconds !== undefined && {
+        output_expires_after: { anchor: 'created_at', seconds: asked.outputExpiresAfterSeconds },
+      }),
+    };
+    this.deps.db.transaction(() => {
+      for (const old of repo.finishedBefore(now - limits.batchMaxAgeMs, limits.pruneBatch)) repo.delete(old);
+      if (repo.count(principal.accountId) >= limits.batchesPerAccount) {
+        const oldest = repo.oldestFinished(principal.accountId);
+        if (!oldest)
+          throw invalid(
+            `This account has ${limits.batchesPerAccount} batches still running, the most allowed; wait or cancel one.`,
+            'input_file_id',
+          );
+        repo.delete(oldest);
+      }
+      repo.insert({
+        batch_id: id,
+        account_id: principal.accountId,
+        token_id: principal.tokenId,
+        status: 'validating',
+        batch_json: JSON.stringify(batch),
+        created_at: now,
+      });
+    })();
+    return batch;
+  }
+
+  get(accountId: number, batchId: string): Json {
+    return JSON.parse(this.find(accountId, batchId).batch_json) as Json;
+  }
+
+  list(accountId: number, ask: CursorAsk): { data: Json[]; hasMore: boolean } {
+    const { rows, hasMore } = this.deps.repo.list(accountId, ask);
+    return { data: rows.map((row) => JSON.parse(row.batch_json) as Json), hasMore };
+  }
+
+  /** Asks a running batch to stop: `cancelling` now, `cancelled` (with the results so far in its files) at the runner's next step. */
+  cancel(accountId: number, batchId: string): Json {
+    const row = this.find(accountId, batchId);
+    const batch = JSON.parse(row.batch_json) as Json;
+    if (row.status === 'cancelling' || row.status === 'cancelled') return batch;
+    if (row.status !== 'validating' && row.status !== 'in_progress') {
+      throw invalid(`Cannot cancel a batch that is ${row.status}.`, 'batch_id');
+    }
+    return this.write(row, { ...batch, status: 'cancelling', cancelling_at: seconds(this.deps.clock.now()) });
+  }
+
+  /**
+   * One step of every batch being worked on (the oldest `most` first): what the clock allows of each. A batch whose step
+   * fails unexpectedly ends `failed`; nothing is thrown. `signal` aborts the lines under way (the gateway stops).
+   */
+  async advance(signal: AbortSignal, onError: (error: unknown) => void, most = 16): Promise<void> {
+    for (const row of this.deps.repo.active(most)) {
+      if (signal.aborted) return;
+      try {
+        await this.step(row, signal);
+      } catch (error) {
+        onError(error);
+        const current = this.deps.repo.byId(row.batch_id);
+        if (current)
+          this.fail(current, batchError('internal_error', 'The batch stopped on an internal error of the gateway; see its log.'));
+      }
+    }
+  }
+
+  private async step(row: BatchRow, signal: AbortSignal): Promise<void> {
+    const now = this.deps.clock.now();
+    const batch = JSON.parse(row.batch_json) as Json;
+    switch (row.status) {
+      case 'cancelling':
+        return this.finish(row, 'cancelled', 'cancelled_at');
+      case 'validating':
+        if (now < row.created_at + BATCH_PACE.validatingMs) return;
+        return this.validate(row, batch);
+      case 'in_progress':
+        if (now >= Number(batch['expires_at']) * 1000) return this.finish(row, 'expired', 'expired_at');
+        return this.runLines(row, batch, now, signal);
+      case 'finalizing':
+        if (now < Number(batch['finalizing_at']) * 1000 + BATCH_PACE.finalizingMs) return;
+        return this.finish(row, 'completed', 'completed_at');
+    }
+  }
+
+  /** Reads the input file: an empty or oversized one fails the batch; otherwise it is `in_progress` with its line count. */
+  private async validate(row: BatchRow, batch: Json): Promise<void> {
+    let lines: string[];
+    try {
+      lines = await this.inputOf(row, batch);
+    } catch (error) {
+      if (!(error instanceof GatewayError)) throw error;
+      return this.fail(row, batchError('invalid_file', `The input file cannot be read: ${error.message}`));
+    }
+    if (lines.length === 0) return this.fail(row, batchError('empty_file', 'The input file has no request lines.'));
+    if (lines.length > MAX_BATCH_LINES) {
+      return this.fail(
+        row,
+        batchError('too_many_requests', `The input file has ${lines.length} lines; at most ${MAX_BATCH_LINES} per batch.`),
+      );
+    }
+    this.write(row, {
+      ...batch,
+      status: 'in_progress',
+      in_progress_at: seconds(this.deps.clock.now()),
+      request_counts: { total: lines.length, completed: 0, failed: 0 },
+    });
+  }
+
+  /**
+   * Runs the next lines the clock allows (at most BATCH_PACE.concurrency at once), records their results, and moves on to
+   * `finalizing` after the last. An input file deleted before a restart let it be read again fails the batch.
+   */
+  private async runLines(row: BatchRow, batch: Json, now: number, signal: AbortSignal): Promise<void> {
+    let lines: string[];
+    try {
+      lines = await this.inputOf(row, batch);
+    } catch (error) {
+      if (!(error instanceof GatewayError)) throw error;
+      return this.fail(row, batchError('invalid_file', `The input file cannot be read: ${error.message}`));
+    }
+    const allowed = Math.floor(((now - Number(batch['in_progress_at']) * 1000) * BATCH_PACE.linesPerSecond) / 1000);
+    const end = Math.min(lines.length, row.next_line + BATCH_PACE.concurrency, Math.max(row.next_line, allowed));
+    if (end > row.next_line) {
+      const principal = this.principalOf(row);
+      const indexes = Array.from({ length: end - row.next_line }, (_, offset) => row.next_line + offset);
+      const results = await Promise.all(
+        indexes.map((index) => this.runLine(lines[index]!, index, batch['endpoint'] as BatchEndpoint, principal, signal)),
+      );
+      if (signal.aborted) return; // Stopped mid-step: these lines run again after the restart.
+      this.deps.repo.addResults(row.batch_id, results, end);
+    }
+    const current = this.deps.repo.byId(row.batch_id);
+    if (!current || current.status !== 'in_progress') return; // Cancelled meanwhile: the next step finishes it.
+    const counts = countsOf(this.deps.repo.results(row.batch_id), lines.length);
+    const next = { ...(JSON.parse(current.batch_json) as Json), request_counts: counts };
+    if (end >= lines.length) this.write(current, { ...next, status: 'finalizing', finalizing_at: seconds(this.deps.clock.now()) });
+    else this.write(current, next);
+  }
+
+  private async runLine(
+    text: string,
+    index: number,
+    endpoint: BatchEndpoint,
+    principal: Principal,
+    signal: AbortSignal,
+  ): Promise<BatchResultRow> {
+    const id = publicId('batch_req');
+    const line = parseBatchLine(text, endpoint);
+    if (!line.ok) return { line: index, ok: 0, result_json: JSON.stringify(unsentLine(id, line.customId, line.code, line.message)) };
+    const call: CallContext = {
+      principal,
+      protocol: endpoint === '/v1/responses' ? 'responses' : 'openai',
+      endpoint,
+      rawBody: Buffer.from(JSON.stringify(line.body)),
+      headers: {},
+      signal,
+    };
+    const answer = await this.deps.lines.run(endpoint, line.body, call);
+    const ok = answer.status >= 200 && answer.status < 300 ? 1 : 0;
+    return {
+      line: index,
+      ok,
+      result_json: JSON.stringify(answeredLine(id, line.customId, answer.status, `req_${randomBase62(24)}`, answer.body)),
+    };
+  }
+
+  /** Writes the output and error files of the results so far, and ends the batch with `status`. */
+  private finish(row: BatchRow, status: 'completed' | 'cancelled' | 'expired', stamp: string): void {
+    const batch = JSON.parse(row.batch_json) as Json;
+    const results = this.deps.repo.results(row.batch_id);
+    const total = Number((batch['request_counts'] as Json | undefined)?.['total'] ?? 0);
+    const outputs = results.filter((result) => result.ok === 1);
+    const errors = results.filter((result) => result.ok === 0);
+    const expires = batch['output_expires_after'] as { seconds: number } | undefined;
+    const keep = (kind: string, list: BatchResultRow[]) =>
+      list.length === 0
+        ? null
+        : this.deps.files.create(row.account_id, {
+            filename: `${row.batch_id}_${kind}.jsonl`,
+            purpose: 'batch_output',
+            bytes: Buffer.from(list.map((result) => result.result_json).join('\n') + '\n'),
+            ...(expires && { expiresAfterSeconds: expires.seconds }),
+          }).file_id;
+    let files: { output: string | null; error: string | null };
+    try {
+      files = { output: keep('output', outputs), error: keep('error', errors) };
+    } catch (error) {
+      if (!(error instanceof GatewayError)) throw error;
+      return this.fail(row, batchError('output_not_stored', `The results could not be stored: ${error.message}`));
+    }
+    this.write(row, {
+      ...batch,
+      status,
+      [stamp]: seconds(this.deps.clock.now()),
+      output_file_id: files.output,
+      error_file_id: files.error,
+      request_counts: countsOf(results, total),
+      usage: usageTotal(outputs),
+    });
+    this.deps.repo.deleteResults(row.batch_id);
+    this.inputs.delete(row.batch_id);
+  }
+
+  private fail(row: BatchRow, error: Json): void {
+    const batch = JSON.parse(row.batch_json) as Json;
+    this.write(row, { ...batch, status: 'failed', failed_at: seconds(this.deps.clock.now()), errors: { object: 'list', data: [error] } });
+    this.deps.repo.deleteResults(row.batch_id);
+    this.inputs.delete(row.batch_id);
+  }
+
+  /** The request lines of the batch's input file (blank lines left out), read once while the batch runs. */
+  private async inputOf(row: BatchRow, batch: Json): Promise<string[]> {
+    const cached = this.inputs.get(row.batch_id);
+    if (cached) return cached;
+    const bytes = await this.deps.files.content(row.account_id, String(batch['input_file_id']));
+    const lines = bytes
+      .toString('utf8')
+      .split('\n')
+      .map((line) => line.replace(/\r$/, ''))
+      .filter((line) => line.trim() !== '');
+    if (this.inputs.size >= CACHED_INPUTS) this.inputs.delete(this.inputs.keys().next().value!);
+    this.inputs.set(row.batch_id, lines);
+    return lines;
+  }
+
+  /** The caller a batch's lines run (and are billed) as: the account and token that created it. */
+  private principalOf(row: BatchRow): Principal {
+    const account = this.deps.accounts.findById(row.account_id);
+    return { accountId: row.account_id, accountName: account?.name ?? '', tokenId: row.token_id };
+  }
+
+  private find(accountId: number, batchId: string): BatchRow {
+    const row = this.deps.repo.find(accountId, batchId);
+    if (!row) throw notFound(`No batch found with id '${batchId}'.`, 'batch_id');
+    return row;
+  }
+
+  private write(row: BatchRow, batch: Json): Json {
+    this.deps.repo.update(row.batch_id, String(batch['status']), JSON.stringify(batch));
+    return batch;
+  }
+}
+
+function seconds(ms: number): number {
+  return Math.floor(ms / 1000);
+}
+
+function countsOf(results: readonly BatchResultRow[], total: number) {
+  const completed = results.filter((result) => result.ok === 1).length;
+  return { total, completed, failed: results.length - completed };
+}
+
+function usageOf(input: number, output: number) {
+  return {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: output,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: input + output,
+  };
+}
+
+/** The tokens the answered lines report (chat and embeddings `prompt_tokens`/`completion_tokens`, responses `input_tokens`/`output_tokens`). */
+function usageTotal(outputs: readonly BatchResultRow[]) {
+  let input = 0;
+  let output = 0;
+  for (const result of outputs) {
+    const usage = ((JSON.parse(result.result_json) as { response?: { body?: { usage?: Json } } }).response?.body?.usage ?? {}) as Json;
+    input += Number(usage['prompt_tokens'] ?? usage['input_tokens'] ?? 0) || 0;
+    output += Number(usage['completion_tokens'] ?? usage['output_tokens'] ?? 0) || 0;
+  }
+  return usageOf(input, output);
+}

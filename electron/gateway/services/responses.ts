@@ -1,0 +1,89 @@
+// Responses API calls that do not stream: a response made by the call's provider (stored when asked, or kept to be polled in the background) and a compaction; billed like every chat call.
+import { publicId } from '../ids.ts';
+import { compactionItem } from '../protocols/responses/inbound/compaction-item.ts';
+import { compactedOutput, compactedResponse, type CompactCall } from '../protocols/responses/inbound/compaction.ts';
+import { responsesCodec } from '../protocols/responses/inbound/codec.ts';
+import { chatRequestOf, type ResponsesCall } from '../protocols/responses/inbound/request.ts';
+import type { CallContext, ProviderSelector } from '../providers/types.ts';
+import type { Clock } from '../time.ts';
+import type { BillingService } from './billing.ts';
+import { ChatMetering } from './chat-metering.ts';
+import type { StoredResponses } from './stored-responses.ts';
+
+type Json = Record<string, unknown>;
+
+/** What the compaction's summary is asked as (the simulated model answers about the conversation's words). */
+const SUMMARY_PROMPT = 'Summarize the conversation so far in a few sentences.';
+
+export class ResponsesService {
+  private readonly providers: ProviderSelector;
+  private readonly metering: ChatMetering;
+  private readonly stored: StoredResponses;
+  private readonly clock: Clock;
+  constructor(deps: { providers: ProviderSelector; billing: BillingService; stored: StoredResponses; clock: Clock }) {
+    this.providers = deps.providers;
+    this.metering = new ChatMetering(deps.billing);
+    this.stored = deps.stored;
+    this.clock = deps.clock;
+  }
+
+  /** The conversation a call answers: a continued stored response's items, then its own input; and how many came before. */
+  conversationOf(parsed: ResponsesCall, call: CallContext): { conversation: Json[]; inputFrom: number } {
+    const earlier =
+      parsed.previousResponseId === null ? [] : this.stored.conversationAfter(call.principal.accountId, parsed.previousResponseId);
+    return { conversation: [...earlier, ...parsed.input], inputFrom: earlier.length };
+  }
+
+  /**
+   * A whole response: made, checked to fit storage and stored when asked (before the charge: one too large is refused whole),
+   * then billed. A background response is answered as the caller sees it now (queued) and polled until done.
+   */
+  async create(parsed: ResponsesCall, call: CallContext): Promise<Json> {
+    const { accountId } = call.principal;
+    const { conversation, inputFrom } = this.conversationOf(parsed, call);
+    const meta = { id: publicId('resp'), createdAt: Math.floor(this.clock.now() / 1000), newId: publicId };
+    const result = await this.providers.for(call, parsed.model).chat.complete(chatRequestOf(parsed, conversation), call);
+    const response = responsesCodec.render(result, parsed, meta) as Json;
+    if (parsed.store) {
+      this.stored.save(accountId, meta.id, this.stored.prepare(conversation, response, inputFrom), { background: parsed.background });
+    }
+    this.metering.chargeResult({ principal: call.principal, endpoint: call.endpoint, model: parsed.model }, result);
+    return parsed.background ? this.stored.get(accountId, meta.id) : response;
+  }
+
+  /** A compaction of the conversation: its user messages kept, the rest summarised by the call's model into one `compaction` item; billed. */
+  async compact(parsed: CompactCall, call: CallContext): Promise<Json> {
+    const asResponses: ResponsesCall = {
+      model: parsed.model,
+      input: parsed.input,
+      instructions: parsed.instructions,
+      tools: [],
+      allowedTools: [],
+      toolChoice: 'none',
+      toolChoiceEcho: 'none',
+      format: { type: 'text' },
+      formatEcho: { type: 'text' },
+      maxOutputTokens: null,
+      temperature: null,
+      topP: null,
+      parallelToolCalls: null,
+      reasoningEffort: null,
+      reasoningSummary: false,
+      store: false,
+      stream: false,
+      background: false,
+      previousResponseId: parsed.previousResponseId,
+      metadata: {},
+    };
+    const { conversation } = this.conversationOf(asResponses, call);
+    const request = chatRequestOf(asResponses, [
+      ...conversation,
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: SUMMARY_PROMPT }] },
+    ]);
+    const result = await this.providers.for(call, parsed.model).chat.complete(request, call);
+    this.metering.chargeResult({ principal: call.principal, endpoint: call.endpoint, model: parsed.model }, result);
+    const summary = result.choices[0]?.text ?? '';
+    const output = compactedOutput(conversation, compactionItem(publicId('cmp'), summary), publicId);
+    return compactedResponse(publicId('resp'), Math.floor(this.clock.now() / 1000), output, result.usage, parsed.imageCompression);
+  }
+}

@@ -1,0 +1,116 @@
+// Repository of batches (the Batch API object as JSON, with its status and progress) and the results of their lines; every API query is scoped by account.
+import { cursorRows, type CursorAsk, type CursorRows } from './cursor-rows.ts';
+import type { Db } from './database.ts';
+
+/** A batch: the API object as JSON, its status (also inside the JSON) and how many of its lines have results. */
+export interface BatchRow {
+  id: number;
+  batch_id: string;
+  account_id: number;
+  /** The token that created it: its lines are billed to it. */
+  token_id: string;
+  status: string;
+  batch_json: string;
+  next_line: number;
+  created_at: number;
+}
+
+/** The result of one line: its output or error line, as JSON. */
+export interface BatchResultRow {
+  line: number;
+  ok: number;
+  result_json: string;
+}
+
+/** Statuses of batches still being worked on. */
+export const ACTIVE_BATCH_STATUSES = ['validating', 'in_progress', 'finalizing', 'cancelling'] as const;
+
+export class BatchesRepo {
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  insert(row: Omit<BatchRow, 'id' | 'next_line'>): void {
+    this.db
+      .prepare(
+        `INSERT INTO batches (batch_id, account_id, token_id, status, batch_json, created_at)
+         VALUES (@batch_id, @account_id, @token_id, @status, @batch_json, @created_at)`,
+      )
+      .run(row);
+  }
+
+  find(accountId: number, batchId: string): BatchRow | undefined {
+    return this.db.prepare('SELECT * FROM batches WHERE account_id = ? AND batch_id = ?').get(accountId, batchId) as BatchRow | undefined;
+  }
+
+  byId(batchId: string): BatchRow | undefined {
+    return this.db.prepare('SELECT * FROM batches WHERE batch_id = ?').get(batchId) as BatchRow | undefined;
+  }
+
+  list(accountId: number, ask: CursorAsk): CursorRows<BatchRow> {
+    return cursorRows(this.db, { table: 'batches', idColumn: 'batch_id', accountId }, ask);
+  }
+
+  /** The oldest `limit` batches still being worked on (of every account). */
+  active(limit: number): BatchRow[] {
+    return this.db
+      .prepare(`SELECT * FROM batches WHERE status IN (${ACTIVE_BATCH_STATUSES.map(() => '?').join(', ')}) ORDER BY id LIMIT ?`)
+      .all(...ACTIVE_BATCH_STATUSES, limit) as BatchRow[];
+  }
+
+  /** Writes a batch's object and status. */
+  update(batchId: string, status: string, batchJson: string): void {
+    this.db.prepare('UPDATE batches SET status = ?, batch_json = ? WHERE batch_id = ?').run(status, batchJson, batchId);
+  }
+
+  count(accountId: number): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM batches WHERE account_id = ?').get(accountId) as { n: number }).n;
+  }
+
+  /** The account's oldest batch that is no longer worked on, if any. */
+  oldestFinished(accountId: number): string | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT batch_id FROM batches WHERE account_id = ? AND status NOT IN (${ACTIVE_BATCH_STATUSES.map(() => '?').join(', ')}) ORDER BY id LIMIT 1`,
+      )
+      .get(accountId, ...ACTIVE_BATCH_STATUSES) as { batch_id: string } | undefined;
+    return row?.batch_id;
+  }
+
+  /** Finished batches (of every account) created before `before`, at most `limit`. */
+  finishedBefore(before: number, limit: number): string[] {
+    const rows = this.db
+      .prepare(
+        `SELECT batch_id FROM batches WHERE created_at < ? AND status NOT IN (${ACTIVE_BATCH_STATUSES.map(() => '?').join(', ')}) ORDER BY id LIMIT ?`,
+      )
+      .all(before, ...ACTIVE_BATCH_STATUSES, limit) as { batch_id: string }[];
+    return rows.map((row) => row.batch_id);
+  }
+
+  /** Deletes a batch and its line results. */
+  delete(batchId: string): void {
+    this.db.prepare('DELETE FROM batch_results WHERE batch_id = ?').run(batchId);
+    this.db.prepare('DELETE FROM batches WHERE batch_id = ?').run(batchId);
+  }
+
+  /** Records the results of lines from `next_line` on and moves `next_line` past them, in one transaction. */
+  addResults(batchId: string, results: readonly BatchResultRow[], nextLine: number): void {
+    this.db.transaction(() => {
+      const statement = this.db.prepare('INSERT OR REPLACE INTO batch_results (batch_id, line, ok, result_json) VALUES (?, ?, ?, ?)');
+      for (const result of results) statement.run(batchId, result.line, result.ok, result.result_json);
+      this.db.prepare('UPDATE batches SET next_line = ? WHERE batch_id = ?').run(nextLine, batchId);
+    })();
+  }
+
+  /** The batch's line results in line order. */
+  results(batchId: string): BatchResultRow[] {
+    return this.db
+      .prepare('SELECT line, ok, result_json FROM batch_results WHERE batch_id = ? ORDER BY line')
+      .all(batchId) as BatchResultRow[];
+  }
+
+  deleteResults(batchId: string): void {
+    this.db.prepare('DELETE FROM batch_results WHERE batch_id = ?').run(batchId);
+  }
+}
