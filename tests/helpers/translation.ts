@@ -5,6 +5,7 @@ import OpenAI from 'openai';
 import type { ChatWireName } from '../../shared/channels.ts';
 import { memoryChannels, type TestChannel } from './channels.ts';
 import { startGateway, type TestGateway } from './gateway.ts';
+import { journalEntries, settle } from './relay.ts';
 
 /** The model names the rig's channel serves: `tr-echo` (the upstream's sim-echo), `tr-chat` (sim-chat), and `tr-*` for any other name through `*`. */
 export const RIG_MODELS = ['tr-echo=sim-echo', 'tr-chat=sim-chat', '*'];
@@ -18,6 +19,20 @@ export interface TranslationRig {
   /** Points the front's one channel at the upstream in `wire` (an `openai` channel with `api` chat or responses, `anthropic` or `gemini`). */
   speak(wire: ChatWireName, extra?: Partial<TestChannel>): void;
   stop(): Promise<void>;
+}
+
+/** The tool schema the translation tests call: a city, and a number of days within bounds. */
+export const WEATHER = {
+  type: 'object',
+  properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1, maximum: 7 } },
+  required: ['city'],
+};
+
+/** The last request body the upstream received on `where` (its journal settles first). */
+export async function lastUpstreamBody(up: TestGateway, where: { path: string } | { prefix: string }): Promise<any> {
+  await settle();
+  const [entry] = await journalEntries(up, where);
+  return JSON.parse(entry.request.text);
 }
 
 /** Starts the upstream and the front; the channel speaks `wire` until `speak` changes it. */

@@ -3,14 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { validateAgainstSchema } from '../helpers/json-schema-check.ts';
-import { journalEntries, settle } from '../helpers/relay.ts';
-import { startTranslationRig, type TranslationRig } from '../helpers/translation.ts';
-
-const WEATHER = {
-  type: 'object',
-  properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1, maximum: 7 } },
-  required: ['city'],
-};
+import { lastUpstreamBody, startTranslationRig, WEATHER, type TranslationRig } from '../helpers/translation.ts';
 
 describe('translation into Anthropic Messages', () => {
   let rig: TranslationRig;
@@ -20,12 +13,7 @@ describe('translation into Anthropic Messages', () => {
   after(async () => rig.stop());
   beforeEach(() => rig.speak('anthropic'));
 
-  /** The last Messages body the upstream received. */
-  const lastUpstreamBody = async () => {
-    await settle();
-    const [entry] = await journalEntries(rig.up, { path: '/v1/messages' });
-    return JSON.parse(entry.request.text);
-  };
+  const lastBody = () => lastUpstreamBody(rig.up, { path: '/v1/messages' });
 
   test('an OpenAI chat call is sent as a Messages call (system on top, max_tokens default) and answered in chat shape', async () => {
     const answer = await rig.openai.chat.completions.create({
@@ -41,7 +29,7 @@ describe('translation into Anthropic Messages', () => {
     assert.equal(answer.choices[0]!.finish_reason, 'stop');
     assert.equal(answer.model, 'tr-echo');
     assert.ok(answer.usage!.prompt_tokens > 0 && answer.usage!.completion_tokens > 0);
-    const sent = await lastUpstreamBody();
+    const sent = await lastBody();
     assert.equal(sent.model, 'sim-echo');
     assert.equal(sent.system, 'Answer briefly.');
     assert.equal(sent.max_tokens, 4096);
@@ -105,7 +93,7 @@ describe('translation into Anthropic Messages', () => {
       ],
     });
     assert.match(second.choices[0]!.message.content ?? '', /sunny, 21 degrees/);
-    const sent = await lastUpstreamBody();
+    const sent = await lastBody();
     assert.deepEqual(
       sent.messages.map((message: { role: string }) => message.role),
       ['user', 'assistant', 'user'],
@@ -169,7 +157,7 @@ describe('translation into Anthropic Messages', () => {
   test('a Responses client: text, a stream that completes with usage, and a function call loop', async () => {
     const answer = await rig.openai.responses.create({ model: 'tr-echo', input: 'responses over anthropic', instructions: 'Be exact.' });
     assert.equal(answer.output_text, 'responses over anthropic');
-    assert.equal((await lastUpstreamBody()).system, 'Be exact.');
+    assert.equal((await lastBody()).system, 'Be exact.');
     const events: string[] = [];
     let completed: OpenAI.Responses.Response | undefined;
     for await (const event of await rig.openai.responses.create({ model: 'tr-echo', input: 'streamed responses', stream: true })) {

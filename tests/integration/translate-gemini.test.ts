@@ -5,14 +5,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { validateAgainstSchema } from '../helpers/json-schema-check.ts';
-import { journalEntries, settle } from '../helpers/relay.ts';
-import { startTranslationRig, type TranslationRig } from '../helpers/translation.ts';
-
-const WEATHER = {
-  type: 'object',
-  properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1, maximum: 7 } },
-  required: ['city'],
-};
+import { lastUpstreamBody, startTranslationRig, WEATHER, type TranslationRig } from '../helpers/translation.ts';
 
 describe('translation into Gemini generateContent', () => {
   let rig: TranslationRig;
@@ -22,12 +15,7 @@ describe('translation into Gemini generateContent', () => {
   after(async () => rig.stop());
   beforeEach(() => rig.speak('gemini'));
 
-  /** The last generateContent body the upstream received (streamed or not). */
-  const lastUpstreamBody = async () => {
-    await settle();
-    const [entry] = await journalEntries(rig.up, { prefix: '/v1beta/models' });
-    return JSON.parse(entry.request.text);
-  };
+  const lastBody = () => lastUpstreamBody(rig.up, { prefix: '/v1beta/models' });
 
   test('an OpenAI chat call goes up as contents with a systemInstruction and generationConfig, and comes back in chat shape', async () => {
     const answer = await rig.openai.chat.completions.create({
@@ -43,7 +31,7 @@ describe('translation into Gemini generateContent', () => {
     assert.equal(answer.choices[0]!.message.content, 'echo into gemini');
     assert.equal(answer.model, 'tr-echo');
     assert.ok(answer.usage!.prompt_tokens > 0 && answer.usage!.completion_tokens > 0);
-    const sent = await lastUpstreamBody();
+    const sent = await lastBody();
     assert.deepEqual(sent.systemInstruction, { parts: [{ text: 'Answer briefly.' }] });
     assert.deepEqual(sent.contents, [{ role: 'user', parts: [{ text: 'echo into gemini' }] }]);
     assert.deepEqual(sent.generationConfig, { maxOutputTokens: 50, stopSequences: ['NEVER'], temperature: 0.4 });
@@ -90,7 +78,7 @@ describe('translation into Gemini generateContent', () => {
       ],
     });
     assert.match(second.choices[0]!.message.content ?? '', /cloudy, 18 degrees/);
-    const sent = await lastUpstreamBody();
+    const sent = await lastBody();
     assert.deepEqual(
       sent.contents.map((content: { role: string }) => content.role),
       ['user', 'model', 'user'],
@@ -107,7 +95,7 @@ describe('translation into Gemini generateContent', () => {
       messages: [{ role: 'user', content: 'anthropic into gemini' }],
     });
     assert.equal(answer.content[0]!.type === 'text' && answer.content[0]!.text, 'anthropic into gemini');
-    assert.equal((await lastUpstreamBody()).systemInstruction.parts[0].text, 'Be exact.');
+    assert.equal((await lastBody()).systemInstruction.parts[0].text, 'Be exact.');
     const stream = rig.anthropic.messages.stream({
       model: 'tr-echo',
       max_tokens: 64,

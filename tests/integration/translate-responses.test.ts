@@ -6,13 +6,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { validateAgainstSchema } from '../helpers/json-schema-check.ts';
 import { journalEntries, settle } from '../helpers/relay.ts';
-import { startTranslationRig, type TranslationRig } from '../helpers/translation.ts';
-
-const WEATHER = {
-  type: 'object',
-  properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1, maximum: 7 } },
-  required: ['city'],
-};
+import { lastUpstreamBody, startTranslationRig, WEATHER, type TranslationRig } from '../helpers/translation.ts';
 
 describe('translation into the OpenAI Responses API', () => {
   let rig: TranslationRig;
@@ -22,11 +16,7 @@ describe('translation into the OpenAI Responses API', () => {
   after(async () => rig.stop());
   beforeEach(() => rig.speak('openai-responses'));
 
-  const lastUpstreamBody = async () => {
-    await settle();
-    const [entry] = await journalEntries(rig.up, { path: '/v1/responses' });
-    return JSON.parse(entry.request.text);
-  };
+  const lastBody = () => lastUpstreamBody(rig.up, { path: '/v1/responses' });
 
   test('an OpenAI chat call goes up as instructions and input items with store off, and comes back in chat shape', async () => {
     const answer = await rig.openai.chat.completions.create({
@@ -39,7 +29,7 @@ describe('translation into the OpenAI Responses API', () => {
     });
     assert.equal(answer.choices[0]!.message.content, 'chat into responses');
     assert.equal(answer.model, 'tr-echo');
-    const sent = await lastUpstreamBody();
+    const sent = await lastBody();
     assert.equal(sent.model, 'sim-echo');
     assert.equal(sent.store, false, 'the gateway keeps the conversation, not the upstream');
     assert.equal(sent.max_output_tokens, 40);
@@ -81,7 +71,7 @@ describe('translation into the OpenAI Responses API', () => {
       ],
     });
     assert.match(second.choices[0]!.message.content ?? '', /mild, 17 degrees/);
-    const sent = await lastUpstreamBody();
+    const sent = await lastBody();
     assert.deepEqual(
       sent.input.map((item: { type: string }) => item.type),
       ['message', 'function_call', 'function_call_output'],
