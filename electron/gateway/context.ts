@@ -42,6 +42,7 @@ import { MediaPool, type MediaPoolOptions } from './workers/media-pool.ts';
 import { StoredResponses } from './services/stored-responses.ts';
 import { RelayedResponses } from './services/relayed-responses.ts';
 import { ResponsesRepo } from './storage/responses-repo.ts';
+import { GroupCommit } from './storage/group-commit.ts';
 
 /** Events the gateway emits for hosts and the UI. */
 export interface GatewayEvents {
@@ -113,6 +114,8 @@ export interface GatewayContext {
   providers: ProviderSelector;
   /** The relay channels (SQLite and the secret store, read per call); also the ChannelDirectory relay routing reads. */
   channels: ChannelsService;
+  /** Bookkeeping writes (usage ledger, channel health) committed together once per event-loop turn; flushed at stop. */
+  writes: GroupCommit;
 }
 
 export interface ContextOptions {
@@ -166,7 +169,8 @@ export function createContext(options: ContextOptions): GatewayContext {
   const assetsRepo = new AssetsRepo(db);
   const meta = new MetaRepo(db);
   const media = new MediaPool(options.media);
-  const channels = new ChannelsService({ repo: new ChannelsRepo(db), secrets: options.secrets, clock });
+  const writes = new GroupCommit(db, (error) => void events.emit('error', error));
+  const channels = new ChannelsService({ repo: new ChannelsRepo(db), secrets: options.secrets, clock, writes });
   const providers =
     options.providers ??
     new ProviderChoice(
@@ -187,7 +191,11 @@ export function createContext(options: ContextOptions): GatewayContext {
   const refresher = new AssetRefresher(assetsRepo, providers, clock, assetChanged);
   const storageLimits: StorageLimits = { ...STORAGE_LIMITS, ...options.storageLimits };
   const reportError = (error: unknown) => void events.emit('error', error);
-  const billing = new BillingService(new UsageRepo(db), clock, options.modelAliases, { limits: storageLimits, onError: reportError });
+  const billing = new BillingService(new UsageRepo(db), clock, options.modelAliases, {
+    limits: storageLimits,
+    onError: reportError,
+    defer: (write) => writes.defer(write),
+  });
   const scheduler = new RefreshScheduler({
     intervalMs: options.refreshIntervalMs,
     assets: assetsRepo,
@@ -232,6 +240,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     media,
     providers,
     channels,
+    writes,
     storedResponses: new StoredResponses(new ResponsesRepo(db), db, clock, storageLimits),
     relayedResponses: new RelayedResponses(new RelayedResponsesRepo(db), clock, storageLimits),
     storageLimits,

@@ -174,6 +174,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       await context.media.close();
       await context.scheduler.stop();
       context.journal.stop();
+      context.writes.flush();
       db.close();
       simulateDb?.close();
     },

@@ -29,7 +29,10 @@ export class ChatMetering {
    * the input as `inputEstimate`, the output as the token estimate of the text delivered.
    */
   chargeRelayed(bill: ChatBill, usage: RelayedUsage, inputEstimate: number): void {
-    this.charge(bill, {
+    // The relayed answer has gone out already: the charge joins this turn's group commit (see BillingService.chargeAnswered).
+    this.billing.chargeAnswered(bill.principal, {
+      endpoint: bill.endpoint,
+      model: bill.model,
       inputTokens: usage.inputTokens ?? inputEstimate,
       outputTokens: usage.outputTokens ?? countTokens(usage.deliveredText),
     });
