@@ -1,4 +1,6 @@
 // Relay: the baseline upstream directly, Gatehouse relaying to it with the journal on and off, and Portkey pointed at it, side by side.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { chatBody } from '../lib/fixtures.ts';
 import { startPortkey } from '../lib/portkey.ts';
 import { startChild, type Child } from '../lib/processes.ts';
@@ -22,6 +24,12 @@ type Ready = { url: string; token?: string };
 const upstreamScript = new URL('../servers/upstream.ts', import.meta.url);
 const gatehouseScript = new URL('../servers/gatehouse.ts', import.meta.url);
 
+/** The bench's Gatehouse server in an older checkout ($BENCH_BEFORE_DIR), run beside this one to record before and after in one run. */
+export function beforeScript(): URL | undefined {
+  const dir = process.env['BENCH_BEFORE_DIR'];
+  return dir ? pathToFileURL(path.join(dir, 'bench/servers/gatehouse.ts')) : undefined;
+}
+
 /** Runs the relay comparison; `execArgv` goes to the Gatehouse processes (e.g. --cpu-prof). */
 export async function benchRelay(plan: RoundPlan, concurrencies: number[], execArgv: string[] = []): Promise<RelayResults> {
   const children: Child<Ready>[] = [];
@@ -34,6 +42,9 @@ export async function benchRelay(plan: RoundPlan, concurrencies: number[], execA
     children.push(journalOn);
     const journalOff = await startChild<Ready>(gatehouseScript, [JSON.stringify({ journal: false, channelBaseUrl: base })], execArgv);
     children.push(journalOff);
+    const before = beforeScript();
+    const previous = before && (await startChild<Ready>(before, [JSON.stringify({ journal: true, channelBaseUrl: base })], execArgv));
+    if (previous) children.push(previous);
     const portkey = await startPortkey();
     if ('skipped' in portkey) {
       skipped.push(`portkey: ${portkey.skipped}`);
@@ -53,6 +64,10 @@ export async function benchRelay(plan: RoundPlan, concurrencies: number[], execA
           spec: { method: 'POST', path, body, headers: bearer(journalOff) },
         },
       ];
+      if (previous) {
+        const spec = { method: 'POST' as const, path, body, headers: bearer(previous) };
+        contenders.push({ name: 'gatehouse BEFORE (journal on)', origin: previous.ready.url, spec });
+      }
       if (!('skipped' in portkey)) {
         contenders.push({
           name: `portkey ${portkey.version}`,
