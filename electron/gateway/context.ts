@@ -195,6 +195,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     limits: storageLimits,
     onError: reportError,
     defer: (write) => writes.defer(write),
+    commit: (write) => writes.commit(write),
   });
   const scheduler = new RefreshScheduler({
     intervalMs: options.refreshIntervalMs,

@@ -29,7 +29,7 @@ export async function openaiChatRoutes(app: FastifyInstance, options: { context:
     const meta = { id: publicId('chatcmpl'), created: Math.floor(clock.now() / 1000), model: parsed.chat.model };
     if (!parsed.stream) {
       const result = await chat.complete(parsed.chat, call);
-      metering.chargeResult(bill, result);
+      await metering.chargeResult(bill, result);
       return openaiChatCodec.render(result, parsed, meta);
     }
     const deltas = metering.meter(await chat.stream(parsed.chat, call), bill, () => estimateInputTokens(parsed.chat));

@@ -55,7 +55,7 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
       const response = responsesCodec.render(result, parsed, meta) as Record<string, unknown>;
       // Checked before the charge: a response too large to store is refused whole.
       if (parsed.store) stored.save(accountId, meta.id, stored.prepare(conversation, response));
-      metering.chargeResult(bill, result);
+      await metering.chargeResult(bill, result);
       return response;
     }
     // A conversation already too large to store is refused before anything streams; the finished response is stored as streamed.

@@ -26,6 +26,8 @@ export interface LedgerUpkeep {
    * GroupCommit, so those charges of one event-loop turn share one transaction and one durable flush.
    */
   defer?: (write: () => void) => void;
+  /** How `chargeCommitted` writes are committed: absent, at once; the gateway passes its GroupCommit's `commit`. */
+  commit?: (write: () => void) => Promise<void>;
 }
 
 export class BillingService {
@@ -52,6 +54,18 @@ export class BillingService {
   charge(principal: Principal, usage: Usage): number {
     const { entry, amount } = this.entryOf(principal, usage);
     this.record(entry);
+    return amount;
+  }
+
+  /**
+   * Charges a call before its answer goes out, like `charge`, but resolves once the charge is durable as part of this
+   * event-loop turn's group commit: the caller awaits it before answering, so what is acknowledged is still committed,
+   * and concurrent calls share one flush. Resolves with the amount in micro-units.
+   */
+  async chargeCommitted(principal: Principal, usage: Usage): Promise<number> {
+    const { entry, amount } = this.entryOf(principal, usage);
+    if (this.upkeep.commit) await this.upkeep.commit(() => this.record(entry));
+    else this.record(entry);
     return amount;
   }
 

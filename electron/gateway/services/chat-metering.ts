@@ -19,9 +19,9 @@ export class ChatMetering {
     this.billing = billing;
   }
 
-  /** Charges a whole answer for its usage. */
-  chargeResult(bill: ChatBill, result: ChatResult): void {
-    this.charge(bill, result.usage);
+  /** Charges a whole answer for its usage; resolves once the charge is durable (await it before answering). */
+  async chargeResult(bill: ChatBill, result: ChatResult): Promise<void> {
+    await this.billing.chargeCommitted(bill.principal, { endpoint: bill.endpoint, model: bill.model, ...result.usage });
   }
 
   /**

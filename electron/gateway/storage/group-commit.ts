@@ -5,15 +5,17 @@ import type { Db } from './database.ts';
 export const GROUP_COMMIT_LIMIT = 1000;
 
 /**
- * Bookkeeping writes that no caller waits for: each is queued and the queue is committed at the end of the current
- * event-loop turn (`setImmediate`), in one transaction, so N calls answered in one turn cost one `synchronous=FULL`
- * flush instead of N. A write that throws is rolled back alone (its own savepoint) and reported; the others commit.
- * `flush()` commits the queue at once: before a write that reads what is queued, and when the gateway stops.
+ * Writes queued and committed together at the end of the current event-loop turn (`setImmediate`), in one
+ * transaction, so N calls in one turn cost one `synchronous=FULL` flush instead of N. `commit()` resolves once its
+ * write is durable (an answer that waits for it acknowledges nothing that a crash could lose); `defer()` is for
+ * writes no caller waits for. A write that throws is rolled back alone (its own savepoint): a deferred one is
+ * reported, a committed one rejects its promise; the others commit. `flush()` commits the queue at once: before a
+ * write that reads what is queued, and when the gateway stops.
  */
 export class GroupCommit {
   private readonly db: Db;
   private readonly onError: (error: unknown) => void;
-  private queue: (() => void)[] = [];
+  private queue: { write: () => void; done?: (error?: unknown) => void }[] = [];
   private scheduled: NodeJS.Immediate | undefined;
 
   constructor(db: Db, onError: (error: unknown) => void) {
@@ -30,7 +32,24 @@ export class GroupCommit {
       write();
       return;
     }
-    this.queue.push(write);
+    this.enqueue({ write });
+  }
+
+  /** Queues `write` and resolves once it is committed (rejects with its error, or the commit's). */
+  commit(write: () => void): Promise<void> {
+    if (this.db.inTransaction) {
+      try {
+        write();
+        return Promise.resolve();
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
+    }
+    return new Promise((resolve, reject) => this.enqueue({ write, done: (error) => (error === undefined ? resolve() : reject(error)) }));
+  }
+
+  private enqueue(item: { write: () => void; done?: (error?: unknown) => void }): void {
+    this.queue.push(item);
     this.scheduled ??= setImmediate(() => this.flush());
   }
 
@@ -45,19 +64,26 @@ export class GroupCommit {
     this.scheduled = undefined;
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, GROUP_COMMIT_LIMIT);
+      const failed = new Map<number, unknown>();
+      let commitError: unknown;
       try {
         this.db.transaction(() => {
-          for (const write of batch) {
+          batch.forEach((item, index) => {
             try {
-              this.db.transaction(write)();
+              this.db.transaction(item.write)();
             } catch (error) {
-              this.report(error);
+              failed.set(index, error);
             }
-          }
+          });
         })();
       } catch (error) {
-        this.report(error);
+        commitError = error ?? new Error('the commit failed');
       }
+      batch.forEach((item, index) => {
+        const error = commitError ?? failed.get(index);
+        if (item.done) item.done(error);
+        else if (error !== undefined) this.report(error);
+      });
     }
   }
 
