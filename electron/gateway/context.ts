@@ -188,7 +188,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       },
     );
   const assetChanged = (row: AssetRow) => events.emit('asset.changed', { ...presentAsset(row), account_id: row.account_id });
-  const refresher = new AssetRefresher(assetsRepo, providers, clock, assetChanged);
+  const refresher = new AssetRefresher(assetsRepo, providers, clock, assetChanged, (write) => writes.commit(write));
   const storageLimits: StorageLimits = { ...STORAGE_LIMITS, ...options.storageLimits };
   const reportError = (error: unknown) => void events.emit('error', error);
   const billing = new BillingService(new UsageRepo(db), clock, options.modelAliases, {
