@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { closePools } from './lib/load.ts';
 import { renderMarkdown, type BenchResults } from './lib/report.ts';
 import { benchFootprint } from './sections/footprint.ts';
-import { benchRelay } from './sections/relay.ts';
+import { beforeScript, benchRelay } from './sections/relay.ts';
 import { benchScan } from './sections/scan.ts';
 import { benchSimulate } from './sections/simulate.ts';
 
@@ -45,7 +45,11 @@ const results: BenchResults = {
 try {
   if (only.has('relay')) results.relay = await benchRelay(plan, concurrencies);
   if (only.has('simulate')) results.simulate = await benchSimulate(plan, concurrencies, env('BENCH_ASSETS', 100_000));
-  if (only.has('scan')) results.scan = await benchScan(env('BENCH_SCAN_ASSETS', 10_000), env('BENCH_REVIEWER_MS', 10));
+  if (only.has('scan')) {
+    results.scan = await benchScan(env('BENCH_SCAN_ASSETS', 10_000), env('BENCH_REVIEWER_MS', 10));
+    const before = beforeScript();
+    if (before) results.scanBefore = await benchScan(env('BENCH_SCAN_ASSETS', 10_000), env('BENCH_REVIEWER_MS', 10), before);
+  }
   if (only.has('footprint')) results.footprint = await benchFootprint(2, 3000);
 } finally {
   await closePools();

@@ -14,6 +14,8 @@ export interface BenchResults {
   relay?: { cases: RelayCase[]; skipped: string[]; portkeyVersion?: string };
   simulate?: RelayCase[];
   scan?: ScanResult;
+  /** The same scan on the older checkout ($BENCH_BEFORE_DIR), when given. */
+  scanBefore?: ScanResult;
   footprint?: FootprintResult;
   notes: string[];
 }
@@ -80,16 +82,11 @@ export function renderMarkdown(results: BenchResults): string {
     for (const reason of results.relay.skipped) parts.push('', `Skipped: ${reason}`);
   }
   if (results.simulate) parts.push('', '## Simulate mode', '', caseTable(results.simulate, false));
-  if (results.scan) {
-    const scan = results.scan;
-    parts.push(
-      '',
-      '## Background scan',
-      '',
-      `${scan.checked} of ${scan.assets} non-terminal assets refreshed in ${fixed(scan.wallMs / 1000, 2)} s against a reviewer taking ${scan.reviewerMs} ms per call, ` +
-        `at most ${scan.concurrency} calls in flight (${scan.errors} errors).`,
-    );
-  }
+  const scanLine = (scan: ScanResult, who: string) =>
+    `${who}: ${scan.checked} of ${scan.assets} non-terminal assets refreshed in ${fixed(scan.wallMs / 1000, 2)} s against a reviewer taking ` +
+    `${scan.reviewerMs} ms per call, at most ${scan.concurrency} calls in flight (${scan.errors} errors).`;
+  if (results.scan) parts.push('', '## Background scan', '', scanLine(results.scan, 'This checkout'));
+  if (results.scanBefore) parts.push('', scanLine(results.scanBefore, 'BEFORE'));
   if (results.footprint) {
     const foot = results.footprint;
     parts.push(

@@ -12,9 +12,12 @@ export interface ScanResult {
   concurrency: number;
 }
 
-/** Seeds `assets` assets as Processing and times one scan of them. */
-export async function benchScan(assets: number, reviewerMs: number): Promise<ScanResult> {
-  const script = new URL('../servers/gatehouse.ts', import.meta.url);
+/** Seeds `assets` assets as Processing and times one scan of them (on the bench's Gatehouse server `script`). */
+export async function benchScan(
+  assets: number,
+  reviewerMs: number,
+  script = new URL('../servers/gatehouse.ts', import.meta.url),
+): Promise<ScanResult> {
   const child = await startChild<{ url: string }>(script, [
     JSON.stringify({ journal: true, seed: { assets, status: 'Processing' }, reviewerMs }),
   ]);
