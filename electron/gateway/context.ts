@@ -55,6 +55,7 @@ import { BatchRunner } from './scheduler/batch-runner.ts';
 import { BatchesRepo } from './storage/batches-repo.ts';
 import { ChatCompletionsRepo } from './storage/chat-completions-repo.ts';
 import { FilesRepo } from './storage/files-repo.ts';
+import { GroupCommit } from './storage/group-commit.ts';
 
 /** Events the gateway emits for hosts and the UI. */
 export interface GatewayEvents {
@@ -142,6 +143,8 @@ export interface GatewayContext {
   providers: ProviderSelector;
   /** The relay channels (SQLite and the secret store, read per call); also the ChannelDirectory relay routing reads. */
   channels: ChannelsService;
+  /** Bookkeeping writes (usage ledger, channel health) committed together once per event-loop turn; flushed at stop. */
+  writes: GroupCommit;
 }
 
 export interface ContextOptions {
@@ -195,7 +198,8 @@ export function createContext(options: ContextOptions): GatewayContext {
   const assetsRepo = new AssetsRepo(db);
   const meta = new MetaRepo(db);
   const media = new MediaPool(options.media);
-  const channels = new ChannelsService({ repo: new ChannelsRepo(db), secrets: options.secrets, clock });
+  const writes = new GroupCommit(db, (error) => void events.emit('error', error));
+  const channels = new ChannelsService({ repo: new ChannelsRepo(db), secrets: options.secrets, clock, writes });
   const providers =
     options.providers ??
     new ProviderChoice(
@@ -213,7 +217,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       },
     );
   const assetChanged = (row: AssetRow) => events.emit('asset.changed', { ...presentAsset(row), account_id: row.account_id });
-  const refresher = new AssetRefresher(assetsRepo, providers, clock, assetChanged);
+  const refresher = new AssetRefresher(assetsRepo, providers, clock, assetChanged, (write) => writes.commit(write));
   const storageLimits: StorageLimits = { ...STORAGE_LIMITS, ...options.storageLimits };
   const reportError = (error: unknown) => void events.emit('error', error);
   const prices = new PriceTable(new PricesRepo(db), clock);
@@ -221,7 +225,12 @@ export function createContext(options: ContextOptions): GatewayContext {
     new UsageRepo(db),
     clock,
     options.modelAliases,
-    { limits: storageLimits, onError: reportError },
+    {
+      limits: storageLimits,
+      onError: reportError,
+      defer: (write) => writes.defer(write),
+      commit: (write) => writes.commit(write),
+    },
     prices,
   );
   const scheduler = new RefreshScheduler({
@@ -285,6 +294,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     media,
     providers,
     channels,
+    writes,
     storedResponses,
     responses,
     storedChatCompletions,

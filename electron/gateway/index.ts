@@ -178,6 +178,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       await context.scheduler.stop();
       await context.batchRunner.stop();
       context.journal.stop();
+      context.writes.flush();
       db.close();
       simulateDb?.close();
     },

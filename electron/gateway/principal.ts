@@ -5,4 +5,6 @@ export interface Principal {
   accountId: number;
   accountName: string;
   tokenId: string;
+  /** The token's name, or its hint when unnamed, as the journal shows it (set when a request's token is accepted). */
+  tokenLabel?: string;
 }

@@ -34,7 +34,7 @@ export async function anthropicMessagesRoutes(app: FastifyInstance, options: { c
     const id = publicId('msg');
     if (!parsed.stream) {
       const result = await chat.complete(parsed.chat, call);
-      metering.chargeResult(bill, result);
+      await metering.chargeResult(bill, result);
       return anthropicCodec.render(result, parsed, { id, model: parsed.chat.model, inputTokens: result.usage.inputTokens });
     }
     const stream = await chat.stream(parsed.chat, call);

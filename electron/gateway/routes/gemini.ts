@@ -37,7 +37,7 @@ export async function geminiRoutes(app: FastifyInstance, options: { context: Gat
     const meta = { model, responseId: randomBase62(22) };
     if (!stream) {
       const result = await chat.complete(chatRequest, call);
-      metering.chargeResult(bill, result);
+      await metering.chargeResult(bill, result);
       return geminiCodec.render(result, chatRequest, meta);
     }
     const deltas = metering.meter(await chat.stream(chatRequest, call), bill, () => estimateInputTokens(chatRequest));

@@ -33,7 +33,7 @@ export async function openaiCompletionsRoutes(app: FastifyInstance, options: { c
     const meta = { id: publicId('cmpl'), created: Math.floor(clock.now() / 1000), model: parsed.model };
     if (!parsed.stream) {
       const result = joinChatResults(await Promise.all(parsed.requests.map((chatRequest) => chat.complete(chatRequest, call))));
-      metering.chargeResult(bill, result);
+      await metering.chargeResult(bill, result);
       return openaiCompletionsCodec.render(result, parsed, meta);
     }
     // Every prompt's answer is started (and so may be refused) before the first byte goes out.

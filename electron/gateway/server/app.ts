@@ -154,6 +154,9 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
  * Null when the call named no token of this gateway, as any web page's call does.
  */
 function holderOf(context: AppContext, request: FastifyRequest): { account: string; token: string } | null {
+  // An accepted token was looked up once already, by authentication.
+  const principal = request.principal as Principal | undefined;
+  if (principal?.tokenLabel !== undefined) return { account: principal.accountName, token: principal.tokenLabel };
   try {
     return context.tokens.holderOf(credentialOf(request.headers, request.query));
   } catch {

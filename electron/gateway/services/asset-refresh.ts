@@ -14,13 +14,25 @@ export class AssetRefresher {
   private readonly providers: ProviderSelector;
   private readonly clock: Clock;
   private readonly onChange: AssetChangeListener;
+  private readonly commit: (write: () => void) => Promise<void>;
 
-  /** `providers` gives the reviewer of each refresh (the background scan's has no call). */
-  constructor(repo: AssetsRepo, providers: ProviderSelector, clock: Clock, onChange: AssetChangeListener = () => {}) {
+  /**
+   * `providers` gives the reviewer of each refresh (the background scan's has no call). `commit` stores an outcome and
+   * resolves once it is durable: absent, at once; the gateway passes its group commit, so the refreshes that end in
+   * one event-loop turn (the scan runs several at a time) share one flush.
+   */
+  constructor(
+    repo: AssetsRepo,
+    providers: ProviderSelector,
+    clock: Clock,
+    onChange: AssetChangeListener = () => {},
+    commit: (write: () => void) => Promise<void> = async (write) => write(),
+  ) {
     this.repo = repo;
     this.providers = providers;
     this.clock = clock;
     this.onChange = onChange;
+    this.commit = commit;
   }
 
   /**
@@ -57,7 +69,8 @@ export class AssetRefresher {
       result.resolved_url === row.resolved_url &&
       result.failure_reason === row.failure_reason;
     if (unchanged) return row;
-    const stored = this.repo.applyRefresh(row.id, result);
+    let stored = false;
+    await this.commit(() => (stored = this.repo.applyRefresh(row.id, result)));
     const fresh = this.repo.findById(row.id) ?? row;
     if (stored) this.onChange(fresh);
     return fresh;

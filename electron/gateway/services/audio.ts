@@ -47,7 +47,7 @@ export class AudioService {
    */
   chargeRelayedTranscript(model: string, usage: RelayedUsage, call: CallContext): void {
     const seconds = usage.audioSeconds ?? (usage.inputTokens ?? 0) / AUDIO_TOKENS_PER_SECOND;
-    this.billing.charge(call.principal, {
+    this.billing.chargeAnswered(call.principal, {
       endpoint: call.endpoint,
       model,
       inputTokens: usage.inputTokens ?? Math.ceil(seconds * AUDIO_TOKENS_PER_SECOND),

@@ -1,5 +1,5 @@
 // Records the usage and amount of every billed call against its token and account (portrait calls are never billed); rolls old records up.
-import type { UsageRepo } from '../storage/usage-repo.ts';
+import type { UsageRecord, UsageRepo } from '../storage/usage-repo.ts';
 import type { Clock } from '../time.ts';
 import { FIELD_LIMITS } from '../../../shared/field-limits.ts';
 import { amountAt, priceOf } from './pricing.ts';
@@ -22,6 +22,13 @@ export interface LedgerUpkeep {
   limits: Pick<StorageLimits, 'usageRawMaxAgeMs' | 'pruneBatch' | 'usageRollupEveryMs'>;
   /** A roll-up step that failed (it is retried later; the call is billed regardless). */
   onError(error: unknown): void;
+  /**
+   * How `chargeAnswered` writes are committed: absent, at once (their own transaction); the gateway passes its
+   * GroupCommit, so those charges of one event-loop turn share one transaction and one durable flush.
+   */
+  defer?: (write: () => void) => void;
+  /** How `chargeCommitted` writes are committed: absent, at once; the gateway passes its GroupCommit's `commit`. */
+  commit?: (write: () => void) => Promise<void>;
 }
 
 export class BillingService {
@@ -48,11 +55,41 @@ export class BillingService {
     this.prices = prices;
   }
 
-  /** Charges a call to the caller's token; returns the amount in micro-units. */
+  /** Charges a call to the caller's token, committed before it returns; returns the amount in micro-units. */
   charge(principal: Principal, usage: Usage): number {
+    const { entry, amount } = this.entryOf(principal, usage);
+    this.record(entry);
+    return amount;
+  }
+
+  /**
+   * Charges a call before its answer goes out, like `charge`, but resolves once the charge is durable as part of this
+   * event-loop turn's group commit: the caller awaits it before answering, so what is acknowledged is still committed,
+   * and concurrent calls share one flush. Resolves with the amount in micro-units.
+   */
+  async chargeCommitted(principal: Principal, usage: Usage): Promise<number> {
+    const { entry, amount } = this.entryOf(principal, usage);
+    if (this.upkeep.commit) await this.upkeep.commit(() => this.record(entry));
+    else this.record(entry);
+    return amount;
+  }
+
+  /**
+   * Charges a call whose answer has already gone out (a relayed answer, billed by the usage read as it passed): no
+   * caller waits for this write, so it joins the group commit of this event-loop turn (`upkeep.defer`) instead of
+   * flushing on its own. Returns the amount in micro-units.
+   */
+  chargeAnswered(principal: Principal, usage: Usage): number {
+    const { entry, amount } = this.entryOf(principal, usage);
+    if (this.upkeep.defer) this.upkeep.defer(() => this.record(entry));
+    else this.record(entry);
+    return amount;
+  }
+
+  private entryOf(principal: Principal, usage: Usage): { entry: UsageRecord; amount: number } {
     const priced = this.aliases[usage.model] ?? usage.model;
     const amount = usage.amountMicros ?? amountAt(this.prices.priceOf(priced), usage.inputTokens, usage.outputTokens);
-    this.repo.record({
+    const entry = {
       account_id: principal.accountId,
       token_id: principal.tokenId,
       endpoint: usage.endpoint,
@@ -62,9 +99,13 @@ export class BillingService {
       output_tokens: usage.outputTokens,
       amount_micros: amount,
       created_at: this.clock.now(),
-    });
+    };
+    return { entry, amount };
+  }
+
+  private record(entry: UsageRecord): void {
+    this.repo.record(entry);
     this.rollUpStep();
-    return amount;
   }
 
   /**

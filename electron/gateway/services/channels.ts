@@ -38,6 +38,11 @@ export interface ChannelsServiceOptions {
   clock: Clock;
   /** A number in [0, 1) for the weighted order within a priority (tests pass a fixed sequence). */
   random?: () => number;
+  /**
+   * How health writes are committed: absent, at once; the gateway passes its GroupCommit, so the successes of one
+   * event-loop turn share one transaction (a failure, which reads the streak back, first commits what is queued).
+   */
+  writes?: { defer(write: () => void): void; flush(): void };
 }
 
 /** The configured channels, read from SQLite on every call so a change by the CLI or the console applies to the next request. */
@@ -47,12 +52,14 @@ export class ChannelsService implements ChannelDirectory {
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly keys = new Map<string, { revision: number; key: string | null; readAt: number }>();
+  private readonly writes: NonNullable<ChannelsServiceOptions['writes']>;
 
   constructor(options: ChannelsServiceOptions) {
     this.repo = options.repo;
     this.secrets = options.secrets;
     this.clock = options.clock;
     this.random = options.random ?? Math.random;
+    this.writes = options.writes ?? { defer: (write) => write(), flush: () => undefined };
   }
 
   /** Where keys are kept, as the user is told. */
@@ -187,8 +194,9 @@ export class ChannelsService implements ChannelDirectory {
   record(channelId: string, outcome: ChannelOutcome): void {
     const now = this.clock.now();
     const latencyMs = Math.max(0, Math.round(outcome.latencyMs));
-    if (outcome.ok) this.repo.recordSuccess(channelId, latencyMs, now);
+    if (outcome.ok) this.writes.defer(() => this.repo.recordSuccess(channelId, latencyMs, now));
     else {
+      this.writes.flush();
       // An upstream may echo the credential in its error: the text kept never holds a key this process has read.
       const key = this.keys.get(channelId)?.key;
       const error = hideSecret(outcome.error, key ?? null);

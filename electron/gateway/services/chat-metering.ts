@@ -19,9 +19,9 @@ export class ChatMetering {
     this.billing = billing;
   }
 
-  /** Charges a whole answer for its usage. */
-  chargeResult(bill: ChatBill, result: ChatResult): void {
-    this.charge(bill, result.usage);
+  /** Charges a whole answer for its usage; resolves once the charge is durable (await it before answering). */
+  async chargeResult(bill: ChatBill, result: ChatResult): Promise<void> {
+    await this.billing.chargeCommitted(bill.principal, { endpoint: bill.endpoint, model: bill.model, ...result.usage });
   }
 
   /**
@@ -29,7 +29,10 @@ export class ChatMetering {
    * the input as `inputEstimate`, the output as the token estimate of the text delivered.
    */
   chargeRelayed(bill: ChatBill, usage: RelayedUsage, inputEstimate: number): void {
-    this.charge(bill, {
+    // The relayed answer has gone out already: the charge joins this turn's group commit (see BillingService.chargeAnswered).
+    this.billing.chargeAnswered(bill.principal, {
+      endpoint: bill.endpoint,
+      model: bill.model,
       inputTokens: usage.inputTokens ?? inputEstimate,
       outputTokens: usage.outputTokens ?? countTokens(usage.deliveredText),
     });

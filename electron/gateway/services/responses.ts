@@ -47,7 +47,7 @@ export class ResponsesService {
     if (parsed.store) {
       this.stored.save(accountId, meta.id, this.stored.prepare(conversation, response, inputFrom), { background: parsed.background });
     }
-    this.metering.chargeResult({ principal: call.principal, endpoint: call.endpoint, model: parsed.model }, result);
+    await this.metering.chargeResult({ principal: call.principal, endpoint: call.endpoint, model: parsed.model }, result);
     return parsed.background ? this.stored.get(accountId, meta.id) : response;
   }
 
@@ -81,7 +81,7 @@ export class ResponsesService {
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: SUMMARY_PROMPT }] },
     ]);
     const result = await this.providers.for(call, parsed.model).chat.complete(request, call);
-    this.metering.chargeResult({ principal: call.principal, endpoint: call.endpoint, model: parsed.model }, result);
+    await this.metering.chargeResult({ principal: call.principal, endpoint: call.endpoint, model: parsed.model }, result);
     const summary = result.choices[0]?.text ?? '';
     const output = compactedOutput(conversation, compactionItem(publicId('cmp'), summary), publicId);
     return compactedResponse(publicId('resp'), Math.floor(this.clock.now() / 1000), output, result.usage, parsed.imageCompression);

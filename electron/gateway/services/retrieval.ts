@@ -13,7 +13,12 @@ export class RetrievalService {
   /** One vector per input, in order, charged to the caller by the provider's usage. */
   async embed(request: { model: string; inputs: readonly EmbeddingInput[]; dimensions?: number }, call: CallContext) {
     const result = await this.providers.for(call, request.model).embeddings.embed(request, call);
-    this.charge(call, request.model, result.usage.inputTokens);
+    await this.billing.chargeCommitted(call.principal, {
+      endpoint: call.endpoint,
+      model: request.model,
+      inputTokens: result.usage.inputTokens,
+      outputTokens: 0,
+    });
     return result;
   }
 

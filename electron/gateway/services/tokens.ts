@@ -71,7 +71,7 @@ export class TokensService {
   holderOf(secret: string | undefined): { account: string; token: string } | null {
     if (secret === undefined || secret === '') return null;
     const row = this.tokens.findByHash(hashToken(secret));
-    return row ? { account: row.account_name, token: row.name || row.token_hint } : null;
+    return row ? { account: row.account_name, token: labelOf(row) } : null;
   }
 
   /** Accepts a presented secret or throws 401 (missing, unknown) / 403 (revoked, expired, quota used up). */
@@ -88,9 +88,12 @@ export class TokensService {
     if (row.quota_micros !== null && row.used_micros >= row.quota_micros) {
       throw new GatewayError('forbidden', 'This API token has used up its quota');
     }
-    return { accountId: row.account_id, accountName: row.account_name, tokenId: row.token_id };
+    return { accountId: row.account_id, accountName: row.account_name, tokenId: row.token_id, tokenLabel: labelOf(row) };
   }
 }
+
+/** How the journal names a token: its name, or its hint when unnamed. */
+const labelOf = (row: TokenRow): string => row.name || row.token_hint;
 
 function summarize(row: TokenRow): TokenSummary {
   return {

@@ -40,13 +40,19 @@ export interface RefreshResult {
 
 const SELECT = `SELECT a.*, g.group_id AS group_id FROM portrait_assets a JOIN portrait_groups g ON g.id = a.group_ref`;
 
+/** Most list totals remembered at once (one per account and filter); past it they are counted again. */
+const TOTALS_LIMIT = 1000;
+
 export class AssetsRepo {
   private readonly db: Db;
+  /** List totals by account and filter, dropped by every insert and status change. */
+  private readonly totals = new Map<string, number>();
   constructor(db: Db) {
     this.db = db;
   }
 
   insert(asset: NewAsset): number {
+    this.totals.clear();
     const result = this.db
       .prepare(
         `INSERT INTO portrait_assets
@@ -65,20 +71,31 @@ export class AssetsRepo {
     return this.db.prepare(`${SELECT} WHERE a.id = ?`).get(id) as AssetRow | undefined;
   }
 
-  /** One page of an account's assets, oldest first, with the filtered total. */
+  /**
+   * One page of an account's assets, oldest first, with the filtered total. The page is found on the covering index
+   * first (the offset skips index entries, not joined rows), then only its rows are read; the total is remembered
+   * until this repository next inserts an asset or changes a status (the only writes that change it; every write of
+   * portrait assets goes through this repository).
+   */
   page(accountId: number, filter: AssetFilter, limit: number, offset: number): { rows: AssetRow[]; total: number } {
     const where = ['a.account_id = @accountId'];
     if (filter.groupRef !== undefined) where.push('a.group_ref = @groupRef');
     if (filter.status !== undefined) where.push('a.status = @status');
-    const params = { accountId, groupRef: filter.groupRef, status: filter.status, limit, offset };
+    const params = stripUndefined({ accountId, groupRef: filter.groupRef, status: filter.status });
     const clause = where.join(' AND ');
     const rows = this.db
-      .prepare(`${SELECT} WHERE ${clause} ORDER BY a.id LIMIT @limit OFFSET @offset`)
-      .all(stripUndefined(params)) as AssetRow[];
-    const { n } = this.db
-      .prepare(`SELECT COUNT(*) AS n FROM portrait_assets a WHERE ${clause}`)
-      .get(stripUndefined({ accountId, groupRef: filter.groupRef, status: filter.status })) as { n: number };
-    return { rows, total: n };
+      .prepare(
+        `${SELECT} WHERE a.id IN (SELECT a.id FROM portrait_assets a WHERE ${clause} ORDER BY a.id LIMIT @limit OFFSET @offset) ORDER BY a.id`,
+      )
+      .all({ ...params, limit, offset }) as AssetRow[];
+    const key = `${accountId} ${filter.groupRef ?? ''} ${filter.status ?? ''}`;
+    let total = this.totals.get(key);
+    if (total === undefined) {
+      total = (this.db.prepare(`SELECT COUNT(*) AS n FROM portrait_assets a WHERE ${clause}`).get(params) as { n: number }).n;
+      if (this.totals.size >= TOTALS_LIMIT) this.totals.clear();
+      this.totals.set(key, total);
+    }
+    return { rows, total };
   }
 
   rename(id: number, name: string, now: number): void {
@@ -97,6 +114,7 @@ export class AssetsRepo {
          WHERE id = @id AND status IN ('Submitted', 'Processing')`,
       )
       .run({ id, ...result });
+    if (changed.changes > 0) this.totals.clear();
     return changed.changes > 0;
   }
 

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { assertUsableDatabase, assertWritableDir, classify, dataDirUnusable } from './data-dir-check.ts';
 import { migrations, type Migration } from './migrations/index.ts';
+import { cacheStatements } from './statement-cache.ts';
 import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../private-files.ts';
 
 export type Db = Database.Database;
@@ -42,6 +43,7 @@ export function openSqliteFile(dataDir: string, fileName: string, steps: readonl
   try {
     ensurePrivateFile(file);
     db = new Database(file);
+    cacheStatements(db);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');

@@ -1,9 +1,19 @@
-// One upstream request: aborted when the caller goes away, and given up when its response headers take longer than the channel's timeout.
+// One upstream request (undici's request API: no WHATWG streams per call): aborted when the caller goes away, and given up when its response headers take longer than the channel's timeout.
+import { Readable } from 'node:stream';
+import { request as undiciRequest } from 'undici';
 import { GatewayError } from '../../errors.ts';
+
+/** What relay reads of an upstream answer: its status, headers and body bytes as they arrive. */
+export interface UpstreamResponse {
+  status: number;
+  ok: boolean;
+  headers: Headers;
+  body: AsyncIterable<Uint8Array> | null;
+}
 
 /** An upstream response and the way to stop it (its body is read later, and stopped when the caller stops reading). */
 export interface Fetched {
-  response: Response;
+  response: UpstreamResponse;
   /** Aborts the request (idempotent); call it once the body is read or given up. */
   stop(): void;
 }
@@ -34,13 +44,19 @@ export async function upstreamFetch(url: string, init: UpstreamInit, timeoutMs: 
     controller.abort(new Error('timeout'));
   }, timeoutMs);
   try {
-    const body = init.body === undefined || Buffer.isBuffer(init.body) ? init.body : ReadableStream.from(init.body);
-    const response = await fetch(url, {
+    const answer = await undiciRequest(url, {
       method: init.method ?? 'POST',
-      headers: init.headers,
-      ...(body !== undefined && { body, duplex: 'half' as const }),
+      // The body is passed on as it comes: an encoded one would reach the caller without its encoding header.
+      headers: { ...init.headers, 'accept-encoding': 'identity' },
+      ...(init.body !== undefined && { body: Buffer.isBuffer(init.body) ? init.body : Readable.from(init.body) }),
       signal: controller.signal,
     });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (value === undefined) continue;
+      for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+    }
+    const response = { status: answer.statusCode, ok: answer.statusCode >= 200 && answer.statusCode < 300, headers, body: answer.body };
     return { response, stop };
   } catch (error) {
     stop();
@@ -59,6 +75,6 @@ export function callerGone(): GatewayError {
 
 /** The network cause of a failed fetch, e.g. ECONNREFUSED. */
 function causeOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message;
+  const { cause, code } = error as { cause?: { code?: string; message?: string }; code?: string };
+  return cause?.code ?? cause?.message ?? code ?? (error as Error).message;
 }

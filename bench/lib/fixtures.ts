@@ -1,0 +1,50 @@
+// The fixed answers of the baseline upstream and the bare Fastify route: one chat completion and an SSE stream of N chunks.
+
+/** Chunks in the baseline's streamed answer. */
+export const STREAM_CHUNKS = 20;
+
+/** The fixed non-streamed chat completion (OpenAI shape, with usage so a gateway can bill it). */
+export const CHAT_COMPLETION = {
+  id: 'chatcmpl-bench',
+  object: 'chat.completion',
+  created: 1_700_000_000,
+  model: 'bench-model',
+  choices: [
+    {
+      index: 0,
+      message: { role: 'assistant', content: 'The quick brown fox jumps over the lazy dog. '.repeat(4).trim() },
+      finish_reason: 'stop',
+    },
+  ],
+  usage: { prompt_tokens: 12, completion_tokens: 40, total_tokens: 52 },
+};
+
+/** The serialized completion, as sent. */
+export const CHAT_COMPLETION_JSON = JSON.stringify(CHAT_COMPLETION);
+
+/** The fixed SSE stream: STREAM_CHUNKS content chunks, a usage chunk, then `[DONE]`. */
+export const CHAT_STREAM_EVENTS: string[] = (() => {
+  const chunk = (delta: object, finish: string | null, usage?: object) =>
+    `data: ${JSON.stringify({
+      id: 'chatcmpl-bench',
+      object: 'chat.completion.chunk',
+      created: 1_700_000_000,
+      model: 'bench-model',
+      choices: [{ index: 0, delta, finish_reason: finish }],
+      ...(usage && { usage }),
+    })}\n\n`;
+  const events = [chunk({ role: 'assistant', content: '' }, null)];
+  for (let i = 0; i < STREAM_CHUNKS; i++) events.push(chunk({ content: `word${i} ` }, null));
+  events.push(chunk({}, 'stop', { prompt_tokens: 12, completion_tokens: STREAM_CHUNKS, total_tokens: 12 + STREAM_CHUNKS }));
+  events.push('data: [DONE]\n\n');
+  return events;
+})();
+
+/** The chat request every contender receives (`stream` set per case). */
+export function chatBody(stream: boolean, model = 'bench-model'): object {
+  return {
+    model,
+    messages: [{ role: 'user', content: 'Say something short.' }],
+    ...(stream && { stream: true, stream_options: { include_usage: true } }),
+  };
+}

@@ -1,0 +1,66 @@
+// Child processes of the bench: start a server script and wait for its first IPC message, read its resident memory, stop it.
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** A running child and the first message it sent (its URL and whatever else it reports). */
+export interface Child<T> {
+  process: ChildProcess;
+  ready: T;
+  /** Waits for the next message that has `key`. */
+  next<K extends string>(key: K): Promise<Record<K, any>>;
+  stop(): Promise<void>;
+}
+
+/** Forks `script` (a .ts file, run with Node's type stripping) and resolves with its first message; `execArgv` e.g. for --cpu-prof. */
+export function startChild<T>(script: URL, args: string[] = [], execArgv: string[] = []): Promise<Child<T>> {
+  const child = fork(script, args, {
+    execArgv: ['--disable-warning=ExperimentalWarning', ...execArgv],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`${script.pathname} exited with ${code} before it was ready`)));
+    child.once('message', (ready) => {
+      child.removeAllListeners('exit');
+      resolve({
+        process: child,
+        ready: ready as T,
+        next: (key) =>
+          new Promise((done) => {
+            const listener = (message: any) => {
+              if (message && key in message) {
+                child.off('message', listener);
+                done(message);
+              }
+            };
+            child.on('message', listener);
+          }),
+        stop: () => stopProcess(child),
+      });
+    });
+  });
+}
+
+/** Asks `child` to end (disconnect, then SIGTERM) and waits for it; SIGKILL after 10 s. */
+export function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    if (child.connected) child.disconnect();
+    else child.kill('SIGTERM');
+  });
+}
+
+/** Resident memory of a process in MB, from /proc (Linux); NaN elsewhere. */
+export function rssMb(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}

@@ -1,0 +1,146 @@
+// Footprint of `gatehouse serve`: start-up to the first answered request, resident memory idle, under load and after, and the console's first paint.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chatBody } from '../lib/fixtures.ts';
+import { runLoad } from '../lib/load.ts';
+import { rssMb, stopProcess } from '../lib/processes.ts';
+import { spreadOf, type Spread } from '../lib/stats.ts';
+
+const root = path.resolve(fileURLToPath(import.meta.url), '../../..');
+
+export interface FootprintResult {
+  /** Spawn of `gatehouse serve` to the first answered API call, ms (fresh data dir, then restarts). */
+  startupMs: Spread;
+  rssIdleMb: number;
+  rssLoadMb: number;
+  rssAfterMb: number;
+  /** The console's first contentful paint in headless Chromium, ms, or why it was skipped. */
+  consolePaintMs: number | null;
+  skipped: string[];
+}
+
+interface Served {
+  child: ChildProcess;
+  url: string;
+  token: string;
+  consoleUrl: string;
+  startupMs: number;
+}
+
+/** Starts `gatehouse serve` on `dataDir` and waits for its first answered call (`token` when the dir is not new). */
+async function serve(dataDir: string, knownToken?: string): Promise<Served> {
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(root, 'bin/gatehouse.mjs'),
+      'serve',
+      '--port',
+      '0',
+      '--tls-port',
+      'off',
+      '--data-dir',
+      dataDir,
+      '--settings-file',
+      'off',
+      '--secrets',
+      'none',
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  let out = '';
+  const lines = new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (/^console: /m.test(out)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`gatehouse serve exited with ${code}`)));
+  });
+  await lines;
+  const url = /listening on (http:\/\/\S+)/.exec(out)![1]!;
+  const token = knownToken ?? /(sk-gh-\S+)/.exec(out)![1]!;
+  const consoleUrl = /^console: (\S+)/m.exec(out)![1]!;
+  const answer = await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${token}` } });
+  await answer.arrayBuffer();
+  if (answer.status !== 200) throw new Error(`first call answered ${answer.status}`);
+  return { child, url, token, consoleUrl, startupMs: performance.now() - started };
+}
+
+async function consolePaint(consoleUrl: string): Promise<number | string> {
+  const { browserSkipReason, launchChromium } = await import('../../tests/helpers/browser.ts');
+  const reason = browserSkipReason();
+  if (reason) return reason;
+  const { ensureBuilt } = await import('../../tests/helpers/build.ts');
+  await ensureBuilt();
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.goto(consoleUrl, { waitUntil: 'load' });
+    const paint = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const found = () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime;
+          const poll = () => {
+            const time = found();
+            if (time !== undefined) resolve(time);
+            else setTimeout(poll, 50);
+          };
+          poll();
+        }),
+    );
+    return paint;
+  } finally {
+    await browser.close();
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Measures the footprint; `restarts` more starts on the same data dir after the first. */
+export async function benchFootprint(restarts: number, loadMs: number): Promise<FootprintResult> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-serve-'));
+  const skipped: string[] = [];
+  try {
+    const startups: number[] = [];
+    let served = await serve(dataDir);
+    startups.push(served.startupMs);
+    for (let i = 0; i < restarts; i++) {
+      await stopProcess(served.child);
+      served = await serve(dataDir, served.token);
+      startups.push(served.startupMs);
+    }
+    await sleep(2000);
+    const pid = served.child.pid!;
+    const rssIdleMb = rssMb(pid);
+    let rssLoadMb = 0;
+    const sampler = setInterval(() => (rssLoadMb = Math.max(rssLoadMb, rssMb(pid))), 100);
+    await runLoad(
+      served.url,
+      {
+        method: 'POST',
+        path: '/v1/chat/completions',
+        headers: { authorization: `Bearer ${served.token}` },
+        body: chatBody(true, 'sim-chat'),
+      },
+      32,
+      loadMs,
+    );
+    clearInterval(sampler);
+    await sleep(3000);
+    const rssAfterMb = rssMb(pid);
+    let consolePaintMs: number | null = null;
+    const paint = await consolePaint(served.consoleUrl).catch((error: Error) => `console paint failed: ${error.message}`);
+    if (typeof paint === 'number') consolePaintMs = paint;
+    else {
+      skipped.push(`console first paint: ${paint}`);
+      console.log(`skipping console first paint: ${paint}`);
+    }
+    await stopProcess(served.child);
+    return { startupMs: spreadOf(startups), rssIdleMb, rssLoadMb, rssAfterMb, consolePaintMs, skipped };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

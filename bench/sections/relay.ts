@@ -1,0 +1,94 @@
+// Relay: the baseline upstream directly, Gatehouse relaying to it with the journal on and off, and Portkey pointed at it, side by side.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chatBody } from '../lib/fixtures.ts';
+import { startPortkey } from '../lib/portkey.ts';
+import { startChild, type Child } from '../lib/processes.ts';
+import { compare, type CaseFigures, type Contender, type RoundPlan } from '../lib/rounds.ts';
+
+/** One relay case at one concurrency. */
+export interface RelayCase {
+  case: string;
+  concurrency: number;
+  figures: CaseFigures[];
+}
+
+export interface RelayResults {
+  cases: RelayCase[];
+  /** Why a contender did not run, if one did not. */
+  skipped: string[];
+  portkeyVersion?: string;
+}
+
+type Ready = { url: string; token?: string };
+const upstreamScript = new URL('../servers/upstream.ts', import.meta.url);
+const gatehouseScript = new URL('../servers/gatehouse.ts', import.meta.url);
+
+/** The bench's Gatehouse server in an older checkout ($BENCH_BEFORE_DIR), run beside this one to record before and after in one run. */
+export function beforeScript(): URL | undefined {
+  const dir = process.env['BENCH_BEFORE_DIR'];
+  return dir ? pathToFileURL(path.join(dir, 'bench/servers/gatehouse.ts')) : undefined;
+}
+
+/** Runs the relay comparison; `execArgv` goes to the Gatehouse processes (e.g. --cpu-prof). */
+export async function benchRelay(plan: RoundPlan, concurrencies: number[], execArgv: string[] = []): Promise<RelayResults> {
+  const children: Child<Ready>[] = [];
+  const skipped: string[] = [];
+  try {
+    const upstream = await startChild<Ready>(upstreamScript);
+    children.push(upstream);
+    const base = `${upstream.ready.url}/v1`;
+    const journalOn = await startChild<Ready>(gatehouseScript, [JSON.stringify({ journal: true, channelBaseUrl: base })], execArgv);
+    children.push(journalOn);
+    const journalOff = await startChild<Ready>(gatehouseScript, [JSON.stringify({ journal: false, channelBaseUrl: base })], execArgv);
+    children.push(journalOff);
+    const before = beforeScript();
+    const previous = before && (await startChild<Ready>(before, [JSON.stringify({ journal: true, channelBaseUrl: base })], execArgv));
+    if (previous) children.push(previous);
+    const portkey = await startPortkey();
+    if ('skipped' in portkey) {
+      skipped.push(`portkey: ${portkey.skipped}`);
+      console.log(`skipping Portkey: ${portkey.skipped}`);
+    }
+    const cases: RelayCase[] = [];
+    for (const stream of [false, true]) {
+      const body = chatBody(stream);
+      const path = '/v1/chat/completions';
+      const bearer = (child: Child<Ready>) => ({ authorization: `Bearer ${child.ready.token}` });
+      const contenders: Contender[] = [
+        { name: 'direct', origin: upstream.ready.url, spec: { method: 'POST', path, body } },
+        { name: 'gatehouse (journal on)', origin: journalOn.ready.url, spec: { method: 'POST', path, body, headers: bearer(journalOn) } },
+        {
+          name: 'gatehouse (journal off)',
+          origin: journalOff.ready.url,
+          spec: { method: 'POST', path, body, headers: bearer(journalOff) },
+        },
+      ];
+      if (previous) {
+        const spec = { method: 'POST' as const, path, body, headers: bearer(previous) };
+        contenders.push({ name: 'gatehouse BEFORE (journal on)', origin: previous.ready.url, spec });
+      }
+      if (!('skipped' in portkey)) {
+        contenders.push({
+          name: `portkey ${portkey.version}`,
+          origin: portkey.url,
+          spec: {
+            method: 'POST',
+            path,
+            body,
+            headers: { authorization: 'Bearer sk-bench', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': base },
+          },
+        });
+      }
+      for (const concurrency of concurrencies) {
+        const name = stream ? 'chat, SSE stream' : 'chat, JSON';
+        console.log(`relay: ${name}, c=${concurrency}`);
+        cases.push({ case: name, concurrency, figures: await compare(contenders, concurrency, plan) });
+      }
+    }
+    if (!('skipped' in portkey)) await portkey.stop();
+    return { cases, skipped, ...(!('skipped' in portkey) && { portkeyVersion: portkey.version }) };
+  } finally {
+    await Promise.all(children.map((child) => child.stop()));
+  }
+}
