@@ -2,7 +2,9 @@
 import type { ChannelInput, ChannelSummary, ChannelTestResult } from './channels.ts';
 import type { Asset, AssetStatus, AssetType, Group, Page } from './portrait.ts';
 import type { JournalEntry, JournalPage, JournalQuery } from './journal.ts';
+import type { ModelEntry } from './models.ts';
 import type { ServerSettings, SettingsView } from './settings.ts';
+import type { UsageStats } from './usage-stats.ts';
 
 /** Path prefix of every admin API route. */
 export const ADMIN_API_PREFIX = '/admin/api';
@@ -186,6 +188,10 @@ export interface AdminApi {
   removeChannel: AdminRoute<{ channelId: string }, None, undefined, ChannelSummary>;
   /** One minimal real call of the channel's upstream (with `model`: a 1-token answer), recorded in its health. */
   testChannel: AdminRoute<{ channelId: string }, None, { model?: string }, ChannelTestResult>;
+  /** The usage dashboard of the last `days` UTC days (1–90, default 7), from the per-day totals the gateway keeps. */
+  getUsageStats: AdminRoute<None, { days?: number }, undefined, UsageStats>;
+  /** Every model the gateway lists, with capability, price and where it is served. */
+  listModels: AdminRoute<None, None, undefined, ModelEntry[]>;
 }
 
 /** Name of an admin route. */
@@ -218,6 +224,8 @@ export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMeth
   updateChannel: { method: 'PUT', path: `${ADMIN_API_PREFIX}/channels/:channelId` },
   removeChannel: { method: 'POST', path: `${ADMIN_API_PREFIX}/channels/:channelId/remove` },
   testChannel: { method: 'POST', path: `${ADMIN_API_PREFIX}/channels/:channelId/test` },
+  getUsageStats: { method: 'GET', path: `${ADMIN_API_PREFIX}/usage` },
+  listModels: { method: 'GET', path: `${ADMIN_API_PREFIX}/models` },
 };
 
 /** Fills a route's `:param` placeholders (URI-encoded). */

@@ -37,6 +37,8 @@ import { MetaRepo } from './storage/meta-repo.ts';
 import { Tasks3dRepo } from './storage/tasks3d-repo.ts';
 import { TokensRepo } from './storage/tokens-repo.ts';
 import { UsageRepo } from './storage/usage-repo.ts';
+import { UsageStatsRepo } from './storage/usage-stats-repo.ts';
+import { UsageStatsService } from './services/usage-stats.ts';
 import type { Clock } from './time.ts';
 import { MediaPool, type MediaPoolOptions } from './workers/media-pool.ts';
 import { StoredResponses } from './services/stored-responses.ts';
@@ -90,6 +92,8 @@ export interface GatewayContext {
   assets: AssetsService;
   accounts: AccountsRepo;
   billing: BillingService;
+  /** The usage dashboard's per-day totals: every call of a known token counted, read by the admin API. */
+  usageStats: UsageStatsService;
   /** Embeddings and rerank through the call's provider, billed by the tokens it counted. */
   retrieval: RetrievalService;
   images: ImagesService;
@@ -226,6 +230,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       onRenamed: assetChanged,
     }),
     billing,
+    usageStats: new UsageStatsService(new UsageStatsRepo(db), clock),
     retrieval: new RetrievalService(providers, billing),
     audio: new AudioService(providers, billing),
     images: new ImagesService({ providers, billing, clock, dataDir: options.dataDir, onError: reportError }),

@@ -15,10 +15,12 @@ import { invalid, notFound } from '../errors.ts';
 import type { GroupsService } from './groups.ts';
 import type { JournalRecorder } from './journal.ts';
 import { normalizePaging } from './paging.ts';
+import { listModels, type ModelDirectorySources } from './model-directory.ts';
 import { useSecretStore } from './secret-access.ts';
 import { saveSettings, settingsView, type LiveTargets, type SettingsContext } from './settings.ts';
 import { parseAssetCreate, parseAssetListFilter, parseGroupCreate, parseGroupUpdate } from './portrait-input.ts';
 import type { TokensService, TokenSummary } from './tokens.ts';
+import type { UsageStatsService } from './usage-stats.ts';
 
 /** What a handler receives: typed path parameters, and the raw query and body it must validate. */
 export interface AdminInput<K extends AdminRouteName> {
@@ -38,6 +40,8 @@ export interface AdminContext extends LiveTargets {
   readonly assets: AssetsService;
   readonly tokens: TokensService;
   readonly channels: ChannelsService;
+  readonly providers: ModelDirectorySources['providers'];
+  readonly usageStats: Pick<UsageStatsService, 'summary'>;
   readonly accounts: Pick<AccountsRepo, 'findByName'>;
   readonly secrets: SecretStore;
   readonly dataDir: string;
@@ -49,6 +53,7 @@ export interface AdminContext extends LiveTargets {
     readonly simReviewMs: number;
     readonly journal: boolean;
     readonly startedAt: number;
+    readonly modelAliases: Readonly<Record<string, string>>;
   };
   readonly scheduler: LiveTargets['scheduler'] & { readonly nextRunAt: number | null; runNow(): Promise<ScanSummary> };
   readonly settings: SettingsContext;
@@ -191,6 +196,8 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       if (model !== undefined && typeof model !== 'string') throw invalid('model must be a string', 'model');
       return testChannel(context.channels, channelIdOf(context.channels, params.channelId), model);
     },
+    getUsageStats: ({ query }) => context.usageStats.summary(query['days']),
+    listModels: () => listModels(context),
   };
 }
 
