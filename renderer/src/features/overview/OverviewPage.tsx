@@ -1,9 +1,10 @@
-// Overview: is the server up, where it listens, where data and secrets live, and copyable quick-start snippets.
+// Overview: is the server up, where it listens, where data and secrets live, the usage dashboard, and copyable quick-start snippets.
 import { useState } from 'react';
 import { useStores } from '../../context.ts';
 import { formatRelative, formatTime, useT } from '../../i18n/index.ts';
 import { Button, CopyButton, ErrorNote, Panel } from '../../components/ui.tsx';
 import { useNow } from '../../components/use-now.ts';
+import { UsageDashboard } from './UsageDashboard.tsx';
 import { SNIPPET_KINDS, snippet, TOKEN_PLACEHOLDER, type SnippetKind } from './snippets.ts';
 
 function Fact(props: { label: string; value: string; copy?: boolean; testId?: string }) {
@@ -108,6 +109,7 @@ export function OverviewPage() {
           !error && <p className="muted">{t('loading')}</p>
         )}
       </Panel>
+      {status && <UsageDashboard />}
       {status && <QuickStart baseUrl={status.url} />}
     </div>
   );
