@@ -28,6 +28,11 @@ export const CONSOLE_CSP = [
 /** Query parameter that hands the admin token to a console opened in a browser (moved to sessionStorage at once). */
 export const ADMIN_TOKEN_PARAM = 'admin_token';
 
+/** The ready-to-open console URL for a gateway base URL and admin token. */
+export function consoleUrlOf(baseUrl: string, adminToken: string): string {
+  return `${baseUrl}${CONSOLE_PATH}/?${new URLSearchParams({ [ADMIN_TOKEN_PARAM]: adminToken })}`;
+}
+
 /** A background scan as the console shows it. */
 export interface ScanSummary {
   startedAt: number;
@@ -67,6 +72,12 @@ export interface ServerStatus {
   lastScan: ScanSummary | null;
   /** Names of the accounts that exist (each has at least one token). */
   accounts: string[];
+  /**
+   * `kept`: the console address carries the per-install console secret from the secret store (it survives restarts
+   * and can be rotated); `per-run`: a token made for this run only (`--secrets none`, the desktop window, or a store
+   * that could not be read at start).
+   */
+  consoleSecret: 'kept' | 'per-run';
 }
 
 /** A token as listed anywhere (CLI, admin API): never the secret itself. */
@@ -190,6 +201,8 @@ export interface AdminApi {
   testChannel: AdminRoute<{ channelId: string }, None, { model?: string }, ChannelTestResult>;
   /** The usage dashboard of the last `days` UTC days (1–90, default 7), from the per-day totals the gateway keeps. */
   getUsageStats: AdminRoute<None, { days?: number }, undefined, UsageStats>;
+  /** Replaces the kept console secret (the old console address stops working at once) and answers the new address. */
+  rotateConsoleSecret: AdminRoute<None, None, undefined, { consoleUrl: string }>;
   /** Every model the gateway lists, with capability, price and where it is served. */
   listModels: AdminRoute<None, None, undefined, ModelEntry[]>;
 }
@@ -226,6 +239,7 @@ export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMeth
   testChannel: { method: 'POST', path: `${ADMIN_API_PREFIX}/channels/:channelId/test` },
   getUsageStats: { method: 'GET', path: `${ADMIN_API_PREFIX}/usage` },
   listModels: { method: 'GET', path: `${ADMIN_API_PREFIX}/models` },
+  rotateConsoleSecret: { method: 'POST', path: `${ADMIN_API_PREFIX}/console-secret/rotate` },
 };
 
 /** Fills a route's `:param` placeholders (URI-encoded). */

@@ -60,8 +60,10 @@ export interface GatewayEvents {
 
 /** Facts about this run of the gateway, for the admin API and the hosts. */
 export interface RuntimeInfo {
-  /** The per-launch admin token of the console: random, in memory only. */
-  readonly adminToken: string;
+  /** The admin token of the console: the kept console secret (replaced when rotated), or random for this run, in memory only. */
+  adminToken: string;
+  /** Whether the admin token is the kept console secret (bookmarkable, rotatable) or made for this run. */
+  readonly consoleSecret: 'kept' | 'per-run';
   readonly startedAt: number;
   /** Changed at run time by the Settings page (the scheduler is told too). */
   refreshIntervalMs: number;
@@ -144,6 +146,8 @@ export interface ContextOptions {
   simulateDb?: Db;
   /** The console's admin token; a random one is made when absent. */
   adminToken?: string;
+  /** Whether `adminToken` is the kept console secret (default: per run). */
+  consoleSecret?: 'kept' | 'per-run';
   modelAliases?: Record<string, string>;
   corsOrigins?: string[];
   /** The listen host (default 127.0.0.1) and extra allowed Host names, normalized. */
@@ -263,6 +267,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     },
     runtime: {
       adminToken: options.adminToken ?? randomBytes(32).toString('base64url'),
+      consoleSecret: options.consoleSecret ?? 'per-run',
       startedAt: clock.now(),
       refreshIntervalMs: options.refreshIntervalMs,
       corsOrigins: [...(options.corsOrigins ?? [])],

@@ -1,5 +1,12 @@
 // The admin API's handlers, one per route of the shared contract, built on the gateway's own services.
-import type { AdminApi, AdminRouteName, AdminToken, ScanSummary, ServerStatus } from '../../../shared/admin-api.ts';
+import {
+  consoleUrlOf,
+  type AdminApi,
+  type AdminRouteName,
+  type AdminToken,
+  type ScanSummary,
+  type ServerStatus,
+} from '../../../shared/admin-api.ts';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { JOURNAL_LIMIT } from '../../../shared/journal.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
@@ -15,6 +22,7 @@ import { invalid, notFound } from '../errors.ts';
 import type { GroupsService } from './groups.ts';
 import type { JournalRecorder } from './journal.ts';
 import { normalizePaging } from './paging.ts';
+import { rotateConsoleSecret } from './console-secret.ts';
 import { listModels, type ModelDirectorySources } from './model-directory.ts';
 import { useSecretStore } from './secret-access.ts';
 import { saveSettings, settingsView, type LiveTargets, type SettingsContext } from './settings.ts';
@@ -54,6 +62,8 @@ export interface AdminContext extends LiveTargets {
     readonly journal: boolean;
     readonly startedAt: number;
     readonly modelAliases: Readonly<Record<string, string>>;
+    adminToken: string;
+    readonly consoleSecret: 'kept' | 'per-run';
   };
   readonly scheduler: LiveTargets['scheduler'] & { readonly nextRunAt: number | null; runNow(): Promise<ScanSummary> };
   readonly settings: SettingsContext;
@@ -111,6 +121,7 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       nextScanAt: context.scheduler.nextRunAt,
       lastScan: facts.lastScan(),
       accounts: [...new Set(tokens.list().map((token) => token.account))].sort(),
+      consoleSecret: runtime.consoleSecret,
     };
   };
 
@@ -198,6 +209,16 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
     },
     getUsageStats: ({ query }) => context.usageStats.summary(query['days']),
     listModels: () => listModels(context),
+    rotateConsoleSecret: async () => {
+      if (runtime.consoleSecret !== 'kept')
+        throw invalid(
+          'This console address is made for this run only (no secret store, or the desktop window): there is no kept console secret to rotate',
+        );
+      const secret = await useSecretStore(secrets, (store) => rotateConsoleSecret(store, context.dataDir));
+      // From now on only the new address opens the console and the admin API.
+      runtime.adminToken = secret;
+      return { consoleUrl: consoleUrlOf(runtime.url ?? '', secret) };
+    },
   };
 }
 

@@ -461,6 +461,13 @@ export const en = {
   shortcutClose: 'Close this list',
   shortcutCopied: 'Copied {url}',
   shortcutHint: 'Press ? for keyboard shortcuts',
+  consoleAddress: 'Console address',
+  consoleAddressKept:
+    'The console address carries this data dir’s console secret, kept in {store}: a bookmark keeps working across restarts. Rotate the secret when the address may have leaked: every old address stops working at once, and this tab moves to the new one.',
+  consoleAddressPerRun:
+    'This run’s console address is made for this run only (the gateway runs with --secrets none, so no console secret is kept): it changes at every start. Open the address `gatehouse serve` prints.',
+  consoleRotate: 'Rotate console secret',
+  consoleRotateConfirm: 'Old console addresses (bookmarks, other tabs) will stop working.',
 } as const;
 
 /** A key of the console's texts. */

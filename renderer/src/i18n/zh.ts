@@ -438,4 +438,11 @@ export const zh: Record<MessageKey, string> = {
   shortcutClose: '关闭此列表',
   shortcutCopied: '已复制 {url}',
   shortcutHint: '按 ? 查看键盘快捷键',
+  consoleAddress: '控制台地址',
+  consoleAddressKept:
+    '控制台地址带有此数据目录的控制台密钥，保存在{store}：书签在重启后仍然有效。地址可能泄露时请轮换密钥：所有旧地址立即失效，本标签页会转到新地址。',
+  consoleAddressPerRun:
+    '本次运行的控制台地址只对本次运行有效（网关以 --secrets none 运行，不保存控制台密钥）：每次启动都会变化。请打开 `gatehouse serve` 打印的地址。',
+  consoleRotate: '轮换控制台密钥',
+  consoleRotateConfirm: '旧的控制台地址（书签、其他标签页）将失效。',
 };

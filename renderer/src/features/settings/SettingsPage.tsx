@@ -5,6 +5,7 @@ import { formatTime, useT, type MessageKey } from '../../i18n/index.ts';
 import { Button, ErrorNote, Panel } from '../../components/ui.tsx';
 import { LANGUAGES, THEMES } from '../../stores/prefs.ts';
 import { messageOf } from '../../stores/storage.ts';
+import { ConsoleAddress } from './ConsoleAddress.tsx';
 import { ServerForm } from './ServerForm.tsx';
 
 const LANGUAGE_NAMES = { en: 'English', zh: '中文' } as const;
@@ -159,6 +160,7 @@ export function SettingsPage() {
       <div className="stack">
         <Appearance />
         <DesktopServer />
+        <ConsoleAddress />
       </div>
       <div className="stack">
         <ServerForm />

@@ -1,0 +1,55 @@
+// Settings: whether the console address survives restarts (kept console secret) or is made per run, and rotating the kept secret.
+import { useState } from 'react';
+import { useStores } from '../../context.ts';
+import { useT } from '../../i18n/index.ts';
+import { Button, ErrorNote, Panel } from '../../components/ui.tsx';
+import { messageOf } from '../../stores/storage.ts';
+
+export function ConsoleAddress() {
+  const t = useT();
+  const { status: statusStore, call, connection } = useStores();
+  const status = statusStore((state) => state.status);
+  const bridge = connection((state) => state.bridge);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  // The desktop window carries its own token; it has no address to bookmark.
+  if (!status || bridge) return null;
+  const rotate = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const { consoleUrl } = await call('rotateConsoleSecret');
+      // Only the new address opens the console now: this tab moves to it (and keeps it, as at any first opening).
+      window.location.assign(consoleUrl);
+    } catch (reason) {
+      setError(messageOf(reason));
+      setBusy(false);
+    }
+  };
+  return (
+    <Panel title={t('consoleAddress')}>
+      {status.consoleSecret === 'kept' ? (
+        <>
+          <p className="muted">{t('consoleAddressKept', { store: status.secrets.description })}</p>
+          {confirming ? (
+            <div className="row wrap">
+              <span>{t('consoleRotateConfirm')}</span>
+              <Button kind="danger" busy={busy} onClick={() => void rotate()}>
+                {t('consoleRotate')}
+              </Button>
+              <Button onClick={() => setConfirming(false)} disabled={busy}>
+                {t('cancel')}
+              </Button>
+            </div>
+          ) : (
+            <Button onClick={() => setConfirming(true)}>{t('consoleRotate')}</Button>
+          )}
+        </>
+      ) : (
+        <p className="muted">{t('consoleAddressPerRun')}</p>
+      )}
+      <ErrorNote message={error} />
+    </Panel>
+  );
+}
