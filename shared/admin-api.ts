@@ -78,6 +78,8 @@ export interface ServerStatus {
    * that could not be read at start).
    */
   consoleSecret: 'kept' | 'per-run';
+  /** True when the console can restart the server with its saved settings (`gatehouse serve`; the desktop app has its own way). */
+  canRestart: boolean;
 }
 
 /** A token as listed anywhere (CLI, admin API): never the secret itself. */
@@ -203,6 +205,8 @@ export interface AdminApi {
   getUsageStats: AdminRoute<None, { days?: number }, undefined, UsageStats>;
   /** Replaces the kept console secret (the old console address stops working at once) and answers the new address. */
   rotateConsoleSecret: AdminRoute<None, None, undefined, { consoleUrl: string }>;
+  /** Asks the host to restart the server with the saved settings (answered first; the server is back within seconds). */
+  restartServer: AdminRoute<None, None, undefined, { restarting: true }>;
   /** Every model the gateway lists, with capability, price and where it is served. */
   listModels: AdminRoute<None, None, undefined, ModelEntry[]>;
 }
@@ -240,6 +244,7 @@ export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMeth
   getUsageStats: { method: 'GET', path: `${ADMIN_API_PREFIX}/usage` },
   listModels: { method: 'GET', path: `${ADMIN_API_PREFIX}/models` },
   rotateConsoleSecret: { method: 'POST', path: `${ADMIN_API_PREFIX}/console-secret/rotate` },
+  restartServer: { method: 'POST', path: `${ADMIN_API_PREFIX}/restart` },
 };
 
 /** Fills a route's `:param` placeholders (URI-encoded). */

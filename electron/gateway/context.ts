@@ -64,6 +64,8 @@ export interface RuntimeInfo {
   adminToken: string;
   /** Whether the admin token is the kept console secret (bookmarkable, rotatable) or made for this run. */
   readonly consoleSecret: 'kept' | 'per-run';
+  /** Asks the host to restart the gateway with its saved settings; null when the host cannot. */
+  readonly restart: (() => void) | null;
   readonly startedAt: number;
   /** Changed at run time by the Settings page (the scheduler is told too). */
   refreshIntervalMs: number;
@@ -148,6 +150,8 @@ export interface ContextOptions {
   adminToken?: string;
   /** Whether `adminToken` is the kept console secret (default: per run). */
   consoleSecret?: 'kept' | 'per-run';
+  /** The host's restart (see GatewayConfig.restart). */
+  restart?: () => void;
   modelAliases?: Record<string, string>;
   corsOrigins?: string[];
   /** The listen host (default 127.0.0.1) and extra allowed Host names, normalized. */
@@ -268,6 +272,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     runtime: {
       adminToken: options.adminToken ?? randomBytes(32).toString('base64url'),
       consoleSecret: options.consoleSecret ?? 'per-run',
+      restart: options.restart ?? null,
       startedAt: clock.now(),
       refreshIntervalMs: options.refreshIntervalMs,
       corsOrigins: [...(options.corsOrigins ?? [])],

@@ -96,6 +96,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     ...(config.unrouted && { unrouted: config.unrouted }),
     ...(adminToken && { adminToken }),
     consoleSecret: keptSecret ? 'kept' : 'per-run',
+    ...(config.restart && { restart: config.restart }),
     ...(config.modelAliases && { modelAliases: config.modelAliases }),
     ...(config.corsOrigins && { corsOrigins: config.corsOrigins }),
     hosts: hostPolicyOf(config),

@@ -19,6 +19,7 @@ import { readChannelInput } from './channel-input.ts';
 import { testChannel } from './channel-probe.ts';
 import type { ChannelsService } from './channels.ts';
 import { invalid, notFound } from '../errors.ts';
+import { guarded } from '../safe-events.ts';
 import type { GroupsService } from './groups.ts';
 import type { JournalRecorder } from './journal.ts';
 import { normalizePaging } from './paging.ts';
@@ -64,6 +65,7 @@ export interface AdminContext extends LiveTargets {
     readonly modelAliases: Readonly<Record<string, string>>;
     adminToken: string;
     readonly consoleSecret: 'kept' | 'per-run';
+    readonly restart: (() => void) | null;
   };
   readonly scheduler: LiveTargets['scheduler'] & { readonly nextRunAt: number | null; runNow(): Promise<ScanSummary> };
   readonly settings: SettingsContext;
@@ -122,6 +124,7 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       lastScan: facts.lastScan(),
       accounts: [...new Set(tokens.list().map((token) => token.account))].sort(),
       consoleSecret: runtime.consoleSecret,
+      canRestart: runtime.restart !== null,
     };
   };
 
@@ -209,6 +212,16 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
     },
     getUsageStats: ({ query }) => context.usageStats.summary(query['days']),
     listModels: () => listModels(context),
+    restartServer: () => {
+      const restart = runtime.restart;
+      if (!restart) throw invalid('This server cannot restart itself: restart the app that runs it');
+      // After this answer is on its way: the host stops this gateway (in-flight calls finish) and starts a new one.
+      setTimeout(
+        guarded((error) => context.events.emit('error', error), restart),
+        50,
+      ).unref();
+      return { restarting: true };
+    },
     rotateConsoleSecret: async () => {
       if (runtime.consoleSecret !== 'kept')
         throw invalid(

@@ -468,6 +468,9 @@ export const en = {
     'This run’s console address is made for this run only (the gateway runs with --secrets none, so no console secret is kept): it changes at every start. Open the address `gatehouse serve` prints.',
   consoleRotate: 'Rotate console secret',
   consoleRotateConfirm: 'Old console addresses (bookmarks, other tabs) will stop working.',
+  restartLost:
+    'The server restarted but does not answer on this address: its host or port changed. Open the console address `gatehouse serve` printed.',
+  restartOr: 'Or:',
 } as const;
 
 /** A key of the console's texts. */

@@ -445,4 +445,6 @@ export const zh: Record<MessageKey, string> = {
     '本次运行的控制台地址只对本次运行有效（网关以 --secrets none 运行，不保存控制台密钥）：每次启动都会变化。请打开 `gatehouse serve` 打印的地址。',
   consoleRotate: '轮换控制台密钥',
   consoleRotateConfirm: '旧的控制台地址（书签、其他标签页）将失效。',
+  restartLost: '服务已重启，但在此地址上没有应答：它的主机或端口已更改。请打开 `gatehouse serve` 打印的控制台地址。',
+  restartOr: '或者：',
 };
