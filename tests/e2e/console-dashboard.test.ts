@@ -144,7 +144,7 @@ describe('usage dashboard, connect, models and shortcuts', { skip }, () => {
     await page.locator('#playground-chat-models option[value="sim-chat"]').waitFor({ state: 'attached' });
     const options = await page
       .locator('#playground-chat-models option')
-      .evaluateAll((items) => items.map((item) => item.getAttribute('value') ?? ''));
+      .evaluateAll((items) => items.map((item) => (item as unknown as { value: string }).value));
     assert.ok(options.includes('sim-chat') && options.includes('team-chat'), options.join());
     assert.ok(!options.includes('sim-embed') && !options.includes('sim-image'), options.join());
     await page.getByLabel('Model', { exact: true }).fill('gpt-4o');

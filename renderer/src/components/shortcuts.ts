@@ -47,10 +47,18 @@ export function shortcutOf(key: string, afterPrefix: boolean): ShortcutAction {
   }
 }
 
+/** What isTyping reads of a key press. */
+export interface KeyPress {
+  target: unknown;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+}
+
 /** True when a key press belongs to a field being typed in (or carries a modifier), so shortcuts leave it alone. */
-export function isTyping(event: Pick<KeyboardEvent, 'target' | 'ctrlKey' | 'metaKey' | 'altKey'>): boolean {
+export function isTyping(event: KeyPress): boolean {
   if (event.ctrlKey || event.metaKey || event.altKey) return true;
-  const target = event.target as HTMLElement | null;
+  const target = event.target as { closest?: (selector: string) => unknown } | null;
   if (!target || typeof target.closest !== 'function') return false;
   return target.closest('input, textarea, select, [contenteditable="true"]') !== null;
 }

@@ -471,6 +471,13 @@ export const en = {
   restartLost:
     'The server restarted but does not answer on this address: its host or port changed. Open the console address `gatehouse serve` printed.',
   restartOr: 'Or:',
+  example: 'e.g. {value}',
+  task3dSubmitted: 'Submitted',
+  task3dQueued: 'Queued',
+  task3dInProgress: 'In progress',
+  task3dSuccess: 'Done',
+  task3dFailure: 'Failed',
+  task3dCancelled: 'Cancelled',
 } as const;
 
 /** A key of the console's texts. */

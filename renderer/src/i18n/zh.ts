@@ -447,4 +447,11 @@ export const zh: Record<MessageKey, string> = {
   consoleRotateConfirm: '旧的控制台地址（书签、其他标签页）将失效。',
   restartLost: '服务已重启，但在此地址上没有应答：它的主机或端口已更改。请打开 `gatehouse serve` 打印的控制台地址。',
   restartOr: '或者：',
+  example: '例如 {value}',
+  task3dSubmitted: '已提交',
+  task3dQueued: '排队中',
+  task3dInProgress: '生成中',
+  task3dSuccess: '已完成',
+  task3dFailure: '失败',
+  task3dCancelled: '已取消',
 };

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useStores } from '../../context.ts';
 import { formatRelative, formatTime, useT } from '../../i18n/index.ts';
 import { Button, CopyButton, ErrorNote, Panel } from '../../components/ui.tsx';
+import { useServerText } from '../../i18n/server-texts.ts';
 import { useNow } from '../../components/use-now.ts';
 import { UsageDashboard } from './UsageDashboard.tsx';
 import { SNIPPET_KINDS, snippet, TOKEN_PLACEHOLDER, type SnippetKind } from './snippets.ts';
@@ -74,6 +75,7 @@ export function OverviewPage() {
   const loading = statusStore((state) => state.loading);
   const language = prefs((state) => state.language);
   const now = useNow(1000);
+  const serverText = useServerText();
   return (
     <div className="page overview">
       <ErrorNote message={error} onRetry={() => void statusStore.getState().load()} />
@@ -93,7 +95,7 @@ export function OverviewPage() {
             <Fact label={t('port')} value={String(status.port)} />
             <Fact label={t('tlsUrl')} value={status.tlsUrl ?? t('tlsOff')} copy={status.tlsUrl !== null} />
             <Fact label={t('dataFolder')} value={status.dataDir} copy />
-            <Fact label={t('secretsKept')} value={status.secrets.description} />
+            <Fact label={t('secretsKept')} value={serverText(status.secrets.description)} />
             <Fact
               label={t('nextScan')}
               value={

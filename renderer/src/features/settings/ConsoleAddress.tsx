@@ -1,6 +1,7 @@
 // Settings: whether the console address survives restarts (kept console secret) or is made per run, and rotating the kept secret.
 import { useState } from 'react';
 import { useStores } from '../../context.ts';
+import { useServerText } from '../../i18n/server-texts.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, ErrorNote, Panel } from '../../components/ui.tsx';
 import { messageOf } from '../../stores/storage.ts';
@@ -10,6 +11,7 @@ export function ConsoleAddress() {
   const { status: statusStore, call, connection } = useStores();
   const status = statusStore((state) => state.status);
   const bridge = connection((state) => state.bridge);
+  const serverText = useServerText();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -31,7 +33,7 @@ export function ConsoleAddress() {
     <Panel title={t('consoleAddress')}>
       {status.consoleSecret === 'kept' ? (
         <>
-          <p className="muted">{t('consoleAddressKept', { store: status.secrets.description })}</p>
+          <p className="muted">{t('consoleAddressKept', { store: serverText(status.secrets.description) })}</p>
           {confirming ? (
             <div className="row wrap">
               <span>{t('consoleRotateConfirm')}</span>

@@ -120,7 +120,7 @@ export function ServerForm() {
             rows={3}
             value={draft.corsOrigins}
             spellCheck={false}
-            placeholder="http://localhost:5173"
+            placeholder={t('example', { value: 'http://localhost:5173' })}
             disabled={pinned('corsOrigins')}
             onChange={(event) => edit({ corsOrigins: event.target.value })}
           />
