@@ -73,11 +73,11 @@ export interface ServerStatus {
   /** Names of the accounts that exist (each has at least one token). */
   accounts: string[];
   /**
-   * `kept`: the console address carries the per-install console secret from the secret store (it survives restarts
-   * and can be rotated); `per-run`: a token made for this run only (`--secrets none`, the desktop window, or a store
-   * that could not be read at start).
+   * `kept`: the console address carries the console secret kept in the secret store (it survives restarts and can be
+   * rotated); `per-run`: a token made for this run, and a console secret can be kept; `none`: per run and none can be
+   * kept (`--secrets none`, the desktop window).
    */
-  consoleSecret: 'kept' | 'per-run';
+  consoleSecret: 'kept' | 'per-run' | 'none';
   /** True when the console can restart the server with its saved settings (`gatehouse serve`; the desktop app has its own way). */
   canRestart: boolean;
 }
@@ -203,7 +203,7 @@ export interface AdminApi {
   testChannel: AdminRoute<{ channelId: string }, None, { model?: string }, ChannelTestResult>;
   /** The usage dashboard of the last `days` UTC days (1–90, default 7), from the per-day totals the gateway keeps. */
   getUsageStats: AdminRoute<None, { days?: number }, undefined, UsageStats>;
-  /** Replaces the kept console secret (the old console address stops working at once) and answers the new address. */
+  /** Keeps a new console secret (the current console address stops working at once) and answers the new address. */
   rotateConsoleSecret: AdminRoute<None, None, undefined, { consoleUrl: string }>;
   /** Asks the host to restart the server with the saved settings (answered first; the server is back within seconds). */
   restartServer: AdminRoute<None, None, undefined, { restarting: true }>;

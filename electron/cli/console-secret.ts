@@ -1,4 +1,4 @@
-// `gatehouse console-secret rotate`: replaces the data dir's kept console secret, so bookmarked console addresses stop working.
+// `gatehouse console-secret rotate`: keeps a new console secret for the data dir, so `serve` prints a bookmarkable address and older ones stop working.
 import { rotateConsoleSecret, selectSecretStore, SECRET_MODES, type SecretMode } from '../gateway/index.ts';
 import { parse, UsageError } from '../gateway/options/serve-options.ts';
 import { defaultDataDir } from './paths.ts';
@@ -21,6 +21,6 @@ export async function consoleSecret(args: string[], env: NodeJS.ProcessEnv, io: 
   if (warning) io.err(`warning: ${warning}`);
   await rotateConsoleSecret(store, dataDir);
   io.out(
-    'rotated the console secret: old console addresses stop working when `gatehouse serve` next starts on this data dir (rotate from the console’s Settings page to stop them at once); the new address is printed at start',
+    'kept a new console secret: `gatehouse serve` prints the new console address when it next starts on this data dir, and older addresses stop working then (the console’s Settings page does this at once)',
   );
 }

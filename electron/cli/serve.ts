@@ -36,6 +36,7 @@ async function runOnce(args: string[], env: NodeJS.ProcessEnv, io: Output, admin
     ...config,
     secrets: store,
     ...(adminToken && { adminToken }),
+    bookmarkableConsole: true,
     restart: () => requestRestart(),
     ...(settingsFile && { settings: { file: settingsFile, defaultDataDir, pinned } }),
   });
@@ -61,7 +62,7 @@ async function runOnce(args: string[], env: NodeJS.ProcessEnv, io: Output, admin
   signals.dispose();
   io.err('restarting with the saved settings: finishing in-flight requests first');
   await gateway.stop();
-  return { kind: 'restart', adminToken: gateway.context.runtime.consoleSecret === 'per-run' ? gateway.adminToken : undefined };
+  return { kind: 'restart', adminToken: gateway.context.runtime.consoleSecret === 'kept' ? undefined : gateway.adminToken };
 }
 
 /** `stopped` resolves once SIGINT or SIGTERM has stopped the gateway (a second signal exits at once); `dispose` removes the handlers. */

@@ -62,8 +62,8 @@ export interface GatewayEvents {
 export interface RuntimeInfo {
   /** The admin token of the console: the kept console secret (replaced when rotated), or random for this run, in memory only. */
   adminToken: string;
-  /** Whether the admin token is the kept console secret (bookmarkable, rotatable) or made for this run. */
-  readonly consoleSecret: 'kept' | 'per-run';
+  /** The admin token is the kept console secret, or made for this run (`per-run`: one can be kept; `none`: not here). */
+  consoleSecret: 'kept' | 'per-run' | 'none';
   /** Asks the host to restart the gateway with its saved settings; null when the host cannot. */
   readonly restart: (() => void) | null;
   readonly startedAt: number;
@@ -148,8 +148,8 @@ export interface ContextOptions {
   simulateDb?: Db;
   /** The console's admin token; a random one is made when absent. */
   adminToken?: string;
-  /** Whether `adminToken` is the kept console secret (default: per run). */
-  consoleSecret?: 'kept' | 'per-run';
+  /** Whether `adminToken` is the kept console secret (default: `none`, per run and not keepable). */
+  consoleSecret?: 'kept' | 'per-run' | 'none';
   /** The host's restart (see GatewayConfig.restart). */
   restart?: () => void;
   modelAliases?: Record<string, string>;
@@ -271,7 +271,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     },
     runtime: {
       adminToken: options.adminToken ?? randomBytes(32).toString('base64url'),
-      consoleSecret: options.consoleSecret ?? 'per-run',
+      consoleSecret: options.consoleSecret ?? 'none',
       restart: options.restart ?? null,
       startedAt: clock.now(),
       refreshIntervalMs: options.refreshIntervalMs,

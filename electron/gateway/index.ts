@@ -68,10 +68,11 @@ export interface Gateway {
 }
 
 export async function createGateway(config: GatewayConfig): Promise<Gateway> {
-  // A host that brings its own admin token (the desktop window) needs no bookmarkable address; otherwise the console
-  // secret kept in the secret store makes the printed address work across restarts (per run under --secrets none).
-  const keptSecret = config.adminToken ? null : await keptConsoleSecret(config.secrets, config.dataDir);
-  const adminToken = config.adminToken ?? keptSecret ?? undefined;
+  // Under `gatehouse serve` a console secret kept in the secret store makes the printed address work across restarts;
+  // the desktop window (its own token) and `--secrets none` have a per-run address only.
+  const bookmarkable = config.bookmarkableConsole === true && config.secrets.kind !== 'none';
+  const keptSecret = bookmarkable ? await keptConsoleSecret(config.secrets, config.dataDir) : null;
+  const adminToken = keptSecret ?? config.adminToken;
   const db = openProductDatabase(config.dataDir);
   // The simulated reviewer keeps its state in its own file; a host's reviewer needs none.
   let simulateDb: Db | undefined;
@@ -95,7 +96,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     ...(config.channels && { channels: config.channels }),
     ...(config.unrouted && { unrouted: config.unrouted }),
     ...(adminToken && { adminToken }),
-    consoleSecret: keptSecret ? 'kept' : 'per-run',
+    consoleSecret: keptSecret ? 'kept' : bookmarkable ? 'per-run' : 'none',
     ...(config.restart && { restart: config.restart }),
     ...(config.modelAliases && { modelAliases: config.modelAliases }),
     ...(config.corsOrigins && { corsOrigins: config.corsOrigins }),

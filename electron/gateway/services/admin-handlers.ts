@@ -64,7 +64,7 @@ export interface AdminContext extends LiveTargets {
     readonly startedAt: number;
     readonly modelAliases: Readonly<Record<string, string>>;
     adminToken: string;
-    readonly consoleSecret: 'kept' | 'per-run';
+    consoleSecret: 'kept' | 'per-run' | 'none';
     readonly restart: (() => void) | null;
   };
   readonly scheduler: LiveTargets['scheduler'] & { readonly nextRunAt: number | null; runNow(): Promise<ScanSummary> };
@@ -223,13 +223,14 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       return { restarting: true };
     },
     rotateConsoleSecret: async () => {
-      if (runtime.consoleSecret !== 'kept')
+      if (runtime.consoleSecret === 'none')
         throw invalid(
-          'This console address is made for this run only (no secret store, or the desktop window): there is no kept console secret to rotate',
+          'This console address is made for this run only (no secret store, or the desktop window): no console secret can be kept',
         );
       const secret = await useSecretStore(secrets, (store) => rotateConsoleSecret(store, context.dataDir));
       // From now on only the new address opens the console and the admin API.
       runtime.adminToken = secret;
+      runtime.consoleSecret = 'kept';
       return { consoleUrl: consoleUrlOf(runtime.url ?? '', secret) };
     },
   };

@@ -11,24 +11,19 @@ export function consoleSecretKey(dataDir: string): string {
 const freshSecret = () => randomBytes(32).toString('base64url');
 
 /**
- * The kept console secret of `dataDir`, made and kept on first use; null when the store keeps nothing
- * (`--secrets none`) or cannot be used now (the caller then makes a per-run token, as before).
+ * The kept console secret of `dataDir`, or null when none was kept yet (it is kept only when the user asks: Settings or
+ * `gatehouse console-secret rotate`), the store keeps nothing (`--secrets none`) or cannot be read now.
  */
 export async function keptConsoleSecret(store: SecretStore, dataDir: string): Promise<string | null> {
   if (store.kind === 'none') return null;
   try {
-    const key = consoleSecretKey(dataDir);
-    const kept = await store.get(key);
-    if (kept) return kept;
-    const secret = freshSecret();
-    await store.set(key, secret);
-    return secret;
+    return (await store.get(consoleSecretKey(dataDir))) || null;
   } catch {
     return null;
   }
 }
 
-/** Replaces the kept console secret of `dataDir` with a new one and returns it; throws when the store keeps nothing or fails. */
+/** Keeps a new console secret for `dataDir` (replacing any kept one) and returns it; throws when the store keeps nothing or fails. */
 export async function rotateConsoleSecret(store: SecretStore, dataDir: string): Promise<string> {
   if (store.kind === 'none') throw new Error('the secret store keeps nothing (--secrets none): the console address is made per run');
   const secret = freshSecret();

@@ -465,7 +465,7 @@ export const en = {
   consoleAddressKept:
     'The console address carries this data dir’s console secret, kept in {store}: a bookmark keeps working across restarts. Rotate the secret when the address may have leaked: every old address stops working at once, and this tab moves to the new one.',
   consoleAddressPerRun:
-    'This run’s console address is made for this run only (the gateway runs with --secrets none, so no console secret is kept): it changes at every start. Open the address `gatehouse serve` prints.',
+    'This console address is made for this run only and changes at every start (the gateway runs with --secrets none, or this is the desktop window): no console secret can be kept.',
   consoleRotate: 'Rotate console secret',
   consoleRotateConfirm: 'Old console addresses (bookmarks, other tabs) will stop working.',
   restartLost:
@@ -478,6 +478,9 @@ export const en = {
   task3dSuccess: 'Done',
   task3dFailure: 'Failed',
   task3dCancelled: 'Cancelled',
+  consoleAddressKeepable:
+    'This console address changes at every start of `gatehouse serve`. Keep a console secret in {store} to get an address you can bookmark: it keeps working across restarts, and this tab moves to it.',
+  consoleKeep: 'Keep a bookmarkable address',
 } as const;
 
 /** A key of the console's texts. */

@@ -442,7 +442,7 @@ export const zh: Record<MessageKey, string> = {
   consoleAddressKept:
     '控制台地址带有此数据目录的控制台密钥，保存在{store}：书签在重启后仍然有效。地址可能泄露时请轮换密钥：所有旧地址立即失效，本标签页会转到新地址。',
   consoleAddressPerRun:
-    '本次运行的控制台地址只对本次运行有效（网关以 --secrets none 运行，不保存控制台密钥）：每次启动都会变化。请打开 `gatehouse serve` 打印的地址。',
+    '此控制台地址只对本次运行有效，每次启动都会变化（网关以 --secrets none 运行，或这是桌面应用窗口）：无法保存控制台密钥。',
   consoleRotate: '轮换控制台密钥',
   consoleRotateConfirm: '旧的控制台地址（书签、其他标签页）将失效。',
   restartLost: '服务已重启，但在此地址上没有应答：它的主机或端口已更改。请打开 `gatehouse serve` 打印的控制台地址。',
@@ -454,4 +454,7 @@ export const zh: Record<MessageKey, string> = {
   task3dSuccess: '已完成',
   task3dFailure: '失败',
   task3dCancelled: '已取消',
+  consoleAddressKeepable:
+    '此控制台地址在 `gatehouse serve` 每次启动时都会变化。在{store}中保存控制台密钥即可得到可加入书签的地址：它在重启后仍然有效，本标签页会转到该地址。',
+  consoleKeep: '保存可加入书签的地址',
 };

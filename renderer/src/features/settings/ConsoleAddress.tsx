@@ -1,4 +1,4 @@
-// Settings: whether the console address survives restarts (kept console secret) or is made per run, and rotating the kept secret.
+// Settings: whether the console address survives restarts (kept console secret) or is made per run; keeping or rotating the secret.
 import { useState } from 'react';
 import { useStores } from '../../context.ts';
 import { useServerText } from '../../i18n/server-texts.ts';
@@ -31,25 +31,29 @@ export function ConsoleAddress() {
   };
   return (
     <Panel title={t('consoleAddress')}>
-      {status.consoleSecret === 'kept' ? (
+      {status.consoleSecret === 'none' ? (
+        <p className="muted">{t('consoleAddressPerRun')}</p>
+      ) : (
         <>
-          <p className="muted">{t('consoleAddressKept', { store: serverText(status.secrets.description) })}</p>
+          <p className="muted">
+            {status.consoleSecret === 'kept'
+              ? t('consoleAddressKept', { store: serverText(status.secrets.description) })
+              : t('consoleAddressKeepable', { store: serverText(status.secrets.description) })}
+          </p>
           {confirming ? (
             <div className="row wrap">
               <span>{t('consoleRotateConfirm')}</span>
               <Button kind="danger" busy={busy} onClick={() => void rotate()}>
-                {t('consoleRotate')}
+                {status.consoleSecret === 'kept' ? t('consoleRotate') : t('consoleKeep')}
               </Button>
               <Button onClick={() => setConfirming(false)} disabled={busy}>
                 {t('cancel')}
               </Button>
             </div>
           ) : (
-            <Button onClick={() => setConfirming(true)}>{t('consoleRotate')}</Button>
+            <Button onClick={() => setConfirming(true)}>{status.consoleSecret === 'kept' ? t('consoleRotate') : t('consoleKeep')}</Button>
           )}
         </>
-      ) : (
-        <p className="muted">{t('consoleAddressPerRun')}</p>
       )}
       <ErrorNote message={error} />
     </Panel>
