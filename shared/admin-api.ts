@@ -2,8 +2,10 @@
 import type { ChannelInput, ChannelSummary, ChannelTestResult } from './channels.ts';
 import type { Asset, AssetStatus, AssetType, Group, Page } from './portrait.ts';
 import type { JournalEntry, JournalPage, JournalQuery } from './journal.ts';
+import type { ModelEntry } from './models.ts';
 import type { PriceInput, PriceRow } from './prices.ts';
 import type { ServerSettings, SettingsView, UnroutedPolicy } from './settings.ts';
+import type { UsageStats } from './usage-stats.ts';
 
 /** Path prefix of every admin API route. */
 export const ADMIN_API_PREFIX = '/admin/api';
@@ -26,6 +28,11 @@ export const CONSOLE_CSP = [
 
 /** Query parameter that hands the admin token to a console opened in a browser (moved to sessionStorage at once). */
 export const ADMIN_TOKEN_PARAM = 'admin_token';
+
+/** The ready-to-open console URL for a gateway base URL and admin token. */
+export function consoleUrlOf(baseUrl: string, adminToken: string): string {
+  return `${baseUrl}${CONSOLE_PATH}/?${new URLSearchParams({ [ADMIN_TOKEN_PARAM]: adminToken })}`;
+}
 
 /** A background scan as the console shows it. */
 export interface ScanSummary {
@@ -68,6 +75,14 @@ export interface ServerStatus {
   lastScan: ScanSummary | null;
   /** Names of the accounts that exist (each has at least one token). */
   accounts: string[];
+  /**
+   * `kept`: the console address carries the console secret kept in the secret store (it survives restarts and can be
+   * rotated); `per-run`: a token made for this run, and a console secret can be kept; `none`: per run and none can be
+   * kept (`--secrets none`, the desktop window).
+   */
+  consoleSecret: 'kept' | 'per-run' | 'none';
+  /** True when the console can restart the server with its saved settings (`gatehouse serve`; the desktop app has its own way). */
+  canRestart: boolean;
 }
 
 /** A token as listed anywhere (CLI, admin API): never the secret itself. */
@@ -197,6 +212,14 @@ export interface AdminApi {
   setPrice: AdminRoute<{ model: string }, None, PriceInput, PriceRow>;
   /** Drops the owner's price of a model (back to its documented price, or to `default`); answers the row as charged now. */
   resetPrice: AdminRoute<{ model: string }, None, undefined, PriceRow>;
+  /** The usage dashboard of the last `days` UTC days (1–90, default 7), from the per-day totals the gateway keeps. */
+  getUsageStats: AdminRoute<None, { days?: number }, undefined, UsageStats>;
+  /** Keeps a new console secret (the current console address stops working at once) and answers the new address. */
+  rotateConsoleSecret: AdminRoute<None, None, undefined, { consoleUrl: string }>;
+  /** Asks the host to restart the server with the saved settings (answered first; the server is back within seconds). */
+  restartServer: AdminRoute<None, None, undefined, { restarting: true }>;
+  /** Every model the gateway lists, with capability, price and where it is served. */
+  listModels: AdminRoute<None, None, undefined, ModelEntry[]>;
 }
 
 /** Name of an admin route. */
@@ -233,6 +256,10 @@ export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMeth
   getPrice: { method: 'GET', path: `${ADMIN_API_PREFIX}/prices/:model` },
   setPrice: { method: 'PUT', path: `${ADMIN_API_PREFIX}/prices/:model` },
   resetPrice: { method: 'DELETE', path: `${ADMIN_API_PREFIX}/prices/:model` },
+  getUsageStats: { method: 'GET', path: `${ADMIN_API_PREFIX}/usage` },
+  listModels: { method: 'GET', path: `${ADMIN_API_PREFIX}/models` },
+  rotateConsoleSecret: { method: 'POST', path: `${ADMIN_API_PREFIX}/console-secret/rotate` },
+  restartServer: { method: 'POST', path: `${ADMIN_API_PREFIX}/restart` },
 };
 
 /** Fills a route's `:param` placeholders (URI-encoded). */

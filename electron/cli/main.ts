@@ -1,10 +1,11 @@
-// Entry point of the `gatehouse` CLI: dispatches `serve`, `token`, `channel` and `price`, prints usage errors plainly.
+// Entry point of the `gatehouse` CLI: dispatches `serve`, `token`, `channel`, `price` and `console-secret`, prints usage errors plainly.
 import { plainMessageOf } from './start-errors.ts';
 import { UsageError } from '../gateway/options/serve-options.ts';
 import { serve, type Output } from './serve.ts';
 import { token } from './token.ts';
 import { channel, CHANNEL_USAGE } from './channel.ts';
 import { price, PRICE_USAGE } from './price.ts';
+import { consoleSecret, CONSOLE_SECRET_USAGE } from './console-secret.ts';
 
 const HELP = `gatehouse: a local AI gateway
 
@@ -17,6 +18,7 @@ usage:
   gatehouse token revoke TOKEN_ID [--data-dir DIR]
 ${CHANNEL_USAGE.replace(/^usage:\n/, '')}
 ${PRICE_USAGE.replace(/^usage:\n/, '')}
+${CONSOLE_SECRET_USAGE}
 
 See docs/cli-and-settings.md for the environment variables that mirror each flag.`;
 
@@ -38,6 +40,9 @@ async function main(argv: string[]): Promise<number> {
       return channel(args, process.env, io);
     case 'price':
       return price(args, process.env, io);
+    case 'console-secret':
+      await consoleSecret(args, process.env, io);
+      return 0;
     case undefined:
     case 'help':
     case '--help':

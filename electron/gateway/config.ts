@@ -56,6 +56,16 @@ export interface GatewayConfig {
   providers?: ProviderSelector;
   /** The console's admin token; random per start when absent (a desktop host keeps one per launch). */
   adminToken?: string;
+  /**
+   * True for a host whose console is opened by its printed address (`gatehouse serve`): the address carries the kept
+   * console secret when one was kept, and the console can keep one. Absent: the admin token is made per run (or given).
+   */
+  bookmarkableConsole?: boolean;
+  /**
+   * Asks the host to stop this gateway and start a new one with the saved settings (`gatehouse serve` passes it; the
+   * console's "Restart server now" calls it). Absent: the admin API's restart answers 400.
+   */
+  restart?: () => void;
   /** Worker threads for image and audio work and how many jobs may wait (defaults: cores − 1, 16). */
   media?: MediaPoolOptions;
   /** Overrides of the storage bounds (stored responses, usage roll-up); absent ones keep `STORAGE_LIMITS`. */

@@ -39,6 +39,8 @@ import { MetaRepo } from './storage/meta-repo.ts';
 import { Tasks3dRepo } from './storage/tasks3d-repo.ts';
 import { TokensRepo } from './storage/tokens-repo.ts';
 import { UsageRepo } from './storage/usage-repo.ts';
+import { UsageStatsRepo } from './storage/usage-stats-repo.ts';
+import { UsageStatsService } from './services/usage-stats.ts';
 import type { Clock } from './time.ts';
 import { MediaPool, type MediaPoolOptions } from './workers/media-pool.ts';
 import { StoredResponses } from './services/stored-responses.ts';
@@ -72,8 +74,12 @@ export interface GatewayEvents {
 
 /** Facts about this run of the gateway, for the admin API and the hosts. */
 export interface RuntimeInfo {
-  /** The per-launch admin token of the console: random, in memory only. */
-  readonly adminToken: string;
+  /** The admin token of the console: the kept console secret (replaced when rotated), or random for this run, in memory only. */
+  adminToken: string;
+  /** The admin token is the kept console secret, or made for this run (`per-run`: one can be kept; `none`: not here). */
+  consoleSecret: 'kept' | 'per-run' | 'none';
+  /** Asks the host to restart the gateway with its saved settings; null when the host cannot. */
+  readonly restart: (() => void) | null;
   readonly startedAt: number;
   /** Changed at run time by the Settings page (the scheduler is told too). */
   refreshIntervalMs: number;
@@ -108,6 +114,8 @@ export interface GatewayContext {
   billing: BillingService;
   /** The owner's price table (documented defaults, the owner's rows in SQLite), read by billing on every charge. */
   prices: PriceTable;
+  /** The usage dashboard's per-day totals: every call of a known token counted, read by the admin API. */
+  usageStats: UsageStatsService;
   /** Embeddings and rerank through the call's provider, billed by the tokens it counted. */
   retrieval: RetrievalService;
   images: ImagesService;
@@ -172,6 +180,10 @@ export interface ContextOptions {
   simulateDb?: Db;
   /** The console's admin token; a random one is made when absent. */
   adminToken?: string;
+  /** Whether `adminToken` is the kept console secret (default: `none`, per run and not keepable). */
+  consoleSecret?: 'kept' | 'per-run' | 'none';
+  /** The host's restart (see GatewayConfig.restart). */
+  restart?: () => void;
   modelAliases?: Record<string, string>;
   corsOrigins?: string[];
   /** The listen host (default 127.0.0.1) and extra allowed Host names, normalized. */
@@ -288,6 +300,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     }),
     billing,
     prices,
+    usageStats: new UsageStatsService(new UsageStatsRepo(db), clock),
     retrieval,
     audio: new AudioService(providers, billing),
     images: new ImagesService({ providers, billing, clock, dataDir: options.dataDir, onError: reportError }),
@@ -329,6 +342,8 @@ export function createContext(options: ContextOptions): GatewayContext {
     },
     runtime: {
       adminToken: options.adminToken ?? randomBytes(32).toString('base64url'),
+      consoleSecret: options.consoleSecret ?? 'none',
+      restart: options.restart ?? null,
       startedAt: clock.now(),
       refreshIntervalMs: options.refreshIntervalMs,
       corsOrigins: [...(options.corsOrigins ?? [])],

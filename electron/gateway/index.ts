@@ -5,7 +5,8 @@ import { createContext, type GatewayContext } from './context.ts';
 import { buildApp } from './server/app.ts';
 import { REALTIME_LIMITS } from './realtime/limits.ts';
 import { chooseSubprotocol } from './routes/admin-socket.ts';
-import { consoleUrlOf } from './routes/console.ts';
+import { consoleUrlOf } from '../../shared/admin-api.ts';
+import { keptConsoleSecret } from './services/console-secret.ts';
 import { ROUTE_FAMILIES } from './routes/index.ts';
 import { CONNECTION_LIMITS, ConnectionGuard } from './server/connection-guard.ts';
 import { normalizeHostName, type HostPolicy } from './server/host-names.ts';
@@ -26,6 +27,7 @@ export { openTokenAdmin, type TokenAdmin } from './token-admin.ts';
 export { openChannelAdmin, type ChannelAdmin } from './channel-admin.ts';
 export { openPriceAdmin, type PriceAdmin } from './price-admin.ts';
 export { readPriceInput } from './services/price-input.ts';
+export { rotateConsoleSecret } from './services/console-secret.ts';
 export { testChannel } from './services/channel-probe.ts';
 export { parseHeaderLine } from './services/channel-input.ts';
 export { GatewayError } from './errors.ts';
@@ -55,7 +57,7 @@ export interface Gateway {
   readonly events: GatewayContext['events'];
   /** The listening URL once started. */
   readonly url: string | undefined;
-  /** The per-launch admin token of the console and admin API (memory only). */
+  /** The admin token of the console and admin API: the kept console secret, or one made for this run (memory only). */
   readonly adminToken: string;
   start(): Promise<StartResult>;
   /** Open connections of both listeners, and how many of them have not yet presented a valid token. */
@@ -68,6 +70,11 @@ export interface Gateway {
 }
 
 export async function createGateway(config: GatewayConfig): Promise<Gateway> {
+  // Under `gatehouse serve` a console secret kept in the secret store makes the printed address work across restarts;
+  // the desktop window (its own token) and `--secrets none` have a per-run address only.
+  const bookmarkable = config.bookmarkableConsole === true && config.secrets.kind !== 'none';
+  const keptSecret = bookmarkable ? await keptConsoleSecret(config.secrets, config.dataDir) : null;
+  const adminToken = keptSecret ?? config.adminToken;
   const db = openProductDatabase(config.dataDir);
   // The simulated reviewer keeps its state in its own file; a host's reviewer needs none.
   let simulateDb: Db | undefined;
@@ -90,7 +97,9 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     ...(config.providers && { providers: config.providers }),
     ...(config.channels && { channels: config.channels }),
     ...(config.unrouted && { unrouted: config.unrouted }),
-    ...(config.adminToken && { adminToken: config.adminToken }),
+    ...(adminToken && { adminToken }),
+    consoleSecret: keptSecret ? 'kept' : bookmarkable ? 'per-run' : 'none',
+    ...(config.restart && { restart: config.restart }),
     ...(config.modelAliases && { modelAliases: config.modelAliases }),
     ...(config.corsOrigins && { corsOrigins: config.corsOrigins }),
     hosts: hostPolicyOf(config),
@@ -113,7 +122,9 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     get url() {
       return url;
     },
-    adminToken: context.runtime.adminToken,
+    get adminToken() {
+      return context.runtime.adminToken;
+    },
     connections: () => guard.counts(),
     async start() {
       app = await buildApp({

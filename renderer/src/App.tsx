@@ -1,10 +1,13 @@
 // The console's frame: navigation, account picker, connection state and the current page.
 import { useEffect } from 'react';
+import { Shortcuts } from './components/Shortcuts.tsx';
 import { useAccountChoices } from './components/use-account-choices.ts';
 import { useStores } from './context.ts';
 import { AssetsPage } from './features/assets/AssetsPage.tsx';
 import { ChannelsPage } from './features/channels/ChannelsPage.tsx';
+import { ConnectPage } from './features/connect/ConnectPage.tsx';
 import { LogsPage } from './features/logs/LogsPage.tsx';
+import { ModelsPage } from './features/models/ModelsPage.tsx';
 import { OverviewPage } from './features/overview/OverviewPage.tsx';
 import { PlaygroundPage } from './features/playground/PlaygroundPage.tsx';
 import { SettingsPage } from './features/settings/SettingsPage.tsx';
@@ -15,6 +18,8 @@ import { PAGES, type PageName } from './stores/navigation.ts';
 
 const PAGE_TITLES: Record<PageName, MessageKey> = {
   overview: 'navOverview',
+  connect: 'navConnect',
+  models: 'navModels',
   assets: 'navAssets',
   tasks3d: 'navTasks3d',
   playground: 'navPlayground',
@@ -28,6 +33,10 @@ function CurrentPage(props: { page: PageName }) {
   switch (props.page) {
     case 'overview':
       return <OverviewPage />;
+    case 'connect':
+      return <ConnectPage />;
+    case 'models':
+      return <ModelsPage />;
     case 'assets':
       return <AssetsPage />;
     case 'tasks3d':
@@ -131,6 +140,7 @@ export function App() {
         <div className={`live live-${socket}`} title={t(`socket_${socket}`)}>
           <span className="dot" aria-hidden="true" /> {t(`socket_${socket}`)}
         </div>
+        <p className="muted shortcut-hint">{t('shortcutHint')}</p>
       </nav>
       <main className="content">
         <header className="topbar">
@@ -140,6 +150,7 @@ export function App() {
         <ConnectionBanner />
         {socket === 'refused' ? null : <CurrentPage page={page} />}
       </main>
+      <Shortcuts titles={PAGE_TITLES} />
     </div>
   );
 }

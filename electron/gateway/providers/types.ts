@@ -220,8 +220,8 @@ export interface ModelInfo {
 }
 
 export interface ModelCatalogue {
-  /** Every model callers may name. */
-  list(call: CallContext): Promise<ModelInfo[]>;
+  /** Every model callers may name; `call` is absent when the console's Models page asks. */
+  list(call?: CallContext): Promise<ModelInfo[]>;
   /** One model; a provider that serves any name describes unknown names too, others return undefined. */
   describe(id: string, call: CallContext): Promise<ModelInfo | undefined>;
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ADMIN_TOKEN_PARAM, CONSOLE_CSP, CONSOLE_PATH } from '../../../shared/admin-api.ts';
+import { CONSOLE_CSP, CONSOLE_PATH } from '../../../shared/admin-api.ts';
 import type { GatewayContext } from '../context.ts';
 
 const TYPES: Record<string, string> = {
@@ -19,11 +19,6 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json',
   '.txt': 'text/plain; charset=utf-8',
 };
-
-/** The ready-to-open console URL for a gateway base URL and admin token. */
-export function consoleUrlOf(baseUrl: string, adminToken: string): string {
-  return `${baseUrl}${CONSOLE_PATH}/?${new URLSearchParams({ [ADMIN_TOKEN_PARAM]: adminToken })}`;
-}
 
 /** Where a build may sit: next to the sources (out/renderer) or next to the bundled main process (out/main → out/renderer). */
 function candidateDirs(): string[] {

@@ -4,7 +4,8 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { GatewayError, invalid } from '../errors.ts';
 import type { Principal } from '../principal.ts';
 import type { JournalRecorder } from '../services/journal.ts';
-import type { TokensService } from '../services/tokens.ts';
+import type { TokenHolder, TokensService } from '../services/tokens.ts';
+import type { UsageStatsService } from '../services/usage-stats.ts';
 import type { Clock } from '../time.ts';
 import { installJsonParser } from './body-parser.ts';
 import { CONNECTION_LIMITS, markAuthenticated, markUpgraded, serverOptionsOf, type ConnectionLimits } from './connection-guard.ts';
@@ -15,6 +16,7 @@ import { installFaults } from './faults.ts';
 import type { JournalRelay } from '../../../shared/journal.ts';
 import { installHostCheck } from './host-check.ts';
 import type { HostPolicy } from './host-names.ts';
+import { installCallCounting } from './call-counting.ts';
 import { installJournal } from './journal-capture.ts';
 import { protocolOf } from './protocol.ts';
 import { shownPath } from './shown-path.ts';
@@ -45,6 +47,8 @@ export interface AppContext {
   readonly journal: JournalRecorder;
   readonly clock: Clock;
   readonly tokens: Pick<TokensService, 'authenticate' | 'holderOf'>;
+  /** Counts every API call of a known token for the usage dashboard (journal on or off). */
+  readonly usageStats: Pick<UsageStatsService, 'count'>;
   readonly events: { emit(event: 'error', error: unknown): boolean };
 }
 
@@ -103,6 +107,14 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
   if (context.runtime.journal)
     installJournal(app, { recorder: context.journal, clock: context.clock, holderOf: (request) => holderOf(context, request) });
 
+  // Every API call of a known token counts in the dashboard's totals, whether or not the journal is on.
+  installCallCounting(app, {
+    clock: context.clock,
+    stats: context.usageStats,
+    holderOf: (request) => request.principal ?? holderOf(context, request),
+    onError: (error) => context.events.emit('error', error),
+  });
+
   // Before authentication: a preflight carries no credentials, and a refused call still needs its CORS headers to be readable.
   installCors(app, () => context.runtime.corsOrigins);
 
@@ -153,10 +165,12 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
  * expired, out of quota), or on unknown paths and public routes where none is asked for.
  * Null when the call named no token of this gateway, as any web page's call does.
  */
-function holderOf(context: AppContext, request: FastifyRequest): { account: string; token: string } | null {
+function holderOf(context: AppContext, request: FastifyRequest): TokenHolder | null {
   // An accepted token was looked up once already, by authentication.
   const principal = request.principal as Principal | undefined;
-  if (principal?.tokenLabel !== undefined) return { account: principal.accountName, token: principal.tokenLabel };
+  if (principal?.tokenLabel !== undefined && principal.tokenId !== undefined) {
+    return { account: principal.accountName, token: principal.tokenLabel, accountId: principal.accountId, tokenId: principal.tokenId };
+  }
   try {
     return context.tokens.holderOf(credentialOf(request.headers, request.query));
   } catch {

@@ -32,7 +32,7 @@ function journalProtocolOf(path: string): JournalProtocol {
 }
 
 /** The model a call named: the body's `model`, or Gemini's `models/{model}:method` path. */
-function modelOf(path: string, body: unknown): string | null {
+export function modelOf(path: string, body: unknown): string | null {
   const fromPath = /\/models\/([^/:]+):/.exec(path);
   if (fromPath) return decodedOrRaw(fromPath[1]!).slice(0, 200);
   const model = (body as { model?: unknown } | null)?.model;

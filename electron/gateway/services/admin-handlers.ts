@@ -1,5 +1,12 @@
 // The admin API's handlers, one per route of the shared contract, built on the gateway's own services.
-import type { AdminApi, AdminRouteName, AdminToken, ScanSummary, ServerStatus } from '../../../shared/admin-api.ts';
+import {
+  consoleUrlOf,
+  type AdminApi,
+  type AdminRouteName,
+  type AdminToken,
+  type ScanSummary,
+  type ServerStatus,
+} from '../../../shared/admin-api.ts';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { JOURNAL_LIMIT } from '../../../shared/journal.ts';
 import type { UnroutedPolicy } from '../../../shared/settings.ts';
@@ -15,13 +22,17 @@ import type { ChannelsService } from './channels.ts';
 import { readPriceInput } from './price-input.ts';
 import type { PriceTable } from './price-table.ts';
 import { invalid, notFound } from '../errors.ts';
+import { guarded } from '../safe-events.ts';
 import type { GroupsService } from './groups.ts';
 import type { JournalRecorder } from './journal.ts';
 import { normalizePaging } from './paging.ts';
+import { rotateConsoleSecret } from './console-secret.ts';
+import { listModels, type ModelDirectorySources } from './model-directory.ts';
 import { useSecretStore } from './secret-access.ts';
 import { saveSettings, settingsView, type LiveTargets, type SettingsContext } from './settings.ts';
 import { parseAssetCreate, parseAssetListFilter, parseGroupCreate, parseGroupUpdate } from './portrait-input.ts';
 import type { TokensService, TokenSummary } from './tokens.ts';
+import type { UsageStatsService } from './usage-stats.ts';
 
 /** What a handler receives: typed path parameters, and the raw query and body it must validate. */
 export interface AdminInput<K extends AdminRouteName> {
@@ -42,6 +53,8 @@ export interface AdminContext extends LiveTargets {
   readonly tokens: TokensService;
   readonly channels: ChannelsService;
   readonly prices: PriceTable;
+  readonly providers: ModelDirectorySources['providers'];
+  readonly usageStats: Pick<UsageStatsService, 'summary'>;
   readonly accounts: Pick<AccountsRepo, 'findByName'>;
   readonly secrets: SecretStore;
   readonly dataDir: string;
@@ -54,6 +67,10 @@ export interface AdminContext extends LiveTargets {
     readonly journal: boolean;
     readonly startedAt: number;
     readonly unrouted: UnroutedPolicy;
+    readonly modelAliases: Readonly<Record<string, string>>;
+    adminToken: string;
+    consoleSecret: 'kept' | 'per-run' | 'none';
+    readonly restart: (() => void) | null;
   };
   readonly scheduler: LiveTargets['scheduler'] & { readonly nextRunAt: number | null; runNow(): Promise<ScanSummary> };
   readonly settings: SettingsContext;
@@ -112,6 +129,8 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       nextScanAt: context.scheduler.nextRunAt,
       lastScan: facts.lastScan(),
       accounts: [...new Set(tokens.list().map((token) => token.account))].sort(),
+      consoleSecret: runtime.consoleSecret,
+      canRestart: runtime.restart !== null,
     };
   };
 
@@ -201,6 +220,29 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
     getPrice: ({ params }) => context.prices.get(params.model),
     setPrice: ({ params, body }) => context.prices.set(params.model, readPriceInput(body)),
     resetPrice: ({ params }) => context.prices.reset(params.model),
+    getUsageStats: ({ query }) => context.usageStats.summary(query['days']),
+    listModels: () => listModels(context),
+    restartServer: () => {
+      const restart = runtime.restart;
+      if (!restart) throw invalid('This server cannot restart itself: restart the app that runs it');
+      // After this answer is on its way: the host stops this gateway (in-flight calls finish) and starts a new one.
+      setTimeout(
+        guarded((error) => context.events.emit('error', error), restart),
+        50,
+      ).unref();
+      return { restarting: true };
+    },
+    rotateConsoleSecret: async () => {
+      if (runtime.consoleSecret === 'none')
+        throw invalid(
+          'This console address is made for this run only (no secret store, or the desktop window): no console secret can be kept',
+        );
+      const secret = await useSecretStore(secrets, (store) => rotateConsoleSecret(store, context.dataDir));
+      // From now on only the new address opens the console and the admin API.
+      runtime.adminToken = secret;
+      runtime.consoleSecret = 'kept';
+      return { consoleUrl: consoleUrlOf(runtime.url ?? '', secret) };
+    },
   };
 }
 

@@ -13,6 +13,14 @@ export const MICROS = 1_000_000;
 
 export type { Principal };
 
+/** Who holds a presented token (usable or refused): the account and token by name, for the journal, and by id, for the usage totals. */
+export interface TokenHolder {
+  account: string;
+  token: string;
+  accountId: number;
+  tokenId: string;
+}
+
 export interface CreateTokenInput {
   account: string;
   name?: string;
@@ -68,10 +76,10 @@ export class TokensService {
    * The account and token name (its hint when unnamed) of a presented secret that names a token, usable or
    * not (revoked, expired, out of quota); null for anything else.
    */
-  holderOf(secret: string | undefined): { account: string; token: string } | null {
+  holderOf(secret: string | undefined): TokenHolder | null {
     if (secret === undefined || secret === '') return null;
     const row = this.tokens.findByHash(hashToken(secret));
-    return row ? { account: row.account_name, token: labelOf(row) } : null;
+    return row ? { account: row.account_name, token: labelOf(row), accountId: row.account_id, tokenId: row.token_id } : null;
   }
 
   /** Accepts a presented secret or throws 401 (missing, unknown) / 403 (revoked, expired, quota used up). */

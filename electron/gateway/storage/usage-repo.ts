@@ -19,7 +19,7 @@ export class UsageRepo {
     this.db = db;
   }
 
-  /** Appends a record and adds its amount to the token's usage, atomically. */
+  /** Appends a record, adds its amount to the token's usage and to the day's totals, atomically. */
   record(entry: UsageRecord): void {
     this.db.transaction(() => {
       this.db
@@ -29,6 +29,18 @@ export class UsageRepo {
         )
         .run(entry);
       this.db.prepare('UPDATE tokens SET used_micros = used_micros + ? WHERE token_id = ?').run(entry.amount_micros, entry.token_id);
+      // The dashboard's per-day totals, kept as each call is charged (never rebuilt from the ledger).
+      this.db
+        .prepare(
+          `INSERT INTO usage_stats_daily (day, account_id, token_id, model, calls, input_tokens, output_tokens, amount_micros)
+           VALUES (date(@created_at / 1000, 'unixepoch'), @account_id, @token_id, @model, 1, @input_tokens, @output_tokens, @amount_micros)
+           ON CONFLICT (day, token_id, model) DO UPDATE SET
+             calls = calls + 1,
+             input_tokens = input_tokens + excluded.input_tokens,
+             output_tokens = output_tokens + excluded.output_tokens,
+             amount_micros = amount_micros + excluded.amount_micros`,
+        )
+        .run(entry);
     })();
   }
 

@@ -10,6 +10,7 @@ import { createAssetsStore } from './assets.ts';
 import { createChannelsStore } from './channels.ts';
 import { createConnectionStore, type Connection } from './connection.ts';
 import { createJournalStore } from './journal.ts';
+import { createModelsStore } from './models.ts';
 import { createNavigationStore, type PageName } from './navigation.ts';
 import { createPlaygroundStore } from './playground.ts';
 import { createPrefsStore } from './prefs.ts';
@@ -18,6 +19,7 @@ import { createStatusStore } from './status.ts';
 import type { KeyValueStorage } from './storage.ts';
 import { createTasks3dStore } from './tasks3d.ts';
 import { createTokensStore } from './tokens.ts';
+import { createUsageStore } from './usage.ts';
 
 /** What the stores need from their surroundings (the page, or a test). */
 export interface ConsoleDeps {
@@ -52,6 +54,8 @@ export function createConsoleStores(deps: ConsoleDeps) {
     channels: createChannelsStore(call),
     journal: createJournalStore(call),
     settings: createSettingsStore(call),
+    usage: createUsageStore(call),
+    models: createModelsStore(call),
     apiKeys: createApiKeyStore(call, deps.session),
     playground: createPlaygroundStore({ apiBase: deps.connection.apiBase, fetch: fetchImpl }),
     tasks3d: createTasks3dStore(createTasks3dClient(deps.connection.apiBase, fetchImpl), deps.local),

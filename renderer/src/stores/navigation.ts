@@ -1,7 +1,18 @@
 // Which page the console shows; the address hash mirrors it so reloads and links keep the page.
 import { create } from 'zustand';
 
-export const PAGES = ['overview', 'assets', 'tasks3d', 'playground', 'tokens', 'channels', 'logs', 'settings'] as const;
+export const PAGES = [
+  'overview',
+  'connect',
+  'models',
+  'assets',
+  'tasks3d',
+  'playground',
+  'tokens',
+  'channels',
+  'logs',
+  'settings',
+] as const;
 export type PageName = (typeof PAGES)[number];
 
 /** The page a hash such as `#/assets` names, or the overview. */

@@ -1,4 +1,4 @@
-// The Settings page's server form: loads saved and effective settings, checks the draft as the user types, saves, and restarts the desktop server.
+// The Settings page's server form: loads saved and effective settings, checks the draft as the user types, saves, and restarts the server (desktop or `gatehouse serve`).
 import { create } from 'zustand';
 import type { DesktopConnection, GatehouseBridge } from '../../../shared/ipc.ts';
 import {
@@ -45,6 +45,10 @@ export interface SettingsState {
   save(): Promise<boolean>;
   /** Desktop only: restarts the server with the saved settings. */
   restart(bridge: GatehouseBridge): Promise<DesktopConnection | null>;
+  /** True when a restart under `gatehouse serve` did not come back on this address (its host or port changed). */
+  restartLost: boolean;
+  /** Under `gatehouse serve`: asks the server to restart with the saved settings and waits until a new run answers here. */
+  restartServe(startedAt: number): Promise<boolean>;
 }
 
 const DECIMAL = /^\d+(\.\d+)?$/;
@@ -107,7 +111,10 @@ function problemsOf(draft: SettingsDraft): Partial<Record<SettingKey, string>> {
   return problems;
 }
 
-export function createSettingsStore(call: AdminCall) {
+/** How long and how often a console under `gatehouse serve` waits for the restarted server. */
+const RESTART_WAIT = { attempts: 60, everyMs: 500 };
+
+export function createSettingsStore(call: AdminCall, wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))) {
   return create<SettingsState>((set, get) => ({
     view: null,
     draft: null,
@@ -115,6 +122,7 @@ export function createSettingsStore(call: AdminCall) {
     loading: false,
     saving: false,
     restarting: false,
+    restartLost: false,
     error: null,
     savedNote: null,
 
@@ -155,6 +163,27 @@ export function createSettingsStore(call: AdminCall) {
         set({ saving: false, error: messageOf(error), ...(field && { problems: { [field]: messageOf(error) } }) });
         return false;
       }
+    },
+
+    async restartServe(startedAt) {
+      set({ restarting: true, restartLost: false, error: null });
+      try {
+        await call('restartServer');
+      } catch (error) {
+        set({ restarting: false, error: messageOf(error) });
+        return false;
+      }
+      for (let attempt = 0; attempt < RESTART_WAIT.attempts; attempt += 1) {
+        await wait(RESTART_WAIT.everyMs);
+        // The old run answers until it stops, then nothing answers for a moment: only a new run counts.
+        const status = await call('getStatus').catch(() => null);
+        if (status && status.startedAt !== startedAt) {
+          set({ restarting: false, savedNote: null });
+          return true;
+        }
+      }
+      set({ restarting: false, restartLost: true });
+      return false;
     },
 
     async restart(bridge) {

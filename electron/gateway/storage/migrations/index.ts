@@ -14,6 +14,7 @@ import { journalRelay } from './012-journal-relay.ts';
 import { relayedResponses } from './013-relayed-responses.ts';
 import { prices } from './014-prices.ts';
 import { openaiSurface } from './015-openai-surface.ts';
+import { usageStats } from './016-usage-stats.ts';
 import { channelApi } from './019-channel-api.ts';
 
 /** One numbered schema step. */
@@ -40,5 +41,6 @@ export const migrations: readonly Migration[] = [
   relayedResponses,
   prices,
   openaiSurface,
+  usageStats,
   channelApi,
 ];

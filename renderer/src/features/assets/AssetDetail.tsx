@@ -1,4 +1,5 @@
 // The selected asset: resolved URL to copy, refresh error and failure reason in plain words, refresh now, next scan.
+import { useServerText } from '../../i18n/server-texts.ts';
 import { TERMINAL_STATUSES } from '../../../../shared/portrait.ts';
 import { useStores } from '../../context.ts';
 import { formatRelative, formatTime, useT } from '../../i18n/index.ts';
@@ -7,6 +8,7 @@ import { useNow } from '../../components/use-now.ts';
 
 export function AssetDetail() {
   const t = useT();
+  const serverText = useServerText();
   const { assets, status, prefs } = useStores();
   const asset = assets((state) => state.detail);
   const refreshing = assets((state) => (asset ? state.refreshing.includes(asset.asset_id) : false));
@@ -60,7 +62,7 @@ export function AssetDetail() {
         </dl>
         {asset.failure_reason && (
           <div className="error-box" role="alert" data-testid="failure-reason">
-            <strong>{t('failureReason')}:</strong> {asset.failure_reason}. {t('failureAdvice')}
+            <strong>{t('failureReason')}:</strong> {serverText(asset.failure_reason)}. {t('failureAdvice')}
           </div>
         )}
         {asset.refresh_error && (

@@ -51,7 +51,7 @@ export function RegisterForm() {
             value={url}
             maxLength={FIELD_LIMITS.url}
             onChange={(event) => setUrl(event.target.value)}
-            placeholder="https://cdn.example.com/anna.png"
+            placeholder={t('example', { value: 'https://cdn.example.com/anna.png' })}
             inputMode="url"
           />
         </Field>

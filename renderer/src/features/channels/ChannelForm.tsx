@@ -86,7 +86,13 @@ export function ChannelForm(props: { editing: ChannelSummary | null; onDone: () 
       <form className="channel-form" onSubmit={(event) => void submit(event)} aria-label={title}>
         {secrets?.kind === 'none' && <p className="muted">{t('channelsNoSecrets')}</p>}
         <Field label={t('name')} error={errorFor('name')}>
-          <input value={name} maxLength={64} onChange={(event) => setName(event.target.value)} placeholder="openai" required />
+          <input
+            value={name}
+            maxLength={64}
+            onChange={(event) => setName(event.target.value)}
+            placeholder={t('example', { value: 'openai' })}
+            required
+          />
         </Field>
         <Field label={t('channelKind')} error={errorFor('kind')}>
           <select value={kind} onChange={(event) => setKind(event.target.value as ChannelKindName)}>
@@ -109,10 +115,19 @@ export function ChannelForm(props: { editing: ChannelSummary | null; onDone: () 
           </Field>
         )}
         <Field label={t('channelBaseUrl')} error={errorFor('base_url')} hint={t('channelBaseUrlHint')}>
-          <input value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} placeholder="https://api.openai.com/v1" required />
+          <input
+            value={baseUrl}
+            onChange={(event) => setBaseUrl(event.target.value)}
+            placeholder={t('example', { value: 'https://api.openai.com/v1' })}
+            required
+          />
         </Field>
         <Field label={t('channelModels')} error={errorFor('models')} hint={t('channelModelsHint')}>
-          <input value={models} onChange={(event) => setModels(event.target.value)} placeholder="gpt-4o, fast=gpt-4o-mini" />
+          <input
+            value={models}
+            onChange={(event) => setModels(event.target.value)}
+            placeholder={t('example', { value: 'gpt-4o, fast=gpt-4o-mini' })}
+          />
         </Field>
         <div className="row">
           <Field label={t('channelPriority')} error={errorFor('priority')} hint={t('channelPriorityHint')}>
@@ -130,7 +145,7 @@ export function ChannelForm(props: { editing: ChannelSummary | null; onDone: () 
             value={headers}
             rows={2}
             onChange={(event) => setHeaders(event.target.value)}
-            placeholder="HTTP-Referer: https://example.com"
+            placeholder={t('example', { value: 'HTTP-Referer: https://example.com' })}
           />
         </Field>
         <Field

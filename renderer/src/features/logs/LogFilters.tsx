@@ -88,8 +88,18 @@ export function LogFilters() {
           ))}
         </select>
       </label>
-      <TextFilter label={t('logModel')} placeholder="sim-chat" value={filter.model} onApply={(model) => void setFilter({ model })} />
-      <TextFilter label={t('logPath')} placeholder="/v1/chat" value={filter.path} onApply={(path) => void setFilter({ path })} />
+      <TextFilter
+        label={t('logModel')}
+        placeholder={t('example', { value: 'sim-chat' })}
+        value={filter.model}
+        onApply={(model) => void setFilter({ model })}
+      />
+      <TextFilter
+        label={t('logPath')}
+        placeholder={t('example', { value: '/v1/chat' })}
+        value={filter.path}
+        onApply={(path) => void setFilter({ path })}
+      />
       <label className="check-inline">
         <input type="checkbox" checked={live} onChange={(event) => void journal.getState().setLive(event.target.checked)} />
         {t('logLive')}

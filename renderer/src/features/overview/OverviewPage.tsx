@@ -1,9 +1,11 @@
-// Overview: is the server up, where it listens, where data and secrets live, and copyable quick-start snippets.
+// Overview: is the server up, where it listens, where data and secrets live, the usage dashboard, and copyable quick-start snippets.
 import { useState } from 'react';
 import { useStores } from '../../context.ts';
 import { formatRelative, formatTime, useT } from '../../i18n/index.ts';
 import { Button, CopyButton, ErrorNote, Panel } from '../../components/ui.tsx';
+import { useServerText } from '../../i18n/server-texts.ts';
 import { useNow } from '../../components/use-now.ts';
+import { UsageDashboard } from './UsageDashboard.tsx';
 import { SNIPPET_KINDS, snippet, TOKEN_PLACEHOLDER, type SnippetKind } from './snippets.ts';
 
 function Fact(props: { label: string; value: string; copy?: boolean; testId?: string }) {
@@ -73,6 +75,7 @@ export function OverviewPage() {
   const loading = statusStore((state) => state.loading);
   const language = prefs((state) => state.language);
   const now = useNow(1000);
+  const serverText = useServerText();
   return (
     <div className="page overview">
       <ErrorNote message={error} onRetry={() => void statusStore.getState().load()} />
@@ -93,7 +96,7 @@ export function OverviewPage() {
             <Fact label={t('port')} value={String(status.port)} />
             <Fact label={t('tlsUrl')} value={status.tlsUrl ?? t('tlsOff')} copy={status.tlsUrl !== null} />
             <Fact label={t('dataFolder')} value={status.dataDir} copy />
-            <Fact label={t('secretsKept')} value={status.secrets.description} />
+            <Fact label={t('secretsKept')} value={serverText(status.secrets.description)} />
             <Fact
               label={t('nextScan')}
               value={
@@ -109,6 +112,7 @@ export function OverviewPage() {
           !error && <p className="muted">{t('loading')}</p>
         )}
       </Panel>
+      {status && <UsageDashboard />}
       {status && <QuickStart baseUrl={status.url} />}
     </div>
   );

@@ -9,8 +9,14 @@ import { useApiKey } from '../../components/use-api-key.ts';
 
 function Settings() {
   const t = useT();
-  const { playground } = useStores();
+  const { playground, models } = useStores();
   const state = playground();
+  const catalogue = models((store) => store.models);
+  useEffect(() => {
+    if (catalogue === null) void models.getState().load();
+  }, [catalogue, models]);
+  // Chat models only (the gateway's list says which; until it comes, what /v1/models listed); any other typed name is sent as it is.
+  const chatModels = catalogue === null ? state.models : catalogue.filter((model) => model.chat).map((model) => model.id);
   return (
     <Panel title={t('chatSettings')} className="chat-settings">
       <Field label={t('format')}>
@@ -29,16 +35,19 @@ function Settings() {
           ))}
         </div>
       </Field>
-      <Field label={t('model')} error={state.modelsError}>
-        {state.models.length > 0 ? (
-          <select value={state.model} onChange={(event) => state.set({ model: event.target.value })} aria-label={t('model')}>
-            {state.models.map((model) => (
-              <option key={model}>{model}</option>
-            ))}
-          </select>
-        ) : (
-          <input value={state.model} onChange={(event) => state.set({ model: event.target.value })} aria-label={t('model')} />
-        )}
+      <Field label={t('model')} error={state.modelsError} hint={t('modelTypeAny')}>
+        <input
+          list="playground-chat-models"
+          value={state.model}
+          onChange={(event) => state.set({ model: event.target.value })}
+          aria-label={t('model')}
+          spellCheck={false}
+        />
+        <datalist id="playground-chat-models">
+          {chatModels.map((model) => (
+            <option key={model} value={model} />
+          ))}
+        </datalist>
       </Field>
       <Field label={t('systemPrompt')}>
         <textarea rows={3} value={state.system} onChange={(event) => state.set({ system: event.target.value })} />

@@ -100,7 +100,7 @@ export function PricesCard() {
                 <td className="number">{formatPrice(row.input_per_mtok)}</td>
                 <td className="number">
                   {formatPrice(row.output_per_mtok)}
-                  {row.per_call > 0 && <span className="muted small"> {t('pricePerCall', { amount: formatPrice(row.per_call) })}</span>}
+                  {row.per_call > 0 && <span className="muted small"> {t('priceRowPerCall', { amount: formatPrice(row.per_call) })}</span>}
                 </td>
                 <td className="muted small">{row.source === 'owner' ? t('priceByOwner') : t('priceDocumented')}</td>
                 <td className="actions">

@@ -18,7 +18,8 @@ const LABELS: Record<SettingKey, MessageKey> = {
 export function ServerForm() {
   const t = useT();
   const { settings, connection, status } = useStores();
-  const { view, draft, problems, saving, restarting, error, savedNote, loading } = settings();
+  const { view, draft, problems, saving, restarting, restartLost, error, savedNote, loading } = settings();
+  const canRestart = status((state) => state.status?.canRestart ?? false);
   const bridge = connection((state) => state.bridge);
   const [restarted, setRestarted] = useState(false);
 
@@ -62,6 +63,15 @@ export function ServerForm() {
       connection.getState().setDesktop(next);
       setRestarted(true);
       // On the same address the page stays: read the new values. On a new one the desktop host loads the console there.
+      void settings.getState().load();
+      void status.getState().load();
+    }
+  };
+  // Under `gatehouse serve`: the same process starts a new run with the saved settings.
+  const restartHere = async () => {
+    const startedAt = status.getState().status?.startedAt ?? 0;
+    if (await settings.getState().restartServe(startedAt)) {
+      setRestarted(true);
       void settings.getState().load();
       void status.getState().load();
     }
@@ -111,7 +121,7 @@ export function ServerForm() {
             rows={3}
             value={draft.corsOrigins}
             spellCheck={false}
-            placeholder="http://localhost:5173"
+            placeholder={t('example', { value: 'http://localhost:5173' })}
             disabled={pinned('corsOrigins')}
             onChange={(event) => edit({ corsOrigins: event.target.value })}
           />
@@ -167,6 +177,15 @@ export function ServerForm() {
             <Button busy={restarting} onClick={() => void restart()}>
               {restarting ? t('restarting') : t('restartServer')}
             </Button>
+          ) : canRestart ? (
+            <>
+              <Button busy={restarting} onClick={() => void restartHere()}>
+                {restarting ? t('restarting') : t('restartServer')}
+              </Button>
+              <p className="muted">
+                {t('restartOr')} {t('restartCli')}
+              </p>
+            </>
           ) : (
             <p className="muted">{t('restartCli')}</p>
           )}
@@ -175,6 +194,11 @@ export function ServerForm() {
       {restarted && view.restartNeeded.length === 0 && (
         <p role="status" className="muted">
           {t('restarted')}
+        </p>
+      )}
+      {restartLost && (
+        <p role="alert" className="danger-text">
+          {t('restartLost')}
         </p>
       )}
       <ErrorNote message={error} />

@@ -1,11 +1,13 @@
 // Settings: the console's theme and language, the saved server settings, and this run's effective values with the flag that sets each.
 import { useState } from 'react';
 import { useStores } from '../../context.ts';
+import { useServerText } from '../../i18n/server-texts.ts';
 import { formatTime, useT, type MessageKey } from '../../i18n/index.ts';
 import { Button, ErrorNote, Panel } from '../../components/ui.tsx';
 import { LANGUAGES, THEMES } from '../../stores/prefs.ts';
 import { messageOf } from '../../stores/storage.ts';
 import { PricesCard } from './PricesCard.tsx';
+import { ConsoleAddress } from './ConsoleAddress.tsx';
 import { ServerForm } from './ServerForm.tsx';
 
 const LANGUAGE_NAMES = { en: 'English', zh: '中文' } as const;
@@ -52,6 +54,7 @@ interface SettingRow {
 
 function ServerSettings() {
   const t = useT();
+  const serverText = useServerText();
   const { status: statusStore, call, prefs } = useStores();
   const status = statusStore((state) => state.status);
   const host = useStores().connection((state) => state.connection?.host);
@@ -75,7 +78,7 @@ function ServerSettings() {
       flag: '--refresh-interval-ms / GATEHOUSE_REFRESH_INTERVAL_MS',
     },
     { label: 'dataFolder', value: status.dataDir, flag: '--data-dir / GATEHOUSE_DATA_DIR' },
-    { label: 'secretsKept', value: status.secrets.description, flag: '--secrets auto|keychain|file|none' },
+    { label: 'secretsKept', value: serverText(status.secrets.description), flag: '--secrets auto|keychain|file|none' },
     { label: 'unroutedModels', value: status.unrouted, flag: '--unrouted / GATEHOUSE_UNROUTED' },
   ];
   const scan = async () => {
@@ -161,6 +164,7 @@ export function SettingsPage() {
       <div className="stack">
         <Appearance />
         <DesktopServer />
+        <ConsoleAddress />
       </div>
       <div className="stack">
         <ServerForm />

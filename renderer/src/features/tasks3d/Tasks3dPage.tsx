@@ -3,6 +3,9 @@ import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react
 import { createTasks3dClient, progressOf, taskFailure, type TaskFile } from '../../api/tasks3d.ts';
 import { FIELD_LIMITS } from '../../../../shared/field-limits.ts';
 import { useStores } from '../../context.ts';
+import { taskStatusName } from './status-names.ts';
+import { formatUsd } from '../../components/money.ts';
+import { useServerText } from '../../i18n/server-texts.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, EmptyState, ErrorNote, Field, Panel, Progress } from '../../components/ui.tsx';
 import { useApiKey } from '../../components/use-api-key.ts';
@@ -53,11 +56,14 @@ function TaskCard(props: { item: TrackedTask; secret: string }) {
   const { tasks3d } = useStores();
   const { task, error } = props.item;
   const failure = taskFailure(task);
+  const serverText = useServerText();
   return (
     <article className="task-card" data-task-id={task.task_id} data-status={task.status}>
       <header className="row">
         <strong>{task.model}</strong>
-        <span className={`badge task-${task.status.toLowerCase()}`}>{task.status}</span>
+        <span className={`badge task-${task.status.toLowerCase()}`} title={task.status}>
+          {taskStatusName(task.status, t)}
+        </span>
         <code className="muted small">{task.task_id}</code>
         {isDone(task) && <Button onClick={() => tasks3d.getState().remove(task.task_id)}>{t('removeFromList')}</Button>}
       </header>
@@ -65,11 +71,11 @@ function TaskCard(props: { item: TrackedTask; secret: string }) {
       {!isDone(task) && <p className="muted small">{t('taskProgress', { progress: task.progress })}</p>}
       {failure && (
         <p className="error-box" role="alert">
-          {t('taskFailed', { reason: failure })}
+          {t('taskFailed', { reason: serverText(failure) })}
         </p>
       )}
       {task.status === 'SUCCESS' && task.files.length > 0 && <FileLinks files={task.files} secret={props.secret} />}
-      {task.amount && <p className="muted small">{t('taskAmount', { amount: task.amount })}</p>}
+      {task.amount && <p className="muted small">{t('taskAmount', { amount: formatUsd(Number(task.amount), 4) })}</p>}
       <ErrorNote message={error} />
     </article>
   );

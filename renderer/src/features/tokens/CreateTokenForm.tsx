@@ -66,17 +66,27 @@ export function CreateTokenForm() {
             value={account}
             maxLength={FIELD_LIMITS.accountName}
             onChange={(event) => setAccount(event.target.value)}
-            placeholder={currentAccount}
+            placeholder={t('example', { value: currentAccount })}
           />
         </Field>
         <Field label={t('tokenName')} error={errorFor('name')}>
-          <input value={name} maxLength={FIELD_LIMITS.tokenName} onChange={(event) => setName(event.target.value)} placeholder="ci" />
+          <input
+            value={name}
+            maxLength={FIELD_LIMITS.tokenName}
+            onChange={(event) => setName(event.target.value)}
+            placeholder={t('example', { value: 'ci' })}
+          />
         </Field>
         <Field label={t('expiresOptional')} error={errorFor('expires_at')}>
           <input type="datetime-local" value={expires} onChange={(event) => setExpires(event.target.value)} />
         </Field>
         <Field label={t('quotaOptional')} error={errorFor('quota')} hint={t('quotaHint')}>
-          <input value={quota} onChange={(event) => setQuota(event.target.value)} inputMode="decimal" placeholder="5.00" />
+          <input
+            value={quota}
+            onChange={(event) => setQuota(event.target.value)}
+            inputMode="decimal"
+            placeholder={t('example', { value: '5.00' })}
+          />
         </Field>
         <ErrorNote message={error && !['account', 'name', 'expires_at', 'quota'].includes(error.param ?? '') ? error.message : null} />
         <Button type="submit" kind="primary" busy={busy}>

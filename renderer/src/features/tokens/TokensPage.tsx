@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { AdminToken } from '../../../../shared/admin-api.ts';
 import { useStores } from '../../context.ts';
+import { formatUsd } from '../../components/money.ts';
 import { formatTime, useT } from '../../i18n/index.ts';
 import { Button, CopyButton, EmptyState, ErrorNote, Panel, Progress } from '../../components/ui.tsx';
 import { CreateTokenForm } from './CreateTokenForm.tsx';
@@ -45,8 +46,8 @@ function TokenRow(props: { token: AdminToken }) {
       <td>{token.expires_at === null ? t('never') : formatTime(language, token.expires_at)}</td>
       <td>
         {token.quota === null
-          ? t('usedUnlimited', { used: token.used.toFixed(4) })
-          : t('usedOf', { used: token.used.toFixed(4), quota: token.quota })}
+          ? t('usedUnlimited', { used: formatUsd(token.used, 4) })
+          : t('usedOf', { used: formatUsd(token.used, 4), quota: formatUsd(token.quota, 2) })}
       </td>
       <td className="actions">
         {token.revealable && !revealed && (

@@ -1,0 +1,27 @@
+// Texts the gateway writes (asset failure reasons, 3D failures, where secrets are kept) in the console's language; unknown texts stay as written.
+import { useCallback } from 'react';
+import { useStores } from '../context.ts';
+import type { Language } from '../stores/prefs.ts';
+
+/** A server text's pattern and its Chinese rendering (`$1`… are the pattern's groups). */
+const ZH: readonly [RegExp, string][] = [
+  [/^review rejected: the content did not pass review$/, '审核未通过：内容没有通过审核'],
+  [/^format mismatch: a \.(\w+) file is (\w+), not (\w+)$/, '格式不符：.$1 文件是 $2，不是 $3'],
+  [/^generation failed: the prompt contains the test value "(.+)"$/, '生成失败：提示词包含测试值“$1”'],
+  [/^the OS keychain \(service "(.+)"\)$/, '系统钥匙串（服务“$1”）'],
+  [/^a plain-text file readable only by you \((.+)\)$/, '只有你能读取的纯文本文件（$1）'],
+  [/^no copy of secrets is kept \(shown once only\)$/, '不保存任何密钥副本（只显示一次）'],
+];
+
+/** `text` in `language`: a known server text translated, anything else unchanged. */
+export function serverText(language: Language, text: string): string {
+  if (language !== 'zh') return text;
+  for (const [pattern, zh] of ZH) if (pattern.test(text)) return text.replace(pattern, zh);
+  return text;
+}
+
+/** serverText in the chosen language. */
+export function useServerText(): (text: string) => string {
+  const language = useStores().prefs((state) => state.language);
+  return useCallback((text: string) => serverText(language, text), [language]);
+}

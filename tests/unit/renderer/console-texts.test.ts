@@ -1,0 +1,40 @@
+// Unit tests of the console's small pure helpers: server texts in Chinese, shortcut keys, money, and the setups' token handling.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { formatUsd } from '../../../renderer/src/components/money.ts';
+import { isTyping, shortcutOf } from '../../../renderer/src/components/shortcuts.ts';
+import { setupText, SETUP_KINDS } from '../../../renderer/src/features/connect/setups.ts';
+import { serverText } from '../../../renderer/src/i18n/server-texts.ts';
+
+test('known server texts are translated into Chinese with their details; unknown ones and English stay as written', () => {
+  assert.equal(serverText('zh', 'format mismatch: a .mp4 file is Video, not Image'), '格式不符：.mp4 文件是 Video，不是 Image');
+  assert.equal(serverText('zh', 'a plain-text file readable only by you (/d/secrets.json)'), '只有你能读取的纯文本文件（/d/secrets.json）');
+  assert.equal(serverText('zh', 'something new from the server'), 'something new from the server');
+  assert.equal(serverText('en', 'review rejected: the content did not pass review'), 'review rejected: the content did not pass review');
+});
+
+test('g then a key opens a page; other keys do their one thing; typing in a field is left alone', () => {
+  assert.deepEqual(shortcutOf('g', false), { kind: 'prefix' });
+  assert.deepEqual(shortcutOf('m', true), { kind: 'go', page: 'models' });
+  assert.deepEqual(shortcutOf('m', false), { kind: 'none' });
+  assert.deepEqual(shortcutOf('x', true), { kind: 'none' });
+  assert.deepEqual(shortcutOf('?', false), { kind: 'help' });
+  const input = { closest: (selector: string) => (selector.includes('input') ? {} : null) };
+  assert.equal(isTyping({ target: input, ctrlKey: false, metaKey: false, altKey: false }), true);
+  assert.equal(isTyping({ target: null, ctrlKey: true, metaKey: false, altKey: false }), true);
+});
+
+test('money has its unit and a fixed number of decimals', () => {
+  assert.equal(formatUsd(1.5), '1.50 USD');
+  assert.equal(formatUsd(0.00018, 4), '0.0002 USD');
+});
+
+test('every setup names the base URL; without a secret none carries a token, with one each carries it', () => {
+  const baseUrl = 'http://127.0.0.1:8790';
+  for (const kind of SETUP_KINDS) {
+    const bare = setupText(kind, { baseUrl, secret: null });
+    assert.ok(bare.includes(baseUrl), kind);
+    assert.ok(!bare.includes('sk-gh-'), kind);
+    assert.ok(setupText(kind, { baseUrl, secret: 'sk-gh-secret' }).includes('sk-gh-secret'), kind);
+  }
+});

@@ -1,0 +1,18 @@
+// Unit tests of the usage dashboard's arithmetic: latency buckets and UTC days.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { bucketOf, dayOf } from '../../../electron/gateway/services/usage-stats.ts';
+import { LATENCY_BOUNDS_MS } from '../../../shared/usage-stats.ts';
+
+test('a duration counts in the first bucket whose bound it does not exceed, or in the slower-than-all one', () => {
+  assert.equal(bucketOf(0), 0);
+  assert.equal(bucketOf(50), 0);
+  assert.equal(bucketOf(50.5), 1);
+  assert.equal(bucketOf(60_000), LATENCY_BOUNDS_MS.length - 1);
+  assert.equal(bucketOf(60_001), LATENCY_BOUNDS_MS.length);
+});
+
+test('days are UTC', () => {
+  assert.equal(dayOf(Date.parse('2026-03-01T23:59:59.999Z')), '2026-03-01');
+  assert.equal(dayOf(Date.parse('2026-03-02T00:00:00Z')), '2026-03-02');
+});
