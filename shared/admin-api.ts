@@ -3,6 +3,7 @@ import type { ChannelInput, ChannelSummary, ChannelTestResult } from './channels
 import type { Asset, AssetStatus, AssetType, Group, Page } from './portrait.ts';
 import type { JournalEntry, JournalPage, JournalQuery } from './journal.ts';
 import type { ServerSettings, SettingsView } from './settings.ts';
+import type { AdminTask3d, Tasks3dQuery } from './tasks3d.ts';
 
 /** Path prefix of every admin API route. */
 export const ADMIN_API_PREFIX = '/admin/api';
@@ -176,6 +177,10 @@ export interface AdminApi {
   getJournalEntry: AdminRoute<{ entryId: string }, None, undefined, JournalEntry>;
   /** Empties the journal; answers how many entries were removed. */
   clearJournal: AdminRoute<None, None, undefined, { removed: number }>;
+  /** 3D tasks of every account or one (`account`), newest first; result file URLs are paths on the gateway. */
+  listTasks3d: AdminRoute<None, Tasks3dQuery, undefined, Page<AdminTask3d>>;
+  /** One 3D task of any account by its id. */
+  getTask3d: AdminRoute<{ taskId: string }, None, undefined, AdminTask3d>;
   /** The relay channels with their health, highest priority first; keys only as hints. */
   listChannels: AdminRoute<None, None, undefined, ChannelSummary[]>;
   /** Adds a channel; its `key` goes to the secret store and is never sent back. */
@@ -213,6 +218,8 @@ export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMeth
   listJournal: { method: 'GET', path: `${ADMIN_API_PREFIX}/journal` },
   getJournalEntry: { method: 'GET', path: `${ADMIN_API_PREFIX}/journal/:entryId` },
   clearJournal: { method: 'POST', path: `${ADMIN_API_PREFIX}/journal/clear` },
+  listTasks3d: { method: 'GET', path: `${ADMIN_API_PREFIX}/tasks3d` },
+  getTask3d: { method: 'GET', path: `${ADMIN_API_PREFIX}/tasks3d/:taskId` },
   listChannels: { method: 'GET', path: `${ADMIN_API_PREFIX}/channels` },
   createChannel: { method: 'POST', path: `${ADMIN_API_PREFIX}/channels` },
   updateChannel: { method: 'PUT', path: `${ADMIN_API_PREFIX}/channels/:channelId` },

@@ -18,6 +18,7 @@ import { normalizePaging } from './paging.ts';
 import { useSecretStore } from './secret-access.ts';
 import { saveSettings, settingsView, type LiveTargets, type SettingsContext } from './settings.ts';
 import { parseAssetCreate, parseAssetListFilter, parseGroupCreate, parseGroupUpdate } from './portrait-input.ts';
+import type { Tasks3dService } from './tasks3d.ts';
 import type { TokensService, TokenSummary } from './tokens.ts';
 
 /** What a handler receives: typed path parameters, and the raw query and body it must validate. */
@@ -38,6 +39,7 @@ export interface AdminContext extends LiveTargets {
   readonly assets: AssetsService;
   readonly tokens: TokensService;
   readonly channels: ChannelsService;
+  readonly tasks3d: Pick<Tasks3dService, 'list' | 'lookup'>;
   readonly accounts: Pick<AccountsRepo, 'findByName'>;
   readonly secrets: SecretStore;
   readonly dataDir: string;
@@ -182,6 +184,13 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       context.journal.flush();
       return { removed: context.journalRepo.clear() };
     },
+    listTasks3d: async ({ query }) => {
+      const paging = normalizePaging(query['p'], query['page_size']);
+      const account = typeof query['account'] === 'string' && query['account'] !== '' ? accountId(query['account']) : undefined;
+      // File URLs stay paths: the console joins them to the address it reached the gateway by (HTTP or TLS).
+      return { page: paging.page, page_size: paging.pageSize, ...(await context.tasks3d.list(account, paging, '')) };
+    },
+    getTask3d: ({ params }) => context.tasks3d.lookup(params.taskId, ''),
     listChannels: () => context.channels.list(),
     createChannel: ({ body }) => context.channels.add(readChannelInput(body)),
     updateChannel: ({ params, body }) => context.channels.update(channelIdOf(context.channels, params.channelId), readChannelInput(body)),
