@@ -81,6 +81,10 @@ export interface TokenSummary {
   /** Spending limit in currency units; null means unlimited. */
   quota: number | null;
   used: number;
+  /** The model names the token may call (as the caller names them); null: any model. */
+  models: string[] | null;
+  /** When the token was last accepted (recorded at most about once a minute); null: never. */
+  last_used_at: number | null;
 }
 
 /** A token as the console lists it. */
@@ -134,7 +138,22 @@ export interface TokenCreateBody {
   name?: string;
   expires_at?: number;
   quota?: number;
+  /** Model names the token may call; absent: any model. */
+  models?: string[];
 }
+
+/** Body of a token edit: each field present is changed (null: no expiry, no quota, any model). */
+export interface TokenUpdateBody {
+  /** Epoch ms, in the future. */
+  expires_at?: number | null;
+  /** Spending limit in currency units. */
+  quota?: number | null;
+  /** Model names the token may call (at most `TOKEN_MODELS_MAX`). */
+  models?: string[] | null;
+}
+
+/** Most model names one token may be limited to. */
+export const TOKEN_MODELS_MAX = 50;
 
 /** What the account-scoped routes take in their path. */
 export interface AccountParams {
@@ -166,6 +185,10 @@ export interface AdminApi {
   listTokens: AdminRoute<None, { account?: string }, undefined, AdminToken[]>;
   createToken: AdminRoute<None, None, TokenCreateBody, CreatedToken>;
   revokeToken: AdminRoute<{ tokenId: string }, None, undefined, AdminToken>;
+  /** Changes a token's expiry, quota or model limit. */
+  updateToken: AdminRoute<{ tokenId: string }, None, TokenUpdateBody, AdminToken>;
+  /** Deletes a revoked token (an active one must be revoked first); answers the token as it was. */
+  deleteToken: AdminRoute<{ tokenId: string }, None, undefined, AdminToken>;
   /** The kept secret of a token; 404 when the store kept none. */
   revealToken: AdminRoute<{ tokenId: string }, None, undefined, { secret: string }>;
   /** Saved, effective and pinned server settings. */
@@ -213,6 +236,8 @@ export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMeth
   createToken: { method: 'POST', path: `${ADMIN_API_PREFIX}/tokens` },
   revokeToken: { method: 'POST', path: `${ADMIN_API_PREFIX}/tokens/:tokenId/revoke` },
   revealToken: { method: 'POST', path: `${ADMIN_API_PREFIX}/tokens/:tokenId/reveal` },
+  updateToken: { method: 'PUT', path: `${ADMIN_API_PREFIX}/tokens/:tokenId` },
+  deleteToken: { method: 'POST', path: `${ADMIN_API_PREFIX}/tokens/:tokenId/delete` },
   getSettings: { method: 'GET', path: `${ADMIN_API_PREFIX}/settings` },
   saveSettings: { method: 'PUT', path: `${ADMIN_API_PREFIX}/settings` },
   listJournal: { method: 'GET', path: `${ADMIN_API_PREFIX}/journal` },

@@ -24,6 +24,7 @@ import { JournalRecorder } from './services/journal.ts';
 import { presentAsset, presentGroup } from './services/portrait-present.ts';
 import { RetrievalService } from './services/retrieval.ts';
 import { Tasks3dService } from './services/tasks3d.ts';
+import { limitToTokenModels } from './services/token-models.ts';
 import { TokensService } from './services/tokens.ts';
 import { makeListenersSafe } from './safe-events.ts';
 import { AccountsRepo } from './storage/accounts-repo.ts';
@@ -167,22 +168,24 @@ export function createContext(options: ContextOptions): GatewayContext {
   const meta = new MetaRepo(db);
   const media = new MediaPool(options.media);
   const channels = new ChannelsService({ repo: new ChannelsRepo(db), secrets: options.secrets, clock });
-  const providers =
+  // Every call that names a model passes the token's model limit first (tests' providers too).
+  const providers = limitToTokenModels(
     options.providers ??
-    new ProviderChoice(
-      createSimulateProviders({
-        clock,
-        media,
-        reviewer: options.reviewer ?? simulatedReviewer(options),
-        sim3dMs: options.sim3dMs,
-        modelAliases: options.modelAliases ?? {},
-      }),
-      {
-        channels: options.channels ?? channels,
-        ...(options.unrouted && { unrouted: options.unrouted }),
-        created: Math.floor(clock.now() / 1000),
-      },
-    );
+      new ProviderChoice(
+        createSimulateProviders({
+          clock,
+          media,
+          reviewer: options.reviewer ?? simulatedReviewer(options),
+          sim3dMs: options.sim3dMs,
+          modelAliases: options.modelAliases ?? {},
+        }),
+        {
+          channels: options.channels ?? channels,
+          ...(options.unrouted && { unrouted: options.unrouted }),
+          created: Math.floor(clock.now() / 1000),
+        },
+      ),
+  );
   const assetChanged = (row: AssetRow) => events.emit('asset.changed', { ...presentAsset(row), account_id: row.account_id });
   const refresher = new AssetRefresher(assetsRepo, providers, clock, assetChanged);
   const storageLimits: StorageLimits = { ...STORAGE_LIMITS, ...options.storageLimits };

@@ -5,4 +5,6 @@ export interface Principal {
   accountId: number;
   accountName: string;
   tokenId: string;
+  /** The models the token may call; absent or null: any model. */
+  models?: readonly string[] | null;
 }

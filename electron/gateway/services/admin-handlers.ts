@@ -6,7 +6,7 @@ import type { SecretStore } from '../secrets/secret-store.ts';
 import type { AccountsRepo } from '../storage/accounts-repo.ts';
 import type { JournalRepo } from '../storage/journal-repo.ts';
 import type { Clock } from '../time.ts';
-import { parseJournalFilter, parseTokenCreate } from './admin-input.ts';
+import { parseJournalFilter, parseTokenCreate, parseTokenUpdate } from './admin-input.ts';
 import type { AssetsService } from './assets.ts';
 import { readChannelInput } from './channel-input.ts';
 import { testChannel } from './channel-probe.ts';
@@ -145,6 +145,18 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       // A revoked secret opens nothing any more; the store need not keep it.
       await secrets.delete(secretKey(params.tokenId)).catch(() => false);
       return present(findToken(params.tokenId));
+    },
+    updateToken: ({ params, body }) => {
+      findToken(params.tokenId);
+      tokens.update(params.tokenId, parseTokenUpdate(body, context.clock.now()));
+      return present(findToken(params.tokenId));
+    },
+    deleteToken: async ({ params }) => {
+      const token = findToken(params.tokenId);
+      if (token.revoked_at === null) throw invalid('Only a revoked token can be deleted: revoke it first', 'token_id');
+      tokens.deleteRevoked(params.tokenId);
+      await secrets.delete(secretKey(params.tokenId)).catch(() => false);
+      return { ...token, revealable: false };
     },
     revealToken: async ({ params }) => {
       const token = findToken(params.tokenId);
