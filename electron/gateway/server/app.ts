@@ -2,7 +2,7 @@
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { GatewayError, invalid } from '../errors.ts';
-import type { Principal } from '../principal.ts';
+import type { CallNotes, Principal } from '../principal.ts';
 import type { JournalRecorder } from '../services/journal.ts';
 import type { TokensService } from '../services/tokens.ts';
 import type { Clock } from '../time.ts';
@@ -27,6 +27,8 @@ declare module 'fastify' {
     refusal?: GatewayError;
     /** How a relayed call went (channel, upstream model, each try), for its journal entry. */
     journalRelay?: JournalRelay;
+    /** Where the services note this call's charges and first output for its journal entry (journaled calls only). */
+    callNotes?: CallNotes;
   }
   interface FastifyContextConfig {
     /** Routes that need no API token. */
@@ -110,7 +112,8 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
     if (request.ws) markUpgraded(request.raw.socket);
     if (!request.routeOptions.url || request.routeOptions.config.public) return;
     try {
-      request.principal = context.tokens.authenticate(credentialOf(request.headers, request.query));
+      const principal = context.tokens.authenticate(credentialOf(request.headers, request.query));
+      request.principal = request.callNotes ? { ...principal, notes: request.callNotes } : principal;
       markAuthenticated(request.raw.socket);
     } catch (error) {
       // Left without a principal, such a route authenticates again once upgraded and reports the refusal as an event.

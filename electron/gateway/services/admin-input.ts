@@ -1,4 +1,4 @@
-// Validates the admin API's own inputs (token creation, account names, journal filters); portrait bodies reuse portrait-input.
+// Validates the admin API's own inputs (token creation and edits, account names, journal filters); portrait bodies reuse portrait-input.
 import { TOKEN_MODELS_MAX, type TokenCreateBody, type TokenUpdateBody } from '../../../shared/admin-api.ts';
 import { JOURNAL_FILTER_TEXT_LIMIT, JOURNAL_PROTOCOLS, type JournalProtocol, type JournalQuery } from '../../../shared/journal.ts';
 import { FIELD_LIMITS, tooLongMessage } from '../../../shared/field-limits.ts';
@@ -80,5 +80,14 @@ export function parseJournalFilter(query: Record<string, unknown>): Omit<Journal
   if (account !== undefined) filter.account = account.slice(0, JOURNAL_FILTER_TEXT_LIMIT);
   const path = text('path');
   if (path !== undefined) filter.path = path.slice(0, JOURNAL_FILTER_TEXT_LIMIT);
+  const q = text('q');
+  if (q !== undefined) filter.q = q.slice(0, JOURNAL_FILTER_TEXT_LIMIT);
+  for (const name of ['from', 'to'] as const) {
+    const value = text(name);
+    if (value === undefined) continue;
+    const time = /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(time)) throw invalid(`${name} must be a time in epoch milliseconds`, name);
+    filter[name] = time;
+  }
   return filter;
 }

@@ -12,7 +12,7 @@ import { tasks3dUpstream } from './010-tasks3d-upstream.ts';
 import { channels } from './011-channels.ts';
 import { journalRelay } from './012-journal-relay.ts';
 import { relayedResponses } from './013-relayed-responses.ts';
-import { tokenLimits } from './017-token-limits.ts';
+import { consoleRecords } from './017-console-records.ts';
 
 /** One numbered schema step. */
 export interface Migration {
@@ -36,5 +36,5 @@ export const migrations: readonly Migration[] = [
   channels,
   journalRelay,
   relayedResponses,
-  tokenLimits,
+  consoleRecords,
 ];

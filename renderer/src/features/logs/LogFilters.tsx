@@ -1,4 +1,4 @@
-// The Logs filters: outcome, API family, model and path (typed text applies after a short pause), live updates and clearing.
+// The Logs filters: outcome, API family, model, path, body search and time range (typed text applies after a short pause), live updates and clearing.
 import { useEffect, useRef, useState } from 'react';
 import { JOURNAL_FILTER_TEXT_LIMIT, JOURNAL_PROTOCOLS, type JournalOutcome, type JournalProtocol } from '../../../../shared/journal.ts';
 import { useStores } from '../../context.ts';
@@ -90,6 +90,25 @@ export function LogFilters() {
       </label>
       <TextFilter label={t('logModel')} placeholder="sim-chat" value={filter.model} onApply={(model) => void setFilter({ model })} />
       <TextFilter label={t('logPath')} placeholder="/v1/chat" value={filter.path} onApply={(path) => void setFilter({ path })} />
+      <TextFilter label={t('logSearch')} placeholder={t('logSearchPlaceholder')} value={filter.q} onApply={(q) => void setFilter({ q })} />
+      <label>
+        {t('logFrom')}
+        <input
+          type="datetime-local"
+          value={filter.since}
+          aria-label={t('logFrom')}
+          onChange={(event) => void setFilter({ since: event.target.value })}
+        />
+      </label>
+      <label>
+        {t('logTo')}
+        <input
+          type="datetime-local"
+          value={filter.until}
+          aria-label={t('logTo')}
+          onChange={(event) => void setFilter({ until: event.target.value })}
+        />
+      </label>
       <label className="check-inline">
         <input type="checkbox" checked={live} onChange={(event) => void journal.getState().setLive(event.target.checked)} />
         {t('logLive')}
