@@ -126,10 +126,24 @@ export interface PageQuery {
   page_size?: number;
 }
 
-/** Filters of the asset list. */
+/** Orders of the console's asset list: oldest first (the portrait API's order), newest first, by name A–Z or Z–A. */
+export const ASSET_SORTS = ['created', 'newest', 'name', 'name_desc'] as const;
+export type AssetSort = (typeof ASSET_SORTS)[number];
+
+/** Filters and order of the asset list. */
 export interface AssetQuery extends PageQuery {
   group_id?: string;
   status?: AssetStatus;
+  /** Part of the name, any case (admin API only). */
+  name?: string;
+  /** Default `created` (admin API only). */
+  sort?: AssetSort;
+}
+
+/** Body of registering a failed asset again. */
+export interface AssetReregisterBody {
+  /** The corrected URL (checked as on registration). */
+  url: string;
 }
 
 /** Body of a token creation. `expires_at` is epoch ms; `quota` in currency units. */
@@ -178,6 +192,12 @@ export interface AdminApi {
   updateGroup: AdminRoute<AccountParams & { groupId: string }, None, GroupUpdateBody, Group>;
   listAssets: AdminRoute<AccountParams, AssetQuery, undefined, Page<Asset>>;
   createAsset: AdminRoute<AccountParams, None, AssetCreateBody, Asset>;
+  /** Deletes a group and its assets from this gateway. */
+  deleteGroup: AdminRoute<AccountParams & { groupId: string }, None, undefined, { group: Group; assets_deleted: number }>;
+  /** Deletes an asset from this gateway; answers it as it was. */
+  deleteAsset: AdminRoute<AccountParams & { assetId: string }, None, undefined, Asset>;
+  /** Registers a Failed asset again with a corrected URL: answers the new asset (the failed one is deleted). */
+  reregisterAsset: AdminRoute<AccountParams & { assetId: string }, None, AssetReregisterBody, Asset>;
   /** Asks the reviewer now about one asset (a terminal asset is returned as stored). */
   refreshAsset: AdminRoute<AccountParams & { assetId: string }, None, undefined, Asset>;
   /** Runs a background scan now, or joins the one under way. */
@@ -231,6 +251,9 @@ export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMeth
   listAssets: { method: 'GET', path: `${ADMIN_API_PREFIX}/accounts/:account/assets` },
   createAsset: { method: 'POST', path: `${ADMIN_API_PREFIX}/accounts/:account/assets` },
   refreshAsset: { method: 'POST', path: `${ADMIN_API_PREFIX}/accounts/:account/assets/:assetId/refresh` },
+  deleteGroup: { method: 'POST', path: `${ADMIN_API_PREFIX}/accounts/:account/groups/:groupId/delete` },
+  deleteAsset: { method: 'POST', path: `${ADMIN_API_PREFIX}/accounts/:account/assets/:assetId/delete` },
+  reregisterAsset: { method: 'POST', path: `${ADMIN_API_PREFIX}/accounts/:account/assets/:assetId/reregister` },
   runScan: { method: 'POST', path: `${ADMIN_API_PREFIX}/scan` },
   listTokens: { method: 'GET', path: `${ADMIN_API_PREFIX}/tokens` },
   createToken: { method: 'POST', path: `${ADMIN_API_PREFIX}/tokens` },

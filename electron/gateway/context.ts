@@ -52,6 +52,10 @@ export interface GatewayEvents {
   'asset.created': [asset: Asset & { account_id: number }];
   /** A group was created or updated, by the portrait API or the admin API. */
   'group.changed': [group: Group & { account_id: number }];
+  /** An asset was deleted (admin API), or replaced by registering a failed one again. */
+  'asset.deleted': [asset: { asset_id: string; account_id: number }];
+  /** A group was deleted with its assets (admin API). */
+  'group.deleted': [group: { group_id: string; account_id: number }];
   'scan.finished': [report: ScanReport];
   'journal.added': [entry: JournalSummary];
   error: [error: unknown];
@@ -216,8 +220,11 @@ export function createContext(options: ContextOptions): GatewayContext {
     events,
     accounts,
     tokens: new TokensService(accounts, new TokensRepo(db), clock),
-    groups: new GroupsService(groupsRepo, clock, (row) =>
-      events.emit('group.changed', { ...presentGroup(row), account_id: row.account_id }),
+    groups: new GroupsService(
+      groupsRepo,
+      clock,
+      (row) => events.emit('group.changed', { ...presentGroup(row), account_id: row.account_id }),
+      (row) => events.emit('group.deleted', { group_id: row.group_id, account_id: row.account_id }),
     ),
     assets: new AssetsService({
       assets: assetsRepo,
@@ -227,6 +234,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       clock,
       onCreated: (row) => events.emit('asset.created', { ...presentAsset(row), account_id: row.account_id }),
       onRenamed: assetChanged,
+      onDeleted: (row) => events.emit('asset.deleted', { asset_id: row.asset_id, account_id: row.account_id }),
     }),
     billing,
     retrieval: new RetrievalService(providers, billing),

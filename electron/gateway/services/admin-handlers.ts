@@ -6,7 +6,7 @@ import type { SecretStore } from '../secrets/secret-store.ts';
 import type { AccountsRepo } from '../storage/accounts-repo.ts';
 import type { JournalRepo } from '../storage/journal-repo.ts';
 import type { Clock } from '../time.ts';
-import { parseJournalFilter, parseTokenCreate, parseTokenUpdate } from './admin-input.ts';
+import { parseAssetAdminFilter, parseJournalFilter, parseTokenCreate, parseTokenUpdate } from './admin-input.ts';
 import type { AssetsService } from './assets.ts';
 import { readChannelInput } from './channel-input.ts';
 import { testChannel } from './channel-probe.ts';
@@ -117,7 +117,17 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
     createGroup: ({ params, body }) => groups.create(accountId(params.account), parseGroupCreate(body)),
     updateGroup: ({ params, body }) => groups.update(accountId(params.account), params.groupId, parseGroupUpdate(body)),
     listAssets: ({ params, query }) =>
-      assets.list(accountId(params.account), parseAssetListFilter(query), normalizePaging(query['p'], query['page_size'])),
+      assets.list(
+        accountId(params.account),
+        { ...parseAssetListFilter(query), ...parseAssetAdminFilter(query) },
+        normalizePaging(query['p'], query['page_size']),
+      ),
+    deleteGroup: ({ params }) => groups.delete(accountId(params.account), params.groupId),
+    deleteAsset: ({ params }) => assets.delete(accountId(params.account), params.assetId),
+    reregisterAsset: ({ params, body }) => {
+      const url = (body as { url?: unknown } | null | undefined)?.url;
+      return assets.reregister(accountId(params.account), params.assetId, typeof url === 'string' ? url : '');
+    },
     createAsset: ({ params, body }) => assets.create(accountId(params.account), parseAssetCreate(body)),
     refreshAsset: ({ params }) => assets.get(accountId(params.account), params.assetId),
     runScan: () => context.scheduler.runNow(),

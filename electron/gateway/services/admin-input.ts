@@ -1,8 +1,9 @@
-// Validates the admin API's own inputs (token creation and edits, account names, journal filters); portrait bodies reuse portrait-input.
-import { TOKEN_MODELS_MAX, type TokenCreateBody, type TokenUpdateBody } from '../../../shared/admin-api.ts';
+// Validates the admin API's own inputs (token creation and edits, account names, journal filters, asset list options); portrait bodies reuse portrait-input.
+import { ASSET_SORTS, TOKEN_MODELS_MAX, type AssetSort, type TokenCreateBody, type TokenUpdateBody } from '../../../shared/admin-api.ts';
 import { JOURNAL_FILTER_TEXT_LIMIT, JOURNAL_PROTOCOLS, type JournalProtocol, type JournalQuery } from '../../../shared/journal.ts';
 import { FIELD_LIMITS, tooLongMessage } from '../../../shared/field-limits.ts';
 import { invalid } from '../errors.ts';
+import type { AssetListFilter } from './portrait-input.ts';
 import type { CreateTokenInput, TokenEdit } from './tokens.ts';
 
 /** Validates a token creation body; `now` rejects an expiry in the past. */
@@ -88,6 +89,19 @@ export function parseJournalFilter(query: Record<string, unknown>): Omit<Journal
     const time = /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
     if (!Number.isSafeInteger(time)) throw invalid(`${name} must be a time in epoch milliseconds`, name);
     filter[name] = time;
+  }
+  return filter;
+}
+
+/** The admin API's own asset list options: `name` (part of it, cut at the name limit) and `sort`. */
+export function parseAssetAdminFilter(query: Record<string, unknown>): Pick<AssetListFilter, 'nameContains' | 'sort'> {
+  const filter: Pick<AssetListFilter, 'nameContains' | 'sort'> = {};
+  const name = query['name'];
+  if (typeof name === 'string' && name.trim() !== '') filter.nameContains = name.trim().slice(0, FIELD_LIMITS.assetName);
+  const sort = query['sort'];
+  if (typeof sort === 'string' && sort !== '') {
+    if (!(ASSET_SORTS as readonly string[]).includes(sort)) throw invalid(`sort must be one of ${ASSET_SORTS.join(', ')}`, 'sort');
+    filter.sort = sort as AssetSort;
   }
   return filter;
 }

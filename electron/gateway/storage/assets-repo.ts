@@ -23,11 +23,22 @@ export interface AssetRow {
 
 export type NewAsset = Omit<AssetRow, 'id' | 'group_id' | 'resolved_url' | 'refresh_error' | 'failure_reason'>;
 
-/** Optional filters of the asset list. */
+/** Optional filters and order of the asset list. */
 export interface AssetFilter {
   groupRef?: number;
   status?: AssetStatus;
+  /** Part of the name, any case (ASCII letters). */
+  nameContains?: string;
+  /** Default `created`: oldest first. */
+  sort?: 'created' | 'newest' | 'name' | 'name_desc';
 }
+
+const ORDER: Record<NonNullable<AssetFilter['sort']>, string> = {
+  created: 'a.id',
+  newest: 'a.id DESC',
+  name: 'a.name COLLATE NOCASE, a.id',
+  name_desc: 'a.name COLLATE NOCASE DESC, a.id DESC',
+};
 
 /** What a status refresh writes back. */
 export interface RefreshResult {
@@ -65,20 +76,26 @@ export class AssetsRepo {
     return this.db.prepare(`${SELECT} WHERE a.id = ?`).get(id) as AssetRow | undefined;
   }
 
-  /** One page of an account's assets, oldest first, with the filtered total. */
+  /** One page of an account's assets, oldest first unless sorted otherwise, with the filtered total. */
   page(accountId: number, filter: AssetFilter, limit: number, offset: number): { rows: AssetRow[]; total: number } {
     const where = ['a.account_id = @accountId'];
     if (filter.groupRef !== undefined) where.push('a.group_ref = @groupRef');
     if (filter.status !== undefined) where.push('a.status = @status');
-    const params = { accountId, groupRef: filter.groupRef, status: filter.status, limit, offset };
+    if (filter.nameContains !== undefined) where.push('instr(lower(a.name), lower(@nameContains)) > 0');
+    const matched = { accountId, groupRef: filter.groupRef, status: filter.status, nameContains: filter.nameContains };
     const clause = where.join(' AND ');
     const rows = this.db
-      .prepare(`${SELECT} WHERE ${clause} ORDER BY a.id LIMIT @limit OFFSET @offset`)
-      .all(stripUndefined(params)) as AssetRow[];
-    const { n } = this.db
-      .prepare(`SELECT COUNT(*) AS n FROM portrait_assets a WHERE ${clause}`)
-      .get(stripUndefined({ accountId, groupRef: filter.groupRef, status: filter.status })) as { n: number };
+      .prepare(`${SELECT} WHERE ${clause} ORDER BY ${ORDER[filter.sort ?? 'created']} LIMIT @limit OFFSET @offset`)
+      .all(stripUndefined({ ...matched, limit, offset })) as AssetRow[];
+    const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM portrait_assets a WHERE ${clause}`).get(stripUndefined(matched)) as {
+      n: number;
+    };
     return { rows, total: n };
+  }
+
+  /** Deletes an asset (by internal id). */
+  delete(id: number): void {
+    this.db.prepare('DELETE FROM portrait_assets WHERE id = ?').run(id);
   }
 
   rename(id: number, name: string, now: number): void {

@@ -58,6 +58,15 @@ export class GroupsRepo {
     return { rows, total: n };
   }
 
+  /** Deletes a group (by internal id) and its assets in one transaction; returns how many assets went with it. */
+  deleteWithAssets(id: number): number {
+    return this.db.transaction(() => {
+      const { changes } = this.db.prepare('DELETE FROM portrait_assets WHERE group_ref = ?').run(id);
+      this.db.prepare('DELETE FROM portrait_groups WHERE id = ?').run(id);
+      return changes;
+    })();
+  }
+
   update(id: number, changes: GroupChanges): void {
     this.db
       .prepare(

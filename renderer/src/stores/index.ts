@@ -75,6 +75,12 @@ export function applyAdminEvent(stores: ConsoleStores, event: AdminEvent): void 
     case 'group.changed':
       stores.assets.getState().applyGroup(event.account, event.group);
       return;
+    case 'asset.deleted':
+      stores.assets.getState().applyDeleted(event.account, event.assetId);
+      return;
+    case 'group.deleted':
+      stores.assets.getState().applyGroupDeleted(event.account, event.groupId);
+      return;
     case 'scan.finished':
       stores.status.getState().setNextScanAt(event.nextScanAt);
       return;
