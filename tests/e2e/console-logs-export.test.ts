@@ -71,8 +71,8 @@ describe('console Logs figures, search and export', { skip }, () => {
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
     const streamed = rows().filter({ hasText: 'stream' }).first();
-    await streamed.getByTestId('call-figures').filter({ hasText: 'first token' }).waitFor();
-    assert.match((await streamed.getByTestId('call-figures').textContent())!, /first token \d+ ms/);
+    await streamed.getByTestId('call-figures').filter({ hasText: 'first token after' }).waitFor();
+    assert.match((await streamed.getByTestId('call-figures').textContent())!, /first token after \d+\.\d{3} s/);
     await streamed.getByRole('button').first().click();
     const assembled = page.getByTestId('assembled-text');
     await assembled.waitFor();

@@ -299,7 +299,7 @@ export const en = {
   logTokenName: 'token {name}',
   logTokens: '{input} in / {output} out tokens',
   logCost: 'cost {cost}',
-  logFirstOutput: 'first token {ms} ms',
+  logFirstOutput: 'first token after {seconds} s',
   logFirstOutputLabel: 'Time to first token',
   logUsage: 'Usage',
   logSearch: 'Search bodies',

@@ -287,7 +287,7 @@ export const zh: Record<MessageKey, string> = {
   logTokenName: '令牌 {name}',
   logTokens: '输入 {input} / 输出 {output} tokens',
   logCost: '费用 {cost}',
-  logFirstOutput: '首 token {ms} ms',
+  logFirstOutput: '首 token 用时 {seconds} 秒',
   logFirstOutputLabel: '首 token 耗时',
   logUsage: '用量',
   logSearch: '搜索正文',

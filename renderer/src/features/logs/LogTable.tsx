@@ -22,7 +22,7 @@ function CallFigures(props: { entry: JournalSummary }) {
     parts.push(t('logCost', { cost: entry.usage.cost.toFixed(6) }));
   }
   if (entry.stream && entry.firstOutputMs !== null && entry.firstOutputMs !== undefined)
-    parts.push(t('logFirstOutput', { ms: entry.firstOutputMs }));
+    parts.push(t('logFirstOutput', { seconds: (entry.firstOutputMs / 1000).toFixed(3) }));
   if (parts.length === 0) return null;
   return (
     <div className="small muted call-facts" data-testid="call-figures">
