@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
+import { assertFitsWidth, browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
 import { ensureBuilt } from '../helpers/build.ts';
 import { consoleUrlOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { tempDataDir } from '../helpers/gateway.ts';
@@ -78,6 +78,8 @@ describe('console asset management', { skip }, () => {
     await table().locator('tbody tr', { hasText: 'zeta' }).waitFor();
     await page.getByLabel('Sort').selectOption('created');
     await screenshot(page, 'assets-sorted');
+    for (const width of [1280, 800]) await assertFitsWidth(page, width, 'the Assets page with search and sort');
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   test('a failed asset is registered again with a corrected URL: a new asset replaces it', async () => {

@@ -4,7 +4,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import type { Browser, Page } from 'playwright-core';
-import { browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
+import { assertFitsWidth, browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
 import { ensureBuilt } from '../helpers/build.ts';
 import { consoleUrlOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { tempDataDir } from '../helpers/gateway.ts';
@@ -79,7 +79,7 @@ describe('console Logs figures, search and export', { skip }, () => {
     assert.equal(await assembled.textContent(), text, 'the detail shows the text the SDK read');
     assert.match((await page.getByTestId('log-usage').textContent())!, /in \/ \d+ out tokens/);
     await screenshot(page, 'logs-figures');
-    await page.setViewportSize({ width: 800, height: 800 });
+    for (const width of [1280, 800]) await assertFitsWidth(page, width, 'the Logs page with its new filters and an open call');
     await screenshot(page, 'logs-figures-800');
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.keyboard.press('Escape');

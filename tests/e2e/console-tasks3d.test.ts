@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
+import { assertFitsWidth, browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
 import { ensureBuilt } from '../helpers/build.ts';
 import { consoleUrlOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { tempDataDir } from '../helpers/gateway.ts';
@@ -64,6 +64,8 @@ describe('console 3D tasks page', { skip }, () => {
     await page.locator(`.task-card[data-task-id="${taskId}"][data-status="SUCCESS"]`).waitFor({ timeout: 30_000 });
     assert.ok(await card.getByRole('button', { name: /^Download GLB$/ }).count(), 'its file can be downloaded without a token');
     await screenshot(page, 'tasks3d-list');
+    for (const width of [1280, 800]) await assertFitsWidth(page, width, 'the 3D tasks page');
+    await screenshot(page, 'tasks3d-list-800');
     await page.context().close();
   });
 

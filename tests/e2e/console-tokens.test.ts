@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import type { Browser, Page } from 'playwright-core';
-import { browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
+import { assertFitsWidth, browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
 import { ensureBuilt } from '../helpers/build.ts';
 import { consoleUrlOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { tempDataDir } from '../helpers/gateway.ts';
@@ -76,6 +76,11 @@ describe('console Tokens page', { skip }, () => {
     await openTokens();
     assert.notEqual((await rowOf('limited').getByTestId('token-last-used').textContent())!.trim(), 'not yet', 'the call is its last use');
     await screenshot(page, 'tokens-edit');
+    await rowOf('limited').getByRole('button', { name: 'Edit token limited' }).click();
+    for (const width of [1280, 800]) await assertFitsWidth(page, width, 'the Tokens page with an open edit form');
+    await screenshot(page, 'tokens-edit-800');
+    await page.getByRole('form', { name: 'Edit token limited' }).getByRole('button', { name: 'Cancel' }).click();
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   test('an expiry can be set and cleared again', async () => {
