@@ -5,6 +5,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { manualClock } from '../helpers/clock.ts';
+import { openRaw } from '../helpers/realtime.ts';
 import { request, startGateway, type JsonResponse, type TestGateway } from '../helpers/gateway.ts';
 
 describe('token edits', () => {
@@ -26,7 +27,7 @@ describe('token edits', () => {
   });
   after(() => server.stop());
 
-  test('a token limited to some models is refused others with 403 in the OpenAI, Anthropic and Gemini shapes', async () => {
+  test('a token limited to some models is refused others with 403 in the OpenAI, Anthropic and Gemini shapes (and a realtime session with an error event)', async () => {
     const { secret, token } = await created('chat-only');
     const edited = await admin('PUT', `/tokens/${token.token_id}`, { models: ['sim-chat'] });
     assert.deepEqual(edited.body.models, ['sim-chat']);
@@ -54,6 +55,14 @@ describe('token edits', () => {
       gemini.models.generateContent({ model: 'gemini-x', contents: 'hi' }),
       /403[\s\S]*limited to: sim-chat|PERMISSION_DENIED/,
     );
+
+    const realtime = await openRaw(`${server.url.replace(/^http/, 'ws')}/v1/realtime?model=sim-realtime`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    const refusal = await realtime.next('error');
+    assert.equal(refusal.error.type, 'permission_error');
+    assert.match(refusal.error.message, /may not use the model "sim-realtime"/);
+    await realtime.closing;
 
     const lifted = await admin('PUT', `/tokens/${token.token_id}`, { models: null });
     assert.equal(lifted.body.models, null);

@@ -46,7 +46,15 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
       const model = request.query.model || DEFAULT_REALTIME_MODEL;
       const pace = paceOf(request);
       const call = callOfSocket(request, socket, principal, 'realtime', '/v1/realtime');
-      const { chat, realtime, passthrough } = providers.for(call, model);
+      let bundle: ReturnType<typeof providers.for>;
+      try {
+        // A token limited to other models is refused here, as an error event.
+        bundle = providers.for(call, model);
+      } catch (error) {
+        refuse(socket, error);
+        return;
+      }
+      const { chat, realtime, passthrough } = bundle;
       if (passthrough) {
         refuse(
           socket,
