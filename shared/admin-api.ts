@@ -6,6 +6,7 @@ import type { ModelEntry } from './models.ts';
 import type { PriceInput, PriceRow } from './prices.ts';
 import type { ServerSettings, SettingsView, UnroutedPolicy } from './settings.ts';
 import type { UsageStats } from './usage-stats.ts';
+import type { AdminTask3d, Tasks3dQuery } from './tasks3d.ts';
 
 /** Path prefix of every admin API route. */
 export const ADMIN_API_PREFIX = '/admin/api';
@@ -98,6 +99,10 @@ export interface TokenSummary {
   /** Spending limit in currency units; null means unlimited. */
   quota: number | null;
   used: number;
+  /** The model names the token may call (as the caller names them); null: any model. */
+  models: string[] | null;
+  /** When the token was last accepted (recorded at most about once a minute); null: never. */
+  last_used_at: number | null;
 }
 
 /** A token as the console lists it. */
@@ -139,10 +144,24 @@ export interface PageQuery {
   page_size?: number;
 }
 
-/** Filters of the asset list. */
+/** Orders of the console's asset list: oldest first (the portrait API's order), newest first, by name A–Z or Z–A. */
+export const ASSET_SORTS = ['created', 'newest', 'name', 'name_desc'] as const;
+export type AssetSort = (typeof ASSET_SORTS)[number];
+
+/** Filters and order of the asset list. */
 export interface AssetQuery extends PageQuery {
   group_id?: string;
   status?: AssetStatus;
+  /** Part of the name, any case (admin API only). */
+  name?: string;
+  /** Default `created` (admin API only). */
+  sort?: AssetSort;
+}
+
+/** Body of registering a failed asset again. */
+export interface AssetReregisterBody {
+  /** The corrected URL (checked as on registration). */
+  url: string;
 }
 
 /** Body of a token creation. `expires_at` is epoch ms; `quota` in currency units. */
@@ -151,7 +170,22 @@ export interface TokenCreateBody {
   name?: string;
   expires_at?: number;
   quota?: number;
+  /** Model names the token may call; absent: any model. */
+  models?: string[];
 }
+
+/** Body of a token edit: each field present is changed (null: no expiry, no quota, any model). */
+export interface TokenUpdateBody {
+  /** Epoch ms, in the future. */
+  expires_at?: number | null;
+  /** Spending limit in currency units. */
+  quota?: number | null;
+  /** Model names the token may call (at most `TOKEN_MODELS_MAX`). */
+  models?: string[] | null;
+}
+
+/** Most model names one token may be limited to. */
+export const TOKEN_MODELS_MAX = 50;
 
 /** What the account-scoped routes take in their path. */
 export interface AccountParams {
@@ -176,6 +210,12 @@ export interface AdminApi {
   updateGroup: AdminRoute<AccountParams & { groupId: string }, None, GroupUpdateBody, Group>;
   listAssets: AdminRoute<AccountParams, AssetQuery, undefined, Page<Asset>>;
   createAsset: AdminRoute<AccountParams, None, AssetCreateBody, Asset>;
+  /** Deletes a group and its assets from this gateway. */
+  deleteGroup: AdminRoute<AccountParams & { groupId: string }, None, undefined, { group: Group; assets_deleted: number }>;
+  /** Deletes an asset from this gateway; answers it as it was. */
+  deleteAsset: AdminRoute<AccountParams & { assetId: string }, None, undefined, Asset>;
+  /** Registers a Failed asset again with a corrected URL: answers the new asset (the failed one is deleted). */
+  reregisterAsset: AdminRoute<AccountParams & { assetId: string }, None, AssetReregisterBody, Asset>;
   /** Asks the reviewer now about one asset (a terminal asset is returned as stored). */
   refreshAsset: AdminRoute<AccountParams & { assetId: string }, None, undefined, Asset>;
   /** Runs a background scan now, or joins the one under way. */
@@ -183,6 +223,10 @@ export interface AdminApi {
   listTokens: AdminRoute<None, { account?: string }, undefined, AdminToken[]>;
   createToken: AdminRoute<None, None, TokenCreateBody, CreatedToken>;
   revokeToken: AdminRoute<{ tokenId: string }, None, undefined, AdminToken>;
+  /** Changes a token's expiry, quota or model limit. */
+  updateToken: AdminRoute<{ tokenId: string }, None, TokenUpdateBody, AdminToken>;
+  /** Deletes a revoked token (an active one must be revoked first); answers the token as it was. */
+  deleteToken: AdminRoute<{ tokenId: string }, None, undefined, AdminToken>;
   /** The kept secret of a token; 404 when the store kept none. */
   revealToken: AdminRoute<{ tokenId: string }, None, undefined, { secret: string }>;
   /** Saved, effective and pinned server settings. */
@@ -194,6 +238,10 @@ export interface AdminApi {
   getJournalEntry: AdminRoute<{ entryId: string }, None, undefined, JournalEntry>;
   /** Empties the journal; answers how many entries were removed. */
   clearJournal: AdminRoute<None, None, undefined, { removed: number }>;
+  /** 3D tasks of every account or one (`account`), newest first; result file URLs are paths on the gateway. */
+  listTasks3d: AdminRoute<None, Tasks3dQuery, undefined, Page<AdminTask3d>>;
+  /** One 3D task of any account by its id. */
+  getTask3d: AdminRoute<{ taskId: string }, None, undefined, AdminTask3d>;
   /** The relay channels with their health, highest priority first; keys only as hints. */
   listChannels: AdminRoute<None, None, undefined, ChannelSummary[]>;
   /** Adds a channel; its `key` goes to the secret store and is never sent back. */
@@ -237,16 +285,23 @@ export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMeth
   listAssets: { method: 'GET', path: `${ADMIN_API_PREFIX}/accounts/:account/assets` },
   createAsset: { method: 'POST', path: `${ADMIN_API_PREFIX}/accounts/:account/assets` },
   refreshAsset: { method: 'POST', path: `${ADMIN_API_PREFIX}/accounts/:account/assets/:assetId/refresh` },
+  deleteGroup: { method: 'POST', path: `${ADMIN_API_PREFIX}/accounts/:account/groups/:groupId/delete` },
+  deleteAsset: { method: 'POST', path: `${ADMIN_API_PREFIX}/accounts/:account/assets/:assetId/delete` },
+  reregisterAsset: { method: 'POST', path: `${ADMIN_API_PREFIX}/accounts/:account/assets/:assetId/reregister` },
   runScan: { method: 'POST', path: `${ADMIN_API_PREFIX}/scan` },
   listTokens: { method: 'GET', path: `${ADMIN_API_PREFIX}/tokens` },
   createToken: { method: 'POST', path: `${ADMIN_API_PREFIX}/tokens` },
   revokeToken: { method: 'POST', path: `${ADMIN_API_PREFIX}/tokens/:tokenId/revoke` },
   revealToken: { method: 'POST', path: `${ADMIN_API_PREFIX}/tokens/:tokenId/reveal` },
+  updateToken: { method: 'PUT', path: `${ADMIN_API_PREFIX}/tokens/:tokenId` },
+  deleteToken: { method: 'POST', path: `${ADMIN_API_PREFIX}/tokens/:tokenId/delete` },
   getSettings: { method: 'GET', path: `${ADMIN_API_PREFIX}/settings` },
   saveSettings: { method: 'PUT', path: `${ADMIN_API_PREFIX}/settings` },
   listJournal: { method: 'GET', path: `${ADMIN_API_PREFIX}/journal` },
   getJournalEntry: { method: 'GET', path: `${ADMIN_API_PREFIX}/journal/:entryId` },
   clearJournal: { method: 'POST', path: `${ADMIN_API_PREFIX}/journal/clear` },
+  listTasks3d: { method: 'GET', path: `${ADMIN_API_PREFIX}/tasks3d` },
+  getTask3d: { method: 'GET', path: `${ADMIN_API_PREFIX}/tasks3d/:taskId` },
   listChannels: { method: 'GET', path: `${ADMIN_API_PREFIX}/channels` },
   createChannel: { method: 'POST', path: `${ADMIN_API_PREFIX}/channels` },
   updateChannel: { method: 'PUT', path: `${ADMIN_API_PREFIX}/channels/:channelId` },

@@ -37,6 +37,20 @@ export interface GroupChangedEvent {
   group: Group;
 }
 
+/** An asset was deleted (or replaced by registering a failed one again). */
+export interface AssetDeletedEvent {
+  type: 'asset.deleted';
+  account: string;
+  assetId: string;
+}
+
+/** A group was deleted with its assets. */
+export interface GroupDeletedEvent {
+  type: 'group.deleted';
+  account: string;
+  groupId: string;
+}
+
 /** A background scan finished. */
 export interface ScanFinishedEvent {
   type: 'scan.finished';
@@ -51,7 +65,15 @@ export interface JournalAddedEvent {
 }
 
 /** Every event of the admin socket. */
-export type AdminEvent = HelloEvent | AssetChangedEvent | AssetCreatedEvent | GroupChangedEvent | ScanFinishedEvent | JournalAddedEvent;
+export type AdminEvent =
+  | HelloEvent
+  | AssetChangedEvent
+  | AssetCreatedEvent
+  | AssetDeletedEvent
+  | GroupChangedEvent
+  | GroupDeletedEvent
+  | ScanFinishedEvent
+  | JournalAddedEvent;
 
 /** Every event type, for exhaustive handling. */
 export const ADMIN_EVENT_TYPES = [
@@ -59,6 +81,8 @@ export const ADMIN_EVENT_TYPES = [
   'asset.changed',
   'asset.created',
   'group.changed',
+  'asset.deleted',
+  'group.deleted',
   'scan.finished',
   'journal.added',
 ] as const satisfies readonly AdminEvent['type'][];

@@ -27,6 +27,23 @@ export interface JournalSummary {
   stream: boolean;
   /** The error message the caller got, for status >= 400. */
   error: string | null;
+  /** The name of the API token the call carried (its hint when it has no name); null or absent in entries recorded before the journal named tokens. */
+  token?: string | null;
+  /** What the call was billed; null when it was not (refused, portrait, a 3D task before it finished); absent in older entries. */
+  usage?: JournalUsage | null;
+  /**
+   * For a stream: milliseconds from the request's arrival to its first output (text or tool call) as the gateway
+   * produced it, else (a relayed stream) to the first byte of the answer; null otherwise.
+   */
+  firstOutputMs?: number | null;
+}
+
+/** The usage a call was billed. */
+export interface JournalUsage {
+  inputTokens: number;
+  outputTokens: number;
+  /** Amount charged, in currency units. */
+  cost: number;
 }
 
 /** Timing of a streamed answer. */
@@ -75,8 +92,6 @@ export interface JournalRelay {
 
 /** One recorded call with its bodies and timing. Headers are kept from a short safe list; credentials never. */
 export interface JournalEntry extends JournalSummary {
-  /** The name of the API token the call carried (its hint when it has no name); null in entries recorded before the journal named tokens. */
-  token?: string | null;
   query: Record<string, string>;
   requestHeaders: Record<string, string>;
   request: JournalBody;
@@ -105,6 +120,12 @@ export interface JournalQuery {
   account?: string;
   /** Part of the path. */
   path?: string;
+  /** Text searched (any case) in the request and response bodies kept, among the newest `JOURNAL_SEARCH_SCAN` calls the other filters match. */
+  q?: string;
+  /** Only calls at or after this time (epoch ms). */
+  from?: number;
+  /** Only calls at or before this time (epoch ms). */
+  to?: number;
 }
 
 /** The journal list answer. */
@@ -121,5 +142,7 @@ export interface JournalPage extends Page<JournalSummary> {
 export const JOURNAL_LIMIT = 2000;
 /** Longest text filter (model, account, path) the journal list applies; longer ones are cut. */
 export const JOURNAL_FILTER_TEXT_LIMIT = 200;
+/** Most calls a body search reads: the newest ones that match the other filters (each body is at most `JOURNAL_BODY_LIMIT`). */
+export const JOURNAL_SEARCH_SCAN = 500;
 /** Bytes of a body kept as text. */
 export const JOURNAL_BODY_LIMIT = 64 * 1024;

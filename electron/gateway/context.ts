@@ -25,6 +25,7 @@ import { JournalRecorder } from './services/journal.ts';
 import { presentAsset, presentGroup } from './services/portrait-present.ts';
 import { RetrievalService } from './services/retrieval.ts';
 import { Tasks3dService } from './services/tasks3d.ts';
+import { limitToTokenModels } from './services/token-models.ts';
 import { TokensService } from './services/tokens.ts';
 import { makeListenersSafe } from './safe-events.ts';
 import { AccountsRepo } from './storage/accounts-repo.ts';
@@ -67,6 +68,10 @@ export interface GatewayEvents {
   'asset.created': [asset: Asset & { account_id: number }];
   /** A group was created or updated, by the portrait API or the admin API. */
   'group.changed': [group: Group & { account_id: number }];
+  /** An asset was deleted (admin API), or replaced by registering a failed one again. */
+  'asset.deleted': [asset: { asset_id: string; account_id: number }];
+  /** A group was deleted with its assets (admin API). */
+  'group.deleted': [group: { group_id: string; account_id: number }];
   'scan.finished': [report: ScanReport];
   'journal.added': [entry: JournalSummary];
   error: [error: unknown];
@@ -212,22 +217,24 @@ export function createContext(options: ContextOptions): GatewayContext {
   const media = new MediaPool(options.media);
   const writes = new GroupCommit(db, (error) => void events.emit('error', error));
   const channels = new ChannelsService({ repo: new ChannelsRepo(db), secrets: options.secrets, clock, writes });
-  const providers =
+  // Every call that names a model passes the token's model limit first (tests' providers too).
+  const providers = limitToTokenModels(
     options.providers ??
-    new ProviderChoice(
-      createSimulateProviders({
-        clock,
-        media,
-        reviewer: options.reviewer ?? simulatedReviewer(options),
-        sim3dMs: options.sim3dMs,
-        modelAliases: options.modelAliases ?? {},
-      }),
-      {
-        channels: options.channels ?? channels,
-        ...(options.unrouted && { unrouted: options.unrouted }),
-        created: Math.floor(clock.now() / 1000),
-      },
-    );
+      new ProviderChoice(
+        createSimulateProviders({
+          clock,
+          media,
+          reviewer: options.reviewer ?? simulatedReviewer(options),
+          sim3dMs: options.sim3dMs,
+          modelAliases: options.modelAliases ?? {},
+        }),
+        {
+          channels: options.channels ?? channels,
+          ...(options.unrouted && { unrouted: options.unrouted }),
+          created: Math.floor(clock.now() / 1000),
+        },
+      ),
+  );
   const assetChanged = (row: AssetRow) => events.emit('asset.changed', { ...presentAsset(row), account_id: row.account_id });
   const refresher = new AssetRefresher(assetsRepo, providers, clock, assetChanged, (write) => writes.commit(write));
   const storageLimits: StorageLimits = { ...STORAGE_LIMITS, ...options.storageLimits };
@@ -286,8 +293,11 @@ export function createContext(options: ContextOptions): GatewayContext {
     events,
     accounts,
     tokens: new TokensService(accounts, new TokensRepo(db), clock),
-    groups: new GroupsService(groupsRepo, clock, (row) =>
-      events.emit('group.changed', { ...presentGroup(row), account_id: row.account_id }),
+    groups: new GroupsService(
+      groupsRepo,
+      clock,
+      (row) => events.emit('group.changed', { ...presentGroup(row), account_id: row.account_id }),
+      (row) => events.emit('group.deleted', { group_id: row.group_id, account_id: row.account_id }),
     ),
     assets: new AssetsService({
       assets: assetsRepo,
@@ -297,6 +307,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       clock,
       onCreated: (row) => events.emit('asset.created', { ...presentAsset(row), account_id: row.account_id }),
       onRenamed: assetChanged,
+      onDeleted: (row) => events.emit('asset.deleted', { asset_id: row.asset_id, account_id: row.account_id }),
     }),
     billing,
     prices,

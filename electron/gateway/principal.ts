@@ -1,4 +1,4 @@
-// The caller behind a request: known to every layer (services bill it, providers receive it in their call context).
+// The caller behind a request: known to every layer (services bill it, providers receive it in their call context), with where its journal notes go.
 
 /** The caller behind a request, once its token is accepted. */
 export interface Principal {
@@ -7,4 +7,16 @@ export interface Principal {
   tokenId: string;
   /** The token's name, or its hint when unnamed, as the journal shows it (set when a request's token is accepted). */
   tokenLabel?: string;
+  /** The models the token may call; absent or null: any model. */
+  models?: readonly string[] | null;
+  /** Where this request's charges and first output are noted for its journal entry; absent when nothing listens. */
+  notes?: CallNotes;
+}
+
+/** What the journal learns of a call from the services that serve it. */
+export interface CallNotes {
+  /** A charge was recorded for the call (a call may be charged more than once: the amounts add up). */
+  charged(charge: { inputTokens: number; outputTokens: number; amountMicros: number }): void;
+  /** The first output (text or a tool call) was passed on to the caller. */
+  firstOutput(): void;
 }

@@ -34,3 +34,14 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
+
+/** Asserts that the page needs no sideways scrolling at `width` px: everything fits the window's width. */
+export async function assertFitsWidth(page: Page, width: number, what: string): Promise<void> {
+  await page.setViewportSize({ width, height: page.viewportSize()?.height ?? 800 });
+  const overflow = await page.evaluate(() => {
+    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document
+      .documentElement;
+    return root.scrollWidth - root.clientWidth;
+  });
+  if (overflow > 0) throw new Error(`${what} is ${overflow} px wider than a ${width} px window`);
+}

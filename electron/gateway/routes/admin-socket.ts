@@ -1,4 +1,4 @@
-// The admin event socket: pushes asset and group changes, finished scans and new journal entries to the console so it updates without a reload.
+// The admin event socket: pushes asset and group changes and deletions, finished scans and new journal entries to the console so it updates without a reload.
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { ADMIN_WS_PATH, ADMIN_WS_PROTOCOL, type AdminEvent } from '../../../shared/admin-events.ts';
@@ -38,6 +38,10 @@ export function adminSocketRoute(app: FastifyInstance, context: GatewayContext):
       const { account_id: accountId, ...record } = group;
       send({ type: 'group.changed', account: accountName(accountId), group: record });
     };
+    const onAssetDeleted = (...[asset]: GatewayEvents['asset.deleted']) =>
+      send({ type: 'asset.deleted', account: accountName(asset.account_id), assetId: asset.asset_id });
+    const onGroupDeleted = (...[group]: GatewayEvents['group.deleted']) =>
+      send({ type: 'group.deleted', account: accountName(group.account_id), groupId: group.group_id });
     // The scheduler plans its next scan right after announcing this one: read the plan once it is made.
     const onScan = (...[report]: GatewayEvents['scan.finished']) =>
       setImmediate(() => send({ type: 'scan.finished', report, nextScanAt: scheduler.nextRunAt }));
@@ -45,6 +49,8 @@ export function adminSocketRoute(app: FastifyInstance, context: GatewayContext):
     events.on('asset.changed', onAsset);
     events.on('asset.created', onAssetCreated);
     events.on('group.changed', onGroup);
+    events.on('asset.deleted', onAssetDeleted);
+    events.on('group.deleted', onGroupDeleted);
     events.on('scan.finished', onScan);
     events.on('journal.added', onJournal);
     socket.on(
@@ -55,6 +61,8 @@ export function adminSocketRoute(app: FastifyInstance, context: GatewayContext):
           events.off('asset.changed', onAsset);
           events.off('asset.created', onAssetCreated);
           events.off('group.changed', onGroup);
+          events.off('asset.deleted', onAssetDeleted);
+          events.off('group.deleted', onGroupDeleted);
           events.off('scan.finished', onScan);
           events.off('journal.added', onJournal);
         },

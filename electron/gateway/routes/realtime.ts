@@ -49,7 +49,15 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
       const model = request.query.model || DEFAULT_REALTIME_MODEL;
       const pace = paceOf(request);
       const call = callOfSocket(request, socket, principal, 'realtime', '/v1/realtime');
-      const { chat, realtime, realtimeRelay } = providers.for(call, model);
+      let bundle: ReturnType<typeof providers.for>;
+      try {
+        // A token limited to other models is refused here, as an error event.
+        bundle = providers.for(call, model);
+      } catch (error) {
+        refuse(socket, error);
+        return;
+      }
+      const { chat, realtime, realtimeRelay } = bundle;
       const report = (error: unknown) => void events.emit('error', error);
       if (realtimeRelay) {
         // A relayed session runs upstream: frames pass both ways, each response billed by the upstream's usage.

@@ -2,7 +2,7 @@
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { GatewayError, invalid } from '../errors.ts';
-import type { Principal } from '../principal.ts';
+import type { CallNotes, Principal } from '../principal.ts';
 import type { JournalRecorder } from '../services/journal.ts';
 import type { TokenHolder, TokensService } from '../services/tokens.ts';
 import type { UsageStatsService } from '../services/usage-stats.ts';
@@ -29,6 +29,8 @@ declare module 'fastify' {
     refusal?: GatewayError;
     /** How a relayed call went (channel, upstream model, each try), for its journal entry. */
     journalRelay?: JournalRelay;
+    /** Where the services note this call's charges and first output for its journal entry (journaled calls only). */
+    callNotes?: CallNotes;
   }
   interface FastifyContextConfig {
     /** Routes that need no API token. */
@@ -124,7 +126,8 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
     if (!request.routeOptions.url) throw unknownEndpoint(request);
     if (request.routeOptions.config.public) return;
     try {
-      request.principal = context.tokens.authenticate(credentialOf(request.headers, request.query));
+      const principal = context.tokens.authenticate(credentialOf(request.headers, request.query));
+      request.principal = request.callNotes ? { ...principal, notes: request.callNotes } : principal;
       markAuthenticated(request.raw.socket);
     } catch (error) {
       // Left without a principal, such a route authenticates again once upgraded and reports the refusal as an event.

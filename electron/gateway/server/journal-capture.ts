@@ -9,6 +9,7 @@ import {
   type JournalRecord,
   type StreamTiming,
 } from '../../../shared/journal.ts';
+import type { CallNotes } from '../principal.ts';
 import type { JournalRecorder } from '../services/journal.ts';
 import type { Clock } from '../time.ts';
 import { requestBodyOf, TEXTUAL_CONTENT } from './journal-body.ts';
@@ -122,6 +123,27 @@ function tapResponse(raw: ServerResponse, startedAt: number) {
   };
 }
 
+/** The notes of one call: its charges added up, and when its first output was produced. */
+class NotesOfCall implements CallNotes {
+  private readonly startedAt: number;
+  usage: { inputTokens: number; outputTokens: number; amountMicros: number } | null = null;
+  firstOutputMs: number | null = null;
+  constructor(startedAt: number) {
+    this.startedAt = startedAt;
+  }
+  charged(charge: { inputTokens: number; outputTokens: number; amountMicros: number }): void {
+    const sum = this.usage ?? { inputTokens: 0, outputTokens: 0, amountMicros: 0 };
+    this.usage = {
+      inputTokens: sum.inputTokens + charge.inputTokens,
+      outputTokens: sum.outputTokens + charge.outputTokens,
+      amountMicros: sum.amountMicros + charge.amountMicros,
+    };
+  }
+  firstOutput(): void {
+    this.firstOutputMs ??= Math.round(performance.now() - this.startedAt);
+  }
+}
+
 const stringHeaders = (headers: Record<string, unknown>, keep: (name: string) => boolean) =>
   Object.fromEntries(
     Object.entries(headers)
@@ -163,6 +185,8 @@ export function installJournal(app: FastifyInstance, { recorder, clock, holderOf
       return;
     }
     const tap = tapResponse(reply.raw, startedAt);
+    const notes = new NotesOfCall(startedAt);
+    request.callNotes = notes;
     reply.raw.once('close', () => {
       try {
         const holder = holderOf(request);
@@ -170,7 +194,7 @@ export function installJournal(app: FastifyInstance, { recorder, clock, holderOf
           recorder.countUnauthenticated();
           return;
         }
-        recorder.add(recordOf(request, reply.raw, tap, { at, path, search, startedAt, ...holder }));
+        recorder.add(recordOf(request, reply.raw, tap, notes, { at, path, search, startedAt, ...holder }));
       } catch (error) {
         recorder.fail(error);
       }
@@ -183,6 +207,7 @@ function recordOf(
   request: FastifyRequest,
   raw: ServerResponse,
   tap: ReturnType<typeof tapResponse>,
+  notes: NotesOfCall,
   call: { at: number; path: string; search: string; startedAt: number; account: string; token: string },
 ): JournalRecord {
   const { path } = call;
@@ -191,6 +216,8 @@ function recordOf(
   const stream = (contentType ?? '').includes('event-stream') || path.includes(':streamGenerateContent');
   const status = raw.statusCode;
   const response = tap.body(contentType);
+  const timing = stream ? tap.timing(!raw.writableFinished) : null;
+  const { usage } = notes;
   return {
     at: call.at,
     method: request.method,
@@ -202,21 +229,24 @@ function recordOf(
     durationMs: Math.round(performance.now() - call.startedAt),
     stream,
     error: errorMessageOf(status, response.text),
+    token: call.token,
+    usage: usage && { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cost: usage.amountMicros / 1_000_000 },
+    // A relayed stream's output is not read by the gateway: its first byte is the nearest it knows.
+    firstOutputMs: timing ? (notes.firstOutputMs ?? timing.firstByteMs) : null,
     detail: {
       ...requestDetail(request, call),
       request: requestBodyOf(request),
       responseHeaders: stringHeaders(sent, (name) => name !== 'set-cookie'),
       response,
-      timing: stream ? tap.timing(!raw.writableFinished) : null,
+      timing,
     },
     ...(request.journalRelay && { relay: request.journalRelay }),
   };
 }
 
 /** The token, query (without credentials) and safe request headers of a call, for its entry's detail. */
-function requestDetail(request: FastifyRequest, call: { search: string; token: string }) {
+function requestDetail(request: FastifyRequest, call: { search: string }) {
   return {
-    token: call.token,
     query: Object.fromEntries([...new URLSearchParams(call.search)].filter(([name]) => !SECRET_QUERY.has(name))),
     requestHeaders: stringHeaders(request.headers, (name) => SAFE_REQUEST_HEADER.test(name)),
   };
@@ -246,6 +276,7 @@ function relayedSessionRecord(
     durationMs: Math.round(performance.now() - call.startedAt),
     stream: false,
     error: opened ? null : 'No channel opened the realtime session (see the tries).',
+    token: call.token,
     detail: { ...requestDetail(request, call), request: empty, responseHeaders: {}, response: empty, timing: null },
     relay,
   };

@@ -14,7 +14,7 @@ import type { SecretStore } from '../secrets/secret-store.ts';
 import type { AccountsRepo } from '../storage/accounts-repo.ts';
 import type { JournalRepo } from '../storage/journal-repo.ts';
 import type { Clock } from '../time.ts';
-import { parseJournalFilter, parseTokenCreate } from './admin-input.ts';
+import { parseAssetAdminFilter, parseJournalFilter, parseTokenCreate, parseTokenUpdate } from './admin-input.ts';
 import type { AssetsService } from './assets.ts';
 import { readChannelInput } from './channel-input.ts';
 import { testChannel } from './channel-probe.ts';
@@ -31,6 +31,7 @@ import { listModels, type ModelDirectorySources } from './model-directory.ts';
 import { useSecretStore } from './secret-access.ts';
 import { saveSettings, settingsView, type LiveTargets, type SettingsContext } from './settings.ts';
 import { parseAssetCreate, parseAssetListFilter, parseGroupCreate, parseGroupUpdate } from './portrait-input.ts';
+import type { Tasks3dService } from './tasks3d.ts';
 import type { TokensService, TokenSummary } from './tokens.ts';
 import type { UsageStatsService } from './usage-stats.ts';
 
@@ -55,6 +56,7 @@ export interface AdminContext extends LiveTargets {
   readonly prices: PriceTable;
   readonly providers: ModelDirectorySources['providers'];
   readonly usageStats: Pick<UsageStatsService, 'summary'>;
+  readonly tasks3d: Pick<Tasks3dService, 'list' | 'lookup'>;
   readonly accounts: Pick<AccountsRepo, 'findByName'>;
   readonly secrets: SecretStore;
   readonly dataDir: string;
@@ -140,7 +142,17 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
     createGroup: ({ params, body }) => groups.create(accountId(params.account), parseGroupCreate(body)),
     updateGroup: ({ params, body }) => groups.update(accountId(params.account), params.groupId, parseGroupUpdate(body)),
     listAssets: ({ params, query }) =>
-      assets.list(accountId(params.account), parseAssetListFilter(query), normalizePaging(query['p'], query['page_size'])),
+      assets.list(
+        accountId(params.account),
+        { ...parseAssetListFilter(query), ...parseAssetAdminFilter(query) },
+        normalizePaging(query['p'], query['page_size']),
+      ),
+    deleteGroup: ({ params }) => groups.delete(accountId(params.account), params.groupId),
+    deleteAsset: ({ params }) => assets.delete(accountId(params.account), params.assetId),
+    reregisterAsset: ({ params, body }) => {
+      const url = (body as { url?: unknown } | null | undefined)?.url;
+      return assets.reregister(accountId(params.account), params.assetId, typeof url === 'string' ? url : '');
+    },
     createAsset: ({ params, body }) => assets.create(accountId(params.account), parseAssetCreate(body)),
     refreshAsset: ({ params }) => assets.get(accountId(params.account), params.assetId),
     runScan: () => context.scheduler.runNow(),
@@ -168,6 +180,18 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       // A revoked secret opens nothing any more; the store need not keep it.
       await secrets.delete(secretKey(params.tokenId)).catch(() => false);
       return present(findToken(params.tokenId));
+    },
+    updateToken: ({ params, body }) => {
+      findToken(params.tokenId);
+      tokens.update(params.tokenId, parseTokenUpdate(body, context.clock.now()));
+      return present(findToken(params.tokenId));
+    },
+    deleteToken: async ({ params }) => {
+      const token = findToken(params.tokenId);
+      if (token.revoked_at === null) throw invalid('Only a revoked token can be deleted: revoke it first', 'token_id');
+      tokens.deleteRevoked(params.tokenId);
+      await secrets.delete(secretKey(params.tokenId)).catch(() => false);
+      return { ...token, revealable: false };
     },
     revealToken: async ({ params }) => {
       const token = findToken(params.tokenId);
@@ -207,6 +231,13 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       context.journal.flush();
       return { removed: context.journalRepo.clear() };
     },
+    listTasks3d: async ({ query }) => {
+      const paging = normalizePaging(query['p'], query['page_size']);
+      const account = typeof query['account'] === 'string' && query['account'] !== '' ? accountId(query['account']) : undefined;
+      // File URLs stay paths: the console joins them to the address it reached the gateway by (HTTP or TLS).
+      return { page: paging.page, page_size: paging.pageSize, ...(await context.tasks3d.list(account, paging, '')) };
+    },
+    getTask3d: ({ params }) => context.tasks3d.lookup(params.taskId, ''),
     listChannels: () => context.channels.list(),
     createChannel: ({ body }) => context.channels.add(readChannelInput(body)),
     updateChannel: ({ params, body }) => context.channels.update(channelIdOf(context.channels, params.channelId), readChannelInput(body)),

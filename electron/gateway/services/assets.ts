@@ -1,4 +1,4 @@
-// Portrait asset rules: register with the upstream reviewer, list without refreshing, read with a refresh, rename.
+// Portrait asset rules: register with the upstream reviewer, list without refreshing, read with a refresh, rename, delete, register a failed one again.
 import type { Asset, Page } from '../../../shared/portrait.ts';
 import { publicId } from '../ids.ts';
 import { UpstreamError } from '../errors.ts';
@@ -7,9 +7,9 @@ import type { AssetsRepo } from '../storage/assets-repo.ts';
 import type { GroupsRepo } from '../storage/groups-repo.ts';
 import type { Clock } from '../time.ts';
 import type { AssetChangeListener, AssetRefresher } from './asset-refresh.ts';
-import { GatewayError, notFound } from '../errors.ts';
+import { GatewayError, invalid, notFound } from '../errors.ts';
 import type { Paging } from './paging.ts';
-import { MESSAGES, type AssetCreateInput, type AssetListFilter } from './portrait-input.ts';
+import { MESSAGES, parseAssetCreate, type AssetCreateInput, type AssetListFilter } from './portrait-input.ts';
 import { presentAsset, presentPage } from './portrait-present.ts';
 
 export interface AssetsServiceDeps {
@@ -23,6 +23,8 @@ export interface AssetsServiceDeps {
   onCreated?: AssetChangeListener;
   /** Told after an asset was renamed (refreshes tell the refresher's listener). */
   onRenamed?: AssetChangeListener;
+  /** Told after an asset was deleted (the row as it was). */
+  onDeleted?: AssetChangeListener;
 }
 
 export class AssetsService {
@@ -72,7 +74,12 @@ export class AssetsService {
     }
     const { rows, total } = assets.page(
       accountId,
-      { ...(groupRef !== undefined && { groupRef }), ...(filter.status && { status: filter.status }) },
+      {
+        ...(groupRef !== undefined && { groupRef }),
+        ...(filter.status && { status: filter.status }),
+        ...(filter.nameContains && { nameContains: filter.nameContains }),
+        ...(filter.sort && { sort: filter.sort }),
+      },
       paging.pageSize,
       paging.offset,
     );
@@ -84,6 +91,30 @@ export class AssetsService {
     const row = this.deps.assets.find(accountId, assetId);
     if (!row) throw notFound(MESSAGES.assetNotFound, 'asset_id');
     return presentAsset(await this.deps.refresher.refresh(row, call));
+  }
+
+  /** Deletes an asset from this gateway (the reviewer is not told: it keeps no state a caller can reach); answers it as it was. */
+  delete(accountId: number, assetId: string): Asset {
+    const row = this.deps.assets.find(accountId, assetId);
+    if (!row) throw notFound(MESSAGES.assetNotFound, 'asset_id');
+    this.deps.assets.delete(row.id);
+    this.deps.onDeleted?.(row);
+    return presentAsset(row);
+  }
+
+  /**
+   * Registers a failed asset again with a corrected URL: a new asset of the same group, type and name (a failed
+   * asset stays failed, as the status rules say), and the failed one is deleted once the new one is registered.
+   * Nothing changes when the reviewer refuses the new URL.
+   */
+  async reregister(accountId: number, assetId: string, url: string): Promise<Asset> {
+    const row = this.deps.assets.find(accountId, assetId);
+    if (!row) throw notFound(MESSAGES.assetNotFound, 'asset_id');
+    if (row.status !== 'Failed') throw invalid('Only a Failed asset can be registered again', 'asset_id');
+    const input = parseAssetCreate({ group_id: row.group_id, url, asset_type: row.asset_type, name: row.name });
+    const created = await this.create(accountId, input);
+    this.delete(accountId, assetId);
+    return created;
   }
 
   rename(accountId: number, assetId: string, name: string): Asset {

@@ -100,6 +100,7 @@ export class BillingService {
       amount_micros: amount,
       created_at: this.clock.now(),
     };
+    principal.notes?.charged({ inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, amountMicros: amount });
     return { entry, amount };
   }
 

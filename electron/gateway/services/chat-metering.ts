@@ -54,8 +54,13 @@ export class ChatMetering {
     /** What was delivered, per choice (text) and per tool call (arguments): counted apart, so pieces of different outputs never merge into one token. */
     const delivered = new Map<string, string>();
     let charged = false;
+    let outputSeen = false;
     try {
       for await (const delta of stream) {
+        if (!outputSeen && (delta.type === 'text' || delta.type === 'tool_arguments' || delta.type === 'tool_call')) {
+          outputSeen = true;
+          bill.principal.notes?.firstOutput();
+        }
         if (delta.type === 'usage') {
           if (!charged) this.charge(bill, { inputTokens: delta.inputTokens, outputTokens: delta.outputTokens });
           charged = true;

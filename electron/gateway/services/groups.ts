@@ -1,4 +1,4 @@
-// Portrait group rules: create, list and update an account's groups.
+// Portrait group rules: create, list, update and delete an account's groups.
 import type { Group, Page } from '../../../shared/portrait.ts';
 import { publicId } from '../ids.ts';
 import type { GroupRow, GroupsRepo } from '../storage/groups-repo.ts';
@@ -8,17 +8,28 @@ import type { Paging } from './paging.ts';
 import { MESSAGES, type GroupCreateInput, type GroupUpdateInput } from './portrait-input.ts';
 import { presentGroup, presentPage } from './portrait-present.ts';
 
-/** Told after a group was created or updated, whichever client asked. */
+/** Told after a group was created, updated or deleted, whichever client asked. */
 export type GroupChangeListener = (group: GroupRow) => void;
 
 export class GroupsService {
   private readonly repo: GroupsRepo;
   private readonly clock: Clock;
   private readonly onChange: GroupChangeListener;
-  constructor(repo: GroupsRepo, clock: Clock, onChange: GroupChangeListener = () => {}) {
+  private readonly onDeleted: GroupChangeListener;
+  constructor(repo: GroupsRepo, clock: Clock, onChange: GroupChangeListener = () => {}, onDeleted: GroupChangeListener = () => {}) {
     this.repo = repo;
     this.clock = clock;
     this.onChange = onChange;
+    this.onDeleted = onDeleted;
+  }
+
+  /** Deletes a group and its assets from this gateway; answers the group as it was and how many assets went with it. */
+  delete(accountId: number, groupId: string): { group: Group; assets_deleted: number } {
+    const row = this.repo.find(accountId, groupId);
+    if (!row) throw notFound(MESSAGES.groupNotFound, 'group_id');
+    const removed = this.repo.deleteWithAssets(row.id);
+    this.onDeleted(row);
+    return { group: presentGroup(row), assets_deleted: removed };
   }
 
   create(accountId: number, input: GroupCreateInput): Group {

@@ -1,4 +1,5 @@
 // Validates portrait request bodies and queries into typed inputs, with the spec's error messages.
+import type { AssetSort } from '../../../shared/admin-api.ts';
 import { ASSET_STATUSES, ASSET_TYPES, DEFAULT_GROUP_TYPE, type AssetStatus, type AssetType } from '../../../shared/portrait.ts';
 import { FIELD_LIMITS, tooLongMessage } from '../../../shared/field-limits.ts';
 import { invalid } from '../errors.ts';
@@ -36,6 +37,10 @@ export interface AssetCreateInput {
 export interface AssetListFilter {
   groupId?: string;
   status?: AssetStatus;
+  /** Admin API only: part of the name, any case. */
+  nameContains?: string;
+  /** Admin API only: the order (default oldest first). */
+  sort?: AssetSort;
 }
 
 export function parseGroupCreate(body: unknown): GroupCreateInput {

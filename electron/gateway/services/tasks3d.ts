@@ -4,13 +4,15 @@ import path from 'node:path';
 import { publicId } from '../ids.ts';
 import type { CallContext, Mesh3dState, Mesh3dTask, ProviderSelector } from '../providers/types.ts';
 import type { Db } from '../storage/database.ts';
-import type { Task3dOutcome, Task3dRow, Tasks3dRepo } from '../storage/tasks3d-repo.ts';
+import type { ListedTask3dRow, Task3dOutcome, Task3dRow, Tasks3dRepo } from '../storage/tasks3d-repo.ts';
 import type { Clock } from '../time.ts';
 import type { BillingService } from './billing.ts';
 import { GatewayError, notFound, UpstreamError } from '../errors.ts';
 import { readGeneratedFile, storeGeneratedFile } from './generated-files.ts';
 import { STORAGE_LIMITS, type StorageLimits } from './storage-limits.ts';
 import type { Principal } from './tokens.ts';
+import type { AdminTask3d, Task3dView } from '../../../shared/tasks3d.ts';
+import type { Paging } from './paging.ts';
 
 /** Output formats and their content types. */
 export const TASK3D_FORMATS = { glb: 'model/gltf-binary', obj: 'model/obj', stl: 'model/stl' } as const;
@@ -72,6 +74,45 @@ export class Tasks3dService {
     const row = this.deps.repo.find(accountId, taskId);
     if (!row || this.expired(row)) throw notFound(`Task ${taskId} does not exist`, 'task_id');
     return this.present(await this.observe(row), origin);
+  }
+
+  /**
+   * A page of tasks for the admin API, newest first, of one account or all: each unfinished one on the page is
+   * observed (at most one page of provider checks; a check that fails leaves that task as stored).
+   */
+  async list(accountId: number | undefined, paging: Paging, origin: string): Promise<{ total: number; items: AdminTask3d[] }> {
+    const since = this.deps.clock.now() - this.limits().tasks3dMaxAgeMs;
+    const { total, rows } = this.deps.repo.page(accountId, since, paging.pageSize, paging.offset);
+    const items = await Promise.all(rows.map((row) => this.observeListed(row, origin)));
+    return { total, items };
+  }
+
+  /** Any account's task by id, for the admin API; unknown or expired is a 404. */
+  async lookup(taskId: string, origin: string): Promise<AdminTask3d> {
+    const row = this.deps.repo.findListed(taskId);
+    if (!row || this.expired(row)) throw notFound(`Task ${taskId.slice(0, 80)} does not exist`, 'task_id');
+    return this.presentListed(row, await this.observe(row), origin);
+  }
+
+  private async observeListed(row: ListedTask3dRow, origin: string): Promise<AdminTask3d> {
+    let observed: Observed;
+    try {
+      observed = await this.observe(row);
+    } catch {
+      observed = { row };
+    }
+    return this.presentListed(row, observed, origin);
+  }
+
+  private presentListed(listed: ListedTask3dRow, observed: Observed, origin: string): AdminTask3d {
+    const { row } = observed;
+    return {
+      ...this.present(observed, origin),
+      account: listed.account_name,
+      prompt: row.prompt,
+      image_url: row.image_url,
+      format: row.format,
+    };
   }
 
   /** A result file's bytes and content type, for the file route; undefined for an unknown, expired, missing or linked file. */
@@ -167,7 +208,7 @@ export class Tasks3dService {
     };
   }
 
-  private present({ row, live }: Observed, origin: string) {
+  private present({ row, live }: Observed, origin: string): Task3dView {
     const seconds = (ms: number) => Math.floor(ms / 1000);
     const { status, progress } = shownState(row, live);
     return {

@@ -27,9 +27,21 @@ export interface CreateTokenInput {
   expiresAt?: number;
   /** Spending limit in currency units; absent means unlimited. */
   quota?: number;
+  /** Model names the token may call; absent means any. */
+  models?: string[];
 }
 
 export type { TokenSummary };
+
+/** A token's last use is written at most once per this many ms (a call within it changes nothing on disk). */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** An edit of a token: each field present is changed (null: no expiry, no quota, any model). */
+export interface TokenEdit {
+  expiresAt?: number | null;
+  quota?: number | null;
+  models?: string[] | null;
+}
 
 export class TokensService {
   private readonly accounts: AccountsRepo;
@@ -58,6 +70,7 @@ export class TokensService {
       created_at: now,
       expires_at: input.expiresAt ?? null,
       quota_micros: input.quota === undefined ? null : Math.round(input.quota * MICROS),
+      models: input.models === undefined ? null : JSON.stringify(input.models),
     });
     return { secret, token: summarize(row) };
   }
@@ -70,6 +83,20 @@ export class TokensService {
 
   revoke(tokenId: string): boolean {
     return this.tokens.revoke(tokenId, this.clock.now());
+  }
+
+  /** Changes a token's expiry, quota or model limit; false when it does not exist. */
+  update(tokenId: string, edit: TokenEdit): boolean {
+    return this.tokens.update(tokenId, {
+      ...(edit.expiresAt !== undefined && { expires_at: edit.expiresAt }),
+      ...(edit.quota !== undefined && { quota_micros: edit.quota === null ? null : Math.round(edit.quota * MICROS) }),
+      ...(edit.models !== undefined && { models: edit.models === null ? null : JSON.stringify(edit.models) }),
+    });
+  }
+
+  /** Deletes a revoked token; false when there is no revoked token of that id. */
+  deleteRevoked(tokenId: string): boolean {
+    return this.tokens.deleteRevoked(tokenId);
   }
 
   /**
@@ -96,7 +123,36 @@ export class TokensService {
     if (row.quota_micros !== null && row.used_micros >= row.quota_micros) {
       throw new GatewayError('forbidden', 'This API token has used up its quota');
     }
-    return { accountId: row.account_id, accountName: row.account_name, tokenId: row.token_id, tokenLabel: labelOf(row) };
+    this.noteUse(row);
+    return {
+      accountId: row.account_id,
+      accountName: row.account_name,
+      tokenId: row.token_id,
+      tokenLabel: labelOf(row),
+      models: modelsOf(row),
+    };
+  }
+
+  /** Records the use of an accepted token, at most once per `LAST_USED_RESOLUTION_MS`; a failed write costs the note, never the call. */
+  private noteUse(row: TokenRow): void {
+    const now = this.clock.now();
+    if (row.last_used_at !== null && now - row.last_used_at < LAST_USED_RESOLUTION_MS && now >= row.last_used_at) return;
+    try {
+      this.tokens.touch(row.token_id, now);
+    } catch {
+      // A busy database: the next call past the resolution tries again.
+    }
+  }
+}
+
+/** The model names a token row is limited to, or null for any model (a limit that does not read allows none, never all). */
+function modelsOf(row: TokenRow): string[] | null {
+  if (row.models === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(row.models);
+    return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string') : [];
+  } catch {
+    return [];
   }
 }
 
@@ -114,5 +170,7 @@ function summarize(row: TokenRow): TokenSummary {
     revoked_at: row.revoked_at,
     quota: row.quota_micros === null ? null : row.quota_micros / MICROS,
     used: row.used_micros / MICROS,
+    models: modelsOf(row),
+    last_used_at: row.last_used_at,
   };
 }

@@ -23,11 +23,22 @@ export interface AssetRow {
 
 export type NewAsset = Omit<AssetRow, 'id' | 'group_id' | 'resolved_url' | 'refresh_error' | 'failure_reason'>;
 
-/** Optional filters of the asset list. */
+/** Optional filters and order of the asset list. */
 export interface AssetFilter {
   groupRef?: number;
   status?: AssetStatus;
+  /** Part of the name, any case (ASCII letters). */
+  nameContains?: string;
+  /** Default `created`: oldest first. */
+  sort?: 'created' | 'newest' | 'name' | 'name_desc';
 }
+
+const ORDER: Record<NonNullable<AssetFilter['sort']>, string> = {
+  created: 'a.id',
+  newest: 'a.id DESC',
+  name: 'a.name COLLATE NOCASE, a.id',
+  name_desc: 'a.name COLLATE NOCASE DESC, a.id DESC',
+};
 
 /** What a status refresh writes back. */
 export interface RefreshResult {
@@ -43,16 +54,28 @@ const SELECT = `SELECT a.*, g.group_id AS group_id FROM portrait_assets a JOIN p
 /** Most list totals remembered at once (one per account and filter); past it they are counted again. */
 const TOTALS_LIMIT = 1000;
 
+/** List totals by account and filter, per database; dropped by every insert, delete, rename and status change. */
+const TOTALS = new WeakMap<Db, Map<string, number>>();
+
+function totalsOf(db: Db): Map<string, number> {
+  let totals = TOTALS.get(db);
+  if (!totals) TOTALS.set(db, (totals = new Map()));
+  return totals;
+}
+
+/** Drops the remembered list totals of `db`'s assets: call it after any write that adds, removes or renames assets or changes a status. */
+export function forgetAssetTotals(db: Db): void {
+  TOTALS.get(db)?.clear();
+}
+
 export class AssetsRepo {
   private readonly db: Db;
-  /** List totals by account and filter, dropped by every insert and status change. */
-  private readonly totals = new Map<string, number>();
   constructor(db: Db) {
     this.db = db;
   }
 
   insert(asset: NewAsset): number {
-    this.totals.clear();
+    forgetAssetTotals(this.db);
     const result = this.db
       .prepare(
         `INSERT INTO portrait_assets
@@ -72,34 +95,43 @@ export class AssetsRepo {
   }
 
   /**
-   * One page of an account's assets, oldest first, with the filtered total. The page is found on the covering index
-   * first (the offset skips index entries, not joined rows), then only its rows are read; the total is remembered
-   * until this repository next inserts an asset or changes a status (the only writes that change it; every write of
-   * portrait assets goes through this repository).
+   * One page of an account's assets (oldest first unless sorted otherwise), with the filtered total. The page is found on
+   * the covering index first (the offset skips index entries, not joined rows), then only its rows are read; the total is
+   * remembered until the next insert, delete or status change of this database's assets (`forgetAssetTotals`).
    */
   page(accountId: number, filter: AssetFilter, limit: number, offset: number): { rows: AssetRow[]; total: number } {
     const where = ['a.account_id = @accountId'];
     if (filter.groupRef !== undefined) where.push('a.group_ref = @groupRef');
     if (filter.status !== undefined) where.push('a.status = @status');
-    const params = stripUndefined({ accountId, groupRef: filter.groupRef, status: filter.status });
+    if (filter.nameContains !== undefined) where.push('instr(lower(a.name), lower(@nameContains)) > 0');
+    const params = stripUndefined({ accountId, groupRef: filter.groupRef, status: filter.status, nameContains: filter.nameContains });
     const clause = where.join(' AND ');
+    const order = ORDER[filter.sort ?? 'created'];
     const rows = this.db
       .prepare(
-        `${SELECT} WHERE a.id IN (SELECT a.id FROM portrait_assets a WHERE ${clause} ORDER BY a.id LIMIT @limit OFFSET @offset) ORDER BY a.id`,
+        `${SELECT} WHERE a.id IN (SELECT a.id FROM portrait_assets a WHERE ${clause} ORDER BY ${order} LIMIT @limit OFFSET @offset) ORDER BY ${order}`,
       )
       .all({ ...params, limit, offset }) as AssetRow[];
-    const key = `${accountId} ${filter.groupRef ?? ''} ${filter.status ?? ''}`;
-    let total = this.totals.get(key);
+    const totals = totalsOf(this.db);
+    const key = JSON.stringify([accountId, filter.groupRef ?? null, filter.status ?? null, filter.nameContains ?? null]);
+    let total = totals.get(key);
     if (total === undefined) {
       total = (this.db.prepare(`SELECT COUNT(*) AS n FROM portrait_assets a WHERE ${clause}`).get(params) as { n: number }).n;
-      if (this.totals.size >= TOTALS_LIMIT) this.totals.clear();
-      this.totals.set(key, total);
+      if (totals.size >= TOTALS_LIMIT) totals.clear();
+      totals.set(key, total);
     }
     return { rows, total };
   }
 
+  /** Deletes an asset (by internal id). */
+  delete(id: number): void {
+    this.db.prepare('DELETE FROM portrait_assets WHERE id = ?').run(id);
+    forgetAssetTotals(this.db);
+  }
+
   rename(id: number, name: string, now: number): void {
     this.db.prepare('UPDATE portrait_assets SET name = ?, updated_at = ? WHERE id = ?').run(name, now, id);
+    forgetAssetTotals(this.db);
   }
 
   /**
@@ -114,7 +146,7 @@ export class AssetsRepo {
          WHERE id = @id AND status IN ('Submitted', 'Processing')`,
       )
       .run({ id, ...result });
-    if (changed.changes > 0) this.totals.clear();
+    if (changed.changes > 0) forgetAssetTotals(this.db);
     return changed.changes > 0;
   }
 

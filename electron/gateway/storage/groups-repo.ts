@@ -1,5 +1,6 @@
 // Repository of portrait groups; every query is scoped by account.
 import type { Db } from './database.ts';
+import { forgetAssetTotals } from './assets-repo.ts';
 
 /** A portrait group row. `id` is internal and never leaves the gateway. */
 export interface GroupRow {
@@ -56,6 +57,16 @@ export class GroupsRepo {
       n: number;
     };
     return { rows, total: n };
+  }
+
+  /** Deletes a group (by internal id) and its assets in one transaction; returns how many assets went with it. */
+  deleteWithAssets(id: number): number {
+    return this.db.transaction(() => {
+      const { changes } = this.db.prepare('DELETE FROM portrait_assets WHERE group_ref = ?').run(id);
+      this.db.prepare('DELETE FROM portrait_groups WHERE id = ?').run(id);
+      forgetAssetTotals(this.db);
+      return changes;
+    })();
   }
 
   update(id: number, changes: GroupChanges): void {

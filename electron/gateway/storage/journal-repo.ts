@@ -1,5 +1,13 @@
 // Repository of the request journal: batched inserts, filtered newest-first pages, one entry with its details, pruning and clearing.
-import type { JournalDetail, JournalEntry, JournalQuery, JournalRecord, JournalRelay, JournalSummary } from '../../../shared/journal.ts';
+import {
+  JOURNAL_SEARCH_SCAN,
+  type JournalDetail,
+  type JournalEntry,
+  type JournalQuery,
+  type JournalRecord,
+  type JournalRelay,
+  type JournalSummary,
+} from '../../../shared/journal.ts';
 import type { Db } from './database.ts';
 
 interface Row {
@@ -14,11 +22,18 @@ interface Row {
   duration_ms: number;
   stream: number;
   error: string | null;
+  /** Null in entries recorded before the column existed (their detail may name it). */
+  token: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  amount_micros: number | null;
+  first_output_ms: number | null;
   detail_json: string;
   relay_json: string | null;
 }
 
-const SUMMARY_COLUMNS = 'id, at, method, path, protocol, model, account, status, duration_ms, stream, error';
+const SUMMARY_COLUMNS =
+  "id, at, method, path, protocol, model, account, status, duration_ms, stream, error, COALESCE(token, json_extract(detail_json, '$.token')) AS token, input_tokens, output_tokens, amount_micros, first_output_ms";
 
 const summaryOf = (row: Omit<Row, 'detail_json' | 'relay_json'>): JournalSummary => ({
   id: row.id,
@@ -32,6 +47,12 @@ const summaryOf = (row: Omit<Row, 'detail_json' | 'relay_json'>): JournalSummary
   durationMs: row.duration_ms,
   stream: row.stream === 1,
   error: row.error,
+  token: row.token,
+  usage:
+    row.input_tokens === null
+      ? null
+      : { inputTokens: row.input_tokens, outputTokens: row.output_tokens ?? 0, cost: (row.amount_micros ?? 0) / 1_000_000 },
+  firstOutputMs: row.first_output_ms,
 });
 
 export class JournalRepo {
@@ -43,8 +64,9 @@ export class JournalRepo {
   /** Inserts the records in one transaction, keeps only the newest `limit` entries, and returns the summaries with their ids. */
   insertMany(records: readonly JournalRecord[], limit: number): JournalSummary[] {
     const insert = this.db.prepare(
-      `INSERT INTO journal (at, method, path, protocol, model, account, status, duration_ms, stream, error, detail_json, relay_json)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO journal (at, method, path, protocol, model, account, status, duration_ms, stream, error, detail_json, relay_json,
+         token, input_tokens, output_tokens, amount_micros, first_output_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     return this.db.transaction(() => {
       const added = records.map((record) => {
@@ -62,6 +84,11 @@ export class JournalRepo {
           summary.error,
           JSON.stringify(detail),
           relay ? JSON.stringify(relay) : null,
+          summary.token ?? null,
+          summary.usage?.inputTokens ?? null,
+          summary.usage?.outputTokens ?? null,
+          summary.usage ? Math.round(summary.usage.cost * 1_000_000) : null,
+          summary.firstOutputMs ?? null,
         );
         return { id: Number(lastInsertRowid), ...summary };
       });
@@ -85,6 +112,17 @@ export class JournalRepo {
     if (filter.model) add('model = ?', filter.model);
     if (filter.account) add('account = ?', filter.account);
     if (filter.path) add('instr(lower(path), lower(?)) > 0', filter.path);
+    if (filter.from !== undefined) add('at >= ?', filter.from);
+    if (filter.to !== undefined) add('at <= ?', filter.to);
+    if (filter.q) {
+      // Bounded: only the newest JOURNAL_SEARCH_SCAN calls the other filters match have their bodies read.
+      const scanned = `id IN (SELECT id FROM journal ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ${JOURNAL_SEARCH_SCAN})`;
+      where.splice(0, where.length, scanned);
+      args.push(filter.q, filter.q);
+      where.push(
+        "(instr(lower(json_extract(detail_json, '$.request.text')), lower(?)) > 0 OR instr(lower(json_extract(detail_json, '$.response.text')), lower(?)) > 0)",
+      );
+    }
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const { total } = this.db.prepare(`SELECT COUNT(*) AS total FROM journal ${clause}`).get(...args) as { total: number };
     const rows = this.db
@@ -96,11 +134,12 @@ export class JournalRepo {
   get(id: number): JournalEntry | undefined {
     const row = this.db.prepare('SELECT * FROM journal WHERE id = ?').get(id) as Row | undefined;
     if (!row) return undefined;
-    const detail = JSON.parse(row.detail_json) as Partial<JournalDetail>;
+    const detail = JSON.parse(row.detail_json) as Partial<JournalDetail> & { token?: string | null };
+    const { token: detailToken, ...rest } = detail;
     return {
       ...summaryOf(row),
-      ...(detail as JournalDetail),
-      token: detail.token ?? null,
+      ...(rest as JournalDetail),
+      token: row.token ?? detailToken ?? null,
       ...(row.relay_json !== null && { relay: JSON.parse(row.relay_json) as JournalRelay }),
     };
   }

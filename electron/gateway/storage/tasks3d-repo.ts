@@ -24,6 +24,11 @@ export interface Task3dRow {
   amount_micros: number;
 }
 
+/** A stored task with the name of its account, as the admin API lists it. */
+export type ListedTask3dRow = Task3dRow & { account_name: string };
+
+const LISTED = 'SELECT t.*, a.name AS account_name FROM tasks3d t JOIN accounts a ON a.id = t.account_id';
+
 export type NewTask3d = Omit<
   Task3dRow,
   'id' | 'status' | 'failure_reason' | 'finished_at' | 'file_name' | 'output_tokens' | 'amount_micros'
@@ -60,6 +65,23 @@ export class Tasks3dRepo {
 
   findById(taskId: string): Task3dRow | undefined {
     return this.db.prepare('SELECT * FROM tasks3d WHERE task_id = ?').get(taskId) as Task3dRow | undefined;
+  }
+
+  /**
+   * A page of the tasks submitted at or after `since`, newest first, of one account or of all (`accountId` undefined),
+   * with the total they count.
+   */
+  page(accountId: number | undefined, since: number, limit: number, offset: number): { total: number; rows: ListedTask3dRow[] } {
+    const where = accountId === undefined ? 'WHERE t.submitted_at >= ?' : 'WHERE t.account_id = ? AND t.submitted_at >= ?';
+    const args = accountId === undefined ? [since] : [accountId, since];
+    const { total } = this.db.prepare(`SELECT COUNT(*) AS total FROM tasks3d t ${where}`).get(...args) as { total: number };
+    const rows = this.db.prepare(`${LISTED} ${where} ORDER BY t.id DESC LIMIT ? OFFSET ?`).all(...args, limit, offset) as ListedTask3dRow[];
+    return { total, rows };
+  }
+
+  /** A task of any account, with its account's name. */
+  findListed(taskId: string): ListedTask3dRow | undefined {
+    return this.db.prepare(`${LISTED} WHERE t.task_id = ?`).get(taskId) as ListedTask3dRow | undefined;
   }
 
   findByFile(fileName: string): Task3dRow | undefined {

@@ -15,6 +15,17 @@ export interface TokenRow {
   revoked_at: number | null;
   quota_micros: number | null;
   used_micros: number;
+  /** JSON array of the model names the token may call; null: any model. */
+  models: string | null;
+  /** When the token was last accepted, recorded at most about once a minute; null: never. */
+  last_used_at: number | null;
+}
+
+/** What an edit of a token may change (absent: unchanged). */
+export interface TokenChange {
+  expires_at?: number | null;
+  quota_micros?: number | null;
+  models?: string | null;
 }
 
 /** The fields needed to insert a token. */
@@ -27,6 +38,7 @@ export interface NewToken {
   created_at: number;
   expires_at: number | null;
   quota_micros: number | null;
+  models: string | null;
 }
 
 const SELECT = 'SELECT t.*, a.name AS account_name FROM tokens t JOIN accounts a ON a.id = t.account_id';
@@ -40,8 +52,8 @@ export class TokensRepo {
   insert(token: NewToken): TokenRow {
     this.db
       .prepare(
-        `INSERT INTO tokens (token_id, account_id, name, token_hash, token_hint, created_at, expires_at, quota_micros)
-         VALUES (@token_id, @account_id, @name, @token_hash, @token_hint, @created_at, @expires_at, @quota_micros)`,
+        `INSERT INTO tokens (token_id, account_id, name, token_hash, token_hint, created_at, expires_at, quota_micros, models)
+         VALUES (@token_id, @account_id, @name, @token_hash, @token_hint, @created_at, @expires_at, @quota_micros, @models)`,
       )
       .run(token);
     return this.findByTokenId(token.token_id) as TokenRow;
@@ -66,6 +78,24 @@ export class TokensRepo {
   revoke(tokenId: string, now: number): boolean {
     const result = this.db.prepare('UPDATE tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE token_id = ?').run(now, tokenId);
     return result.changes > 0;
+  }
+
+  /** Changes the given fields of a token; returns false when it does not exist. */
+  update(tokenId: string, change: TokenChange): boolean {
+    const columns = (['expires_at', 'quota_micros', 'models'] as const).filter((column) => change[column] !== undefined);
+    if (columns.length === 0) return this.findByTokenId(tokenId) !== undefined;
+    const sets = columns.map((column) => `${column} = @${column}`).join(', ');
+    return this.db.prepare(`UPDATE tokens SET ${sets} WHERE token_id = @token_id`).run({ ...change, token_id: tokenId }).changes > 0;
+  }
+
+  /** Records when a token was last used. */
+  touch(tokenId: string, at: number): void {
+    this.db.prepare('UPDATE tokens SET last_used_at = ? WHERE token_id = ?').run(at, tokenId);
+  }
+
+  /** Deletes a revoked token; returns false when there is no revoked token of that id. */
+  deleteRevoked(tokenId: string): boolean {
+    return this.db.prepare('DELETE FROM tokens WHERE token_id = ? AND revoked_at IS NOT NULL').run(tokenId).changes > 0;
   }
 
   /** Adds spent micro-units to a token's usage. */

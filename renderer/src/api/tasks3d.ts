@@ -57,11 +57,9 @@ export function createTasks3dClient(apiBase: string, fetchImpl: typeof fetch) {
     create: (apiKey: string, input: Task3dInput) =>
       json<Task3d>('/v1/3d/generations', apiKey, { method: 'POST', body: JSON.stringify(input) }),
     get: (apiKey: string, taskId: string) => json<Task3d>(`/v1/3d/generations/${encodeURIComponent(taskId)}`, apiKey),
-    /** A result file's bytes (absolute URLs are used as given, relative ones joined to the gateway). */
-    async file(apiKey: string, url: string): Promise<ArrayBuffer> {
-      const response = await send(fetchImpl, /^https?:/.test(url) ? url : `${apiBase}${url}`, {
-        headers: { authorization: `Bearer ${apiKey}` },
-      });
+    /** A result file's bytes: its URL is a capability, no token needed (absolute URLs are used as given, paths joined to the gateway). */
+    async file(url: string): Promise<ArrayBuffer> {
+      const response = await send(fetchImpl, /^https?:/.test(url) ? url : `${apiBase}${url}`, {});
       if (!response.ok) throw await errorOfResponse(response);
       return response.arrayBuffer();
     },

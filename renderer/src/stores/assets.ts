@@ -1,6 +1,6 @@
-// Groups and assets of the current account: paged lists, filters, registration with field errors, refresh now, polling, live changes.
+// Groups and assets of the current account: paged lists, filters and order, registration with field errors, refresh now, polling, deletion, registering a failed asset again, live changes.
 import { create } from 'zustand';
-import type { AssetCreateBody, GroupCreateBody, GroupUpdateBody } from '../../../shared/admin-api.ts';
+import type { AssetCreateBody, AssetSort, GroupCreateBody, GroupUpdateBody } from '../../../shared/admin-api.ts';
 import { TERMINAL_STATUSES, type Asset, type AssetStatus, type Group, type Page } from '../../../shared/portrait.ts';
 import type { AdminCall } from '../api/admin-client.ts';
 import { ApiError } from '../api/http.ts';
@@ -26,6 +26,10 @@ export interface AssetsState {
   assetsLoading: boolean;
   assetsError: string | null;
   filter: AssetFilter;
+  /** Part of an asset name the list is narrowed to, any case ('' for all). */
+  search: string;
+  /** The list's order. */
+  sort: AssetSort;
   /** The asset in the detail panel (kept current by live events even when it leaves the page). */
   detail: Asset | null;
   /** The latest version of each asset seen in an event, so a slower list answer never shows an older status. */
@@ -39,6 +43,8 @@ export interface AssetsState {
   updateGroup(groupId: string, body: GroupUpdateBody): Promise<FormResult<Group>>;
   loadAssets(page?: number): Promise<void>;
   setFilter(change: Partial<AssetFilter>): Promise<void>;
+  setSearch(search: string): Promise<void>;
+  setSort(sort: AssetSort): Promise<void>;
   register(body: AssetCreateBody): Promise<FormResult<Asset>>;
   select(asset: Asset | null): void;
   refreshNow(assetId: string): Promise<void>;
@@ -50,6 +56,16 @@ export interface AssetsState {
   applyCreated(account: string, asset: Asset): void;
   /** Applies a `group.changed` event: a shown group is replaced, a new one reloads the shown page. */
   applyGroup(account: string, group: Group): void;
+  /** Deletes an asset from the gateway; resolves with the gateway's refusal, if any. */
+  deleteAsset(assetId: string): Promise<string | null>;
+  /** Deletes a group and its assets from the gateway; resolves with the gateway's refusal, if any. */
+  deleteGroup(groupId: string): Promise<string | null>;
+  /** Registers a failed asset again with a corrected URL; the new asset becomes the detail. */
+  reregister(assetId: string, url: string): Promise<FormResult<Asset>>;
+  /** Applies an `asset.deleted` event (this console's deletions too). */
+  applyDeleted(account: string, assetId: string): void;
+  /** Applies a `group.deleted` event. */
+  applyGroupDeleted(account: string, groupId: string): void;
 }
 
 /** Ids of the shown assets (the page and the detail) that are not terminal yet: the ones to poll. */
@@ -80,6 +96,8 @@ export function createAssetsStore(call: AdminCall, account: string) {
     assetsLoading: false,
     assetsError: null,
     filter: { groupId: '', status: '' },
+    search: '',
+    sort: 'created',
     detail: null,
     seen: {},
     refreshing: [],
@@ -87,7 +105,16 @@ export function createAssetsStore(call: AdminCall, account: string) {
 
     async setAccount(next) {
       if (next === get().account) return;
-      set({ account: next, groups: null, assets: null, detail: null, seen: {}, filter: { groupId: '', status: '' } });
+      set({
+        account: next,
+        groups: null,
+        assets: null,
+        detail: null,
+        seen: {},
+        filter: { groupId: '', status: '' },
+        search: '',
+        sort: 'created',
+      });
       await Promise.all([get().loadGroups(1), get().loadAssets(1)]);
     },
 
@@ -130,10 +157,18 @@ export function createAssetsStore(call: AdminCall, account: string) {
     async loadAssets(page = get().assets?.page ?? 1) {
       set({ assetsLoading: true });
       const { groupId, status } = get().filter;
+      const { search, sort } = get();
       try {
         const assets = await call('listAssets', {
           params: { account: get().account },
-          query: { p: page, page_size: LIST_PAGE_SIZE, ...(groupId && { group_id: groupId }), ...(status && { status }) },
+          query: {
+            p: page,
+            page_size: LIST_PAGE_SIZE,
+            ...(groupId && { group_id: groupId }),
+            ...(status && { status }),
+            ...(search.trim() && { name: search.trim() }),
+            ...(sort !== 'created' && { sort }),
+          },
         });
         const seen = get().seen;
         const items = assets.items.map((item) => newer(item, seen[item.asset_id]));
@@ -145,6 +180,16 @@ export function createAssetsStore(call: AdminCall, account: string) {
 
     async setFilter(change) {
       set({ filter: { ...get().filter, ...change } });
+      await get().loadAssets(1);
+    },
+
+    async setSearch(search) {
+      set({ search: search.trim() });
+      await get().loadAssets(1);
+    },
+
+    async setSort(sort) {
+      set({ sort });
       await get().loadAssets(1);
     },
 
@@ -195,6 +240,60 @@ export function createAssetsStore(call: AdminCall, account: string) {
       } else if (groups) {
         void get().loadGroups();
       }
+    },
+
+    async deleteAsset(assetId) {
+      const account = get().account;
+      try {
+        await call('deleteAsset', { params: { account, assetId } });
+      } catch (error) {
+        return messageOf(error);
+      }
+      get().applyDeleted(account, assetId);
+      return null;
+    },
+
+    async deleteGroup(groupId) {
+      const account = get().account;
+      try {
+        await call('deleteGroup', { params: { account, groupId } });
+      } catch (error) {
+        return messageOf(error);
+      }
+      get().applyGroupDeleted(account, groupId);
+      return null;
+    },
+
+    async reregister(assetId, url) {
+      const account = get().account;
+      try {
+        const asset = await call('reregisterAsset', { params: { account, assetId }, body: { url } });
+        get().applyDeleted(account, assetId);
+        set({ detail: newer(asset, get().seen[asset.asset_id]) });
+        return { ok: true, value: asset };
+      } catch (error) {
+        return formError(error);
+      }
+    },
+
+    applyDeleted(eventAccount, assetId) {
+      if (eventAccount !== get().account) return;
+      const { [assetId]: _gone, ...seen } = get().seen;
+      const shown = get().assets?.items.some((item) => item.asset_id === assetId);
+      set({ seen, ...(get().detail?.asset_id === assetId && { detail: null }) });
+      // The page is read again, so it fills up and its total stays right.
+      if (shown) void get().loadAssets();
+    },
+
+    applyGroupDeleted(eventAccount, groupId) {
+      if (eventAccount !== get().account) return;
+      const { filter, detail, groups } = get();
+      set({
+        ...(filter.groupId === groupId && { filter: { ...filter, groupId: '' } }),
+        ...(detail?.group_id === groupId && { detail: null }),
+      });
+      if (groups) void get().loadGroups();
+      if (get().assets) void get().loadAssets();
     },
 
     applyChange(eventAccount, asset) {

@@ -27,7 +27,7 @@ export interface ConsoleDeps {
   bridge: GatehouseBridge | null;
   /** Per-tab storage (secrets of this session). */
   session: KeyValueStorage;
-  /** Lasting storage (preferences, followed tasks). */
+  /** Lasting storage (preferences). */
   local: KeyValueStorage;
   fetch?: typeof fetch;
   browserLanguage?: string;
@@ -58,7 +58,7 @@ export function createConsoleStores(deps: ConsoleDeps) {
     models: createModelsStore(call),
     apiKeys: createApiKeyStore(call, deps.session),
     playground: createPlaygroundStore({ apiBase: deps.connection.apiBase, fetch: fetchImpl }),
-    tasks3d: createTasks3dStore(createTasks3dClient(deps.connection.apiBase, fetchImpl), deps.local),
+    tasks3d: createTasks3dStore(call, createTasks3dClient(deps.connection.apiBase, fetchImpl)),
   };
 }
 
@@ -79,6 +79,12 @@ export function applyAdminEvent(stores: ConsoleStores, event: AdminEvent): void 
     case 'group.changed':
       stores.assets.getState().applyGroup(event.account, event.group);
       return;
+    case 'asset.deleted':
+      stores.assets.getState().applyDeleted(event.account, event.assetId);
+      return;
+    case 'group.deleted':
+      stores.assets.getState().applyGroupDeleted(event.account, event.groupId);
+      return;
     case 'scan.finished':
       stores.status.getState().setNextScanAt(event.nextScanAt);
       return;
@@ -87,6 +93,9 @@ export function applyAdminEvent(stores: ConsoleStores, event: AdminEvent): void 
       // A call of an account the console has not heard of (a token made elsewhere): refresh the account lists.
       const { status } = stores.status.getState();
       if (status && event.entry.account && !status.accounts.includes(event.entry.account)) void stores.status.getState().load();
+      // A 3D task made by any client (curl, an SDK): the 3D page's list, once loaded, shows it.
+      if (event.entry.protocol === 'tasks3d' && event.entry.method === 'POST' && stores.tasks3d.getState().page)
+        void stores.tasks3d.getState().load();
       return;
     }
   }
@@ -115,6 +124,7 @@ export function startLiveUpdates(stores: ConsoleStores, open: SocketFactory): ()
         void stores.status.getState().load();
         void stores.assets.getState().loadAssets();
         if (stores.journal.getState().page) void stores.journal.getState().load();
+        if (stores.tasks3d.getState().page) void stores.tasks3d.getState().load();
       }
       if (state === 'open') wasOpen = true;
     },

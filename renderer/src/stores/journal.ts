@@ -1,4 +1,4 @@
-// The request journal as the Logs page shows it: a filtered newest-first page that new calls join live, one entry's details, clearing.
+// The request journal as the Logs page shows it: a filtered newest-first page that new calls join live, one entry's details, the shown calls for export, clearing.
 import { create } from 'zustand';
 import {
   JOURNAL_FILTER_TEXT_LIMIT,
@@ -24,14 +24,35 @@ export interface JournalFilter {
   account: string;
   /** Part of the path, any case. */
   path: string;
+  /** Text searched in the kept bodies, any case. */
+  q: string;
+  /** Time range as `datetime-local` values (local time; empty: open), sent as `from` and `to`. */
+  since: string;
+  until: string;
 }
 
-export const NO_JOURNAL_FILTER: JournalFilter = { outcome: '', protocol: '', model: '', account: '', path: '' };
+export const NO_JOURNAL_FILTER: JournalFilter = {
+  outcome: '',
+  protocol: '',
+  model: '',
+  account: '',
+  path: '',
+  q: '',
+  since: '',
+  until: '',
+};
 
 /** A filter as the gateway applies it: text trimmed and cut to its limit. */
 export function normalizeJournalFilter(filter: JournalFilter): JournalFilter {
   const text = (value: string) => value.trim().slice(0, JOURNAL_FILTER_TEXT_LIMIT);
-  return { ...filter, model: text(filter.model), account: text(filter.account), path: text(filter.path) };
+  return { ...filter, model: text(filter.model), account: text(filter.account), path: text(filter.path), q: text(filter.q) };
+}
+
+/** A `datetime-local` value as epoch ms; `end` takes the last millisecond of that minute. Undefined for none. */
+export function timeOf(value: string, end = false): number | undefined {
+  if (value === '') return undefined;
+  const ms = new Date(value).getTime();
+  return Number.isFinite(ms) ? ms + (end ? 59_999 : 0) : undefined;
 }
 
 /** Whether a recorded call passes the (normalized) filters, by the same rules as the gateway's list query. */
@@ -41,6 +62,9 @@ export function matchesJournalFilter(filter: JournalFilter, entry: JournalSummar
   if (filter.protocol && entry.protocol !== filter.protocol) return false;
   if (filter.model && entry.model !== filter.model) return false;
   if (filter.account && entry.account !== filter.account) return false;
+  const from = timeOf(filter.since);
+  const to = timeOf(filter.until, true);
+  if ((from !== undefined && entry.at < from) || (to !== undefined && entry.at > to)) return false;
   return !filter.path || entry.path.toLowerCase().includes(filter.path.toLowerCase());
 }
 
@@ -69,6 +93,8 @@ export interface JournalState {
   clear(): Promise<boolean>;
   /** Applies a `journal.added` event. */
   applyAdded(entry: JournalSummary): void;
+  /** The shown calls in full (bodies included), newest first, for an export. */
+  shownEntries(): Promise<JournalEntry[]>;
 }
 
 /** The (normalized) filters as query parameters, empty ones left out. */
@@ -78,6 +104,9 @@ const queryOf = (filter: JournalFilter) => ({
   ...(filter.model && { model: filter.model }),
   ...(filter.account && { account: filter.account }),
   ...(filter.path && { path: filter.path }),
+  ...(filter.q && { q: filter.q }),
+  ...(timeOf(filter.since) !== undefined && { from: timeOf(filter.since) }),
+  ...(timeOf(filter.until, true) !== undefined && { to: timeOf(filter.until, true) }),
 });
 
 export function createJournalStore(call: AdminCall) {
@@ -171,12 +200,18 @@ export function createJournalStore(call: AdminCall) {
       if (!page || entry.id <= newestId) return;
       newestId = entry.id;
       if (!matchesJournalFilter(filter, entry)) return;
-      if (!live || page.page !== 1) {
+      // Only the gateway can tell whether its bodies match a search: counted, shown on "show newest".
+      if (!live || page.page !== 1 || filter.q) {
         set({ unseen: get().unseen + 1 });
         return;
       }
       const items = [entry, ...page.items].sort((a, b) => b.id - a.id).slice(0, page.page_size);
       set({ page: { ...page, total: page.total + 1, items } });
+    },
+
+    async shownEntries() {
+      const items = get().page?.items ?? [];
+      return Promise.all(items.map((item) => call('getJournalEntry', { params: { entryId: String(item.id) } })));
     },
   }));
 }

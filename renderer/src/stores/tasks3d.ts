@@ -1,72 +1,90 @@
-// 3D tasks started from the console: create, poll until done, and keep their ids across reloads.
+// 3D tasks as the gateway keeps them: a page of every task (any client's) from the admin API, creation with an API token, look-up by id.
 import { create } from 'zustand';
-import { TASK_DONE, type Task3d, type Task3dInput, type Tasks3dClient } from '../api/tasks3d.ts';
-import { messageOf, type KeyValueStorage } from './storage.ts';
+import type { Page } from '../../../shared/portrait.ts';
+import type { AdminTask3d } from '../../../shared/tasks3d.ts';
+import type { AdminCall } from '../api/admin-client.ts';
+import { TASK_DONE, type Task3dInput, type Tasks3dClient } from '../api/tasks3d.ts';
+import { messageOf } from './storage.ts';
 
-const KEY = 'gatehouse.tasks3d';
-
-/** A task the console follows, with the account whose token created it. */
-export interface TrackedTask {
-  account: string;
-  task: Task3d;
-  /** The last polling error, shown beside the task. */
-  error: string | null;
-}
+/** Tasks shown per page. */
+export const TASKS_PAGE_SIZE = 10;
 
 export interface Tasks3dState {
-  tasks: TrackedTask[];
+  /** The account whose tasks are listed; '' lists every account's. */
+  filter: string;
+  page: Page<AdminTask3d> | null;
+  loading: boolean;
+  error: string | null;
   creating: boolean;
   createError: string | null;
-  create(account: string, apiKey: string, input: Task3dInput): Promise<boolean>;
-  /** Polls every unfinished task of the account once. */
-  poll(account: string, apiKey: string): Promise<void>;
-  remove(taskId: string): void;
+  /** The task found by "look up by id", or the reason none was. */
+  found: AdminTask3d | null;
+  findError: string | null;
+  finding: boolean;
+  /** Loads page `p` (default: the current one) of the tasks of `filter`. */
+  load(p?: number): Promise<void>;
+  setFilter(account: string): Promise<void>;
+  create(apiKey: string, input: Task3dInput): Promise<boolean>;
+  find(taskId: string): Promise<void>;
 }
 
-export const isDone = (task: Task3d) => TASK_DONE.includes(task.status);
+export const isDone = (task: { status: string }) => TASK_DONE.includes(task.status);
 
-export function createTasks3dStore(client: Tasks3dClient, storage: KeyValueStorage) {
-  let initial: TrackedTask[] = [];
-  try {
-    initial = (JSON.parse(storage.getItem(KEY) ?? '[]') as TrackedTask[]).filter((item) => item?.task?.task_id);
-  } catch {
-    initial = [];
-  }
-  const store = create<Tasks3dState>((set, get) => {
-    const update = (taskId: string, change: Partial<TrackedTask>) =>
-      set({ tasks: get().tasks.map((item) => (item.task.task_id === taskId ? { ...item, ...change } : item)) });
-    return {
-      tasks: initial,
-      creating: false,
-      createError: null,
-      async create(account, apiKey, input) {
-        set({ creating: true, createError: null });
-        try {
-          const task = await client.create(apiKey, input);
-          set({ tasks: [{ account, task, error: null }, ...get().tasks], creating: false });
-          return true;
-        } catch (error) {
-          set({ creating: false, createError: messageOf(error) });
-          return false;
-        }
-      },
-      async poll(account, apiKey) {
-        const pending = get().tasks.filter((item) => item.account === account && !isDone(item.task));
-        await Promise.all(
-          pending.map(async (item) => {
-            try {
-              update(item.task.task_id, { task: await client.get(apiKey, item.task.task_id), error: null });
-            } catch (error) {
-              update(item.task.task_id, { error: messageOf(error) });
-            }
-          }),
-        );
-      },
-      remove: (taskId) => set({ tasks: get().tasks.filter((item) => item.task.task_id !== taskId) }),
-    };
-  });
-  store.subscribe((state) => storage.setItem(KEY, JSON.stringify(state.tasks.slice(0, 50))));
-  return store;
+/** The store; it lists every account's tasks until an account is chosen. */
+export function createTasks3dStore(call: AdminCall, client: Tasks3dClient) {
+  return create<Tasks3dState>((set, get) => ({
+    filter: '',
+    page: null,
+    loading: false,
+    error: null,
+    creating: false,
+    createError: null,
+    found: null,
+    findError: null,
+    finding: false,
+
+    async load(p) {
+      const { filter } = get();
+      set({ loading: true });
+      try {
+        const page = await call('listTasks3d', { query: { p: p ?? get().page?.page ?? 1, page_size: TASKS_PAGE_SIZE, account: filter } });
+        // A filter changed meanwhile: that load's answer wins.
+        if (get().filter === filter) set({ page, error: null, loading: false });
+      } catch (error) {
+        set({ error: messageOf(error), loading: false });
+      }
+    },
+
+    async setFilter(account) {
+      if (account === get().filter && get().page) return;
+      set({ filter: account, page: null });
+      await get().load(1);
+    },
+
+    async create(apiKey, input) {
+      set({ creating: true, createError: null });
+      try {
+        await client.create(apiKey, input);
+        set({ creating: false });
+        await get().load(1);
+        return true;
+      } catch (error) {
+        set({ creating: false, createError: messageOf(error) });
+        return false;
+      }
+    },
+
+    async find(taskId) {
+      const id = taskId.trim();
+      if (id === '') return;
+      set({ finding: true, findError: null });
+      try {
+        set({ found: await call('getTask3d', { params: { taskId: id } }), finding: false });
+      } catch (error) {
+        set({ found: null, findError: messageOf(error), finding: false });
+      }
+    },
+  }));
 }
 
 export type Tasks3dStore = ReturnType<typeof createTasks3dStore>;

@@ -1,6 +1,6 @@
-// API tokens of every account: list, create (the secret shown once), reveal a kept secret, revoke.
+// API tokens of every account: list, create (the secret shown once), reveal a kept secret, edit limits, revoke, delete revoked ones.
 import { create } from 'zustand';
-import type { AdminToken, CreatedToken, TokenCreateBody } from '../../../shared/admin-api.ts';
+import type { AdminToken, CreatedToken, TokenCreateBody, TokenUpdateBody } from '../../../shared/admin-api.ts';
 import type { AdminCall } from '../api/admin-client.ts';
 import type { FormResult } from './assets.ts';
 import { ApiError } from '../api/http.ts';
@@ -24,6 +24,10 @@ export interface TokensState {
   reveal(tokenId: string): Promise<void>;
   hide(tokenId: string): void;
   revoke(tokenId: string): Promise<void>;
+  /** Changes a token's expiry, quota or model limit. */
+  update(tokenId: string, body: TokenUpdateBody): Promise<FormResult<AdminToken>>;
+  /** Deletes a revoked token from the list and the gateway. */
+  remove(tokenId: string): Promise<void>;
 }
 
 export function createTokensStore(call: AdminCall) {
@@ -73,6 +77,22 @@ export function createTokensStore(call: AdminCall) {
         const token = await call('revokeToken', { params: { tokenId } });
         get().hide(tokenId);
         set({ tokens: (get().tokens ?? []).map((item) => (item.token_id === tokenId ? token : item)) });
+      }),
+
+    async update(tokenId, body) {
+      try {
+        const token = await call('updateToken', { params: { tokenId }, body });
+        set({ tokens: (get().tokens ?? []).map((item) => (item.token_id === tokenId ? token : item)) });
+        return { ok: true, value: token };
+      } catch (error) {
+        return { ok: false, message: messageOf(error), param: error instanceof ApiError ? error.param : null };
+      }
+    },
+
+    remove: (tokenId) =>
+      withBusy(set, get, tokenId, async () => {
+        await call('deleteToken', { params: { tokenId } });
+        set({ tokens: (get().tokens ?? []).filter((item) => item.token_id !== tokenId) });
       }),
   }));
 }

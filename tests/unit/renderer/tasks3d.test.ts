@@ -1,11 +1,12 @@
-// Unit tests of the 3D page's parts: the GLB reader, the software renderer, and the task store's create and poll.
+// Unit tests of the 3D page's parts: the GLB reader, the software renderer, and the task store's create, list and look-up.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createTasks3dClient, progressOf, taskFailure, type Task3d } from '../../../renderer/src/api/tasks3d.ts';
 import { parseGlb } from '../../../renderer/src/features/tasks3d/glb.ts';
 import { boundsOf, drawMesh, type Painter } from '../../../renderer/src/features/tasks3d/project.ts';
-import { memoryStorage } from '../../../renderer/src/stores/storage.ts';
 import { createTasks3dStore } from '../../../renderer/src/stores/tasks3d.ts';
+import { ApiError } from '../../../renderer/src/api/http.ts';
+import { fakeAdmin } from '../../helpers/fake-admin.ts';
 
 /** A GLB holding one tetrahedron (4 float32 positions, 12 uint16 indices). */
 function tetrahedronGlb(): ArrayBuffer {
@@ -82,24 +83,38 @@ describe('3D tasks store', () => {
     ...extra,
   });
 
-  test('creates a task, polls it until it ends, and remembers it across reloads', async () => {
-    const answers = [task('IN_PROGRESS', '40%'), task('SUCCESS', '100%', { files: [{ url: '/files/t1.glb', format: 'glb' }] })];
+  test('creates a task with the API token, then lists every task from the admin API (nothing kept in the browser)', async () => {
     const requests: Array<{ url: string; method: string; auth: string | null }> = [];
     const fetchImpl = (async (url: string, init: RequestInit = {}) => {
       requests.push({ url, method: init.method ?? 'GET', auth: new Headers(init.headers).get('authorization') });
-      return Response.json(init.method === 'POST' ? task('SUBMITTED', '0%') : answers.shift());
+      return Response.json(task('SUBMITTED', '0%'));
     }) as unknown as typeof fetch;
-    const storage = memoryStorage();
-    const store = createTasks3dStore(createTasks3dClient('http://gw', fetchImpl), storage);
-    assert.equal(await store.getState().create('local', 'key', { model: 'm', prompt: 'chair', format: 'glb' }), true);
-    await store.getState().poll('local', 'key');
-    assert.equal(progressOf(store.getState().tasks[0]!.task), 40);
-    await store.getState().poll('local', 'key');
-    await store.getState().poll('local', 'key');
-    assert.equal(store.getState().tasks[0]!.task.status, 'SUCCESS');
-    assert.equal(requests.length, 3, 'a finished task is not polled again');
+    const listed = {
+      ...task('IN_PROGRESS', '40%'),
+      object: '3d.generation' as const,
+      account: 'local',
+      prompt: 'chair',
+      image_url: null,
+      format: 'glb',
+    };
+    const admin = fakeAdmin({
+      listTasks3d: (input) => ({ page: input.query?.p ?? 1, page_size: 10, total: 1, items: [listed as never] }),
+      getTask3d: (input) => {
+        if (input.params.taskId !== 't1') throw new ApiError('Task t2 does not exist', 404, 'task_id');
+        return listed as never;
+      },
+    });
+    const store = createTasks3dStore(admin.call, createTasks3dClient('http://gw', fetchImpl));
+    assert.equal(await store.getState().create('key', { model: 'm', prompt: 'chair', format: 'glb' }), true);
     assert.deepEqual(requests[0], { url: 'http://gw/v1/3d/generations', method: 'POST', auth: 'Bearer key' });
-    assert.equal(createTasks3dStore(createTasks3dClient('', fetchImpl), storage).getState().tasks[0]!.task.status, 'SUCCESS');
+    assert.equal(progressOf(store.getState().page!.items[0]!), 40, 'the list is reloaded after a creation');
+    await store.getState().setFilter('studio');
+    assert.equal(admin.calls.at(-1)!.input.query.account, 'studio', 'the account filter goes to the gateway');
+    await store.getState().find(' t1 ');
+    assert.equal(store.getState().found?.prompt, 'chair');
+    await store.getState().find('t2');
+    assert.equal(store.getState().found, null);
+    assert.equal(store.getState().findError, 'Task t2 does not exist');
   });
 
   test('a refused creation says why; failure reasons are found under any of their names', async () => {
@@ -108,8 +123,8 @@ describe('3D tasks store', () => {
         { error: { message: 'prompt must not be empty', type: 'invalid_request_error', param: 'prompt', code: null } },
         { status: 400 },
       )) as unknown as typeof fetch;
-    const store = createTasks3dStore(createTasks3dClient('', fetchImpl), memoryStorage());
-    assert.equal(await store.getState().create('local', 'key', { model: 'm', prompt: '', format: 'glb' }), false);
+    const store = createTasks3dStore(fakeAdmin({}).call, createTasks3dClient('', fetchImpl));
+    assert.equal(await store.getState().create('key', { model: 'm', prompt: '', format: 'glb' }), false);
     assert.equal(store.getState().createError, 'prompt must not be empty');
     assert.equal(taskFailure(task('FAILURE', '30%', { fail_reason: 'boom' })), 'boom');
     assert.equal(taskFailure(task('FAILURE', '30%', { error: { message: 'bad' } })), 'bad');

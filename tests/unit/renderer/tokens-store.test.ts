@@ -18,6 +18,8 @@ const token = (id: string, extra: Partial<AdminToken> = {}): AdminToken => ({
   revoked_at: null,
   quota: null,
   used: 0,
+  models: null,
+  last_used_at: null,
   revealable: true,
   ...extra,
 });

@@ -15,6 +15,7 @@ import { relayedResponses } from './013-relayed-responses.ts';
 import { prices } from './014-prices.ts';
 import { openaiSurface } from './015-openai-surface.ts';
 import { usageStats } from './016-usage-stats.ts';
+import { consoleRecords } from './017-console-records.ts';
 import { channelApi } from './019-channel-api.ts';
 
 /** One numbered schema step. */
@@ -42,5 +43,6 @@ export const migrations: readonly Migration[] = [
   prices,
   openaiSurface,
   usageStats,
+  consoleRecords,
   channelApi,
 ];

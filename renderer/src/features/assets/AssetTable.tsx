@@ -1,5 +1,8 @@
-// The paged asset table: filters by group and status; statuses change live as events arrive.
+// The paged asset table: filters by group, status and part of the name, sorted by age or name; statuses change live as events arrive.
+import { ASSET_SORTS, type AssetSort } from '../../../../shared/admin-api.ts';
+import { FIELD_LIMITS } from '../../../../shared/field-limits.ts';
 import { ASSET_STATUSES, type AssetStatus } from '../../../../shared/portrait.ts';
+import { TextFilter } from '../../components/TextFilter.tsx';
 import { useStores } from '../../context.ts';
 import { formatTime, useT } from '../../i18n/index.ts';
 import { EmptyState, ErrorNote, Pager, Panel, Progress, StatusBadge } from '../../components/ui.tsx';
@@ -14,7 +17,9 @@ export function AssetTable() {
   const groups = assets((state) => state.groups);
   const selectedId = assets((state) => state.detail?.asset_id);
   const language = prefs((state) => state.language);
-  const filtered = filter.groupId !== '' || filter.status !== '';
+  const search = assets((state) => state.search);
+  const sort = assets((state) => state.sort);
+  const filtered = filter.groupId !== '' || filter.status !== '' || search !== '';
   return (
     <Panel
       title={t('assets')}
@@ -46,6 +51,27 @@ export function AssetTable() {
               {ASSET_STATUSES.map((status) => (
                 <option key={status} value={status}>
                   {status}
+                </option>
+              ))}
+            </select>
+          </label>
+          <TextFilter
+            label={t('searchName')}
+            placeholder={t('searchNamePlaceholder')}
+            value={search}
+            maxLength={FIELD_LIMITS.assetName}
+            onApply={(value) => void assets.getState().setSearch(value)}
+          />
+          <label>
+            {t('sortBy')}
+            <select
+              value={sort}
+              onChange={(event) => void assets.getState().setSort(event.target.value as AssetSort)}
+              aria-label={t('sortBy')}
+            >
+              {ASSET_SORTS.map((item) => (
+                <option key={item} value={item}>
+                  {t(`sort_${item}`)}
                 </option>
               ))}
             </select>

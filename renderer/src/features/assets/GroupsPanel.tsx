@@ -1,10 +1,11 @@
-// Groups of the account: paged list, create, and rename/describe in place.
+// Groups of the account: paged list, create, rename/describe in place, and delete with their assets after a confirmation.
 import { useState, type FormEvent } from 'react';
 import type { Group } from '../../../../shared/portrait.ts';
 import { FIELD_LIMITS } from '../../../../shared/field-limits.ts';
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, EmptyState, ErrorNote, Field, Pager, Panel, Progress } from '../../components/ui.tsx';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 
 function GroupEditor(props: { group: Group; onDone: () => void }) {
   const t = useT();
@@ -79,6 +80,33 @@ function CreateGroup() {
   );
 }
 
+/** The confirmation of deleting a group with its assets, and the deletion. */
+function DeleteGroup(props: { group: Group; onDone: () => void }) {
+  const t = useT();
+  const { assets } = useStores();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const remove = async () => {
+    setBusy(true);
+    const refusal = await assets.getState().deleteGroup(props.group.group_id);
+    setBusy(false);
+    if (refusal) setError(refusal);
+    else props.onDone();
+  };
+  return (
+    <ConfirmDialog
+      title={t('deleteGroupTitle', { name: props.group.name })}
+      confirmLabel={t('delete')}
+      busy={busy}
+      error={error}
+      onConfirm={() => void remove()}
+      onCancel={props.onDone}
+    >
+      {t('deleteGroupBody')}
+    </ConfirmDialog>
+  );
+}
+
 export function GroupsPanel() {
   const t = useT();
   const { assets } = useStores();
@@ -87,6 +115,7 @@ export function GroupsPanel() {
   const error = assets((state) => state.groupsError);
   const filterGroup = assets((state) => state.filter.groupId);
   const [editing, setEditing] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Group | null>(null);
   return (
     <Panel title={t('groups')} className="groups-panel">
       <CreateGroup />
@@ -109,12 +138,16 @@ export function GroupsPanel() {
                   {group.description && <span className="muted"> · {group.description}</span>}
                 </button>
                 <Button onClick={() => setEditing(group.group_id)}>{t('edit')}</Button>
+                <Button kind="danger" onClick={() => setDeleting(group)} label={t('deleteGroupNamed', { name: group.name })}>
+                  {t('delete')}
+                </Button>
                 <code className="muted small group-id">{group.group_id}</code>
               </div>
             )}
           </li>
         ))}
       </ul>
+      {deleting && <DeleteGroup group={deleting} onDone={() => setDeleting(null)} />}
       {groups && groups.total > groups.page_size && (
         <Pager
           page={groups.page}

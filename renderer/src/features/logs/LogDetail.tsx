@@ -7,6 +7,7 @@ import { ExchangeSide } from './ExchangeSide.tsx';
 import { journalCurl, replayProblem } from './journal-view.ts';
 import { HttpStatus } from './LogTable.tsx';
 import { RelayNote } from './RelayNote.tsx';
+import { StreamText } from './StreamText.tsx';
 import { StreamTimeline } from './StreamTimeline.tsx';
 
 const SIDES = ['request', 'response'] as const;
@@ -68,6 +69,15 @@ export function LogDetail() {
                 {entry.token ?? '—'}
               </Fact>
               <Fact label={t('logDuration')}>{entry.durationMs} ms</Fact>
+              {entry.usage && (
+                <Fact label={t('logUsage')} testId="log-usage">
+                  {t('logTokens', { input: entry.usage.inputTokens, output: entry.usage.outputTokens })} ·{' '}
+                  {t('logCost', { cost: entry.usage.cost.toFixed(6) })}
+                </Fact>
+              )}
+              {entry.stream && entry.firstOutputMs !== null && entry.firstOutputMs !== undefined && (
+                <Fact label={t('logFirstOutputLabel')}>{entry.firstOutputMs} ms</Fact>
+              )}
             </dl>
             {entry.error && (
               <div className="error-box" role="alert" data-testid="log-error">
@@ -76,6 +86,7 @@ export function LogDetail() {
             )}
             {entry.relay && <RelayNote relay={entry.relay} />}
             {entry.timing && <StreamTimeline timing={entry.timing} durationMs={entry.durationMs} />}
+            <StreamText entry={entry} />
             <p className="muted small">
               {problem ? t(problem === 'binary' ? 'logNoReplayBinary' : 'logNoReplayTruncated') : t('logReplayHint')}
             </p>

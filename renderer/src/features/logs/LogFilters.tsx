@@ -1,42 +1,11 @@
-// The Logs filters: outcome, API family, model and path (typed text applies after a short pause), live updates and clearing.
-import { useEffect, useRef, useState } from 'react';
-import { JOURNAL_FILTER_TEXT_LIMIT, JOURNAL_PROTOCOLS, type JournalOutcome, type JournalProtocol } from '../../../../shared/journal.ts';
+// The Logs filters: outcome, API family, model, path, body search and time range (typed text applies after a short pause), live updates and clearing.
+import { useState } from 'react';
+import { JOURNAL_PROTOCOLS, type JournalOutcome, type JournalProtocol } from '../../../../shared/journal.ts';
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, ErrorNote } from '../../components/ui.tsx';
 import { useAccountChoices } from '../../components/use-account-choices.ts';
-
-/** Pause after the last keystroke before a typed filter is applied. */
-const TYPING_PAUSE_MS = 300;
-
-/** A text filter that follows the store but only writes to it once typing pauses. */
-function TextFilter(props: { label: string; placeholder: string; value: string; onApply: (value: string) => void }) {
-  const [text, setText] = useState(props.value);
-  const { value } = props;
-  // The latest callback, so a parent's re-render does not restart the pause.
-  const apply = useRef(props.onApply);
-  apply.current = props.onApply;
-  useEffect(() => setText(value), [value]);
-  useEffect(() => {
-    // The store keeps the filter trimmed: "chat " is already applied as "chat".
-    if (text.trim() === value) return;
-    const timer = setTimeout(() => apply.current(text), TYPING_PAUSE_MS);
-    return () => clearTimeout(timer);
-  }, [text, value]);
-  return (
-    <label>
-      {props.label}
-      <input
-        type="search"
-        value={text}
-        maxLength={JOURNAL_FILTER_TEXT_LIMIT}
-        placeholder={props.placeholder}
-        aria-label={props.label}
-        onChange={(event) => setText(event.target.value)}
-      />
-    </label>
-  );
-}
+import { TextFilter } from '../../components/TextFilter.tsx';
 
 export function LogFilters() {
   const t = useT();
@@ -100,6 +69,25 @@ export function LogFilters() {
         value={filter.path}
         onApply={(path) => void setFilter({ path })}
       />
+      <TextFilter label={t('logSearch')} placeholder={t('logSearchPlaceholder')} value={filter.q} onApply={(q) => void setFilter({ q })} />
+      <label>
+        {t('logFrom')}
+        <input
+          type="datetime-local"
+          value={filter.since}
+          aria-label={t('logFrom')}
+          onChange={(event) => void setFilter({ since: event.target.value })}
+        />
+      </label>
+      <label>
+        {t('logTo')}
+        <input
+          type="datetime-local"
+          value={filter.until}
+          aria-label={t('logTo')}
+          onChange={(event) => void setFilter({ until: event.target.value })}
+        />
+      </label>
       <label className="check-inline">
         <input type="checkbox" checked={live} onChange={(event) => void journal.getState().setLive(event.target.checked)} />
         {t('logLive')}

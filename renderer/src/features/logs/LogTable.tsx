@@ -3,11 +3,32 @@ import type { JournalSummary } from '../../../../shared/journal.ts';
 import { useStores } from '../../context.ts';
 import { formatClock, formatTime, useT } from '../../i18n/index.ts';
 import { Button, EmptyState, ErrorNote, Pager, Panel, Progress } from '../../components/ui.tsx';
+import { LogExport } from './LogExport.tsx';
 import { LogFilters } from './LogFilters.tsx';
 
 /** An HTTP status as a coloured badge. */
 export function HttpStatus(props: { status: number }) {
   return <span className={`badge ${props.status >= 400 ? 'http-error' : 'http-ok'}`}>{props.status}</span>;
+}
+
+/** Token name, billed tokens and cost, and a stream's time to first output: one line under the request. */
+function CallFigures(props: { entry: JournalSummary }) {
+  const t = useT();
+  const { entry } = props;
+  const parts: string[] = [];
+  if (entry.token) parts.push(t('logTokenName', { name: entry.token }));
+  if (entry.usage) {
+    parts.push(t('logTokens', { input: entry.usage.inputTokens, output: entry.usage.outputTokens }));
+    parts.push(t('logCost', { cost: entry.usage.cost.toFixed(6) }));
+  }
+  if (entry.stream && entry.firstOutputMs !== null && entry.firstOutputMs !== undefined)
+    parts.push(t('logFirstOutput', { seconds: (entry.firstOutputMs / 1000).toFixed(3) }));
+  if (parts.length === 0) return null;
+  return (
+    <div className="small muted call-facts" data-testid="call-figures">
+      {parts.join(' · ')}
+    </div>
+  );
 }
 
 function LogRow(props: { entry: JournalSummary; selected: boolean }) {
@@ -36,6 +57,7 @@ function LogRow(props: { entry: JournalSummary; selected: boolean }) {
           {' · '}
           <span title={t('account')}>{entry.account ?? '—'}</span>
         </div>
+        <CallFigures entry={entry} />
         {entry.error && <div className="small err-text">{entry.error}</div>}
       </td>
       <td>
@@ -85,6 +107,7 @@ export function LogTable() {
           {filtered ? t('logNoMatchBody') : recording ? t('logEmptyBody') : t('logEmptyOffBody')}
         </EmptyState>
       )}
+      {page && page.items.length > 0 && <LogExport />}
       {page && page.items.length > 0 && (
         <div className="table-scroll">
           <table className="table log-table" aria-label={t('logCalls')}>

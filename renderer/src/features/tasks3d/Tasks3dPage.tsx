@@ -1,32 +1,35 @@
-// 3D tasks page: create a generation, watch its progress, download its files and preview the GLB.
+// 3D tasks page: every task the gateway keeps (any client's), per account, with a look-up by id; create a generation, watch it, download and preview its files.
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { createTasks3dClient, progressOf, taskFailure, type TaskFile } from '../../api/tasks3d.ts';
 import { FIELD_LIMITS } from '../../../../shared/field-limits.ts';
+import type { AdminTask3d } from '../../../../shared/tasks3d.ts';
 import { useStores } from '../../context.ts';
 import { taskStatusName } from './status-names.ts';
 import { formatUsd } from '../../components/money.ts';
 import { useServerText } from '../../i18n/server-texts.ts';
-import { useT } from '../../i18n/index.ts';
-import { Button, EmptyState, ErrorNote, Field, Panel, Progress } from '../../components/ui.tsx';
+import { formatTime, useT } from '../../i18n/index.ts';
+import { Button, EmptyState, ErrorNote, Field, Pager, Panel, Progress } from '../../components/ui.tsx';
+import { useAccountChoices } from '../../components/use-account-choices.ts';
 import { useApiKey } from '../../components/use-api-key.ts';
-import { isDone, type TrackedTask } from '../../stores/tasks3d.ts';
+import { isDone } from '../../stores/tasks3d.ts';
 import { GlbPreview } from './GlbPreview.tsx';
 
 const FORMATS = ['glb', 'obj', 'stl'];
 const POLL_MS = 1000;
 
-function FileLinks(props: { files: TaskFile[]; secret: string }) {
+/** Result files are capability URLs on the gateway: no token needed to fetch them. */
+function FileLinks(props: { files: TaskFile[] }) {
   const t = useT();
   const { connection } = useStores();
   const apiBase = connection((state) => state.connection?.apiBase ?? '');
   const client = useMemo(() => createTasks3dClient(apiBase, (...args) => fetch(...args)), [apiBase]);
   const [error, setError] = useState<string | null>(null);
   const glb = props.files.find((file) => file.format.toLowerCase() === 'glb');
-  const loadGlb = useCallback(() => client.file(props.secret, glb?.url ?? ''), [client, glb?.url, props.secret]);
-  // Downloads go through a blob: the file may sit on the gateway's origin or need the token.
+  const loadGlb = useCallback(() => client.file(glb?.url ?? ''), [client, glb?.url]);
+  // Downloads go through a blob, so the link names the file whatever origin serves it.
   const download = async (file: TaskFile) => {
     try {
-      const data = await client.file(props.secret, file.url);
+      const data = await client.file(file.url);
       const link = document.createElement('a');
       link.href = URL.createObjectURL(new Blob([data]));
       link.download = file.url.split('/').pop()?.split('?')[0] || `model.${file.format}`;
@@ -51,10 +54,10 @@ function FileLinks(props: { files: TaskFile[]; secret: string }) {
   );
 }
 
-function TaskCard(props: { item: TrackedTask; secret: string }) {
+function TaskCard(props: { task: AdminTask3d }) {
   const t = useT();
-  const { tasks3d } = useStores();
-  const { task, error } = props.item;
+  const language = useStores().prefs((state) => state.language);
+  const { task } = props;
   const failure = taskFailure(task);
   const serverText = useServerText();
   return (
@@ -65,8 +68,13 @@ function TaskCard(props: { item: TrackedTask; secret: string }) {
           {taskStatusName(task.status, t)}
         </span>
         <code className="muted small">{task.task_id}</code>
-        {isDone(task) && <Button onClick={() => tasks3d.getState().remove(task.task_id)}>{t('removeFromList')}</Button>}
       </header>
+      <p className="task-prompt" data-testid="task-prompt">
+        {task.prompt || (task.image_url ? t('taskFromImage', { url: task.image_url }) : '—')}
+      </p>
+      <p className="muted small">
+        {t('taskMeta', { account: task.account, time: formatTime(language, task.created_at * 1000), format: task.format.toUpperCase() })}
+      </p>
       {!isDone(task) && <Progress value={progressOf(task)} label={t('taskProgress', { progress: task.progress })} />}
       {!isDone(task) && <p className="muted small">{t('taskProgress', { progress: task.progress })}</p>}
       {failure && (
@@ -74,35 +82,24 @@ function TaskCard(props: { item: TrackedTask; secret: string }) {
           {t('taskFailed', { reason: serverText(failure) })}
         </p>
       )}
-      {task.status === 'SUCCESS' && task.files.length > 0 && <FileLinks files={task.files} secret={props.secret} />}
-      {task.amount && <p className="muted small">{t('taskAmount', { amount: formatUsd(Number(task.amount), 4) })}</p>}
-      <ErrorNote message={error} />
+      {task.status === 'SUCCESS' && task.files.length > 0 && <FileLinks files={task.files} />}
+      {task.status === 'SUCCESS' && <p className="muted small">{t('taskAmount', { amount: formatUsd(Number(task.amount), 4) })}</p>}
     </article>
   );
 }
 
-export function Tasks3dPage() {
+function NewTaskForm() {
   const t = useT();
   const { tasks3d } = useStores();
-  const { account, key, obtain, busy: keyBusy, error: keyError } = useApiKey();
-  const allTasks = tasks3d((state) => state.tasks);
-  const tasks = allTasks.filter((item) => item.account === account);
+  const { key, obtain, busy: keyBusy, error: keyError } = useApiKey();
   const creating = tasks3d((state) => state.creating);
   const createError = tasks3d((state) => state.createError);
-  const pending = tasks.some((item) => !isDone(item.task));
   const [model, setModel] = useState('sim-3d');
   const [prompt, setPrompt] = useState('');
   const [format, setFormat] = useState('glb');
-
-  useEffect(() => {
-    if (!key || !pending) return;
-    const timer = setInterval(() => void tasks3d.getState().poll(account, key.secret), POLL_MS);
-    return () => clearInterval(timer);
-  }, [key, pending, account, tasks3d]);
-
   if (!key) {
     return (
-      <div className="page">
+      <Panel title={t('newTask')}>
         <EmptyState
           title={t('tasksNeedToken')}
           action={
@@ -114,48 +111,140 @@ export function Tasks3dPage() {
           {t('tasksNeedTokenBody')}
         </EmptyState>
         <ErrorNote message={keyError} />
-      </div>
+      </Panel>
     );
   }
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (await tasks3d.getState().create(account, key.secret, { model, prompt, format })) setPrompt('');
+    if (await tasks3d.getState().create(key.secret, { model, prompt, format })) setPrompt('');
   };
   return (
-    <div className="page tasks-page">
-      <Panel title={t('newTask')}>
-        <form className="task-form" onSubmit={(event) => void submit(event)} aria-label={t('newTask')}>
-          <Field label={t('model')}>
-            <input value={model} maxLength={FIELD_LIMITS.model} onChange={(event) => setModel(event.target.value)} />
-          </Field>
-          <Field label={t('prompt')}>
-            <textarea
-              rows={2}
-              value={prompt}
-              maxLength={FIELD_LIMITS.prompt3d}
-              onChange={(event) => setPrompt(event.target.value)}
-              placeholder={t('promptPlaceholder')}
-            />
-          </Field>
-          <Field label={t('outputFormat')}>
-            <select value={format} onChange={(event) => setFormat(event.target.value)}>
-              {FORMATS.map((item) => (
-                <option key={item}>{item}</option>
+    <Panel title={t('newTask')}>
+      <form className="task-form" onSubmit={(event) => void submit(event)} aria-label={t('newTask')}>
+        <Field label={t('model')}>
+          <input value={model} maxLength={FIELD_LIMITS.model} onChange={(event) => setModel(event.target.value)} />
+        </Field>
+        <Field label={t('prompt')}>
+          <textarea
+            rows={2}
+            value={prompt}
+            maxLength={FIELD_LIMITS.prompt3d}
+            onChange={(event) => setPrompt(event.target.value)}
+            placeholder={t('promptPlaceholder')}
+          />
+        </Field>
+        <Field label={t('outputFormat')}>
+          <select value={format} onChange={(event) => setFormat(event.target.value)}>
+            {FORMATS.map((item) => (
+              <option key={item}>{item}</option>
+            ))}
+          </select>
+        </Field>
+        <ErrorNote message={createError} />
+        <Button type="submit" kind="primary" busy={creating} disabled={prompt.trim() === ''}>
+          {t('createTask')}
+        </Button>
+      </form>
+    </Panel>
+  );
+}
+
+function LookupTask() {
+  const t = useT();
+  const { tasks3d } = useStores();
+  const found = tasks3d((state) => state.found);
+  const error = tasks3d((state) => state.findError);
+  const finding = tasks3d((state) => state.finding);
+  const [taskId, setTaskId] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void tasks3d.getState().find(taskId);
+  };
+  return (
+    <Panel title={t('lookupTask')}>
+      <form className="row" onSubmit={submit} aria-label={t('lookupTask')}>
+        <Field label={t('taskId')}>
+          <input value={taskId} maxLength={200} onChange={(event) => setTaskId(event.target.value)} placeholder="task_…" />
+        </Field>
+        <Button type="submit" busy={finding} disabled={taskId.trim() === ''}>
+          {t('lookUp')}
+        </Button>
+      </form>
+      <ErrorNote message={error} />
+      {found && <TaskCard task={found} />}
+    </Panel>
+  );
+}
+
+function TaskList() {
+  const t = useT();
+  const { tasks3d } = useStores();
+  const page = tasks3d((state) => state.page);
+  const error = tasks3d((state) => state.error);
+  const loading = tasks3d((state) => state.loading);
+  const filter = tasks3d((state) => state.filter);
+  const accounts = useAccountChoices(filter);
+  const pending = page?.items.some((task) => !isDone(task)) ?? false;
+
+  useEffect(() => {
+    if (!page) void tasks3d.getState().load(1);
+  }, [page, tasks3d]);
+  useEffect(() => {
+    if (!pending) return;
+    const timer = setInterval(() => void tasks3d.getState().load(), POLL_MS);
+    return () => clearInterval(timer);
+  }, [pending, tasks3d]);
+
+  return (
+    <Panel
+      title={t('tasks')}
+      actions={
+        <div className="filters">
+          <label>
+            {t('account')}
+            <select
+              value={filter}
+              onChange={(event) => void tasks3d.getState().setFilter(event.target.value)}
+              aria-label={t('filterAccount')}
+            >
+              <option value="">{t('allAccounts')}</option>
+              {accounts.map((account) => (
+                <option key={account} value={account}>
+                  {account}
+                </option>
               ))}
             </select>
-          </Field>
-          <ErrorNote message={createError} />
-          <Button type="submit" kind="primary" busy={creating} disabled={prompt.trim() === ''}>
-            {t('createTask')}
-          </Button>
-        </form>
-      </Panel>
-      <Panel title={t('tasks')}>
-        {tasks.length === 0 && <EmptyState title={t('noTasksTitle')}>{t('noTasksBody')}</EmptyState>}
-        {tasks.map((item) => (
-          <TaskCard key={item.task.task_id} item={item} secret={key.secret} />
-        ))}
-      </Panel>
+          </label>
+        </div>
+      }
+    >
+      <ErrorNote message={error} onRetry={() => void tasks3d.getState().load()} />
+      {loading && !page && <Progress label={t('loading')} />}
+      {page && page.total === 0 && <EmptyState title={t('noTasksTitle')}>{t('noTasksBody')}</EmptyState>}
+      {page?.items.map((task) => (
+        <TaskCard key={task.task_id} task={task} />
+      ))}
+      {page && page.total > page.page_size && (
+        <Pager
+          page={page.page}
+          pageSize={page.page_size}
+          total={page.total}
+          busy={loading}
+          onPage={(p) => void tasks3d.getState().load(p)}
+        />
+      )}
+    </Panel>
+  );
+}
+
+export function Tasks3dPage() {
+  return (
+    <div className="page tasks-page">
+      <div className="stack">
+        <NewTaskForm />
+        <LookupTask />
+      </div>
+      <TaskList />
     </div>
   );
 }

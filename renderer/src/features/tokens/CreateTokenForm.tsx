@@ -1,9 +1,10 @@
-// Creates a token (account, name, optional expiry and quota) and shows its secret once, with where it is kept.
+// Creates a token (account, name, optional expiry, quota and model limit) and shows its secret once, with where it is kept.
 import { useState, type FormEvent } from 'react';
 import { FIELD_LIMITS } from '../../../../shared/field-limits.ts';
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, CopyButton, ErrorNote, Field, Panel } from '../../components/ui.tsx';
+import { parseModelList } from './token-fields.ts';
 
 function CreatedSecret() {
   const t = useT();
@@ -32,6 +33,7 @@ export function CreateTokenForm() {
   const [name, setName] = useState('');
   const [expires, setExpires] = useState('');
   const [quota, setQuota] = useState('');
+  const [models, setModels] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ message: string; param: string | null } | null>(null);
   const submit = async (event: FormEvent) => {
@@ -41,18 +43,21 @@ export function CreateTokenForm() {
       setError({ message: t('quotaInvalid'), param: 'quota' });
       return;
     }
+    const modelList = parseModelList(models);
     setBusy(true);
     const result = await tokens.getState().create({
       account: account.trim() || currentAccount,
       ...(name.trim() && { name: name.trim() }),
       ...(expires && { expires_at: new Date(expires).getTime() }),
       ...(quotaValue !== undefined && { quota: quotaValue }),
+      ...(modelList !== null && { models: modelList }),
     });
     setBusy(false);
     if (result.ok) {
       setName('');
       setExpires('');
       setQuota('');
+      setModels('');
       setError(null);
       void status.getState().load();
     } else setError(result);
@@ -88,7 +93,12 @@ export function CreateTokenForm() {
             placeholder={t('example', { value: '5.00' })}
           />
         </Field>
-        <ErrorNote message={error && !['account', 'name', 'expires_at', 'quota'].includes(error.param ?? '') ? error.message : null} />
+        <Field label={t('modelsOptional')} error={errorFor('models')} hint={t('modelsHint')}>
+          <input value={models} onChange={(event) => setModels(event.target.value)} placeholder={t('anyModel')} />
+        </Field>
+        <ErrorNote
+          message={error && !['account', 'name', 'expires_at', 'quota', 'models'].includes(error.param ?? '') ? error.message : null}
+        />
         <Button type="submit" kind="primary" busy={busy}>
           {t('createToken')}
         </Button>

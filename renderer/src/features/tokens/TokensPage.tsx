@@ -1,4 +1,4 @@
-// Tokens page: create (secret once), and a list with expiry, quota and usage, reveal of kept secrets and revoke.
+// Tokens page: create (secret once), and a list with expiry, quota, usage, model limit and last use; reveal, edit, revoke, delete revoked.
 import { useEffect, useState } from 'react';
 import type { AdminToken } from '../../../../shared/admin-api.ts';
 import { useStores } from '../../context.ts';
@@ -6,6 +6,10 @@ import { formatUsd } from '../../components/money.ts';
 import { formatTime, useT } from '../../i18n/index.ts';
 import { Button, CopyButton, EmptyState, ErrorNote, Panel, Progress } from '../../components/ui.tsx';
 import { CreateTokenForm } from './CreateTokenForm.tsx';
+import { EditTokenForm } from './EditTokenForm.tsx';
+
+/** Columns of the token table (the edit row spans them all). */
+const COLUMNS = 7;
 
 function stateOf(token: AdminToken, now: number): 'revoked' | 'expired' | 'exhausted' | 'active' {
   if (token.revoked_at !== null) return 'revoked';
@@ -22,63 +26,95 @@ function TokenRow(props: { token: AdminToken }) {
   const revealed = tokens((state) => state.revealed[token.token_id]);
   const busy = tokens((state) => state.busy.includes(token.token_id));
   const [confirming, setConfirming] = useState(false);
+  const [editing, setEditing] = useState(false);
   const state = stateOf(token, Date.now());
   return (
-    <tr data-token-id={token.token_id}>
-      <td>
-        <strong>{token.name}</strong>
-        <div className="muted small">{token.account}</div>
-      </td>
-      <td>
-        {revealed ? (
-          <span className="row">
-            <code className="secret">{revealed}</code>
-            <CopyButton text={revealed} />
-            <Button onClick={() => tokens.getState().hide(token.token_id)}>{t('hide')}</Button>
-          </span>
-        ) : (
-          <code>{token.hint}</code>
-        )}
-      </td>
-      <td>
-        <span className={`badge token-${state}`}>{t(`token_${state}`)}</span>
-      </td>
-      <td>{token.expires_at === null ? t('never') : formatTime(language, token.expires_at)}</td>
-      <td>
-        {token.quota === null
-          ? t('usedUnlimited', { used: formatUsd(token.used, 4) })
-          : t('usedOf', { used: formatUsd(token.used, 4), quota: formatUsd(token.quota, 2) })}
-      </td>
-      <td className="actions">
-        {token.revealable && !revealed && (
-          <Button busy={busy} onClick={() => void tokens.getState().reveal(token.token_id)}>
-            {t('reveal')}
-          </Button>
-        )}
-        {token.revoked_at === null &&
-          (confirming ? (
-            <>
-              <Button
-                kind="danger"
-                busy={busy}
-                onClick={() =>
-                  void tokens
-                    .getState()
-                    .revoke(token.token_id)
-                    .then(() => setConfirming(false))
-                }
-              >
-                {t('confirmRevoke')}
-              </Button>
-              <Button onClick={() => setConfirming(false)}>{t('cancel')}</Button>
-            </>
+    <>
+      <tr data-token-id={token.token_id}>
+        <td>
+          <strong>{token.name}</strong>
+          <div className="muted small">{token.account}</div>
+          <div className="muted small" data-testid="token-models">
+            {token.models === null ? t('anyModel') : t('onlyModels', { models: token.models.join(', ') })}
+          </div>
+        </td>
+        <td>
+          {revealed ? (
+            <span className="row">
+              <code className="secret">{revealed}</code>
+              <CopyButton text={revealed} />
+              <Button onClick={() => tokens.getState().hide(token.token_id)}>{t('hide')}</Button>
+            </span>
           ) : (
-            <Button kind="danger" onClick={() => setConfirming(true)}>
-              {t('revoke')}
+            <code>{token.hint}</code>
+          )}
+        </td>
+        <td>
+          <span className={`badge token-${state}`}>{t(`token_${state}`)}</span>
+        </td>
+        <td>{token.expires_at === null ? t('never') : formatTime(language, token.expires_at)}</td>
+        <td data-testid="token-last-used">{token.last_used_at === null ? t('neverUsed') : formatTime(language, token.last_used_at)}</td>
+        <td>
+          {token.quota === null
+            ? t('usedUnlimited', { used: formatUsd(token.used, 4) })
+            : t('usedOf', { used: formatUsd(token.used, 4), quota: formatUsd(token.quota, 2) })}
+        </td>
+        <td className="actions">
+          {token.revealable && !revealed && (
+            <Button busy={busy} onClick={() => void tokens.getState().reveal(token.token_id)}>
+              {t('reveal')}
             </Button>
-          ))}
-      </td>
-    </tr>
+          )}
+          {token.revoked_at === null && !editing && (
+            <Button onClick={() => setEditing(true)} label={t('editTokenNamed', { name: token.name })}>
+              {t('edit')}
+            </Button>
+          )}
+          {token.revoked_at !== null &&
+            (confirming ? (
+              <>
+                <Button kind="danger" busy={busy} onClick={() => void tokens.getState().remove(token.token_id)}>
+                  {t('confirmDeleteToken')}
+                </Button>
+                <Button onClick={() => setConfirming(false)}>{t('cancel')}</Button>
+              </>
+            ) : (
+              <Button kind="danger" onClick={() => setConfirming(true)}>
+                {t('delete')}
+              </Button>
+            ))}
+          {token.revoked_at === null &&
+            (confirming ? (
+              <>
+                <Button
+                  kind="danger"
+                  busy={busy}
+                  onClick={() =>
+                    void tokens
+                      .getState()
+                      .revoke(token.token_id)
+                      .then(() => setConfirming(false))
+                  }
+                >
+                  {t('confirmRevoke')}
+                </Button>
+                <Button onClick={() => setConfirming(false)}>{t('cancel')}</Button>
+              </>
+            ) : (
+              <Button kind="danger" onClick={() => setConfirming(true)}>
+                {t('revoke')}
+              </Button>
+            ))}
+        </td>
+      </tr>
+      {editing && (
+        <tr className="edit-row">
+          <td colSpan={COLUMNS}>
+            <EditTokenForm token={token} onDone={() => setEditing(false)} />
+          </td>
+        </tr>
+      )}
+    </>
   );
 }
 
@@ -108,6 +144,7 @@ export function TokensPage() {
                 <th>{t('secret')}</th>
                 <th>{t('state')}</th>
                 <th>{t('expires')}</th>
+                <th>{t('lastUsed')}</th>
                 <th>{t('usage')}</th>
                 <th />
               </tr>
