@@ -2,8 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { JournalSummary } from '../../shared/journal.ts';
-import type { Asset, Group } from '../../shared/portrait.ts';
+import type { AdminAsset, Group } from '../../shared/portrait.ts';
 import { ProviderChoice, type UnroutedPolicy } from './providers/select.ts';
+import { ServiceChoice } from './providers/service-choice.ts';
 import { createSimulateProviders } from './providers/simulate/index.ts';
 import type { ChannelDirectory, ProviderSelector, Reviewer } from './providers/types.ts';
 import type { SettingsContext } from './services/settings.ts';
@@ -21,7 +22,7 @@ import { STORAGE_LIMITS, type StorageLimits } from './services/storage-limits.ts
 import { GroupsService } from './services/groups.ts';
 import { ImagesService } from './services/images.ts';
 import { JournalRecorder } from './services/journal.ts';
-import { presentAsset, presentGroup } from './services/portrait-present.ts';
+import { presentAdminAsset, presentGroup } from './services/portrait-present.ts';
 import { RetrievalService } from './services/retrieval.ts';
 import { Tasks3dService } from './services/tasks3d.ts';
 import { TokensService } from './services/tokens.ts';
@@ -30,6 +31,7 @@ import { AccountsRepo } from './storage/accounts-repo.ts';
 import { AssetsRepo, type AssetRow } from './storage/assets-repo.ts';
 import { ChannelsRepo } from './storage/channels-repo.ts';
 import { RelayedResponsesRepo } from './storage/relayed-responses-repo.ts';
+import { RemoteGroupsRepo } from './storage/remote-groups-repo.ts';
 import type { Db } from './storage/database.ts';
 import { GroupsRepo } from './storage/groups-repo.ts';
 import { JournalRepo } from './storage/journal-repo.ts';
@@ -46,9 +48,9 @@ import { ResponsesRepo } from './storage/responses-repo.ts';
 /** Events the gateway emits for hosts and the UI. */
 export interface GatewayEvents {
   /** An asset's stored state changed: a refresh (by a query, "refresh now" or the scan) or a rename. */
-  'asset.changed': [asset: Asset & { account_id: number }];
+  'asset.changed': [asset: AdminAsset & { account_id: number }];
   /** An asset was registered, by the portrait API or the admin API. */
-  'asset.created': [asset: Asset & { account_id: number }];
+  'asset.created': [asset: AdminAsset & { account_id: number }];
   /** A group was created or updated, by the portrait API or the admin API. */
   'group.changed': [group: Group & { account_id: number }];
   'scan.finished': [report: ScanReport];
@@ -183,8 +185,10 @@ export function createContext(options: ContextOptions): GatewayContext {
         created: Math.floor(clock.now() / 1000),
       },
     );
-  const assetChanged = (row: AssetRow) => events.emit('asset.changed', { ...presentAsset(row), account_id: row.account_id });
-  const refresher = new AssetRefresher(assetsRepo, providers, clock, assetChanged);
+  // The portrait reviewer and 3D platform channels come from the channel store (platform and volcengine kinds).
+  const services = new ServiceChoice({ channels, now: () => clock.now() });
+  const assetChanged = (row: AssetRow) => events.emit('asset.changed', { ...presentAdminAsset(row), account_id: row.account_id });
+  const refresher = new AssetRefresher(assetsRepo, providers, clock, assetChanged, { reviewers: services });
   const storageLimits: StorageLimits = { ...STORAGE_LIMITS, ...options.storageLimits };
   const reportError = (error: unknown) => void events.emit('error', error);
   const billing = new BillingService(new UsageRepo(db), clock, options.modelAliases, { limits: storageLimits, onError: reportError });
@@ -220,9 +224,11 @@ export function createContext(options: ContextOptions): GatewayContext {
       assets: assetsRepo,
       groups: groupsRepo,
       providers,
+      reviewers: services,
+      remoteGroups: new RemoteGroupsRepo(db),
       refresher,
       clock,
-      onCreated: (row) => events.emit('asset.created', { ...presentAsset(row), account_id: row.account_id }),
+      onCreated: (row) => events.emit('asset.created', { ...presentAdminAsset(row), account_id: row.account_id }),
       onRenamed: assetChanged,
     }),
     billing,
@@ -242,6 +248,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       clock,
       dataDir: options.dataDir,
       providers,
+      mesh3dChannels: services,
       limits: storageLimits,
       onError: reportError,
     }),

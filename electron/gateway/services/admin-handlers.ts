@@ -9,6 +9,7 @@ import type { Clock } from '../time.ts';
 import { parseJournalFilter, parseTokenCreate } from './admin-input.ts';
 import type { AssetsService } from './assets.ts';
 import { readChannelInput } from './channel-input.ts';
+import { presentAdminAsset } from './portrait-present.ts';
 import { testChannel } from './channel-probe.ts';
 import type { ChannelsService } from './channels.ts';
 import { invalid, notFound } from '../errors.ts';
@@ -115,9 +116,9 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
     createGroup: ({ params, body }) => groups.create(accountId(params.account), parseGroupCreate(body)),
     updateGroup: ({ params, body }) => groups.update(accountId(params.account), params.groupId, parseGroupUpdate(body)),
     listAssets: ({ params, query }) =>
-      assets.list(accountId(params.account), parseAssetListFilter(query), normalizePaging(query['p'], query['page_size'])),
-    createAsset: ({ params, body }) => assets.create(accountId(params.account), parseAssetCreate(body)),
-    refreshAsset: ({ params }) => assets.get(accountId(params.account), params.assetId),
+      assets.list(accountId(params.account), parseAssetListFilter(query), normalizePaging(query['p'], query['page_size']), presentAdminAsset),
+    createAsset: ({ params, body }) => assets.create(accountId(params.account), parseAssetCreate(body), undefined, presentAdminAsset),
+    refreshAsset: ({ params }) => assets.get(accountId(params.account), params.assetId, undefined, presentAdminAsset),
     runScan: () => context.scheduler.runNow(),
     listTokens: async ({ query }) => {
       const account = typeof query['account'] === 'string' && query['account'] !== '' ? query['account'] : undefined;

@@ -12,6 +12,7 @@ import { tasks3dUpstream } from './010-tasks3d-upstream.ts';
 import { channels } from './011-channels.ts';
 import { journalRelay } from './012-journal-relay.ts';
 import { relayedResponses } from './013-relayed-responses.ts';
+import { portraitUpstreams } from './018-portrait-upstreams.ts';
 
 /** One numbered schema step. */
 export interface Migration {
@@ -35,4 +36,5 @@ export const migrations: readonly Migration[] = [
   channels,
   journalRelay,
   relayedResponses,
+  portraitUpstreams,
 ];
