@@ -31,23 +31,40 @@ export async function startFakeVolcengine(region = 'cn-beijing'): Promise<FakeVo
 
   const answer = (res: ServerResponse, status: number, action: string, result?: unknown, error?: { Code: string; Message: string }) => {
     res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ ResponseMetadata: { RequestId: `req${serial}`, Action: action, Version: '2024-01-01', Service: 'ark', Region: region, ...(error && { Error: error }) }, ...(result !== undefined && { Result: result }) }));
+    res.end(
+      JSON.stringify({
+        ResponseMetadata: {
+          RequestId: `req${serial}`,
+          Action: action,
+          Version: '2024-01-01',
+          Service: 'ark',
+          Region: region,
+          ...(error && { Error: error }),
+        },
+        ...(result !== undefined && { Result: result }),
+      }),
+    );
   };
 
   /** Whether the Authorization header is right for the request as received. */
   const signatureOk = (req: IncomingMessage, url: URL, body: string): { ok: boolean; code?: string } => {
     const auth = req.headers['authorization'] ?? '';
-    const match = /^HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/ark\/request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/.exec(auth);
+    const match =
+      /^HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/ark\/request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/.exec(auth);
     if (!match) return { ok: false, code: 'InvalidAuthorization' };
     const [, ak, day, scopeRegion, signedNames, signature] = match;
     if (ak !== accessKeyId) return { ok: false, code: 'InvalidAccessKey' };
     const xDate = String(req.headers['x-date'] ?? '');
     if (!xDate.startsWith(day!) || scopeRegion !== region) return { ok: false, code: 'SignatureDoesNotMatch' };
-    if (req.headers['x-content-sha256'] !== createHash('sha256').update(body).digest('hex')) return { ok: false, code: 'SignatureDoesNotMatch' };
+    if (req.headers['x-content-sha256'] !== createHash('sha256').update(body).digest('hex'))
+      return { ok: false, code: 'SignatureDoesNotMatch' };
     const names = signedNames!.split(';');
     if (!['host', 'x-date', 'x-content-sha256'].every((name) => names.includes(name))) return { ok: false, code: 'SignatureDoesNotMatch' };
     const headers = Object.fromEntries(names.map((name) => [name, String(req.headers[name] ?? '')]));
-    const expected = signRequest({ method: req.method ?? 'POST', url, headers, body }, { accessKeyId, secretAccessKey, region, service: 'ark' });
+    const expected = signRequest(
+      { method: req.method ?? 'POST', url, headers, body },
+      { accessKeyId, secretAccessKey, region, service: 'ark' },
+    );
     return expected.signature === signature ? { ok: true } : { ok: false, code: 'SignatureDoesNotMatch' };
   };
 
@@ -62,8 +79,13 @@ export async function startFakeVolcengine(region = 'cn-beijing'): Promise<FakeVo
       const check = signatureOk(req, url, text);
       requests.push({ action, signed: check.ok, body });
       serial += 1;
-      if (!check.ok) return answer(res, 401, action, undefined, { Code: check.code!, Message: 'The request signature we calculated does not match the signature you provided.' });
-      if (url.searchParams.get('Version') !== '2024-01-01') return answer(res, 400, action, undefined, { Code: 'InvalidVersion', Message: 'bad version' });
+      if (!check.ok)
+        return answer(res, 401, action, undefined, {
+          Code: check.code!,
+          Message: 'The request signature we calculated does not match the signature you provided.',
+        });
+      if (url.searchParams.get('Version') !== '2024-01-01')
+        return answer(res, 400, action, undefined, { Code: 'InvalidVersion', Message: 'bad version' });
       if (throttled > 0) {
         throttled -= 1;
         return answer(res, 429, action, undefined, { Code: 'RequestLimitExceeded', Message: 'Request rate exceeded.' });
@@ -78,9 +100,19 @@ export async function startFakeVolcengine(region = 'cn-beijing'): Promise<FakeVo
           return answer(res, 200, action, { Items: [...groups.values()].slice(0, 1), TotalCount: groups.size });
         case 'CreateAsset': {
           if (!groups.has(String(body['GroupId'])))
-            return answer(res, 404, action, undefined, { Code: 'NotFound.group_id', Message: `group ${String(body['GroupId'])} not found` });
+            return answer(res, 404, action, undefined, {
+              Code: 'NotFound.group_id',
+              Message: `group ${String(body['GroupId'])} not found`,
+            });
           const id = `asset-2026${String(serial).padStart(6, '0')}-xyzwv`;
-          assets.set(id, { Id: id, GroupId: body['GroupId'], URL: body['URL'], AssetType: body['AssetType'], Name: body['Name'], checks: 0 });
+          assets.set(id, {
+            Id: id,
+            GroupId: body['GroupId'],
+            URL: body['URL'],
+            AssetType: body['AssetType'],
+            Name: body['Name'],
+            checks: 0,
+          });
           return answer(res, 200, action, { Id: id });
         }
         case 'GetAsset': {
@@ -90,7 +122,11 @@ export async function startFakeVolcengine(region = 'cn-beijing'): Promise<FakeVo
           const { checks, ...record } = asset;
           if (checks === 1) return answer(res, 200, action, { ...record, Status: 'Processing' });
           if (String(asset['URL']).includes('reject'))
-            return answer(res, 200, action, { ...record, Status: 'Failed', Error: { Code: 'InvalidParameter.DownloadFailed', Message: 'the URL could not be downloaded' } });
+            return answer(res, 200, action, {
+              ...record,
+              Status: 'Failed',
+              Error: { Code: 'InvalidParameter.DownloadFailed', Message: 'the URL could not be downloaded' },
+            });
           return answer(res, 200, action, { ...record, Status: 'Active' });
         }
         default:

@@ -39,18 +39,28 @@ describe('the portrait library and 3D tasks through a platform channel', () => {
   });
 
   let groupId: string;
-  const register = async (url: string, assetType = 'Image') => local().createAsset({ group_id: groupId, url, asset_type: assetType, name: 'n' });
+  const register = async (url: string, assetType = 'Image') =>
+    local().createAsset({ group_id: groupId, url, asset_type: assetType, name: 'n' });
 
   test('the channel is the reviewer; the group and the asset are created remotely and the local record keeps the remote ids', async () => {
     const channels = (await admin('GET', '/channels')).body as { id: string; reviewer: boolean }[];
-    assert.deepEqual(channels.map((channel) => [channel.id, channel.reviewer]), [[channelId, true]]);
+    assert.deepEqual(
+      channels.map((channel) => [channel.id, channel.reviewer]),
+      [[channelId, true]],
+    );
     groupId = dataOf(await local().createGroup({ name: 'Spokespeople', description: 'faces' })).group_id;
     const asset = dataOf(await register('https://cdn.example.com/anna.png'));
     assert.equal(asset.status, 'Submitted');
     const remoteGroups = dataOf(await upstream().listGroups()).items as { group_id: string; name: string; description: string }[];
-    assert.deepEqual(remoteGroups.map((group) => [group.name, group.description]), [['Spokespeople', 'faces']]);
+    assert.deepEqual(
+      remoteGroups.map((group) => [group.name, group.description]),
+      [['Spokespeople', 'faces']],
+    );
     const remoteAssets = dataOf(await upstream().listAssets()).items as { asset_id: string; url: string; group_id: string }[];
-    assert.deepEqual(remoteAssets.map((item) => [item.url, item.group_id]), [['https://cdn.example.com/anna.png', remoteGroups[0]!.group_id]]);
+    assert.deepEqual(
+      remoteAssets.map((item) => [item.url, item.group_id]),
+      [['https://cdn.example.com/anna.png', remoteGroups[0]!.group_id]],
+    );
 
     const done = dataOf(await local().getAsset(asset.asset_id));
     const remoteRecord = dataOf(await upstream().getAsset(remoteAssets[0]!.asset_id));

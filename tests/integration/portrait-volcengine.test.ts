@@ -56,9 +56,15 @@ describe('the portrait library through a volcengine channel', () => {
     assert.equal(processing.status, 'Processing');
     const active = dataOf(await api().getAsset(asset.asset_id));
     assert.equal(active.status, 'Active');
-    const [upstreamId] = [...volc.requests].reverse().filter((entry) => entry.action === 'GetAsset').map((entry) => entry.body['Id']);
+    const [upstreamId] = [...volc.requests]
+      .reverse()
+      .filter((entry) => entry.action === 'GetAsset')
+      .map((entry) => entry.body['Id']);
     assert.equal(active.resolved_url, `asset://${String(upstreamId)}`);
-    assert.ok(volc.requests.every((entry) => entry.signed), 'every request carried a valid signature');
+    assert.ok(
+      volc.requests.every((entry) => entry.signed),
+      'every request carried a valid signature',
+    );
     const listed = (await admin('GET', '/accounts/local/assets')).body.items as { reviewer: string }[];
     assert.equal(listed[0]!.reviewer, 'ark (volcengine)');
   });
@@ -68,9 +74,9 @@ describe('the portrait library through a volcengine channel', () => {
     await admin('POST', '/scan');
     const scan = await admin('POST', '/scan');
     assert.equal(scan.body.pending, 0);
-    const record = (dataOf(await api().listAssets('?page_size=100')).items as { asset_id: string; status: string; failure_reason: string }[]).find(
-      (item) => item.asset_id === asset.asset_id,
-    )!;
+    const record = (
+      dataOf(await api().listAssets('?page_size=100')).items as { asset_id: string; status: string; failure_reason: string }[]
+    ).find((item) => item.asset_id === asset.asset_id)!;
     assert.equal(record.status, 'Failed');
     assert.equal(record.failure_reason, 'InvalidParameter.DownloadFailed: the URL could not be downloaded');
   });

@@ -2,7 +2,15 @@
 import { UpstreamError } from '../errors.ts';
 import { PlatformMesh3d } from './platform/mesh3d.ts';
 import { PlatformReviewer } from './platform/reviewer.ts';
-import type { Mesh3dChannels, Mesh3dProvider, Mesh3dRoute, Reviewer, ReviewerRef, ReviewerSelector, ServiceChannelDirectory } from './types.ts';
+import type {
+  Mesh3dChannels,
+  Mesh3dProvider,
+  Mesh3dRoute,
+  Reviewer,
+  ReviewerRef,
+  ReviewerSelector,
+  ServiceChannelDirectory,
+} from './types.ts';
 import { VolcengineReviewer } from './volcengine/reviewer.ts';
 
 /** How an asset registered with the simulator names its reviewer. */
@@ -28,7 +36,9 @@ export class ServiceChoice implements ReviewerSelector, Mesh3dChannels {
   async of(channelId: string): Promise<Reviewer> {
     const channel = await this.options.channels.serviceChannel(channelId);
     if (!channel) throw new UpstreamError('the channel this asset was registered with no longer exists');
-    return channel.kind === 'platform' ? new PlatformReviewer(channel) : new VolcengineReviewer(channel, () => new Date(this.options.now()));
+    return channel.kind === 'platform'
+      ? new PlatformReviewer(channel)
+      : new VolcengineReviewer(channel, () => new Date(this.options.now()));
   }
 
   async forModel(model: string): Promise<Mesh3dRoute | undefined> {

@@ -56,7 +56,9 @@ export async function serviceFetch(request: ServiceRequest): Promise<ServiceAnsw
     return { status: response.status, headers: response.headers, bytes: Buffer.concat(chunks) };
   } catch (error) {
     if (error instanceof UpstreamError) throw error;
-    const text = controller.signal.aborted ? `no answer from ${where} within ${request.timeoutMs} ms` : `cannot reach ${where}: ${causeOf(error)}`;
+    const text = controller.signal.aborted
+      ? `no answer from ${where} within ${request.timeoutMs} ms`
+      : `cannot reach ${where}: ${causeOf(error)}`;
     throw new UpstreamError(scrub(text, request.secret));
   } finally {
     clearTimeout(timer);

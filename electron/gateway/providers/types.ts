@@ -341,7 +341,10 @@ export interface ServiceChannel {
 /** The portrait and 3D service channels, as the reviewer and 3D choice read them (SQLite and the secret store, read per call). */
 export interface ServiceChannelDirectory {
   /** The enabled service channels (optionally of one kind) that serve `model` (any, when absent), highest priority first; keys not read. */
-  enabledServiceChannels(filter?: { kind?: 'platform' | 'volcengine'; model?: string }): { id: string; name: string; kind: 'platform' | 'volcengine' }[];
+  enabledServiceChannels(filter?: {
+    kind?: 'platform' | 'volcengine';
+    model?: string;
+  }): { id: string; name: string; kind: 'platform' | 'volcengine' }[];
   /** A service channel by id, enabled or not, key included; undefined when it no longer exists. Throws UpstreamError when its key is missing. */
   serviceChannel(id: string, model?: string): Promise<ServiceChannel | undefined>;
 }

@@ -116,7 +116,12 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
     createGroup: ({ params, body }) => groups.create(accountId(params.account), parseGroupCreate(body)),
     updateGroup: ({ params, body }) => groups.update(accountId(params.account), params.groupId, parseGroupUpdate(body)),
     listAssets: ({ params, query }) =>
-      assets.list(accountId(params.account), parseAssetListFilter(query), normalizePaging(query['p'], query['page_size']), presentAdminAsset),
+      assets.list(
+        accountId(params.account),
+        parseAssetListFilter(query),
+        normalizePaging(query['p'], query['page_size']),
+        presentAdminAsset,
+      ),
     createAsset: ({ params, body }) => assets.create(accountId(params.account), parseAssetCreate(body), undefined, presentAdminAsset),
     refreshAsset: ({ params }) => assets.get(accountId(params.account), params.assetId, undefined, presentAdminAsset),
     runScan: () => context.scheduler.runNow(),

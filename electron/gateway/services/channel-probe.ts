@@ -85,7 +85,11 @@ export async function probe(channel: RelayChannel | ServiceChannel, fetchImpl: t
 /** A refusal in a 200 answer: a portrait envelope with `success: false`, or a Volcengine `ResponseMetadata.Error`. */
 function serviceRefusalOf(text: string): string | undefined {
   try {
-    const body = JSON.parse(text) as { success?: unknown; message?: unknown; ResponseMetadata?: { Error?: { Code?: unknown; Message?: unknown } } };
+    const body = JSON.parse(text) as {
+      success?: unknown;
+      message?: unknown;
+      ResponseMetadata?: { Error?: { Code?: unknown; Message?: unknown } };
+    };
     if (body.success === false) return String(body.message ?? 'refused');
     const error = body.ResponseMetadata?.Error;
     if (error && typeof error.Code === 'string' && error.Code !== '') return `${error.Code}: ${String(error.Message ?? '')}`;

@@ -10,11 +10,27 @@ import {
 } from '../../../shared/channels.ts';
 import { publicId } from '../ids.ts';
 import { GatewayError, invalid, notFound, UpstreamError } from '../errors.ts';
-import type { ChannelDirectory, ChannelKind, ChannelOutcome, RelayChannel, ServiceChannel, ServiceChannelDirectory } from '../providers/types.ts';
+import type {
+  ChannelDirectory,
+  ChannelKind,
+  ChannelOutcome,
+  RelayChannel,
+  ServiceChannel,
+  ServiceChannelDirectory,
+} from '../providers/types.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { ChannelRow, ChannelSettings, ChannelsRepo } from '../storage/channels-repo.ts';
 import type { Clock } from '../time.ts';
-import { checkHeaders, checkInteger, checkKey, checkKind, checkName, checkOption, checkServiceKey, normalizeBaseUrl } from './channel-input.ts';
+import {
+  checkHeaders,
+  checkInteger,
+  checkKey,
+  checkKind,
+  checkName,
+  checkOption,
+  checkServiceKey,
+  normalizeBaseUrl,
+} from './channel-input.ts';
 import { formatModels, parseModels, upstreamModelOf, type ModelEntry } from './channel-models.ts';
 import { useSecretStore } from './secret-access.ts';
 
@@ -297,8 +313,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
     const kind = input.kind ?? previous!.kind;
     if (kind !== 'volcengine') {
       for (const field of ['region', 'project'] as const) {
-        if (input[field] !== undefined && input[field].trim() !== '')
-          throw invalid(`${field} applies to volcengine channels only`, field);
+        if (input[field] !== undefined && input[field].trim() !== '') throw invalid(`${field} applies to volcengine channels only`, field);
       }
       return { region: null, project: null };
     }

@@ -31,7 +31,15 @@ export interface AssetRow {
 
 export type NewAsset = Omit<
   AssetRow,
-  'id' | 'group_id' | 'resolved_url' | 'refresh_error' | 'failure_reason' | 'refresh_failures' | 'next_refresh_at' | 'reviewer_channel_id' | 'reviewer_label'
+  | 'id'
+  | 'group_id'
+  | 'resolved_url'
+  | 'refresh_error'
+  | 'failure_reason'
+  | 'refresh_failures'
+  | 'next_refresh_at'
+  | 'reviewer_channel_id'
+  | 'reviewer_label'
 > & { reviewer_channel_id?: string | null; reviewer_label?: string };
 
 /** Optional filters of the asset list. */
@@ -129,7 +137,8 @@ export class AssetsRepo {
 
   /** How many assets of every account are not terminal yet. */
   countPending(): number {
-    return (this.db.prepare(`SELECT COUNT(*) AS n FROM portrait_assets WHERE status IN ('Submitted', 'Processing')`).get() as { n: number }).n;
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM portrait_assets WHERE status IN ('Submitted', 'Processing')`).get() as { n: number })
+      .n;
   }
 
   /** Internal ids of non-terminal assets of every account after `afterId`, ascending, at most `limit`. */

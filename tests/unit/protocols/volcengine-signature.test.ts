@@ -65,7 +65,9 @@ test('the signature is HMAC(kSigning, StringToSign) with kSigning = HMAC(HMAC(HM
     service: 'iam',
   });
   const expected = createHmac('sha256', key)
-    .update('HMAC-SHA256\n20201230T081805Z\n20201230/ap-singapore-1/iam/request\n4809ff4a3260bb6714f750191275cfcf0c16466951fcfd99187e69644b6ae020')
+    .update(
+      'HMAC-SHA256\n20201230T081805Z\n20201230/ap-singapore-1/iam/request\n4809ff4a3260bb6714f750191275cfcf0c16466951fcfd99187e69644b6ae020',
+    )
     .digest('hex');
   assert.equal(signature, expected);
   assert.equal(
@@ -76,12 +78,23 @@ test('the signature is HMAC(kSigning, StringToSign) with kSigning = HMAC(HMAC(HM
 
 test('query names and values are RFC 3986 encoded and sorted; a JSON POST carries its body hash and date', () => {
   const url = new URL('https://open.volcengineapi.com/?Version=2024-01-01&Action=GetAsset&b=a%20b*&a=~x');
-  assert.equal(canonicalRequest({ method: 'post', url, headers: {}, body: '' }).split('\n')[2], 'Action=GetAsset&Version=2024-01-01&a=~x&b=a%20b%2A');
+  assert.equal(
+    canonicalRequest({ method: 'post', url, headers: {}, body: '' }).split('\n')[2],
+    'Action=GetAsset&Version=2024-01-01&a=~x&b=a%20b%2A',
+  );
   assert.equal(volcDate(new Date('2026-11-23T21:05:09.123Z')), '20261123T210509Z');
-  const headers = signedJsonHeaders(url, '{}', { accessKeyId: 'AK', secretAccessKey: 'SK', region: 'cn-beijing', service: 'ark' }, new Date(0));
+  const headers = signedJsonHeaders(
+    url,
+    '{}',
+    { accessKeyId: 'AK', secretAccessKey: 'SK', region: 'cn-beijing', service: 'ark' },
+    new Date(0),
+  );
   assert.equal(headers['x-content-sha256'], createHash('sha256').update('{}').digest('hex'));
   assert.equal(headers['x-date'], '19700101T000000Z');
-  assert.match(headers['authorization']!, /^HMAC-SHA256 Credential=AK\/19700101\/cn-beijing\/ark\/request, SignedHeaders=content-type;host;x-content-sha256;x-date, Signature=[0-9a-f]{64}$/);
+  assert.match(
+    headers['authorization']!,
+    /^HMAC-SHA256 Credential=AK\/19700101\/cn-beijing\/ark\/request, SignedHeaders=content-type;host;x-content-sha256;x-date, Signature=[0-9a-f]{64}$/,
+  );
 });
 
 test('a key is AK:SK split at its first colon; anything else is not one', () => {

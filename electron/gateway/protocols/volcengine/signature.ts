@@ -31,7 +31,10 @@ function uriEncode(text: string): string {
 
 /** `x-date` of a time: `YYYYMMDDTHHMMSSZ` in UTC. */
 export function volcDate(time: Date): string {
-  return time.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return time
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 /** The canonical request: method, path, sorted encoded query, sorted headers, their names, the body's SHA-256. */

@@ -61,7 +61,9 @@ export class PlatformMesh3d implements Mesh3dProvider {
       throw new UpstreamError('the platform gave a result file URL that is not a URL');
     }
     if (target.origin !== new URL(this.channel.baseUrl).origin)
-      throw new UpstreamError(`the platform's result file is on another origin (${target.origin}); only ${new URL(this.channel.baseUrl).origin} is fetched`);
+      throw new UpstreamError(
+        `the platform's result file is on another origin (${target.origin}); only ${new URL(this.channel.baseUrl).origin} is fetched`,
+      );
     const headers: Record<string, string> = { ...this.channel.headers };
     if (this.channel.key !== null) headers['authorization'] = `Bearer ${this.channel.key}`;
     const answer = await serviceFetch({

@@ -18,7 +18,12 @@ function credentialsOf(channel: ServiceChannel): { accessKeyId: string; secretAc
 }
 
 /** Calls `action` with a JSON body and returns its `Result`; an error answer becomes an UpstreamError worded by volcErrorMessage. */
-export async function arkCall(channel: ServiceChannel, action: string, body: Record<string, unknown>, now: () => Date): Promise<Record<string, unknown>> {
+export async function arkCall(
+  channel: ServiceChannel,
+  action: string,
+  body: Record<string, unknown>,
+  now: () => Date,
+): Promise<Record<string, unknown>> {
   const url = new URL(channel.baseUrl.endsWith('/') ? channel.baseUrl : `${channel.baseUrl}/`);
   url.searchParams.set('Action', action);
   url.searchParams.set('Version', ARK_VERSION);
@@ -27,15 +32,28 @@ export async function arkCall(channel: ServiceChannel, action: string, body: Rec
     ...channel.headers,
     ...signedJsonHeaders(url, text, { ...credentialsOf(channel), region: channel.region, service: ARK_SERVICE }, now()),
   };
-  const answer = await serviceFetch({ url: url.href, method: 'POST', headers, body: text, timeoutMs: channel.timeoutMs, secret: channel.key });
+  const answer = await serviceFetch({
+    url: url.href,
+    method: 'POST',
+    headers,
+    body: text,
+    timeoutMs: channel.timeoutMs,
+    secret: channel.key,
+  });
   const reply = jsonOf(answer) as { ResponseMetadata?: { Error?: { Code?: unknown; Message?: unknown } }; Result?: unknown } | undefined;
   const error = reply?.ResponseMetadata?.Error;
   if (error && typeof error.Code === 'string' && error.Code !== '') {
-    const message = volcErrorMessage({ status: answer.status, code: error.Code, message: typeof error.Message === 'string' ? error.Message : '' });
+    const message = volcErrorMessage({
+      status: answer.status,
+      code: error.Code,
+      message: typeof error.Message === 'string' ? error.Message : '',
+    });
     throw new UpstreamError(scrub(message, channel.key));
   }
   if (answer.status !== 200 || !reply || reply.Result === null || typeof reply.Result !== 'object') {
-    throw new UpstreamError(scrub(volcErrorMessage({ status: answer.status, code: `HTTP${answer.status}`, message: 'no Result in the answer' }), channel.key));
+    throw new UpstreamError(
+      scrub(volcErrorMessage({ status: answer.status, code: `HTTP${answer.status}`, message: 'no Result in the answer' }), channel.key),
+    );
   }
   return reply.Result as Record<string, unknown>;
 }

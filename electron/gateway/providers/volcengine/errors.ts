@@ -7,7 +7,17 @@ export interface VolcError {
 }
 
 /** Codes (or their start before a dot) that mean the AK/SK is wrong, unknown or not allowed. */
-const CREDENTIAL = ['InvalidAccessKey', 'SignatureDoesNotMatch', 'InvalidAuthorization', 'MissingAuthenticationToken', 'InvalidCredential', 'AccessDenied', 'Unauthorized', 'Forbidden', 'InvalidTimestamp'];
+const CREDENTIAL = [
+  'InvalidAccessKey',
+  'SignatureDoesNotMatch',
+  'InvalidAuthorization',
+  'MissingAuthenticationToken',
+  'InvalidCredential',
+  'AccessDenied',
+  'Unauthorized',
+  'Forbidden',
+  'InvalidTimestamp',
+];
 /** Codes that mean too many requests. */
 const THROTTLED = ['RequestLimitExceeded', 'FlowLimitExceeded', 'Throttling', 'TooManyRequests', 'QuotaExceeded.RateLimit'];
 
