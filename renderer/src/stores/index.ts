@@ -76,6 +76,7 @@ export function applyAdminEvent(stores: ConsoleStores, event: AdminEvent): void 
       stores.assets.getState().applyGroup(event.account, event.group);
       return;
     case 'scan.finished':
+      stores.status.getState().setLastScan(event.report);
       stores.status.getState().setNextScanAt(event.nextScanAt);
       return;
     case 'journal.added': {

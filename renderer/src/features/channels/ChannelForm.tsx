@@ -11,7 +11,7 @@ import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, ErrorNote, Field, Panel } from '../../components/ui.tsx';
 
-const FIELDS = ['name', 'kind', 'base_url', 'models', 'priority', 'weight', 'timeout_ms', 'headers', 'key'];
+const FIELDS = ['name', 'kind', 'base_url', 'models', 'priority', 'weight', 'timeout_ms', 'headers', 'key', 'region', 'project'];
 
 /** `Name: value` lines into headers; undefined when a line has no name before its colon. */
 function headersOf(text: string): Record<string, string> | undefined {
@@ -43,6 +43,8 @@ export function ChannelForm(props: { editing: ChannelSummary | null; onDone: () 
       .map(([header, value]) => `${header}: ${value}`)
       .join('\n'),
   );
+  const [region, setRegion] = useState(editing?.region ?? '');
+  const [project, setProject] = useState(editing?.project ?? '');
   const [key, setKey] = useState('');
   const [removeKey, setRemoveKey] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -64,6 +66,7 @@ export function ChannelForm(props: { editing: ChannelSummary | null; onDone: () 
       weight: Number(weight),
       timeout_ms: Number(timeout),
       headers: parsedHeaders,
+      ...(kind === 'volcengine' && { region: region.trim(), project: project.trim() }),
       ...(key.trim() !== '' ? { key: key.trim() } : removeKey ? { key: null } : {}),
     };
     setBusy(true);
@@ -110,6 +113,16 @@ export function ChannelForm(props: { editing: ChannelSummary | null; onDone: () 
             <input value={timeout} onChange={(event) => setTimeoutMs(event.target.value)} inputMode="numeric" />
           </Field>
         </div>
+        {kind === 'volcengine' && (
+          <div className="row">
+            <Field label={t('channelRegion')} error={errorFor('region')} hint={t('channelRegionHint')}>
+              <input value={region} onChange={(event) => setRegion(event.target.value)} placeholder="cn-beijing" />
+            </Field>
+            <Field label={t('channelProject')} error={errorFor('project')} hint={t('channelProjectHint')}>
+              <input value={project} onChange={(event) => setProject(event.target.value)} placeholder="default" />
+            </Field>
+          </div>
+        )}
         <Field label={t('channelHeaders')} error={errorFor('headers')} hint={t('channelHeadersHint')}>
           <textarea
             value={headers}
