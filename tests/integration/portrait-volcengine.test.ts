@@ -97,6 +97,9 @@ describe('the portrait library through a volcengine channel', () => {
     const message = failureOf(await register('https://cdn.example.com/lost-group.png'));
     assert.match(message, /^Upstream service call failed: invalid upstream group id \(NotFound\.group_id: /);
     assert.equal(dataOf(await api().listAssets()).total, before);
+    const again = dataOf(await register('https://cdn.example.com/new-group.png'));
+    assert.equal(again.status, 'Submitted', 'the next registration creates the group upstream again');
+    assert.equal(volc.groups.size, 1);
   });
 
   test('wrong credentials are refused upstream and named as a bad channel credential, without the key', async () => {

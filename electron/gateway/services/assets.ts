@@ -1,7 +1,7 @@
 // Portrait asset rules: register with the upstream reviewer, list without refreshing, read with a refresh, rename.
 import type { Asset, Page } from '../../../shared/portrait.ts';
 import { publicId } from '../ids.ts';
-import { UpstreamError } from '../errors.ts';
+import { UpstreamError, UpstreamGroupMissing } from '../errors.ts';
 import type { CallContext, ProviderSelector, Reviewer, ReviewerRef, ReviewerSelector } from '../providers/types.ts';
 import type { AssetRow, AssetsRepo } from '../storage/assets-repo.ts';
 import type { GroupRow, GroupsRepo } from '../storage/groups-repo.ts';
@@ -58,6 +58,8 @@ export class AssetsService {
         ...(groupUpstreamId !== undefined && { groupUpstreamId }),
       }));
     } catch (error) {
+      // A remote group removed upstream is forgotten, so the next registration creates it again.
+      if (error instanceof UpstreamGroupMissing && ref.channelId !== null) this.deps.remoteGroups?.forget(group.id, ref.channelId);
       const detail = error instanceof UpstreamError ? `: ${error.message}` : '';
       throw new GatewayError('upstream_failed', `${MESSAGES.upstreamFailed}${detail}`);
     }

@@ -52,11 +52,11 @@ export class Tasks3dService {
   async create(input: Task3dInput, origin: string, call: CallContext) {
     const { principal } = call;
     this.prune();
-    const route = await this.deps.mesh3dChannels?.forModel(input.model);
-    const mesh3d = route?.mesh3d ?? this.deps.providers.for(call, input.model).mesh3d;
+    let route: Awaited<ReturnType<Mesh3dChannels['forModel']>>;
     let submitted: Awaited<ReturnType<Mesh3dProvider['submit']>>;
     try {
-      submitted = await mesh3d.submit(input, call);
+      route = await this.deps.mesh3dChannels?.forModel(input.model);
+      submitted = await (route?.mesh3d ?? this.deps.providers.for(call, input.model).mesh3d).submit(input, call);
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
       throw new GatewayError('upstream_failed', `The 3D upstream refused the task: ${error.message}`);

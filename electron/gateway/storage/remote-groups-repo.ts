@@ -15,6 +15,11 @@ export class RemoteGroupsRepo {
     return row?.remote_group_id;
   }
 
+  /** Forgets the remote id (the group was removed upstream). */
+  forget(groupRef: number, channelId: string): void {
+    this.db.prepare('DELETE FROM portrait_remote_groups WHERE group_ref = ? AND channel_id = ?').run(groupRef, channelId);
+  }
+
   /** Remembers the remote id (a later one for the same pair replaces it). */
   set(groupRef: number, channelId: string, remoteGroupId: string): void {
     this.db

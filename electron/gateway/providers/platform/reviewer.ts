@@ -1,8 +1,11 @@
 // The `platform` reviewer: groups and assets are created on another server of this platform's API, and verdicts read from its records.
 import type { AssetType } from '../../../../shared/portrait.ts';
-import { UpstreamError } from '../../errors.ts';
+import { UpstreamError, UpstreamGroupMissing } from '../../errors.ts';
 import type { Reviewer, ReviewGroup, ReviewVerdict, ServiceChannel } from '../types.ts';
 import { platformCall, portraitData, textField } from './client.ts';
+
+/** The portrait API's message for an unknown group. */
+const GROUP_MISSING = 'Group does not exist';
 
 export class PlatformReviewer implements Reviewer {
   private readonly channel: ServiceChannel;
@@ -27,7 +30,13 @@ export class PlatformReviewer implements Reviewer {
       asset_type: input.assetType,
       name: input.name ?? '',
     });
-    return { upstreamId: textField(portraitData(this.channel, answer), 'asset_id') };
+    try {
+      return { upstreamId: textField(portraitData(this.channel, answer), 'asset_id') };
+    } catch (error) {
+      // The platform's refusal of a group it does not know (removed there): its portrait message.
+      if (error instanceof UpstreamError && error.message === GROUP_MISSING) throw new UpstreamGroupMissing(error.message);
+      throw error;
+    }
   }
 
   /** The remote record's verdict; a remote refresh error is this refresh's error (the status is kept). */

@@ -1,9 +1,9 @@
 // Calls of a `volcengine` channel: the Ark OpenAPI asset actions (`POST /?Action=…&Version=2024-01-01`), signed with the account's AK/SK for service `ark`.
-import { UpstreamError } from '../../errors.ts';
+import { UpstreamError, UpstreamGroupMissing } from '../../errors.ts';
 import { signedJsonHeaders, splitAccessKey } from '../../protocols/volcengine/signature.ts';
 import { jsonOf, scrub, serviceFetch } from '../service-http.ts';
 import type { ServiceChannel } from '../types.ts';
-import { volcErrorMessage } from './errors.ts';
+import { isGroupError, volcErrorMessage } from './errors.ts';
 
 /** The API version of the Ark asset actions. */
 export const ARK_VERSION = '2024-01-01';
@@ -43,12 +43,9 @@ export async function arkCall(
   const reply = jsonOf(answer) as { ResponseMetadata?: { Error?: { Code?: unknown; Message?: unknown } }; Result?: unknown } | undefined;
   const error = reply?.ResponseMetadata?.Error;
   if (error && typeof error.Code === 'string' && error.Code !== '') {
-    const message = volcErrorMessage({
-      status: answer.status,
-      code: error.Code,
-      message: typeof error.Message === 'string' ? error.Message : '',
-    });
-    throw new UpstreamError(scrub(message, channel.key));
+    const volcError = { status: answer.status, code: error.Code, message: typeof error.Message === 'string' ? error.Message : '' };
+    const message = scrub(volcErrorMessage(volcError), channel.key);
+    throw isGroupError(volcError) ? new UpstreamGroupMissing(message) : new UpstreamError(message);
   }
   if (answer.status !== 200 || !reply || reply.Result === null || typeof reply.Result !== 'object') {
     throw new UpstreamError(

@@ -21,6 +21,11 @@ const CREDENTIAL = [
 /** Codes that mean too many requests. */
 const THROTTLED = ['RequestLimitExceeded', 'FlowLimitExceeded', 'Throttling', 'TooManyRequests', 'QuotaExceeded.RateLimit'];
 
+/** Whether the error says the group id is unknown or invalid upstream. */
+export function isGroupError(error: VolcError): boolean {
+  return /group_?id/i.test(error.code);
+}
+
 /** The message of a Volcengine error, as stored in `refresh_error` or shown after `Upstream service call failed: `. */
 export function volcErrorMessage(error: VolcError): string {
   const code = error.code;
@@ -30,7 +35,7 @@ export function volcErrorMessage(error: VolcError): string {
     return `bad channel credential (${detail})`;
   if (error.status === 429 || THROTTLED.includes(code) || THROTTLED.includes(head))
     return `the upstream is throttling requests, try again later (${detail})`;
-  if (/group_?id/i.test(code)) return `invalid upstream group id (${detail})`;
+  if (isGroupError(error)) return `invalid upstream group id (${detail})`;
   if (/DownloadFailed|url/i.test(code)) return `URL cannot be fetched (${detail})`;
   return detail;
 }
