@@ -1,42 +1,35 @@
 // Migration 18: the portrait library and 3D tasks against real upstreams: channel kinds platform and volcengine (with region and project), the reviewer each asset went to, refresh backoff, remote group ids, and the channel of a 3D task.
+import type { Db } from '../database.ts';
 import type { Migration } from './index.ts';
+
+/** The kind check of the channels table, before and after. */
+const RELAY_KINDS_CHECK = "kind IN ('openai', 'anthropic', 'gemini')";
+const ALL_KINDS_CHECK = "kind IN ('openai', 'anthropic', 'gemini', 'platform', 'volcengine')";
+
+/**
+ * SQLite cannot change a CHECK in place: the channels table is rebuilt from its own current definition (so columns
+ * that steps merged in another order added are kept, constraints and all) with the kind check widened.
+ */
+function widenChannelKinds(db: Db): string {
+  const row = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'channels'").get() as { sql: string } | undefined;
+  if (!row || !row.sql.includes(RELAY_KINDS_CHECK)) return '';
+  const definition = row.sql
+    .replace(/^CREATE TABLE\s+"?channels"?/i, 'CREATE TABLE channels_widened')
+    .replace(RELAY_KINDS_CHECK, ALL_KINDS_CHECK);
+  return `${definition};
+INSERT INTO channels_widened SELECT * FROM channels;
+DROP TABLE channels;
+ALTER TABLE channels_widened RENAME TO channels;
+`;
+}
 
 export const portraitUpstreams: Migration = {
   version: 18,
   name: 'portrait-upstreams',
+  schemaSql: widenChannelKinds,
   sql: `
-CREATE TABLE channels_widened (
-  id                   INTEGER PRIMARY KEY,
-  channel_id           TEXT NOT NULL UNIQUE,
-  name                 TEXT NOT NULL UNIQUE COLLATE NOCASE,
-  kind                 TEXT NOT NULL CHECK (kind IN ('openai', 'anthropic', 'gemini', 'platform', 'volcengine')),
-  base_url             TEXT NOT NULL,
-  models               TEXT NOT NULL,
-  priority             INTEGER NOT NULL DEFAULT 0,
-  weight               INTEGER NOT NULL DEFAULT 1,
-  timeout_ms           INTEGER NOT NULL DEFAULT 60000,
-  headers              TEXT NOT NULL DEFAULT '{}',
-  enabled              INTEGER NOT NULL DEFAULT 1,
-  key_hint             TEXT,
-  revision             INTEGER NOT NULL DEFAULT 1,
-  created_at           INTEGER NOT NULL,
-  updated_at           INTEGER NOT NULL,
-  consecutive_failures INTEGER NOT NULL DEFAULT 0,
-  cooldown_until       INTEGER,
-  last_error           TEXT,
-  last_error_at        INTEGER,
-  last_latency_ms      INTEGER,
-  last_ok_at           INTEGER,
-  region               TEXT,
-  project              TEXT
-);
-INSERT INTO channels_widened (id, channel_id, name, kind, base_url, models, priority, weight, timeout_ms, headers, enabled, key_hint,
-  revision, created_at, updated_at, consecutive_failures, cooldown_until, last_error, last_error_at, last_latency_ms, last_ok_at)
-SELECT id, channel_id, name, kind, base_url, models, priority, weight, timeout_ms, headers, enabled, key_hint,
-  revision, created_at, updated_at, consecutive_failures, cooldown_until, last_error, last_error_at, last_latency_ms, last_ok_at
-FROM channels;
-DROP TABLE channels;
-ALTER TABLE channels_widened RENAME TO channels;
+ALTER TABLE channels ADD COLUMN region TEXT;
+ALTER TABLE channels ADD COLUMN project TEXT;
 
 ALTER TABLE portrait_assets ADD COLUMN reviewer_channel_id TEXT;
 ALTER TABLE portrait_assets ADD COLUMN reviewer_label TEXT NOT NULL DEFAULT 'simulated';

@@ -13,12 +13,18 @@ import { channels } from './011-channels.ts';
 import { journalRelay } from './012-journal-relay.ts';
 import { relayedResponses } from './013-relayed-responses.ts';
 import { portraitUpstreams } from './018-portrait-upstreams.ts';
+import type { Db } from '../database.ts';
 
 /** One numbered schema step. */
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /**
+   * SQL made from the file's schema as it is when the step runs, executed before `sql` (in the same transaction):
+   * for a step that must keep whatever columns other steps, merged in another order, have added.
+   */
+  schemaSql?: (db: Db) => string;
 }
 
 /** Every migration, ascending by version. Never edit a released one; add a new number instead. */
