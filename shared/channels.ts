@@ -20,6 +20,28 @@ export const VOLCENGINE_DEFAULTS = {
   project: 'default',
 } as const;
 
+/** The chat APIs an `openai` channel's upstream may speak (the channel's `api`). */
+export const CHANNEL_APIS = ['chat', 'responses'] as const;
+export type ChannelApiName = (typeof CHANNEL_APIS)[number];
+
+/** A chat wire protocol: what a client speaks, or what an upstream channel speaks (its kind, and for `openai` its API). */
+export type ChatWireName = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini';
+
+/** The chat wires a channel of `kind` speaks; an `openai` channel without a set API speaks both chat completions and Responses. */
+export function wiresOfChannel(kind: ChannelKindName, api?: ChannelApiName | null): ChatWireName[] {
+  switch (kind) {
+    case 'openai':
+      return api === 'chat' ? ['openai-chat'] : api === 'responses' ? ['openai-responses'] : ['openai-chat', 'openai-responses'];
+    case 'anthropic':
+      return ['anthropic'];
+    case 'gemini':
+      return ['gemini'];
+    case 'platform':
+    case 'volcengine':
+      return [];
+  }
+}
+
 /** Defaults of the optional channel fields. */
 export const CHANNEL_DEFAULTS = {
   models: '*',
@@ -63,6 +85,8 @@ export interface ChannelSummary {
   priority: number;
   weight: number;
   timeout_ms: number;
+  /** `openai` channels: the chat API the upstream speaks (`chat` or `responses`); null for other kinds. */
+  api: ChannelApiName | null;
   /** Extra headers sent upstream on every call. */
   headers: Record<string, string>;
   enabled: boolean;
@@ -90,6 +114,7 @@ export interface ChannelInput {
   priority?: number;
   weight?: number;
   timeout_ms?: number;
+  api?: ChannelApiName;
   headers?: Record<string, string>;
   enabled?: boolean;
   key?: string | null;

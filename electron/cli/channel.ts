@@ -26,6 +26,7 @@ const FLAGS = {
   priority: { type: 'string' },
   weight: { type: 'string' },
   'timeout-ms': { type: 'string' },
+  api: { type: 'string' },
   header: { type: 'string', multiple: true },
   'key-stdin': { type: 'boolean' },
   'key-env': { type: 'string' },
@@ -40,7 +41,7 @@ type Values = ReturnType<typeof parse<typeof FLAGS>>['values'];
 
 export const CHANNEL_USAGE = `usage:
   gatehouse channel add --name NAME --kind openai|anthropic|gemini|platform|volcengine --base-url URL [--models LIST] [--priority N]
-                        [--weight N] [--timeout-ms N] [--header 'Name: value']... [--key-stdin | --key-env VAR]
+                        [--weight N] [--timeout-ms N] [--api chat|responses] [--header 'Name: value']... [--key-stdin | --key-env VAR]
                         [--region R --project P (volcengine; the key is AK:SK)] [--data-dir DIR] [--secrets MODE]
   gatehouse channel list [--json] [--data-dir DIR]
   gatehouse channel update NAME [the same flags] [--enabled true|false]
@@ -128,6 +129,7 @@ function inputOf(values: Values, key: string | undefined): ChannelInput {
   if (values.models !== undefined) input.models = values.models;
   if (values.region !== undefined) input.region = values.region;
   if (values.project !== undefined) input.project = values.project;
+  if (values.api !== undefined) input.api = values.api as ChannelInput['api'];
   for (const [flag, field] of [
     ['priority', 'priority'],
     ['weight', 'weight'],
@@ -196,6 +198,7 @@ function describe(item: ChannelSummary): string {
     `priority ${item.priority}`,
     `weight ${item.weight}`,
     `timeout ${item.timeout_ms} ms`,
+    ...(item.api !== null ? [`api ${item.api}`] : []),
     item.enabled ? 'enabled' : 'disabled',
     item.key_hint === null ? 'no key' : `key ${item.key_hint}`,
     ...(item.region ? [`region ${item.region}`, `project ${item.project}`] : []),

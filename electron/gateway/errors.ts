@@ -35,10 +35,13 @@ export class GatewayError extends Error {
   readonly kind: ErrorKind;
   /** The request field at fault, when there is one. */
   readonly param: string | null;
-  constructor(kind: ErrorKind, message: string, param: string | null = null) {
+  /** The HTTP status to answer with when it is not the kind's own (an upstream's status kept through translation). */
+  readonly status: number | undefined;
+  constructor(kind: ErrorKind, message: string, param: string | null = null, status?: number) {
     super(message);
     this.kind = kind;
     this.param = param;
+    this.status = status;
   }
 }
 

@@ -1,4 +1,5 @@
 // Test helper: an in-memory ChannelDirectory (what the SQLite channel store gives relay routing), recording every attempt.
+import { wiresOfChannel, type ChannelApiName } from '../../shared/channels.ts';
 import type { ChannelDirectory, ChannelKind, ChannelOutcome, RelayChannel } from '../../electron/gateway/providers/types.ts';
 
 /** A channel as a test configures it: the models it serves (`local=upstream` renames, `*` serves any name). */
@@ -12,6 +13,8 @@ export interface TestChannel {
   timeoutMs?: number;
   headers?: Record<string, string>;
   enabled?: boolean;
+  /** `openai` channels: the chat API the upstream speaks (absent: both). */
+  api?: ChannelApiName;
 }
 
 /** The directory over `channels` (edit the array between calls), tried by priority then in listed order; `attempts` lists each record() call. */
@@ -29,6 +32,13 @@ export function memoryChannels(channels: TestChannel[]): ChannelDirectory & { at
   return {
     attempts,
     kindsServing: (model) => [...new Set(serving(model).map((channel) => channel.kind))],
+    wiresServing: (model) => [
+      ...new Set(
+        serving(model)
+          .sort((a, b) => (b.priority ?? 0) - (a.priority ?? 0))
+          .flatMap((channel) => wiresOfChannel(channel.kind, channel.api)),
+      ),
+    ],
     async candidates(model, kind) {
       return serving(model)
         .filter((channel) => channel.kind === kind)
@@ -44,6 +54,7 @@ export function memoryChannels(channels: TestChannel[]): ChannelDirectory & { at
           timeoutMs: channel.timeoutMs ?? 5_000,
           headers: channel.headers ?? {},
           key: channel.key,
+          ...(channel.api !== undefined && { api: channel.api }),
         }));
     },
     record(channelId, outcome) {

@@ -17,6 +17,7 @@ describe('relay of the Responses API', () => {
   const channel = (gw: TestGateway, name: string, priority: number): TestChannel => ({
     name,
     kind: 'openai',
+    api: 'responses',
     baseUrl: `${gw.url}/v1`,
     key: gw.token,
     models: ['my-gpt=sim-chat'],

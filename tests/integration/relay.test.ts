@@ -444,10 +444,10 @@ describe('relay to upstream channels', () => {
     assert.ok(Date.now() - started < 5_000);
   });
 
-  test('a model only anthropic channels serve, called with the OpenAI SDK, is refused naming the kind', async () => {
+  test('a non-chat call for a model only anthropic channels serve is refused naming the kind (only chat is translated)', async () => {
     use({ name: 'claude', kind: 'anthropic', baseUrl: up.url, key: up.token, models: ['only-claude'] });
     await assert.rejects(
-      openai.chat.completions.create({ model: 'only-claude', messages: [{ role: 'user', content: 'x' }] }),
+      openai.embeddings.create({ model: 'only-claude', input: 'x' }),
       (error: unknown) => error instanceof OpenAI.BadRequestError && /anthropic/.test(error.message),
     );
     assert.equal(directory.attempts.length, 0);

@@ -1,9 +1,11 @@
-// Chooses the provider bundle of each call: relay when channels of the caller's kind serve its model, a refusal when only other kinds do, else the simulator (or a "not found" under --unrouted reject).
+// Chooses the provider bundle of each call: relay when channels of the caller's kind serve its model, translated chat when only other kinds do (other endpoints refuse), else the simulator (or a "not found" under --unrouted reject).
 import { GatewayError } from '../errors.ts';
 import { RelayCatalogue } from './relay/catalogue.ts';
 import { relayBundle } from './relay/index.ts';
 import { kindOfProtocol } from './relay/kinds.ts';
 import { refusingBundle } from './relay/refusing.ts';
+import { translatingBundle } from './relay/translate/bundle.ts';
+import { wireOfCall } from './relay/wires.ts';
 import type { CallContext, ChannelDirectory, ModelCatalogue, ProviderBundle, ProviderSelector } from './types.ts';
 
 /** What happens to a model no channel serves: the simulator answers it, or it is the protocol's "model not found". */
@@ -43,6 +45,13 @@ export class ProviderChoice implements ProviderSelector {
     if (!call || model === undefined) return this.general;
     const kinds = channels?.kindsServing(model) ?? [];
     if (!channels || kinds.length === 0) return this.unrouted === 'reject' ? this.refuseUnrouted(model) : this.general;
+    const wire = wireOfCall(call);
+    if (wire) {
+      // Chat: pass-through to the channels speaking the caller's wire, else translation to the others.
+      const kind = kindOfProtocol(call.protocol)!;
+      if (channels.wiresServing(model).includes(wire)) return relayBundle(channels, model, kind, this.catalogue, wire);
+      return translatingBundle(channels, model, kinds, this.catalogue);
+    }
     const kind = kindOfProtocol(call.protocol);
     if (kind && kinds.includes(kind)) return relayBundle(channels, model, kind, this.catalogue);
     const served = [...new Set(kinds)].join(' and ');

@@ -1,4 +1,5 @@
 // The provider seam: one interface per capability, implemented by providers/simulate and providers/relay, chosen per call.
+import type { ChannelApiName, ChatWireName } from '../../../shared/channels.ts';
 import type { JournalRelay } from '../../../shared/journal.ts';
 import type { AssetType } from '../../../shared/portrait.ts';
 import type { ChatRequest, ChatResult, ToolSpec } from '../protocols/neutral/chat.ts';
@@ -263,6 +264,16 @@ export interface PassthroughRequest {
   channelId?: string;
   /** Multipart calls: the form streamed upstream instead of `call.rawBody`, made for the model name the channel sends. It can be sent only once, so only the first channel is tried. */
   form?: { contentType: string; body(upstreamModel: string): AsyncIterable<Uint8Array> };
+  /**
+   * Translated calls: per channel, the operation and JSON body to send instead of `call.rawBody` (written by the outbound codec
+   * of the channel's wire for its model name). Answers are not renamed: the translator renders the caller's model itself.
+   */
+  translated?: (channel: RelayChannel) => {
+    operation: PassthroughOperation;
+    body: Buffer;
+    sse?: boolean;
+    headers?: Record<string, string>;
+  };
 }
 
 /** Usage read from an upstream's own answer as it passed; a figure the answer did not carry (a cut stream) is absent. */
@@ -348,6 +359,11 @@ export interface ServiceChannelDirectory {
   /** A service channel by id, enabled or not, key included; undefined when it no longer exists. Throws UpstreamError when its key is missing. */
   serviceChannel(id: string, model?: string): Promise<ServiceChannel | undefined>;
 }
+/** Which chat API an `openai` channel's upstream speaks: chat completions, or only the Responses API. */
+export type ChannelApi = ChannelApiName;
+
+/** A chat wire protocol: what a client speaks, or what an upstream channel speaks (its kind, and for `openai` its API). */
+export type ChatWire = ChatWireName;
 
 /** A channel as relay uses it for one model: where to send, as which model, with which credential. */
 export interface RelayChannel {
@@ -366,6 +382,8 @@ export interface RelayChannel {
   headers: Readonly<Record<string, string>>;
   /** The credential from the secret store; null for a channel that needs none (a local Ollama). */
   key: string | null;
+  /** `openai` channels: the chat API the upstream speaks; absent: both (chat completions and Responses). */
+  api?: ChannelApi;
 }
 
 /** How one attempt on a channel went, for its health and circuit breaker. */
@@ -375,6 +393,8 @@ export type ChannelOutcome = { ok: true; latencyMs: number } | { ok: false; late
 export interface ChannelDirectory {
   /** The kinds of the enabled channels that serve `model` (empty: no channel does, the simulator answers or the call is refused). Synchronous: it decides the bundle of a call. */
   kindsServing(model: string): ChannelKind[];
+  /** The chat wires the enabled channels serving `model` speak, the wire of the highest-priority channel first (empty: no channel serves it). */
+  wiresServing(model: string): ChatWire[];
   /** The enabled channels of `kind` serving `model` that are not cooling down, in the order to try: priority first, weighted random within one. */
   candidates(model: string, kind: ChannelKind): Promise<RelayChannel[]>;
   /** Records an attempt: consecutive failures put a channel in cooldown; a success ends it. */

@@ -1,5 +1,6 @@
 // Renders a GatewayError in the caller's protocol: portrait envelope, OpenAI, Anthropic or Gemini error shapes.
-import { HTTP_STATUS, type ErrorKind, type GatewayError } from '../errors.ts';
+import { HTTP_STATUS, type GatewayError } from '../errors.ts';
+import { ANTHROPIC_TYPE, GEMINI_STATUS, OPENAI_CODE, OPENAI_TYPE } from '../protocols/error-names.ts';
 import type { Protocol } from './protocol.ts';
 
 /** A rendered error: HTTP status and JSON body. */
@@ -8,62 +9,8 @@ export interface RenderedError {
   body: unknown;
 }
 
-const OPENAI_TYPE: Record<ErrorKind, string> = {
-  invalid_request: 'invalid_request_error',
-  not_found: 'invalid_request_error',
-  unauthorized: 'invalid_request_error',
-  forbidden: 'permission_error',
-  upstream_failed: 'upstream_error',
-  payload_too_large: 'invalid_request_error',
-  rate_limited: 'rate_limit_exceeded',
-  unavailable: 'server_error',
-  overloaded: 'server_error',
-  internal: 'server_error',
-  not_implemented: 'invalid_request_error',
-};
-
-const OPENAI_CODE: Partial<Record<ErrorKind, string>> = {
-  not_found: 'not_found',
-  unauthorized: 'invalid_api_key',
-  forbidden: 'permission_denied',
-  upstream_failed: 'upstream_failed',
-  payload_too_large: 'payload_too_large',
-  rate_limited: 'rate_limit_exceeded',
-  unavailable: 'service_unavailable',
-  overloaded: 'overloaded',
-  not_implemented: 'not_implemented',
-};
-
-const ANTHROPIC_TYPE: Record<ErrorKind, string> = {
-  invalid_request: 'invalid_request_error',
-  not_found: 'not_found_error',
-  unauthorized: 'authentication_error',
-  forbidden: 'permission_error',
-  upstream_failed: 'api_error',
-  payload_too_large: 'request_too_large',
-  rate_limited: 'rate_limit_error',
-  unavailable: 'api_error',
-  overloaded: 'overloaded_error',
-  internal: 'api_error',
-  not_implemented: 'invalid_request_error',
-};
-
-const GEMINI_STATUS: Record<ErrorKind, string> = {
-  invalid_request: 'INVALID_ARGUMENT',
-  not_found: 'NOT_FOUND',
-  unauthorized: 'UNAUTHENTICATED',
-  forbidden: 'PERMISSION_DENIED',
-  upstream_failed: 'UNAVAILABLE',
-  payload_too_large: 'INVALID_ARGUMENT',
-  rate_limited: 'RESOURCE_EXHAUSTED',
-  unavailable: 'UNAVAILABLE',
-  overloaded: 'UNAVAILABLE',
-  internal: 'INTERNAL',
-  not_implemented: 'UNIMPLEMENTED',
-};
-
 export function renderError(protocol: Protocol, error: GatewayError): RenderedError {
-  const status = HTTP_STATUS[error.kind];
+  const status = error.status ?? HTTP_STATUS[error.kind];
   switch (protocol) {
     case 'portrait': {
       // Business errors are HTTP 200 in the portrait envelope; only the auth layer uses 401/403.

@@ -1,5 +1,5 @@
 // Checks a channel's fields, each failure a 400 naming the field: name, kind, base URL, numbers, extra headers, key; and the shape of an admin API body.
-import { CHANNEL_KINDS, type ChannelInput, type ChannelKindName } from '../../../shared/channels.ts';
+import { CHANNEL_APIS, CHANNEL_KINDS, type ChannelApiName, type ChannelInput, type ChannelKindName } from '../../../shared/channels.ts';
 import { invalid } from '../errors.ts';
 import { splitAccessKey } from '../protocols/volcengine/signature.ts';
 
@@ -48,6 +48,18 @@ export function checkKind(kind: string): ChannelKindName {
   if (!(CHANNEL_KINDS as readonly string[]).includes(kind))
     throw invalid(`kind must be one of ${CHANNEL_KINDS.join(', ')}; got "${kind.slice(0, 40)}"`, 'kind');
   return kind as ChannelKindName;
+}
+
+/** The chat API of an `openai` channel (`chat` or `responses`); other kinds take none. */
+export function checkApi(kind: string, api: string | undefined, previous: string | null | undefined): ChannelApiName | null {
+  if (kind !== 'openai') {
+    if (api !== undefined) throw invalid(`api applies to openai channels only (this one is ${kind})`, 'api');
+    return null;
+  }
+  if (api === undefined) return (previous as ChannelApiName | null | undefined) ?? 'chat';
+  if (!(CHANNEL_APIS as readonly string[]).includes(api))
+    throw invalid(`api must be one of ${CHANNEL_APIS.join(', ')}; got "${api.slice(0, 40)}"`, 'api');
+  return api as ChannelApiName;
 }
 
 /** An https URL, or http to this machine (a local Ollama); no credentials, query or fragment. Returned without a trailing slash. */
@@ -148,7 +160,7 @@ export function readChannelInput(body: unknown): ChannelInput {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('Request body must be a JSON object');
   const fields = body as Record<string, unknown>;
   const input: ChannelInput = {};
-  const text = (name: 'name' | 'kind' | 'base_url' | 'models' | 'region' | 'project') => {
+  const text = (name: 'name' | 'kind' | 'base_url' | 'models' | 'api' | 'region' | 'project') => {
     const value = fields[name];
     if (value === undefined) return;
     if (typeof value !== 'string') throw invalid(`${name} must be a string`, name);
@@ -160,6 +172,7 @@ export function readChannelInput(body: unknown): ChannelInput {
   text('models');
   text('region');
   text('project');
+  text('api');
   for (const name of ['priority', 'weight', 'timeout_ms'] as const) {
     const value = fields[name];
     if (value === undefined) continue;

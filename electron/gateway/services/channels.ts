@@ -5,15 +5,18 @@ import {
   isServiceKind,
   secretHint,
   VOLCENGINE_DEFAULTS,
+  wiresOfChannel,
   type ChannelInput,
   type ChannelSummary,
 } from '../../../shared/channels.ts';
 import { publicId } from '../ids.ts';
 import { GatewayError, invalid, notFound, UpstreamError } from '../errors.ts';
 import type {
+  ChannelApi,
   ChannelDirectory,
   ChannelKind,
   ChannelOutcome,
+  ChatWire,
   RelayChannel,
   ServiceChannel,
   ServiceChannelDirectory,
@@ -22,6 +25,7 @@ import type { SecretStore } from '../secrets/secret-store.ts';
 import type { ChannelRow, ChannelSettings, ChannelsRepo } from '../storage/channels-repo.ts';
 import type { Clock } from '../time.ts';
 import {
+  checkApi,
   checkHeaders,
   checkInteger,
   checkKey,
@@ -191,6 +195,16 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
     return kinds;
   }
 
+  wiresServing(model: string): ChatWire[] {
+    const wires: ChatWire[] = [];
+    // The rows come highest priority first, so the first wire is the best channel's.
+    for (const row of this.repo.list()) {
+      if (row.enabled !== 1 || upstreamModelOf(parseModels(row.models), model) === undefined) continue;
+      for (const wire of wiresOfChannel(row.kind as ChannelKind, row.api as ChannelApi | null)) if (!wires.includes(wire)) wires.push(wire);
+    }
+    return wires;
+  }
+
   async candidates(model: string, kind: ChannelKind): Promise<RelayChannel[]> {
     const now = this.clock.now();
     const serving = this.repo
@@ -284,6 +298,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
       timeoutMs: row.timeout_ms,
       headers: JSON.parse(row.headers) as Record<string, string>,
       key,
+      ...(row.api !== null && { api: row.api as ChannelApi }),
     };
   }
 
@@ -291,9 +306,10 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
   private settingsOf(input: ChannelInput, previous?: ChannelRow): Omit<ChannelSettings, 'key_hint'> {
     const number = (field: 'priority' | 'weight' | 'timeout_ms', fallback: number) =>
       input[field] === undefined ? fallback : checkInteger(field, input[field]);
+    const kind = input.kind === undefined ? previous!.kind : checkKind(input.kind);
     return {
       name: input.name === undefined ? previous!.name : checkName(input.name),
-      kind: input.kind === undefined ? previous!.kind : checkKind(input.kind),
+      kind,
       base_url: input.base_url === undefined ? previous!.base_url : normalizeBaseUrl(input.base_url),
       models:
         input.models === undefined
@@ -302,6 +318,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
       priority: number('priority', previous?.priority ?? CHANNEL_DEFAULTS.priority),
       weight: number('weight', previous?.weight ?? CHANNEL_DEFAULTS.weight),
       timeout_ms: number('timeout_ms', previous?.timeout_ms ?? CHANNEL_DEFAULTS.timeoutMs),
+      api: checkApi(kind, input.api, previous?.kind === kind ? previous.api : undefined),
       headers: input.headers === undefined ? (previous?.headers ?? '{}') : JSON.stringify(checkHeaders(input.headers)),
       enabled: input.enabled === undefined ? (previous?.enabled ?? 1) : input.enabled ? 1 : 0,
       ...this.optionsOf(input, previous),
@@ -362,6 +379,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
       priority: row.priority,
       weight: row.weight,
       timeout_ms: row.timeout_ms,
+      api: row.api as ChannelSummary['api'],
       headers: JSON.parse(row.headers) as Record<string, string>,
       enabled: row.enabled === 1,
       key_hint: row.key_hint,

@@ -15,6 +15,7 @@ const channel = (id: string, extra: Partial<ChannelSummary> = {}): ChannelSummar
   priority: 0,
   weight: 1,
   timeout_ms: 60_000,
+  api: 'chat',
   headers: {},
   enabled: true,
   key_hint: 'sk-…wxyz',

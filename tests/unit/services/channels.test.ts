@@ -184,6 +184,22 @@ describe('ChannelsService as the ChannelDirectory', () => {
     );
   });
 
+  test('api: openai channels speak chat completions unless set to responses; the wires serving a model follow, best channel first', async () => {
+    const { service } = setup();
+    const chat = await service.add({ ...base, name: 'compat', models: 'm' });
+    assert.equal(chat.api, 'chat', 'the default');
+    await service.add({ ...base, name: 'resp', api: 'responses', models: 'm, r', priority: 5 });
+    await service.add({ kind: 'gemini', name: 'g', base_url: 'https://generativelanguage.googleapis.com', models: 'm' });
+    assert.deepEqual(service.wiresServing('m'), ['openai-responses', 'openai-chat', 'gemini']);
+    assert.deepEqual(service.wiresServing('r'), ['openai-responses']);
+    assert.equal((await service.candidates('r', 'openai'))[0]!.api, 'responses');
+    const refused = await rejection(service.add({ kind: 'anthropic', name: 'a', base_url: 'https://api.anthropic.com', api: 'chat' }));
+    assert.equal(refused.param, 'api');
+    assert.equal((await rejection(service.update('compat', { api: 'both' as never }))).param, 'api');
+    assert.equal((await service.update('compat', { api: 'responses' })).api, 'responses');
+    assert.equal((await service.update('compat', { kind: 'gemini' })).api, null, 'other kinds have no api');
+  });
+
   test('cooldown: 3 failures in a row → 30 s, doubling per further failure up to 5 min; a success ends it', async () => {
     assert.deepEqual([1, 2, 3, 4, 5, 6, 7, 8].map(cooldownAfter), [0, 0, 30_000, 60_000, 120_000, 240_000, 300_000, 300_000]);
     const { clock, service } = setup();

@@ -19,15 +19,23 @@ export interface InboundChatCodec<Source, Call, Meta, Event> {
 }
 
 /**
- * An upstream protocol's side of chat, for relaying: it writes the upstream request from a neutral one and reads
- * the upstream's answer back into the neutral model. The relay issue adds one outbound codec per upstream family,
- * so N client protocols and M upstream families take N + M codecs, not N x M translators. None exists yet.
+ * An upstream protocol's side of chat, for relaying with translation: it writes the upstream request from a neutral
+ * one and reads the upstream's answer back into the neutral model, so N client protocols and M upstream wires take
+ * N + M codecs, not N x M translators. Pure functions: no I/O, no clock. They live in protocols/<family>/outbound/.
  */
-export interface OutboundChatCodec<UpstreamRequest, UpstreamAnswer, UpstreamEvent> {
-  /** ChatRequest → the upstream's request body. */
-  request(request: ChatRequest): UpstreamRequest;
-  /** The upstream's JSON answer → ChatResult. */
+export interface OutboundChatCodec<UpstreamRequest = unknown, UpstreamAnswer = unknown, UpstreamEvent = unknown> {
+  /**
+   * ChatRequest → the upstream's JSON request body, naming `upstream.model` and asking for a stream when `upstream.stream`
+   * (an OpenAI chat stream also asks for `stream_options.include_usage`). Throws a GatewayError (`invalid_request`,
+   * naming the field and the upstream protocol) for what the upstream cannot take and the lossy table does not drop.
+   */
+  request(request: ChatRequest, upstream: { model: string; stream: boolean }): UpstreamRequest;
+  /** The upstream's JSON answer (a 2xx) → ChatResult. */
   result(answer: UpstreamAnswer): ChatResult;
-  /** The upstream's stream events → neutral deltas, ending with one usage delta. */
+  /**
+   * The upstream's stream events (each SSE event's `data` parsed as JSON; `[DONE]` is not passed) → neutral deltas, each
+   * yielded as soon as the events that make it arrived, ending with one usage delta. An error event in the stream throws a
+   * GatewayError (upstream-errors.ts gives the kind of a status) after the deltas before it.
+   */
   deltas(events: AsyncIterable<UpstreamEvent>): AsyncIterable<ChatDelta>;
 }

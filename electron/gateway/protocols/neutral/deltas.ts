@@ -1,5 +1,5 @@
 // The neutral chat stream: the deltas a chat provider yields while its answer is produced, and their fold back into a whole answer.
-import type { ChatChoice, ChatResult, FinishReason } from './chat.ts';
+import type { ChatChoice, ChatResult, ChatUsage, FinishReason, Reasoning } from './chat.ts';
 
 /**
  * One piece of a streamed answer. `choice` numbers the alternative (OpenAI `n`, Gemini `candidateCount`);
@@ -10,10 +10,15 @@ import type { ChatChoice, ChatResult, FinishReason } from './chat.ts';
  */
 export type ChatDelta =
   | { type: 'text'; choice: number; text: string }
-  | { type: 'tool_call'; choice: number; call: number; id: string; name: string }
+  /**
+   * Reasoning grows by `text` pieces within one reasoning part `part` (numbered from 0 per choice); a part's
+   * `signature` or opaque `data` arrives in a `reasoning` delta of its own (with empty text), after or instead of its text.
+   */
+  | { type: 'reasoning'; choice: number; part: number; text: string; signature?: string; data?: string; origin?: string }
+  | { type: 'tool_call'; choice: number; call: number; id: string; name: string; thoughtSignature?: string }
   | { type: 'tool_arguments'; choice: number; call: number; fragment: string }
   | { type: 'finish'; choice: number; reason: FinishReason; stopSequence?: string }
-  | { type: 'usage'; inputTokens: number; outputTokens: number };
+  | ({ type: 'usage' } & ChatUsage);
 
 /** A streamed answer: its deltas, and what is known before the first one. */
 export interface ChatStream extends AsyncIterable<ChatDelta> {
@@ -25,14 +30,28 @@ export interface ChatStream extends AsyncIterable<ChatDelta> {
 export async function collectChat(stream: AsyncIterable<ChatDelta>): Promise<ChatResult> {
   const choices: ChatChoice[] = [];
   const choiceAt = (index: number) => (choices[index] ??= { text: '', toolCalls: [], finishReason: 'stop' });
-  let usage = { inputTokens: 0, outputTokens: 0 };
+  let usage: ChatUsage = { inputTokens: 0, outputTokens: 0 };
   for await (const delta of stream) {
     switch (delta.type) {
       case 'text':
         choiceAt(delta.choice).text += delta.text;
         break;
+      case 'reasoning': {
+        const parts = (choiceAt(delta.choice).reasoning ??= []);
+        const part: Reasoning = (parts[delta.part] ??= { text: '' });
+        part.text += delta.text;
+        if (delta.signature !== undefined) part.signature = delta.signature;
+        if (delta.data !== undefined) part.data = delta.data;
+        if (delta.origin !== undefined) part.origin = delta.origin;
+        break;
+      }
       case 'tool_call':
-        choiceAt(delta.choice).toolCalls[delta.call] = { id: delta.id, name: delta.name, arguments: '' };
+        choiceAt(delta.choice).toolCalls[delta.call] = {
+          id: delta.id,
+          name: delta.name,
+          arguments: '',
+          ...(delta.thoughtSignature !== undefined && { thoughtSignature: delta.thoughtSignature }),
+        };
         break;
       case 'tool_arguments': {
         const call = choiceAt(delta.choice).toolCalls[delta.call];
@@ -45,9 +64,11 @@ export async function collectChat(stream: AsyncIterable<ChatDelta>): Promise<Cha
         if (delta.stopSequence !== undefined) choice.stopSequence = delta.stopSequence;
         break;
       }
-      case 'usage':
-        usage = { inputTokens: delta.inputTokens, outputTokens: delta.outputTokens };
+      case 'usage': {
+        const { type: _type, ...counts } = delta;
+        usage = counts;
         break;
+      }
     }
   }
   for (let index = 0; index < choices.length; index++) choiceAt(index);

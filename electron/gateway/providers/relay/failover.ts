@@ -4,6 +4,7 @@ import { GatewayError } from '../../errors.ts';
 import type { CallContext, ChannelDirectory, PassthroughRequest, RelayChannel, RelayedUsage, UpstreamReply } from '../types.ts';
 import { answerHeaders, upstreamHeaders } from './headers.ts';
 import type { RelayKind } from './kind.ts';
+import { RELAY_KINDS } from './kinds.ts';
 import { callerGone, upstreamFetch, type Fetched, type UpstreamInit } from './upstream-fetch.ts';
 import { UsageTap } from './usage-tap.ts';
 
@@ -28,7 +29,6 @@ type Turn = { channel: RelayChannel; notBefore: number; again: boolean };
  */
 export async function forwardWithFailover(
   directory: ChannelDirectory,
-  kind: RelayKind,
   channels: RelayChannel[],
   request: PassthroughRequest,
   call: CallContext,
@@ -53,8 +53,15 @@ export async function forwardWithFailover(
   for (let turn = queue.shift(); turn; turn = queue.shift()) {
     const { channel } = turn;
     await waitUntil(turn.notBefore, call.signal);
-    const url = kind.url(channel, request);
-    const { init, hideUsage } = upstreamInit(call, channel, kind, request);
+    const kind = RELAY_KINDS[channel.kind];
+    const translated = request.translated?.(channel);
+    const url = kind.url(channel, translated ? { ...request, ...translated } : request);
+    const { init, hideUsage } = translated
+      ? {
+          init: { headers: upstreamHeaders(call, channel, kind, 'application/json', translated.headers ?? {}), body: translated.body },
+          hideUsage: false,
+        }
+      : upstreamInit(call, channel, kind, request);
     const started = Date.now();
     let fetched: Fetched;
     try {
@@ -87,8 +94,8 @@ export async function forwardWithFailover(
     }
     note(channel, latencyMs, { status: response.status }, true);
     if (!response.ok) return buffered(response.status, answerHeaders(response.headers), await errorBody(fetched));
-    // The caller's model name goes back into the answer only when the channel renamed it.
-    const renameTo = channel.upstreamModel !== request.model ? request.model : undefined;
+    // The caller's model name goes back into the answer only when the channel renamed it (a translator renders it itself).
+    const renameTo = channel.upstreamModel !== request.model && !translated ? request.model : undefined;
     return { ...streamed(fetched, kind, hideUsage, renameTo), channelId: channel.id };
   }
   if (last?.answer) return buffered(last.answer.status, last.answer.headers, last.answer.body);

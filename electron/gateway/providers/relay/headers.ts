@@ -8,14 +8,27 @@ const PROTOCOL_HEADERS = ['anthropic-version', 'anthropic-beta', 'openai-beta'] 
 /** Upstream response headers the caller sees: the content type, the retry hint and the provider's own request and rate-limit headers. */
 const ANSWER_HEADERS = /^(content-type|retry-after|retry-after-ms|request-id|x-request-id|openai-.+|anthropic-.+|x-ratelimit-.+)$/i;
 
-/** The headers of a call sent upstream on `channel`; `contentType` null: the call has no body. */
+/**
+ * The headers of a call sent upstream on `channel`; `contentType` null: the call has no body. `translated`: the call is
+ * translated into another protocol, so none of the caller's protocol headers go, only the ones its translator sets.
+ */
 export function upstreamHeaders(
   call: CallContext,
   channel: RelayChannel,
   kind: RelayKind,
   contentType: string | null = 'application/json',
+  translated?: Record<string, string>,
 ): Record<string, string> {
   const headers: Record<string, string> = contentType === null ? {} : { 'content-type': contentType };
+  if (translated) Object.assign(headers, translated);
+  else callerHeaders(call, channel, headers);
+  for (const [name, value] of Object.entries(channel.headers)) headers[name.toLowerCase()] = value;
+  if (channel.key !== null) Object.assign(headers, kind.auth(channel.key));
+  return headers;
+}
+
+/** Adds the caller's accept and protocol headers that go upstream as they are. */
+function callerHeaders(call: CallContext, channel: RelayChannel, headers: Record<string, string>): void {
   const accept = single(call.headers['accept']);
   if (accept) headers['accept'] = accept;
   for (const name of PROTOCOL_HEADERS) {
@@ -25,9 +38,6 @@ export function upstreamHeaders(
   const organization = single(call.headers['openai-organization']);
   const channelHas = (name: string) => Object.keys(channel.headers).some((key) => key.toLowerCase() === name);
   if (organization && !channelHas('openai-organization')) headers['openai-organization'] = organization;
-  for (const [name, value] of Object.entries(channel.headers)) headers[name.toLowerCase()] = value;
-  if (channel.key !== null) Object.assign(headers, kind.auth(channel.key));
-  return headers;
 }
 
 /** The upstream's response headers the caller may see (the body is re-sent, so no length or encoding; no hop-by-hop header). */

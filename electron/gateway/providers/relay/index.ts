@@ -1,19 +1,36 @@
-// Builds the relay bundle of one call: pass-through to the channels of the caller's kind serving its model; every neutral capability is "not built yet".
+// Builds the relay bundle of one call: pass-through to the channels of the caller's kind (and chat wire) serving its model; every neutral capability is "not built yet".
+import { wiresOfChannel } from '../../../../shared/channels.ts';
 import { GatewayError } from '../../errors.ts';
-import type { ChannelDirectory, ChannelKind, ModelCatalogue, PassthroughRequest, ProviderBundle, RelayChannel } from '../types.ts';
+import type {
+  ChannelDirectory,
+  ChannelKind,
+  ChatWire,
+  ModelCatalogue,
+  PassthroughRequest,
+  ProviderBundle,
+  RelayChannel,
+} from '../types.ts';
 import { forwardWithFailover } from './failover.ts';
-import { RELAY_KINDS } from './kinds.ts';
 import { refusingBundle } from './refusing.ts';
 
-/** The bundle answering calls for `model` through the `kind` channels of `channels`. */
-export function relayBundle(channels: ChannelDirectory, model: string, kind: ChannelKind, models: ModelCatalogue): ProviderBundle {
+/** The bundle answering calls for `model` through the `kind` channels of `channels`; a chat call only through those speaking its `wire`. */
+export function relayBundle(
+  channels: ChannelDirectory,
+  model: string,
+  kind: ChannelKind,
+  models: ModelCatalogue,
+  wire?: ChatWire,
+): ProviderBundle {
   const notBuilt = () =>
     new GatewayError('not_implemented', `Model '${model}' is routed to a ${kind} channel, and relay of this endpoint is not built yet.`);
   return {
     ...refusingBundle(notBuilt, models),
     passthrough: {
-      forward: async (request, call) =>
-        forwardWithFailover(channels, RELAY_KINDS[kind], pinned(await channels.candidates(model, kind), request), request, call),
+      forward: async (request, call) => {
+        const candidates = await channels.candidates(model, kind);
+        const speaking = wire ? candidates.filter((channel) => wiresOfChannel(channel.kind, channel.api).includes(wire)) : candidates;
+        return forwardWithFailover(channels, pinned(speaking, request), request, call);
+      },
     },
   };
 }

@@ -14,6 +14,7 @@ import { journalRelay } from './012-journal-relay.ts';
 import { relayedResponses } from './013-relayed-responses.ts';
 import { portraitUpstreams } from './018-portrait-upstreams.ts';
 import type { Db } from '../database.ts';
+import { channelApi } from './019-channel-api.ts';
 
 /** One numbered schema step. */
 export interface Migration {
@@ -43,4 +44,5 @@ export const migrations: readonly Migration[] = [
   journalRelay,
   relayedResponses,
   portraitUpstreams,
+  channelApi,
 ];

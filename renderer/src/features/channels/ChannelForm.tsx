@@ -1,8 +1,10 @@
 // Adds or edits a channel: every field with its rule, extra headers one per line, and a write-only key (only its hint is ever shown).
 import { useState, type FormEvent } from 'react';
 import {
+  CHANNEL_APIS,
   CHANNEL_DEFAULTS,
   CHANNEL_KINDS,
+  type ChannelApiName,
   type ChannelInput,
   type ChannelKindName,
   type ChannelSummary,
@@ -11,7 +13,7 @@ import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, ErrorNote, Field, Panel } from '../../components/ui.tsx';
 
-const FIELDS = ['name', 'kind', 'base_url', 'models', 'priority', 'weight', 'timeout_ms', 'headers', 'key', 'region', 'project'];
+const FIELDS = ['name', 'kind', 'base_url', 'models', 'priority', 'weight', 'timeout_ms', 'api', 'headers', 'key', 'region', 'project'];
 
 /** `Name: value` lines into headers; undefined when a line has no name before its colon. */
 function headersOf(text: string): Record<string, string> | undefined {
@@ -38,6 +40,7 @@ export function ChannelForm(props: { editing: ChannelSummary | null; onDone: () 
   const [priority, setPriority] = useState(String(editing?.priority ?? CHANNEL_DEFAULTS.priority));
   const [weight, setWeight] = useState(String(editing?.weight ?? CHANNEL_DEFAULTS.weight));
   const [timeout, setTimeoutMs] = useState(String(editing?.timeout_ms ?? CHANNEL_DEFAULTS.timeoutMs));
+  const [api, setApi] = useState<ChannelApiName>(editing?.api ?? 'chat');
   const [headers, setHeaders] = useState(
     Object.entries(editing?.headers ?? {})
       .map(([header, value]) => `${header}: ${value}`)
@@ -65,6 +68,7 @@ export function ChannelForm(props: { editing: ChannelSummary | null; onDone: () 
       priority: Number(priority),
       weight: Number(weight),
       timeout_ms: Number(timeout),
+      ...(kind === 'openai' && { api }),
       headers: parsedHeaders,
       ...(kind === 'volcengine' && { region: region.trim(), project: project.trim() }),
       ...(key.trim() !== '' ? { key: key.trim() } : removeKey ? { key: null } : {}),
@@ -96,6 +100,17 @@ export function ChannelForm(props: { editing: ChannelSummary | null; onDone: () 
             ))}
           </select>
         </Field>
+        {kind === 'openai' && (
+          <Field label={t('channelApi')} error={errorFor('api')} hint={t('channelApiHint')}>
+            <select value={api} onChange={(event) => setApi(event.target.value as ChannelApiName)}>
+              {CHANNEL_APIS.map((item) => (
+                <option key={item} value={item}>
+                  {t(item === 'chat' ? 'channelApiChat' : 'channelApiResponses')}
+                </option>
+              ))}
+            </select>
+          </Field>
+        )}
         <Field label={t('channelBaseUrl')} error={errorFor('base_url')} hint={t('channelBaseUrlHint')}>
           <input value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} placeholder="https://api.openai.com/v1" required />
         </Field>

@@ -1,12 +1,17 @@
 // Renders a neutral ChatResult as an Anthropic Message: text and tool_use content blocks, stop reason and usage.
 import { parseToolArguments } from '../../turns.ts';
-import type { ChatChoice, ChatResult, FinishReason } from '../../neutral/chat.ts';
+import type { ChatChoice, ChatResult, ChatUsage, FinishReason, Reasoning } from '../../neutral/chat.ts';
+import { carryOpaque, carryToolId } from '../../neutral/carry.ts';
 
 /** A content block of an assistant message. */
-export type AnthropicBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown };
+export type AnthropicBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string };
 
 /** Why the model stopped, in Anthropic's words. */
-export type AnthropicStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use';
+export type AnthropicStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal';
 
 /** Token usage as the Messages API reports it (no prompt caching in simulate mode). */
 export interface AnthropicUsage {
@@ -34,15 +39,17 @@ export const STOP_REASONS: Record<FinishReason, AnthropicStopReason> = {
   length: 'max_tokens',
   tool_calls: 'tool_use',
   stop_sequence: 'stop_sequence',
+  content_filter: 'refusal',
 };
 
 /** The Message for the first choice of `result` (the Messages API has no `n`). */
 export function toAnthropicMessage(result: ChatResult, model: string, id: string): AnthropicMessage {
   const choice: ChatChoice = result.choices[0] ?? { text: '', toolCalls: [], finishReason: 'stop' };
-  const content: AnthropicBlock[] = [];
+  const content: AnthropicBlock[] = (choice.reasoning ?? []).map(thinkingBlock);
   if (choice.text !== '' || choice.toolCalls.length === 0) content.push({ type: 'text', text: choice.text });
   for (const call of choice.toolCalls) {
-    content.push({ type: 'tool_use', id: toolUseId(call.id), name: call.name, input: parseToolArguments(call.arguments) });
+    const id = toolUseId(carryToolId(call.id, call.thoughtSignature));
+    content.push({ type: 'tool_use', id, name: call.name, input: parseToolArguments(call.arguments) });
   }
   return {
     id,
@@ -52,13 +59,26 @@ export function toAnthropicMessage(result: ChatResult, model: string, id: string
     content,
     stop_reason: STOP_REASONS[choice.finishReason],
     stop_sequence: choice.finishReason === 'stop_sequence' ? (choice.stopSequence ?? null) : null,
-    usage: {
-      input_tokens: result.usage.inputTokens,
-      output_tokens: result.usage.outputTokens,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
-    },
+    usage: anthropicUsage(result.usage),
   };
+}
+
+/** Usage in Anthropic's words: cache reads are reported apart from the other input tokens. */
+export function anthropicUsage(usage: ChatUsage): AnthropicUsage {
+  const cached = usage.cachedInputTokens ?? 0;
+  return {
+    input_tokens: usage.inputTokens - cached,
+    output_tokens: usage.outputTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: cached,
+  };
+}
+
+/** A reasoning part as a thinking block (its signature carried when it is another protocol's) or, opaque, a redacted one. */
+export function thinkingBlock(reasoning: Reasoning): AnthropicBlock {
+  if (reasoning.data !== undefined) return { type: 'redacted_thinking', data: carryOpaque(reasoning.data, reasoning.origin, 'anthropic') };
+  const signature = reasoning.signature === undefined ? '' : carryOpaque(reasoning.signature, reasoning.origin, 'anthropic');
+  return { type: 'thinking', thinking: reasoning.text, signature };
 }
 
 /** Anthropic tool-use ids start with `toolu_`; the engine's own prefix is swapped for it. */

@@ -1,6 +1,7 @@
 // Translates an Anthropic Messages request body into the neutral ChatRequest, validating it as the real API does.
 import { invalid } from '../../../errors.ts';
-import type { ChatRequest, ChatTurn, OutputFormat, ToolCall, ToolChoice, ToolSpec } from '../../neutral/chat.ts';
+import type { ChatRequest, ChatTurn, OutputFormat, Reasoning, ToolCall, ToolChoice, ToolSpec, UserPart } from '../../neutral/chat.ts';
+import { readCarried, readToolId } from '../../neutral/carry.ts';
 import {
   absent,
   asObject,
@@ -43,6 +44,9 @@ export function parseMessagesBody(body: unknown, options: { countOnly?: boolean 
   const format = parseFormat(fields);
   const stop = optionalStringList(fields, 'stop_sequences');
   const temperature = optionalNumber(fields, 'temperature', { min: 0, max: 1 });
+  const topP = optionalNumber(fields, 'top_p', { min: 0, max: 1 });
+  const thinking = parseThinking(fields);
+  const singleTool = !absent(fields, 'tool_choice') && asObject(fields['tool_choice'], 'tool_choice')['disable_parallel_tool_use'] === true;
   const chat: ChatRequest = {
     model,
     turns: nameToolResults(messages.flatMap((message, index) => messageTurns(message, `messages[${index}]`))),
@@ -53,6 +57,9 @@ export function parseMessagesBody(body: unknown, options: { countOnly?: boolean 
     ...(maxTokens !== undefined && { maxTokens }),
     ...(stop !== undefined && stop.length > 0 && { stop }),
     ...(temperature !== undefined && { temperature }),
+    ...(topP !== undefined && { topP }),
+    ...(singleTool && { parallelToolCalls: false }),
+    ...(thinking !== undefined && { reasoning: { budgetTokens: thinking }, includeReasoning: true }),
   };
   return { chat, stream: optionalBoolean(fields, 'stream') ?? false };
 }
@@ -90,45 +97,98 @@ function messageTurns(message: unknown, path: string): ChatTurn[] {
   if (role === 'system') return [{ role, text: systemText(content, `${path}.content`) ?? '' }];
 
   const texts: string[] = [];
+  const parts: UserPart[] = [];
   const toolCalls: ToolCall[] = [];
+  const reasoning: Reasoning[] = [];
   const toolTurns: ChatTurn[] = [];
   content.forEach((block, index) => {
     const blockPath = `${path}.content[${index}]`;
     const item = asObject(block, blockPath);
     switch (item['type']) {
-      case 'text':
-        texts.push(requiredText(item, blockPath));
+      case 'text': {
+        const text = requiredText(item, blockPath);
+        texts.push(text);
+        parts.push({ type: 'text', text });
         break;
-      case 'image':
+      }
+      case 'image': {
+        texts.push('[image]');
+        const image = imagePart(item['source']);
+        if (image) parts.push(image);
+        break;
+      }
       case 'document':
         texts.push(`[${item['type']}]`);
         break;
-      case 'tool_use':
+      case 'tool_use': {
         if (role !== 'assistant') throw invalid(`${blockPath}: tool_use blocks belong to assistant messages`, blockPath);
+        const { id, thoughtSignature } = readToolId(requiredString(item, 'id', `${blockPath}.id`));
         toolCalls.push({
-          id: requiredString(item, 'id', `${blockPath}.id`),
+          id,
           name: requiredString(item, 'name', `${blockPath}.name`),
           arguments: JSON.stringify(item['input'] ?? {}),
+          ...(thoughtSignature !== undefined && { thoughtSignature }),
         });
         break;
-      case 'tool_result':
+      }
+      case 'tool_result': {
         if (role !== 'user') throw invalid(`${blockPath}: tool_result blocks belong to user messages`, blockPath);
+        const isError = optionalBoolean(item, 'is_error', `${blockPath}.is_error`);
         toolTurns.push({
           role: 'tool',
-          toolCallId: requiredString(item, 'tool_use_id', `${blockPath}.tool_use_id`),
+          toolCallId: readToolId(requiredString(item, 'tool_use_id', `${blockPath}.tool_use_id`)).id,
           text: toolResultText(item['content'], `${blockPath}.content`),
+          ...(isError && { isError }),
         });
         break;
+      }
       case 'thinking':
       case 'redacted_thinking':
+        if (role === 'assistant') reasoning.push(reasoningOf(item, blockPath));
         break;
       default:
         if (typeof item['type'] !== 'string') throw invalid(`${blockPath}.type: Field required`, `${blockPath}.type`);
     }
   });
   const text = texts.join('\n');
-  if (role === 'assistant') return [{ role, text, ...(toolCalls.length > 0 && { toolCalls }) }];
-  return texts.length > 0 || toolTurns.length === 0 ? [...toolTurns, { role, text }] : toolTurns;
+  if (role === 'assistant') {
+    return [{ role, text, ...(toolCalls.length > 0 && { toolCalls }), ...(reasoning.length > 0 && { reasoning }) }];
+  }
+  const withImages = parts.some((part) => part.type === 'image');
+  return texts.length > 0 || toolTurns.length === 0 ? [...toolTurns, { role, text, ...(withImages && { parts }) }] : toolTurns;
+}
+
+/** An image block's source as a neutral part: base64 data with its media type, or a URL; anything else (a file id) is kept as text only. */
+function imagePart(source: unknown): UserPart | undefined {
+  if (!isObject(source)) return undefined;
+  const text = (key: string) => (typeof source[key] === 'string' && source[key] !== '' ? (source[key] as string) : undefined);
+  const data = text('data');
+  const mediaType = text('media_type');
+  const url = text('url');
+  if (source['type'] === 'base64' && data !== undefined && mediaType !== undefined) return { type: 'image', data, mediaType };
+  if (source['type'] === 'url' && url !== undefined) return { type: 'image', url };
+  return undefined;
+}
+
+/** A thinking block (its text and signature) or a redacted one (its data), with the origin a carried signature names. */
+function reasoningOf(block: Fields, path: string): Reasoning {
+  if (block['type'] === 'redacted_thinking') {
+    const { value, origin } = readCarried(requiredString(block, 'data', `${path}.data`), 'anthropic');
+    return { text: '', data: value, origin };
+  }
+  const text = typeof block['thinking'] === 'string' ? block['thinking'] : '';
+  const signature = typeof block['signature'] === 'string' ? block['signature'] : '';
+  if (signature === '') return { text };
+  const { value, origin } = readCarried(signature, 'anthropic');
+  return { text, signature: value, origin };
+}
+
+/** `thinking: {type: "enabled", budget_tokens}` → the budget; disabled or absent → undefined. */
+function parseThinking(fields: Fields): number | undefined {
+  if (absent(fields, 'thinking')) return undefined;
+  const thinking = asObject(fields['thinking'], 'thinking');
+  if (thinking['type'] !== 'enabled') return undefined;
+  return optionalNumber(thinking, 'budget_tokens', { integer: true, min: 1 }, 'thinking.budget_tokens');
 }
 
 /** A tool result's content: a string, or blocks whose text parts are joined. */

@@ -1,6 +1,7 @@
 // The named SSE events of a streamed Anthropic Message as its deltas arrive: message_start, content blocks with their deltas, ping, message_delta, message_stop.
 import type { ChatDelta } from '../../neutral/deltas.ts';
 import type { NamedEvent } from '../../named-event.ts';
+import { carryOpaque, carryToolId } from '../../neutral/carry.ts';
 import { STOP_REASONS, toolUseId, type AnthropicStopReason } from './message.ts';
 
 /** Identity of one streamed message, and the input tokens its `message_start` reports. */
@@ -33,6 +34,8 @@ export async function* anthropicStreamEvents(deltas: AsyncIterable<ChatDelta>, m
   });
   let blocks = 0;
   let open = false;
+  /** The reasoning part the open block shows (undefined: the open block is not thinking). */
+  let thinkingPart: number | undefined;
   let stop: { stop_reason: AnthropicStopReason; stop_sequence: string | null } | undefined;
   function* start(block: Record<string, unknown>) {
     if (open) yield event({ type: 'content_block_stop', index: blocks - 1 });
@@ -40,17 +43,35 @@ export async function* anthropicStreamEvents(deltas: AsyncIterable<ChatDelta>, m
     if (blocks === 0) yield event({ type: 'ping' });
     blocks++;
     open = true;
+    thinkingPart = undefined;
   }
   for await (const delta of deltas) {
     if (delta.type !== 'usage' && delta.choice !== 0) continue; // the Messages API has no `n`
     switch (delta.type) {
+      case 'reasoning': {
+        if (delta.data !== undefined) {
+          yield* start({ type: 'redacted_thinking', data: carryOpaque(delta.data, delta.origin, 'anthropic') });
+          break;
+        }
+        if (thinkingPart !== delta.part) {
+          yield* start({ type: 'thinking', thinking: '', signature: '' });
+          thinkingPart = delta.part;
+        }
+        if (delta.text !== '')
+          yield event({ type: 'content_block_delta', index: blocks - 1, delta: { type: 'thinking_delta', thinking: delta.text } });
+        if (delta.signature !== undefined) {
+          const signature = carryOpaque(delta.signature, delta.origin, 'anthropic');
+          yield event({ type: 'content_block_delta', index: blocks - 1, delta: { type: 'signature_delta', signature } });
+        }
+        break;
+      }
       case 'text':
-        if (!open) yield* start({ type: 'text', text: '' });
+        if (!open || thinkingPart !== undefined) yield* start({ type: 'text', text: '' });
         if (delta.text !== '')
           yield event({ type: 'content_block_delta', index: blocks - 1, delta: { type: 'text_delta', text: delta.text } });
         break;
       case 'tool_call':
-        yield* start({ type: 'tool_use', id: toolUseId(delta.id), name: delta.name, input: {} });
+        yield* start({ type: 'tool_use', id: toolUseId(carryToolId(delta.id, delta.thoughtSignature)), name: delta.name, input: {} });
         break;
       case 'tool_arguments':
         if (delta.fragment !== '') {

@@ -9,7 +9,7 @@ export type GeminiPart = { text: string } | { functionCall: { id: string; name: 
 /** One candidate answer; `finishReason` only on a candidate's last chunk. */
 export interface GeminiCandidate {
   content: { role: 'model'; parts: GeminiPart[] };
-  finishReason?: 'STOP' | 'MAX_TOKENS';
+  finishReason?: 'STOP' | 'MAX_TOKENS' | 'SAFETY';
   index: number;
 }
 
@@ -124,7 +124,8 @@ function callParts(calls: ToolCall[]): GeminiPart[] {
   return calls.map((call) => ({ functionCall: { id: call.id, name: call.name, args: parseToolArguments(call.arguments) } }));
 }
 
-/** Stop sequences and tool calls end with STOP, as on the real API; only the token limit is MAX_TOKENS. */
-function finishReasonOf(reason: FinishReason): 'STOP' | 'MAX_TOKENS' {
+/** Stop sequences and tool calls end with STOP, as on the real API; the token limit is MAX_TOKENS, a filtered answer SAFETY. */
+function finishReasonOf(reason: FinishReason): 'STOP' | 'MAX_TOKENS' | 'SAFETY' {
+  if (reason === 'content_filter') return 'SAFETY';
   return reason === 'length' ? 'MAX_TOKENS' : 'STOP';
 }

@@ -18,7 +18,7 @@ export interface ChatAnswerOptions {
 /** Reported as `system_fingerprint` so clients can tell simulated answers apart. */
 export const SYSTEM_FINGERPRINT = 'fp_gatehouse_sim';
 
-export function finishReasonOf(reason: FinishReason): 'stop' | 'length' | 'tool_calls' {
+export function finishReasonOf(reason: FinishReason): 'stop' | 'length' | 'tool_calls' | 'content_filter' {
   return reason === 'stop_sequence' ? 'stop' : reason;
 }
 

@@ -1,0 +1,107 @@
+// The chat capability of a model served only by channels of other protocols: the neutral request is written in each channel's wire by its outbound codec, sent with failover, and the answer read back as neutral.
+import { GatewayError } from '../../../errors.ts';
+import type { ChatRequest, ChatResult } from '../../../protocols/neutral/chat.ts';
+import type { ChatDelta, ChatStream } from '../../../protocols/neutral/deltas.ts';
+import { countTokens, estimateInputTokens } from '../../../protocols/neutral/tokens.ts';
+import { upstreamError } from '../../../protocols/neutral/upstream-errors.ts';
+import type { CallContext, ChannelDirectory, ChannelKind, ChatProvider, ChatWire, RelayChannel, UpstreamReply } from '../../types.ts';
+import { forwardWithFailover } from '../failover.ts';
+import { sseJson } from './event-stream.ts';
+import { chatWireOf, OUTBOUND_WIRES } from './outbound-wires.ts';
+
+/** The largest whole (non-streamed) upstream answer read. */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+export class TranslatingChat implements ChatProvider {
+  private readonly channels: ChannelDirectory;
+  private readonly model: string;
+  private readonly kinds: readonly ChannelKind[];
+
+  /** Chat for `model` over the channels of `kinds` in `channels` (none of which speaks the caller's wire). */
+  constructor(channels: ChannelDirectory, model: string, kinds: readonly ChannelKind[]) {
+    this.channels = channels;
+    this.model = model;
+    this.kinds = kinds;
+  }
+
+  async complete(request: ChatRequest, call: CallContext): Promise<ChatResult> {
+    const { reply, wire } = await this.send(request, call, false);
+    const answer = parsedOrText(await readWhole(reply.body));
+    if (reply.status >= 400 || !wire) throw upstreamError(reply.status, answer);
+    if (typeof answer === 'string') throw new GatewayError('upstream_failed', 'The upstream answered with a body that is not JSON.');
+    return OUTBOUND_WIRES[wire].codec.result(answer);
+  }
+
+  async stream(request: ChatRequest, call: CallContext): Promise<ChatStream> {
+    const { reply, wire } = await this.send(request, call, true);
+    if (reply.status >= 400 || !wire) throw upstreamError(reply.status, parsedOrText(await readWhole(reply.body)));
+    const deltas = OUTBOUND_WIRES[wire].codec.deltas(sseJson(reply.body));
+    return withUsage(deltas, () => estimateInputTokens(request));
+  }
+
+  /** Counted locally by the documented estimate: a count would cost an upstream call in another protocol for little gain. */
+  async countTokens(request: ChatRequest): Promise<number> {
+    return estimateInputTokens(request);
+  }
+
+  /** Sends `request` over the candidate channels (best first), each in its own wire; the reply and the wire of the channel that answered (none: every one failed). */
+  private async send(request: ChatRequest, call: CallContext, stream: boolean): Promise<{ reply: UpstreamReply; wire?: ChatWire }> {
+    const lists = await Promise.all(this.kinds.map((kind) => this.channels.candidates(this.model, kind)));
+    const candidates = lists.flat().sort((a, b) => b.priority - a.priority);
+    const reply = await forwardWithFailover(
+      this.channels,
+      candidates,
+      {
+        operation: 'chat',
+        model: this.model,
+        stream,
+        translated: (channel) => {
+          const wire = OUTBOUND_WIRES[chatWireOf(channel)];
+          const body = wire.codec.request(request, { model: channel.upstreamModel, stream });
+          return { operation: wire.operation(stream), body: Buffer.from(JSON.stringify(body)), sse: stream, headers: wire.headers };
+        },
+      },
+      call,
+    );
+    const answered: RelayChannel | undefined = candidates.find((channel) => channel.id === reply.channelId);
+    return answered ? { reply, wire: chatWireOf(answered) } : { reply };
+  }
+}
+
+/** `deltas` ending with a usage delta: when the upstream's stream ended without one, the documented estimate of its input and of what it delivered. */
+async function* usageGuarded(deltas: AsyncIterable<ChatDelta>, inputEstimate: () => number): AsyncGenerator<ChatDelta> {
+  let counted = false;
+  let delivered = '';
+  for await (const delta of deltas) {
+    if (delta.type === 'usage') counted = true;
+    else if (delta.type === 'text') delivered += delta.text;
+    else if (delta.type === 'tool_arguments') delivered += delta.fragment;
+    yield delta;
+  }
+  if (!counted) yield { type: 'usage', inputTokens: inputEstimate(), outputTokens: countTokens(delivered) };
+}
+
+function withUsage(deltas: AsyncIterable<ChatDelta>, inputEstimate: () => number): ChatStream {
+  return { [Symbol.asyncIterator]: () => usageGuarded(deltas, inputEstimate) };
+}
+
+/** The whole body, up to MAX_ANSWER_BYTES (a longer answer is an upstream failure). */
+async function readWhole(body: AsyncIterable<Uint8Array>): Promise<string> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > MAX_ANSWER_BYTES) throw new GatewayError('upstream_failed', 'The upstream answer is over 32 MiB.');
+    parts.push(chunk);
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** The body parsed as JSON, or its text when it is not JSON. */
+function parsedOrText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
