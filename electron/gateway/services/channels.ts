@@ -80,8 +80,11 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
     return this.secrets;
   }
 
-  /** Adds a channel (`name`, `kind`, `base_url` required); its key, if any, goes to the secret store only. */
-  async add(input: ChannelInput): Promise<ChannelSummary> {
+  /** Adds a channel (`name`, `kind`, `base_url` required, but for volcengine); its key, if any, goes to the secret store only. */
+  async add(given: ChannelInput): Promise<ChannelSummary> {
+    // A volcengine channel without a base URL goes to Volcengine's OpenAPI endpoint.
+    const input =
+      given.kind === 'volcengine' && (given.base_url ?? '').trim() === '' ? { ...given, base_url: VOLCENGINE_DEFAULTS.baseUrl } : given;
     for (const field of ['name', 'kind', 'base_url'] as const) {
       if (input[field] === undefined || input[field].trim() === '') throw invalid(`${field} is required`, field);
     }
