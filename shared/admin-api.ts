@@ -2,7 +2,8 @@
 import type { ChannelInput, ChannelSummary, ChannelTestResult } from './channels.ts';
 import type { AdminAsset, AssetStatus, AssetType, Group, Page } from './portrait.ts';
 import type { JournalEntry, JournalPage, JournalQuery } from './journal.ts';
-import type { ServerSettings, SettingsView } from './settings.ts';
+import type { PriceInput, PriceRow } from './prices.ts';
+import type { ServerSettings, SettingsView, UnroutedPolicy } from './settings.ts';
 
 /** Path prefix of every admin API route. */
 export const ADMIN_API_PREFIX = '/admin/api';
@@ -49,8 +50,10 @@ export interface SecretStoreInfo {
 /** The gateway's state and effective settings (times are epoch milliseconds). */
 export interface ServerStatus {
   version: string;
-  /** `simulate` until relay mode lands. */
+  /** `relay` while at least one relay channel is enabled (its models are relayed), else `simulate` (every model is simulated). */
   mode: 'simulate' | 'relay';
+  /** What a model no enabled channel serves gets on this run: the simulator, or the protocol's "model not found" (`--unrouted`). */
+  unrouted: UnroutedPolicy;
   /** Base URL of the HTTP API. */
   url: string;
   /** Base URL of the TLS listener, when one runs. */
@@ -192,13 +195,21 @@ export interface AdminApi {
   removeChannel: AdminRoute<{ channelId: string }, None, undefined, ChannelSummary>;
   /** One minimal real call of the channel's upstream (with `model`: a 1-token answer), recorded in its health. */
   testChannel: AdminRoute<{ channelId: string }, None, { model?: string }, ChannelTestResult>;
+  /** The price table: `default` first, then every model with a documented or owner's price. */
+  listPrices: AdminRoute<None, None, undefined, PriceRow[]>;
+  /** One model's row; a model with no price of its own answers the `default` price it is charged at. */
+  getPrice: AdminRoute<{ model: string }, None, undefined, PriceRow>;
+  /** Sets the owner's price of a model; the next call is charged at it. */
+  setPrice: AdminRoute<{ model: string }, None, PriceInput, PriceRow>;
+  /** Drops the owner's price of a model (back to its documented price, or to `default`); answers the row as charged now. */
+  resetPrice: AdminRoute<{ model: string }, None, undefined, PriceRow>;
 }
 
 /** Name of an admin route. */
 export type AdminRouteName = keyof AdminApi;
 
 /** HTTP methods the admin API uses. */
-export type AdminMethod = 'GET' | 'POST' | 'PUT';
+export type AdminMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** Method and path (with `:param` placeholders) of every admin route. */
 export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMethod; path: string } } = {
@@ -224,6 +235,10 @@ export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMeth
   updateChannel: { method: 'PUT', path: `${ADMIN_API_PREFIX}/channels/:channelId` },
   removeChannel: { method: 'POST', path: `${ADMIN_API_PREFIX}/channels/:channelId/remove` },
   testChannel: { method: 'POST', path: `${ADMIN_API_PREFIX}/channels/:channelId/test` },
+  listPrices: { method: 'GET', path: `${ADMIN_API_PREFIX}/prices` },
+  getPrice: { method: 'GET', path: `${ADMIN_API_PREFIX}/prices/:model` },
+  setPrice: { method: 'PUT', path: `${ADMIN_API_PREFIX}/prices/:model` },
+  resetPrice: { method: 'DELETE', path: `${ADMIN_API_PREFIX}/prices/:model` },
 };
 
 /** Fills a route's `:param` placeholders (URI-encoded). */

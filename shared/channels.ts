@@ -139,3 +139,8 @@ export function secretHint(secret: string): string {
   const tail = Math.min(4, shown - head);
   return `${secret.slice(0, head)}…${tail > 0 ? secret.slice(-tail) : ''}`;
 }
+
+/** `text` with every occurrence of `secret` replaced by its hint (an upstream error may echo the key); as it is without a secret. */
+export function hideSecret(text: string, secret: string | null): string {
+  return secret ? text.replaceAll(secret, secretHint(secret)) : text;
+}

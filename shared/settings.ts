@@ -1,4 +1,4 @@
-// The server settings a user can save (port, host, TLS, CORS origins, refresh interval, data folder): shape, validation and what applies when.
+// The server settings a user can save (port, host, TLS, CORS origins, refresh interval, data folder, unrouted models): shape, validation and what applies when.
 
 /** Every saved setting and its value type. */
 export interface ServerSettings {
@@ -11,7 +11,16 @@ export interface ServerSettings {
   refreshIntervalMs: number;
   /** Folder of the SQLite file and generated files; null: the default folder. */
   dataDir: string | null;
+  /**
+   * A model no enabled relay channel serves: `simulate`d (the default) or answered with the protocol's "model not found" (`reject`).
+   * Every gateway's view carries it; optional only for views made before it existed.
+   */
+  unrouted?: UnroutedPolicy;
 }
+
+/** What a model no enabled relay channel serves gets: the simulator, or the protocol's "model not found". */
+export const UNROUTED_POLICIES = ['simulate', 'reject'] as const;
+export type UnroutedPolicy = (typeof UNROUTED_POLICIES)[number];
 
 export type SettingKey = keyof ServerSettings;
 
@@ -22,6 +31,7 @@ export const SETTING_KEYS = [
   'corsOrigins',
   'refreshIntervalMs',
   'dataDir',
+  'unrouted',
 ] as const satisfies readonly SettingKey[];
 
 /** Settings a running gateway takes at once; the others apply when the server starts again. */
@@ -171,6 +181,12 @@ export function validateSettings(input: unknown): { ok: true; value: Partial<Ser
     else if (typeof dir !== 'string' || !isAbsolutePath(dir.trim()))
       problems.push({ key: 'dataDir', message: 'Data folder must be an absolute path, or empty for the default folder' });
     else value.dataDir = dir.trim();
+  }
+  if (has('unrouted')) {
+    const policy = given['unrouted'];
+    if (!UNROUTED_POLICIES.includes(policy as UnroutedPolicy))
+      problems.push({ key: 'unrouted', message: `Unrouted models must be one of ${UNROUTED_POLICIES.join(', ')}` });
+    else value.unrouted = policy as UnroutedPolicy;
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value };
 }

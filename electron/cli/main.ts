@@ -1,9 +1,10 @@
-// Entry point of the `gatehouse` CLI: dispatches `serve`, `token` and `channel`, prints usage errors plainly.
+// Entry point of the `gatehouse` CLI: dispatches `serve`, `token`, `channel` and `price`, prints usage errors plainly.
 import { plainMessageOf } from './start-errors.ts';
 import { UsageError } from '../gateway/options/serve-options.ts';
 import { serve, type Output } from './serve.ts';
 import { token } from './token.ts';
 import { channel, CHANNEL_USAGE } from './channel.ts';
+import { price, PRICE_USAGE } from './price.ts';
 
 const HELP = `gatehouse: a local AI gateway
 
@@ -15,6 +16,7 @@ usage:
   gatehouse token list [--account NAME] [--data-dir DIR]
   gatehouse token revoke TOKEN_ID [--data-dir DIR]
 ${CHANNEL_USAGE.replace(/^usage:\n/, '')}
+${PRICE_USAGE.replace(/^usage:\n/, '')}
 
 See docs/cli-and-settings.md for the environment variables that mirror each flag.`;
 
@@ -34,6 +36,8 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'channel':
       return channel(args, process.env, io);
+    case 'price':
+      return price(args, process.env, io);
     case undefined:
     case 'help':
     case '--help':

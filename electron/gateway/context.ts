@@ -18,6 +18,7 @@ import { AssetsService } from './services/assets.ts';
 import { AudioService } from './services/audio.ts';
 import { BillingService } from './services/billing.ts';
 import { ChannelsService } from './services/channels.ts';
+import { PriceTable } from './services/price-table.ts';
 import { STORAGE_LIMITS, type StorageLimits } from './services/storage-limits.ts';
 import { GroupsService } from './services/groups.ts';
 import { ImagesService } from './services/images.ts';
@@ -30,6 +31,7 @@ import { makeListenersSafe } from './safe-events.ts';
 import { AccountsRepo } from './storage/accounts-repo.ts';
 import { AssetsRepo, type AssetRow } from './storage/assets-repo.ts';
 import { ChannelsRepo } from './storage/channels-repo.ts';
+import { PricesRepo } from './storage/prices-repo.ts';
 import { RelayedResponsesRepo } from './storage/relayed-responses-repo.ts';
 import { RemoteGroupsRepo } from './storage/remote-groups-repo.ts';
 import type { Db } from './storage/database.ts';
@@ -78,6 +80,8 @@ export interface RuntimeInfo {
   tlsUrl: string | null;
   /** Extra model names listed by /v1/models, each standing for a simulated model. */
   readonly modelAliases: Readonly<Record<string, string>>;
+  /** What a model no enabled channel serves gets on this run (`--unrouted`, the saved setting). */
+  readonly unrouted: UnroutedPolicy;
 }
 
 /** Everything a route needs. */
@@ -92,6 +96,8 @@ export interface GatewayContext {
   assets: AssetsService;
   accounts: AccountsRepo;
   billing: BillingService;
+  /** The owner's price table (documented defaults, the owner's rows in SQLite), read by billing on every charge. */
+  prices: PriceTable;
   /** Embeddings and rerank through the call's provider, billed by the tokens it counted. */
   retrieval: RetrievalService;
   images: ImagesService;
@@ -191,7 +197,14 @@ export function createContext(options: ContextOptions): GatewayContext {
   const refresher = new AssetRefresher(assetsRepo, providers, clock, assetChanged, { reviewers: services });
   const storageLimits: StorageLimits = { ...STORAGE_LIMITS, ...options.storageLimits };
   const reportError = (error: unknown) => void events.emit('error', error);
-  const billing = new BillingService(new UsageRepo(db), clock, options.modelAliases, { limits: storageLimits, onError: reportError });
+  const prices = new PriceTable(new PricesRepo(db), clock);
+  const billing = new BillingService(
+    new UsageRepo(db),
+    clock,
+    options.modelAliases,
+    { limits: storageLimits, onError: reportError },
+    prices,
+  );
   const scheduler = new RefreshScheduler({
     intervalMs: options.refreshIntervalMs,
     assets: assetsRepo,
@@ -232,6 +245,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       onRenamed: assetChanged,
     }),
     billing,
+    prices,
     retrieval: new RetrievalService(providers, billing),
     audio: new AudioService(providers, billing),
     images: new ImagesService({ providers, billing, clock, dataDir: options.dataDir, onError: reportError }),
@@ -261,6 +275,7 @@ export function createContext(options: ContextOptions): GatewayContext {
         corsOrigins: options.corsOrigins ?? [],
         refreshIntervalMs: options.refreshIntervalMs,
         dataDir: options.dataDir,
+        unrouted: options.unrouted ?? 'simulate',
       },
     },
     runtime: {
@@ -274,6 +289,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       url: null,
       tlsUrl: null,
       modelAliases: options.modelAliases ?? {},
+      unrouted: options.unrouted ?? 'simulate',
     },
   };
 }

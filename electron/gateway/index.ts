@@ -24,6 +24,8 @@ export { DEFAULTS } from './config.ts';
 export { selectSecretStore, SECRET_MODES, type SecretMode } from './secrets/select-store.ts';
 export { openTokenAdmin, type TokenAdmin } from './token-admin.ts';
 export { openChannelAdmin, type ChannelAdmin } from './channel-admin.ts';
+export { openPriceAdmin, type PriceAdmin } from './price-admin.ts';
+export { readPriceInput } from './services/price-input.ts';
 export { testChannel } from './services/channel-probe.ts';
 export { parseHeaderLine } from './services/channel-input.ts';
 export { GatewayError } from './errors.ts';
@@ -201,6 +203,7 @@ function settingsOf(config: GatewayConfig): SettingsContext {
       corsOrigins: config.corsOrigins ?? [],
       refreshIntervalMs: config.refreshIntervalMs ?? DEFAULTS.refreshIntervalMs,
       dataDir: config.dataDir,
+      unrouted: config.unrouted ?? 'simulate',
     },
   };
 }

@@ -1,6 +1,5 @@
 // End-to-end test of a relayed call in the console's Logs detail, in Debian's Chromium against `gatehouse serve` with channels added by the CLI: the channel that answered, the model it was sent, each try.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import type { Browser, Page } from 'playwright-core';
@@ -8,18 +7,10 @@ import { browserSkipReason, launchChromium, screenshot } from '../helpers/browse
 import { ensureBuilt } from '../helpers/build.ts';
 import { consoleUrlOf, firstTokenOf, privateServeArgs, runCliAsync, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
+import { deadPort } from '../helpers/ports.ts';
 
 const skip = browserSkipReason();
 if (skip) console.log(`# skipping the relayed Logs e2e test: ${skip}`);
-
-/** A port nothing listens on. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('console Logs page, relayed call', { skip }, () => {
   const dirs = tempDirs();

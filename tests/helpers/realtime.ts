@@ -71,7 +71,10 @@ export async function openRaw(url: string, options: ClientOptions & { protocols?
   const { protocols, ...rest } = options;
   const socket = new WebSocket(url, protocols ?? [], rest);
   const log = eventLog();
-  socket.on('message', (data: Buffer) => log.push(JSON.parse(data.toString('utf8')) as ServerEvent));
+  // Binary frames (only ever relayed, never sent by the gateway itself) are left to the test's own listener.
+  socket.on('message', (data: Buffer, binary: boolean) => {
+    if (!binary) log.push(JSON.parse(data.toString('utf8')) as ServerEvent);
+  });
   const closing = new Promise<{ code: number; reason: string }>((resolve) =>
     socket.once('close', (code, reason) => {
       log.closed(`code ${code}`);

@@ -1,12 +1,12 @@
 // Integration tests of `gatehouse channel` through real CLI processes: keys only in the keychain, --secrets none, a running server sees changes, `test` against a second gateway.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { ChannelSummary } from '../../shared/channels.ts';
 import { openKeychainStore } from '../../electron/gateway/secrets/keychain-store.ts';
 import { consoleUrlOf, privateServeArgs, runCli, runCliAsync, serveCli } from '../helpers/cli.ts';
 import { request, startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
+import { deadPort } from '../helpers/ports.ts';
 
 const keychain = await openKeychainStore().then(
   () => ({ ok: true, reason: '' }),
@@ -18,15 +18,6 @@ const needsKeychain = keychain.ok
 
 const dirs = tempDirs();
 after(() => dirs.removeAll());
-
-/** A port nothing listens on (taken, then released). */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('gatehouse channel with the OS keychain', { skip: needsKeychain }, () => {
   let upstream: TestGateway;

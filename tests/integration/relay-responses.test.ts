@@ -113,6 +113,25 @@ describe('relay of the Responses API', () => {
     );
   });
 
+  test('a retrieve passes include[], stream and starting_after on to the channel, and nothing else', async () => {
+    const created = await openai.responses.create({ model: 'my-gpt', input: 'with query parameters' });
+    const query = 'include[]=message.output_text.logprobs&stream=false&starting_after=3&api_key=nope&x-gatehouse-fault=x';
+    const fetched = await request(`${front.url}/v1/responses/${created.id}?${query}`, 'GET', { token: front.token });
+    assert.equal(fetched.status, 200);
+    assert.equal(fetched.body.id, created.id);
+    await settle();
+    const [entry] = await journal(up, `/v1/responses/${created.id}`);
+    assert.deepEqual(entry.query, { 'include[]': 'message.output_text.logprobs', stream: 'false', starting_after: '3' });
+
+    const streamed = await fetch(`${front.url}/v1/responses/${created.id}?stream=true`, {
+      headers: { authorization: `Bearer ${front.token}` },
+    });
+    await streamed.text();
+    await settle();
+    const [again] = await journal(up, `/v1/responses/${created.id}`);
+    assert.deepEqual(again.query, { stream: 'true' });
+  });
+
   test('ids the gateway stored itself stay local: retrieved and deleted without reaching a channel', async () => {
     const local = await openai.responses.create({ model: 'sim-chat', input: 'simulated here' });
     assert.equal((await openai.responses.retrieve(local.id)).output_text, local.output_text);

@@ -2,22 +2,12 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { memoryChannels, type TestChannel } from '../helpers/channels.ts';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
-import { openRaw } from '../helpers/realtime.ts';
+import { deadPort } from '../helpers/ports.ts';
 import { journalEntries, settle, usageRows } from '../helpers/relay.ts';
-
-/** A port nothing listens on. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('relay to upstream channels', () => {
   let up: TestGateway;
@@ -130,7 +120,7 @@ describe('relay to upstream channels', () => {
     assert.equal(usageRows(front).at(-1)!.input_tokens, embedded.usage.prompt_tokens);
   });
 
-  test('rerank (v1), image generations and speech are relayed; v2 rerank is not built yet', async () => {
+  test('rerank (v1 and Cohere v2), image generations and speech are relayed', async () => {
     const documents = ['Paris is the capital of France', 'Bananas are yellow'];
     const ranked = await request(`${front.url}/v1/rerank`, 'POST', {
       token: front.token,
@@ -139,8 +129,19 @@ describe('relay to upstream channels', () => {
     assert.equal(ranked.status, 200);
     assert.equal(ranked.body.results[0].index, 0);
     assert.equal(usageRows(front).at(-1)!.input_tokens, ranked.body.usage.total_tokens);
-    const v2 = await request(`${front.url}/v2/rerank`, 'POST', { token: front.token, body: { model: 'my-rerank', query: 'q', documents } });
-    assert.equal(v2.status, 501);
+    const v2 = await request(`${front.url}/v2/rerank`, 'POST', {
+      token: front.token,
+      body: { model: 'my-rerank', query: 'capital of France', documents, return_documents: true },
+    });
+    assert.equal(v2.status, 200);
+    assert.equal(v2.body.results[0].index, 0);
+    assert.equal(v2.body.results[0].document.text, documents[0]);
+    assert.equal(v2.body.meta.api_version.version, '2', "Cohere's v2 shape, as the upstream's /v2/rerank answered it");
+    await settle();
+    const [upstreamV2] = await journal(up, '/v2/rerank');
+    assert.equal(upstreamV2.model, 'sim-rerank', 'the channel base /v1 became /v2/rerank upstream, with the model renamed');
+    assert.equal(usageRows(front).at(-1)!.endpoint, '/v2/rerank');
+    assert.equal(usageRows(front).at(-1)!.input_tokens, v2.body.usage.total_tokens);
 
     const image = await openai.images.generate({ model: 'my-image', prompt: 'a red square', size: '256x256', response_format: 'b64_json' });
     assert.ok(Buffer.from(image.data![0]!.b64_json!, 'base64').subarray(1, 4).toString() === 'PNG');
@@ -451,15 +452,6 @@ describe('relay to upstream channels', () => {
       (error: unknown) => error instanceof OpenAI.BadRequestError && /anthropic/.test(error.message),
     );
     assert.equal(directory.attempts.length, 0);
-  });
-
-  test('an endpoint relay does not build yet answers 501 in the caller protocol, never a simulation', async () => {
-    const socket = await openRaw(`${front.url.replace('http', 'ws')}/v1/realtime?model=my-gpt`, {
-      headers: { authorization: `Bearer ${front.token}` },
-    });
-    const refused = await socket.next('error');
-    assert.match(JSON.stringify(refused), /relay of realtime sessions is not built yet/);
-    await socket.closing;
   });
 
   test('/v1/models lists the relayed models beside the simulated ones; unrouted models are still simulated', async () => {

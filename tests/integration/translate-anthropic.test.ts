@@ -201,15 +201,17 @@ describe('translation into Anthropic Messages', () => {
   });
 
   test("an upstream 429 reaches each client as its SDK's rate-limit error, status kept", async () => {
+    // The fault is the upstream's: the channel's extra header asks it of the upstream gateway.
+    rig.speak('anthropic', { headers: { 'x-gatehouse-fault': '429' } });
     await assert.rejects(
-      rig.openai.chat.completions.create({ model: 'tr-chat-fault-429', messages: [{ role: 'user', content: 'x' }] }),
+      rig.openai.chat.completions.create({ model: 'tr-chat', messages: [{ role: 'user', content: 'x' }] }),
       (error: unknown) => error instanceof OpenAI.RateLimitError,
     );
     await assert.rejects(
-      rig.openai.responses.create({ model: 'tr-chat-fault-429', input: 'x' }),
+      rig.openai.responses.create({ model: 'tr-chat', input: 'x' }),
       (error: unknown) => error instanceof OpenAI.RateLimitError,
     );
-    await assert.rejects(rig.gemini.models.generateContent({ model: 'tr-chat-fault-429', contents: 'x' }), (error: unknown) => {
+    await assert.rejects(rig.gemini.models.generateContent({ model: 'tr-chat', contents: 'x' }), (error: unknown) => {
       assert.equal((error as { status?: number }).status, 429);
       assert.match(String(error), /RESOURCE_EXHAUSTED/);
       return true;

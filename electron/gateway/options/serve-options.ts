@@ -39,6 +39,7 @@ const SETTING_OPTIONS = {
   corsOrigins: 'cors-origins',
   refreshIntervalMs: 'refresh-interval-ms',
   dataDir: 'data-dir',
+  unrouted: 'unrouted',
 } as const satisfies Record<SettingKey, keyof typeof SERVE_ENV>;
 
 export interface ServeOptions {
@@ -124,7 +125,7 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
     secrets: secrets as SecretMode,
     modelAliases: aliases(explicit('model-aliases')),
     journal: onOff(explicit('journal'), true),
-    unrouted: (unrouted?.value as UnroutedPolicy | undefined) ?? 'simulate',
+    unrouted: (unrouted?.value as UnroutedPolicy | undefined) ?? saved.unrouted ?? 'simulate',
     settingsFile,
     defaultDataDir: fallbackDataDir,
     pinned,

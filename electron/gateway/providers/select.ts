@@ -8,10 +8,10 @@ import { translatingBundle } from './relay/translate/bundle.ts';
 import { wireOfCall } from './relay/wires.ts';
 import type { CallContext, ChannelDirectory, ModelCatalogue, ProviderBundle, ProviderSelector } from './types.ts';
 
-/** What happens to a model no channel serves: the simulator answers it, or it is the protocol's "model not found". */
-export type UnroutedPolicy = 'simulate' | 'reject';
+import type { UnroutedPolicy } from '../../../shared/settings.ts';
 
-export const UNROUTED_POLICIES: readonly UnroutedPolicy[] = ['simulate', 'reject'];
+/** What happens to a model no channel serves (a saved setting too, so its values live in shared/settings.ts). */
+export { UNROUTED_POLICIES, type UnroutedPolicy } from '../../../shared/settings.ts';
 
 export interface RoutingOptions {
   /** The configured channels; absent: every call is simulated. */

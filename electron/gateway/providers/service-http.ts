@@ -1,4 +1,5 @@
 // One HTTP call of a portrait or 3D service channel: a time limit, no redirects, a bounded answer, and failures as UpstreamError with the key never in the text.
+import { hideSecret } from '../../../shared/channels.ts';
 import { UpstreamError } from '../errors.ts';
 
 /** Longest JSON answer read from a service upstream. */
@@ -74,12 +75,10 @@ export function jsonOf(answer: ServiceAnswer): unknown {
   }
 }
 
-/** `text` with every occurrence of `secret` (and of each part of an `AK:SK` pair) removed. */
+/** `text` with the key hidden (its hint instead), and each half of an `AK:SK` pair too (an upstream may echo the access key id alone). */
 export function scrub(text: string, secret: string | null | undefined): string {
   if (!secret) return text;
-  let out = text;
-  for (const part of [secret, ...secret.split(':')]) if (part.length >= 4) out = out.replaceAll(part, '…');
-  return out;
+  return [secret, ...secret.split(':').filter((part) => part.length >= 4)].reduce((out, part) => hideSecret(out, part), text);
 }
 
 function causeOf(error: unknown): string {

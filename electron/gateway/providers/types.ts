@@ -4,6 +4,7 @@ import type { JournalRelay } from '../../../shared/journal.ts';
 import type { AssetType } from '../../../shared/portrait.ts';
 import type { ChatRequest, ChatResult, ToolSpec } from '../protocols/neutral/chat.ts';
 import type { ChatStream } from '../protocols/neutral/deltas.ts';
+import type { WebSocket } from 'ws';
 import type { Principal } from '../principal.ts';
 
 /** The client protocol a call arrived in: which codec parsed it and will render the answer. */
@@ -234,6 +235,7 @@ export type PassthroughOperation =
   | 'completions'
   | 'embeddings'
   | 'rerank'
+  | 'rerank_v2'
   | 'images_generations'
   | 'speech'
   | 'images_edits'
@@ -260,6 +262,8 @@ export interface PassthroughRequest {
   sse?: boolean;
   /** Responses retrieve and delete: the upstream's response id (the call has no body). */
   responseId?: string;
+  /** Responses retrieve: the caller's query parameters passed on (`include[]`, `stream`, `starting_after`), as `?…`, or absent. */
+  query?: string;
   /** Only this channel is tried, with no failover: the one that stored a response the call refers to. */
   channelId?: string;
   /** Multipart calls: the form streamed upstream instead of `call.rawBody`, made for the model name the channel sends. It can be sent only once, so only the first channel is tried. */
@@ -306,6 +310,34 @@ export interface PassthroughProvider {
   forward(request: PassthroughRequest, call: CallContext): Promise<UpstreamReply>;
 }
 
+/** What a route asks a realtime relay for. */
+export interface RealtimeRelayRequest {
+  /** The model the caller named (`?model=`). */
+  model: string;
+  /** The WebSocket subprotocols the client offered; those carrying a credential are never sent upstream. */
+  protocols: readonly string[];
+  /** Bills one response: called for each upstream `response.done` (with its usage), and once for a response cut off by a close (what it delivered). Must not throw. */
+  charge(usage: RelayedUsage): void;
+  /**
+   * Asked before a client's `response.create` goes upstream: null when the caller may still spend, else the `error` event
+   * (JSON text, answering the client event `eventId`) sent back instead (quota used up, token revoked or expired).
+   */
+  admit(eventId: string | null): string | null;
+  /** An unexpected failure in one of the session's listeners (a bug), for the gateway's log; never thrown. */
+  report(error: unknown): void;
+}
+
+/** Relays a whole realtime session: the upstream's WebSocket, frames passed both ways as they are. */
+export interface RealtimeRelayProvider {
+  /**
+   * Opens `request.model`'s session upstream (the next channel while a handshake fails) and from then on passes frames
+   * between `client` and it, text and binary as they came, closing each side when the other closes. Frames the client sends
+   * meanwhile are held (bounded) and passed on once it opens. Resolves once the upstream session is open; throws a
+   * GatewayError when none opened, leaving `client` open for the caller to refuse.
+   */
+  open(client: WebSocket, request: RealtimeRelayRequest, call: CallContext): Promise<void>;
+}
+
 /** Every capability of one provider mode. */
 export interface ProviderBundle {
   /** Which face answers: the offline emulator, or a real upstream. */
@@ -322,6 +354,8 @@ export interface ProviderBundle {
   readonly models: ModelCatalogue;
   /** Relay only: forwards the raw call to an upstream of the caller's protocol; routes use it instead of the neutral capabilities when present. */
   readonly passthrough?: PassthroughProvider;
+  /** Relay only: realtime sessions go whole to the upstream (or are refused, for a model relay cannot reach this way); absent: the simulator runs them. */
+  readonly realtimeRelay?: RealtimeRelayProvider;
 }
 
 /** Chooses the provider bundle of each call; background work (the refresh scan, 3D polling) passes no call. */

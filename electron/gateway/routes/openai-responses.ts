@@ -83,7 +83,15 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
         `Response '${request.params.id}' was stored by a relay channel, and no channel serves model '${where.model}' now.`,
       );
     }
-    const asked = { operation, model: where.model, stream: false, responseId: request.params.id, channelId: where.channelId } as const;
+    const query = operation === 'responses_get' ? retrieveQuery(request.url) : undefined;
+    const asked = {
+      operation,
+      model: where.model,
+      stream: false,
+      responseId: request.params.id,
+      channelId: where.channelId,
+      ...(query && { query }),
+    } as const;
     return relayReply(request, reply, passthrough, asked, call, failure, () => done?.());
   };
 
@@ -101,4 +109,14 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
     stored.delete(accountId, request.params.id);
     return { id: request.params.id, object: 'response.deleted', deleted: true };
   });
+}
+
+/** The retrieve parameters of the Responses API, passed on to the channel; others stay at the gateway. */
+const RETRIEVE_PARAMS = new Set(['include[]', 'include', 'stream', 'starting_after']);
+
+/** The query parameters of a retrieve that the upstream reads (`include[]`, `stream`, `starting_after`), as `?…`; undefined when none were given. */
+function retrieveQuery(url: string): string | undefined {
+  const asked = new URLSearchParams(url.slice(url.indexOf('?') + 1 || url.length));
+  const kept = new URLSearchParams([...asked].filter(([name]) => RETRIEVE_PARAMS.has(name)));
+  return kept.size > 0 ? `?${kept}` : undefined;
 }

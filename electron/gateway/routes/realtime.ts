@@ -1,4 +1,4 @@
-// GET /v1/realtime: upgrades to a WebSocket running a realtime session (on the HTTP and the TLS listener).
+// GET /v1/realtime: upgrades to a WebSocket running a realtime session (on the HTTP and the TLS listener), simulated or relayed whole to a channel.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { GatewayContext } from '../context.ts';
@@ -13,6 +13,8 @@ import { requireSocketOrigin } from '../server/same-origin.ts';
 import { paceOf } from '../server/faults.ts';
 import { GatewayError } from '../errors.ts';
 import type { Principal } from '../services/tokens.ts';
+import { ChatMetering } from '../services/chat-metering.ts';
+import type { RelayedUsage } from '../providers/types.ts';
 
 /** The model of a session opened without `?model=`. */
 export const DEFAULT_REALTIME_MODEL = 'sim-realtime';
@@ -21,6 +23,7 @@ const REFUSED_CLOSE_CODE = 3000;
 
 export async function realtimeRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
   const { billing, tokens, clock, events, providers, runtime } = options.context;
+  const metering = new ChatMetering(billing);
   // A browser page may open the socket only from this gateway's own origin or a listed CORS origin: refused with 403 before the upgrade.
   const onRequest = async (request: FastifyRequest) => requireSocketOrigin(request, runtime.corsOrigins);
   app.get<{ Querystring: Record<string, string | undefined> }>(
@@ -46,12 +49,27 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
       const model = request.query.model || DEFAULT_REALTIME_MODEL;
       const pace = paceOf(request);
       const call = callOfSocket(request, socket, principal, 'realtime', '/v1/realtime');
-      const { chat, realtime, passthrough } = providers.for(call, model);
-      if (passthrough) {
-        refuse(
-          socket,
-          new GatewayError('not_implemented', `Model '${model}' is routed to a channel, and relay of realtime sessions is not built yet.`),
-        );
+      const { chat, realtime, realtimeRelay } = providers.for(call, model);
+      const report = (error: unknown) => void events.emit('error', error);
+      if (realtimeRelay) {
+        // A relayed session runs upstream: frames pass both ways, each response billed by the upstream's usage.
+        const bill = { principal, endpoint: '/v1/realtime', model };
+        const charge = guarded(report, (usage: RelayedUsage) => metering.chargeRelayed(bill, usage, 0));
+        // Like a simulated session, a caller who may no longer spend gets an error event instead of a response.
+        const admit = (eventId: string | null) => {
+          try {
+            tokens.authenticate(credential);
+            return null;
+          } catch (error) {
+            return errorEvent(error, eventId);
+          }
+        };
+        realtimeRelay
+          .open(socket, { model, protocols: offeredProtocols(request.headers), charge, admit, report }, call)
+          .catch((error: unknown) => {
+            if (!(error instanceof GatewayError)) report(error);
+            if (socket.readyState === socket.OPEN) refuse(socket, error);
+          });
         return;
       }
       const session = new RealtimeSession({
@@ -68,7 +86,6 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
         report: (error) => void events.emit('error', error),
       });
       // A failure in a handler is reported and answered by the session, never thrown out of the socket's event.
-      const report = (error: unknown) => void events.emit('error', error);
       socket.on(
         'message',
         guarded(report, (data: Buffer) => session.receive(data.toString('utf8'))),
@@ -83,8 +100,30 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
 
 /** Accepts, then says why the caller is refused in an `error` event and closes (a browser cannot read a refused upgrade's status). */
 function refuse(socket: WebSocket, error: unknown): void {
+  const { text, reason } = renderedError(error, null);
+  socket.send(text);
+  socket.close(REFUSED_CLOSE_CODE, reason);
+}
+
+/** The `error` event telling `error` (a GatewayError's message, else a generic one), answering the client event `eventId`. */
+function errorEvent(error: unknown, eventId: string | null): string {
+  return renderedError(error, eventId).text;
+}
+
+function renderedError(error: unknown, eventId: string | null): { text: string; reason: string } {
   const gatewayError = error instanceof GatewayError ? error : new GatewayError('internal', 'Internal error in the gateway; see its log');
   const { body } = renderError('openai', gatewayError) as { body: { error: { type: string; code: string | null } } };
-  socket.send(JSON.stringify({ event_id: publicId('event'), type: 'error', error: { ...body.error, event_id: null } }));
-  socket.close(REFUSED_CLOSE_CODE, `${body.error.type}.${body.error.code ?? 'refused'}`);
+  const text = JSON.stringify({ event_id: publicId('event'), type: 'error', error: { ...body.error, event_id: eventId } });
+  return { text, reason: `${body.error.type}.${body.error.code ?? 'refused'}` };
+}
+
+/** The WebSocket subprotocols the client offered, in order. */
+function offeredProtocols(headers: FastifyRequest['headers']): string[] {
+  const value = headers['sec-websocket-protocol'];
+  return typeof value === 'string'
+    ? value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '')
+    : [];
 }

@@ -26,7 +26,7 @@ export function callOf(request: FastifyRequest, reply: FastifyReply, protocol: I
   };
 }
 
-/** The call context of a WebSocket session (realtime) for `principal`: no raw body; the signal aborts when the socket closes. */
+/** The call context of a WebSocket session (realtime) for `principal`: no raw body; the signal aborts when the socket closes; a relayed session is told to its journal entry. */
 export function callOfSocket(
   request: FastifyRequest,
   socket: { once(event: 'close', listener: () => void): unknown },
@@ -36,5 +36,14 @@ export function callOfSocket(
 ): CallContext {
   const controller = new AbortController();
   socket.once('close', () => controller.abort(new Error('the client went away')));
-  return { principal, protocol, endpoint, headers: request.headers, signal: controller.signal };
+  return {
+    principal,
+    protocol,
+    endpoint,
+    headers: request.headers,
+    signal: controller.signal,
+    noteRelay: (relay) => {
+      request.journalRelay = relay;
+    },
+  };
 }

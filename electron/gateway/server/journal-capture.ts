@@ -146,10 +146,22 @@ export interface JournalHookOptions {
 export function installJournal(app: FastifyInstance, { recorder, clock, holderOf }: JournalHookOptions): void {
   app.addHook('onRequest', async (request, reply) => {
     const [path = '', search = ''] = request.url.split('?', 2);
-    // Preflights and sockets are not calls of the API.
-    if (!isJournaledPath(path) || request.ws || request.method === 'OPTIONS') return;
+    // Preflights are not calls of the API; nor are sockets, but for a relayed realtime session.
+    if (!isJournaledPath(path) || request.method === 'OPTIONS') return;
     const startedAt = performance.now();
     const at = clock.now();
+    if (request.ws) {
+      // The session's socket closes when it ends; only a session relay tried to open upstream becomes an entry.
+      request.raw.socket.once('close', () => {
+        try {
+          const holder = request.journalRelay && holderOf(request);
+          if (holder) recorder.add(relayedSessionRecord(request, { at, path, search, startedAt, ...holder }));
+        } catch (error) {
+          recorder.fail(error);
+        }
+      });
+      return;
+    }
     const tap = tapResponse(reply.raw, startedAt);
     reply.raw.once('close', () => {
       try {
@@ -173,7 +185,7 @@ function recordOf(
   tap: ReturnType<typeof tapResponse>,
   call: { at: number; path: string; search: string; startedAt: number; account: string; token: string },
 ): JournalRecord {
-  const { path, search } = call;
+  const { path } = call;
   const sent = tap.headers();
   const contentType = typeof sent['content-type'] === 'string' ? sent['content-type'] : null;
   const stream = (contentType ?? '').includes('event-stream') || path.includes(':streamGenerateContent');
@@ -191,14 +203,50 @@ function recordOf(
     stream,
     error: errorMessageOf(status, response.text),
     detail: {
-      token: call.token,
-      query: Object.fromEntries([...new URLSearchParams(search)].filter(([name]) => !SECRET_QUERY.has(name))),
-      requestHeaders: stringHeaders(request.headers, (name) => SAFE_REQUEST_HEADER.test(name)),
+      ...requestDetail(request, call),
       request: requestBodyOf(request),
       responseHeaders: stringHeaders(sent, (name) => name !== 'set-cookie'),
       response,
       timing: stream ? tap.timing(!raw.writableFinished) : null,
     },
     ...(request.journalRelay && { relay: request.journalRelay }),
+  };
+}
+
+/** The token, query (without credentials) and safe request headers of a call, for its entry's detail. */
+function requestDetail(request: FastifyRequest, call: { search: string; token: string }) {
+  return {
+    token: call.token,
+    query: Object.fromEntries([...new URLSearchParams(call.search)].filter(([name]) => !SECRET_QUERY.has(name))),
+    requestHeaders: stringHeaders(request.headers, (name) => SAFE_REQUEST_HEADER.test(name)),
+  };
+}
+
+/**
+ * The entry of a relayed realtime session, once it ended: status 101 when a channel opened it (its duration the session's),
+ * else the last upstream status (502 when none answered); the frames are not recorded, the relay's tries are.
+ */
+function relayedSessionRecord(
+  request: FastifyRequest,
+  call: { at: number; path: string; search: string; startedAt: number; account: string; token: string },
+): JournalRecord {
+  const relay = request.journalRelay!;
+  const opened = relay.channel !== null;
+  const status = opened ? 101 : (relay.attempts.at(-1)?.status ?? 502);
+  const model = new URLSearchParams(call.search).get('model');
+  const empty: JournalBody = { contentType: null, bytes: 0, text: null, truncated: false };
+  return {
+    at: call.at,
+    method: request.method,
+    path: call.path,
+    protocol: journalProtocolOf(call.path),
+    model: model ? model.slice(0, 200) : null,
+    account: call.account,
+    status,
+    durationMs: Math.round(performance.now() - call.startedAt),
+    stream: false,
+    error: opened ? null : 'No channel opened the realtime session (see the tries).',
+    detail: { ...requestDetail(request, call), request: empty, responseHeaders: {}, response: empty, timing: null },
+    relay,
   };
 }

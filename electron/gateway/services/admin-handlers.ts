@@ -2,6 +2,7 @@
 import type { AdminApi, AdminRouteName, AdminToken, ScanSummary, ServerStatus } from '../../../shared/admin-api.ts';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { JOURNAL_LIMIT } from '../../../shared/journal.ts';
+import type { UnroutedPolicy } from '../../../shared/settings.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { AccountsRepo } from '../storage/accounts-repo.ts';
 import type { JournalRepo } from '../storage/journal-repo.ts';
@@ -12,6 +13,8 @@ import { readChannelInput } from './channel-input.ts';
 import { presentAdminAsset } from './portrait-present.ts';
 import { testChannel } from './channel-probe.ts';
 import type { ChannelsService } from './channels.ts';
+import { readPriceInput } from './price-input.ts';
+import type { PriceTable } from './price-table.ts';
 import { invalid, notFound } from '../errors.ts';
 import type { GroupsService } from './groups.ts';
 import type { JournalRecorder } from './journal.ts';
@@ -39,6 +42,7 @@ export interface AdminContext extends LiveTargets {
   readonly assets: AssetsService;
   readonly tokens: TokensService;
   readonly channels: ChannelsService;
+  readonly prices: PriceTable;
   readonly accounts: Pick<AccountsRepo, 'findByName'>;
   readonly secrets: SecretStore;
   readonly dataDir: string;
@@ -50,6 +54,7 @@ export interface AdminContext extends LiveTargets {
     readonly simReviewMs: number;
     readonly journal: boolean;
     readonly startedAt: number;
+    readonly unrouted: UnroutedPolicy;
   };
   readonly scheduler: LiveTargets['scheduler'] & { readonly nextRunAt: number | null; runNow(): Promise<ScanSummary> };
   readonly settings: SettingsContext;
@@ -92,7 +97,8 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
     const url = new URL(runtime.url ?? 'http://127.0.0.1:0');
     return {
       version: packageJson.version,
-      mode: 'simulate',
+      mode: context.channels.list().some((channel) => channel.enabled) ? 'relay' : 'simulate',
+      unrouted: runtime.unrouted,
       url: runtime.url ?? '',
       tlsUrl: runtime.tlsUrl,
       host: url.hostname.replace(/^\[|\]$/g, ''),
@@ -197,6 +203,10 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       if (model !== undefined && typeof model !== 'string') throw invalid('model must be a string', 'model');
       return testChannel(context.channels, channelIdOf(context.channels, params.channelId), model);
     },
+    listPrices: () => context.prices.list(),
+    getPrice: ({ params }) => context.prices.get(params.model),
+    setPrice: ({ params, body }) => context.prices.set(params.model, readPriceInput(body)),
+    resetPrice: ({ params }) => context.prices.reset(params.model),
   };
 }
 

@@ -2,7 +2,8 @@
 import type { UsageRepo } from '../storage/usage-repo.ts';
 import type { Clock } from '../time.ts';
 import { FIELD_LIMITS } from '../../../shared/field-limits.ts';
-import { amountMicros } from './pricing.ts';
+import { amountAt, priceOf } from './pricing.ts';
+import type { PriceLookup } from './price-table.ts';
 import { STORAGE_LIMITS, type StorageLimits } from './storage-limits.ts';
 import type { Principal } from './tokens.ts';
 
@@ -29,6 +30,8 @@ export class BillingService {
   /** Configured model aliases: an alias is priced as the model it stands for. */
   private readonly aliases: Readonly<Record<string, string>>;
   private readonly upkeep: LedgerUpkeep;
+  /** The price table, read on every charge (so a price the owner changed bills the next call). */
+  private readonly prices: PriceLookup;
   /** Clock time of the last roll-up step; -Infinity: none yet, so the first charge makes one. */
   private lastRollUp = Number.NEGATIVE_INFINITY;
   constructor(
@@ -36,17 +39,19 @@ export class BillingService {
     clock: Clock,
     aliases: Readonly<Record<string, string>> = {},
     upkeep: LedgerUpkeep = { limits: STORAGE_LIMITS, onError: () => undefined },
+    prices: PriceLookup = { priceOf },
   ) {
     this.repo = repo;
     this.clock = clock;
     this.aliases = aliases;
     this.upkeep = upkeep;
+    this.prices = prices;
   }
 
   /** Charges a call to the caller's token; returns the amount in micro-units. */
   charge(principal: Principal, usage: Usage): number {
     const priced = this.aliases[usage.model] ?? usage.model;
-    const amount = usage.amountMicros ?? amountMicros(priced, usage.inputTokens, usage.outputTokens);
+    const amount = usage.amountMicros ?? amountAt(this.prices.priceOf(priced), usage.inputTokens, usage.outputTokens);
     this.repo.record({
       account_id: principal.accountId,
       token_id: principal.tokenId,

@@ -1,6 +1,6 @@
 // The test call of a channel: one minimal real request to its upstream (a model list or a 1-token answer), timed and recorded in its health.
 import type { ChannelTestResult } from '../../../shared/channels.ts';
-import { secretHint } from '../../../shared/channels.ts';
+import { hideSecret } from '../../../shared/channels.ts';
 import { GatewayError, invalid } from '../errors.ts';
 import { signedJsonHeaders, splitAccessKey } from '../protocols/volcengine/signature.ts';
 import type { RelayChannel, ServiceChannel } from '../providers/types.ts';
@@ -63,7 +63,7 @@ export async function probe(channel: RelayChannel | ServiceChannel, fetchImpl: t
   const elapsed = () => Math.round(performance.now() - started);
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), channel.timeoutMs);
-  const scrub = (text: string) => (channel.key ? text.replaceAll(channel.key, secretHint(channel.key)) : text).slice(0, MESSAGE_LIMIT);
+  const scrub = (text: string) => hideSecret(text, channel.key).slice(0, MESSAGE_LIMIT);
   try {
     const response = await fetchImpl(url, { ...init, redirect: 'manual', signal: abort.signal });
     const latency = elapsed();

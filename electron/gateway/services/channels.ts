@@ -2,6 +2,7 @@
 import {
   CHANNEL_COOLDOWN,
   CHANNEL_DEFAULTS,
+  hideSecret,
   isServiceKind,
   secretHint,
   VOLCENGINE_DEFAULTS,
@@ -244,7 +245,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
     else {
       // An upstream may echo the credential in its error: the text kept never holds a key this process has read.
       const key = this.keys.get(channelId)?.key;
-      const error = key ? outcome.error.replaceAll(key, secretHint(key)) : outcome.error;
+      const error = hideSecret(outcome.error, key ?? null);
       this.repo.recordFailure(channelId, { latencyMs, error: clip(error), now }, cooldownAfter);
     }
   }

@@ -1,4 +1,4 @@
-// The documented price table of simulated models, in currency units (USD) per million tokens or per unit of work.
+// The documented prices (the price table's defaults, which the owner may override: services/price-table.ts), in currency units (USD) per million tokens or per unit of work.
 
 /** Price of one model: per million input and output tokens, plus a flat price per call (images, 3D tasks, …). */
 export interface Price {
@@ -8,8 +8,9 @@ export interface Price {
 }
 
 /**
- * The price table of token-billed calls (chat, embeddings, rerank, realtime, 3D); docs/endpoints.md shows the same numbers. Any model
- * name not listed costs as `default`. Images, speech and transcription are priced by MEDIA_PRICES instead.
+ * The documented prices of token-billed calls (chat, embeddings, rerank, realtime, 3D); docs/endpoints.md shows the same numbers. Any model
+ * name not listed costs as `default`. Images, speech and transcription are priced by MEDIA_PRICES instead. The owner's price table
+ * (services/price-table.ts) starts from these and may change them.
  */
 export const PRICES: Record<string, Price> = {
   default: { inputPerMillion: 0.5, outputPerMillion: 1.5, perCall: 0 },
@@ -20,14 +21,19 @@ export const PRICES: Record<string, Price> = {
   'sim-realtime': { inputPerMillion: 4, outputPerMillion: 16, perCall: 0 },
 };
 
+/** The documented price of `model` (the `default` row for a model not listed). */
 export function priceOf(model: string): Price {
   return PRICES[model] ?? PRICES['default']!;
 }
 
-/** The amount, in micro-units, of a call with these token counts on `model`. */
-export function amountMicros(model: string, inputTokens: number, outputTokens: number): number {
-  const price = priceOf(model);
+/** The amount, in micro-units, of a call with these token counts at `price`. */
+export function amountAt(price: Price, inputTokens: number, outputTokens: number): number {
   return Math.round(inputTokens * price.inputPerMillion + outputTokens * price.outputPerMillion + price.perCall * 1_000_000);
+}
+
+/** The amount, in micro-units, of a call with these token counts on `model` at its documented price. */
+export function amountMicros(model: string, inputTokens: number, outputTokens: number): number {
+  return amountAt(priceOf(model), inputTokens, outputTokens);
 }
 
 /** Prices of media work (USD) charged per unit rather than per token; docs/endpoints.md shows the same numbers. */

@@ -60,6 +60,8 @@ function defaultOf(key: SettingKey, saved: Partial<ServerSettings>, defaultDataD
       return SETTING_DEFAULTS.refreshIntervalMs;
     case 'dataDir':
       return defaultDataDir;
+    case 'unrouted':
+      return 'simulate';
   }
 }
 

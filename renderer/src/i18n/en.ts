@@ -373,6 +373,28 @@ export const en = {
   restarting: 'Restarting…',
   restarted: 'The server restarted with the saved settings.',
   thisRun: 'This run',
+  unroutedModels: 'Models no channel serves',
+  unroutedHint: 'Applies when the server starts again. Same as --unrouted simulate|reject.',
+  unrouted_simulate: 'Simulate them (offline answers)',
+  unrouted_reject: 'Reject them (the protocol’s “model not found”)',
+  // prices
+  prices: 'Prices',
+  pricesNote:
+    'What each call is charged (USD per million tokens), relayed and simulated alike. A model without a row of its own is charged at the default row. Changes charge the next call; amounts already charged stay.',
+  priceInput: 'Input per 1M tokens',
+  priceOutput: 'Output per 1M tokens',
+  priceSource: 'Source',
+  priceDefaultRow: 'default (any other model)',
+  pricePerCall: '+ {amount} per call',
+  priceByOwner: 'set by you',
+  priceDocumented: 'documented default',
+  priceEdit: 'Edit the price of {model}',
+  priceReset: 'Reset the price of {model}',
+  reset: 'Reset',
+  priceSet: 'Set price',
+  priceModelHint: 'The model name callers use; "default" is the price of every model without a row.',
+  priceModelNeeded: 'Name the model.',
+  priceNumberNeeded: 'Write a price in USD, such as 0.15 (at most 4 decimals).',
 } as const;
 
 /** A key of the console's texts. */

@@ -1,7 +1,14 @@
 // The Settings page's server form: loads saved and effective settings, checks the draft as the user types, saves, and restarts the desktop server.
 import { create } from 'zustand';
 import type { DesktopConnection, GatehouseBridge } from '../../../shared/ipc.ts';
-import { SETTING_KEYS, validateSettings, type ServerSettings, type SettingKey, type SettingsView } from '../../../shared/settings.ts';
+import {
+  SETTING_KEYS,
+  validateSettings,
+  type ServerSettings,
+  type SettingKey,
+  type SettingsView,
+  type UnroutedPolicy,
+} from '../../../shared/settings.ts';
 import type { AdminCall } from '../api/admin-client.ts';
 import { ApiError } from '../api/http.ts';
 import { messageOf } from './storage.ts';
@@ -18,6 +25,8 @@ export interface SettingsDraft {
   refreshMinutes: string;
   /** Empty: the default folder. */
   dataDir: string;
+  /** What a model no channel serves gets; absent when the view has no such setting. */
+  unrouted?: UnroutedPolicy;
 }
 
 export interface SettingsState {
@@ -54,6 +63,7 @@ export function draftOf(view: SettingsView): SettingsDraft {
     corsOrigins: value('corsOrigins').join('\n'),
     refreshMinutes: String(+(value('refreshIntervalMs') / 60_000).toFixed(4)),
     dataDir: view.saved.dataDir ?? '',
+    ...(view.defaults.unrouted !== undefined && { unrouted: value('unrouted')! }),
   };
 }
 
@@ -73,7 +83,7 @@ export function changesOf(view: SettingsView, draft: SettingsDraft): Partial<Rec
 }
 
 /** The settings a draft stands for; text that is not a number goes through as is, so the shared check names it. */
-export function settingsOf(draft: SettingsDraft): Record<SettingKey, unknown> {
+export function settingsOf(draft: SettingsDraft): Partial<Record<SettingKey, unknown>> {
   const number = (text: string, pattern: RegExp) => (pattern.test(text.trim()) ? Number(text.trim()) : text);
   const minutes = draft.refreshMinutes.trim();
   return {
@@ -86,6 +96,7 @@ export function settingsOf(draft: SettingsDraft): Record<SettingKey, unknown> {
       .filter((item) => item !== ''),
     refreshIntervalMs: DECIMAL.test(minutes) ? Math.round(Number(minutes) * 60_000) : minutes,
     dataDir: draft.dataDir.trim() === '' ? null : draft.dataDir,
+    ...(draft.unrouted !== undefined && { unrouted: draft.unrouted }),
   };
 }
 

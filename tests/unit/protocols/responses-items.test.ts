@@ -27,7 +27,14 @@ test('messages, function calls and their outputs become turns; a message and its
   ]);
   assert.deepEqual(turns, [
     { role: 'system', text: 'Rules.' },
-    { role: 'user', text: 'Weather?\n[image]' },
+    {
+      role: 'user',
+      text: 'Weather?\n[image]',
+      parts: [
+        { type: 'text', text: 'Weather?' },
+        { type: 'image', url: 'x' },
+      ],
+    },
     { role: 'assistant', text: 'Checking.', toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}' }] },
     { role: 'tool', toolCallId: 'call_1', name: 'get_weather', text: '{"t":3}' },
   ]);

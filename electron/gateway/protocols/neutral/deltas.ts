@@ -28,16 +28,34 @@ export interface ChatStream extends AsyncIterable<ChatDelta> {
 
 /** Folds a whole stream back into the answer it spells (non-streaming calls over a streaming upstream, and tests). */
 export async function collectChat(stream: AsyncIterable<ChatDelta>): Promise<ChatResult> {
-  const choices: ChatChoice[] = [];
-  const choiceAt = (index: number) => (choices[index] ??= { text: '', toolCalls: [], finishReason: 'stop' });
-  let usage: ChatUsage = { inputTokens: 0, outputTokens: 0 };
-  for await (const delta of stream) {
+  const fold = new ChatFold();
+  for await (const delta of stream) fold.add(delta);
+  return fold.result();
+}
+
+/** Folds deltas that are all at hand (a whole answer read as deltas) into the answer they spell. */
+export function foldChat(deltas: Iterable<ChatDelta>): ChatResult {
+  const fold = new ChatFold();
+  for (const delta of deltas) fold.add(delta);
+  return fold.result();
+}
+
+/** The answer built up delta by delta. */
+class ChatFold {
+  private readonly choices: ChatChoice[] = [];
+  private usage: ChatUsage = { inputTokens: 0, outputTokens: 0 };
+
+  private choiceAt(index: number): ChatChoice {
+    return (this.choices[index] ??= { text: '', toolCalls: [], finishReason: 'stop' });
+  }
+
+  add(delta: ChatDelta): void {
     switch (delta.type) {
       case 'text':
-        choiceAt(delta.choice).text += delta.text;
+        this.choiceAt(delta.choice).text += delta.text;
         break;
       case 'reasoning': {
-        const parts = (choiceAt(delta.choice).reasoning ??= []);
+        const parts = (this.choiceAt(delta.choice).reasoning ??= []);
         const part: Reasoning = (parts[delta.part] ??= { text: '' });
         part.text += delta.text;
         if (delta.signature !== undefined) part.signature = delta.signature;
@@ -46,7 +64,7 @@ export async function collectChat(stream: AsyncIterable<ChatDelta>): Promise<Cha
         break;
       }
       case 'tool_call':
-        choiceAt(delta.choice).toolCalls[delta.call] = {
+        this.choiceAt(delta.choice).toolCalls[delta.call] = {
           id: delta.id,
           name: delta.name,
           arguments: '',
@@ -54,23 +72,26 @@ export async function collectChat(stream: AsyncIterable<ChatDelta>): Promise<Cha
         };
         break;
       case 'tool_arguments': {
-        const call = choiceAt(delta.choice).toolCalls[delta.call];
+        const call = this.choiceAt(delta.choice).toolCalls[delta.call];
         if (call) call.arguments += delta.fragment;
         break;
       }
       case 'finish': {
-        const choice = choiceAt(delta.choice);
+        const choice = this.choiceAt(delta.choice);
         choice.finishReason = delta.reason;
         if (delta.stopSequence !== undefined) choice.stopSequence = delta.stopSequence;
         break;
       }
       case 'usage': {
         const { type: _type, ...counts } = delta;
-        usage = counts;
+        this.usage = counts;
         break;
       }
     }
   }
-  for (let index = 0; index < choices.length; index++) choiceAt(index);
-  return { choices, usage };
+
+  result(): ChatResult {
+    for (let index = 0; index < this.choices.length; index++) this.choiceAt(index);
+    return { choices: this.choices, usage: this.usage };
+  }
 }

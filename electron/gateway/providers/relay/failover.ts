@@ -1,8 +1,10 @@
 // Tries the channels of a model in order until one answers: the next on a connection error, a timeout before headers or a retryable status; never once a body is being passed on.
-import type { JournalRelay } from '../../../../shared/journal.ts';
+import { hideSecret } from '../../../../shared/channels.ts';
 import { GatewayError } from '../../errors.ts';
 import type { CallContext, ChannelDirectory, PassthroughRequest, RelayChannel, RelayedUsage, UpstreamReply } from '../types.ts';
+import { attemptLog } from './attempts.ts';
 import { answerHeaders, upstreamHeaders } from './headers.ts';
+import { scrubBytes } from './key-scrub.ts';
 import type { RelayKind } from './kind.ts';
 import { RELAY_KINDS } from './kinds.ts';
 import { callerGone, upstreamFetch, type Fetched, type UpstreamInit } from './upstream-fetch.ts';
@@ -33,23 +35,11 @@ export async function forwardWithFailover(
   request: PassthroughRequest,
   call: CallContext,
 ): Promise<UpstreamReply> {
-  if (channels.length === 0) {
-    throw new GatewayError(
-      'unavailable',
-      `Every channel serving model '${request.model}' is cooling down after failures; try again shortly.`,
-    );
-  }
+  if (channels.length === 0) throw allCoolingDown(request.model);
   // A form streamed upstream can be sent only once: the first channel gets it, and no retry follows.
   const queue: Turn[] = (request.form ? channels.slice(0, 1) : channels).map((channel) => ({ channel, notBefore: 0, again: false }));
   let last: Failure | undefined;
-  const relay: JournalRelay = { channel: null, upstreamModel: null, attempts: [] };
-  /** Records one try for the journal; `answered`: the caller gets this channel's answer. */
-  const note = (channel: RelayChannel, ms: number, outcome: { status: number } | { error: string }, answered = false) => {
-    const error = 'error' in outcome ? (channel.key ? outcome.error.replaceAll(channel.key, '…') : outcome.error) : null;
-    relay.attempts.push({ channel: channel.name, status: 'status' in outcome ? outcome.status : null, error, ms: Math.round(ms) });
-    if (answered) Object.assign(relay, { channel: channel.name, upstreamModel: channel.upstreamModel });
-    call.noteRelay?.({ ...relay, attempts: [...relay.attempts] });
-  };
+  const note = attemptLog(call);
   for (let turn = queue.shift(); turn; turn = queue.shift()) {
     const { channel } = turn;
     await waitUntil(turn.notBefore, call.signal);
@@ -68,7 +58,7 @@ export async function forwardWithFailover(
       fetched = await upstreamFetch(url, init, channel.timeoutMs, call.signal);
     } catch (error) {
       if (call.signal.aborted) throw error;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = hideSecret(error instanceof Error ? error.message : String(error), channel.key);
       directory.record(channel.id, { ok: false, latencyMs: Date.now() - started, error: message });
       note(channel, Date.now() - started, { error: message });
       last = { message: `channel '${channel.name}': ${message}` };
@@ -77,7 +67,7 @@ export async function forwardWithFailover(
     const { response } = fetched;
     const latencyMs = Date.now() - started;
     if (RETRYABLE.has(response.status)) {
-      const answer = { status: response.status, headers: answerHeaders(response.headers), body: await errorBody(fetched) };
+      const answer = { status: response.status, headers: answerHeaders(response.headers), body: await errorBody(fetched, channel.key) };
       directory.record(channel.id, { ok: false, latencyMs, error: `HTTP ${response.status}` });
       note(channel, latencyMs, { status: response.status });
       last = { message: `channel '${channel.name}': HTTP ${response.status}`, answer };
@@ -93,13 +83,18 @@ export async function forwardWithFailover(
       directory.record(channel.id, { ok: true, latencyMs });
     }
     note(channel, latencyMs, { status: response.status }, true);
-    if (!response.ok) return buffered(response.status, answerHeaders(response.headers), await errorBody(fetched));
+    if (!response.ok) return buffered(response.status, answerHeaders(response.headers), await errorBody(fetched, channel.key));
     // The caller's model name goes back into the answer only when the channel renamed it (a translator renders it itself).
     const renameTo = channel.upstreamModel !== request.model && !translated ? request.model : undefined;
     return { ...streamed(fetched, kind, hideUsage, renameTo), channelId: channel.id };
   }
   if (last?.answer) return buffered(last.answer.status, last.answer.headers, last.answer.body);
   throw new GatewayError('upstream_failed', `No channel serving model '${request.model}' answered (${last?.message ?? 'none tried'}).`);
+}
+
+/** The refusal of a call whose every channel is cooling down. */
+export function allCoolingDown(model: string): GatewayError {
+  return new GatewayError('unavailable', `Every channel serving model '${model}' is cooling down after failures; try again shortly.`);
 }
 
 /** The method, headers and body of `request` sent on `channel`, and whether the usage event asked for is hidden from the caller. */
@@ -176,8 +171,8 @@ function buffered(status: number, headers: Record<string, string>, bytes: Uint8A
   };
 }
 
-/** The start of an error answer's body (up to ERROR_BODY_LIMIT), then the request is stopped. */
-async function errorBody(fetched: Fetched): Promise<Uint8Array> {
+/** The start of an error answer's body (up to ERROR_BODY_LIMIT), then the request is stopped; a key it echoes is replaced by its hint. */
+async function errorBody(fetched: Fetched, key: string | null): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let size = 0;
   try {
@@ -191,7 +186,7 @@ async function errorBody(fetched: Fetched): Promise<Uint8Array> {
   } finally {
     fetched.stop();
   }
-  return Buffer.concat(parts).subarray(0, ERROR_BODY_LIMIT);
+  return scrubBytes(Buffer.concat(parts).subarray(0, ERROR_BODY_LIMIT), key);
 }
 
 /** The wait a `retry-after-ms` or `retry-after` (seconds or an HTTP date) header asks for, in ms. */

@@ -11,6 +11,8 @@ import type {
   RelayChannel,
 } from '../types.ts';
 import { forwardWithFailover } from './failover.ts';
+import { RELAY_KINDS } from './kinds.ts';
+import { openRealtime } from './openai/realtime.ts';
 import { refusingBundle } from './refusing.ts';
 
 /** The bundle answering calls for `model` through the `kind` channels of `channels`; a chat call only through those speaking its `wire`. */
@@ -32,6 +34,12 @@ export function relayBundle(
         return forwardWithFailover(channels, pinned(speaking, request), request, call);
       },
     },
+    // Realtime sessions are an OpenAI protocol: only OpenAI channels open them (others keep the refusal above).
+    ...(kind === 'openai' && {
+      realtimeRelay: {
+        open: (client, request, call) => openRealtime(channels, RELAY_KINDS[kind], channels.candidates(model, kind), client, request, call),
+      },
+    }),
   };
 }
 

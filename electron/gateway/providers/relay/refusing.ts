@@ -2,7 +2,7 @@
 import type { GatewayError } from '../../errors.ts';
 import type { ModelCatalogue, ProviderBundle } from '../types.ts';
 
-/** Every capability of the bundle throws `error()`; only the catalogue answers. `passthrough` is added by the caller when it has one. */
+/** Every capability of the bundle throws `error()` (a realtime session is refused at its start); only the catalogue answers. `passthrough` is added by the caller when it has one. */
 export function refusingBundle(error: () => GatewayError, models: ModelCatalogue): ProviderBundle {
   const refuse = async (): Promise<never> => {
     throw error();
@@ -21,6 +21,7 @@ export function refusingBundle(error: () => GatewayError, models: ModelCatalogue
     mesh3d: { submit: refuse, check: refuse },
     realtime: { hear: refuse, speak: refuse, speakable: refuseNow, checkTools: refuse },
     reviewer: { submit: refuse, check: refuse },
+    realtimeRelay: { open: refuse },
     models,
   };
 }

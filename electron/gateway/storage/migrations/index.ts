@@ -12,6 +12,7 @@ import { tasks3dUpstream } from './010-tasks3d-upstream.ts';
 import { channels } from './011-channels.ts';
 import { journalRelay } from './012-journal-relay.ts';
 import { relayedResponses } from './013-relayed-responses.ts';
+import { prices } from './014-prices.ts';
 import { portraitUpstreams } from './018-portrait-upstreams.ts';
 import type { Db } from '../database.ts';
 import { channelApi } from './019-channel-api.ts';
@@ -43,6 +44,7 @@ export const migrations: readonly Migration[] = [
   channels,
   journalRelay,
   relayedResponses,
+  prices,
   portraitUpstreams,
   channelApi,
 ];

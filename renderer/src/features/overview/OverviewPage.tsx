@@ -87,6 +87,7 @@ export function OverviewPage() {
         {status ? (
           <dl className="facts">
             <Fact label={t('state')} value={t('running', { mode: status.mode })} testId="server-state" />
+            <Fact label={t('unroutedModels')} value={t(`unrouted_${status.unrouted}`)} testId="server-unrouted" />
             <Fact label={t('baseUrl')} value={status.url} copy testId="base-url" />
             <Fact label={t('openaiBaseUrl')} value={`${status.url}/v1`} copy />
             <Fact label={t('port')} value={String(status.port)} />

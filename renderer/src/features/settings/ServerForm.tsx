@@ -1,6 +1,6 @@
-// The saved server settings form: port, host, TLS, CORS origins, refresh interval and data folder, checked as typed, with what applies when.
+// The saved server settings form: port, host, TLS, CORS origins, refresh interval, data folder and unrouted models, checked as typed, with what applies when.
 import { useEffect, useState, type FormEvent } from 'react';
-import { isLoopbackHost, type SettingKey } from '../../../../shared/settings.ts';
+import { isLoopbackHost, UNROUTED_POLICIES, type SettingKey, type UnroutedPolicy } from '../../../../shared/settings.ts';
 import { useStores } from '../../context.ts';
 import { useT, type MessageKey } from '../../i18n/index.ts';
 import { Button, ErrorNote, Field, Panel } from '../../components/ui.tsx';
@@ -12,6 +12,7 @@ const LABELS: Record<SettingKey, MessageKey> = {
   corsOrigins: 'corsOrigins',
   refreshIntervalMs: 'refreshMinutes',
   dataDir: 'dataFolder',
+  unrouted: 'unroutedModels',
 };
 
 export function ServerForm() {
@@ -132,6 +133,21 @@ export function ServerForm() {
             onChange={(event) => edit({ dataDir: event.target.value })}
           />
         </Field>
+        {draft.unrouted !== undefined && (
+          <Field label={t('unroutedModels')} error={problems.unrouted} hint={hint('unrouted', t('unroutedHint'))}>
+            <select
+              value={draft.unrouted}
+              disabled={pinned('unrouted')}
+              onChange={(event) => edit({ unrouted: event.target.value as UnroutedPolicy })}
+            >
+              {UNROUTED_POLICIES.map((policy) => (
+                <option key={policy} value={policy}>
+                  {t(`unrouted_${policy}`)}
+                </option>
+              ))}
+            </select>
+          </Field>
+        )}
         <div className="row">
           <Button type="submit" kind="primary" busy={saving} disabled={hasProblems}>
             {saving ? t('savingSettings') : t('saveSettings')}

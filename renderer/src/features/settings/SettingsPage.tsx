@@ -5,6 +5,7 @@ import { formatTime, useT, type MessageKey } from '../../i18n/index.ts';
 import { Button, ErrorNote, Panel } from '../../components/ui.tsx';
 import { LANGUAGES, THEMES } from '../../stores/prefs.ts';
 import { messageOf } from '../../stores/storage.ts';
+import { PricesCard } from './PricesCard.tsx';
 import { ServerForm } from './ServerForm.tsx';
 
 const LANGUAGE_NAMES = { en: 'English', zh: '中文' } as const;
@@ -75,6 +76,7 @@ function ServerSettings() {
     },
     { label: 'dataFolder', value: status.dataDir, flag: '--data-dir / GATEHOUSE_DATA_DIR' },
     { label: 'secretsKept', value: status.secrets.description, flag: '--secrets auto|keychain|file|none' },
+    { label: 'unroutedModels', value: status.unrouted, flag: '--unrouted / GATEHOUSE_UNROUTED' },
   ];
   const scan = async () => {
     setScanning(true);
@@ -163,6 +165,7 @@ export function SettingsPage() {
       <div className="stack">
         <ServerForm />
         <ServerSettings />
+        <PricesCard />
       </div>
     </div>
   );

@@ -74,11 +74,20 @@ export function anthropicUsage(usage: ChatUsage): AnthropicUsage {
   };
 }
 
-/** A reasoning part as a thinking block (its signature carried when it is another protocol's) or, opaque, a redacted one. */
+/**
+ * A reasoning part as a thinking block, or Anthropic's own opaque reasoning as a redacted one. Another provider's signature or
+ * opaque data (Gemini, Responses encrypted content) rides in the thinking block's signature, marked with its origin, beside its text.
+ */
 export function thinkingBlock(reasoning: Reasoning): AnthropicBlock {
-  if (reasoning.data !== undefined) return { type: 'redacted_thinking', data: carryOpaque(reasoning.data, reasoning.origin, 'anthropic') };
-  const signature = reasoning.signature === undefined ? '' : carryOpaque(reasoning.signature, reasoning.origin, 'anthropic');
+  if (reasoning.data !== undefined && isAnthropic(reasoning.origin)) return { type: 'redacted_thinking', data: reasoning.data };
+  const opaque = reasoning.signature ?? reasoning.data;
+  const signature = opaque === undefined ? '' : carryOpaque(opaque, reasoning.origin, 'anthropic');
   return { type: 'thinking', thinking: reasoning.text, signature };
+}
+
+/** Reasoning of no stated origin is taken as the client's own. */
+export function isAnthropic(origin: string | undefined): boolean {
+  return origin === undefined || origin === 'anthropic';
 }
 
 /** Anthropic tool-use ids start with `toolu_`; the engine's own prefix is swapped for it. */

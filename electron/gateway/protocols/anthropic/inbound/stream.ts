@@ -2,7 +2,7 @@
 import type { ChatDelta } from '../../neutral/deltas.ts';
 import type { NamedEvent } from '../../named-event.ts';
 import { carryOpaque, carryToolId } from '../../neutral/carry.ts';
-import { STOP_REASONS, toolUseId, type AnthropicStopReason } from './message.ts';
+import { isAnthropic, STOP_REASONS, toolUseId, type AnthropicStopReason } from './message.ts';
 
 /** Identity of one streamed message, and the input tokens its `message_start` reports. */
 export interface AnthropicStreamMeta {
@@ -49,8 +49,8 @@ export async function* anthropicStreamEvents(deltas: AsyncIterable<ChatDelta>, m
     if (delta.type !== 'usage' && delta.choice !== 0) continue; // the Messages API has no `n`
     switch (delta.type) {
       case 'reasoning': {
-        if (delta.data !== undefined) {
-          yield* start({ type: 'redacted_thinking', data: carryOpaque(delta.data, delta.origin, 'anthropic') });
+        if (delta.data !== undefined && isAnthropic(delta.origin)) {
+          yield* start({ type: 'redacted_thinking', data: delta.data });
           break;
         }
         if (thinkingPart !== delta.part) {
@@ -59,8 +59,9 @@ export async function* anthropicStreamEvents(deltas: AsyncIterable<ChatDelta>, m
         }
         if (delta.text !== '')
           yield event({ type: 'content_block_delta', index: blocks - 1, delta: { type: 'thinking_delta', thinking: delta.text } });
-        if (delta.signature !== undefined) {
-          const signature = carryOpaque(delta.signature, delta.origin, 'anthropic');
+        const opaque = delta.signature ?? delta.data;
+        if (opaque !== undefined) {
+          const signature = carryOpaque(opaque, delta.origin, 'anthropic');
           yield event({ type: 'content_block_delta', index: blocks - 1, delta: { type: 'signature_delta', signature } });
         }
         break;

@@ -1,6 +1,7 @@
 // Translates a Gemini GenerateContentRequest (contents, systemInstruction, generationConfig, tools) into the neutral ChatRequest.
 import { invalid } from '../../../errors.ts';
-import type { ChatRequest, ChatTurn, OutputFormat, ToolCall, ToolChoice, ToolSpec } from '../../neutral/chat.ts';
+import type { ChatRequest, ChatTurn, OutputFormat, Reasoning, ToolCall, ToolChoice, ToolSpec, UserPart } from '../../neutral/chat.ts';
+import { readCarried } from '../../neutral/carry.ts';
 import {
   absent,
   asObject,
@@ -35,6 +36,8 @@ export function parseGenerateContent(body: unknown, model: string): ChatRequest 
   const temperature = optionalNumber(config, 'temperature', { min: 0, max: 2 }, 'generationConfig.temperature');
   const n = optionalNumber(config, 'candidateCount', { integer: true, min: 1, max: 8 }, 'generationConfig.candidateCount');
   const seed = optionalNumber(config, 'seed', { integer: true }, 'generationConfig.seed');
+  const topP = optionalNumber(config, 'topP', { min: 0, max: 1 }, 'generationConfig.topP');
+  const thinking = parseThinking(config);
   const format = parseFormat(config);
   return {
     model,
@@ -48,6 +51,26 @@ export function parseGenerateContent(body: unknown, model: string): ChatRequest 
     ...(temperature !== undefined && { temperature }),
     ...(n !== undefined && { n }),
     ...(seed !== undefined && { seed }),
+    ...(topP !== undefined && { topP }),
+    ...thinking,
+  };
+}
+
+/** `thinkingConfig`: a budget (0 turns thinking off) and whether thoughts are shown. */
+function parseThinking(config: Fields): Pick<ChatRequest, 'reasoning' | 'includeReasoning'> {
+  if (absent(config, 'thinkingConfig')) return {};
+  const path = 'generationConfig.thinkingConfig';
+  const thinking = asObject(config['thinkingConfig'], path);
+  const budget = optionalNumber(thinking, 'thinkingBudget', { integer: true, min: -1 }, `${path}.thinkingBudget`);
+  const level = optionalString(thinking, 'thinkingLevel', `${path}.thinkingLevel`)?.toLowerCase();
+  const effort = (['minimal', 'low', 'medium', 'high'] as const).find((name) => name === level);
+  const reasoning: NonNullable<ChatRequest['reasoning']> = {
+    ...(budget !== undefined && budget >= 0 && { budgetTokens: budget }),
+    ...(effort !== undefined && { effort }),
+  };
+  return {
+    ...(Object.keys(reasoning).length > 0 && { reasoning }),
+    ...(thinking['includeThoughts'] === true && { includeReasoning: true }),
   };
 }
 
@@ -97,7 +120,9 @@ function contentTurns(contents: unknown[]): ChatTurn[] {
       throw invalid(`* ${path}.role: Please use a valid role: user, model.`, `${path}.role`);
     }
     const texts: string[] = [];
+    const media: UserPart[] = [];
     const calls: ToolCall[] = [];
+    const reasoning: Reasoning[] = [];
     const results: ChatTurn[] = [];
     partsOf(content, path).forEach((part, partIndex) => {
       const partPath = `${path}.parts[${partIndex}]`;
@@ -106,22 +131,54 @@ function contentTurns(contents: unknown[]): ChatTurn[] {
         const name = requiredString(call, 'name', `${partPath}.functionCall.name`);
         const id = optionalString(call, 'id') ?? `call_${++counter}`;
         pending.set(name, [...(pending.get(name) ?? []), id]);
-        calls.push({ id, name, arguments: JSON.stringify(call['args'] ?? {}) });
+        const signature = signatureOf(part);
+        calls.push({ id, name, arguments: JSON.stringify(call['args'] ?? {}), ...(signature && { thoughtSignature: signature.value }) });
       } else if (!absent(part, 'functionResponse')) {
         const response = asObject(part['functionResponse'], `${partPath}.functionResponse`);
         const name = requiredString(response, 'name', `${partPath}.functionResponse.name`);
         const id = optionalString(response, 'id') ?? pending.get(name)?.shift() ?? name;
-        results.push({ role: 'tool', toolCallId: id, name, text: JSON.stringify(response['response'] ?? {}) });
+        const output = response['response'];
+        const failed =
+          isObject(output) && output['error'] !== undefined && output['output'] === undefined && output['result'] === undefined;
+        results.push({ role: 'tool', toolCallId: id, name, text: JSON.stringify(output ?? {}), ...(failed && { isError: true }) });
       } else {
+        const signature = signatureOf(part);
+        if (part['thought'] === true) {
+          const thought = typeof part['text'] === 'string' ? part['text'] : '';
+          reasoning.push({ text: thought, ...(signature && { signature: signature.value, origin: signature.origin }) });
+        } else if (signature) reasoning.push({ text: '', signature: signature.value, origin: signature.origin });
         const text = textOf(part, partPath);
         if (text !== undefined) texts.push(text);
+        const image = mediaOf(part);
+        if (image) media.push(image);
       }
     });
     const text = texts.join('');
-    if (role === 'model') return [{ role: 'assistant', text, ...(calls.length > 0 && { toolCalls: calls }) }];
-    return texts.length > 0 || results.length === 0 ? [...results, { role: 'user', text }] : results;
+    if (role === 'model') {
+      return [{ role: 'assistant', text, ...(calls.length > 0 && { toolCalls: calls }), ...(reasoning.length > 0 && { reasoning }) }];
+    }
+    const parts: UserPart[] | undefined =
+      media.length > 0 ? [...(text !== '' ? [{ type: 'text' as const, text }] : []), ...media] : undefined;
+    return texts.length > 0 || results.length === 0 ? [...results, { role: 'user', text, ...(parts && { parts }) }] : results;
   });
   return nameToolResults(turns);
+}
+
+/** A part's thought signature: Gemini's own, or another provider's signature this gateway carried in it. */
+function signatureOf(part: Fields): { value: string; origin: string } | undefined {
+  const signature = part['thoughtSignature'] ?? part['thought_signature'];
+  return typeof signature === 'string' && signature !== '' ? readCarried(signature, 'gemini') : undefined;
+}
+
+/** An inline image (base64 with its MIME type) or file data by URI, as a neutral media part. */
+function mediaOf(part: Fields): UserPart | undefined {
+  const inline = part['inlineData'];
+  if (isObject(inline) && typeof inline['data'] === 'string' && typeof inline['mimeType'] === 'string') {
+    return { type: 'image', data: inline['data'], mediaType: inline['mimeType'] };
+  }
+  const file = part['fileData'];
+  if (isObject(file) && typeof file['fileUri'] === 'string') return { type: 'image', url: file['fileUri'] };
+  return undefined;
 }
 
 /** Function declarations of every tool; other tool kinds (search, code execution) are not simulated. */

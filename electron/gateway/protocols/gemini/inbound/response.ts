@@ -2,9 +2,12 @@
 import { parseToolArguments } from '../../turns.ts';
 import type { ChatChoice, ChatResult, FinishReason, ToolCall } from '../../neutral/chat.ts';
 import type { ChatDelta } from '../../neutral/deltas.ts';
+import { carryOpaque } from '../../neutral/carry.ts';
 
-/** A part of generated content. */
-export type GeminiPart = { text: string } | { functionCall: { id: string; name: string; args: unknown } };
+/** A part of generated content: text (a thought when `thought`), or a function call; either may carry a thought signature. */
+export type GeminiPart =
+  | { text: string; thought?: true; thoughtSignature?: string }
+  | { functionCall: { id: string; name: string; args: unknown }; thoughtSignature?: string };
 
 /** One candidate answer; `finishReason` only on a candidate's last chunk. */
 export interface GeminiCandidate {
@@ -17,6 +20,8 @@ export interface GeminiUsage {
   promptTokenCount: number;
   candidatesTokenCount: number;
   totalTokenCount: number;
+  thoughtsTokenCount?: number;
+  cachedContentTokenCount?: number;
 }
 
 /** The answer of `generateContent`, and each chunk of `streamGenerateContent`. */
@@ -36,7 +41,10 @@ export interface GeminiAnswerMeta {
 export function toGenerateContentResponse(result: ChatResult, meta: GeminiAnswerMeta): GenerateContentResponse {
   return {
     candidates: result.choices.map((choice, index) => ({
-      content: { role: 'model', parts: [...textParts(choice), ...callParts(choice.toolCalls)] },
+      content: {
+        role: 'model',
+        parts: [...(choice.reasoning ?? []).flatMap(thoughtParts), ...textParts(choice), ...callParts(choice.toolCalls)],
+      },
       finishReason: finishReasonOf(choice.finishReason),
       index,
     })),
@@ -77,6 +85,11 @@ export async function* toGenerateContentChunks(
   }
   for await (const delta of deltas) {
     switch (delta.type) {
+      case 'reasoning': {
+        const parts = thoughtParts(delta);
+        if (parts.length > 0) yield* put(delta.choice, parts);
+        break;
+      }
       case 'text':
         // An empty text is a part only as the candidate's first (an empty answer).
         if (delta.text !== '' || !texted.has(delta.choice)) yield* put(delta.choice, [{ text: delta.text }]);
@@ -84,7 +97,12 @@ export async function* toGenerateContentChunks(
         break;
       case 'tool_call': {
         const list = calls.get(delta.choice) ?? [];
-        list[delta.call] = { id: delta.id, name: delta.name, arguments: '' };
+        list[delta.call] = {
+          id: delta.id,
+          name: delta.name,
+          arguments: '',
+          ...(delta.thoughtSignature !== undefined && { thoughtSignature: delta.thoughtSignature }),
+        };
         calls.set(delta.choice, list);
         break;
       }
@@ -110,10 +128,27 @@ export async function* toGenerateContentChunks(
   if (pending.size > 0) yield chunk();
 }
 
-/** Gemini's token usage block; also the answer's shape for countTokens' `totalTokens`. */
+/** Gemini's token usage block (thoughts apart from the candidates' tokens); also the answer's shape for countTokens' `totalTokens`. */
 export function usageOf(usage: ChatResult['usage']): GeminiUsage {
   const { inputTokens, outputTokens } = usage;
-  return { promptTokenCount: inputTokens, candidatesTokenCount: outputTokens, totalTokenCount: inputTokens + outputTokens };
+  const thoughts = usage.reasoningTokens ?? 0;
+  return {
+    promptTokenCount: inputTokens,
+    candidatesTokenCount: outputTokens - thoughts,
+    totalTokenCount: inputTokens + outputTokens,
+    ...(thoughts > 0 && { thoughtsTokenCount: thoughts }),
+    ...(usage.cachedInputTokens ? { cachedContentTokenCount: usage.cachedInputTokens } : {}),
+  };
+}
+
+/**
+ * A reasoning part (or a reasoning delta) as a thought part: its text, and its signature (Gemini's own as it is, another
+ * provider's carried so it comes back). Opaque reasoning without text (redacted, encrypted) has no place in Gemini and is dropped.
+ */
+function thoughtParts(reasoning: { text: string; signature?: string; origin?: string }): GeminiPart[] {
+  const signature = reasoning.signature === undefined ? undefined : carryOpaque(reasoning.signature, reasoning.origin, 'gemini');
+  if (reasoning.text === '' && signature === undefined) return [];
+  return [{ text: reasoning.text, thought: true, ...(signature !== undefined && { thoughtSignature: signature }) }];
 }
 
 function textParts(choice: ChatChoice): GeminiPart[] {
@@ -121,7 +156,10 @@ function textParts(choice: ChatChoice): GeminiPart[] {
 }
 
 function callParts(calls: ToolCall[]): GeminiPart[] {
-  return calls.map((call) => ({ functionCall: { id: call.id, name: call.name, args: parseToolArguments(call.arguments) } }));
+  return calls.map((call) => ({
+    functionCall: { id: call.id, name: call.name, args: parseToolArguments(call.arguments) },
+    ...(call.thoughtSignature !== undefined && { thoughtSignature: call.thoughtSignature }),
+  }));
 }
 
 /** Stop sequences and tool calls end with STOP, as on the real API; the token limit is MAX_TOKENS, a filtered answer SAFETY. */

@@ -1,6 +1,11 @@
-// The Gemini generateContent outbound codec: neutral chat requests written in its wire format, its answers and stream events read back as neutral ones.
+// The Gemini generateContent outbound codec: neutral chat requests written as GenerateContentRequests, answers and streamed chunks read back as neutral answers and deltas.
 import type { OutboundChatCodec } from '../../neutral/codec.ts';
-import { notBuiltCodec } from '../../neutral/not-built.ts';
+import { geminiDeltas, geminiResult } from './answer.ts';
+import { geminiRequest } from './request.ts';
 
-/** Not built yet: translation into Gemini generateContent is refused with a 501. */
-export const geminiOutbound: OutboundChatCodec = notBuiltCodec('Gemini generateContent');
+/** Translation into Gemini generateContent / streamGenerateContent (the model and the method are in the path). */
+export const geminiOutbound: OutboundChatCodec = {
+  request: (request) => geminiRequest(request),
+  result: geminiResult,
+  deltas: geminiDeltas,
+};

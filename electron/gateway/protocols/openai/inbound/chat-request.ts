@@ -1,6 +1,6 @@
 // Parses and validates a `POST /v1/chat/completions` body into the neutral chat request.
 import { invalid } from '../../../errors.ts';
-import type { ChatRequest, ChatTurn, OutputFormat, ToolCall, ToolChoice, ToolSpec } from '../../neutral/chat.ts';
+import type { ChatRequest, ChatTurn, OutputFormat, ToolCall, ToolChoice, ToolSpec, UserPart } from '../../neutral/chat.ts';
 import {
   absent,
   asObject,
@@ -16,6 +16,7 @@ import {
   type Fields,
 } from '../../fields.ts';
 import { nameToolResults } from '../../turns.ts';
+import { reasoningTextOf, userPartOf } from '../chat-tables.ts';
 
 /** A validated chat call. */
 export interface ChatCall {
@@ -49,6 +50,9 @@ export function parseChatBody(body: unknown): ChatCall {
   const n = optionalNumber(fields, 'n', { integer: true, min: 1, max: 128 });
   const seed = optionalNumber(fields, 'seed', { integer: true });
   const temperature = optionalNumber(fields, 'temperature', { min: 0, max: 2 });
+  const topP = optionalNumber(fields, 'top_p', { min: 0, max: 1 });
+  const parallelToolCalls = optionalBoolean(fields, 'parallel_tool_calls');
+  const effort = reasoningEffortOf(fields);
   const stop = stopOf(fields['stop']);
   const chat: ChatRequest = {
     model,
@@ -64,6 +68,9 @@ export function parseChatBody(body: unknown): ChatCall {
     ...(seed !== undefined && { seed }),
     ...(n !== undefined && { n }),
     ...(temperature !== undefined && { temperature }),
+    ...(topP !== undefined && { topP }),
+    ...(parallelToolCalls !== undefined && tools.length > 0 && { parallelToolCalls }),
+    ...(effort !== undefined && { reasoning: { effort } }),
   };
   return { chat, ...streamFlags(fields), legacyFunctions };
 }
@@ -81,13 +88,12 @@ function parseMessage(message: Fields, path: string): ChatTurn | { role: 'system
   const role = requiredString(message, 'role', `${path}.role`);
   // Only assistant (with calls) and legacy function messages may come without content, as on the real API.
   if (['system', 'developer', 'user', 'tool'].includes(role) && absent(message, 'content')) throw missing(`${path}.content`);
+  if (role === 'user') return userTurn(message['content'], `${path}.content`);
   const text = contentText(message['content'], `${path}.content`);
   switch (role) {
     case 'system':
     case 'developer':
       return { role: 'system', text };
-    case 'user':
-      return { role: 'user', text };
     case 'assistant': {
       const calls = optionalArray(message, 'tool_calls', `${path}.tool_calls`) ?? [];
       const toolCalls: ToolCall[] = calls.map((call, i) => {
@@ -101,7 +107,13 @@ function parseMessage(message: Fields, path: string): ChatTurn | { role: 'system
         };
       });
       if (isObject(message['function_call'])) toolCalls.push(legacyCall(message['function_call'], `${path}.function_call`));
-      return { role: 'assistant', text, ...(toolCalls.length > 0 && { toolCalls }) };
+      const reasoning = reasoningTextOf(message);
+      return {
+        role: 'assistant',
+        text,
+        ...(toolCalls.length > 0 && { toolCalls }),
+        ...(reasoning !== undefined && { reasoning: [{ text: reasoning }] }),
+      };
     }
     case 'tool':
       return { role: 'tool', toolCallId: requiredString(message, 'tool_call_id', `${path}.tool_call_id`), text };
@@ -115,6 +127,20 @@ function parseMessage(message: Fields, path: string): ChatTurn | { role: 'system
         `${path}.role`,
       );
   }
+}
+
+/**
+ * A user turn: its text (a string, or the text parts joined by newlines) and, when it has images, all its parts in
+ * order. Audio and file parts are accepted and skipped.
+ */
+function userTurn(content: unknown, path: string): ChatTurn {
+  if (!Array.isArray(content)) return { role: 'user', text: contentText(content, path) };
+  const parts = content.map((part, i) => userPartOf(part, `${path}[${i}]`)).filter((part): part is UserPart => part !== undefined);
+  const text = parts
+    .map((part) => (part.type === 'text' ? part.text : ''))
+    .filter((piece) => piece !== '')
+    .join('\n');
+  return { role: 'user', text, ...(parts.some((part) => part.type === 'image') && { parts }) };
 }
 
 /** Message content as text: a string, or the text of an array of parts (images and audio are accepted and skipped). */
@@ -209,6 +235,22 @@ function parseFormat(value: unknown): OutputFormat {
     default:
       throw invalid("Invalid value for 'response_format.type': expected 'text', 'json_object' or 'json_schema'.", 'response_format.type');
   }
+}
+
+/** The effort levels OpenAI takes that the neutral model has no name for, read as the nearest one it has. */
+const NEAREST_EFFORT = { none: 'minimal', xhigh: 'high', max: 'high' } as const;
+const EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
+
+/** `reasoning_effort`: one of the neutral levels, or a level read as the nearest (`none` → minimal, `xhigh`/`max` → high). */
+function reasoningEffortOf(fields: Fields): NonNullable<ChatRequest['reasoning']>['effort'] {
+  const value = optionalString(fields, 'reasoning_effort');
+  if (value === undefined) return undefined;
+  if ((EFFORTS as readonly string[]).includes(value)) return value as (typeof EFFORTS)[number];
+  if (Object.hasOwn(NEAREST_EFFORT, value)) return NEAREST_EFFORT[value as keyof typeof NEAREST_EFFORT];
+  throw invalid(
+    `Invalid value for 'reasoning_effort': expected one of 'none', 'minimal', 'low', 'medium', 'high', 'xhigh' or 'max'.`,
+    'reasoning_effort',
+  );
 }
 
 /** `stop`: a string or an array of at most 4 strings (shared by chat and legacy completions). */

@@ -2,6 +2,7 @@
 import type { ChatResult, FinishReason, ToolCall } from '../../neutral/chat.ts';
 import type { ChatDelta } from '../../neutral/deltas.ts';
 import { DONE, type SseEvent } from '../../named-event.ts';
+import { finishReasonOf, reasoningContentOf, REASONING_PART_SEPARATOR, usageOf } from '../chat-tables.ts';
 
 /** What every object of one completion shares. */
 export interface CompletionMeta {
@@ -17,22 +18,6 @@ export interface ChatAnswerOptions {
 
 /** Reported as `system_fingerprint` so clients can tell simulated answers apart. */
 export const SYSTEM_FINGERPRINT = 'fp_gatehouse_sim';
-
-export function finishReasonOf(reason: FinishReason): 'stop' | 'length' | 'tool_calls' | 'content_filter' {
-  return reason === 'stop_sequence' ? 'stop' : reason;
-}
-
-/** `usage` as the API reports it, with the detail counters (all zero in the simulator). */
-export function usageOf(usage: ChatResult['usage']) {
-  const { inputTokens, outputTokens } = usage;
-  return {
-    prompt_tokens: inputTokens,
-    completion_tokens: outputTokens,
-    total_tokens: inputTokens + outputTokens,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
-  };
-}
 
 const header = (meta: CompletionMeta, object: string) => ({
   id: meta.id,
@@ -55,6 +40,12 @@ function callsOf(calls: ToolCall[], options: ChatAnswerOptions) {
   return { tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) };
 }
 
+/** `reasoning_content`, as OpenAI-compatible servers (DeepSeek, vLLM) write it, only when the choice has reasoning text. */
+function reasoningField(reasoning: ChatResult['choices'][number]['reasoning']) {
+  const text = reasoningContentOf(reasoning);
+  return text === undefined ? {} : { reasoning_content: text };
+}
+
 export function toChatCompletion(result: ChatResult, meta: CompletionMeta, options: ChatAnswerOptions = {}) {
   return {
     ...header(meta, 'chat.completion'),
@@ -63,6 +54,7 @@ export function toChatCompletion(result: ChatResult, meta: CompletionMeta, optio
       message: {
         role: 'assistant',
         content: choice.toolCalls.length > 0 ? null : choice.text,
+        ...reasoningField(choice.reasoning),
         refusal: null,
         annotations: [],
         ...callsOf(choice.toolCalls, options),
@@ -76,7 +68,7 @@ export function toChatCompletion(result: ChatResult, meta: CompletionMeta, optio
 
 /**
  * The chunks of a streamed completion as its deltas arrive: per choice the role first (content null when the choice
- * starts with a tool call), then content pieces or indexed tool-call fragments (legacy: `function_call` fragments of
+ * starts with a tool call), then `reasoning_content` pieces (only when there is reasoning text), content pieces or indexed tool-call fragments (legacy: `function_call` fragments of
  * the first call only), then a chunk with `finish_reason`; with `includeUsage`, every chunk has `usage: null` and a
  * last chunk has empty `choices` and the usage. `[DONE]` ends the stream.
  */
@@ -97,12 +89,23 @@ export async function* chatCompletionChunks(
     return [chunk(index, { role: 'assistant', content: withCalls ? null : '', refusal: null })];
   };
   const legacy = options.legacyFunctions === true;
+  // The reasoning part each choice is in, so a new part is set apart as in the whole answer's `reasoning_content`.
+  const reasoningPart = new Map<number, number>();
   for await (const delta of deltas) {
     switch (delta.type) {
       case 'text':
         yield* opening(delta.choice, false);
         yield chunk(delta.choice, { content: delta.text });
         break;
+      case 'reasoning': {
+        if (delta.text === '') break;
+        yield* opening(delta.choice, false);
+        const previous = reasoningPart.get(delta.choice);
+        reasoningPart.set(delta.choice, delta.part);
+        const apart = previous !== undefined && previous !== delta.part ? REASONING_PART_SEPARATOR : '';
+        yield chunk(delta.choice, { reasoning_content: apart + delta.text });
+        break;
+      }
       case 'tool_call':
         yield* opening(delta.choice, true);
         if (!legacy) {

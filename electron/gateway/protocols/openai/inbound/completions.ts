@@ -5,7 +5,8 @@ import { objectBody, optionalBoolean, optionalNumber, requiredString } from '../
 import type { ChatDelta } from '../../neutral/deltas.ts';
 import { DONE, type SseEvent } from '../../named-event.ts';
 import { stopOf, streamFlags } from './chat-request.ts';
-import { finishReasonOf, SYSTEM_FINGERPRINT, type CompletionMeta } from './chat-response.ts';
+import { finishReasonOf } from '../chat-tables.ts';
+import { SYSTEM_FINGERPRINT, type CompletionMeta } from './chat-response.ts';
 
 /** The real API's default output limit of a legacy completion when `max_tokens` is absent. */
 export const DEFAULT_COMPLETION_MAX_TOKENS = 16;

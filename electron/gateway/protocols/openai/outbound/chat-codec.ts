@@ -1,6 +1,12 @@
 // The OpenAI chat completions outbound codec: neutral chat requests written in its wire format, its answers and stream events read back as neutral ones.
 import type { OutboundChatCodec } from '../../neutral/codec.ts';
-import { notBuiltCodec } from '../../neutral/not-built.ts';
+import { chatChunkDeltas } from './chat-deltas.ts';
+import { chatCompletionsBody } from './chat-request.ts';
+import { chatCompletionResult } from './chat-result.ts';
 
-/** Not built yet: translation into OpenAI chat completions is refused with a 501. */
-export const openaiChatOutbound: OutboundChatCodec = notBuiltCodec('OpenAI chat completions');
+/** Translation into OpenAI chat completions (and the servers that speak it: vLLM, DeepSeek, OpenRouter, Ollama…). */
+export const openaiChatOutbound: OutboundChatCodec = {
+  request: chatCompletionsBody,
+  result: chatCompletionResult,
+  deltas: chatChunkDeltas,
+};

@@ -43,6 +43,11 @@ export interface ResponsesCall {
   maxOutputTokens: number | null;
   temperature: number | null;
   topP: number | null;
+  parallelToolCalls: boolean | null;
+  /** `reasoning.effort` as given. */
+  reasoningEffort: 'minimal' | 'low' | 'medium' | 'high' | null;
+  /** `reasoning.summary` asked for: the caller wants to see reasoning. */
+  reasoningSummary: boolean;
   store: boolean;
   stream: boolean;
   previousResponseId: string | null;
@@ -79,6 +84,8 @@ export function parseResponsesBody(body: unknown): ResponsesCall {
     maxOutputTokens: optionalNumber(fields, 'max_output_tokens', { integer: true, min: MIN_OUTPUT_TOKENS }) ?? null,
     temperature: optionalNumber(fields, 'temperature', { min: 0, max: 2 }) ?? null,
     topP: optionalNumber(fields, 'top_p', { min: 0, max: 1 }) ?? null,
+    parallelToolCalls: optionalBoolean(fields, 'parallel_tool_calls') ?? null,
+    ...reasoningOf(fields),
     store: optionalBoolean(fields, 'store') ?? true,
     stream: optionalBoolean(fields, 'stream') ?? false,
     previousResponseId,
@@ -159,6 +166,16 @@ function parseFormat(fields: Fields): { format: OutputFormat; echo: Fields } {
   }
 }
 
+/** `reasoning`: the effort asked for, and whether a summary is wanted. */
+function reasoningOf(fields: Fields): Pick<ResponsesCall, 'reasoningEffort' | 'reasoningSummary'> {
+  if (absent(fields, 'reasoning')) return { reasoningEffort: null, reasoningSummary: false };
+  const reasoning = asObject(fields['reasoning'], 'reasoning');
+  const effort = optionalString(reasoning, 'effort', 'reasoning.effort');
+  const known = (['minimal', 'low', 'medium', 'high'] as const).find((name) => name === effort) ?? null;
+  const summary = reasoning['summary'] ?? reasoning['generate_summary'];
+  return { reasoningEffort: known, reasoningSummary: typeof summary === 'string' && summary !== 'none' };
+}
+
 /** `metadata`: an object keeping the OpenAI rule (it is stored with the response). */
 function parseMetadata(value: unknown): Fields {
   const metadata = asObject(value, 'metadata');
@@ -178,5 +195,9 @@ export function chatRequestOf(call: ResponsesCall, conversation: Record<string, 
     format: call.format,
     ...(call.maxOutputTokens !== null && { maxTokens: call.maxOutputTokens }),
     ...(call.temperature !== null && { temperature: call.temperature }),
+    ...(call.topP !== null && { topP: call.topP }),
+    ...(call.parallelToolCalls !== null && { parallelToolCalls: call.parallelToolCalls }),
+    ...(call.reasoningEffort !== null && { reasoning: { effort: call.reasoningEffort } }),
+    ...(call.reasoningSummary && { includeReasoning: true }),
   };
 }

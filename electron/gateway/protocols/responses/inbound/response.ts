@@ -1,5 +1,7 @@
 // Builds Responses API objects: output items (message, function_call) from a ChatResult, and the Response that carries them.
-import type { ChatResult } from '../../neutral/chat.ts';
+import type { ChatResult, FinishReason, Reasoning } from '../../neutral/chat.ts';
+import { carryOpaque, carryToolId } from '../../neutral/carry.ts';
+import { unpackReasoning } from '../reasoning-data.ts';
 import type { Fields } from '../../fields.ts';
 import type { ResponseItem } from './items.ts';
 import type { ResponsesCall } from './request.ts';
@@ -15,19 +17,47 @@ export interface ResponseMeta {
 export interface ResponseOutcome {
   output: ResponseItem[];
   status: 'completed' | 'incomplete';
+  /** Why an incomplete response stopped. */
+  incompleteReason?: 'max_output_tokens' | 'content_filter';
   usage: ChatResult['usage'];
+}
+
+/** The status (and, incomplete, its reason) of a response that finished for `reason`. */
+export function statusOf(reason: FinishReason): Pick<ResponseOutcome, 'status' | 'incompleteReason'> {
+  if (reason === 'length') return { status: 'incomplete', incompleteReason: 'max_output_tokens' };
+  if (reason === 'content_filter') return { status: 'incomplete', incompleteReason: 'content_filter' };
+  return { status: 'completed' };
+}
+
+/**
+ * A reasoning output item: the summary text, and as `encrypted_content` this API's own encrypted reasoning (its item id kept)
+ * or another provider's signature, carried so it comes back on the next turn.
+ */
+export function reasoningItem(reasoning: Reasoning, newId: (prefix: string) => string): ResponseItem {
+  const own = reasoning.origin === 'openai' && reasoning.data !== undefined ? unpackReasoning(reasoning.data) : undefined;
+  const opaque = own
+    ? own.encrypted
+    : reasoning.signature !== undefined
+      ? carryOpaque(reasoning.signature, reasoning.origin, 'openai')
+      : undefined;
+  return {
+    id: own?.id ?? newId('rs'),
+    type: 'reasoning',
+    summary: reasoning.text === '' ? [] : [{ type: 'summary_text', text: reasoning.text }],
+    ...(opaque !== undefined && { encrypted_content: opaque }),
+  };
 }
 
 /** Makes the output items of `result` (first choice); `newId(prefix)` names each item. */
 export function toOutcome(result: ChatResult, newId: (prefix: string) => string): ResponseOutcome {
   const choice = result.choices[0] ?? { text: '', toolCalls: [], finishReason: 'stop' as const };
-  const truncated = choice.finishReason === 'length';
-  const output: ResponseItem[] = [];
+  const ending = statusOf(choice.finishReason);
+  const output: ResponseItem[] = (choice.reasoning ?? []).map((part) => reasoningItem(part, newId));
   if (choice.text !== '' || choice.toolCalls.length === 0) {
     output.push({
       id: newId('msg'),
       type: 'message',
-      status: truncated ? 'incomplete' : 'completed',
+      status: ending.status,
       content: [{ type: 'output_text', annotations: [], logprobs: [], text: choice.text }],
       role: 'assistant',
     });
@@ -38,11 +68,11 @@ export function toOutcome(result: ChatResult, newId: (prefix: string) => string)
       type: 'function_call',
       status: 'completed',
       arguments: call.arguments,
-      call_id: call.id,
+      call_id: carryToolId(call.id, call.thoughtSignature),
       name: call.name,
     });
   }
-  return { output, status: truncated ? 'incomplete' : 'completed', usage: result.usage };
+  return { output, ...ending, usage: result.usage };
 }
 
 /** The Response object: `outcome` absent means the response is still in progress (stream start). */
@@ -55,15 +85,15 @@ export function responseObject(call: ResponsesCall, meta: ResponseMeta, outcome?
     status,
     background: false,
     error: null,
-    incomplete_details: status === 'incomplete' ? { reason: 'max_output_tokens' } : null,
+    incomplete_details: status === 'incomplete' ? { reason: outcome?.incompleteReason ?? 'max_output_tokens' } : null,
     instructions: call.instructions,
     max_output_tokens: call.maxOutputTokens,
     max_tool_calls: null,
     model: call.model,
     output: outcome?.output ?? [],
-    parallel_tool_calls: true,
+    parallel_tool_calls: call.parallelToolCalls ?? true,
     previous_response_id: call.previousResponseId,
-    reasoning: { effort: null, summary: null },
+    reasoning: { effort: call.reasoningEffort, summary: call.reasoningSummary ? 'auto' : null },
     service_tier: 'default',
     store: call.store,
     temperature: call.temperature ?? 1,
@@ -82,9 +112,9 @@ export function responseObject(call: ResponsesCall, meta: ResponseMeta, outcome?
 function usageOf(usage: ChatResult['usage']): Fields {
   return {
     input_tokens: usage.inputTokens,
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens_details: { cached_tokens: usage.cachedInputTokens ?? 0 },
     output_tokens: usage.outputTokens,
-    output_tokens_details: { reasoning_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
     total_tokens: usage.inputTokens + usage.outputTokens,
   };
 }

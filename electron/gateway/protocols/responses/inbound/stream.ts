@@ -4,7 +4,8 @@ import type { Fields } from '../../fields.ts';
 import type { NamedEvent } from '../../named-event.ts';
 import type { ResponseItem } from './items.ts';
 import type { ResponsesCall } from './request.ts';
-import { responseObject, type ResponseMeta, type ResponseOutcome } from './response.ts';
+import { carryToolId } from '../../neutral/carry.ts';
+import { reasoningItem, responseObject, statusOf, type ResponseMeta, type ResponseOutcome } from './response.ts';
 
 /** What a stream needs besides the call: the response's identity, item ids, and who keeps the finished Response. */
 export interface ResponseStreamMeta extends ResponseMeta {
@@ -15,7 +16,10 @@ export interface ResponseStreamMeta extends ResponseMeta {
 }
 
 /** The output item being streamed. */
-type OpenItem = { kind: 'message'; item: ResponseItem; text: string } | { kind: 'call'; item: ResponseItem; args: string };
+type OpenItem =
+  | { kind: 'message'; item: ResponseItem; text: string }
+  | { kind: 'call'; item: ResponseItem; args: string }
+  | { kind: 'reasoning'; item: ResponseItem; part: number; text: string; summaryOpen: boolean };
 
 /**
  * response.created, response.in_progress, then per output item (from the first choice's deltas):
@@ -35,7 +39,7 @@ export async function* responseStreamEvents(
   yield event({ type: 'response.in_progress', response: started });
   const output: ResponseItem[] = [];
   let open: OpenItem | undefined;
-  let truncated = false;
+  let ending: Pick<ResponseOutcome, 'status' | 'incompleteReason'> = { status: 'completed' };
   const at = (item: ResponseItem) => ({ item_id: item['id'], output_index: output.length });
   const close = function* (status: 'completed' | 'incomplete') {
     if (!open) return;
@@ -46,6 +50,12 @@ export async function* responseStreamEvents(
       item['content'] = [part];
       yield event({ type: 'response.output_text.done', ...at(item), content_index: 0, text: open.text, logprobs: [] });
       yield event({ type: 'response.content_part.done', ...at(item), content_index: 0, part });
+    } else if (open.kind === 'reasoning') {
+      if (open.summaryOpen) {
+        const part = { type: 'summary_text', text: open.text };
+        yield event({ type: 'response.reasoning_summary_text.done', ...at(item), summary_index: 0, text: open.text });
+        yield event({ type: 'response.reasoning_summary_part.done', ...at(item), summary_index: 0, part });
+      }
     } else {
       item['arguments'] = open.args;
       yield event({ type: 'response.function_call_arguments.done', ...at(item), name: item['name'], arguments: open.args });
@@ -64,6 +74,42 @@ export async function* responseStreamEvents(
   for await (const delta of deltas) {
     if (delta.type !== 'usage' && delta.choice !== 0) continue; // a Response has one answer
     switch (delta.type) {
+      case 'reasoning': {
+        if (open?.kind !== 'reasoning' || open.part !== delta.part) {
+          yield* close('completed');
+          const item = reasoningItem({ text: '' }, meta.newId);
+          open = { kind: 'reasoning', item, part: delta.part, text: '', summaryOpen: false };
+          yield event({ type: 'response.output_item.added', output_index: output.length, item: { ...item } });
+        }
+        const reasoning = open;
+        if (delta.text !== '') {
+          if (!reasoning.summaryOpen) {
+            reasoning.summaryOpen = true;
+            yield event({
+              type: 'response.reasoning_summary_part.added',
+              ...at(reasoning.item),
+              summary_index: 0,
+              part: { type: 'summary_text', text: '' },
+            });
+          }
+          reasoning.text += delta.text;
+          yield event({ type: 'response.reasoning_summary_text.delta', ...at(reasoning.item), summary_index: 0, delta: delta.text });
+        }
+        // The finished item carries the whole summary and the opaque reasoning to send back.
+        const whole = reasoningItem(
+          {
+            text: reasoning.text,
+            ...(delta.origin !== undefined && { origin: delta.origin }),
+            ...(delta.signature !== undefined && { signature: delta.signature }),
+            ...(delta.data !== undefined && { data: delta.data }),
+          },
+          meta.newId,
+        );
+        reasoning.item['summary'] = whole['summary'];
+        if (whole['encrypted_content'] !== undefined) reasoning.item['encrypted_content'] = whole['encrypted_content'];
+        if (delta.data !== undefined && delta.origin === 'openai') reasoning.item['id'] = whole['id'];
+        break;
+      }
       case 'text':
         if (open?.kind !== 'message') {
           yield* close('completed');
@@ -81,7 +127,7 @@ export async function* responseStreamEvents(
           type: 'function_call',
           status: 'completed',
           arguments: '',
-          call_id: delta.id,
+          call_id: carryToolId(delta.id, delta.thoughtSignature),
           name: delta.name,
         };
         open = { kind: 'call', item, args: '' };
@@ -95,17 +141,14 @@ export async function* responseStreamEvents(
         }
         break;
       case 'finish':
-        truncated = delta.reason === 'length';
+        ending = statusOf(delta.reason);
         // An answer always has an item: an empty answer is one empty message.
         if (!open && output.length === 0) yield* openMessage();
-        yield* close(truncated ? 'incomplete' : 'completed');
+        yield* close(ending.status);
         break;
       case 'usage': {
-        const outcome: ResponseOutcome = {
-          output,
-          status: truncated ? 'incomplete' : 'completed',
-          usage: { inputTokens: delta.inputTokens, outputTokens: delta.outputTokens },
-        };
+        const { type: _type, ...usage } = delta;
+        const outcome: ResponseOutcome = { output, ...ending, usage };
         const response = responseObject(call, meta, outcome);
         meta.onComplete?.(response);
         yield event({ type: outcome.status === 'completed' ? 'response.completed' : 'response.incomplete', response });

@@ -1,6 +1,12 @@
-// The OpenAI Responses outbound codec: neutral chat requests written in its wire format, its answers and stream events read back as neutral ones.
+// The OpenAI Responses outbound codec: neutral chat requests written as Responses calls, Responses and their event streams read back as neutral answers and deltas.
 import type { OutboundChatCodec } from '../../neutral/codec.ts';
-import { notBuiltCodec } from '../../neutral/not-built.ts';
+import { responsesResult } from './answer.ts';
+import { responsesDeltas } from './events.ts';
+import { responsesRequest } from './request.ts';
 
-/** Not built yet: translation into OpenAI Responses is refused with a 501. */
-export const responsesOutbound: OutboundChatCodec = notBuiltCodec('OpenAI Responses');
+/** Translation into the OpenAI Responses API (channels with `--api responses`). */
+export const responsesOutbound: OutboundChatCodec = {
+  request: responsesRequest,
+  result: responsesResult,
+  deltas: responsesDeltas,
+};

@@ -1,4 +1,4 @@
-// The OpenAI upstream kind: paths under the channel's /v1 base (chat, completions, embeddings, rerank, images, audio, responses), Bearer credential, stream usage asked for (and hidden when the caller did not ask), usage of chunks and answers.
+// The OpenAI upstream kind: paths under the channel's /v1 base (chat, completions, embeddings, rerank, images, audio, responses; Cohere's /v2/rerank beside it), Bearer credential, stream usage asked for (and hidden when the caller did not ask), usage of chunks and answers.
 import { GatewayError } from '../../../errors.ts';
 import { count, editJson, record, renameField, trimBase, type RelayKind, type UsageCount } from '../kind.ts';
 import { readResponsesEvent } from './responses.ts';
@@ -8,6 +8,7 @@ const PATHS: Partial<Record<string, string>> = {
   completions: '/completions',
   embeddings: '/embeddings',
   rerank: '/rerank',
+  rerank_v2: '/rerank',
   images_generations: '/images/generations',
   speech: '/audio/speech',
   images_edits: '/images/edits',
@@ -23,7 +24,7 @@ export const openaiKind: RelayKind = {
     const path = PATHS[request.operation];
     if (!path) throw new GatewayError('not_implemented', `Relay of ${request.operation} to an OpenAI channel is not built yet.`);
     const id = request.responseId === undefined ? '' : `/${encodeURIComponent(request.responseId)}`;
-    return `${trimBase(channel.baseUrl)}${path}${id}`;
+    return `${baseOf(channel.baseUrl, request.operation)}${path}${id}${request.query ?? ''}`;
   },
   auth: (key) => ({ authorization: `Bearer ${key}` }),
   prepare(raw, channel, request) {
@@ -67,6 +68,15 @@ export const openaiKind: RelayKind = {
   // Answers and stream chunks carry `model`.
   renameModel: (data, name) => renameField(record(data), 'model', name),
 };
+
+/**
+ * The base an operation's path goes under: the channel's, but Cohere's v2 rerank sits beside its /v1 (`https://host/v1` →
+ * `https://host/v2`; a base that does not end in /v1 gets /v2 added).
+ */
+function baseOf(base: string, operation: string): string {
+  const trimmed = trimBase(base);
+  return operation === 'rerank_v2' ? `${trimmed.replace(/\/v1$/, '')}/v2` : trimmed;
+}
 
 /** Text and tool arguments of a streamed choice (delta) or a legacy completion choice (text). */
 function collectText(choice: Record<string, unknown> | undefined, usage: UsageCount): void {

@@ -1,0 +1,105 @@
+// Reads a relayed OpenAI realtime session's events as they pass: each response's usage (from `response.done`) and delivered text, the model renamed both ways, and a response the caller may not pay for stopped.
+import type { RealtimeRelayRequest, RelayedUsage } from '../../types.ts';
+import { count, record } from '../kind.ts';
+
+/** Server events whose `delta` is text the caller got (GA and beta names): the output estimate of a response cut off before `response.done`. */
+const TEXT_DELTAS = new Set([
+  'response.output_text.delta',
+  'response.text.delta',
+  'response.output_audio_transcript.delta',
+  'response.audio_transcript.delta',
+  'response.function_call_arguments.delta',
+]);
+/** Most responses followed at once (a session runs one at a time, out-of-band ones aside); beyond it a response is billed only by its `response.done`. */
+const OPEN_RESPONSES_LIMIT = 64;
+/** Most delivered text kept per response for the estimate. */
+const DELIVERED_TEXT_LIMIT = 1024 * 1024;
+
+/** The session events of both directions, read and (when the channel renames the model) rewritten. */
+export class RealtimeEvents {
+  private readonly local: string;
+  private readonly upstream: string;
+  private readonly charge: (usage: RelayedUsage) => void;
+  private readonly admit: (eventId: string | null) => string | null;
+  /** The text delivered so far by each response in progress, by its id. */
+  private readonly open = new Map<string, string>();
+
+  /** `local`: the caller's model name; `upstream`: the channel's; `charge` bills each response, `admit` lets one start (see RealtimeRelayRequest). */
+  constructor(local: string, upstream: string, caller: Pick<RealtimeRelayRequest, 'charge' | 'admit'>) {
+    this.local = local;
+    this.upstream = upstream;
+    this.charge = caller.charge;
+    this.admit = caller.admit;
+  }
+
+  /** An upstream text frame as the client gets it (the same text unless the session's model was renamed back); its usage read on the way. */
+  fromUpstream(text: string): string {
+    const event = parse(text);
+    if (!event) return text;
+    const type = event['type'];
+    const response = record(event['response']);
+    const responseId = typeof event['response_id'] === 'string' ? event['response_id'] : response?.['id'];
+    if (type === 'response.created' && typeof responseId === 'string' && this.open.size < OPEN_RESPONSES_LIMIT) {
+      this.open.set(responseId, '');
+    } else if (typeof type === 'string' && TEXT_DELTAS.has(type) && typeof responseId === 'string' && typeof event['delta'] === 'string') {
+      const sofar = this.open.get(responseId);
+      if (sofar !== undefined && sofar.length < DELIVERED_TEXT_LIMIT) this.open.set(responseId, sofar + event['delta']);
+    } else if (type === 'response.done') {
+      const deliveredText = typeof responseId === 'string' ? (this.open.get(responseId) ?? '') : '';
+      if (typeof responseId === 'string') this.open.delete(responseId);
+      const usage = record(response?.['usage']);
+      const inputTokens = count(usage?.['input_tokens']);
+      const outputTokens = count(usage?.['output_tokens']);
+      this.charge({
+        deliveredText,
+        ...(inputTokens !== undefined && { inputTokens }),
+        ...(outputTokens !== undefined && { outputTokens }),
+      });
+    } else if ((type === 'session.created' || type === 'session.updated') && this.renames()) {
+      const session = record(event['session']);
+      if (session?.['model'] === this.upstream) {
+        session['model'] = this.local;
+        return JSON.stringify(event);
+      }
+    }
+    return text;
+  }
+
+  /**
+   * A client text frame as the upstream gets it: a `session.update` naming the caller's model names the channel's instead.
+   * A `response.create` the caller may not pay for is answered (`{ answer }`, the error event) instead of going upstream.
+   */
+  fromClient(text: string): string | { answer: string } {
+    const renames = this.renames() && text.includes('session.update');
+    if (!renames && !text.includes('response.create')) return text;
+    const event = parse(text);
+    if (event?.['type'] === 'response.create') {
+      const refusal = this.admit(typeof event['event_id'] === 'string' ? event['event_id'] : null);
+      return refusal === null ? text : { answer: refusal };
+    }
+    const session = record(event?.['session']);
+    if (!renames || event?.['type'] !== 'session.update' || session?.['model'] !== this.local) return text;
+    session['model'] = this.upstream;
+    return JSON.stringify(event);
+  }
+
+  /** The session ended: each response still in progress is billed for the text it delivered (no `response.done` will come). */
+  end(): void {
+    const cut = [...this.open.values()];
+    this.open.clear();
+    for (const deliveredText of cut) this.charge({ deliveredText });
+  }
+
+  private renames(): boolean {
+    return this.local !== this.upstream;
+  }
+}
+
+/** `text` as a JSON object, or undefined. */
+function parse(text: string): Record<string, unknown> | undefined {
+  try {
+    return record(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
