@@ -1,6 +1,6 @@
 // Admin API contract of the console: every route's method, path, input and answer, shared by the gateway and the renderer.
 import type { ChannelInput, ChannelSummary, ChannelTestResult } from './channels.ts';
-import type { Asset, AssetStatus, AssetType, Group, Page } from './portrait.ts';
+import type { AdminAsset, AssetStatus, AssetType, Group, Page } from './portrait.ts';
 import type { JournalEntry, JournalPage, JournalQuery } from './journal.ts';
 import type { ModelEntry } from './models.ts';
 import type { PriceInput, PriceRow } from './prices.ts';
@@ -41,6 +41,12 @@ export interface ScanSummary {
   finishedAt: number;
   checked: number;
   errors: number;
+  /** Assets not terminal yet once the scan ended (those backing off included). */
+  pending?: number;
+  /** Assets the scan left alone because their refreshes keep failing (backoff). */
+  backingOff?: number;
+  /** The last refresh error the scan met (`ast_…: message`), or null. */
+  lastError?: string | null;
 }
 
 /** Where secrets go, as the console explains it. */
@@ -208,16 +214,16 @@ export interface AdminApi {
   listGroups: AdminRoute<AccountParams, PageQuery, undefined, Page<Group>>;
   createGroup: AdminRoute<AccountParams, None, GroupCreateBody, Group>;
   updateGroup: AdminRoute<AccountParams & { groupId: string }, None, GroupUpdateBody, Group>;
-  listAssets: AdminRoute<AccountParams, AssetQuery, undefined, Page<Asset>>;
-  createAsset: AdminRoute<AccountParams, None, AssetCreateBody, Asset>;
+  listAssets: AdminRoute<AccountParams, AssetQuery, undefined, Page<AdminAsset>>;
+  createAsset: AdminRoute<AccountParams, None, AssetCreateBody, AdminAsset>;
   /** Deletes a group and its assets from this gateway. */
   deleteGroup: AdminRoute<AccountParams & { groupId: string }, None, undefined, { group: Group; assets_deleted: number }>;
   /** Deletes an asset from this gateway; answers it as it was. */
-  deleteAsset: AdminRoute<AccountParams & { assetId: string }, None, undefined, Asset>;
+  deleteAsset: AdminRoute<AccountParams & { assetId: string }, None, undefined, AdminAsset>;
   /** Registers a Failed asset again with a corrected URL: answers the new asset (the failed one is deleted). */
-  reregisterAsset: AdminRoute<AccountParams & { assetId: string }, None, AssetReregisterBody, Asset>;
+  reregisterAsset: AdminRoute<AccountParams & { assetId: string }, None, AssetReregisterBody, AdminAsset>;
   /** Asks the reviewer now about one asset (a terminal asset is returned as stored). */
-  refreshAsset: AdminRoute<AccountParams & { assetId: string }, None, undefined, Asset>;
+  refreshAsset: AdminRoute<AccountParams & { assetId: string }, None, undefined, AdminAsset>;
   /** Runs a background scan now, or joins the one under way. */
   runScan: AdminRoute<None, None, undefined, ScanSummary>;
   listTokens: AdminRoute<None, { account?: string }, undefined, AdminToken[]>;

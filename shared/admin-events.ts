@@ -1,7 +1,7 @@
 // Admin WebSocket contract: the path, the subprotocols that carry the admin token, and every event the gateway pushes.
 import type { ScanSummary } from './admin-api.ts';
 import type { JournalSummary } from './journal.ts';
-import type { Asset, Group } from './portrait.ts';
+import type { AdminAsset, Group } from './portrait.ts';
 
 /** Path of the admin event socket. */
 export const ADMIN_WS_PATH = '/admin/ws';
@@ -20,14 +20,14 @@ export interface HelloEvent {
 export interface AssetChangedEvent {
   type: 'asset.changed';
   account: string;
-  asset: Asset;
+  asset: AdminAsset;
 }
 
 /** An asset was registered, by any client (the portrait API or the console). */
 export interface AssetCreatedEvent {
   type: 'asset.created';
   account: string;
-  asset: Asset;
+  asset: AdminAsset;
 }
 
 /** A group was created or updated, by any client. */

@@ -1,8 +1,24 @@
 // Relay channels as the admin API, the CLI and the console see them: the summary (never the key, only its hint) and the input.
 
-/** The wire protocols an upstream channel can speak. */
-export const CHANNEL_KINDS = ['openai', 'anthropic', 'gemini'] as const;
+/** The wire protocols an upstream channel can speak: three chat relays, and two portrait and 3D services (`platform`, `volcengine`). */
+export const CHANNEL_KINDS = ['openai', 'anthropic', 'gemini', 'platform', 'volcengine'] as const;
 export type ChannelKindName = (typeof CHANNEL_KINDS)[number];
+
+/** The kinds that serve the portrait library (and, for `platform`, 3D tasks) instead of chat: the highest-priority enabled one is the reviewer. */
+export const SERVICE_CHANNEL_KINDS = ['platform', 'volcengine'] as const;
+export type ServiceChannelKind = (typeof SERVICE_CHANNEL_KINDS)[number];
+
+/** Whether a kind is a portrait/3D service rather than a chat relay. */
+export function isServiceKind(kind: string): kind is ServiceChannelKind {
+  return (SERVICE_CHANNEL_KINDS as readonly string[]).includes(kind);
+}
+
+/** Defaults of a `volcengine` channel's options. */
+export const VOLCENGINE_DEFAULTS = {
+  baseUrl: 'https://open.volcengineapi.com',
+  region: 'cn-beijing',
+  project: 'default',
+} as const;
 
 /** The chat APIs an `openai` channel's upstream may speak (the channel's `api`). */
 export const CHANNEL_APIS = ['chat', 'responses'] as const;
@@ -20,6 +36,9 @@ export function wiresOfChannel(kind: ChannelKindName, api?: ChannelApiName | nul
       return ['anthropic'];
     case 'gemini':
       return ['gemini'];
+    case 'platform':
+    case 'volcengine':
+      return [];
   }
 }
 
@@ -73,6 +92,11 @@ export interface ChannelSummary {
   enabled: boolean;
   /** A hint of the key such as `sk-…wxyz`; null when the channel has no key. */
   key_hint: string | null;
+  /** `volcengine`: the region and project name requests are signed for and sent with; null for other kinds. */
+  region?: string | null;
+  project?: string | null;
+  /** True for the one channel the portrait library registers new assets with (the highest-priority enabled platform or volcengine channel). */
+  reviewer?: boolean;
   created_at: number;
   updated_at: number;
   health: ChannelHealth;
@@ -94,6 +118,9 @@ export interface ChannelInput {
   headers?: Record<string, string>;
   enabled?: boolean;
   key?: string | null;
+  /** `volcengine` only: empty or absent takes the default (`cn-beijing`, `default`). */
+  region?: string;
+  project?: string;
 }
 
 /** What one test call of a channel found. */

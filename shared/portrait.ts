@@ -47,6 +47,12 @@ export interface Asset {
   updated_at: string;
 }
 
+/** An asset as the console sees it (admin API and admin events): also which reviewer it went to (`simulated`, or a channel's name and kind). */
+export interface AdminAsset extends Asset {
+  /** Always set by the gateway (optional only for records made before reviewers were shown). */
+  reviewer?: string;
+}
+
 /** The `data` of every paged list response. */
 export interface Page<T> {
   page: number;

@@ -33,14 +33,16 @@ const FLAGS = {
   enabled: { type: 'string' },
   json: { type: 'boolean' },
   model: { type: 'string' },
+  region: { type: 'string' },
+  project: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parse<typeof FLAGS>>['values'];
 
 export const CHANNEL_USAGE = `usage:
-  gatehouse channel add --name NAME --kind openai|anthropic|gemini --base-url URL [--models LIST] [--priority N] [--weight N]
-                        [--timeout-ms N] [--api chat|responses] [--header 'Name: value']... [--key-stdin | --key-env VAR]
-                        [--data-dir DIR] [--secrets MODE]
+  gatehouse channel add --name NAME --kind openai|anthropic|gemini|platform|volcengine --base-url URL [--models LIST] [--priority N]
+                        [--weight N] [--timeout-ms N] [--api chat|responses] [--header 'Name: value']... [--key-stdin | --key-env VAR]
+                        [--region R --project P (volcengine; the key is AK:SK)] [--data-dir DIR] [--secrets MODE]
   gatehouse channel list [--json] [--data-dir DIR]
   gatehouse channel update NAME [the same flags] [--enabled true|false]
   gatehouse channel remove NAME [--data-dir DIR] [--secrets MODE]
@@ -125,6 +127,8 @@ function inputOf(values: Values, key: string | undefined): ChannelInput {
   if (values.kind !== undefined) input.kind = values.kind as ChannelInput['kind'];
   if (values['base-url'] !== undefined) input.base_url = values['base-url'];
   if (values.models !== undefined) input.models = values.models;
+  if (values.region !== undefined) input.region = values.region;
+  if (values.project !== undefined) input.project = values.project;
   if (values.api !== undefined) input.api = values.api as ChannelInput['api'];
   for (const [flag, field] of [
     ['priority', 'priority'],
@@ -197,6 +201,8 @@ function describe(item: ChannelSummary): string {
     ...(item.api !== null ? [`api ${item.api}`] : []),
     item.enabled ? 'enabled' : 'disabled',
     item.key_hint === null ? 'no key' : `key ${item.key_hint}`,
+    ...(item.region ? [`region ${item.region}`, `project ${item.project}`] : []),
+    ...(item.reviewer ? ['portrait reviewer'] : []),
     ...(headers.length > 0 ? [`headers ${headers.join('; ')}`] : []),
     healthOf(item),
   ].join('\t');

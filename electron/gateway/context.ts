@@ -2,8 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { JournalSummary } from '../../shared/journal.ts';
-import type { Asset, Group } from '../../shared/portrait.ts';
+import type { AdminAsset, Group } from '../../shared/portrait.ts';
 import { ProviderChoice, type UnroutedPolicy } from './providers/select.ts';
+import { ServiceChoice } from './providers/service-choice.ts';
 import { createSimulateProviders } from './providers/simulate/index.ts';
 import type { ChannelDirectory, ProviderSelector, Reviewer } from './providers/types.ts';
 import type { SettingsContext } from './services/settings.ts';
@@ -22,7 +23,7 @@ import { STORAGE_LIMITS, type StorageLimits } from './services/storage-limits.ts
 import { GroupsService } from './services/groups.ts';
 import { ImagesService } from './services/images.ts';
 import { JournalRecorder } from './services/journal.ts';
-import { presentAsset, presentGroup } from './services/portrait-present.ts';
+import { presentAdminAsset, presentGroup } from './services/portrait-present.ts';
 import { RetrievalService } from './services/retrieval.ts';
 import { Tasks3dService } from './services/tasks3d.ts';
 import { limitToTokenModels } from './services/token-models.ts';
@@ -33,6 +34,7 @@ import { AssetsRepo, type AssetRow } from './storage/assets-repo.ts';
 import { ChannelsRepo } from './storage/channels-repo.ts';
 import { PricesRepo } from './storage/prices-repo.ts';
 import { RelayedResponsesRepo } from './storage/relayed-responses-repo.ts';
+import { RemoteGroupsRepo } from './storage/remote-groups-repo.ts';
 import type { Db } from './storage/database.ts';
 import { GroupsRepo } from './storage/groups-repo.ts';
 import { JournalRepo } from './storage/journal-repo.ts';
@@ -63,9 +65,9 @@ import { GroupCommit } from './storage/group-commit.ts';
 /** Events the gateway emits for hosts and the UI. */
 export interface GatewayEvents {
   /** An asset's stored state changed: a refresh (by a query, "refresh now" or the scan) or a rename. */
-  'asset.changed': [asset: Asset & { account_id: number }];
+  'asset.changed': [asset: AdminAsset & { account_id: number }];
   /** An asset was registered, by the portrait API or the admin API. */
-  'asset.created': [asset: Asset & { account_id: number }];
+  'asset.created': [asset: AdminAsset & { account_id: number }];
   /** A group was created or updated, by the portrait API or the admin API. */
   'group.changed': [group: Group & { account_id: number }];
   /** An asset was deleted (admin API), or replaced by registering a failed one again. */
@@ -235,8 +237,13 @@ export function createContext(options: ContextOptions): GatewayContext {
         },
       ),
   );
-  const assetChanged = (row: AssetRow) => events.emit('asset.changed', { ...presentAsset(row), account_id: row.account_id });
-  const refresher = new AssetRefresher(assetsRepo, providers, clock, assetChanged, (write) => writes.commit(write));
+  // The portrait reviewer and 3D platform channels come from the channel store (platform and volcengine kinds).
+  const services = new ServiceChoice({ channels, now: () => clock.now() });
+  const assetChanged = (row: AssetRow) => events.emit('asset.changed', { ...presentAdminAsset(row), account_id: row.account_id });
+  const refresher = new AssetRefresher(assetsRepo, providers, clock, assetChanged, {
+    reviewers: services,
+    commit: (write) => writes.commit(write),
+  });
   const storageLimits: StorageLimits = { ...STORAGE_LIMITS, ...options.storageLimits };
   const reportError = (error: unknown) => void events.emit('error', error);
   const prices = new PriceTable(new PricesRepo(db), clock);
@@ -303,9 +310,11 @@ export function createContext(options: ContextOptions): GatewayContext {
       assets: assetsRepo,
       groups: groupsRepo,
       providers,
+      reviewers: services,
+      remoteGroups: new RemoteGroupsRepo(db),
       refresher,
       clock,
-      onCreated: (row) => events.emit('asset.created', { ...presentAsset(row), account_id: row.account_id }),
+      onCreated: (row) => events.emit('asset.created', { ...presentAdminAsset(row), account_id: row.account_id }),
       onRenamed: assetChanged,
       onDeleted: (row) => events.emit('asset.deleted', { asset_id: row.asset_id, account_id: row.account_id }),
     }),
@@ -336,6 +345,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       clock,
       dataDir: options.dataDir,
       providers,
+      mesh3dChannels: services,
       limits: storageLimits,
       onError: reportError,
     }),

@@ -52,3 +52,6 @@ export const notFound = (message: string, param: string | null = null) => new Ga
 export class UpstreamError extends Error {
   override readonly name = 'UpstreamError';
 }
+
+/** An UpstreamError saying the upstream no longer knows the group an asset was sent to (removed there): the group is created again next time. */
+export class UpstreamGroupMissing extends UpstreamError {}

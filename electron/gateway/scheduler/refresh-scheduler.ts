@@ -1,6 +1,6 @@
-// The background scan: every interval, refreshes all non-terminal assets of all accounts with bounded concurrency, never overlapping itself.
+// The background scan: every interval, refreshes all non-terminal assets of all accounts, per reviewer channel with bounded concurrency and a request rate limit, skipping assets in backoff, never overlapping itself.
 import type { AssetRefresher } from '../services/asset-refresh.ts';
-import type { AssetsRepo } from '../storage/assets-repo.ts';
+import type { AssetRow, AssetsRepo } from '../storage/assets-repo.ts';
 import type { MetaRepo } from '../storage/meta-repo.ts';
 import type { Clock } from '../time.ts';
 
@@ -11,6 +11,12 @@ export interface ScanReport {
   checked: number;
   /** Assets whose refresh threw something unexpected (upstream errors are stored in the asset, not counted here). */
   errors: number;
+  /** Assets not terminal once the scan ended (those backing off included). */
+  pending: number;
+  /** Assets left alone because their refreshes keep failing (see services/refresh-backoff.ts). */
+  backingOff: number;
+  /** The last refresh error met (`ast_…: message`), or null. */
+  lastError: string | null;
 }
 
 export interface RefreshSchedulerOptions {
@@ -19,8 +25,10 @@ export interface RefreshSchedulerOptions {
   meta: MetaRepo;
   refresher: AssetRefresher;
   clock: Clock;
-  /** Refreshes running at once. */
+  /** Refreshes running at once, per reviewer (the simulator, or each service channel). */
   concurrency?: number;
+  /** Requests per second at most to each service channel (the simulator is not limited). */
+  channelRatePerSecond?: number;
   /** Called after each scan, e.g. to log or to notify the UI. */
   onScan?: (report: ScanReport) => void;
   onError?: (error: unknown) => void;
@@ -28,6 +36,9 @@ export interface RefreshSchedulerOptions {
 
 const LAST_SCAN_KEY = 'refresh.last_scan_at';
 const BATCH = 200;
+/** Default refreshes at once per reviewer, and requests per second per service channel. */
+export const SCAN_CONCURRENCY = 4;
+export const SCAN_CHANNEL_RATE = 5;
 
 export class RefreshScheduler {
   private readonly options: RefreshSchedulerOptions;
@@ -96,14 +107,26 @@ export class RefreshScheduler {
     const startedAt = clock.now();
     let checked = 0;
     let errors = 0;
+    let pending = 0;
+    let backingOff = 0;
+    let lastError: string | null = null;
     let cursor = 0;
-    const refreshOne = async (id: number) => {
-      const row = assets.findById(id);
-      if (!row) return;
+    const limiters = new Map<string, RateLimiter>();
+    const limiterOf = (channelId: string) => {
+      let limiter = limiters.get(channelId);
+      if (!limiter) limiters.set(channelId, (limiter = new RateLimiter(this.options.channelRatePerSecond ?? SCAN_CHANNEL_RATE)));
+      return limiter;
+    };
+    const refreshOne = async (row: AssetRow) => {
+      const channelId = row.reviewer_channel_id ?? null;
+      if (channelId !== null) await limiterOf(channelId).take();
       try {
-        await refresher.refresh(row);
+        const fresh = await refresher.refresh(row);
+        if (fresh.refresh_error) lastError = `${fresh.asset_id}: ${fresh.refresh_error}`;
+        if (fresh.status !== 'Active' && fresh.status !== 'Failed') pending += 1;
       } catch (error) {
         errors += 1;
+        lastError = `${row.asset_id}: ${error instanceof Error ? error.message : String(error)}`;
         this.options.onError?.(error);
       }
       checked += 1;
@@ -112,11 +135,44 @@ export class RefreshScheduler {
       const ids = assets.pendingIds(cursor, BATCH);
       if (ids.length === 0 || this.stopped) break;
       cursor = ids[ids.length - 1]!;
-      await runPool(ids, this.options.concurrency ?? 4, refreshOne, () => this.stopped);
+      // Each reviewer (the simulator, each channel) gets its own pool, so a slow or throttled upstream holds back only its assets.
+      const byReviewer = new Map<string | null, AssetRow[]>();
+      const now = clock.now();
+      for (const id of ids) {
+        const row = assets.findById(id);
+        if (!row) continue;
+        if (row.next_refresh_at != null && row.next_refresh_at > now) {
+          backingOff += 1;
+          pending += 1;
+          continue;
+        }
+        const key = row.reviewer_channel_id ?? null;
+        byReviewer.set(key, [...(byReviewer.get(key) ?? []), row]);
+      }
+      await Promise.all(
+        [...byReviewer.values()].map((rows) => runPool(rows, this.options.concurrency ?? SCAN_CONCURRENCY, refreshOne, () => this.stopped)),
+      );
     }
     // A scan cut short by stop() is not recorded, so the next start scans again without waiting a whole interval.
     if (!this.stopped) meta.set(LAST_SCAN_KEY, String(startedAt));
-    return { startedAt, finishedAt: clock.now(), checked, errors };
+    return { startedAt, finishedAt: clock.now(), checked, errors, pending, backingOff, lastError };
+  }
+}
+
+/** Spaces the starts of requests to one channel at least 1/rate seconds apart. */
+class RateLimiter {
+  private readonly spacingMs: number;
+  private nextAt = 0;
+  constructor(perSecond: number) {
+    this.spacingMs = 1000 / Math.max(0.001, perSecond);
+  }
+
+  /** Resolves when the next request may start. */
+  async take(): Promise<void> {
+    const now = performance.now();
+    const at = Math.max(now, this.nextAt);
+    this.nextAt = at + this.spacingMs;
+    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
   }
 }
 

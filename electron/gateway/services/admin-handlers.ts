@@ -17,6 +17,7 @@ import type { Clock } from '../time.ts';
 import { parseAssetAdminFilter, parseJournalFilter, parseTokenCreate, parseTokenUpdate } from './admin-input.ts';
 import type { AssetsService } from './assets.ts';
 import { readChannelInput } from './channel-input.ts';
+import { presentAdminAsset } from './portrait-present.ts';
 import { testChannel } from './channel-probe.ts';
 import type { ChannelsService } from './channels.ts';
 import { readPriceInput } from './price-input.ts';
@@ -146,6 +147,7 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
         accountId(params.account),
         { ...parseAssetListFilter(query), ...parseAssetAdminFilter(query) },
         normalizePaging(query['p'], query['page_size']),
+        presentAdminAsset,
       ),
     deleteGroup: ({ params }) => groups.delete(accountId(params.account), params.groupId),
     deleteAsset: ({ params }) => assets.delete(accountId(params.account), params.assetId),
@@ -153,8 +155,8 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       const url = (body as { url?: unknown } | null | undefined)?.url;
       return assets.reregister(accountId(params.account), params.assetId, typeof url === 'string' ? url : '');
     },
-    createAsset: ({ params, body }) => assets.create(accountId(params.account), parseAssetCreate(body)),
-    refreshAsset: ({ params }) => assets.get(accountId(params.account), params.assetId),
+    createAsset: ({ params, body }) => assets.create(accountId(params.account), parseAssetCreate(body), undefined, presentAdminAsset),
+    refreshAsset: ({ params }) => assets.get(accountId(params.account), params.assetId, undefined, presentAdminAsset),
     runScan: () => context.scheduler.runNow(),
     listTokens: async ({ query }) => {
       const account = typeof query['account'] === 'string' && query['account'] !== '' ? query['account'] : undefined;

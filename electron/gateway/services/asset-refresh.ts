@@ -1,9 +1,10 @@
 // Refreshes one non-terminal asset from the upstream reviewer and stores the outcome; concurrent refreshes of one asset share a call.
 import { TERMINAL_STATUSES } from '../../../shared/portrait.ts';
 import { UpstreamError } from '../errors.ts';
-import type { CallContext, ProviderSelector, ReviewVerdict } from '../providers/types.ts';
+import type { CallContext, ProviderSelector, Reviewer, ReviewerSelector, ReviewVerdict } from '../providers/types.ts';
 import type { AssetRow, AssetsRepo, RefreshResult } from '../storage/assets-repo.ts';
 import type { Clock } from '../time.ts';
+import { refreshBackoffMs } from './refresh-backoff.ts';
 
 /** Emitted after a refresh stored a change of an asset. */
 export type AssetChangeListener = (asset: AssetRow) => void;
@@ -15,24 +16,29 @@ export class AssetRefresher {
   private readonly clock: Clock;
   private readonly onChange: AssetChangeListener;
   private readonly commit: (write: () => void) => Promise<void>;
+  private readonly reviewers: ReviewerSelector | undefined;
+  private readonly random: () => number;
 
   /**
-   * `providers` gives the reviewer of each refresh (the background scan's has no call). `commit` stores an outcome and
-   * resolves once it is durable: absent, at once; the gateway passes its group commit, so the refreshes that end in
-   * one event-loop turn (the scan runs several at a time) share one flush.
+   * `providers` gives the simulated reviewer of each refresh (the background scan's has no call); `reviewers`, the one of
+   * an asset registered with a service channel; `random`, the backoff's jitter. `commit` stores an outcome and resolves
+   * once it is durable: absent, at once; the gateway passes its group commit, so the refreshes that end in one
+   * event-loop turn (the scan runs several at a time) share one flush.
    */
   constructor(
     repo: AssetsRepo,
     providers: ProviderSelector,
     clock: Clock,
     onChange: AssetChangeListener = () => {},
-    commit: (write: () => void) => Promise<void> = async (write) => write(),
+    options: { reviewers?: ReviewerSelector; random?: () => number; commit?: (write: () => void) => Promise<void> } = {},
   ) {
     this.repo = repo;
     this.providers = providers;
     this.clock = clock;
     this.onChange = onChange;
-    this.commit = commit;
+    this.commit = options.commit ?? (async (write) => write());
+    this.reviewers = options.reviewers;
+    this.random = options.random ?? Math.random;
   }
 
   /**
@@ -52,8 +58,12 @@ export class AssetRefresher {
   private async run(row: AssetRow, call: CallContext | undefined): Promise<AssetRow> {
     let result: RefreshResult;
     try {
-      result = fromVerdict(await this.providers.for(call).reviewer.check(row.upstream_id), this.clock.now());
+      result = fromVerdict(await (await this.reviewerOf(row, call)).check(row.upstream_id), this.clock.now());
+      if (row.refresh_failures > 0) this.repo.noteRefreshStreak(row.id, 0, null);
     } catch (error) {
+      const failures = row.refresh_failures + 1;
+      const wait = refreshBackoffMs(failures, this.random);
+      this.repo.noteRefreshStreak(row.id, failures, wait > 0 ? this.clock.now() + wait : null);
       const message = error instanceof UpstreamError ? error.message : `unexpected reviewer error: ${String(error)}`;
       result = {
         status: row.status,
@@ -74,6 +84,13 @@ export class AssetRefresher {
     const fresh = this.repo.findById(row.id) ?? row;
     if (stored) this.onChange(fresh);
     return fresh;
+  }
+
+  /** The reviewer the asset was registered with: its service channel's, or the simulator's. */
+  private async reviewerOf(row: AssetRow, call: CallContext | undefined): Promise<Reviewer> {
+    if (row.reviewer_channel_id === null || row.reviewer_channel_id === undefined) return this.providers.for(call).reviewer;
+    if (!this.reviewers) throw new UpstreamError('no service channels are configured in this gateway');
+    return this.reviewers.of(row.reviewer_channel_id);
   }
 }
 

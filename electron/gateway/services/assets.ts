@@ -1,10 +1,11 @@
 // Portrait asset rules: register with the upstream reviewer, list without refreshing, read with a refresh, rename, delete, register a failed one again.
 import type { Asset, Page } from '../../../shared/portrait.ts';
 import { publicId } from '../ids.ts';
-import { UpstreamError } from '../errors.ts';
-import type { CallContext, ProviderSelector } from '../providers/types.ts';
-import type { AssetsRepo } from '../storage/assets-repo.ts';
-import type { GroupsRepo } from '../storage/groups-repo.ts';
+import { UpstreamError, UpstreamGroupMissing } from '../errors.ts';
+import type { CallContext, ProviderSelector, Reviewer, ReviewerRef, ReviewerSelector } from '../providers/types.ts';
+import type { AssetRow, AssetsRepo } from '../storage/assets-repo.ts';
+import type { GroupRow, GroupsRepo } from '../storage/groups-repo.ts';
+import type { RemoteGroupsRepo } from '../storage/remote-groups-repo.ts';
 import type { Clock } from '../time.ts';
 import type { AssetChangeListener, AssetRefresher } from './asset-refresh.ts';
 import { GatewayError, invalid, notFound } from '../errors.ts';
@@ -15,8 +16,12 @@ import { presentAsset, presentPage } from './portrait-present.ts';
 export interface AssetsServiceDeps {
   assets: AssetsRepo;
   groups: GroupsRepo;
-  /** Gives the reviewer assets are registered with. */
+  /** Gives the simulated reviewer (the call's bundle's). */
   providers: ProviderSelector;
+  /** Chooses the reviewer of new assets: a service channel's, or the simulator's. Absent: always the simulator's. */
+  reviewers?: ReviewerSelector;
+  /** The remote id of each local group on each service channel. Needed with `reviewers`. */
+  remoteGroups?: RemoteGroupsRepo;
   refresher: AssetRefresher;
   clock: Clock;
   /** Told after an asset was registered, whichever client asked. */
@@ -34,14 +39,29 @@ export class AssetsService {
   }
 
   /** Registers an asset: the upstream is asked first, and nothing is stored when it refuses. `call`: the request, when there is one. */
-  async create(accountId: number, input: AssetCreateInput, call?: CallContext): Promise<Asset> {
+  async create<T = Asset>(
+    accountId: number,
+    input: AssetCreateInput,
+    call?: CallContext,
+    present: (row: AssetRow) => T = presentAsset as (row: AssetRow) => T,
+  ): Promise<T> {
     const { assets, groups, providers, clock } = this.deps;
     const group = groups.find(accountId, input.groupId);
     if (!group) throw notFound(MESSAGES.groupNotFound, 'group_id');
+    const ref: ReviewerRef = this.deps.reviewers?.current() ?? { channelId: null, label: 'simulated' };
     let upstreamId: string;
     try {
-      ({ upstreamId } = await providers.for(call).reviewer.submit({ url: input.url, assetType: input.assetType }));
+      const reviewer = ref.channelId === null ? providers.for(call).reviewer : await this.deps.reviewers!.of(ref.channelId);
+      const groupUpstreamId = ref.channelId === null ? undefined : await this.remoteGroupOf(reviewer, group, ref.channelId);
+      ({ upstreamId } = await reviewer.submit({
+        url: input.url,
+        assetType: input.assetType,
+        name: input.name,
+        ...(groupUpstreamId !== undefined && { groupUpstreamId }),
+      }));
     } catch (error) {
+      // A remote group removed upstream is forgotten, so the next registration creates it again.
+      if (error instanceof UpstreamGroupMissing && ref.channelId !== null) this.deps.remoteGroups?.forget(group.id, ref.channelId);
       const detail = error instanceof UpstreamError ? `: ${error.message}` : '';
       throw new GatewayError('upstream_failed', `${MESSAGES.upstreamFailed}${detail}`);
     }
@@ -57,19 +77,36 @@ export class AssetsService {
       upstream_id: upstreamId,
       created_at: now,
       updated_at: now,
+      reviewer_channel_id: ref.channelId,
+      reviewer_label: ref.label,
     });
     const row = assets.findById(id)!;
     this.deps.onCreated?.(row);
-    return presentAsset(row);
+    return present(row);
+  }
+
+  /** The group's id on a remote reviewer, created there on its first asset (reviewers without groups get none). */
+  private async remoteGroupOf(reviewer: Reviewer, group: GroupRow, channelId: string): Promise<string | undefined> {
+    if (!reviewer.createGroup) return undefined;
+    const known = this.deps.remoteGroups?.find(group.id, channelId);
+    if (known !== undefined) return known;
+    const created = await reviewer.createGroup({ name: group.name, description: group.description, groupType: group.group_type });
+    this.deps.remoteGroups?.set(group.id, channelId, created);
+    return created;
   }
 
   /** A page of stored assets; never asks the upstream. An unknown group filter gives an empty page. */
-  list(accountId: number, filter: AssetListFilter, paging: Paging): Page<Asset> {
+  list<T = Asset>(
+    accountId: number,
+    filter: AssetListFilter,
+    paging: Paging,
+    present: (row: AssetRow) => T = presentAsset as (row: AssetRow) => T,
+  ): Page<T> {
     const { assets, groups } = this.deps;
     let groupRef: number | undefined;
     if (filter.groupId !== undefined) {
       const group = groups.find(accountId, filter.groupId);
-      if (!group) return presentPage(paging, 0, [], presentAsset);
+      if (!group) return presentPage(paging, 0, [], present);
       groupRef = group.id;
     }
     const { rows, total } = assets.page(
@@ -83,14 +120,19 @@ export class AssetsService {
       paging.pageSize,
       paging.offset,
     );
-    return presentPage(paging, total, rows, presentAsset);
+    return presentPage(paging, total, rows, present);
   }
 
   /** One asset; a non-terminal one is refreshed from the upstream and stored before answering. */
-  async get(accountId: number, assetId: string, call?: CallContext): Promise<Asset> {
+  async get<T = Asset>(
+    accountId: number,
+    assetId: string,
+    call?: CallContext,
+    present: (row: AssetRow) => T = presentAsset as (row: AssetRow) => T,
+  ): Promise<T> {
     const row = this.deps.assets.find(accountId, assetId);
     if (!row) throw notFound(MESSAGES.assetNotFound, 'asset_id');
-    return presentAsset(await this.deps.refresher.refresh(row, call));
+    return present(await this.deps.refresher.refresh(row, call));
   }
 
   /** Deletes an asset from this gateway (the reviewer is not told: it keeps no state a caller can reach); answers it as it was. */

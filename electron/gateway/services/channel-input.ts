@@ -1,6 +1,7 @@
 // Checks a channel's fields, each failure a 400 naming the field: name, kind, base URL, numbers, extra headers, key; and the shape of an admin API body.
 import { CHANNEL_APIS, CHANNEL_KINDS, type ChannelApiName, type ChannelInput, type ChannelKindName } from '../../../shared/channels.ts';
 import { invalid } from '../errors.ts';
+import { splitAccessKey } from '../protocols/volcengine/signature.ts';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
@@ -127,6 +128,24 @@ export function parseHeaderLine(line: string): [string, string] {
   return [line.slice(0, colon).trim(), line.slice(colon + 1).trim()];
 }
 
+/** Region and project names: letters, digits, `.`, `_` and `-`, as Volcengine spells them. */
+const OPTION = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export function checkOption(field: 'region' | 'project', value: string): string {
+  const trimmed = value.trim();
+  if (!OPTION.test(trimmed))
+    throw invalid(`${field} must be 1 to 64 letters, digits, ".", "_" or "-"; got "${trimmed.slice(0, 80)}"`, field);
+  return trimmed;
+}
+
+/** A `volcengine` key is the account's `AK:SK` (access key id, a colon, secret access key); other kinds take any key. The message never repeats it. */
+export function checkServiceKey(kind: string, key: string): string {
+  if (kind !== 'volcengine') return key;
+  if (!splitAccessKey(key))
+    throw invalid('key of a volcengine channel must be AK:SK (the access key id, a colon, the secret access key)', 'key');
+  return key;
+}
+
 /** A key: one line, no spaces or control characters. The message never repeats it. */
 export function checkKey(key: string): string {
   const trimmed = key.trim();
@@ -141,7 +160,7 @@ export function readChannelInput(body: unknown): ChannelInput {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('Request body must be a JSON object');
   const fields = body as Record<string, unknown>;
   const input: ChannelInput = {};
-  const text = (name: 'name' | 'kind' | 'base_url' | 'models' | 'api') => {
+  const text = (name: 'name' | 'kind' | 'base_url' | 'models' | 'api' | 'region' | 'project') => {
     const value = fields[name];
     if (value === undefined) return;
     if (typeof value !== 'string') throw invalid(`${name} must be a string`, name);
@@ -151,6 +170,8 @@ export function readChannelInput(body: unknown): ChannelInput {
   text('kind');
   text('base_url');
   text('models');
+  text('region');
+  text('project');
   text('api');
   for (const name of ['priority', 'weight', 'timeout_ms'] as const) {
     const value = fields[name];

@@ -1,16 +1,34 @@
 // The test call of a channel: one minimal real request to its upstream (a model list or a 1-token answer), timed and recorded in its health.
 import type { ChannelTestResult } from '../../../shared/channels.ts';
 import { hideSecret } from '../../../shared/channels.ts';
-import { invalid } from '../errors.ts';
-import type { RelayChannel } from '../providers/types.ts';
+import { GatewayError, invalid } from '../errors.ts';
+import { signedJsonHeaders, splitAccessKey } from '../protocols/volcengine/signature.ts';
+import type { RelayChannel, ServiceChannel } from '../providers/types.ts';
 import type { ChannelsService } from './channels.ts';
 
 /** Version header every Anthropic call carries. */
 const ANTHROPIC_VERSION = '2023-06-01';
 const MESSAGE_LIMIT = 300;
 
+/** A service channel's test: platform lists one portrait group; volcengine lists one Ark asset group (signed, service `ark`). */
+function serviceProbeRequest(channel: ServiceChannel): { url: string; init: RequestInit } {
+  const headers: Record<string, string> = { ...channel.headers, accept: 'application/json' };
+  if (channel.kind === 'platform') {
+    if (channel.key !== null) headers['authorization'] = `Bearer ${channel.key}`;
+    return { url: `${channel.baseUrl}/v1/portrait/groups?page_size=1`, init: { method: 'GET', headers } };
+  }
+  const url = new URL(`${channel.baseUrl}/`);
+  url.searchParams.set('Action', 'ListAssetGroups');
+  url.searchParams.set('Version', '2024-01-01');
+  const body = JSON.stringify({ PageNumber: 1, PageSize: 1, ProjectName: channel.project });
+  const pair = splitAccessKey(channel.key);
+  if (pair) Object.assign(headers, signedJsonHeaders(url, body, { ...pair, region: channel.region, service: 'ark' }, new Date()));
+  return { url: url.href, init: { method: 'POST', headers, body } };
+}
+
 /** The request a test sends: openai lists models (or asks a 1-token chat), anthropic asks a 1-token message, gemini lists models (or asks 1 token). */
-function probeRequest(channel: RelayChannel): { url: string; init: RequestInit } {
+function probeRequest(channel: RelayChannel | ServiceChannel): { url: string; init: RequestInit } {
+  if (channel.kind === 'platform' || channel.kind === 'volcengine') return serviceProbeRequest(channel);
   const headers: Record<string, string> = { ...channel.headers, accept: 'application/json' };
   const model = channel.upstreamModel;
   const json = (url: string, body: unknown) => ({
@@ -39,7 +57,7 @@ function probeRequest(channel: RelayChannel): { url: string; init: RequestInit }
 }
 
 /** Sends the test request within the channel's timeout; never throws, never reports the key. */
-export async function probe(channel: RelayChannel, fetchImpl: typeof fetch = fetch): Promise<ChannelTestResult> {
+export async function probe(channel: RelayChannel | ServiceChannel, fetchImpl: typeof fetch = fetch): Promise<ChannelTestResult> {
   const { url, init } = probeRequest(channel);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -50,6 +68,8 @@ export async function probe(channel: RelayChannel, fetchImpl: typeof fetch = fet
     const response = await fetchImpl(url, { ...init, redirect: 'manual', signal: abort.signal });
     const latency = elapsed();
     const text = await response.text();
+    const refusal = response.ok ? serviceRefusalOf(text) : undefined;
+    if (refusal !== undefined) return { ok: false, latency_ms: latency, message: scrub(refusal) };
     if (response.ok) return { ok: true, latency_ms: latency, message: 'ok' };
     return { ok: false, latency_ms: latency, message: scrub(`HTTP ${response.status}: ${errorMessageOf(text) || response.statusText}`) };
   } catch (error) {
@@ -60,6 +80,23 @@ export async function probe(channel: RelayChannel, fetchImpl: typeof fetch = fet
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A refusal in a 200 answer: a portrait envelope with `success: false`, or a Volcengine `ResponseMetadata.Error`. */
+function serviceRefusalOf(text: string): string | undefined {
+  try {
+    const body = JSON.parse(text) as {
+      success?: unknown;
+      message?: unknown;
+      ResponseMetadata?: { Error?: { Code?: unknown; Message?: unknown } };
+    };
+    if (body.success === false) return String(body.message ?? 'refused');
+    const error = body.ResponseMetadata?.Error;
+    if (error && typeof error.Code === 'string' && error.Code !== '') return `${error.Code}: ${String(error.Message ?? '')}`;
+  } catch {
+    // Not JSON: judged by its status.
+  }
+  return undefined;
 }
 
 /** `error.message` of an OpenAI, Anthropic or Gemini error body, else the start of the text. */
@@ -94,6 +131,17 @@ export async function testChannel(
   fetchImpl: typeof fetch = fetch,
 ): Promise<ChannelTestResult> {
   const summary = channels.find(nameOrId);
+  if (summary && (summary.kind === 'platform' || summary.kind === 'volcengine')) {
+    const service = await channels.serviceChannel(summary.id).catch((error: unknown) => {
+      throw new GatewayError('unavailable', (error as Error).message);
+    });
+    const result = await probe(service!, fetchImpl);
+    channels.record(
+      summary.id,
+      result.ok ? { ok: true, latencyMs: result.latency_ms } : { ok: false, latencyMs: result.latency_ms, error: result.message },
+    );
+    return result;
+  }
   let asked = model?.trim() || undefined;
   if (asked === undefined && summary?.kind === 'anthropic') {
     const named = summary.models.split(',').map((entry) => entry.split('=')[0]!.trim());

@@ -3,18 +3,39 @@ import {
   CHANNEL_COOLDOWN,
   CHANNEL_DEFAULTS,
   hideSecret,
+  isServiceKind,
   secretHint,
+  VOLCENGINE_DEFAULTS,
   wiresOfChannel,
   type ChannelInput,
   type ChannelSummary,
 } from '../../../shared/channels.ts';
 import { publicId } from '../ids.ts';
-import { GatewayError, invalid, notFound } from '../errors.ts';
-import type { ChannelApi, ChannelDirectory, ChannelKind, ChannelOutcome, ChatWire, RelayChannel } from '../providers/types.ts';
+import { GatewayError, invalid, notFound, UpstreamError } from '../errors.ts';
+import type {
+  ChannelApi,
+  ChannelDirectory,
+  ChannelKind,
+  ChannelOutcome,
+  ChatWire,
+  RelayChannel,
+  ServiceChannel,
+  ServiceChannelDirectory,
+} from '../providers/types.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { ChannelRow, ChannelSettings, ChannelsRepo } from '../storage/channels-repo.ts';
 import type { Clock } from '../time.ts';
-import { checkApi, checkHeaders, checkInteger, checkKey, checkKind, checkName, normalizeBaseUrl } from './channel-input.ts';
+import {
+  checkApi,
+  checkHeaders,
+  checkInteger,
+  checkKey,
+  checkKind,
+  checkName,
+  checkOption,
+  checkServiceKey,
+  normalizeBaseUrl,
+} from './channel-input.ts';
 import { formatModels, parseModels, upstreamModelOf, type ModelEntry } from './channel-models.ts';
 import { useSecretStore } from './secret-access.ts';
 
@@ -46,7 +67,7 @@ export interface ChannelsServiceOptions {
 }
 
 /** The configured channels, read from SQLite on every call so a change by the CLI or the console applies to the next request. */
-export class ChannelsService implements ChannelDirectory {
+export class ChannelsService implements ChannelDirectory, ServiceChannelDirectory {
   private readonly repo: ChannelsRepo;
   private readonly secrets: SecretStore;
   private readonly clock: Clock;
@@ -67,13 +88,16 @@ export class ChannelsService implements ChannelDirectory {
     return this.secrets;
   }
 
-  /** Adds a channel (`name`, `kind`, `base_url` required); its key, if any, goes to the secret store only. */
-  async add(input: ChannelInput): Promise<ChannelSummary> {
+  /** Adds a channel (`name`, `kind`, `base_url` required, but for volcengine); its key, if any, goes to the secret store only. */
+  async add(given: ChannelInput): Promise<ChannelSummary> {
+    // A volcengine channel without a base URL goes to Volcengine's OpenAPI endpoint.
+    const input =
+      given.kind === 'volcengine' && (given.base_url ?? '').trim() === '' ? { ...given, base_url: VOLCENGINE_DEFAULTS.baseUrl } : given;
     for (const field of ['name', 'kind', 'base_url'] as const) {
       if (input[field] === undefined || input[field].trim() === '') throw invalid(`${field} is required`, field);
     }
     const settings = this.settingsOf(input);
-    const key = typeof input.key === 'string' ? checkKey(input.key) : null;
+    const key = typeof input.key === 'string' ? checkServiceKey(settings.kind, checkKey(input.key)) : null;
     this.assertNameFree(settings.name);
     if (key !== null) this.assertKeysKept(settings.name);
     const channelId = publicId('ch');
@@ -90,7 +114,36 @@ export class ChannelsService implements ChannelDirectory {
 
   /** Every channel, highest priority first. */
   list(): ChannelSummary[] {
-    return this.repo.list().map((row) => this.summarize(row));
+    const reviewerId = this.enabledServiceChannels()[0]?.id;
+    return this.repo.list().map((row) => this.summarize(row, reviewerId));
+  }
+
+  enabledServiceChannels(filter: { kind?: 'platform' | 'volcengine'; model?: string } = {}) {
+    return this.repo
+      .list()
+      .filter((row) => row.enabled === 1 && isServiceKind(row.kind) && (filter.kind === undefined || row.kind === filter.kind))
+      .filter((row) => filter.model === undefined || upstreamModelOf(parseModels(row.models), filter.model) !== undefined)
+      .map((row) => ({ id: row.channel_id, name: row.name, kind: row.kind as 'platform' | 'volcengine' }));
+  }
+
+  async serviceChannel(id: string, model?: string): Promise<ServiceChannel | undefined> {
+    const row = this.repo.findById(id);
+    if (!row || !isServiceKind(row.kind)) return undefined;
+    const upstream = model === undefined ? '' : (upstreamModelOf(parseModels(row.models), model) ?? model);
+    const channel = await this.relayChannelOf(row, upstream);
+    if (!channel) throw new UpstreamError(missingKeyMessage(row, this.secrets));
+    return {
+      id: channel.id,
+      name: channel.name,
+      kind: row.kind as 'platform' | 'volcengine',
+      baseUrl: channel.baseUrl,
+      timeoutMs: channel.timeoutMs,
+      headers: channel.headers,
+      key: channel.key,
+      region: row.region ?? VOLCENGINE_DEFAULTS.region,
+      project: row.project ?? VOLCENGINE_DEFAULTS.project,
+      upstreamModel: upstream,
+    };
   }
 
   /** A channel by id or name (names ignore case). */
@@ -106,7 +159,7 @@ export class ChannelsService implements ChannelDirectory {
     if (settings.name.toLowerCase() !== row.name.toLowerCase()) this.assertNameFree(settings.name);
     let keyHint = row.key_hint;
     if (typeof input.key === 'string') {
-      const key = checkKey(input.key);
+      const key = checkServiceKey(settings.kind, checkKey(input.key));
       this.assertKeysKept(settings.name);
       await useSecretStore(this.secrets, (store) => store.set(channelSecretName(row.channel_id), key));
       keyHint = secretHint(key);
@@ -146,7 +199,8 @@ export class ChannelsService implements ChannelDirectory {
   kindsServing(model: string): ChannelKind[] {
     const kinds: ChannelKind[] = [];
     for (const row of this.repo.list()) {
-      if (row.enabled !== 1 || kinds.includes(row.kind as ChannelKind)) continue;
+      // Portrait and 3D service channels serve no chat models: relay routing never sees them.
+      if (row.enabled !== 1 || isServiceKind(row.kind) || kinds.includes(row.kind as ChannelKind)) continue;
       if (upstreamModelOf(parseModels(row.models), model) !== undefined) kinds.push(row.kind as ChannelKind);
     }
     return kinds;
@@ -207,7 +261,7 @@ export class ChannelsService implements ChannelDirectory {
   listedModels(): { model: string; channel: string; kind: ChannelKind }[] {
     return this.repo
       .list()
-      .filter((row) => row.enabled === 1)
+      .filter((row) => row.enabled === 1 && !isServiceKind(row.kind))
       .flatMap((row) =>
         parseModels(row.models)
           .filter((entry) => entry.local !== '*')
@@ -279,7 +333,26 @@ export class ChannelsService implements ChannelDirectory {
       api: checkApi(kind, input.api, previous?.kind === kind ? previous.api : undefined),
       headers: input.headers === undefined ? (previous?.headers ?? '{}') : JSON.stringify(checkHeaders(input.headers)),
       enabled: input.enabled === undefined ? (previous?.enabled ?? 1) : input.enabled ? 1 : 0,
+      ...this.optionsOf(input, previous),
     };
+  }
+
+  /** `volcengine`'s region and project (defaults when empty); other kinds keep none and refuse them. */
+  private optionsOf(input: ChannelInput, previous?: ChannelRow): Pick<ChannelSettings, 'region' | 'project'> {
+    const kind = input.kind ?? previous!.kind;
+    if (kind !== 'volcengine') {
+      for (const field of ['region', 'project'] as const) {
+        if (input[field] !== undefined && input[field].trim() !== '') throw invalid(`${field} applies to volcengine channels only`, field);
+      }
+      return { region: null, project: null };
+    }
+    const option = (field: 'region' | 'project', fallback: string) =>
+      input[field] === undefined
+        ? (previous?.[field] ?? fallback)
+        : input[field].trim() === ''
+          ? fallback
+          : checkOption(field, input[field]);
+    return { region: option('region', VOLCENGINE_DEFAULTS.region), project: option('project', VOLCENGINE_DEFAULTS.project) };
   }
 
   private assertNameFree(name: string): void {
@@ -305,8 +378,10 @@ export class ChannelsService implements ChannelDirectory {
     return row;
   }
 
-  private summarize(row: ChannelRow): ChannelSummary {
+  /** The channel as listed; `reviewerId`: the current reviewer channel (read when not given). */
+  private summarize(row: ChannelRow, reviewerId = this.enabledServiceChannels()[0]?.id): ChannelSummary {
     const now = this.clock.now();
+    const reviewer = reviewerId === row.channel_id;
     return {
       id: row.channel_id,
       name: row.name,
@@ -320,6 +395,9 @@ export class ChannelsService implements ChannelDirectory {
       headers: JSON.parse(row.headers) as Record<string, string>,
       enabled: row.enabled === 1,
       key_hint: row.key_hint,
+      region: row.region,
+      project: row.project,
+      reviewer,
       created_at: row.created_at,
       updated_at: row.updated_at,
       health: {

@@ -1,5 +1,5 @@
 // Turns stored portrait rows into the API's records: public ids only, RFC 3339 timestamps.
-import type { Asset, Group, Page } from '../../../shared/portrait.ts';
+import type { AdminAsset, Asset, Group, Page } from '../../../shared/portrait.ts';
 import type { AssetRow } from '../storage/assets-repo.ts';
 import type { GroupRow } from '../storage/groups-repo.ts';
 import { rfc3339 } from '../time.ts';
@@ -30,6 +30,11 @@ export function presentAsset(row: AssetRow): Asset {
     created_at: rfc3339(row.created_at),
     updated_at: rfc3339(row.updated_at),
   };
+}
+
+/** The console's view of an asset: the API record and its reviewer. */
+export function presentAdminAsset(row: AssetRow): AdminAsset & { reviewer: string } {
+  return { ...presentAsset(row), reviewer: row.reviewer_label };
 }
 
 export function presentPage<R, T>(paging: Paging, total: number, rows: R[], present: (row: R) => T): Page<T> {

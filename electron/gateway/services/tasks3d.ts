@@ -2,7 +2,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { publicId } from '../ids.ts';
-import type { CallContext, Mesh3dState, Mesh3dTask, ProviderSelector } from '../providers/types.ts';
+import type { CallContext, Mesh3dChannels, Mesh3dProvider, Mesh3dState, Mesh3dTask, ProviderSelector } from '../providers/types.ts';
 import type { Db } from '../storage/database.ts';
 import type { ListedTask3dRow, Task3dOutcome, Task3dRow, Tasks3dRepo } from '../storage/tasks3d-repo.ts';
 import type { Clock } from '../time.ts';
@@ -36,6 +36,8 @@ export interface Tasks3dDeps {
   dataDir: string;
   /** The 3D upstream of each call (`mesh3d`); tasks are checked without a call. */
   providers: ProviderSelector;
+  /** `platform` channels: a model one serves is created there (and checked there); absent: none. */
+  mesh3dChannels?: Mesh3dChannels;
   /** How long tasks are kept and how many go per pruning step (default `STORAGE_LIMITS`). */
   limits?: Pick<StorageLimits, 'tasks3dMaxAgeMs' | 'pruneBatch'>;
   /** A pruning step that failed (retried at the next creation; the new task is made regardless). */
@@ -52,7 +54,15 @@ export class Tasks3dService {
   async create(input: Task3dInput, origin: string, call: CallContext) {
     const { principal } = call;
     this.prune();
-    const submitted = await this.deps.providers.for(call, input.model).mesh3d.submit(input, call);
+    let route: Awaited<ReturnType<Mesh3dChannels['forModel']>>;
+    let submitted: Awaited<ReturnType<Mesh3dProvider['submit']>>;
+    try {
+      route = await this.deps.mesh3dChannels?.forModel(input.model);
+      submitted = await (route?.mesh3d ?? this.deps.providers.for(call, input.model).mesh3d).submit(input, call);
+    } catch (error) {
+      if (!(error instanceof UpstreamError)) throw error;
+      throw new GatewayError('upstream_failed', `The 3D upstream refused the task: ${error.message}`);
+    }
     const row = this.deps.repo.insert({
       task_id: publicId('task'),
       upstream_id: submitted.upstreamId,
@@ -65,6 +75,7 @@ export class Tasks3dService {
       submitted_at: this.deps.clock.now(),
       duration_ms: submitted.durationMs,
       input_tokens: submitted.inputTokens,
+      channel_id: route?.channelId ?? null,
     });
     return this.present(await this.observe(row), origin);
   }
@@ -185,7 +196,11 @@ export class Tasks3dService {
       durationMs: row.duration_ms,
     };
     try {
-      return await this.deps.providers.for(undefined, row.model).mesh3d.check(task);
+      const mesh3d =
+        row.channel_id !== null && this.deps.mesh3dChannels
+          ? await this.deps.mesh3dChannels.ofChannel(row.channel_id, row.model)
+          : this.deps.providers.for(undefined, row.model).mesh3d;
+      return await mesh3d.check(task);
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
       throw new GatewayError('upstream_failed', `The 3D upstream could not tell the state of task ${row.task_id}: ${error.message}`);

@@ -19,9 +19,28 @@ export interface AssetRow {
   failure_reason: string | null;
   created_at: number;
   updated_at: number;
+  /** The service channel the asset was registered with; null: the simulated reviewer. */
+  reviewer_channel_id: string | null;
+  /** How the console names that reviewer (`simulated`, or the channel's name and kind at registration). */
+  reviewer_label: string;
+  /** Refreshes that failed in a row (the background scan backs off after a few). */
+  refresh_failures: number;
+  /** The background scan leaves the asset alone until then (epoch ms); null: at the next scan. */
+  next_refresh_at: number | null;
 }
 
-export type NewAsset = Omit<AssetRow, 'id' | 'group_id' | 'resolved_url' | 'refresh_error' | 'failure_reason'>;
+export type NewAsset = Omit<
+  AssetRow,
+  | 'id'
+  | 'group_id'
+  | 'resolved_url'
+  | 'refresh_error'
+  | 'failure_reason'
+  | 'refresh_failures'
+  | 'next_refresh_at'
+  | 'reviewer_channel_id'
+  | 'reviewer_label'
+> & { reviewer_channel_id?: string | null; reviewer_label?: string };
 
 /** Optional filters and order of the asset list. */
 export interface AssetFilter {
@@ -79,10 +98,11 @@ export class AssetsRepo {
     const result = this.db
       .prepare(
         `INSERT INTO portrait_assets
-           (asset_id, account_id, group_ref, url, asset_type, name, status, upstream_id, created_at, updated_at)
-         VALUES (@asset_id, @account_id, @group_ref, @url, @asset_type, @name, @status, @upstream_id, @created_at, @updated_at)`,
+           (asset_id, account_id, group_ref, url, asset_type, name, status, upstream_id, created_at, updated_at, reviewer_channel_id, reviewer_label)
+         VALUES (@asset_id, @account_id, @group_ref, @url, @asset_type, @name, @status, @upstream_id, @created_at, @updated_at,
+           @reviewer_channel_id, @reviewer_label)`,
       )
-      .run(asset);
+      .run({ ...asset, reviewer_channel_id: asset.reviewer_channel_id ?? null, reviewer_label: asset.reviewer_label ?? 'simulated' });
     return Number(result.lastInsertRowid);
   }
 
@@ -148,6 +168,27 @@ export class AssetsRepo {
       .run({ id, ...result });
     if (changed.changes > 0) forgetAssetTotals(this.db);
     return changed.changes > 0;
+  }
+
+  /** Records how the last refresh went for the scan's backoff: failures in a row, and when the scan may ask again (null: next scan). */
+  noteRefreshStreak(id: number, failures: number, nextRefreshAt: number | null): void {
+    this.db.prepare('UPDATE portrait_assets SET refresh_failures = ?, next_refresh_at = ? WHERE id = ?').run(failures, nextRefreshAt, id);
+  }
+
+  /** Non-terminal assets of every account after `afterId` that are due at `now` (not backing off), ascending, at most `limit`, with their reviewer. */
+  pendingDue(afterId: number, limit: number, now: number): { id: number; reviewer_channel_id: string | null }[] {
+    return this.db
+      .prepare(
+        `SELECT id, reviewer_channel_id FROM portrait_assets
+         WHERE status IN ('Submitted', 'Processing') AND id > ? AND (next_refresh_at IS NULL OR next_refresh_at <= ?) ORDER BY id LIMIT ?`,
+      )
+      .all(afterId, now, limit) as { id: number; reviewer_channel_id: string | null }[];
+  }
+
+  /** How many assets of every account are not terminal yet. */
+  countPending(): number {
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM portrait_assets WHERE status IN ('Submitted', 'Processing')`).get() as { n: number })
+      .n;
   }
 
   /** Internal ids of non-terminal assets of every account after `afterId`, ascending, at most `limit`. */

@@ -27,12 +27,27 @@ export interface ChannelRow {
   last_error_at: number | null;
   last_latency_ms: number | null;
   last_ok_at: number | null;
+  /** `volcengine`: the region and project name; null for other kinds. */
+  region: string | null;
+  project: string | null;
 }
 
 /** The settings of a channel, as written by add and update. */
 export type ChannelSettings = Pick<
   ChannelRow,
-  'name' | 'kind' | 'base_url' | 'models' | 'priority' | 'weight' | 'timeout_ms' | 'api' | 'headers' | 'enabled' | 'key_hint'
+  | 'name'
+  | 'kind'
+  | 'base_url'
+  | 'models'
+  | 'priority'
+  | 'weight'
+  | 'timeout_ms'
+  | 'api'
+  | 'headers'
+  | 'enabled'
+  | 'key_hint'
+  | 'region'
+  | 'project'
 >;
 
 export class ChannelsRepo {
@@ -44,8 +59,8 @@ export class ChannelsRepo {
   insert(channelId: string, settings: ChannelSettings, now: number): ChannelRow {
     this.db
       .prepare(
-        `INSERT INTO channels (channel_id, name, kind, base_url, models, priority, weight, timeout_ms, api, headers, enabled, key_hint, created_at, updated_at)
-         VALUES (@channel_id, @name, @kind, @base_url, @models, @priority, @weight, @timeout_ms, @api, @headers, @enabled, @key_hint, @now, @now)`,
+        `INSERT INTO channels (channel_id, name, kind, base_url, models, priority, weight, timeout_ms, api, headers, enabled, key_hint, region, project, created_at, updated_at)
+         VALUES (@channel_id, @name, @kind, @base_url, @models, @priority, @weight, @timeout_ms, @api, @headers, @enabled, @key_hint, @region, @project, @now, @now)`,
       )
       .run({ ...settings, channel_id: channelId, now });
     return this.findById(channelId)!;
@@ -70,7 +85,7 @@ export class ChannelsRepo {
     this.db
       .prepare(
         `UPDATE channels SET name = @name, kind = @kind, base_url = @base_url, models = @models, priority = @priority, weight = @weight,
-           timeout_ms = @timeout_ms, api = @api, headers = @headers, enabled = @enabled, key_hint = @key_hint, revision = revision + 1, updated_at = @now
+           timeout_ms = @timeout_ms, api = @api, headers = @headers, enabled = @enabled, key_hint = @key_hint, region = @region, project = @project, revision = revision + 1, updated_at = @now
          WHERE channel_id = @channel_id`,
       )
       .run({ ...settings, channel_id: channelId, now });

@@ -70,6 +70,7 @@ export function migrate(db: Db, steps: readonly Migration[] = migrations): void 
     db.transaction(() => {
       // Checked inside the write lock, so two processes opening one new file never apply a step twice.
       if (db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(migration.version)) return;
+      if (migration.schemaSql) db.exec(migration.schemaSql(db));
       db.exec(migration.sql);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
         migration.version,

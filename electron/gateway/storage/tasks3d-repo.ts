@@ -22,6 +22,8 @@ export interface Task3dRow {
   input_tokens: number;
   output_tokens: number;
   amount_micros: number;
+  /** The platform channel the task was created on; null: the call's own bundle (the simulator). */
+  channel_id: string | null;
 }
 
 /** A stored task with the name of its account, as the admin API lists it. */
@@ -31,8 +33,8 @@ const LISTED = 'SELECT t.*, a.name AS account_name FROM tasks3d t JOIN accounts 
 
 export type NewTask3d = Omit<
   Task3dRow,
-  'id' | 'status' | 'failure_reason' | 'finished_at' | 'file_name' | 'output_tokens' | 'amount_micros'
->;
+  'id' | 'status' | 'failure_reason' | 'finished_at' | 'file_name' | 'output_tokens' | 'amount_micros' | 'channel_id'
+> & { channel_id?: string | null };
 
 /** What finishing writes (the amount is set apart, by `setAmount`, once the call is charged). */
 export interface Task3dOutcome {
@@ -52,10 +54,10 @@ export class Tasks3dRepo {
   insert(task: NewTask3d): Task3dRow {
     this.db
       .prepare(
-        `INSERT INTO tasks3d (task_id, upstream_id, account_id, token_id, model, prompt, image_url, format, submitted_at, duration_ms, input_tokens)
-         VALUES (@task_id, @upstream_id, @account_id, @token_id, @model, @prompt, @image_url, @format, @submitted_at, @duration_ms, @input_tokens)`,
+        `INSERT INTO tasks3d (task_id, upstream_id, account_id, token_id, model, prompt, image_url, format, submitted_at, duration_ms, input_tokens, channel_id)
+         VALUES (@task_id, @upstream_id, @account_id, @token_id, @model, @prompt, @image_url, @format, @submitted_at, @duration_ms, @input_tokens, @channel_id)`,
       )
-      .run(task);
+      .run({ ...task, channel_id: task.channel_id ?? null });
     return this.findById(task.task_id)!;
   }
 

@@ -1,7 +1,7 @@
 // Groups and assets of the current account: paged lists, filters and order, registration with field errors, refresh now, polling, deletion, registering a failed asset again, live changes.
 import { create } from 'zustand';
 import type { AssetCreateBody, AssetSort, GroupCreateBody, GroupUpdateBody } from '../../../shared/admin-api.ts';
-import { TERMINAL_STATUSES, type Asset, type AssetStatus, type Group, type Page } from '../../../shared/portrait.ts';
+import { TERMINAL_STATUSES, type AdminAsset as Asset, type AssetStatus, type Group, type Page } from '../../../shared/portrait.ts';
 import type { AdminCall } from '../api/admin-client.ts';
 import { ApiError } from '../api/http.ts';
 import { messageOf } from './storage.ts';

@@ -86,6 +86,7 @@ export function applyAdminEvent(stores: ConsoleStores, event: AdminEvent): void 
       stores.assets.getState().applyGroupDeleted(event.account, event.groupId);
       return;
     case 'scan.finished':
+      stores.status.getState().setLastScan(event.report);
       stores.status.getState().setNextScanAt(event.nextScanAt);
       return;
     case 'journal.added': {

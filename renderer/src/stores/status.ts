@@ -1,6 +1,6 @@
 // The gateway's status and the account the console acts for; the next scan time follows the event socket.
 import { create } from 'zustand';
-import type { ServerStatus } from '../../../shared/admin-api.ts';
+import type { ScanSummary, ServerStatus } from '../../../shared/admin-api.ts';
 import type { AdminCall } from '../api/admin-client.ts';
 import { messageOf } from './storage.ts';
 
@@ -16,6 +16,8 @@ export interface StatusState {
   load(): Promise<void>;
   setAccount(account: string): void;
   setNextScanAt(nextScanAt: number | null): void;
+  /** A scan finished: its report becomes the status's last scan. */
+  setLastScan(lastScan: ScanSummary): void;
 }
 
 export function createStatusStore(call: AdminCall, account = DEFAULT_ACCOUNT) {
@@ -40,6 +42,10 @@ export function createStatusStore(call: AdminCall, account = DEFAULT_ACCOUNT) {
     setNextScanAt(nextScanAt) {
       const status = get().status;
       if (status) set({ status: { ...status, nextScanAt } });
+    },
+    setLastScan(lastScan) {
+      const status = get().status;
+      if (status) set({ status: { ...status, lastScan } });
     },
   }));
 }

@@ -16,13 +16,20 @@ import { prices } from './014-prices.ts';
 import { openaiSurface } from './015-openai-surface.ts';
 import { usageStats } from './016-usage-stats.ts';
 import { consoleRecords } from './017-console-records.ts';
+import { portraitUpstreams } from './018-portrait-upstreams.ts';
 import { channelApi } from './019-channel-api.ts';
+import type { Db } from '../database.ts';
 
 /** One numbered schema step. */
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /**
+   * SQL made from the file's schema as it is when the step runs, executed before `sql` (in the same transaction):
+   * for a step that must keep whatever columns other steps, merged in another order, have added.
+   */
+  schemaSql?: (db: Db) => string;
 }
 
 /** Every migration, ascending by version. Never edit a released one; add a new number instead. */
@@ -44,5 +51,6 @@ export const migrations: readonly Migration[] = [
   openaiSurface,
   usageStats,
   consoleRecords,
+  portraitUpstreams,
   channelApi,
 ];

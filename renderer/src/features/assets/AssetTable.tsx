@@ -91,6 +91,7 @@ export function AssetTable() {
               <th>{t('name')}</th>
               <th>{t('assetType')}</th>
               <th>{t('status')}</th>
+              <th>{t('reviewer')}</th>
               <th>{t('updated')}</th>
             </tr>
           </thead>
@@ -117,6 +118,7 @@ export function AssetTable() {
                 <td>
                   <StatusBadge status={asset.status} />
                 </td>
+                <td className="muted small">{asset.reviewer ?? '—'}</td>
                 <td>{formatTime(language, Date.parse(asset.updated_at))}</td>
               </tr>
             ))}

@@ -5,6 +5,7 @@ import { AssetDetail } from './AssetDetail.tsx';
 import { AssetTable } from './AssetTable.tsx';
 import { GroupsPanel } from './GroupsPanel.tsx';
 import { RegisterForm } from './RegisterForm.tsx';
+import { ScanLine } from './ScanLine.tsx';
 import { useAssetPolling } from './use-asset-polling.ts';
 
 export function AssetsPage() {
@@ -20,6 +21,7 @@ export function AssetsPage() {
       <GroupsPanel />
       <div className="stack">
         <RegisterForm />
+        <ScanLine />
         <AssetTable />
       </div>
       <AssetDetail />

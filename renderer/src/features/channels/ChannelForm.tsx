@@ -13,7 +13,7 @@ import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, ErrorNote, Field, Panel } from '../../components/ui.tsx';
 
-const FIELDS = ['name', 'kind', 'base_url', 'models', 'priority', 'weight', 'timeout_ms', 'api', 'headers', 'key'];
+const FIELDS = ['name', 'kind', 'base_url', 'models', 'priority', 'weight', 'timeout_ms', 'api', 'headers', 'key', 'region', 'project'];
 
 /** `Name: value` lines into headers; undefined when a line has no name before its colon. */
 function headersOf(text: string): Record<string, string> | undefined {
@@ -46,6 +46,8 @@ export function ChannelForm(props: { editing: ChannelSummary | null; onDone: () 
       .map(([header, value]) => `${header}: ${value}`)
       .join('\n'),
   );
+  const [region, setRegion] = useState(editing?.region ?? '');
+  const [project, setProject] = useState(editing?.project ?? '');
   const [key, setKey] = useState('');
   const [removeKey, setRemoveKey] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -68,6 +70,7 @@ export function ChannelForm(props: { editing: ChannelSummary | null; onDone: () 
       timeout_ms: Number(timeout),
       ...(kind === 'openai' && { api }),
       headers: parsedHeaders,
+      ...(kind === 'volcengine' && { region: region.trim(), project: project.trim() }),
       ...(key.trim() !== '' ? { key: key.trim() } : removeKey ? { key: null } : {}),
     };
     setBusy(true);
@@ -140,6 +143,16 @@ export function ChannelForm(props: { editing: ChannelSummary | null; onDone: () 
             <input value={timeout} onChange={(event) => setTimeoutMs(event.target.value)} inputMode="numeric" />
           </Field>
         </div>
+        {kind === 'volcengine' && (
+          <div className="row">
+            <Field label={t('channelRegion')} error={errorFor('region')} hint={t('channelRegionHint')}>
+              <input value={region} onChange={(event) => setRegion(event.target.value)} placeholder="cn-beijing" />
+            </Field>
+            <Field label={t('channelProject')} error={errorFor('project')} hint={t('channelProjectHint')}>
+              <input value={project} onChange={(event) => setProject(event.target.value)} placeholder="default" />
+            </Field>
+          </div>
+        )}
         <Field label={t('channelHeaders')} error={errorFor('headers')} hint={t('channelHeadersHint')}>
           <textarea
             value={headers}

@@ -46,6 +46,7 @@ function ChannelRow(props: { channel: ChannelSummary; onEdit: () => void }) {
         <strong>{channel.name}</strong>
         <div className="muted small">
           {channel.kind} · {channel.enabled ? t('channelEnabled') : t('channelDisabled')}
+          {channel.reviewer && <span className="badge reviewer-badge"> · {t('channelIsReviewer')}</span>}
         </div>
       </td>
       <td>

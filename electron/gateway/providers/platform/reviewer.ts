@@ -1,0 +1,59 @@
+// The `platform` reviewer: groups and assets are created on another server of this platform's API, and verdicts read from its records.
+import type { AssetType } from '../../../../shared/portrait.ts';
+import { UpstreamError, UpstreamGroupMissing } from '../../errors.ts';
+import type { Reviewer, ReviewGroup, ReviewVerdict, ServiceChannel } from '../types.ts';
+import { platformCall, portraitData, textField } from './client.ts';
+
+/** The portrait API's message for an unknown group. */
+const GROUP_MISSING = 'Group does not exist';
+
+export class PlatformReviewer implements Reviewer {
+  private readonly channel: ServiceChannel;
+  constructor(channel: ServiceChannel) {
+    this.channel = channel;
+  }
+
+  async createGroup(group: ReviewGroup): Promise<string> {
+    const answer = await platformCall(this.channel, 'POST', '/v1/portrait/groups', {
+      name: group.name,
+      description: group.description,
+      group_type: group.groupType,
+    });
+    return textField(portraitData(this.channel, answer), 'group_id');
+  }
+
+  async submit(input: { url: string; assetType: AssetType; name?: string; groupUpstreamId?: string }): Promise<{ upstreamId: string }> {
+    if (input.groupUpstreamId === undefined) throw new UpstreamError('no remote group for the asset');
+    const answer = await platformCall(this.channel, 'POST', '/v1/portrait/assets', {
+      group_id: input.groupUpstreamId,
+      url: input.url,
+      asset_type: input.assetType,
+      name: input.name ?? '',
+    });
+    try {
+      return { upstreamId: textField(portraitData(this.channel, answer), 'asset_id') };
+    } catch (error) {
+      // The platform's refusal of a group it does not know (removed there): its portrait message.
+      if (error instanceof UpstreamError && error.message === GROUP_MISSING) throw new UpstreamGroupMissing(error.message);
+      throw error;
+    }
+  }
+
+  /** The remote record's verdict; a remote refresh error is this refresh's error (the status is kept). */
+  async check(upstreamId: string): Promise<ReviewVerdict> {
+    const answer = await platformCall(this.channel, 'GET', `/v1/portrait/assets/${encodeURIComponent(upstreamId)}`);
+    const record = portraitData(this.channel, answer);
+    if (typeof record['refresh_error'] === 'string' && record['refresh_error'] !== '') throw new UpstreamError(record['refresh_error']);
+    switch (record['status']) {
+      case 'Submitted':
+      case 'Processing':
+        return { status: 'Processing' };
+      case 'Active':
+        return { status: 'Active', resolvedUrl: textField(record, 'resolved_url') };
+      case 'Failed':
+        return { status: 'Failed', reason: typeof record['failure_reason'] === 'string' ? record['failure_reason'] : 'failed upstream' };
+      default:
+        throw new UpstreamError(`the platform answered an unknown status ${JSON.stringify(record['status']).slice(0, 40)}`);
+    }
+  }
+}

@@ -1,0 +1,55 @@
+// Chooses the portrait reviewer (the highest-priority enabled platform or volcengine channel, else the simulator) and the platform channel of a 3D model.
+import { UpstreamError } from '../errors.ts';
+import { PlatformMesh3d } from './platform/mesh3d.ts';
+import { PlatformReviewer } from './platform/reviewer.ts';
+import type {
+  Mesh3dChannels,
+  Mesh3dProvider,
+  Mesh3dRoute,
+  Reviewer,
+  ReviewerRef,
+  ReviewerSelector,
+  ServiceChannelDirectory,
+} from './types.ts';
+import { VolcengineReviewer } from './volcengine/reviewer.ts';
+
+/** How an asset registered with the simulator names its reviewer. */
+export const SIMULATED_REVIEWER = 'simulated';
+
+export interface ServiceChoiceOptions {
+  channels: ServiceChannelDirectory;
+  /** The clock requests are dated with (Volcengine signs the date). */
+  now: () => number;
+}
+
+export class ServiceChoice implements ReviewerSelector, Mesh3dChannels {
+  private readonly options: ServiceChoiceOptions;
+  constructor(options: ServiceChoiceOptions) {
+    this.options = options;
+  }
+
+  current(): ReviewerRef {
+    const channel = this.options.channels.enabledServiceChannels()[0];
+    return channel ? { channelId: channel.id, label: `${channel.name} (${channel.kind})` } : { channelId: null, label: SIMULATED_REVIEWER };
+  }
+
+  async of(channelId: string): Promise<Reviewer> {
+    const channel = await this.options.channels.serviceChannel(channelId);
+    if (!channel) throw new UpstreamError('the channel this asset was registered with no longer exists');
+    return channel.kind === 'platform'
+      ? new PlatformReviewer(channel)
+      : new VolcengineReviewer(channel, () => new Date(this.options.now()));
+  }
+
+  async forModel(model: string): Promise<Mesh3dRoute | undefined> {
+    const channel = this.options.channels.enabledServiceChannels({ kind: 'platform', model })[0];
+    if (!channel) return undefined;
+    return { channelId: channel.id, mesh3d: await this.ofChannel(channel.id, model) };
+  }
+
+  async ofChannel(channelId: string, model: string): Promise<Mesh3dProvider> {
+    const channel = await this.options.channels.serviceChannel(channelId, model);
+    if (!channel || channel.kind !== 'platform') throw new UpstreamError('the channel this task was created on no longer exists');
+    return new PlatformMesh3d(channel);
+  }
+}
