@@ -110,6 +110,8 @@ export function Field(props: { label: string; error?: string | null | undefined;
 export function Pager(props: { page: number; pageSize: number; total: number; onPage: (page: number) => void; busy?: boolean }) {
   const t = useT();
   const pages = Math.max(1, Math.ceil(props.total / props.pageSize));
+  // A single page needs no pager.
+  if (props.total <= props.pageSize) return null;
   return (
     <div className="pager">
       <Button disabled={props.page <= 1 || props.busy} onClick={() => props.onPage(props.page - 1)}>

@@ -125,7 +125,7 @@ export function AssetTable() {
           </tbody>
         </table>
       )}
-      {page && page.total > page.page_size && (
+      {page && (
         <Pager
           page={page.page}
           pageSize={page.page_size}

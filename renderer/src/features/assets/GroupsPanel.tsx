@@ -148,7 +148,7 @@ export function GroupsPanel() {
         ))}
       </ul>
       {deleting && <DeleteGroup group={deleting} onDone={() => setDeleting(null)} />}
-      {groups && groups.total > groups.page_size && (
+      {groups && (
         <Pager
           page={groups.page}
           pageSize={groups.page_size}

@@ -128,7 +128,7 @@ export function LogTable() {
         </div>
       )}
       {page && page.unauthenticated_calls > 0 && <p className="muted">{t('logUnauthenticated', { count: page.unauthenticated_calls })}</p>}
-      {page && page.total > page.page_size && (
+      {page && (
         <Pager
           page={page.page}
           pageSize={page.page_size}

@@ -224,7 +224,7 @@ function TaskList() {
       {page?.items.map((task) => (
         <TaskCard key={task.task_id} task={task} />
       ))}
-      {page && page.total > page.page_size && (
+      {page && (
         <Pager
           page={page.page}
           pageSize={page.page_size}
