@@ -6,7 +6,7 @@ import { buildApp } from './server/app.ts';
 import { REALTIME_LIMITS } from './realtime/limits.ts';
 import { chooseSubprotocol } from './routes/admin-socket.ts';
 import { consoleUrlOf } from '../../shared/admin-api.ts';
-import { keptConsoleSecret } from './services/console-secret.ts';
+import { keptConsoleSecret, rotateConsoleSecret } from './services/console-secret.ts';
 import { ROUTE_FAMILIES } from './routes/index.ts';
 import { CONNECTION_LIMITS, ConnectionGuard } from './server/connection-guard.ts';
 import { normalizeHostName, type HostPolicy } from './server/host-names.ts';
@@ -70,10 +70,14 @@ export interface Gateway {
 }
 
 export async function createGateway(config: GatewayConfig): Promise<Gateway> {
-  // Under `gatehouse serve` a console secret kept in the secret store makes the printed address work across restarts;
-  // the desktop window (its own token) and `--secrets none` have a per-run address only.
+  // Under `gatehouse serve` a console secret kept in the secret store (from the first start on) makes the printed address
+  // work across restarts; the desktop window (its own token) and `--secrets none` have a per-run address only, and so does
+  // a start whose secret store cannot keep one now.
   const bookmarkable = config.bookmarkableConsole === true && config.secrets.kind !== 'none';
-  const keptSecret = bookmarkable ? await keptConsoleSecret(config.secrets, config.dataDir) : null;
+  const keptSecret = bookmarkable
+    ? ((await keptConsoleSecret(config.secrets, config.dataDir)) ??
+      (await rotateConsoleSecret(config.secrets, config.dataDir).catch(() => null)))
+    : null;
   const adminToken = keptSecret ?? config.adminToken;
   const db = openProductDatabase(config.dataDir);
   // The simulated reviewer keeps its state in its own file; a host's reviewer needs none.

@@ -11,8 +11,8 @@ export function consoleSecretKey(dataDir: string): string {
 const freshSecret = () => randomBytes(32).toString('base64url');
 
 /**
- * The kept console secret of `dataDir`, or null when none was kept yet (it is kept only when the user asks: Settings or
- * `gatehouse console-secret rotate`), the store keeps nothing (`--secrets none`) or cannot be read now.
+ * The kept console secret of `dataDir`, or null when none was kept yet (`gatehouse serve` keeps one at its first start;
+ * Settings and `gatehouse console-secret rotate` replace it), the store keeps nothing (`--secrets none`) or cannot be read now.
  */
 export async function keptConsoleSecret(store: SecretStore, dataDir: string): Promise<string | null> {
   if (store.kind === 'none') return null;

@@ -17,7 +17,7 @@ export const en = {
   socket_closed: 'Offline',
   socket_refused: 'Not connected',
   staleAdminToken:
-    'This console address is from an earlier run of the gateway: its admin token changes at every start. Open the console address that the latest `gatehouse serve` printed (or the desktop app’s window), then close this tab.',
+    'This console address no longer opens the console: it is from an earlier run of the gateway (a per-run address), or its console secret was rotated. Open the console address that the latest `gatehouse serve` printed (or the desktop app’s window), then close this tab.',
   serverPaused: 'The server is paused. Resume it from the tray icon (or the Settings page) to use the console again.',
   socketRetrying:
     'Lost the live connection to the gateway; reconnecting. Statuses may be stale until it is back — check that the gateway still runs.',

@@ -18,7 +18,7 @@ export const zh: Record<MessageKey, string> = {
   socket_closed: '离线',
   socket_refused: '未连接',
   staleAdminToken:
-    '此控制台地址来自网关的上一次运行：管理令牌每次启动都会更换。请打开最近一次 `gatehouse serve` 打印的控制台地址（或桌面应用的窗口），然后关闭此标签页。',
+    '此控制台地址已无法打开控制台：它来自网关的上一次运行（仅限该次运行的地址），或其控制台密钥已被轮换。请打开最近一次 `gatehouse serve` 打印的控制台地址（或桌面应用的窗口），然后关闭此标签页。',
   serverPaused: '服务已暂停。请在托盘图标（或设置页）中恢复后再使用控制台。',
   socketRetrying: '与网关的实时连接已断开，正在重连。恢复前状态可能不是最新的——请确认网关仍在运行。',
   missingTokenTitle: '控制台需要管理令牌',
