@@ -74,12 +74,13 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   // work across restarts; the desktop window (its own token) and `--secrets none` have a per-run address only, and so does
   // a start whose secret store cannot keep one now.
   const bookmarkable = config.bookmarkableConsole === true && config.secrets.kind !== 'none';
+  // Opened first: it makes the data dir, where a file secret store keeps the console secret.
+  const db = openProductDatabase(config.dataDir);
   const keptSecret = bookmarkable
     ? ((await keptConsoleSecret(config.secrets, config.dataDir)) ??
       (await rotateConsoleSecret(config.secrets, config.dataDir).catch(() => null)))
     : null;
   const adminToken = keptSecret ?? config.adminToken;
-  const db = openProductDatabase(config.dataDir);
   // The simulated reviewer keeps its state in its own file; a host's reviewer needs none.
   let simulateDb: Db | undefined;
   try {

@@ -8,7 +8,7 @@ import Fastify from 'fastify';
 import { CONSOLE_CSP } from '../../shared/admin-api.ts';
 import { consoleRoutes, resolveInside } from '../../electron/gateway/routes/console.ts';
 import type { GatewayContext } from '../../electron/gateway/context.ts';
-import { serveCli } from '../helpers/cli.ts';
+import { consoleUrlOf, serveCli } from '../helpers/cli.ts';
 import { tempDataDir } from '../helpers/gateway.ts';
 
 /** A console app over a given build folder (no gateway needed: the routes only read files). */
@@ -95,6 +95,37 @@ describe('console serving', () => {
     } finally {
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('on a data dir that does not exist yet, the first start keeps the console secret: the next start prints the same address', async () => {
+    const parent = tempDataDir();
+    const dataDir = path.join(parent, 'not-yet');
+    const consoleLine = async () => {
+      const server = await serveCli([
+        '--port',
+        '0',
+        '--tls-port',
+        'off',
+        '--data-dir',
+        dataDir,
+        '--secrets',
+        'file',
+        '--settings-file',
+        'off',
+      ]);
+      try {
+        const url = await consoleUrlOf(server);
+        return url.slice(url.indexOf('?'));
+      } finally {
+        await server.stop();
+      }
+    };
+    try {
+      const first = await consoleLine();
+      assert.equal(await consoleLine(), first);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
     }
   });
 });
