@@ -1,5 +1,5 @@
 // Helpers on neutral chat turns shared by the protocol translators.
-import type { ChatTurn } from './neutral/chat.ts';
+import type { ChatRequest, ChatTurn } from './neutral/chat.ts';
 
 /** Gives each tool result the name of the call it answers, when the protocol only carries the call id. */
 export function nameToolResults(turns: ChatTurn[]): ChatTurn[] {
@@ -19,4 +19,11 @@ export function parseToolArguments(text: string): unknown {
   } catch {
     return {};
   }
+}
+
+/** The system prompt and every system turn of `request`, joined with blank lines, for protocols with one system field ('' when none). */
+export function joinedSystem(request: ChatRequest): string {
+  return [request.system, ...request.turns.filter((turn) => turn.role === 'system').map((turn) => turn.text)]
+    .filter((text): text is string => text !== undefined && text !== '')
+    .join('\n\n');
 }

@@ -1,7 +1,7 @@
 // Writes a neutral chat request as an Anthropic Messages request body: top-level system, alternating turns of content blocks, tools, thinking.
 import { invalid } from '../../../errors.ts';
 import type { ChatRequest, ChatTurn, Reasoning, ToolChoice, UserPart } from '../../neutral/chat.ts';
-import { parseToolArguments } from '../../turns.ts';
+import { joinedSystem, parseToolArguments } from '../../turns.ts';
 
 /** `max_tokens` sent when the client gave none (Anthropic requires it). */
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -20,9 +20,7 @@ export function anthropicRequest(request: ChatRequest, upstream: { model: string
   if (request.n !== undefined && request.n > 1) {
     throw invalid('n: the Anthropic Messages API answers one choice per call; send n = 1', 'n');
   }
-  const system = [request.system, ...request.turns.filter((turn) => turn.role === 'system').map((turn) => turn.text)]
-    .filter((text): text is string => text !== undefined && text !== '')
-    .join('\n\n');
+  const system = joinedSystem(request);
   const budget = thinkingBudget(request);
   const maxTokens = Math.max(request.maxTokens ?? DEFAULT_MAX_TOKENS, budget === undefined ? 1 : budget + 1);
   return {

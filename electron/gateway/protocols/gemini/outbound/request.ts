@@ -1,6 +1,6 @@
 // Writes a neutral chat request as a Gemini GenerateContentRequest: systemInstruction, user/model contents with thought signatures on their parts, function declarations, generationConfig.
 import type { ChatRequest, ChatTurn, Reasoning, ToolChoice, UserPart } from '../../neutral/chat.ts';
-import { parseToolArguments } from '../../turns.ts';
+import { joinedSystem, parseToolArguments } from '../../turns.ts';
 
 /** The thinking budget of each reasoning effort when the client gave no budget. */
 export const EFFORT_BUDGETS = { minimal: 0, low: 1024, medium: 8192, high: 24576 } as const;
@@ -10,9 +10,7 @@ type Content = { role: 'user' | 'model'; parts: Part[] };
 
 /** The request body of `request` (the model goes in the path). */
 export function geminiRequest(request: ChatRequest): Record<string, unknown> {
-  const system = [request.system, ...request.turns.filter((turn) => turn.role === 'system').map((turn) => turn.text)]
-    .filter((text): text is string => text !== undefined && text !== '')
-    .join('\n\n');
+  const system = joinedSystem(request);
   const tools = request.tools ?? [];
   const config = generationConfig(request);
   return {
