@@ -508,7 +508,8 @@ export const en = {
   aliasesNone: 'No aliases saved.',
   aliasesReadOnly: 'This server keeps no settings file, so its aliases come from its flags only.',
   aliasesPinned: 'On this run {flag} sets the aliases below; remove it to edit them here.',
-  aliasesWaitRestart: 'Saved. The aliases change when the server starts again (Settings → Restart server, or restart `gatehouse serve`).',
+  aliasesWaitRestart:
+    'Saved. The aliases change when the server starts again (Settings → Restart server now, or restart `gatehouse serve`).',
   aliasName: 'Alias',
   aliasTarget: 'Stands for',
   aliasAdd: 'Add alias',
