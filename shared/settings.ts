@@ -1,4 +1,5 @@
-// The server settings a user can save (port, host, TLS, CORS origins, refresh interval, data folder, unrouted models): shape, validation and what applies when.
+// The server settings a user can save (port, host, TLS, CORS origins, refresh interval, data folder, unrouted models, model aliases): shape, validation and what applies when.
+import { checkAliasMap } from './model-aliases.ts';
 
 /** Every saved setting and its value type. */
 export interface ServerSettings {
@@ -16,6 +17,11 @@ export interface ServerSettings {
    * Every gateway's view carries it; optional only for views made before it existed.
    */
   unrouted?: UnroutedPolicy;
+  /**
+   * Extra model names listed by the model lists, each standing for a model the gateway lists (name → target).
+   * Every gateway's view carries it; optional only for views made before it existed.
+   */
+  modelAliases?: Record<string, string>;
 }
 
 /** What a model no enabled relay channel serves gets: the simulator, or the protocol's "model not found". */
@@ -32,6 +38,7 @@ export const SETTING_KEYS = [
   'refreshIntervalMs',
   'dataDir',
   'unrouted',
+  'modelAliases',
 ] as const satisfies readonly SettingKey[];
 
 /** Settings a running gateway takes at once; the others apply when the server starts again. */
@@ -187,6 +194,11 @@ export function validateSettings(input: unknown): { ok: true; value: Partial<Ser
     if (!UNROUTED_POLICIES.includes(policy as UnroutedPolicy))
       problems.push({ key: 'unrouted', message: `Unrouted models must be one of ${UNROUTED_POLICIES.join(', ')}` });
     else value.unrouted = policy as UnroutedPolicy;
+  }
+  if (has('modelAliases')) {
+    const checked = checkAliasMap(given['modelAliases']);
+    if (!checked.ok) problems.push({ key: 'modelAliases', message: checked.message });
+    else value.modelAliases = checked.value;
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value };
 }

@@ -359,6 +359,7 @@ export function createContext(options: ContextOptions): GatewayContext {
         refreshIntervalMs: options.refreshIntervalMs,
         dataDir: options.dataDir,
         unrouted: options.unrouted ?? 'simulate',
+        modelAliases: { ...options.modelAliases },
       },
     },
     runtime: {

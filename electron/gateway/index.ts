@@ -223,6 +223,7 @@ function settingsOf(config: GatewayConfig): SettingsContext {
       refreshIntervalMs: config.refreshIntervalMs ?? DEFAULTS.refreshIntervalMs,
       dataDir: config.dataDir,
       unrouted: config.unrouted ?? 'simulate',
+      modelAliases: { ...config.modelAliases },
     },
   };
 }

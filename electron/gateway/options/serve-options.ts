@@ -1,6 +1,7 @@
 // Resolves a host's options (flags, their GATEHOUSE_* environment mirrors, the settings file, the defaults) into typed, validated ones.
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { checkAliasMap } from '../../../shared/model-aliases.ts';
 import { normalizeOrigin, type ServerSettings, type SettingKey } from '../../../shared/settings.ts';
 import { DEFAULTS } from '../config.ts';
 import { UNROUTED_POLICIES, type UnroutedPolicy } from '../providers/select.ts';
@@ -40,6 +41,7 @@ const SETTING_OPTIONS = {
   refreshIntervalMs: 'refresh-interval-ms',
   dataDir: 'data-dir',
   unrouted: 'unrouted',
+  modelAliases: 'model-aliases',
 } as const satisfies Record<SettingKey, keyof typeof SERVE_ENV>;
 
 export interface ServeOptions {
@@ -123,7 +125,7 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
     corsOrigins: explicit('cors-origins') ? origins(explicit('cors-origins')!) : (saved.corsOrigins ?? []),
     allowedHosts: hostNames(explicit('allowed-hosts')),
     secrets: secrets as SecretMode,
-    modelAliases: aliases(explicit('model-aliases')),
+    modelAliases: explicit('model-aliases') ? aliases(explicit('model-aliases')!) : (saved.modelAliases ?? {}),
     journal: onOff(explicit('journal'), true),
     unrouted: (unrouted?.value as UnroutedPolicy | undefined) ?? saved.unrouted ?? 'simulate',
     settingsFile,
@@ -201,14 +203,17 @@ function integer(given: { value: string; from: string } | undefined, fallback: n
   return value;
 }
 
-/** `name=target,name=target` into a map; an entry without both sides is a usage error. */
-function aliases(given: { value: string; from: string } | undefined): Record<string, string> {
+/** `name=target,name=target` into a map; an entry without both sides, or a map the saved setting would refuse, is a usage error. */
+function aliases(given: { value: string; from: string }): Record<string, string> {
   const map: Record<string, string> = {};
-  for (const entry of given?.value.split(',') ?? []) {
+  for (const entry of given.value.split(',')) {
     if (entry.trim() === '') continue;
-    const [name, target] = entry.split('=').map((part) => part.trim());
-    if (!name || !target) throw new UsageError(`${given!.from} takes name=model pairs separated by commas; got "${entry}"`);
+    const [name, target, extra] = entry.split('=').map((part) => part.trim());
+    if (!name || !target || extra !== undefined)
+      throw new UsageError(`${given.from} takes name=model pairs separated by commas; got "${entry}"`);
     map[name] = target;
   }
+  const checked = checkAliasMap(map);
+  if (!checked.ok) throw new UsageError(`${given.from}: ${checked.message}`);
   return map;
 }

@@ -209,7 +209,10 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       return { secret };
     },
     getSettings: () => settingsView(context.settings, context),
-    saveSettings: ({ body }) => saveSettings(context.settings, context, body),
+    saveSettings: async ({ body }) => {
+      const listed = (await listModels(context)).filter((model) => model.aliasOf === null).map((model) => model.id);
+      return saveSettings(context.settings, context, body, listed);
+    },
     listJournal: ({ query }) => {
       // Entries of the last moment are still in their batch: write them first, so a fresh call is listed.
       context.journal.flush();

@@ -9,6 +9,7 @@ import {
 } from '../../../shared/settings.ts';
 import { readSettingsFile, SettingsFileError, writeSettingsFile } from '../settings/settings-file.ts';
 import { GatewayError, invalid } from '../errors.ts';
+import { newAliasTargetProblem } from './alias-targets.ts';
 
 /** Embedded defaults of the saved settings (the data dir's is the host's); the CLI's flags and environment variables override them. */
 export const SETTING_DEFAULTS = {
@@ -62,6 +63,8 @@ function defaultOf(key: SettingKey, saved: Partial<ServerSettings>, defaultDataD
       return defaultDataDir;
     case 'unrouted':
       return 'simulate';
+    case 'modelAliases':
+      return {};
   }
 }
 
@@ -100,8 +103,9 @@ export function settingsView(settings: SettingsContext, live: LiveTargets): Sett
 /**
  * Replaces the saved settings with `body` (absent keys: defaults) and applies the live ones that no flag pins. A setting
  * a flag or environment variable pins on this run keeps what the file held: this run's flag never leaks into the file.
+ * `listed` is the ids of the models the gateway lists (not its aliases): a new or changed alias must stand for one of them.
  */
-export function saveSettings(settings: SettingsContext, live: LiveTargets, body: unknown): SettingsView {
+export function saveSettings(settings: SettingsContext, live: LiveTargets, body: unknown, listed: readonly string[] = []): SettingsView {
   const { host } = settings;
   if (!host)
     throw new GatewayError(
@@ -118,6 +122,8 @@ export function saveSettings(settings: SettingsContext, live: LiveTargets, body:
     if (saved[key] === undefined) delete value[key];
     else (value as Record<SettingKey, unknown>)[key] = saved[key];
   }
+  const badTarget = newAliasTargetProblem(value.modelAliases ?? {}, saved.modelAliases ?? {}, listed);
+  if (badTarget) throw invalid(badTarget, 'modelAliases');
   if (value.dataDir === null) delete value.dataDir;
   writeSettingsFile(host.file, value);
   if (!pinned.corsOrigins) live.runtime.corsOrigins = value.corsOrigins ?? [];

@@ -10,6 +10,7 @@ import { createAssetsStore } from './assets.ts';
 import { createChannelsStore } from './channels.ts';
 import { createConnectionStore, type Connection } from './connection.ts';
 import { createJournalStore } from './journal.ts';
+import { createModelAliasesStore } from './model-aliases.ts';
 import { createModelsStore } from './models.ts';
 import { createNavigationStore, type PageName } from './navigation.ts';
 import { createPlaygroundStore } from './playground.ts';
@@ -56,6 +57,7 @@ export function createConsoleStores(deps: ConsoleDeps) {
     settings: createSettingsStore(call),
     usage: createUsageStore(call),
     models: createModelsStore(call),
+    modelAliases: createModelAliasesStore(call),
     apiKeys: createApiKeyStore(call, deps.session),
     playground: createPlaygroundStore({ apiBase: deps.connection.apiBase, fetch: fetchImpl }),
     tasks3d: createTasks3dStore(call, createTasks3dClient(deps.connection.apiBase, fetchImpl)),

@@ -1,9 +1,10 @@
-// Models: every model the gateway answers for, with a copyable id, what it does, its price and where it is served.
+// Models: every model the gateway answers for, with a copyable id, what it does, its price and where it is served; the alias editor below.
 import { useEffect, useState } from 'react';
 import type { ModelServer } from '../../../../shared/models.ts';
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, CopyButton, EmptyState, ErrorNote, Panel } from '../../components/ui.tsx';
+import { AliasesPanel } from './AliasesPanel.tsx';
 import { priceText } from './price.ts';
 
 function ServedBy(props: { servers: ModelServer[] }) {
@@ -97,6 +98,7 @@ export function ModelsPage() {
           </div>
         )}
       </Panel>
+      <AliasesPanel />
     </div>
   );
 }

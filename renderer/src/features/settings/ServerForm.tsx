@@ -13,6 +13,7 @@ const LABELS: Record<SettingKey, MessageKey> = {
   refreshIntervalMs: 'refreshMinutes',
   dataDir: 'dataFolder',
   unrouted: 'unroutedModels',
+  modelAliases: 'aliasesTitle',
 };
 
 export function ServerForm() {

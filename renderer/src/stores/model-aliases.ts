@@ -1,0 +1,69 @@
+// The Models page's alias editor: the saved model aliases, this run's and the flag that pins them, saved through the settings API.
+import { create } from 'zustand';
+import { aliasPartProblem } from '../../../shared/model-aliases.ts';
+import type { ServerSettings, SettingsView } from '../../../shared/settings.ts';
+import type { AdminCall } from '../api/admin-client.ts';
+import { messageOf } from './storage.ts';
+
+export interface ModelAliasesState {
+  view: SettingsView | null;
+  saving: boolean;
+  error: string | null;
+  load(): Promise<void>;
+  /** Saves `name → target` (replacing `previous` when an alias is renamed); true when saved. */
+  put(name: string, target: string, previous?: string): Promise<boolean>;
+  remove(name: string): Promise<boolean>;
+}
+
+/** The aliases the next start uses when no flag pins them: the saved ones, else none. */
+export function savedAliases(view: SettingsView): Record<string, string> {
+  return { ...view.saved.modelAliases };
+}
+
+/** The problem with a typed alias, checked as the server checks it, or null. */
+export function aliasDraftProblem(name: string, target: string): string | null {
+  return aliasPartProblem(name.trim(), 'name') ?? aliasPartProblem(target.trim(), 'target');
+}
+
+export function createModelAliasesStore(call: AdminCall) {
+  return create<ModelAliasesState>((set, get) => {
+    const save = async (aliases: Record<string, string>) => {
+      const view = get().view;
+      if (!view) return false;
+      set({ saving: true, error: null });
+      try {
+        const body: Partial<ServerSettings> = { ...view.saved, modelAliases: aliases };
+        set({ view: await call('saveSettings', { body }), saving: false });
+        return true;
+      } catch (error) {
+        set({ saving: false, error: messageOf(error) });
+        return false;
+      }
+    };
+    return {
+      view: null,
+      saving: false,
+      error: null,
+      async load() {
+        try {
+          set({ view: await call('getSettings'), error: null });
+        } catch (error) {
+          set({ error: messageOf(error) });
+        }
+      },
+      put(name, target, previous) {
+        const aliases = savedAliases(get().view!);
+        if (previous !== undefined) delete aliases[previous];
+        aliases[name.trim()] = target.trim();
+        return save(aliases);
+      },
+      remove(name) {
+        const aliases = savedAliases(get().view!);
+        delete aliases[name];
+        return save(aliases);
+      },
+    };
+  });
+}
+
+export type ModelAliasesStore = ReturnType<typeof createModelAliasesStore>;
