@@ -206,6 +206,24 @@ describe('translation into Anthropic Messages', () => {
     });
   });
 
+  test("an upstream stream cut mid-way ends the client's stream with its protocol's error event", async () => {
+    // The upstream gateway cuts its stream after three events.
+    rig.speak('anthropic', { headers: { 'x-gatehouse-fault': 'disconnect' } });
+    const stream = await rig.openai.chat.completions.create({
+      model: 'tr-echo',
+      stream: true,
+      messages: [{ role: 'user', content: 'one two three four five six seven eight nine ten' }],
+    });
+    let text = '';
+    await assert.rejects(
+      (async () => {
+        for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+      })(),
+      (error: unknown) => error instanceof OpenAI.APIError && /broke off/.test(error.message),
+    );
+    assert.ok(text.length < 'one two three four five six seven eight nine ten'.length, 'the answer was cut, not completed');
+  });
+
   test('what Anthropic cannot take is refused clearly in the caller protocol: more than one choice', async () => {
     await assert.rejects(
       rig.openai.chat.completions.create({ model: 'tr-echo', n: 2, messages: [{ role: 'user', content: 'x' }] }),
