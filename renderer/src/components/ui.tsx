@@ -125,6 +125,40 @@ export function Pager(props: { page: number; pageSize: number; total: number; on
   );
 }
 
+/**
+ * A row of tabs (an ARIA tablist): one button per item, the active one selected. `idsOf` gives, for tabs that switch a
+ * panel, each tab's id and the id of the panel it controls.
+ */
+export function Tabs<T extends string | number>(props: {
+  items: readonly T[];
+  active: T;
+  onSelect: (item: T) => void;
+  labelOf: (item: T) => string;
+  label?: string;
+  wrap?: boolean;
+  disabled?: boolean;
+  idsOf?: (item: T) => { tab: string; panel: string };
+}) {
+  return (
+    <div className={props.wrap ? 'tabs wrap' : 'tabs'} role="tablist" aria-label={props.label}>
+      {props.items.map((item) => (
+        <button
+          key={item}
+          role="tab"
+          id={props.idsOf?.(item).tab}
+          aria-controls={props.idsOf?.(item).panel}
+          aria-selected={item === props.active}
+          className={item === props.active ? 'tab active' : 'tab'}
+          onClick={() => props.onSelect(item)}
+          disabled={props.disabled}
+        >
+          {props.labelOf(item)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 /** One name and value of a `<dl className="facts">` list. */
 export function Fact(props: { label: ReactNode; children: ReactNode; testId?: string }) {
   return (

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
-import { Button, CopyButton, ErrorNote, Field, Panel } from '../../components/ui.tsx';
+import { Button, CopyButton, ErrorNote, Field, Panel, Tabs } from '../../components/ui.tsx';
 import { SETUP_KINDS, setupText, TOKEN_ENV, type SetupKind } from './setups.ts';
 
 /** The token picker: none ($TOKEN), a token whose kept secret can be filled in, or a pasted secret. */
@@ -72,19 +72,7 @@ export function ConnectPage() {
         <ErrorNote message={actionError} />
       </Panel>
       <Panel title={t('connectSetups')}>
-        <div className="tabs wrap" role="tablist" aria-label={t('connectSetups')}>
-          {SETUP_KINDS.map((item) => (
-            <button
-              key={item}
-              role="tab"
-              aria-selected={item === kind}
-              className={item === kind ? 'tab active' : 'tab'}
-              onClick={() => setKind(item)}
-            >
-              {t(`setup_${item}`)}
-            </button>
-          ))}
-        </div>
+        <Tabs items={SETUP_KINDS} active={kind} onSelect={setKind} labelOf={(item) => t(`setup_${item}`)} label={t('connectSetups')} wrap />
         <p className="muted">{t(`setupHelp_${kind}`)}</p>
         <pre className="code" data-testid="setup">
           {text}

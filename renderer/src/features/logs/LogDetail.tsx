@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStores } from '../../context.ts';
 import { formatTime, useT } from '../../i18n/index.ts';
-import { Button, CopyButton, EmptyState, ErrorNote, Fact, Panel, Progress } from '../../components/ui.tsx';
+import { Button, CopyButton, EmptyState, ErrorNote, Fact, Panel, Progress, Tabs } from '../../components/ui.tsx';
 import { ExchangeSide } from './ExchangeSide.tsx';
 import { journalCurl, replayProblem } from './journal-view.ts';
 import { HttpStatus } from './LogTable.tsx';
@@ -90,21 +90,14 @@ export function LogDetail() {
             <p className="muted small">
               {problem ? t(problem === 'binary' ? 'logNoReplayBinary' : 'logNoReplayTruncated') : t('logReplayHint')}
             </p>
-            <div className="tabs" role="tablist" aria-label={t('logExchange')}>
-              {SIDES.map((item) => (
-                <button
-                  key={item}
-                  id={`log-tab-${item}`}
-                  role="tab"
-                  aria-selected={item === side}
-                  aria-controls={`log-panel-${item}`}
-                  className={item === side ? 'tab active' : 'tab'}
-                  onClick={() => setSide(item)}
-                >
-                  {t(item === 'request' ? 'logRequest' : 'logResponse')}
-                </button>
-              ))}
-            </div>
+            <Tabs
+              items={SIDES}
+              active={side}
+              onSelect={setSide}
+              labelOf={(item) => t(item === 'request' ? 'logRequest' : 'logResponse')}
+              label={t('logExchange')}
+              idsOf={(item) => ({ tab: `log-tab-${item}`, panel: `log-panel-${item}` })}
+            />
             {side === 'request' ? (
               <ExchangeSide
                 id="log-panel-request"

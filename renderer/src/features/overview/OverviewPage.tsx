@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useStores } from '../../context.ts';
 import { formatRelative, formatTime, useT } from '../../i18n/index.ts';
-import { Button, CopyButton, ErrorNote, Panel } from '../../components/ui.tsx';
+import { Button, CopyButton, ErrorNote, Panel, Tabs } from '../../components/ui.tsx';
 import { useServerText } from '../../i18n/server-texts.ts';
 import { useNow } from '../../components/use-now.ts';
 import { UsageDashboard } from './UsageDashboard.tsx';
@@ -42,19 +42,7 @@ function QuickStart(props: { baseUrl: string }) {
         )
       }
     >
-      <div className="tabs" role="tablist">
-        {SNIPPET_KINDS.map((item) => (
-          <button
-            key={item}
-            role="tab"
-            aria-selected={item === kind}
-            className={item === kind ? 'tab active' : 'tab'}
-            onClick={() => setKind(item)}
-          >
-            {t(`snippet_${item}`)}
-          </button>
-        ))}
-      </div>
+      <Tabs items={SNIPPET_KINDS} active={kind} onSelect={setKind} labelOf={(item) => t(`snippet_${item}`)} />
       <pre className="code" data-testid="snippet">
         {text}
       </pre>

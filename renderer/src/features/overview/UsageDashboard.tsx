@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { LATENCY_BOUNDS_MS, USAGE_RANGES, type UsageRow, type UsageStats } from '../../../../shared/usage-stats.ts';
 import { BarChart } from '../../components/BarChart.tsx';
 import { formatUsd } from '../../components/money.ts';
-import { Button, ErrorNote, Fact, Panel } from '../../components/ui.tsx';
+import { Button, ErrorNote, Fact, Panel, Tabs } from '../../components/ui.tsx';
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 
@@ -143,19 +143,13 @@ export function UsageDashboard() {
       className="usage"
       actions={
         <>
-          <div className="tabs" role="tablist" aria-label={t('usageRange')}>
-            {USAGE_RANGES.map((range) => (
-              <button
-                key={range}
-                role="tab"
-                aria-selected={range === days}
-                className={range === days ? 'tab active' : 'tab'}
-                onClick={() => void usage.getState().load(range)}
-              >
-                {t('usageDays', { days: range })}
-              </button>
-            ))}
-          </div>
+          <Tabs
+            items={USAGE_RANGES}
+            active={days}
+            onSelect={(range) => void usage.getState().load(range)}
+            labelOf={(range) => t('usageDays', { days: range })}
+            label={t('usageRange')}
+          />
           <Button busy={loading} onClick={() => void usage.getState().load()}>
             {t('reload')}
           </Button>

@@ -4,7 +4,7 @@ import { FAULTS, MAX_LATENCY_MS, type Fault } from '../../../../shared/test-valu
 import { CHAT_FORMATS, toCurl } from '../../api/chat-formats.ts';
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
-import { Button, CopyButton, EmptyState, ErrorNote, Field, Panel } from '../../components/ui.tsx';
+import { Button, CopyButton, EmptyState, ErrorNote, Field, Panel, Tabs } from '../../components/ui.tsx';
 import { useApiKey } from '../../components/use-api-key.ts';
 
 function Settings() {
@@ -20,20 +20,14 @@ function Settings() {
   return (
     <Panel title={t('chatSettings')} className="chat-settings">
       <Field label={t('format')}>
-        <div className="tabs" role="tablist" aria-label={t('format')}>
-          {CHAT_FORMATS.map((format) => (
-            <button
-              key={format}
-              role="tab"
-              aria-selected={state.format === format}
-              className={state.format === format ? 'tab active' : 'tab'}
-              onClick={() => state.set({ format })}
-              disabled={state.streaming}
-            >
-              {t(`format_${format}`)}
-            </button>
-          ))}
-        </div>
+        <Tabs
+          items={CHAT_FORMATS}
+          active={state.format}
+          onSelect={(format) => state.set({ format })}
+          labelOf={(format) => t(`format_${format}`)}
+          label={t('format')}
+          disabled={state.streaming}
+        />
       </Field>
       <Field label={t('model')} error={state.modelsError} hint={t('modelTypeAny')}>
         <input
