@@ -320,7 +320,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     }),
     billing,
     prices,
-    usageStats: new UsageStatsService(new UsageStatsRepo(db), clock),
+    usageStats: new UsageStatsService(new UsageStatsRepo(db), clock, writes),
     retrieval,
     audio: new AudioService(providers, billing),
     images: new ImagesService({ providers, billing, clock, dataDir: options.dataDir, onError: reportError }),

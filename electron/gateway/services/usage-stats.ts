@@ -73,24 +73,37 @@ function sumOf(rows: StatsRow[]): StatsRow {
 
 const rowOf = (row: StatsRow): UsageRow => ({ key: String(row.key), label: String(row.label), ...totalsOf(row) });
 
+/** How counting writes are committed: `defer` queues one, `flush` commits the queue before a read. */
+export interface CountWrites {
+  defer(write: () => void): void;
+  flush(): void;
+}
+
+/** Without a group commit: each count is its own write. */
+const writeAtOnce: CountWrites = { defer: (write) => write(), flush: () => undefined };
+
 export class UsageStatsService {
   private readonly repo: UsageStatsRepo;
   private readonly clock: Clock;
-  constructor(repo: UsageStatsRepo, clock: Clock) {
+  private readonly writes: CountWrites;
+  /** `writes`: the gateway's group commit, so a call's count shares the turn's one flush instead of costing its own. */
+  constructor(repo: UsageStatsRepo, clock: Clock, writes: CountWrites = writeAtOnce) {
     this.repo = repo;
     this.clock = clock;
+    this.writes = writes;
   }
 
-  /** Counts a finished call in its day's totals (an error: status 400 or more). */
+  /** Counts a finished call in its day's totals (an error: status 400 or more); committed with the turn's other bookkeeping. */
   count(call: FinishedCall): void {
-    this.repo.countCall({
+    const counted = {
       day: dayOf(call.at),
       account_id: call.accountId,
       token_id: call.tokenId,
       model: (call.model ?? '').slice(0, FIELD_LIMITS.model),
       bucket: bucketOf(call.durationMs),
       error: call.status >= 400,
-    });
+    };
+    this.writes.defer(() => this.repo.countCall(counted));
   }
 
   /** The dashboard of the last `days` UTC days, today included (1 to USAGE_MAX_DAYS; a bad value is a 400). */
@@ -101,6 +114,7 @@ export class UsageStatsService {
     const today = Date.parse(dayOf(this.clock.now()));
     const range = Array.from({ length: count }, (_, index) => dayOf(today - (count - 1 - index) * DAY_MS));
     const fromDay = range[0]!;
+    this.writes.flush();
     const perDay = new Map(this.repo.totals('day', fromDay, count).map((row) => [String(row.key), row]));
     return {
       days: range.map((day) => ({ day, ...totalsOf(perDay.get(day)) })),
