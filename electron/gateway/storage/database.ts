@@ -19,7 +19,8 @@ export interface OpenDatabaseOptions {
 
 /**
  * Opens (creating if needed) `<dataDir>/gatehouse.sqlite` and brings its schema up to date.
- * `synchronous = FULL` makes every committed write durable before the request is answered.
+ * `synchronous = FULL` makes every committed write durable before the request is answered (the bookkeeping group
+ * commit switches to NORMAL for its own transaction, see group-commit.ts).
  * The data dir is kept at 0700 and the database with its -wal/-shm at 0600. A data dir that cannot be written, a file
  * that is no database or a database failing the integrity check throws a DataDirError (see data-dir-check.ts).
  */

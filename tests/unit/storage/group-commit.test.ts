@@ -1,6 +1,13 @@
-// Unit tests of the group commit and the statement cache: writes of one turn commit together, each failure stays its own, and a statement is compiled once per SQL text.
+// Unit tests of the group commit and the statement cache: writes of one turn commit together, each failure stays its own, a commit survives kill -9 without waiting for the disk, and a statement is compiled once per SQL text.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { openDatabase } from '../../../electron/gateway/storage/database.ts';
 import { GroupCommit } from '../../../electron/gateway/storage/group-commit.ts';
 import { tempDatabase } from '../../helpers/database.ts';
 
@@ -59,4 +66,61 @@ test('db.prepare answers the same compiled statement for the same SQL text', () 
   const sql = 'SELECT COUNT(*) AS n FROM notes';
   assert.equal(db.prepare(sql), db.prepare(sql));
   assert.notEqual(db.prepare(sql), db.prepare(`${sql} WHERE id > 0`));
+});
+
+test('a group commit does not wait for the disk flush; the connection is back to synchronous=FULL after it', async () => {
+  db.exec('DELETE FROM notes');
+  const writes = new GroupCommit(db, () => undefined);
+  let during: unknown;
+  const committed = writes.commit(() => {
+    during = db.pragma('synchronous', { simple: true });
+    insert('fast')();
+  });
+  await committed;
+  assert.equal(during, 1, 'NORMAL (1) while the group commits');
+  assert.equal(db.pragma('synchronous', { simple: true }), 2, 'FULL (2) for every other write');
+  assert.deepEqual(texts(), ['fast']);
+});
+
+test('what a group commit committed survives a kill -9 of the process right after it', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-group-kill-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  // The child commits 200 notes in group commits, says so, then waits to be killed: nothing closes the database.
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.features.typescript ? [] : ['--experimental-strip-types', '--disable-warning=ExperimentalWarning']),
+      '--input-type=module',
+      '-e',
+      `
+      const { openDatabase } = await import(${JSON.stringify(pathToFileURL(path.resolve('electron/gateway/storage/database.ts')).href)});
+      const { GroupCommit } = await import(${JSON.stringify(pathToFileURL(path.resolve('electron/gateway/storage/group-commit.ts')).href)});
+      const db = openDatabase(${JSON.stringify(dir)});
+      db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)');
+      const writes = new GroupCommit(db, () => undefined);
+      for (let turn = 0; turn < 20; turn++) {
+        const done = [];
+        for (let i = 0; i < 10; i++) done.push(writes.commit(() => db.prepare('INSERT INTO notes (text) VALUES (?)').run('n' + turn + '-' + i)));
+        await Promise.all(done);
+      }
+      process.stdout.write('committed\\n');
+      setInterval(() => undefined, 1000);
+      `,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('committed')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the writer exited with ${code} before committing`)));
+  });
+  child.kill('SIGKILL');
+  await once(child, 'exit');
+  const reopened = openDatabase(dir);
+  try {
+    assert.equal((reopened.prepare('SELECT COUNT(*) AS n FROM notes').get() as { n: number }).n, 200);
+  } finally {
+    reopened.close();
+  }
 });
