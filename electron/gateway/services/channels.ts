@@ -39,6 +39,8 @@ import {
 import { formatModels, parseModels, upstreamModelOf, type ModelEntry } from './channel-models.ts';
 import { useSecretStore } from './secret-access.ts';
 
+/** How fresh a busy channel's last success and latency are kept (at most one write per channel per this many ms). */
+export const SUCCESS_NOTE_RESOLUTION_MS = 1000;
 /** The secret store entry of a channel's key (token secrets are `token:…`, so the two never collide). */
 export const channelSecretName = (channelId: string): string => `channel:${channelId}`;
 
@@ -248,14 +250,27 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
   record(channelId: string, outcome: ChannelOutcome): void {
     const now = this.clock.now();
     const latencyMs = Math.max(0, Math.round(outcome.latencyMs));
-    if (outcome.ok) this.writes.defer(() => this.repo.recordSuccess(channelId, latencyMs, now));
-    else {
+    if (outcome.ok) {
+      if (!this.successWorthNoting(channelId, now)) return;
+      this.writes.defer(() => this.repo.recordSuccess(channelId, latencyMs, now));
+    } else {
       this.writes.flush();
       // An upstream may echo the credential in its error: the text kept never holds a key this process has read.
       const key = this.keys.get(channelId)?.key;
       const error = hideSecret(outcome.error, key ?? null);
       this.repo.recordFailure(channelId, { latencyMs, error: clip(error), now }, cooldownAfter);
     }
+  }
+
+  /**
+   * A success is written when it changes the channel's health (a failure streak or a cooldown ends) or the last
+   * one noted is older than SUCCESS_NOTE_RESOLUTION_MS: a busy channel's last success and latency stay that fresh
+   * without a write per call.
+   */
+  private successWorthNoting(channelId: string, now: number): boolean {
+    const row = this.repo.list().find((candidate) => candidate.channel_id === channelId);
+    if (!row || row.consecutive_failures !== 0 || row.cooldown_until !== null || row.last_ok_at === null) return true;
+    return now < row.last_ok_at || now - row.last_ok_at >= SUCCESS_NOTE_RESOLUTION_MS;
   }
 
   listedModels(): { model: string; channel: string; kind: ChannelKind }[] {

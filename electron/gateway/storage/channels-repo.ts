@@ -1,5 +1,6 @@
 // Repository of relay channels: their settings and health columns (the key itself lives in the secret store, only its hint here).
 import type { Db } from './database.ts';
+import { noteWrite, ReadCache } from './read-cache.ts';
 
 /** A stored channel. `headers` is a JSON object; `enabled` is 0 or 1. */
 export interface ChannelRow {
@@ -52,8 +53,19 @@ export type ChannelSettings = Pick<
 
 export class ChannelsRepo {
   private readonly db: Db;
+  /** The channels, read again only after a change (every call routes through them). */
+  private readonly all: ReadCache<readonly Readonly<ChannelRow>[]>;
   constructor(db: Db) {
     this.db = db;
+    this.all = new ReadCache(db, 'channels', () =>
+      Object.freeze(
+        (this.db.prepare('SELECT * FROM channels ORDER BY priority DESC, id').all() as ChannelRow[]).map((row) => Object.freeze(row)),
+      ),
+    );
+  }
+
+  private changed(): void {
+    noteWrite(this.db, 'channels');
   }
 
   insert(channelId: string, settings: ChannelSettings, now: number): ChannelRow {
@@ -63,12 +75,13 @@ export class ChannelsRepo {
          VALUES (@channel_id, @name, @kind, @base_url, @models, @priority, @weight, @timeout_ms, @api, @headers, @enabled, @key_hint, @region, @project, @now, @now)`,
       )
       .run({ ...settings, channel_id: channelId, now });
+    this.changed();
     return this.findById(channelId)!;
   }
 
-  /** Every channel, by priority (highest first), then oldest first. */
-  list(): ChannelRow[] {
-    return this.db.prepare('SELECT * FROM channels ORDER BY priority DESC, id').all() as ChannelRow[];
+  /** Every channel, by priority (highest first), then oldest first; the rows are shared and read-only. */
+  list(): readonly Readonly<ChannelRow>[] {
+    return this.all.get();
   }
 
   findById(channelId: string): ChannelRow | undefined {
@@ -89,15 +102,18 @@ export class ChannelsRepo {
          WHERE channel_id = @channel_id`,
       )
       .run({ ...settings, channel_id: channelId, now });
+    this.changed();
     return this.findById(channelId);
   }
 
   remove(channelId: string): boolean {
+    this.changed();
     return this.db.prepare('DELETE FROM channels WHERE channel_id = ?').run(channelId).changes > 0;
   }
 
   /** A successful attempt: the failure streak and any cooldown end. */
   recordSuccess(channelId: string, latencyMs: number, now: number): void {
+    this.changed();
     this.db
       .prepare(
         `UPDATE channels SET consecutive_failures = 0, cooldown_until = NULL, last_latency_ms = ?, last_ok_at = ? WHERE channel_id = ?`,
@@ -114,6 +130,7 @@ export class ChannelsRepo {
     failure: { latencyMs: number; error: string; now: number },
     cooldownFor: (streak: number) => number,
   ): void {
+    this.changed();
     this.db.transaction(() => {
       const row = this.db.prepare('SELECT consecutive_failures FROM channels WHERE channel_id = ?').get(channelId) as
         { consecutive_failures: number } | undefined;
@@ -131,6 +148,7 @@ export class ChannelsRepo {
 
   /** Notes a problem found before any attempt (a key missing from the secret store) without counting it as a failure. */
   noteError(channelId: string, error: string, now: number): void {
+    this.changed();
     this.db.prepare('UPDATE channels SET last_error = ?, last_error_at = ? WHERE channel_id = ?').run(error, now, channelId);
   }
 }

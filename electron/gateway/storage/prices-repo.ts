@@ -1,5 +1,6 @@
 // Repository of the owner's prices: one row per model that overrides its documented price or adds one.
 import type { Db } from './database.ts';
+import { noteWrite, ReadCache } from './read-cache.ts';
 
 /** A stored price, in USD per million tokens and per call. */
 export interface PriceRecord {
@@ -12,8 +13,11 @@ export interface PriceRecord {
 
 export class PricesRepo {
   private readonly db: Db;
+  /** The owner's rows by model (a bounded table, read on every charge), read again only after a change. */
+  private readonly byModel: ReadCache<ReadonlyMap<string, Readonly<PriceRecord>>>;
   constructor(db: Db) {
     this.db = db;
+    this.byModel = new ReadCache(db, 'prices', () => new Map(this.list().map((record) => [record.model, Object.freeze(record)])));
   }
 
   /** Every owner's price, by model name. */
@@ -21,8 +25,8 @@ export class PricesRepo {
     return this.db.prepare('SELECT * FROM prices ORDER BY model').all() as PriceRecord[];
   }
 
-  find(model: string): PriceRecord | undefined {
-    return this.db.prepare('SELECT * FROM prices WHERE model = ?').get(model) as PriceRecord | undefined;
+  find(model: string): Readonly<PriceRecord> | undefined {
+    return this.byModel.get().get(model);
   }
 
   count(): number {
@@ -31,6 +35,7 @@ export class PricesRepo {
 
   /** Writes the row of `record.model`, replacing any. */
   put(record: PriceRecord): void {
+    noteWrite(this.db, 'prices');
     this.db
       .prepare(
         `INSERT INTO prices (model, input_per_mtok, output_per_mtok, per_call, updated_at)
@@ -43,6 +48,7 @@ export class PricesRepo {
 
   /** Removes the row of `model`; true when there was one. */
   delete(model: string): boolean {
+    noteWrite(this.db, 'prices');
     return this.db.prepare('DELETE FROM prices WHERE model = ?').run(model).changes > 0;
   }
 }

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { secretHint } from '../../../shared/channels.ts';
 import { GatewayError } from '../../../electron/gateway/errors.ts';
 import { noSecretStore, type SecretStore } from '../../../electron/gateway/secrets/secret-store.ts';
-import { ChannelsService, cooldownAfter } from '../../../electron/gateway/services/channels.ts';
+import { ChannelsService, cooldownAfter, SUCCESS_NOTE_RESOLUTION_MS } from '../../../electron/gateway/services/channels.ts';
 import { ChannelsRepo } from '../../../electron/gateway/storage/channels-repo.ts';
 import { manualClock } from '../../helpers/clock.ts';
 import { tempDatabase } from '../../helpers/database.ts';
@@ -226,6 +226,28 @@ describe('ChannelsService as the ChannelDirectory', () => {
     assert.equal(healed.last_latency_ms, 40);
     assert.equal((await service.candidates('m', 'openai')).length, 1);
     service.record('ch_gone', { ok: false, latencyMs: 1, error: 'x' });
+  });
+
+  test('a busy healthy channel notes its last success at most once a second; a success after failures is noted at once', async () => {
+    const { clock, service } = setup();
+    const channel = await service.add({ ...base, name: 'busy' });
+    const health = () => service.find('busy')!.health;
+    service.record(channel.id, { ok: true, latencyMs: 10 });
+    assert.equal(health().last_latency_ms, 10, 'the first success is noted');
+    const firstAt = health().last_ok_at;
+    clock.advance(SUCCESS_NOTE_RESOLUTION_MS - 1);
+    service.record(channel.id, { ok: true, latencyMs: 20 });
+    assert.equal(health().last_latency_ms, 10, 'within the resolution: not written again');
+    assert.equal(health().last_ok_at, firstAt);
+    clock.advance(1);
+    service.record(channel.id, { ok: true, latencyMs: 30 });
+    assert.equal(health().last_latency_ms, 30, 'a second later: noted');
+    assert.equal(health().last_ok_at, clock.now());
+    service.record(channel.id, { ok: false, latencyMs: 5, error: 'HTTP 502: bad gateway' });
+    assert.equal(health().consecutive_failures, 1);
+    service.record(channel.id, { ok: true, latencyMs: 40 });
+    assert.equal(health().consecutive_failures, 0, 'the streak ends with the next success, however soon');
+    assert.equal(health().last_latency_ms, 40);
   });
 
   test('a channel whose key is missing from the store is skipped with the reason; a changed key is read again at once', async () => {

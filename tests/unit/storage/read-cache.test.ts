@@ -1,0 +1,81 @@
+// Unit tests of the cached reads of channels and prices: read once while nothing changes, fresh after a write of this process at once and after another connection's commit from the next turn.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { openDatabase } from '../../../electron/gateway/storage/database.ts';
+import { ChannelsRepo, type ChannelSettings } from '../../../electron/gateway/storage/channels-repo.ts';
+import { PricesRepo } from '../../../electron/gateway/storage/prices-repo.ts';
+import { tempDatabase } from '../../helpers/database.ts';
+
+const db = tempDatabase();
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+const settings = (name: string, priority = 0): ChannelSettings => ({
+  name,
+  kind: 'openai',
+  base_url: 'https://api.example.com/v1',
+  models: '*',
+  priority,
+  weight: 1,
+  timeout_ms: 60_000,
+  api: 'chat',
+  headers: '{}',
+  enabled: 1,
+  key_hint: null,
+  region: null,
+  project: null,
+});
+
+test('the channel list is read once while nothing changes, and again right after a write through this process', () => {
+  const repo = new ChannelsRepo(db);
+  const first = repo.list();
+  assert.equal(repo.list(), first, 'the same rows are answered without a query');
+  assert.throws(() => {
+    (first as unknown[]).push({});
+  }, TypeError);
+
+  repo.insert('ch_one', settings('one'), 1);
+  const afterInsert = repo.list();
+  assert.deepEqual(
+    afterInsert.map((row) => row.name),
+    ['one'],
+  );
+  // Another repository on the same connection writes: this one's list is fresh too.
+  new ChannelsRepo(db).recordSuccess('ch_one', 42, 2);
+  assert.equal(repo.list()[0]!.last_latency_ms, 42);
+  assert.equal(repo.list()[0]!.consecutive_failures, 0);
+  new ChannelsRepo(db).remove('ch_one');
+  assert.deepEqual(repo.list(), []);
+});
+
+test("another connection's commit (the CLI while serve runs) shows from the next event-loop turn", async () => {
+  const repo = new ChannelsRepo(db);
+  const prices = new PricesRepo(db);
+  assert.equal(prices.find('gpt-test'), undefined);
+  assert.deepEqual(repo.list(), []);
+
+  const other = openDatabase(path.dirname(db.name));
+  after(() => other.close());
+  new ChannelsRepo(other).insert('ch_cli', settings('from-cli', 5), 3);
+  new PricesRepo(other).put({ model: 'gpt-test', input_per_mtok: 1, output_per_mtok: 2, per_call: 0, updated_at: 3 });
+
+  await nextTurn();
+  assert.deepEqual(
+    repo.list().map((row) => row.name),
+    ['from-cli'],
+  );
+  assert.equal(prices.find('gpt-test')?.output_per_mtok, 2);
+
+  new PricesRepo(other).delete('gpt-test');
+  await nextTurn();
+  assert.equal(prices.find('gpt-test'), undefined);
+});
+
+test('a price written through this process is charged at once', () => {
+  const prices = new PricesRepo(db);
+  assert.equal(prices.find('gpt-own'), undefined);
+  prices.put({ model: 'gpt-own', input_per_mtok: 3, output_per_mtok: 4, per_call: 0.5, updated_at: 1 });
+  assert.equal(prices.find('gpt-own')?.per_call, 0.5);
+  prices.delete('gpt-own');
+  assert.equal(prices.find('gpt-own'), undefined);
+});
