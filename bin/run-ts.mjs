@@ -1,8 +1,30 @@
 #!/usr/bin/env node
 // Runs a TypeScript entry file with Node's type stripping, re-executing Node with the flag when it is off by default (Node 22.12 to 22.17).
 import { spawn } from 'node:child_process';
+import module from 'node:module';
+import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
+
+/**
+ * Node's compile cache (the stripped and compiled sources, reused while a file is unchanged) roughly halves the
+ * start-up of `gatehouse serve`. It lives in the user's own cache folder, not a shared temp folder; Node's
+ * NODE_COMPILE_CACHE picks another folder and NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+ */
+function enableCompileCache() {
+  if (process.env.NODE_DISABLE_COMPILE_CACHE || typeof module.enableCompileCache !== 'function') return;
+  const base =
+    process.platform === 'win32'
+      ? (process.env.LOCALAPPDATA ?? path.join(os.homedir(), 'AppData', 'Local'))
+      : process.platform === 'darwin'
+        ? path.join(os.homedir(), 'Library', 'Caches')
+        : (process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'));
+  try {
+    module.enableCompileCache(process.env.NODE_COMPILE_CACHE ?? path.join(base, 'gatehouse', 'compile-cache'));
+  } catch {
+    // No cache (a read-only home, say): the sources compile as usual.
+  }
+}
 
 /**
  * Imports `entry` in this process when Node strips types natively, otherwise re-runs Node with
@@ -12,6 +34,7 @@ import path from 'node:path';
  */
 export async function runTypeScript(entry, args) {
   if (process.features.typescript) {
+    enableCompileCache();
     process.argv = [process.argv[0], fileURLToPath(entry), ...args];
     await import(entry.href);
     return;
