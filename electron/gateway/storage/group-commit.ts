@@ -68,11 +68,12 @@ export class GroupCommit {
     if (this.scheduled) clearImmediate(this.scheduled);
     this.scheduled = undefined;
     if (this.queue.length === 0) return;
-    this.db.prepare('PRAGMA synchronous = NORMAL').run();
+    // A closed database (a write queued as the gateway stops) fails each write below, as any failed commit does.
+    const relaxed = this.setSynchronous('NORMAL');
     try {
       this.commitQueue();
     } finally {
-      this.db.prepare('PRAGMA synchronous = FULL').run();
+      if (relaxed) this.setSynchronous('FULL');
     }
   }
 
@@ -118,6 +119,16 @@ export class GroupCommit {
     }
     for (const item of batch) item.done?.();
     return true;
+  }
+
+  /** Sets the connection's durability mode; false when it could not (the database is closed). */
+  private setSynchronous(mode: 'NORMAL' | 'FULL'): boolean {
+    try {
+      this.db.prepare(`PRAGMA synchronous = ${mode}`).run();
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private report(error: unknown): void {

@@ -124,3 +124,17 @@ test('what a group commit committed survives a kill -9 of the process right afte
     reopened.close();
   }
 });
+
+test('writes queued when the database has closed fail one by one (reported, or rejected), never throwing out of the flush', async () => {
+  const closing = tempDatabase();
+  closing.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)');
+  const errors: unknown[] = [];
+  const writes = new GroupCommit(closing, (error) => errors.push(error));
+  writes.defer(() => void closing.prepare('INSERT INTO notes (text) VALUES (?)').run('late'));
+  const awaited = writes.commit(() => void closing.prepare('INSERT INTO notes (text) VALUES (?)').run('later'));
+  closing.close();
+  await assert.rejects(awaited, /not open/);
+  assert.equal(errors.length, 1);
+  assert.match(String(errors[0]), /not open/);
+  assert.doesNotThrow(() => writes.flush());
+});
