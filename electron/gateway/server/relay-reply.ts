@@ -27,8 +27,10 @@ export async function relayReply(
   const raw = reply.raw;
   // Headers set before the hijack (CORS, for one) go out too.
   raw.writeHead(upstream.status, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...upstream.headers, 'x-accel-buffering': 'no' });
-  raw.flushHeaders();
   const sse = /text\/event-stream/i.test(upstream.headers['content-type'] ?? '');
+  // A stream's headers go out now, as the upstream's did (a client learns the stream is open before its first event);
+  // other answers send them with their first bytes, one write instead of two.
+  if (sse) raw.flushHeaders();
   let gone = false;
   raw.once('close', () => (gone = true));
   const chunks = upstream.body[Symbol.asyncIterator]();
