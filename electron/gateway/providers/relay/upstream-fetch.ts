@@ -34,8 +34,11 @@ export async function upstreamFetch(url: string, init: UpstreamInit, timeoutMs: 
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
+  let body: Readable | undefined;
   const stop = () => {
     signal.removeEventListener('abort', onAbort);
+    // A body read to its end has nothing left to stop (and an abort reason costs a stack trace per call).
+    if (body?.readableEnded) return;
     controller.abort(new Error('the relay stopped reading'));
   };
   let timedOut = false;
@@ -56,6 +59,7 @@ export async function upstreamFetch(url: string, init: UpstreamInit, timeoutMs: 
       if (value === undefined) continue;
       for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
     }
+    body = answer.body;
     const response = { status: answer.statusCode, ok: answer.statusCode >= 200 && answer.statusCode < 300, headers, body: answer.body };
     return { response, stop };
   } catch (error) {
