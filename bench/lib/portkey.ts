@@ -8,10 +8,14 @@ import { stopProcess } from './processes.ts';
 
 const repoRoot = path.resolve(fileURLToPath(import.meta.url), '../../..');
 
-/** Where the bench looks for the package, first found wins: $PORTKEY_GATEWAY_DIR, the repo's node_modules, /tmp/portkey (`npm install --no-save --prefix /tmp/portkey @portkey-ai/gateway`). */
+/**
+ * Where the bench looks for the package, first found wins: $PORTKEY_GATEWAY_DIR, `bench/.portkey` (what
+ * `npm run bench:portkey` installs, the pinned version), the repo's node_modules, /tmp/portkey.
+ */
 export function portkeyCandidates(): string[] {
   return [
     process.env['PORTKEY_GATEWAY_DIR'],
+    path.join(repoRoot, 'bench/.portkey/node_modules/@portkey-ai/gateway'),
     path.join(repoRoot, 'node_modules/@portkey-ai/gateway'),
     '/tmp/portkey/node_modules/@portkey-ai/gateway',
   ].filter((dir): dir is string => dir !== undefined && dir !== '');
