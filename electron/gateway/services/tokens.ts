@@ -2,7 +2,7 @@
 import type { TokenSummary } from '../../../shared/admin-api.ts';
 import { hashToken, newTokenSecret, publicId, tokenHint } from '../ids.ts';
 import type { AccountsRepo } from '../storage/accounts-repo.ts';
-import type { TokenRow, TokensRepo } from '../storage/tokens-repo.ts';
+import type { TokenIdentity, TokenRow, TokensRepo } from '../storage/tokens-repo.ts';
 import type { Clock } from '../time.ts';
 import { FIELD_LIMITS, tooLongMessage } from '../../../shared/field-limits.ts';
 import { GatewayError, invalid } from '../errors.ts';
@@ -105,7 +105,7 @@ export class TokensService {
    */
   holderOf(secret: string | undefined): TokenHolder | null {
     if (secret === undefined || secret === '') return null;
-    const row = this.tokens.findByHash(hashToken(secret));
+    const row = this.tokens.identify(hashToken(secret));
     return row ? { account: row.account_name, token: labelOf(row), accountId: row.account_id, tokenId: row.token_id } : null;
   }
 
@@ -114,13 +114,13 @@ export class TokensService {
     if (secret === undefined || secret === '') {
       throw new GatewayError('unauthorized', 'Missing API token: send it as Authorization: Bearer <token>');
     }
-    const row = this.tokens.findByHash(hashToken(secret));
+    const row = this.tokens.identify(hashToken(secret));
     if (!row) throw new GatewayError('unauthorized', 'Invalid API token');
     if (row.revoked_at !== null) throw new GatewayError('forbidden', 'This API token has been revoked');
     if (row.expires_at !== null && row.expires_at <= this.clock.now()) {
       throw new GatewayError('forbidden', 'This API token has expired');
     }
-    if (row.quota_micros !== null && row.used_micros >= row.quota_micros) {
+    if (row.quota_micros !== null && (this.tokens.usedMicros(row.token_id) ?? 0) >= row.quota_micros) {
       throw new GatewayError('forbidden', 'This API token has used up its quota');
     }
     this.noteUse(row);
@@ -134,7 +134,7 @@ export class TokensService {
   }
 
   /** Records the use of an accepted token, at most once per `LAST_USED_RESOLUTION_MS`; a failed write costs the note, never the call. */
-  private noteUse(row: TokenRow): void {
+  private noteUse(row: TokenIdentity): void {
     const now = this.clock.now();
     if (row.last_used_at !== null && now - row.last_used_at < LAST_USED_RESOLUTION_MS && now >= row.last_used_at) return;
     try {
@@ -146,7 +146,7 @@ export class TokensService {
 }
 
 /** The model names a token row is limited to, or null for any model (a limit that does not read allows none, never all). */
-function modelsOf(row: TokenRow): string[] | null {
+function modelsOf(row: TokenIdentity): string[] | null {
   if (row.models === null) return null;
   try {
     const parsed: unknown = JSON.parse(row.models);
@@ -157,7 +157,7 @@ function modelsOf(row: TokenRow): string[] | null {
 }
 
 /** How the journal names a token: its name, or its hint when unnamed. */
-const labelOf = (row: TokenRow): string => row.name || row.token_hint;
+const labelOf = (row: TokenIdentity): string => row.name || row.token_hint;
 
 function summarize(row: TokenRow): TokenSummary {
   return {

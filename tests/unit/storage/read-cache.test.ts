@@ -1,8 +1,13 @@
-// Unit tests of the cached reads of channels and prices: read once while nothing changes, fresh after a write of this process at once and after another connection's commit from the next turn.
+// Unit tests of the cached reads of channels, prices and presented tokens: read once while nothing changes, fresh after a write of this process at once and after another connection's commit from the next turn.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, test } from 'node:test';
+import { hashToken } from '../../../electron/gateway/ids.ts';
+import { TokensService } from '../../../electron/gateway/services/tokens.ts';
+import { AccountsRepo } from '../../../electron/gateway/storage/accounts-repo.ts';
 import { openDatabase } from '../../../electron/gateway/storage/database.ts';
+import { TokensRepo } from '../../../electron/gateway/storage/tokens-repo.ts';
+import { systemClock } from '../../../electron/gateway/time.ts';
 import { ChannelsRepo, type ChannelSettings } from '../../../electron/gateway/storage/channels-repo.ts';
 import { PricesRepo } from '../../../electron/gateway/storage/prices-repo.ts';
 import { tempDatabase } from '../../helpers/database.ts';
@@ -78,4 +83,28 @@ test('a price written through this process is charged at once', () => {
   assert.equal(prices.find('gpt-own')?.per_call, 0.5);
   prices.delete('gpt-own');
   assert.equal(prices.find('gpt-own'), undefined);
+});
+
+test('a presented token is looked up once between writes; a revoke, an edit or a used-up quota refuses the next call', async () => {
+  const tokens = new TokensRepo(db);
+  const service = new TokensService(new AccountsRepo(db), tokens, systemClock);
+  const { secret, token } = service.create({ account: 'cached', quota: 1 });
+  const first = tokens.identify(hashToken(secret));
+  assert.ok(first);
+  assert.equal(tokens.identify(hashToken(secret)), first, 'kept between writes');
+  assert.equal(service.authenticate(secret).tokenId, token.token_id);
+
+  // Charges are not writes the cache has to see: the spent amount is read fresh for a token with a quota.
+  tokens.addUsage(token.token_id, 1_000_000);
+  assert.throws(() => service.authenticate(secret), /used up its quota/);
+  assert.ok(service.update(token.token_id, { quota: 5 }));
+  assert.equal(service.authenticate(secret).tokenId, token.token_id, 'a raised quota applies to the next call');
+
+  // Another process (the CLI) revokes it: refused from the next turn on.
+  const other = openDatabase(path.dirname(db.name));
+  after(() => other.close());
+  assert.ok(new TokensRepo(other).revoke(token.token_id, Date.now()));
+  await nextTurn();
+  assert.throws(() => service.authenticate(secret), /revoked/);
+  assert.equal(tokens.identify(hashToken('sk-gh-unknown')), undefined);
 });
