@@ -21,7 +21,7 @@ export class ChatMetering {
 
   /** Charges a whole answer for its usage; resolves once the charge is durable (await it before answering). */
   async chargeResult(bill: ChatBill, result: ChatResult): Promise<void> {
-    await this.billing.chargeCommitted(bill.principal, { endpoint: bill.endpoint, model: bill.model, ...result.usage });
+    await this.chargeCommitted(bill, result.usage);
   }
 
   /**
@@ -62,7 +62,8 @@ export class ChatMetering {
           bill.principal.notes?.firstOutput();
         }
         if (delta.type === 'usage') {
-          if (!charged) this.charge(bill, { inputTokens: delta.inputTokens, outputTokens: delta.outputTokens });
+          // Committed (with the turn's other bookkeeping) before the usage event goes out.
+          if (!charged) await this.chargeCommitted(bill, { inputTokens: delta.inputTokens, outputTokens: delta.outputTokens });
           charged = true;
         } else if (delta.type === 'text') {
           delivered.set(`${delta.choice}`, (delivered.get(`${delta.choice}`) ?? '') + delta.text);
@@ -76,12 +77,18 @@ export class ChatMetering {
       if (!charged) {
         let outputTokens = 0;
         for (const text of delivered.values()) outputTokens += countTokens(text);
-        this.charge(bill, { inputTokens: inputTokens(), outputTokens });
+        // Nobody waits for this one (the caller left, or the stream ended without usage): it joins the turn's group commit.
+        this.billing.chargeAnswered(bill.principal, {
+          endpoint: bill.endpoint,
+          model: bill.model,
+          inputTokens: inputTokens(),
+          outputTokens,
+        });
       }
     }
   }
 
-  private charge(bill: ChatBill, usage: { inputTokens: number; outputTokens: number }): void {
-    this.billing.charge(bill.principal, { endpoint: bill.endpoint, model: bill.model, ...usage });
+  private async chargeCommitted(bill: ChatBill, usage: { inputTokens: number; outputTokens: number }): Promise<void> {
+    await this.billing.chargeCommitted(bill.principal, { endpoint: bill.endpoint, model: bill.model, ...usage });
   }
 }

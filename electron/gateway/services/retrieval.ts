@@ -13,23 +13,19 @@ export class RetrievalService {
   /** One vector per input, in order, charged to the caller by the provider's usage. */
   async embed(request: { model: string; inputs: readonly EmbeddingInput[]; dimensions?: number }, call: CallContext) {
     const result = await this.providers.for(call, request.model).embeddings.embed(request, call);
-    await this.billing.chargeCommitted(call.principal, {
-      endpoint: call.endpoint,
-      model: request.model,
-      inputTokens: result.usage.inputTokens,
-      outputTokens: 0,
-    });
+    await this.charge(call, request.model, result.usage.inputTokens);
     return result;
   }
 
   /** The documents' relevance to the query, best first (at most `topN`), charged to the caller by the provider's usage. */
   async rerank(request: { model: string; query: string; documents: readonly string[]; topN?: number }, call: CallContext) {
     const result = await this.providers.for(call, request.model).rerank.rerank(request, call);
-    this.charge(call, request.model, result.usage.inputTokens);
+    await this.charge(call, request.model, result.usage.inputTokens);
     return result;
   }
 
-  private charge(call: CallContext, model: string, inputTokens: number): void {
-    this.billing.charge(call.principal, { endpoint: call.endpoint, model, inputTokens, outputTokens: 0 });
+  /** Charges by the input tokens; resolves once the charge is committed (with the turn's other bookkeeping). */
+  private async charge(call: CallContext, model: string, inputTokens: number): Promise<void> {
+    await this.billing.chargeCommitted(call.principal, { endpoint: call.endpoint, model, inputTokens, outputTokens: 0 });
   }
 }

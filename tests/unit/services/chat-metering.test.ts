@@ -16,7 +16,12 @@ const DELTAS: ChatDelta[] = [
 
 function metering() {
   const charges: Usage[] = [];
-  const billing = { charge: (_principal: Principal, usage: Usage) => (charges.push(usage), 0) } as unknown as BillingService;
+  /** How each charge was committed: awaited before the stream went on, or left to the turn's group commit. */
+  const ways: ('committed' | 'answered')[] = [];
+  const billing = {
+    chargeCommitted: async (_principal: Principal, usage: Usage) => (charges.push(usage), ways.push('committed'), 0),
+    chargeAnswered: (_principal: Principal, usage: Usage) => (charges.push(usage), ways.push('answered'), 0),
+  } as unknown as BillingService;
   const bill = { principal: {} as Principal, endpoint: '/v1/chat/completions', model: 'm' };
   const stream = (deltas: ChatDelta[], inputTokens?: number) => ({
     ...(inputTokens !== undefined && { inputTokens }),
@@ -26,24 +31,27 @@ function metering() {
   });
   return {
     charges,
+    ways,
     meter: (deltas: ChatDelta[], inputTokens?: number) => new ChatMetering(billing).meter(stream(deltas, inputTokens), bill, () => 10),
   };
 }
 
-test('a whole stream is charged once, from its usage delta', async () => {
-  const { charges, meter } = metering();
+test('a whole stream is charged once, from its usage delta, committed before the usage event goes on', async () => {
+  const { charges, ways, meter } = metering();
   const seen: ChatDelta[] = [];
   for await (const delta of meter(DELTAS)) seen.push(delta);
   assert.deepEqual(seen, DELTAS);
   assert.deepEqual(charges, [{ endpoint: '/v1/chat/completions', model: 'm', inputTokens: 12, outputTokens: 4 }]);
+  assert.deepEqual(ways, ['committed']);
 });
 
-test('a stream left after two deltas is charged once for the input and the tokens delivered', async () => {
-  const { charges, meter } = metering();
+test('a stream left after two deltas is charged once for the input and the tokens delivered, with nobody waiting', async () => {
+  const { charges, ways, meter } = metering();
   let count = 0;
   for await (const _delta of meter(DELTAS, 11)) if (++count === 2) break;
   // "Hello, world" is 3 tokens; the stream's own input count wins over the estimate.
   assert.deepEqual(charges, [{ endpoint: '/v1/chat/completions', model: 'm', inputTokens: 11, outputTokens: 3 }]);
+  assert.deepEqual(ways, ['answered']);
 });
 
 test('a producer that stops without usage is charged for what it sent, with the estimate as input', async () => {
