@@ -51,6 +51,8 @@ function decodedOrRaw(text: string): string {
 /** The message of an error answer in any of the gateway's protocols (the portrait envelope answers business errors with 200). */
 function errorMessageOf(status: number, text: string | null): string | null {
   if (!text) return status >= 400 ? `HTTP ${status}` : null;
+  // Only a JSON object can carry an error message; anything else (a stream, say) is not parsed at all.
+  if (!text.trimStart().startsWith('{')) return status >= 400 ? `HTTP ${status}` : null;
   try {
     const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown; success?: unknown };
     if (typeof body.error === 'object' && typeof body.error?.message === 'string') return body.error.message;
