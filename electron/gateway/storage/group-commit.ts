@@ -18,9 +18,15 @@ export class GroupCommit {
   private queue: { write: () => void; done?: (error?: unknown) => void }[] = [];
   private scheduled: NodeJS.Immediate | undefined;
 
+  /** The whole-batch transaction, made once. */
+  private readonly writeAll: (batch: readonly { write: () => void }[]) => void;
+
   constructor(db: Db, onError: (error: unknown) => void) {
     this.db = db;
     this.onError = onError;
+    this.writeAll = db.transaction((batch: readonly { write: () => void }[]) => {
+      for (const item of batch) item.write();
+    });
   }
 
   /**
@@ -111,9 +117,7 @@ export class GroupCommit {
    */
   private commitWhole(batch: { write: () => void; done?: (error?: unknown) => void }[]): boolean {
     try {
-      this.db.transaction(() => {
-        for (const item of batch) item.write();
-      })();
+      this.writeAll(batch);
     } catch {
       return false;
     }

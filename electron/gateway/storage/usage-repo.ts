@@ -15,13 +15,11 @@ export interface UsageRecord {
 
 export class UsageRepo {
   private readonly db: Db;
+  /** `record`'s transaction, made once (making it on every charge was a visible share of the charge). */
+  private readonly recordAtomically: (entry: UsageRecord) => void;
   constructor(db: Db) {
     this.db = db;
-  }
-
-  /** Appends a record, adds its amount to the token's usage and to the day's totals, atomically. */
-  record(entry: UsageRecord): void {
-    this.db.transaction(() => {
+    this.recordAtomically = db.transaction((entry: UsageRecord) => {
       this.db
         .prepare(
           `INSERT INTO usage_records (account_id, token_id, endpoint, model, input_tokens, output_tokens, amount_micros, created_at)
@@ -41,7 +39,12 @@ export class UsageRepo {
              amount_micros = amount_micros + excluded.amount_micros`,
         )
         .run(entry);
-    })();
+    });
+  }
+
+  /** Appends a record, adds its amount to the token's usage and to the day's totals, atomically. */
+  record(entry: UsageRecord): void {
+    this.recordAtomically(entry);
   }
 
   /** A token's records, newest first. */
