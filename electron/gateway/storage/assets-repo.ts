@@ -68,7 +68,11 @@ export interface RefreshResult {
   updated_at: number;
 }
 
-const SELECT = `SELECT a.*, g.group_id AS group_id FROM portrait_assets a JOIN portrait_groups g ON g.id = a.group_ref`;
+/**
+ * An asset with its group's public id, from a correlated subquery rather than a JOIN: every asset has its group (a
+ * foreign key), and SQLite plans the JOIN with a Bloom filter built on every run (38 µs against 6 µs per asset found).
+ */
+const SELECT = `SELECT a.*, (SELECT g.group_id FROM portrait_groups g WHERE g.id = a.group_ref) AS group_id FROM portrait_assets a`;
 
 /** Most list totals remembered at once (one per account and filter); past it they are counted again. */
 const TOTALS_LIMIT = 1000;

@@ -29,7 +29,8 @@ export interface Task3dRow {
 /** A stored task with the name of its account, as the admin API lists it. */
 export type ListedTask3dRow = Task3dRow & { account_name: string };
 
-const LISTED = 'SELECT t.*, a.name AS account_name FROM tasks3d t JOIN accounts a ON a.id = t.account_id';
+/** A task with its account's name, by a correlated subquery (every task has its account; see tokens-repo.ts on the JOIN). */
+const LISTED = 'SELECT t.*, (SELECT a.name FROM accounts a WHERE a.id = t.account_id) AS account_name FROM tasks3d t';
 
 export type NewTask3d = Omit<
   Task3dRow,
