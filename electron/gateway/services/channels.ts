@@ -24,6 +24,7 @@ import type {
 } from '../providers/types.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { ChannelRow, ChannelSettings, ChannelsRepo } from '../storage/channels-repo.ts';
+import { writeAtOnce, type DeferredWrites } from '../storage/group-commit.ts';
 import type { Clock } from '../time.ts';
 import {
   checkApi,
@@ -65,24 +66,24 @@ export interface ChannelsServiceOptions {
    * How health writes are committed: absent, at once; the gateway passes its GroupCommit, so the successes of one
    * event-loop turn share one transaction (a failure, which reads the streak back, first commits what is queued).
    */
-  writes?: { defer(write: () => void): void; flush(): void };
+  writes?: DeferredWrites;
 }
 
-/** The configured channels, read from SQLite on every call so a change by the CLI or the console applies to the next request. */
+/** The configured channels, kept between changes (see ChannelsRepo.list), so a change by the CLI or the console applies to the next request. */
 export class ChannelsService implements ChannelDirectory, ServiceChannelDirectory {
   private readonly repo: ChannelsRepo;
   private readonly secrets: SecretStore;
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly keys = new Map<string, { revision: number; key: string | null; readAt: number }>();
-  private readonly writes: NonNullable<ChannelsServiceOptions['writes']>;
+  private readonly writes: DeferredWrites;
 
   constructor(options: ChannelsServiceOptions) {
     this.repo = options.repo;
     this.secrets = options.secrets;
     this.clock = options.clock;
     this.random = options.random ?? Math.random;
-    this.writes = options.writes ?? { defer: (write) => write(), flush: () => undefined };
+    this.writes = options.writes ?? writeAtOnce;
   }
 
   /** Where keys are kept, as the user is told. */

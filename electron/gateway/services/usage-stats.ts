@@ -10,6 +10,7 @@ import {
 } from '../../../shared/usage-stats.ts';
 import { FIELD_LIMITS } from '../../../shared/field-limits.ts';
 import { invalid } from '../errors.ts';
+import { writeAtOnce, type DeferredWrites } from '../storage/group-commit.ts';
 import type { StatsRow, UsageStatsRepo } from '../storage/usage-stats-repo.ts';
 import type { Clock } from '../time.ts';
 import { MICROS } from './tokens.ts';
@@ -73,21 +74,12 @@ function sumOf(rows: StatsRow[]): StatsRow {
 
 const rowOf = (row: StatsRow): UsageRow => ({ key: String(row.key), label: String(row.label), ...totalsOf(row) });
 
-/** How counting writes are committed: `defer` queues one, `flush` commits the queue before a read. */
-export interface CountWrites {
-  defer(write: () => void): void;
-  flush(): void;
-}
-
-/** Without a group commit: each count is its own write. */
-const writeAtOnce: CountWrites = { defer: (write) => write(), flush: () => undefined };
-
 export class UsageStatsService {
   private readonly repo: UsageStatsRepo;
   private readonly clock: Clock;
-  private readonly writes: CountWrites;
+  private readonly writes: DeferredWrites;
   /** `writes`: the gateway's group commit, so a call's count shares the turn's one flush instead of costing its own. */
-  constructor(repo: UsageStatsRepo, clock: Clock, writes: CountWrites = writeAtOnce) {
+  constructor(repo: UsageStatsRepo, clock: Clock, writes: DeferredWrites = writeAtOnce) {
     this.repo = repo;
     this.clock = clock;
     this.writes = writes;

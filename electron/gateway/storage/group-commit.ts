@@ -4,6 +4,15 @@ import type { Db } from './database.ts';
 /** Most writes one commit takes; a longer queue is committed in several transactions. */
 export const GROUP_COMMIT_LIMIT = 1000;
 
+/** What a service needs of the group commit: queue a write no caller waits for, and commit the queue before a read of it. */
+export interface DeferredWrites {
+  defer(write: () => void): void;
+  flush(): void;
+}
+
+/** Without a group commit (a CLI process, a unit test): each write is its own commit, at once. */
+export const writeAtOnce: DeferredWrites = { defer: (write) => write(), flush: () => undefined };
+
 /**
  * Writes queued and committed together at the end of the current event-loop turn (`setImmediate`), in one
  * transaction, so N calls in one turn cost one `synchronous=FULL` flush instead of N. `commit()` resolves once its
@@ -12,7 +21,7 @@ export const GROUP_COMMIT_LIMIT = 1000;
  * reported, a committed one rejects its promise; the others commit. `flush()` commits the queue at once: before a
  * write that reads what is queued, and when the gateway stops.
  */
-export class GroupCommit {
+export class GroupCommit implements DeferredWrites {
   private readonly db: Db;
   private readonly onError: (error: unknown) => void;
   private queue: { write: () => void; done?: (error?: unknown) => void }[] = [];
