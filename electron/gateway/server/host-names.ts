@@ -22,6 +22,8 @@ const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
 export function normalizeHostName(text: string): string | undefined {
   const trimmed = text.trim().toLowerCase().replace(/\.$/, '');
   const bare = trimmed.startsWith('[') && trimmed.endsWith(']') ? trimmed.slice(1, -1) : trimmed;
+  // The usual names are canonical already (Node's isIPv4 takes only dotted-decimal without leading zeros): no URL to parse per request.
+  if (bare === 'localhost' || isIPv4(bare)) return bare;
   if (isIPv6(bare)) return new URL(`http://[${bare}]`).hostname.slice(1, -1);
   if (!/^[a-z0-9.-]+$/.test(bare) || bare === '' || bare.startsWith('.') || bare.includes('..')) return undefined;
   try {

@@ -53,6 +53,8 @@ function errorMessageOf(status: number, text: string | null): string | null {
   if (!text) return status >= 400 ? `HTTP ${status}` : null;
   // Only a JSON object can carry an error message; anything else (a stream, say) is not parsed at all.
   if (!text.trimStart().startsWith('{')) return status >= 400 ? `HTTP ${status}` : null;
+  // A success status carries an error only in a field named so: most answers need no parse at all.
+  if (status < 400 && !text.includes('"error"') && !text.includes('"success"')) return null;
   try {
     const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown; success?: unknown };
     if (typeof body.error === 'object' && typeof body.error?.message === 'string') return body.error.message;

@@ -34,6 +34,21 @@ export function parseModels(text: string): ModelEntry[] {
   return entries;
 }
 
+/** Stored lists parsed before, by their text (bounded: emptied when full). */
+const parsedLists = new Map<string, readonly ModelEntry[]>();
+const PARSED_LISTS_LIMIT = 256;
+
+/** A stored (already checked) list, parsed once per text instead of on every call that routes by it; never to be changed by the caller. */
+export function storedModels(text: string): readonly ModelEntry[] {
+  let entries = parsedLists.get(text);
+  if (entries === undefined) {
+    entries = Object.freeze(parseModels(text).map((entry) => Object.freeze(entry)));
+    if (parsedLists.size >= PARSED_LISTS_LIMIT) parsedLists.clear();
+    parsedLists.set(text, entries);
+  }
+  return entries;
+}
+
 /** The list in its stored form: entries trimmed, joined by ", ". */
 export function formatModels(entries: readonly ModelEntry[]): string {
   return entries.map((item) => (item.local === item.upstream ? item.local : `${item.local}=${item.upstream}`)).join(', ');

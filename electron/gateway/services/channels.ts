@@ -37,7 +37,7 @@ import {
   checkServiceKey,
   normalizeBaseUrl,
 } from './channel-input.ts';
-import { formatModels, parseModels, upstreamModelOf, type ModelEntry } from './channel-models.ts';
+import { formatModels, parseModels, storedModels, upstreamModelOf, type ModelEntry } from './channel-models.ts';
 import { useSecretStore } from './secret-access.ts';
 
 /** How fresh a busy channel's last success and latency are kept (at most one write per channel per this many ms). */
@@ -125,14 +125,14 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
     return this.repo
       .list()
       .filter((row) => row.enabled === 1 && isServiceKind(row.kind) && (filter.kind === undefined || row.kind === filter.kind))
-      .filter((row) => filter.model === undefined || upstreamModelOf(parseModels(row.models), filter.model) !== undefined)
+      .filter((row) => filter.model === undefined || upstreamModelOf(storedModels(row.models), filter.model) !== undefined)
       .map((row) => ({ id: row.channel_id, name: row.name, kind: row.kind as 'platform' | 'volcengine' }));
   }
 
   async serviceChannel(id: string, model?: string): Promise<ServiceChannel | undefined> {
     const row = this.repo.findById(id);
     if (!row || !isServiceKind(row.kind)) return undefined;
-    const upstream = model === undefined ? '' : (upstreamModelOf(parseModels(row.models), model) ?? model);
+    const upstream = model === undefined ? '' : (upstreamModelOf(storedModels(row.models), model) ?? model);
     const channel = await this.relayChannelOf(row, upstream);
     if (!channel) throw new UpstreamError(missingKeyMessage(row, this.secrets));
     return {
@@ -190,9 +190,9 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
    * The channel as relay would use it for `model` (enabled or not, cooling down or not), key included: what a test
    * call sends. Without a model, the upstream model is null.
    */
-  async target(nameOrId: string, model?: string): Promise<{ channel: RelayChannel; models: ModelEntry[] }> {
+  async target(nameOrId: string, model?: string): Promise<{ channel: RelayChannel; models: readonly ModelEntry[] }> {
     const row = this.require(nameOrId);
-    const models = parseModels(row.models);
+    const models = storedModels(row.models);
     const upstream = model === undefined ? '' : (upstreamModelOf(models, model) ?? model);
     const channel = await this.relayChannelOf(row, upstream);
     if (!channel) throw new GatewayError('unavailable', missingKeyMessage(row, this.secrets));
@@ -204,7 +204,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
     for (const row of this.repo.list()) {
       // Portrait and 3D service channels serve no chat models: relay routing never sees them.
       if (row.enabled !== 1 || isServiceKind(row.kind) || kinds.includes(row.kind as ChannelKind)) continue;
-      if (upstreamModelOf(parseModels(row.models), model) !== undefined) kinds.push(row.kind as ChannelKind);
+      if (upstreamModelOf(storedModels(row.models), model) !== undefined) kinds.push(row.kind as ChannelKind);
     }
     return kinds;
   }
@@ -213,7 +213,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
     const wires: ChatWire[] = [];
     // The rows come highest priority first, so the first wire is the best channel's.
     for (const row of this.repo.list()) {
-      if (row.enabled !== 1 || upstreamModelOf(parseModels(row.models), model) === undefined) continue;
+      if (row.enabled !== 1 || upstreamModelOf(storedModels(row.models), model) === undefined) continue;
       for (const wire of wiresOfChannel(row.kind as ChannelKind, row.api as ChannelApi | null)) if (!wires.includes(wire)) wires.push(wire);
     }
     return wires;
@@ -225,7 +225,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
       .list()
       .filter((row) => row.enabled === 1 && row.kind === kind && !(row.cooldown_until !== null && row.cooldown_until > now))
       .flatMap((row) => {
-        const upstream = upstreamModelOf(parseModels(row.models), model);
+        const upstream = upstreamModelOf(storedModels(row.models), model);
         return upstream === undefined ? [] : [{ row, upstream }];
       });
     const ordered: typeof serving = [];
@@ -279,7 +279,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
       .list()
       .filter((row) => row.enabled === 1 && !isServiceKind(row.kind))
       .flatMap((row) =>
-        parseModels(row.models)
+        storedModels(row.models)
           .filter((entry) => entry.local !== '*')
           .map((entry) => ({ model: entry.local, channel: row.name, kind: row.kind as ChannelKind })),
       );

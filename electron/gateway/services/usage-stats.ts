@@ -33,8 +33,16 @@ export function bucketOf(durationMs: number): number {
   return index === -1 ? LATENCY_BOUNDS_MS.length : index;
 }
 
+/** The last day `dayOf` named, so the calls of one day share its text instead of formatting a date each. */
+let lastDay = { from: 0, to: 0, text: '1970-01-01' };
+
 /** The UTC day (`YYYY-MM-DD`) of an epoch-ms time. */
-export const dayOf = (at: number): string => new Date(at).toISOString().slice(0, 10);
+export function dayOf(at: number): string {
+  if (at >= lastDay.from && at < lastDay.to) return lastDay.text;
+  const from = Math.floor(at / DAY_MS) * DAY_MS;
+  lastDay = { from, to: from + DAY_MS, text: new Date(from).toISOString().slice(0, 10) };
+  return lastDay.text;
+}
 
 /** The upper bound of the bucket holding the `fraction` quantile, or null (no calls, or beyond the last bound). */
 function percentile(buckets: number[], fraction: number): number | null {

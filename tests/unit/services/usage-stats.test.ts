@@ -15,4 +15,8 @@ test('a duration counts in the first bucket whose bound it does not exceed, or i
 test('days are UTC', () => {
   assert.equal(dayOf(Date.parse('2026-03-01T23:59:59.999Z')), '2026-03-01');
   assert.equal(dayOf(Date.parse('2026-03-02T00:00:00Z')), '2026-03-02');
+  // Each day's text is kept between calls: going back (a clock set back, an old batch line) names the older day again.
+  assert.equal(dayOf(Date.parse('2026-03-01T12:00:00Z')), '2026-03-01');
+  assert.equal(dayOf(Date.parse('1969-12-31T23:00:00Z')), '1969-12-31');
+  assert.equal(dayOf(Date.parse('2026-03-02T23:59:59.999Z')), '2026-03-02');
 });
