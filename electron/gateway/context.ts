@@ -273,6 +273,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     repo: journalRepo,
     onAdded: (entry) => events.emit('journal.added', entry),
     onError: (error) => events.emit('error', error),
+    writes,
   });
   const storedResponses = new StoredResponses(new ResponsesRepo(db), db, clock, storageLimits);
   const responses = new ResponsesService({ providers, billing, stored: storedResponses, clock });

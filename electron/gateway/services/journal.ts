@@ -1,6 +1,7 @@
 // The request journal's writer: collects recorded calls, writes them in batches (one transaction per batch), and announces each one.
 import { JOURNAL_LIMIT, type JournalRecord, type JournalSummary } from '../../../shared/journal.ts';
 import { guarded } from '../safe-events.ts';
+import { writeAtOnce, type DeferredWrites } from '../storage/group-commit.ts';
 import type { JournalRepo } from '../storage/journal-repo.ts';
 
 export interface JournalRecorderOptions {
@@ -11,12 +12,15 @@ export interface JournalRecorderOptions {
   onError: (error: unknown) => void;
   /** How long a record may wait for its batch. */
   flushMs?: number;
+  /** The gateway's group commit: a batch is committed with the turn's other bookkeeping (no disk flush of its own). */
+  writes?: DeferredWrites;
   limit?: number;
 }
 
 /**
  * Journal entries are diagnostics, not acknowledged data: they are written a moment after the call, in
- * batches, so recording costs a request no disk flush of its own. A failure to record never fails a call.
+ * batches committed with the other bookkeeping (the group commit: `synchronous=NORMAL`), so recording costs a
+ * request no disk flush of its own. A failure to record never fails a call.
  */
 export class JournalRecorder {
   private readonly options: JournalRecorderOptions;
@@ -67,9 +71,14 @@ export class JournalRecorder {
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
-    let added: JournalSummary[];
+    const writes = this.options.writes ?? writeAtOnce;
+    let added: JournalSummary[] = [];
     try {
-      added = this.options.repo.insertMany(batch, this.options.limit ?? JOURNAL_LIMIT);
+      writes.defer(() => {
+        added = this.options.repo.insertMany(batch, this.options.limit ?? JOURNAL_LIMIT);
+      });
+      // Written now, in the group commit's transaction (a failure there is reported by it, and announces nothing).
+      writes.flush();
     } catch (error) {
       this.fail(error);
       return;
