@@ -1,6 +1,7 @@
 // Repository of portrait assets; reads are scoped by account, the pending scan reads across accounts.
 import type { AssetStatus, AssetType } from '../../../shared/portrait.ts';
 import type { Db } from './database.ts';
+import { noteWrite, ReadCache } from './read-cache.ts';
 
 /** A portrait asset row joined with its group's public id. `id` is internal. */
 export interface AssetRow {
@@ -77,28 +78,20 @@ const SELECT = `SELECT a.*, (SELECT g.group_id FROM portrait_groups g WHERE g.id
 /** Most list totals remembered at once (one per account and filter); past it they are counted again. */
 const TOTALS_LIMIT = 1000;
 
-/** List totals by account and filter, per database; dropped by every insert, delete, rename and status change. */
-const TOTALS = new WeakMap<Db, Map<string, number>>();
-
-function totalsOf(db: Db): Map<string, number> {
-  let totals = TOTALS.get(db);
-  if (!totals) TOTALS.set(db, (totals = new Map()));
-  return totals;
-}
-
-/** Drops the remembered list totals of `db`'s assets: call it after any write that adds, removes or renames assets or changes a status. */
-export function forgetAssetTotals(db: Db): void {
-  TOTALS.get(db)?.clear();
-}
+/** The table whose writes drop the remembered totals (`noteWrite`): inserts, deletes, renames and status changes. */
+export const ASSETS_TABLE = 'portrait_assets';
 
 export class AssetsRepo {
   private readonly db: Db;
+  /** List totals by account and filter, until the assets are written here or another connection commits. */
+  private readonly totals: ReadCache<Map<string, number>>;
   constructor(db: Db) {
     this.db = db;
+    this.totals = new ReadCache(db, ASSETS_TABLE, () => new Map());
   }
 
   insert(asset: NewAsset): number {
-    forgetAssetTotals(this.db);
+    noteWrite(this.db, ASSETS_TABLE);
     const result = this.db
       .prepare(
         `INSERT INTO portrait_assets
@@ -121,7 +114,7 @@ export class AssetsRepo {
   /**
    * One page of an account's assets (oldest first unless sorted otherwise), with the filtered total. The page is found on
    * the covering index first (the offset skips index entries, not joined rows), then only its rows are read; the total is
-   * remembered until the next insert, delete or status change of this database's assets (`forgetAssetTotals`).
+   * remembered until the next insert, delete, rename or status change of the assets, or another connection's commit.
    */
   page(accountId: number, filter: AssetFilter, limit: number, offset: number): { rows: AssetRow[]; total: number } {
     const where = ['a.account_id = @accountId'];
@@ -136,7 +129,7 @@ export class AssetsRepo {
         `${SELECT} WHERE a.id IN (SELECT a.id FROM portrait_assets a WHERE ${clause} ORDER BY ${order} LIMIT @limit OFFSET @offset) ORDER BY ${order}`,
       )
       .all({ ...params, limit, offset }) as AssetRow[];
-    const totals = totalsOf(this.db);
+    const totals = this.totals.get();
     const key = JSON.stringify([accountId, filter.groupRef ?? null, filter.status ?? null, filter.nameContains ?? null]);
     let total = totals.get(key);
     if (total === undefined) {
@@ -150,12 +143,12 @@ export class AssetsRepo {
   /** Deletes an asset (by internal id). */
   delete(id: number): void {
     this.db.prepare('DELETE FROM portrait_assets WHERE id = ?').run(id);
-    forgetAssetTotals(this.db);
+    noteWrite(this.db, ASSETS_TABLE);
   }
 
   rename(id: number, name: string, now: number): void {
     this.db.prepare('UPDATE portrait_assets SET name = ?, updated_at = ? WHERE id = ?').run(name, now, id);
-    forgetAssetTotals(this.db);
+    noteWrite(this.db, ASSETS_TABLE);
   }
 
   /**
@@ -170,7 +163,7 @@ export class AssetsRepo {
          WHERE id = @id AND status IN ('Submitted', 'Processing')`,
       )
       .run({ id, ...result });
-    if (changed.changes > 0) forgetAssetTotals(this.db);
+    if (changed.changes > 0) noteWrite(this.db, ASSETS_TABLE);
     return changed.changes > 0;
   }
 

@@ -1,6 +1,7 @@
 // Repository of portrait groups; every query is scoped by account.
 import type { Db } from './database.ts';
-import { forgetAssetTotals } from './assets-repo.ts';
+import { ASSETS_TABLE } from './assets-repo.ts';
+import { noteWrite } from './read-cache.ts';
 
 /** A portrait group row. `id` is internal and never leaves the gateway. */
 export interface GroupRow {
@@ -64,7 +65,7 @@ export class GroupsRepo {
     return this.db.transaction(() => {
       const { changes } = this.db.prepare('DELETE FROM portrait_assets WHERE group_ref = ?').run(id);
       this.db.prepare('DELETE FROM portrait_groups WHERE id = ?').run(id);
-      forgetAssetTotals(this.db);
+      noteWrite(this.db, ASSETS_TABLE);
       return changes;
     })();
   }

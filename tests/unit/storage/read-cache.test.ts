@@ -1,11 +1,13 @@
-// Unit tests of the cached reads of channels, prices and presented tokens: read once while nothing changes, fresh after a write of this process at once and after another connection's commit from the next turn.
+// Unit tests of the cached reads of channels, prices, presented tokens and asset list totals: read once while nothing changes, fresh after a write of this process at once and after another connection's commit from the next turn.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { hashToken } from '../../../electron/gateway/ids.ts';
 import { TokensService } from '../../../electron/gateway/services/tokens.ts';
 import { AccountsRepo } from '../../../electron/gateway/storage/accounts-repo.ts';
+import { AssetsRepo, type AssetFilter } from '../../../electron/gateway/storage/assets-repo.ts';
 import { openDatabase } from '../../../electron/gateway/storage/database.ts';
+import { GroupsRepo } from '../../../electron/gateway/storage/groups-repo.ts';
 import { TokensRepo } from '../../../electron/gateway/storage/tokens-repo.ts';
 import { systemClock } from '../../../electron/gateway/time.ts';
 import { ChannelsRepo, type ChannelSettings } from '../../../electron/gateway/storage/channels-repo.ts';
@@ -107,4 +109,58 @@ test('a presented token is looked up once between writes; a revoke, an edit or a
   await nextTurn();
   assert.throws(() => service.authenticate(secret), /revoked/);
   assert.equal(tokens.identify(hashToken('sk-gh-unknown')), undefined);
+});
+
+test("the asset list's totals follow every write of this process at once, and another connection's from the next turn", async () => {
+  const account = new AccountsRepo(db).ensure('totals', Date.now());
+  const group = new GroupsRepo(db).insert({
+    group_id: 'grp_totals',
+    account_id: account.id,
+    name: 'totals',
+    description: '',
+    group_type: 'AIGC',
+    created_at: 1,
+    updated_at: 1,
+  });
+  const add = (repo: AssetsRepo, assetId: string, name: string) =>
+    repo.insert({
+      asset_id: assetId,
+      account_id: account.id,
+      group_ref: group.id,
+      url: `https://cdn.example/${assetId}.png`,
+      asset_type: 'Image',
+      name,
+      status: 'Processing',
+      upstream_id: `up-${assetId}`,
+      created_at: 2,
+      updated_at: 2,
+    });
+  const assets = new AssetsRepo(db);
+  const total = (filter: AssetFilter = {}) => assets.page(account.id, filter, 10, 0).total;
+  const first = add(assets, 'asset_t1', 'alpha');
+  add(assets, 'asset_t2', 'beta');
+  assert.equal(total(), 2);
+  assert.equal(total({ status: 'Processing' }), 2);
+  assert.equal(total({ nameContains: 'alp' }), 1);
+
+  // Writes through another repository of this process: seen at once.
+  new AssetsRepo(db).applyRefresh(first, {
+    status: 'Active',
+    resolved_url: 'https://cdn.example/a',
+    failure_reason: null,
+    refresh_error: null,
+    updated_at: 3,
+  });
+  assert.equal(total({ status: 'Processing' }), 1);
+  new AssetsRepo(db).rename(first, 'gamma', 4);
+  assert.equal(total({ nameContains: 'alp' }), 0);
+
+  // Another connection's commit: seen from the next event-loop turn.
+  const other = openDatabase(path.dirname(db.name));
+  after(() => other.close());
+  add(new AssetsRepo(other), 'asset_t3', 'delta');
+  await nextTurn();
+  assert.equal(total(), 3);
+  assert.equal(new GroupsRepo(db).deleteWithAssets(group.id), 3);
+  assert.equal(total(), 0);
 });
