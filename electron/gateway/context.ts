@@ -242,7 +242,7 @@ export function createContext(options: ContextOptions): GatewayContext {
   const assetChanged = (row: AssetRow) => events.emit('asset.changed', { ...presentAdminAsset(row), account_id: row.account_id });
   const refresher = new AssetRefresher(assetsRepo, providers, clock, assetChanged, {
     reviewers: services,
-    commit: (write) => writes.commit(write),
+    writes,
   });
   const storageLimits: StorageLimits = { ...STORAGE_LIMITS, ...options.storageLimits };
   const reportError = (error: unknown) => void events.emit('error', error);
@@ -254,8 +254,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     {
       limits: storageLimits,
       onError: reportError,
-      defer: (write) => writes.defer(write),
-      commit: (write) => writes.commit(write),
+      writes,
     },
     prices,
   );

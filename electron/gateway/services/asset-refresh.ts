@@ -3,6 +3,7 @@ import { TERMINAL_STATUSES } from '../../../shared/portrait.ts';
 import { UpstreamError } from '../errors.ts';
 import type { CallContext, ProviderSelector, Reviewer, ReviewerSelector, ReviewVerdict } from '../providers/types.ts';
 import type { AssetRow, AssetsRepo, RefreshResult } from '../storage/assets-repo.ts';
+import { writeAtOnce, type CommittedWrites } from '../storage/group-commit.ts';
 import type { Clock } from '../time.ts';
 import { refreshBackoffMs } from './refresh-backoff.ts';
 
@@ -15,13 +16,13 @@ export class AssetRefresher {
   private readonly providers: ProviderSelector;
   private readonly clock: Clock;
   private readonly onChange: AssetChangeListener;
-  private readonly commit: (write: () => void) => Promise<void>;
+  private readonly writes: CommittedWrites;
   private readonly reviewers: ReviewerSelector | undefined;
   private readonly random: () => number;
 
   /**
    * `providers` gives the simulated reviewer of each refresh (the background scan's has no call); `reviewers`, the one of
-   * an asset registered with a service channel; `random`, the backoff's jitter. `commit` stores an outcome and resolves
+   * an asset registered with a service channel; `random`, the backoff's jitter. `writes` stores an outcome and resolves
    * once it is durable: absent, at once; the gateway passes its group commit, so the refreshes that end in one
    * event-loop turn (the scan runs several at a time) share one flush.
    */
@@ -30,13 +31,13 @@ export class AssetRefresher {
     providers: ProviderSelector,
     clock: Clock,
     onChange: AssetChangeListener = () => {},
-    options: { reviewers?: ReviewerSelector; random?: () => number; commit?: (write: () => void) => Promise<void> } = {},
+    options: { reviewers?: ReviewerSelector; random?: () => number; writes?: CommittedWrites } = {},
   ) {
     this.repo = repo;
     this.providers = providers;
     this.clock = clock;
     this.onChange = onChange;
-    this.commit = options.commit ?? (async (write) => write());
+    this.writes = options.writes ?? writeAtOnce;
     this.reviewers = options.reviewers;
     this.random = options.random ?? Math.random;
   }
@@ -80,7 +81,7 @@ export class AssetRefresher {
       result.failure_reason === row.failure_reason;
     if (unchanged) return row;
     let stored = false;
-    await this.commit(() => (stored = this.repo.applyRefresh(row.id, result)));
+    await this.writes.commit(() => (stored = this.repo.applyRefresh(row.id, result)));
     const fresh = this.repo.findById(row.id) ?? row;
     if (stored) this.onChange(fresh);
     return fresh;

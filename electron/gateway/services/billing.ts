@@ -1,4 +1,5 @@
 // Records the usage and amount of every billed call against its token and account (portrait calls are never billed); rolls old records up.
+import { writeAtOnce, type CommittedWrites } from '../storage/group-commit.ts';
 import type { UsageRecord, UsageRepo } from '../storage/usage-repo.ts';
 import type { Clock } from '../time.ts';
 import { FIELD_LIMITS } from '../../../shared/field-limits.ts';
@@ -23,12 +24,10 @@ export interface LedgerUpkeep {
   /** A roll-up step that failed (it is retried later; the call is billed regardless). */
   onError(error: unknown): void;
   /**
-   * How `chargeAnswered` writes are committed: absent, at once (their own transaction); the gateway passes its
-   * GroupCommit, so those charges of one event-loop turn share one transaction and one durable flush.
+   * How charges are committed: absent, each at once in its own transaction; the gateway passes its group commit, so
+   * the charges of one event-loop turn share one transaction and one flush.
    */
-  defer?: (write: () => void) => void;
-  /** How `chargeCommitted` writes are committed: absent, at once; the gateway passes its GroupCommit's `commit`. */
-  commit?: (write: () => void) => Promise<void>;
+  writes?: CommittedWrites;
 }
 
 export class BillingService {
@@ -69,20 +68,18 @@ export class BillingService {
    */
   async chargeCommitted(principal: Principal, usage: Usage): Promise<number> {
     const { entry, amount } = this.entryOf(principal, usage);
-    if (this.upkeep.commit) await this.upkeep.commit(() => this.record(entry));
-    else this.record(entry);
+    await (this.upkeep.writes ?? writeAtOnce).commit(() => this.record(entry));
     return amount;
   }
 
   /**
    * Charges a call whose answer has already gone out (a relayed answer, billed by the usage read as it passed): no
-   * caller waits for this write, so it joins the group commit of this event-loop turn (`upkeep.defer`) instead of
+   * caller waits for this write, so it joins the group commit of this event-loop turn (`upkeep.writes`) instead of
    * flushing on its own. Returns the amount in micro-units.
    */
   chargeAnswered(principal: Principal, usage: Usage): number {
     const { entry, amount } = this.entryOf(principal, usage);
-    if (this.upkeep.defer) this.upkeep.defer(() => this.record(entry));
-    else this.record(entry);
+    (this.upkeep.writes ?? writeAtOnce).defer(() => this.record(entry));
     return amount;
   }
 

@@ -10,8 +10,17 @@ export interface DeferredWrites {
   flush(): void;
 }
 
+/** The same, and a write its caller waits for: resolved once it is committed (a charge before its answer goes out). */
+export interface CommittedWrites extends DeferredWrites {
+  commit(write: () => void): Promise<void>;
+}
+
 /** Without a group commit (a CLI process, a unit test): each write is its own commit, at once. */
-export const writeAtOnce: DeferredWrites = { defer: (write) => write(), flush: () => undefined };
+export const writeAtOnce: CommittedWrites = {
+  defer: (write) => write(),
+  flush: () => undefined,
+  commit: async (write) => write(),
+};
 
 /**
  * Writes queued and committed together at the end of the current event-loop turn (`setImmediate`), in one
@@ -21,7 +30,7 @@ export const writeAtOnce: DeferredWrites = { defer: (write) => write(), flush: (
  * reported, a committed one rejects its promise; the others commit. `flush()` commits the queue at once: before a
  * write that reads what is queued, and when the gateway stops.
  */
-export class GroupCommit implements DeferredWrites {
+export class GroupCommit implements CommittedWrites {
   private readonly db: Db;
   private readonly onError: (error: unknown) => void;
   private queue: { write: () => void; done?: (error?: unknown) => void }[] = [];
