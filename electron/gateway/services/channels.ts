@@ -1,7 +1,6 @@
 // Relay channels: add, list, update, remove with every field checked, keys in the secret store; also the ChannelDirectory relay routing reads (health and cooldown included).
 import {
   CHANNEL_COOLDOWN,
-  CHANNEL_DEFAULTS,
   hideSecret,
   isServiceKind,
   secretHint,
@@ -23,21 +22,13 @@ import type {
   ServiceChannelDirectory,
 } from '../providers/types.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
-import type { ChannelRow, ChannelSettings, ChannelsRepo } from '../storage/channels-repo.ts';
+import type { ChannelRow, ChannelsRepo } from '../storage/channels-repo.ts';
 import { writeAtOnce, type DeferredWrites } from '../storage/group-commit.ts';
 import type { Clock } from '../time.ts';
-import {
-  checkApi,
-  checkHeaders,
-  checkInteger,
-  checkKey,
-  checkKind,
-  checkName,
-  checkOption,
-  checkServiceKey,
-  normalizeBaseUrl,
-} from './channel-input.ts';
-import { formatModels, parseModels, storedModels, upstreamModelOf, type ModelEntry } from './channel-models.ts';
+import { checkKey, checkServiceKey } from './channel-input.ts';
+import { storedModels, upstreamModelOf, type ModelEntry } from './channel-models.ts';
+import { channelSettings } from './channel-settings.ts';
+import { channelSummary } from './channel-summary.ts';
 import { useSecretStore } from './secret-access.ts';
 
 /** How fresh a busy channel's last success and latency are kept (at most one write per channel per this many ms). */
@@ -99,7 +90,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
     for (const field of ['name', 'kind', 'base_url'] as const) {
       if (input[field] === undefined || input[field].trim() === '') throw invalid(`${field} is required`, field);
     }
-    const settings = this.settingsOf(input);
+    const settings = channelSettings(input);
     const key = typeof input.key === 'string' ? checkServiceKey(settings.kind, checkKey(input.key)) : null;
     this.assertNameFree(settings.name);
     if (key !== null) this.assertKeysKept(settings.name);
@@ -158,7 +149,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
   /** Changes the given fields; `key` set to a string replaces the key, null removes it, absent keeps it. */
   async update(nameOrId: string, input: ChannelInput): Promise<ChannelSummary> {
     const row = this.require(nameOrId);
-    const settings = this.settingsOf(input, row);
+    const settings = channelSettings(input, row);
     if (settings.name.toLowerCase() !== row.name.toLowerCase()) this.assertNameFree(settings.name);
     let keyHint = row.key_hint;
     if (typeof input.key === 'string') {
@@ -330,47 +321,6 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
     };
   }
 
-  /** The validated settings: `input` over `previous` (or the defaults). */
-  private settingsOf(input: ChannelInput, previous?: ChannelRow): Omit<ChannelSettings, 'key_hint'> {
-    const number = (field: 'priority' | 'weight' | 'timeout_ms', fallback: number) =>
-      input[field] === undefined ? fallback : checkInteger(field, input[field]);
-    const kind = input.kind === undefined ? previous!.kind : checkKind(input.kind);
-    return {
-      name: input.name === undefined ? previous!.name : checkName(input.name),
-      kind,
-      base_url: input.base_url === undefined ? previous!.base_url : normalizeBaseUrl(input.base_url),
-      models:
-        input.models === undefined
-          ? (previous?.models ?? CHANNEL_DEFAULTS.models)
-          : formatModels(parseModels(input.models.trim() === '' ? CHANNEL_DEFAULTS.models : input.models)),
-      priority: number('priority', previous?.priority ?? CHANNEL_DEFAULTS.priority),
-      weight: number('weight', previous?.weight ?? CHANNEL_DEFAULTS.weight),
-      timeout_ms: number('timeout_ms', previous?.timeout_ms ?? CHANNEL_DEFAULTS.timeoutMs),
-      api: checkApi(kind, input.api, previous?.kind === kind ? previous.api : undefined),
-      headers: input.headers === undefined ? (previous?.headers ?? '{}') : JSON.stringify(checkHeaders(input.headers)),
-      enabled: input.enabled === undefined ? (previous?.enabled ?? 1) : input.enabled ? 1 : 0,
-      ...this.optionsOf(input, previous),
-    };
-  }
-
-  /** `volcengine`'s region and project (defaults when empty); other kinds keep none and refuse them. */
-  private optionsOf(input: ChannelInput, previous?: ChannelRow): Pick<ChannelSettings, 'region' | 'project'> {
-    const kind = input.kind ?? previous!.kind;
-    if (kind !== 'volcengine') {
-      for (const field of ['region', 'project'] as const) {
-        if (input[field] !== undefined && input[field].trim() !== '') throw invalid(`${field} applies to volcengine channels only`, field);
-      }
-      return { region: null, project: null };
-    }
-    const option = (field: 'region' | 'project', fallback: string) =>
-      input[field] === undefined
-        ? (previous?.[field] ?? fallback)
-        : input[field].trim() === ''
-          ? fallback
-          : checkOption(field, input[field]);
-    return { region: option('region', VOLCENGINE_DEFAULTS.region), project: option('project', VOLCENGINE_DEFAULTS.project) };
-  }
-
   private assertNameFree(name: string): void {
     if (this.repo.findByName(name)) throw invalid(`name: a channel named "${name}" already exists`, 'name');
   }
@@ -396,35 +346,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
 
   /** The channel as listed; `reviewerId`: the current reviewer channel (read when not given). */
   private summarize(row: ChannelRow, reviewerId = this.enabledServiceChannels()[0]?.id): ChannelSummary {
-    const now = this.clock.now();
-    const reviewer = reviewerId === row.channel_id;
-    return {
-      id: row.channel_id,
-      name: row.name,
-      kind: row.kind as ChannelSummary['kind'],
-      base_url: row.base_url,
-      models: row.models,
-      priority: row.priority,
-      weight: row.weight,
-      timeout_ms: row.timeout_ms,
-      api: row.api as ChannelSummary['api'],
-      headers: JSON.parse(row.headers) as Record<string, string>,
-      enabled: row.enabled === 1,
-      key_hint: row.key_hint,
-      region: row.region,
-      project: row.project,
-      reviewer,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-      health: {
-        consecutive_failures: row.consecutive_failures,
-        cooldown_until: row.cooldown_until !== null && row.cooldown_until > now ? row.cooldown_until : null,
-        last_error: row.last_error,
-        last_error_at: row.last_error_at,
-        last_latency_ms: row.last_latency_ms,
-        last_ok_at: row.last_ok_at,
-      },
-    };
+    return channelSummary(row, reviewerId === row.channel_id, this.clock.now());
   }
 }
 
