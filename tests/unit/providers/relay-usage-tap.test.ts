@@ -21,6 +21,23 @@ test('an OpenAI stream passes untouched when the client asked for usage, and its
   }
 });
 
+test('whole events pass as the very bytes that came; events split anywhere, inside a character too, pass byte for byte', () => {
+  const wide = `data: ${chunk('héllo 日本 🎉')}\n\ndata: ${chunk('\n\n')}\n\ndata: ${usageChunk}\n\n`;
+  const bytes = Buffer.from(wide);
+  const events = wide.split(/(?<=\n\n)/).map((event) => Buffer.from(event));
+  const whole = new UsageTap(openaiKind, 'sse', false);
+  for (const event of events) assert.equal(whole.pass(event), event, 'no copy of a whole event');
+  assert.equal(whole.usage.deliveredText, 'héllo 日本 🎉\n\n');
+  for (let size = 1; size <= 12; size += 1) {
+    const tap = new UsageTap(openaiKind, 'sse', false);
+    const out: Uint8Array[] = [];
+    for (let at = 0; at < bytes.length; at += size) out.push(tap.pass(bytes.subarray(at, at + size)));
+    out.push(tap.end());
+    assert.deepEqual(Buffer.concat(out), bytes, `split every ${size} bytes`);
+    assert.equal(tap.usage.outputTokens, 3);
+  }
+});
+
 test('the usage chunk the client did not ask for is dropped, every other event kept as it was', () => {
   for (const size of [1, 7, 10_000]) {
     const tap = new UsageTap(openaiKind, 'sse', true);

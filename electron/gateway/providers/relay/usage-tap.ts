@@ -77,15 +77,20 @@ export class UsageTap {
   }
 
   private passEvents(chunk: Uint8Array): Uint8Array[] {
+    const startsAnEvent = this.pending === '';
     this.pending += this.decoder.decode(chunk, { stream: true });
-    const kept: Uint8Array[] = [];
+    const kept: string[] = [];
+    let changed = false;
     for (let match = FRAME_END.exec(this.pending); match; match = FRAME_END.exec(this.pending)) {
       const frame = this.pending.slice(0, match.index + match[0].length);
       this.pending = this.pending.slice(frame.length);
       const passed = this.readFrame(frame);
-      if (passed !== null) kept.push(this.encoder.encode(passed));
+      if (passed !== frame) changed = true;
+      if (passed !== null) kept.push(passed);
     }
-    return kept;
+    // The usual chunk, whole events passed as they came (it ends with a line feed, so no character is split): its own bytes go on.
+    if (startsAnEvent && !changed && this.pending === '' && chunk[chunk.length - 1] === 0x0a) return [chunk];
+    return kept.map((text) => this.encoder.encode(text));
   }
 
   private passRenamedJson(chunk: Uint8Array): Uint8Array[] {
@@ -116,10 +121,14 @@ export class UsageTap {
   /** One SSE event as it is passed on (renamed when needed), or null when it is dropped. */
   private readFrame(frame: string): string | null {
     const lines = frame.split(/\r?\n/);
-    const data = lines
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
-      .join('\n');
+    // The usual event is one `data: ` line (lines: it and the two empty ones after it).
+    const data =
+      lines.length === 3 && lines[0]!.startsWith('data: ')
+        ? lines[0]!.slice(6)
+        : lines
+            .filter((line) => line.startsWith('data:'))
+            .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
+            .join('\n');
     if (data === '' || data === '[DONE]') return frame;
     const value = parsed(data);
     if (value === undefined) return frame;
