@@ -4,26 +4,15 @@ import { test } from 'node:test';
 import { UpstreamError } from '../../../electron/gateway/errors.ts';
 import type { Reviewer, ReviewVerdict } from '../../../electron/gateway/providers/types.ts';
 import { AssetRefresher } from '../../../electron/gateway/services/asset-refresh.ts';
-import { AccountsRepo } from '../../../electron/gateway/storage/accounts-repo.ts';
 import { AssetsRepo, type AssetRow } from '../../../electron/gateway/storage/assets-repo.ts';
-import { GroupsRepo } from '../../../electron/gateway/storage/groups-repo.ts';
 import { manualClock } from '../../helpers/clock.ts';
-import { tempDatabase } from '../../helpers/database.ts';
+import { seedGroup, tempDatabase } from '../../helpers/database.ts';
 import { fakeProviders } from '../../helpers/providers.ts';
 
 const db = tempDatabase();
 const clock = manualClock();
 const assets = new AssetsRepo(db);
-const account = new AccountsRepo(db).ensure('unit', clock.now());
-const group = new GroupsRepo(db).insert({
-  group_id: 'grp_unit',
-  account_id: account.id,
-  name: 'g',
-  description: '',
-  group_type: 'AIGC',
-  created_at: clock.now(),
-  updated_at: clock.now(),
-});
+const { account, group } = seedGroup(db, 'unit', 'grp_unit', clock.now());
 let serial = 0;
 function newAsset(): AssetRow {
   serial += 1;

@@ -12,7 +12,7 @@ import { TokensRepo } from '../../../electron/gateway/storage/tokens-repo.ts';
 import { systemClock } from '../../../electron/gateway/time.ts';
 import { ChannelsRepo, type ChannelSettings } from '../../../electron/gateway/storage/channels-repo.ts';
 import { PricesRepo } from '../../../electron/gateway/storage/prices-repo.ts';
-import { tempDatabase } from '../../helpers/database.ts';
+import { seedGroup, tempDatabase } from '../../helpers/database.ts';
 
 const db = tempDatabase();
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
@@ -112,16 +112,7 @@ test('a presented token is looked up once between writes; a revoke, an edit or a
 });
 
 test("the asset list's totals follow every write of this process at once, and another connection's from the next turn", async () => {
-  const account = new AccountsRepo(db).ensure('totals', Date.now());
-  const group = new GroupsRepo(db).insert({
-    group_id: 'grp_totals',
-    account_id: account.id,
-    name: 'totals',
-    description: '',
-    group_type: 'AIGC',
-    created_at: 1,
-    updated_at: 1,
-  });
+  const { account, group } = seedGroup(db, 'totals', 'grp_totals', 1);
   const add = (repo: AssetsRepo, assetId: string, name: string) =>
     repo.insert({
       asset_id: assetId,
