@@ -38,6 +38,17 @@ test('whole events pass as the very bytes that came; events split anywhere, insi
   }
 });
 
+test('a character split right after a whole event is passed whole, even from an upstream that starts a line with it', () => {
+  const text = `data: ${chunk('a')}\n\né: not a field\n\ndata: ${usageChunk}\n\n`;
+  const bytes = Buffer.from(text);
+  // Cut after the first of the two bytes of é.
+  const cut = Buffer.byteLength(text.slice(0, text.indexOf('é'))) + 1;
+  const tap = new UsageTap(openaiKind, 'sse', false);
+  const out = [tap.pass(bytes.subarray(0, cut)), tap.pass(bytes.subarray(cut)), tap.end()];
+  assert.deepEqual(Buffer.concat(out), bytes);
+  assert.equal(tap.usage.inputTokens, 7);
+});
+
 test('the usage chunk the client did not ask for is dropped, every other event kept as it was', () => {
   for (const size of [1, 7, 10_000]) {
     const tap = new UsageTap(openaiKind, 'sse', true);

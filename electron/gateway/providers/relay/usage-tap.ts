@@ -17,6 +17,8 @@ export class UsageTap {
   private readonly decoder = new TextDecoder();
   private readonly encoder = new TextEncoder();
   private pending = '';
+  /** The last chunk ended with a line feed: the decoder holds no part of a character. */
+  private atLineFeed = true;
   private readonly copy: Uint8Array[] = [];
   private copied = 0;
   /** A JSON answer being renamed: undecided until its first character, then an array passed element by element or one value held whole. */
@@ -77,7 +79,8 @@ export class UsageTap {
   }
 
   private passEvents(chunk: Uint8Array): Uint8Array[] {
-    const startsAnEvent = this.pending === '';
+    const startsAnEvent = this.pending === '' && this.atLineFeed;
+    this.atLineFeed = chunk[chunk.length - 1] === 0x0a;
     this.pending += this.decoder.decode(chunk, { stream: true });
     const kept: string[] = [];
     let changed = false;
@@ -88,8 +91,8 @@ export class UsageTap {
       if (passed !== frame) changed = true;
       if (passed !== null) kept.push(passed);
     }
-    // The usual chunk, whole events passed as they came (it ends with a line feed, so no character is split): its own bytes go on.
-    if (startsAnEvent && !changed && this.pending === '' && chunk[chunk.length - 1] === 0x0a) return [chunk];
+    // The usual chunk, whole events passed as they came (it and the one before end with a line feed, so no character is split): its own bytes go on.
+    if (startsAnEvent && !changed && this.pending === '' && this.atLineFeed) return [chunk];
     return kept.map((text) => this.encoder.encode(text));
   }
 
