@@ -30,9 +30,7 @@ export class ChatMetering {
    */
   chargeRelayed(bill: ChatBill, usage: RelayedUsage, inputEstimate: number): void {
     // The relayed answer has gone out already: the charge joins this turn's group commit (see BillingService.chargeAnswered).
-    this.billing.chargeAnswered(bill.principal, {
-      endpoint: bill.endpoint,
-      model: bill.model,
+    this.chargeAnswered(bill, {
       inputTokens: usage.inputTokens ?? inputEstimate,
       outputTokens: usage.outputTokens ?? countTokens(usage.deliveredText),
     });
@@ -78,17 +76,16 @@ export class ChatMetering {
         let outputTokens = 0;
         for (const text of delivered.values()) outputTokens += countTokens(text);
         // Nobody waits for this one (the caller left, or the stream ended without usage): it joins the turn's group commit.
-        this.billing.chargeAnswered(bill.principal, {
-          endpoint: bill.endpoint,
-          model: bill.model,
-          inputTokens: inputTokens(),
-          outputTokens,
-        });
+        this.chargeAnswered(bill, { inputTokens: inputTokens(), outputTokens });
       }
     }
   }
 
   private async chargeCommitted(bill: ChatBill, usage: { inputTokens: number; outputTokens: number }): Promise<void> {
     await this.billing.chargeCommitted(bill.principal, { endpoint: bill.endpoint, model: bill.model, ...usage });
+  }
+
+  private chargeAnswered(bill: ChatBill, usage: { inputTokens: number; outputTokens: number }): void {
+    this.billing.chargeAnswered(bill.principal, { endpoint: bill.endpoint, model: bill.model, ...usage });
   }
 }
