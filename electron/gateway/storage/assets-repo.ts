@@ -1,7 +1,7 @@
 // Repository of portrait assets; reads are scoped by account, the pending scan reads across accounts.
 import type { AssetStatus, AssetType } from '../../../shared/portrait.ts';
 import type { Db } from './database.ts';
-import { noteWrite, ReadCache } from './read-cache.ts';
+import { ReadCache } from './read-cache.ts';
 
 /** A portrait asset row joined with its group's public id. `id` is internal. */
 export interface AssetRow {
@@ -78,7 +78,7 @@ const SELECT = `SELECT a.*, (SELECT g.group_id FROM portrait_groups g WHERE g.id
 /** Most list totals remembered at once (one per account and filter); past it they are counted again. */
 const TOTALS_LIMIT = 1000;
 
-/** The table whose writes drop the remembered totals (`noteWrite`): inserts, deletes, renames and status changes. */
+/** The assets table, for its totals cache and for `noteWrite` from a repository that writes it too (a group deleted with its assets). */
 export const ASSETS_TABLE = 'portrait_assets';
 
 export class AssetsRepo {
@@ -91,7 +91,7 @@ export class AssetsRepo {
   }
 
   insert(asset: NewAsset): number {
-    noteWrite(this.db, ASSETS_TABLE);
+    this.totals.changed();
     const result = this.db
       .prepare(
         `INSERT INTO portrait_assets
@@ -143,12 +143,12 @@ export class AssetsRepo {
   /** Deletes an asset (by internal id). */
   delete(id: number): void {
     this.db.prepare('DELETE FROM portrait_assets WHERE id = ?').run(id);
-    noteWrite(this.db, ASSETS_TABLE);
+    this.totals.changed();
   }
 
   rename(id: number, name: string, now: number): void {
     this.db.prepare('UPDATE portrait_assets SET name = ?, updated_at = ? WHERE id = ?').run(name, now, id);
-    noteWrite(this.db, ASSETS_TABLE);
+    this.totals.changed();
   }
 
   /**
@@ -163,7 +163,7 @@ export class AssetsRepo {
          WHERE id = @id AND status IN ('Submitted', 'Processing')`,
       )
       .run({ id, ...result });
-    if (changed.changes > 0) noteWrite(this.db, ASSETS_TABLE);
+    if (changed.changes > 0) this.totals.changed();
     return changed.changes > 0;
   }
 

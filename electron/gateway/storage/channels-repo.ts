@@ -1,6 +1,6 @@
 // Repository of relay channels: their settings and health columns (the key itself lives in the secret store, only its hint here).
 import type { Db } from './database.ts';
-import { noteWrite, ReadCache } from './read-cache.ts';
+import { ReadCache } from './read-cache.ts';
 
 /** A stored channel. `headers` is a JSON object; `enabled` is 0 or 1. */
 export interface ChannelRow {
@@ -64,10 +64,6 @@ export class ChannelsRepo {
     );
   }
 
-  private changed(): void {
-    noteWrite(this.db, 'channels');
-  }
-
   insert(channelId: string, settings: ChannelSettings, now: number): ChannelRow {
     this.db
       .prepare(
@@ -75,7 +71,7 @@ export class ChannelsRepo {
          VALUES (@channel_id, @name, @kind, @base_url, @models, @priority, @weight, @timeout_ms, @api, @headers, @enabled, @key_hint, @region, @project, @now, @now)`,
       )
       .run({ ...settings, channel_id: channelId, now });
-    this.changed();
+    this.all.changed();
     return this.findById(channelId)!;
   }
 
@@ -102,18 +98,18 @@ export class ChannelsRepo {
          WHERE channel_id = @channel_id`,
       )
       .run({ ...settings, channel_id: channelId, now });
-    this.changed();
+    this.all.changed();
     return this.findById(channelId);
   }
 
   remove(channelId: string): boolean {
-    this.changed();
+    this.all.changed();
     return this.db.prepare('DELETE FROM channels WHERE channel_id = ?').run(channelId).changes > 0;
   }
 
   /** A successful attempt: the failure streak and any cooldown end. */
   recordSuccess(channelId: string, latencyMs: number, now: number): void {
-    this.changed();
+    this.all.changed();
     this.db
       .prepare(
         `UPDATE channels SET consecutive_failures = 0, cooldown_until = NULL, last_latency_ms = ?, last_ok_at = ? WHERE channel_id = ?`,
@@ -130,7 +126,7 @@ export class ChannelsRepo {
     failure: { latencyMs: number; error: string; now: number },
     cooldownFor: (streak: number) => number,
   ): void {
-    this.changed();
+    this.all.changed();
     this.db.transaction(() => {
       const row = this.db.prepare('SELECT consecutive_failures FROM channels WHERE channel_id = ?').get(channelId) as
         { consecutive_failures: number } | undefined;
@@ -148,7 +144,7 @@ export class ChannelsRepo {
 
   /** Notes a problem found before any attempt (a key missing from the secret store) without counting it as a failure. */
   noteError(channelId: string, error: string, now: number): void {
-    this.changed();
+    this.all.changed();
     this.db.prepare('UPDATE channels SET last_error = ?, last_error_at = ? WHERE channel_id = ?').run(error, now, channelId);
   }
 }

@@ -1,6 +1,6 @@
 // Repository of the owner's prices: one row per model that overrides its documented price or adds one.
 import type { Db } from './database.ts';
-import { noteWrite, ReadCache } from './read-cache.ts';
+import { ReadCache } from './read-cache.ts';
 
 /** A stored price, in USD per million tokens and per call. */
 export interface PriceRecord {
@@ -35,7 +35,7 @@ export class PricesRepo {
 
   /** Writes the row of `record.model`, replacing any. */
   put(record: PriceRecord): void {
-    noteWrite(this.db, 'prices');
+    this.byModel.changed();
     this.db
       .prepare(
         `INSERT INTO prices (model, input_per_mtok, output_per_mtok, per_call, updated_at)
@@ -48,7 +48,7 @@ export class PricesRepo {
 
   /** Removes the row of `model`; true when there was one. */
   delete(model: string): boolean {
-    noteWrite(this.db, 'prices');
+    this.byModel.changed();
     return this.db.prepare('DELETE FROM prices WHERE model = ?').run(model).changes > 0;
   }
 }

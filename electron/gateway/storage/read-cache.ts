@@ -50,6 +50,11 @@ export class ReadCache<T> {
     this.read = read;
   }
 
+  /** Tells every cache of this table that it changed (see `noteWrite`); call it from each method that writes the table. */
+  changed(): void {
+    noteWrite(this.db, this.table);
+  }
+
   get(): T {
     const generation = generationOf(this.db, this.table);
     const dataVersion = dataVersionOf(this.db);

@@ -1,6 +1,6 @@
 // Repository of API tokens: only a SHA-256 hash and a short hint of each secret are stored.
 import type { Db } from './database.ts';
-import { noteWrite, ReadCache } from './read-cache.ts';
+import { ReadCache } from './read-cache.ts';
 
 /** A token row joined with its account name. */
 export interface TokenRow {
@@ -64,10 +64,6 @@ export class TokensRepo {
     this.presented = new ReadCache(db, 'tokens', () => new Map());
   }
 
-  private changed(): void {
-    noteWrite(this.db, 'tokens');
-  }
-
   insert(token: NewToken): TokenRow {
     this.db
       .prepare(
@@ -75,7 +71,7 @@ export class TokensRepo {
          VALUES (@token_id, @account_id, @name, @token_hash, @token_hint, @created_at, @expires_at, @quota_micros, @models)`,
       )
       .run(token);
-    this.changed();
+    this.presented.changed();
     return this.findByTokenId(token.token_id) as TokenRow;
   }
 
@@ -119,7 +115,7 @@ export class TokensRepo {
   /** Marks a token revoked; returns false when it does not exist. A second revoke keeps the first time. */
   revoke(tokenId: string, now: number): boolean {
     const result = this.db.prepare('UPDATE tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE token_id = ?').run(now, tokenId);
-    this.changed();
+    this.presented.changed();
     return result.changes > 0;
   }
 
@@ -128,19 +124,19 @@ export class TokensRepo {
     const columns = (['expires_at', 'quota_micros', 'models'] as const).filter((column) => change[column] !== undefined);
     if (columns.length === 0) return this.findByTokenId(tokenId) !== undefined;
     const sets = columns.map((column) => `${column} = @${column}`).join(', ');
-    this.changed();
+    this.presented.changed();
     return this.db.prepare(`UPDATE tokens SET ${sets} WHERE token_id = @token_id`).run({ ...change, token_id: tokenId }).changes > 0;
   }
 
   /** Records when a token was last used. */
   touch(tokenId: string, at: number): void {
-    this.changed();
+    this.presented.changed();
     this.db.prepare('UPDATE tokens SET last_used_at = ? WHERE token_id = ?').run(at, tokenId);
   }
 
   /** Deletes a revoked token; returns false when there is no revoked token of that id. */
   deleteRevoked(tokenId: string): boolean {
-    this.changed();
+    this.presented.changed();
     return this.db.prepare('DELETE FROM tokens WHERE token_id = ? AND revoked_at IS NOT NULL').run(tokenId).changes > 0;
   }
 
