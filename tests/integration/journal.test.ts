@@ -343,6 +343,29 @@ describe('journal storage', () => {
       ['/v1/d', '/v1/c', '/v1/b'],
     );
     assert.equal(repo.list({ path: 'C' }, 1, 10).total, 1, 'the path filter ignores case');
+    // Batch after batch, and after the journal is cleared (ids go on), it holds the newest `limit` and no more.
+    for (const batch of [['/v1/e'], ['/v1/f', '/v1/g', '/v1/h', '/v1/i', '/v1/j']]) repo.insertMany(batch.map(record), 3);
+    assert.deepEqual(
+      repo.list({}, 1, 10).items.map((item) => item.path),
+      ['/v1/j', '/v1/i', '/v1/h'],
+    );
+    assert.equal(repo.clear(), 3);
+    repo.insertMany(['/v1/k', '/v1/l'].map(record), 3);
+    repo.insertMany(['/v1/m', '/v1/n'].map(record), 3);
+    const kept = repo.list({}, 1, 10).items;
+    assert.deepEqual(
+      kept.map((item) => item.path),
+      ['/v1/n', '/v1/m', '/v1/l'],
+    );
+    assert.ok(
+      kept.every((item) => item.id > 10),
+      'ids are not reused after a clear',
+    );
+    assert.deepEqual(
+      repo.list({ protocol: 'openai', model: 'm', account: 'local', outcome: 'ok' }, 1, 2).items.map((item) => item.path),
+      ['/v1/n', '/v1/m'],
+      'filters page without their indexes',
+    );
     db.close();
     rmSync(dataDir, { recursive: true, force: true });
   });

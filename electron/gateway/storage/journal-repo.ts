@@ -69,6 +69,7 @@ export class JournalRepo {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     return this.db.transaction(() => {
+      let lastId = 0;
       const added = records.map((record) => {
         const { detail, relay, ...summary } = record;
         const { lastInsertRowid } = insert.run(
@@ -90,9 +91,11 @@ export class JournalRepo {
           summary.usage ? Math.round(summary.usage.cost * 1_000_000) : null,
           summary.firstOutputMs ?? null,
         );
-        return { id: Number(lastInsertRowid), ...summary };
+        lastId = Number(lastInsertRowid);
+        return { id: lastId, ...summary };
       });
-      this.db.prepare('DELETE FROM journal WHERE id <= (SELECT id FROM journal ORDER BY id DESC LIMIT 1 OFFSET ?)').run(limit);
+      // Ids are given in order and never reused, and entries leave only oldest first or all at once: the newest `limit` are the last `limit` ids.
+      this.db.prepare('DELETE FROM journal WHERE id <= ?').run(lastId - limit);
       return added;
     })();
   }

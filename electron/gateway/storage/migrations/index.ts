@@ -18,6 +18,7 @@ import { usageStats } from './016-usage-stats.ts';
 import { consoleRecords } from './017-console-records.ts';
 import { portraitUpstreams } from './018-portrait-upstreams.ts';
 import { channelApi } from './019-channel-api.ts';
+import { journalLean } from './020-journal-lean.ts';
 import type { Db } from '../database.ts';
 
 /** One numbered schema step. */
@@ -53,4 +54,5 @@ export const migrations: readonly Migration[] = [
   consoleRecords,
   portraitUpstreams,
   channelApi,
+  journalLean,
 ];
