@@ -1,4 +1,4 @@
-// Relay: the baseline upstream directly, Gatehouse relaying to it with the journal on and off, a bare Fastify pass-through (the stack's floor) and Portkey pointed at it, side by side.
+// Relay: the baseline upstream directly, Gatehouse relaying to it with the journal on and off, bare Fastify and bare node:http pass-throughs (the floors) and Portkey pointed at it, side by side.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chatBody } from '../lib/fixtures.ts';
@@ -24,6 +24,7 @@ type Ready = { url: string; token?: string };
 const upstreamScript = new URL('../servers/upstream.ts', import.meta.url);
 const gatehouseScript = new URL('../servers/gatehouse.ts', import.meta.url);
 const bareRelayScript = new URL('../servers/bare-relay.ts', import.meta.url);
+const bareNodeRelayScript = new URL('../servers/bare-node-relay.ts', import.meta.url);
 
 /** The bench's Gatehouse server in an older checkout ($BENCH_BEFORE_DIR), run beside this one to record before and after in one run. */
 export function beforeScript(): URL | undefined {
@@ -45,6 +46,8 @@ export async function benchRelay(plan: RoundPlan, concurrencies: number[], execA
     children.push(journalOff);
     const bareRelay = await startChild<Ready>(bareRelayScript, [base]);
     children.push(bareRelay);
+    const bareNodeRelay = await startChild<Ready>(bareNodeRelayScript, [base]);
+    children.push(bareNodeRelay);
     const before = beforeScript();
     const previous = before && (await startChild<Ready>(before, [JSON.stringify({ journal: true, channelBaseUrl: base })], execArgv));
     if (previous) children.push(previous);
@@ -68,6 +71,7 @@ export async function benchRelay(plan: RoundPlan, concurrencies: number[], execA
         },
       ];
       contenders.push({ name: 'bare Fastify relay (floor)', origin: bareRelay.ready.url, spec: { method: 'POST', path, body } });
+      contenders.push({ name: 'bare node:http relay', origin: bareNodeRelay.ready.url, spec: { method: 'POST', path, body } });
       if (previous) {
         const spec = { method: 'POST' as const, path, body, headers: bearer(previous) };
         contenders.push({ name: 'gatehouse BEFORE (journal on)', origin: previous.ready.url, spec });
