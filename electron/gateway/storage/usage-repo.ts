@@ -47,13 +47,6 @@ export class UsageRepo {
     this.recordAtomically(entry);
   }
 
-  /** A token's records, newest first. */
-  forToken(tokenId: string, limit = 100): (UsageRecord & { id: number })[] {
-    return this.db
-      .prepare('SELECT * FROM usage_records WHERE token_id = ? ORDER BY id DESC LIMIT ?')
-      .all(tokenId, limit) as (UsageRecord & { id: number })[];
-  }
-
   /**
    * Rolls up at most `limit` records created before `before` into `usage_daily` (one row per UTC day, token,
    * endpoint and model) and deletes them, in one transaction; returns how many records it rolled up. Tokens'

@@ -18,7 +18,7 @@ import { usageStats } from './016-usage-stats.ts';
 import { consoleRecords } from './017-console-records.ts';
 import { portraitUpstreams } from './018-portrait-upstreams.ts';
 import { channelApi } from './019-channel-api.ts';
-import { journalLean } from './020-journal-lean.ts';
+import { unreadIndexes } from './020-unread-indexes.ts';
 import type { Db } from '../database.ts';
 
 /** One numbered schema step. */
@@ -54,5 +54,5 @@ export const migrations: readonly Migration[] = [
   consoleRecords,
   portraitUpstreams,
   channelApi,
-  journalLean,
+  unreadIndexes,
 ];
