@@ -26,6 +26,7 @@ import { invalid, notFound } from '../errors.ts';
 import { guarded } from '../safe-events.ts';
 import type { GroupsService } from './groups.ts';
 import type { JournalRecorder } from './journal.ts';
+import { journalView } from './journal-view.ts';
 import { normalizePaging } from './paging.ts';
 import { rotateConsoleSecret } from './console-secret.ts';
 import { listModels, type ModelDirectorySources } from './model-directory.ts';
@@ -230,7 +231,7 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       const entry = Number.isSafeInteger(id) ? context.journalRepo.get(id) : undefined;
       if (!entry)
         throw notFound(`Journal entry ${params.entryId} does not exist (the journal keeps the newest ${JOURNAL_LIMIT})`, 'entryId');
-      return entry;
+      return journalView(entry);
     },
     clearJournal: () => {
       context.journal.flush();
