@@ -20,9 +20,12 @@ export async function relayReply(
   charge?: (usage: RelayedUsage, channelId: string | undefined) => void,
 ): Promise<void> {
   const upstream = await passthrough.forward(asked, call);
-  void upstream.usage.then((usage) => {
-    if (usage && charge) charge(usage, upstream.channelId);
-  });
+  // The answer has gone out when its usage is known: a charge that fails is reported, never thrown out of the process.
+  upstream.usage
+    .then((usage) => {
+      if (usage && charge) charge(usage, upstream.channelId);
+    })
+    .catch((error: unknown) => failure.report?.(error));
   reply.hijack();
   const raw = reply.raw;
   // Headers set before the hijack (CORS, for one) go out too.
