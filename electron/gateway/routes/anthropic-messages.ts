@@ -4,7 +4,7 @@ import type { GatewayContext } from '../context.ts';
 import { publicId } from '../ids.ts';
 import { anthropicCodec } from '../protocols/anthropic/inbound/codec.ts';
 import { parseMessagesBody } from '../protocols/anthropic/inbound/request.ts';
-import { estimateInputTokens } from '../protocols/neutral/tokens.ts';
+import { estimateInputTokens, relayInputEstimate } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
 import { writeSse } from '../server/sse.ts';
@@ -28,7 +28,7 @@ export async function anthropicMessagesRoutes(app: FastifyInstance, options: { c
     const bill = { principal: request.principal, endpoint: ENDPOINT, model: parsed.chat.model };
     if (passthrough) {
       const asked = { operation: 'messages', model: parsed.chat.model, stream: parsed.stream } as const;
-      const estimate = estimateInputTokens(parsed.chat);
+      const estimate = relayInputEstimate(parsed.chat);
       return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, estimate));
     }
     const id = publicId('msg');

@@ -4,7 +4,7 @@ import type { GatewayContext } from '../context.ts';
 import { randomBase62 } from '../ids.ts';
 import { geminiCodec } from '../protocols/gemini/inbound/codec.ts';
 import { parseCountTokens } from '../protocols/gemini/inbound/request.ts';
-import { estimateInputTokens } from '../protocols/neutral/tokens.ts';
+import { estimateInputTokens, relayInputEstimate } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
 import { writeJsonArray, writeSse } from '../server/sse.ts';
@@ -31,7 +31,7 @@ export async function geminiRoutes(app: FastifyInstance, options: { context: Gat
     if (passthrough) {
       const operation = stream ? 'streamGenerateContent' : 'generateContent';
       const asked = { operation, model, stream, apiVersion: versionOf(request), sse: request.query['alt'] === 'sse' } as const;
-      const estimate = estimateInputTokens(chatRequest);
+      const estimate = relayInputEstimate(chatRequest);
       return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, estimate));
     }
     const meta = { model, responseId: randomBase62(22) };

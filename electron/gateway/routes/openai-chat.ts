@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { openaiChatCodec } from '../protocols/openai/inbound/chat-codec.ts';
-import { estimateInputTokens } from '../protocols/neutral/tokens.ts';
+import { estimateInputTokens, relayInputEstimate } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
 import { writeSse } from '../server/sse.ts';
@@ -22,7 +22,7 @@ export async function openaiChatRoutes(app: FastifyInstance, options: { context:
     const bill = { principal: request.principal, endpoint: ENDPOINT, model: parsed.chat.model };
     if (passthrough) {
       const asked = { operation: 'chat', model: parsed.chat.model, stream: parsed.stream } as const;
-      const estimate = estimateInputTokens(parsed.chat);
+      const estimate = relayInputEstimate(parsed.chat);
       return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, estimate));
     }
     if (!parsed.stream) return chatCompletions.create(parsed, call);

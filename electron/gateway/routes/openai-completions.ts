@@ -5,7 +5,7 @@ import { publicId } from '../ids.ts';
 import { openaiCompletionsCodec } from '../protocols/openai/inbound/completions-codec.ts';
 import { choicesPerPrompt } from '../protocols/openai/inbound/completions.ts';
 import { joinChatResults, joinChatStreams } from '../protocols/neutral/join.ts';
-import { estimateInputTokens } from '../protocols/neutral/tokens.ts';
+import { estimateInputTokens, relayInputEstimate } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
 import { writeSse } from '../server/sse.ts';
@@ -26,8 +26,9 @@ export async function openaiCompletionsRoutes(app: FastifyInstance, options: { c
     const estimate = () => parsed.requests.reduce((sum, chatRequest) => sum + estimateInputTokens(chatRequest), 0);
     if (passthrough) {
       const asked = { operation: 'completions', model: parsed.model, stream: parsed.stream } as const;
-      // Counted before forwarding: the count also refuses schema documents past the limits, as a simulated call does.
-      const relayEstimate = estimate();
+      // Made before forwarding: it refuses schema documents past the limits, as a simulated call does.
+      const estimates = parsed.requests.map(relayInputEstimate);
+      const relayEstimate = () => estimates.reduce((sum, counted) => sum + counted(), 0);
       return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, relayEstimate));
     }
     const meta = { id: publicId('cmpl'), created: Math.floor(clock.now() / 1000), model: parsed.model };

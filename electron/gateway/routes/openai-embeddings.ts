@@ -20,10 +20,8 @@ export async function embeddingsRoutes(app: FastifyInstance, options: { context:
     const { passthrough } = providers.for(call, asked.model);
     if (passthrough) {
       const bill = { principal: request.principal, endpoint: ENDPOINT, model: asked.model };
-      const estimate = asked.inputs.reduce<number>(
-        (sum, input) => sum + (typeof input === 'string' ? countTokens(input) : input.length),
-        0,
-      );
+      const estimate = () =>
+        asked.inputs.reduce<number>((sum, input) => sum + (typeof input === 'string' ? countTokens(input) : input.length), 0);
       const forward = { operation: 'embeddings', model: asked.model, stream: false } as const;
       return relayReply(request, reply, passthrough, forward, call, failure, (usage) =>
         metering.chargeRelayed(bill, { ...usage, outputTokens: 0 }, estimate),

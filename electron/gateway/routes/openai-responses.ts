@@ -6,7 +6,7 @@ import { publicId } from '../ids.ts';
 import { responsesCodec } from '../protocols/responses/inbound/codec.ts';
 import { chatRequestOf } from '../protocols/responses/inbound/request.ts';
 import { responseObject } from '../protocols/responses/inbound/response.ts';
-import { estimateInputTokens } from '../protocols/neutral/tokens.ts';
+import { estimateInputTokens, relayInputEstimate } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
 import { writeSse } from '../server/sse.ts';
@@ -43,7 +43,7 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
         stream: parsed.stream,
         ...(previous && { channelId: previous.channelId }),
       } as const;
-      const estimate = estimateInputTokens(chatRequestOf(parsed, parsed.input));
+      const estimate = relayInputEstimate(chatRequestOf(parsed, parsed.input));
       return relayReply(request, reply, passthrough, asked, call, failure, (usage, channelId) => {
         if (usage.responseId !== undefined && channelId !== undefined) {
           relayed.remember(accountId, usage.responseId, { channelId, model: parsed.model });

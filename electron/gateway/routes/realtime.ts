@@ -62,7 +62,7 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
       if (realtimeRelay) {
         // A relayed session runs upstream: frames pass both ways, each response billed by the upstream's usage.
         const bill = { principal, endpoint: '/v1/realtime', model };
-        const charge = guarded(report, (usage: RelayedUsage) => metering.chargeRelayed(bill, usage, 0));
+        const charge = guarded(report, (usage: RelayedUsage) => metering.chargeRelayed(bill, usage, () => 0));
         // Like a simulated session, a caller who may no longer spend gets an error event instead of a response.
         const admit = (eventId: string | null) => {
           try {

@@ -21,7 +21,7 @@ export async function rerankRoutes(app: FastifyInstance, options: { context: Gat
       // Relayed as it is to an OpenAI-kind channel: the Jina / Cohere v1 shape to its /rerank, Cohere's v2 shape to the /v2/rerank beside its /v1.
       if (passthrough) {
         const bill = { principal: request.principal, endpoint, model };
-        const estimate = [query, ...documents].reduce((sum, text) => sum + countTokens(text), 0);
+        const estimate = () => [query, ...documents].reduce((sum, text) => sum + countTokens(text), 0);
         const forward = { operation: endpoint === '/v1/rerank' ? 'rerank' : 'rerank_v2', model, stream: false } as const;
         return relayReply(request, reply, passthrough, forward, call, failure, (usage) =>
           metering.chargeRelayed(bill, { ...usage, outputTokens: 0 }, estimate),

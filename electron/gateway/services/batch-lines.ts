@@ -102,7 +102,7 @@ export class BatchLines {
       chunks.push(chunk);
     }
     const usage = await reply.usage;
-    const estimate = call.rawBody ? countTokens(call.rawBody.toString('utf8')) : 0;
+    const estimate = () => (call.rawBody ? countTokens(call.rawBody.toString('utf8')) : 0);
     if (usage) this.metering.chargeRelayed({ principal: call.principal, endpoint: call.endpoint, model }, usage, estimate);
     const text = Buffer.concat(chunks).toString('utf8');
     try {

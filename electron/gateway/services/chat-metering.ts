@@ -26,12 +26,12 @@ export class ChatMetering {
 
   /**
    * Charges a relayed answer by the upstream's own usage; a figure it did not carry (a stream cut short) is estimated:
-   * the input as `inputEstimate`, the output as the token estimate of the text delivered.
+   * the input by `inputEstimate` (asked only then), the output as the token estimate of the text delivered.
    */
-  chargeRelayed(bill: ChatBill, usage: RelayedUsage, inputEstimate: number): void {
+  chargeRelayed(bill: ChatBill, usage: RelayedUsage, inputEstimate: () => number): void {
     // The relayed answer has gone out already: the charge joins this turn's group commit (see BillingService.chargeAnswered).
     this.chargeAnswered(bill, {
-      inputTokens: usage.inputTokens ?? inputEstimate,
+      inputTokens: usage.inputTokens ?? inputEstimate(),
       outputTokens: usage.outputTokens ?? countTokens(usage.deliveredText),
     });
   }

@@ -1,8 +1,10 @@
-// The documented token estimate: the one-pass count over ASCII text agrees with the estimate's pattern on any text.
+// The documented token estimate: the one-pass count over ASCII text agrees with the estimate's pattern on any text; a relayed request's estimate is made lazily.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { countTokens, TOKEN_PATTERN } from '../../../electron/gateway/protocols/neutral/tokens.ts';
+import type { ChatRequest, JsonSchema } from '../../../electron/gateway/protocols/neutral/chat.ts';
+import { MAX_SCHEMA_DEPTH, SchemaLimitError } from '../../../electron/gateway/protocols/neutral/schema-limits.ts';
+import { countRequestTokens, countTokens, relayInputEstimate, TOKEN_PATTERN } from '../../../electron/gateway/protocols/neutral/tokens.ts';
 
 const byPattern = (text: string) => [...text.matchAll(TOKEN_PATTERN)].length;
 
@@ -27,4 +29,19 @@ test('the count of any text is the number of matches of the pattern', () => {
     }),
     { numRuns: 2000, seed: 2411 },
   );
+});
+
+test('a relayed request refuses a schema past the limits before it is sent, and counts its tokens only when asked, once', () => {
+  const deep = (depth: number): JsonSchema => (depth === 0 ? { type: 'string' } : { type: 'object', properties: { a: deep(depth - 1) } });
+  const request = (parameters: JsonSchema): ChatRequest => ({
+    model: 'm',
+    turns: [{ role: 'user', text: 'Hello, world!' }],
+    tools: [{ name: 'f', parameters }],
+  });
+  assert.throws(() => relayInputEstimate(request(deep(MAX_SCHEMA_DEPTH + 1))), SchemaLimitError);
+  const asked = request(deep(2));
+  const estimate = relayInputEstimate(asked);
+  assert.equal(estimate(), countRequestTokens(asked));
+  asked.turns[0]!.text = 'changed after the first count';
+  assert.equal(estimate(), countRequestTokens(request(deep(2))), 'counted once');
 });

@@ -65,3 +65,25 @@ test('a producer that stops without usage is charged for what it sent, with the 
   // "Hello," is 2 tokens, the arguments {"a": 5.
   assert.deepEqual(charges, [{ endpoint: '/v1/chat/completions', model: 'm', inputTokens: 10, outputTokens: 2 + 5 }]);
 });
+
+test("a relayed answer is charged by the upstream's usage; the input estimate is asked only when the usage lacks the input", () => {
+  const { charges } = metering();
+  const billing = {
+    chargeAnswered: (_principal: Principal, usage: Usage) => (charges.push(usage), 0),
+  } as unknown as BillingService;
+  const bill = { principal: {} as Principal, endpoint: '/v1/chat/completions', model: 'm' };
+  let asked = 0;
+  const estimate = () => (asked++, 10);
+  const relayed = new ChatMetering(billing);
+  relayed.chargeRelayed(bill, { inputTokens: 7, outputTokens: 3, deliveredText: 'Hello, world!' }, estimate);
+  assert.equal(asked, 0, 'a whole answer carries its input tokens');
+  relayed.chargeRelayed(bill, { deliveredText: 'Hello, world!' }, estimate);
+  assert.equal(asked, 1, 'a stream cut before its usage asks the estimate');
+  assert.deepEqual(
+    charges.map(({ inputTokens, outputTokens }) => [inputTokens, outputTokens]),
+    [
+      [7, 3],
+      [10, 4],
+    ],
+  );
+});

@@ -67,5 +67,16 @@ export function countRequestTokens(req: ChatRequest): number {
   return total;
 }
 
+/**
+ * The input estimate of a request sent on as it is (relay): its schemas are checked now, so one past their limits is
+ * refused before it goes out, as a simulated one is; its tokens are counted only when asked (the upstream's own usage
+ * carries the figure, but for a stream cut short), and once.
+ */
+export function relayInputEstimate(req: ChatRequest): () => number {
+  checkRequestSchemas(req);
+  let counted: number | undefined;
+  return () => (counted ??= countRequestTokens(req));
+}
+
 /** Alias of countRequestTokens, the name the protocol routes use for "count tokens" endpoints. */
 export const estimateInputTokens = countRequestTokens;
