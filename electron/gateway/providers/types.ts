@@ -23,6 +23,8 @@ export interface CallContext {
   readonly endpoint: string;
   /** The request body as received, for an upstream of the caller's own protocol (relay forwards it untouched); absent for multipart and WebSocket calls. */
   readonly rawBody?: Buffer;
+  /** `rawBody` as the gateway's JSON parser read it (never to be changed): a relay that must set a field of it copies this instead of parsing `rawBody` again. */
+  readonly body?: unknown;
   /** The request headers as received (test values such as `x-gatehouse-pace`, pass-through headers such as `anthropic-beta`). */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** Aborted when the caller goes away (the client disconnects, a realtime response is cancelled): stop work and upstream calls. */

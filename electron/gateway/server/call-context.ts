@@ -18,6 +18,7 @@ export function callOf(request: FastifyRequest, reply: FastifyReply, protocol: I
     protocol,
     endpoint,
     ...(request.rawBody && { rawBody: request.rawBody }),
+    ...(request.receivedBody?.json && { body: request.body }),
     headers: request.headers,
     signal: controller.signal,
     noteRelay: (relay) => {

@@ -112,7 +112,7 @@ function upstreamInit(
     const headers = upstreamHeaders(call, channel, kind, request.form.contentType);
     return { init: { headers, body: request.form.body(channel.upstreamModel) }, hideUsage: false };
   }
-  const { body, hideUsage } = kind.prepare(call.rawBody ?? Buffer.alloc(0), channel, request);
+  const { body, hideUsage } = kind.prepare(call.rawBody ?? Buffer.alloc(0), channel, request, call.body);
   return { init: { headers: upstreamHeaders(call, channel, kind), body }, hideUsage };
 }
 

@@ -23,8 +23,8 @@ export interface RelayKind {
   url(channel: RelayChannel, request: PassthroughRequest): string;
   /** The header carrying the channel's credential. */
   auth(key: string): Record<string, string>;
-  /** The caller's raw body as the upstream gets it: untouched, but for the channel's model name (and OpenAI's usage option). */
-  prepare(raw: Buffer, channel: RelayChannel, request: PassthroughRequest): PreparedBody;
+  /** The caller's raw body as the upstream gets it: untouched, but for the channel's model name (and OpenAI's usage option); `parsed` is `raw` as already parsed, when it was. */
+  prepare(raw: Buffer, channel: RelayChannel, request: PassthroughRequest, parsed?: unknown): PreparedBody;
   /** Reads one event of a stream (or one whole answer) into `usage`; false: the event is dropped (a usage event the caller did not ask for). */
   read(data: unknown, usage: UsageCount, hideUsage: boolean): boolean;
   /** Sets the model name one event (or whole answer) carries to `name`, the caller's; true when it carried one. */
@@ -36,16 +36,23 @@ export function trimBase(base: string): string {
   return base.replace(/\/+$/, '');
 }
 
-/** The JSON body with `edit` applied, re-serialized; the raw bytes when `edit` changes nothing. */
-export function editJson(raw: Buffer, edit: (body: Record<string, unknown>) => boolean): Buffer {
-  let body: unknown;
-  try {
-    body = JSON.parse(raw.toString('utf8'));
-  } catch {
-    return raw;
+/**
+ * The JSON body with `edit` applied, re-serialized; the raw bytes when `edit` changes nothing. `edit` sets top-level fields
+ * only (it never changes a nested value in place), so it is handed a shallow copy of `parsed` (`raw` as already parsed)
+ * when there is one, and `raw` is parsed only when there is not.
+ */
+export function editJson(raw: Buffer, edit: (body: Record<string, unknown>) => boolean, parsed?: unknown): Buffer {
+  let body: unknown = parsed;
+  if (body === undefined) {
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      return raw;
+    }
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return raw;
-  return edit(body as Record<string, unknown>) ? Buffer.from(JSON.stringify(body)) : raw;
+  const copy = { ...(body as Record<string, unknown>) };
+  return edit(copy) ? Buffer.from(JSON.stringify(copy)) : raw;
 }
 
 /** `value` as a record, or undefined. */

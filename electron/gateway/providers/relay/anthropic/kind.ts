@@ -14,12 +14,16 @@ export const anthropicKind: RelayKind = {
     return `${trimBase(channel.baseUrl)}${path}`;
   },
   auth: (key) => ({ 'x-api-key': key }),
-  prepare(raw, channel) {
-    const body = editJson(raw, (json) => {
-      if (json['model'] === channel.upstreamModel) return false;
-      json['model'] = channel.upstreamModel;
-      return true;
-    });
+  prepare(raw, channel, _request, parsed) {
+    const body = editJson(
+      raw,
+      (json) => {
+        if (json['model'] === channel.upstreamModel) return false;
+        json['model'] = channel.upstreamModel;
+        return true;
+      },
+      parsed,
+    );
     return { body, hideUsage: false };
   },
   read(data, usage) {

@@ -27,24 +27,28 @@ export const openaiKind: RelayKind = {
     return `${baseOf(channel.baseUrl, request.operation)}${path}${id}${request.query ?? ''}`;
   },
   auth: (key) => ({ authorization: `Bearer ${key}` }),
-  prepare(raw, channel, request) {
+  prepare(raw, channel, request, parsed) {
     let hideUsage = false;
-    const body = editJson(raw, (json) => {
-      let changed = false;
-      if (json['model'] !== channel.upstreamModel) {
-        json['model'] = channel.upstreamModel;
-        changed = true;
-      }
-      if (request.stream && (request.operation === 'chat' || request.operation === 'completions')) {
-        const options = record(json['stream_options']);
-        if (options?.['include_usage'] !== true) {
-          json['stream_options'] = { ...options, include_usage: true };
-          hideUsage = true;
+    const body = editJson(
+      raw,
+      (json) => {
+        let changed = false;
+        if (json['model'] !== channel.upstreamModel) {
+          json['model'] = channel.upstreamModel;
           changed = true;
         }
-      }
-      return changed;
-    });
+        if (request.stream && (request.operation === 'chat' || request.operation === 'completions')) {
+          const options = record(json['stream_options']);
+          if (options?.['include_usage'] !== true) {
+            json['stream_options'] = { ...options, include_usage: true };
+            hideUsage = true;
+            changed = true;
+          }
+        }
+        return changed;
+      },
+      parsed,
+    );
     return { body, hideUsage };
   },
   read(data, usage, hideUsage) {
