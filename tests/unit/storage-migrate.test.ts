@@ -5,6 +5,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { DATABASE_FILE, openDatabase } from '../../electron/gateway/storage/database.ts';
+import { JournalRepo } from '../../electron/gateway/storage/journal-repo.ts';
 import { migrations } from '../../electron/gateway/storage/migrations/index.ts';
 import { tempDataDir } from '../helpers/gateway.ts';
 
@@ -107,6 +108,66 @@ test('3D tasks from before migration 10 get their own id as the upstream id (the
     assert.deepEqual(db.prepare('SELECT task_id, upstream_id, status FROM tasks3d').all(), [
       { task_id: 'task_old', upstream_id: 'task_old', status: null },
     ]);
+    db.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('journal entries from before migration 21 keep their bodies in their detail; newer ones keep them in columns of their own, unescaped', () => {
+  const dir = tempDataDir();
+  try {
+    const oldDetail = {
+      query: {},
+      requestHeaders: {},
+      request: { contentType: 'application/json', bytes: 15, text: '{"q":"old hay"}', truncated: false },
+      responseHeaders: {},
+      response: { contentType: 'application/json', bytes: 9, text: '{"a":"b"}', truncated: false },
+      timing: null,
+    };
+    databaseAtVersion(
+      dir,
+      20,
+      `INSERT INTO journal (id, at, method, path, protocol, status, duration_ms, stream, detail_json, token)
+         VALUES (7, 1, 'POST', '/v1/embeddings', 'openai', 200, 1, 0, '${JSON.stringify(oldDetail)}', 'default')`,
+    );
+    const db = openDatabase(dir);
+    const repo = new JournalRepo(db);
+    assert.deepEqual(repo.get(7)?.request.text, '{"q":"old hay"}');
+    assert.deepEqual(repo.get(7)?.response.text, '{"a":"b"}');
+    const fresh = { ...oldDetail, request: { ...oldDetail.request, text: '{"q":"new \\"hay\\""}' } };
+    const [added] = repo.insertMany(
+      [
+        {
+          at: 2,
+          method: 'POST',
+          path: '/v1/embeddings',
+          protocol: 'openai',
+          model: null,
+          account: 'local',
+          status: 200,
+          durationMs: 1,
+          stream: false,
+          error: null,
+          token: 'default',
+          detail: fresh,
+        },
+      ],
+      100,
+    );
+    const row = db.prepare('SELECT detail_json, request_text, response_text FROM journal WHERE id = ?').get(added!.id) as Record<
+      string,
+      string
+    >;
+    assert.equal(row.request_text, '{"q":"new \\"hay\\""}', 'stored as received');
+    assert.equal(row.response_text, '{"a":"b"}');
+    assert.doesNotMatch(row.detail_json!, /hay/, 'the detail no longer carries the body');
+    assert.equal(repo.get(added!.id)?.request.text, '{"q":"new \\"hay\\""}');
+    assert.deepEqual(
+      repo.list({ q: 'HAY' }, 1, 10).items.map((item) => item.id),
+      [added!.id, 7],
+      'the body search finds old and new entries alike',
+    );
     db.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -30,12 +30,23 @@ interface Row {
   first_output_ms: number | null;
   detail_json: string;
   relay_json: string | null;
+  /** The bodies' texts; null in entries recorded before migration 21 (their detail holds them) and for bodies kept without text. */
+  request_text: string | null;
+  response_text: string | null;
 }
 
 const SUMMARY_COLUMNS =
   "id, at, method, path, protocol, model, account, status, duration_ms, stream, error, COALESCE(token, json_extract(detail_json, '$.token')) AS token, input_tokens, output_tokens, amount_micros, first_output_ms";
 
-const summaryOf = (row: Omit<Row, 'detail_json' | 'relay_json'>): JournalSummary => ({
+/** A body's text: its own column, or, in an entry recorded before migration 21, inside the detail. */
+const TEXT_OF = {
+  request: "COALESCE(request_text, json_extract(detail_json, '$.request.text'))",
+  response: "COALESCE(response_text, json_extract(detail_json, '$.response.text'))",
+};
+
+type SummaryRow = Omit<Row, 'detail_json' | 'relay_json' | 'request_text' | 'response_text'>;
+
+const summaryOf = (row: SummaryRow): JournalSummary => ({
   id: row.id,
   at: row.at,
   method: row.method,
@@ -65,8 +76,8 @@ export class JournalRepo {
   insertMany(records: readonly JournalRecord[], limit: number): JournalSummary[] {
     const insert = this.db.prepare(
       `INSERT INTO journal (at, method, path, protocol, model, account, status, duration_ms, stream, error, detail_json, relay_json,
-         token, input_tokens, output_tokens, amount_micros, first_output_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         token, input_tokens, output_tokens, amount_micros, first_output_ms, request_text, response_text)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     return this.db.transaction(() => {
       let lastId = 0;
@@ -83,13 +94,16 @@ export class JournalRepo {
           summary.durationMs,
           summary.stream ? 1 : 0,
           summary.error,
-          JSON.stringify(detail),
+          // The bodies' texts go to their own columns, stored as they are rather than escaped inside the detail's JSON.
+          JSON.stringify({ ...detail, request: { ...detail.request, text: null }, response: { ...detail.response, text: null } }),
           relay ? JSON.stringify(relay) : null,
           summary.token ?? null,
           summary.usage?.inputTokens ?? null,
           summary.usage?.outputTokens ?? null,
           summary.usage ? Math.round(summary.usage.cost * 1_000_000) : null,
           summary.firstOutputMs ?? null,
+          detail.request.text,
+          detail.response.text,
         );
         lastId = Number(lastInsertRowid);
         return { id: lastId, ...summary };
@@ -122,15 +136,13 @@ export class JournalRepo {
       const scanned = `id IN (SELECT id FROM journal ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ${JOURNAL_SEARCH_SCAN})`;
       where.splice(0, where.length, scanned);
       args.push(filter.q, filter.q);
-      where.push(
-        "(instr(lower(json_extract(detail_json, '$.request.text')), lower(?)) > 0 OR instr(lower(json_extract(detail_json, '$.response.text')), lower(?)) > 0)",
-      );
+      where.push(`(instr(lower(${TEXT_OF.request}), lower(?)) > 0 OR instr(lower(${TEXT_OF.response}), lower(?)) > 0)`);
     }
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const { total } = this.db.prepare(`SELECT COUNT(*) AS total FROM journal ${clause}`).get(...args) as { total: number };
     const rows = this.db
       .prepare(`SELECT ${SUMMARY_COLUMNS} FROM journal ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`)
-      .all(...args, pageSize, (page - 1) * pageSize) as Omit<Row, 'detail_json' | 'relay_json'>[];
+      .all(...args, pageSize, (page - 1) * pageSize) as SummaryRow[];
     return { total, items: rows.map(summaryOf) };
   }
 
@@ -139,9 +151,12 @@ export class JournalRepo {
     if (!row) return undefined;
     const detail = JSON.parse(row.detail_json) as Partial<JournalDetail> & { token?: string | null };
     const { token: detailToken, ...rest } = detail;
+    const stored = rest as JournalDetail;
     return {
       ...summaryOf(row),
-      ...(rest as JournalDetail),
+      ...stored,
+      request: { ...stored.request, text: row.request_text ?? stored.request.text },
+      response: { ...stored.response, text: row.response_text ?? stored.response.text },
       token: row.token ?? detailToken ?? null,
       ...(row.relay_json !== null && { relay: JSON.parse(row.relay_json) as JournalRelay }),
     };

@@ -19,6 +19,7 @@ import { consoleRecords } from './017-console-records.ts';
 import { portraitUpstreams } from './018-portrait-upstreams.ts';
 import { channelApi } from './019-channel-api.ts';
 import { unreadIndexes } from './020-unread-indexes.ts';
+import { journalTexts } from './021-journal-texts.ts';
 import type { Db } from '../database.ts';
 
 /** One numbered schema step. */
@@ -55,4 +56,5 @@ export const migrations: readonly Migration[] = [
   portraitUpstreams,
   channelApi,
   unreadIndexes,
+  journalTexts,
 ];
