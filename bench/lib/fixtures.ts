@@ -40,6 +40,16 @@ export const CHAT_STREAM_EVENTS: string[] = (() => {
   return events;
 })();
 
+/**
+ * A long conversation (about 50 KB of JSON, 60 turns of prose with quotes and backslashes, then the question), as coding
+ * agents send: what a relay costs per byte of the request.
+ */
+export function longChatBody(model = 'bench-model'): object {
+  const turn = 'Here is the function, with "quoted" names and a C:\\path in it; read it and keep it in mind. '.repeat(9);
+  const turns = Array.from({ length: 60 }, (_, index) => ({ role: index % 2 === 0 ? 'user' : 'assistant', content: `${index}: ${turn}` }));
+  return { model, messages: [...turns, { role: 'user', content: 'Say something short.' }] };
+}
+
 /** The chat request every contender receives (`stream` set per case). */
 export function chatBody(stream: boolean, model = 'bench-model'): object {
   return {

@@ -1,7 +1,7 @@
 // Relay: the baseline upstream directly, Gatehouse relaying to it with the journal on and off, bare Fastify and bare node:http pass-throughs (the floors) and Portkey pointed at it, side by side.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chatBody } from '../lib/fixtures.ts';
+import { chatBody, longChatBody } from '../lib/fixtures.ts';
 import { startPortkey } from '../lib/portkey.ts';
 import { startChild, type Child } from '../lib/processes.ts';
 import { compare, type CaseFigures, type Contender, type RoundPlan } from '../lib/rounds.ts';
@@ -57,8 +57,12 @@ export async function benchRelay(plan: RoundPlan, concurrencies: number[], execA
       console.log(`skipping Portkey: ${portkey.skipped}`);
     }
     const cases: RelayCase[] = [];
-    for (const stream of [false, true]) {
-      const body = chatBody(stream);
+    const shapes = [
+      { name: 'chat, JSON', body: chatBody(false) },
+      { name: 'chat, SSE stream', body: chatBody(true) },
+      { name: 'chat, JSON, 50 KB prompt', body: longChatBody() },
+    ];
+    for (const { name, body } of shapes) {
       const path = '/v1/chat/completions';
       const bearer = (child: Child<Ready>) => ({ authorization: `Bearer ${child.ready.token}` });
       const contenders: Contender[] = [
@@ -89,7 +93,6 @@ export async function benchRelay(plan: RoundPlan, concurrencies: number[], execA
         });
       }
       for (const concurrency of concurrencies) {
-        const name = stream ? 'chat, SSE stream' : 'chat, JSON';
         console.log(`relay: ${name}, c=${concurrency}`);
         cases.push({ case: name, concurrency, figures: await compare(contenders, concurrency, plan) });
       }
