@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { JOURNAL_SEARCH_SCAN, type JournalRecord } from '../../shared/journal.ts';
+import { JOURNAL_SEARCH_SCAN } from '../../shared/journal.ts';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { journalRecord, keptBody } from '../helpers/journal.ts';
 
 describe('journal figures and search', () => {
   let server: TestGateway;
@@ -68,26 +69,7 @@ describe('journal figures and search', () => {
 
   test(`a search reads the newest ${JOURNAL_SEARCH_SCAN} calls that match the other filters, no more`, () => {
     const { journalRepo } = server.gateway.context;
-    const record = (text: string): JournalRecord => ({
-      at: Date.now(),
-      method: 'POST',
-      path: '/v1/embeddings',
-      protocol: 'openai',
-      model: 'bulk',
-      account: 'local',
-      status: 200,
-      durationMs: 1,
-      stream: false,
-      error: null,
-      detail: {
-        query: {},
-        requestHeaders: {},
-        request: { contentType: 'application/json', bytes: text.length, text, truncated: false },
-        responseHeaders: {},
-        response: { contentType: null, bytes: 0, text: null, truncated: false },
-        timing: null,
-      },
-    });
+    const record = (text: string) => journalRecord({ at: Date.now(), model: 'bulk' }, { request: keptBody(text) });
     journalRepo.insertMany([record('the old needle'), ...Array.from({ length: JOURNAL_SEARCH_SCAN }, () => record('hay'))], 5000);
     assert.equal(journalRepo.list({ model: 'bulk', q: 'needle' }, 1, 20).total, 0, 'beyond the scanned calls');
     journalRepo.insertMany([record('a new needle')], 5000);

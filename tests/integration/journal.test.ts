@@ -8,6 +8,7 @@ import { ADMIN_WS_PATH, ADMIN_WS_PROTOCOL, ADMIN_WS_TOKEN_PREFIX } from '../../s
 import { JournalRepo } from '../../electron/gateway/storage/journal-repo.ts';
 import { openDatabase } from '../../electron/gateway/storage/database.ts';
 import { request, startGateway, tempDataDir, type TestGateway } from '../helpers/gateway.ts';
+import { journalRecord } from '../helpers/journal.ts';
 
 describe('request journal', () => {
   let server: TestGateway;
@@ -313,26 +314,7 @@ describe('journal off', () => {
 describe('journal storage', () => {
   test('keeps only the newest entries and survives a reopen', () => {
     const dataDir = tempDataDir();
-    const record = (path: string) => ({
-      at: Date.now(),
-      method: 'POST',
-      path,
-      protocol: 'openai' as const,
-      model: 'm',
-      account: 'local',
-      status: 200,
-      durationMs: 1,
-      stream: false,
-      error: null,
-      detail: {
-        query: {},
-        requestHeaders: {},
-        request: { contentType: null, bytes: 0, text: null, truncated: false },
-        responseHeaders: {},
-        response: { contentType: null, bytes: 0, text: null, truncated: false },
-        timing: null,
-      },
-    });
+    const record = (path: string) => journalRecord({ at: Date.now(), path });
     let db = openDatabase(dataDir);
     new JournalRepo(db).insertMany(['/v1/a', '/v1/b', '/v1/c', '/v1/d'].map(record), 3);
     db.close();

@@ -8,6 +8,7 @@ import { DATABASE_FILE, openDatabase } from '../../electron/gateway/storage/data
 import { JournalRepo } from '../../electron/gateway/storage/journal-repo.ts';
 import { migrations } from '../../electron/gateway/storage/migrations/index.ts';
 import { tempDataDir } from '../helpers/gateway.ts';
+import { journalRecord, keptBody } from '../helpers/journal.ts';
 
 test('opening twice applies every migration exactly once and records each', () => {
   const dir = tempDataDir();
@@ -117,14 +118,7 @@ test('3D tasks from before migration 10 get their own id as the upstream id (the
 test('journal entries from before migration 21 keep their bodies in their detail; newer ones keep them in columns of their own, unescaped', () => {
   const dir = tempDataDir();
   try {
-    const oldDetail = {
-      query: {},
-      requestHeaders: {},
-      request: { contentType: 'application/json', bytes: 15, text: '{"q":"old hay"}', truncated: false },
-      responseHeaders: {},
-      response: { contentType: 'application/json', bytes: 9, text: '{"a":"b"}', truncated: false },
-      timing: null,
-    };
+    const oldDetail = journalRecord({}, { request: keptBody('{"q":"old hay"}'), response: keptBody('{"a":"b"}') }).detail;
     databaseAtVersion(
       dir,
       20,
@@ -135,24 +129,8 @@ test('journal entries from before migration 21 keep their bodies in their detail
     const repo = new JournalRepo(db);
     assert.deepEqual(repo.get(7)?.request.text, '{"q":"old hay"}');
     assert.deepEqual(repo.get(7)?.response.text, '{"a":"b"}');
-    const fresh = { ...oldDetail, request: { ...oldDetail.request, text: '{"q":"new \\"hay\\""}' } };
     const [added] = repo.insertMany(
-      [
-        {
-          at: 2,
-          method: 'POST',
-          path: '/v1/embeddings',
-          protocol: 'openai',
-          model: null,
-          account: 'local',
-          status: 200,
-          durationMs: 1,
-          stream: false,
-          error: null,
-          token: 'default',
-          detail: fresh,
-        },
-      ],
+      [journalRecord({ at: 2 }, { request: keptBody('{"q":"new \\"hay\\""}'), response: keptBody('{"a":"b"}') })],
       100,
     );
     const row = db.prepare('SELECT detail_json, request_text, response_text FROM journal WHERE id = ?').get(added!.id) as Record<

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { JournalBody, JournalEntry } from '../../../shared/journal.ts';
+import type { JournalBody } from '../../../shared/journal.ts';
+import { journalEntry, keptBody } from '../../helpers/journal.ts';
 import { indentJson, journalView } from '../../../electron/gateway/services/journal-view.ts';
 
 describe('indentJson', () => {
@@ -29,28 +30,7 @@ describe('indentJson', () => {
 });
 
 describe('journalView', () => {
-  const entryWith = (request: JournalBody): JournalEntry => ({
-    id: 1,
-    at: 0,
-    method: 'POST',
-    path: '/v1/embeddings',
-    protocol: 'openai',
-    model: 'm',
-    account: 'local',
-    status: 200,
-    durationMs: 1,
-    stream: false,
-    error: null,
-    token: 'default',
-    usage: null,
-    firstOutputMs: null,
-    query: {},
-    requestHeaders: {},
-    request,
-    responseHeaders: {},
-    response: { contentType: 'application/json', bytes: 2, text: '{"a":1}', truncated: false },
-    timing: null,
-  });
+  const entryWith = (request: JournalBody) => journalEntry(1, { request, response: keptBody('{"a":1}') });
   const shown = (request: JournalBody) => journalView(entryWith(request));
 
   test('a whole JSON request, kept as received, is shown indented; the answer is shown as sent', () => {
