@@ -1,5 +1,6 @@
 // The seam's media capabilities: images, moderation, speech, transcription and a realtime session's ears and voice.
 import type { ToolSpec } from '../../protocols/neutral/chat.ts';
+import type { HeardTranscript } from '../../protocols/openai/inbound/audio.ts';
 import type { CallContext } from '../types.ts';
 
 /** A PNG image made by a provider. */
@@ -76,15 +77,8 @@ export interface SpeechProvider {
   ): Promise<Uint8Array>;
 }
 
-/** A transcript with its timing; segments and words are optional (a provider that has none lets the gateway time them evenly). */
-export interface Transcript {
-  text: string;
-  /** Seconds of audio heard. */
-  duration: number;
-  language?: string;
-  segments?: { start: number; end: number; text: string }[];
-  words?: { word: string; start: number; end: number }[];
-}
+/** A transcript with its timing, as the transcription route reads it: segments and words a provider does not give are timed evenly by the gateway. */
+export type Transcript = HeardTranscript;
 
 export interface TranscriptionProvider {
   /** What is said in an uploaded audio file; `translate` answers in English. */
