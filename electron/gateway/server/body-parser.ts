@@ -6,8 +6,8 @@ import { nestsDeeperThan, tooDeepMessage } from './json-depth.ts';
 
 /** The start of a request body as received, kept for the journal instead of re-serialising the parsed value. */
 export interface ReceivedBody {
-  /** The first JOURNAL_BODY_LIMIT bytes, copied (so the whole body is not kept alive). */
-  head: Buffer;
+  /** The body's text when it is at most JOURNAL_BODY_LIMIT bytes (decoded once, for the parser and the journal); else the first JOURNAL_BODY_LIMIT bytes, copied (so the whole body is not kept alive). */
+  head: string | Buffer;
   /** Size of the whole body in bytes. */
   bytes: number;
   /** True when the body was parsed as JSON (accepted by the depth check and JSON.parse). */
@@ -28,10 +28,11 @@ export function installJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
     const buffer = typeof body === 'string' ? Buffer.from(body) : body;
-    const received: ReceivedBody = { head: Buffer.from(buffer.subarray(0, JOURNAL_BODY_LIMIT)), bytes: buffer.length, json: false };
+    const text = buffer.toString('utf8');
+    const head = buffer.length <= JOURNAL_BODY_LIMIT ? text : Buffer.from(buffer.subarray(0, JOURNAL_BODY_LIMIT));
+    const received: ReceivedBody = { head, bytes: buffer.length, json: false };
     request.receivedBody = received;
     request.rawBody = buffer;
-    const text = buffer.toString('utf8');
     if (text.trim() === '') {
       done(null, undefined);
       return;

@@ -16,6 +16,6 @@ export function requestBodyOf(request: FastifyRequest): JournalBody {
   if (!received.json && contentType !== null && !TEXTUAL_CONTENT.test(contentType)) {
     return { contentType, bytes: received.bytes, text: null, truncated: false };
   }
-  const truncated = received.bytes > received.head.length;
-  return { contentType, bytes: received.bytes, text: received.head.toString('utf8'), truncated };
+  if (typeof received.head === 'string') return { contentType, bytes: received.bytes, text: received.head, truncated: false };
+  return { contentType, bytes: received.bytes, text: received.head.toString('utf8'), truncated: true };
 }
