@@ -59,7 +59,8 @@ export function journalView(entry: JournalEntry): JournalEntry {
 }
 
 function indentedBody(body: JournalBody): JournalBody {
-  if (body.text === null || body.truncated || (body.contentType !== null && !/json/i.test(body.contentType))) return body;
+  // Any content type: the gateway reads a body as JSON whatever its type says (`curl -d` sends a form type).
+  if (body.text === null || body.truncated) return body;
   const start = body.text.trimStart()[0];
   if (start !== '{' && start !== '[') return body;
   try {

@@ -40,11 +40,16 @@ describe('journalView', () => {
     assert.equal(view.response.text, '{"a":1}');
   });
 
+  test('JSON sent under another content type is indented too, as the gateway read it as JSON', () => {
+    const view = shown({ contentType: 'application/x-www-form-urlencoded', bytes: 7, text: '{"a":1}', truncated: false });
+    assert.equal(view.request.text, '{\n  "a": 1\n}');
+  });
+
   test('a cut, invalid, non-JSON or too large body is shown as kept', () => {
     const kept: JournalBody[] = [
       { contentType: 'application/json', bytes: 99, text: '{"input":["a"', truncated: true },
       { contentType: 'application/json', bytes: 9, text: '{"input":', truncated: false },
-      { contentType: 'text/plain', bytes: 7, text: '{"a":1}', truncated: false },
+      { contentType: 'text/plain', bytes: 7, text: 'a: 1, b: [2]', truncated: false },
       { contentType: 'application/json', bytes: 7, text: '"a b c"', truncated: false },
       { contentType: 'application/json', bytes: 0, text: null, truncated: false },
     ];
