@@ -36,6 +36,8 @@ export class BillingService {
   /** Configured model aliases: an alias is priced as the model it stands for. */
   private readonly aliases: Readonly<Record<string, string>>;
   private readonly upkeep: LedgerUpkeep;
+  /** How charges are committed (`upkeep.writes`, else each at once). */
+  private readonly writes: CommittedWrites;
   /** The price table, read on every charge (so a price the owner changed bills the next call). */
   private readonly prices: PriceLookup;
   /** Clock time of the last roll-up step; -Infinity: none yet, so the first charge makes one. */
@@ -51,6 +53,7 @@ export class BillingService {
     this.clock = clock;
     this.aliases = aliases;
     this.upkeep = upkeep;
+    this.writes = upkeep.writes ?? writeAtOnce;
     this.prices = prices;
   }
 
@@ -68,7 +71,7 @@ export class BillingService {
    */
   async chargeCommitted(principal: Principal, usage: Usage): Promise<number> {
     const { entry, amount } = this.entryOf(principal, usage);
-    await (this.upkeep.writes ?? writeAtOnce).commit(() => this.record(entry));
+    await this.writes.commit(() => this.record(entry));
     return amount;
   }
 
@@ -79,7 +82,7 @@ export class BillingService {
    */
   chargeAnswered(principal: Principal, usage: Usage): number {
     const { entry, amount } = this.entryOf(principal, usage);
-    (this.upkeep.writes ?? writeAtOnce).defer(() => this.record(entry));
+    this.writes.defer(() => this.record(entry));
     return amount;
   }
 
