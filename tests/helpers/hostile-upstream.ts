@@ -1,0 +1,74 @@
+// Test helper: an upstream a test scripts byte by byte (node:http on port 0), to play a broken or hostile provider behind a relay channel; it records every request it receives.
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { ChannelKind } from '../../electron/gateway/providers/types.ts';
+import { memoryChannels, type TestChannel } from './channels.ts';
+import { startGateway, type TestGateway } from './gateway.ts';
+
+/** One request the upstream received, body read whole. */
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** What the test's handler gets: the request (body already read) and the raw response to write anything to. */
+export type HostileHandler = (request: ReceivedRequest, response: ServerResponse, raw: IncomingMessage) => void | Promise<void>;
+
+export interface HostileUpstream {
+  url: string;
+  /** Every request received so far, oldest first. */
+  requests: ReceivedRequest[];
+  /** Replaces the handler for the next requests. */
+  handle(handler: HostileHandler): void;
+  /** Closes the server and every connection still open (a handler that never ends its answer is cut). */
+  close(): Promise<void>;
+}
+
+/** Starts an upstream on 127.0.0.1, port 0, answering each request with `handler` (default: 404). */
+export async function hostileUpstream(handler?: HostileHandler): Promise<HostileUpstream> {
+  let current: HostileHandler = handler ?? ((_, response) => void response.writeHead(404).end());
+  const requests: ReceivedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const server = http.createServer((incoming, response) => {
+    const parts: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => parts.push(chunk));
+    incoming.on('end', () => {
+      const received = {
+        method: incoming.method ?? 'GET',
+        url: incoming.url ?? '/',
+        headers: incoming.headers,
+        body: Buffer.concat(parts),
+      };
+      requests.push(received);
+      Promise.resolve(current(received, response, incoming)).catch(() => response.destroy());
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    handle(next) {
+      current = next;
+    },
+    close() {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A gateway whose one channel (kind `kind`, key `key`, every model) points at `upstream`; extra channel fields override. */
+export async function gatewayBefore(
+  upstream: HostileUpstream,
+  kind: ChannelKind,
+  key: string | null = 'sk-hostile-test-key-0123456789abcdef',
+  channel: Partial<TestChannel> = {},
+): Promise<TestGateway> {
+  return startGateway({ channels: memoryChannels([{ name: 'hostile', kind, baseUrl: upstream.url, key, models: ['*'], ...channel }]) });
+}
