@@ -1,6 +1,6 @@
 // Runs the gateway for the desktop app: start on the preferred port (or a free one), pause, resume, stop, and tell listeners.
 import type { DesktopConnection } from '../../shared/ipc.ts';
-import type { Gateway, GatewayConfig } from '../gateway/index.ts';
+import { DataDirError, type Gateway, type GatewayConfig } from '../gateway/index.ts';
 
 export interface GatewayHostOptions {
   /** The gateway's configuration; read again by restart(). */
@@ -91,9 +91,12 @@ export class GatewayHost {
     return this.serial(() => this.close());
   }
 
-  /** Reports a start failure in words the user can act on. */
+  /** Reports a start failure in words the user can act on (a data dir problem already says what to do). */
   fail(error: unknown): void {
-    this.problem = `The server could not start: ${error instanceof Error ? error.message : String(error)}. Quit and start Gatehouse again; if it persists, check the data folder is writable.`;
+    const advice =
+      error instanceof DataDirError ? '' : ' Quit and start Gatehouse again; if it persists, check the data folder is writable.';
+    const message = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+    this.problem = `The server could not start: ${message}.${advice}`;
     this.options.onChange(this.connection());
   }
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 
 /** What is wrong with the data dir or its database. */
-export type DataDirProblem = 'unwritable' | 'not_a_database' | 'corrupt';
+export type DataDirProblem = 'unwritable' | 'not_a_database' | 'corrupt' | 'newer_schema';
 
 /** Thrown before the gateway listens when its data dir cannot be used; the message names the path and the fix. */
 export class DataDirError extends Error {

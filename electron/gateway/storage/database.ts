@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { assertUsableDatabase, assertWritableDir, classify, dataDirUnusable } from './data-dir-check.ts';
 import { migrations, type Migration } from './migrations/index.ts';
+import { assertKnownSchema, refuseNewerFile } from './schema-level.ts';
 import { cacheStatements } from './statement-cache.ts';
 import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../private-files.ts';
 
@@ -22,7 +23,8 @@ export interface OpenDatabaseOptions {
  * `synchronous = FULL` makes every committed write durable before the request is answered (the bookkeeping group
  * commit switches to NORMAL for its own transaction, see group-commit.ts).
  * The data dir is kept at 0700 and the database with its -wal/-shm at 0600. A data dir that cannot be written, a file
- * that is no database or a database failing the integrity check throws a DataDirError (see data-dir-check.ts).
+ * that is no database, a database failing the integrity check or one a newer Gatehouse wrote throws a DataDirError (see
+ * data-dir-check.ts and schema-level.ts).
  */
 export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {}): Db {
   return openSqliteFile(dataDir, DATABASE_FILE, migrations, options.beforeMigrate);
@@ -30,7 +32,8 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
 
 /**
  * Opens (creating if needed) `<dataDir>/<fileName>` as the product database is opened: the same pragmas and durability,
- * owner-only modes, start-up checks and DataDirErrors; then applies `steps` (its own numbered schema steps).
+ * owner-only modes, start-up checks and DataDirErrors; then applies `steps` (its own numbered schema steps). A file that
+ * records a step not among `steps` (written by a newer Gatehouse) is refused before anything is written to it.
  */
 export function openSqliteFile(dataDir: string, fileName: string, steps: readonly Migration[], beforeMigrate?: (db: Db) => void): Db {
   try {
@@ -40,6 +43,7 @@ export function openSqliteFile(dataDir: string, fileName: string, steps: readonl
   }
   assertWritableDir(dataDir);
   const file = path.join(dataDir, fileName);
+  refuseNewerFile(file, steps);
   let db: Db | undefined;
   try {
     ensurePrivateFile(file);
@@ -62,9 +66,11 @@ export function openSqliteFile(dataDir: string, fileName: string, steps: readonl
 
 /**
  * Applies every migration not yet recorded in `schema_migrations`, each in its own write transaction, so a
- * step numbered below one already applied (work merged in another order) still runs exactly once.
+ * step numbered below one already applied (work merged in another order) still runs exactly once. A file recording a
+ * step not among `steps` is refused first (a DataDirError), with nothing written.
  */
 export function migrate(db: Db, steps: readonly Migration[] = migrations): void {
+  assertKnownSchema(db, db.name, steps);
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
   adoptUserVersion(db, steps);
   for (const migration of steps) {

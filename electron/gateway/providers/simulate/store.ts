@@ -1,6 +1,8 @@
 // The simulator's own SQLite file in the data dir (simulate.sqlite): the simulated upstream's state, kept apart from the product database.
+import path from 'node:path';
 import { openSqliteFile, type Db } from '../../storage/database.ts';
 import type { Migration } from '../../storage/migrations/index.ts';
+import { refuseNewerFile } from '../../storage/schema-level.ts';
 
 /** File name of the simulator's store inside the data dir. */
 export const SIMULATE_FILE = 'simulate.sqlite';
@@ -25,4 +27,12 @@ CREATE TABLE sim_reviews (
 /** Opens (creating if needed) `<dataDir>/simulate.sqlite` with the product database's pragmas, durability and owner-only modes. */
 export function openSimulateStore(dataDir: string): Db {
   return openSqliteFile(dataDir, SIMULATE_FILE, STEPS);
+}
+
+/**
+ * Refuses a `<dataDir>/simulate.sqlite` a newer Gatehouse wrote, reading it only: run before the product database is
+ * opened, so neither file is changed when one of them is refused.
+ */
+export function refuseNewerSimulateStore(dataDir: string): void {
+  refuseNewerFile(path.join(dataDir, SIMULATE_FILE), STEPS);
 }
