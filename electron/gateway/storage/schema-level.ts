@@ -14,7 +14,9 @@ export function assertKnownSchema(db: Database.Database, file: string, steps: re
   const known = new Set(steps.map((step) => step.version));
   const knownLevel = Math.max(0, ...known);
   const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get() !== undefined;
-  const recorded = hasTable ? (db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all() as number[]) : [];
+  // No `pluck()`: a gateway's `db.prepare` shares one statement per text (statement-cache.ts), so its mode must not change.
+  const rows = hasTable ? (db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[]) : [];
+  const recorded = rows.map((row) => row.version);
   const userVersion = db.pragma('user_version', { simple: true }) as number;
   const unknown = recorded.filter((version) => !known.has(version));
   if (userVersion > knownLevel) unknown.push(userVersion);
@@ -42,7 +44,7 @@ export function refuseNewerFile(file: string, steps: readonly Migration[]): void
 }
 
 function newerSchema(file: string, level: number, knownLevel: number, unknown: number[]): DataDirError {
-  const which = level > knownLevel ? `schema ${level}` : `schema ${level} with step ${unknown.join(', ')}, which this one lacks`;
+  const which = level > knownLevel ? `schema ${level}` : `schema step ${unknown.join(', ')}, which this one lacks`;
   return new DataDirError(
     'newer_schema',
     file,
