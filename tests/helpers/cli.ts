@@ -16,7 +16,10 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | string | null>;
 }
 
-/** Starts `gatehouse serve` with the args and resolves once it prints `listening on`. */
+/**
+ * Starts `gatehouse serve` with the args and resolves once it prints `listening on`; rejects when it exits first, with
+ * an error carrying its `exitCode` and `stderr`.
+ */
 export async function serveCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
   const child = spawn(process.execPath, [CLI, 'serve', ...args], {
     env: { ...process.env, ...env },
@@ -37,7 +40,10 @@ export async function serveCli(args: string[], env: NodeJS.ProcessEnv = {}): Pro
         if (match) resolve(match[1]!);
       }
     });
-    child.once('exit', (code) => reject(new Error(`gatehouse serve exited with ${code} before listening:\n${stderr}`)));
+    // 'close' rather than 'exit': everything it printed has been read by then.
+    child.once('close', (code) =>
+      reject(Object.assign(new Error(`gatehouse serve exited with ${code} before listening:\n${stderr}`), { exitCode: code, stderr })),
+    );
   });
   return {
     child,

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { isOpenableExternalUrl, type DesktopConnection } from '../../../shared/ipc.ts';
-import type { Gateway, GatewayConfig } from '../../../electron/gateway/index.ts';
+import { DataDirError, type Gateway, type GatewayConfig } from '../../../electron/gateway/index.ts';
 import { GatewayHost } from '../../../electron/main/gateway-host.ts';
 import { registerIpc, type IpcHandlers } from '../../../electron/main/ipc.ts';
 import { isAppUrl } from '../../../electron/main/navigation.ts';
@@ -212,5 +212,8 @@ describe('gateway host', () => {
     });
     host.fail(new Error('SQLITE_CANTOPEN'));
     assert.match(changes[0]!.problem!, /SQLITE_CANTOPEN.*Quit and start Gatehouse again/);
+    // A data dir problem already says what to do (a newer database: upgrade, or another data folder); nothing is added to it.
+    host.fail(new DataDirError('newer_schema', '/tmp/x/gatehouse.sqlite', 'Written by a newer Gatehouse: upgrade Gatehouse.'));
+    assert.equal(changes[1]!.problem, 'The server could not start: Written by a newer Gatehouse: upgrade Gatehouse.');
   });
 });
