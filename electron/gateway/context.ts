@@ -281,6 +281,7 @@ export function createContext(options: ContextOptions): GatewayContext {
   const moderations = new ModerationService(providers);
   const retrieval = new RetrievalService(providers, billing);
   const files = new ApiFiles({ repo: new FilesRepo(db), clock, dataDir: options.dataDir, limits: storageLimits, onError: reportError });
+  const relayedResponses = new RelayedResponses(new RelayedResponsesRepo(db), clock, storageLimits);
   const batches = new BatchesService({
     db,
     repo: new BatchesRepo(db),
@@ -288,7 +289,16 @@ export function createContext(options: ContextOptions): GatewayContext {
     files,
     clock,
     limits: storageLimits,
-    lines: new BatchLines({ providers, billing, chat: chatCompletions, responses, retrieval, moderations, onError: reportError }),
+    lines: new BatchLines({
+      providers,
+      billing,
+      chat: chatCompletions,
+      responses,
+      retrieval,
+      moderations,
+      relayed: relayedResponses,
+      onError: reportError,
+    }),
   });
   return {
     db,
@@ -336,7 +346,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     files,
     batches,
     batchRunner: new BatchRunner({ batches, onError: reportError }),
-    relayedResponses: new RelayedResponses(new RelayedResponsesRepo(db), clock, storageLimits),
+    relayedResponses,
     storageLimits,
     tasks3d: new Tasks3dService({
       repo: new Tasks3dRepo(db),

@@ -2,34 +2,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import OpenAI, { toFile } from 'openai';
-import { manualClock, type ManualClock } from '../helpers/clock.ts';
+import { jsonl, runUntil, upload } from '../helpers/batches.ts';
+import { manualClock } from '../helpers/clock.ts';
 import { startGateway, tempDataDir, type TestGateway } from '../helpers/gateway.ts';
 
-const jsonl = (lines: readonly unknown[]) =>
-  lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n') + '\n';
 const chatLine = (index: number) => ({
   custom_id: `request-${index}`,
   method: 'POST',
   url: '/v1/chat/completions',
   body: { model: 'sim-chat', messages: [{ role: 'user', content: `Question number ${index}` }], max_tokens: 20 },
 });
-
-/** Moves the clock a quarter second at a time until the batch reaches `status`; the distinct statuses seen on the way. */
-async function runUntil(client: OpenAI, clock: ManualClock, id: string, status: string) {
-  const seen = [(await client.batches.retrieve(id)).status as string];
-  for (let step = 0; step < 2000; step++) {
-    clock.advance(250);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    const batch = await client.batches.retrieve(id);
-    if (seen.at(-1) !== batch.status) seen.push(batch.status);
-    if (batch.status === status) return { batch, seen };
-  }
-  throw new Error(`batch ${id} never reached ${status}: ${seen.join(' → ')}`);
-}
-
-async function upload(client: OpenAI, text: string, purpose: 'batch' | 'user_data' = 'batch') {
-  return client.files.create({ file: await toFile(Buffer.from(text), 'input.jsonl'), purpose });
-}
 
 describe('files and batches', () => {
   const clock = manualClock();

@@ -36,7 +36,8 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
     const bill = { principal: request.principal, endpoint: ENDPOINT, model: parsed.model };
     if (passthrough) {
       // A follow-up goes to the channel that stored the earlier response, and only there: another would not know it.
-      const previous = parsed.previousResponseId === null ? undefined : relayed.find(accountId, parsed.previousResponseId);
+      // An id this account did not create there is refused as unknown (the channel's key would let anyone continue it).
+      const previous = parsed.previousResponseId === null ? undefined : relayed.followUp(accountId, parsed.previousResponseId);
       const asked = {
         operation: 'responses',
         model: parsed.model,

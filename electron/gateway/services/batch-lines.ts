@@ -11,6 +11,7 @@ import type { BillingService } from './billing.ts';
 import type { ChatCompletionsService } from './chat-completions.ts';
 import { ChatMetering } from './chat-metering.ts';
 import type { ModerationService } from './moderations.ts';
+import type { RelayedResponses } from './relayed-responses.ts';
 import type { ResponsesService } from './responses.ts';
 import type { RetrievalService } from './retrieval.ts';
 
@@ -37,6 +38,8 @@ export interface BatchLinesDeps {
   responses: ResponsesService;
   retrieval: RetrievalService;
   moderations: ModerationService;
+  /** Which channel stored which relayed Responses id, per account: a line's follow-up goes there, its new id is remembered. */
+  relayed: RelayedResponses;
   /** A failure that is not an answer (a bug): reported, and the line answers 500. */
   onError: (error: unknown) => void;
 }
@@ -56,7 +59,7 @@ export class BatchLines {
       const model = typeof body['model'] === 'string' ? body['model'] : undefined;
       const operation = RELAYED[url];
       const passthrough = model === undefined ? undefined : this.deps.providers.for(call, model).passthrough;
-      if (passthrough && operation && model !== undefined) return await this.relay(passthrough, operation, model, call);
+      if (passthrough && operation && model !== undefined) return await this.relay(passthrough, operation, model, body, call);
       return { status: 200, body: await this.answer(url, body, call) };
     } catch (error) {
       // A line stopped because the gateway is stopping is no bug: its answer is dropped and it runs again after the restart.
@@ -90,9 +93,13 @@ export class BatchLines {
     passthrough: PassthroughProvider,
     operation: PassthroughOperation,
     model: string,
+    body: Record<string, unknown>,
     call: CallContext,
   ): Promise<LineAnswer> {
-    const reply = await passthrough.forward({ operation, model, stream: false }, call);
+    const { accountId } = call.principal;
+    const previousId = operation === 'responses' ? body['previous_response_id'] : undefined;
+    const previous = typeof previousId === 'string' ? this.deps.relayed.followUp(accountId, previousId) : undefined;
+    const reply = await passthrough.forward({ operation, model, stream: false, ...(previous && { channelId: previous.channelId }) }, call);
     const chunks: Uint8Array[] = [];
     let size = 0;
     for await (const chunk of reply.body) {
@@ -104,6 +111,9 @@ export class BatchLines {
     const usage = await reply.usage;
     const estimate = () => (call.rawBody ? countTokens(call.rawBody.toString('utf8')) : 0);
     if (usage) this.metering.chargeRelayed({ principal: call.principal, endpoint: call.endpoint, model }, usage, estimate);
+    if (usage?.responseId !== undefined && reply.channelId !== undefined) {
+      this.deps.relayed.remember(accountId, usage.responseId, { channelId: reply.channelId, model });
+    }
     const text = Buffer.concat(chunks).toString('utf8');
     try {
       return { status: reply.status, body: JSON.parse(text) as unknown };

@@ -2,6 +2,7 @@
 import type { Clock } from '../time.ts';
 import type { RelayedResponsesRepo } from '../storage/relayed-responses-repo.ts';
 import { STORAGE_LIMITS, type StorageLimits } from './storage-limits.ts';
+import { responseNotFound } from './stored-responses.ts';
 
 /** Where a relayed response lives: its channel and the model it was created for. */
 export interface RelayedResponse {
@@ -38,6 +39,17 @@ export class RelayedResponses {
   find(accountId: number, responseId: string): RelayedResponse | undefined {
     const row = this.repo.find(accountId, responseId);
     return row && { channelId: row.channel_id, model: row.model };
+  }
+
+  /**
+   * Where a relayed follow-up (`previous_response_id`) must go. An id the account's relayed calls did not create (unknown,
+   * expired, stored by the gateway itself, or another account's, whose key the channel shares) is refused with the same 404
+   * as an unknown previous response, before anything is sent upstream.
+   */
+  followUp(accountId: number, previousId: string): RelayedResponse {
+    const where = this.find(accountId, previousId);
+    if (!where) throw responseNotFound(previousId, 'previous_response_id', 'Previous response');
+    return where;
   }
 
   forget(accountId: number, responseId: string): void {

@@ -20,6 +20,11 @@ export interface PreparedResponse {
   inputFrom: number;
 }
 
+/** The 404 of a response id the account cannot see (unknown, expired or another account's): the same words whichever it is. */
+export function responseNotFound(responseId: string, param: string | null = null, what = 'Response'): GatewayError {
+  return new GatewayError('not_found', `${what} with id '${responseId}' not found.`, param);
+}
+
 export class StoredResponses {
   private readonly repo: ResponsesRepo;
   private readonly db: Db;
@@ -118,7 +123,7 @@ export class StoredResponses {
 
   private find(accountId: number, responseId: string, param: string | null = null, what = 'Response'): StoredResponseRow {
     const row = this.repo.find(accountId, responseId, this.notBefore());
-    if (!row) throw new GatewayError('not_found', `${what} with id '${responseId}' not found.`, param);
+    if (!row) throw responseNotFound(responseId, param, what);
     return row;
   }
 
