@@ -6,6 +6,16 @@ import type { CallContext, PassthroughProvider, PassthroughRequest, RelayedUsage
 import { sseFrame, writeFrame, type StreamFailure } from './sse.ts';
 
 /**
+ * Headers every relayed answer gets: its body is the upstream's, served from the gateway's origin, so a browser must
+ * neither guess another type for it (an HTML page that could read the console's origin) nor run anything it holds.
+ * API clients (JSON, SSE, audio) ignore both.
+ */
+export const RELAYED_BODY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; sandbox",
+} as const;
+
+/**
  * Forwards the call through `passthrough` and writes the upstream's answer raw. Return its promise from the route handler.
  * `charge` gets the usage and the channel that answered once the answer ended (finished, cut by the caller, or broken upstream); error answers are not charged.
  * An upstream that breaks off after the headers went out ends an event stream with `failure.errorEvent`; nothing is retried.
@@ -29,7 +39,12 @@ export async function relayReply(
   reply.hijack();
   const raw = reply.raw;
   // Headers set before the hijack (CORS, for one) go out too.
-  raw.writeHead(upstream.status, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...upstream.headers, 'x-accel-buffering': 'no' });
+  raw.writeHead(upstream.status, {
+    ...(reply.getHeaders() as OutgoingHttpHeaders),
+    ...upstream.headers,
+    ...RELAYED_BODY_HEADERS,
+    'x-accel-buffering': 'no',
+  });
   const sse = /text\/event-stream/i.test(upstream.headers['content-type'] ?? '');
   // A stream's headers go out now, as the upstream's did (a client learns the stream is open before its first event);
   // other answers send them with their first bytes, one write instead of two.

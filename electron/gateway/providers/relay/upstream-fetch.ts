@@ -2,6 +2,7 @@
 import { Readable } from 'node:stream';
 import { request as undiciRequest } from 'undici';
 import { GatewayError } from '../../errors.ts';
+import { decodedBody } from './content-decoding.ts';
 
 /** What relay reads of an upstream answer: its status, headers and body bytes as they arrive. */
 export interface UpstreamResponse {
@@ -49,7 +50,7 @@ export async function upstreamFetch(url: string, init: UpstreamInit, timeoutMs: 
   try {
     const answer = await undiciRequest(url, {
       method: init.method ?? 'POST',
-      // The body is passed on as it comes: an encoded one would reach the caller without its encoding header.
+      // The body is passed on as it comes; one encoded anyway is decoded (an encoded one would reach the caller without its encoding header).
       headers: { ...init.headers, 'accept-encoding': 'identity' },
       ...(init.body !== undefined && { body: Buffer.isBuffer(init.body) ? init.body : Readable.from(init.body) }),
       signal: controller.signal,
@@ -60,11 +61,18 @@ export async function upstreamFetch(url: string, init: UpstreamInit, timeoutMs: 
       for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
     }
     body = answer.body;
-    const response = { status: answer.statusCode, ok: answer.statusCode >= 200 && answer.statusCode < 300, headers, body: answer.body };
+    // A final status outside 200–599 is no HTTP answer a caller could read (informational ones never reach here).
+    if (answer.statusCode < 200 || answer.statusCode > 599) {
+      throw new GatewayError('upstream_failed', `answered with HTTP status ${answer.statusCode}, which is not a final HTTP status`);
+    }
+    const decoded = decodedBody(answer.body, headers.get('content-encoding'));
+    if (decoded !== answer.body) for (const name of ['content-encoding', 'content-length']) headers.delete(name);
+    const response = { status: answer.statusCode, ok: answer.statusCode >= 200 && answer.statusCode < 300, headers, body: decoded };
     return { response, stop };
   } catch (error) {
     stop();
     if (signal.aborted) throw callerGone();
+    if (error instanceof GatewayError) throw error;
     if (timedOut) throw new GatewayError('upstream_failed', `no response headers within ${timeoutMs} ms`);
     throw new GatewayError('upstream_failed', `connection failed (${causeOf(error)})`);
   } finally {

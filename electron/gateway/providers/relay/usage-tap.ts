@@ -70,12 +70,13 @@ export class UsageTap {
       return rest === '' ? [] : [this.encoder.encode(rest)];
     }
     if (this.copied > JSON_TAP_LIMIT) return [];
-    const text = Buffer.concat(this.copy).toString('utf8');
-    const value = parsed(text);
+    const bytes = Buffer.concat(this.copy);
+    const value = parsed(bytes.toString('utf8'));
     if (value !== undefined) this.kind.read(value, this.usage, false);
     if (this.shape !== 'whole') return [];
-    // A renamed answer was held whole: it goes out now, renamed when it parsed.
-    return [this.encoder.encode(value !== undefined && this.rename(value) ? JSON.stringify(value) : text)];
+    // A renamed answer was held whole: it goes out now, renamed when it parsed and can be written again, else as it came.
+    const renamed = value !== undefined && this.rename(value) ? serialized(value) : undefined;
+    return [renamed === undefined ? bytes : this.encoder.encode(renamed)];
   }
 
   private passEvents(chunk: Uint8Array): Uint8Array[] {
@@ -107,7 +108,7 @@ export class UsageTap {
         const value = parsed(element);
         if (value === undefined) return element;
         this.kind.read(value, this.usage, false);
-        return this.rename(value) ? JSON.stringify(value) : element;
+        return this.rename(value) ? (serialized(value) ?? element) : element;
       });
       return pieces.map((piece) => this.encoder.encode(piece));
     }
@@ -150,6 +151,15 @@ export class UsageTap {
 
 function join(pieces: Uint8Array[]): Uint8Array {
   return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+}
+
+/** `value` as JSON text; undefined when it nests too deep to write (JSON.parse reads any depth, JSON.stringify recurses). */
+function serialized(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
 }
 
 function parsed(text: string): unknown {
