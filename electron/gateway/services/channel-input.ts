@@ -62,7 +62,11 @@ export function checkApi(kind: string, api: string | undefined, previous: string
   return api as ChannelApiName;
 }
 
-/** An https URL, or http to this machine (a local Ollama); no credentials, query or fragment. Returned without a trailing slash. */
+/** Why a plain-http base URL is refused: the rule, as the error states it. */
+const PLAIN_HTTP_RULE =
+  'must use https (plain http only to this machine: localhost, 127.x.x.x or [::1]; not other .localhost names, link-local, private or public hosts)';
+
+/** An https URL, or http to this machine's loopback (a local Ollama); no credentials, query or fragment. Returned without a trailing slash. */
 export function normalizeBaseUrl(text: string): string {
   const shown = text.trim().slice(0, 200);
   const bad = (why: string) =>
@@ -79,16 +83,26 @@ export function normalizeBaseUrl(text: string): string {
   if (url.username !== '' || url.password !== '') throw bad('must not carry a user name or password (give the key with --key-stdin)');
   if (url.search !== '' || url.hash !== '') throw bad('must not have a query or fragment');
   if (url.protocol === 'http:') {
-    if (!isLoopback(url.hostname)) throw bad('must use https (plain http only to this machine: localhost, 127.x.x.x or [::1])');
+    if (!isLoopbackLiteral(url.hostname)) throw bad(PLAIN_HTTP_RULE);
   } else if (url.protocol !== 'https:') {
     throw bad('must be an https URL');
   }
   return url.href.replace(/\/+$/, '');
 }
 
-function isLoopback(hostname: string): boolean {
+/**
+ * True for a URL host (as `URL` normalizes it) that can only mean this machine's loopback: `localhost` itself, a
+ * 127.0.0.0/8 literal, `[::1]` or the IPv4-mapped form of a 127 address. Other `.localhost` names are refused: they reach
+ * loopback only when the resolver says so. Plain http to anything else would send the channel's key readable on the way.
+ */
+function isLoopbackLiteral(hostname: string): boolean {
   const host = hostname.toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return (
+    host === 'localhost' ||
+    host === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
+    /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host)
+  );
 }
 
 export function checkInteger(field: keyof typeof CHANNEL_NUMBER_LIMITS, value: number): number {
