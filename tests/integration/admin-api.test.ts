@@ -66,6 +66,23 @@ describe('admin API', () => {
     assert.equal(server.gateway.adminToken.length >= 40, true, 'the admin token is long and random');
   });
 
+  test('an address from before its console secret was rotated gets a 401 that says so, not that the token changes at every start', async () => {
+    const own = await startGateway({ secrets: memoryStore(), bookmarkableConsole: true });
+    try {
+      const old = own.gateway.adminToken;
+      const rotated = await request(`${own.url}/admin/api/console-secret/rotate`, 'POST', { token: old });
+      assert.equal(rotated.status, 200);
+      const refused = await request(`${own.url}/admin/api/status`, 'GET', { token: old });
+      assert.equal(refused.status, 401);
+      assert.match(refused.body.error.message, /^Wrong admin token: .*earlier run of the gateway.*console secret was rotated/);
+      assert.doesNotMatch(refused.body.error.message, /every start/);
+      const fresh = new URL(rotated.body.consoleUrl).searchParams.get('admin_token')!;
+      assert.equal((await request(`${own.url}/admin/api/status`, 'GET', { token: fresh })).status, 200);
+    } finally {
+      await own.stop();
+    }
+  });
+
   test('status reports the listener, settings, accounts and the next scan', async () => {
     const { status, body } = await admin('GET', '/status');
     assert.equal(status, 200);

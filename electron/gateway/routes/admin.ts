@@ -1,4 +1,4 @@
-// Admin API of the console (/admin/api/…) and its event socket (/admin/ws), guarded by the per-launch admin token.
+// Admin API of the console (/admin/api/…) and its event socket (/admin/ws), guarded by the admin token (the kept console secret, or a per-run token).
 import type { FastifyInstance } from 'fastify';
 import { ADMIN_ROUTES, type AdminRouteName, type ScanSummary } from '../../../shared/admin-api.ts';
 import type { GatewayContext } from '../context.ts';

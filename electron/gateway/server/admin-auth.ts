@@ -1,4 +1,4 @@
-// Checks the console's per-launch admin token: `Authorization: Bearer` on HTTP, the token subprotocol on the admin WebSocket.
+// Checks the console's admin token (the data dir's kept console secret, else a per-run token): `Authorization: Bearer` on HTTP, the token subprotocol on the admin WebSocket.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ADMIN_WS_TOKEN_PREFIX } from '../../../shared/admin-events.ts';
@@ -35,7 +35,7 @@ export function requireAdminToken(headers: IncomingHttpHeaders, expected: string
   if (!sameSecret(presented, expected)) {
     throw new GatewayError(
       'unauthorized',
-      'Wrong admin token: it changes on every start of the gateway; open the console URL printed by the current run',
+      'Wrong admin token: this console address is from an earlier run of the gateway (a per-run address), or its console secret was rotated; open the console URL that the latest `gatehouse serve` printed',
     );
   }
 }

@@ -23,7 +23,7 @@ export const en = {
     'Lost the live connection to the gateway; reconnecting. Statuses may be stale until it is back — check that the gateway still runs.',
   missingTokenTitle: 'This console needs its admin token',
   missingTokenBody:
-    'Open the console through the address that `gatehouse serve` printed when it started; it carries a one-time ?admin_token=… that this tab then keeps. The token changes on every start.',
+    'Open the console through the address that `gatehouse serve` printed when it started; it carries ?admin_token=…, which this tab then keeps. The address stays the same across restarts, so you can bookmark it (unless its console secret is rotated, or the gateway runs with --secrets none).',
   missingTokenDesktop: 'In the desktop app the console opens by itself from the window or the tray icon.',
   // shared
   copy: 'Copy',

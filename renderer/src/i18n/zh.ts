@@ -23,7 +23,7 @@ export const zh: Record<MessageKey, string> = {
   socketRetrying: '与网关的实时连接已断开，正在重连。恢复前状态可能不是最新的——请确认网关仍在运行。',
   missingTokenTitle: '控制台需要管理令牌',
   missingTokenBody:
-    '请通过 `gatehouse serve` 启动时打印的地址打开控制台；该地址带有一次性的 ?admin_token=…，本标签页会保存它。每次启动令牌都会改变。',
+    '请通过 `gatehouse serve` 启动时打印的地址打开控制台；该地址带有 ?admin_token=…，本标签页会保存它。该地址在重启后保持不变，可以加入书签（除非轮换了控制台密钥，或网关以 --secrets none 运行）。',
   missingTokenDesktop: '在桌面应用中，控制台会从窗口或托盘图标直接打开。',
   copy: '复制',
   copied: '已复制',
