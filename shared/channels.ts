@@ -1,4 +1,5 @@
 // Relay channels as the admin API, the CLI and the console see them: the summary (never the key, only its hint) and the input.
+import { scrubText } from './secret-scrub.ts';
 
 /** The wire protocols an upstream channel can speak: three chat relays, and two portrait and 3D services (`platform`, `volcengine`). */
 export const CHANNEL_KINDS = ['openai', 'anthropic', 'gemini', 'platform', 'volcengine'] as const;
@@ -140,7 +141,10 @@ export function secretHint(secret: string): string {
   return `${secret.slice(0, head)}…${tail > 0 ? secret.slice(-tail) : ''}`;
 }
 
-/** `text` with every occurrence of `secret` replaced by its hint (an upstream error may echo the key); as it is without a secret. */
+/**
+ * `text` with every occurrence of `secret` replaced by its hint (an upstream error may echo the key), in any encoding a reader
+ * could decode (raw, JSON-escaped, percent-encoded, base64: `secret-scrub.ts`); as it is without a secret.
+ */
 export function hideSecret(text: string, secret: string | null): string {
-  return secret ? text.replaceAll(secret, secretHint(secret)) : text;
+  return secret ? scrubText(text, [{ secret, hint: secretHint(secret) }]) : text;
 }

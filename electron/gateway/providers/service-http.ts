@@ -1,6 +1,7 @@
-// One HTTP call of a portrait or 3D service channel: a time limit, no redirects, a bounded answer, and failures as UpstreamError with the key never in the text.
+// One HTTP call of a portrait or 3D service channel: a time limit, no redirects, a bounded answer with the key scrubbed from it, and failures as UpstreamError with the key never in the text.
 import { hideSecret } from '../../../shared/channels.ts';
 import { UpstreamError } from '../errors.ts';
+import { scrubBuffer } from './relay/key-scrub.ts';
 
 /** Longest JSON answer read from a service upstream. */
 export const SERVICE_JSON_LIMIT = 1024 * 1024;
@@ -25,7 +26,7 @@ export interface ServiceRequest {
   secret?: string | null;
 }
 
-/** Sends the request and reads the answer whole, within the time limit; never follows a redirect. Throws UpstreamError. */
+/** Sends the request and reads the answer whole (the key, in any encoding, replaced by its hint), within the time limit; never follows a redirect. Throws UpstreamError. */
 export async function serviceFetch(request: ServiceRequest): Promise<ServiceAnswer> {
   const limit = request.limit ?? SERVICE_JSON_LIMIT;
   const controller = new AbortController();
@@ -54,7 +55,7 @@ export async function serviceFetch(request: ServiceRequest): Promise<ServiceAnsw
       }
       chunks.push(Buffer.from(chunk));
     }
-    return { status: response.status, headers: response.headers, bytes: Buffer.concat(chunks) };
+    return { status: response.status, headers: response.headers, bytes: scrubBuffer(Buffer.concat(chunks), ...partsOf(request.secret)) };
   } catch (error) {
     if (error instanceof UpstreamError) throw error;
     const text = controller.signal.aborted
@@ -77,8 +78,12 @@ export function jsonOf(answer: ServiceAnswer): unknown {
 
 /** `text` with the key hidden (its hint instead), and each half of an `AK:SK` pair too (an upstream may echo the access key id alone). */
 export function scrub(text: string, secret: string | null | undefined): string {
-  if (!secret) return text;
-  return [secret, ...secret.split(':').filter((part) => part.length >= 4)].reduce((out, part) => hideSecret(out, part), text);
+  return partsOf(secret).reduce((out, part) => hideSecret(out, part), text);
+}
+
+/** The secrets a service channel's key holds: the key, and each half of an `AK:SK` pair. */
+function partsOf(secret: string | null | undefined): string[] {
+  return secret ? [secret, ...secret.split(':').filter((part) => part.length >= 4)] : [];
 }
 
 function causeOf(error: unknown): string {

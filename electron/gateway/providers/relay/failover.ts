@@ -4,7 +4,7 @@ import { GatewayError } from '../../errors.ts';
 import type { CallContext, ChannelDirectory, PassthroughRequest, RelayChannel, RelayedUsage, UpstreamReply } from '../types.ts';
 import { attemptLog } from './attempts.ts';
 import { answerHeaders, upstreamHeaders } from './headers.ts';
-import { scrubBytes } from './key-scrub.ts';
+import { keyScrubber, scrubBytes, scrubbedStream } from './key-scrub.ts';
 import type { RelayKind } from './kind.ts';
 import { RELAY_KINDS } from './kinds.ts';
 import { callerGone, upstreamFetch, type Fetched, type UpstreamInit } from './upstream-fetch.ts';
@@ -67,7 +67,7 @@ export async function forwardWithFailover(
     const { response } = fetched;
     const latencyMs = Date.now() - started;
     if (RETRYABLE.has(response.status)) {
-      const answer = { status: response.status, headers: answerHeaders(response.headers), body: await errorBody(fetched, channel.key) };
+      const answer = { status: response.status, headers: answerHeaders(response.headers, channel.key), body: await errorBody(fetched, channel.key) };
       directory.record(channel.id, { ok: false, latencyMs, error: `HTTP ${response.status}` });
       note(channel, latencyMs, { status: response.status });
       last = { message: `channel '${channel.name}': HTTP ${response.status}`, answer };
@@ -83,10 +83,10 @@ export async function forwardWithFailover(
       directory.record(channel.id, { ok: true, latencyMs });
     }
     note(channel, latencyMs, { status: response.status }, true);
-    if (!response.ok) return buffered(response.status, answerHeaders(response.headers), await errorBody(fetched, channel.key));
+    if (!response.ok) return buffered(response.status, answerHeaders(response.headers, channel.key), await errorBody(fetched, channel.key));
     // The caller's model name goes back into the answer only when the channel renamed it (a translator renders it itself).
     const renameTo = channel.upstreamModel !== request.model && !translated ? request.model : undefined;
-    return { ...streamed(fetched, kind, hideUsage, renameTo), channelId: channel.id };
+    return { ...streamed(fetched, kind, hideUsage, renameTo, channel.key), channelId: channel.id };
   }
   if (last?.answer) return buffered(last.answer.status, last.answer.headers, last.answer.body);
   throw new GatewayError('upstream_failed', `No channel serving model '${request.model}' answered (${last?.message ?? 'none tried'}).`);
@@ -116,10 +116,10 @@ function upstreamInit(
   return { init: { headers: upstreamHeaders(call, channel, kind), body }, hideUsage };
 }
 
-/** A successful answer passed on as it arrives, its usage read on the way. */
-function streamed(fetched: Fetched, kind: RelayKind, hideUsage: boolean, renameTo: string | undefined): UpstreamReply {
+/** A successful answer passed on as it arrives, the channel's key scrubbed from it first, its usage read on the way. */
+function streamed(fetched: Fetched, kind: RelayKind, hideUsage: boolean, renameTo: string | undefined, key: string | null): UpstreamReply {
   const { response, stop } = fetched;
-  const headers = answerHeaders(response.headers);
+  const headers = answerHeaders(response.headers, key);
   const type = headers['content-type'] ?? '';
   const format = /text\/event-stream/i.test(type) ? 'sse' : /json/i.test(type) ? 'json' : 'other';
   const tap = new UsageTap(kind, format, hideUsage, renameTo);
@@ -129,7 +129,7 @@ function streamed(fetched: Fetched, kind: RelayKind, hideUsage: boolean, renameT
     try {
       if (!response.body) return;
       try {
-        for await (const chunk of response.body) {
+        for await (const chunk of scrubbedStream(response.body, keyScrubber(key))) {
           const passed = tap.pass(chunk);
           if (passed.length > 0) yield passed;
         }

@@ -1,5 +1,6 @@
 // Which headers cross the relay: the channel's credential and extra headers plus the caller's protocol headers go upstream; the upstream's content and protocol headers come back.
 import type { CallContext, RelayChannel } from '../types.ts';
+import { scrubHeaderValue } from './key-scrub.ts';
 import type { RelayKind } from './kind.ts';
 
 /** Protocol headers a caller sets that the upstream must see. Nothing else of the caller's goes (no credential, no hop-by-hop header, no x-gatehouse-*). */
@@ -40,11 +41,16 @@ function callerHeaders(call: CallContext, channel: RelayChannel, headers: Record
   if (organization && !channelHas('openai-organization')) headers['openai-organization'] = organization;
 }
 
-/** The upstream's response headers the caller may see (the body is re-sent, so no length or encoding; no hop-by-hop header). */
-export function answerHeaders(headers: Headers): Record<string, string> {
+/**
+ * The upstream's response headers the caller may see (the body is re-sent, so no length or encoding; no hop-by-hop header),
+ * with the channel's `key` in any encoding replaced by its hint; a header whose name holds the key is dropped.
+ */
+export function answerHeaders(headers: Headers, key: string | null): Record<string, string> {
   const kept: Record<string, string> = {};
   headers.forEach((value, name) => {
-    if (ANSWER_HEADERS.test(name)) kept[name] = value;
+    if (!ANSWER_HEADERS.test(name)) return;
+    if (key && (name.includes(key.toLowerCase()) || scrubHeaderValue(name, key) !== name)) return;
+    kept[name] = scrubHeaderValue(value, key);
   });
   return kept;
 }

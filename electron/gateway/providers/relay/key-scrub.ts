@@ -1,19 +1,48 @@
-// Keeps a channel's key out of an upstream's error body: a body that echoes the key gets its hint (`sk-…wxyz`) instead, as error texts do (hideSecret).
+// Keeps a channel's key out of everything an upstream sends back (headers, bodies, streams, frames): the key in any encoding becomes its hint (`sk-…wxyz`), as in error texts (hideSecret).
 import { secretHint } from '../../../../shared/channels.ts';
+import { scrubText, scrubWhole, SecretScrubber, type HiddenSecret } from '../../../../shared/secret-scrub.ts';
 
-/** `bytes` with every occurrence of `key` (as UTF-8) replaced by its hint; the same bytes when the key is not in them. */
-export function scrubBytes(bytes: Uint8Array, key: string | null): Uint8Array {
-  if (!key) return bytes;
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const needle = Buffer.from(key, 'utf8');
-  if (buffer.indexOf(needle) < 0) return bytes;
-  const hint = Buffer.from(secretHint(key), 'utf8');
-  const parts: Buffer[] = [];
-  let from = 0;
-  for (let at = buffer.indexOf(needle); at >= 0; at = buffer.indexOf(needle, from)) {
-    parts.push(buffer.subarray(from, at), hint);
-    from = at + needle.length;
+type Key = string | null | undefined;
+
+/** The keys given, each with its hint (`ascii`: the hint's ellipsis as three dots, for a header value). */
+function hiddenOf(keys: readonly Key[], ascii = false): HiddenSecret[] {
+  return keys
+    .filter((key): key is string => typeof key === 'string' && key !== '')
+    .map((secret) => ({ secret, hint: ascii ? secretHint(secret).replace('…', '...') : secretHint(secret) }));
+}
+
+/** A streaming scrubber of the keys (see SecretScrubber); null when there is no key to hide. */
+export function keyScrubber(...keys: Key[]): SecretScrubber | null {
+  const hidden = hiddenOf(keys);
+  return hidden.length === 0 ? null : new SecretScrubber(hidden);
+}
+
+/** `bytes` with every key found in them replaced by its hint; the same bytes when none is in them. */
+export function scrubBytes(bytes: Uint8Array, ...keys: Key[]): Uint8Array {
+  return scrubWhole(bytes, hiddenOf(keys));
+}
+
+/** `scrubBytes` of a Buffer, as a Buffer (the same one when no key is in it). */
+export function scrubBuffer(bytes: Buffer, ...keys: Key[]): Buffer {
+  const scrubbed = scrubBytes(bytes, ...keys);
+  return scrubbed === bytes ? bytes : Buffer.from(scrubbed.buffer, scrubbed.byteOffset, scrubbed.byteLength);
+}
+
+/** A header value with every key found in it replaced by its hint, in ASCII (a header carries no `…`). */
+export function scrubHeaderValue(value: string, key: Key): string {
+  return scrubText(value, hiddenOf([key], true));
+}
+
+/** `body` passed through `scrubber` chunk by chunk, the held tail at its end; `body` itself without a scrubber. */
+export async function* scrubbedStream(body: AsyncIterable<Uint8Array>, scrubber: SecretScrubber | null): AsyncGenerator<Uint8Array> {
+  if (!scrubber) {
+    yield* body;
+    return;
   }
-  parts.push(buffer.subarray(from));
-  return Buffer.concat(parts);
+  for await (const chunk of body) {
+    const passed = scrubber.pass(chunk);
+    if (passed.length > 0) yield passed;
+  }
+  const rest = scrubber.end();
+  if (rest.length > 0) yield rest;
 }

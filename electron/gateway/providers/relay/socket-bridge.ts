@@ -9,8 +9,10 @@ export const BRIDGE_HOLD_LIMIT = 32 * 1024 * 1024;
 /** Close code sent to the client when the upstream went away without one (or failed): 1014, "bad gateway". */
 export const UPSTREAM_LOST_CODE = 1014;
 
-/** Rewrites text frames on their way (the model's name, usage read); binary frames pass untouched. */
+/** Rewrites text frames on their way (the model's name, usage read); binary frames pass untouched, but for `scrub`. */
 export interface BridgeRoute {
+  /** Everything the upstream sends (a frame of either kind, a close reason) before it is read or passed on: a secret it holds hidden. */
+  scrub(data: Buffer): Buffer;
   fromUpstream(text: string): string;
   /** The text sent upstream, or an answer sent back to the client instead. */
   fromClient(text: string): string | { answer: string };
@@ -62,7 +64,7 @@ export class SocketBridge {
     upstream.on('error', (error: Error & { code?: string }) => (failure = error));
     upstream.on(
       'close',
-      guarded(this.report, (code: number, reason: Buffer) => this.upstreamClosed(code, reason.toString('utf8'), failure)),
+      guarded(this.report, (code: number, reason: Buffer) => this.upstreamClosed(code, route.scrub(reason).toString('utf8'), failure)),
     );
     const held = this.held;
     this.held = [];
@@ -104,7 +106,8 @@ export class SocketBridge {
 
   private fromUpstream(data: Buffer, binary: boolean): void {
     if (this.client.readyState !== this.client.OPEN || !this.route || !this.upstream) return;
-    send(this.client, binary ? data : this.route.fromUpstream(data.toString('utf8')), binary, this.upstream);
+    const clean = this.route.scrub(data);
+    send(this.client, binary ? clean : this.route.fromUpstream(clean.toString('utf8')), binary, this.upstream);
   }
 
   private clientClosed(code: number, reason: Buffer): void {

@@ -6,6 +6,7 @@ import type { CallContext, ChannelDirectory, RealtimeRelayRequest, RelayChannel 
 import { attemptLog } from '../attempts.ts';
 import { allCoolingDown, RETRYABLE } from '../failover.ts';
 import { upstreamHeaders } from '../headers.ts';
+import { scrubBuffer } from '../key-scrub.ts';
 import { trimBase, type RelayKind } from '../kind.ts';
 import { SocketBridge } from '../socket-bridge.ts';
 import { connectSocket, HandshakeFailure } from '../socket-connect.ts';
@@ -52,6 +53,7 @@ export async function openRealtime(
     const { upstream, channel } = await firstOpen(directory, kind, channels, request, call);
     const events = new RealtimeEvents(request.model, channel.upstreamModel, request);
     bridge.join(upstream, {
+      scrub: (data) => scrubBuffer(data, channel.key),
       fromUpstream: (text) => events.fromUpstream(text),
       fromClient: (text) => events.fromClient(text),
       ended: () => events.end(),
