@@ -61,7 +61,16 @@ function hex(value: number, digits: number): string {
 }
 
 /** JSON's short escapes of the characters that have one. */
-const SHORT_ESCAPES: Record<string, string> = { '/': '\\/', '"': '\\"', '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const SHORT_ESCAPES: Record<string, string> = {
+  '/': '\\/',
+  '"': '\\"',
+  '\\': '\\\\',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
 
 /** Every way to write `char` (one code point): its UTF-8 bytes, its JSON `\uXXXX` escape(s) and short escape, its percent-encoding. */
 function formsOf(char: string): Form[] {

@@ -67,7 +67,11 @@ export async function forwardWithFailover(
     const { response } = fetched;
     const latencyMs = Date.now() - started;
     if (RETRYABLE.has(response.status)) {
-      const answer = { status: response.status, headers: answerHeaders(response.headers, channel.key), body: await errorBody(fetched, channel.key) };
+      const answer = {
+        status: response.status,
+        headers: answerHeaders(response.headers, channel.key),
+        body: await errorBody(fetched, channel.key),
+      };
       directory.record(channel.id, { ok: false, latencyMs, error: `HTTP ${response.status}` });
       note(channel, latencyMs, { status: response.status });
       last = { message: `channel '${channel.name}': HTTP ${response.status}`, answer };

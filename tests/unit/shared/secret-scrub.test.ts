@@ -1,0 +1,134 @@
+// Unit tests of the secret scrub: a key in any encoding (raw, JSON escapes, percent, base64 at any alignment) becomes its hint, however a stream is cut, holding back only a bounded tail.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { hideSecret, secretHint } from '../../../shared/channels.ts';
+import { SecretScrubber, scrubText } from '../../../shared/secret-scrub.ts';
+import { percentEscape as percent, reveals, unicodeEscape } from '../../helpers/secret-encodings.ts';
+
+const KEY_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_/+.';
+const key = fc.string({ unit: fc.constantFrom(...KEY_CHARS), minLength: 12, maxLength: 48 }).map((rest) => `sk-${rest}`);
+
+/** One way to write the key: raw, JSON-escaped or percent-encoded per character (chosen by `picks`), or in base64 inside other bytes. */
+type Encoding =
+  { how: 'raw' } | { how: 'json' | 'percent'; picks: number[] } | { how: 'base64' | 'base64url'; before: string; after: string };
+
+function encode(secret: string, encoding: Encoding): string {
+  switch (encoding.how) {
+    case 'raw':
+      return secret;
+    case 'json':
+      return [...secret]
+        .map((char, index) => {
+          const pick = encoding.picks[index % encoding.picks.length]!;
+          if (pick === 0) return char;
+          if (pick === 3 && char === '/') return '\\/';
+          return unicodeEscape(char, pick === 2);
+        })
+        .join('');
+    case 'percent':
+      return [...secret]
+        .map((char, index) => {
+          const pick = encoding.picks[index % encoding.picks.length]!;
+          return pick === 0 ? char : percent(char, pick === 2);
+        })
+        .join('');
+    default:
+      return Buffer.from(`${encoding.before}${secret}${encoding.after}`).toString(encoding.how);
+  }
+}
+
+const encoding: fc.Arbitrary<Encoding> = fc.oneof(
+  fc.constant({ how: 'raw' as const }),
+  fc.record({
+    how: fc.constantFrom('json' as const, 'percent' as const),
+    picks: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 8 }),
+  }),
+  fc.record({
+    how: fc.constantFrom('base64' as const, 'base64url' as const),
+    before: fc.string({ maxLength: 5 }),
+    after: fc.string({ maxLength: 5 }),
+  }),
+);
+
+/** Text around the keys: characters that start or look like the encodings, so that near misses are common. */
+const filler = fc.string({ unit: fc.constantFrom(...'sk-ab\\u00%7F3/+=\n "é{}:'.split('')), maxLength: 24 });
+
+/** `bytes` through a scrubber in pieces cut at `cuts`; the output, and the most bytes it held back after any piece. */
+function streamed(scrubber: SecretScrubber, bytes: Uint8Array, cuts: number[]): { out: Buffer; mostHeld: number } {
+  const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+  const parts: Uint8Array[] = [];
+  let from = 0;
+  let mostHeld = 0;
+  for (const to of [...points, bytes.length]) {
+    parts.push(scrubber.pass(bytes.subarray(from, to)));
+    mostHeld = Math.max(mostHeld, scrubber.heldBytes);
+    // A piece that ends a line (an SSE event's closing blank line) is never held: no encoded key holds a line feed.
+    if (to > from && bytes[to - 1] === 0x0a) assert.equal(scrubber.heldBytes, 0, 'nothing after a line feed is held');
+    from = to;
+  }
+  parts.push(scrubber.end());
+  return { out: Buffer.concat(parts), mostHeld };
+}
+
+describe('SecretScrubber', () => {
+  test('any cut of any text with keys in any encoding: the same output as the whole, no encoded key in it, a bounded tail held', () => {
+    fc.assert(
+      fc.property(
+        key,
+        fc.array(fc.tuple(filler, encoding), { maxLength: 5 }),
+        filler,
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (secret, pieces, last, cuts) => {
+          const text = pieces.map(([before, how]) => before + encode(secret, how)).join('') + last;
+          const hidden = [{ secret, hint: secretHint(secret) }];
+          const whole = scrubText(text, hidden);
+          const scrubber = new SecretScrubber(hidden);
+          const { out, mostHeld } = streamed(scrubber, Buffer.from(text), cuts);
+          assert.equal(out.toString('utf8'), whole, 'cut anywhere, the output is the same');
+          assert.equal(reveals(whole, secret), false, `no encoded key in ${JSON.stringify(whole)}`);
+          for (const [, how] of pieces) assert.equal(whole.includes(encode(secret, how)), false);
+          assert.ok(mostHeld <= scrubber.holdLimit, `held ${mostHeld} bytes, at most ${scrubber.holdLimit}`);
+          if (pieces.length > 0) assert.ok(whole.includes(secretHint(secret)), 'the hint stands in for the key');
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  test('text without the key passes byte for byte, however it is cut', () => {
+    fc.assert(
+      fc.property(key, fc.string({ unit: 'binary', maxLength: 200 }), fc.array(fc.nat(), { maxLength: 8 }), (secret, text, cuts) => {
+        fc.pre(!reveals(text, secret));
+        const bytes = Buffer.from(text);
+        const { out } = streamed(new SecretScrubber([{ secret, hint: secretHint(secret) }]), bytes, cuts);
+        assert.deepEqual(out, bytes);
+      }),
+    );
+  });
+
+  test('a key split across chunks, half of it escaped, is still found; the bytes before it are not held', () => {
+    const secret = 'sk-proj-0123456789abcdefghijklmnop';
+    const escaped = [...secret.slice(10)].map((char) => unicodeEscape(char, true)).join('');
+    const scrubber = new SecretScrubber([{ secret, hint: secretHint(secret) }]);
+    const first = Buffer.from(scrubber.pass(Buffer.from(`data: {"a":"x"}\n\ndata: {"key":"${secret.slice(0, 10)}`))).toString();
+    assert.equal(first, 'data: {"a":"x"}\n\ndata: {"key":"', 'everything before the key passes at once');
+    const second = Buffer.from(scrubber.pass(Buffer.from(`${escaped}"}\n\n`))).toString();
+    assert.equal(second, `${secretHint(secret)}"}\n\n`);
+    assert.equal(scrubber.end().length, 0);
+  });
+});
+
+describe('hideSecret', () => {
+  test('an error text that echoes the key JSON-escaped, percent-encoded or in base64 shows the hint', () => {
+    const secret = 'sk-ant-api03-ZYXWVUTSRQ_ponmlkji-9876';
+    const hint = secretHint(secret);
+    const escaped = [...secret].map((char) => unicodeEscape(char, false)).join('');
+    const text = `bad key ${escaped}; url ?key=${encodeURIComponent(secret).replaceAll('-', '%2D')}; basic ${Buffer.from(`u:${secret}`).toString('base64')}`;
+    const hidden = hideSecret(text, secret);
+    assert.equal(reveals(hidden, secret), false, hidden);
+    assert.equal(hidden.split(hint).length - 1, 3, 'three hints');
+    assert.equal(hideSecret('nothing here', secret), 'nothing here');
+    assert.equal(hideSecret(text, null), text);
+  });
+});
