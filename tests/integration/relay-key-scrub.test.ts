@@ -10,8 +10,10 @@ import OpenAI from 'openai';
 import { WebSocket, WebSocketServer } from 'ws';
 import { secretHint } from '../../shared/channels.ts';
 import { memoryChannels } from '../helpers/channels.ts';
-import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { openFileStore } from '../../electron/gateway/secrets/file-store.ts';
+import { request, startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
 import { hostileUpstream, type HostileUpstream, type ReceivedRequest } from '../helpers/hostile-upstream.ts';
+import { dataOf, portraitClient } from '../helpers/portrait.ts';
 import { escapedMix, percentMix, revealingFiles, reveals } from '../helpers/secret-encodings.ts';
 
 /** The channel key, with the characters JSON (`\/`) and percent-encoding (`%2B`, `%2F`) treat specially. */
@@ -366,6 +368,64 @@ describe('a channel key an upstream echoes in any encoding', { timeout: 120_000 
       seen.filter((item) => reveals(item.text, KEY)).map((item) => item.where),
       [],
       'no answer, frame or journal entry holds the key',
+    );
+  });
+});
+
+describe('a service channel key an upstream echoes in any encoding', { timeout: 60_000 }, () => {
+  const dirs = tempDirs();
+  let upstream: HostileUpstream;
+  let gw: TestGateway;
+  const admin = (method: string, url: string, body?: unknown) =>
+    request(`${gw.url}/admin/api${url}`, method, { token: gw.gateway.adminToken, ...(body !== undefined && { body }) });
+
+  before(async () => {
+    // A platform that takes a group (its id holds the key, escaped), refuses an asset and a channel test naming the key percent-encoded.
+    upstream = await hostileUpstream((received, response) => {
+      response.writeHead(received.url.startsWith('/v1/portrait/groups?') ? 401 : 200, { 'content-type': 'application/json' });
+      if (received.method === 'POST' && received.url === '/v1/portrait/groups')
+        response.end(withKey({ success: true, data: { group_id: 'grp_@escaped@' } }));
+      else response.end(withKey({ success: false, message: 'Incorrect key %KEY%' }).replace('%KEY%', percentMix(KEY)));
+    });
+    const dataDir = dirs.fresh();
+    gw = await startGateway({ dataDir, secrets: openFileStore(dataDir), refreshIntervalMs: 3_600_000 });
+  });
+  after(async () => {
+    await gw?.stop({ keepData: true });
+    await upstream?.close();
+    dirs.removeAll();
+  });
+
+  test('a portrait answer, a portrait refusal and a channel test: the hint, never the key, in answers and data dir files', async () => {
+    const added = await admin('POST', '/channels', {
+      name: 'platform',
+      kind: 'platform',
+      base_url: upstream.url,
+      models: 'p-3d',
+      key: KEY,
+    });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    const portrait = portraitClient(gw.url, gw.token);
+    const group = await portrait.createGroup({ name: 'faces', description: 'd' });
+    const groupId = dataOf(group).group_id as string;
+    const refused = await portrait.createAsset({ group_id: groupId, url: 'https://cdn.example.com/a.png', asset_type: 'Image', name: 'a' });
+    const tested = await admin('POST', `/channels/${added.body.id}/test`, {});
+    const groups = await admin('GET', '/channels');
+    const seen = [group, refused, tested, groups].map((answer) => JSON.stringify(answer.body));
+    assert.equal(tested.body.ok, false);
+    assert.ok(tested.body.message.includes(HINT), tested.body.message);
+    assert.ok(JSON.stringify(refused.body).includes(HINT), JSON.stringify(refused.body));
+    assert.deepEqual(
+      seen.filter((text) => reveals(text, KEY)),
+      [],
+      'no answer holds the key',
+    );
+    const stored = gw.gateway.context.db.prepare('SELECT * FROM portrait_remote_groups').all();
+    assert.ok(JSON.stringify(stored).includes(`grp_${HINT}`), `the remote group id is kept with the hint: ${JSON.stringify(stored)}`);
+    assert.deepEqual(
+      revealingFiles(gw.dataDir, KEY).filter((file) => file !== 'secrets.json'),
+      [],
+      'only the secret store holds the key',
     );
   });
 });
