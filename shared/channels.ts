@@ -141,10 +141,21 @@ export function secretHint(secret: string): string {
   return `${secret.slice(0, head)}…${tail > 0 ? secret.slice(-tail) : ''}`;
 }
 
+/** The secrets a channel's key holds: the key, and each half of an `AK:SK` pair (an upstream may echo the access key id alone). */
+export function keyParts(key: string | null | undefined): string[] {
+  return key ? [key, ...key.split(':').filter((part) => part.length >= 4 && part !== key)] : [];
+}
+
 /**
- * `text` with every occurrence of `secret` replaced by its hint (an upstream error may echo the key), in any encoding a reader
- * could decode (raw, JSON-escaped, percent-encoded, base64: `secret-scrub.ts`); as it is without a secret.
+ * `text` with every occurrence of `secret` (and of each half of an `AK:SK` pair) replaced by its hint (an upstream error may
+ * echo the key), in any encoding a reader could decode (raw, JSON-escaped, percent-encoded, base64: `secret-scrub.ts`); as it
+ * is without a secret.
  */
-export function hideSecret(text: string, secret: string | null): string {
-  return secret ? scrubText(text, [{ secret, hint: secretHint(secret) }]) : text;
+export function hideSecret(text: string, secret: string | null | undefined): string {
+  return secret
+    ? scrubText(
+        text,
+        keyParts(secret).map((part) => ({ secret: part, hint: secretHint(part) })),
+      )
+    : text;
 }

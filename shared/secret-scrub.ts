@@ -292,12 +292,12 @@ export class SecretScrubber {
     this.nextCount++;
   }
 
-  /** A secret was found at [start, end): merged with the spans it overlaps. */
+  /** A secret was found at [start, end): merged with the spans it overlaps (the hint of the one that starts first, the longer at a tie). */
   private matched(start: number, end: number, who: number): void {
     let span = { start, end, who };
     for (let last = this.spans.at(-1); last && last.end > span.start; last = this.spans.at(-1)) {
       this.spans.pop();
-      span = last.start <= span.start ? { start: last.start, end, who: last.who } : span;
+      span = last.start < span.start ? { start: last.start, end, who: last.who } : span;
     }
     this.spans.push(span);
   }

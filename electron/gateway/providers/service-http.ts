@@ -1,5 +1,5 @@
 // One HTTP call of a portrait or 3D service channel: a time limit, no redirects, a bounded answer with the key scrubbed from it, and failures as UpstreamError with the key never in the text.
-import { hideSecret } from '../../../shared/channels.ts';
+import { hideSecret, keyParts } from '../../../shared/channels.ts';
 import { UpstreamError } from '../errors.ts';
 import { scrubBuffer } from './relay/key-scrub.ts';
 
@@ -55,7 +55,7 @@ export async function serviceFetch(request: ServiceRequest): Promise<ServiceAnsw
       }
       chunks.push(Buffer.from(chunk));
     }
-    return { status: response.status, headers: response.headers, bytes: scrubBuffer(Buffer.concat(chunks), ...partsOf(request.secret)) };
+    return { status: response.status, headers: response.headers, bytes: scrubBuffer(Buffer.concat(chunks), ...keyParts(request.secret)) };
   } catch (error) {
     if (error instanceof UpstreamError) throw error;
     const text = controller.signal.aborted
@@ -78,12 +78,7 @@ export function jsonOf(answer: ServiceAnswer): unknown {
 
 /** `text` with the key hidden (its hint instead), and each half of an `AK:SK` pair too (an upstream may echo the access key id alone). */
 export function scrub(text: string, secret: string | null | undefined): string {
-  return partsOf(secret).reduce((out, part) => hideSecret(out, part), text);
-}
-
-/** The secrets a service channel's key holds: the key, and each half of an `AK:SK` pair. */
-function partsOf(secret: string | null | undefined): string[] {
-  return secret ? [secret, ...secret.split(':').filter((part) => part.length >= 4)] : [];
+  return hideSecret(text, secret);
 }
 
 function causeOf(error: unknown): string {

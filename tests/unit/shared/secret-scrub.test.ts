@@ -131,4 +131,12 @@ describe('hideSecret', () => {
     assert.equal(hideSecret('nothing here', secret), 'nothing here');
     assert.equal(hideSecret(text, null), text);
   });
+
+  test("an AK:SK pair: either half echoed alone (the secret key escaped) shows that half's hint; the whole pair its own", () => {
+    const ak = 'AKLTZmYyNjE0ZDE2NTgyNDU';
+    const sk = 'TmpRME5HRmlNMkV4TkRFMU5HSTVZVEkzTXpWaE1qSmpNV1E';
+    const pair = `${ak}:${sk}`;
+    const text = `bad id ${ak}, secret ${[...sk].map((char) => unicodeEscape(char)).join('')}, pair ${pair}`;
+    assert.equal(hideSecret(text, pair), `bad id ${secretHint(ak)}, secret ${secretHint(sk)}, pair ${secretHint(pair)}`);
+  });
 });
