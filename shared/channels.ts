@@ -49,6 +49,10 @@ export const CHANNEL_DEFAULTS = {
   priority: 0,
   weight: 1,
   timeoutMs: 60_000,
+  /** Silence allowed between two body chunks: five minutes, as Envoy's stream idle timeout, so a reasoning model's slow first token is waited for. */
+  idleTimeoutMs: 300_000,
+  /** The whole call, headers to the last byte: thirty minutes, room for a long reasoning answer streamed slowly. */
+  deadlineMs: 1_800_000,
 } as const;
 
 /**
@@ -85,7 +89,12 @@ export interface ChannelSummary {
   models: string;
   priority: number;
   weight: number;
+  /** Time to the upstream's response headers. */
   timeout_ms: number;
+  /** Longest silence between two chunks of an upstream's answer before it is cut. */
+  idle_timeout_ms: number;
+  /** Longest time one upstream call may take, headers to last byte. */
+  deadline_ms: number;
   /** `openai` channels: the chat API the upstream speaks (`chat` or `responses`); null for other kinds. */
   api: ChannelApiName | null;
   /** Extra headers sent upstream on every call. */
@@ -115,6 +124,8 @@ export interface ChannelInput {
   priority?: number;
   weight?: number;
   timeout_ms?: number;
+  idle_timeout_ms?: number;
+  deadline_ms?: number;
   api?: ChannelApiName;
   headers?: Record<string, string>;
   enabled?: boolean;

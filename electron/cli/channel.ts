@@ -26,6 +26,8 @@ const FLAGS = {
   priority: { type: 'string' },
   weight: { type: 'string' },
   'timeout-ms': { type: 'string' },
+  'idle-timeout-ms': { type: 'string' },
+  'deadline-ms': { type: 'string' },
   api: { type: 'string' },
   header: { type: 'string', multiple: true },
   'key-stdin': { type: 'boolean' },
@@ -41,7 +43,8 @@ type Values = ReturnType<typeof parse<typeof FLAGS>>['values'];
 
 export const CHANNEL_USAGE = `usage:
   gatehouse channel add --name NAME --kind openai|anthropic|gemini|platform|volcengine --base-url URL [--models LIST] [--priority N]
-                        [--weight N] [--timeout-ms N] [--api chat|responses] [--header 'Name: value']... [--key-stdin | --key-env VAR]
+                        [--weight N] [--timeout-ms N] [--idle-timeout-ms N] [--deadline-ms N] [--api chat|responses]
+                        [--header 'Name: value']... [--key-stdin | --key-env VAR]
                         [--region R --project P (volcengine; the key is AK:SK)] [--data-dir DIR] [--secrets MODE]
   gatehouse channel list [--json] [--data-dir DIR]
   gatehouse channel update NAME [the same flags] [--enabled true|false]
@@ -134,6 +137,8 @@ function inputOf(values: Values, key: string | undefined): ChannelInput {
     ['priority', 'priority'],
     ['weight', 'weight'],
     ['timeout-ms', 'timeout_ms'],
+    ['idle-timeout-ms', 'idle_timeout_ms'],
+    ['deadline-ms', 'deadline_ms'],
   ] as const) {
     const text = values[flag];
     if (text === undefined) continue;
@@ -198,6 +203,8 @@ function describe(item: ChannelSummary): string {
     `priority ${item.priority}`,
     `weight ${item.weight}`,
     `timeout ${item.timeout_ms} ms`,
+    `idle timeout ${item.idle_timeout_ms} ms`,
+    `deadline ${item.deadline_ms} ms`,
     ...(item.api !== null ? [`api ${item.api}`] : []),
     item.enabled ? 'enabled' : 'disabled',
     item.key_hint === null ? 'no key' : `key ${item.key_hint}`,

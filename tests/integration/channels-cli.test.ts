@@ -181,6 +181,21 @@ test('bad flags are usage errors naming the flag', () => {
   assert.match(runCli(['channel', 'remove', 'nothing', '--data-dir', dataDir, '--secrets', 'none']).stderr, /No channel named "nothing"/);
 });
 
+test('--timeout-ms, --idle-timeout-ms and --deadline-ms set the channel limits; list shows them; a bad value names its flag', () => {
+  const dataDir = dirs.fresh();
+  const cli = (...args: string[]) => runCli(['channel', ...args, '--data-dir', dataDir, '--secrets', 'none']);
+  const base = ['--kind', 'openai', '--base-url', 'http://127.0.0.1:11434/v1'];
+  assert.equal(cli('add', '--name', 'slow', ...base, '--idle-timeout-ms', '600000', '--deadline-ms', '3600000').code, 0);
+  const [listed] = JSON.parse(cli('list', '--json').stdout) as ChannelSummary[];
+  assert.deepEqual([listed!.timeout_ms, listed!.idle_timeout_ms, listed!.deadline_ms], [60_000, 600_000, 3_600_000]);
+  assert.match(cli('list').stdout, /timeout 60000 ms\tidle timeout 600000 ms\tdeadline 3600000 ms/);
+  assert.equal(cli('update', 'slow', '--deadline-ms', '90000').code, 0);
+  assert.equal((JSON.parse(cli('list', '--json').stdout) as ChannelSummary[])[0]!.deadline_ms, 90_000);
+  const bad = cli('update', 'slow', '--idle-timeout-ms', '5');
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--idle-timeout-ms must be a whole number from 100/);
+});
+
 test('a channel added, changed and removed by the CLI is seen by a running server on its next call', async () => {
   const dataDir = dirs.fresh();
   const server = await serveCli(privateServeArgs(dataDir));

@@ -32,6 +32,8 @@ export const CHANNEL_NUMBER_LIMITS = {
   priority: { min: -1_000_000, max: 1_000_000 },
   weight: { min: 1, max: 1_000_000 },
   timeout_ms: { min: 100, max: 3_600_000 },
+  idle_timeout_ms: { min: 100, max: 3_600_000 },
+  deadline_ms: { min: 100, max: 86_400_000 },
 } as const;
 
 export function checkName(name: string): string {
@@ -187,7 +189,7 @@ export function readChannelInput(body: unknown): ChannelInput {
   text('region');
   text('project');
   text('api');
-  for (const name of ['priority', 'weight', 'timeout_ms'] as const) {
+  for (const name of ['priority', 'weight', 'timeout_ms', 'idle_timeout_ms', 'deadline_ms'] as const) {
     const value = fields[name];
     if (value === undefined) continue;
     if (typeof value !== 'number') throw invalid(`${name} must be a number`, name);

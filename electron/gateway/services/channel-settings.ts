@@ -2,12 +2,13 @@
 import { CHANNEL_DEFAULTS, VOLCENGINE_DEFAULTS, type ChannelInput } from '../../../shared/channels.ts';
 import { invalid } from '../errors.ts';
 import type { ChannelRow, ChannelSettings } from '../storage/channels-repo.ts';
+import type { CHANNEL_NUMBER_LIMITS } from './channel-input.ts';
 import { checkApi, checkHeaders, checkInteger, checkKind, checkName, checkOption, normalizeBaseUrl } from './channel-input.ts';
 import { formatModels, parseModels } from './channel-models.ts';
 
 /** The validated settings: `input` over `previous` (or the defaults). */
 export function channelSettings(input: ChannelInput, previous?: ChannelRow): Omit<ChannelSettings, 'key_hint'> {
-  const number = (field: 'priority' | 'weight' | 'timeout_ms', fallback: number) =>
+  const number = (field: keyof typeof CHANNEL_NUMBER_LIMITS, fallback: number) =>
     input[field] === undefined ? fallback : checkInteger(field, input[field]);
   const kind = input.kind === undefined ? previous!.kind : checkKind(input.kind);
   return {
@@ -21,6 +22,8 @@ export function channelSettings(input: ChannelInput, previous?: ChannelRow): Omi
     priority: number('priority', previous?.priority ?? CHANNEL_DEFAULTS.priority),
     weight: number('weight', previous?.weight ?? CHANNEL_DEFAULTS.weight),
     timeout_ms: number('timeout_ms', previous?.timeout_ms ?? CHANNEL_DEFAULTS.timeoutMs),
+    idle_timeout_ms: number('idle_timeout_ms', previous?.idle_timeout_ms ?? CHANNEL_DEFAULTS.idleTimeoutMs),
+    deadline_ms: number('deadline_ms', previous?.deadline_ms ?? CHANNEL_DEFAULTS.deadlineMs),
     api: checkApi(kind, input.api, previous?.kind === kind ? previous.api : undefined),
     headers: input.headers === undefined ? (previous?.headers ?? '{}') : JSON.stringify(checkHeaders(input.headers)),
     enabled: input.enabled === undefined ? (previous?.enabled ?? 1) : input.enabled ? 1 : 0,

@@ -13,6 +13,8 @@ export function channelSummary(row: ChannelRow, reviewer: boolean, now: number):
     priority: row.priority,
     weight: row.weight,
     timeout_ms: row.timeout_ms,
+    idle_timeout_ms: row.idle_timeout_ms,
+    deadline_ms: row.deadline_ms,
     api: row.api as ChannelSummary['api'],
     headers: JSON.parse(row.headers) as Record<string, string>,
     enabled: row.enabled === 1,

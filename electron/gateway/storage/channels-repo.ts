@@ -13,6 +13,8 @@ export interface ChannelRow {
   priority: number;
   weight: number;
   timeout_ms: number;
+  idle_timeout_ms: number;
+  deadline_ms: number;
   /** `openai` channels: `chat` or `responses`; null for other kinds. */
   api: string | null;
   headers: string;
@@ -43,6 +45,8 @@ export type ChannelSettings = Pick<
   | 'priority'
   | 'weight'
   | 'timeout_ms'
+  | 'idle_timeout_ms'
+  | 'deadline_ms'
   | 'api'
   | 'headers'
   | 'enabled'
@@ -67,8 +71,8 @@ export class ChannelsRepo {
   insert(channelId: string, settings: ChannelSettings, now: number): ChannelRow {
     this.db
       .prepare(
-        `INSERT INTO channels (channel_id, name, kind, base_url, models, priority, weight, timeout_ms, api, headers, enabled, key_hint, region, project, created_at, updated_at)
-         VALUES (@channel_id, @name, @kind, @base_url, @models, @priority, @weight, @timeout_ms, @api, @headers, @enabled, @key_hint, @region, @project, @now, @now)`,
+        `INSERT INTO channels (channel_id, name, kind, base_url, models, priority, weight, timeout_ms, idle_timeout_ms, deadline_ms, api, headers, enabled, key_hint, region, project, created_at, updated_at)
+         VALUES (@channel_id, @name, @kind, @base_url, @models, @priority, @weight, @timeout_ms, @idle_timeout_ms, @deadline_ms, @api, @headers, @enabled, @key_hint, @region, @project, @now, @now)`,
       )
       .run({ ...settings, channel_id: channelId, now });
     this.all.changed();
@@ -94,7 +98,7 @@ export class ChannelsRepo {
     this.db
       .prepare(
         `UPDATE channels SET name = @name, kind = @kind, base_url = @base_url, models = @models, priority = @priority, weight = @weight,
-           timeout_ms = @timeout_ms, api = @api, headers = @headers, enabled = @enabled, key_hint = @key_hint, region = @region, project = @project, revision = revision + 1, updated_at = @now
+           timeout_ms = @timeout_ms, idle_timeout_ms = @idle_timeout_ms, deadline_ms = @deadline_ms, api = @api, headers = @headers, enabled = @enabled, key_hint = @key_hint, region = @region, project = @project, revision = revision + 1, updated_at = @now
          WHERE channel_id = @channel_id`,
       )
       .run({ ...settings, channel_id: channelId, now });

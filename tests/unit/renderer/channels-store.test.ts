@@ -15,6 +15,8 @@ const channel = (id: string, extra: Partial<ChannelSummary> = {}): ChannelSummar
   priority: 0,
   weight: 1,
   timeout_ms: 60_000,
+  idle_timeout_ms: 300_000,
+  deadline_ms: 1_800_000,
   api: 'chat',
   headers: {},
   enabled: true,

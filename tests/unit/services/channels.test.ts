@@ -58,6 +58,8 @@ describe('ChannelsService: adding and checking', () => {
     assert.equal(channel.priority, 0);
     assert.equal(channel.weight, 1);
     assert.equal(channel.timeout_ms, 60_000);
+    assert.equal(channel.idle_timeout_ms, 300_000, 'five minutes of silence: a reasoning model may think long before its first token');
+    assert.equal(channel.deadline_ms, 1_800_000, 'thirty minutes for a whole call');
     assert.equal(channel.enabled, true);
     assert.equal(channel.key_hint, 'sk-…wxyz');
     assert.equal((secrets as ReturnType<typeof memoryStore>).map.get(`channel:${channel.id}`), key);
@@ -80,6 +82,8 @@ describe('ChannelsService: adding and checking', () => {
       [{ priority: 1.5 }, 'priority', /whole number/],
       [{ weight: 0 }, 'weight', /weight must be a whole number from 1/],
       [{ timeout_ms: 10 }, 'timeout_ms', /timeout_ms/],
+      [{ idle_timeout_ms: 10 }, 'idle_timeout_ms', /idle_timeout_ms must be a whole number from 100/],
+      [{ deadline_ms: 86_400_001 }, 'deadline_ms', /deadline_ms must be a whole number from 100 to 86400000/],
       [{ headers: { 'bad name': 'x' } }, 'headers', /not a valid header name/],
       [{ headers: { Authorization: 'Bearer x' } }, 'headers', /secret store/],
       [{ headers: { 'X-Tenant': 'a\r\nb' } }, 'headers', /one line/],

@@ -25,6 +25,8 @@ const settings = (name: string, priority = 0): ChannelSettings => ({
   priority,
   weight: 1,
   timeout_ms: 60_000,
+  idle_timeout_ms: 300_000,
+  deadline_ms: 1_800_000,
   api: 'chat',
   headers: '{}',
   enabled: 1,

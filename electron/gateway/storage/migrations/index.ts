@@ -20,6 +20,7 @@ import { portraitUpstreams } from './018-portrait-upstreams.ts';
 import { channelApi } from './019-channel-api.ts';
 import { unreadIndexes } from './020-unread-indexes.ts';
 import { journalTexts } from './021-journal-texts.ts';
+import { channelReadLimits } from './022-channel-read-limits.ts';
 import type { Db } from '../database.ts';
 
 /** One numbered schema step. */
@@ -57,4 +58,5 @@ export const migrations: readonly Migration[] = [
   channelApi,
   unreadIndexes,
   journalTexts,
+  channelReadLimits,
 ];

@@ -13,7 +13,22 @@ import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, ErrorNote, Field, Panel } from '../../components/ui.tsx';
 
-const FIELDS = ['name', 'kind', 'base_url', 'models', 'priority', 'weight', 'timeout_ms', 'api', 'headers', 'key', 'region', 'project'];
+const FIELDS = [
+  'name',
+  'kind',
+  'base_url',
+  'models',
+  'priority',
+  'weight',
+  'timeout_ms',
+  'idle_timeout_ms',
+  'deadline_ms',
+  'api',
+  'headers',
+  'key',
+  'region',
+  'project',
+];
 
 /** `Name: value` lines into headers; undefined when a line has no name before its colon. */
 function headersOf(text: string): Record<string, string> | undefined {
@@ -40,6 +55,8 @@ export function ChannelForm(props: { editing: ChannelSummary | null; onDone: () 
   const [priority, setPriority] = useState(String(editing?.priority ?? CHANNEL_DEFAULTS.priority));
   const [weight, setWeight] = useState(String(editing?.weight ?? CHANNEL_DEFAULTS.weight));
   const [timeout, setTimeoutMs] = useState(String(editing?.timeout_ms ?? CHANNEL_DEFAULTS.timeoutMs));
+  const [idleTimeout, setIdleTimeoutMs] = useState(String(editing?.idle_timeout_ms ?? CHANNEL_DEFAULTS.idleTimeoutMs));
+  const [deadline, setDeadlineMs] = useState(String(editing?.deadline_ms ?? CHANNEL_DEFAULTS.deadlineMs));
   const [api, setApi] = useState<ChannelApiName>(editing?.api ?? 'chat');
   const [headers, setHeaders] = useState(
     Object.entries(editing?.headers ?? {})
@@ -68,6 +85,8 @@ export function ChannelForm(props: { editing: ChannelSummary | null; onDone: () 
       priority: Number(priority),
       weight: Number(weight),
       timeout_ms: Number(timeout),
+      idle_timeout_ms: Number(idleTimeout),
+      deadline_ms: Number(deadline),
       ...(kind === 'openai' && { api }),
       headers: parsedHeaders,
       ...(kind === 'volcengine' && { region: region.trim(), project: project.trim() }),
@@ -141,6 +160,14 @@ export function ChannelForm(props: { editing: ChannelSummary | null; onDone: () 
           </Field>
           <Field label={t('channelTimeout')} error={errorFor('timeout_ms')} hint={t('channelTimeoutHint')}>
             <input value={timeout} onChange={(event) => setTimeoutMs(event.target.value)} inputMode="numeric" />
+          </Field>
+        </div>
+        <div className="row">
+          <Field label={t('channelIdleTimeout')} error={errorFor('idle_timeout_ms')} hint={t('channelIdleTimeoutHint')}>
+            <input value={idleTimeout} onChange={(event) => setIdleTimeoutMs(event.target.value)} inputMode="numeric" />
+          </Field>
+          <Field label={t('channelDeadline')} error={errorFor('deadline_ms')} hint={t('channelDeadlineHint')}>
+            <input value={deadline} onChange={(event) => setDeadlineMs(event.target.value)} inputMode="numeric" />
           </Field>
         </div>
         {kind === 'volcengine' && (
