@@ -11,6 +11,8 @@ export interface TestChannel {
   models: string[];
   priority?: number;
   timeoutMs?: number;
+  idleTimeoutMs?: number;
+  deadlineMs?: number;
   headers?: Record<string, string>;
   enabled?: boolean;
   /** `openai` channels: the chat API the upstream speaks (absent: both). */
@@ -52,6 +54,8 @@ export function memoryChannels(channels: TestChannel[]): ChannelDirectory & { at
           priority: channel.priority ?? 0,
           weight: 1,
           timeoutMs: channel.timeoutMs ?? 5_000,
+          idleTimeoutMs: channel.idleTimeoutMs ?? 30_000,
+          deadlineMs: channel.deadlineMs ?? 120_000,
           headers: channel.headers ?? {},
           key: channel.key,
           ...(channel.api !== undefined && { api: channel.api }),

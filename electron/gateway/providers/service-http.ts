@@ -1,7 +1,8 @@
-// One HTTP call of a portrait or 3D service channel: a time limit, no redirects, a bounded answer with the key scrubbed from it, and failures as UpstreamError with the key never in the text.
+// One HTTP call of a portrait or 3D service channel: time limits, no redirects, a bounded answer with the key scrubbed from it, and failures as UpstreamError with the key never in the text.
 import { hideSecret, keyParts } from '../../../shared/channels.ts';
 import { UpstreamError } from '../errors.ts';
 import { scrubBuffer } from './relay/key-scrub.ts';
+import { UpstreamTimer } from './upstream-timer.ts';
 
 /** Longest JSON answer read from a service upstream. */
 export const SERVICE_JSON_LIMIT = 1024 * 1024;
@@ -19,18 +20,25 @@ export interface ServiceRequest {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   body?: string;
+  /** The whole call, headers to last byte (a service answers small JSON or one file). */
   timeoutMs: number;
+  /** Longest silence between two chunks of the answer (the channel's idle timeout), and the channel's deadline (the whole call gets the lower of it and `timeoutMs`). */
+  idleTimeoutMs: number;
+  deadlineMs: number;
   /** Largest answer read (default SERVICE_JSON_LIMIT); a longer one is an UpstreamError. */
   limit?: number;
   /** Removed from every error text (the channel's key). */
   secret?: string | null;
 }
 
-/** Sends the request and reads the answer whole (the key, in any encoding, replaced by its hint), within the time limit; never follows a redirect. Throws UpstreamError. */
+/** Sends the request and reads the answer whole (the key, in any encoding, replaced by its hint), within the time limits; never follows a redirect. Throws UpstreamError. */
 export async function serviceFetch(request: ServiceRequest): Promise<ServiceAnswer> {
   const limit = request.limit ?? SERVICE_JSON_LIMIT;
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), request.timeoutMs);
+  const whole = Math.min(request.timeoutMs, request.deadlineMs);
+  const timer = new UpstreamTimer({ timeoutMs: whole, idleTimeoutMs: request.idleTimeoutMs, deadlineMs: whole }, (reason) =>
+    controller.abort(reason),
+  );
   const where = new URL(request.url).origin;
   try {
     const response = await fetch(request.url, {
@@ -47,7 +55,7 @@ export async function serviceFetch(request: ServiceRequest): Promise<ServiceAnsw
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of response.body ?? []) {
+    for await (const chunk of timer.read<Uint8Array>(response.body ?? emptyBody())) {
       size += chunk.byteLength;
       if (size > limit) {
         controller.abort();
@@ -58,12 +66,10 @@ export async function serviceFetch(request: ServiceRequest): Promise<ServiceAnsw
     return { status: response.status, headers: response.headers, bytes: scrubBuffer(Buffer.concat(chunks), ...keyParts(request.secret)) };
   } catch (error) {
     if (error instanceof UpstreamError) throw error;
-    const text = controller.signal.aborted
-      ? `no answer from ${where} within ${request.timeoutMs} ms`
-      : `cannot reach ${where}: ${causeOf(error)}`;
+    const text = timer.expired ? `no answer from ${where}: ${timer.expired.message}` : `cannot reach ${where}: ${causeOf(error)}`;
     throw new UpstreamError(scrub(text, request.secret));
   } finally {
-    clearTimeout(timer);
+    timer.stop();
   }
 }
 
@@ -87,3 +93,6 @@ function causeOf(error: unknown): string {
   if (cause && typeof cause.message === 'string') return cause.message;
   return error instanceof Error ? error.message : String(error);
 }
+
+/** A body of no bytes (an answer without one). */
+async function* emptyBody(): AsyncGenerator<Uint8Array> {}

@@ -18,7 +18,8 @@ export const RELAYED_BODY_HEADERS = {
 /**
  * Forwards the call through `passthrough` and writes the upstream's answer raw. Return its promise from the route handler.
  * `charge` gets the usage and the channel that answered once the answer ended (finished, cut by the caller, or broken upstream); error answers are not charged.
- * An upstream that breaks off after the headers went out ends an event stream with `failure.errorEvent`; nothing is retried.
+ * An upstream that breaks off (or runs out of time) after the headers went out ends an event stream with `failure.errorEvent` and cuts
+ * any other answer (the connection closes mid-body); nothing is retried.
  */
 export async function relayReply(
   request: FastifyRequest,
@@ -70,7 +71,11 @@ export async function relayReply(
     if (!gone && sse && failure.errorEvent) {
       raw.write(sseFrame(failure.errorEvent(gatewayError ?? new GatewayError('upstream_failed', 'The relayed stream failed.'))));
     }
-    if (!gone) raw.end();
+    // A stream ends after its error event; any other answer is cut (the connection closes before its end), never passed off as whole.
+    if (!gone) {
+      if (sse) raw.end();
+      else raw.destroy();
+    }
   } finally {
     // The caller left: the upstream request stops (and the usage seen so far is charged).
     if (!finished) await chunks.return?.();

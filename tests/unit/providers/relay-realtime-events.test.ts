@@ -14,6 +14,8 @@ const channel = (extra: Partial<RelayChannel> = {}): RelayChannel => ({
   priority: 0,
   weight: 1,
   timeoutMs: 1000,
+  idleTimeoutMs: 1000,
+  deadlineMs: 10_000,
   headers: {},
   key: 'sk-test',
   ...extra,

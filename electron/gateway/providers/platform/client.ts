@@ -17,6 +17,8 @@ export async function platformCall(channel: ServiceChannel, method: 'GET' | 'POS
     headers,
     ...(body !== undefined && { body: JSON.stringify(body) }),
     timeoutMs: channel.timeoutMs,
+    idleTimeoutMs: channel.idleTimeoutMs,
+    deadlineMs: channel.deadlineMs,
     secret: channel.key,
   });
 }

@@ -71,6 +71,8 @@ export class PlatformMesh3d implements Mesh3dProvider {
       method: 'GET',
       headers,
       timeoutMs: this.channel.timeoutMs,
+      idleTimeoutMs: this.channel.idleTimeoutMs,
+      deadlineMs: this.channel.deadlineMs,
       limit: PLATFORM_FILE_LIMIT,
       secret: this.channel.key,
     });

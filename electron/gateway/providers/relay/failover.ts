@@ -1,4 +1,4 @@
-// Tries the channels of a model in order until one answers: the next on a connection error, a timeout before headers or a retryable status; never once a body is being passed on.
+// Tries the channels of a model in order until one answers: the next on a connection error, a timeout before headers or within an error body, or a retryable status; never once a body is being passed on.
 import { hideSecret } from '../../../../shared/channels.ts';
 import { GatewayError } from '../../errors.ts';
 import type { CallContext, ChannelDirectory, PassthroughRequest, RelayChannel, RelayedUsage, UpstreamReply } from '../types.ts';
@@ -9,6 +9,7 @@ import type { RelayKind } from './kind.ts';
 import { RELAY_KINDS } from './kinds.ts';
 import { callerGone, upstreamFetch, type Fetched, type UpstreamInit } from './upstream-fetch.ts';
 import { UsageTap } from './usage-tap.ts';
+import { UpstreamTimeout } from '../upstream-timer.ts';
 
 /** Statuses after which the next channel is tried (while nothing has reached the caller). */
 export const RETRYABLE = new Set([408, 429, 500, 502, 503, 504, 529]);
@@ -54,8 +55,13 @@ export async function forwardWithFailover(
       : upstreamInit(call, channel, kind, request);
     const started = Date.now();
     let fetched: Fetched;
+    let latencyMs = 0;
+    let errorBytes: Uint8Array | undefined;
     try {
-      fetched = await upstreamFetch(url, init, channel.timeoutMs, call.signal);
+      fetched = await upstreamFetch(url, init, channel, call.signal);
+      latencyMs = Date.now() - started;
+      // An error body is read before anything reaches the caller: one that stalls fails over like a connection error.
+      if (!fetched.response.ok) errorBytes = await errorBody(fetched, channel.key);
     } catch (error) {
       if (call.signal.aborted) throw error;
       const message = hideSecret(error instanceof Error ? error.message : String(error), channel.key);
@@ -65,13 +71,8 @@ export async function forwardWithFailover(
       continue;
     }
     const { response } = fetched;
-    const latencyMs = Date.now() - started;
     if (RETRYABLE.has(response.status)) {
-      const answer = {
-        status: response.status,
-        headers: answerHeaders(response.headers, channel.key),
-        body: await errorBody(fetched, channel.key),
-      };
+      const answer = { status: response.status, headers: answerHeaders(response.headers, channel.key), body: errorBytes! };
       directory.record(channel.id, { ok: false, latencyMs, error: `HTTP ${response.status}` });
       note(channel, latencyMs, { status: response.status });
       last = { message: `channel '${channel.name}': HTTP ${response.status}`, answer };
@@ -87,7 +88,7 @@ export async function forwardWithFailover(
       directory.record(channel.id, { ok: true, latencyMs });
     }
     note(channel, latencyMs, { status: response.status }, true);
-    if (!response.ok) return buffered(response.status, answerHeaders(response.headers, channel.key), await errorBody(fetched, channel.key));
+    if (!response.ok) return buffered(response.status, answerHeaders(response.headers, channel.key), errorBytes!);
     // The caller's model name goes back into the answer only when the channel renamed it (a translator renders it itself).
     const renameTo = channel.upstreamModel !== request.model && !translated ? request.model : undefined;
     return { ...streamed(fetched, kind, hideUsage, renameTo, channel.key), channelId: channel.id };
@@ -137,7 +138,8 @@ function streamed(fetched: Fetched, kind: RelayKind, hideUsage: boolean, renameT
           const passed = tap.pass(chunk);
           if (passed.length > 0) yield passed;
         }
-      } catch {
+      } catch (error) {
+        if (error instanceof UpstreamTimeout) throw error;
         throw new GatewayError('upstream_failed', 'The upstream broke off the answer mid-way.');
       }
       const rest = tap.end();
@@ -185,8 +187,9 @@ async function errorBody(fetched: Fetched, key: string | null): Promise<Uint8Arr
       size += chunk.length;
       if (size >= ERROR_BODY_LIMIT) break;
     }
-  } catch {
-    // What arrived is what the caller gets.
+  } catch (error) {
+    // What arrived is what the caller gets; an upstream out of time is a failed attempt.
+    if (error instanceof UpstreamTimeout) throw error;
   } finally {
     fetched.stop();
   }

@@ -1,8 +1,9 @@
-// One upstream request (undici's request API: no WHATWG streams per call): aborted when the caller goes away, and given up when its response headers take longer than the channel's timeout.
+// One upstream request (undici's request API: no WHATWG streams per call): aborted when the caller goes away, and given up when its headers, a body chunk or the whole answer take longer than the channel allows.
 import { Readable } from 'node:stream';
 import { request as undiciRequest } from 'undici';
 import { GatewayError } from '../../errors.ts';
 import { decodedBody } from './content-decoding.ts';
+import { UpstreamTimer, type UpstreamTimeouts } from '../upstream-timer.ts';
 
 /** What relay reads of an upstream answer: its status, headers and body bytes as they arrive. */
 export interface UpstreamResponse {
@@ -27,26 +28,24 @@ export interface UpstreamInit {
 }
 
 /**
- * Sends `init` to `url` (a streamed body is pulled as the upstream reads it). Rejects when the connection fails or no headers came within `timeoutMs` (a message fit to show),
- * or with `callerGone()` when `signal` fires first.
+ * Sends `init` to `url` (a streamed body is pulled as the upstream reads it). Rejects when the connection fails or no headers came
+ * within the channel's `timeoutMs` (a message fit to show), or with `callerGone()` when `signal` fires first. The body then throws
+ * an UpstreamTimeout when the upstream is silent for `idleTimeoutMs` or the whole call passes `deadlineMs`; either closes the connection.
  */
-export async function upstreamFetch(url: string, init: UpstreamInit, timeoutMs: number, signal: AbortSignal): Promise<Fetched> {
+export async function upstreamFetch(url: string, init: UpstreamInit, limits: UpstreamTimeouts, signal: AbortSignal): Promise<Fetched> {
   if (signal.aborted) throw callerGone();
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
+  const timer = new UpstreamTimer(limits, (reason) => controller.abort(reason));
   let body: Readable | undefined;
   const stop = () => {
+    timer.stop();
     signal.removeEventListener('abort', onAbort);
     // A body read to its end has nothing left to stop (and an abort reason costs a stack trace per call).
     if (body?.readableEnded) return;
     controller.abort(new Error('the relay stopped reading'));
   };
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error('timeout'));
-  }, timeoutMs);
   try {
     const answer = await undiciRequest(url, {
       method: init.method ?? 'POST',
@@ -55,28 +54,28 @@ export async function upstreamFetch(url: string, init: UpstreamInit, timeoutMs: 
       ...(init.body !== undefined && { body: Buffer.isBuffer(init.body) ? init.body : Readable.from(init.body) }),
       signal: controller.signal,
     });
+    timer.headersArrived();
     const headers = new Headers();
     for (const [name, value] of Object.entries(answer.headers)) {
       if (value === undefined) continue;
       for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
     }
     body = answer.body;
+    const status = answer.statusCode;
     // A final status outside 200–599 is no HTTP answer a caller could read (informational ones never reach here).
-    if (answer.statusCode < 200 || answer.statusCode > 599) {
-      throw new GatewayError('upstream_failed', `answered with HTTP status ${answer.statusCode}, which is not a final HTTP status`);
+    if (status < 200 || status > 599) {
+      throw new GatewayError('upstream_failed', `answered with HTTP status ${status}, which is not a final HTTP status`);
     }
     const decoded = decodedBody(answer.body, headers.get('content-encoding'));
     if (decoded !== answer.body) for (const name of ['content-encoding', 'content-length']) headers.delete(name);
-    const response = { status: answer.statusCode, ok: answer.statusCode >= 200 && answer.statusCode < 300, headers, body: decoded };
+    const response = { status, ok: status >= 200 && status < 300, headers, body: timer.read<Uint8Array>(decoded) };
     return { response, stop };
   } catch (error) {
     stop();
     if (signal.aborted) throw callerGone();
     if (error instanceof GatewayError) throw error;
-    if (timedOut) throw new GatewayError('upstream_failed', `no response headers within ${timeoutMs} ms`);
+    if (timer.expired) throw timer.expired;
     throw new GatewayError('upstream_failed', `connection failed (${causeOf(error)})`);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

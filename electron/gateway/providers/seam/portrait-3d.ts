@@ -84,7 +84,10 @@ export interface ServiceChannel {
   name: string;
   kind: 'platform' | 'volcengine';
   baseUrl: string;
+  /** The channel's time limits (see RelayChannel); a service call is also bounded whole by `timeoutMs`. */
   timeoutMs: number;
+  idleTimeoutMs: number;
+  deadlineMs: number;
   headers: Readonly<Record<string, string>>;
   /** `platform`: the bearer token; `volcengine`: `AK:SK`. Null when none is set. */
   key: string | null;

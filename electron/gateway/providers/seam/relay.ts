@@ -134,6 +134,10 @@ export interface RelayChannel {
   weight: number;
   /** Time allowed until the upstream's response headers. */
   timeoutMs: number;
+  /** Longest silence allowed between two chunks of the upstream's body (and between the headers and the first). */
+  idleTimeoutMs: number;
+  /** Time allowed for the whole call, from sending to the body's last byte. */
+  deadlineMs: number;
   /** Extra headers sent upstream on every call. */
   headers: Readonly<Record<string, string>>;
   /** The credential from the secret store; null for a channel that needs none (a local Ollama). */

@@ -38,6 +38,8 @@ export async function arkCall(
     headers,
     body: text,
     timeoutMs: channel.timeoutMs,
+    idleTimeoutMs: channel.idleTimeoutMs,
+    deadlineMs: channel.deadlineMs,
     secret: channel.key,
   });
   const reply = jsonOf(answer) as { ResponseMetadata?: { Error?: { Code?: unknown; Message?: unknown } }; Result?: unknown } | undefined;
