@@ -1,4 +1,4 @@
-// The background task that moves batches along: a timer (never keeping the process alive) asks the batches service for one step at a time, never overlapping; its failures are reported, never thrown.
+// The background task that moves batches along: a timer (never keeping the process alive) asks the batches service for one step at a time, never overlapping (a step starts lines, never waits for them); its failures are reported, never thrown.
 import type { BatchesService } from '../services/batches.ts';
 
 /** How often the runner looks at running batches (real time; how far each moves is decided by the gateway's clock). */
@@ -26,12 +26,13 @@ export class BatchRunner {
     this.timer.unref();
   }
 
-  /** Stops the timer, aborts the lines under way (they run again after a restart) and waits for the step to end. */
+  /** Stops the timer, aborts the lines under way (those that had not answered run again after a restart) and waits for the step and every line to end. */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.controller.abort(new Error('the gateway is stopping'));
     await this.running;
+    await this.batches.settle();
   }
 
   private tick(): void {

@@ -17,6 +17,7 @@ import type { CursorAsk } from '../storage/cursor-rows.ts';
 import type { Db } from '../storage/database.ts';
 import type { Clock } from '../time.ts';
 import type { ApiFiles } from './api-files.ts';
+import { BatchFlights, type Flight } from './batch-flights.ts';
 import type { BatchLines } from './batch-lines.ts';
 import type { StorageLimits } from './storage-limits.ts';
 
@@ -24,7 +25,8 @@ type Json = Record<string, unknown>;
 
 /**
  * The pace of a batch by the gateway's clock (documented in docs/endpoints.md): `validating` for validatingMs, then at most
- * linesPerSecond lines per second of the clock with at most `concurrency` lines at once, then `finalizing` for finalizingMs.
+ * linesPerSecond lines per second of the clock, with at most `concurrency` lines of one account running at once (over all
+ * its batches; other accounts' lines never wait for them), then `finalizing` for finalizingMs.
  */
 export const BATCH_PACE = { validatingMs: 1000, linesPerSecond: 50, concurrency: 8, finalizingMs: 1000 } as const;
 /** Most request lines in one input file, as on the real API. */
@@ -48,6 +50,8 @@ export class BatchesService {
   private readonly deps: BatchesDeps;
   /** The request lines of recently read input files, by batch id. */
   private readonly inputs = new Map<string, string[]>();
+  /** The lines under way, per batch and per account. */
+  private readonly flights = new BatchFlights(BATCH_PACE.concurrency);
   constructor(deps: BatchesDeps) {
     this.deps = deps;
   }
@@ -125,7 +129,10 @@ export class BatchesService {
     return { data: rows.map((row) => JSON.parse(row.batch_json) as Json), hasMore };
   }
 
-  /** Asks a running batch to stop: `cancelling` now, `cancelled` (with the results so far in its files) at the runner's next step. */
+  /**
+   * Asks a running batch to stop: `cancelling` now, its lines under way aborted (left out of its files unless they had
+   * answered), and `cancelled` (with the results so far in its files) at the runner's next step.
+   */
   cancel(accountId: number, batchId: string): Json {
     const row = this.find(accountId, batchId);
     const batch = JSON.parse(row.batch_json) as Json;
@@ -133,18 +140,21 @@ export class BatchesService {
     if (row.status !== 'validating' && row.status !== 'in_progress') {
       throw invalid(`Cannot cancel a batch that is ${row.status}.`, 'batch_id');
     }
-    return this.write(row, { ...batch, status: 'cancelling', cancelling_at: seconds(this.deps.clock.now()) });
+    const cancelling = this.write(row, { ...batch, status: 'cancelling', cancelling_at: seconds(this.deps.clock.now()) });
+    this.flights.abort(batchId);
+    return cancelling;
   }
 
   /**
-   * One step of every batch being worked on (the oldest `most` first): what the clock allows of each. A batch whose step
-   * fails unexpectedly ends `failed`; nothing is thrown. `signal` aborts the lines under way (the gateway stops).
+   * One step of the batches being worked on (`most` of them, each account's oldest first, so every account with a batch gets
+   * its turn): what the clock allows of each. Lines are started, never awaited: each is recorded when it answers. A batch
+   * whose step fails unexpectedly ends `failed`; nothing is thrown. `signal` aborts the lines under way (the gateway stops).
    */
   async advance(signal: AbortSignal, onError: (error: unknown) => void, most = 16): Promise<void> {
     for (const row of this.deps.repo.active(most)) {
       if (signal.aborted) return;
       try {
-        await this.step(row, signal);
+        await this.step(row, signal, onError);
       } catch (error) {
         onError(error);
         const current = this.deps.repo.byId(row.batch_id);
@@ -154,7 +164,12 @@ export class BatchesService {
     }
   }
 
-  private async step(row: BatchRow, signal: AbortSignal): Promise<void> {
+  /** Resolves once every line started has settled (call after aborting `advance`'s signal: the gateway is stopping). */
+  async settle(): Promise<void> {
+    await this.flights.settle();
+  }
+
+  private async step(row: BatchRow, signal: AbortSignal, onError: (error: unknown) => void): Promise<void> {
     const now = this.deps.clock.now();
     const batch = JSON.parse(row.batch_json) as Json;
     switch (row.status) {
@@ -165,7 +180,7 @@ export class BatchesService {
         return this.validate(row, batch);
       case 'in_progress':
         if (now >= Number(batch['expires_at']) * 1000) return this.finish(row, 'expired', 'expired_at');
-        return this.runLines(row, batch, now, signal);
+        return this.runLines(row, batch, now, signal, onError);
       case 'finalizing':
         if (now < Number(batch['finalizing_at']) * 1000 + BATCH_PACE.finalizingMs) return;
         return this.finish(row, 'completed', 'completed_at');
@@ -197,10 +212,10 @@ export class BatchesService {
   }
 
   /**
-   * Runs the next lines the clock allows (at most BATCH_PACE.concurrency at once), records their results, and moves on to
-   * `finalizing` after the last. An input file deleted before a restart let it be read again fails the batch.
+   * Starts the next lines the clock and the account's bound allow; each is recorded as it answers. Once every line has its
+   * result the batch moves on to `finalizing`. An input file deleted before a restart let it be read again fails the batch.
    */
-  private async runLines(row: BatchRow, batch: Json, now: number, signal: AbortSignal): Promise<void> {
+  private async runLines(row: BatchRow, batch: Json, now: number, signal: AbortSignal, onError: (error: unknown) => void): Promise<void> {
     let lines: string[];
     try {
       lines = await this.inputOf(row, batch);
@@ -208,23 +223,46 @@ export class BatchesService {
       if (!(error instanceof GatewayError)) throw error;
       return this.fail(row, batchError('invalid_file', `The input file cannot be read: ${error.message}`));
     }
+    const { repo } = this.deps;
+    const flight = this.flights.open(row.batch_id, row.account_id, row.next_line, () => repo.resultLinesFrom(row.batch_id, row.next_line));
     const allowed = Math.floor(((now - Number(batch['in_progress_at']) * 1000) * BATCH_PACE.linesPerSecond) / 1000);
-    const end = Math.min(lines.length, row.next_line + BATCH_PACE.concurrency, Math.max(row.next_line, allowed));
-    if (end > row.next_line) {
-      const principal = this.principalOf(row);
-      const indexes = Array.from({ length: end - row.next_line }, (_, offset) => row.next_line + offset);
-      const results = await Promise.all(
-        indexes.map((index) => this.runLine(lines[index]!, index, batch['endpoint'] as BatchEndpoint, principal, signal)),
-      );
-      if (signal.aborted) return; // Stopped mid-step: these lines run again after the restart.
-      this.deps.repo.addResults(row.batch_id, results, end);
+    const endpoint = batch['endpoint'] as BatchEndpoint;
+    let principal: Principal | undefined;
+    while (flight.cursor < lines.length && flight.cursor < allowed && this.flights.canStart(row.account_id)) {
+      const index = flight.cursor++;
+      if (flight.done.has(index)) continue;
+      principal ??= this.principalOf(row);
+      const caller = principal;
+      this.flights.start(flight, index, signal, async (lineSignal) => {
+        try {
+          this.record(flight, await this.runLine(lines[index]!, index, endpoint, caller, lineSignal), lineSignal);
+        } catch (error) {
+          onError(error);
+        }
+      });
     }
-    const current = this.deps.repo.byId(row.batch_id);
+    if (flight.cursor < lines.length || flight.running.size > 0) return;
+    const current = repo.byId(row.batch_id);
     if (!current || current.status !== 'in_progress') return; // Cancelled meanwhile: the next step finishes it.
-    const counts = countsOf(this.deps.repo.results(row.batch_id), lines.length);
-    const next = { ...(JSON.parse(current.batch_json) as Json), request_counts: counts };
-    if (end >= lines.length) this.write(current, { ...next, status: 'finalizing', finalizing_at: seconds(this.deps.clock.now()) });
-    else this.write(current, next);
+    this.flights.close(row.batch_id);
+    const next = { ...(JSON.parse(current.batch_json) as Json), request_counts: repo.counts(row.batch_id, lines.length) };
+    this.write(current, { ...next, status: 'finalizing', finalizing_at: seconds(this.deps.clock.now()) });
+  }
+
+  /**
+   * Keeps the answer of a line and the batch's counts. A line cut short (its batch cancelled, the gateway stopping) never
+   * answered and was not charged: it is dropped (and, the gateway stopping, runs again after the restart); one that answered
+   * before the cut is kept, so it never runs twice. An answer after its batch ended is dropped.
+   */
+  private record(flight: Flight, result: BatchResultRow, signal: AbortSignal): void {
+    if (!this.flights.current(flight) || (signal.aborted && result.ok !== 1)) return;
+    const { repo } = this.deps;
+    repo.addResult(flight.batchId, result);
+    const current = repo.byId(flight.batchId);
+    if (!current || current.status !== 'in_progress') return;
+    const batch = JSON.parse(current.batch_json) as Json;
+    const total = Number((batch['request_counts'] as Json | undefined)?.['total'] ?? 0);
+    this.write(current, { ...batch, request_counts: repo.counts(flight.batchId, total) });
   }
 
   private async runLine(
@@ -289,6 +327,7 @@ export class BatchesService {
     });
     this.deps.repo.deleteResults(row.batch_id);
     this.inputs.delete(row.batch_id);
+    this.flights.close(row.batch_id);
   }
 
   private fail(row: BatchRow, error: Json): void {
@@ -296,6 +335,7 @@ export class BatchesService {
     this.write(row, { ...batch, status: 'failed', failed_at: seconds(this.deps.clock.now()), errors: { object: 'list', data: [error] } });
     this.deps.repo.deleteResults(row.batch_id);
     this.inputs.delete(row.batch_id);
+    this.flights.close(row.batch_id);
   }
 
   /** The request lines of the batch's input file (blank lines left out), read once while the batch runs. */

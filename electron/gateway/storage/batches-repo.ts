@@ -2,7 +2,7 @@
 import { cursorRows, type CursorAsk, type CursorRows } from './cursor-rows.ts';
 import type { Db } from './database.ts';
 
-/** A batch: the API object as JSON, its status (also inside the JSON) and how many of its lines have results. */
+/** A batch: the API object as JSON, its status (also inside the JSON) and the first of its lines without a result. */
 export interface BatchRow {
   id: number;
   batch_id: string;
@@ -52,10 +52,18 @@ export class BatchesRepo {
     return cursorRows(this.db, { table: 'batches', idColumn: 'batch_id', accountId }, ask);
   }
 
-  /** The oldest `limit` batches still being worked on (of every account). */
+  /**
+   * At most `limit` batches still being worked on, taken in turns: every account's oldest, then every account's second oldest,
+   * and so on (oldest first within a turn), so one account's many batches never push another account's out.
+   */
   active(limit: number): BatchRow[] {
     return this.db
-      .prepare(`SELECT * FROM batches WHERE status IN (${ACTIVE_BATCH_STATUSES.map(() => '?').join(', ')}) ORDER BY id LIMIT ?`)
+      .prepare(
+        `SELECT * FROM (
+           SELECT *, ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY id) AS turn FROM batches
+           WHERE status IN (${ACTIVE_BATCH_STATUSES.map(() => '?').join(', ')})
+         ) ORDER BY turn, id LIMIT ?`,
+      )
       .all(...ACTIVE_BATCH_STATUSES, limit) as BatchRow[];
   }
 
@@ -94,13 +102,36 @@ export class BatchesRepo {
     this.db.prepare('DELETE FROM batches WHERE batch_id = ?').run(batchId);
   }
 
-  /** Records the results of lines from `next_line` on and moves `next_line` past them, in one transaction. */
-  addResults(batchId: string, results: readonly BatchResultRow[], nextLine: number): void {
+  /** Records the result of one line and moves `next_line` to the first line still without one, in one transaction. */
+  addResult(batchId: string, result: BatchResultRow): void {
     this.db.transaction(() => {
-      const statement = this.db.prepare('INSERT OR REPLACE INTO batch_results (batch_id, line, ok, result_json) VALUES (?, ?, ?, ?)');
-      for (const result of results) statement.run(batchId, result.line, result.ok, result.result_json);
-      this.db.prepare('UPDATE batches SET next_line = ? WHERE batch_id = ?').run(nextLine, batchId);
+      this.db
+        .prepare('INSERT OR REPLACE INTO batch_results (batch_id, line, ok, result_json) VALUES (?, ?, ?, ?)')
+        .run(batchId, result.line, result.ok, result.result_json);
+      const row = this.db.prepare('SELECT next_line FROM batches WHERE batch_id = ?').get(batchId) as { next_line: number } | undefined;
+      if (!row) return;
+      const has = this.db.prepare('SELECT 1 FROM batch_results WHERE batch_id = ? AND line = ?');
+      let next = row.next_line;
+      while (has.get(batchId, next)) next++;
+      this.db.prepare('UPDATE batches SET next_line = ? WHERE batch_id = ?').run(next, batchId);
     })();
+  }
+
+  /** The lines at or past `from` that have a result (answered while earlier lines were still running). */
+  resultLinesFrom(batchId: string, from: number): Set<number> {
+    const rows = this.db.prepare('SELECT line FROM batch_results WHERE batch_id = ? AND line >= ?').all(batchId, from) as {
+      line: number;
+    }[];
+    return new Set(rows.map((row) => row.line));
+  }
+
+  /** The batch's request counts so far: `total` lines, of which the answered ones completed or failed. */
+  counts(batchId: string, total: number): { total: number; completed: number; failed: number } {
+    const row = this.db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(ok), 0) AS ok FROM batch_results WHERE batch_id = ?').get(batchId) as {
+      n: number;
+      ok: number;
+    };
+    return { total, completed: row.ok, failed: row.n - row.ok };
   }
 
   /** The batch's line results in line order. */
