@@ -17,6 +17,7 @@ import { AssetRefresher } from './services/asset-refresh.ts';
 import { AssetsService } from './services/assets.ts';
 import { AudioService } from './services/audio.ts';
 import { BillingService } from './services/billing.ts';
+import { QuotaLedger } from './services/quota-ledger.ts';
 import { ChannelsService } from './services/channels.ts';
 import { PriceTable } from './services/price-table.ts';
 import { STORAGE_LIMITS, type StorageLimits } from './services/storage-limits.ts';
@@ -247,6 +248,7 @@ export function createContext(options: ContextOptions): GatewayContext {
   const storageLimits: StorageLimits = { ...STORAGE_LIMITS, ...options.storageLimits };
   const reportError = (error: unknown) => void events.emit('error', error);
   const prices = new PriceTable(new PricesRepo(db), clock);
+  const tokensRepo = new TokensRepo(db);
   const billing = new BillingService(
     new UsageRepo(db),
     clock,
@@ -257,6 +259,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       writes,
     },
     prices,
+    new QuotaLedger((tokenId) => tokensRepo.usedMicros(tokenId) ?? 0),
   );
   const scheduler = new RefreshScheduler({
     intervalMs: options.refreshIntervalMs,
@@ -309,7 +312,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     secrets: options.secrets,
     events,
     accounts,
-    tokens: new TokensService(accounts, new TokensRepo(db), clock),
+    tokens: new TokensService(accounts, tokensRepo, clock),
     groups: new GroupsService(
       groupsRepo,
       clock,

@@ -9,6 +9,8 @@ export interface Principal {
   tokenLabel?: string;
   /** The models the token may call; absent or null: any model. */
   models?: readonly string[] | null;
+  /** The token's spending limit in micro-units; absent or null: none (its calls reserve nothing). */
+  quotaMicros?: number | null;
   /** Where this request's charges and first output are noted for its journal entry; absent when nothing listens. */
   notes?: CallNotes;
 }

@@ -5,6 +5,7 @@ import type { Clock } from '../time.ts';
 import { FIELD_LIMITS } from '../../../shared/field-limits.ts';
 import { amountAt, priceOf } from './pricing.ts';
 import type { PriceLookup } from './price-table.ts';
+import { NOTHING_HELD, type QuotaLedger, type Reservation } from './quota-ledger.ts';
 import { STORAGE_LIMITS, type StorageLimits } from './storage-limits.ts';
 import type { Principal } from './tokens.ts';
 
@@ -40,6 +41,8 @@ export class BillingService {
   private readonly writes: CommittedWrites;
   /** The price table, read on every charge (so a price the owner changed bills the next call). */
   private readonly prices: PriceLookup;
+  /** What calls under way hold of their tokens' quotas (absent: quotas are checked only as each call starts, by the token check). */
+  private readonly quotas: QuotaLedger | undefined;
   /** Clock time of the last roll-up step; -Infinity: none yet, so the first charge makes one. */
   private lastRollUp = Number.NEGATIVE_INFINITY;
   constructor(
@@ -48,6 +51,7 @@ export class BillingService {
     aliases: Readonly<Record<string, string>> = {},
     upkeep: LedgerUpkeep = { limits: STORAGE_LIMITS, onError: () => undefined },
     prices: PriceLookup = { priceOf },
+    quotas?: QuotaLedger,
   ) {
     this.repo = repo;
     this.clock = clock;
@@ -55,12 +59,24 @@ export class BillingService {
     this.upkeep = upkeep;
     this.writes = upkeep.writes ?? writeAtOnce;
     this.prices = prices;
+    this.quotas = quotas;
+  }
+
+  /**
+   * Holds the upper estimate of a call (`estimate()`, priced as its charge will be) against the caller's quota before the
+   * call starts, or throws the quota refusal (403) when it could take the token past its quota. Release it when the call
+   * ended (`Reservation.during`), after its charge. A token without a quota holds nothing, and nothing is estimated.
+   */
+  reserve(principal: Principal, estimate: () => Omit<Usage, 'endpoint'>): Reservation {
+    const quota = principal.quotaMicros;
+    if (this.quotas === undefined || quota === undefined || quota === null) return NOTHING_HELD;
+    return this.quotas.reserve(principal, this.amountOf(estimate()));
   }
 
   /** Charges a call to the caller's token, committed before it returns; returns the amount in micro-units. */
   charge(principal: Principal, usage: Usage): number {
     const { entry, amount } = this.entryOf(principal, usage);
-    this.record(entry);
+    this.record(entry, principal);
     return amount;
   }
 
@@ -71,7 +87,7 @@ export class BillingService {
    */
   async chargeCommitted(principal: Principal, usage: Usage): Promise<number> {
     const { entry, amount } = this.entryOf(principal, usage);
-    await this.writes.commit(() => this.record(entry));
+    await this.writes.commit(() => this.record(entry, principal));
     return amount;
   }
 
@@ -82,13 +98,19 @@ export class BillingService {
    */
   chargeAnswered(principal: Principal, usage: Usage): number {
     const { entry, amount } = this.entryOf(principal, usage);
-    this.writes.defer(() => this.record(entry));
+    this.writes.defer(() => this.record(entry, principal));
     return amount;
   }
 
-  private entryOf(principal: Principal, usage: Usage): { entry: UsageRecord; amount: number } {
+  private amountOf(usage: Omit<Usage, 'endpoint'>): number {
     const priced = this.aliases[usage.model] ?? usage.model;
-    const amount = usage.amountMicros ?? amountAt(this.prices.priceOf(priced), usage.inputTokens, usage.outputTokens);
+    return usage.amountMicros ?? amountAt(this.prices.priceOf(priced), usage.inputTokens, usage.outputTokens);
+  }
+
+  private entryOf(principal: Principal, usage: Usage): { entry: UsageRecord; amount: number } {
+    const amount = this.amountOf(usage);
+    // Until it is written, the charge counts against the token's quota in memory.
+    this.quotas?.pending(principal, amount);
     const entry = {
       account_id: principal.accountId,
       token_id: principal.tokenId,
@@ -104,8 +126,13 @@ export class BillingService {
     return { entry, amount };
   }
 
-  private record(entry: UsageRecord): void {
-    this.repo.record(entry);
+  /** Writes a charge of `principal`; written or failed, it no longer counts as pending. */
+  private record(entry: UsageRecord, principal: Principal): void {
+    try {
+      this.repo.record(entry);
+    } finally {
+      this.quotas?.pending(principal, -entry.amount_micros);
+    }
     this.rollUpStep();
   }
 

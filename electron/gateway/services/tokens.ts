@@ -130,6 +130,7 @@ export class TokensService {
       tokenId: row.token_id,
       tokenLabel: labelOf(row),
       models: modelsOf(row),
+      quotaMicros: row.quota_micros,
     };
   }
 
