@@ -98,6 +98,8 @@ export interface JournalEntry extends JournalSummary {
   responseHeaders: Record<string, string>;
   response: JournalBody;
   timing: StreamTiming | null;
+  /** What the owner should know of the call (an upstream's usage out of bounds, charged by estimate instead); absent when nothing. */
+  notes?: string[];
   /** Present when the call was relayed to a channel (or every channel failed). */
   relay?: JournalRelay;
 }

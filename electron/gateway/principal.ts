@@ -21,4 +21,6 @@ export interface CallNotes {
   charged(charge: { inputTokens: number; outputTokens: number; amountMicros: number }): void;
   /** The first output (text or a tool call) was passed on to the caller. */
   firstOutput(): void;
+  /** Something the owner should know of the call (an upstream's usage out of bounds, charged by estimate instead). */
+  note(text: string): void;
 }

@@ -127,11 +127,12 @@ function tapResponse(raw: ServerResponse, startedAt: number) {
   };
 }
 
-/** The notes of one call: its charges added up, and when its first output was produced. */
+/** The notes of one call: its charges added up, when its first output was produced, and what the owner should know of it. */
 class NotesOfCall implements CallNotes {
   private readonly startedAt: number;
   usage: { inputTokens: number; outputTokens: number; amountMicros: number } | null = null;
   firstOutputMs: number | null = null;
+  texts: string[] = [];
   constructor(startedAt: number) {
     this.startedAt = startedAt;
   }
@@ -146,7 +147,13 @@ class NotesOfCall implements CallNotes {
   firstOutput(): void {
     this.firstOutputMs ??= Math.round(performance.now() - this.startedAt);
   }
+  note(text: string): void {
+    if (this.texts.length < MAX_CALL_NOTES) this.texts.push(text);
+  }
 }
+
+/** Most notes one journal entry keeps (a call is charged a few times at most). */
+const MAX_CALL_NOTES = 8;
 
 const stringHeaders = (headers: Record<string, unknown>, keep: (name: string) => boolean) =>
   Object.fromEntries(
@@ -243,6 +250,7 @@ function recordOf(
       responseHeaders: stringHeaders(sent, (name) => name !== 'set-cookie'),
       response,
       timing,
+      ...(notes.texts.length > 0 && { notes: notes.texts }),
     },
     ...(request.journalRelay && { relay: request.journalRelay }),
   };

@@ -45,7 +45,9 @@ export class AudioService {
    * Charges a relayed transcription from the upstream's usage: the seconds it heard (a duration usage) or its audio input
    * tokens (read as seconds at the rate this gateway reports them); output tokens are the upstream's or the transcript's count.
    */
-  chargeRelayedTranscript(model: string, usage: RelayedUsage, call: CallContext): void {
+  chargeRelayedTranscript(model: string, reported: RelayedUsage, call: CallContext): void {
+    // A count the upstream sent but that is no count (NaN: negative, fractional, a string) is not believed.
+    const usage = { ...reported, inputTokens: believable(reported.inputTokens), outputTokens: believable(reported.outputTokens) };
     const seconds = usage.audioSeconds ?? (usage.inputTokens ?? 0) / AUDIO_TOKENS_PER_SECOND;
     this.billing.chargeAnswered(call.principal, {
       endpoint: call.endpoint,
@@ -75,3 +77,7 @@ export class AudioService {
     return { transcript, tokens };
   }
 }
+
+/** A reported token count when it is a whole non-negative number, else undefined (estimated instead). */
+const believable = (count: number | undefined): number | undefined =>
+  count !== undefined && Number.isSafeInteger(count) && count >= 0 ? count : undefined;

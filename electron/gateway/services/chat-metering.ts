@@ -1,9 +1,10 @@
 // Bills chat calls: a whole answer from its usage, a stream on its usage delta, or, cut short, for what it delivered; relayed answers by the upstream's usage.
 import type { ChatResult } from '../protocols/neutral/chat.ts';
 import type { ChatDelta, ChatStream } from '../protocols/neutral/deltas.ts';
-import { countTokens } from '../protocols/neutral/tokens.ts';
+import { countRequestTokens, countTokens } from '../protocols/neutral/tokens.ts';
 import type { RelayedUsage } from '../providers/types.ts';
 import type { BillingService } from './billing.ts';
+import { boundUsage, usageBoundOf, type CallSize } from './usage-bounds.ts';
 import type { Principal } from '../principal.ts';
 
 /** Who pays for a chat call, and under which endpoint and model it is recorded. */
@@ -11,6 +12,8 @@ export interface ChatBill {
   principal: Principal;
   endpoint: string;
   model: string;
+  /** What the request holds, which bounds the usage believed (absent: the loose bounds of a call not held whole). */
+  size?: CallSize | undefined;
 }
 
 export class ChatMetering {
@@ -19,9 +22,18 @@ export class ChatMetering {
     this.billing = billing;
   }
 
-  /** Charges a whole answer for its usage; resolves once the charge is durable (await it before answering). */
+  /** Charges a whole answer for its usage, bounded; resolves once the charge is durable (await it before answering). */
   async chargeResult(bill: ChatBill, result: ChatResult): Promise<void> {
-    await this.chargeCommitted(bill, result.usage);
+    let answerSize = 0;
+    for (const choice of result.choices) {
+      answerSize += choice.text.length;
+      for (const call of choice.toolCalls) answerSize += call.arguments.length;
+    }
+    const output = () => result.choices.reduce((sum, choice) => sum + countTokens(choice.text), 0);
+    await this.chargeCommitted(
+      bill,
+      this.bounded(bill, result.usage, answerSize, () => inputEstimateOf(bill), output),
+    );
   }
 
   /**
@@ -29,11 +41,25 @@ export class ChatMetering {
    * the input by `inputEstimate` (asked only then), the output as the token estimate of the text delivered.
    */
   chargeRelayed(bill: ChatBill, usage: RelayedUsage, inputEstimate: () => number): void {
+    const answerSize = usage.answerBytes ?? usage.deliveredText.length;
     // The relayed answer has gone out already: the charge joins this turn's group commit (see BillingService.chargeAnswered).
-    this.chargeAnswered(bill, {
-      inputTokens: usage.inputTokens ?? inputEstimate(),
-      outputTokens: usage.outputTokens ?? countTokens(usage.deliveredText),
-    });
+    this.chargeAnswered(
+      bill,
+      this.bounded(bill, usage, answerSize, inputEstimate, () => countTokens(usage.deliveredText)),
+    );
+  }
+
+  /** `reported` within the bounds of `bill`'s request and an answer of `answerSize`, else the estimates, with a journal note. */
+  private bounded(
+    bill: ChatBill,
+    reported: { inputTokens?: number | undefined; outputTokens?: number | undefined },
+    answerSize: number,
+    input: () => number,
+    output: () => number,
+  ): { inputTokens: number; outputTokens: number } {
+    const { inputTokens, outputTokens, note } = boundUsage(reported, () => usageBoundOf(bill.size, answerSize), { input, output });
+    if (note !== undefined) bill.principal.notes?.note(note);
+    return { inputTokens, outputTokens };
   }
 
   /**
@@ -51,6 +77,13 @@ export class ChatMetering {
   private async *metered(stream: ChatStream, bill: ChatBill, inputTokens: () => number): AsyncGenerator<ChatDelta> {
     /** What was delivered, per choice (text) and per tool call (arguments): counted apart, so pieces of different outputs never merge into one token. */
     const delivered = new Map<string, string>();
+    const deliveredTokens = () => {
+      let outputTokens = 0;
+      for (const text of delivered.values()) outputTokens += countTokens(text);
+      return outputTokens;
+    };
+    /** Characters passed on, which bound the output a usage delta may claim. */
+    let answerSize = 0;
     let charged = false;
     let outputSeen = false;
     try {
@@ -61,20 +94,21 @@ export class ChatMetering {
         }
         if (delta.type === 'usage') {
           // Committed (with the turn's other bookkeeping) before the usage event goes out.
-          if (!charged) await this.chargeCommitted(bill, { inputTokens: delta.inputTokens, outputTokens: delta.outputTokens });
+          if (!charged) await this.chargeCommitted(bill, this.bounded(bill, delta, answerSize, inputTokens, deliveredTokens));
           charged = true;
         } else if (delta.type === 'text') {
           delivered.set(`${delta.choice}`, (delivered.get(`${delta.choice}`) ?? '') + delta.text);
+          answerSize += delta.text.length;
         } else if (delta.type === 'tool_arguments') {
           const key = `${delta.choice}:${delta.call}`;
           delivered.set(key, (delivered.get(key) ?? '') + delta.fragment);
+          answerSize += delta.fragment.length;
         }
         yield delta;
       }
     } finally {
       if (!charged) {
-        let outputTokens = 0;
-        for (const text of delivered.values()) outputTokens += countTokens(text);
+        const outputTokens = deliveredTokens();
         // Nobody waits for this one (the caller left, or the stream ended without usage): it joins the turn's group commit.
         this.chargeAnswered(bill, { inputTokens: inputTokens(), outputTokens });
       }
@@ -88,4 +122,9 @@ export class ChatMetering {
   private chargeAnswered(bill: ChatBill, usage: { inputTokens: number; outputTokens: number }): void {
     this.billing.chargeAnswered(bill.principal, { endpoint: bill.endpoint, model: bill.model, ...usage });
   }
+}
+
+/** The input estimate of the chat requests `bill`'s request holds (0 when it is not at hand). */
+function inputEstimateOf(bill: ChatBill): number {
+  return bill.size?.chats.reduce((sum, chat) => sum + countRequestTokens(chat), 0) ?? 0;
 }

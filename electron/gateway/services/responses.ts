@@ -9,6 +9,7 @@ import type { Clock } from '../time.ts';
 import type { BillingService } from './billing.ts';
 import { ChatMetering } from './chat-metering.ts';
 import type { StoredResponses } from './stored-responses.ts';
+import { callSizeOf } from './usage-bounds.ts';
 
 type Json = Record<string, unknown>;
 
@@ -42,12 +43,14 @@ export class ResponsesService {
     const { accountId } = call.principal;
     const { conversation, inputFrom } = this.conversationOf(parsed, call);
     const meta = { id: publicId('resp'), createdAt: Math.floor(this.clock.now() / 1000), newId: publicId };
-    const result = await this.providers.for(call, parsed.model).chat.complete(chatRequestOf(parsed, conversation), call);
+    const chat = chatRequestOf(parsed, conversation);
+    const result = await this.providers.for(call, parsed.model).chat.complete(chat, call);
     const response = responsesCodec.render(result, parsed, meta) as Json;
     if (parsed.store) {
       this.stored.save(accountId, meta.id, this.stored.prepare(conversation, response, inputFrom), { background: parsed.background });
     }
-    await this.metering.chargeResult({ principal: call.principal, endpoint: call.endpoint, model: parsed.model }, result);
+    const size = callSizeOf(call, [chat], parsed.previousResponseId !== null);
+    await this.metering.chargeResult({ principal: call.principal, endpoint: call.endpoint, model: parsed.model, size }, result);
     return parsed.background ? this.stored.get(accountId, meta.id) : response;
   }
 

@@ -319,6 +319,7 @@ export const en = {
   logFirstOutput: 'first token after {seconds} s',
   logFirstOutputLabel: 'Time to first token',
   logUsage: 'Usage',
+  logNotes: 'Notes',
   logSearch: 'Search bodies',
   logSearchPlaceholder: 'text in a request or answer',
   logFrom: 'From',

@@ -307,6 +307,7 @@ export const zh: Record<MessageKey, string> = {
   logFirstOutput: '首 token 用时 {seconds} 秒',
   logFirstOutputLabel: '首 token 耗时',
   logUsage: '用量',
+  logNotes: '备注',
   logSearch: '搜索正文',
   logSearchPlaceholder: '请求或回答中的文字',
   logFrom: '从',

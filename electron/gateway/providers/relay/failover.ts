@@ -129,13 +129,15 @@ function streamed(fetched: Fetched, kind: RelayKind, hideUsage: boolean, renameT
   const format = /text\/event-stream/i.test(type) ? 'sse' : /json/i.test(type) ? 'json' : 'other';
   const tap = new UsageTap(kind, format, hideUsage, renameTo);
   let settle!: (usage: RelayedUsage) => void;
-  const usage = new Promise<RelayedUsage>((resolve) => (settle = resolve));
+  let answerBytes = 0;
+  const usage = new Promise<RelayedUsage>((resolve) => (settle = (seen) => resolve({ ...seen, answerBytes })));
   async function* body(): AsyncGenerator<Uint8Array> {
     try {
       if (!response.body) return;
       try {
         for await (const chunk of scrubbedStream(response.body, keyScrubber(key))) {
           const passed = tap.pass(chunk);
+          answerBytes += passed.length;
           if (passed.length > 0) yield passed;
         }
       } catch (error) {
@@ -143,6 +145,7 @@ function streamed(fetched: Fetched, kind: RelayKind, hideUsage: boolean, renameT
         throw new GatewayError('upstream_failed', 'The upstream broke off the answer mid-way.');
       }
       const rest = tap.end();
+      answerBytes += rest.length;
       if (rest.length > 0) yield rest;
     } finally {
       stop();

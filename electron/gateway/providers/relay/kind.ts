@@ -60,9 +60,13 @@ export function record(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
-/** `value` when it is a whole non-negative number. */
+/**
+ * `value` when it is a whole non-negative number; undefined when absent (undefined or null); NaN when present but no count
+ * (a negative, a fraction, a string), so the charge knows the upstream said something it cannot believe.
+ */
 export function count(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
+  if (value === undefined || value === null) return undefined;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : Number.NaN;
 }
 
 /** Sets `body[field]` to `name` when it holds a string; true when it did. */

@@ -60,6 +60,8 @@ export interface RelayedUsage {
   outputTokens?: number;
   /** The text (and tool arguments) delivered, for an output estimate when the answer carried no usage. */
   deliveredText: string;
+  /** Bytes of the answer passed to the caller (they bound the output an upstream may claim). */
+  answerBytes?: number;
   /** Responses API: the id of the response the upstream created (JSON `id`, or the stream's `response.created`). */
   responseId?: string;
   /** Transcriptions: the seconds of audio the upstream says it heard (`usage.type: "duration"`). */

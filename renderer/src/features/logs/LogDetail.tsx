@@ -75,6 +75,11 @@ export function LogDetail() {
                   {t('logCost', { cost: entry.usage.cost.toFixed(6) })}
                 </Fact>
               )}
+              {entry.notes && entry.notes.length > 0 && (
+                <Fact label={t('logNotes')} testId="log-notes">
+                  {entry.notes.join(' ')}
+                </Fact>
+              )}
               {entry.stream && entry.firstOutputMs !== null && entry.firstOutputMs !== undefined && (
                 <Fact label={t('logFirstOutputLabel')}>{entry.firstOutputMs} ms</Fact>
               )}

@@ -82,11 +82,11 @@ function baseOf(base: string, operation: string): string {
   return operation === 'rerank_v2' ? `${trimmed.replace(/\/v1$/, '')}/v2` : trimmed;
 }
 
-/** Text and tool arguments of a streamed choice (delta) or a legacy completion choice (text). */
+/** Text and tool arguments of a streamed choice (delta), a whole answer's choice (message) or a legacy completion choice (text). */
 function collectText(choice: Record<string, unknown> | undefined, usage: UsageCount): void {
   if (!choice) return;
   if (typeof choice['text'] === 'string') usage.deliveredText += choice['text'];
-  const delta = record(choice['delta']);
+  const delta = record(choice['delta']) ?? record(choice['message']);
   if (!delta) return;
   if (typeof delta['content'] === 'string') usage.deliveredText += delta['content'];
   if (Array.isArray(delta['tool_calls'])) {
