@@ -345,9 +345,11 @@ describe('chat completions', () => {
 
   test('every call is billed, and a token whose quota is used up gets 403', async () => {
     const { tokens, db } = suite.gw.gateway.context;
-    const limited = tokens.create({ account: 'local', quota: 0.000001 });
+    // A call that could cost more than the quota left is refused before it starts, so the quota allows the first call whole.
+    const limited = tokens.create({ account: 'local', quota: 0.1 });
     const spender = new OpenAI({ baseURL: `${suite.gw.url}/v1`, apiKey: limited.secret, maxRetries: 0 });
     await spender.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'spend' }] });
+    tokens.update(limited.token.token_id, { quota: 0.000001 });
     const rows = db.prepare('SELECT * FROM usage_records WHERE token_id = ?').all(limited.token.token_id) as {
       amount_micros: number;
       input_tokens: number;

@@ -35,7 +35,8 @@ describe('usage roll-up', () => {
   before(async () => {
     gw = await startGateway({ clock });
     local = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
-    const created = await admin('POST', '/tokens', { account: 'team', name: 'ci', quota: 0.000001 });
+    // A call that could cost more than the quota left is refused before it starts: the quota allows the first call whole, then is cut below it.
+    const created = await admin('POST', '/tokens', { account: 'team', name: 'ci', quota: 0.1 });
     teamId = created.body.token.token_id;
     team = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: created.body.secret, maxRetries: 0 });
   });
@@ -48,6 +49,7 @@ describe('usage roll-up', () => {
       clock.advance(24 * 60 * 60 * 1000);
     }
     await chat(team, 'gpt-4o-mini', 'spend the whole quota');
+    await admin('PUT', `/tokens/${teamId}`, { quota: 0.000001 });
     await assert.rejects(chat(team, 'gpt-4o-mini', 'and more'), OpenAI.PermissionDeniedError);
     const spentBefore = await spent();
     const totalsBefore = totals();

@@ -12,6 +12,7 @@ import { relayReply } from '../server/relay-reply.ts';
 import { writeSse } from '../server/sse.ts';
 import { streamFailure } from '../server/stream-failure.ts';
 import { ChatMetering } from '../services/chat-metering.ts';
+import { callSizeOf } from '../services/usage-bounds.ts';
 import type { RelayedResponse } from '../services/relayed-responses.ts';
 import { pageOf, parseListQuery, renderList } from '../protocols/openai/cursor-list.ts';
 import { parseCompactBody } from '../protocols/responses/inbound/compaction.ts';
@@ -33,36 +34,42 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
     const { accountId } = request.principal;
     const call = callOf(request, reply, 'responses', ENDPOINT);
     const { chat, passthrough } = providers.for(call, parsed.model);
-    const bill = { principal: request.principal, endpoint: ENDPOINT, model: parsed.model };
-    if (passthrough) {
-      // A follow-up goes to the channel that stored the earlier response, and only there: another would not know it.
-      // An id this account did not create there is refused as unknown (the channel's key would let anyone continue it).
-      const previous = parsed.previousResponseId === null ? undefined : relayed.followUp(accountId, parsed.previousResponseId);
-      const asked = {
-        operation: 'responses',
-        model: parsed.model,
-        stream: parsed.stream,
-        ...(previous && { channelId: previous.channelId }),
-      } as const;
-      const estimate = relayInputEstimate(chatRequestOf(parsed, parsed.input));
-      return relayReply(request, reply, passthrough, asked, call, failure, (usage, channelId) => {
-        if (usage.responseId !== undefined && channelId !== undefined) {
-          relayed.remember(accountId, usage.responseId, { channelId, model: parsed.model });
-        }
-        metering.chargeRelayed(bill, usage, estimate);
-      });
-    }
-    if (!parsed.stream) return responses.create(parsed, call);
-    const { conversation, inputFrom } = responses.conversationOf(parsed, call);
-    const chatRequest = chatRequestOf(parsed, conversation);
-    const meta = { id: publicId('resp'), createdAt: Math.floor(clock.now() / 1000), newId: publicId };
-    // A conversation already too large to store is refused before anything streams; the finished response is stored as streamed.
-    if (parsed.store) stored.prepare(conversation, responseObject(parsed, meta), inputFrom);
-    const deltas = metering.meter(await chat.stream(chatRequest, call), bill, () => estimateInputTokens(chatRequest));
-    const onComplete = (response: Record<string, unknown>) => {
-      if (parsed.store) stored.save(accountId, meta.id, stored.prepare(conversation, response, inputFrom));
-    };
-    return writeSse(request, reply, responsesCodec.stream(deltas, parsed, { ...meta, onComplete }), failure);
+    const asChat = chatRequestOf(parsed, parsed.input);
+    // A follow-up's earlier turns are kept where they were stored (here or upstream): its input may exceed its request.
+    const size = callSizeOf(call, [asChat], parsed.previousResponseId !== null);
+    const bill = { principal: request.principal, endpoint: ENDPOINT, model: parsed.model, size };
+    // The most the call can cost is held against the token's quota until it ended (and was charged).
+    return metering.reserve(bill, [asChat]).during(async () => {
+      if (passthrough) {
+        // A follow-up goes to the channel that stored the earlier response, and only there: another would not know it.
+        // An id this account did not create there is refused as unknown (the channel's key would let anyone continue it).
+        const previous = parsed.previousResponseId === null ? undefined : relayed.followUp(accountId, parsed.previousResponseId);
+        const asked = {
+          operation: 'responses',
+          model: parsed.model,
+          stream: parsed.stream,
+          ...(previous && { channelId: previous.channelId }),
+        } as const;
+        const estimate = relayInputEstimate(asChat);
+        return relayReply(request, reply, passthrough, asked, call, failure, (usage, channelId) => {
+          if (usage.responseId !== undefined && channelId !== undefined) {
+            relayed.remember(accountId, usage.responseId, { channelId, model: parsed.model });
+          }
+          metering.chargeRelayed(bill, usage, estimate);
+        });
+      }
+      if (!parsed.stream) return responses.create(parsed, call);
+      const { conversation, inputFrom } = responses.conversationOf(parsed, call);
+      const chatRequest = chatRequestOf(parsed, conversation);
+      const meta = { id: publicId('resp'), createdAt: Math.floor(clock.now() / 1000), newId: publicId };
+      // A conversation already too large to store is refused before anything streams; the finished response is stored as streamed.
+      if (parsed.store) stored.prepare(conversation, responseObject(parsed, meta), inputFrom);
+      const deltas = metering.meter(await chat.stream(chatRequest, call), bill, () => estimateInputTokens(chatRequest));
+      const onComplete = (response: Record<string, unknown>) => {
+        if (parsed.store) stored.save(accountId, meta.id, stored.prepare(conversation, response, inputFrom));
+      };
+      return writeSse(request, reply, responsesCodec.stream(deltas, parsed, { ...meta, onComplete }), failure);
+    });
   });
 
   /** Retrieves or deletes a relayed response at the channel that stored it; `done` runs once the channel said yes. */

@@ -1,10 +1,11 @@
 // Bills chat calls: a whole answer from its usage, a stream on its usage delta, or, cut short, for what it delivered; relayed answers by the upstream's usage.
-import type { ChatResult } from '../protocols/neutral/chat.ts';
+import type { ChatRequest, ChatResult } from '../protocols/neutral/chat.ts';
 import type { ChatDelta, ChatStream } from '../protocols/neutral/deltas.ts';
 import { countRequestTokens, countTokens } from '../protocols/neutral/tokens.ts';
 import type { RelayedUsage } from '../providers/types.ts';
 import type { BillingService } from './billing.ts';
-import { boundUsage, usageBoundOf, type CallSize } from './usage-bounds.ts';
+import type { Reservation } from './quota-ledger.ts';
+import { boundUsage, outputLimitOf, usageBoundOf, type CallSize } from './usage-bounds.ts';
 import type { Principal } from '../principal.ts';
 
 /** Who pays for a chat call, and under which endpoint and model it is recorded. */
@@ -20,6 +21,18 @@ export class ChatMetering {
   private readonly billing: BillingService;
   constructor(billing: BillingService) {
     this.billing = billing;
+  }
+
+  /**
+   * Holds the most the chat requests `chats` can cost against the caller's quota, before anything is generated or sent
+   * upstream: their input estimate and their output limits (or the default output bound); throws the quota refusal.
+   */
+  reserve(bill: ChatBill, chats: readonly ChatRequest[]): Reservation {
+    return this.billing.reserve(bill.principal, () => ({
+      model: bill.model,
+      inputTokens: chats.reduce((sum, chat) => sum + countRequestTokens(chat), 0),
+      outputTokens: outputLimitOf(chats),
+    }));
   }
 
   /** Charges a whole answer for its usage, bounded; resolves once the charge is durable (await it before answering). */

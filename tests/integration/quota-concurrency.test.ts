@@ -1,0 +1,204 @@
+// A token's quota holds under concurrency: 40 calls at once (relayed, streamed, translated, simulated), through the official SDKs, never charge more than the quota and one call; the calls refused never reach the upstream and cost nothing.
+import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { gatewayBefore, hostileUpstream, type HostileUpstream, type ReceivedRequest } from '../helpers/hostile-upstream.ts';
+import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
+
+const CALLS = 40;
+/** What each relayed answer says it used: real-looking, as much output as the caller allowed. */
+const REPORTED = { prompt_tokens: 12, completion_tokens: 1000 };
+/** The default price (model not listed): 0.5 USD per million input tokens, 1.5 per million output tokens, in micro-units. */
+const RELAYED_CALL_MICROS = REPORTED.prompt_tokens * 0.5 + REPORTED.completion_tokens * 1.5;
+
+/** Waits until `done()` holds, looking again every few milliseconds (bounded: a broken gateway fails the test, never hangs it). */
+async function until(done: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!(await done())) {
+    if (Date.now() > deadline) assert.fail(`gave up waiting: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** An OpenAI chat answer, whole or as an event stream ending with its usage. */
+function answerChat(received: ReceivedRequest, response: ServerResponse): void {
+  const body = JSON.parse(received.body.toString('utf8')) as { model: string; stream?: boolean };
+  const usage = { ...REPORTED, total_tokens: REPORTED.prompt_tokens + REPORTED.completion_tokens };
+  const base = { id: 'chatcmpl-up', created: 1_700_000_000, model: body.model };
+  if (!body.stream) {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    const message = { role: 'assistant', content: 'A held answer.' };
+    response.end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: 'stop' }], usage }));
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'text/event-stream' });
+  const chunk = (fields: object) => `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', ...fields })}\n\n`;
+  response.write(chunk({ choices: [{ index: 0, delta: { role: 'assistant', content: 'A held answer.' }, finish_reason: null }] }));
+  response.write(chunk({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }));
+  response.write(chunk({ choices: [], usage }));
+  response.end('data: [DONE]\n\n');
+}
+
+describe('a quota holds under concurrency', () => {
+  let upstream: HostileUpstream;
+  let server: TestGateway;
+  let simulated: TestGateway;
+  /** Opens once every call of the round was either refused or received upstream: until then the upstream holds its answers. */
+  let gate: { open: Promise<void>; release(): void };
+  const newGate = () => {
+    let release!: () => void;
+    const open = new Promise<void>((resolve) => (release = resolve));
+    gate = { open, release };
+  };
+
+  before(async () => {
+    newGate();
+    upstream = await hostileUpstream(async (received, response) => {
+      await gate.open;
+      answerChat(received, response);
+    });
+    server = await gatewayBefore(upstream, 'openai');
+    simulated = await startGateway();
+  });
+  after(async () => {
+    await server.stop();
+    await simulated.stop();
+    await upstream.close();
+  });
+
+  /** A token of a new account with `quota` USD, created as a user would: through the admin API. */
+  async function quotaToken(gateway: TestGateway, account: string, quota: number): Promise<{ secret: string; tokenId: string }> {
+    const created = await request(`${gateway.url}/admin/api/tokens`, 'POST', {
+      token: gateway.gateway.adminToken,
+      body: { account, quota },
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    return { secret: created.body.secret, tokenId: created.body.token.token_id };
+  }
+
+  /** The token's spent amount in micro-units, as the admin API shows it. */
+  async function spentMicros(gateway: TestGateway, tokenId: string): Promise<number> {
+    const listed = await request(`${gateway.url}/admin/api/tokens`, 'GET', { token: gateway.gateway.adminToken });
+    const token = (listed.body as { token_id: string; used: number }[]).find((item) => item.token_id === tokenId);
+    return Math.round(token!.used * 1_000_000);
+  }
+
+  /**
+   * Sends CALLS calls at once through `call`, holds the upstream's answers until each call was refused or reached it, then
+   * lets them finish. Returns the answered and refused counts and the upstream requests the round made.
+   */
+  async function round(call: () => Promise<unknown>, isQuotaRefusal: (error: unknown) => boolean) {
+    newGate();
+    const seenBefore = upstream.requests.length;
+    let refused = 0;
+    const calls = Array.from({ length: CALLS }, () =>
+      call().then(
+        () => 'answered' as const,
+        (error: unknown) => {
+          assert.ok(isQuotaRefusal(error), `refused in the protocol's quota error, got ${String(error)}`);
+          refused++;
+          return 'refused' as const;
+        },
+      ),
+    );
+    await until(() => refused + (upstream.requests.length - seenBefore) >= CALLS, 'every call refused or upstream');
+    gate.release();
+    const outcomes = await Promise.all(calls);
+    const answered = outcomes.filter((outcome) => outcome === 'answered').length;
+    return { answered, refused, reachedUpstream: upstream.requests.length - seenBefore };
+  }
+
+  /** The checks of a round of relayed calls: the refused never went upstream nor were charged; the total stays within the quota and one call. */
+  async function checkRelayed(
+    tokenId: string,
+    quotaMicros: number,
+    outcome: { answered: number; refused: number; reachedUpstream: number },
+  ): Promise<void> {
+    assert.ok(outcome.refused > 0, 'some calls are refused');
+    assert.ok(outcome.answered > 0, 'some calls are answered');
+    assert.equal(outcome.reachedUpstream, outcome.answered, 'a refused call never reaches the upstream');
+    const expected = outcome.answered * RELAYED_CALL_MICROS;
+    await until(async () => (await spentMicros(server, tokenId)) >= expected, 'the answered calls charged');
+    const spent = await spentMicros(server, tokenId);
+    assert.equal(spent, expected, 'each answered call is charged its usage, and a refused one nothing');
+    assert.ok(spent <= quotaMicros + RELAYED_CALL_MICROS, `charged ${spent} µ on a quota of ${quotaMicros} µ`);
+  }
+
+  const openaiRefusal = (error: unknown) => error instanceof OpenAI.PermissionDeniedError && /quota/.test(error.message);
+
+  test('relayed JSON calls (openai SDK): the calls that could pass the quota are refused before they go upstream', async () => {
+    const { secret, tokenId } = await quotaToken(server, 'quota-relayed', 0.01);
+    const client = new OpenAI({ apiKey: secret, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const outcome = await round(
+      () => client.chat.completions.create({ model: 'up-model', max_tokens: 1000, messages: [{ role: 'user', content: 'hold on' }] }),
+      openaiRefusal,
+    );
+    await checkRelayed(tokenId, 10_000, outcome);
+  });
+
+  test('relayed streams (openai SDK): refused before the stream opens, and the streams that ran are charged their usage', async () => {
+    const { secret, tokenId } = await quotaToken(server, 'quota-streamed', 0.01);
+    const client = new OpenAI({ apiKey: secret, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const outcome = await round(async () => {
+      const stream = await client.chat.completions.create({
+        model: 'up-model',
+        max_tokens: 1000,
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [{ role: 'user', content: 'hold on' }],
+      });
+      let text = '';
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+      assert.equal(text, 'A held answer.');
+    }, openaiRefusal);
+    await checkRelayed(tokenId, 10_000, outcome);
+  });
+
+  test('translated calls (anthropic SDK before an openai channel): refused in the Anthropic error shape, never sent upstream', async () => {
+    const { secret, tokenId } = await quotaToken(server, 'quota-translated', 0.01);
+    const client = new Anthropic({ apiKey: secret, baseURL: server.url, maxRetries: 0 });
+    const anthropicRefusal = (error: unknown) =>
+      error instanceof Anthropic.PermissionDeniedError && (error.error as { error?: { type?: string } }).error?.type === 'permission_error';
+    const outcome = await round(async () => {
+      const message = await client.messages.create({
+        model: 'up-model',
+        max_tokens: 1000,
+        messages: [{ role: 'user', content: 'hold on' }],
+      });
+      assert.equal(message.content[0]?.type === 'text' && message.content[0].text, 'A held answer.');
+    }, anthropicRefusal);
+    await checkRelayed(tokenId, 10_000, outcome);
+  });
+
+  test('simulated streams (openai SDK, paced): no more run at once than the quota holds, and the total stays within it', async () => {
+    // sim-chat: 1 USD per million input tokens, 3 per million output; each call may produce 30 tokens (90 µ) and reads about 10.
+    const { secret, tokenId } = await quotaToken(simulated, 'quota-simulated', 0.0005);
+    const client = new OpenAI({ apiKey: secret, baseURL: `${simulated.url}/v1`, maxRetries: 0 });
+    let refused = 0;
+    const outcomes = await Promise.all(
+      Array.from({ length: CALLS }, async () => {
+        try {
+          const stream = await client.chat.completions.create(
+            { model: 'sim-chat', max_tokens: 30, stream: true, messages: [{ role: 'user', content: 'talk slowly to me' }] },
+            // Ten tokens a second: each answer runs for seconds, so the calls overlap.
+            { headers: { 'x-gatehouse-pace': '10' } },
+          );
+          for await (const _chunk of stream);
+          return true;
+        } catch (error) {
+          assert.ok(openaiRefusal(error), String(error));
+          refused++;
+          return false;
+        }
+      }),
+    );
+    assert.ok(refused > 0, 'some calls are refused');
+    assert.ok(outcomes.some(Boolean), 'some calls are answered');
+    const oneCall = 10 * 1 + 30 * 3 + 20;
+    await until(async () => (await spentMicros(simulated, tokenId)) > 0, 'the answered calls charged');
+    const spent = await spentMicros(simulated, tokenId);
+    assert.ok(spent <= 500 + oneCall, `charged ${spent} µ on a quota of 500 µ`);
+  });
+});
