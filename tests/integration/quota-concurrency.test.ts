@@ -57,6 +57,11 @@ describe('a quota holds under concurrency', () => {
     newGate();
     upstream = await hostileUpstream(async (received, response) => {
       await gate.open;
+      if (received.url.endsWith('/images/generations')) {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ created: 1_700_000_000, data: [{ url: 'https://upstream.example/image.png' }] }));
+        return;
+      }
       answerChat(received, response);
     });
     server = await gatewayBefore(upstream, 'openai');
@@ -115,15 +120,16 @@ describe('a quota holds under concurrency', () => {
     tokenId: string,
     quotaMicros: number,
     outcome: { answered: number; refused: number; reachedUpstream: number },
+    callMicros = RELAYED_CALL_MICROS,
   ): Promise<void> {
     assert.ok(outcome.refused > 0, 'some calls are refused');
     assert.ok(outcome.answered > 0, 'some calls are answered');
     assert.equal(outcome.reachedUpstream, outcome.answered, 'a refused call never reaches the upstream');
-    const expected = outcome.answered * RELAYED_CALL_MICROS;
+    const expected = outcome.answered * callMicros;
     await until(async () => (await spentMicros(server, tokenId)) >= expected, 'the answered calls charged');
     const spent = await spentMicros(server, tokenId);
     assert.equal(spent, expected, 'each answered call is charged its usage, and a refused one nothing');
-    assert.ok(spent <= quotaMicros + RELAYED_CALL_MICROS, `charged ${spent} µ on a quota of ${quotaMicros} µ`);
+    assert.ok(spent <= quotaMicros + callMicros, `charged ${spent} µ on a quota of ${quotaMicros} µ`);
   }
 
   const openaiRefusal = (error: unknown) => error instanceof OpenAI.PermissionDeniedError && /quota/.test(error.message);
@@ -170,6 +176,18 @@ describe('a quota holds under concurrency', () => {
       assert.equal(message.content[0]?.type === 'text' && message.content[0].text, 'A held answer.');
     }, anthropicRefusal);
     await checkRelayed(tokenId, 10_000, outcome);
+  });
+
+  test('relayed image generations (openai SDK) hold their price: no more run at once than the quota pays for', async () => {
+    // 1024×1024 images cost 0.02 USD each: a quota of 0.05 pays for two.
+    const { secret, tokenId } = await quotaToken(server, 'quota-images', 0.05);
+    const client = new OpenAI({ apiKey: secret, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const outcome = await round(
+      () => client.images.generate({ model: 'up-image', prompt: 'a held image', size: '1024x1024' }),
+      openaiRefusal,
+    );
+    assert.equal(outcome.answered, 2);
+    await checkRelayed(tokenId, 50_000, outcome, 20_000);
   });
 
   test('simulated streams (openai SDK, paced): no more run at once than the quota holds, and the total stays within it', async () => {

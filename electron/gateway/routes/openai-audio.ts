@@ -20,9 +20,10 @@ import { formLimits } from '../server/multipart.ts';
 import { writeSse } from '../server/sse.ts';
 import { paced, paceOfHeaders } from '../protocols/pace.ts';
 import { checkSpeech, MAX_UPLOAD_FILE_BYTES, uploadLimitError } from '../services/media-limits.ts';
+import { speechPriceMicros } from '../services/pricing.ts';
 
 export async function audioRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { audio, events, providers } = options.context;
+  const { audio, billing, events, providers } = options.context;
   const failure = streamFailure('openai', (error) => void events.emit('error', error));
   await app.register(multipart, { limits: formLimits(1, MAX_UPLOAD_FILE_BYTES) });
 
@@ -30,13 +31,22 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
     const asked = parseSpeechRequest(request.body);
     const call = callOf(request, reply, 'openai', '/v1/audio/speech');
     const { passthrough } = providers.for(call, asked.model);
-    if (passthrough) {
-      checkSpeech(asked.input);
-      const forward = { operation: 'speech', model: asked.model, stream: false } as const;
-      return relayReply(request, reply, passthrough, forward, call, failure, () => audio.chargeSpeech(asked, call));
-    }
-    const made = await audio.speak(asked, call);
-    return reply.type(speechContentType(asked.format)).send(Buffer.from(made.buffer, made.byteOffset, made.byteLength));
+    // The speech asked, at its price per character, is held against the token's quota until it was charged.
+    const held = billing.reserve(request.principal, () => ({
+      model: asked.model,
+      inputTokens: 0,
+      outputTokens: 0,
+      amountMicros: speechPriceMicros([...asked.input].length),
+    }));
+    return held.during(async () => {
+      if (passthrough) {
+        checkSpeech(asked.input);
+        const forward = { operation: 'speech', model: asked.model, stream: false } as const;
+        return relayReply(request, reply, passthrough, forward, call, failure, () => audio.chargeSpeech(asked, call));
+      }
+      const made = await audio.speak(asked, call);
+      return reply.type(speechContentType(asked.format)).send(Buffer.from(made.buffer, made.byteOffset, made.byteLength));
+    });
   });
 
   const transcriptionRoute = (task: 'transcribe' | 'translate', endpoint: string) =>

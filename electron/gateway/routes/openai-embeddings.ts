@@ -18,16 +18,20 @@ export async function embeddingsRoutes(app: FastifyInstance, options: { context:
     const { encoding, ...asked } = parseEmbeddingsRequest(request.body);
     const call = callOf(request, reply, 'openai', ENDPOINT);
     const { passthrough } = providers.for(call, asked.model);
-    if (passthrough) {
-      const bill = { principal: request.principal, endpoint: ENDPOINT, model: asked.model };
-      const estimate = () =>
-        asked.inputs.reduce<number>((sum, input) => sum + (typeof input === 'string' ? countTokens(input) : input.length), 0);
-      const forward = { operation: 'embeddings', model: asked.model, stream: false } as const;
-      return relayReply(request, reply, passthrough, forward, call, failure, (usage) =>
-        metering.chargeRelayed(bill, { ...usage, outputTokens: 0 }, estimate),
-      );
-    }
-    const { vectors, usage } = await retrieval.embed(asked, call);
-    return renderEmbeddings(asked.model, vectors, usage.inputTokens, encoding);
+    const estimate = () =>
+      asked.inputs.reduce<number>((sum, input) => sum + (typeof input === 'string' ? countTokens(input) : input.length), 0);
+    // Held against the token's quota until the call was charged.
+    const held = billing.reserve(request.principal, () => ({ model: asked.model, inputTokens: estimate(), outputTokens: 0 }));
+    return held.during(async () => {
+      if (passthrough) {
+        const bill = { principal: request.principal, endpoint: ENDPOINT, model: asked.model };
+        const forward = { operation: 'embeddings', model: asked.model, stream: false } as const;
+        return relayReply(request, reply, passthrough, forward, call, failure, (usage) =>
+          metering.chargeRelayed(bill, { ...usage, outputTokens: 0 }, estimate),
+        );
+      }
+      const { vectors, usage } = await retrieval.embed(asked, call);
+      return renderEmbeddings(asked.model, vectors, usage.inputTokens, encoding);
+    });
   });
 }

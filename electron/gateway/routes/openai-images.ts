@@ -21,6 +21,7 @@ import { FormRelay } from '../server/form-relay.ts';
 import { formLimits, formParts } from '../server/multipart.ts';
 import { IMAGE_URL_TTL_MS } from '../services/file-expiry.ts';
 import type { ImagesMade } from '../services/images.ts';
+import { imagePriceMicros } from '../services/pricing.ts';
 import {
   EditInputTally,
   IMAGE_REQUEST_LIMITS,
@@ -32,7 +33,7 @@ import {
 } from '../services/media-limits.ts';
 
 export async function imagesRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { images, clock, runtime, events, providers } = options.context;
+  const { billing, images, clock, runtime, events, providers } = options.context;
   const failure = streamFailure('openai', (error) => void events.emit('error', error));
   // One file more than the images and the mask, so that the route's own count answers a clear 400 first.
   await app.register(multipart, { limits: formLimits(MAX_INPUT_IMAGES + 2, MAX_UPLOAD_FILE_BYTES) });
@@ -54,12 +55,17 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
     const asked = parseImageGeneration(request.body, IMAGE_REQUEST_LIMITS);
     const call = callOfImages(request, reply);
     const { passthrough } = providers.for(call, asked.model);
-    if (passthrough) {
-      const forward = { operation: 'images_generations', model: asked.model, stream: false } as const;
-      return relayReply(request, reply, passthrough, forward, call, failure, () => images.chargeRelayed(asked, call));
-    }
-    const made = await images.generate({ ...asked, keep: keep(asked.responseFormat) }, call);
-    return render(request, asked.prompt, made);
+    // The images asked, at their price, are held against the token's quota until they were charged.
+    const amountMicros = asked.n * imagePriceMicros(asked.width, asked.height);
+    const held = billing.reserve(request.principal, () => ({ model: asked.model, inputTokens: 0, outputTokens: 0, amountMicros }));
+    return held.during(async () => {
+      if (passthrough) {
+        const forward = { operation: 'images_generations', model: asked.model, stream: false } as const;
+        return relayReply(request, reply, passthrough, forward, call, failure, () => images.chargeRelayed(asked, call));
+      }
+      const made = await images.generate({ ...asked, keep: keep(asked.responseFormat) }, call);
+      return render(request, asked.prompt, made);
+    });
   });
 
   app.post('/v1/images/edits', async (request, reply) => {

@@ -18,17 +18,21 @@ export async function rerankRoutes(app: FastifyInstance, options: { context: Gat
       const { model, query, documents, topN } = asked;
       const call = callOf(request, reply, 'rerank', endpoint);
       const { passthrough } = providers.for(call, model);
-      // Relayed as it is to an OpenAI-kind channel: the Jina / Cohere v1 shape to its /rerank, Cohere's v2 shape to the /v2/rerank beside its /v1.
-      if (passthrough) {
-        const bill = { principal: request.principal, endpoint, model };
-        const estimate = () => [query, ...documents].reduce((sum, text) => sum + countTokens(text), 0);
-        const forward = { operation: endpoint === '/v1/rerank' ? 'rerank' : 'rerank_v2', model, stream: false } as const;
-        return relayReply(request, reply, passthrough, forward, call, failure, (usage) =>
-          metering.chargeRelayed(bill, { ...usage, outputTokens: 0 }, estimate),
-        );
-      }
-      const { results, usage } = await retrieval.rerank({ model, query, documents, topN }, call);
-      return renderRerank(endpoint, asked, results, usage.inputTokens);
+      const estimate = () => [query, ...documents].reduce((sum, text) => sum + countTokens(text), 0);
+      // Held against the token's quota until the call was charged.
+      const held = billing.reserve(request.principal, () => ({ model, inputTokens: estimate(), outputTokens: 0 }));
+      return held.during(async () => {
+        // Relayed as it is to an OpenAI-kind channel: the Jina / Cohere v1 shape to its /rerank, Cohere's v2 shape to the /v2/rerank beside its /v1.
+        if (passthrough) {
+          const bill = { principal: request.principal, endpoint, model };
+          const forward = { operation: endpoint === '/v1/rerank' ? 'rerank' : 'rerank_v2', model, stream: false } as const;
+          return relayReply(request, reply, passthrough, forward, call, failure, (usage) =>
+            metering.chargeRelayed(bill, { ...usage, outputTokens: 0 }, estimate),
+          );
+        }
+        const { results, usage } = await retrieval.rerank({ model, query, documents, topN }, call);
+        return renderRerank(endpoint, asked, results, usage.inputTokens);
+      });
     });
   route('/v1/rerank');
   route('/v2/rerank');
