@@ -47,6 +47,8 @@ describe('a quota holds under concurrency', () => {
   let simulated: TestGateway;
   /** Opens once every call of the round was either refused or received upstream: until then the upstream holds its answers. */
   let gate: { open: Promise<void>; release(): void };
+  /** How the upstream answers: as asked, with a 500, not at all (the connection dropped), or with a stream that stops after one chunk. */
+  let failing: 'no' | 'error' | 'drop' | 'hang' = 'no';
   const newGate = () => {
     let release!: () => void;
     const open = new Promise<void>((resolve) => (release = resolve));
@@ -57,6 +59,22 @@ describe('a quota holds under concurrency', () => {
     newGate();
     upstream = await hostileUpstream(async (received, response) => {
       await gate.open;
+      if (failing === 'drop') {
+        response.socket?.destroy();
+        return;
+      }
+      if (failing === 'error') {
+        response.writeHead(500, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ error: { message: 'upstream broke', type: 'server_error' } }));
+        return;
+      }
+      if (failing === 'hang') {
+        // One chunk, then nothing until the gateway hangs up.
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        const delta = { role: 'assistant', content: 'A held answer.' };
+        response.write(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta }] })}\n\n`);
+        return;
+      }
       if (received.url.endsWith('/images/generations')) {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end(JSON.stringify({ created: 1_700_000_000, data: [{ url: 'https://upstream.example/image.png' }] }));
@@ -188,6 +206,31 @@ describe('a quota holds under concurrency', () => {
     );
     assert.equal(outcome.answered, 2);
     await checkRelayed(tokenId, 50_000, outcome, 20_000);
+  });
+
+  test('a reservation is given back however its call ends: an upstream error, no upstream answer, a client gone mid-stream', async () => {
+    // 2000 µ: one call of up to 1000 output tokens (about 1505 µ) fits at a time.
+    const { secret, tokenId } = await quotaToken(server, 'quota-released', 0.002);
+    const client = new OpenAI({ apiKey: secret, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const ask = { model: 'up-model', max_tokens: 1000, messages: [{ role: 'user' as const, content: 'hold on' }] };
+    gate.release();
+    try {
+      for (const how of ['error', 'drop'] as const) {
+        failing = how;
+        const error = await client.chat.completions.create(ask).catch((caught: unknown) => caught);
+        assert.ok(error instanceof OpenAI.APIError && !(error instanceof OpenAI.PermissionDeniedError), String(error));
+      }
+      failing = 'hang';
+      const stream = await client.chat.completions.create({ ...ask, stream: true });
+      for await (const _chunk of stream) break;
+      // The cut stream is charged what it delivered (input estimate and 4 output tokens), once the gateway saw the client go.
+      await until(async () => (await spentMicros(server, tokenId)) > 0, 'the cut stream charged');
+      failing = 'no';
+      const answer = await client.chat.completions.create(ask);
+      assert.equal(answer.choices[0]!.message.content, 'A held answer.');
+    } finally {
+      failing = 'no';
+    }
   });
 
   test('simulated streams (openai SDK, paced): no more run at once than the quota holds, and the total stays within it', async () => {

@@ -6,6 +6,7 @@ import { publicId } from '../ids.ts';
 import { responsesCodec } from '../protocols/responses/inbound/codec.ts';
 import { chatRequestOf } from '../protocols/responses/inbound/request.ts';
 import { responseObject } from '../protocols/responses/inbound/response.ts';
+import type { ChatRequest } from '../protocols/neutral/chat.ts';
 import { estimateInputTokens, relayInputEstimate } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
@@ -34,12 +35,14 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
     const { accountId } = request.principal;
     const call = callOf(request, reply, 'responses', ENDPOINT);
     const { chat, passthrough } = providers.for(call, parsed.model);
-    const asChat = chatRequestOf(parsed, parsed.input);
+    // The request as a chat, made only when asked (a quota, a bounded charge, a relayed call's estimate).
+    let chatAsked: ChatRequest | undefined;
+    const asChat = () => [(chatAsked ??= chatRequestOf(parsed, parsed.input))];
     // A follow-up's earlier turns are kept where they were stored (here or upstream): its input may exceed its request.
-    const size = callSizeOf(call, [asChat], parsed.previousResponseId !== null);
+    const size = callSizeOf(call, asChat, parsed.previousResponseId !== null);
     const bill = { principal: request.principal, endpoint: ENDPOINT, model: parsed.model, size };
     // The most the call can cost is held against the token's quota until it ended (and was charged).
-    return metering.reserve(bill, [asChat]).during(async () => {
+    return metering.reserve(bill, asChat).during(async () => {
       if (passthrough) {
         // A follow-up goes to the channel that stored the earlier response, and only there: another would not know it.
         // An id this account did not create there is refused as unknown (the channel's key would let anyone continue it).
@@ -50,7 +53,7 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
           stream: parsed.stream,
           ...(previous && { channelId: previous.channelId }),
         } as const;
-        const estimate = relayInputEstimate(asChat);
+        const estimate = relayInputEstimate(asChat()[0]!);
         return relayReply(request, reply, passthrough, asked, call, failure, (usage, channelId) => {
           if (usage.responseId !== undefined && channelId !== undefined) {
             relayed.remember(accountId, usage.responseId, { channelId, model: parsed.model });

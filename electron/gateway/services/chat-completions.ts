@@ -50,7 +50,7 @@ export class ChatCompletionsService {
     const result = await this.providers.for(call, parsed.chat.model).chat.complete(parsed.chat, call);
     const completion = openaiChatCodec.render(result, parsed, this.meta(parsed.chat.model)) as Record<string, unknown>;
     if (parsed.store) this.stored.save(call.principal.accountId, this.stored.prepare(completion, parsed.messages, parsed.metadata));
-    const size = callSizeOf(call, [parsed.chat]);
+    const size = callSizeOf(call, () => [parsed.chat]);
     await this.metering.chargeResult({ principal: call.principal, endpoint: call.endpoint, model: parsed.chat.model, size }, result);
     return completion;
   }

@@ -24,15 +24,19 @@ export class ChatMetering {
   }
 
   /**
-   * Holds the most the chat requests `chats` can cost against the caller's quota, before anything is generated or sent
+   * Holds the most the chat requests `chats()` can cost against the caller's quota, before anything is generated or sent
    * upstream: their input estimate and their output limits (or the default output bound); throws the quota refusal.
+   * `chats` is asked only for a token with a quota.
    */
-  reserve(bill: ChatBill, chats: readonly ChatRequest[]): Reservation {
-    return this.billing.reserve(bill.principal, () => ({
-      model: bill.model,
-      inputTokens: chats.reduce((sum, chat) => sum + countRequestTokens(chat), 0),
-      outputTokens: outputLimitOf(chats),
-    }));
+  reserve(bill: ChatBill, chats: () => readonly ChatRequest[]): Reservation {
+    return this.billing.reserve(bill.principal, () => {
+      const asked = chats();
+      return {
+        model: bill.model,
+        inputTokens: asked.reduce((sum, chat) => sum + countRequestTokens(chat), 0),
+        outputTokens: outputLimitOf(asked),
+      };
+    });
   }
 
   /** Charges a whole answer for its usage, bounded; resolves once the charge is durable (await it before answering). */
@@ -139,5 +143,5 @@ export class ChatMetering {
 
 /** The input estimate of the chat requests `bill`'s request holds (0 when it is not at hand). */
 function inputEstimateOf(bill: ChatBill): number {
-  return bill.size?.chats.reduce((sum, chat) => sum + countRequestTokens(chat), 0) ?? 0;
+  return bill.size?.chats().reduce((sum, chat) => sum + countRequestTokens(chat), 0) ?? 0;
 }

@@ -49,7 +49,7 @@ export class ResponsesService {
     if (parsed.store) {
       this.stored.save(accountId, meta.id, this.stored.prepare(conversation, response, inputFrom), { background: parsed.background });
     }
-    const size = callSizeOf(call, [chat], parsed.previousResponseId !== null);
+    const size = callSizeOf(call, () => [chat], parsed.previousResponseId !== null);
     await this.metering.chargeResult({ principal: call.principal, endpoint: call.endpoint, model: parsed.model, size }, result);
     return parsed.background ? this.stored.get(accountId, meta.id) : response;
   }

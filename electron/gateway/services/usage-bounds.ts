@@ -24,14 +24,14 @@ export const HELD_CONTEXT_TOKENS = 2_097_152;
 export interface CallSize {
   /** Bytes of the request body as received. */
   bytes: number;
-  /** The chat requests the body holds (one, or one per prompt of a completions call). */
-  chats: readonly ChatRequest[];
+  /** The chat requests the body holds (one, or one per prompt of a completions call), read only when a charge is bounded. */
+  chats: () => readonly ChatRequest[];
   /** The upstream holds earlier turns the request only names: its input may exceed the request's bytes. */
   heldContext?: boolean;
 }
 
 /** The size of `call`'s request holding `chats`; undefined when its body is not at hand (a batch line, a socket). */
-export function callSizeOf(call: CallContext, chats: readonly ChatRequest[], heldContext = false): CallSize | undefined {
+export function callSizeOf(call: CallContext, chats: () => readonly ChatRequest[], heldContext = false): CallSize | undefined {
   return call.rawBody ? { bytes: call.rawBody.length, chats, heldContext } : undefined;
 }
 
@@ -54,11 +54,12 @@ export function outputLimitOf(chats: readonly ChatRequest[]): number {
  */
 export function usageBoundOf(size: CallSize | undefined, answerSize: number): UsageBound {
   if (size === undefined) return { input: HELD_CONTEXT_TOKENS, output: HELD_CONTEXT_TOKENS };
+  const chats = size.chats();
   let media = 0;
-  for (const chat of size.chats) media += mediaPartsOf(chat);
+  for (const chat of chats) media += mediaPartsOf(chat);
   const input =
     size.bytes * INPUT_TOKENS_PER_BYTE + media * MEDIA_PART_TOKENS + INPUT_SLACK_TOKENS + (size.heldContext ? HELD_CONTEXT_TOKENS : 0);
-  const output = answerSize + (size.chats.length > 0 ? outputLimitOf(size.chats) : DEFAULT_OUTPUT_BOUND);
+  const output = answerSize + (chats.length > 0 ? outputLimitOf(chats) : DEFAULT_OUTPUT_BOUND);
   return { input, output };
 }
 

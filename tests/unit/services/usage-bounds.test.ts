@@ -15,14 +15,17 @@ const chat = (extra: Partial<ChatRequest> = {}): ChatRequest => ({ model: 'm', t
 const estimate = { input: () => 7, output: () => 3 };
 
 test('the input bound is the request bytes, each image and the slack; the output bound the answer and the asked limit per choice', () => {
-  assert.deepEqual(usageBoundOf({ bytes: 1000, chats: [chat({ maxTokens: 50, n: 2 })] }, 400), {
+  assert.deepEqual(usageBoundOf({ bytes: 1000, chats: () => [chat({ maxTokens: 50, n: 2 })] }, 400), {
     input: 1000 + INPUT_SLACK_TOKENS,
     output: 400 + 100,
   });
   const withImage = chat({ turns: [{ role: 'user', text: '', parts: [{ type: 'image', url: 'https://example.com/a.png' }] }] });
-  assert.equal(usageBoundOf({ bytes: 100, chats: [withImage] }, 0).input, 100 + MEDIA_PART_TOKENS + INPUT_SLACK_TOKENS);
-  assert.equal(usageBoundOf({ bytes: 100, chats: [chat()] }, 0).output, DEFAULT_OUTPUT_BOUND);
-  assert.equal(usageBoundOf({ bytes: 100, chats: [chat()], heldContext: true }, 0).input, 100 + INPUT_SLACK_TOKENS + HELD_CONTEXT_TOKENS);
+  assert.equal(usageBoundOf({ bytes: 100, chats: () => [withImage] }, 0).input, 100 + MEDIA_PART_TOKENS + INPUT_SLACK_TOKENS);
+  assert.equal(usageBoundOf({ bytes: 100, chats: () => [chat()] }, 0).output, DEFAULT_OUTPUT_BOUND);
+  assert.equal(
+    usageBoundOf({ bytes: 100, chats: () => [chat()], heldContext: true }, 0).input,
+    100 + INPUT_SLACK_TOKENS + HELD_CONTEXT_TOKENS,
+  );
   assert.deepEqual(usageBoundOf(undefined, 0), { input: HELD_CONTEXT_TOKENS, output: HELD_CONTEXT_TOKENS });
 });
 
