@@ -1,0 +1,193 @@
+// Reads a server-sent event stream arriving in byte chunks into its events, as the WHATWG HTML specification's event stream rules say, in one pass and holding only the event being read.
+
+/** The most bytes one event (every line of it up to its blank line) may take; a longer one ends the stream. */
+export const MAX_SSE_EVENT_BYTES = 16 * 1024 * 1024;
+/** The most bytes one stream may carry; past it the stream ends. */
+export const MAX_SSE_STREAM_BYTES = 256 * 1024 * 1024;
+
+/** The caps a reader enforces (tests pass small ones). */
+export interface SseLimits {
+  eventBytes: number;
+  streamBytes: number;
+}
+
+/** One event as it came: its fields as the specification reads them, and its lines and bytes as they were. */
+export interface SseEvent {
+  /** The value of its last `event:` field; '' when it had none (a browser then names it `message`). */
+  type: string;
+  /** Its `data:` lines joined with line feeds; undefined when it had none (a browser dispatches no event then). */
+  data: string | undefined;
+  /** The last event id of the stream so far (`id:` fields persist from event to event; one with a NUL is ignored). */
+  id: string;
+  /** The reconnection time its `retry:` field set (ASCII digits only), if any. */
+  retry?: number;
+  /** Its lines, decoded, without their line ends or the blank line that ended it (comments and unknown fields included). */
+  lines: string[];
+  /** Its bytes exactly as they came, line ends included: the pieces of all events together are the stream. */
+  raw: Uint8Array[];
+  /** False for what was left when the stream ended before the event's blank line. */
+  complete: boolean;
+}
+
+/** Which cap a stream passed. */
+export type SseOverflow = 'event' | 'stream';
+
+const CR = 0x0d;
+const LF = 0x0a;
+const BOM = [0xef, 0xbb, 0xbf];
+
+/**
+ * Feeds chunks of an event stream in and gets each event out once its blank line arrives. Each byte is looked at once;
+ * what is held is the event being read (its lines and bytes so far), never more than `limits.eventBytes`.
+ * Line ends are CR LF, LF or CR (a CR ending one chunk and an LF starting the next are one line end).
+ */
+export class SseReader {
+  /** Set once a cap was passed: the reader then reads nothing more. */
+  overflow: SseOverflow | undefined;
+  private readonly limits: SseLimits;
+  private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  private lastId = '';
+  private streamBytes = 0;
+  /** No line was read yet: the first may start with a byte order mark. */
+  private atStart = true;
+  /** The last line ended with a CR: an LF right after it belongs to that line end. */
+  private afterCr = false;
+  private raw: Uint8Array[] = [];
+  private eventBytes = 0;
+  private line: Uint8Array[] = [];
+  private lines: string[] = [];
+  private type = '';
+  private data: string[] | undefined;
+  private retry: number | undefined;
+
+  constructor(limits: SseLimits = { eventBytes: MAX_SSE_EVENT_BYTES, streamBytes: MAX_SSE_STREAM_BYTES }) {
+    this.limits = limits;
+  }
+
+  /** Whether part of an event is held (false: the chunks so far ended exactly at the end of an event). */
+  get holding(): boolean {
+    return this.eventBytes > 0;
+  }
+
+  /** The events `chunk` completed. Past a cap, `overflow` is set and the events before it are returned; later chunks are ignored. */
+  push(chunk: Uint8Array): SseEvent[] {
+    const events: SseEvent[] = [];
+    if (this.overflow) return events;
+    this.streamBytes += chunk.length;
+    if (this.streamBytes > this.limits.streamBytes) {
+      this.overflow = 'stream';
+      return events;
+    }
+    /** Where the line being read starts in `chunk`, and how far `chunk` is held as part of an event. */
+    let from = 0;
+    let held = 0;
+    if (this.afterCr && chunk.length > 0) {
+      this.afterCr = false;
+      // The LF of a CR LF split between chunks: it belongs to the line end already read (and its bytes to the next event's).
+      if (chunk[0] === LF) from = 1;
+    }
+    let nextCr = chunk.indexOf(CR, from);
+    let nextLf = chunk.indexOf(LF, from);
+    while (nextCr >= 0 || nextLf >= 0) {
+      const end = nextCr < 0 ? nextLf : nextLf < 0 ? nextCr : Math.min(nextCr, nextLf);
+      let after = end + 1;
+      if (chunk[end] === CR) {
+        if (after < chunk.length) {
+          if (chunk[after] === LF) after += 1;
+        } else {
+          this.afterCr = true;
+        }
+      }
+      if (!this.hold(chunk.subarray(held, after))) return events;
+      held = after;
+      this.line.push(chunk.subarray(from, end));
+      const event = this.endLine();
+      if (event) events.push(event);
+      from = after;
+      if (nextCr >= 0 && nextCr < from) nextCr = chunk.indexOf(CR, from);
+      if (nextLf >= 0 && nextLf < from) nextLf = chunk.indexOf(LF, from);
+    }
+    if (held < chunk.length && this.hold(chunk.subarray(held))) this.line.push(chunk.subarray(from));
+    return events;
+  }
+
+  /** The stream ended: what is held (an event without its blank line, its last line read even without a line end), or undefined. */
+  end(): SseEvent | undefined {
+    if (this.overflow || !this.holding) return undefined;
+    const last = this.line.some((piece) => piece.length > 0) ? this.endLine() : undefined;
+    return last ?? this.dispatch(false);
+  }
+
+  /** Counts `bytes` into the event being read; false (and `overflow` set) when that passes the cap. */
+  private hold(bytes: Uint8Array): boolean {
+    if (bytes.length === 0) return true;
+    this.eventBytes += bytes.length;
+    if (this.eventBytes > this.limits.eventBytes) {
+      this.overflow = 'event';
+      return false;
+    }
+    this.raw.push(bytes);
+    return true;
+  }
+
+  /** Reads the line just ended; the event when it was the blank line that ends one. */
+  private endLine(): SseEvent | undefined {
+    const line = this.decodeLine();
+    if (line === '') return this.dispatch(true);
+    this.lines.push(line);
+    if (line.startsWith(':')) return undefined;
+    const colon = line.indexOf(':');
+    const field = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'data') (this.data ??= []).push(value);
+    else if (field === 'event') this.type = value;
+    else if (field === 'id' && !value.includes('\0')) this.lastId = value;
+    else if (field === 'retry' && /^[0-9]+$/.test(value)) this.retry = Number(value);
+    return undefined;
+  }
+
+  /** The bytes of the line just ended as text, a byte order mark at the very start of the stream left out. */
+  private decodeLine(): string {
+    const pieces = this.line;
+    this.line = [];
+    let bytes = pieces.length === 1 ? pieces[0]! : concat(pieces);
+    if (this.atStart) {
+      this.atStart = false;
+      if (bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2]) bytes = bytes.subarray(3);
+    }
+    return bytes.length === 0 ? '' : this.decoder.decode(bytes);
+  }
+
+  private dispatch(complete: boolean): SseEvent {
+    const event: SseEvent = {
+      type: this.type,
+      data: this.data?.join('\n'),
+      id: this.lastId,
+      ...(this.retry !== undefined && { retry: this.retry }),
+      lines: this.lines,
+      raw: this.raw,
+      complete,
+    };
+    this.raw = [];
+    this.eventBytes = 0;
+    this.lines = [];
+    this.type = '';
+    this.data = undefined;
+    this.retry = undefined;
+    return event;
+  }
+}
+
+/** The bytes of `pieces` in one array. */
+export function concat(pieces: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
+}
