@@ -6,11 +6,12 @@ import type { StreamFailure } from './sse.ts';
 
 /**
  * The failure handling of a stream in `style`: OpenAI chat and completions send a data-only `{"error": …}` frame,
- * Responses an `error` event (type, code, message, param), Anthropic an `error` event with its error body, as the
- * real APIs do; Gemini streams just end. Unexpected failures go to `report` (the gateway's `error` event).
+ * Responses an `error` event (type, code, message, param), Anthropic an `error` event with its error body, Gemini's
+ * event stream (`alt=sse`) a data-only `{"error": {code, message, status}}` frame (its SDK throws it as an ApiError),
+ * as the real APIs do; a Gemini JSON array stream ends unclosed. Unexpected failures go to `report` (the gateway's `error` event).
  */
 export function streamFailure(style: 'openai' | 'responses' | 'anthropic' | 'gemini', report: (error: unknown) => void): StreamFailure {
-  const errorEvent = ((): ((error: GatewayError) => NamedEvent) | undefined => {
+  const errorEvent = ((): ((error: GatewayError) => NamedEvent) => {
     switch (style) {
       case 'openai':
         return (error) => ({ data: renderError('openai', error).body });
@@ -22,8 +23,8 @@ export function streamFailure(style: 'openai' | 'responses' | 'anthropic' | 'gem
       case 'anthropic':
         return (error) => ({ name: 'error', data: renderError('anthropic', error).body });
       case 'gemini':
-        return undefined;
+        return (error) => ({ data: renderError('gemini', error).body });
     }
   })();
-  return { report, ...(errorEvent && { errorEvent }) };
+  return { report, errorEvent };
 }

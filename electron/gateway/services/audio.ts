@@ -53,7 +53,7 @@ export class AudioService {
       endpoint: call.endpoint,
       model,
       inputTokens: usage.inputTokens ?? Math.ceil(seconds * AUDIO_TOKENS_PER_SECOND),
-      outputTokens: usage.outputTokens ?? countTokens(usage.deliveredText),
+      outputTokens: usage.outputTokens ?? usage.deliveredTokens,
       amountMicros: transcriptionPriceMicros(seconds),
     });
   }

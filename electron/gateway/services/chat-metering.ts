@@ -1,6 +1,7 @@
 // Bills chat calls: a whole answer from its usage, a stream on its usage delta, or, cut short, for what it delivered; relayed answers by the upstream's usage.
 import type { ChatRequest, ChatResult } from '../protocols/neutral/chat.ts';
 import type { ChatDelta, ChatStream } from '../protocols/neutral/deltas.ts';
+import { TokenCounter } from '../protocols/neutral/token-counter.ts';
 import { countRequestTokens, countTokens } from '../protocols/neutral/tokens.ts';
 import type { RelayedUsage } from '../providers/types.ts';
 import type { BillingService } from './billing.ts';
@@ -58,11 +59,12 @@ export class ChatMetering {
    * the input by `inputEstimate` (asked only then), the output as the token estimate of the text delivered.
    */
   chargeRelayed(bill: ChatBill, usage: RelayedUsage, inputEstimate: () => number): void {
-    const answerSize = usage.answerBytes ?? usage.deliveredText.length;
+    // Bytes unknown (no byte stream passed): the output is bounded by the asked limit alone.
+    const answerSize = usage.answerBytes ?? 0;
     // The relayed answer has gone out already: the charge joins this turn's group commit (see BillingService.chargeAnswered).
     this.chargeAnswered(
       bill,
-      this.bounded(bill, usage, answerSize, inputEstimate, () => countTokens(usage.deliveredText)),
+      this.bounded(bill, usage, answerSize, inputEstimate, () => usage.deliveredTokens),
     );
   }
 
@@ -92,11 +94,16 @@ export class ChatMetering {
   }
 
   private async *metered(stream: ChatStream, bill: ChatBill, inputTokens: () => number): AsyncGenerator<ChatDelta> {
-    /** What was delivered, per choice (text) and per tool call (arguments): counted apart, so pieces of different outputs never merge into one token. */
-    const delivered = new Map<string, string>();
+    /** What was delivered, per choice (text) and per tool call (arguments): counted apart, so pieces of different outputs never merge into one token; counted as they pass, never kept. */
+    const delivered = new Map<string, TokenCounter>();
+    const add = (key: string, text: string) => {
+      let counter = delivered.get(key);
+      if (!counter) delivered.set(key, (counter = new TokenCounter()));
+      counter.add(text);
+    };
     const deliveredTokens = () => {
       let outputTokens = 0;
-      for (const text of delivered.values()) outputTokens += countTokens(text);
+      for (const counter of delivered.values()) outputTokens += counter.count;
       return outputTokens;
     };
     /** Characters passed on, which bound the output a usage delta may claim. */
@@ -114,11 +121,10 @@ export class ChatMetering {
           if (!charged) await this.chargeCommitted(bill, this.bounded(bill, delta, answerSize, inputTokens, deliveredTokens));
           charged = true;
         } else if (delta.type === 'text') {
-          delivered.set(`${delta.choice}`, (delivered.get(`${delta.choice}`) ?? '') + delta.text);
+          add(`${delta.choice}`, delta.text);
           answerSize += delta.text.length;
         } else if (delta.type === 'tool_arguments') {
-          const key = `${delta.choice}:${delta.call}`;
-          delivered.set(key, (delivered.get(key) ?? '') + delta.fragment);
+          add(`${delta.choice}:${delta.call}`, delta.fragment);
           answerSize += delta.fragment.length;
         }
         yield delta;

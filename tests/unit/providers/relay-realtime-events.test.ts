@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import { realtimeUrl, upstreamProtocols } from '../../../electron/gateway/providers/relay/openai/realtime.ts';
 import { RealtimeEvents } from '../../../electron/gateway/providers/relay/openai/realtime-events.ts';
 import type { RelayChannel, RelayedUsage } from '../../../electron/gateway/providers/types.ts';
+import { countTokens } from '../../../electron/gateway/protocols/neutral/tokens.ts';
 
 const channel = (extra: Partial<RelayChannel> = {}): RelayChannel => ({
   id: 'c1',
@@ -97,6 +98,9 @@ describe('realtime relay events', () => {
     events.fromUpstream(json({ type: 'response.audio_transcript.delta', response_id: 'r2', delta: 'short' }));
     events.end();
     events.end();
-    assert.deepEqual(charged, [{ deliveredText: 'Hello ', inputTokens: 7, outputTokens: 2 }, { deliveredText: 'cut short' }]);
+    assert.deepEqual(charged, [
+      { deliveredTokens: countTokens('Hello '), inputTokens: 7, outputTokens: 2 },
+      { deliveredTokens: countTokens('cut short') },
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import { anthropicKind } from '../../../electron/gateway/providers/relay/anthrop
 import { openaiKind } from '../../../electron/gateway/providers/relay/openai/kind.ts';
 import { UsageTap } from '../../../electron/gateway/providers/relay/usage-tap.ts';
 import { throughTap } from '../../helpers/relay.ts';
+import { countTokens } from '../../../electron/gateway/protocols/neutral/tokens.ts';
 
 const chunk = (text: string) => JSON.stringify({ choices: [{ index: 0, delta: { content: text } }] });
 const usageChunk = JSON.stringify({ choices: [], usage: { prompt_tokens: 7, completion_tokens: 3 } });
@@ -17,7 +18,7 @@ test('an OpenAI stream passes untouched when the client asked for usage, and its
   for (const size of [1, 5, 64, 10_000]) {
     const tap = new UsageTap(openaiKind, 'sse', false);
     assert.equal(through(tap, stream, size), stream);
-    assert.deepEqual(tap.usage, { inputTokens: 7, outputTokens: 3, deliveredText: 'Hello' });
+    assert.deepEqual(tap.relayed(), { inputTokens: 7, outputTokens: 3, deliveredTokens: countTokens('Hello') });
   }
 });
 
@@ -27,7 +28,7 @@ test('whole events pass as the very bytes that came; events split anywhere, insi
   const events = wide.split(/(?<=\n\n)/).map((event) => Buffer.from(event));
   const whole = new UsageTap(openaiKind, 'sse', false);
   for (const event of events) assert.equal(whole.pass(event), event, 'no copy of a whole event');
-  assert.equal(whole.usage.deliveredText, 'héllo 日本 🎉\n\n');
+  assert.equal(whole.relayed().deliveredTokens, countTokens('héllo 日本 🎉\n\n'));
   for (let size = 1; size <= 12; size += 1) {
     const tap = new UsageTap(openaiKind, 'sse', false);
     const out: Uint8Array[] = [];
@@ -63,7 +64,7 @@ test('a cut Anthropic stream keeps the input of message_start and the text deliv
   const delta = { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi there' } };
   through(tap, `event: message_start\ndata: ${JSON.stringify(start)}\n\nevent: content_block_delta\ndata: ${JSON.stringify(delta)}\n\n`, 3);
   assert.equal(tap.usage.inputTokens, 12);
-  assert.equal(tap.usage.deliveredText, 'Hi there');
+  assert.equal(tap.relayed().deliveredTokens, countTokens('Hi there'));
 });
 
 test('a whole JSON answer is read at its end', () => {
@@ -73,7 +74,7 @@ test('a whole JSON answer is read at its end', () => {
     JSON.stringify({ type: 'message', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 4, output_tokens: 2 } }),
     9,
   );
-  assert.deepEqual(tap.usage, { inputTokens: 4, outputTokens: 2, deliveredText: 'ok' });
+  assert.deepEqual(tap.relayed(), { inputTokens: 4, outputTokens: 2, deliveredTokens: countTokens('ok') });
 });
 
 test('Retry-After is read from retry-after-ms, seconds or a date', () => {

@@ -5,6 +5,7 @@ import type { ChatDelta } from '../../../electron/gateway/protocols/neutral/delt
 import type { Principal } from '../../../electron/gateway/principal.ts';
 import type { BillingService, Usage } from '../../../electron/gateway/services/billing.ts';
 import { ChatMetering } from '../../../electron/gateway/services/chat-metering.ts';
+import { countTokens } from '../../../electron/gateway/protocols/neutral/tokens.ts';
 
 const DELTAS: ChatDelta[] = [
   { type: 'text', choice: 0, text: 'Hello,' },
@@ -75,9 +76,9 @@ test("a relayed answer is charged by the upstream's usage; the input estimate is
   let asked = 0;
   const estimate = () => (asked++, 10);
   const relayed = new ChatMetering(billing);
-  relayed.chargeRelayed(bill, { inputTokens: 7, outputTokens: 3, deliveredText: 'Hello, world!' }, estimate);
+  relayed.chargeRelayed(bill, { inputTokens: 7, outputTokens: 3, deliveredTokens: countTokens('Hello, world!') }, estimate);
   assert.equal(asked, 0, 'a whole answer carries its input tokens');
-  relayed.chargeRelayed(bill, { deliveredText: 'Hello, world!' }, estimate);
+  relayed.chargeRelayed(bill, { deliveredTokens: countTokens('Hello, world!') }, estimate);
   assert.equal(asked, 1, 'a stream cut before its usage asks the estimate');
   assert.deepEqual(
     charges.map(({ inputTokens, outputTokens }) => [inputTokens, outputTokens]),

@@ -139,17 +139,20 @@ function streamed(fetched: Fetched, kind: RelayKind, hideUsage: boolean, renameT
           const passed = tap.pass(chunk);
           answerBytes += passed.length;
           if (passed.length > 0) yield passed;
+          if (tap.failure) break;
         }
       } catch (error) {
         if (error instanceof UpstreamTimeout) throw error;
         throw new GatewayError('upstream_failed', 'The upstream broke off the answer mid-way.');
       }
+      // Past a cap (one event or the whole stream too long): the upstream is closed (finally) and the caller's stream ends with the error.
+      if (tap.failure) throw tap.failure;
       const rest = tap.end();
       answerBytes += rest.length;
       if (rest.length > 0) yield rest;
     } finally {
       stop();
-      settle(tap.usage);
+      settle(tap.relayed());
     }
   }
   const generator = body();
@@ -160,7 +163,7 @@ function streamed(fetched: Fetched, kind: RelayKind, hideUsage: boolean, renameT
       return: async () => {
         const result = await generator.return(undefined);
         stop();
-        settle(tap.usage);
+        settle(tap.relayed());
         return result;
       },
     }),

@@ -1,11 +1,13 @@
 // What relay needs of one upstream kind: its endpoint paths, its credential header, how a body is prepared and how its answer's usage is read.
+import type { TokenCounter } from '../../protocols/neutral/token-counter.ts';
 import type { PassthroughRequest, RelayChannel } from '../types.ts';
 
 /** Usage as a tap collects it; a reader fills it in from each event (or whole answer) it sees. */
 export interface UsageCount {
   inputTokens?: number;
   outputTokens?: number;
-  deliveredText: string;
+  /** The text (and tool arguments) delivered, counted as it passes: constant memory however long the answer. */
+  delivered: TokenCounter;
   /** Responses API: the id of the response the upstream created. */
   responseId?: string;
   /** Transcriptions: the seconds of audio the upstream says it heard (`usage.type: "duration"`). */

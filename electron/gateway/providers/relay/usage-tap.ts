@@ -1,27 +1,34 @@
 // Reads an upstream answer's usage from its bytes as they pass (SSE events one by one, JSON array elements one by one, a JSON answer from a bounded copy), drops the events the caller must not see and renames the model back to the caller's name.
+import { SseReader, type SseEvent } from '../../../../shared/sse-reader.ts';
+import type { GatewayError } from '../../errors.ts';
+import { TokenCounter } from '../../protocols/neutral/token-counter.ts';
+import type { RelayedUsage } from '../types.ts';
 import { JsonArrayPieces } from './json-array-pieces.ts';
 import type { RelayKind, UsageCount } from './kind.ts';
+import { streamCapError } from './stream-caps.ts';
 
 /** Most of a JSON (non-SSE) answer kept to read its usage (and rename its model) at the end; a longer answer is billed by estimate and passed as it is. */
 export const JSON_TAP_LIMIT = 8 * 1024 * 1024;
 
-const FRAME_END = /\r?\n\r?\n/;
+const NOTHING = new Uint8Array(0);
+
+/** Decodes one whole array element (no state between calls: an element holds only whole characters). */
+const ELEMENT_DECODER = new TextDecoder();
 
 export class UsageTap {
-  readonly usage: UsageCount = { deliveredText: '' };
+  readonly usage: UsageCount = { delivered: new TokenCounter() };
+  /** Set once the answer passed a cap (`shared/sse-reader.ts`): nothing more passes, and the stream must end with this error. */
+  failure: GatewayError | undefined;
   private readonly kind: RelayKind;
   private readonly sse: boolean;
   private readonly json: boolean;
   private readonly hideUsage: boolean;
   private readonly renameTo: string | undefined;
-  private readonly decoder = new TextDecoder();
   private readonly encoder = new TextEncoder();
-  private pending = '';
-  /** The last chunk ended with a line feed: the decoder holds no part of a character. */
-  private atLineFeed = true;
+  private readonly events = new SseReader();
   private readonly copy: Uint8Array[] = [];
   private copied = 0;
-  /** A JSON answer being renamed: undecided until its first character, then an array passed element by element or one value held whole. */
+  /** A JSON answer: undecided until its first character, then an array passed element by element or one value (held whole when renamed). */
   private shape: 'unknown' | 'array' | 'whole' = 'unknown';
   private readonly array = new JsonArrayPieces();
 
@@ -37,81 +44,91 @@ export class UsageTap {
     this.renameTo = format === 'other' ? undefined : renameTo;
   }
 
-  /** The bytes of `chunk` to pass on: the whole SSE events or array elements complete so far (read, and renamed when asked), else the chunk itself. */
+  /** The usage read so far, as the seam reports it. */
+  relayed(): RelayedUsage {
+    const { delivered, ...figures } = this.usage;
+    return { ...figures, deliveredTokens: delivered.count };
+  }
+
+  /**
+   * The bytes of `chunk` to pass on: the whole SSE events or array elements complete so far (read, and renamed when asked), else
+   * the chunk itself. Once a cap is passed, `failure` is set and nothing more passes.
+   */
   pass(chunk: Uint8Array): Uint8Array {
+    if (this.failure) return NOTHING;
     return join(this.pieces(chunk));
   }
 
   /** What is left to pass on once the upstream's body ended (a last event without its blank line, a held JSON answer), after reading the whole answer. */
   end(): Uint8Array {
-    return join(this.endPieces());
+    return this.failure ? NOTHING : join(this.endPieces());
   }
 
   private pieces(chunk: Uint8Array): Uint8Array[] {
     if (this.sse) return this.passEvents(chunk);
-    if (this.json && this.renameTo !== undefined) return this.passRenamedJson(chunk);
-    if (this.json && this.copied + chunk.length <= JSON_TAP_LIMIT) this.copy.push(chunk);
+    if (!this.json) return [chunk];
+    if (this.shape === 'unknown') {
+      const first = new TextDecoder().decode(chunk).trimStart()[0];
+      // Space before the value passes as it came.
+      if (first === undefined) return [chunk];
+      this.shape = first === '[' ? 'array' : 'whole';
+    }
+    if (this.shape === 'array') return this.passElements(chunk);
+    if (this.renameTo !== undefined) return this.passRenamedJson(chunk);
+    if (this.copied + chunk.length <= JSON_TAP_LIMIT) this.copy.push(chunk);
     this.copied += chunk.length;
     return [chunk];
   }
 
   private endPieces(): Uint8Array[] {
     if (this.sse) {
-      this.pending += this.decoder.decode();
-      const rest = this.pending;
-      this.pending = '';
-      if (rest.trim() === '') return rest === '' ? [] : [this.encoder.encode(rest)];
-      const kept = this.readFrame(rest);
-      return kept === null ? [] : [this.encoder.encode(kept)];
+      const last = this.events.end();
+      if (!last) return [];
+      return this.readEvent(last) ?? [];
     }
     if (!this.json) return [];
-    if (this.shape === 'array') {
-      const rest = this.array.rest() + this.decoder.decode();
-      return rest === '' ? [] : [this.encoder.encode(rest)];
-    }
+    if (this.shape === 'array') return [this.array.rest()];
     if (this.copied > JSON_TAP_LIMIT) return [];
     const bytes = Buffer.concat(this.copy);
     const value = parsed(bytes.toString('utf8'));
     if (value !== undefined) this.kind.read(value, this.usage, false);
-    if (this.shape !== 'whole') return [];
+    if (this.renameTo === undefined) return [];
     // A renamed answer was held whole: it goes out now, renamed when it parsed and can be written again, else as it came.
     const renamed = value !== undefined && this.rename(value) ? serialized(value) : undefined;
     return [renamed === undefined ? bytes : this.encoder.encode(renamed)];
   }
 
   private passEvents(chunk: Uint8Array): Uint8Array[] {
-    const startsAnEvent = this.pending === '' && this.atLineFeed;
-    this.atLineFeed = chunk[chunk.length - 1] === 0x0a;
-    this.pending += this.decoder.decode(chunk, { stream: true });
-    const kept: string[] = [];
+    const startsAnEvent = !this.events.holding;
+    const kept: Uint8Array[] = [];
     let changed = false;
-    for (let match = FRAME_END.exec(this.pending); match; match = FRAME_END.exec(this.pending)) {
-      const frame = this.pending.slice(0, match.index + match[0].length);
-      this.pending = this.pending.slice(frame.length);
-      const passed = this.readFrame(frame);
-      if (passed !== frame) changed = true;
-      if (passed !== null) kept.push(passed);
+    for (const event of this.events.push(chunk)) {
+      const passed = this.readEvent(event);
+      if (passed !== event.raw) changed = true;
+      if (passed) kept.push(...passed);
     }
-    // The usual chunk, whole events passed as they came (it and the one before end with a line feed, so no character is split): its own bytes go on.
-    if (startsAnEvent && !changed && this.pending === '' && this.atLineFeed) return [chunk];
-    return kept.map((text) => this.encoder.encode(text));
+    if (this.events.overflow) {
+      this.failure = streamCapError(this.events.overflow);
+      return kept;
+    }
+    // The usual chunk, whole events passed as they came: its own bytes go on.
+    if (startsAnEvent && !changed && !this.events.holding) return [chunk];
+    return kept;
+  }
+
+  private passElements(chunk: Uint8Array): Uint8Array[] {
+    const pieces = this.array.push(chunk, (element) => {
+      const value = parsed(ELEMENT_DECODER.decode(element));
+      if (value === undefined) return element;
+      this.kind.read(value, this.usage, false);
+      const renamed = this.rename(value) ? serialized(value) : undefined;
+      return renamed === undefined ? element : this.encoder.encode(renamed);
+    });
+    if (this.array.overflow) this.failure = streamCapError(this.array.overflow);
+    return pieces;
   }
 
   private passRenamedJson(chunk: Uint8Array): Uint8Array[] {
-    if (this.shape === 'unknown') {
-      const first = Buffer.from(chunk).toString('utf8').trimStart()[0];
-      if (first === undefined) return [];
-      this.shape = first === '[' ? 'array' : 'whole';
-    }
-    if (this.shape === 'array') {
-      const pieces = this.array.push(this.decoder.decode(chunk, { stream: true }), (element) => {
-        const value = parsed(element);
-        if (value === undefined) return element;
-        this.kind.read(value, this.usage, false);
-        return this.rename(value) ? (serialized(value) ?? element) : element;
-      });
-      return pieces.map((piece) => this.encoder.encode(piece));
-    }
     this.copied += chunk.length;
     if (this.copied <= JSON_TAP_LIMIT) {
       this.copy.push(chunk);
@@ -122,25 +139,19 @@ export class UsageTap {
     return [...held, chunk];
   }
 
-  /** One SSE event as it is passed on (renamed when needed), or null when it is dropped. */
-  private readFrame(frame: string): string | null {
-    const lines = frame.split(/\r?\n/);
-    // The usual event is one `data: ` line (lines: it and the two empty ones after it).
-    const data =
-      lines.length === 3 && lines[0]!.startsWith('data: ')
-        ? lines[0]!.slice(6)
-        : lines
-            .filter((line) => line.startsWith('data:'))
-            .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
-            .join('\n');
-    if (data === '' || data === '[DONE]') return frame;
+  /** One SSE event as it is passed on: its own bytes, renamed bytes, or null when it is dropped. */
+  private readEvent(event: SseEvent): Uint8Array[] | null {
+    const data = event.data;
+    if (data === undefined || data === '' || data === '[DONE]') return event.raw;
     const value = parsed(data);
-    if (value === undefined) return frame;
+    if (value === undefined) return event.raw;
     if (!this.kind.read(value, this.usage, this.hideUsage)) return null;
-    if (!this.rename(value)) return frame;
+    const renamed = this.rename(value) ? serialized(value) : undefined;
+    // Not renamed, or nested too deep to write again: the event passes as it came.
+    if (renamed === undefined) return event.raw;
     // The event's other fields (event:, id:) stay; its data becomes the renamed JSON on one line.
-    const others = lines.filter((line) => line !== '' && !line.startsWith('data:'));
-    return [...others, `data: ${JSON.stringify(value)}`].join('\n') + '\n\n';
+    const others = event.lines.filter((line) => !line.startsWith('data:'));
+    return [this.encoder.encode([...others, `data: ${renamed}`].join('\n') + '\n\n')];
   }
 
   /** Renames the model in `value` back to the caller's name; true when it changed something. */
@@ -150,6 +161,7 @@ export class UsageTap {
 }
 
 function join(pieces: Uint8Array[]): Uint8Array {
+  if (pieces.length === 0) return NOTHING;
   return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
 }
 

@@ -58,8 +58,8 @@ export interface PassthroughRequest {
 export interface RelayedUsage {
   inputTokens?: number;
   outputTokens?: number;
-  /** The text (and tool arguments) delivered, for an output estimate when the answer carried no usage. */
-  deliveredText: string;
+  /** The token estimate of the text (and tool arguments) delivered, counted as it passed: the output when the answer carried no usage. */
+  deliveredTokens: number;
   /** Bytes of the answer passed to the caller (they bound the output an upstream may claim). */
   answerBytes?: number;
   /** Responses API: the id of the response the upstream created (JSON `id`, or the stream's `response.created`). */

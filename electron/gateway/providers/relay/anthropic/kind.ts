@@ -37,13 +37,13 @@ export const anthropicKind: RelayKind = {
     }
     const delta = record(json['delta']);
     if (json['type'] === 'content_block_delta' && delta) {
-      if (typeof delta['text'] === 'string') usage.deliveredText += delta['text'];
-      if (typeof delta['partial_json'] === 'string') usage.deliveredText += delta['partial_json'];
+      if (typeof delta['text'] === 'string') usage.delivered.add(delta['text']);
+      if (typeof delta['partial_json'] === 'string') usage.delivered.add(delta['partial_json']);
     }
     if (Array.isArray(json['content'])) {
       for (const block of json['content']) {
         const text = record(block)?.['text'];
-        if (typeof text === 'string') usage.deliveredText += text;
+        if (typeof text === 'string') usage.delivered.add(text);
       }
     }
     return true;

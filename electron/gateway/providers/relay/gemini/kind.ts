@@ -34,7 +34,7 @@ export const geminiKind: RelayKind = {
       const parts = record(record(candidate)?.['content'])?.['parts'];
       for (const part of Array.isArray(parts) ? parts : []) {
         const text = record(part)?.['text'];
-        if (typeof text === 'string') usage.deliveredText += text;
+        if (typeof text === 'string') usage.delivered.add(text);
       }
     }
     return true;

@@ -85,22 +85,22 @@ function baseOf(base: string, operation: string): string {
 /** Text and tool arguments of a streamed choice (delta), a whole answer's choice (message) or a legacy completion choice (text). */
 function collectText(choice: Record<string, unknown> | undefined, usage: UsageCount): void {
   if (!choice) return;
-  if (typeof choice['text'] === 'string') usage.deliveredText += choice['text'];
+  if (typeof choice['text'] === 'string') usage.delivered.add(choice['text']);
   const delta = record(choice['delta']) ?? record(choice['message']);
   if (!delta) return;
-  if (typeof delta['content'] === 'string') usage.deliveredText += delta['content'];
+  if (typeof delta['content'] === 'string') usage.delivered.add(delta['content']);
   if (Array.isArray(delta['tool_calls'])) {
     for (const call of delta['tool_calls']) {
       const args = record(record(call)?.['function'])?.['arguments'];
-      if (typeof args === 'string') usage.deliveredText += args;
+      if (typeof args === 'string') usage.delivered.add(args);
     }
   }
 }
 
 /** A transcript's text (whole, or a stream's `transcript.text.delta`) and the seconds of a duration usage. */
 function readTranscript(json: Record<string, unknown>, usage: UsageCount): void {
-  if (json['type'] === 'transcript.text.delta' && typeof json['delta'] === 'string') usage.deliveredText += json['delta'];
-  if (json['type'] === undefined && typeof json['text'] === 'string' && json['choices'] === undefined) usage.deliveredText += json['text'];
+  if (json['type'] === 'transcript.text.delta' && typeof json['delta'] === 'string') usage.delivered.add(json['delta']);
+  if (json['type'] === undefined && typeof json['text'] === 'string' && json['choices'] === undefined) usage.delivered.add(json['text']);
   const reported = record(json['usage']);
   if (reported?.['type'] === 'duration' && typeof reported['seconds'] === 'number' && reported['seconds'] >= 0) {
     usage.audioSeconds = reported['seconds'];

@@ -1,4 +1,5 @@
 // Reads a relayed OpenAI realtime session's events as they pass: each response's usage (from `response.done`) and delivered text, the model renamed both ways, and a response the caller may not pay for stopped.
+import { TokenCounter } from '../../../protocols/neutral/token-counter.ts';
 import type { RealtimeRelayRequest, RelayedUsage } from '../../types.ts';
 import { count, record } from '../kind.ts';
 
@@ -12,8 +13,6 @@ const TEXT_DELTAS = new Set([
 ]);
 /** Most responses followed at once (a session runs one at a time, out-of-band ones aside); beyond it a response is billed only by its `response.done`. */
 const OPEN_RESPONSES_LIMIT = 64;
-/** Most delivered text kept per response for the estimate. */
-const DELIVERED_TEXT_LIMIT = 1024 * 1024;
 
 /** The session events of both directions, read and (when the channel renames the model) rewritten. */
 export class RealtimeEvents {
@@ -21,8 +20,8 @@ export class RealtimeEvents {
   private readonly upstream: string;
   private readonly charge: (usage: RelayedUsage) => void;
   private readonly admit: (eventId: string | null) => string | null;
-  /** The text delivered so far by each response in progress, by its id. */
-  private readonly open = new Map<string, string>();
+  /** The tokens of the text delivered so far by each response in progress, by its id (counted as it passes, never kept). */
+  private readonly open = new Map<string, TokenCounter>();
 
   /** `local`: the caller's model name; `upstream`: the channel's; `charge` bills each response, `admit` lets one start (see RealtimeRelayRequest). */
   constructor(local: string, upstream: string, caller: Pick<RealtimeRelayRequest, 'charge' | 'admit'>) {
@@ -40,18 +39,17 @@ export class RealtimeEvents {
     const response = record(event['response']);
     const responseId = typeof event['response_id'] === 'string' ? event['response_id'] : response?.['id'];
     if (type === 'response.created' && typeof responseId === 'string' && this.open.size < OPEN_RESPONSES_LIMIT) {
-      this.open.set(responseId, '');
+      this.open.set(responseId, new TokenCounter());
     } else if (typeof type === 'string' && TEXT_DELTAS.has(type) && typeof responseId === 'string' && typeof event['delta'] === 'string') {
-      const sofar = this.open.get(responseId);
-      if (sofar !== undefined && sofar.length < DELIVERED_TEXT_LIMIT) this.open.set(responseId, sofar + event['delta']);
+      this.open.get(responseId)?.add(event['delta']);
     } else if (type === 'response.done') {
-      const deliveredText = typeof responseId === 'string' ? (this.open.get(responseId) ?? '') : '';
+      const deliveredTokens = typeof responseId === 'string' ? (this.open.get(responseId)?.count ?? 0) : 0;
       if (typeof responseId === 'string') this.open.delete(responseId);
       const usage = record(response?.['usage']);
       const inputTokens = count(usage?.['input_tokens']);
       const outputTokens = count(usage?.['output_tokens']);
       this.charge({
-        deliveredText,
+        deliveredTokens,
         ...(inputTokens !== undefined && { inputTokens }),
         ...(outputTokens !== undefined && { outputTokens }),
       });
@@ -87,7 +85,7 @@ export class RealtimeEvents {
   end(): void {
     const cut = [...this.open.values()];
     this.open.clear();
-    for (const deliveredText of cut) this.charge({ deliveredText });
+    for (const counter of cut) this.charge({ deliveredTokens: counter.count });
   }
 
   private renames(): boolean {

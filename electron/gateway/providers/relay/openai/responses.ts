@@ -9,8 +9,8 @@ export function readResponsesEvent(json: Record<string, unknown>, usage: UsageCo
   const type = typeof json['type'] === 'string' ? json['type'] : '';
   const response = json['object'] === 'response' ? json : type.startsWith('response.') ? record(json['response']) : undefined;
   if (!response && !type.startsWith('response.')) return false;
-  if (type === 'response.output_text.delta' && typeof json['delta'] === 'string') usage.deliveredText += json['delta'];
-  if (type === 'response.function_call_arguments.delta' && typeof json['delta'] === 'string') usage.deliveredText += json['delta'];
+  if (type === 'response.output_text.delta' && typeof json['delta'] === 'string') usage.delivered.add(json['delta']);
+  if (type === 'response.function_call_arguments.delta' && typeof json['delta'] === 'string') usage.delivered.add(json['delta']);
   if (!response) return true;
   if (typeof response['id'] === 'string' && usage.responseId === undefined) usage.responseId = response['id'];
   const reported = record(response['usage']);

@@ -2,7 +2,8 @@
 import { GatewayError } from '../../../errors.ts';
 import type { ChatRequest, ChatResult } from '../../../protocols/neutral/chat.ts';
 import type { ChatDelta, ChatStream } from '../../../protocols/neutral/deltas.ts';
-import { countTokens, estimateInputTokens } from '../../../protocols/neutral/tokens.ts';
+import { TokenCounter } from '../../../protocols/neutral/token-counter.ts';
+import { estimateInputTokens } from '../../../protocols/neutral/tokens.ts';
 import { upstreamError } from '../../../protocols/neutral/upstream-errors.ts';
 import type { CallContext, ChannelDirectory, ChannelKind, ChatProvider, ChatWire, RelayChannel, UpstreamReply } from '../../types.ts';
 import { forwardWithFailover } from '../failover.ts';
@@ -71,14 +72,14 @@ export class TranslatingChat implements ChatProvider {
 /** `deltas` ending with a usage delta: when the upstream's stream ended without one, the documented estimate of its input and of what it delivered. */
 async function* usageGuarded(deltas: AsyncIterable<ChatDelta>, inputEstimate: () => number): AsyncGenerator<ChatDelta> {
   let counted = false;
-  let delivered = '';
+  const delivered = new TokenCounter();
   for await (const delta of deltas) {
     if (delta.type === 'usage') counted = true;
-    else if (delta.type === 'text') delivered += delta.text;
-    else if (delta.type === 'tool_arguments') delivered += delta.fragment;
+    else if (delta.type === 'text') delivered.add(delta.text);
+    else if (delta.type === 'tool_arguments') delivered.add(delta.fragment);
     yield delta;
   }
-  if (!counted) yield { type: 'usage', inputTokens: inputEstimate(), outputTokens: countTokens(delivered) };
+  if (!counted) yield { type: 'usage', inputTokens: inputEstimate(), outputTokens: delivered.count };
 }
 
 function withUsage(deltas: AsyncIterable<ChatDelta>, inputEstimate: () => number): ChatStream {
