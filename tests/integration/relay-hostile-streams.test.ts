@@ -1,0 +1,226 @@
+// A hostile upstream stream cannot freeze the gateway or grow its memory: an event that never ends is cut at the per-event cap with the caller's error event, a bare-CR stream is not held back, an endless stream keeps memory flat.
+import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { after, describe, test } from 'node:test';
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import OpenAI from 'openai';
+import { MAX_SSE_EVENT_BYTES } from '../../shared/sse-reader.ts';
+import type { ChannelKind } from '../../electron/gateway/providers/types.ts';
+import type { TestGateway } from '../helpers/gateway.ts';
+import { gatewayBefore, hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
+
+const CHUNK = 64 * 1024;
+/** What a hostile upstream sends at most before it gives up: three times the per-event cap. */
+const HOSTILE_BYTES = 3 * MAX_SSE_EVENT_BYTES;
+/** The slowest /healthz answer allowed while a hostile stream runs. */
+const HEALTH_BOUND_MS = 500;
+
+const started: { up: HostileUpstream; gw: TestGateway }[] = [];
+after(async () => {
+  for (const { up, gw } of started.splice(0)) {
+    await gw.stop();
+    await up.close();
+  }
+});
+
+/** An upstream that answers every call with `head` and then 64 KiB chunks of one endless line; `cut` settles when its answer closes: true when the gateway closed it before it was done. */
+async function endlessLine(kind: ChannelKind, contentType: string, head: string) {
+  let cut!: Promise<boolean>;
+  let sent = 0;
+  const up = await hostileUpstream(async (_request, response) => {
+    let ended = false;
+    cut = new Promise((resolve) => response.once('close', () => resolve(!ended)));
+    response.writeHead(200, { 'content-type': contentType });
+    response.write(head);
+    const line = Buffer.alloc(CHUNK, 'a');
+    while (sent < HOSTILE_BYTES && !response.destroyed) {
+      sent += CHUNK;
+      if (!response.write(line)) await drained(response);
+    }
+    ended = true;
+    response.end();
+  });
+  const gw = await gatewayBefore(up, kind);
+  started.push({ up, gw });
+  return { up, gw, cut: () => cut, sent: () => sent };
+}
+
+/** Resolves once `response` can take more, or closed. */
+function drained(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.once('drain', done);
+    response.once('close', done);
+  });
+}
+
+/** Polls `/healthz` one call after another until `stop()`, which resolves with the slowest answer in ms. */
+function pollHealth(url: string): { stop(): Promise<number> } {
+  let running = true;
+  let slowest = 0;
+  const loop = (async () => {
+    while (running) {
+      const start = performance.now();
+      const answer = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(30_000) });
+      await answer.arrayBuffer();
+      assert.equal(answer.status, 200);
+      slowest = Math.max(slowest, performance.now() - start);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return slowest;
+    },
+  };
+}
+
+/** Runs `call` (which must fail with the cap's error) while /healthz is polled; checks the answer time, the error and that the upstream was closed early. */
+async function cutAtCap(hostile: Awaited<ReturnType<typeof endlessLine>>, call: () => Promise<unknown>): Promise<void> {
+  const health = pollHealth(hostile.gw.url);
+  const failure = await call().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  const slowest = await health.stop();
+  assert.ok(failure instanceof Error, 'the call ends with an error');
+  assert.match(failure.message, /stream event over 16 MiB/);
+  assert.equal(await hostile.cut(), true, 'the gateway closed the upstream before it was done');
+  assert.ok(hostile.sent() < HOSTILE_BYTES, `the upstream stopped after ${hostile.sent()} bytes`);
+  assert.ok(slowest < HEALTH_BOUND_MS, `/healthz answered within ${Math.round(slowest)} ms while the stream ran`);
+}
+
+const ask = [{ role: 'user' as const, content: 'hi' }];
+
+describe('an upstream event that never ends', { timeout: 120_000 }, () => {
+  test('OpenAI chat: the SDK gets the error event once the event passes the cap, the upstream is closed, /healthz stays fast', async () => {
+    const hostile = await endlessLine('openai', 'text/event-stream', 'data: {"choices":[{"index":0,"delta":{"content":"');
+    const client = new OpenAI({ baseURL: `${hostile.gw.url}/v1`, apiKey: hostile.gw.token, maxRetries: 0 });
+    await cutAtCap(hostile, async () => {
+      for await (const _ of await client.chat.completions.create({ model: 'any', stream: true, messages: ask }));
+    });
+  });
+
+  test('Anthropic messages: the SDK gets the error event, the upstream is closed', async () => {
+    const hostile = await endlessLine(
+      'anthropic',
+      'text/event-stream',
+      'event: content_block_delta\ndata: {"type":"content_block_delta","delta":{"text":"',
+    );
+    const client = new Anthropic({ baseURL: hostile.gw.url, apiKey: hostile.gw.token, maxRetries: 0 });
+    await cutAtCap(hostile, async () => {
+      for await (const _ of await client.messages.create({ model: 'any', max_tokens: 50, stream: true, messages: ask }));
+    });
+  });
+
+  test('Gemini streamGenerateContent with alt=sse: the SDK gets the error chunk, the upstream is closed', async () => {
+    const hostile = await endlessLine('gemini', 'text/event-stream', 'data: {"candidates":[{"content":{"parts":[{"text":"');
+    const client = new GoogleGenAI({ apiKey: hostile.gw.token, httpOptions: { baseUrl: hostile.gw.url, apiVersion: 'v1beta' } });
+    await cutAtCap(hostile, async () => {
+      for await (const _ of await client.models.generateContentStream({ model: 'any', contents: 'hi' }));
+    });
+  });
+
+  test('Gemini streamGenerateContent as a JSON array: an element that never closes is not passed on, and the array ends unclosed', async () => {
+    const hostile = await endlessLine('gemini', 'application/json', '[{"candidates":[{"content":{"parts":[{"text":"');
+    const health = pollHealth(hostile.gw.url);
+    const answer = await fetch(`${hostile.gw.url}/v1beta/models/any:streamGenerateContent`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': hostile.gw.token, 'content-type': 'application/json' },
+      body: JSON.stringify({ contents: [{ parts: [{ text: 'hi' }] }] }),
+    });
+    const body = await answer.text().catch((error: unknown) => String(error));
+    const slowest = await health.stop();
+    assert.ok(body.length < 1024, `the caller got ${body.length} characters, not the endless element`);
+    assert.equal(await hostile.cut(), true, 'the gateway closed the upstream before it was done');
+    assert.ok(hostile.sent() < HOSTILE_BYTES);
+    assert.ok(slowest < HEALTH_BOUND_MS, `/healthz answered within ${Math.round(slowest)} ms`);
+  });
+
+  test('translated chat (an Anthropic client before an OpenAI channel): the client gets its error event, the upstream is closed', async () => {
+    const hostile = await endlessLine('openai', 'text/event-stream', 'data: {"choices":[{"index":0,"delta":{"content":"');
+    const client = new Anthropic({ baseURL: hostile.gw.url, apiKey: hostile.gw.token, maxRetries: 0 });
+    await cutAtCap(hostile, async () => {
+      for await (const _ of await client.messages.create({ model: 'any', max_tokens: 50, stream: true, messages: ask }));
+    });
+    assert.equal(hostile.up.requests[0]!.url, '/chat/completions', 'the call was translated to the OpenAI wire');
+  });
+});
+
+describe('an upstream ending lines with a bare CR', () => {
+  test('its first event reaches the client before the upstream sends the second', async () => {
+    let clientSawFirst!: () => void;
+    const seen = new Promise<void>((resolve) => (clientSawFirst = resolve));
+    const order: string[] = [];
+    const delta = (text: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: text } }] })}\r\r`;
+    const up = await hostileUpstream(async (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(delta('one '));
+      // Waits (generously) for the client to see the first event before the second is sent.
+      const timer = new Promise((resolve) => setTimeout(resolve, 20_000, 'timed out'));
+      order.push((await Promise.race([seen.then(() => 'seen'), timer])) === 'seen' ? 'client saw event 1' : 'gave up waiting');
+      order.push('upstream sent event 2');
+      response.end(`${delta('two')}data: [DONE]\r\r`);
+    });
+    const gw = await gatewayBefore(up, 'openai');
+    started.push({ up, gw });
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
+    let text = '';
+    for await (const chunk of await client.chat.completions.create({ model: 'any', stream: true, messages: ask })) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      if (text === 'one ') clientSawFirst();
+    }
+    assert.equal(text, 'one two');
+    assert.deepEqual(order, ['client saw event 1', 'upstream sent event 2']);
+  });
+});
+
+describe('an endless stream of small valid events', { timeout: 120_000 }, () => {
+  test('memory stays flat while tens of MB of deltas pass', async () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const words = 'lorem ipsum dolor sit amet '.repeat(40);
+    const event = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: words } }] })}\n\n`;
+    const batch = Buffer.from(event.repeat(Math.floor(CHUNK / event.length)));
+    const total = 48 * 1024 * 1024;
+    const up = await hostileUpstream(async (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let sent = 0; sent < total && !response.destroyed; sent += batch.length) {
+        if (!response.write(batch)) await drained(response);
+      }
+      response.end('data: [DONE]\n\n');
+    });
+    const gw = await gatewayBefore(up, 'openai');
+    started.push({ up, gw });
+    const answer = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gw.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'any', stream: true, messages: ask }),
+    });
+    const heap = () => (gc(), process.memoryUsage().heapUsed);
+    let received = 0;
+    let start: { heap: number; received: number } | undefined;
+    let growth: number | undefined;
+    for await (const chunk of answer.body!) {
+      received += chunk.length;
+      if (!start && received > 8 * 1024 * 1024) start = { heap: heap(), received };
+      // Measured while the stream is still open, before its end frees whatever a call holds.
+      if (start && received > 40 * 1024 * 1024 && growth === undefined) growth = heap() - start.heap;
+    }
+    assert.ok(received > total, `${received} bytes passed`);
+    const passed = 32 * 1024 * 1024;
+    assert.ok(
+      growth !== undefined && growth < passed / 4,
+      `heap grew ${Math.round((growth ?? NaN) / 1024 / 1024)} MiB while 32 MiB of deltas passed`,
+    );
+  });
+});
