@@ -1,4 +1,5 @@
 // Test helper: reads a whole server-sent-events answer into its frames (event name and JSON data), as a raw client sees them.
+import { SseReader } from '../../shared/sse-reader.ts';
 
 /** One SSE frame: its `event:` name (undefined for data-only frames) and its parsed `data:` JSON. */
 export interface SseFrame {
@@ -6,21 +7,14 @@ export interface SseFrame {
   data: any;
 }
 
-/** Splits an SSE body on blank lines and parses each frame's data as JSON (`[DONE]` stays a string). */
+/** Reads an SSE body with the gateway's own reader and parses each frame's data as JSON (`[DONE]` stays a string); comments and frames without data are left out. */
 export function parseSseFrames(body: string): SseFrame[] {
-  return body
-    .split(/\r?\n\r?\n/)
-    .filter((block) => block.trim() !== '' && !block.split(/\r?\n/).every((line) => line.startsWith(':')))
-    .map((block) => {
-      let event: string | undefined;
-      const data: string[] = [];
-      for (const line of block.split(/\r?\n/)) {
-        if (line.startsWith('event:')) event = line.slice(6).trim();
-        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-      }
-      const text = data.join('\n');
-      return { event, data: text === '[DONE]' ? text : JSON.parse(text) };
-    });
+  const reader = new SseReader();
+  const events = reader.push(new TextEncoder().encode(body));
+  const last = reader.end();
+  return [...events, ...(last ? [last] : [])]
+    .filter((event) => event.data !== undefined)
+    .map((event) => ({ event: event.type || undefined, data: event.data === '[DONE]' ? event.data : JSON.parse(event.data!) }));
 }
 
 /** POSTs JSON and returns the status, headers and SSE frames of the answer. */

@@ -1,4 +1,5 @@
-// Server-sent events reader: splits a byte stream into `{event, data}` messages as they arrive.
+// Server-sent events in the console: a response body read into `{event, data}` messages as they arrive, by the one SSE reader (shared/sse-reader.ts).
+import { MAX_SSE_EVENT_BYTES, SseReader, type SseEvent } from '../../../shared/sse-reader.ts';
 
 /** One server-sent event. */
 export interface SseMessage {
@@ -6,29 +7,10 @@ export interface SseMessage {
   data: string;
 }
 
-/** Parses complete SSE messages out of `buffer`; returns them and the unfinished rest. */
-export function parseSseChunk(buffer: string): { messages: SseMessage[]; rest: string } {
-  const normalized = buffer.replace(/\r\n?/g, '\n');
-  const blocks = normalized.split('\n\n');
-  const rest = blocks.pop() ?? '';
-  const messages: SseMessage[] = [];
-  for (const block of blocks) {
-    let event: string | undefined;
-    const data: string[] = [];
-    for (const line of block.split('\n')) {
-      if (line === '' || line.startsWith(':')) continue;
-      const colon = line.indexOf(':');
-      const field = colon === -1 ? line : line.slice(0, colon);
-      const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-      if (field === 'event') event = value;
-      else if (field === 'data') data.push(value);
-    }
-    if (data.length > 0 || event !== undefined) messages.push({ event, data: data.join('\n') });
-  }
-  return { messages, rest };
-}
-
-/** Reads a response body as SSE, calling `onRaw` with each decoded chunk and `onMessage` with each message. */
+/**
+ * Reads a response body as SSE, calling `onRaw` with each decoded chunk and `onMessage` with each message (a last one
+ * without its blank line too). Throws when the stream passes the reader's caps.
+ */
 export async function readSse(
   body: ReadableStream<Uint8Array>,
   onMessage: (message: SseMessage) => void,
@@ -36,16 +18,24 @@ export async function readSse(
 ): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let buffer = '';
+  const events = new SseReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    const text = decoder.decode(value, { stream: true });
-    onRaw(text);
-    const parsed = parseSseChunk(buffer + text);
-    buffer = parsed.rest;
-    for (const message of parsed.messages) onMessage(message);
+    onRaw(decoder.decode(value, { stream: true }));
+    for (const event of events.push(value)) deliver(event, onMessage);
+    if (events.overflow) {
+      await reader.cancel();
+      throw new Error(
+        `The stream sent more than the console reads (an event over ${MAX_SSE_EVENT_BYTES / 1024 / 1024} MiB or a very long stream).`,
+      );
+    }
   }
-  const tail = parseSseChunk(`${buffer}${decoder.decode()}\n\n`);
-  for (const message of tail.messages) onMessage(message);
+  const last = events.end();
+  if (last) deliver(last, onMessage);
+}
+
+/** Passes on an event that named a type or carried data. */
+function deliver(event: SseEvent, onMessage: (message: SseMessage) => void): void {
+  if (event.data !== undefined || event.type !== '') onMessage({ event: event.type || undefined, data: event.data ?? '' });
 }

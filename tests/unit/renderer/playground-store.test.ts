@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildChatRequest, readStreamStep, toCurl } from '../../../renderer/src/api/chat-formats.ts';
-import { parseSseChunk } from '../../../renderer/src/api/sse.ts';
+import { readSse, type SseMessage } from '../../../renderer/src/api/sse.ts';
 import { createPlaygroundStore } from '../../../renderer/src/stores/playground.ts';
 
 /** A fetch whose streamed body the test feeds chunk by chunk; aborting the request errors the stream like a browser does. */
@@ -162,10 +162,27 @@ describe('chat wire formats', () => {
     assert.deepEqual(readStreamStep('openai', { event: undefined, data: '[DONE]' }), { done: true });
   });
 
-  test('SSE parsing keeps unfinished messages for the next chunk', () => {
-    const first = parseSseChunk('event: a\ndata: 1\n\ndata: 2');
-    assert.deepEqual(first.messages, [{ event: 'a', data: '1' }]);
-    assert.deepEqual(parseSseChunk(`${first.rest}\r\n\r\n`).messages, [{ event: undefined, data: '2' }]);
+  test('SSE parsing keeps unfinished messages for the next chunk', async () => {
+    const messages: SseMessage[] = [];
+    let push!: (text: string) => void;
+    let end!: () => void;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        push = (text) => controller.enqueue(new TextEncoder().encode(text));
+        end = () => controller.close();
+      },
+    });
+    const reading = readSse(body, (message) => messages.push(message));
+    push('event: a\ndata: 1\n\ndata: 2');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.deepEqual(messages, [{ event: 'a', data: '1' }]);
+    push('\r\n\r\n');
+    end();
+    await reading;
+    assert.deepEqual(messages, [
+      { event: 'a', data: '1' },
+      { event: undefined, data: '2' },
+    ]);
   });
 
   test('copy as curl quotes for the shell and reads the credential from $TOKEN, never the playground key', () => {
