@@ -103,4 +103,13 @@ describe('realtime relay events', () => {
       { deliveredTokens: countTokens('cut short') },
     ]);
   });
+
+  test('a response cut after delivering megabytes is charged every word it delivered, counted as it passed', () => {
+    const { events, charged } = tap();
+    events.fromUpstream(json({ type: 'response.created', response: { id: 'r1' } }));
+    const delta = 'word '.repeat(20_000);
+    for (let i = 0; i < 30; i += 1) events.fromUpstream(json({ type: 'response.output_text.delta', response_id: 'r1', delta }));
+    events.end();
+    assert.deepEqual(charged, [{ deliveredTokens: 30 * countTokens(delta) }]);
+  });
 });
