@@ -124,6 +124,10 @@ export class SseReader {
     this.eventBytes += bytes.length;
     if (this.eventBytes > this.limits.eventBytes) {
       this.overflow = 'event';
+      // Nothing more is read: what was held goes now.
+      this.raw = [];
+      this.line = [];
+      this.lines = [];
       return false;
     }
     this.raw.push(bytes);

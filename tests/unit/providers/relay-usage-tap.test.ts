@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import { retryAfterMs } from '../../../electron/gateway/providers/relay/failover.ts';
 import { anthropicKind } from '../../../electron/gateway/providers/relay/anthropic/kind.ts';
 import { openaiKind } from '../../../electron/gateway/providers/relay/openai/kind.ts';
-import { UsageTap } from '../../../electron/gateway/providers/relay/usage-tap.ts';
+import { JSON_TAP_LIMIT, UsageTap } from '../../../electron/gateway/providers/relay/usage-tap.ts';
+import { geminiKind } from '../../../electron/gateway/providers/relay/gemini/kind.ts';
 import { throughTap } from '../../helpers/relay.ts';
 import { countTokens } from '../../../electron/gateway/protocols/neutral/tokens.ts';
 
@@ -83,4 +84,15 @@ test('Retry-After is read from retry-after-ms, seconds or a date', () => {
   const later = retryAfterMs(new Headers({ 'retry-after': new Date(Date.now() + 60_000).toUTCString() }))!;
   assert.ok(later > 50_000 && later <= 60_000);
   assert.equal(retryAfterMs(new Headers({})), undefined);
+});
+
+test('a Gemini JSON array stream passes byte for byte and its usage is read element by element, however long the stream', () => {
+  const element = (text: string, usage?: object) => JSON.stringify({ candidates: [{ content: { parts: [{ text }] } }], ...usage });
+  const long = 'word '.repeat(200_000);
+  const last = element('end', { usageMetadata: { promptTokenCount: 6, candidatesTokenCount: 9 } });
+  const array = `[${Array.from({ length: 10 }, () => element(long)).join(',\r\n')},\r\n${last}]`;
+  assert.ok(array.length > JSON_TAP_LIMIT, 'longer than a JSON answer is kept whole');
+  const tap = new UsageTap(geminiKind, 'json', false);
+  assert.equal(through(tap, array, 64 * 1024), array);
+  assert.deepEqual([tap.usage.inputTokens, tap.usage.outputTokens], [6, 9]);
 });

@@ -16,12 +16,8 @@ export const geminiKind: RelayKind = {
   auth: (key) => ({ 'x-goog-api-key': key }),
   // The model is in the path: the body goes as it came.
   prepare: (raw) => ({ body: raw, hideUsage: false }),
+  // An answer, an SSE chunk, or one element of a JSON array stream (the tap cuts the array into its elements).
   read(data, usage) {
-    // A stream without alt=sse is one JSON array of chunks.
-    if (Array.isArray(data)) {
-      for (const item of data) geminiKind.read(item, usage, false);
-      return true;
-    }
     const json = record(data);
     if (!json) return true;
     const metadata = record(json['usageMetadata']);
@@ -39,9 +35,6 @@ export const geminiKind: RelayKind = {
     }
     return true;
   },
-  // Answers and stream chunks carry `modelVersion`; a JSON array stream is renamed element by element before it gets here.
-  renameModel(data, name) {
-    if (Array.isArray(data)) return data.map((item) => geminiKind.renameModel(item, name)).some(Boolean);
-    return renameField(record(data), 'modelVersion', name);
-  },
+  // Answers and stream chunks carry `modelVersion`; a JSON array stream (no alt=sse) comes here element by element.
+  renameModel: (data, name) => renameField(record(data), 'modelVersion', name),
 };
