@@ -17,6 +17,7 @@ import type { JournalRelay } from '../../../shared/journal.ts';
 import { installHostCheck } from './host-check.ts';
 import type { HostPolicy } from './host-names.ts';
 import { installCallCounting } from './call-counting.ts';
+import { watchClients } from './call-context.ts';
 import { installJournal } from './journal-capture.ts';
 import { protocolOf } from './protocol.ts';
 import { shownPath } from './shown-path.ts';
@@ -104,6 +105,8 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
 
   // Before anything else reads the request: a foreign Host (DNS rebinding) is refused, and not journaled.
   installHostCheck(app, () => context.runtime.hosts);
+  // From the arrival of each request on: a client that leaves aborts its call, however early (see call-context.ts).
+  watchClients(app);
 
   // First after the Host check, so every call's end is seen; calls that name no token are counted there, not journaled.
   if (context.runtime.journal)

@@ -1,18 +1,61 @@
-// Builds the provider call context of a request: its caller, protocol, raw body, headers, and a signal that aborts when the client goes away.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+// Builds the provider call context of a request (its caller, protocol, raw body, headers) and watches its client from the request's arrival: a signal that aborts when the client goes away.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../principal.ts';
 import type { CallContext, InboundProtocol } from '../providers/types.ts';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Aborts when the client goes away before its answer is finished; watched from the request's arrival (`watchClients`). */
+    clientSignal?: AbortSignal;
+    /** Set when the client went away before any of its answer was sent (the journal records such a call as 499). */
+    clientLeftEarly?: boolean;
+  }
+}
+
+/** The status a call is journaled with when its client went away before any of the answer was sent (nginx's "client closed request"). */
+export const CLIENT_CLOSED_STATUS = 499;
+
 /**
- * The call context of `request` for a provider. The signal aborts when the response is closed before it
- * finished (the client hung up mid-answer), so a provider stops generating and a relay stops its upstream call.
+ * Watches every HTTP request's client from the moment the request arrives: `request.clientSignal` aborts when the
+ * connection closes before the answer is finished (during the latency wait, the body read, authentication or the
+ * handler alike), and a request whose client is gone by the time its handler would run is dropped there: no provider
+ * or upstream is called and nothing is charged. Install it before any hook that waits.
+ */
+export function watchClients(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.ws) watchClient(request, reply);
+  });
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.clientSignal?.aborted) dropAbandoned(reply);
+  });
+}
+
+/** Sets `request.clientSignal` (and `clientLeftEarly`) from now on; returns the signal. */
+function watchClient(request: FastifyRequest, reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  request.clientSignal = controller.signal;
+  const response = reply.raw;
+  const gone = () => {
+    if (response.writableFinished) return;
+    if (!response.headersSent) request.clientLeftEarly = true;
+    controller.abort(new Error('the client went away'));
+  };
+  if (response.destroyed) gone();
+  else response.once('close', gone);
+  return controller.signal;
+}
+
+/** Ends the handling of a request whose client is gone: its handler is not run and nothing is written (the connection is closed already). */
+export function dropAbandoned(reply: FastifyReply): FastifyReply {
+  return reply.hijack();
+}
+
+/**
+ * The call context of `request` for a provider. The signal is the request's client watch (`watchClients`): it aborts
+ * when the client went away, before the handler or mid-answer, so a provider stops generating and a relay stops its
+ * upstream call (or never starts it).
  */
 export function callOf(request: FastifyRequest, reply: FastifyReply, protocol: InboundProtocol, endpoint: string): CallContext {
-  const controller = new AbortController();
-  const response = reply.raw;
-  response.once('close', () => {
-    if (!response.writableFinished) controller.abort(new Error('the client went away'));
-  });
   return {
     principal: request.principal,
     protocol,
@@ -20,7 +63,7 @@ export function callOf(request: FastifyRequest, reply: FastifyReply, protocol: I
     ...(request.rawBody && { rawBody: request.rawBody }),
     ...(request.receivedBody?.json && { body: request.body }),
     headers: request.headers,
-    signal: controller.signal,
+    signal: request.clientSignal ?? watchClient(request, reply),
     noteRelay: (relay) => {
       request.journalRelay = relay;
     },

@@ -3,6 +3,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError, invalid } from '../errors.ts';
+import { dropAbandoned } from './call-context.ts';
 import { protocolOf } from './protocol.ts';
 import { paceOfHeaders } from '../protocols/pace.ts';
 import { FAULTS, type Fault } from '../../../shared/test-values.ts';
@@ -11,6 +12,8 @@ export { FAULTS, type Fault };
 
 /** Longest a `timeout` fault holds a request. */
 const TIMEOUT_HOLD_MS = 10 * 60_000;
+/** Longest wait `x-gatehouse-latency-ms` asks for. */
+const MAX_LATENCY_MS = 60_000;
 /** How long a counted fault remembers the attempts of one request. */
 const ATTEMPT_TTL_MS = 10 * 60_000;
 /** The wait a 429 asks for: `retry-after-ms: 200` and, rounded up to whole seconds, `Retry-After: 1`. */
@@ -76,7 +79,11 @@ export function installFaults(app: FastifyInstance): void {
     // A socket route left to refuse its caller itself (config.socketAuth) has no principal: no fault for such a caller.
     if (!request.principal) return;
     const latency = Number(request.headers['x-gatehouse-latency-ms']);
-    if (Number.isFinite(latency) && latency > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(latency, 60_000)));
+    if (Number.isFinite(latency) && latency > 0) {
+      await hold(held, Math.min(latency, MAX_LATENCY_MS), request.clientSignal);
+      // The client left while it waited: nothing more is done for it (no provider, no upstream, no charge).
+      if (request.clientSignal?.aborted) return dropAbandoned(reply);
+    }
     const requested = requestedFault(request);
     if (!requested || !attemptFails(attempts, request, requested)) return;
     (request as FastifyRequest & { gatehouseFault?: Fault }).gatehouseFault = requested.fault;
@@ -91,16 +98,7 @@ export function installFaults(app: FastifyInstance): void {
       case '529':
         throw new GatewayError('overloaded', 'Overloaded (simulated fault 529)');
       case 'timeout':
-        await new Promise<void>((resolve) => {
-          const release = () => {
-            clearTimeout(timer);
-            held.delete(release);
-            resolve();
-          };
-          const timer = setTimeout(release, TIMEOUT_HOLD_MS);
-          held.add(release);
-          request.raw.socket.once('close', release);
-        });
+        await hold(held, TIMEOUT_HOLD_MS, request.clientSignal);
         request.raw.socket.destroy();
         return reply;
       case 'disconnect':
@@ -115,6 +113,22 @@ export function installFaults(app: FastifyInstance): void {
         reply.raw.end('{"id": "broken", "object": ');
         return reply;
     }
+  });
+}
+
+/** Waits `ms`, or less: until the client goes away (`signal`) or the gateway stops (each wait is in `held` meanwhile). */
+function hold(held: Set<() => void>, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const release = () => {
+      clearTimeout(timer);
+      held.delete(release);
+      signal?.removeEventListener('abort', release);
+      resolve();
+    };
+    const timer = setTimeout(release, ms);
+    held.add(release);
+    if (signal?.aborted) release();
+    else signal?.addEventListener('abort', release, { once: true });
   });
 }
 

@@ -12,6 +12,7 @@ import {
 import type { CallNotes } from '../principal.ts';
 import type { JournalRecorder } from '../services/journal.ts';
 import type { Clock } from '../time.ts';
+import { CLIENT_CLOSED_STATUS } from './call-context.ts';
 import { requestBodyOf, TEXTUAL_CONTENT } from './journal-body.ts';
 import { protocolOf } from './protocol.ts';
 
@@ -21,6 +22,8 @@ const SAFE_REQUEST_HEADER =
 /** Query parameters that carry credentials (Gemini's `?key=`). */
 const SECRET_QUERY = new Set(['key', 'api_key', 'admin_token']);
 const MAX_OFFSETS = 500;
+/** The error of a call whose client left before any of the answer was sent. */
+const CLIENT_CLOSED_MESSAGE = 'The client closed the connection before the answer was sent.';
 
 /** API paths are journaled; the console, admin API, health checks and sockets are not. */
 export function isJournaledPath(path: string): boolean {
@@ -225,7 +228,8 @@ function recordOf(
   const sent = tap.headers();
   const contentType = typeof sent['content-type'] === 'string' ? sent['content-type'] : null;
   const stream = (contentType ?? '').includes('event-stream') || path.includes(':streamGenerateContent');
-  const status = raw.statusCode;
+  // A client that left before any of its answer was sent is recorded so, whatever was written after it left.
+  const status = request.clientLeftEarly ? CLIENT_CLOSED_STATUS : raw.statusCode;
   const response = tap.body(contentType);
   const timing = stream ? tap.timing(!raw.writableFinished) : null;
   const { usage } = notes;
@@ -239,7 +243,7 @@ function recordOf(
     status,
     durationMs: Math.round(performance.now() - call.startedAt),
     stream,
-    error: errorMessageOf(status, response.text),
+    error: request.clientLeftEarly ? CLIENT_CLOSED_MESSAGE : errorMessageOf(status, response.text),
     token: call.token,
     usage: usage && { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cost: usage.amountMicros / 1_000_000 },
     // A relayed stream's output is not read by the gateway: its first byte is the nearest it knows.
