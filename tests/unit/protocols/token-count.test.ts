@@ -1,4 +1,4 @@
-// The documented token estimate: the one-pass count over ASCII text agrees with the estimate's pattern on any text; a relayed request's estimate is made lazily.
+// The documented token estimate: the one-pass count agrees with the estimate's pattern on any text and never overflows on an unbroken word of millions of characters; a relayed request's estimate is made lazily.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
@@ -29,6 +29,30 @@ test('the count of any text is the number of matches of the pattern', () => {
     }),
     { numRuns: 2000, seed: 2411 },
   );
+});
+
+test('the count of any text of whole Unicode (astral letters and marks, lone surrogates) is the number of matches of the pattern', () => {
+  const unicode = fc.string({
+    unit: fc.oneof(
+      fc.constantFrom(' ', 'a', '\u0301', '\u3000', '\ud800', '\udc00'),
+      fc.integer({ min: 0, max: 0x10ffff }).map((code) => String.fromCodePoint(code)),
+    ),
+    maxLength: 80,
+  });
+  fc.assert(
+    fc.property(unicode, (text) => {
+      assert.equal(countTokens(text), byPattern(text));
+    }),
+    { numRuns: 3000, seed: 2511 },
+  );
+});
+
+test('an unbroken word of 8 million characters is one token, where the pattern itself overflows its stack', () => {
+  const cjk = '\u6c49'.repeat(8_000_000);
+  assert.throws(() => byPattern(cjk), RangeError, 'the pattern no longer overflows: this test proves nothing');
+  assert.equal(countTokens(cjk), 1);
+  assert.equal(countTokens(`${'a'.repeat(8_000_000)}\u6c49!`), 2);
+  assert.equal(countTokens(`\ud840\udc00`.repeat(4_000_000)), 1, 'an astral CJK letter belongs to its word');
 });
 
 test('a relayed request refuses a schema past the limits before it is sent, and counts its tokens only when asked, once', () => {

@@ -1,8 +1,11 @@
 // Text features shared by the simulated vector capabilities: lower-case word terms and a stable 32-bit string hash.
+import { runPattern, runsOf } from './word-runs.ts';
 
-/** Lower-case alphanumeric terms of a text (Unicode letters and digits). */
+const TERM = runPattern('[\\p{L}\\p{N}]', '[\\p{L}\\p{N}]');
+
+/** Lower-case alphanumeric terms of a text (Unicode letters and digits), found slice by slice however long a word. */
 export function terms(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return runsOf(text.toLowerCase(), TERM);
 }
 
 /** FNV-1a 32-bit hash of a string, with a seed to derive independent hashes. */

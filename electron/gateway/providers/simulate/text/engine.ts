@@ -3,7 +3,7 @@ import { RequestSchemaValues } from './json-schema-bounded.ts';
 import { checkRequestSchemas } from '../../../protocols/neutral/schema-limits.ts';
 import { seededRandom, type Random } from './seed.ts';
 import { paragraph, topicWords } from './sentences.ts';
-import { streamPieces } from '../../../protocols/neutral/stream-pieces.ts';
+import { firstPieces } from '../../../protocols/neutral/stream-pieces.ts';
 import { lastUserText, toolToCall } from './tool-choice.ts';
 import { countTokens, estimateInputTokens } from '../../../protocols/neutral/tokens.ts';
 import type { ChatChoice, ChatRequest, ChatResult, ToolCall } from '../../../protocols/neutral/chat.ts';
@@ -79,9 +79,9 @@ function limit(text: string, request: ChatRequest): ChatChoice {
     finishReason = 'stop_sequence';
   }
   if (request.maxTokens !== undefined) {
-    const pieces = streamPieces(text);
-    if (pieces.length > request.maxTokens) {
-      text = pieces.slice(0, request.maxTokens).join('');
+    const cut = firstPieces(text, request.maxTokens);
+    if (cut !== undefined) {
+      text = cut;
       finishReason = 'length';
       stopSequence = undefined;
     }

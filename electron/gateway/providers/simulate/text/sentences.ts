@@ -1,5 +1,6 @@
 // Readable English prose for simulated answers, built from templates and the topic words of the user's message.
 import type { Random } from './seed.ts';
+import { eachRun, runPattern } from '../word-runs.ts';
 
 const STOPWORDS = new Set(
   'a an and are as at be but by can could do does for from has have how i if in into is it its me my of on or our please should so tell than that the their them then there these they this to us was we what when where which who why will with would you your about write give explain describe'.split(
@@ -42,10 +43,30 @@ interface Words {
   verb: string;
 }
 
-/** The content words of a message, in order of first appearance (at most eight). */
+/** Topic words an answer is about. */
+const MAX_TOPICS = 8;
+/** Longest topic word, in UTF-16 code units: a longer word (an unbroken run of CJK text, say) is cut to its start, so an answer never repeats a huge prompt. */
+export const MAX_TOPIC_WORD_CHARS = 64;
+const WORD = runPattern('\\p{L}', "[\\p{L}\\p{N}'-]");
+
+/** The content words of a message (longer than two characters, no stopwords), in order of first appearance: at most eight, each cut to MAX_TOPIC_WORD_CHARS. */
 export function topicWords(text: string): string[] {
-  const words = (text.toLowerCase().match(/[\p{L}][\p{L}\p{N}'-]*/gu) ?? []).filter((w) => w.length > 2 && !STOPWORDS.has(w));
-  return [...new Set(words)].slice(0, 8);
+  const lower = text.toLowerCase();
+  const topics = new Set<string>();
+  eachRun(lower, WORD, (start, end) => {
+    if (end - start <= 2) return;
+    const word = lower.slice(start, end);
+    if (!STOPWORDS.has(word)) topics.add(cutWord(word));
+    return topics.size < MAX_TOPICS;
+  });
+  return [...topics];
+}
+
+/** `word` cut to MAX_TOPIC_WORD_CHARS code units, never inside a surrogate pair. */
+function cutWord(word: string): string {
+  if (word.length <= MAX_TOPIC_WORD_CHARS) return word;
+  const low = word.charCodeAt(MAX_TOPIC_WORD_CHARS);
+  return word.slice(0, low >= 0xdc00 && low <= 0xdfff ? MAX_TOPIC_WORD_CHARS - 1 : MAX_TOPIC_WORD_CHARS);
 }
 
 /** Two to four sentences about the topic words (or about the conversation in general when there are none). */
