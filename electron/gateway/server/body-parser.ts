@@ -23,30 +23,39 @@ declare module 'fastify' {
   }
 }
 
+/** Bodies up to this size are decoded and parsed in the turn of the event loop that read them; a larger one yields before each step. */
+const PARSE_IN_ONE_TURN_BYTES = 1024 * 1024;
+
 /** Installs the lenient JSON parser for every content type that has no parser of its own. */
 export function installJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
     const buffer = typeof body === 'string' ? Buffer.from(body) : body;
-    const text = buffer.toString('utf8');
-    const head = buffer.length <= JOURNAL_BODY_LIMIT ? text : Buffer.from(buffer.subarray(0, JOURNAL_BODY_LIMIT));
-    const received: ReceivedBody = { head, bytes: buffer.length, json: false };
-    request.receivedBody = received;
-    request.rawBody = buffer;
-    if (text.trim() === '') {
-      done(null, undefined);
-      return;
-    }
-    if (nestsDeeperThan(text)) {
-      done(invalid(tooDeepMessage('Request body')), undefined);
-      return;
-    }
-    try {
-      const parsed: unknown = JSON.parse(text);
-      received.json = true;
-      done(null, parsed);
-    } catch (error) {
-      done(invalid(`Request body is not valid JSON: ${(error as Error).message}`), undefined);
-    }
+    // A large body is decoded and parsed in turns of the event loop of their own, so other callers are served between the steps.
+    const step = (next: () => void) => (buffer.length > PARSE_IN_ONE_TURN_BYTES ? setImmediate(next) : next());
+    step(() => {
+      const text = buffer.toString('utf8');
+      const head = buffer.length <= JOURNAL_BODY_LIMIT ? text : Buffer.from(buffer.subarray(0, JOURNAL_BODY_LIMIT));
+      const received: ReceivedBody = { head, bytes: buffer.length, json: false };
+      request.receivedBody = received;
+      request.rawBody = buffer;
+      if (text.trim() === '') {
+        done(null, undefined);
+        return;
+      }
+      step(() => {
+        if (nestsDeeperThan(text)) {
+          done(invalid(tooDeepMessage('Request body')), undefined);
+          return;
+        }
+        try {
+          const parsed: unknown = JSON.parse(text);
+          received.json = true;
+          done(null, parsed);
+        } catch (error) {
+          done(invalid(`Request body is not valid JSON: ${(error as Error).message}`), undefined);
+        }
+      });
+    });
   });
 }

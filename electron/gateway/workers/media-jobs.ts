@@ -1,10 +1,13 @@
-// The CPU-heavy media jobs (image generation and edits, speech, transcription) as plain functions of plain data, run by the media worker threads.
+// The CPU-heavy jobs (image generation and edits, speech, transcription, large simulated chats) as plain functions of plain data, run by the worker threads.
 import { mp3File, wavFile } from '../providers/simulate/audio-containers.ts';
 import { speak, synthesizeSpeech, VOICE_RATE } from '../providers/simulate/fsk-voice.ts';
 import { editImage, generateImage, resizeImage } from '../providers/simulate/images.ts';
 import { pcmBytes } from '../providers/simulate/pcm.ts';
 import { decodePng, encodePng, type RgbaImage } from '../providers/simulate/png.ts';
 import { transcribe, type Heard } from '../providers/simulate/transcribe.ts';
+import { simulateChat } from '../providers/simulate/text/engine.ts';
+import { estimateInputTokens } from '../protocols/neutral/tokens.ts';
+import type { ChatRequest, ChatResult } from '../protocols/neutral/chat.ts';
 
 /** One uploaded image file and the form field it came in. */
 export interface ImageUpload {
@@ -31,6 +34,10 @@ export interface MediaJobs {
   transcribe: { input: { bytes: Uint8Array; name: string }; output: Heard };
   /** The simulated voice's PCM16 samples at 24 kHz (realtime audio output). */
   voice: { input: { text: string; speed: number }; output: Int16Array };
+  /** A simulated chat answer whose request is too large to work on in-line (see `providers/simulate/chat.ts`). */
+  chat: { input: ChatRequest; output: ChatResult };
+  /** The input token estimate of such a request (count_tokens). */
+  'chat.tokens': { input: ChatRequest; output: number };
 }
 
 export type MediaJobKind = keyof MediaJobs;
@@ -80,6 +87,8 @@ const JOBS: { [K in MediaJobKind]: (input: MediaJobs[K]['input']) => MediaJobs[K
   },
   transcribe: ({ bytes, name }) => transcribe(bufferOf(bytes), name),
   voice: ({ text, speed }) => synthesizeSpeech(text, { speed }),
+  chat: (request) => simulateChat(request),
+  'chat.tokens': (request) => estimateInputTokens(request),
 };
 
 /** Runs one job here, on the calling thread (the worker's side of the pool; tests may call it directly). */

@@ -1,7 +1,7 @@
-// A small bounded pool of worker threads for media jobs, so image and audio work never blocks the event loop; a full queue is a 503.
+// A small bounded pool of worker threads for media and large text jobs, so image, audio and long-text work never blocks the event loop; a full queue is a 503.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { GatewayError, invalid } from '../errors.ts';
+import { GatewayError } from '../errors.ts';
 import type { MediaJob, MediaJobKind, MediaJobs } from './media-jobs.ts';
 import type { MediaReply } from './media-worker.ts';
 
@@ -46,7 +46,7 @@ export class MediaPool {
       return Promise.reject(
         new GatewayError(
           'unavailable',
-          `The gateway is busy: ${this.busy.size} image/audio jobs are running and ${this.queue.length} are waiting (at most ${this.queueLimit}). Try again shortly.`,
+          `The gateway is busy: ${this.busy.size} image, audio or large text jobs are running and ${this.queue.length} are waiting (at most ${this.queueLimit}). Try again shortly.`,
         ),
       );
     }
@@ -88,7 +88,9 @@ export class MediaPool {
       if (reply.ok) pending?.resolve(reply.output);
       else
         pending?.reject(
-          reply.input ? invalid(reply.message, reply.param) : new GatewayError('internal', `The media job failed: ${reply.message}`),
+          reply.kind
+            ? new GatewayError(reply.kind, reply.message, reply.param)
+            : new GatewayError('internal', `The media job failed: ${reply.message}`),
         );
       this.pump();
     });

@@ -1,20 +1,33 @@
-// The simulated chat provider: answers decided up front by the engine, then produced as paced deltas.
+// The simulated chat provider: answers decided up front by the engine (on the worker pool for a large prompt), then produced as paced deltas.
 import type { ChatRequest, ChatResult } from '../../protocols/neutral/chat.ts';
 import type { ChatDelta, ChatStream } from '../../protocols/neutral/deltas.ts';
 import { estimateInputTokens } from '../../protocols/neutral/tokens.ts';
 import { paced, paceOfHeaders } from '../../protocols/pace.ts';
 import type { CallContext, ChatProvider } from '../types.ts';
+import type { MediaPool } from '../../workers/media-pool.ts';
 import { simulateChat } from './text/engine.ts';
-import { streamPieces } from '../../protocols/neutral/stream-pieces.ts';
+import { eachStreamPiece } from '../../protocols/neutral/stream-pieces.ts';
+
+/**
+ * Characters of prompt text (system, turns, tool call arguments) a simulated chat works on in-line, on the event loop;
+ * a larger request is answered and counted on the worker pool, so no single prompt stalls other callers.
+ */
+export const MAX_INLINE_CHAT_CHARS = 256 * 1024;
 
 export class SimulatedChat implements ChatProvider {
+  private readonly workers: MediaPool | undefined;
+  /** `workers` absent (unit tests): every request is worked on in-line. */
+  constructor(workers?: MediaPool) {
+    this.workers = workers;
+  }
+
   async complete(request: ChatRequest): Promise<ChatResult> {
-    return simulateChat(request);
+    return this.answer(request);
   }
 
   /** The engine decides the whole answer first (a refusal is thrown before anything streams), then it is yielded piece by piece. */
   async stream(request: ChatRequest, call: CallContext): Promise<ChatStream> {
-    const result = simulateChat(request);
+    const result = await this.answer(request);
     const pace = paceOfHeaders(call.headers);
     return {
       inputTokens: result.usage.inputTokens,
@@ -23,8 +36,40 @@ export class SimulatedChat implements ChatProvider {
   }
 
   async countTokens(request: ChatRequest): Promise<number> {
-    return estimateInputTokens(request);
+    return !this.workers || inLine(request) ? estimateInputTokens(request) : this.workers.run('chat.tokens', request);
   }
+
+  private answer(request: ChatRequest): ChatResult | Promise<ChatResult> {
+    return !this.workers || inLine(request) ? simulateChat(request) : this.workers.run('chat', request);
+  }
+}
+
+/** True when the text of `request` (prompt, tool calls, tools and schemas) is small enough to work on in-line (MAX_INLINE_CHAT_CHARS). */
+function inLine(request: ChatRequest): boolean {
+  let budget = MAX_INLINE_CHAT_CHARS - (request.system?.length ?? 0);
+  for (const turn of request.turns) {
+    budget -= turn.text.length;
+    if (turn.role === 'assistant') for (const call of turn.toolCalls ?? []) budget -= call.arguments.length + call.name.length;
+    if (budget < 0) return false;
+  }
+  return budget >= 0 && withinBudget([request.tools, request.format], budget);
+}
+
+/** True when the strings of a JSON-like value, one character more per value, add up to at most `budget`; stops as soon as they do not. */
+function withinBudget(value: unknown, budget: number): boolean {
+  const stack = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    budget -= typeof item === 'string' ? item.length + 1 : 1;
+    if (budget < 0) return false;
+    if (item !== null && typeof item === 'object') {
+      for (const [key, inner] of Object.entries(item)) {
+        budget -= key.length;
+        stack.push(inner);
+      }
+    }
+  }
+  return true;
 }
 
 /**
@@ -34,11 +79,11 @@ export class SimulatedChat implements ChatProvider {
 export function* resultDeltas(result: ChatResult): Generator<ChatDelta> {
   for (const [choice, answer] of result.choices.entries()) {
     if (answer.toolCalls.length === 0) {
-      for (const text of streamPieces(answer.text)) yield { type: 'text', choice, text };
+      for (const text of eachStreamPiece(answer.text)) yield { type: 'text', choice, text };
     }
     for (const [call, toolCall] of answer.toolCalls.entries()) {
       yield { type: 'tool_call', choice, call, id: toolCall.id, name: toolCall.name };
-      for (const fragment of streamPieces(toolCall.arguments)) yield { type: 'tool_arguments', choice, call, fragment };
+      for (const fragment of eachStreamPiece(toolCall.arguments)) yield { type: 'tool_arguments', choice, call, fragment };
     }
     yield {
       type: 'finish',

@@ -23,7 +23,7 @@ export interface SimulateOptions {
 export function createSimulateProviders(options: SimulateOptions): ProviderBundle {
   return {
     mode: 'simulate',
-    chat: new SimulatedChat(),
+    chat: new SimulatedChat(options.media),
     embeddings: new SimulatedEmbeddings(),
     rerank: new SimulatedRerank(),
     moderation: new SimulatedModeration(),
