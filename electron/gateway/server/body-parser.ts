@@ -51,7 +51,8 @@ export function installJsonParser(app: FastifyInstance): void {
         try {
           const parsed: unknown = JSON.parse(text);
           received.json = true;
-          done(null, parsed);
+          // The route runs in the turn after the parse, not in the same one.
+          step(() => done(null, parsed));
         } catch (error) {
           done(invalid(`Request body is not valid JSON: ${(error as Error).message}`), undefined);
         }
