@@ -46,7 +46,7 @@ export class MediaPool {
       return Promise.reject(
         new GatewayError(
           'unavailable',
-          `The gateway is busy: ${this.busy.size} image, audio or large text jobs are running and ${this.queue.length} are waiting (at most ${this.queueLimit}). Try again shortly.`,
+          `The gateway is busy: ${this.busy.size} image/audio jobs are running and ${this.queue.length} are waiting (at most ${this.queueLimit}). Try again shortly.`,
         ),
       );
     }
