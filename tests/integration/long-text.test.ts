@@ -81,6 +81,29 @@ describe('long prompts', () => {
     assert.equal(total.totalTokens, single.totalTokens);
   });
 
+  test("a large prompt answered on the worker pool still gets the 400 of a schema past the limits, in the caller's shape", async () => {
+    const openai = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'array', minItems: 1_000_000_000, items: { type: 'string' } } },
+      required: ['a'],
+    };
+    const refused = await openai.chat.completions
+      .create({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: 'Tell me about the gardens of Kyōto. '.repeat(10_000) }],
+        response_format: { type: 'json_schema', json_schema: { name: 'big', schema } },
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    assert.ok(refused instanceof OpenAI.APIError, 'the schema was satisfied');
+    assert.equal(refused.status, 400);
+    assert.equal((refused.error as { type?: string }).type, 'invalid_request_error');
+    assert.match(refused.message, /limits/);
+  });
+
   test('an 8-million-character CJK word is one embedding input like any other', async () => {
     const openai = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
     const embedded = await openai.embeddings.create({ model: 'text-embedding-3-small', input: CJK_WORD });
