@@ -1,7 +1,8 @@
-// Integration tests of a client that leaves before its call is handled (during x-gatehouse-latency-ms, or while its body is read): no upstream is called, nothing is charged, the journal says 499, and stopping does not wait for it.
+// Integration tests of a client that leaves before its call is handled (during x-gatehouse-latency-ms, or while its body is read): no upstream is called, nothing is charged, the journal says 499 (but not for a connection the gateway cuts itself), and stopping does not wait for it.
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, describe, test } from 'node:test';
+import OpenAI from 'openai';
 import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { gatewayBefore, hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
 import { journalEntries, usageRows } from '../helpers/relay.ts';
@@ -90,6 +91,32 @@ describe('a client that leaves while its body is read', () => {
       const [entry] = await journalEntries(gw, { path: '/v1/chat/completions' });
       assert.equal(entry.status, 499);
       assert.deepEqual(usageRows(gw), []);
+    } finally {
+      await gw.stop();
+    }
+  });
+});
+
+describe('a connection the gateway cuts itself', () => {
+  test('x-gatehouse-fault: disconnect is not journaled as the client leaving', async () => {
+    const gw = await startGateway();
+    try {
+      const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
+      const cut = await client.chat.completions
+        .create(
+          { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }] },
+          { headers: { 'x-gatehouse-fault': 'disconnect' } },
+        )
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      assert.ok(cut instanceof OpenAI.APIConnectionError);
+      await until(() => gw.gateway.connections().open === 0);
+      gw.gateway.context.journal.flush();
+      const [entry] = await journalEntries(gw, { path: '/v1/chat/completions' });
+      assert.notEqual(entry.status, 499);
+      assert.doesNotMatch(entry.error ?? '', /client closed/i);
     } finally {
       await gw.stop();
     }

@@ -9,6 +9,8 @@ declare module 'fastify' {
     clientSignal?: AbortSignal;
     /** Set when the client went away before any of its answer was sent (the journal records such a call as 499). */
     clientLeftEarly?: boolean;
+    /** Set when the gateway itself closed the connection (a simulated fault), so the close is not the client's. */
+    closedByGateway?: boolean;
   }
 }
 
@@ -37,12 +39,18 @@ function watchClient(request: FastifyRequest, reply: FastifyReply): AbortSignal 
   const response = reply.raw;
   const gone = () => {
     if (response.writableFinished) return;
-    if (!response.headersSent) request.clientLeftEarly = true;
+    if (!response.headersSent && !request.closedByGateway) request.clientLeftEarly = true;
     controller.abort(new Error('the client went away'));
   };
   if (response.destroyed) gone();
   else response.once('close', gone);
   return controller.signal;
+}
+
+/** Closes the connection of `request` from the gateway's side (a simulated fault): the client did not leave, so it is not journaled as 499. */
+export function closeConnection(request: FastifyRequest): void {
+  request.closedByGateway = true;
+  request.raw.socket.destroy();
 }
 
 /** Ends the handling of a request whose client is gone: its handler is not run and nothing is written (the connection is closed already). */

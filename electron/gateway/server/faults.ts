@@ -3,7 +3,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError, invalid } from '../errors.ts';
-import { dropAbandoned } from './call-context.ts';
+import { closeConnection, dropAbandoned } from './call-context.ts';
 import { protocolOf } from './protocol.ts';
 import { paceOfHeaders } from '../protocols/pace.ts';
 import { FAULTS, type Fault } from '../../../shared/test-values.ts';
@@ -99,13 +99,13 @@ export function installFaults(app: FastifyInstance): void {
         throw new GatewayError('overloaded', 'Overloaded (simulated fault 529)');
       case 'timeout':
         await hold(held, TIMEOUT_HOLD_MS, request.clientSignal);
-        request.raw.socket.destroy();
+        closeConnection(request);
         return reply;
       case 'disconnect':
       case 'malformed':
         if (isStreaming(request)) return; // the SSE writer cuts or breaks the stream after a few frames
         if (requested.fault === 'disconnect') {
-          request.raw.socket.destroy();
+          closeConnection(request);
           return reply;
         }
         reply.hijack();
