@@ -3,7 +3,7 @@
 /** Most characters one regular expression match may span; a longer run is found slice by slice. */
 const RUN_SLICE = 4096;
 
-/** A kind of run: a character class it starts with and one it continues with (regex source, Unicode mode). */
+/** A kind of run (made by `runPattern`): the expression of its start and first slice, and the one of each further slice. */
 export interface RunPattern {
   start: RegExp;
   more: RegExp;
