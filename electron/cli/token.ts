@@ -1,5 +1,6 @@
 // `gatehouse token create|list|revoke`: manages API tokens in a data dir, also while a server runs on it.
 import {
+  issueToken,
   MICROS,
   openTokenAdmin,
   parseRfc3339,
@@ -76,19 +77,13 @@ async function create(
   if (!SECRET_MODES.includes(mode as SecretMode)) throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}`);
   const { store, warning } = await selectSecretStore(mode as SecretMode, dataDir);
   if (warning) io.err(`warning: ${warning}`);
-  const { secret, token } = service.create({
+  // The token exists only once its secret is kept: a store that fails creates nothing, and the error exits 1.
+  const { secret, token } = await issueToken(service, store, {
     account: account.trim(),
     ...(values.name !== undefined && { name: values.name }),
     ...(expiresAt !== undefined && { expiresAt }),
     ...(quota !== undefined && { quota }),
   });
-  try {
-    await store.set(`token:${token.token_id}`, secret);
-  } catch (error) {
-    io.err(
-      `warning: the token works, but no copy of its secret was kept (${error instanceof Error ? error.message : String(error)}); save the secret printed below`,
-    );
-  }
   io.out(describe(token));
   io.out(secret);
 }

@@ -7,6 +7,7 @@ import { REALTIME_LIMITS } from './realtime/limits.ts';
 import { chooseSubprotocol } from './routes/admin-socket.ts';
 import { consoleUrlOf } from '../../shared/admin-api.ts';
 import { keptConsoleSecret, rotateConsoleSecret } from './services/console-secret.ts';
+import { issueToken } from './services/token-issue.ts';
 import { ROUTE_FAMILIES } from './routes/index.ts';
 import { CONNECTION_LIMITS, ConnectionGuard } from './server/connection-guard.ts';
 import { normalizeHostName, type HostPolicy } from './server/host-names.ts';
@@ -32,6 +33,7 @@ export { testChannel } from './services/channel-probe.ts';
 export { parseHeaderLine } from './services/channel-input.ts';
 export { GatewayError } from './errors.ts';
 export { MICROS, type TokenSummary } from './services/tokens.ts';
+export { issueToken } from './services/token-issue.ts';
 export { parseRfc3339, rfc3339 } from './time.ts';
 /** Failures the user can fix, which hosts report in one plain line. */
 export { DataDirError } from './storage/data-dir-check.ts';
@@ -228,15 +230,14 @@ function settingsOf(config: GatewayConfig): SettingsContext {
   };
 }
 
-/** On an empty data dir, creates account `local` with one token, keeps it in the secret store and returns it. */
+/** On an empty data dir, creates account `local` with one token kept in the secret store and returns it (none when the store fails: the next start tries again). */
 async function bootstrap(context: GatewayContext): Promise<string | undefined> {
   if (context.accounts.count() > 0) return undefined;
-  const { secret, token } = context.tokens.create({ account: LOCAL_ACCOUNT, name: 'first token' });
   try {
-    await context.secrets.set(`token:${token.token_id}`, secret);
+    return (await issueToken(context.tokens, context.secrets, { account: LOCAL_ACCOUNT, name: 'first token' })).secret;
   } catch (error) {
-    // The token exists now: it is still shown once, only its stored copy is missing. Hosts log the cause.
+    // Hosts log the cause; `gatehouse token create` makes a token once the store works.
     context.events.emit('error', error);
+    return undefined;
   }
-  return secret;
 }

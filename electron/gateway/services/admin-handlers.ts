@@ -31,6 +31,7 @@ import { normalizePaging } from './paging.ts';
 import { rotateConsoleSecret } from './console-secret.ts';
 import { listModels, type ModelDirectorySources } from './model-directory.ts';
 import { useSecretStore } from './secret-access.ts';
+import { issueToken, tokenSecretKey } from './token-issue.ts';
 import { saveSettings, settingsView, type LiveTargets, type SettingsContext } from './settings.ts';
 import { parseAssetCreate, parseAssetListFilter, parseGroupCreate, parseGroupUpdate } from './portrait-input.ts';
 import type { Tasks3dService } from './tasks3d.ts';
@@ -88,8 +89,6 @@ export interface AdminFacts {
   lastScan(): ScanSummary | null;
 }
 
-const secretKey = (tokenId: string) => `token:${tokenId}`;
-
 export function createAdminHandlers(context: AdminContext, facts: AdminFacts): AdminHandlers {
   const { groups, assets, tokens, secrets, runtime } = context;
 
@@ -104,7 +103,7 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
     revealable:
       token.revoked_at === null &&
       secrets.kind !== 'none' &&
-      (await useSecretStore(secrets, (store) => store.get(secretKey(token.token_id)))) !== null,
+      (await useSecretStore(secrets, (store) => store.get(tokenSecretKey(token.token_id)))) !== null,
   });
 
   const findToken = (tokenId: string): TokenSummary => {
@@ -164,24 +163,15 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       return Promise.all(tokens.list(account).map(present));
     },
     createToken: async ({ body }) => {
-      const input = parseTokenCreate(body, context.clock.now());
-      // A store that cannot be read now (a broken secrets file) refuses before any token exists, with its reason.
-      await useSecretStore(secrets, (store) => store.get(secretKey('probe')));
-      const { secret, token } = tokens.create(input);
-      try {
-        await secrets.set(secretKey(token.token_id), secret);
-      } catch (error) {
-        // The token works and its secret is shown below; only "reveal" will be unavailable. Hosts log the cause.
-        context.events.emit('error', error);
-        return { secret, token: { ...token, revealable: false } };
-      }
+      // The token exists only once its secret is kept; a store that fails creates nothing and answers 503 saying why.
+      const { secret, token } = await issueToken(tokens, secrets, parseTokenCreate(body, context.clock.now()));
       return { secret, token: await present(token) };
     },
     revokeToken: async ({ params }) => {
       findToken(params.tokenId);
       tokens.revoke(params.tokenId);
       // A revoked secret opens nothing any more; the store need not keep it.
-      await secrets.delete(secretKey(params.tokenId)).catch(() => false);
+      await secrets.delete(tokenSecretKey(params.tokenId)).catch(() => false);
       return present(findToken(params.tokenId));
     },
     updateToken: ({ params, body }) => {
@@ -193,12 +183,12 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       const token = findToken(params.tokenId);
       if (token.revoked_at === null) throw invalid('Only a revoked token can be deleted: revoke it first', 'token_id');
       tokens.deleteRevoked(params.tokenId);
-      await secrets.delete(secretKey(params.tokenId)).catch(() => false);
+      await secrets.delete(tokenSecretKey(params.tokenId)).catch(() => false);
       return { ...token, revealable: false };
     },
     revealToken: async ({ params }) => {
       const token = findToken(params.tokenId);
-      const secret = token.revoked_at === null ? await useSecretStore(secrets, (store) => store.get(secretKey(params.tokenId))) : null;
+      const secret = token.revoked_at === null ? await useSecretStore(secrets, (store) => store.get(tokenSecretKey(params.tokenId))) : null;
       if (secret === null) {
         throw notFound(
           secrets.kind === 'none'

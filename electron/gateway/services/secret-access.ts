@@ -8,10 +8,12 @@ export async function useSecretStore<T>(store: SecretStore, call: (store: Secret
   try {
     return await call(store);
   } catch (error) {
-    if (error instanceof SecretsFileError) throw new GatewayError('unavailable', error.message);
-    throw new GatewayError(
-      'unavailable',
-      `The secret store (${store.description}) failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new GatewayError('unavailable', storeFailureMessage(store, error));
   }
+}
+
+/** What went wrong with `store`, for its user: a broken secrets file's own message, else the store and the cause. */
+export function storeFailureMessage(store: SecretStore, error: unknown): string {
+  if (error instanceof SecretsFileError) return error.message;
+  return `The secret store (${store.description}) failed: ${error instanceof Error ? error.message : String(error)}`;
 }

@@ -33,6 +33,13 @@ export interface CreateTokenInput {
 
 export type { TokenSummary };
 
+/** A checked token not yet written: its id and secret are known before anything is stored. */
+export interface TokenDraft {
+  readonly tokenId: string;
+  readonly secret: string;
+  readonly input: CreateTokenInput;
+}
+
 /** A token's last use is written at most once per this many ms (a call within it changes nothing on disk). */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -55,14 +62,25 @@ export class TokensService {
 
   /** Issues a token (creating its account on first use) and returns the secret: the only time it is seen. */
   create(input: CreateTokenInput): { secret: string; token: TokenSummary } {
+    const draft = this.draft(input);
+    return { secret: draft.secret, token: this.insert(draft) };
+  }
+
+  /** Checks a new token and makes its id and secret; nothing is written until `insert` (see `issueToken`). */
+  draft(input: CreateTokenInput): TokenDraft {
     if (input.account.length > FIELD_LIMITS.accountName) throw invalid(tooLongMessage('account', FIELD_LIMITS.accountName), 'account');
     if (input.name !== undefined && input.name.length > FIELD_LIMITS.tokenName)
       throw invalid(tooLongMessage('name', FIELD_LIMITS.tokenName), 'name');
+    return { tokenId: publicId('tok'), secret: newTokenSecret(), input };
+  }
+
+  /** Writes a drafted token, creating its account on first use. */
+  insert(draft: TokenDraft): TokenSummary {
+    const { input, secret } = draft;
     const now = this.clock.now();
     const account = this.accounts.ensure(input.account, now);
-    const secret = newTokenSecret();
     const row = this.tokens.insert({
-      token_id: publicId('tok'),
+      token_id: draft.tokenId,
       account_id: account.id,
       name: input.name ?? 'default',
       token_hash: hashToken(secret),
@@ -72,7 +90,7 @@ export class TokensService {
       quota_micros: input.quota === undefined ? null : Math.round(input.quota * MICROS),
       models: input.models === undefined ? null : JSON.stringify(input.models),
     });
-    return { secret, token: summarize(row) };
+    return summarize(row);
   }
 
   list(account?: string): TokenSummary[] {
