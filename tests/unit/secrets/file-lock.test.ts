@@ -51,8 +51,7 @@ test('a lock held by a live process is never taken over, however old: the waiter
   let ran = false;
   await assert.rejects(
     withFileLock(lock, () => (ran = true), timing),
-    (error: Error) =>
-      error instanceof LockTimeoutError && error.message.includes(lock) && error.message.includes(`process ${process.pid}`),
+    (error: Error) => error instanceof LockTimeoutError && error.message.includes(lock) && error.message.includes(`process ${process.pid}`),
   );
   assert.equal(ran, false);
   assert.equal(readFileSync(lock, 'utf8'), theirs, 'the holder still has its lock');
