@@ -72,7 +72,11 @@ export function firstTokenOf(server: ServeProcess): string {
   return /sk-gh-[A-Za-z0-9]+/.exec(line)![0];
 }
 
-/** Runs a short CLI command to completion; `input` is written to its standard input. */
+/**
+ * Runs a short CLI command to completion; `input` is written to its standard input. It stops this process's event
+ * loop meanwhile: between calls of a server (in this process or not) use runCliAsync, or the HTTP client cannot retire
+ * its idle connection before the server's keep-alive timeout and the next request is cut ("other side closed").
+ */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input?: string) {
   const result = spawnSync(process.execPath, [CLI, ...args], {
     env: { ...process.env, ...env },

@@ -206,12 +206,14 @@ test('a channel added, changed and removed by the CLI is seen by a running serve
         (item) => `${item.name}:${item.enabled}`,
       );
     assert.deepEqual(await list(), []);
-    const cli = (...args: string[]) => runCli(['channel', ...args, '--data-dir', dataDir, '--secrets', 'none']);
-    assert.equal(cli('add', '--name', 'live', '--kind', 'openai', '--base-url', 'http://127.0.0.1:11434/v1').code, 0);
+    // Not runCli: spawnSync would stop this process's event loop while its HTTP client keeps an idle connection to the
+    // server, so the client could not retire it before the server's keep-alive timeout and the next request would be cut.
+    const cli = (...args: string[]) => runCliAsync(['channel', ...args, '--data-dir', dataDir, '--secrets', 'none']);
+    assert.equal((await cli('add', '--name', 'live', '--kind', 'openai', '--base-url', 'http://127.0.0.1:11434/v1')).code, 0);
     assert.deepEqual(await list(), ['live:true']);
-    assert.equal(cli('update', 'live', '--enabled', 'false').code, 0);
+    assert.equal((await cli('update', 'live', '--enabled', 'false')).code, 0);
     assert.deepEqual(await list(), ['live:false']);
-    assert.equal(cli('remove', 'live').code, 0);
+    assert.equal((await cli('remove', 'live')).code, 0);
     assert.deepEqual(await list(), []);
   } finally {
     await server.stop();

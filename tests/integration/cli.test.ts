@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
-import { serveCli, runCli } from '../helpers/cli.ts';
+import { serveCli, runCli, runCliAsync } from '../helpers/cli.ts';
 import { request, tempDataDir } from '../helpers/gateway.ts';
 import { dataOf, failureOf, portraitClient } from '../helpers/portrait.ts';
 
@@ -62,7 +62,8 @@ describe('gatehouse CLI', () => {
       const api = portraitClient(server.url, secret);
       assert.equal(dataOf(await api.listGroups()).total, 0, 'a new account starts empty');
 
-      const listed = runCli(['token', 'list', '--data-dir', dataDir, '--account', 'ci-bot']);
+      // runCliAsync between calls of the server: a blocked event loop would leave the client's idle connection for the server to cut.
+      const listed = await runCliAsync(['token', 'list', '--data-dir', dataDir, '--account', 'ci-bot']);
       assert.equal(listed.code, 0);
       assert.equal(listed.lines.length, 1);
       const [tokenId, account, name, hint, state, , quota] = listed.lines[0]!.split('\t');
@@ -71,7 +72,7 @@ describe('gatehouse CLI', () => {
       assert.equal(listed.stdout.includes(secret), false, 'list never shows the secret');
       assert.ok(secret.startsWith(hint!.split('…')[0]!) && secret.endsWith(hint!.split('…')[1]!));
 
-      const revoked = runCli(['token', 'revoke', tokenId!, '--data-dir', dataDir]);
+      const revoked = await runCliAsync(['token', 'revoke', tokenId!, '--data-dir', dataDir]);
       assert.equal(revoked.code, 0);
       assert.match(failureOf(await api.listGroups(), 403), /revoked/);
     } finally {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { SECRETS_FILE, SECRETS_LOCK_FILE } from '../../electron/gateway/secrets/file-store.ts';
 import { openFileStore } from '../../electron/gateway/secrets/file-store.ts';
-import { CLI, consoleUrlOf, privateServeArgs, runCli, serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { CLI, consoleUrlOf, privateServeArgs, runCliAsync, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { request, tempDirs } from '../helpers/gateway.ts';
 
 const { fresh, removeAll } = tempDirs();
@@ -149,7 +149,7 @@ describe('secrets file', () => {
       const before = (await admin('GET', '/tokens')).body.length as number;
       writeFileSync(file, '{"token:tok_1": "sk-gh-trunc');
 
-      const cli = runCli(['token', 'create', '--data-dir', dataDir, '--account', 'ci', '--secrets', 'file']);
+      const cli = await runCliAsync(['token', 'create', '--data-dir', dataDir, '--account', 'ci', '--secrets', 'file']);
       assert.equal(cli.code, 1, cli.stderr);
       assert.match(cli.stderr, new RegExp(`The secrets file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON`));
       assert.doesNotMatch(cli.stderr, /\n\s+at /, 'no stack trace');
