@@ -35,20 +35,31 @@ export function tempDirs() {
   };
 }
 
+/** The gateways of this process that are started and not yet stopped. */
+const running = new Set<TestGateway>();
+
+/** The gateways this process runs now (`startGateway`'s, until stopped). */
+export function runningGateways(): readonly TestGateway[] {
+  return [...running];
+}
+
 export async function startGateway(overrides: Partial<GatewayConfig> = {}): Promise<TestGateway> {
   const dataDir = overrides.dataDir ?? tempDataDir();
   const gateway = await createGateway({ secrets: noSecretStore, port: 0, ...overrides, dataDir });
   const { url, firstToken } = await gateway.start();
-  return {
+  const started: TestGateway = {
     gateway,
     url,
     token: firstToken ?? '',
     dataDir,
     async stop(options = {}) {
+      running.delete(started);
       await gateway.stop();
       if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  running.add(started);
+  return started;
 }
 
 /** A JSON HTTP answer. */

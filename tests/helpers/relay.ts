@@ -1,5 +1,5 @@
 // Test helper for relay tests: what a gateway recorded of its calls (journal entries, usage rows), read back the way a user would.
-import { request, type TestGateway } from './gateway.ts';
+import { request, runningGateways, type TestGateway } from './gateway.ts';
 
 /** One usage record as billed. */
 export interface UsageRow {
@@ -25,8 +25,16 @@ export async function journalEntries(gw: TestGateway, where: { path: string } | 
   return Promise.all(matching.map(async (item) => (await admin(`/journal/${item.id}`)).body));
 }
 
-/** Waits for the journal to record calls (it writes in batches). */
-export const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+/**
+ * Waits for this process's gateways to record the calls they answered. A call is recorded when its response closes,
+ * a moment after the client has its answer, and written in batches 100 ms later. On a busy machine the 300 ms can
+ * pass while a close is still unseen, so one I/O turn lets it be seen, and then each journal writes what it holds.
+ */
+export async function settle(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  await new Promise((resolve) => setImmediate(resolve));
+  for (const gw of runningGateways()) gw.gateway.context.journal.flush();
+}
 
 /** The part of the relay usage tap these helpers drive: bytes in, bytes out. */
 interface BytePipe {

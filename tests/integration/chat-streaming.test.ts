@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { useOpenAIGateway } from '../helpers/openai-suite.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 /** A long user message that the echo model answers verbatim: 40 words, 40 stream pieces. */
 const LONG = Array.from({ length: 40 }, (_, index) => `word${index}`).join(' ');
@@ -66,9 +67,7 @@ describe('chat streamed as produced', () => {
     const response = await post(controller.signal);
     await readFrames(response, (frames) => contentFrames(frames).length >= 4);
     controller.abort();
-    for (let waited = 0; charges().length === before && waited < 5000; waited += 20)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    const cut = charges().slice(before);
+    const cut = await eventually(() => charges().length > before && charges().slice(before), 'the cut stream is charged');
     assert.equal(cut.length, 1, 'charged exactly once');
     assert.equal(cut[0]!.input_tokens, whole.prompt_tokens);
     assert.ok(cut[0]!.output_tokens > 0, 'the pieces sent are billed');

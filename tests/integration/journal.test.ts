@@ -7,6 +7,7 @@ import { WebSocket } from 'ws';
 import { ADMIN_WS_PATH, ADMIN_WS_PROTOCOL, ADMIN_WS_TOKEN_PREFIX } from '../../shared/admin-events.ts';
 import { JournalRepo } from '../../electron/gateway/storage/journal-repo.ts';
 import { openDatabase } from '../../electron/gateway/storage/database.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { request, startGateway, tempDataDir, type TestGateway } from '../helpers/gateway.ts';
 import { journalRecord } from '../helpers/journal.ts';
 
@@ -140,15 +141,10 @@ describe('request journal', () => {
     await request(`${server.url}/v1/nowhere`, 'GET', { token: server.token });
     assert.equal((await request(`${server.url}/v1/models`, 'GET', { token: created.body.secret })).status, 403);
     // Each call is recorded (or counted) when its response closes, a moment after the client has its answer.
-    let after = (await admin('/journal')).body;
-    for (
-      let tries = 0;
-      tries < 100 && after.unauthenticated_calls - before.unauthenticated_calls + after.total - before.total < 26;
-      tries += 1
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      after = (await admin('/journal')).body;
-    }
+    const after = await eventually(async () => {
+      const now = (await admin('/journal')).body;
+      return now.unauthenticated_calls - before.unauthenticated_calls + now.total - before.total >= 26 && now;
+    }, 'all 26 calls recorded or counted');
     assert.equal(after.unauthenticated_calls - before.unauthenticated_calls, 24);
     assert.equal(after.total - before.total, 2, "only the token holders' calls are journaled");
     const [refused, unknown] = after.items;
@@ -167,9 +163,11 @@ describe('request journal', () => {
       ).body;
     const revoked = await make({ name: 'revoked' });
     await request(`${server.url}/admin/api/tokens/${revoked.token.token_id}/revoke`, 'POST', { token: server.gateway.adminToken });
-    const expired = await make({ name: 'expired', expires_at: Date.now() + 300 });
+    // The admin API takes only a future expiry; the token is moved into the past through the service (no wait that a
+    // busy machine could outlast before the token is even made).
+    const expired = await make({ name: 'expired', expires_at: Date.now() + 3_600_000 });
+    server.gateway.context.tokens.update(expired.token.token_id, { expiresAt: Date.now() - 1_000 });
     const spent = await make({ name: 'spent', quota: 0 });
-    await new Promise((resolve) => setTimeout(resolve, 400));
     for (const [token, why] of [
       [revoked, /revoked/],
       [expired, /expired/],
@@ -181,13 +179,13 @@ describe('request journal', () => {
       });
       assert.equal(answer.status, 403, JSON.stringify(answer.body));
       assert.match(answer.body.error.message, why);
-      let list = await admin('/journal?path=/v1/chat/completions&outcome=error');
-      for (let tries = 0; tries < 100 && !list.body.items.some((item: any) => item.error && why.test(item.error)); tries += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        list = await admin('/journal?path=/v1/chat/completions&outcome=error');
-      }
-      const summary = list.body.items.find((item: any) => why.test(item.error));
-      assert.ok(summary, `the ${token.token.name} call is journaled`);
+      const summary = await eventually(
+        async () =>
+          (await admin('/journal?path=/v1/chat/completions&outcome=error')).body.items.find(
+            (item: any) => item.error && why.test(item.error),
+          ),
+        `the ${token.token.name} call is journaled`,
+      );
       assert.deepEqual([summary.status, summary.account, summary.model], [403, 'refused-bot', 'sim-chat']);
       const entry = (await admin(`/journal/${summary.id}`)).body;
       assert.match(entry.request.text, new RegExp(`kept although ${token.token.name}`));

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openFileStore } from '../../electron/gateway/secrets/file-store.ts';
 import { checkGlb } from '../helpers/glb-check.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { request, startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
 import { dataOf, failureOf, portraitClient } from '../helpers/portrait.ts';
 
@@ -143,11 +144,10 @@ describe('the portrait library and 3D tasks through a platform channel', () => {
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const remoteTasks = remote.gateway.context.db.prepare('SELECT model FROM tasks3d').all() as { model: string }[];
     assert.deepEqual(remoteTasks, [{ model: 'sim-3d' }], 'the task was created remotely, as the upstream model');
-    let task = created.body;
-    for (let i = 0; i < 100 && task.status !== 'SUCCESS' && task.status !== 'FAILURE'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      task = (await request(`${front.url}/v1/3d/generations/${task.task_id}`, 'GET', { token: front.token })).body;
-    }
+    const task = await eventually(async () => {
+      const now = (await request(`${front.url}/v1/3d/generations/${created.body.task_id}`, 'GET', { token: front.token })).body;
+      return (now.status === 'SUCCESS' || now.status === 'FAILURE') && now;
+    }, 'the remote 3D task ends');
     assert.equal(task.status, 'SUCCESS');
     assert.equal(task.files.length, 1);
     assert.ok(task.files[0].url.startsWith(`${front.url}/v1/3d/files/`), 'clients only ever get local URLs');

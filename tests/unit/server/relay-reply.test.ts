@@ -5,6 +5,7 @@ import Fastify from 'fastify';
 import type { PassthroughProvider, RelayedUsage } from '../../../electron/gateway/providers/types.ts';
 import { callOf } from '../../../electron/gateway/server/call-context.ts';
 import { relayReply } from '../../../electron/gateway/server/relay-reply.ts';
+import { eventually } from '../../helpers/eventually.ts';
 
 test('a charge that throws after a relayed answer is reported; the answer and the process are unharmed', async () => {
   const unhandled: unknown[] = [];
@@ -41,7 +42,8 @@ test('a charge that throws after a relayed answer is reported; the answer and th
     });
     assert.equal(answer.status, 200);
     assert.equal(await answer.text(), '{"id":"chatcmpl-1","usage":{"prompt_tokens":3}}');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The charge fails after the answer went out: polled, since a busy machine may not have got there yet.
+    await eventually(() => reported.length > 0, 'the failed charge is reported');
     assert.deepEqual(
       reported.map((error) => (error as Error).message),
       ['the ledger is gone'],
