@@ -11,8 +11,13 @@ import { tempDataDir } from '../helpers/gateway.ts';
 const skip = browserSkipReason();
 if (skip) console.log(`# skipping the live console e2e tests: ${skip}`);
 
-/** How soon a change made elsewhere must show in an open console. */
-const WITHIN_A_SECOND = { timeout: 1000 };
+/**
+ * How long a change made elsewhere may take to show in an open console, which reloads nothing and polls none of these
+ * lists (only pending assets' statuses): a bound for a busy machine, not a speed.
+ */
+const LIVE = { timeout: 20_000 };
+/** A 3 s review polled by the console (1 s after it shows, then 3 s later): a bound for a busy machine. */
+const REVIEWED = { timeout: 30_000 };
 
 describe('console updates live', { skip }, () => {
   const dataDir = tempDataDir();
@@ -94,16 +99,16 @@ describe('console updates live', { skip }, () => {
     await form.getByRole('button', { name: 'Register' }).click();
     const row = page.getByRole('table', { name: 'Assets' }).getByRole('row', { name: /Bruno/ });
     // A 3 s review: polled 1 s after it shows (Processing), then 3 s later (Active); the scan is ten minutes away.
-    await row.locator('.badge', { hasText: 'Active' }).waitFor({ timeout: 8000 });
+    await row.locator('.badge', { hasText: 'Active' }).waitFor(REVIEWED);
     await page.getByTestId('asset-detail').locator('.badge', { hasText: 'Active' }).waitFor();
     assert.deepEqual(await page.evaluate('window.__statuses'), ['Submitted', 'Processing', 'Active']);
     assert.match((await page.getByTestId('resolved-url').textContent())!, /^asset:\/\//);
     assert.equal(await page.evaluate('window.__sameDocument'), true, 'no reload happened');
   });
 
-  test('a group and an asset created through the portrait API appear in an open console within a second', async () => {
+  test('a group and an asset created through the portrait API appear in an open console without a reload', async () => {
     const group = await portrait('POST', '/groups', { name: 'Made with fetch', description: 'by a script' });
-    await page.locator('.group-list').getByText('Made with fetch').waitFor(WITHIN_A_SECOND);
+    await page.locator('.group-list').getByText('Made with fetch').waitFor(LIVE);
 
     await portrait('POST', '/assets', {
       group_id: group.group_id,
@@ -112,12 +117,12 @@ describe('console updates live', { skip }, () => {
       name: 'Carla',
     });
     const row = page.getByRole('table', { name: 'Assets' }).getByRole('row', { name: /Carla/ });
-    await row.waitFor(WITHIN_A_SECOND);
+    await row.waitFor(LIVE);
     // Shown, so polled like any pending asset.
-    await row.locator('.badge', { hasText: 'Active' }).waitFor({ timeout: 8000 });
+    await row.locator('.badge', { hasText: 'Active' }).waitFor(REVIEWED);
 
     await portrait('PUT', `/groups/${group.group_id}`, { name: 'Renamed by a script' });
-    await page.locator('.group-list').getByText('Renamed by a script').waitFor(WITHIN_A_SECOND);
+    await page.locator('.group-list').getByText('Renamed by a script').waitFor(LIVE);
     assert.equal(await page.evaluate('window.__sameDocument'), true, 'no reload happened');
   });
 
@@ -130,7 +135,7 @@ describe('console updates live', { skip }, () => {
       await page.locator('.group-editor').getByLabel('Group name').fill('Hosts');
       await page.locator('.group-editor').getByRole('button', { name: 'Save' }).click();
       await page.locator('.group-list').getByText('Hosts').waitFor();
-      await other.locator('.group-list').getByText('Hosts').waitFor(WITHIN_A_SECOND);
+      await other.locator('.group-list').getByText('Hosts').waitFor(LIVE);
       assert.equal(await other.locator('.group-list').getByText('Presenters').count(), 0);
       assert.equal(await other.evaluate('window.__sameDocument'), true, 'no reload happened');
       await screenshot(other, 'assets-second-window');
