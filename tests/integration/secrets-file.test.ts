@@ -60,57 +60,61 @@ async function adminOf(server: ServeProcess) {
 }
 
 describe('secrets file', () => {
-  test('60 tokens created at once by 30 CLI processes and 30 admin API calls: every token listed has its secret in secrets.json (0600) and it works; every failure was told', async (t) => {
-    const dataDir = fresh();
-    // Older entries make each read-merge-write take a few milliseconds, as on a machine with many tokens: a wider window for a race.
-    const older = Object.fromEntries(
-      Array.from({ length: 20_000 }, (_, i) => [`token:tok_old${i}`, `sk-gh-${String(i).padStart(40, '0')}`]),
-    );
-    writeFileSync(path.join(dataDir, SECRETS_FILE), JSON.stringify(older), { mode: 0o600 });
-    const server = await serveCli(privateServeArgs(dataDir, { secrets: 'file' }));
-    try {
-      const admin = await adminOf(server);
-      const firstTokenId = ((await admin('GET', '/tokens')).body as { token_id: string }[])[0]!.token_id;
-      const outcomes = await Promise.all([
-        ...Array.from({ length: 30 }, (_, i) => createWithCli(dataDir, `cli-${i % 3}`)),
-        ...Array.from({ length: 30 }, (_, i) => createWithApi(admin, `console-${i % 3}`)),
-      ]);
-      const made = outcomes.filter((outcome) => outcome.ok);
-      const told = outcomes.filter((outcome) => !outcome.ok);
-      if (told.length > 0) t.diagnostic(`${told.length} creations failed and were told: ${told.map((item) => item.told).join(' | ')}`);
-      assert.ok(made.length > 0, 'some tokens were made');
-
-      const file = path.join(dataDir, SECRETS_FILE);
-      const kept = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
-      const listed = ((await admin('GET', '/tokens')).body as { token_id: string; revealable: boolean }[]).map((row) => row.token_id);
-      assert.deepEqual(
-        [...listed].sort(),
-        [firstTokenId, ...made.map((item) => item.tokenId)].sort(),
-        'the tokens listed are the first one and those whose callers got a secret: a failure left no token',
+  test(
+    '60 tokens created at once by 30 CLI processes and 30 admin API calls: every token listed has its secret in secrets.json (0600) and it works; every failure was told',
+    { timeout: 600_000 },
+    async (t) => {
+      const dataDir = fresh();
+      // Older entries make each read-merge-write take a few milliseconds, as on a machine with many tokens: a wider window for a race.
+      const older = Object.fromEntries(
+        Array.from({ length: 20_000 }, (_, i) => [`token:tok_old${i}`, `sk-gh-${String(i).padStart(40, '0')}`]),
       );
-      for (const tokenId of listed) {
-        const secret = kept[`token:${tokenId}`];
-        assert.ok(secret, `secrets.json keeps the secret of listed token ${tokenId}`);
-        const models = await request(`${server.url}/v1/models`, 'GET', { token: secret });
-        assert.equal(models.status, 200, `the kept secret of ${tokenId} authenticates a call`);
+      writeFileSync(path.join(dataDir, SECRETS_FILE), JSON.stringify(older), { mode: 0o600 });
+      const server = await serveCli(privateServeArgs(dataDir, { secrets: 'file' }));
+      try {
+        const admin = await adminOf(server);
+        const firstTokenId = ((await admin('GET', '/tokens')).body as { token_id: string }[])[0]!.token_id;
+        const outcomes = await Promise.all([
+          ...Array.from({ length: 30 }, (_, i) => createWithCli(dataDir, `cli-${i % 3}`)),
+          ...Array.from({ length: 30 }, (_, i) => createWithApi(admin, `console-${i % 3}`)),
+        ]);
+        const made = outcomes.filter((outcome) => outcome.ok);
+        const told = outcomes.filter((outcome) => !outcome.ok);
+        if (told.length > 0) t.diagnostic(`${told.length} creations failed and were told: ${told.map((item) => item.told).join(' | ')}`);
+        assert.ok(made.length > 0, 'some tokens were made');
+
+        const file = path.join(dataDir, SECRETS_FILE);
+        const kept = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+        const listed = ((await admin('GET', '/tokens')).body as { token_id: string; revealable: boolean }[]).map((row) => row.token_id);
+        assert.deepEqual(
+          [...listed].sort(),
+          [firstTokenId, ...made.map((item) => item.tokenId)].sort(),
+          'the tokens listed are the first one and those whose callers got a secret: a failure left no token',
+        );
+        for (const tokenId of listed) {
+          const secret = kept[`token:${tokenId}`];
+          assert.ok(secret, `secrets.json keeps the secret of listed token ${tokenId}`);
+          const models = await request(`${server.url}/v1/models`, 'GET', { token: secret });
+          assert.equal(models.status, 200, `the kept secret of ${tokenId} authenticates a call`);
+        }
+        const lost = made.filter(({ tokenId, secret }) => kept[`token:${tokenId}`] !== secret);
+        assert.deepEqual(lost, [], `${lost.length} of ${made.length} secrets lost`);
+        const consoleSecrets = Object.keys(kept).filter((name) => name.startsWith('console:'));
+        assert.equal(consoleSecrets.length, 1, 'the console secret the first start kept');
+        const tokenEntries = Object.keys(kept).filter((name) => name.startsWith('token:') && !name.startsWith('token:tok_old'));
+        assert.equal(Object.keys(older).filter((name) => !(name in kept)).length, 0, 'the older entries are all still there');
+        // A secret kept for a token whose row could not be written is taken back; none is left over.
+        assert.equal(tokenEntries.length, listed.length);
+        assert.equal(statSync(file).mode & 0o777, 0o600);
+        // And the console can reveal each of them.
+        for (const { tokenId, secret } of made.slice(25, 35)) {
+          assert.equal((await admin('POST', `/tokens/${tokenId}/reveal`)).body.secret, secret);
+        }
+      } finally {
+        await server.stop();
       }
-      const lost = made.filter(({ tokenId, secret }) => kept[`token:${tokenId}`] !== secret);
-      assert.deepEqual(lost, [], `${lost.length} of ${made.length} secrets lost`);
-      const consoleSecrets = Object.keys(kept).filter((name) => name.startsWith('console:'));
-      assert.equal(consoleSecrets.length, 1, 'the console secret the first start kept');
-      const tokenEntries = Object.keys(kept).filter((name) => name.startsWith('token:') && !name.startsWith('token:tok_old'));
-      assert.equal(Object.keys(older).filter((name) => !(name in kept)).length, 0, 'the older entries are all still there');
-      // A secret kept for a token whose row could not be written is taken back; none is left over.
-      assert.equal(tokenEntries.length, listed.length);
-      assert.equal(statSync(file).mode & 0o777, 0o600);
-      // And the console can reveal each of them.
-      for (const { tokenId, secret } of made.slice(25, 35)) {
-        assert.equal((await admin('POST', `/tokens/${tokenId}/reveal`)).body.secret, secret);
-      }
-    } finally {
-      await server.stop();
-    }
-  });
+    },
+  );
 
   test('a secrets.json lock a live process keeps: the CLI and the admin API wait, then create no token and say why (exit 1, 503 naming the lock)', async () => {
     const dataDir = fresh();

@@ -3,10 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** How long one holder may keep the lock while a caller waits, before the caller gives up with an error naming the lock file. */
-export const LOCK_WAIT_MS = 10_000;
+/**
+ * How long one holder may keep the lock while a caller waits, before the caller gives up with an error naming the lock
+ * file. A hold is a read, merge and fsynced replace of the file, milliseconds on a quiet machine; dozens of processes
+ * starting at once on two busy cores have starved one for over 10 s.
+ */
+export const LOCK_WAIT_MS = 30_000;
 /** How long a caller waits in all, however often the lock changes hands (many writers at once on a busy machine). */
-export const LOCK_GIVE_UP_MS = 120_000;
+export const LOCK_GIVE_UP_MS = 300_000;
 const RETRY_MS = 5;
 
 /** Thrown when one live holder keeps the lock for LOCK_WAIT_MS, or the lock stays busy for LOCK_GIVE_UP_MS. */
