@@ -210,7 +210,7 @@ describe('realtime relay to OpenAI channels', { timeout: 60_000 }, () => {
     // Once the session ended, the front's journal has an entry for it, with every try.
     const failedOver = (entries: any[]) => entries.find((candidate) => candidate.relay?.attempts.length === 3);
     let entry = failedOver(await journalEntries(front, { path: '/v1/realtime' }));
-    for (let tries = 0; !entry && tries < 50; tries++) {
+    for (let tries = 0; !entry && tries < 100; tries++) {
       await settle();
       entry = failedOver(await journalEntries(front, { path: '/v1/realtime' }));
     }
@@ -327,7 +327,7 @@ describe('realtime relay to OpenAI channels', { timeout: 60_000 }, () => {
     client.socket.close();
     await client.closing;
     let rows = usageRows(front).slice(before);
-    for (let tries = 0; rows.length === 0 && tries < 50; tries++) {
+    for (let tries = 0; rows.length === 0 && tries < 100; tries++) {
       await settle();
       rows = usageRows(front).slice(before);
     }
