@@ -21,6 +21,8 @@ const LAYERS = {
   'secrets/': [],
   'settings/': [],
   'providers/': ['protocols/', 'storage/', 'workers/'],
+  // Listed after providers/ so its rules win for its files: the fixtures room reaches only the seam and the wire formats.
+  'providers/fixtures/': ['protocols/', 'providers/types.ts', 'providers/seam/'],
   'workers/': ['protocols/', 'providers/simulate/'],
   'services/': ['protocols/', 'storage/', 'secrets/', 'settings/', 'providers/types.ts'],
   'scheduler/': ['services/', 'storage/'],
@@ -33,7 +35,7 @@ const LAYERS = {
 const entryPattern = (entry) => entry.replaceAll('.', '\\.') + (entry.endsWith('/') ? '' : '$');
 
 /** The no-restricted-imports patterns of `layer` for a file `depth` folders below the gateway root. */
-function layerPatterns(layer, depth) {
+function layerPatterns(layer, depth, nested = 0) {
   const up = `^(\\.\\./){${depth}}`;
   const allowed = [layer, ...LAYERS[layer], ...BASE, '../'].map(entryPattern);
   if (layer === 'routes/') allowed.push('context\\.ts$');
@@ -45,6 +47,17 @@ function layerPatterns(layer, depth) {
       message: `Layering: ${layer} may import only ${listed}the base modules, shared/ and npm packages (see LAYERS in eslint.config.js).`,
     },
   ];
+  if (nested > 0) {
+    // A nested layer's imports of its parent's other files and folders (`../simulate/…` from providers/fixtures/).
+    const parent = layer.split('/').slice(0, -2).join('/') + '/';
+    const inParent = [layer, ...LAYERS[layer]]
+      .filter((entry) => entry.startsWith(parent))
+      .map((entry) => entryPattern(entry.slice(parent.length)));
+    patterns.push({
+      regex: `^(\\.\\./){${depth - nested}}(?!${[...inParent, '\\.\\./'].join('|')})`,
+      message: `Layering: ${layer} may import only ${listed}the base modules, shared/ and npm packages (see LAYERS in eslint.config.js).`,
+    });
+  }
   if (layer === 'routes/') {
     patterns.push({
       regex: `${up}context\\.ts$`,
@@ -65,7 +78,8 @@ function layerBlocks() {
     for (let depth = 1; depth <= 5; depth++) {
       blocks.push({
         files: [`electron/gateway/${layer}${'*/'.repeat(depth - 1)}*.ts`],
-        rules: restrictImports(layerPatterns(layer, depth)),
+        // A nested layer (providers/fixtures/) is that many folders further from the gateway root.
+        rules: restrictImports(layerPatterns(layer, depth + layer.split('/').length - 2, layer.split('/').length - 2)),
       });
     }
   }

@@ -102,6 +102,8 @@ export interface JournalEntry extends JournalSummary {
   notes?: string[];
   /** Present when the call was relayed to a channel (or every channel failed). */
   relay?: JournalRelay;
+  /** The fixture that answered the call (its name, else `file#index`); absent when none did. */
+  fixture?: string;
 }
 
 /** What a recorded call stores as its detail (besides its summary columns and its relay). */

@@ -50,6 +50,10 @@ export interface GatewayConfig {
   reviewer?: Reviewer;
   /** A model no channel serves (`--unrouted`): simulated (default) or answered with the protocol's "model not found" 404. */
   unrouted?: UnroutedPolicy;
+  /** Fixture files and folders (`--fixtures`), loaded and checked at start: a problem in any is a FixturesError naming every one. */
+  fixtures?: readonly string[];
+  /** `--strict`: a call no fixture matches is refused with the protocol's 404 naming the closest fixture. */
+  strict?: boolean;
   /** Test only: replaces the channel store relay routing reads (SQLite and the secret store) with another directory. */
   channels?: ChannelDirectory;
   /** Test only: replaces the provider selector (a fake ProviderBundle for every call); see ContextOptions.providers. */

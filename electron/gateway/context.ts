@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { JournalSummary } from '../../shared/journal.ts';
 import type { AdminAsset, Group } from '../../shared/portrait.ts';
+import { FixtureStore } from './providers/fixtures/store.ts';
 import { ProviderChoice, type UnroutedPolicy } from './providers/select.ts';
 import { ServiceChoice } from './providers/service-choice.ts';
 import { createSimulateProviders } from './providers/simulate/index.ts';
@@ -157,6 +158,8 @@ export interface GatewayContext {
   relayedResponses: RelayedResponses;
   /** The provider seam: routes and services reach models and upstreams only through `providers.for(call)`. */
   providers: ProviderSelector;
+  /** Scripted answers: the fixtures loaded with `--fixtures` and those added through the admin API, with their counters. */
+  fixtures: FixtureStore;
   /** The relay channels (SQLite and the secret store, read per call); also the ChannelDirectory relay routing reads. */
   channels: ChannelsService;
   /** Bookkeeping writes (usage ledger, channel health) committed together once per event-loop turn; flushed at stop. */
@@ -184,6 +187,10 @@ export interface ContextOptions {
   channels?: ChannelDirectory;
   /** A model no channel serves: simulated (default) or the protocol's "model not found". */
   unrouted?: UnroutedPolicy;
+  /** The fixtures loaded from files (`--fixtures`); absent: none until the admin API adds some. */
+  fixtures?: FixtureStore;
+  /** `--strict`: a call no fixture matches is refused with the protocol's 404. */
+  strict?: boolean;
   /** The simulator's store (simulate.sqlite), where the simulated reviewer keeps its state; needed unless `reviewer` is given. */
   simulateDb?: Db;
   /** The console's admin token; a random one is made when absent. */
@@ -220,6 +227,7 @@ export function createContext(options: ContextOptions): GatewayContext {
   const media = new MediaPool(options.media);
   const writes = new GroupCommit(db, (error) => void events.emit('error', error));
   const channels = new ChannelsService({ repo: new ChannelsRepo(db), secrets: options.secrets, clock, writes });
+  const fixtures = options.fixtures ?? new FixtureStore();
   // Every call that names a model passes the token's model limit first (tests' providers too).
   const providers = limitToTokenModels(
     options.providers ??
@@ -235,6 +243,8 @@ export function createContext(options: ContextOptions): GatewayContext {
           channels: options.channels ?? channels,
           ...(options.unrouted && { unrouted: options.unrouted }),
           created: Math.floor(clock.now() / 1000),
+          fixtures,
+          strict: options.strict ?? false,
         },
       ),
   );
@@ -350,6 +360,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     batches,
     batchRunner: new BatchRunner({ batches, onError: reportError }),
     relayedResponses,
+    fixtures,
     storageLimits,
     tasks3d: new Tasks3dService({
       repo: new Tasks3dRepo(db),

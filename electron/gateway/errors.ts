@@ -37,12 +37,22 @@ export class GatewayError extends Error {
   readonly param: string | null;
   /** The HTTP status to answer with when it is not the kind's own (an upstream's status kept through translation). */
   readonly status: number | undefined;
-  constructor(kind: ErrorKind, message: string, param: string | null = null, status?: number) {
+  /** An answer scripted by a fixture: extra headers (`Retry-After`), and the protocol's error type and code to show instead of the kind's. */
+  readonly scripted: ScriptedErrorParts | undefined;
+  constructor(kind: ErrorKind, message: string, param: string | null = null, status?: number, scripted?: ScriptedErrorParts) {
     super(message);
     this.kind = kind;
     this.param = param;
     this.status = status;
+    this.scripted = scripted;
   }
+}
+
+/** What a fixture may set on an error answer besides its status and message. */
+export interface ScriptedErrorParts {
+  headers?: Record<string, string>;
+  type?: string;
+  code?: string;
 }
 
 export const invalid = (message: string, param: string | null = null) => new GatewayError('invalid_request', message, param);

@@ -16,6 +16,8 @@ import { ensureCertificates, renewLeaf } from './server/tls/certificates.ts';
 import { listenTls, type TlsListener } from './server/tls/listener.ts';
 import { openProductDatabase } from './open-stores.ts';
 import { openSimulateStore } from './providers/simulate/store.ts';
+import { loadFixtureFiles } from './providers/fixtures/loader.ts';
+import { FixtureStore } from './providers/fixtures/store.ts';
 import type { Db } from './storage/database.ts';
 import type { SettingsContext } from './services/settings.ts';
 import { systemClock } from './time.ts';
@@ -39,6 +41,9 @@ export { parseRfc3339, rfc3339 } from './time.ts';
 export { DataDirError } from './storage/data-dir-check.ts';
 export { LockTimeoutError } from './secrets/file-lock.ts';
 export { SecretsFileError } from './secrets/file-store.ts';
+export { FixturesError } from './providers/fixtures/problems.ts';
+/** `gatehouse fixtures validate`: the same load as `serve --fixtures`, without serving. */
+export { loadFixtureFiles } from './providers/fixtures/loader.ts';
 
 /** What start() reports to the host. */
 export interface StartResult {
@@ -76,6 +81,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   // work across restarts; the desktop window (its own token) and `--secrets none` have a per-run address only, and so does
   // a start whose secret store cannot keep one now.
   const bookmarkable = config.bookmarkableConsole === true && config.secrets.kind !== 'none';
+  // Fixtures are read before anything is opened: a problem in one stops the start with every problem named.
+  const fixtures = new FixtureStore(config.fixtures && config.fixtures.length > 0 ? loadFixtureFiles(config.fixtures) : []);
   // Opened first: it makes the data dir, where a file secret store keeps the console secret.
   const db = openProductDatabase(config.dataDir);
   const keptSecret = bookmarkable
@@ -104,6 +111,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     ...(config.providers && { providers: config.providers }),
     ...(config.channels && { channels: config.channels }),
     ...(config.unrouted && { unrouted: config.unrouted }),
+    fixtures,
+    ...(config.strict && { strict: true }),
     ...(adminToken && { adminToken }),
     consoleSecret: keptSecret ? 'kept' : bookmarkable ? 'per-run' : 'none',
     ...(config.restart && { restart: config.restart }),

@@ -23,4 +23,6 @@ export interface CallNotes {
   firstOutput(): void;
   /** Something the owner should know of the call (an upstream's usage out of bounds, charged by estimate instead). */
   note(text: string): void;
+  /** The fixture that answered the call (its name, else `file#index`). */
+  fixture?(label: string): void;
 }

@@ -20,7 +20,7 @@ export async function* paced<T>(items: Iterable<T>, pace: number | undefined, si
 }
 
 /** Waits `ms`, or less when `signal` aborts first. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);

@@ -1,5 +1,7 @@
 // Chooses the provider bundle of each call: relay when channels of the caller's kind serve its model, translated chat when only other kinds do (other endpoints refuse), else the simulator (or a "not found" under --unrouted reject).
 import { GatewayError } from '../errors.ts';
+import { FixtureChoice } from './fixtures/choice.ts';
+import type { FixtureStore } from './fixtures/store.ts';
 import { RelayCatalogue } from './relay/catalogue.ts';
 import { relayBundle } from './relay/index.ts';
 import { kindOfProtocol } from './relay/kinds.ts';
@@ -20,6 +22,10 @@ export interface RoutingOptions {
   unrouted?: UnroutedPolicy;
   /** Unix seconds shown as the relayed models' creation time. */
   created?: number;
+  /** Scripted answers, asked before anything else; absent: none. */
+  fixtures?: FixtureStore;
+  /** `--strict`: a call no fixture matches is refused (a request's `x-gatehouse-strict` header overrides it). */
+  strict?: boolean;
 }
 
 export class ProviderChoice implements ProviderSelector {
@@ -28,6 +34,7 @@ export class ProviderChoice implements ProviderSelector {
   /** The simulate bundle with the relayed models in its catalogue (the bundle of calls that name no model). */
   private readonly general: ProviderBundle;
   private readonly catalogue: ModelCatalogue;
+  private readonly fixtures: FixtureChoice | undefined;
 
   constructor(simulate: ProviderBundle, options: RoutingOptions = {}) {
     this.channels = options.channels;
@@ -37,12 +44,23 @@ export class ProviderChoice implements ProviderSelector {
       ? new RelayCatalogue(this.channels, this.unrouted === 'simulate' ? simulate.models : null, created)
       : simulate.models;
     this.general = this.channels ? { ...simulate, models: this.catalogue } : simulate;
+    this.fixtures = options.fixtures && new FixtureChoice(options.fixtures, options.strict ?? false);
   }
 
-  /** The bundle that answers `call` for `model`; background work and calls naming no model get the simulator (with every model listed). */
+  /**
+   * The bundle that answers `call` for `model`, asking in order: fixtures, relay channels, the simulator. Background work
+   * and calls naming no model get the simulator (with every model listed).
+   */
   for(call?: CallContext, model?: string): ProviderBundle {
-    const channels = this.channels;
     if (!call || model === undefined) return this.general;
+    const scripted = this.fixtures?.decide(call, model, this.general);
+    if (scripted) return 'answer' in scripted ? scripted.answer : refusingBundle(() => scripted.refuse, this.catalogue);
+    return this.routed(call, model);
+  }
+
+  /** The bundle of a call no fixture answers: relay, translation, a refusal, or the simulator. */
+  private routed(call: CallContext, model: string): ProviderBundle {
+    const channels = this.channels;
     const kinds = channels?.kindsServing(model) ?? [];
     if (!channels || kinds.length === 0) return this.unrouted === 'reject' ? this.refuseUnrouted(model) : this.general;
     const wire = wireOfCall(call);

@@ -153,6 +153,8 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
     // Only unexpected failures are reported; a GatewayError (simulated faults included) is an answer, not a bug.
     if (gatewayError.kind === 'internal' && !(error instanceof GatewayError)) context.events.emit('error', error);
     const { status, body } = renderError(protocolOf(request.url), gatewayError);
+    // A fixture's scripted error may carry headers (Retry-After).
+    if (gatewayError.scripted?.headers) reply.headers(gatewayError.scripted.headers);
     return reply.status(status).send(body);
   });
 

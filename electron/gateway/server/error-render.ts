@@ -21,8 +21,14 @@ export function renderError(protocol: Protocol, error: GatewayError): RenderedEr
     case 'openai':
       return { status, body: openaiErrorBody(error) };
     case 'anthropic':
-      return { status, body: { type: 'error', error: { type: ANTHROPIC_TYPE[error.kind], message: error.message } } };
+      return {
+        status,
+        body: { type: 'error', error: { type: error.scripted?.type ?? ANTHROPIC_TYPE[error.kind], message: error.message } },
+      };
     case 'gemini':
-      return { status, body: { error: { code: status, message: error.message, status: GEMINI_STATUS[error.kind] } } };
+      return {
+        status,
+        body: { error: { code: status, message: error.message, status: error.scripted?.type ?? GEMINI_STATUS[error.kind] } },
+      };
   }
 }

@@ -136,6 +136,7 @@ class NotesOfCall implements CallNotes {
   usage: { inputTokens: number; outputTokens: number; amountMicros: number } | null = null;
   firstOutputMs: number | null = null;
   texts: string[] = [];
+  fixtureLabel: string | null = null;
   constructor(startedAt: number) {
     this.startedAt = startedAt;
   }
@@ -152,6 +153,9 @@ class NotesOfCall implements CallNotes {
   }
   note(text: string): void {
     if (this.texts.length < MAX_CALL_NOTES) this.texts.push(text);
+  }
+  fixture(label: string): void {
+    this.fixtureLabel = label;
   }
 }
 
@@ -255,6 +259,7 @@ function recordOf(
       response,
       timing,
       ...(notes.texts.length > 0 && { notes: notes.texts }),
+      ...(notes.fixtureLabel !== null && { fixture: notes.fixtureLabel }),
     },
     ...(request.journalRelay && { relay: request.journalRelay }),
   };

@@ -4,5 +4,6 @@ import { OPENAI_CODE, OPENAI_TYPE } from '../error-names.ts';
 
 /** The OpenAI error body of `error`. */
 export function openaiErrorBody(error: GatewayError) {
-  return { error: { message: error.message, type: OPENAI_TYPE[error.kind], param: error.param, code: OPENAI_CODE[error.kind] ?? null } };
+  const { type = OPENAI_TYPE[error.kind], code = OPENAI_CODE[error.kind] ?? null } = error.scripted ?? {};
+  return { error: { message: error.message, type, param: error.param, code } };
 }
