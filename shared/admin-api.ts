@@ -7,6 +7,7 @@ import type { PriceInput, PriceRow } from './prices.ts';
 import type { ServerSettings, SettingsView, UnroutedPolicy } from './settings.ts';
 import type { UsageStats } from './usage-stats.ts';
 import type { AdminTask3d, Tasks3dQuery } from './tasks3d.ts';
+import type { FixtureListing } from './fixtures.ts';
 
 /** Path prefix of every admin API route. */
 export const ADMIN_API_PREFIX = '/admin/api';
@@ -274,6 +275,14 @@ export interface AdminApi {
   restartServer: AdminRoute<None, None, undefined, { restarting: true }>;
   /** Every model the gateway lists, with capability, price and where it is served. */
   listModels: AdminRoute<None, None, undefined, ModelEntry[]>;
+  /** The fixtures in matching order (runtime ones first), with how often each matched; `test_id`: those that test sees. */
+  listFixtures: AdminRoute<None, { test_id?: string }, undefined, { fixtures: FixtureListing[] }>;
+  /** Adds runtime fixtures: one, a list, or `{fixtures: [...], test_id?}` (native or aimock); 400 naming each problem. */
+  addFixtures: AdminRoute<None, None, unknown, { added: FixtureListing[] }>;
+  /** Removes the runtime fixtures (all, or those of `test_id`); file fixtures stay. */
+  removeFixtures: AdminRoute<None, { test_id?: string }, undefined, { removed: number }>;
+  /** Starts the times and sequence counters over (all, or those of `test_id`). */
+  resetFixtureCounters: AdminRoute<None, None, { test_id?: string } | undefined, { reset: true }>;
 }
 
 /** Name of an admin route. */
@@ -321,6 +330,10 @@ export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMeth
   listModels: { method: 'GET', path: `${ADMIN_API_PREFIX}/models` },
   rotateConsoleSecret: { method: 'POST', path: `${ADMIN_API_PREFIX}/console-secret/rotate` },
   restartServer: { method: 'POST', path: `${ADMIN_API_PREFIX}/restart` },
+  listFixtures: { method: 'GET', path: `${ADMIN_API_PREFIX}/fixtures` },
+  addFixtures: { method: 'POST', path: `${ADMIN_API_PREFIX}/fixtures` },
+  removeFixtures: { method: 'DELETE', path: `${ADMIN_API_PREFIX}/fixtures` },
+  resetFixtureCounters: { method: 'POST', path: `${ADMIN_API_PREFIX}/fixtures/reset-counters` },
 };
 
 /** Fills a route's `:param` placeholders (URI-encoded). */

@@ -6,6 +6,7 @@ import { token } from './token.ts';
 import { channel, CHANNEL_USAGE } from './channel.ts';
 import { price, PRICE_USAGE } from './price.ts';
 import { consoleSecret, CONSOLE_SECRET_USAGE } from './console-secret.ts';
+import { fixtures, FIXTURES_USAGE } from './fixtures.ts';
 
 const HELP = `gatehouse: a local AI gateway
 
@@ -13,12 +14,14 @@ usage:
   gatehouse serve [--host 127.0.0.1] [--port 8790] [--tls-port 8791|off] [--data-dir DIR] [--refresh-interval-ms 300000]
                   [--sim-review-ms 10000] [--sim-3d-ms 15000] [--secrets auto|keychain|file|none]
                   [--model-aliases gpt-4o=sim-chat,...] [--allowed-hosts NAME,...]
+                  [--fixtures PATH]... [--strict]
   gatehouse token create --account NAME [--name LABEL] [--expires-at RFC3339] [--quota AMOUNT] [--data-dir DIR]
   gatehouse token list [--account NAME] [--data-dir DIR]
   gatehouse token revoke TOKEN_ID [--data-dir DIR]
 ${CHANNEL_USAGE.replace(/^usage:\n/, '')}
 ${PRICE_USAGE.replace(/^usage:\n/, '')}
 ${CONSOLE_SECRET_USAGE}
+${FIXTURES_USAGE.replace(/^usage:\n/, '')}
 
 See docs/cli-and-settings.md for the environment variables that mirror each flag.`;
 
@@ -40,6 +43,8 @@ async function main(argv: string[]): Promise<number> {
       return channel(args, process.env, io);
     case 'price':
       return price(args, process.env, io);
+    case 'fixtures':
+      return fixtures(args, io);
     case 'console-secret':
       await consoleSecret(args, process.env, io);
       return 0;

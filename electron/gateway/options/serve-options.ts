@@ -30,6 +30,8 @@ export const SERVE_ENV = {
   'settings-file': 'GATEHOUSE_SETTINGS_FILE',
   journal: 'GATEHOUSE_JOURNAL',
   unrouted: 'GATEHOUSE_UNROUTED',
+  fixtures: 'GATEHOUSE_FIXTURES',
+  strict: 'GATEHOUSE_STRICT',
 } as const;
 
 /** The option that sets each saved setting. */
@@ -63,6 +65,10 @@ export interface ServeOptions {
   journal: boolean;
   /** A model no channel serves: simulated, or the protocol's "model not found". */
   unrouted: UnroutedPolicy;
+  /** Fixture files and folders (`--fixtures`, repeatable; `GATEHOUSE_FIXTURES` separated like PATH). */
+  fixtures: string[];
+  /** Refuse calls no fixture matches (`--strict`, `GATEHOUSE_STRICT=1`). */
+  strict: boolean;
   /** The settings file read at start and written by the console's Settings page; null with `--settings-file off`. */
   settingsFile: string | null;
   /** The data dir used when neither a flag nor the settings file names one. */
@@ -71,10 +77,17 @@ export interface ServeOptions {
   pinned: Partial<Record<SettingKey, string>>;
 }
 
-const SERVE_FLAGS = Object.fromEntries(Object.keys(SERVE_ENV).map((name) => [name, { type: 'string' }])) as Record<
-  keyof typeof SERVE_ENV,
-  { type: 'string' }
->;
+/** The options that take one string (`--fixtures` repeats, `--strict` takes none). */
+type StringOption = Exclude<keyof typeof SERVE_ENV, 'fixtures' | 'strict'>;
+
+const SERVE_FLAGS = {
+  ...(Object.fromEntries(Object.keys(SERVE_ENV).map((name) => [name, { type: 'string' }])) as Record<
+    keyof typeof SERVE_ENV,
+    { type: 'string' }
+  >),
+  fixtures: { type: 'string', multiple: true },
+  strict: { type: 'boolean' },
+} as const;
 
 /**
  * Reads the options: a flag wins over its environment variable, which wins over the settings file, which wins over the defaults.
@@ -83,7 +96,7 @@ const SERVE_FLAGS = Object.fromEntries(Object.keys(SERVE_ENV).map((name) => [nam
  */
 export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, baseDir: string): ServeOptions {
   const { values } = parse(args, SERVE_FLAGS);
-  const explicit = (name: keyof typeof SERVE_ENV) => {
+  const explicit = (name: StringOption) => {
     const flag = values[name];
     if (typeof flag === 'string') return { value: flag, from: `--${name}` };
     const fromEnv = env[SERVE_ENV[name]];
@@ -101,7 +114,7 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
   const settingsFile = settingsFileOf(explicit('settings-file'), fallbackDataDir);
   const saved = settingsFile ? readSaved(settingsFile) : {};
   const pinned: Partial<Record<SettingKey, string>> = {};
-  for (const [key, name] of Object.entries(SETTING_OPTIONS) as [SettingKey, keyof typeof SERVE_ENV][]) {
+  for (const [key, name] of Object.entries(SETTING_OPTIONS) as [SettingKey, StringOption][]) {
     const given = explicit(name);
     if (given) pinned[key] = given.from;
   }
@@ -128,10 +141,20 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
     modelAliases: explicit('model-aliases') ? aliases(explicit('model-aliases')!) : (saved.modelAliases ?? {}),
     journal: onOff(explicit('journal'), true),
     unrouted: (unrouted?.value as UnroutedPolicy | undefined) ?? saved.unrouted ?? 'simulate',
+    fixtures: values.fixtures ?? (env[SERVE_ENV.fixtures] ?? '').split(path.delimiter).filter((entry) => entry !== ''),
+    strict: values.strict ?? strictOf(env[SERVE_ENV.strict]),
     settingsFile,
     defaultDataDir: fallbackDataDir,
     pinned,
   };
+}
+
+/** `GATEHOUSE_STRICT`: 1/true/on or 0/false/off (unset: off). */
+function strictOf(value: string | undefined): boolean {
+  if (value === undefined || value === '') return false;
+  if (['1', 'true', 'on'].includes(value.toLowerCase())) return true;
+  if (['0', 'false', 'off'].includes(value.toLowerCase())) return false;
+  throw new UsageError(`${SERVE_ENV.strict} must be 1 or 0; got "${value}"`);
 }
 
 /** `--settings-file PATH`, `off` for none, else `settings.json` in the default data dir. */

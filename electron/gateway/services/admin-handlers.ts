@@ -37,6 +37,7 @@ import { parseAssetCreate, parseAssetListFilter, parseGroupCreate, parseGroupUpd
 import type { Tasks3dService } from './tasks3d.ts';
 import type { TokensService, TokenSummary } from './tokens.ts';
 import type { UsageStatsService } from './usage-stats.ts';
+import type { FixtureAdmin } from '../../../shared/fixtures.ts';
 
 /** What a handler receives: typed path parameters, and the raw query and body it must validate. */
 export interface AdminInput<K extends AdminRouteName> {
@@ -81,6 +82,7 @@ export interface AdminContext extends LiveTargets {
   readonly settings: SettingsContext;
   readonly journal: JournalRecorder;
   readonly journalRepo: Pick<JournalRepo, 'list' | 'get' | 'clear'>;
+  readonly fixtures: FixtureAdmin;
 }
 
 /** Facts the handlers need beyond the context. */
@@ -243,6 +245,7 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       if (model !== undefined && typeof model !== 'string') throw invalid('model must be a string', 'model');
       return testChannel(context.channels, channelIdOf(context.channels, params.channelId), model);
     },
+    ...fixtureHandlers(context.fixtures),
     listPrices: () => context.prices.list(),
     getPrice: ({ params }) => context.prices.get(params.model),
     setPrice: ({ params, body }) => context.prices.set(params.model, readPriceInput(body)),
@@ -278,4 +281,30 @@ function channelIdOf(channels: ChannelsService, channelId: string): string {
   const channel = channels.find(channelId);
   if (!channel || channel.id !== channelId) throw notFound(`Channel ${channelId.slice(0, 80)} does not exist`, 'channelId');
   return channelId;
+}
+
+/** The fixtures routes: list, add (one, a list, or `{fixtures, test_id}`), remove, reset counters. */
+function fixtureHandlers(
+  fixtures: FixtureAdmin,
+): Pick<AdminHandlers, 'listFixtures' | 'addFixtures' | 'removeFixtures' | 'resetFixtureCounters'> {
+  const testIdOf = (value: unknown): string | undefined => {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || value === '') throw invalid('test_id must be a non-empty string', 'test_id');
+    return value;
+  };
+  return {
+    listFixtures: ({ query }) => ({ fixtures: fixtures.list(testIdOf(query['test_id'])) }),
+    addFixtures: ({ body }) => {
+      if (body !== null && typeof body === 'object' && !Array.isArray(body) && 'fixtures' in body) {
+        const { fixtures: list, test_id } = body as { fixtures: unknown; test_id?: unknown };
+        return { added: fixtures.add({ fixtures: list }, testIdOf(test_id) ?? null) };
+      }
+      return { added: fixtures.add(body) };
+    },
+    removeFixtures: ({ query }) => ({ removed: fixtures.remove(testIdOf(query['test_id'])) }),
+    resetFixtureCounters: ({ body }) => {
+      fixtures.resetCounters(testIdOf((body as { test_id?: unknown } | undefined)?.test_id));
+      return { reset: true };
+    },
+  };
 }

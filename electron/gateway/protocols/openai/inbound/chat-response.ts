@@ -53,7 +53,7 @@ export function toChatCompletion(result: ChatResult, meta: CompletionMeta, optio
       index,
       message: {
         role: 'assistant',
-        content: choice.toolCalls.length > 0 ? null : choice.text,
+        content: choice.toolCalls.length > 0 && choice.text === '' ? null : choice.text,
         ...reasoningField(choice.reasoning),
         refusal: null,
         annotations: [],
