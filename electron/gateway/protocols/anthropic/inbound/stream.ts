@@ -36,6 +36,8 @@ export async function* anthropicStreamEvents(deltas: AsyncIterable<ChatDelta>, m
   let open = false;
   /** The reasoning part the open block shows (undefined: the open block is not thinking). */
   let thinkingPart: number | undefined;
+  /** The open block is a text block (text after a tool call or thinking starts a new one). */
+  let textOpen = false;
   let stop: { stop_reason: AnthropicStopReason; stop_sequence: string | null } | undefined;
   function* start(block: Record<string, unknown>) {
     if (open) yield event({ type: 'content_block_stop', index: blocks - 1 });
@@ -44,6 +46,7 @@ export async function* anthropicStreamEvents(deltas: AsyncIterable<ChatDelta>, m
     blocks++;
     open = true;
     thinkingPart = undefined;
+    textOpen = block['type'] === 'text';
   }
   for await (const delta of deltas) {
     if (delta.type !== 'usage' && delta.choice !== 0) continue; // the Messages API has no `n`
@@ -67,7 +70,7 @@ export async function* anthropicStreamEvents(deltas: AsyncIterable<ChatDelta>, m
         break;
       }
       case 'text':
-        if (!open || thinkingPart !== undefined) yield* start({ type: 'text', text: '' });
+        if (!open || !textOpen) yield* start({ type: 'text', text: '' });
         if (delta.text !== '')
           yield event({ type: 'content_block_delta', index: blocks - 1, delta: { type: 'text_delta', text: delta.text } });
         break;
@@ -85,6 +88,7 @@ export async function* anthropicStreamEvents(deltas: AsyncIterable<ChatDelta>, m
         if (blocks === 0) yield* start({ type: 'text', text: '' });
         if (open) yield event({ type: 'content_block_stop', index: blocks - 1 });
         open = false;
+        textOpen = false;
         stop = {
           stop_reason: STOP_REASONS[delta.reason],
           stop_sequence: delta.reason === 'stop_sequence' ? (delta.stopSequence ?? null) : null,
