@@ -108,3 +108,25 @@ test('hosts: electron/main importing electron/cli, or a gateway internal, is ref
   assert.deepEqual(await restrictions('electron/main/layering-fixture.ts', entryPoints), []);
   assert.deepEqual(await restrictions('electron/cli/layering-fixture.ts', entryPoints), []);
 });
+
+test('the nested providers/fixtures/ room reaches the seam and protocols/ only: the simulator, relay, storage and server are refused', async () => {
+  const file = 'electron/gateway/providers/fixtures/families/layering-fixture.ts';
+  const allowed = [
+    "import type { CallContext } from '../../types.ts';",
+    "import { MODERATION_CATEGORIES } from '../../seam/media.ts';",
+    "import { streamPieces } from '../../../protocols/neutral/stream-pieces.ts';",
+    "import { Problems } from '../problems.ts';",
+  ];
+  assert.deepEqual(await restrictions(file, `${allowed.join('\n')}\n`), []);
+  for (const refused of [
+    "import { SimulatedChat } from '../../simulate/chat.ts';",
+    "import { relayBundle } from '../../relay/index.ts';",
+    "import { Db } from '../../../storage/database.ts';",
+  ]) {
+    await assertRefused(
+      file,
+      `${refused}\n`,
+      'Layering: providers/fixtures/ may import only protocols/, providers/types.ts, providers/seam/',
+    );
+  }
+});
