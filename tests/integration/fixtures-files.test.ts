@@ -1,13 +1,14 @@
 // Integration tests of fixture files: aimock's published example files load as they are under `gatehouse serve --fixtures` and answer, every problem is named by file, index and field (serve exits non-zero, `gatehouse fixtures validate` too), and hostile files are refused.
 import assert from 'node:assert/strict';
 import { truncateSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { firstTokenOf, privateServeArgs, runCli, serveCli, type ServeProcess } from '../helpers/cli.ts';
-import { tempDirs } from '../helpers/gateway.ts';
+import { startGateway, tempDirs } from '../helpers/gateway.ts';
 
 const AIMOCK_DIR = fileURLToPath(new URL('../fixtures/aimock', import.meta.url));
 
@@ -91,7 +92,7 @@ describe("aimock's example fixture files, loaded as they are", () => {
       "Why do Java developers wear glasses? Because they can't C#!",
       "A SQL query walks into a bar, sees two tables, and asks: 'Can I join you?'",
     ]);
-    assert.ok(!jokes.includes((await chat('tell me a joke')).choices[0]!.message.content));
+    assert.ok(!jokes.includes((await chat('tell me a joke')).choices[0]!.message.content ?? ''));
   });
 
   test('llm/embeddings.json answers by input text', async () => {
@@ -194,5 +195,49 @@ describe('fixture problems are named, and hostile files are refused', () => {
     assert.match(result.stderr, /huge\.json: is 104857600 bytes; a fixture file may be at most 16777216 bytes \(MAX_FIXTURE_FILE_BYTES\)/);
     assert.match(result.stderr, /sequence\.json#0 sequence: has 1000000 responses; at most 10000 are allowed \(MAX_SEQUENCE_LENGTH\)/);
     assert.match(result.stderr, /many\.json: holds 10001 fixtures; at most 10000 are allowed \(MAX_FIXTURES\)/);
+  });
+});
+
+/** The `yaml` package is a new dependency: until it is installed in node_modules, the YAML test says so and is skipped. */
+const yamlInstalled = (() => {
+  try {
+    createRequire(import.meta.url).resolve('yaml');
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe('YAML fixture files', { skip: yamlInstalled ? false : 'the yaml package is not installed yet (npm install)' }, () => {
+  const dirs = tempDirs();
+  after(() => dirs.removeAll());
+
+  test('a YAML file loads like JSON (comments, block text) and its problems are named the same way', async () => {
+    const dir = dirs.fresh();
+    const file = path.join(dir, 'answers.yaml');
+    writeFileSync(
+      file,
+      [
+        '# scripted answers',
+        '- name: yaml-greeting',
+        '  match: { user: hello yaml }',
+        '  response:',
+        '    text: |-',
+        '      Hi from YAML',
+        '',
+      ].join('\n'),
+    );
+    const gw = await startGateway({ fixtures: [dir] });
+    try {
+      const openai = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
+      const answer = await openai.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hello yaml' }] });
+      assert.equal(answer.choices[0]!.message.content, 'Hi from YAML');
+    } finally {
+      await gw.stop();
+    }
+    writeFileSync(path.join(dir, 'bad.yml'), '- match: { turn: first }\n  response: { text: x }\n');
+    const result = runCli(['fixtures', 'validate', dir]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /bad\.yml#0 match\.turn: must be a whole number/);
   });
 });
