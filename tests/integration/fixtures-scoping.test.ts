@@ -101,9 +101,12 @@ describe('sequences, times and test ids', () => {
     const refused = await admin('POST', '/fixtures', [
       { match: { turn: -1 }, response: { text: 'x' } },
       { match: {}, response: { colour: 'red' } },
+      { match: { endpoint: 'images' }, response: { image: '/etc/hostname' } },
     ]);
     assert.equal(refused.status, 400);
     assert.match(refused.body.error.message, /runtime#0 match\.turn: must be a whole number/);
     assert.match(refused.body.error.message, /runtime#1 response\.colour: is not a fixture field/);
+    // A runtime fixture cannot make the gateway read a file of the machine.
+    assert.match(refused.body.error.message, /runtime#2 response\.image: a fixture added through the admin API cannot name a file/);
   });
 });
