@@ -151,6 +151,15 @@ describe('fixture problems are named, and hostile files are refused', () => {
       ]),
     );
     writeFileSync(path.join(dir, 'broken.json'), '{"fixtures": [');
+    writeFileSync(
+      path.join(dir, 'aimock-bad.json'),
+      JSON.stringify({
+        fixtures: [
+          { match: { userMessage: { regex: 'x' } }, response: { content: 'x' } },
+          { match: {}, response: { toolCalls: [{ name: 'f', arguments: 'nope' }] }, chunkSize: 0 },
+        ],
+      }),
+    );
   });
   after(() => dirs.removeAll());
 
@@ -165,6 +174,10 @@ describe('fixture problems are named, and hostile files are refused', () => {
     const result = runCli(['fixtures', 'validate', dir]);
     assert.equal(result.code, 1);
     for (const expected of EXPECTED) assert.match(result.stderr, expected);
+    // An aimock file's problems are named by aimock's field names.
+    assert.match(result.stderr, /aimock-bad\.json#0 match\.userMessage: must be a string \(aimock matches it as a literal substring\)/);
+    assert.match(result.stderr, /aimock-bad\.json#1 response\.toolCalls\[0\]\.arguments: must be an object/);
+    assert.match(result.stderr, /aimock-bad\.json#1 chunkSize: must be a whole number from 1/);
     const good = path.join(dirs.fresh(), 'good.json');
     writeFileSync(good, JSON.stringify({ match: { user: 'hi' }, response: { text: 'hello' } }));
     const ok = runCli(['fixtures', 'validate', good]);

@@ -97,6 +97,21 @@ describe('sequences, times and test ids', () => {
     }
   });
 
+  test("aimock's X-Test-Id header scopes a call too", async () => {
+    await admin('POST', '/fixtures', {
+      test_id: 'from-aimock',
+      fixtures: [{ match: { userMessage: 'scoped' }, response: { content: 'seen by X-Test-Id' } }],
+    });
+    const aimockStyle = new OpenAI({
+      baseURL: `${gw.url}/v1`,
+      apiKey: gw.token,
+      maxRetries: 0,
+      defaultHeaders: { 'X-Test-Id': 'from-aimock' },
+    });
+    assert.equal(await ask(aimockStyle, 'scoped call'), 'seen by X-Test-Id');
+    assert.notEqual(await ask(client(), 'scoped call'), 'seen by X-Test-Id');
+  });
+
   test('a fixture added with problems is refused with each named', async () => {
     const refused = await admin('POST', '/fixtures', [
       { match: { turn: -1 }, response: { text: 'x' } },

@@ -81,5 +81,16 @@ describe('strict mode', () => {
     const refused = await failure(on.embeddings.create({ model: 'text-embedding-3-small', input: 'goodbye' }));
     assert.ok(refused instanceof OpenAI.NotFoundError);
     assert.match(refused.message, /No fixture matched this embeddings call \(strict mode\)\. The closest is "greeting"/);
+    // aimock's header does the same.
+    const aimockStyle = new OpenAI({
+      baseURL: `${lenient.url}/v1`,
+      apiKey: lenient.token,
+      maxRetries: 0,
+      defaultHeaders: { 'X-AIMock-Strict': 'true' },
+    });
+    assert.ok(
+      (await failure(aimockStyle.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'goodbye' }] }))) instanceof
+        OpenAI.NotFoundError,
+    );
   });
 });
