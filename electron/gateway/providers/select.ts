@@ -55,7 +55,9 @@ export class ProviderChoice implements ProviderSelector {
     if (!call || model === undefined) return this.general;
     const scripted = this.fixtures?.decide(call, model, this.general);
     if (scripted) return 'answer' in scripted ? scripted.answer : refusingBundle(() => scripted.refuse, this.catalogue);
-    return this.routed(call, model);
+    const routed = this.routed(call, model);
+    // A realtime session is one call of many answers: fixtures are asked at each of its responses.
+    return this.fixtures && call.protocol === 'realtime' ? this.fixtures.session(call, model, routed) : routed;
   }
 
   /** The bundle of a call no fixture answers: relay, translation, a refusal, or the simulator. */
