@@ -49,6 +49,12 @@ async function runOnce(args: string[], env: NodeJS.ProcessEnv, io: Output, admin
   const signals = stopOnSignal(gateway, io);
   const { url, firstToken, consoleUrl, tlsUrl, caPath, caNotice } = await gateway.start();
   io.err(`data dir: ${options.dataDir}; secrets: ${store.description}; settings file: ${settingsFile ?? 'off'}`);
+  if (options.fixtures.length > 0 || options.strict) {
+    const loaded = gateway.context.fixtures.list().length;
+    io.err(
+      `fixtures: ${loaded} loaded from ${options.fixtures.join(', ') || 'no file'}${options.strict ? '; strict: unmatched calls are refused' : ''}`,
+    );
+  }
   if (firstToken) io.out(`first start: created account "local" with API token (shown once): ${firstToken}`);
   io.out(`listening on ${url}`);
   io.out(`console: ${consoleUrl}`);

@@ -26,6 +26,7 @@ describe("aimock's example fixture files, loaded as they are", () => {
   before(async () => {
     server = await serveCli([...privateServeArgs(dirs.fresh()), '--fixtures', AIMOCK_DIR]);
     const token = firstTokenOf(server);
+    assert.match(server.stderr(), /fixtures: \d+ loaded from /);
     openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: token, maxRetries: 0 });
     anthropic = new Anthropic({ baseURL: server.url, apiKey: token, maxRetries: 0 });
   });
