@@ -199,6 +199,33 @@ export interface AccountParams {
   account: string;
 }
 
+/** Body of `POST /admin/api/reset`: everything (`{}`) or one test id's; `data` also empties every account's stored data. */
+export interface ResetBody {
+  test_id?: string;
+  /** Also empty groups, assets, 3D tasks, stored responses and chat completions, files and batches (of every account; not with `test_id`). */
+  data?: boolean;
+}
+
+/** What a reset cleared: counts of what went, per kind. */
+export interface ResetResult {
+  test_id: string | null;
+  /** Journal entries removed. */
+  journal: number;
+  /** Runtime fixtures removed (their times and sequence counters start over too). */
+  fixtures: number;
+  /** Requests whose counted faults (`x-gatehouse-fault: 429*N`) start over. */
+  fault_counters: number;
+  /** With `data: true`: rows removed per kind. */
+  data?: Record<string, number>;
+}
+
+/** The gateway's clock as the testing API moves it: how far ahead of real time, and the time it reads now. */
+export interface ClockState {
+  offset_ms: number;
+  /** RFC 3339 (UTC). */
+  now: string;
+}
+
 /** One admin route: its path parameters, query, JSON body and answer. */
 export interface AdminRoute<Params, Query, Body, Reply> {
   params: Params;
@@ -283,6 +310,12 @@ export interface AdminApi {
   removeFixtures: AdminRoute<None, { test_id?: string }, undefined, { removed: number }>;
   /** Starts the times and sequence counters over (all, or those of `test_id`). */
   resetFixtureCounters: AdminRoute<None, None, { test_id?: string } | undefined, { reset: true }>;
+  /** The testing API: clears the journal, runtime fixtures, sequence and fault counters (all, or one test id's), and with `data` the stored data. */
+  reset: AdminRoute<None, None, ResetBody | undefined, { reset: ResetResult }>;
+  /** The gateway's clock: its offset from real time and what it reads now. */
+  getClock: AdminRoute<None, None, undefined, ClockState>;
+  /** Moves the gateway's clock forward by `ms` (1 ms to 10 years in all); everything that reads it sees the new time at once. */
+  advanceClock: AdminRoute<None, None, { ms: number }, ClockState>;
 }
 
 /** Name of an admin route. */
@@ -334,6 +367,9 @@ export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMeth
   addFixtures: { method: 'POST', path: `${ADMIN_API_PREFIX}/fixtures` },
   removeFixtures: { method: 'DELETE', path: `${ADMIN_API_PREFIX}/fixtures` },
   resetFixtureCounters: { method: 'POST', path: `${ADMIN_API_PREFIX}/fixtures/reset-counters` },
+  reset: { method: 'POST', path: `${ADMIN_API_PREFIX}/reset` },
+  getClock: { method: 'GET', path: `${ADMIN_API_PREFIX}/clock` },
+  advanceClock: { method: 'POST', path: `${ADMIN_API_PREFIX}/clock/advance` },
 };
 
 /** Fills a route's `:param` placeholders (URI-encoded). */

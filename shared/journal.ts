@@ -6,6 +6,9 @@ export type JournalProtocol = 'openai' | 'anthropic' | 'gemini' | 'portrait' | '
 
 export const JOURNAL_PROTOCOLS = ['openai', 'anthropic', 'gemini', 'portrait', 'tasks3d'] as const satisfies readonly JournalProtocol[];
 
+/** Who answered a recorded call: the simulator, a relay channel, or a fixture. */
+export type JournalSource = 'simulate' | 'relay' | 'fixture';
+
 /** Outcome filter: `ok` is status < 400, `error` is 400 and above. */
 export type JournalOutcome = 'ok' | 'error';
 
@@ -36,6 +39,14 @@ export interface JournalSummary {
    * produced it, else (a relayed stream) to the first byte of the answer; null otherwise.
    */
   firstOutputMs?: number | null;
+  /** The call's `x-gatehouse-test-id` (or `x-test-id`), its first 256 characters; null when it named none (or an older entry). */
+  test_id?: string | null;
+  /** The `x-request-id` the answer carried (the caller's, or one the gateway made); null in older entries. */
+  request_id?: string | null;
+  /** Who answered; null in older entries and for a call refused before any answered. */
+  source?: JournalSource | null;
+  /** The fixture that answered the call (its name, else `file#index`); null or absent when none did. */
+  fixture?: string | null;
 }
 
 /** The usage a call was billed. */
@@ -102,8 +113,6 @@ export interface JournalEntry extends JournalSummary {
   notes?: string[];
   /** Present when the call was relayed to a channel (or every channel failed). */
   relay?: JournalRelay;
-  /** The fixture that answered the call (its name, else `file#index`); absent when none did. */
-  fixture?: string;
 }
 
 /** What a recorded call stores as its detail (besides its summary columns and its relay). */
@@ -130,6 +139,10 @@ export interface JournalQuery {
   from?: number;
   /** Only calls at or before this time (epoch ms). */
   to?: number;
+  /** Exact test id (`x-gatehouse-test-id`). */
+  test_id?: string;
+  /** Exact request id (`x-request-id` of the answer). */
+  request_id?: string;
 }
 
 /** The journal list answer. */

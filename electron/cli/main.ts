@@ -14,7 +14,7 @@ usage:
   gatehouse serve [--host 127.0.0.1] [--port 8790] [--tls-port 8791|off] [--data-dir DIR] [--refresh-interval-ms 300000]
                   [--sim-review-ms 10000] [--sim-3d-ms 15000] [--secrets auto|keychain|file|none]
                   [--model-aliases gpt-4o=sim-chat,...] [--allowed-hosts NAME,...]
-                  [--fixtures PATH]... [--strict]
+                  [--fixtures PATH]... [--strict] [--ephemeral] [--ready-json]
   gatehouse token create --account NAME [--name LABEL] [--expires-at RFC3339] [--quota AMOUNT] [--data-dir DIR]
   gatehouse token list [--account NAME] [--data-dir DIR]
   gatehouse token revoke TOKEN_ID [--data-dir DIR]

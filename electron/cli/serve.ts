@@ -1,4 +1,7 @@
 // `gatehouse serve`: runs the gateway headless until SIGINT/SIGTERM, then stops it gracefully; restarts it with the saved settings when the console asks.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createGateway, selectSecretStore, type Gateway } from '../gateway/index.ts';
 import { parseServeOptions } from './options.ts';
 
@@ -9,27 +12,53 @@ export interface Output {
 }
 
 export async function serve(args: string[], env: NodeJS.ProcessEnv, io: Output): Promise<void> {
-  // A per-run admin token (no kept console secret) is handed on across restarts, so an open console keeps working.
-  let adminToken: string | undefined;
-  for (;;) {
-    const outcome = await runOnce(args, env, io, adminToken);
-    if (outcome.kind === 'stopped') {
-      io.err('stopped');
-      return;
+  // `--ephemeral`: one temporary data dir for the whole run (restarts included), removed however the process ends.
+  const ephemeralDir = parseServeOptions(args, env).ephemeral ? makeEphemeralDir() : undefined;
+  try {
+    // A per-run admin token (no kept console secret) is handed on across restarts, so an open console keeps working.
+    let adminToken: string | undefined;
+    for (;;) {
+      const outcome = await runOnce(args, env, io, adminToken, ephemeralDir?.path);
+      if (outcome.kind === 'stopped') {
+        io.err('stopped');
+        return;
+      }
+      adminToken = outcome.adminToken;
     }
-    adminToken = outcome.adminToken;
+  } finally {
+    ephemeralDir?.remove();
   }
+}
+
+/** A fresh temporary data dir, removed by `remove()` or, at the latest, when the process exits (a second signal exits at once). */
+function makeEphemeralDir(): { path: string; remove: () => void } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-ephemeral-'));
+  const remove = () => {
+    process.off('exit', remove);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.on('exit', remove);
+  return { path: dir, remove };
 }
 
 /** How one run of the gateway ended: a signal stopped it, or the console asked for a restart (the gateway is stopped by then). */
 type RunOutcome = { kind: 'stopped' } | { kind: 'restart'; adminToken: string | undefined };
 
 /** Resolves the options afresh (the settings file as saved now), runs one gateway and waits for a signal or a restart request. */
-async function runOnce(args: string[], env: NodeJS.ProcessEnv, io: Output, adminToken: string | undefined): Promise<RunOutcome> {
-  const options = parseServeOptions(args, env);
+async function runOnce(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  io: Output,
+  handedOn: string | undefined,
+  ephemeralDir: string | undefined,
+): Promise<RunOutcome> {
+  const resolved = parseServeOptions(args, env);
+  const options = ephemeralDir ? { ...resolved, dataDir: ephemeralDir } : resolved;
+  // GATEHOUSE_ADMIN_TOKEN wins; else the per-run token of the run before a restart.
+  const adminToken = options.adminToken ?? handedOn;
   const { store, warning } = await selectSecretStore(options.secrets, options.dataDir);
   if (warning) io.err(`warning: ${warning}`);
-  const { settingsFile, defaultDataDir, pinned, ...config } = options;
+  const { settingsFile, defaultDataDir, pinned, ephemeral, readyJson, ...config } = options;
   let requestRestart = () => {};
   const restartRequested = new Promise<'restart'>((resolve) => (requestRestart = () => resolve('restart')));
   const gateway = await createGateway({
@@ -55,6 +84,7 @@ async function runOnce(args: string[], env: NodeJS.ProcessEnv, io: Output, admin
       `fixtures: ${loaded} loaded from ${options.fixtures.join(', ') || 'no file'}${options.strict ? '; strict: unmatched calls are refused' : ''}`,
     );
   }
+  if (ephemeral) io.err(`ephemeral: the data dir ${options.dataDir} is removed at exit`);
   if (firstToken) io.out(`first start: created account "local" with API token (shown once): ${firstToken}`);
   io.out(`listening on ${url}`);
   io.out(`console: ${consoleUrl}`);
@@ -63,12 +93,26 @@ async function runOnce(args: string[], env: NodeJS.ProcessEnv, io: Output, admin
     io.out(`tls ca: ${caPath} (trust it with NODE_EXTRA_CA_CERTS=${caPath})`);
   }
   if (caNotice) io.err(caNotice);
+  // One line a script parses instead of the lines above (which stay, for people).
+  if (readyJson)
+    io.out(
+      JSON.stringify({
+        url,
+        tls_url: tlsUrl ?? null,
+        console_url: consoleUrl,
+        admin_token: gateway.adminToken,
+        token: options.token ?? firstToken ?? null,
+      }),
+    );
   const why = await Promise.race([signals.stopped.then(() => 'stopped' as const), restartRequested]);
   if (why === 'stopped') return { kind: 'stopped' };
   signals.dispose();
   io.err('restarting with the saved settings: finishing in-flight requests first');
   await gateway.stop();
-  return { kind: 'restart', adminToken: gateway.context.runtime.consoleSecret === 'kept' ? undefined : gateway.adminToken };
+  return {
+    kind: 'restart',
+    adminToken: options.adminToken || gateway.context.runtime.consoleSecret === 'kept' ? undefined : gateway.adminToken,
+  };
 }
 
 /** `stopped` resolves once SIGINT or SIGTERM has stopped the gateway (a second signal exits at once); `dispose` removes the handlers. */

@@ -58,8 +58,16 @@ export interface GatewayConfig {
   channels?: ChannelDirectory;
   /** Test only: replaces the provider selector (a fake ProviderBundle for every call); see ContextOptions.providers. */
   providers?: ProviderSelector;
-  /** The console's admin token; random per start when absent (a desktop host keeps one per launch). */
+  /**
+   * The admin token of this run (`GATEHOUSE_ADMIN_TOKEN`; a desktop host keeps one per launch): it wins over a kept
+   * console secret. Absent: the kept console secret, or random per start.
+   */
   adminToken?: string;
+  /**
+   * An API token (`sk-…`, `GATEHOUSE_TOKEN`) accepted for the `local` account: stored hashed like any token at start
+   * (the account is created when missing; no first token is made then), the same value working across restarts.
+   */
+  token?: string;
   /**
    * True for a host whose console is opened by its printed address (`gatehouse serve`): the address carries the kept
    * console secret when one was kept, and the console can keep one. Absent: the admin token is made per run (or given).

@@ -13,6 +13,7 @@ import { SimulatedReviewer } from './providers/simulate/reviewer.ts';
 import { SimReviewsRepo } from './providers/simulate/reviews-repo.ts';
 import { RefreshScheduler, type ScanReport } from './scheduler/refresh-scheduler.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
+import { FaultCounters } from './server/faults.ts';
 import type { HostPolicy } from './server/host-names.ts';
 import { AssetRefresher } from './services/asset-refresh.ts';
 import { AssetsService } from './services/assets.ts';
@@ -46,7 +47,7 @@ import { TokensRepo } from './storage/tokens-repo.ts';
 import { UsageRepo } from './storage/usage-repo.ts';
 import { UsageStatsRepo } from './storage/usage-stats-repo.ts';
 import { UsageStatsService } from './services/usage-stats.ts';
-import type { Clock } from './time.ts';
+import { OffsetClock, type Clock } from './time.ts';
 import { MediaPool, type MediaPoolOptions } from './workers/media-pool.ts';
 import { StoredResponses } from './services/stored-responses.ts';
 import { RelayedResponses } from './services/relayed-responses.ts';
@@ -113,7 +114,8 @@ export interface RuntimeInfo {
 export interface GatewayContext {
   db: Db;
   dataDir: string;
-  clock: Clock;
+  /** The gateway's clock, which every service reads; the testing API moves it forward (`POST /admin/api/clock/advance`). */
+  clock: OffsetClock;
   secrets: SecretStore;
   events: EventEmitter<GatewayEvents>;
   tokens: TokensService;
@@ -162,6 +164,8 @@ export interface GatewayContext {
   fixtures: FixtureStore;
   /** The relay channels (SQLite and the secret store, read per call); also the ChannelDirectory relay routing reads. */
   channels: ChannelsService;
+  /** The counted faults' attempts (`x-gatehouse-fault: 429*1`) per test id; the testing API's reset clears them. */
+  faults: FaultCounters;
   /** Bookkeeping writes (usage ledger, channel health) committed together once per event-loop turn; flushed at stop. */
   writes: GroupCommit;
 }
@@ -217,7 +221,8 @@ function simulatedReviewer(options: ContextOptions): Reviewer {
 }
 
 export function createContext(options: ContextOptions): GatewayContext {
-  const { db, clock } = options;
+  const { db } = options;
+  const clock = options.clock instanceof OffsetClock ? options.clock : new OffsetClock(options.clock);
   // A listener that throws (a closed socket, a host's bug) is reported as `error`, never thrown into a request or a timer.
   const events = makeListenersSafe(new EventEmitter<GatewayEvents>());
   const accounts = new AccountsRepo(db);
@@ -280,6 +285,8 @@ export function createContext(options: ContextOptions): GatewayContext {
     onScan: (report) => events.emit('scan.finished', report),
     onError: (error) => events.emit('error', error),
   });
+  // An advance of the clock is seen at once by what waits on real timers: the scan's next run, the batches' next step.
+  clock.onAdvance(() => scheduler.clockMoved());
   const journalRepo = new JournalRepo(db);
   const journal = new JournalRecorder({
     repo: journalRepo,
@@ -313,6 +320,8 @@ export function createContext(options: ContextOptions): GatewayContext {
       onError: reportError,
     }),
   });
+  const batchRunner = new BatchRunner({ batches, onError: reportError });
+  clock.onAdvance(() => batchRunner.kick());
   return {
     db,
     journal,
@@ -358,9 +367,10 @@ export function createContext(options: ContextOptions): GatewayContext {
     moderations,
     files,
     batches,
-    batchRunner: new BatchRunner({ batches, onError: reportError }),
+    batchRunner,
     relayedResponses,
     fixtures,
+    faults: new FaultCounters(),
     storageLimits,
     tasks3d: new Tasks3dService({
       repo: new Tasks3dRepo(db),

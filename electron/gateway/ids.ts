@@ -50,3 +50,23 @@ export function hashToken(secret: string): string {
 export function tokenHint(secret: string): string {
   return `${secret.slice(0, TOKEN_PREFIX.length + 2)}…${secret.slice(-4)}`;
 }
+
+/** What a token given from outside (`GATEHOUSE_TOKEN`, the `token` config) must look like. */
+const FIXED_TOKEN = /^sk-[A-Za-z0-9_-]{16,200}$/;
+/** The rule FIXED_TOKEN checks, as a start-up error says it. */
+export const FIXED_TOKEN_RULE = 'must be sk- followed by 16 to 200 letters, digits, _ or -';
+
+/** True when `secret` looks like an API token (`sk-…`), so a fixed token from the environment can be accepted. */
+export function isTokenLike(secret: string): boolean {
+  return FIXED_TOKEN.test(secret);
+}
+
+/** Shortest and longest admin token given from outside (`GATEHOUSE_ADMIN_TOKEN`, the `adminToken` config). */
+export const ADMIN_TOKEN_CHARS = { min: 16, max: 256 } as const;
+
+/** Why a given admin token cannot be used (too short or long, or characters a header cannot carry), or undefined when it can. */
+export function adminTokenProblem(token: string): string | undefined {
+  if (token.length < ADMIN_TOKEN_CHARS.min || token.length > ADMIN_TOKEN_CHARS.max || !/^[\x21-\x7e]+$/.test(token))
+    return `must be ${ADMIN_TOKEN_CHARS.min} to ${ADMIN_TOKEN_CHARS.max} printable ASCII characters without spaces`;
+  return undefined;
+}

@@ -21,6 +21,7 @@ import { FixtureStore } from './providers/fixtures/store.ts';
 import type { Db } from './storage/database.ts';
 import type { SettingsContext } from './services/settings.ts';
 import { systemClock } from './time.ts';
+import { FIXED_TOKEN_RULE, isTokenLike } from './ids.ts';
 
 export type { GatewayConfig } from './config.ts';
 // What hosts use besides createGateway (they import only this module and options/).
@@ -81,15 +82,18 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   // work across restarts; the desktop window (its own token) and `--secrets none` have a per-run address only, and so does
   // a start whose secret store cannot keep one now.
   const bookmarkable = config.bookmarkableConsole === true && config.secrets.kind !== 'none';
+  if (config.token !== undefined && !isTokenLike(config.token)) throw new Error(`token ${FIXED_TOKEN_RULE}`);
   // Fixtures are read before anything is opened: a problem in one stops the start with every problem named.
   const fixtures = new FixtureStore(config.fixtures && config.fixtures.length > 0 ? loadFixtureFiles(config.fixtures) : []);
   // Opened first: it makes the data dir, where a file secret store keeps the console secret.
   const db = openProductDatabase(config.dataDir);
-  const keptSecret = bookmarkable
-    ? ((await keptConsoleSecret(config.secrets, config.dataDir)) ??
-      (await rotateConsoleSecret(config.secrets, config.dataDir).catch(() => null)))
-    : null;
-  const adminToken = keptSecret ?? config.adminToken;
+  // An admin token given for this run wins: no console secret is read or kept then.
+  const keptSecret =
+    bookmarkable && config.adminToken === undefined
+      ? ((await keptConsoleSecret(config.secrets, config.dataDir)) ??
+        (await rotateConsoleSecret(config.secrets, config.dataDir).catch(() => null)))
+      : null;
+  const adminToken = config.adminToken ?? keptSecret;
   // The simulated reviewer keeps its state in its own file; a host's reviewer needs none.
   let simulateDb: Db | undefined;
   try {
@@ -180,6 +184,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       }
       context.runtime.url = url;
       if (tls) context.runtime.tlsUrl = tls.url;
+      // A given token first: with it the data dir has an account, and no first token is made.
+      if (config.token !== undefined) context.tokens.ensureGiven(config.token, LOCAL_ACCOUNT);
       // After listening, so a start that cannot bind creates no token nobody will ever see.
       const firstToken = await bootstrap(context);
       context.scheduler.start();

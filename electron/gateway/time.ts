@@ -7,6 +7,44 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/** Longest total jump of the testing API's clock (`POST /admin/api/clock/advance`): ten years. */
+export const MAX_CLOCK_OFFSET_MS = 10 * 365 * 24 * 60 * 60 * 1000;
+
+/**
+ * The gateway's clock: a base clock (the system's, or a host's) plus an offset the testing API moves forward. Every
+ * service reads this one, so an advance is seen by all of them at once; listeners re-arm what waits on real timers.
+ */
+export class OffsetClock implements Clock {
+  private readonly base: Clock;
+  private offset = 0;
+  private readonly listeners = new Set<() => void>();
+  constructor(base: Clock) {
+    this.base = base;
+  }
+
+  now(): number {
+    return this.base.now() + this.offset;
+  }
+
+  /** Milliseconds this clock is ahead of its base. */
+  get offsetMs(): number {
+    return this.offset;
+  }
+
+  /** Moves the clock forward by `ms` (a positive whole number; the total stays within MAX_CLOCK_OFFSET_MS), then tells the listeners. */
+  advance(ms: number): void {
+    if (!Number.isSafeInteger(ms) || ms <= 0 || this.offset + ms > MAX_CLOCK_OFFSET_MS)
+      throw new RangeError(`the clock moves forward by 1 to ${MAX_CLOCK_OFFSET_MS - this.offset} ms`);
+    this.offset += ms;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Calls `listener` after each advance (the background scan and the batch runner look again at once). */
+  onAdvance(listener: () => void): void {
+    this.listeners.add(listener);
+  }
+}
+
 /** RFC 3339 in UTC with an explicit `+00:00` offset and millisecond fraction, e.g. `2026-11-22T11:16:50.123+00:00`. */
 export function rfc3339(ms: number): string {
   return new Date(ms).toISOString().replace('Z', '+00:00');

@@ -8,6 +8,7 @@ import { UNROUTED_POLICIES, type UnroutedPolicy } from '../providers/select.ts';
 import { normalizeHostName } from '../server/host-names.ts';
 import { SECRET_MODES, type SecretMode } from '../secrets/select-store.ts';
 import { readSettingsFile, SettingsFileError } from '../settings/settings-file.ts';
+import { adminTokenProblem, FIXED_TOKEN_RULE, isTokenLike } from '../ids.ts';
 
 /** A user mistake in the flags, environment or settings file: the CLI prints it without a stack and exits with code 2. */
 export class UsageError extends Error {
@@ -32,7 +33,18 @@ export const SERVE_ENV = {
   unrouted: 'GATEHOUSE_UNROUTED',
   fixtures: 'GATEHOUSE_FIXTURES',
   strict: 'GATEHOUSE_STRICT',
+  ephemeral: 'GATEHOUSE_EPHEMERAL',
+  'ready-json': 'GATEHOUSE_READY_JSON',
 } as const;
+
+/** Settings read from the environment only (a secret on the command line would show in the process list). */
+export const SERVE_SECRET_ENV = {
+  adminToken: 'GATEHOUSE_ADMIN_TOKEN',
+  token: 'GATEHOUSE_TOKEN',
+} as const;
+
+/** The switches among the options (no value; their environment variables take 1/0). */
+const SWITCHES = ['strict', 'ephemeral', 'ready-json'] as const;
 
 /** The option that sets each saved setting. */
 const SETTING_OPTIONS = {
@@ -69,6 +81,14 @@ export interface ServeOptions {
   fixtures: string[];
   /** Refuse calls no fixture matches (`--strict`, `GATEHOUSE_STRICT=1`). */
   strict: boolean;
+  /** A temporary data dir made at start and removed at exit (`--ephemeral`); the host makes it (dataDir is then unused). */
+  ephemeral: boolean;
+  /** Print one JSON line on stdout once listening (`--ready-json`). */
+  readyJson: boolean;
+  /** The admin token of this run (`GATEHOUSE_ADMIN_TOKEN`); absent: the kept console secret or a per-run one. */
+  adminToken?: string;
+  /** An API token `serve` accepts for the `local` account (`GATEHOUSE_TOKEN`), created when missing. */
+  token?: string;
   /** The settings file read at start and written by the console's Settings page; null with `--settings-file off`. */
   settingsFile: string | null;
   /** The data dir used when neither a flag nor the settings file names one. */
@@ -77,8 +97,8 @@ export interface ServeOptions {
   pinned: Partial<Record<SettingKey, string>>;
 }
 
-/** The options that take one string (`--fixtures` repeats, `--strict` takes none). */
-type StringOption = Exclude<keyof typeof SERVE_ENV, 'fixtures' | 'strict'>;
+/** The options that take one string (`--fixtures` repeats, the switches take none). */
+type StringOption = Exclude<keyof typeof SERVE_ENV, 'fixtures' | (typeof SWITCHES)[number]>;
 
 const SERVE_FLAGS = {
   ...(Object.fromEntries(Object.keys(SERVE_ENV).map((name) => [name, { type: 'string' }])) as Record<
@@ -87,6 +107,8 @@ const SERVE_FLAGS = {
   >),
   fixtures: { type: 'string', multiple: true },
   strict: { type: 'boolean' },
+  ephemeral: { type: 'boolean' },
+  'ready-json': { type: 'boolean' },
 } as const;
 
 /**
@@ -102,7 +124,12 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
     const fromEnv = env[SERVE_ENV[name]];
     return fromEnv !== undefined && fromEnv !== '' ? { value: fromEnv, from: SERVE_ENV[name] } : undefined;
   };
-  const secrets = explicit('secrets')?.value ?? 'auto';
+  const switchOn = (name: (typeof SWITCHES)[number]) => values[name] ?? switchOf(SERVE_ENV[name], env[SERVE_ENV[name]]);
+  const ephemeral = switchOn('ephemeral');
+  if (ephemeral && explicit('data-dir'))
+    throw new UsageError(`--ephemeral makes a temporary data dir: it cannot be used with ${explicit('data-dir')!.from}`);
+  // A temporary data dir keeps nothing in the user's keychain: its tokens die with it.
+  const secrets = explicit('secrets')?.value ?? (ephemeral ? 'none' : 'auto');
   if (!SECRET_MODES.includes(secrets as SecretMode)) {
     throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}; got "${secrets}"`);
   }
@@ -111,7 +138,8 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
     throw new UsageError(`${unrouted.from} must be one of ${UNROUTED_POLICIES.join(', ')}; got "${unrouted.value}"`);
   }
   const fallbackDataDir = baseDir;
-  const settingsFile = settingsFileOf(explicit('settings-file'), fallbackDataDir);
+  // An ephemeral run reads no saved settings unless a file is named: a CI run is the same on every machine.
+  const settingsFile = ephemeral && !explicit('settings-file') ? null : settingsFileOf(explicit('settings-file'), fallbackDataDir);
   const saved = settingsFile ? readSaved(settingsFile) : {};
   const pinned: Partial<Record<SettingKey, string>> = {};
   for (const [key, name] of Object.entries(SETTING_OPTIONS) as [SettingKey, StringOption][]) {
@@ -142,19 +170,33 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
     journal: onOff(explicit('journal'), true),
     unrouted: (unrouted?.value as UnroutedPolicy | undefined) ?? saved.unrouted ?? 'simulate',
     fixtures: values.fixtures ?? (env[SERVE_ENV.fixtures] ?? '').split(path.delimiter).filter((entry) => entry !== ''),
-    strict: values.strict ?? strictOf(env[SERVE_ENV.strict]),
+    strict: switchOn('strict'),
+    ephemeral,
+    readyJson: switchOn('ready-json'),
+    ...secretsOf(env),
     settingsFile,
     defaultDataDir: fallbackDataDir,
     pinned,
   };
 }
 
-/** `GATEHOUSE_STRICT`: 1/true/on or 0/false/off (unset: off). */
-function strictOf(value: string | undefined): boolean {
+/** A switch's environment variable: 1/true/on or 0/false/off (unset: off). */
+function switchOf(name: string, value: string | undefined): boolean {
   if (value === undefined || value === '') return false;
   if (['1', 'true', 'on'].includes(value.toLowerCase())) return true;
   if (['0', 'false', 'off'].includes(value.toLowerCase())) return false;
-  throw new UsageError(`${SERVE_ENV.strict} must be 1 or 0; got "${value}"`);
+  throw new UsageError(`${name} must be 1 or 0; got "${value}"`);
+}
+
+/** `GATEHOUSE_ADMIN_TOKEN` and `GATEHOUSE_TOKEN`, checked (never echoed: they are secrets). */
+function secretsOf(env: NodeJS.ProcessEnv): Pick<ServeOptions, 'adminToken' | 'token'> {
+  const adminToken = env[SERVE_SECRET_ENV.adminToken] || undefined;
+  const token = env[SERVE_SECRET_ENV.token] || undefined;
+  const adminProblem = adminToken === undefined ? undefined : adminTokenProblem(adminToken);
+  if (adminProblem) throw new UsageError(`${SERVE_SECRET_ENV.adminToken} ${adminProblem}`);
+  if (token !== undefined && !isTokenLike(token))
+    throw new UsageError(`${SERVE_SECRET_ENV.token} ${FIXED_TOKEN_RULE} (the value given does not look like a token)`);
+  return { ...(adminToken && { adminToken }), ...(token && { token }) };
 }
 
 /** `--settings-file PATH`, `off` for none, else `settings.json` in the default data dir. */

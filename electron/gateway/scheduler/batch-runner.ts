@@ -35,6 +35,11 @@ export class BatchRunner {
     await this.batches.settle();
   }
 
+  /** Takes a step now rather than at the next tick (the gateway's clock jumped forward); nothing while stopped. */
+  kick(): void {
+    if (this.timer) this.tick();
+  }
+
   private tick(): void {
     if (this.running) return;
     const signal = this.controller.signal;

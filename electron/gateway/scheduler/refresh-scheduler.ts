@@ -71,6 +71,14 @@ export class RefreshScheduler {
     this.start();
   }
 
+  /** The gateway's clock jumped forward: a planned scan now due runs at once (its timer counted real time). */
+  clockMoved(): void {
+    if (this.stopped || !this.timer || this.running || this.nextRunAt === null) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.schedule(Math.max(0, this.nextRunAt - this.options.clock.now()));
+  }
+
   /** Stops the timer and waits for a scan under way to finish its current refreshes. */
   async stop(): Promise<void> {
     this.stopped = true;

@@ -12,7 +12,7 @@ import { CONNECTION_LIMITS, markAuthenticated, markUpgraded, serverOptionsOf, ty
 import { installCors } from './cors.ts';
 import { credentialOf } from './credentials.ts';
 import { renderError } from './error-render.ts';
-import { installFaults } from './faults.ts';
+import { installFaults, type FaultCounters } from './faults.ts';
 import type { JournalRelay } from '../../../shared/journal.ts';
 import { installHostCheck } from './host-check.ts';
 import type { HostPolicy } from './host-names.ts';
@@ -20,6 +20,8 @@ import { installCallCounting } from './call-counting.ts';
 import { watchClients } from './call-context.ts';
 import { installJournal } from './journal-capture.ts';
 import { protocolOf } from './protocol.ts';
+import { installRequestIds, requestIdOf } from './request-ids.ts';
+import { REQUEST_ID_HEADER } from '../../../shared/test-ids.ts';
 import { shownPath } from './shown-path.ts';
 
 declare module 'fastify' {
@@ -53,6 +55,8 @@ export interface AppContext {
   /** Counts every API call of a known token for the usage dashboard (journal on or off). */
   readonly usageStats: Pick<UsageStatsService, 'count'>;
   readonly events: { emit(event: 'error', error: unknown): boolean };
+  /** The counted faults' attempts, per test id. */
+  readonly faults: FaultCounters;
 }
 
 /** A route family: a Fastify plugin that receives the gateway context. */
@@ -79,6 +83,9 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
     http: serverOptionsOf(limits),
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // request.id is the answer's x-request-id (the caller's plain one, else a new req_…).
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     // A URL Fastify cannot route (bad percent-encoding, an overlong path segment): answered in the caller's protocol, never echoed (it may carry ?key=).
     frameworkErrors: (error, request, reply) => {
       const message =
@@ -86,7 +93,7 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
           ? 'A path segment of the request URL is too long.'
           : 'The request URL is malformed (bad percent-encoding).';
       const { status, body } = renderError(protocolOf(request.url), invalid(message));
-      return (reply as FastifyReply).status(status).send(body);
+      return (reply as FastifyReply).header(REQUEST_ID_HEADER, request.id).status(status).send(body);
     },
   });
   installJsonParser(app);
@@ -103,6 +110,8 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
     },
   });
 
+  // First of all: every answer, a refusal of the Host check included, carries its x-request-id.
+  installRequestIds(app);
   // Before anything else reads the request: a foreign Host (DNS rebinding) is refused, and not journaled.
   installHostCheck(app, () => context.runtime.hosts);
   // From the arrival of each request on: a client that leaves aborts its call, however early (see call-context.ts).
@@ -163,7 +172,7 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
     return reply.status(status).send(body);
   });
 
-  installFaults(app);
+  installFaults(app, context.faults);
   for (const family of routes) await app.register(family, { context });
   return app;
 }

@@ -7,6 +7,7 @@ import { closeConnection, dropAbandoned } from './call-context.ts';
 import { protocolOf } from './protocol.ts';
 import { paceOfHeaders } from '../protocols/pace.ts';
 import { FAULTS, type Fault } from '../../../shared/test-values.ts';
+import { testIdOf } from '../../../shared/test-ids.ts';
 
 export { FAULTS, type Fault };
 
@@ -65,8 +66,7 @@ export function paceOf(request: FastifyRequest): number | undefined {
 }
 
 /** Installs the fault and latency hook for every gateway route except the portrait library, public and admin routes. */
-export function installFaults(app: FastifyInstance): void {
-  const attempts = new Map<string, { count: number; expires: number }>();
+export function installFaults(app: FastifyInstance, attempts: FaultCounters): void {
   const held = new Set<() => void>();
   // preClose, not onClose: the server waits for open connections before onClose hooks run, so held calls must go first.
   app.addHook('preClose', async () => {
@@ -85,7 +85,7 @@ export function installFaults(app: FastifyInstance): void {
       if (request.clientSignal?.aborted) return dropAbandoned(reply);
     }
     const requested = requestedFault(request);
-    if (!requested || !attemptFails(attempts, request, requested)) return;
+    if (!requested || !attempts.fails(request, requested)) return;
     (request as FastifyRequest & { gatehouseFault?: Fault }).gatehouseFault = requested.fault;
     switch (requested.fault) {
       case '429':
@@ -132,27 +132,60 @@ function hold(held: Set<() => void>, ms: number, signal: AbortSignal | undefined
   });
 }
 
-/** Counts this attempt; true when it is still one of the attempts that must fail. */
-function attemptFails(attempts: Map<string, { count: number; expires: number }>, request: FastifyRequest, requested: Requested) {
-  if (requested.times === undefined) return true;
-  const now = Date.now();
-  for (const [key, entry] of attempts) if (entry.expires < now) attempts.delete(key);
-  // "The same request": same token (whatever header carried it), method, URL with query, body and fault header.
-  const key = createHash('sha256')
-    .update(
-      JSON.stringify([
-        request.principal.tokenId,
-        request.method,
-        request.url,
-        request.body ?? null,
-        request.headers['x-gatehouse-fault'] ?? '',
-      ]),
-    )
-    .digest('hex');
-  const entry = attempts.get(key) ?? { count: 0, expires: now + ATTEMPT_TTL_MS };
-  entry.count += 1;
-  attempts.set(key, entry);
-  return entry.count <= requested.times;
+/** Most test ids whose fault counters are kept at once; past it the oldest test id's counters are forgotten (they start over). */
+export const MAX_FAULT_SCOPES = 10_000;
+
+/**
+ * The attempts of counted faults (`x-gatehouse-fault: 429*2`), per test id (`x-gatehouse-test-id`; calls naming none
+ * share one scope), so two tests running at once never share a counter; the testing API's reset clears them.
+ */
+export class FaultCounters {
+  private readonly scopes = new Map<string, Map<string, { count: number; expires: number }>>();
+
+  /** Counts this attempt; true when it is still one of the attempts that must fail. */
+  fails(request: FastifyRequest, requested: Requested): boolean {
+    if (requested.times === undefined) return true;
+    const now = Date.now();
+    const testId = testIdOf(request.headers) ?? '';
+    for (const [scopeId, scope] of this.scopes) {
+      for (const [key, entry] of scope) if (entry.expires < now) scope.delete(key);
+      if (scope.size === 0) this.scopes.delete(scopeId);
+    }
+    let scope = this.scopes.get(testId);
+    if (!scope) {
+      if (this.scopes.size >= MAX_FAULT_SCOPES) this.scopes.delete(this.scopes.keys().next().value!);
+      this.scopes.set(testId, (scope = new Map()));
+    }
+    // "The same request": same token (whatever header carried it), method, URL with query, body and fault header.
+    const key = createHash('sha256')
+      .update(
+        JSON.stringify([
+          request.principal.tokenId,
+          request.method,
+          request.url,
+          request.body ?? null,
+          request.headers['x-gatehouse-fault'] ?? '',
+        ]),
+      )
+      .digest('hex');
+    const entry = scope.get(key) ?? { count: 0, expires: now + ATTEMPT_TTL_MS };
+    entry.count += 1;
+    scope.set(key, entry);
+    return entry.count <= requested.times;
+  }
+
+  /** Forgets the counters of every test id, or of one (`''`: the calls that named none); answers how many requests were forgotten. */
+  reset(testId?: string): number {
+    if (testId !== undefined) {
+      const removed = this.scopes.get(testId)?.size ?? 0;
+      this.scopes.delete(testId);
+      return removed;
+    }
+    let removed = 0;
+    for (const scope of this.scopes.values()) removed += scope.size;
+    this.scopes.clear();
+    return removed;
+  }
 }
 
 /** The model a call names: a JSON body's `model`, a Gemini path `/models/{model}:method`, or a `?model=` query (realtime). */

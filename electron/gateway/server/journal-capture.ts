@@ -15,6 +15,7 @@ import type { Clock } from '../time.ts';
 import { CLIENT_CLOSED_STATUS } from './call-context.ts';
 import { requestBodyOf, TEXTUAL_CONTENT } from './journal-body.ts';
 import { protocolOf } from './protocol.ts';
+import { testIdOf } from '../../../shared/test-ids.ts';
 
 /** Request headers worth showing; credentials (authorization, x-api-key, x-goog-api-key, cookies) are never kept. */
 const SAFE_REQUEST_HEADER =
@@ -252,6 +253,10 @@ function recordOf(
     usage: usage && { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cost: usage.amountMicros / 1_000_000 },
     // A relayed stream's output is not read by the gateway: its first byte is the nearest it knows.
     firstOutputMs: timing ? (notes.firstOutputMs ?? timing.firstByteMs) : null,
+    ...idsOf(request),
+    // Who answered: a fixture, else a relay channel (its tries noted), else the simulator; none for a call refused before.
+    source: notes.fixtureLabel !== null ? 'fixture' : request.journalRelay ? 'relay' : request.principal ? 'simulate' : null,
+    fixture: notes.fixtureLabel,
     detail: {
       ...requestDetail(request, call),
       request: requestBodyOf(request),
@@ -259,10 +264,14 @@ function recordOf(
       response,
       timing,
       ...(notes.texts.length > 0 && { notes: notes.texts }),
-      ...(notes.fixtureLabel !== null && { fixture: notes.fixtureLabel }),
     },
     ...(request.journalRelay && { relay: request.journalRelay }),
   };
+}
+
+/** The test id a call named and the request id its answer carried. */
+function idsOf(request: FastifyRequest): { test_id: string | null; request_id: string } {
+  return { test_id: testIdOf(request.headers) ?? null, request_id: request.id };
 }
 
 /** The token, query (without credentials) and safe request headers of a call, for its entry's detail. */
@@ -298,6 +307,8 @@ function relayedSessionRecord(
     stream: false,
     error: opened ? null : 'No channel opened the realtime session (see the tries).',
     token: call.token,
+    ...idsOf(request),
+    source: 'relay',
     detail: { ...requestDetail(request, call), request: empty, responseHeaders: {}, response: empty, timing: null },
     relay,
   };

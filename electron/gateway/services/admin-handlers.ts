@@ -13,7 +13,6 @@ import type { UnroutedPolicy } from '../../../shared/settings.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { AccountsRepo } from '../storage/accounts-repo.ts';
 import type { JournalRepo } from '../storage/journal-repo.ts';
-import type { Clock } from '../time.ts';
 import { parseAssetAdminFilter, parseJournalFilter, parseTokenCreate, parseTokenUpdate } from './admin-input.ts';
 import type { AssetsService } from './assets.ts';
 import { readChannelInput } from './channel-input.ts';
@@ -38,6 +37,7 @@ import type { Tasks3dService } from './tasks3d.ts';
 import type { TokensService, TokenSummary } from './tokens.ts';
 import type { UsageStatsService } from './usage-stats.ts';
 import type { FixtureAdmin } from '../../../shared/fixtures.ts';
+import { advanceClock, clockState, resetGateway, type TestingContext } from './testing-admin.ts';
 
 /** What a handler receives: typed path parameters, and the raw query and body it must validate. */
 export interface AdminInput<K extends AdminRouteName> {
@@ -52,7 +52,7 @@ export type AdminHandler<K extends AdminRouteName> = (input: AdminInput<K>) => A
 export type AdminHandlers = { [K in AdminRouteName]: AdminHandler<K> };
 
 /** The parts of the gateway context the admin handlers use (the gateway context satisfies it). */
-export interface AdminContext extends LiveTargets {
+export interface AdminContext extends LiveTargets, TestingContext {
   readonly groups: GroupsService;
   readonly assets: AssetsService;
   readonly tokens: TokensService;
@@ -63,8 +63,6 @@ export interface AdminContext extends LiveTargets {
   readonly tasks3d: Pick<Tasks3dService, 'list' | 'lookup'>;
   readonly accounts: Pick<AccountsRepo, 'findByName'>;
   readonly secrets: SecretStore;
-  readonly dataDir: string;
-  readonly clock: Clock;
   readonly events: { emit(event: 'error', error: unknown): boolean };
   readonly runtime: LiveTargets['runtime'] & {
     readonly url: string | null;
@@ -82,7 +80,6 @@ export interface AdminContext extends LiveTargets {
   readonly settings: SettingsContext;
   readonly journal: JournalRecorder;
   readonly journalRepo: Pick<JournalRepo, 'list' | 'get' | 'clear'>;
-  readonly fixtures: FixtureAdmin;
 }
 
 /** Facts the handlers need beyond the context. */
@@ -246,6 +243,9 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       return testChannel(context.channels, channelIdOf(context.channels, params.channelId), model);
     },
     ...fixtureHandlers(context.fixtures),
+    reset: ({ body }) => resetGateway(context, body),
+    getClock: () => clockState(context.clock),
+    advanceClock: ({ body }) => advanceClock(context, body),
     listPrices: () => context.prices.list(),
     getPrice: ({ params }) => context.prices.get(params.model),
     setPrice: ({ params, body }) => context.prices.set(params.model, readPriceInput(body)),

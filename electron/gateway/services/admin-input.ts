@@ -1,4 +1,5 @@
 // Validates the admin API's own inputs (token creation and edits, account names, journal filters, asset list options); portrait bodies reuse portrait-input.
+import { MAX_TEST_ID_CHARS } from '../../../shared/test-ids.ts';
 import { ASSET_SORTS, TOKEN_MODELS_MAX, type AssetSort, type TokenCreateBody, type TokenUpdateBody } from '../../../shared/admin-api.ts';
 import { JOURNAL_FILTER_TEXT_LIMIT, JOURNAL_PROTOCOLS, type JournalProtocol, type JournalQuery } from '../../../shared/journal.ts';
 import { FIELD_LIMITS, tooLongMessage } from '../../../shared/field-limits.ts';
@@ -83,6 +84,10 @@ export function parseJournalFilter(query: Record<string, unknown>): Omit<Journal
   if (path !== undefined) filter.path = path.slice(0, JOURNAL_FILTER_TEXT_LIMIT);
   const q = text('q');
   if (q !== undefined) filter.q = q.slice(0, JOURNAL_FILTER_TEXT_LIMIT);
+  const testId = text('test_id');
+  if (testId !== undefined) filter.test_id = testId.slice(0, MAX_TEST_ID_CHARS);
+  const requestId = text('request_id');
+  if (requestId !== undefined) filter.request_id = requestId.slice(0, JOURNAL_FILTER_TEXT_LIMIT);
   for (const name of ['from', 'to'] as const) {
     const value = text(name);
     if (value === undefined) continue;

@@ -10,7 +10,7 @@ import { readGeneratedFile, storeGeneratedFile } from './generated-files.ts';
 import type { StorageLimits } from './storage-limits.ts';
 
 /** Files live in `<dataDir>/files/uploads/`. */
-const FILES_KIND = 'uploads';
+export const FILES_KIND = 'uploads';
 
 /** Longest file name kept (longer ones are cut). */
 export const MAX_FILENAME_CHARS = 255;

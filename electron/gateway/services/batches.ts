@@ -206,7 +206,8 @@ export class BatchesService {
     this.write(row, {
       ...batch,
       status: 'in_progress',
-      in_progress_at: seconds(this.deps.clock.now()),
+      // Stamped when it became due (not when the runner looked): a clock moved forward runs the batch as if time had passed.
+      in_progress_at: seconds(Math.min(this.deps.clock.now(), row.created_at + BATCH_PACE.validatingMs)),
       request_counts: { total: lines.length, completed: 0, failed: 0 },
     });
   }
@@ -246,7 +247,9 @@ export class BatchesService {
     if (!current || current.status !== 'in_progress') return; // Cancelled meanwhile: the next step finishes it.
     this.flights.close(row.batch_id);
     const next = { ...(JSON.parse(current.batch_json) as Json), request_counts: repo.counts(row.batch_id, lines.length) };
-    this.write(current, { ...next, status: 'finalizing', finalizing_at: seconds(this.deps.clock.now()) });
+    // As for in_progress_at: the moment the pace let the last line start, when that is already past.
+    const paced = Number(batch['in_progress_at']) * 1000 + Math.ceil((lines.length * 1000) / BATCH_PACE.linesPerSecond);
+    this.write(current, { ...next, status: 'finalizing', finalizing_at: seconds(Math.min(this.deps.clock.now(), paced)) });
   }
 
   /**

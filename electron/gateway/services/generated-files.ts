@@ -1,5 +1,5 @@
 // Files the simulator generates (images, 3D results) kept under the data dir and served by opaque, unguessable ids; links are never followed.
-import { constants, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { constants, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { lstat, open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBase62 } from '../ids.ts';
@@ -18,6 +18,11 @@ export function storeGeneratedFile(dataDir: string, kind: string, ext: string, b
   writeFileSync(path.join(dir, `${name}.tmp`), bytes, { mode: PRIVATE_FILE_MODE });
   renameSync(path.join(dir, `${name}.tmp`), path.join(dir, name));
   return name;
+}
+
+/** Removes every stored file of one kind (`<dataDir>/files/<kind>/`), for the testing API's data reset. */
+export function removeGeneratedFiles(dataDir: string, kind: string): void {
+  rmSync(path.join(dataDir, 'files', kind), { recursive: true, force: true });
 }
 
 /**

@@ -19,7 +19,7 @@ export const TASK3D_FORMATS = { glb: 'model/gltf-binary', obj: 'model/obj', stl:
 export type Task3dFormat = keyof typeof TASK3D_FORMATS;
 
 /** Result files live in `<dataDir>/files/3d/`. */
-const FILES_KIND = '3d';
+export const FILES_KIND = '3d';
 
 export interface Task3dInput {
   model: string;

@@ -74,6 +74,16 @@ export class TokensService {
     return { tokenId: publicId('tok'), secret: newTokenSecret(), input };
   }
 
+  /**
+   * Makes a secret given from outside (`GATEHOUSE_TOKEN`) a token of `account` (created when missing), stored hashed like
+   * any token; a secret already stored is left as it is (the same value works across restarts). Answers whether it was added.
+   */
+  ensureGiven(secret: string, account: string): boolean {
+    if (this.tokens.findByHash(hashToken(secret))) return false;
+    this.insert({ tokenId: publicId('tok'), secret, input: { account, name: 'GATEHOUSE_TOKEN' } });
+    return true;
+  }
+
   /** Writes a drafted token, creating its account on first use. */
   insert(draft: TokenDraft): TokenSummary {
     const { input, secret } = draft;

@@ -33,10 +33,15 @@ interface Row {
   /** The bodies' texts; null in entries recorded before migration 21 (their detail holds them) and for bodies kept without text. */
   request_text: string | null;
   response_text: string | null;
+  /** Null in entries recorded before migration 23 (their detail may name the fixture). */
+  test_id: string | null;
+  request_id: string | null;
+  source: JournalSummary['source'];
+  fixture: string | null;
 }
 
 const SUMMARY_COLUMNS =
-  "id, at, method, path, protocol, model, account, status, duration_ms, stream, error, COALESCE(token, json_extract(detail_json, '$.token')) AS token, input_tokens, output_tokens, amount_micros, first_output_ms";
+  "id, at, method, path, protocol, model, account, status, duration_ms, stream, error, COALESCE(token, json_extract(detail_json, '$.token')) AS token, input_tokens, output_tokens, amount_micros, first_output_ms, test_id, request_id, source, COALESCE(fixture, json_extract(detail_json, '$.fixture')) AS fixture";
 
 /** A body's text: its own column, or, in an entry recorded before migration 21, inside the detail. */
 const TEXT_OF = {
@@ -64,6 +69,10 @@ const summaryOf = (row: SummaryRow): JournalSummary => ({
       ? null
       : { inputTokens: row.input_tokens, outputTokens: row.output_tokens ?? 0, cost: (row.amount_micros ?? 0) / 1_000_000 },
   firstOutputMs: row.first_output_ms,
+  test_id: row.test_id,
+  request_id: row.request_id,
+  source: row.source,
+  fixture: row.fixture,
 });
 
 export class JournalRepo {
@@ -76,8 +85,9 @@ export class JournalRepo {
   insertMany(records: readonly JournalRecord[], limit: number): JournalSummary[] {
     const insert = this.db.prepare(
       `INSERT INTO journal (at, method, path, protocol, model, account, status, duration_ms, stream, error, detail_json, relay_json,
-         token, input_tokens, output_tokens, amount_micros, first_output_ms, request_text, response_text)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         token, input_tokens, output_tokens, amount_micros, first_output_ms, request_text, response_text, test_id, request_id, source,
+         fixture)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     return this.db.transaction(() => {
       let lastId = 0;
@@ -104,6 +114,10 @@ export class JournalRepo {
           summary.firstOutputMs ?? null,
           detail.request.text,
           detail.response.text,
+          summary.test_id ?? null,
+          summary.request_id ?? null,
+          summary.source ?? null,
+          summary.fixture ?? null,
         );
         lastId = Number(lastInsertRowid);
         return { id: lastId, ...summary };
@@ -131,6 +145,8 @@ export class JournalRepo {
     if (filter.path) add('instr(lower(path), lower(?)) > 0', filter.path);
     if (filter.from !== undefined) add('at >= ?', filter.from);
     if (filter.to !== undefined) add('at <= ?', filter.to);
+    if (filter.test_id !== undefined) add('test_id = ?', filter.test_id);
+    if (filter.request_id !== undefined) add('request_id = ?', filter.request_id);
     if (filter.q) {
       // Bounded: only the newest JOURNAL_SEARCH_SCAN calls the other filters match have their bodies read.
       const scanned = `id IN (SELECT id FROM journal ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ${JOURNAL_SEARCH_SCAN})`;
@@ -149,11 +165,11 @@ export class JournalRepo {
   get(id: number): JournalEntry | undefined {
     const row = this.db.prepare('SELECT * FROM journal WHERE id = ?').get(id) as Row | undefined;
     if (!row) return undefined;
-    const detail = JSON.parse(row.detail_json) as Partial<JournalDetail> & { token?: string | null };
-    const { token: detailToken, ...rest } = detail;
+    const detail = JSON.parse(row.detail_json) as Partial<JournalDetail> & { token?: string | null; fixture?: string };
+    const { token: detailToken, fixture: detailFixture, ...rest } = detail;
     const stored = rest as JournalDetail;
     return {
-      ...summaryOf(row),
+      ...summaryOf({ ...row, fixture: row.fixture ?? detailFixture ?? null }),
       ...stored,
       request: { ...stored.request, text: row.request_text ?? stored.request.text },
       response: { ...stored.response, text: row.response_text ?? stored.response.text },
@@ -162,7 +178,9 @@ export class JournalRepo {
     };
   }
 
-  clear(): number {
+  /** Removes every entry, or those of one test id; answers how many went. */
+  clear(testId?: string): number {
+    if (testId !== undefined) return this.db.prepare('DELETE FROM journal WHERE test_id = ?').run(testId).changes;
     return this.db.prepare('DELETE FROM journal').run().changes;
   }
 }

@@ -21,6 +21,7 @@ import { channelApi } from './019-channel-api.ts';
 import { unreadIndexes } from './020-unread-indexes.ts';
 import { journalTexts } from './021-journal-texts.ts';
 import { channelReadLimits } from './022-channel-read-limits.ts';
+import { journalTestIds } from './023-journal-test-ids.ts';
 import type { Db } from '../database.ts';
 
 /** One numbered schema step. */
@@ -59,4 +60,5 @@ export const migrations: readonly Migration[] = [
   unreadIndexes,
   journalTexts,
   channelReadLimits,
+  journalTestIds,
 ];

@@ -1,0 +1,21 @@
+// Every answer carries `x-request-id`: the caller's when it is a plain one (see shared/test-ids.ts), else a new `req_…`; the journal keeps it.
+import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import { CALLER_REQUEST_ID, REQUEST_ID_HEADER } from '../../../shared/test-ids.ts';
+import { publicId } from '../ids.ts';
+
+/** Fastify's `genReqId`: the request id of a request, as `request.id`. */
+export function requestIdOf(raw: IncomingMessage): string {
+  const given = raw.headers[REQUEST_ID_HEADER];
+  return typeof given === 'string' && CALLER_REQUEST_ID.test(given) ? given : publicId('req');
+}
+
+/**
+ * Puts the id on the answer before anything else runs: set on the raw response, it is kept by every way an answer is
+ * written (Fastify's send, an error, a stream's own writeHead, a hijacked reply).
+ */
+export function installRequestIds(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (!reply.raw.headersSent) reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
+  });
+}
