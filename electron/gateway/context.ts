@@ -240,7 +240,7 @@ export function createContext(options: ContextOptions): GatewayContext {
         createSimulateProviders({
           clock,
           media,
-          reviewer: options.reviewer ?? simulatedReviewer(options),
+          reviewer: options.reviewer ?? simulatedReviewer({ ...options, clock }),
           sim3dMs: options.sim3dMs,
           modelAliases: options.modelAliases ?? {},
         }),
