@@ -108,7 +108,9 @@ describe('the testing API', () => {
     for (const id of ['reset-a', 'reset-b']) {
       const answer = await scoped(id).chat.completions.create(ask);
       assert.equal(answer.choices[0]?.message.content, 'from a fixture');
-      assert.ok((await failure(scoped(id, { 'x-gatehouse-fault': '429*1' }).chat.completions.create(CHAT))) instanceof OpenAI.RateLimitError);
+      assert.ok(
+        (await failure(scoped(id, { 'x-gatehouse-fault': '429*1' }).chat.completions.create(CHAT))) instanceof OpenAI.RateLimitError,
+      );
     }
     assert.equal((await journal('test_id=reset-a'))[1]?.source, 'fixture');
 
@@ -121,7 +123,9 @@ describe('the testing API', () => {
     assert.notEqual(simulated.choices[0]?.message.content, 'from a fixture', 'A’s fixture is gone');
     assert.equal((await scoped('reset-b').chat.completions.create(ask)).choices[0]?.message.content, 'from a fixture');
     // A's counter started over: its first attempt fails again; B's is still spent.
-    assert.ok((await failure(scoped('reset-a', { 'x-gatehouse-fault': '429*1' }).chat.completions.create(CHAT))) instanceof OpenAI.RateLimitError);
+    assert.ok(
+      (await failure(scoped('reset-a', { 'x-gatehouse-fault': '429*1' }).chat.completions.create(CHAT))) instanceof OpenAI.RateLimitError,
+    );
     assert.equal((await scoped('reset-b', { 'x-gatehouse-fault': '429*1' }).chat.completions.create(CHAT)).object, 'chat.completion');
 
     const refused = await admin('POST', '/reset', { test_id: 'reset-a', data: true });
@@ -169,8 +173,12 @@ describe('the testing API', () => {
     }
     const portrait = portraitClient(gw.url, gw.token);
     const group = dataOf(await portrait.createGroup({ name: 'clock' }));
-    const asset = dataOf(await portrait.createAsset({ group_id: group.group_id, url: 'https://cdn.example.com/clock.png', asset_type: 'Image' }));
-    const scanned = dataOf(await portrait.createAsset({ group_id: group.group_id, url: 'https://cdn.example.com/scan.png', asset_type: 'Image' }));
+    const asset = dataOf(
+      await portrait.createAsset({ group_id: group.group_id, url: 'https://cdn.example.com/clock.png', asset_type: 'Image' }),
+    );
+    const scanned = dataOf(
+      await portrait.createAsset({ group_id: group.group_id, url: 'https://cdn.example.com/scan.png', asset_type: 'Image' }),
+    );
     assert.equal(dataOf(await portrait.getAsset(asset.asset_id)).status, 'Processing');
     const task = (await request(`${gw.url}/v1/3d/generations`, 'POST', { token: gw.token, body: { prompt: 'a teapot' } })).body;
     const background = await client().responses.create({ model: 'sim-chat', input: 'later', background: true });
@@ -210,13 +218,10 @@ describe('the testing API', () => {
     assert.ok((await failure(expiringClient.models.list())) instanceof OpenAI.PermissionDeniedError, 'the token expired');
     // The scan's timer counted real time; the advance ran it at once: the asset no call asked about has its verdict in
     // the list (which is refreshed only by a query of that asset, or by the scan).
-    await eventually(
-      async () => {
-        const listed = dataOf(await portrait.listAssets(`?group_id=${group.group_id}&page_size=100`)).items;
-        return listed.find((item: { asset_id: string }) => item.asset_id === scanned.asset_id)?.status === 'Active';
-      },
-      'the background scan after the advance',
-    );
+    await eventually(async () => {
+      const listed = dataOf(await portrait.listAssets(`?group_id=${group.group_id}&page_size=100`)).items;
+      return listed.find((item: { asset_id: string }) => item.asset_id === scanned.asset_id)?.status === 'Active';
+    }, 'the background scan after the advance');
     // A batch moves a step per runner tick, each step as far as the advanced clock allows: no further advance needed.
     const completed = await eventually(async () => {
       const now = await client().batches.retrieve(batch.id);

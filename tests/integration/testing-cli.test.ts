@@ -14,7 +14,7 @@ const TOKEN = 'sk-ci-fixed-token-0123456789abcdef';
 const readyOf = (server: ServeProcess) =>
   eventually(() => {
     const line = server.stdout.find((item) => item.startsWith('{'));
-    return line && (JSON.parse(line) as Record<string, string | null>);
+    return line === undefined ? undefined : (JSON.parse(line) as Record<string, string | null>);
   }, 'the --ready-json line');
 
 describe('serve for CI', () => {

@@ -44,7 +44,7 @@ export const SERVE_SECRET_ENV = {
 } as const;
 
 /** The switches among the options (no value; their environment variables take 1/0). */
-const SWITCHES = ['strict', 'ephemeral', 'ready-json'] as const;
+type Switch = 'strict' | 'ephemeral' | 'ready-json';
 
 /** The option that sets each saved setting. */
 const SETTING_OPTIONS = {
@@ -98,7 +98,7 @@ export interface ServeOptions {
 }
 
 /** The options that take one string (`--fixtures` repeats, the switches take none). */
-type StringOption = Exclude<keyof typeof SERVE_ENV, 'fixtures' | (typeof SWITCHES)[number]>;
+type StringOption = Exclude<keyof typeof SERVE_ENV, 'fixtures' | Switch>;
 
 const SERVE_FLAGS = {
   ...(Object.fromEntries(Object.keys(SERVE_ENV).map((name) => [name, { type: 'string' }])) as Record<
@@ -124,7 +124,7 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
     const fromEnv = env[SERVE_ENV[name]];
     return fromEnv !== undefined && fromEnv !== '' ? { value: fromEnv, from: SERVE_ENV[name] } : undefined;
   };
-  const switchOn = (name: (typeof SWITCHES)[number]) => values[name] ?? switchOf(SERVE_ENV[name], env[SERVE_ENV[name]]);
+  const switchOn = (name: Switch) => values[name] ?? switchOf(SERVE_ENV[name], env[SERVE_ENV[name]]);
   const ephemeral = switchOn('ephemeral');
   if (ephemeral && explicit('data-dir'))
     throw new UsageError(`--ephemeral makes a temporary data dir: it cannot be used with ${explicit('data-dir')!.from}`);
