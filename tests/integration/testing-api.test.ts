@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import OpenAI, { toFile } from 'openai';
+import { manualClock } from '../helpers/clock.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { dataOf, portraitClient } from '../helpers/portrait.ts';
@@ -34,8 +35,9 @@ describe('the testing API', () => {
     );
 
   before(async () => {
-    // The real system clock under the offset: only the testing API moves it here.
-    gw = await startGateway({ simReviewMs: REVIEW_MS, sim3dMs: SIM_3D_MS, refreshIntervalMs: SCAN_MS });
+    // A base clock that stands still: only the testing API's advance moves the gateway's time here, so what does not
+    // move without it stays put however slow the machine is.
+    gw = await startGateway({ clock: manualClock(), simReviewMs: REVIEW_MS, sim3dMs: SIM_3D_MS, refreshIntervalMs: SCAN_MS });
   });
   after(() => gw.stop());
 
@@ -204,6 +206,7 @@ describe('the testing API', () => {
     assert.equal(dataOf(await portrait.getAsset(asset.asset_id)).status, 'Processing');
     assert.notEqual((await request(`${gw.url}/v1/3d/generations/${task.task_id}`, 'GET', { token: gw.token })).body.status, 'SUCCESS');
     assert.notEqual((await client().responses.retrieve(background.id)).status, 'completed');
+    assert.equal((await client().batches.retrieve(batch.id)).status, 'validating');
 
     const advanced = await admin('POST', '/clock/advance', { ms: SCAN_MS });
     assert.equal(advanced.status, 200, JSON.stringify(advanced.body));
