@@ -1,9 +1,12 @@
 // Integration tests of the testing API: x-request-id on every answer, test ids on journal entries and fault counters, journal filters, POST /admin/api/reset and the clock.
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import OpenAI, { toFile } from 'openai';
+import WebSocket from 'ws';
 import { manualClock } from '../helpers/clock.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
@@ -63,7 +66,13 @@ describe('the testing API', () => {
       .withResponse();
     for await (const _chunk of stream.data);
     assert.equal(stream.response.headers.get('x-request-id'), 'rid-stream');
-    const health = await fetch(`${gw.url}/health`);
+    const socket = new WebSocket(`${gw.url.replace('http', 'ws')}/v1/realtime?model=gpt-realtime`, {
+      headers: { authorization: `Bearer ${gw.token}`, 'x-request-id': 'rid-realtime' },
+    });
+    const [upgrade] = (await once(socket, 'upgrade')) as [IncomingMessage];
+    assert.equal(upgrade.headers['x-request-id'], 'rid-realtime', 'the realtime upgrade’s 101 too');
+    socket.close();
+    const health = await fetch(`${gw.url}/healthz`);
     assert.match(health.headers.get('x-request-id') ?? '', /^req_/);
     const adminAnswer = await admin('GET', '/clock');
     assert.match(adminAnswer.headers.get('x-request-id') ?? '', /^req_/);

@@ -12,10 +12,17 @@ export function requestIdOf(raw: IncomingMessage): string {
 
 /**
  * Puts the id on the answer before anything else runs: set on the raw response, it is kept by every way an answer is
- * written (Fastify's send, an error, a stream's own writeHead, a hijacked reply).
+ * written (Fastify's send, an error, a stream's own writeHead, a hijacked reply); a WebSocket upgrade's 101 gets it too.
  */
 export function installRequestIds(app: FastifyInstance): void {
+  const ofUpgrade = new WeakMap<IncomingMessage, string>();
   app.addHook('onRequest', async (request, reply) => {
-    if (!reply.raw.headersSent) reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
+    if (request.ws) ofUpgrade.set(request.raw, request.id);
+    else if (!reply.raw.headersSent) reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
+  });
+  // A WebSocket upgrade is answered by the socket server itself: its 101 gets the header there.
+  app.websocketServer.on('headers', (headers: string[], raw: IncomingMessage) => {
+    const id = ofUpgrade.get(raw);
+    if (id !== undefined) headers.push(`${REQUEST_ID_HEADER}: ${id}`);
   });
 }
