@@ -122,7 +122,8 @@ export class JournalRepo {
         lastId = Number(lastInsertRowid);
         return { id: lastId, ...summary };
       });
-      // Ids are given in order and never reused, and entries leave only oldest first or all at once: the newest `limit` are the last `limit` ids.
+      // Ids are given in order and never reused: the newest `limit` entries are among the last `limit` ids (fewer when a
+      // test id's entries were reset), so the journal never holds more than `limit`.
       this.db.prepare('DELETE FROM journal WHERE id <= ?').run(lastId - limit);
       return added;
     })();
