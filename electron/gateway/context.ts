@@ -250,6 +250,7 @@ export function createContext(options: ContextOptions): GatewayContext {
           created: Math.floor(clock.now() / 1000),
           fixtures,
           strict: options.strict ?? false,
+          clock,
         },
       ),
   );

@@ -1,6 +1,7 @@
 // Chooses the provider bundle of each call: relay when channels of the caller's kind serve its model, translated chat when only other kinds do (other endpoints refuse), else the simulator (or a "not found" under --unrouted reject).
 import { GatewayError } from '../errors.ts';
 import { FixtureChoice } from './fixtures/choice.ts';
+import { ScriptedWork } from './fixtures/scripted-work.ts';
 import type { FixtureStore } from './fixtures/store.ts';
 import { RelayCatalogue } from './relay/catalogue.ts';
 import { relayBundle } from './relay/index.ts';
@@ -11,6 +12,7 @@ import { wireOfCall } from './relay/wires.ts';
 import type { CallContext, ChannelDirectory, ModelCatalogue, ProviderBundle, ProviderSelector } from './types.ts';
 
 import type { UnroutedPolicy } from '../../../shared/settings.ts';
+import { systemClock, type Clock } from '../time.ts';
 
 /** What happens to a model no channel serves (a saved setting too, so its values live in shared/settings.ts). */
 export { UNROUTED_POLICIES, type UnroutedPolicy } from '../../../shared/settings.ts';
@@ -26,6 +28,8 @@ export interface RoutingOptions {
   fixtures?: FixtureStore;
   /** `--strict`: a call no fixture matches is refused (a request's `x-gatehouse-strict` header overrides it). */
   strict?: boolean;
+  /** The gateway's clock, on which scripted portrait reviews and 3D tasks run (default the system clock). */
+  clock?: Clock;
 }
 
 export class ProviderChoice implements ProviderSelector {
@@ -43,18 +47,22 @@ export class ProviderChoice implements ProviderSelector {
     this.catalogue = this.channels
       ? new RelayCatalogue(this.channels, this.unrouted === 'simulate' ? simulate.models : null, created)
       : simulate.models;
-    this.general = this.channels ? { ...simulate, models: this.catalogue } : simulate;
-    this.fixtures = options.fixtures && new FixtureChoice(options.fixtures, options.strict ?? false);
+    const general = this.channels ? { ...simulate, models: this.catalogue } : simulate;
+    // Scripted assets and tasks are checked later through the general bundle (the background scan has no call).
+    const work = options.fixtures && new ScriptedWork(options.clock ?? systemClock);
+    this.general = work ? work.wrap(general) : general;
+    this.fixtures = options.fixtures && work && new FixtureChoice(options.fixtures, options.strict ?? false, work);
   }
 
   /**
    * The bundle that answers `call` for `model`, asking in order: fixtures, relay channels, the simulator. Background work
-   * and calls naming no model get the simulator (with every model listed).
+   * and calls naming no model get the simulator (with every model listed); a portrait call (which names none) asks fixtures first.
    */
   for(call?: CallContext, model?: string): ProviderBundle {
-    if (!call || model === undefined) return this.general;
-    const scripted = this.fixtures?.decide(call, model, this.general);
+    if (!call || (model === undefined && call.protocol !== 'portrait')) return this.general;
+    const scripted = this.fixtures?.decide(call, model ?? '', this.general);
     if (scripted) return 'answer' in scripted ? scripted.answer : refusingBundle(() => scripted.refuse, this.catalogue);
+    if (model === undefined) return this.general;
     const routed = this.routed(call, model);
     // A realtime session is one call of many answers: fixtures are asked at each of its responses.
     return this.fixtures && call.protocol === 'realtime' ? this.fixtures.session(call, model, routed) : routed;

@@ -48,10 +48,15 @@ export class AssetsService {
     const { assets, groups, providers, clock } = this.deps;
     const group = groups.find(accountId, input.groupId);
     if (!group) throw notFound(MESSAGES.groupNotFound, 'group_id');
-    const ref: ReviewerRef = this.deps.reviewers?.current() ?? { channelId: null, label: 'simulated' };
+    // A fixture answering the call wins over the service channels (its review is scripted, no upstream is asked).
+    const bundle = providers.for(call);
+    const ref: ReviewerRef =
+      bundle.fixture !== undefined
+        ? { channelId: null, label: `fixture ${bundle.fixture.slice(0, 120)}` }
+        : (this.deps.reviewers?.current() ?? { channelId: null, label: 'simulated' });
     let upstreamId: string;
     try {
-      const reviewer = ref.channelId === null ? providers.for(call).reviewer : await this.deps.reviewers!.of(ref.channelId);
+      const reviewer = ref.channelId === null ? bundle.reviewer : await this.deps.reviewers!.of(ref.channelId);
       const groupUpstreamId = ref.channelId === null ? undefined : await this.remoteGroupOf(reviewer, group, ref.channelId);
       ({ upstreamId } = await reviewer.submit({
         url: input.url,
@@ -62,6 +67,8 @@ export class AssetsService {
     } catch (error) {
       // A remote group removed upstream is forgotten, so the next registration creates it again.
       if (error instanceof UpstreamGroupMissing && ref.channelId !== null) this.deps.remoteGroups?.forget(group.id, ref.channelId);
+      // A fixture's scripted error (or a strict-mode refusal) reaches the caller as it is.
+      if (error instanceof GatewayError) throw error;
       const detail = error instanceof UpstreamError ? `: ${error.message}` : '';
       throw new GatewayError('upstream_failed', `${MESSAGES.upstreamFailed}${detail}`);
     }

@@ -57,8 +57,10 @@ export class Tasks3dService {
     let route: Awaited<ReturnType<Mesh3dChannels['forModel']>>;
     let submitted: Awaited<ReturnType<Mesh3dProvider['submit']>>;
     try {
-      route = await this.deps.mesh3dChannels?.forModel(input.model);
-      submitted = await (route?.mesh3d ?? this.deps.providers.for(call, input.model).mesh3d).submit(input, call);
+      // A fixture answering the call wins over the platform channels.
+      const bundle = this.deps.providers.for(call, input.model);
+      route = bundle.fixture === undefined ? await this.deps.mesh3dChannels?.forModel(input.model) : undefined;
+      submitted = await (route?.mesh3d ?? bundle.mesh3d).submit(input, call);
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
       throw new GatewayError('upstream_failed', `The 3D upstream refused the task: ${error.message}`);
