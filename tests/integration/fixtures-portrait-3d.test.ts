@@ -254,6 +254,8 @@ describe('portrait and 3D fixture validation', () => {
         { match: { asset_type: 'Picture', url: { regex: '(a+)+$' } }, response: { review: { status: 'Active', reason: 'x' } } },
         { match: { endpoint: '3d' }, response: { task3d: { status: 'SUCCESS', progress: [50, 10], file: 'missing.glb' } } },
         { match: { endpoint: '3d' }, response: { review: { status: 'Active' } } },
+        { response: { review: { status: 'Failed', delay_ms: 86_400_001 } } },
+        { response: { task3d: { status: 'SUCCESS', progress: Array.from({ length: 101 }, () => 100) } } },
       ]),
     );
     const error = await startGateway({ dataDir: dirs.fresh(), fixtures: [file] }).then(
@@ -270,6 +272,8 @@ describe('portrait and 3D fixture validation', () => {
       'bad.json#2 response.task3d.progress[1]',
       'bad.json#2 response.task3d.file',
       'bad.json#3 response',
+      'bad.json#4 response.review.delay_ms',
+      'bad.json#5 response.task3d.progress',
     ]);
     assert.match(error.message, /bad\.json#0 response\.review\.status: must be "Active" or "Failed"; got "Rejected"/);
     assert.match(error.message, /nests quantifiers/);
