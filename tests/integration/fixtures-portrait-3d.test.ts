@@ -187,6 +187,26 @@ describe('portrait review and 3D fixtures', () => {
     assert.deepEqual([betaDone.status, betaDone.failure_reason], ['FAILURE', 'beta says no']);
   });
 
+  test('the journal names the fixture, and strict mode refuses an unmatched registration and task naming the closest fixture', async () => {
+    await createAsset('https://cdn.example.com/banned/journal.png');
+    const entries = (await admin('GET', '/journal?path=/v1/portrait/assets')).body.items as { id: number }[];
+    assert.equal((await admin('GET', `/journal/${entries[0]!.id}`)).body.fixture, 'banned faces');
+    const strict = { 'x-gatehouse-strict': '1' };
+    const total = async () => dataOf(await call('GET', '/v1/portrait/assets?page_size=1')).total;
+    const before = await total();
+    const asset = await request(`${gw.url}/v1/portrait/assets`, 'POST', {
+      token: gw.token,
+      headers: strict,
+      body: { group_id: groupId, url: 'https://cdn.example.com/people/unscripted.png', asset_type: 'Image' },
+    });
+    assert.equal(asset.body.success, false);
+    assert.match(asset.body.message, /No fixture matched this portrait call \(strict mode\)\. The closest is .*url/);
+    const task = await request(`${gw.url}/v1/3d/generations`, 'POST', { token: gw.token, headers: strict, body: { prompt: 'a lamp' } });
+    assert.equal(task.status, 404);
+    assert.match(task.body.error.message, /No fixture matched this 3d call \(strict mode\)/);
+    assert.equal(await total(), before, 'nothing was registered');
+  });
+
   test('the admin API refuses a 3D fixture naming a file, naming the field', async () => {
     const refused = await admin('POST', '/fixtures', {
       fixtures: [{ match: { endpoint: '3d' }, response: { task3d: { status: 'SUCCESS', file: 'teapot.glb' } } }],
