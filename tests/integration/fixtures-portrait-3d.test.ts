@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { FixturesError } from '../../electron/gateway/index.ts';
+import { openFileStore } from '../../electron/gateway/secrets/file-store.ts';
 import { manualClock, type ManualClock } from '../helpers/clock.ts';
 import { request, startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
 import { dataOf } from '../helpers/portrait.ts';
@@ -297,5 +298,62 @@ describe('portrait and 3D fixture validation', () => {
     ]);
     assert.match(error.message, /bad\.json#0 response\.review\.status: must be "Active" or "Failed"; got "Rejected"/);
     assert.match(error.message, /nests quantifiers/);
+  });
+});
+
+describe('fixtures decide before the portrait and 3D service channels', () => {
+  const dirs = tempDirs();
+  let remote: TestGateway;
+  let front: TestGateway;
+  let groupId: string;
+  const send = (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
+    request(`${front.url}${url}`, method, { token: front.token, headers, ...(body !== undefined && { body }) });
+  const remoteTotal = async () =>
+    dataOf(await request(`${remote.url}/v1/portrait/assets?page_size=1`, 'GET', { token: remote.token })).total;
+
+  before(async () => {
+    remote = await startGateway({ simReviewMs: 0 });
+    const dataDir = dirs.fresh();
+    front = await startGateway({ dataDir, secrets: openFileStore(dataDir), refreshIntervalMs: 3_600_000 });
+    const added = await request(`${front.url}/admin/api/channels`, 'POST', {
+      token: front.gateway.adminToken,
+      body: { name: 'team-platform', kind: 'platform', base_url: remote.url, models: 'remote-3d=sim-3d', key: remote.token },
+    });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    front.gateway.context.fixtures.add([
+      { match: { url: 'scripted' }, response: { review: { status: 'Failed', reason: 'scripted here' } } },
+      { match: { input: 'scripted' }, response: { task3d: { status: 'FAILURE', reason: 'scripted here' } } },
+    ]);
+    groupId = dataOf(await send('POST', '/v1/portrait/groups', { name: 'front' })).group_id;
+  });
+  after(async () => {
+    await front.stop({ keepData: true });
+    await remote.stop();
+    dirs.removeAll();
+  });
+
+  test('a scripted asset and task never reach the channel; under strict mode an unmatched one is refused, not relayed', async () => {
+    const remoteBefore = await remoteTotal();
+    const asset = dataOf(
+      await send('POST', '/v1/portrait/assets', { group_id: groupId, url: 'https://cdn.example.com/scripted.png', asset_type: 'Image' }),
+    );
+    const seen = dataOf(await send('GET', `/v1/portrait/assets/${asset.asset_id}`));
+    assert.deepEqual([seen.status, seen.failure_reason], ['Failed', 'scripted here']);
+    const task = (await send('POST', '/v1/3d/generations', { model: 'remote-3d', prompt: 'scripted vase' })).body;
+    assert.deepEqual([task.status, task.failure_reason], ['FAILURE', 'scripted here']);
+
+    const strict = { 'x-gatehouse-strict': '1' };
+    const refused = await send(
+      'POST',
+      '/v1/portrait/assets',
+      { group_id: groupId, url: 'https://cdn.example.com/other.png', asset_type: 'Image' },
+      strict,
+    );
+    assert.match(refused.body.message, /No fixture matched this portrait call \(strict mode\)/);
+    const refusedTask = await send('POST', '/v1/3d/generations', { model: 'remote-3d', prompt: 'a lamp' }, strict);
+    assert.equal(refusedTask.status, 404);
+    assert.equal(await remoteTotal(), remoteBefore, 'nothing was registered on the channel');
+    const remoteTasks = remote.gateway.context.db.prepare('SELECT COUNT(*) AS n FROM tasks3d').get() as { n: number };
+    assert.equal(remoteTasks.n, 0, 'no task was created on the channel');
   });
 });

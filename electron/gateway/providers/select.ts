@@ -61,7 +61,10 @@ export class ProviderChoice implements ProviderSelector {
   for(call?: CallContext, model?: string): ProviderBundle {
     if (!call || (model === undefined && call.protocol !== 'portrait')) return this.general;
     const scripted = this.fixtures?.decide(call, model ?? '', this.general);
-    if (scripted) return 'answer' in scripted ? scripted.answer : refusingBundle(() => scripted.refuse, this.catalogue);
+    if (scripted)
+      return 'answer' in scripted
+        ? scripted.answer
+        : { ...refusingBundle(() => scripted.refuse, this.catalogue), fixture: { refused: true } };
     if (model === undefined) return this.general;
     const routed = this.routed(call, model);
     // A realtime session is one call of many answers: fixtures are asked at each of its responses.

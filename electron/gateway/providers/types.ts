@@ -89,8 +89,8 @@ export interface ModelCatalogue {
 export interface ProviderBundle {
   /** Which face answers: the offline emulator, or a real upstream. */
   readonly mode: 'simulate' | 'relay';
-  /** Fixtures only: the label of the fixture answering the call (the portrait and 3D services then ask no service channel). */
-  readonly fixture?: string;
+  /** Fixtures only: the call is decided by fixtures, answered by the fixture so labelled or refused under strict mode (the portrait and 3D services then ask no service channel). */
+  readonly fixture?: { label: string } | { refused: true };
   readonly chat: ChatProvider;
   readonly embeddings: EmbeddingsProvider;
   readonly rerank: RerankProvider;

@@ -48,12 +48,11 @@ export class AssetsService {
     const { assets, groups, providers, clock } = this.deps;
     const group = groups.find(accountId, input.groupId);
     if (!group) throw notFound(MESSAGES.groupNotFound, 'group_id');
-    // A fixture answering the call wins over the service channels (its review is scripted, no upstream is asked).
+    // Fixtures decide before the service channels: a scripted review asks no upstream, a strict-mode miss is refused.
     const bundle = providers.for(call);
-    const ref: ReviewerRef =
-      bundle.fixture !== undefined
-        ? { channelId: null, label: `fixture ${bundle.fixture.slice(0, 120)}` }
-        : (this.deps.reviewers?.current() ?? { channelId: null, label: 'simulated' });
+    const ref: ReviewerRef = bundle.fixture
+      ? { channelId: null, label: 'label' in bundle.fixture ? `fixture ${bundle.fixture.label.slice(0, 120)}` : 'simulated' }
+      : (this.deps.reviewers?.current() ?? { channelId: null, label: 'simulated' });
     let upstreamId: string;
     try {
       const reviewer = ref.channelId === null ? bundle.reviewer : await this.deps.reviewers!.of(ref.channelId);

@@ -57,7 +57,7 @@ export class Tasks3dService {
     let route: Awaited<ReturnType<Mesh3dChannels['forModel']>>;
     let submitted: Awaited<ReturnType<Mesh3dProvider['submit']>>;
     try {
-      // A fixture answering the call wins over the platform channels.
+      // Fixtures decide before the platform channels (a scripted task, or a strict-mode refusal).
       const bundle = this.deps.providers.for(call, input.model);
       route = bundle.fixture === undefined ? await this.deps.mesh3dChannels?.forModel(input.model) : undefined;
       submitted = await (route?.mesh3d ?? bundle.mesh3d).submit(input, call);
