@@ -357,3 +357,53 @@ describe('fixtures decide before the portrait and 3D service channels', () => {
     assert.equal(remoteTasks.n, 0, 'no task was created on the channel');
   });
 });
+
+describe('the testing API clock moves scripted reviews and 3D tasks', () => {
+  let gw: TestGateway;
+  const send = (method: string, url: string, body?: unknown) =>
+    request(`${gw.url}${url}`, method, { token: gw.token, ...(body !== undefined && { body }) });
+  const admin = (method: string, url: string, body?: unknown) =>
+    request(`${gw.url}/admin/api${url}`, method, { token: gw.gateway.adminToken, ...(body !== undefined && { body }) });
+  before(async () => {
+    // A base clock that stands still: only POST /admin/api/clock/advance moves the gateway's time here.
+    gw = await startGateway({ clock: manualClock(), refreshIntervalMs: 3_600_000 });
+  });
+  after(() => gw.stop());
+
+  test('an advance past the delay makes a Submitted asset reach its verdict and a task end SUCCESS, with no waiting', async () => {
+    const added = await admin('POST', '/fixtures', {
+      fixtures: [
+        { match: { url: 'advance' }, response: { review: { status: 'Failed', reason: 'seen after the advance', delay_ms: 600_000 } } },
+        { match: { input: 'advance' }, response: { task3d: { status: 'SUCCESS', progress: [0, 30, 60], duration_ms: 900_000 } } },
+      ],
+    });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    const group = dataOf(await send('POST', '/v1/portrait/groups', { name: 'advance' })).group_id;
+    const asset = dataOf(
+      await send('POST', '/v1/portrait/assets', { group_id: group, url: 'https://cdn.example.com/advance.png', asset_type: 'Image' }),
+    );
+    const task = (await send('POST', '/v1/3d/generations', { prompt: 'advance a cube' })).body;
+    assert.equal(asset.status, 'Submitted');
+    assert.deepEqual([task.status, task.progress], ['SUBMITTED', '0%']);
+    assert.equal(dataOf(await send('GET', `/v1/portrait/assets/${asset.asset_id}`)).status, 'Processing');
+
+    assert.equal((await admin('POST', '/clock/advance', { ms: 300_000 })).status, 200);
+    assert.deepEqual(
+      [
+        (await send('GET', `/v1/3d/generations/${task.task_id}`)).body.status,
+        (await send('GET', `/v1/3d/generations/${task.task_id}`)).body.progress,
+      ],
+      ['IN_PROGRESS', '30%'],
+    );
+    assert.equal(dataOf(await send('GET', `/v1/portrait/assets/${asset.asset_id}`)).status, 'Processing');
+
+    const advanced = await admin('POST', '/clock/advance', { ms: 600_000 });
+    assert.equal(advanced.body.offset_ms, 900_000);
+    const failed = dataOf(await send('GET', `/v1/portrait/assets/${asset.asset_id}`));
+    assert.deepEqual([failed.status, failed.failure_reason], ['Failed', 'seen after the advance']);
+    const done = (await send('GET', `/v1/3d/generations/${task.task_id}`)).body;
+    assert.equal(done.status, 'SUCCESS');
+    assert.equal(done.files.length, 1, "no file scripted: the simulator's mesh");
+    assert.equal((await fetch(done.files[0].url)).status, 200);
+  });
+});
