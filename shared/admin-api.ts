@@ -308,6 +308,10 @@ export interface AdminApi {
   addFixtures: AdminRoute<None, None, unknown, { added: FixtureListing[] }>;
   /** Removes the runtime fixtures (all, or those of `test_id`); file fixtures stay. */
   removeFixtures: AdminRoute<None, { test_id?: string }, undefined, { removed: number }>;
+  /** Replaces one runtime fixture in place by the body (one fixture as written, its `test_id` included); 400 naming each problem, 404 for a file fixture or an unknown id. */
+  updateFixture: AdminRoute<{ fixtureId: string }, None, unknown, FixtureListing>;
+  /** Removes one runtime fixture; 404 for a file fixture or an unknown id. */
+  removeFixture: AdminRoute<{ fixtureId: string }, None, undefined, { removed: 1 }>;
   /** Starts the times and sequence counters over (all, or those of `test_id`). */
   resetFixtureCounters: AdminRoute<None, None, { test_id?: string } | undefined, { reset: true }>;
   /** The testing API: clears the journal, runtime fixtures, sequence and fault counters (all, or one test id's), and with `data` the stored data. */
@@ -366,6 +370,8 @@ export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMeth
   listFixtures: { method: 'GET', path: `${ADMIN_API_PREFIX}/fixtures` },
   addFixtures: { method: 'POST', path: `${ADMIN_API_PREFIX}/fixtures` },
   removeFixtures: { method: 'DELETE', path: `${ADMIN_API_PREFIX}/fixtures` },
+  updateFixture: { method: 'PUT', path: `${ADMIN_API_PREFIX}/fixtures/:fixtureId` },
+  removeFixture: { method: 'DELETE', path: `${ADMIN_API_PREFIX}/fixtures/:fixtureId` },
   resetFixtureCounters: { method: 'POST', path: `${ADMIN_API_PREFIX}/fixtures/reset-counters` },
   reset: { method: 'POST', path: `${ADMIN_API_PREFIX}/reset` },
   getClock: { method: 'GET', path: `${ADMIN_API_PREFIX}/clock` },

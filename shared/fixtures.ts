@@ -24,6 +24,10 @@ export interface FixtureAdmin {
   list(testId?: string): FixtureListing[];
   /** Removes runtime fixtures (all, or one test id's); answers how many. */
   remove(testId?: string): number;
+  /** Replaces one runtime fixture in place by one fixture as written (its whole new form); undefined when there is no such runtime fixture. */
+  replace(id: number, raw: unknown): FixtureListing | undefined;
+  /** Removes one runtime fixture; false when there is none with this id. */
+  removeOne(id: number): boolean;
   /** Starts the times and sequence counters over (all, or one test id). */
   resetCounters(testId?: string): void;
   /** Removes runtime fixtures and resets counters (all, or one test id): what `POST /admin/api/reset` does to fixtures. */

@@ -283,14 +283,18 @@ function channelIdOf(channels: ChannelsService, channelId: string): string {
   return channelId;
 }
 
-/** The fixtures routes: list, add (one, a list, or `{fixtures, test_id}`), remove, reset counters. */
+/** The fixtures routes: list, add (one, a list, or `{fixtures, test_id}`), replace or remove one runtime fixture, remove all, reset counters. */
 function fixtureHandlers(
   fixtures: FixtureAdmin,
-): Pick<AdminHandlers, 'listFixtures' | 'addFixtures' | 'removeFixtures' | 'resetFixtureCounters'> {
+): Pick<AdminHandlers, 'listFixtures' | 'addFixtures' | 'removeFixtures' | 'updateFixture' | 'removeFixture' | 'resetFixtureCounters'> {
   const testIdOf = (value: unknown): string | undefined => {
     if (value === undefined) return undefined;
     if (typeof value !== 'string' || value === '') throw invalid('test_id must be a non-empty string', 'test_id');
     return value;
+  };
+  const runtimeIdOf = (value: string): number => (/^\d{1,9}$/.test(value) ? Number(value) : missing(value));
+  const missing = (value: string): never => {
+    throw notFound(`No runtime fixture has the id ${value.slice(0, 80)} (fixtures loaded from files cannot be changed here)`, 'fixtureId');
   };
   return {
     listFixtures: ({ query }) => ({ fixtures: fixtures.list(testIdOf(query['test_id'])) }),
@@ -302,6 +306,8 @@ function fixtureHandlers(
       return { added: fixtures.add(body) };
     },
     removeFixtures: ({ query }) => ({ removed: fixtures.remove(testIdOf(query['test_id'])) }),
+    updateFixture: ({ params, body }) => fixtures.replace(runtimeIdOf(params.fixtureId), body) ?? missing(params.fixtureId),
+    removeFixture: ({ params }) => (fixtures.removeOne(runtimeIdOf(params.fixtureId)) ? { removed: 1 } : missing(params.fixtureId)),
     resetFixtureCounters: ({ body }) => {
       fixtures.resetCounters(testIdOf((body as { test_id?: unknown } | undefined)?.test_id));
       return { reset: true };
