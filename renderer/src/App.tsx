@@ -6,6 +6,7 @@ import { useStores } from './context.ts';
 import { AssetsPage } from './features/assets/AssetsPage.tsx';
 import { ChannelsPage } from './features/channels/ChannelsPage.tsx';
 import { ConnectPage } from './features/connect/ConnectPage.tsx';
+import { FixturesPage } from './features/fixtures/FixturesPage.tsx';
 import { LogsPage } from './features/logs/LogsPage.tsx';
 import { ModelsPage } from './features/models/ModelsPage.tsx';
 import { OverviewPage } from './features/overview/OverviewPage.tsx';
@@ -25,6 +26,7 @@ const PAGE_TITLES: Record<PageName, MessageKey> = {
   playground: 'navPlayground',
   tokens: 'navTokens',
   channels: 'navChannels',
+  fixtures: 'navFixtures',
   logs: 'navLogs',
   settings: 'navSettings',
 };
@@ -47,6 +49,8 @@ function CurrentPage(props: { page: PageName }) {
       return <TokensPage />;
     case 'channels':
       return <ChannelsPage />;
+    case 'fixtures':
+      return <FixturesPage />;
     case 'logs':
       return <LogsPage />;
     case 'settings':

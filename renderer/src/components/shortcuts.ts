@@ -11,6 +11,7 @@ export const GO_KEYS: Readonly<Record<string, PageName>> = {
   p: 'playground',
   t: 'tokens',
   h: 'channels',
+  f: 'fixtures',
   l: 'logs',
   s: 'settings',
 };

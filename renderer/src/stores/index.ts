@@ -9,6 +9,7 @@ import { createApiKeyStore } from './api-key.ts';
 import { createAssetsStore } from './assets.ts';
 import { createChannelsStore } from './channels.ts';
 import { createConnectionStore, type Connection } from './connection.ts';
+import { createFixturesStore } from './fixtures.ts';
 import { createJournalStore } from './journal.ts';
 import { createModelAliasesStore } from './model-aliases.ts';
 import { createModelsStore } from './models.ts';
@@ -53,6 +54,7 @@ export function createConsoleStores(deps: ConsoleDeps) {
     assets,
     tokens: createTokensStore(call),
     channels: createChannelsStore(call),
+    fixtures: createFixturesStore(call),
     journal: createJournalStore(call),
     settings: createSettingsStore(call),
     usage: createUsageStore(call),

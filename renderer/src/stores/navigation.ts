@@ -10,6 +10,7 @@ export const PAGES = [
   'playground',
   'tokens',
   'channels',
+  'fixtures',
   'logs',
   'settings',
 ] as const;
