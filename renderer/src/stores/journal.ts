@@ -26,6 +26,8 @@ export interface JournalFilter {
   path: string;
   /** Text searched in the kept bodies, any case. */
   q: string;
+  /** Exact `x-gatehouse-test-id` of the calls. */
+  testId: string;
   /** Time range as `datetime-local` values (local time; empty: open), sent as `from` and `to`. */
   since: string;
   until: string;
@@ -38,6 +40,7 @@ export const NO_JOURNAL_FILTER: JournalFilter = {
   account: '',
   path: '',
   q: '',
+  testId: '',
   since: '',
   until: '',
 };
@@ -45,7 +48,14 @@ export const NO_JOURNAL_FILTER: JournalFilter = {
 /** A filter as the gateway applies it: text trimmed and cut to its limit. */
 export function normalizeJournalFilter(filter: JournalFilter): JournalFilter {
   const text = (value: string) => value.trim().slice(0, JOURNAL_FILTER_TEXT_LIMIT);
-  return { ...filter, model: text(filter.model), account: text(filter.account), path: text(filter.path), q: text(filter.q) };
+  return {
+    ...filter,
+    model: text(filter.model),
+    account: text(filter.account),
+    path: text(filter.path),
+    q: text(filter.q),
+    testId: text(filter.testId),
+  };
 }
 
 /** A `datetime-local` value as epoch ms; `end` takes the last millisecond of that minute. Undefined for none. */
@@ -56,7 +66,8 @@ export function timeOf(value: string, end = false): number | undefined {
 }
 
 /** Whether a recorded call passes the (normalized) filters, by the same rules as the gateway's list query. */
-export function matchesJournalFilter(filter: JournalFilter, entry: JournalSummary): boolean {
+export function matchesJournalFilter(filter: JournalFilter, entry: JournalSummary & { test_id?: string | null }): boolean {
+  if (filter.testId && entry.test_id !== filter.testId) return false;
   if (filter.outcome === 'ok' && entry.status >= 400) return false;
   if (filter.outcome === 'error' && entry.status < 400) return false;
   if (filter.protocol && entry.protocol !== filter.protocol) return false;
@@ -105,6 +116,7 @@ const queryOf = (filter: JournalFilter) => ({
   ...(filter.account && { account: filter.account }),
   ...(filter.path && { path: filter.path }),
   ...(filter.q && { q: filter.q }),
+  ...(filter.testId && { test_id: filter.testId }),
   ...(timeOf(filter.since) !== undefined && { from: timeOf(filter.since) }),
   ...(timeOf(filter.until, true) !== undefined && { to: timeOf(filter.until, true) }),
 });

@@ -1,8 +1,11 @@
 // One recorded call in full: summary, error, stream timing, request and response side by side as tabs, and its replay as curl.
 import { useEffect, useRef, useState } from 'react';
+import type { JournalEntry } from '../../../../shared/journal.ts';
 import { useStores } from '../../context.ts';
 import { formatTime, useT } from '../../i18n/index.ts';
 import { Button, CopyButton, EmptyState, ErrorNote, Fact, Panel, Progress, Tabs } from '../../components/ui.tsx';
+import { answerSourceOf, type JournalCallIds } from './answer-source.ts';
+import { AnswerSource } from './AnswerSource.tsx';
 import { ExchangeSide } from './ExchangeSide.tsx';
 import { journalCurl, replayProblem } from './journal-view.ts';
 import { HttpStatus } from './LogTable.tsx';
@@ -16,7 +19,7 @@ export function LogDetail() {
   const t = useT();
   const { journal, prefs, connection } = useStores();
   const detailId = journal((state) => state.detailId);
-  const entry = journal((state) => state.detail);
+  const entry = journal((state) => state.detail) as (JournalEntry & JournalCallIds) | null;
   const loading = journal((state) => state.detailLoading);
   const error = journal((state) => state.detailError);
   const language = prefs((state) => state.language);
@@ -69,6 +72,19 @@ export function LogDetail() {
                 {entry.token ?? '—'}
               </Fact>
               <Fact label={t('logDuration')}>{entry.durationMs} ms</Fact>
+              <Fact label={t('logSource')} testId="log-source">
+                <AnswerSource source={answerSourceOf(entry, true)!} />
+              </Fact>
+              {entry.test_id && (
+                <Fact label={t('logTestId')} testId="log-test-id">
+                  <code>{entry.test_id}</code>
+                </Fact>
+              )}
+              {entry.request_id && (
+                <Fact label={t('logRequestId')} testId="log-request-id">
+                  <code>{entry.request_id}</code>
+                </Fact>
+              )}
               {entry.usage && (
                 <Fact label={t('logUsage')} testId="log-usage">
                   {t('logTokens', { input: entry.usage.inputTokens, output: entry.usage.outputTokens })} ·{' '}

@@ -69,6 +69,12 @@ export function LogFilters() {
         value={filter.path}
         onApply={(path) => void setFilter({ path })}
       />
+      <TextFilter
+        label={t('logTestId')}
+        placeholder={t('example', { value: 'checkout-retry' })}
+        value={filter.testId}
+        onApply={(testId) => void setFilter({ testId })}
+      />
       <TextFilter label={t('logSearch')} placeholder={t('logSearchPlaceholder')} value={filter.q} onApply={(q) => void setFilter({ q })} />
       <label>
         {t('logFrom')}

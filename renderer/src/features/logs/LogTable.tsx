@@ -3,6 +3,8 @@ import type { JournalSummary } from '../../../../shared/journal.ts';
 import { useStores } from '../../context.ts';
 import { formatClock, formatTime, useT } from '../../i18n/index.ts';
 import { Button, EmptyState, ErrorNote, Pager, Panel, Progress } from '../../components/ui.tsx';
+import { answerSourceOf, type ListedCall } from './answer-source.ts';
+import { AnswerSource } from './AnswerSource.tsx';
 import { LogExport } from './LogExport.tsx';
 import { LogFilters } from './LogFilters.tsx';
 
@@ -31,12 +33,13 @@ function CallFigures(props: { entry: JournalSummary }) {
   );
 }
 
-function LogRow(props: { entry: JournalSummary; selected: boolean }) {
+function LogRow(props: { entry: ListedCall; selected: boolean }) {
   const t = useT();
   const { journal, prefs } = useStores();
   const language = prefs((state) => state.language);
   const { entry } = props;
   const open = () => void journal.getState().open(entry.id);
+  const source = answerSourceOf(entry, false);
   return (
     <tr data-entry-id={entry.id} className={props.selected ? 'selected' : undefined} aria-selected={props.selected} onClick={open}>
       <td title={formatTime(language, entry.at)}>{formatClock(language, entry.at)}</td>
@@ -56,6 +59,18 @@ function LogRow(props: { entry: JournalSummary; selected: boolean }) {
           <span title={t('logProtocol')}>{t(`protocol_${entry.protocol}`)}</span> · <span title={t('logModel')}>{entry.model ?? '—'}</span>
           {' · '}
           <span title={t('account')}>{entry.account ?? '—'}</span>
+          {source && (
+            <>
+              {' · '}
+              <AnswerSource source={source} />
+            </>
+          )}
+          {entry.test_id && (
+            <>
+              {' · '}
+              <span title={t('logTestId')}>{entry.test_id}</span>
+            </>
+          )}
         </div>
         <CallFigures entry={entry} />
         {entry.error && <div className="small err-text">{entry.error}</div>}

@@ -1,0 +1,38 @@
+// A call's answer source as the Logs page shows it: "fixture <name>" linking to the Fixtures page, "simulated", "relayed (channel)".
+import { useStores } from '../../context.ts';
+import { useT } from '../../i18n/index.ts';
+import type { AnswerSource as Source } from './answer-source.ts';
+
+export function AnswerSource(props: { source: Source }) {
+  const t = useT();
+  const { fixtures, navigation } = useStores();
+  const { source } = props;
+  if (source.kind === 'fixture')
+    return (
+      <button
+        className="linkish answer-source"
+        data-testid="answer-source"
+        onClick={(event) => {
+          // In a row, the row would open the call too: the link only goes to the fixture.
+          event.stopPropagation();
+          fixtures.getState().setHighlight(source.name);
+          navigation.getState().go('fixtures');
+        }}
+      >
+        {t('logSourceFixture', { name: source.name })}
+      </button>
+    );
+  const text =
+    source.kind === 'relay'
+      ? source.channel !== null
+        ? t('logSourceRelayedTo', { channel: source.channel })
+        : t('logSourceRelayed')
+      : source.kind === 'replay'
+        ? t('logSourceReplayed')
+        : t('logSourceSimulated');
+  return (
+    <span className="answer-source" data-testid="answer-source">
+      {text}
+    </span>
+  );
+}
