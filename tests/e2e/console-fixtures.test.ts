@@ -144,6 +144,11 @@ describe('console Fixtures page and the Logs answer source', { skip }, () => {
       await assertFitsWidth(page, width, `the Fixtures page at ${width} px`);
       if (width !== 800) await screenshot(page, `fixtures-${width}`);
     }
+    // Dark, as the system asks (the theme's default).
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 390, height: 900 });
+    await screenshot(page, 'fixtures-390-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
