@@ -44,6 +44,7 @@ export function LogDetail() {
     );
   }
   const problem = entry && replayProblem(entry);
+  const source = entry && answerSourceOf(entry, true);
   return (
     <div ref={panel} className="detail-anchor">
       <Panel
@@ -72,9 +73,11 @@ export function LogDetail() {
                 {entry.token ?? '—'}
               </Fact>
               <Fact label={t('logDuration')}>{entry.durationMs} ms</Fact>
-              <Fact label={t('logSource')} testId="log-source">
-                <AnswerSource source={answerSourceOf(entry, true)!} />
-              </Fact>
+              {source && (
+                <Fact label={t('logSource')} testId="log-source">
+                  <AnswerSource source={source} />
+                </Fact>
+              )}
               {entry.test_id && (
                 <Fact label={t('logTestId')} testId="log-test-id">
                   <code>{entry.test_id}</code>
