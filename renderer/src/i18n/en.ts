@@ -404,6 +404,7 @@ export const en = {
   logSourceRelayedTo: 'relayed ({channel})',
   logSourceReplayed: 'replayed',
   logTestId: 'Test id',
+  logRowTestId: 'test id {id}',
   logRequestId: 'Request id',
   logRelay: 'Relay',
   logRelayedTo: 'Relayed to {channel} as {model}',

@@ -387,6 +387,7 @@ export const zh: Record<MessageKey, string> = {
   logSourceRelayedTo: '中转（{channel}）',
   logSourceReplayed: '回放',
   logTestId: '测试 ID',
+  logRowTestId: '测试 ID {id}',
   logRequestId: '请求 ID',
   logRelay: '中转',
   logRelayedTo: '已中转到 {channel}，上游模型为 {model}',

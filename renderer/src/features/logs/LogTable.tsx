@@ -68,7 +68,7 @@ function LogRow(props: { entry: ListedCall; selected: boolean }) {
           {entry.test_id && (
             <>
               {' · '}
-              <span title={t('logTestId')}>{entry.test_id}</span>
+              <span>{t('logRowTestId', { id: entry.test_id })}</span>
             </>
           )}
         </div>

@@ -27,7 +27,8 @@ export type AnswerSource =
  */
 export function answerSourceOf(entry: ListedCall & Partial<Pick<JournalEntry, 'relay'>>, whole: boolean): AnswerSource | undefined {
   const channel = entry.relay?.channel ?? null;
-  switch (entry.source) {
+  // Widened: a journal that does not name replays yet types its source without it.
+  switch (entry.source as JournalCallIds['source']) {
     case 'fixture':
       return { kind: 'fixture', name: entry.fixture ?? '?' };
     case 'relay':
