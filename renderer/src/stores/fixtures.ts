@@ -7,6 +7,9 @@ import type { FormResult } from './assets.ts';
 import { withBusy } from './busy.ts';
 import { messageOf } from './storage.ts';
 
+/** While the Fixtures page is open, the counts are loaded again this long after a call is recorded (at most once per such wait). */
+export const FIXTURE_COUNTS_REFRESH_MS = 1000;
+
 /** The busy id of the actions on every runtime fixture at once (delete all, reset counts). */
 export const ALL_FIXTURES = 'all';
 
@@ -28,6 +31,8 @@ export interface FixturesState {
   removeAll(testId?: string): Promise<void>;
   resetCounters(): Promise<void>;
   setHighlight(name: string | null): void;
+  /** A call was recorded: load again soon, so the match counts follow (calls in a burst cause one load). */
+  refreshSoon(): void;
 }
 
 /** The JSON of a text, or the form error saying where it is not JSON (the gateway would refuse it anyway). */
@@ -46,6 +51,7 @@ const failure = (error: unknown) => ({
 });
 
 export function createFixturesStore(call: AdminCall) {
+  let refresh: ReturnType<typeof setTimeout> | null = null;
   return create<FixturesState>((set, get) => ({
     fixtures: null,
     loading: false,
@@ -109,6 +115,14 @@ export function createFixturesStore(call: AdminCall) {
       }),
 
     setHighlight: (name) => set({ highlight: name }),
+
+    refreshSoon() {
+      if (refresh !== null) return;
+      refresh = setTimeout(() => {
+        refresh = null;
+        void get().load();
+      }, FIXTURE_COUNTS_REFRESH_MS);
+    },
   }));
 }
 
