@@ -402,7 +402,6 @@ export const en = {
   logSourceSimulated: 'simulated',
   logSourceRelayed: 'relayed',
   logSourceRelayedTo: 'relayed ({channel})',
-  logSourceReplayed: 'replayed',
   logTestId: 'Test id',
   logRowTestId: 'test id {id}',
   logRequestId: 'Request id',

@@ -385,7 +385,6 @@ export const zh: Record<MessageKey, string> = {
   logSourceSimulated: '模拟',
   logSourceRelayed: '中转',
   logSourceRelayedTo: '中转（{channel}）',
-  logSourceReplayed: '回放',
   logTestId: '测试 ID',
   logRowTestId: '测试 ID {id}',
   logRequestId: '请求 ID',

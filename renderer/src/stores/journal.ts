@@ -66,7 +66,7 @@ export function timeOf(value: string, end = false): number | undefined {
 }
 
 /** Whether a recorded call passes the (normalized) filters, by the same rules as the gateway's list query. */
-export function matchesJournalFilter(filter: JournalFilter, entry: JournalSummary & { test_id?: string | null }): boolean {
+export function matchesJournalFilter(filter: JournalFilter, entry: JournalSummary): boolean {
   if (filter.testId && entry.test_id !== filter.testId) return false;
   if (filter.outcome === 'ok' && entry.status >= 400) return false;
   if (filter.outcome === 'error' && entry.status < 400) return false;

@@ -115,6 +115,11 @@ describe('Logs: what answered, and the test id filter', () => {
     assert.deepEqual(answerSourceOf(summary(1), true), { kind: 'simulate' });
     assert.equal(answerSourceOf(summary(1), false), undefined);
     assert.equal(answerSourceOf({ ...summary(1), source: null, fixture: null }, true), undefined, 'a call refused before any answer');
+    assert.deepEqual(
+      answerSourceOf({ ...summary(1), source: null, fixture: 'old' }, true),
+      { kind: 'fixture', name: 'old' },
+      'an entry from before',
+    );
   });
 
   test('the test id filter is sent as test_id and admits only that test’s live calls', async () => {

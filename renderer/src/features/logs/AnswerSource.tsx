@@ -27,9 +27,7 @@ export function AnswerSource(props: { source: Source }) {
       ? source.channel !== null
         ? t('logSourceRelayedTo', { channel: source.channel })
         : t('logSourceRelayed')
-      : source.kind === 'replay'
-        ? t('logSourceReplayed')
-        : t('logSourceSimulated');
+      : t('logSourceSimulated');
   return (
     <span className="answer-source" data-testid="answer-source">
       {text}

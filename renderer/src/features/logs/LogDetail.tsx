@@ -1,10 +1,9 @@
 // One recorded call in full: summary, error, stream timing, request and response side by side as tabs, and its replay as curl.
 import { useEffect, useRef, useState } from 'react';
-import type { JournalEntry } from '../../../../shared/journal.ts';
 import { useStores } from '../../context.ts';
 import { formatTime, useT } from '../../i18n/index.ts';
 import { Button, CopyButton, EmptyState, ErrorNote, Fact, Panel, Progress, Tabs } from '../../components/ui.tsx';
-import { answerSourceOf, type JournalCallIds } from './answer-source.ts';
+import { answerSourceOf } from './answer-source.ts';
 import { AnswerSource } from './AnswerSource.tsx';
 import { ExchangeSide } from './ExchangeSide.tsx';
 import { journalCurl, replayProblem } from './journal-view.ts';
@@ -19,7 +18,7 @@ export function LogDetail() {
   const t = useT();
   const { journal, prefs, connection } = useStores();
   const detailId = journal((state) => state.detailId);
-  const entry = journal((state) => state.detail) as (JournalEntry & JournalCallIds) | null;
+  const entry = journal((state) => state.detail);
   const loading = journal((state) => state.detailLoading);
   const error = journal((state) => state.detailError);
   const language = prefs((state) => state.language);

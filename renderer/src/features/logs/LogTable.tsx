@@ -3,7 +3,7 @@ import type { JournalSummary } from '../../../../shared/journal.ts';
 import { useStores } from '../../context.ts';
 import { formatClock, formatTime, useT } from '../../i18n/index.ts';
 import { Button, EmptyState, ErrorNote, Pager, Panel, Progress } from '../../components/ui.tsx';
-import { answerSourceOf, type ListedCall } from './answer-source.ts';
+import { answerSourceOf } from './answer-source.ts';
 import { AnswerSource } from './AnswerSource.tsx';
 import { LogExport } from './LogExport.tsx';
 import { LogFilters } from './LogFilters.tsx';
@@ -33,7 +33,7 @@ function CallFigures(props: { entry: JournalSummary }) {
   );
 }
 
-function LogRow(props: { entry: ListedCall; selected: boolean }) {
+function LogRow(props: { entry: JournalSummary; selected: boolean }) {
   const t = useT();
   const { journal, prefs } = useStores();
   const language = prefs((state) => state.language);
