@@ -27,6 +27,8 @@ describe('fixture summaries', () => {
     assert.equal(endpointSummary({ response: { embedding: [0.1] } }), 'embeddings');
     assert.equal(endpointSummary({ sequence: [{ error: { status: 429 } }, { text: 'ok' }] }), 'chat');
     assert.equal(endpointSummary({ response: { error: { status: 500 } } }), 'any');
+    assert.equal(endpointSummary({ response: { review: { status: 'Failed' } } }), 'portrait');
+    assert.equal(endpointSummary({ match: { endpoint: '3d' }, response: { task3d: { status: 'SUCCESS' } } }), '3d');
   });
 
   test('match: each field with its value, a regular expression as /…/flags, nothing for a fixture matching every call', () => {
@@ -50,6 +52,8 @@ describe('fixture summaries', () => {
       'sequence of 4: error 429 "Slow" → error 429 → text "ok" → … (1 more) · times 2',
     );
     assert.equal(responseSummary({ response: { embedding: [1], stream: { chunk_size: 2 } } }), 'embedding');
+    assert.equal(responseSummary({ response: { review: { status: 'Failed', reason: 'blurry', delay_ms: 10 } } }), 'review Failed "blurry"');
+    assert.equal(responseSummary({ response: { task3d: { status: 'SUCCESS', progress: [10, 100] } } }), 'task3d SUCCESS');
   });
 
   test('the text to edit is the fixture as written, with the test id it was added under', () => {
