@@ -1,5 +1,5 @@
 // Finds secrets in bytes in every encoding a reader could decode (raw UTF-8, JSON escapes, percent-encoding, base64 and base64url) and writes a hint instead, over a whole text or a stream cut anywhere.
-import { compile, NEXT_POSITION, NEXT_STEP, type HiddenSecret, type Machine } from './secret-forms.ts';
+import { compiled, NEXT_POSITION, NEXT_STEP, type HiddenSecret, type Machine } from './secret-forms.ts';
 
 export type { HiddenSecret } from './secret-forms.ts';
 
@@ -36,7 +36,7 @@ export class SecretScrubber {
   private written = 0;
 
   constructor(hidden: readonly HiddenSecret[]) {
-    this.machine = compile(hidden);
+    this.machine = compiled(hidden);
     const size = this.machine.byteA.length;
     this.steps = new Int32Array(size);
     this.starts = new Float64Array(size);
