@@ -86,10 +86,11 @@ function layerBlocks() {
   return blocks;
 }
 
-/** The hosts reach the gateway only through its entry points, and never each other. */
+/** The hosts (electron/cli, electron/main, electron/testing) reach the gateway only through its entry points, and never each other. */
 const gatewayEntryPoints = {
   regex: '(^|/)gateway/(?!index\\.ts$|options/)',
-  message: 'Layering: electron/cli and electron/main import only the gateway entry points (electron/gateway/index.ts, options/).',
+  message:
+    'Layering: electron/cli, electron/main and electron/testing import only the gateway entry points (electron/gateway/index.ts, options/).',
 };
 
 export default tseslint.config(
@@ -132,8 +133,20 @@ export default tseslint.config(
     rules: restrictImports([
       gatewayEntryPoints,
       {
-        group: ['**/main/*', '**/preload/*', '**/renderer/*'],
-        message: 'Layering: electron/cli never imports electron/main, preload or the renderer (a host never reaches into another).',
+        group: ['**/main/*', '**/preload/*', '**/renderer/*', '**/testing/*'],
+        message:
+          'Layering: electron/cli never imports electron/main, preload, testing or the renderer (a host never reaches into another).',
+      },
+    ]),
+  },
+  {
+    files: ['electron/testing/**/*.ts'],
+    rules: restrictImports([
+      gatewayEntryPoints,
+      {
+        group: ['**/main/*', '**/preload/*', '**/renderer/*', '**/cli/*'],
+        message:
+          'Layering: electron/testing never imports electron/main, preload, cli or the renderer (a host never reaches into another).',
       },
     ]),
   },
@@ -142,7 +155,10 @@ export default tseslint.config(
     rules: restrictImports(
       [
         gatewayEntryPoints,
-        { group: ['**/cli/*'], message: 'Layering: electron/main never imports electron/cli (a host never reaches into another).' },
+        {
+          group: ['**/cli/*', '**/testing/*'],
+          message: 'Layering: electron/main never imports electron/cli or electron/testing (a host never reaches into another).',
+        },
       ],
       [],
     ),

@@ -98,7 +98,7 @@ test('hosts: electron/main importing electron/cli, or a gateway internal, is ref
   await assertRefused(
     'electron/cli/layering-fixture.ts',
     "import { openDatabase } from '../gateway/storage/database.ts';\nexport const open = openDatabase;\n",
-    'Layering: electron/cli and electron/main import only the gateway entry points',
+    'Layering: electron/cli, electron/main and electron/testing import only the gateway entry points',
   );
   const entryPoints = [
     "import { createGateway } from '../gateway/index.ts';",
@@ -107,6 +107,36 @@ test('hosts: electron/main importing electron/cli, or a gateway internal, is ref
   ].join('\n');
   assert.deepEqual(await restrictions('electron/main/layering-fixture.ts', entryPoints), []);
   assert.deepEqual(await restrictions('electron/cli/layering-fixture.ts', entryPoints), []);
+});
+
+test('hosts: electron/testing uses only the gateway entry points, and no host imports it or is imported by it', async () => {
+  await assertRefused(
+    'electron/testing/layering-fixture.ts',
+    "import { FixtureStore } from '../gateway/providers/fixtures/store.ts';\nexport const store = FixtureStore;\n",
+    'Layering: electron/cli, electron/main and electron/testing import only the gateway entry points',
+  );
+  await assertRefused(
+    'electron/testing/layering-fixture.ts',
+    "import { serve } from '../cli/serve.ts';\nexport const run = serve;\n",
+    'Layering: electron/testing never imports electron/main, preload, cli or the renderer',
+  );
+  await assertRefused(
+    'electron/cli/layering-fixture.ts',
+    "import { startGatehouse } from '../testing/index.ts';\nexport const start = startGatehouse;\n",
+    'Layering: electron/cli never imports electron/main, preload, testing or the renderer',
+  );
+  await assertRefused(
+    'electron/main/layering-fixture.ts',
+    "import { startGatehouse } from '../testing/index.ts';\nexport const start = startGatehouse;\n",
+    'Layering: electron/main never imports electron/cli or electron/testing',
+  );
+  const allowed = [
+    "import { createGateway } from '../gateway/index.ts';",
+    "import type { FixtureListing } from '../../shared/fixtures.ts';",
+    'export const start = createGateway;',
+    'export type Listing = FixtureListing;',
+  ].join('\n');
+  assert.deepEqual(await restrictions('electron/testing/layering-fixture.ts', allowed), []);
 });
 
 test('the nested providers/fixtures/ room reaches the seam and protocols/ only: the simulator, relay, storage and server are refused', async () => {

@@ -1,0 +1,140 @@
+// `gatehouse/testing`: startGatehouse() runs a gateway in this process on a free port with a temporary data dir, for Node test runners.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createGateway, selectSecretStore, type Gateway } from '../gateway/index.ts';
+import { adminClient, type AdminCall } from './admin-client.ts';
+import type { Fixture } from './fixture-types.ts';
+import {
+  fixturesApi,
+  journalApi,
+  resetVia,
+  testScope,
+  type FixturesApi,
+  type JournalApi,
+  type ResetReport,
+  type TestScope,
+} from './scope.ts';
+
+export { GatehouseAdminError } from './admin-client.ts';
+export { TEST_ID_HEADER } from './scope.ts';
+export type { Fixture, FixtureInput, FixtureMatch, FixtureResponse, FixtureToolCall, TextPattern } from './fixture-types.ts';
+export type { FixturesApi, JournalApi, JournalCall, JournalFilter, ResetReport, TestScope } from './scope.ts';
+export type { FixtureListing } from '../../shared/fixtures.ts';
+export type { JournalEntry, JournalSummary } from '../../shared/journal.ts';
+
+/** How `startGatehouse` sets the gateway up. */
+export interface StartGatehouseOptions {
+  /**
+   * The suite's fixtures: fixture files or folders (paths, relative to the working directory) and fixture objects,
+   * loaded at start (a problem in any rejects with every problem named). `reset()` keeps them; `fixtures.add` is per test.
+   */
+  fixtures?: readonly (string | Fixture)[];
+  /** Refuse every call no fixture matches with the protocol's 404 naming the closest fixture (`--strict`). */
+  strict?: boolean;
+  /** The admin token (default: a random one, in `adminToken`). */
+  adminToken?: string;
+  /** Record calls in the journal (default true; `journal` reads them). */
+  journal?: boolean;
+  /** Told of the gateway's background failures (default: printed on stderr). */
+  onError?: (error: unknown) => void;
+}
+
+/** The clock's state: how far it was moved and the time the gateway sees now. */
+export interface ClockState {
+  offsetMs: number;
+  /** ISO 8601. */
+  now: string;
+}
+
+/** A running gateway for a test suite. */
+export interface Gatehouse {
+  /** `http://127.0.0.1:PORT`: the base URL for the Anthropic and Gemini SDKs and the portrait and 3D APIs. */
+  readonly url: string;
+  /** `url` + `/v1`: the `baseURL` of the OpenAI SDK. */
+  readonly baseURL: string;
+  /** An API token of the `local` account. */
+  readonly token: string;
+  /** The admin API's token. */
+  readonly adminToken: string;
+  /** The temporary data dir (removed by `stop`). */
+  readonly dataDir: string;
+  readonly fixtures: FixturesApi;
+  readonly journal: JournalApi;
+  readonly clock: {
+    /** Moves the gateway's clock forward: reviews, 3D tasks, background responses and batches see the new time at once. */
+    advance(ms: number): Promise<ClockState>;
+    get(): Promise<ClockState>;
+  };
+  /** Clears the journal, runtime fixtures, sequence and fault counters (all, or `testId`'s); `data: true` also stored data. */
+  reset(options?: { testId?: string; data?: boolean }): Promise<ResetReport>;
+  /** Fixtures, journal and reset scoped to one test id, and the header that carries it. */
+  forTest(testId: string): TestScope;
+  /** Stops the gateway (in-flight calls finish) and removes the data dir. */
+  stop(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** Starts a gateway in this process on a free port of 127.0.0.1 with a fresh temporary data dir and no secret store. */
+export async function startGatehouse(options: StartGatehouseOptions = {}): Promise<Gatehouse> {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-testing-'));
+  const dataDir = path.join(root, 'data');
+  let gateway: Gateway | undefined;
+  try {
+    const { store } = await selectSecretStore('none', dataDir);
+    gateway = await createGateway({
+      dataDir,
+      port: 0,
+      secrets: store,
+      fixtures: fixturePaths(root, options.fixtures ?? []),
+      ...(options.strict && { strict: true }),
+      ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
+      ...(options.journal !== undefined && { journal: options.journal }),
+    });
+    const report = options.onError ?? ((error: unknown) => console.error('gatehouse:', error));
+    gateway.events.on('error', report);
+    const { url, firstToken } = await gateway.start();
+    return handle(gateway, { root, dataDir, url, token: firstToken ?? '' });
+  } catch (error) {
+    await gateway?.stop();
+    rmSync(root, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** The paths `createGateway` loads: the given ones, and the fixture objects written to one file in the temp folder. */
+function fixturePaths(root: string, fixtures: readonly (string | Fixture)[]): string[] {
+  const paths = fixtures.filter((item): item is string => typeof item === 'string');
+  const inline = fixtures.filter((item): item is Fixture => typeof item !== 'string');
+  if (inline.length === 0) return paths;
+  const file = path.join(root, 'fixtures.json');
+  writeFileSync(file, JSON.stringify({ fixtures: inline }));
+  return [...paths, file];
+}
+
+function handle(gateway: Gateway, run: { root: string; dataDir: string; url: string; token: string }): Gatehouse {
+  const adminToken = gateway.adminToken;
+  const admin: AdminCall = adminClient(run.url, adminToken);
+  const fixtures = fixturesApi(admin);
+  const journal = journalApi(admin);
+  const clockState = (answer: { offset_ms: number; now: string }): ClockState => ({ offsetMs: answer.offset_ms, now: answer.now });
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= gateway.stop().finally(() => rmSync(run.root, { recursive: true, force: true })));
+  return {
+    url: run.url,
+    baseURL: `${run.url}/v1`,
+    token: run.token,
+    adminToken,
+    dataDir: run.dataDir,
+    fixtures,
+    journal,
+    clock: {
+      advance: async (ms) => clockState(await admin('POST', '/clock/advance', { body: { ms } })),
+      get: async () => clockState(await admin('GET', '/clock')),
+    },
+    reset: (options = {}) => resetVia(admin, options),
+    forTest: (testId) => testScope(testId, admin, fixtures, journal),
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
