@@ -1,0 +1,113 @@
+// The `gatehouse/testing` helper under node:test, imported by the package's own name as a user's suite does: fixtures, sequences, test ids, the journal, the clock, reset, stop.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import OpenAI from 'openai';
+import { GatehouseAdminError, startGatehouse, type Gatehouse } from 'gatehouse/testing';
+
+describe('gatehouse/testing under node:test', () => {
+  let gatehouse: Gatehouse;
+
+  before(async () => {
+    gatehouse = await startGatehouse({
+      fixtures: [{ name: 'greeting', match: { user: 'hello' }, response: { text: 'Hi from a fixture' } }],
+    });
+  });
+  after(() => gatehouse.stop());
+
+  test('a fixture given at start answers the openai SDK, and journal.last() shows what the code sent', async () => {
+    const openai = new OpenAI({ baseURL: gatehouse.baseURL, apiKey: gatehouse.token });
+    const answer = await openai.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'hello' },
+      ],
+      temperature: 0.2,
+    });
+    assert.equal(answer.choices[0]!.message.content, 'Hi from a fixture');
+
+    const call = await gatehouse.journal.last();
+    assert.equal(call?.fixture, 'greeting');
+    assert.equal(call?.path, '/v1/chat/completions');
+    assert.deepEqual(call?.requestBody, {
+      model: 'gpt-4o',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'hello' },
+      ],
+      temperature: 0.2,
+    });
+    assert.equal((call?.responseBody as OpenAI.ChatCompletion).choices[0]!.message.content, 'Hi from a fixture');
+  });
+
+  test('a test id scopes a sequence (429, 429, then an answer) that the SDK retries through; another test id sees none of it', async () => {
+    const retrying = gatehouse.forTest('retry-test');
+    const slowDown = { error: { status: 429, message: 'Slow down', headers: { 'retry-after-ms': '10' } } };
+    await retrying.fixtures.add({ match: { user: 'retry me' }, sequence: [slowDown, slowDown, { text: 'third time lucky' }] });
+
+    const openai = new OpenAI({ baseURL: gatehouse.baseURL, apiKey: gatehouse.token, defaultHeaders: retrying.headers, maxRetries: 2 });
+    const answer = await openai.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'retry me' }] });
+    assert.equal(answer.choices[0]!.message.content, 'third time lucky');
+    assert.deepEqual(
+      (await retrying.journal.list()).map((call) => call.status),
+      [429, 429, 200],
+      'the journal of this test id holds its three attempts, in order',
+    );
+
+    const other = gatehouse.forTest('another-test');
+    const otherClient = new OpenAI({ baseURL: gatehouse.baseURL, apiKey: gatehouse.token, defaultHeaders: other.headers, maxRetries: 0 });
+    const simulated = await otherClient.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'retry me' }] });
+    assert.notEqual(simulated.choices[0]!.message.content, 'third time lucky');
+    assert.equal((await other.journal.last())?.fixture, undefined, 'another test id never sees the fixture');
+    assert.deepEqual(await other.fixtures.list().then((list) => list.map((fixture) => fixture.label)), ['greeting']);
+
+    await retrying.reset();
+    assert.deepEqual(await retrying.journal.list(), [], 'reset cleared this test id’s journal');
+    assert.equal((await other.journal.list()).length, 1, 'and left the other test id’s');
+    assert.deepEqual(
+      (await retrying.fixtures.list()).map((fixture) => fixture.origin),
+      ['file'],
+      'reset removed the test’s own fixture and kept the suite’s',
+    );
+  });
+
+  test('clock.advance brings a portrait asset to its verdict with no waiting', async () => {
+    const portrait = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${gatehouse.url}/v1/portrait${path}`, {
+        method,
+        headers: { authorization: `Bearer ${gatehouse.token}`, 'content-type': 'application/json' },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+      return ((await response.json()) as { data: { status: string; group_id: string; asset_id: string } }).data;
+    };
+    const group = await portrait('POST', '/groups', { name: 'clock' });
+    const asset = await portrait('POST', '/assets', {
+      group_id: group.group_id,
+      url: 'https://cdn.example.com/anna.png',
+      asset_type: 'Image',
+    });
+    assert.equal((await portrait('GET', `/assets/${asset.asset_id}`)).status, 'Processing');
+
+    const before = await gatehouse.clock.get();
+    const moved = await gatehouse.clock.advance(10_000);
+    assert.equal(moved.offsetMs, before.offsetMs + 10_000);
+    assert.equal((await portrait('GET', `/assets/${asset.asset_id}`)).status, 'Active');
+  });
+
+  test('a fixture the gateway cannot read is refused naming the field', async () => {
+    await assert.rejects(
+      gatehouse.fixtures.add({ match: { user: 'x' }, response: { colour: 'blue' } }),
+      (error: unknown) =>
+        error instanceof GatehouseAdminError && error.status === 400 && /response\.colour: is not a fixture field/.test(error.message),
+    );
+  });
+});
+
+test('stop() stops the gateway and removes its data dir', async () => {
+  const gatehouse = await startGatehouse();
+  assert.ok(existsSync(gatehouse.dataDir));
+  await gatehouse.stop();
+  assert.equal(existsSync(gatehouse.dataDir), false);
+  await assert.rejects(fetch(`${gatehouse.url}/health`));
+});
