@@ -8,6 +8,12 @@ import type { FixtureInput } from './fixture-types.ts';
 /** The request header that scopes a call to a test id. */
 export const TEST_ID_HEADER = 'x-gatehouse-test-id';
 
+/** Characters of a test id the gateway counts (it ignores the rest), so the most `forTest` takes. */
+export const MAX_TEST_ID_LENGTH = 256;
+
+/** A test id that can travel in a header: printable ASCII (fetch refuses the rest), no space at either end (it would be trimmed). */
+const HEADER_SAFE_ID = new RegExp(`^[\\x21-\\x7e]([\\x20-\\x7e]{0,${MAX_TEST_ID_LENGTH - 2}}[\\x21-\\x7e])?$`);
+
 /** Journal entries the admin API lists per page (its most). */
 const JOURNAL_PAGE_SIZE = 100;
 
@@ -122,10 +128,9 @@ export async function resetVia(admin: AdminCall, options: { testId?: string; dat
 
 /** The scope of one test id over the shared APIs. */
 export function testScope(testId: string, admin: AdminCall, fixtures: FixturesApi, journal: JournalApi): TestScope {
-  // It travels in a request header: fetch refuses other characters, spaces around it would be trimmed, and the gateway counts only the first 256.
-  if (!/^[\x21-\x7e]([\x20-\x7e]{0,254}[\x21-\x7e])?$/.test(testId))
+  if (!HEADER_SAFE_ID.test(testId))
     throw new TypeError(
-      `forTest: a test id is 1 to 256 printable ASCII characters, no space at either end (it travels in a header); got ${JSON.stringify(testId)}`,
+      `forTest: a test id is 1 to ${MAX_TEST_ID_LENGTH} printable ASCII characters, no space at either end (it travels in a header); got ${JSON.stringify(testId)}`,
     );
   return {
     testId,

@@ -95,6 +95,12 @@ describe('gatehouse/testing under node:test', () => {
     assert.equal((await portrait('GET', `/assets/${asset.asset_id}`)).status, 'Active');
   });
 
+  test('forTest refuses a test id no header can carry, before any call', () => {
+    assert.throws(() => gatehouse.forTest('café au lait'), /forTest: a test id is 1 to 256 printable ASCII characters/);
+    assert.throws(() => gatehouse.forTest(' padded '), /no space at either end/);
+    assert.equal(gatehouse.forTest('x'.repeat(256)).headers['x-gatehouse-test-id'].length, 256);
+  });
+
   test('a fixture the gateway cannot read is refused naming the field', async () => {
     await assert.rejects(
       gatehouse.fixtures.add({ match: { user: 'x' }, response: { colour: 'blue' } }),
