@@ -38,7 +38,7 @@ test(
       const report = path.join(out, 'report.json');
       const run = await promisify(execFile)(
         process.execPath,
-        [bin!, 'run', '--config', 'tests/vitest/vitest.config.ts', '--reporter=json', `--outputFile=${report}`],
+        [bin!, 'run', '--config', 'tests/vitest/vitest.config.ts', '--configLoader', 'runner', '--reporter=json', `--outputFile=${report}`],
         { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', CI: '1' }, maxBuffer: 16 * 1024 * 1024 },
       ).catch((error: { stdout?: string; stderr?: string; message: string }) => {
         // A failing test exits 1; the report says which, and the output why.
