@@ -59,7 +59,7 @@ describe('gatehouse/testing under node:test', () => {
     const otherClient = new OpenAI({ baseURL: gatehouse.baseURL, apiKey: gatehouse.token, defaultHeaders: other.headers, maxRetries: 0 });
     const simulated = await otherClient.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'retry me' }] });
     assert.notEqual(simulated.choices[0]!.message.content, 'third time lucky');
-    assert.equal((await other.journal.last())?.fixture, undefined, 'another test id never sees the fixture');
+    assert.equal((await other.journal.last())?.fixture ?? null, null, 'another test id never sees the fixture');
     assert.deepEqual(await other.fixtures.list().then((list) => list.map((fixture) => fixture.label)), ['greeting']);
 
     await retrying.reset();
