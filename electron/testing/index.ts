@@ -66,7 +66,10 @@ export interface Gatehouse {
     advance(ms: number): Promise<ClockState>;
     get(): Promise<ClockState>;
   };
-  /** Clears the journal, runtime fixtures, sequence and fault counters (all, or `testId`'s); `data: true` also stored data. */
+  /**
+   * Clears the journal, runtime fixtures, sequence and fault counters (all, or `testId`'s); `data: true` (without a test id)
+   * also empties the stored data: groups, assets, 3D tasks, stored responses, files and batches.
+   */
   reset(options?: { testId?: string; data?: boolean }): Promise<ResetReport>;
   /** Fixtures, journal and reset scoped to one test id, and the header that carries it. */
   forTest(testId: string): TestScope;

@@ -74,8 +74,8 @@ export interface TestScope {
     list(filter?: Omit<JournalFilter, 'testId'>): Promise<JournalSummary[]>;
     last(): Promise<JournalCall | undefined>;
   };
-  /** Clears this test id's journal entries, runtime fixtures and counters; `data: true` also the test accounts' stored data. */
-  reset(options?: { data?: boolean }): Promise<ResetReport>;
+  /** Clears this test id's journal entries, runtime fixtures, sequence and fault counters (stored data is not tagged by test id). */
+  reset(): Promise<ResetReport>;
 }
 
 /** The fixtures API over the admin routes. */
@@ -144,7 +144,7 @@ export function testScope(testId: string, admin: AdminCall, fixtures: FixturesAp
       list: (filter = {}) => journal.list({ ...filter, testId }),
       last: () => journal.last({ testId }),
     },
-    reset: (options = {}) => resetVia(admin, { ...options, testId }),
+    reset: () => resetVia(admin, { testId }),
   };
 }
 
