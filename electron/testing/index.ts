@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createGateway, selectSecretStore, type Gateway } from '../gateway/index.ts';
+import type { ClockState } from '../../shared/admin-api.ts';
 import { adminClient, type AdminCall } from './admin-client.ts';
 import type { Fixture } from './fixture-types.ts';
 import {
@@ -17,10 +18,11 @@ import {
 } from './scope.ts';
 
 export { GatehouseAdminError } from './admin-client.ts';
-export { TEST_ID_HEADER } from './scope.ts';
+export { TEST_ID_HEADER } from '../../shared/test-ids.ts';
 export type { Fixture, FixtureInput, FixtureMatch, FixtureResponse, FixtureToolCall, TextPattern } from './fixture-types.ts';
 export type { FixturesApi, JournalApi, JournalCall, JournalFilter, ResetReport, TestScope } from './scope.ts';
 export type { FixtureListing } from '../../shared/fixtures.ts';
+export type { ClockState } from '../../shared/admin-api.ts';
 export type { JournalEntry, JournalSummary } from '../../shared/journal.ts';
 
 /** How `startGatehouse` sets the gateway up. */
@@ -32,19 +34,14 @@ export interface StartGatehouseOptions {
   fixtures?: readonly (string | Fixture)[];
   /** Refuse every call no fixture matches with the protocol's 404 naming the closest fixture (`--strict`). */
   strict?: boolean;
+  /** The API token of the `local` account, `sk-…` (default: a new one, in `token`). */
+  token?: string;
   /** The admin token (default: a random one, in `adminToken`). */
   adminToken?: string;
   /** Record calls in the journal (default true; `journal` reads them). */
   journal?: boolean;
   /** Told of the gateway's background failures (default: printed on stderr). */
   onError?: (error: unknown) => void;
-}
-
-/** The clock's state: how far it was moved and the time the gateway sees now. */
-export interface ClockState {
-  offsetMs: number;
-  /** ISO 8601. */
-  now: string;
 }
 
 /** A running gateway for a test suite. */
@@ -92,12 +89,13 @@ export async function startGatehouse(options: StartGatehouseOptions = {}): Promi
       fixtures: fixturePaths(root, options.fixtures ?? []),
       ...(options.strict && { strict: true }),
       ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
+      ...(options.token !== undefined && { token: options.token }),
       ...(options.journal !== undefined && { journal: options.journal }),
     });
     const report = options.onError ?? ((error: unknown) => console.error('gatehouse:', error));
     gateway.events.on('error', report);
     const { url, firstToken } = await gateway.start();
-    return handle(gateway, { root, dataDir, url, token: firstToken ?? '' });
+    return handle(gateway, { root, dataDir, url, token: options.token ?? firstToken ?? '' });
   } catch (error) {
     await gateway?.stop();
     rmSync(root, { recursive: true, force: true });
@@ -120,7 +118,6 @@ function handle(gateway: Gateway, run: { root: string; dataDir: string; url: str
   const admin: AdminCall = adminClient(run.url, adminToken);
   const fixtures = fixturesApi(admin);
   const journal = journalApi(admin);
-  const clockState = (answer: { offset_ms: number; now: string }): ClockState => ({ offsetMs: answer.offset_ms, now: answer.now });
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= gateway.stop().finally(() => rmSync(run.root, { recursive: true, force: true })));
   return {
@@ -132,8 +129,8 @@ function handle(gateway: Gateway, run: { root: string; dataDir: string; url: str
     fixtures,
     journal,
     clock: {
-      advance: async (ms) => clockState(await admin('POST', '/clock/advance', { body: { ms } })),
-      get: async () => clockState(await admin('GET', '/clock')),
+      advance: (ms) => admin<ClockState>('POST', '/clock/advance', { body: { ms } }),
+      get: () => admin<ClockState>('GET', '/clock'),
     },
     reset: (options = {}) => resetVia(admin, options),
     forTest: (testId) => testScope(testId, admin, fixtures, journal),

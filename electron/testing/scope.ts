@@ -2,17 +2,16 @@
 import type { FixtureListing } from '../../shared/fixtures.ts';
 import type { JournalEntry, JournalPage, JournalSummary } from '../../shared/journal.ts';
 import { JOURNAL_LIMIT } from '../../shared/journal.ts';
+import type { ResetResult } from '../../shared/admin-api.ts';
+import { MAX_TEST_ID_CHARS, TEST_ID_HEADER } from '../../shared/test-ids.ts';
 import type { AdminCall } from './admin-client.ts';
 import type { FixtureInput } from './fixture-types.ts';
 
-/** The request header that scopes a call to a test id. */
-export const TEST_ID_HEADER = 'x-gatehouse-test-id';
-
-/** Characters of a test id the gateway counts (it ignores the rest), so the most `forTest` takes. */
-export const MAX_TEST_ID_LENGTH = 256;
-
-/** A test id that can travel in a header: printable ASCII (fetch refuses the rest), no space at either end (it would be trimmed). */
-const HEADER_SAFE_ID = new RegExp(`^[\\x21-\\x7e]([\\x20-\\x7e]{0,${MAX_TEST_ID_LENGTH - 2}}[\\x21-\\x7e])?$`);
+/**
+ * A test id that can travel in a header: printable ASCII (fetch refuses the rest), no space at either end (it would be
+ * trimmed), at most the characters the gateway counts.
+ */
+const HEADER_SAFE_ID = new RegExp(`^[\\x21-\\x7e]([\\x20-\\x7e]{0,${MAX_TEST_ID_CHARS - 2}}[\\x21-\\x7e])?$`);
 
 /** Journal entries the admin API lists per page (its most). */
 const JOURNAL_PAGE_SIZE = 100;
@@ -38,7 +37,7 @@ export interface JournalFilter {
 }
 
 /** What `reset` cleared, as the gateway reports it. */
-export type ResetReport = Record<string, unknown>;
+export type ResetReport = ResetResult;
 
 /** Fixtures added at runtime: `add` then `clear` (fixture files given at start stay). */
 export interface FixturesApi {
@@ -130,7 +129,7 @@ export async function resetVia(admin: AdminCall, options: { testId?: string; dat
 export function testScope(testId: string, admin: AdminCall, fixtures: FixturesApi, journal: JournalApi): TestScope {
   if (!HEADER_SAFE_ID.test(testId))
     throw new TypeError(
-      `forTest: a test id is 1 to ${MAX_TEST_ID_LENGTH} printable ASCII characters, no space at either end (it travels in a header); got ${JSON.stringify(testId)}`,
+      `forTest: a test id is 1 to ${MAX_TEST_ID_CHARS} printable ASCII characters, no space at either end (it travels in a header); got ${JSON.stringify(testId)}`,
     );
   return {
     testId,

@@ -17,18 +17,27 @@ describe('gatehouse/testing under node:test', () => {
 
   test('a fixture given at start answers the openai SDK, and journal.last() shows what the code sent', async () => {
     const openai = new OpenAI({ baseURL: gatehouse.baseURL, apiKey: gatehouse.token });
-    const answer = await openai.chat.completions.create({
-      model: 'gpt-4o',
-      messages: [
-        { role: 'system', content: 'Be brief.' },
-        { role: 'user', content: 'hello' },
-      ],
-      temperature: 0.2,
-    });
+    const { data: answer, response } = await openai.chat.completions
+      .create({
+        model: 'gpt-4o',
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: 'hello' },
+        ],
+        temperature: 0.2,
+      })
+      .withResponse();
     assert.equal(answer.choices[0]!.message.content, 'Hi from a fixture');
 
     const call = await gatehouse.journal.last();
     assert.equal(call?.fixture, 'greeting');
+    assert.equal(call?.source, 'fixture');
+    assert.equal(call?.request_id, response.headers.get('x-request-id'));
+    assert.deepEqual(
+      (await gatehouse.journal.list({ requestId: call!.request_id! })).map((listed) => listed.id),
+      [call!.id],
+      'the answer’s x-request-id finds the call',
+    );
     assert.equal(call?.path, '/v1/chat/completions');
     assert.deepEqual(call?.requestBody, {
       model: 'gpt-4o',
@@ -91,7 +100,7 @@ describe('gatehouse/testing under node:test', () => {
 
     const before = await gatehouse.clock.get();
     const moved = await gatehouse.clock.advance(10_000);
-    assert.equal(moved.offsetMs, before.offsetMs + 10_000);
+    assert.equal(moved.offset_ms, before.offset_ms + 10_000);
     assert.equal((await portrait('GET', `/assets/${asset.asset_id}`)).status, 'Active');
   });
 
@@ -108,6 +117,15 @@ describe('gatehouse/testing under node:test', () => {
         error instanceof GatehouseAdminError && error.status === 400 && /response\.colour: is not a fixture field/.test(error.message),
     );
   });
+});
+
+test('a token and an admin token given to startGatehouse are the ones that work', async () => {
+  await using gatehouse = await startGatehouse({ token: 'sk-helper-0123456789abcdef', adminToken: 'helper-admin-0123456789' });
+  assert.equal(gatehouse.token, 'sk-helper-0123456789abcdef');
+  assert.equal(gatehouse.adminToken, 'helper-admin-0123456789');
+  const openai = new OpenAI({ baseURL: gatehouse.baseURL, apiKey: 'sk-helper-0123456789abcdef', maxRetries: 0 });
+  assert.equal((await openai.models.list()).object, 'list');
+  assert.deepEqual(await gatehouse.fixtures.list(), []);
 });
 
 test('stop() stops the gateway and removes its data dir', async () => {
