@@ -1,14 +1,11 @@
 // The shape of a fixture as a test writes it (docs/testing-clients.md, "Scripted answers"), typed for editors; the gateway checks it.
 
-/** A text test: a case-sensitive substring, or a regular expression. */
-export type TextPattern = string | { regex: string; flags?: string };
+/** A text test: a case-sensitive substring, a regular expression, or a glob over the whole text (`*`, `?`). */
+export type TextPattern = string | { regex: string; flags?: string } | { glob: string };
 
-/**
- * When a fixture answers: every field given must hold. Fields of endpoint families added later (portrait review,
- * 3D tasks) are accepted too; the gateway names any field it does not know.
- */
+/** When a fixture answers: every field given must hold. Other fields are left to the gateway, which names any it does not know. */
 export interface FixtureMatch {
-  /** `chat` (any chat protocol), `chat-completions`, `responses`, `messages`, `generate-content`, `embeddings`, …, or a list. */
+  /** `chat` (any chat protocol), `chat-completions`, `responses`, `messages`, `generate-content`, `embeddings`, `portrait`, `3d`, …, or a list. */
   endpoint?: string | readonly string[];
   /** An exact name, a glob (`gpt-4o*`), or `/regular expression/flags`. */
   model?: string;
@@ -16,8 +13,12 @@ export interface FixtureMatch {
   user?: TextPattern;
   /** The system / developer / instructions text. */
   system?: TextPattern;
-  /** A non-chat call's text (embeddings input, image prompt, text to speak, moderation input, rerank query). */
+  /** A non-chat call's text (embeddings input, image prompt, text to speak, moderation input, rerank query; an asset's name, a 3D prompt). */
   input?: TextPattern;
+  /** A portrait asset's `url`, a 3D task's `image_url`. */
+  url?: TextPattern;
+  /** A portrait asset's type. */
+  asset_type?: 'Image' | 'Video' | 'Audio';
   /** How many assistant messages the conversation has (0: the first call of an agent loop). */
   turn?: number;
   /** `true`: the last message is a tool result; a text test: it is one and its text matches. */
@@ -55,6 +56,17 @@ export interface FixtureResponse {
   transcript?: string;
   moderation?: { flagged: boolean; categories?: readonly string[] };
   rerank?: readonly { index: number; relevance: number }[];
+  /** A portrait asset's review: its verdict, and when it is reached on the gateway's clock. */
+  review?: { status: 'Active' | 'Failed'; reason?: string; delay_ms?: number; resolved_url?: string };
+  /** A 3D task's course: its progress percentages, its final status and when, its file (fixture files only). */
+  task3d?: {
+    status: 'SUCCESS' | 'FAILURE';
+    reason?: string;
+    progress?: readonly number[];
+    duration_ms?: number;
+    file?: string;
+    usage?: unknown;
+  };
   [field: string]: unknown;
 }
 

@@ -10,7 +10,14 @@ describe('gatehouse/testing under node:test', () => {
 
   before(async () => {
     gatehouse = await startGatehouse({
-      fixtures: [{ name: 'greeting', match: { user: 'hello' }, response: { text: 'Hi from a fixture' } }],
+      fixtures: [
+        { name: 'greeting', match: { user: 'hello' }, response: { text: 'Hi from a fixture' } },
+        {
+          name: 'no face',
+          match: { endpoint: 'portrait', url: { glob: 'https://cdn.example.com/banned/*' } },
+          response: { review: { status: 'Failed', reason: 'no face found in the picture', delay_ms: 5_000 } },
+        },
+      ],
     });
   });
   after(() => gatehouse.stop());
@@ -69,26 +76,27 @@ describe('gatehouse/testing under node:test', () => {
     const simulated = await otherClient.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'retry me' }] });
     assert.notEqual(simulated.choices[0]!.message.content, 'third time lucky');
     assert.equal((await other.journal.last())?.fixture ?? null, null, 'another test id never sees the fixture');
-    assert.deepEqual(await other.fixtures.list().then((list) => list.map((fixture) => fixture.label)), ['greeting']);
+    assert.deepEqual(await other.fixtures.list().then((list) => list.map((fixture) => fixture.label)), ['greeting', 'no face']);
 
     await retrying.reset();
     assert.deepEqual(await retrying.journal.list(), [], 'reset cleared this test id’s journal');
     assert.equal((await other.journal.list()).length, 1, 'and left the other test id’s');
     assert.deepEqual(
       (await retrying.fixtures.list()).map((fixture) => fixture.origin),
-      ['file'],
+      ['file', 'file'],
       'reset removed the test’s own fixture and kept the suite’s',
     );
   });
 
-  test('clock.advance brings a portrait asset to its verdict with no waiting', async () => {
+  test('clock.advance brings a simulated and a scripted portrait asset to their verdicts with no waiting', async () => {
     const portrait = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(`${gatehouse.url}/v1/portrait${path}`, {
         method,
         headers: { authorization: `Bearer ${gatehouse.token}`, 'content-type': 'application/json' },
         ...(body !== undefined && { body: JSON.stringify(body) }),
       });
-      return ((await response.json()) as { data: { status: string; group_id: string; asset_id: string } }).data;
+      type Data = { status: string; group_id: string; asset_id: string; failure_reason: string | null };
+      return ((await response.json()) as { data: Data }).data;
     };
     const group = await portrait('POST', '/groups', { name: 'clock' });
     const asset = await portrait('POST', '/assets', {
@@ -97,11 +105,19 @@ describe('gatehouse/testing under node:test', () => {
       asset_type: 'Image',
     });
     assert.equal((await portrait('GET', `/assets/${asset.asset_id}`)).status, 'Processing');
+    const banned = await portrait('POST', '/assets', {
+      group_id: group.group_id,
+      url: 'https://cdn.example.com/banned/bob.png',
+      asset_type: 'Image',
+    });
+    assert.equal((await portrait('GET', `/assets/${banned.asset_id}`)).status, 'Processing');
 
     const before = await gatehouse.clock.get();
     const moved = await gatehouse.clock.advance(10_000);
     assert.equal(moved.offset_ms, before.offset_ms + 10_000);
     assert.equal((await portrait('GET', `/assets/${asset.asset_id}`)).status, 'Active');
+    const verdict = await portrait('GET', `/assets/${banned.asset_id}`);
+    assert.deepEqual([verdict.status, verdict.failure_reason], ['Failed', 'no face found in the picture'], 'the suite’s portrait fixture');
   });
 
   test('forTest refuses a test id no header can carry, before any call', () => {
