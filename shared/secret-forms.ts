@@ -129,15 +129,15 @@ function toBase64(bytes: Uint8Array): string {
   return out;
 }
 
-/** Matchers already compiled, by their secrets: a relayed call's scrubber is made per call, its channel's key rarely changes. */
+/** Matchers already compiled, by their secrets and hints: a relayed call's scrubber is made per call, its channel's key rarely changes. */
 const COMPILED = new Map<string, Machine>();
 
 /** Most matchers kept (the oldest is dropped past it). */
 const COMPILED_KEPT = 64;
 
-/** The matcher of `hidden`, compiled once per set of secrets (a matcher is read-only once built). */
+/** The matcher of `hidden`, compiled once per set of secrets and their hints (a matcher is read-only once built). */
 export function compiled(hidden: readonly HiddenSecret[]): Machine {
-  const key = JSON.stringify(hidden.map(({ secret }) => secret));
+  const key = JSON.stringify(hidden.map(({ secret, hint }) => [secret, hint]));
   let machine = COMPILED.get(key);
   if (!machine) {
     machine = compile(hidden);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { hideSecret, secretHint } from '../../../shared/channels.ts';
-import { SecretScrubber, scrubText } from '../../../shared/secret-scrub.ts';
+import { SecretScrubber, scrubText, scrubWhole } from '../../../shared/secret-scrub.ts';
 import { percentEscape as percent, reveals, unicodeEscape } from '../../helpers/secret-encodings.ts';
 
 const KEY_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_/+.';
@@ -139,4 +139,13 @@ describe('hideSecret', () => {
     const text = `bad id ${ak}, secret ${[...sk].map((char) => unicodeEscape(char)).join('')}, pair ${pair}`;
     assert.equal(hideSecret(text, pair), `bad id ${secretHint(ak)}, secret ${secretHint(sk)}, pair ${secretHint(pair)}`);
   });
+});
+
+test('the same secret with another hint is written with that hint (a compiled matcher is shared only by equal secrets and hints)', () => {
+  const secret = 'sk-cache-check-0123456789abcdef';
+  const text = new TextEncoder().encode(`key ${secret} end`);
+  const plain = new TextDecoder().decode(scrubWhole(text, [{ secret, hint: 'HINT-A' }]));
+  const other = new TextDecoder().decode(scrubWhole(text, [{ secret, hint: 'HINT-B' }]));
+  assert.equal(plain, 'key HINT-A end');
+  assert.equal(other, 'key HINT-B end');
 });
