@@ -246,7 +246,8 @@ function parseFormat(config: Fields): OutputFormat | undefined {
         'schema generationConfig.responseSchema',
       )
     : jsonSchema !== undefined && jsonSchema !== null
-      ? asObject(jsonSchema, 'generationConfig.responseJsonSchema')
+      ? // Gemini CLI's router sends OpenAPI's upper-case types here too ("OBJECT"): normalised the same way.
+        geminiSchemaToJsonSchema(asObject(jsonSchema, 'generationConfig.responseJsonSchema'), 'schema generationConfig.responseJsonSchema')
       : undefined;
   if (schema !== undefined && mime !== 'application/json') {
     throw invalid(
