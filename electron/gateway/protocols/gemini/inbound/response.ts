@@ -83,7 +83,17 @@ export async function* toGenerateContentChunks(
     pending.set(index, { content: { role: 'model', parts }, index });
     parted.add(index);
   }
-  for await (const delta of deltas) {
+  try {
+    for await (const delta of deltas) yield* chunksOf(delta);
+  } catch (error) {
+    // A stream broken upstream still delivers the piece it held back before the error ends it.
+    if (pending.size > 0) yield chunk();
+    throw error;
+  }
+  if (pending.size > 0) yield chunk();
+
+  /** The chunks one delta completes (most complete none: the delta is held in `pending`). */
+  function* chunksOf(delta: ChatDelta) {
     switch (delta.type) {
       case 'reasoning': {
         const parts = thoughtParts(delta);
@@ -125,7 +135,6 @@ export async function* toGenerateContentChunks(
         break;
     }
   }
-  if (pending.size > 0) yield chunk();
 }
 
 /** Gemini's token usage block (thoughts apart from the candidates' tokens); also the answer's shape for countTokens' `totalTokens`. */
