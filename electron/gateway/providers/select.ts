@@ -8,6 +8,7 @@ import { relayBundle } from './relay/index.ts';
 import { kindOfProtocol } from './relay/kinds.ts';
 import { refusingBundle } from './relay/refusing.ts';
 import { translatingBundle } from './relay/translate/bundle.ts';
+import { translatedEmbeddings } from './relay/translate/embeddings.ts';
 import { wireOfCall } from './relay/wires.ts';
 import type { CallContext, ChannelDirectory, ModelCatalogue, ProviderBundle, ProviderSelector } from './types.ts';
 
@@ -86,7 +87,7 @@ export class ProviderChoice implements ProviderSelector {
     const kind = kindOfProtocol(call.protocol);
     if (kind && kinds.includes(kind)) return relayBundle(channels, model, kind, this.catalogue);
     const served = [...new Set(kinds)].join(' and ');
-    return refusingBundle(
+    const refusing = refusingBundle(
       () =>
         new GatewayError(
           'invalid_request',
@@ -95,6 +96,9 @@ export class ProviderChoice implements ProviderSelector {
         ),
       this.catalogue,
     );
+    // Embeddings translate between OpenAI and Gemini (an OpenAI or Gemini caller, a model the other kind serves).
+    const embeddings = (kind === 'openai' || kind === 'gemini') && translatedEmbeddings(channels, model, kinds);
+    return embeddings ? { ...refusing, embeddings } : refusing;
   }
 
   /** Under --unrouted reject: every capability answers the protocol's "model not found" for `model`, only the catalogue answers. */

@@ -1,4 +1,4 @@
-// Routes of the Gemini API: models/{model}:generateContent, :streamGenerateContent and :countTokens, under /v1beta and /v1.
+// Routes of the Gemini API: models/{model}:generateContent, :streamGenerateContent, :countTokens, :embedContent and :batchEmbedContents, under /v1beta and /v1.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { randomBase62 } from '../ids.ts';
@@ -10,6 +10,7 @@ import { relayReply } from '../server/relay-reply.ts';
 import { writeJsonArray, writeSse } from '../server/sse.ts';
 import { streamFailure } from '../server/stream-failure.ts';
 import { ChatMetering } from '../services/chat-metering.ts';
+import { geminiEmbeddings } from './gemini-embeddings.ts';
 import { callSizeOf } from '../services/usage-bounds.ts';
 import { invalid, notFound } from '../errors.ts';
 
@@ -22,6 +23,7 @@ export async function geminiRoutes(app: FastifyInstance, options: { context: Gat
   const { billing, events, providers } = options.context;
   const metering = new ChatMetering(billing);
   const failure = streamFailure('gemini', (error) => void events.emit('error', error));
+  const embed = geminiEmbeddings(options.context, failure);
 
   const generate = async (request: FastifyRequest<Target>, reply: FastifyReply, model: string, stream: boolean) => {
     const chatRequest = geminiCodec.parse({ body: request.body, model });
@@ -74,6 +76,10 @@ export async function geminiRoutes(app: FastifyInstance, options: { context: Gat
           return generate(request, reply, model, true);
         case 'countTokens':
           return countTokens(request, reply, model);
+        case 'embedContent':
+          return embed(request, reply, model, versionOf(request), false);
+        case 'batchEmbedContents':
+          return embed(request, reply, model, versionOf(request), true);
         default:
           throw notFound(`Method '${method}' is not found for model '${model}'.`);
       }

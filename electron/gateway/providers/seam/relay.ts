@@ -22,7 +22,9 @@ export type PassthroughOperation =
   | 'count_tokens'
   | 'generateContent'
   | 'streamGenerateContent'
-  | 'countTokens';
+  | 'countTokens'
+  | 'embedContent'
+  | 'batchEmbedContents';
 
 /** What a route asks a pass-through for; the body is `call.rawBody`. */
 export interface PassthroughRequest {

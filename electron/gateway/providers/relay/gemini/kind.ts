@@ -1,8 +1,8 @@
-// The Gemini upstream kind: models/{model}:{method} under the caller's API version, x-goog-api-key credential, usageMetadata of answers and stream chunks.
+// The Gemini upstream kind: models/{model}:{method} (generate, count, embed) under the caller's API version, x-goog-api-key credential, usageMetadata of answers and stream chunks.
 import { GatewayError } from '../../../errors.ts';
-import { count, record, renameField, trimBase, type RelayKind } from '../kind.ts';
+import { count, editJson, record, renameField, trimBase, type RelayKind } from '../kind.ts';
 
-const METHODS = new Set(['generateContent', 'streamGenerateContent', 'countTokens']);
+const METHODS = new Set(['generateContent', 'streamGenerateContent', 'countTokens', 'embedContent', 'batchEmbedContents']);
 
 export const geminiKind: RelayKind = {
   url(channel, request) {
@@ -14,8 +14,11 @@ export const geminiKind: RelayKind = {
     return `${trimBase(channel.baseUrl)}/${version}/models/${encodeURIComponent(channel.upstreamModel)}:${request.operation}${query}`;
   },
   auth: (key) => ({ 'x-goog-api-key': key }),
-  // The model is in the path: the body goes as it came.
-  prepare: (raw) => ({ body: raw, hideUsage: false }),
+  // The model is in the path: the body goes as it came, but for a batch's requests, which each name the model too.
+  prepare: (raw, channel, request, parsed) => ({
+    body: request.operation === 'batchEmbedContents' ? editJson(raw, (body) => namedIn(body, channel.upstreamModel), parsed) : raw,
+    hideUsage: false,
+  }),
   // An answer, an SSE chunk, or one element of a JSON array stream (the tap cuts the array into its elements).
   read(data, usage) {
     const json = record(data);
@@ -38,3 +41,13 @@ export const geminiKind: RelayKind = {
   // Answers and stream chunks carry `modelVersion`; a JSON array stream (no alt=sse) comes here element by element.
   renameModel: (data, name) => renameField(record(data), 'modelVersion', name),
 };
+
+/** Sets the `model` of each of a batch's requests to the channel's model (`models/{name}`); true when it changed one. */
+function namedIn(body: Record<string, unknown>, upstreamModel: string): boolean {
+  const requests = body['requests'];
+  if (!Array.isArray(requests)) return false;
+  const name = `models/${upstreamModel}`;
+  if (requests.every((request) => record(request)?.['model'] === name)) return false;
+  body['requests'] = requests.map((request: unknown) => (record(request) ? { ...record(request), model: name } : request));
+  return true;
+}

@@ -87,7 +87,7 @@ function withUsage(deltas: AsyncIterable<ChatDelta>, inputEstimate: () => number
 }
 
 /** The whole body, up to MAX_ANSWER_BYTES (a longer answer is an upstream failure). */
-async function readWhole(body: AsyncIterable<Uint8Array>): Promise<string> {
+export async function readWhole(body: AsyncIterable<Uint8Array>): Promise<string> {
   const parts: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -99,7 +99,7 @@ async function readWhole(body: AsyncIterable<Uint8Array>): Promise<string> {
 }
 
 /** The body parsed as JSON, or its text when it is not JSON. */
-function parsedOrText(text: string): unknown {
+export function parsedOrText(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
