@@ -87,6 +87,12 @@ describe('Gemini embeddings', () => {
     assert.ok(billed.every((row) => row.input_tokens > 0));
   });
 
+  test('the model list advertises both methods, and both are served for the advertised model', async () => {
+    const model = await geminiOf(up).models.get({ model: 'sim-embed' });
+    assert.deepEqual(model.supportedActions, ['embedContent', 'batchEmbedContents']);
+    assert.equal((await geminiVectors(up, 'sim-embed', 'advertised')).length, 1);
+  });
+
   test('simulated: a request with no text is a 400 in Gemini shape', async () => {
     await assert.rejects(
       geminiOf(up).models.embedContent({ model: 'gemini-embedding-001', contents: [{ parts: [{ text: '' }] }] }),

@@ -26,7 +26,7 @@ export const SIM_MODELS: readonly SimModel[] = [
     capability: 'answers with the last user message',
     geminiMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
   },
-  { id: 'sim-embed', displayName: 'Simulated embeddings', capability: 'embeddings', geminiMethods: ['embedContent'] },
+  { id: 'sim-embed', displayName: 'Simulated embeddings', capability: 'embeddings', geminiMethods: ['embedContent', 'batchEmbedContents'] },
   { id: 'sim-image', displayName: 'Simulated images', capability: 'image generation and edits', geminiMethods: [] },
   { id: 'sim-tts', displayName: 'Simulated speech', capability: 'text to speech', geminiMethods: [] },
   { id: 'sim-stt', displayName: 'Simulated transcription', capability: 'speech to text', geminiMethods: [] },
