@@ -149,4 +149,16 @@ describe('Gemini embeddings', () => {
       TEXTS,
     );
   });
+
+  test('token-id inputs cannot go to a Gemini channel: a 400 in OpenAI shape naming input, nothing sent upstream', async () => {
+    speak('gemini');
+    await settle();
+    const before = (await journalEntries(up, { prefix: '/v1beta/models/sim-embed:batchEmbedContents' })).length;
+    await assert.rejects(
+      openaiOf(front).embeddings.create({ model: 'emb-one', input: [[1, 2, 3]] }),
+      (error) => error instanceof OpenAI.BadRequestError && error.param === 'input' && /token ids/.test(error.message),
+    );
+    await settle();
+    assert.equal((await journalEntries(up, { prefix: '/v1beta/models/sim-embed:batchEmbedContents' })).length, before);
+  });
 });
