@@ -1,4 +1,4 @@
-// Routes of the OpenAI Responses API: create (JSON, or SSE streamed as the provider answers, or relayed), retrieve and delete stored responses per account (relayed ones at the channel that stored them).
+// Routes of the OpenAI Responses API: create (JSON, or SSE streamed as the provider answers, or relayed), retrieve, delete, list input items of and cancel stored responses per account (relayed ones at the channel that stored them), compact.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../errors.ts';
@@ -7,7 +7,7 @@ import { responsesCodec } from '../protocols/responses/inbound/codec.ts';
 import { chatRequestOf } from '../protocols/responses/inbound/request.ts';
 import { responseObject } from '../protocols/responses/inbound/response.ts';
 import type { ChatRequest } from '../protocols/neutral/chat.ts';
-import { estimateInputTokens, relayInputEstimate } from '../protocols/neutral/tokens.ts';
+import { countTokens, estimateInputTokens, relayInputEstimate } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
 import { writeSse } from '../server/sse.ts';
@@ -24,6 +24,7 @@ const INPUT_ITEMS_LIST = { defaultLimit: 20, maxLimit: 100, defaultOrder: 'desc'
 type IdParams = { Params: { id: string } };
 
 const ENDPOINT = '/v1/responses';
+const COMPACT = '/v1/responses/compact';
 
 export async function openaiResponsesRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
   const { billing, clock, events, providers, responses, storedResponses: stored, relayedResponses: relayed } = options.context;
@@ -75,12 +76,12 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
     });
   });
 
-  /** Retrieves or deletes a relayed response at the channel that stored it; `done` runs once the channel said yes. */
+  /** Retrieves, deletes, lists the input items of or cancels a relayed response at the channel that stored it; `done` runs once the channel said yes. */
   const atChannel = (
     request: FastifyRequest<IdParams>,
     reply: FastifyReply,
     where: RelayedResponse,
-    operation: 'responses_get' | 'responses_delete',
+    operation: 'responses_get' | 'responses_delete' | 'responses_input_items' | 'responses_cancel',
     done?: () => void,
   ) => {
     const call = callOf(request, reply, 'responses', ENDPOINT);
@@ -91,7 +92,7 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
         `Response '${request.params.id}' was stored by a relay channel, and no channel serves model '${where.model}' now.`,
       );
     }
-    const query = operation === 'responses_get' ? retrieveQuery(request.url) : undefined;
+    const query = QUERY_PARAMS[operation] && keptQuery(request.url, QUERY_PARAMS[operation]);
     const asked = {
       operation,
       model: where.model,
@@ -118,39 +119,51 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
     return { id: request.params.id, object: 'response.deleted', deleted: true };
   });
 
-  app.get<IdParams>('/v1/responses/:id/input_items', async (request) => {
+  app.get<IdParams>('/v1/responses/:id/input_items', async (request, reply) => {
     const { accountId } = request.principal;
-    notRelayed(accountId, request.params.id, 'input items');
+    const where = relayed.find(accountId, request.params.id);
+    if (where) return atChannel(request, reply, where, 'responses_input_items');
     const query = parseListQuery(request.query, INPUT_ITEMS_LIST);
     const { data, hasMore } = pageOf(stored.inputItems(accountId, request.params.id) as { id: string }[], query);
     return renderList(data, hasMore);
   });
 
-  app.post<IdParams>('/v1/responses/:id/cancel', async (request) => {
+  app.post<IdParams>('/v1/responses/:id/cancel', async (request, reply) => {
     const { accountId } = request.principal;
-    notRelayed(accountId, request.params.id, 'cancel');
+    const where = relayed.find(accountId, request.params.id);
+    if (where) return atChannel(request, reply, where, 'responses_cancel');
     return stored.cancel(accountId, request.params.id);
   });
 
-  app.post('/v1/responses/compact', async (request, reply) => {
+  app.post(COMPACT, async (request, reply) => {
     const parsed = parseCompactBody(request.body);
-    return responses.compact(parsed, callOf(request, reply, 'responses', '/v1/responses/compact'));
+    const call = callOf(request, reply, 'responses', COMPACT);
+    const { passthrough } = providers.for(call, parsed.model);
+    if (!passthrough) return responses.compact(parsed, call);
+    // Relayed as it is, a follow-up to the channel that stored the earlier response (as a create's), billed by the upstream's usage.
+    const { accountId } = request.principal;
+    const previous = parsed.previousResponseId === null ? undefined : relayed.followUp(accountId, parsed.previousResponseId);
+    const asked = {
+      operation: 'responses_compact',
+      model: parsed.model,
+      stream: false,
+      ...(previous && { channelId: previous.channelId }),
+    } as const;
+    const bill = { principal: request.principal, endpoint: COMPACT, model: parsed.model };
+    const estimate = () => (call.rawBody ? countTokens(call.rawBody.toString('utf8')) : 0);
+    return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, estimate));
   });
-
-  /** Input items and cancel of a response a relay channel stored are not relayed yet: a clear 501 instead of a misleading 404. */
-  const notRelayed = (accountId: number, id: string, what: string) => {
-    if (relayed.find(accountId, id)) {
-      throw new GatewayError('not_implemented', `Response '${id}' was stored by a relay channel, and relay of ${what} is not built yet.`);
-    }
-  };
 }
 
-/** The retrieve parameters of the Responses API, passed on to the channel; others stay at the gateway. */
-const RETRIEVE_PARAMS = new Set(['include[]', 'include', 'stream', 'starting_after']);
+/** The query parameters of a retrieve and of an input items list that the channel reads, passed on to it; others stay at the gateway. */
+const QUERY_PARAMS: Partial<Record<string, ReadonlySet<string>>> = {
+  responses_get: new Set(['include[]', 'include', 'stream', 'starting_after']),
+  responses_input_items: new Set(['include[]', 'include', 'after', 'before', 'limit', 'order']),
+};
 
-/** The query parameters of a retrieve that the upstream reads (`include[]`, `stream`, `starting_after`), as `?…`; undefined when none were given. */
-function retrieveQuery(url: string): string | undefined {
+/** The query parameters of `url` named in `names`, as `?…`; undefined when none were given. */
+function keptQuery(url: string, names: ReadonlySet<string>): string | undefined {
   const asked = new URLSearchParams(url.slice(url.indexOf('?') + 1 || url.length));
-  const kept = new URLSearchParams([...asked].filter(([name]) => RETRIEVE_PARAMS.has(name)));
+  const kept = new URLSearchParams([...asked].filter(([name]) => names.has(name)));
   return kept.size > 0 ? `?${kept}` : undefined;
 }

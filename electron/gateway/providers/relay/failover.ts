@@ -102,6 +102,14 @@ export function allCoolingDown(model: string): GatewayError {
   return new GatewayError('unavailable', `Every channel serving model '${model}' is cooling down after failures; try again shortly.`);
 }
 
+/** The operations on a stored response that send no body, and their method. */
+const BODILESS: Partial<Record<PassthroughRequest['operation'], 'GET' | 'DELETE' | 'POST'>> = {
+  responses_get: 'GET',
+  responses_delete: 'DELETE',
+  responses_input_items: 'GET',
+  responses_cancel: 'POST',
+};
+
 /** The method, headers and body of `request` sent on `channel`, and whether the usage event asked for is hidden from the caller. */
 function upstreamInit(
   call: CallContext,
@@ -109,8 +117,8 @@ function upstreamInit(
   kind: RelayKind,
   request: PassthroughRequest,
 ): { init: UpstreamInit; hideUsage: boolean } {
-  if (request.operation === 'responses_get' || request.operation === 'responses_delete') {
-    const method = request.operation === 'responses_get' ? 'GET' : 'DELETE';
+  const method = BODILESS[request.operation];
+  if (method) {
     return { init: { method, headers: upstreamHeaders(call, channel, kind, null) }, hideUsage: false };
   }
   if (request.form) {

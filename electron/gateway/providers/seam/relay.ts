@@ -18,6 +18,11 @@ export type PassthroughOperation =
   | 'responses'
   | 'responses_get'
   | 'responses_delete'
+  | 'responses_input_items'
+  | 'responses_cancel'
+  | 'responses_compact'
+  | 'moderations'
+  | 'images_variations'
   | 'messages'
   | 'count_tokens'
   | 'generateContent'
@@ -36,9 +41,9 @@ export interface PassthroughRequest {
   /** Gemini: the API version of the caller's path (`v1beta` or `v1`) and whether it asked for SSE (`alt=sse`). */
   apiVersion?: string;
   sse?: boolean;
-  /** Responses retrieve and delete: the upstream's response id (the call has no body). */
+  /** Responses retrieve, delete, input items and cancel: the upstream's response id (the call has no body). */
   responseId?: string;
-  /** Responses retrieve: the caller's query parameters passed on (`include[]`, `stream`, `starting_after`), as `?…`, or absent. */
+  /** Responses retrieve and input items: the caller's query parameters passed on (`include[]`, `stream`, `starting_after`, a list's cursor), as `?…`, or absent. */
   query?: string;
   /** Only this channel is tried, with no failover: the one that stored a response the call refers to. */
   channelId?: string;

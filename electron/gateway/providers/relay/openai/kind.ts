@@ -1,4 +1,4 @@
-// The OpenAI upstream kind: paths under the channel's /v1 base (chat, completions, embeddings, rerank, images, audio, responses; Cohere's /v2/rerank beside it), Bearer credential, stream usage asked for (and hidden when the caller did not ask), usage of chunks and answers.
+// The OpenAI upstream kind: paths under the channel's /v1 base (chat, completions, embeddings, rerank, moderations, images, audio, responses; Cohere's /v2/rerank beside it), Bearer credential, stream usage asked for (and hidden when the caller did not ask), usage of chunks and answers.
 import { GatewayError } from '../../../errors.ts';
 import { count, editJson, record, renameField, trimBase, type RelayKind, type UsageCount } from '../kind.ts';
 import { readResponsesEvent } from './responses.ts';
@@ -17,13 +17,21 @@ const PATHS: Partial<Record<string, string>> = {
   responses: '/responses',
   responses_get: '/responses',
   responses_delete: '/responses',
+  responses_input_items: '/responses',
+  responses_cancel: '/responses',
+  responses_compact: '/responses/compact',
+  moderations: '/moderations',
+  images_variations: '/images/variations',
 };
+
+/** What follows a stored response's id in the path of the operations on it. */
+const ID_SUFFIXES: Partial<Record<string, string>> = { responses_input_items: '/input_items', responses_cancel: '/cancel' };
 
 export const openaiKind: RelayKind = {
   url(channel, request) {
     const path = PATHS[request.operation];
     if (!path) throw new GatewayError('not_implemented', `Relay of ${request.operation} to an OpenAI channel is not built yet.`);
-    const id = request.responseId === undefined ? '' : `/${encodeURIComponent(request.responseId)}`;
+    const id = request.responseId === undefined ? '' : `/${encodeURIComponent(request.responseId)}${ID_SUFFIXES[request.operation] ?? ''}`;
     return `${baseOf(channel.baseUrl, request.operation)}${path}${id}${request.query ?? ''}`;
   },
   auth: (key) => ({ authorization: `Bearer ${key}` }),
