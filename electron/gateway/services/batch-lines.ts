@@ -29,6 +29,7 @@ const RELAYED: Partial<Record<BatchEndpoint, PassthroughOperation>> = {
   '/v1/chat/completions': 'chat',
   '/v1/embeddings': 'embeddings',
   '/v1/responses': 'responses',
+  '/v1/moderations': 'moderations',
 };
 
 export interface BatchLinesDeps {
@@ -110,7 +111,9 @@ export class BatchLines {
     }
     const usage = await reply.usage;
     const estimate = () => (call.rawBody ? countTokens(call.rawBody.toString('utf8')) : 0);
-    if (usage) this.metering.chargeRelayed({ principal: call.principal, endpoint: call.endpoint, model }, usage, estimate);
+    // Moderations are free, as on the real API (and as the route relays them).
+    if (usage && operation !== 'moderations')
+      this.metering.chargeRelayed({ principal: call.principal, endpoint: call.endpoint, model }, usage, estimate);
     if (usage?.responseId !== undefined && reply.channelId !== undefined) {
       this.deps.relayed.remember(accountId, usage.responseId, { channelId: reply.channelId, model });
     }
