@@ -1,4 +1,4 @@
-// POST /v1/images/generations, /v1/images/edits and /v1/images/variations (multipart): parse, make through the call's provider (kept and billed), render, or relay (an edit's form streamed on); and the capability URLs of kept images.
+// POST /v1/images/generations, /v1/images/edits and /v1/images/variations (multipart): parse, make through the call's provider (kept and billed), render, or relay (an edit's or variation's form streamed on); and the capability URLs of kept images.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
@@ -18,7 +18,7 @@ import { relayReply } from '../server/relay-reply.ts';
 import { streamFailure } from '../server/stream-failure.ts';
 import { listenerUrlOf } from '../server/listener-url.ts';
 import { FormRelay } from '../server/form-relay.ts';
-import { formLimits, formParts } from '../server/multipart.ts';
+import { formLimits } from '../server/multipart.ts';
 import { IMAGE_URL_TTL_MS } from '../services/file-expiry.ts';
 import type { ImagesMade } from '../services/images.ts';
 import { imagePriceMicros } from '../services/pricing.ts';
@@ -97,12 +97,26 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
 
   app.post('/v1/images/variations', async (request, reply) => {
     if (!request.isMultipart()) throw invalid('Send the image as multipart/form-data with an `image` file.', 'image');
+    const form = new FormRelay(request, MAX_EDIT_UPLOAD_BYTES);
+    const model = await form.model().catch((error: unknown) => {
+      throw uploadLimitError(error);
+    });
+    const call = callOfImages(request, reply);
+    const { passthrough } = model === undefined ? {} : providers.for(call, model);
+    if (passthrough && model !== undefined) {
+      // Streamed on as an edit's form is, and billed as one (its fields, without a prompt, are the same).
+      const forward = { operation: 'images_variations', model, stream: false, form: form.upstream() } as const;
+      return relayReply(request, reply, passthrough, forward, call, failure, () =>
+        images.chargeRelayed(relayedEdit(model, form.fields), call),
+      ).catch((error: unknown) => {
+        throw uploadLimitError(form.error ?? error);
+      });
+    }
     const fields: Fields = {};
     let image: (ImageUpload & PngHeader) | undefined;
     const tally = new EditInputTally();
-    const parts = formParts(request, { keepFile: (field) => field === 'image' });
     try {
-      for await (const part of parts) {
+      for await (const part of form.parts({ keepFile: (field) => field === 'image' })) {
         if (part.kind === 'field') fields[part.field] = part.field === 'n' ? Number(part.value) : part.value;
         else if (image) throw invalid("Send exactly one 'image'.", 'image');
         else image = { field: part.field, bytes: part.bytes, ...tally.add(part.field, part.bytes) };
@@ -112,7 +126,7 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
     }
     if (!image) throw invalid("Missing required parameter: 'image'.", 'image');
     const asked = parseImageVariation(fields, IMAGE_REQUEST_LIMITS);
-    const made = await images.vary({ ...asked, keep: keep(asked.responseFormat), image }, callOfImages(request, reply));
+    const made = await images.vary({ ...asked, keep: keep(asked.responseFormat), image }, call);
     return render(request, undefined, made);
   });
 
