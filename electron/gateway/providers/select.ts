@@ -87,6 +87,7 @@ export class ProviderChoice implements ProviderSelector {
     const kind = kindOfProtocol(call.protocol);
     if (kind && kinds.includes(kind)) return relayBundle(channels, model, kind, this.catalogue);
     const served = [...new Set(kinds)].join(' and ');
+    if (call.protocol === 'realtime') return refusingBundle(() => realtimeOnlyOpenAI(model, served), this.catalogue);
     const refusing = refusingBundle(
       () =>
         new GatewayError(
@@ -105,4 +106,13 @@ export class ProviderChoice implements ProviderSelector {
   private refuseUnrouted(model: string): ProviderBundle {
     return refusingBundle(() => new GatewayError('not_found', `The model '${model}' does not exist`, 'model'), this.catalogue);
   }
+}
+
+/** A realtime session for a model only other kinds serve: their APIs have no counterpart of its audio and session events, so none is translated. */
+function realtimeOnlyOpenAI(model: string, served: string): GatewayError {
+  return new GatewayError(
+    'invalid_request',
+    `Model '${model}' is served only by ${served} channels, and realtime sessions relay to OpenAI channels only (the ${served} API has no realtime session to translate to); serve the model on an OpenAI channel, or call it with the ${served} API.`,
+    'model',
+  );
 }
