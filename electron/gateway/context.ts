@@ -338,6 +338,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       clock,
       (row) => events.emit('group.changed', { ...presentGroup(row), account_id: row.account_id }),
       (row) => events.emit('group.deleted', { group_id: row.group_id, account_id: row.account_id }),
+      (group) => services.groupRefusal(group),
     ),
     assets: new AssetsService({
       assets: assetsRepo,

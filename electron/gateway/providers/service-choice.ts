@@ -11,6 +11,7 @@ import type {
   ReviewerSelector,
   ServiceChannelDirectory,
 } from './types.ts';
+import { volcengineGroupRefusal, type GroupRefused } from './volcengine/group-limits.ts';
 import { VolcengineReviewer } from './volcengine/reviewer.ts';
 
 /** How an asset registered with the simulator names its reviewer. */
@@ -31,6 +32,12 @@ export class ServiceChoice implements ReviewerSelector, Mesh3dChannels {
   current(): ReviewerRef {
     const channel = this.options.channels.enabledServiceChannels()[0];
     return channel ? { channelId: channel.id, label: `${channel.name} (${channel.kind})` } : { channelId: null, label: SIMULATED_REVIEWER };
+  }
+
+  /** Why the reviewing channel would refuse a group with these fields (a volcengine channel's Ark limits); undefined when none would. */
+  groupRefusal(group: { name?: string; description?: string; groupType?: string }): GroupRefused | undefined {
+    const channel = this.options.channels.enabledServiceChannels()[0];
+    return channel?.kind === 'volcengine' ? volcengineGroupRefusal(group) : undefined;
   }
 
   async of(channelId: string): Promise<Reviewer> {

@@ -27,7 +27,8 @@ export class VolcengineReviewer implements Reviewer {
     if (input.groupUpstreamId === undefined) throw new UpstreamError('invalid upstream group id (none was created)');
     const result = await this.call('CreateAsset', {
       GroupId: input.groupUpstreamId,
-      Name: input.name ?? '',
+      // Ark takes an absent name, not an empty one.
+      ...(input.name && { Name: input.name }),
       AssetType: input.assetType,
       URL: input.url,
       ProjectName: this.channel.project,
