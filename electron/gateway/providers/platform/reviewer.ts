@@ -39,14 +39,18 @@ export class PlatformReviewer implements Reviewer {
     }
   }
 
-  /** The remote record's verdict; a remote refresh error is this refresh's error (the status is kept). */
+  /**
+   * The remote record's verdict, read from its status first: a terminal one (Active, Failed) stands whatever stale
+   * `refresh_error` the record still carries; only a record still in flight makes its remote refresh error this
+   * refresh's error (the status is kept).
+   */
   async check(upstreamId: string): Promise<ReviewVerdict> {
     const answer = await platformCall(this.channel, 'GET', `/v1/portrait/assets/${encodeURIComponent(upstreamId)}`);
     const record = portraitData(this.channel, answer);
-    if (typeof record['refresh_error'] === 'string' && record['refresh_error'] !== '') throw new UpstreamError(record['refresh_error']);
     switch (record['status']) {
       case 'Submitted':
       case 'Processing':
+        if (typeof record['refresh_error'] === 'string' && record['refresh_error'] !== '') throw new UpstreamError(record['refresh_error']);
         return { status: 'Processing' };
       case 'Active':
         return { status: 'Active', resolvedUrl: textField(record, 'resolved_url') };
