@@ -1,4 +1,4 @@
-// Integration tests: a relayed Responses id belongs to the account that created it; another account's follow-up, retrieve, delete, input items or batch line answers as for an unknown id and never reaches the channel.
+// Integration tests: a relayed Responses id belongs to the account that created it; another account's follow-up, retrieve, delete, input items, cancel or batch line answers as for an unknown id and never reaches the channel.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
@@ -102,13 +102,14 @@ describe('relayed response ids are scoped by account', () => {
     assert.equal(JSON.parse(upstream.requests.at(-1)!.body.toString('utf8')).previous_response_id, first.id);
   });
 
-  test("another account's id answers retrieve, delete and input items as an unknown one, without the upstream", async () => {
+  test("another account's id answers retrieve, delete, input items and cancel as an unknown one, without the upstream", async () => {
     const created = await alice.responses.create({ model: 'gpt-4.1', input: 'only mine' });
     const sent = upstream.requests.length;
     for (const [what, attempt, unknown] of [
       ['retrieve', bob.responses.retrieve(created.id), bob.responses.retrieve('resp_never_made')],
       ['delete', bob.responses.delete(created.id), bob.responses.delete('resp_never_made')],
       ['input items', bob.responses.inputItems.list(created.id), bob.responses.inputItems.list('resp_never_made')],
+      ['cancel', bob.responses.cancel(created.id), bob.responses.cancel('resp_never_made')],
     ] as const) {
       const [theirs, never] = [await failure(attempt), await failure(unknown)];
       assert.equal(theirs.status, 404, what);
