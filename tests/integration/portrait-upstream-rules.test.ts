@@ -99,3 +99,49 @@ describe('a platform channel whose record carries a stale refresh_error', () => 
     assert.deepEqual([read.status, read.resolved_url, read.refresh_error], ['Active', 'asset://remote-1', null]);
   });
 });
+
+describe('a platform channel whose remote group was removed, refused in its own words', () => {
+  const dirs = tempDirs();
+  let remote: HostileUpstream;
+  let front: TestGateway;
+  const api = () => portraitClient(front.url, front.token);
+  /** The remote platform's groups; its refusal of an unknown one is not worded as Gatehouse words it. */
+  const groups = new Set<string>();
+
+  before(async () => {
+    let serial = 0;
+    remote = await hostileUpstream((received, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const ok = (data: unknown) => response.end(JSON.stringify({ success: true, message: '', data }));
+      if (received.method === 'POST' && received.url === '/v1/portrait/groups') {
+        const id = `grp_remote_${++serial}`;
+        groups.add(id);
+        return void ok({ group_id: id });
+      }
+      if (received.method === 'GET' && received.url.startsWith('/v1/portrait/groups')) {
+        const items = [...groups].map((group_id) => ({ group_id }));
+        return void ok({ page: 1, page_size: 100, total: items.length, items });
+      }
+      const body = JSON.parse(received.body.toString('utf8')) as { group_id: string };
+      if (!groups.has(body.group_id)) return void response.end(JSON.stringify({ success: false, message: 'unknown group_id' }));
+      ok({ asset_id: `ast_remote_${++serial}` });
+    });
+    front = await gatewayWithChannel(dirs, { name: 'team', kind: 'platform', base_url: remote.url, key: 'remote-token-0123456789' });
+  });
+  after(async () => {
+    await front.stop();
+    await remote.close();
+    dirs.removeAll();
+  });
+
+  test('the refusal is told, and the next registration creates the group there again', async () => {
+    const group = dataOf(await api().createGroup({ name: 'Faces' }));
+    const register = () => api().createAsset({ group_id: group.group_id, url: 'https://cdn.example.com/c.png', asset_type: 'Image' });
+    dataOf(await register());
+    groups.clear();
+    assert.equal(failureOf(await register()), 'Upstream service call failed: unknown group_id');
+    dataOf(await register());
+    const created = remote.requests.filter((entry) => entry.method === 'POST' && entry.url === '/v1/portrait/groups');
+    assert.equal(created.length, 2, 'the group was created again after its removal was seen');
+  });
+});

@@ -4,8 +4,9 @@ import { UpstreamError, UpstreamGroupMissing } from '../../errors.ts';
 import type { Reviewer, ReviewGroup, ReviewVerdict, ServiceChannel } from '../types.ts';
 import { platformCall, portraitData, textField } from './client.ts';
 
-/** The portrait API's message for an unknown group. */
-const GROUP_MISSING = 'Group does not exist';
+/** The most pages of 100 remote groups read to learn whether a group still exists there (10,000 groups). */
+export const MAX_REMOTE_GROUP_PAGES = 100;
+const GROUP_PAGE_SIZE = 100;
 
 export class PlatformReviewer implements Reviewer {
   private readonly channel: ServiceChannel;
@@ -33,9 +34,27 @@ export class PlatformReviewer implements Reviewer {
     try {
       return { upstreamId: textField(portraitData(this.channel, answer), 'asset_id') };
     } catch (error) {
-      // The platform's refusal of a group it does not know (removed there): its portrait message.
-      if (error instanceof UpstreamError && error.message === GROUP_MISSING) throw new UpstreamGroupMissing(error.message);
+      // A refusal is of a group removed there when the platform's own list no longer has it (whatever its wording).
+      if (error instanceof UpstreamError && (await this.groupGone(input.groupUpstreamId))) throw new UpstreamGroupMissing(error.message);
       throw error;
+    }
+  }
+
+  /** Whether the platform's group list, read whole, lacks `groupId`; false when it has it, or could not be read whole (then nothing is assumed). */
+  private async groupGone(groupId: string): Promise<boolean> {
+    try {
+      let seen = 0;
+      for (let page = 1; page <= MAX_REMOTE_GROUP_PAGES; page++) {
+        const answer = await platformCall(this.channel, 'GET', `/v1/portrait/groups?p=${page}&page_size=${GROUP_PAGE_SIZE}`);
+        const data = portraitData(this.channel, answer);
+        const items = Array.isArray(data['items']) ? (data['items'] as unknown[]) : [];
+        if (items.some((item) => (item as { group_id?: unknown } | null)?.group_id === groupId)) return false;
+        seen += items.length;
+        if (items.length === 0 || (typeof data['total'] === 'number' && seen >= data['total'])) return true;
+      }
+      return false;
+    } catch {
+      return false;
     }
   }
 
