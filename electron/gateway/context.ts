@@ -51,6 +51,8 @@ import { OffsetClock, type Clock } from './time.ts';
 import { MediaPool, type MediaPoolOptions } from './workers/media-pool.ts';
 import { StoredResponses } from './services/stored-responses.ts';
 import { RelayedResponses } from './services/relayed-responses.ts';
+import { Conversations } from './services/conversations.ts';
+import { ConversationsRepo } from './storage/conversations-repo.ts';
 import { ResponsesRepo } from './storage/responses-repo.ts';
 import { ApiFiles } from './services/api-files.ts';
 import { BatchLines } from './services/batch-lines.ts';
@@ -158,6 +160,8 @@ export interface GatewayContext {
   batchRunner: BatchRunner;
   /** Which relay channel stored which Responses API id, so retrieve, delete and follow-ups go back to it. */
   relayedResponses: RelayedResponses;
+  /** Conversations API conversations kept by the gateway (also the earlier turns of a Responses call naming one). */
+  conversations: Conversations;
   /** The provider seam: routes and services reach models and upstreams only through `providers.for(call)`. */
   providers: ProviderSelector;
   /** Scripted answers: the fixtures loaded with `--fixtures` and those added through the admin API, with their counters. */
@@ -296,7 +300,8 @@ export function createContext(options: ContextOptions): GatewayContext {
     writes,
   });
   const storedResponses = new StoredResponses(new ResponsesRepo(db), db, clock, storageLimits);
-  const responses = new ResponsesService({ providers, billing, stored: storedResponses, clock });
+  const conversations = new Conversations(new ConversationsRepo(db), db, clock);
+  const responses = new ResponsesService({ providers, billing, stored: storedResponses, conversations, clock });
   const storedChatCompletions = new StoredChatCompletions({ repo: new ChatCompletionsRepo(db), db, clock, limits: storageLimits });
   const chatCompletions = new ChatCompletionsService({ providers, billing, stored: storedChatCompletions, clock });
   const moderations = new ModerationService(providers);
@@ -371,6 +376,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     batches,
     batchRunner,
     relayedResponses,
+    conversations,
     fixtures,
     faults: new FaultCounters(),
     storageLimits,

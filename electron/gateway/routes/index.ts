@@ -5,6 +5,7 @@ import { adminRoutes } from './admin.ts';
 import { anthropicMessagesRoutes } from './anthropic-messages.ts';
 import { geminiRoutes } from './gemini.ts';
 import { openaiResponsesRoutes } from './openai-responses.ts';
+import { openaiConversationsRoutes } from './openai-conversations.ts';
 import { consoleRoutes } from './console.ts';
 import { embeddingsRoutes } from './openai-embeddings.ts';
 import { healthRoutes } from './health.ts';
@@ -40,6 +41,7 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
   anthropicMessagesRoutes,
   geminiRoutes,
   openaiResponsesRoutes,
+  openaiConversationsRoutes,
   tasks3dRoutes,
   realtimeRoutes,
   imagesRoutes,

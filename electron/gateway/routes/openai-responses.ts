@@ -1,7 +1,7 @@
 // Routes of the OpenAI Responses API: create (JSON, or SSE streamed as the provider answers, or relayed), retrieve, delete, list input items of and cancel stored responses per account (relayed ones at the channel that stored them), compact.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
-import { GatewayError } from '../errors.ts';
+import { GatewayError, invalid } from '../errors.ts';
 import { publicId } from '../ids.ts';
 import { responsesCodec } from '../protocols/responses/inbound/codec.ts';
 import { chatRequestOf } from '../protocols/responses/inbound/request.ts';
@@ -40,11 +40,12 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
     let chatAsked: ChatRequest | undefined;
     const asChat = () => [(chatAsked ??= chatRequestOf(parsed, parsed.input))];
     // A follow-up's earlier turns are kept where they were stored (here or upstream): its input may exceed its request.
-    const size = callSizeOf(call, asChat, parsed.previousResponseId !== null);
+    const size = callSizeOf(call, asChat, parsed.previousResponseId !== null || Boolean(parsed.conversationId));
     const bill = { principal: request.principal, endpoint: ENDPOINT, model: parsed.model, size };
     // The most the call can cost is held against the token's quota until it ended (and was charged).
     return metering.reserve(bill, asChat).during(async () => {
       if (passthrough) {
+        if (parsed.conversationId) relayedConversation(parsed.conversationId, parsed.model);
         // A follow-up goes to the channel that stored the earlier response, and only there: another would not know it.
         // An id this account did not create there is refused as unknown (the channel's key would let anyone continue it).
         const previous = parsed.previousResponseId === null ? undefined : relayed.followUp(accountId, parsed.previousResponseId);
@@ -71,6 +72,7 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
       const deltas = metering.meter(await chat.stream(chatRequest, call), bill, () => estimateInputTokens(chatRequest));
       const onComplete = (response: Record<string, unknown>) => {
         if (parsed.store) stored.save(accountId, meta.id, stored.prepare(conversation, response, inputFrom));
+        responses.addTurn(parsed, call, response);
       };
       return writeSse(request, reply, responsesCodec.stream(deltas, parsed, { ...meta, onComplete }), failure);
     });
@@ -153,6 +155,17 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
     const estimate = () => (call.rawBody ? countTokens(call.rawBody.toString('utf8')) : 0);
     return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, estimate));
   });
+}
+
+/**
+ * A relayed Responses call naming a conversation is refused (400) before anything is sent: the gateway keeps conversations
+ * itself, and its channels could not read them (documented in docs/relay.md).
+ */
+function relayedConversation(conversationId: string, model: string): never {
+  throw invalid(
+    `Conversation '${conversationId}' is kept by this gateway, and model '${model}' is relayed to a channel that cannot read it. Send the conversation's items as input (or previous_response_id) instead.`,
+    'conversation',
+  );
 }
 
 /** The query parameters of a retrieve and of an input items list that the channel reads, passed on to it; others stay at the gateway. */

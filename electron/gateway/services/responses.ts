@@ -8,6 +8,7 @@ import type { CallContext, ProviderSelector } from '../providers/types.ts';
 import type { Clock } from '../time.ts';
 import type { BillingService } from './billing.ts';
 import { ChatMetering } from './chat-metering.ts';
+import type { Conversations } from './conversations.ts';
 import type { StoredResponses } from './stored-responses.ts';
 import { callSizeOf } from './usage-bounds.ts';
 
@@ -20,19 +21,42 @@ export class ResponsesService {
   private readonly providers: ProviderSelector;
   private readonly metering: ChatMetering;
   private readonly stored: StoredResponses;
+  private readonly conversations: Conversations;
   private readonly clock: Clock;
-  constructor(deps: { providers: ProviderSelector; billing: BillingService; stored: StoredResponses; clock: Clock }) {
+  constructor(deps: {
+    providers: ProviderSelector;
+    billing: BillingService;
+    stored: StoredResponses;
+    conversations: Conversations;
+    clock: Clock;
+  }) {
     this.providers = deps.providers;
     this.metering = new ChatMetering(deps.billing);
     this.stored = deps.stored;
+    this.conversations = deps.conversations;
     this.clock = deps.clock;
   }
 
-  /** The conversation a call answers: a continued stored response's items, then its own input; and how many came before. */
+  /**
+   * The conversation a call answers: a continued stored response's items, or a named conversation's items (a 400 when its
+   * input would not fit there), then its own input; and how many came before.
+   */
   conversationOf(parsed: ResponsesCall, call: CallContext): { conversation: Json[]; inputFrom: number } {
-    const earlier =
-      parsed.previousResponseId === null ? [] : this.stored.conversationAfter(call.principal.accountId, parsed.previousResponseId);
+    const { accountId } = call.principal;
+    let earlier: Json[] = [];
+    if (parsed.previousResponseId !== null) earlier = this.stored.conversationAfter(accountId, parsed.previousResponseId);
+    else if (parsed.conversationId) {
+      this.conversations.checkRoom(accountId, parsed.conversationId, parsed.input);
+      earlier = this.conversations.items(accountId, parsed.conversationId, 'conversation');
+    }
     return { conversation: [...earlier, ...parsed.input], inputFrom: earlier.length };
+  }
+
+  /** Adds a finished response's turn (the call's input, then its output) to the conversation it named, if any. */
+  addTurn(parsed: ResponsesCall, call: CallContext, response: Json): void {
+    if (!parsed.conversationId) return;
+    const output = (response['output'] as Json[] | undefined) ?? [];
+    this.conversations.append(call.principal.accountId, parsed.conversationId, [...parsed.input, ...output], false);
   }
 
   /**
@@ -49,7 +73,8 @@ export class ResponsesService {
     if (parsed.store) {
       this.stored.save(accountId, meta.id, this.stored.prepare(conversation, response, inputFrom), { background: parsed.background });
     }
-    const size = callSizeOf(call, () => [chat], parsed.previousResponseId !== null);
+    this.addTurn(parsed, call, response);
+    const size = callSizeOf(call, () => [chat], parsed.previousResponseId !== null || Boolean(parsed.conversationId));
     await this.metering.chargeResult({ principal: call.principal, endpoint: call.endpoint, model: parsed.model, size }, result);
     return parsed.background ? this.stored.get(accountId, meta.id) : response;
   }

@@ -152,7 +152,7 @@ function withItemId(item: Json, responseId: string, index: number): Json {
 }
 
 /** A message's content as parts: a string becomes one text part (output text for the assistant). */
-function partsOf(message: Json): unknown {
+export function partsOf(message: Json): unknown {
   const content = message['content'];
   if (typeof content !== 'string') return content;
   return [{ type: message['role'] === 'assistant' ? 'output_text' : 'input_text', text: content }];

@@ -22,6 +22,7 @@ import { unreadIndexes } from './020-unread-indexes.ts';
 import { journalTexts } from './021-journal-texts.ts';
 import { channelReadLimits } from './022-channel-read-limits.ts';
 import { journalTestIds } from './023-journal-test-ids.ts';
+import { conversations } from './025-conversations.ts';
 import type { Db } from '../database.ts';
 
 /** One numbered schema step. */
@@ -61,4 +62,5 @@ export const migrations: readonly Migration[] = [
   journalTexts,
   channelReadLimits,
   journalTestIds,
+  conversations,
 ];

@@ -53,6 +53,8 @@ export interface ResponsesCall {
   /** Run in the background: answered at once `queued`, polled until done (needs `store`, no `stream`). */
   background: boolean;
   previousResponseId: string | null;
+  /** The Conversations API conversation the call continues and adds its turn to (`conversation`: an id or `{id}`). */
+  conversationId?: string | null;
   metadata: Fields;
 }
 
@@ -63,7 +65,14 @@ export function parseResponsesBody(body: unknown): ResponsesCall {
   const fields = objectBody(body);
   const model = requiredString(fields, 'model');
   const previousResponseId = optionalString(fields, 'previous_response_id') ?? null;
-  if (absent(fields, 'input') && previousResponseId === null) throw missing('input');
+  const conversationId = conversationOf(fields);
+  if (conversationId !== null && previousResponseId !== null) {
+    throw invalid(
+      "Mutually exclusive parameters: Ensure you are only providing one of: 'previous_response_id' or 'conversation'.",
+      'conversation',
+    );
+  }
+  if (absent(fields, 'input') && previousResponseId === null && conversationId === null) throw missing('input');
   const tools = parseTools(fields);
   const { choice, allowed } = parseToolChoice(fields, tools);
   const { format, echo } = parseFormat(fields);
@@ -98,8 +107,19 @@ export function parseResponsesBody(body: unknown): ResponsesCall {
     stream,
     background,
     previousResponseId,
+    conversationId,
     metadata: absent(fields, 'metadata') ? {} : metadataOf(fields['metadata']),
   };
+}
+
+/** The conversation id of `conversation` (a string or `{id}`), or null when absent. */
+function conversationOf(fields: Fields): string | null {
+  const value = fields['conversation'];
+  if (value === undefined || value === null) return null;
+  const id = typeof value === 'object' && !Array.isArray(value) ? (value as Fields)['id'] : value;
+  if (typeof id !== 'string' || id === '')
+    throw invalid("Invalid 'conversation': expected a conversation id or an object with its 'id'.", 'conversation');
+  return id;
 }
 
 /** Function tools; hosted tools (web search, file search, …) are not simulated and are left out. */

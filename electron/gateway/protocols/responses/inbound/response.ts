@@ -93,6 +93,7 @@ export function responseObject(call: ResponsesCall, meta: ResponseMeta, outcome?
     output: outcome?.output ?? [],
     parallel_tool_calls: call.parallelToolCalls ?? true,
     previous_response_id: call.previousResponseId,
+    ...(call.conversationId && { conversation: { id: call.conversationId } }),
     reasoning: { effort: call.reasoningEffort, summary: call.reasoningSummary ? 'auto' : null },
     service_tier: 'default',
     store: call.store,

@@ -1,0 +1,188 @@
+// Conversations API conversations kept by the gateway, per account: metadata, items added by the caller or by Responses calls that name the conversation, within bounds.
+import { GatewayError, invalid } from '../errors.ts';
+import { publicId } from '../ids.ts';
+import { normalizeInput } from '../protocols/responses/inbound/items.ts';
+import type { ConversationRow, ConversationsRepo } from '../storage/conversations-repo.ts';
+import type { Db } from '../storage/database.ts';
+import type { Clock } from '../time.ts';
+import { evictOverQuota } from './bounded-store.ts';
+import { partsOf } from './stored-responses.ts';
+
+type Json = Record<string, unknown>;
+
+const MiB = 1024 * 1024;
+
+/** Bounds on conversations (documented in SECURITY.md's Limits). */
+export interface ConversationLimits {
+  /** Most items one create (of a conversation or of its items) may add, as on the real API; more is a 400. */
+  itemsPerCall: number;
+  /** Largest conversation (metadata and items, UTF-8 bytes): an addition beyond it is a 400, nothing added. */
+  conversationBytes: number;
+  /** Most bytes of conversations one account keeps; beyond it, its least recently used conversations are evicted. */
+  accountBytes: number;
+  /** Most conversations one account keeps; beyond it, its least recently used one is evicted. */
+  perAccount: number;
+  /** Time without a change after which a conversation is gone (not found, then deleted). */
+  maxAgeMs: number;
+  /** Expired conversations one write deletes at most. */
+  pruneBatch: number;
+}
+
+export const CONVERSATION_LIMITS: Readonly<ConversationLimits> = Object.freeze({
+  itemsPerCall: 20,
+  conversationBytes: 8 * MiB,
+  accountBytes: 256 * MiB,
+  perAccount: 10_000,
+  maxAgeMs: 30 * 24 * 60 * 60 * 1000,
+  pruneBatch: 1000,
+});
+
+/** The 404 of a conversation the account cannot see (unknown, expired or another account's): the same words whichever it is. */
+export function conversationNotFound(id: string, param: string | null = null): GatewayError {
+  return new GatewayError('not_found', `Conversation with id '${id}' not found.`, param);
+}
+
+export class Conversations {
+  private readonly repo: ConversationsRepo;
+  private readonly db: Db;
+  private readonly clock: Clock;
+  private readonly limits: ConversationLimits;
+  constructor(repo: ConversationsRepo, db: Db, clock: Clock, limits: ConversationLimits = CONVERSATION_LIMITS) {
+    this.repo = repo;
+    this.db = db;
+    this.clock = clock;
+    this.limits = limits;
+  }
+
+  /** A new conversation with its metadata and first items (at most `itemsPerCall`). */
+  create(accountId: number, metadata: Record<string, string>, input: unknown): Json {
+    const items = this.itemsOf(input, 'items').map(storedItem);
+    const conversationId = publicId('conv');
+    const now = this.clock.now();
+    const texts = this.sized(JSON.stringify(metadata), items, 'items');
+    this.db.transaction(() => {
+      this.repo.deleteExpired(now - this.limits.maxAgeMs, this.limits.pruneBatch);
+      this.repo.insert({ conversation_id: conversationId, account_id: accountId, ...texts, created_at: now, updated_at: now });
+      const over = this.repo.accountCount(accountId) - this.limits.perAccount;
+      if (over > 0) this.repo.deleteRows(this.repo.oldest(accountId, conversationId, over).map((row) => row.id));
+      evictOverQuota(this.repo, accountId, conversationId, this.limits.accountBytes);
+    })();
+    return { id: conversationId, object: 'conversation', created_at: Math.floor(now / 1000), metadata };
+  }
+
+  get(accountId: number, conversationId: string, param: string | null = null): Json {
+    return rendered(this.find(accountId, conversationId, param));
+  }
+
+  /** Replaces the conversation's metadata (null clears it). */
+  update(accountId: number, conversationId: string, metadata: Record<string, string>): Json {
+    const row = this.find(accountId, conversationId);
+    const items = JSON.parse(row.items_json) as Json[];
+    const texts = this.sized(JSON.stringify(metadata), items, 'metadata');
+    this.repo.update(accountId, conversationId, { ...texts, updated_at: this.clock.now() });
+    return { ...rendered(row), metadata };
+  }
+
+  delete(accountId: number, conversationId: string): Json {
+    if (!this.repo.delete(accountId, conversationId)) throw conversationNotFound(conversationId);
+    return { id: conversationId, object: 'conversation.deleted', deleted: true };
+  }
+
+  /** The conversation's items, oldest first, each with its id. */
+  items(accountId: number, conversationId: string, param: string | null = null): Json[] {
+    return JSON.parse(this.find(accountId, conversationId, param).items_json) as Json[];
+  }
+
+  /** Adds caller items (at most `itemsPerCall`); returns them as stored, with their ids. */
+  addItems(accountId: number, conversationId: string, input: unknown): Json[] {
+    return this.append(accountId, conversationId, this.itemsOf(input, 'items'), true);
+  }
+
+  /**
+   * Appends items to the conversation. Caller items (`bounded`) are a 400 (param `items`) when the conversation would exceed
+   * its bound, nothing appended; a Responses call's turn (its input, checked by `checkRoom` before the call, and its output)
+   * is always appended, so a conversation may pass its bound by one answer, and then takes no more turns.
+   */
+  append(accountId: number, conversationId: string, items: Json[], bounded: boolean): Json[] {
+    const row = this.find(accountId, conversationId, bounded ? null : 'conversation');
+    const added = items.map(storedItem);
+    const all = [...(JSON.parse(row.items_json) as Json[]), ...added];
+    const texts = bounded ? this.sized(row.metadata_json, all, 'items') : this.texts(row.metadata_json, all);
+    this.db.transaction(() => {
+      this.repo.update(accountId, conversationId, { ...texts, updated_at: this.clock.now() });
+      evictOverQuota(this.repo, accountId, conversationId, this.limits.accountBytes);
+    })();
+    return added;
+  }
+
+  /** Refuses (400, param `conversation`) a Responses call whose input would not fit the conversation, before anything is made. */
+  checkRoom(accountId: number, conversationId: string, input: Json[]): void {
+    const row = this.find(accountId, conversationId, 'conversation');
+    this.sized(row.metadata_json, [...(JSON.parse(row.items_json) as Json[]), ...input], 'conversation');
+  }
+
+  item(accountId: number, conversationId: string, itemId: string): Json {
+    const found = this.items(accountId, conversationId).find((item) => item['id'] === itemId);
+    if (!found) throw new GatewayError('not_found', `Item with id '${itemId}' not found.`, null);
+    return found;
+  }
+
+  /** Deletes one item; returns the conversation. */
+  deleteItem(accountId: number, conversationId: string, itemId: string): Json {
+    const row = this.find(accountId, conversationId);
+    const items = JSON.parse(row.items_json) as Json[];
+    const kept = items.filter((item) => item['id'] !== itemId);
+    if (kept.length === items.length) throw new GatewayError('not_found', `Item with id '${itemId}' not found.`, null);
+    this.repo.update(accountId, conversationId, { ...this.sized(row.metadata_json, kept, 'items'), updated_at: this.clock.now() });
+    return rendered(row);
+  }
+
+  private itemsOf(input: unknown, param: string): Json[] {
+    if (input === undefined || input === null) return [];
+    if (!Array.isArray(input)) throw invalid(`Invalid type for '${param}': expected an array of items.`, param);
+    if (input.length > this.limits.itemsPerCall) {
+      throw invalid(`Invalid '${param}': at most ${this.limits.itemsPerCall} items per call, got ${input.length}.`, param);
+    }
+    return normalizeInput(input);
+  }
+
+  /** The JSON texts of a conversation and their size; a 400 (param `param`) when over the conversation bound. */
+  private sized(metadataJson: string, items: Json[], param: string) {
+    const texts = this.texts(metadataJson, items);
+    const max = this.limits.conversationBytes;
+    if (texts.bytes > max) {
+      throw invalid(
+        `The conversation is too large: it would take ${texts.bytes} bytes, at most ${max} bytes per conversation. Start a new conversation.`,
+        param,
+      );
+    }
+    return texts;
+  }
+
+  private texts(metadataJson: string, items: Json[]) {
+    const itemsJson = JSON.stringify(items);
+    return { metadata_json: metadataJson, items_json: itemsJson, bytes: Buffer.byteLength(metadataJson) + Buffer.byteLength(itemsJson) };
+  }
+
+  private find(accountId: number, conversationId: string, param: string | null = null): ConversationRow {
+    const row = this.repo.find(accountId, conversationId, this.clock.now() - this.limits.maxAgeMs);
+    if (!row) throw conversationNotFound(conversationId, param);
+    return row;
+  }
+}
+
+function rendered(row: ConversationRow): Json {
+  return {
+    id: row.conversation_id,
+    object: 'conversation',
+    created_at: Math.floor(row.created_at / 1000),
+    metadata: JSON.parse(row.metadata_json),
+  };
+}
+
+/** An item as a conversation keeps it: with an id (its own, or a new one), a message's content as parts and a status. */
+function storedItem(item: Json): Json {
+  const listed = item['type'] === 'message' ? { ...item, content: partsOf(item), status: item['status'] ?? 'completed' } : item;
+  if (typeof item['id'] === 'string') return listed;
+  return { id: publicId(item['type'] === 'message' ? 'msg' : 'item'), ...listed };
+}
