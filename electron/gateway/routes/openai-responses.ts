@@ -1,10 +1,12 @@
 // Routes of the OpenAI Responses API: create (JSON, or SSE streamed as the provider answers, or relayed), retrieve, delete, list input items of and cancel stored responses per account (relayed ones at the channel that stored them), compact.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
-import { GatewayError, invalid } from '../errors.ts';
+import { GatewayError } from '../errors.ts';
 import { publicId } from '../ids.ts';
 import { responsesCodec } from '../protocols/responses/inbound/codec.ts';
-import { chatRequestOf } from '../protocols/responses/inbound/request.ts';
+import { chatRequestOf, type ResponsesCall } from '../protocols/responses/inbound/request.ts';
+import type { CallContext } from '../providers/types.ts';
+import { asInput, type Conversations } from '../services/conversations.ts';
 import { responseObject } from '../protocols/responses/inbound/response.ts';
 import type { ChatRequest } from '../protocols/neutral/chat.ts';
 import { countTokens, estimateInputTokens, relayInputEstimate } from '../protocols/neutral/tokens.ts';
@@ -27,7 +29,16 @@ const ENDPOINT = '/v1/responses';
 const COMPACT = '/v1/responses/compact';
 
 export async function openaiResponsesRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
-  const { billing, clock, events, providers, responses, storedResponses: stored, relayedResponses: relayed } = options.context;
+  const {
+    billing,
+    clock,
+    conversations,
+    events,
+    providers,
+    responses,
+    storedResponses: stored,
+    relayedResponses: relayed,
+  } = options.context;
   const metering = new ChatMetering(billing);
   const failure = streamFailure('responses', (error) => void events.emit('error', error));
 
@@ -45,7 +56,8 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
     // The most the call can cost is held against the token's quota until it ended (and was charged).
     return metering.reserve(bill, asChat).during(async () => {
       if (passthrough) {
-        if (parsed.conversationId) relayedConversation(parsed.conversationId, parsed.model);
+        // A conversation stays here: its items go upstream as the call's earlier input, and the turn is added when it completed.
+        const relayedCall = parsed.conversationId ? withConversation(conversations, call, parsed, parsed.conversationId) : call;
         // A follow-up goes to the channel that stored the earlier response, and only there: another would not know it.
         // An id this account did not create there is refused as unknown (the channel's key would let anyone continue it).
         const previous = parsed.previousResponseId === null ? undefined : relayed.followUp(accountId, parsed.previousResponseId);
@@ -56,9 +68,12 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
           ...(previous && { channelId: previous.channelId }),
         } as const;
         const estimate = relayInputEstimate(asChat()[0]!);
-        return relayReply(request, reply, passthrough, asked, call, failure, (usage, channelId) => {
+        return relayReply(request, reply, passthrough, asked, relayedCall, failure, (usage, channelId) => {
           if (usage.responseId !== undefined && channelId !== undefined) {
             relayed.remember(accountId, usage.responseId, { channelId, model: parsed.model });
+          }
+          if (parsed.conversationId && usage.outputItems) {
+            conversations.append(accountId, parsed.conversationId, [...parsed.input, ...usage.outputItems], false);
           }
           metering.chargeRelayed(bill, usage, estimate);
         });
@@ -158,14 +173,17 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
 }
 
 /**
- * A relayed Responses call naming a conversation is refused (400) before anything is sent: the gateway keeps conversations
- * itself, and its channels could not read them (documented in docs/relay.md).
+ * The relayed call of a Responses call naming a conversation the gateway keeps: its body with the conversation's items
+ * before its own input and without `conversation` (the channel does not know it). A 404 or 400 (param `conversation`)
+ * when the conversation is unknown to the account or its input would not fit it, before anything is sent.
  */
-function relayedConversation(conversationId: string, model: string): never {
-  throw invalid(
-    `Conversation '${conversationId}' is kept by this gateway, and model '${model}' is relayed to a channel that cannot read it. Send the conversation's items as input (or previous_response_id) instead.`,
-    'conversation',
-  );
+function withConversation(conversations: Conversations, call: CallContext, parsed: ResponsesCall, conversationId: string): CallContext {
+  const { accountId } = call.principal;
+  conversations.checkRoom(accountId, conversationId, parsed.input);
+  const earlier = conversations.items(accountId, conversationId, 'conversation').map(asInput);
+  const { conversation: _named, ...rest } = call.body as Record<string, unknown>;
+  const body = { ...rest, input: [...earlier, ...parsed.input] };
+  return { ...call, rawBody: Buffer.from(JSON.stringify(body)), body };
 }
 
 /** The query parameters of a retrieve and of an input items list that the channel reads, passed on to it; others stay at the gateway. */

@@ -171,6 +171,13 @@ export class Conversations {
   }
 }
 
+/** A kept item as a Responses call's input: a user, system or developer message without the id and status input messages do not take. */
+export function asInput(item: Json): Json {
+  if (item['type'] !== 'message' || item['role'] === 'assistant') return item;
+  const { id: _id, status: _status, ...input } = item;
+  return input;
+}
+
 function rendered(row: ConversationRow): Json {
   return {
     id: row.conversation_id,

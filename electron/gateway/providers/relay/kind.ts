@@ -10,6 +10,8 @@ export interface UsageCount {
   delivered: TokenCounter;
   /** Responses API: the id of the response the upstream created. */
   responseId?: string;
+  /** Responses API: the output items of the finished response (a JSON Response, or the stream's `response.completed`). */
+  outputItems?: Record<string, unknown>[];
   /** Transcriptions: the seconds of audio the upstream says it heard (`usage.type: "duration"`). */
   audioSeconds?: number;
 }

@@ -71,6 +71,8 @@ export interface RelayedUsage {
   answerBytes?: number;
   /** Responses API: the id of the response the upstream created (JSON `id`, or the stream's `response.created`). */
   responseId?: string;
+  /** Responses API: the output items of the finished response (a JSON Response, or the stream's `response.completed`); absent when the answer was cut or too long to read. */
+  outputItems?: Record<string, unknown>[];
   /** Transcriptions: the seconds of audio the upstream says it heard (`usage.type: "duration"`). */
   audioSeconds?: number;
 }

@@ -13,6 +13,8 @@ export function readResponsesEvent(json: Record<string, unknown>, usage: UsageCo
   if (type === 'response.function_call_arguments.delta' && typeof json['delta'] === 'string') usage.delivered.add(json['delta']);
   if (!response) return true;
   if (typeof response['id'] === 'string' && usage.responseId === undefined) usage.responseId = response['id'];
+  const finished = json['object'] === 'response' || type === 'response.completed';
+  if (finished && Array.isArray(response['output'])) usage.outputItems = response['output'] as Record<string, unknown>[];
   const reported = record(response['usage']);
   if (reported) {
     usage.inputTokens = count(reported['input_tokens']) ?? usage.inputTokens;
