@@ -300,7 +300,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     writes,
   });
   const storedResponses = new StoredResponses(new ResponsesRepo(db), db, clock, storageLimits);
-  const conversations = new Conversations(new ConversationsRepo(db), db, clock);
+  const conversations = new Conversations(new ConversationsRepo(db), db, clock, storageLimits);
   const responses = new ResponsesService({ providers, billing, stored: storedResponses, conversations, clock });
   const storedChatCompletions = new StoredChatCompletions({ repo: new ChatCompletionsRepo(db), db, clock, limits: storageLimits });
   const chatCompletions = new ChatCompletionsService({ providers, billing, stored: storedChatCompletions, clock });

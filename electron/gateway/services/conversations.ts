@@ -6,36 +6,19 @@ import type { ConversationRow, ConversationsRepo } from '../storage/conversation
 import type { Db } from '../storage/database.ts';
 import type { Clock } from '../time.ts';
 import { evictOverQuota } from './bounded-store.ts';
+import { STORAGE_LIMITS, type StorageLimits } from './storage-limits.ts';
 import { partsOf } from './stored-responses.ts';
 
 type Json = Record<string, unknown>;
 
-const MiB = 1024 * 1024;
+/** Most items one create (of a conversation or of its items) may add, as on the real API; more is a 400. */
+export const CONVERSATION_ITEMS_PER_CALL = 20;
 
-/** Bounds on conversations (documented in SECURITY.md's Limits). */
-export interface ConversationLimits {
-  /** Most items one create (of a conversation or of its items) may add, as on the real API; more is a 400. */
-  itemsPerCall: number;
-  /** Largest conversation (metadata and items, UTF-8 bytes): an addition beyond it is a 400, nothing added. */
-  conversationBytes: number;
-  /** Most bytes of conversations one account keeps; beyond it, its least recently used conversations are evicted. */
-  accountBytes: number;
-  /** Most conversations one account keeps; beyond it, its least recently used one is evicted. */
-  perAccount: number;
-  /** Time without a change after which a conversation is gone (not found, then deleted). */
-  maxAgeMs: number;
-  /** Expired conversations one write deletes at most. */
-  pruneBatch: number;
-}
-
-export const CONVERSATION_LIMITS: Readonly<ConversationLimits> = Object.freeze({
-  itemsPerCall: 20,
-  conversationBytes: 8 * MiB,
-  accountBytes: 256 * MiB,
-  perAccount: 10_000,
-  maxAgeMs: 30 * 24 * 60 * 60 * 1000,
-  pruneBatch: 1000,
-});
+/** The storage bounds conversations keep: their own sizes and counts, and the stored responses' age (a conversation unchanged that long is gone). */
+type ConversationLimits = Pick<
+  StorageLimits,
+  'conversationBytes' | 'conversationAccountBytes' | 'conversationsPerAccount' | 'storedMaxAgeMs' | 'pruneBatch'
+>;
 
 /** The 404 of a conversation the account cannot see (unknown, expired or another account's): the same words whichever it is. */
 export function conversationNotFound(id: string, param: string | null = null): GatewayError {
@@ -47,7 +30,7 @@ export class Conversations {
   private readonly db: Db;
   private readonly clock: Clock;
   private readonly limits: ConversationLimits;
-  constructor(repo: ConversationsRepo, db: Db, clock: Clock, limits: ConversationLimits = CONVERSATION_LIMITS) {
+  constructor(repo: ConversationsRepo, db: Db, clock: Clock, limits: ConversationLimits = STORAGE_LIMITS) {
     this.repo = repo;
     this.db = db;
     this.clock = clock;
@@ -61,11 +44,11 @@ export class Conversations {
     const now = this.clock.now();
     const texts = this.sized(JSON.stringify(metadata), items, 'items');
     this.db.transaction(() => {
-      this.repo.deleteExpired(now - this.limits.maxAgeMs, this.limits.pruneBatch);
+      this.repo.deleteExpired(now - this.limits.storedMaxAgeMs, this.limits.pruneBatch);
       this.repo.insert({ conversation_id: conversationId, account_id: accountId, ...texts, created_at: now, updated_at: now });
-      const over = this.repo.accountCount(accountId) - this.limits.perAccount;
+      const over = this.repo.accountCount(accountId) - this.limits.conversationsPerAccount;
       if (over > 0) this.repo.deleteRows(this.repo.oldest(accountId, conversationId, over).map((row) => row.id));
-      evictOverQuota(this.repo, accountId, conversationId, this.limits.accountBytes);
+      evictOverQuota(this.repo, accountId, conversationId, this.limits.conversationAccountBytes);
     })();
     return { id: conversationId, object: 'conversation', created_at: Math.floor(now / 1000), metadata };
   }
@@ -110,7 +93,7 @@ export class Conversations {
     const texts = bounded ? this.sized(row.metadata_json, all, 'items') : this.texts(row.metadata_json, all);
     this.db.transaction(() => {
       this.repo.update(accountId, conversationId, { ...texts, updated_at: this.clock.now() });
-      evictOverQuota(this.repo, accountId, conversationId, this.limits.accountBytes);
+      evictOverQuota(this.repo, accountId, conversationId, this.limits.conversationAccountBytes);
     })();
     return added;
   }
@@ -140,8 +123,8 @@ export class Conversations {
   private itemsOf(input: unknown, param: string): Json[] {
     if (input === undefined || input === null) return [];
     if (!Array.isArray(input)) throw invalid(`Invalid type for '${param}': expected an array of items.`, param);
-    if (input.length > this.limits.itemsPerCall) {
-      throw invalid(`Invalid '${param}': at most ${this.limits.itemsPerCall} items per call, got ${input.length}.`, param);
+    if (input.length > CONVERSATION_ITEMS_PER_CALL) {
+      throw invalid(`Invalid '${param}': at most ${CONVERSATION_ITEMS_PER_CALL} items per call, got ${input.length}.`, param);
     }
     return normalizeInput(input);
   }
@@ -165,7 +148,7 @@ export class Conversations {
   }
 
   private find(accountId: number, conversationId: string, param: string | null = null): ConversationRow {
-    const row = this.repo.find(accountId, conversationId, this.clock.now() - this.limits.maxAgeMs);
+    const row = this.repo.find(accountId, conversationId, this.clock.now() - this.limits.storedMaxAgeMs);
     if (!row) throw conversationNotFound(conversationId, param);
     return row;
   }

@@ -11,6 +11,12 @@ export interface StorageLimits {
   storedAccountBytes: number;
   /** Age after which a stored response is gone (not found, then deleted), as on the real API. */
   storedMaxAgeMs: number;
+  /** Largest Conversations API conversation (metadata and items, UTF-8 bytes): items added beyond it are a 400, nothing added. */
+  conversationBytes: number;
+  /** Most bytes of conversations one account keeps; beyond it, its least recently changed conversations are evicted. */
+  conversationAccountBytes: number;
+  /** Most conversations one account keeps; beyond it, its least recently changed one is evicted. */
+  conversationsPerAccount: number;
   /** Age after which a 3D task and its result file are gone (not found, then deleted when a new task is created). */
   tasks3dMaxAgeMs: number;
   /** Age after which raw usage records are rolled up into per-day totals (per token, endpoint and model). */
@@ -36,6 +42,9 @@ export const STORAGE_LIMITS: Readonly<StorageLimits> = Object.freeze({
   storedResponseBytes: 8 * MiB,
   storedAccountBytes: 256 * MiB,
   storedMaxAgeMs: 30 * DAY_MS,
+  conversationBytes: 8 * MiB,
+  conversationAccountBytes: 256 * MiB,
+  conversationsPerAccount: 10_000,
   tasks3dMaxAgeMs: 30 * DAY_MS,
   usageRawMaxAgeMs: 90 * DAY_MS,
   filesAccountBytes: 1024 * MiB,
