@@ -15,7 +15,16 @@ const RUNS = 50;
 /** Fixed, so a failure replays; fast-check prints it with the failing body. */
 const SEED = 20261123;
 /** Tables whose content a refused request must not change (the journal records refusals on purpose). */
-const STORED_TABLES = ['accounts', 'tokens', 'portrait_groups', 'portrait_assets', 'usage_records', 'stored_responses', 'tasks3d'];
+const STORED_TABLES = [
+  'accounts',
+  'tokens',
+  'portrait_groups',
+  'portrait_assets',
+  'usage_records',
+  'stored_responses',
+  'conversations',
+  'tasks3d',
+];
 
 type Fields = Record<string, unknown>;
 
@@ -49,6 +58,7 @@ function jsonRoutes(groupId: string, assetId: string): JsonRoute[] {
     { method: 'POST', path: '/v1/completions', seed: { model: 'sim-chat', prompt: 'hi', max_tokens: 16 }, frozen: schemaFree },
     { method: 'POST', path: '/v1/embeddings', seed: { model: 'sim-embed', input: ['a', 'b'] }, frozen: ['dimensions'] },
     { method: 'POST', path: '/v1/responses', seed: { model: 'sim-chat', input: 'hi', max_output_tokens: 16 }, frozen: schemaFree },
+    { method: 'POST', path: '/v1/conversations', seed: { metadata: { topic: 'fuzz' }, items: [{ role: 'user', content: 'hi' }] } },
     {
       method: 'POST',
       path: '/v1/messages',
@@ -326,6 +336,10 @@ describe('fuzzed request bodies', () => {
       ['GET', '/v1beta/models/{id}'],
       ['GET', '/v1/responses/{id}'],
       ['DELETE', '/v1/responses/{id}'],
+      ['GET', '/v1/conversations/{id}'],
+      ['DELETE', '/v1/conversations/{id}'],
+      ['GET', '/v1/conversations/{id}/items'],
+      ['GET', '/v1/conversations/{id}/items/msg_x'],
       ['GET', '/v1/3d/generations/{id}'],
       ['GET', '/v1/portrait/groups'],
       ['GET', '/v1/portrait/assets'],
