@@ -143,4 +143,25 @@ describe('relayed response ids are scoped by account', () => {
     assert.equal(answer.response.body.error.param, 'previous_response_id');
     assert.equal(upstream.requests.length, sent, 'the upstream received nothing from the other account');
   });
+
+  test('a relayed batch line naming a conversation fails with a 400, and nothing reaches the upstream (whose key could read its own)', async () => {
+    const sent = upstream.requests.length;
+    const line = {
+      custom_id: 'theirs',
+      method: 'POST',
+      url: '/v1/responses',
+      body: { model: 'gpt-4.1', input: 'go on', conversation: 'conv_of_the_channel_owner' },
+    };
+    const input = await upload(bob, jsonl([line]));
+    const run = await bob.batches.create({ input_file_id: input.id, endpoint: '/v1/responses', completion_window: '24h' });
+    const { batch } = await runUntil(bob, clock, run.id, 'completed');
+    assert.deepEqual(batch.request_counts, { total: 1, completed: 0, failed: 1 });
+    const [answer] = (await (await bob.files.content(batch.error_file_id!)).text())
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text));
+    assert.equal(answer.response.status_code, 400);
+    assert.equal(answer.response.body.error.param, 'conversation');
+    assert.equal(upstream.requests.length, sent, 'the upstream received nothing');
+  });
 });

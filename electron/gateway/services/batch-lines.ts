@@ -98,6 +98,10 @@ export class BatchLines {
     call: CallContext,
   ): Promise<LineAnswer> {
     const { accountId } = call.principal;
+    // A conversation id would be read at the channel, with its key: any conversation the key's owner has there.
+    if (operation === 'responses' && body['conversation'] !== undefined && body['conversation'] !== null) {
+      throw invalid("A batch line relayed to a channel cannot name a 'conversation': send its items as input.", 'conversation');
+    }
     const previousId = operation === 'responses' ? body['previous_response_id'] : undefined;
     const previous = typeof previousId === 'string' ? this.deps.relayed.followUp(accountId, previousId) : undefined;
     const reply = await passthrough.forward({ operation, model, stream: false, ...(previous && { channelId: previous.channelId }) }, call);
