@@ -25,6 +25,28 @@ export const VOLCENGINE_DEFAULTS = {
 export const CHANNEL_APIS = ['chat', 'responses'] as const;
 export type ChannelApiName = (typeof CHANNEL_APIS)[number];
 
+/**
+ * What an `openai` channel's server understands of chat completions: `openai` (api.openai.com, Azure OpenAI) reads
+ * `max_completion_tokens`, the `developer` role, `parallel_tool_calls` and reasoning fields; `compatible` (Ollama, llama.cpp,
+ * LM Studio, vLLM and the like) reads `max_tokens` and `system`, and is sent neither of the others.
+ */
+export const CHANNEL_COMPATS = ['openai', 'compatible'] as const;
+export type ChannelCompatName = (typeof CHANNEL_COMPATS)[number];
+
+/** The profile of an `openai` channel: its own setting, or from its base URL (OpenAI's and Azure's hosts as `openai`, any other as `compatible`). */
+export function compatOfChannel(baseUrl: string, setting: ChannelCompatName | null | undefined): ChannelCompatName {
+  if (setting) return setting;
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname.toLowerCase();
+  } catch {
+    return 'compatible';
+  }
+  return host === 'api.openai.com' || host.endsWith('.openai.azure.com') || host.endsWith('.services.ai.azure.com')
+    ? 'openai'
+    : 'compatible';
+}
+
 /** A chat wire protocol: what a client speaks, or what an upstream channel speaks (its kind, and for `openai` its API). */
 export type ChatWireName = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini';
 
@@ -97,6 +119,10 @@ export interface ChannelSummary {
   deadline_ms: number;
   /** `openai` channels: the chat API the upstream speaks (`chat` or `responses`); null for other kinds. */
   api: ChannelApiName | null;
+  /** `openai` channels: the compatibility profile set (null: chosen from the base URL); null for other kinds. */
+  compat: ChannelCompatName | null;
+  /** `openai` channels: the profile in use (the setting, or the one the base URL gives); null for other kinds. */
+  compat_profile: ChannelCompatName | null;
   /** Extra headers sent upstream on every call. */
   headers: Record<string, string>;
   enabled: boolean;
@@ -127,6 +153,8 @@ export interface ChannelInput {
   idle_timeout_ms?: number;
   deadline_ms?: number;
   api?: ChannelApiName;
+  /** `openai` only: `openai` or `compatible`; `auto` (or empty) chooses from the base URL. */
+  compat?: ChannelCompatName | 'auto' | '';
   headers?: Record<string, string>;
   enabled?: boolean;
   key?: string | null;

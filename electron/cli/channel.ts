@@ -29,6 +29,7 @@ const FLAGS = {
   'idle-timeout-ms': { type: 'string' },
   'deadline-ms': { type: 'string' },
   api: { type: 'string' },
+  compat: { type: 'string' },
   header: { type: 'string', multiple: true },
   'key-stdin': { type: 'boolean' },
   'key-env': { type: 'string' },
@@ -44,7 +45,7 @@ type Values = ReturnType<typeof parse<typeof FLAGS>>['values'];
 export const CHANNEL_USAGE = `usage:
   gatehouse channel add --name NAME --kind openai|anthropic|gemini|platform|volcengine --base-url URL [--models LIST] [--priority N]
                         [--weight N] [--timeout-ms N] [--idle-timeout-ms N] [--deadline-ms N] [--api chat|responses]
-                        [--header 'Name: value']... [--key-stdin | --key-env VAR]
+                        [--compat auto|openai|compatible] [--header 'Name: value']... [--key-stdin | --key-env VAR]
                         [--region R --project P (volcengine; the key is AK:SK)] [--data-dir DIR] [--secrets MODE]
   gatehouse channel list [--json] [--data-dir DIR]
   gatehouse channel update NAME [the same flags] [--enabled true|false]
@@ -133,6 +134,7 @@ function inputOf(values: Values, key: string | undefined): ChannelInput {
   if (values.region !== undefined) input.region = values.region;
   if (values.project !== undefined) input.project = values.project;
   if (values.api !== undefined) input.api = values.api as ChannelInput['api'];
+  if (values.compat !== undefined) input.compat = values.compat as ChannelInput['compat'];
   for (const [flag, field] of [
     ['priority', 'priority'],
     ['weight', 'weight'],
@@ -206,6 +208,7 @@ function describe(item: ChannelSummary): string {
     `idle timeout ${item.idle_timeout_ms} ms`,
     `deadline ${item.deadline_ms} ms`,
     ...(item.api !== null ? [`api ${item.api}`] : []),
+    ...(item.compat_profile !== null ? [`compat ${item.compat ?? 'auto'} (${item.compat_profile})`] : []),
     item.enabled ? 'enabled' : 'disabled',
     item.key_hint === null ? 'no key' : `key ${item.key_hint}`,
     ...(item.region ? [`region ${item.region}`, `project ${item.project}`] : []),

@@ -1,5 +1,5 @@
 // Test helper: an in-memory ChannelDirectory (what the SQLite channel store gives relay routing), recording every attempt.
-import { wiresOfChannel, type ChannelApiName } from '../../shared/channels.ts';
+import { compatOfChannel, wiresOfChannel, type ChannelApiName, type ChannelCompatName } from '../../shared/channels.ts';
 import type { ChannelDirectory, ChannelKind, ChannelOutcome, RelayChannel } from '../../electron/gateway/providers/types.ts';
 
 /** A channel as a test configures it: the models it serves (`local=upstream` renames, `*` serves any name). */
@@ -17,6 +17,8 @@ export interface TestChannel {
   enabled?: boolean;
   /** `openai` channels: the chat API the upstream speaks (absent: both). */
   api?: ChannelApiName;
+  /** `openai` channels: the compatibility profile (absent: from the base URL, as the channel store chooses it). */
+  compat?: ChannelCompatName;
 }
 
 /** The directory over `channels` (edit the array between calls), tried by priority then in listed order; `attempts` lists each record() call. */
@@ -59,6 +61,7 @@ export function memoryChannels(channels: TestChannel[]): ChannelDirectory & { at
           headers: channel.headers ?? {},
           key: channel.key,
           ...(channel.api !== undefined && { api: channel.api }),
+          ...(channel.kind === 'openai' && { compat: compatOfChannel(channel.baseUrl, channel.compat) }),
         }));
     },
     record(channelId, outcome) {

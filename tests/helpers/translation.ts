@@ -61,10 +61,11 @@ export async function startTranslationRig(wire: ChatWireName): Promise<Translati
 function channelOf(wire: ChatWireName, up: TestGateway): TestChannel {
   const common = { name: `${wire}-upstream`, key: up.token, models: RIG_MODELS };
   switch (wire) {
+    // The upstream Gatehouse reads every OpenAI field as OpenAI does: its channel has the `openai` profile.
     case 'openai-chat':
-      return { ...common, kind: 'openai', api: 'chat', baseUrl: `${up.url}/v1` };
+      return { ...common, kind: 'openai', api: 'chat', compat: 'openai', baseUrl: `${up.url}/v1` };
     case 'openai-responses':
-      return { ...common, kind: 'openai', api: 'responses', baseUrl: `${up.url}/v1` };
+      return { ...common, kind: 'openai', api: 'responses', compat: 'openai', baseUrl: `${up.url}/v1` };
     case 'anthropic':
       return { ...common, kind: 'anthropic', baseUrl: up.url };
     case 'gemini':

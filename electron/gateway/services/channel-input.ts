@@ -1,5 +1,13 @@
 // Checks a channel's fields, each failure a 400 naming the field: name, kind, base URL, numbers, extra headers, key; and the shape of an admin API body.
-import { CHANNEL_APIS, CHANNEL_KINDS, type ChannelApiName, type ChannelInput, type ChannelKindName } from '../../../shared/channels.ts';
+import {
+  CHANNEL_APIS,
+  CHANNEL_COMPATS,
+  CHANNEL_KINDS,
+  type ChannelApiName,
+  type ChannelCompatName,
+  type ChannelInput,
+  type ChannelKindName,
+} from '../../../shared/channels.ts';
 import { invalid } from '../errors.ts';
 import { splitAccessKey } from '../protocols/volcengine/signature.ts';
 
@@ -62,6 +70,20 @@ export function checkApi(kind: string, api: string | undefined, previous: string
   if (!(CHANNEL_APIS as readonly string[]).includes(api))
     throw invalid(`api must be one of ${CHANNEL_APIS.join(', ')}; got "${api.slice(0, 40)}"`, 'api');
   return api as ChannelApiName;
+}
+
+/** The compatibility profile of an `openai` channel (`openai` or `compatible`; `auto` or empty: null, from the base URL); other kinds take none. */
+export function checkCompat(kind: string, compat: string | undefined, previous: string | null | undefined): ChannelCompatName | null {
+  if (kind !== 'openai') {
+    if (compat !== undefined && compat !== '' && compat !== 'auto')
+      throw invalid(`compat applies to openai channels only (this one is ${kind})`, 'compat');
+    return null;
+  }
+  if (compat === undefined) return (previous as ChannelCompatName | null | undefined) ?? null;
+  if (compat === '' || compat === 'auto') return null;
+  if (!(CHANNEL_COMPATS as readonly string[]).includes(compat))
+    throw invalid(`compat must be one of auto, ${CHANNEL_COMPATS.join(', ')}; got "${compat.slice(0, 40)}"`, 'compat');
+  return compat as ChannelCompatName;
 }
 
 /** Why a plain-http base URL is refused: the rule, as the error states it. */
@@ -176,7 +198,7 @@ export function readChannelInput(body: unknown): ChannelInput {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('Request body must be a JSON object');
   const fields = body as Record<string, unknown>;
   const input: ChannelInput = {};
-  const text = (name: 'name' | 'kind' | 'base_url' | 'models' | 'api' | 'region' | 'project') => {
+  const text = (name: 'name' | 'kind' | 'base_url' | 'models' | 'api' | 'compat' | 'region' | 'project') => {
     const value = fields[name];
     if (value === undefined) return;
     if (typeof value !== 'string') throw invalid(`${name} must be a string`, name);
@@ -189,6 +211,7 @@ export function readChannelInput(body: unknown): ChannelInput {
   text('region');
   text('project');
   text('api');
+  text('compat');
   for (const name of ['priority', 'weight', 'timeout_ms', 'idle_timeout_ms', 'deadline_ms'] as const) {
     const value = fields[name];
     if (value === undefined) continue;

@@ -3,7 +3,7 @@ import { CHANNEL_DEFAULTS, VOLCENGINE_DEFAULTS, type ChannelInput } from '../../
 import { invalid } from '../errors.ts';
 import type { ChannelRow, ChannelSettings } from '../storage/channels-repo.ts';
 import type { CHANNEL_NUMBER_LIMITS } from './channel-input.ts';
-import { checkApi, checkHeaders, checkInteger, checkKind, checkName, checkOption, normalizeBaseUrl } from './channel-input.ts';
+import { checkApi, checkCompat, checkHeaders, checkInteger, checkKind, checkName, checkOption, normalizeBaseUrl } from './channel-input.ts';
 import { formatModels, parseModels } from './channel-models.ts';
 
 /** The validated settings: `input` over `previous` (or the defaults). */
@@ -25,6 +25,7 @@ export function channelSettings(input: ChannelInput, previous?: ChannelRow): Omi
     idle_timeout_ms: number('idle_timeout_ms', previous?.idle_timeout_ms ?? CHANNEL_DEFAULTS.idleTimeoutMs),
     deadline_ms: number('deadline_ms', previous?.deadline_ms ?? CHANNEL_DEFAULTS.deadlineMs),
     api: checkApi(kind, input.api, previous?.kind === kind ? previous.api : undefined),
+    compat: checkCompat(kind, input.compat, previous?.kind === kind ? previous.compat : undefined),
     headers: input.headers === undefined ? (previous?.headers ?? '{}') : JSON.stringify(checkHeaders(input.headers)),
     enabled: input.enabled === undefined ? (previous?.enabled ?? 1) : input.enabled ? 1 : 0,
     ...optionsOf(input, previous),

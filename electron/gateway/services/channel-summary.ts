@@ -1,5 +1,5 @@
 // A channel as the console, the admin API and the CLI list it: its settings, whether it reviews portraits, and its health now.
-import type { ChannelSummary } from '../../../shared/channels.ts';
+import { compatOfChannel, type ChannelCompatName, type ChannelSummary } from '../../../shared/channels.ts';
 import type { ChannelRow } from '../storage/channels-repo.ts';
 
 /** The channel as listed at `now`; `reviewer`: it reviews new portrait assets (the first enabled service channel). */
@@ -16,6 +16,8 @@ export function channelSummary(row: ChannelRow, reviewer: boolean, now: number):
     idle_timeout_ms: row.idle_timeout_ms,
     deadline_ms: row.deadline_ms,
     api: row.api as ChannelSummary['api'],
+    compat: row.compat as ChannelCompatName | null,
+    compat_profile: row.kind === 'openai' ? compatOfChannel(row.base_url, row.compat as ChannelCompatName | null) : null,
     headers: JSON.parse(row.headers) as Record<string, string>,
     enabled: row.enabled === 1,
     key_hint: row.key_hint,

@@ -1,11 +1,13 @@
 // Relay channels: add, list, update, remove with every field checked, keys in the secret store; also the ChannelDirectory relay routing reads (health and cooldown included).
 import {
   CHANNEL_COOLDOWN,
+  compatOfChannel,
   hideSecret,
   isServiceKind,
   secretHint,
   VOLCENGINE_DEFAULTS,
   wiresOfChannel,
+  type ChannelCompatName,
   type ChannelInput,
   type ChannelSummary,
 } from '../../../shared/channels.ts';
@@ -322,6 +324,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
       headers: JSON.parse(row.headers) as Record<string, string>,
       key,
       ...(row.api !== null && { api: row.api as ChannelApi }),
+      ...(row.kind === 'openai' && { compat: compatOfChannel(row.base_url, row.compat as ChannelCompatName | null) }),
     };
   }
 

@@ -17,6 +17,8 @@ export interface ChannelRow {
   deadline_ms: number;
   /** `openai` channels: `chat` or `responses`; null for other kinds. */
   api: string | null;
+  /** `openai` channels: `openai` or `compatible`, null to choose from the base URL (and for other kinds). */
+  compat: string | null;
   headers: string;
   enabled: number;
   key_hint: string | null;
@@ -48,6 +50,7 @@ export type ChannelSettings = Pick<
   | 'idle_timeout_ms'
   | 'deadline_ms'
   | 'api'
+  | 'compat'
   | 'headers'
   | 'enabled'
   | 'key_hint'
@@ -71,8 +74,8 @@ export class ChannelsRepo {
   insert(channelId: string, settings: ChannelSettings, now: number): ChannelRow {
     this.db
       .prepare(
-        `INSERT INTO channels (channel_id, name, kind, base_url, models, priority, weight, timeout_ms, idle_timeout_ms, deadline_ms, api, headers, enabled, key_hint, region, project, created_at, updated_at)
-         VALUES (@channel_id, @name, @kind, @base_url, @models, @priority, @weight, @timeout_ms, @idle_timeout_ms, @deadline_ms, @api, @headers, @enabled, @key_hint, @region, @project, @now, @now)`,
+        `INSERT INTO channels (channel_id, name, kind, base_url, models, priority, weight, timeout_ms, idle_timeout_ms, deadline_ms, api, compat, headers, enabled, key_hint, region, project, created_at, updated_at)
+         VALUES (@channel_id, @name, @kind, @base_url, @models, @priority, @weight, @timeout_ms, @idle_timeout_ms, @deadline_ms, @api, @compat, @headers, @enabled, @key_hint, @region, @project, @now, @now)`,
       )
       .run({ ...settings, channel_id: channelId, now });
     this.all.changed();
@@ -98,7 +101,7 @@ export class ChannelsRepo {
     this.db
       .prepare(
         `UPDATE channels SET name = @name, kind = @kind, base_url = @base_url, models = @models, priority = @priority, weight = @weight,
-           timeout_ms = @timeout_ms, idle_timeout_ms = @idle_timeout_ms, deadline_ms = @deadline_ms, api = @api, headers = @headers, enabled = @enabled, key_hint = @key_hint, region = @region, project = @project, revision = revision + 1, updated_at = @now
+           timeout_ms = @timeout_ms, idle_timeout_ms = @idle_timeout_ms, deadline_ms = @deadline_ms, api = @api, compat = @compat, headers = @headers, enabled = @enabled, key_hint = @key_hint, region = @region, project = @project, revision = revision + 1, updated_at = @now
          WHERE channel_id = @channel_id`,
       )
       .run({ ...settings, channel_id: channelId, now });

@@ -18,6 +18,8 @@ const channel = (id: string, extra: Partial<ChannelSummary> = {}): ChannelSummar
   idle_timeout_ms: 300_000,
   deadline_ms: 1_800_000,
   api: 'chat',
+  compat: null,
+  compat_profile: 'compatible',
   headers: {},
   enabled: true,
   key_hint: 'sk-…wxyz',

@@ -28,6 +28,7 @@ const settings = (name: string, priority = 0): ChannelSettings => ({
   idle_timeout_ms: 300_000,
   deadline_ms: 1_800_000,
   api: 'chat',
+  compat: null,
   headers: '{}',
   enabled: 1,
   key_hint: null,

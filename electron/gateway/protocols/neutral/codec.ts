@@ -1,5 +1,6 @@
 // The two halves of a chat protocol codec: the inbound half speaks to the gateway's clients, the outbound half to an upstream.
 import type { ChatRequest, ChatResult } from './chat.ts';
+import type { ChannelCompatName } from '../../../../shared/channels.ts';
 import type { ChatDelta, ChatStream } from './deltas.ts';
 
 /**
@@ -29,7 +30,7 @@ export interface OutboundChatCodec<UpstreamRequest = unknown, UpstreamAnswer = u
    * (an OpenAI chat stream also asks for `stream_options.include_usage`). Throws a GatewayError (`invalid_request`,
    * naming the field and the upstream protocol) for what the upstream cannot take and the lossy table does not drop.
    */
-  request(request: ChatRequest, upstream: { model: string; stream: boolean }): UpstreamRequest;
+  request(request: ChatRequest, upstream: { model: string; stream: boolean; compat?: ChannelCompatName }): UpstreamRequest;
   /** The upstream's JSON answer (a 2xx) → ChatResult. */
   result(answer: UpstreamAnswer): ChatResult;
   /**

@@ -1,5 +1,5 @@
 // The seam's relay capabilities: same-protocol pass-through, realtime session relay, and the channels relay routing reads.
-import type { ChannelApiName, ChatWireName } from '../../../../shared/channels.ts';
+import type { ChannelApiName, ChannelCompatName, ChatWireName } from '../../../../shared/channels.ts';
 import type { WebSocket } from 'ws';
 import type { CallContext } from '../types.ts';
 
@@ -155,6 +155,8 @@ export interface RelayChannel {
   key: string | null;
   /** `openai` channels: the chat API the upstream speaks; absent: both (chat completions and Responses). */
   api?: ChannelApi;
+  /** `openai` channels: which chat completions fields the server reads (`openai`, or `compatible` for Ollama, llama.cpp, vLLM…). */
+  compat?: ChannelCompatName;
 }
 
 /** How one attempt on a channel went, for its health and circuit breaker. */

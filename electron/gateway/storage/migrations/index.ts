@@ -23,6 +23,7 @@ import { journalTexts } from './021-journal-texts.ts';
 import { channelReadLimits } from './022-channel-read-limits.ts';
 import { journalTestIds } from './023-journal-test-ids.ts';
 import { conversations } from './025-conversations.ts';
+import { channelCompat } from './026-channel-compat.ts';
 import type { Db } from '../database.ts';
 
 /** One numbered schema step. */
@@ -63,4 +64,5 @@ export const migrations: readonly Migration[] = [
   channelReadLimits,
   journalTestIds,
   conversations,
+  channelCompat,
 ];

@@ -2,9 +2,12 @@
 import { useState, type FormEvent } from 'react';
 import {
   CHANNEL_APIS,
+  CHANNEL_COMPATS,
   CHANNEL_DEFAULTS,
+  compatOfChannel,
   CHANNEL_KINDS,
   type ChannelApiName,
+  type ChannelCompatName,
   type ChannelInput,
   type ChannelKindName,
   type ChannelSummary,
@@ -24,6 +27,7 @@ const FIELDS = [
   'idle_timeout_ms',
   'deadline_ms',
   'api',
+  'compat',
   'headers',
   'key',
   'region',
@@ -58,6 +62,7 @@ export function ChannelForm(props: { editing: ChannelSummary | null; onDone: () 
   const [idleTimeout, setIdleTimeoutMs] = useState(String(editing?.idle_timeout_ms ?? CHANNEL_DEFAULTS.idleTimeoutMs));
   const [deadline, setDeadlineMs] = useState(String(editing?.deadline_ms ?? CHANNEL_DEFAULTS.deadlineMs));
   const [api, setApi] = useState<ChannelApiName>(editing?.api ?? 'chat');
+  const [compat, setCompat] = useState<ChannelCompatName | 'auto'>(editing?.compat ?? 'auto');
   const [headers, setHeaders] = useState(
     Object.entries(editing?.headers ?? {})
       .map(([header, value]) => `${header}: ${value}`)
@@ -87,7 +92,7 @@ export function ChannelForm(props: { editing: ChannelSummary | null; onDone: () 
       timeout_ms: Number(timeout),
       idle_timeout_ms: Number(idleTimeout),
       deadline_ms: Number(deadline),
-      ...(kind === 'openai' && { api }),
+      ...(kind === 'openai' && { api, compat }),
       headers: parsedHeaders,
       ...(kind === 'volcengine' && { region: region.trim(), project: project.trim() }),
       ...(key.trim() !== '' ? { key: key.trim() } : removeKey ? { key: null } : {}),
@@ -131,6 +136,18 @@ export function ChannelForm(props: { editing: ChannelSummary | null; onDone: () 
               {CHANNEL_APIS.map((item) => (
                 <option key={item} value={item}>
                   {t(item === 'chat' ? 'channelApiChat' : 'channelApiResponses')}
+                </option>
+              ))}
+            </select>
+          </Field>
+        )}
+        {kind === 'openai' && (
+          <Field label={t('channelCompat')} error={errorFor('compat')} hint={t('channelCompatHint')}>
+            <select value={compat} onChange={(event) => setCompat(event.target.value as ChannelCompatName | 'auto')}>
+              <option value="auto">{t('channelCompatAuto', { profile: compatOfChannel(baseUrl.trim(), null) })}</option>
+              {CHANNEL_COMPATS.map((item) => (
+                <option key={item} value={item}>
+                  {t(item === 'openai' ? 'channelCompatOpenai' : 'channelCompatCompatible')}
                 </option>
               ))}
             </select>

@@ -1,7 +1,9 @@
 // Writes a neutral chat request as an OpenAI chat completions body, for upstreams that speak chat completions.
 import { invalid } from '../../../errors.ts';
 import type { ChatRequest, ChatTurn, OutputFormat, ToolChoice } from '../../neutral/chat.ts';
+import type { ChannelCompatName } from '../../../../../shared/channels.ts';
 import { contentPartOf, reasoningContentOf } from '../chat-tables.ts';
+import { fitChatBody } from './chat-compat.ts';
 
 /** What the body is called in refusals. */
 const WIRE = 'OpenAI chat completions';
@@ -17,15 +19,19 @@ const EFFORT_OF_BUDGET = [
 
 /**
  * The chat completions body of `request` for `upstream.model`; a stream asks for the usage chunk
- * (`stream_options.include_usage`). Throws a 400 for more stop sequences than chat completions takes.
+ * (`stream_options.include_usage`); fitted to the server's `upstream.compat` profile (chat-compat.ts). Throws a 400 for more
+ * stop sequences than chat completions takes.
  */
-export function chatCompletionsBody(request: ChatRequest, upstream: { model: string; stream: boolean }): Record<string, unknown> {
+export function chatCompletionsBody(
+  request: ChatRequest,
+  upstream: { model: string; stream: boolean; compat?: ChannelCompatName },
+): Record<string, unknown> {
   const tools = request.tools ?? [];
   if ((request.stop?.length ?? 0) > MAX_STOP_SEQUENCES) {
     throw invalid(`'stop': ${WIRE} takes at most ${MAX_STOP_SEQUENCES} stop sequences, got ${request.stop!.length}.`, 'stop');
   }
   const effort = effortOf(request.reasoning);
-  return {
+  const body: Record<string, unknown> = {
     model: upstream.model,
     messages: [...(request.system !== undefined ? [{ role: 'system', content: request.system }] : []), ...request.turns.map(messageOf)],
     ...(tools.length > 0 && {
@@ -50,6 +56,8 @@ export function chatCompletionsBody(request: ChatRequest, upstream: { model: str
     ...(effort !== undefined && { reasoning_effort: effort }),
     ...(upstream.stream && { stream: true, stream_options: { include_usage: true } }),
   };
+  fitChatBody(body, upstream.compat);
+  return body;
 }
 
 /** One turn as a chat message: user images as content parts, assistant reasoning text as `reasoning_content`, a tool result as a `tool` message. */

@@ -1,5 +1,6 @@
 // The OpenAI upstream kind: paths under the channel's /v1 base (chat, completions, embeddings, rerank, moderations, images, audio, responses; Cohere's /v2/rerank beside it), Bearer credential, stream usage asked for (and hidden when the caller did not ask), usage of chunks and answers.
 import { GatewayError } from '../../../errors.ts';
+import { fitChatBody } from '../../../protocols/openai/outbound/chat-compat.ts';
 import { count, editJson, record, renameField, trimBase, type RelayKind, type UsageCount } from '../kind.ts';
 import { readResponsesEvent } from './responses.ts';
 
@@ -45,6 +46,7 @@ export const openaiKind: RelayKind = {
           json['model'] = channel.upstreamModel;
           changed = true;
         }
+        if (request.operation === 'chat' && fitChatBody(json, channel.compat)) changed = true;
         if (request.stream && (request.operation === 'chat' || request.operation === 'completions')) {
           const options = record(json['stream_options']);
           if (options?.['include_usage'] !== true) {

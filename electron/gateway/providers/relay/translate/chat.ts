@@ -58,7 +58,7 @@ export class TranslatingChat implements ChatProvider {
         stream,
         translated: (channel) => {
           const wire = OUTBOUND_WIRES[chatWireOf(channel)];
-          const body = wire.codec.request(request, { model: channel.upstreamModel, stream });
+          const body = wire.codec.request(request, { model: channel.upstreamModel, stream, compat: channel.compat });
           return { operation: wire.operation(stream), body: Buffer.from(JSON.stringify(body)), sse: stream, headers: wire.headers };
         },
       },
