@@ -43,8 +43,16 @@ export interface ChatProvider {
    * simulator's `x-gatehouse-pace`) and ends with a usage delta; it stops early when `call.signal` aborts.
    */
   stream(request: ChatRequest, call: CallContext): Promise<ChatStream>;
-  /** Input tokens of a request, as the model counts them (Anthropic count_tokens, Gemini countTokens). */
-  countTokens(request: ChatRequest, call: CallContext): Promise<number>;
+  /**
+   * Input tokens of a request, as the model counts them (Anthropic count_tokens, Gemini countTokens); an
+   * EstimatedCount when nobody could count them for the model (a translated model on an upstream without counting).
+   */
+  countTokens(request: ChatRequest, call: CallContext): Promise<number | EstimatedCount>;
+}
+
+/** A token count the gateway estimated itself (the documented local estimate), where the model's own count was not to be had. */
+export interface EstimatedCount {
+  estimate: number;
 }
 
 /** One embeddings input: a text, or token ids (OpenAI accepts both). */

@@ -12,6 +12,7 @@ import { streamFailure } from '../server/stream-failure.ts';
 import { ChatMetering } from '../services/chat-metering.ts';
 import { callSizeOf } from '../services/usage-bounds.ts';
 import { invalid } from '../errors.ts';
+import { countedTokens } from './token-count.ts';
 
 /** Billing endpoint name of this family. */
 const ENDPOINT = '/v1/messages';
@@ -70,7 +71,7 @@ export async function anthropicMessagesRoutes(app: FastifyInstance, options: { c
         failure,
       );
     }
-    return { input_tokens: await provider.chat.countTokens(chat, call) };
+    return { input_tokens: countedTokens(await provider.chat.countTokens(chat, call), reply) };
   });
 }
 

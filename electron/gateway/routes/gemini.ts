@@ -13,6 +13,7 @@ import { ChatMetering } from '../services/chat-metering.ts';
 import { geminiEmbeddings } from './gemini-embeddings.ts';
 import { callSizeOf } from '../services/usage-bounds.ts';
 import { invalid, notFound } from '../errors.ts';
+import { countedTokens } from './token-count.ts';
 
 /** The API versions the Gemini routes answer on: the spec's v1beta, and v1 that @google/genai uses by default. */
 const VERSIONS = ['v1beta', 'v1'] as const;
@@ -62,7 +63,7 @@ export async function geminiRoutes(app: FastifyInstance, options: { context: Gat
       const asked = { operation: 'countTokens', model, stream: false, apiVersion: versionOf(request) } as const;
       return relayReply(request, reply, provider.passthrough, asked, call, failure);
     }
-    return { totalTokens: await provider.chat.countTokens(chatRequest, call) };
+    return { totalTokens: countedTokens(await provider.chat.countTokens(chatRequest, call), reply) };
   };
 
   for (const version of VERSIONS) {

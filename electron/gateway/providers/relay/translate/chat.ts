@@ -5,8 +5,18 @@ import type { ChatDelta, ChatStream } from '../../../protocols/neutral/deltas.ts
 import { TokenCounter } from '../../../protocols/neutral/token-counter.ts';
 import { estimateInputTokens } from '../../../protocols/neutral/tokens.ts';
 import { upstreamError } from '../../../protocols/neutral/upstream-errors.ts';
-import type { CallContext, ChannelDirectory, ChannelKind, ChatProvider, ChatWire, RelayChannel, UpstreamReply } from '../../types.ts';
+import type {
+  CallContext,
+  ChannelDirectory,
+  ChannelKind,
+  ChatProvider,
+  ChatWire,
+  EstimatedCount,
+  RelayChannel,
+  UpstreamReply,
+} from '../../types.ts';
 import { forwardWithFailover } from '../failover.ts';
+import { COUNTING_WIRES } from './count.ts';
 import { sseJson } from './event-stream.ts';
 import { chatWireOf, OUTBOUND_WIRES } from './outbound-wires.ts';
 
@@ -40,15 +50,45 @@ export class TranslatingChat implements ChatProvider {
     return withUsage(deltas, () => estimateInputTokens(request));
   }
 
-  /** Counted locally by the documented estimate: a count would cost an upstream call in another protocol for little gain. */
-  async countTokens(request: ChatRequest): Promise<number> {
-    return estimateInputTokens(request);
+  /**
+   * Counted by the upstream's own endpoint, over the channels whose protocol has one (Anthropic, Gemini), with the same
+   * failover; with none of those (OpenAI channels only), the documented local estimate, marked as one.
+   */
+  async countTokens(request: ChatRequest, call: CallContext): Promise<number | EstimatedCount> {
+    const candidates = (await this.candidates()).filter((channel) => COUNTING_WIRES[chatWireOf(channel)] !== undefined);
+    if (candidates.length === 0) return { estimate: estimateInputTokens(request) };
+    const reply = await forwardWithFailover(
+      this.channels,
+      candidates,
+      {
+        operation: 'count_tokens',
+        model: this.model,
+        stream: false,
+        translated: (channel) => {
+          const counting = COUNTING_WIRES[chatWireOf(channel)]!;
+          const body = counting.body(request, channel.upstreamModel);
+          return { operation: counting.operation, body: Buffer.from(JSON.stringify(body)), sse: false, headers: counting.headers };
+        },
+      },
+      call,
+    );
+    const answer = parsedOrText(await readWhole(reply.body));
+    const answered = candidates.find((channel) => channel.id === reply.channelId);
+    if (reply.status >= 400 || !answered) throw upstreamError(reply.status, answer);
+    const counted = COUNTING_WIRES[chatWireOf(answered)]!.read(answer);
+    if (counted === undefined) throw new GatewayError('upstream_failed', 'The upstream answered a token count without a count.');
+    return counted;
+  }
+
+  /** The candidate channels of every kind serving the model, best priority first. */
+  private async candidates(): Promise<RelayChannel[]> {
+    const lists = await Promise.all(this.kinds.map((kind) => this.channels.candidates(this.model, kind)));
+    return lists.flat().sort((a, b) => b.priority - a.priority);
   }
 
   /** Sends `request` over the candidate channels (best first), each in its own wire; the reply and the wire of the channel that answered (none: every one failed). */
   private async send(request: ChatRequest, call: CallContext, stream: boolean): Promise<{ reply: UpstreamReply; wire?: ChatWire }> {
-    const lists = await Promise.all(this.kinds.map((kind) => this.channels.candidates(this.model, kind)));
-    const candidates = lists.flat().sort((a, b) => b.priority - a.priority);
+    const candidates = await this.candidates();
     const reply = await forwardWithFailover(
       this.channels,
       candidates,
