@@ -30,7 +30,8 @@ export async function openaiChatRoutes(app: FastifyInstance, options: { context:
     return metering
       .reserve(bill, () => [parsed.chat])
       .during(async () => {
-        if (passthrough) {
+        // A relayed `store: true` call is answered through the neutral model, so the gateway keeps what the channel answered.
+        if (passthrough && !parsed.store) {
           const asked = { operation: 'chat', model: parsed.chat.model, stream: parsed.stream } as const;
           const estimate = relayInputEstimate(parsed.chat);
           return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, estimate));

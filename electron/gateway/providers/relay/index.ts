@@ -14,6 +14,7 @@ import { forwardWithFailover } from './failover.ts';
 import { RELAY_KINDS } from './kinds.ts';
 import { openRealtime } from './openai/realtime.ts';
 import { refusingBundle } from './refusing.ts';
+import { TranslatingChat } from './translate/chat.ts';
 
 /** The bundle answering calls for `model` through the `kind` channels of `channels`; a chat call only through those speaking its `wire`. */
 export function relayBundle(
@@ -27,6 +28,8 @@ export function relayBundle(
     new GatewayError('not_implemented', `Model '${model}' is routed to a ${kind} channel, and relay of this endpoint is not built yet.`);
   return {
     ...refusingBundle(notBuilt, models),
+    // A chat completions call the gateway must read itself (`store: true`, kept locally) goes through the neutral model.
+    ...(wire === 'openai-chat' && { chat: new TranslatingChat(channels, model, [kind]) }),
     passthrough: {
       forward: async (request, call) => {
         const candidates = await channels.candidates(model, kind);

@@ -28,7 +28,7 @@ export class TranslatingChat implements ChatProvider {
   private readonly model: string;
   private readonly kinds: readonly ChannelKind[];
 
-  /** Chat for `model` over the channels of `kinds` in `channels` (none of which speaks the caller's wire). */
+  /** Chat for `model` over the channels of `kinds` in `channels` (of other wires than the caller's, or of its own when the gateway must read the answer). */
   constructor(channels: ChannelDirectory, model: string, kinds: readonly ChannelKind[]) {
     this.channels = channels;
     this.model = model;
