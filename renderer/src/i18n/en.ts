@@ -262,7 +262,7 @@ export const en = {
   channelApiResponses: 'Responses only',
   channelCompat: 'Compatibility',
   channelCompatHint: 'Which chat completions fields the server reads (output limit, developer role, parallel tool calls, reasoning)',
-  channelCompatAuto: 'Auto (from the base URL: {profile})',
+  channelCompatAuto: 'Auto: {profile}, chosen by the server address',
   channelCompatOpenai: 'OpenAI (max_completion_tokens, developer role)',
   channelCompatCompatible: 'OpenAI-compatible server (max_tokens, system role)',
   channelTimeoutHint: 'Until the response headers',

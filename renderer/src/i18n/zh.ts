@@ -252,7 +252,7 @@ export const zh: Record<MessageKey, string> = {
   channelApiResponses: '仅 Responses',
   channelCompat: '兼容性',
   channelCompatHint: '服务器读取哪些 Chat Completions 字段（输出上限、developer 角色、并行工具调用、推理）',
-  channelCompatAuto: '自动（按基础 URL：{profile}）',
+  channelCompatAuto: '自动：{profile}，按服务器地址选择',
   channelCompatOpenai: 'OpenAI（max_completion_tokens、developer 角色）',
   channelCompatCompatible: 'OpenAI 兼容服务器（max_tokens、system 角色）',
   channelTimeoutHint: '等待响应头的时间',
