@@ -22,8 +22,8 @@ import { unreadIndexes } from './020-unread-indexes.ts';
 import { journalTexts } from './021-journal-texts.ts';
 import { channelReadLimits } from './022-channel-read-limits.ts';
 import { journalTestIds } from './023-journal-test-ids.ts';
-import { conversations } from './025-conversations.ts';
-import { channelCompat } from './026-channel-compat.ts';
+import { conversations } from './024-conversations.ts';
+import { channelCompat } from './025-channel-compat.ts';
 import type { Db } from '../database.ts';
 
 /** One numbered schema step. */

@@ -1,8 +1,8 @@
-// Migration 25: Conversations API conversations, per account: metadata and items, sized to bound what an account keeps.
+// Migration 24: Conversations API conversations, per account: metadata and items, sized to bound what an account keeps.
 import type { Migration } from './index.ts';
 
 export const conversations: Migration = {
-  version: 25,
+  version: 24,
   name: 'conversations',
   sql: `
 CREATE TABLE conversations (
