@@ -531,7 +531,8 @@ export const en = {
     'Run these in the shell that starts claude: it then calls the gateway’s Anthropic Messages API with the token as a Bearer token.',
   setupHelp_codex:
     'Add these lines to ~/.codex/config.toml (Codex reads it at start) and export the key in the shell that runs codex; Codex speaks the Responses API.',
-  'setupHelp_gemini-cli': 'Run these in the shell that starts gemini (choose “Use Gemini API key” when it asks how to sign in).',
+  'setupHelp_gemini-cli':
+    'Run these in the shell that starts gemini (choose “Use Gemini API key” when it asks how to sign in). Headless (gemini -p, CI) nobody is asked: put {"security":{"auth":{"selectedType":"gemini-api-key"}}} in ~/.gemini/settings.json, and when folder trust is on, trust the project folder in ~/.gemini/trustedFolders.json.',
   'setupHelp_openai-compatible':
     'For editors with an “OpenAI-compatible” provider (Cursor, Continue, and others): enter these values in its model settings.',
   'setupHelp_openai-python': 'pip install openai',

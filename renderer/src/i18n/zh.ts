@@ -507,7 +507,8 @@ export const zh: Record<MessageKey, string> = {
   setup_shell: 'Shell 环境变量',
   'setupHelp_claude-code': '在启动 claude 的终端中运行这些命令：它会以 Bearer 令牌调用网关的 Anthropic Messages API。',
   setupHelp_codex: '把这些行加入 ~/.codex/config.toml（Codex 启动时读取），并在运行 codex 的终端中导出密钥；Codex 使用 Responses API。',
-  'setupHelp_gemini-cli': '在启动 gemini 的终端中运行这些命令（询问登录方式时选择“Use Gemini API key”）。',
+  'setupHelp_gemini-cli':
+    '在启动 gemini 的终端中运行这些命令（询问登录方式时选择“Use Gemini API key”）。无人值守时（gemini -p、CI）不会询问：在 ~/.gemini/settings.json 中写入 {"security":{"auth":{"selectedType":"gemini-api-key"}}}；若开启了文件夹信任，还需在 ~/.gemini/trustedFolders.json 中信任项目文件夹。',
   'setupHelp_openai-compatible': '适用于支持“OpenAI 兼容”提供方的编辑器（Cursor、Continue 等）：在其模型设置中填入这些值。',
   'setupHelp_openai-python': 'pip install openai',
   'setupHelp_openai-js': 'npm install openai',

@@ -4,7 +4,9 @@ import { test } from 'node:test';
 import { formatUsd } from '../../../renderer/src/components/money.ts';
 import { isTyping, shortcutOf } from '../../../renderer/src/components/shortcuts.ts';
 import { setupText, SETUP_KINDS } from '../../../renderer/src/features/connect/setups.ts';
+import { en } from '../../../renderer/src/i18n/en.ts';
 import { serverText } from '../../../renderer/src/i18n/server-texts.ts';
+import { zh } from '../../../renderer/src/i18n/zh.ts';
 
 test('known server texts are translated into Chinese with their details; unknown ones and English stay as written', () => {
   assert.equal(serverText('zh', 'format mismatch: a .mp4 file is Video, not Image'), '格式不符：.mp4 文件是 Video，不是 Image');
@@ -36,5 +38,15 @@ test('every setup names the base URL; without a secret none carries a token, wit
     assert.ok(bare.includes(baseUrl), kind);
     assert.ok(!bare.includes('sk-gh-'), kind);
     assert.ok(setupText(kind, { baseUrl, secret: 'sk-gh-secret' }).includes('sk-gh-secret'), kind);
+  }
+});
+
+test('the Gemini CLI setup says what headless use needs (the auth type in settings.json, a trusted folder), in English and Chinese', () => {
+  for (const texts of [en, zh]) {
+    const help = texts['setupHelp_gemini-cli'];
+    assert.match(help, /~\/\.gemini\/settings\.json/);
+    assert.match(help, /"selectedType":"gemini-api-key"/);
+    assert.match(help, /trustedFolders\.json/);
+    assert.match(help, /gemini -p/);
   }
 });
