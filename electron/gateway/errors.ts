@@ -48,6 +48,12 @@ export class GatewayError extends Error {
   }
 }
 
+/**
+ * A failure of the gateway's own configuration (a relayed channel whose key the upstream refused): no retry of the same
+ * call can fix it, whatever its status, so its answer says `x-should-retry: false`.
+ */
+export class ConfigurationError extends GatewayError {}
+
 /** What a fixture may set on an error answer besides its status and message. */
 export interface ScriptedErrorParts {
   headers?: Record<string, string>;

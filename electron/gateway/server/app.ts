@@ -12,6 +12,7 @@ import { CONNECTION_LIMITS, markAuthenticated, markUpgraded, serverOptionsOf, ty
 import { installCors } from './cors.ts';
 import { credentialOf } from './credentials.ts';
 import { renderError } from './error-render.ts';
+import { installRetryHints, RETRY_HINT_HEADER, retryHint } from './retry-hint.ts';
 import { installFaults, type FaultCounters } from './faults.ts';
 import type { JournalRelay } from '../../../shared/journal.ts';
 import { installHostCheck } from './host-check.ts';
@@ -112,6 +113,8 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
 
   // First of all: every answer, a refusal of the Host check included, carries its x-request-id.
   installRequestIds(app);
+  // Every error answer says whether a retry can help (the SDKs' x-should-retry).
+  installRetryHints(app);
   // Before anything else reads the request: a foreign Host (DNS rebinding) is refused, and not journaled.
   installHostCheck(app, () => context.runtime.hosts);
   // From the arrival of each request on: a client that leaves aborts its call, however early (see call-context.ts).
@@ -164,6 +167,7 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
     const { status, body } = renderError(protocolOf(request.url), gatewayError);
     // A fixture's scripted error may carry headers (Retry-After).
     if (gatewayError.scripted?.headers) reply.headers(gatewayError.scripted.headers);
+    if (!reply.hasHeader(RETRY_HINT_HEADER)) reply.header(RETRY_HINT_HEADER, retryHint(status, gatewayError));
     return reply.status(status).send(body);
   });
 

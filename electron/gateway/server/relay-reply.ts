@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { GatewayError } from '../errors.ts';
 import type { CallContext, PassthroughProvider, PassthroughRequest, RelayedUsage } from '../providers/types.ts';
+import { withRetryHint } from './retry-hint.ts';
 import { sseFrame, writeFrame, type StreamFailure } from './sse.ts';
 
 /**
@@ -40,9 +41,10 @@ export async function relayReply(
   reply.hijack();
   const raw = reply.raw;
   // Headers set before the hijack (CORS, for one) go out too.
+  // An error answer says whether a retry can help, the upstream's own hint first.
   raw.writeHead(upstream.status, {
     ...(reply.getHeaders() as OutgoingHttpHeaders),
-    ...upstream.headers,
+    ...withRetryHint(upstream.status, upstream.headers),
     ...RELAYED_BODY_HEADERS,
     'x-accel-buffering': 'no',
   });

@@ -1,6 +1,6 @@
 // Tries the channels of a model in order until one answers: the next on a connection error, a timeout before headers or within an error body, or a retryable status; never once a body is being passed on.
 import { hideSecret } from '../../../../shared/channels.ts';
-import { GatewayError } from '../../errors.ts';
+import { ConfigurationError, GatewayError } from '../../errors.ts';
 import type { CallContext, ChannelDirectory, PassthroughRequest, RelayChannel, RelayedUsage, UpstreamReply } from '../types.ts';
 import { attemptLog } from './attempts.ts';
 import { answerHeaders, upstreamHeaders } from './headers.ts';
@@ -20,7 +20,12 @@ export const RETRY_AFTER_CAP_MS = 2_000;
 /** Most of an error answer's body kept to give the caller when no channel answers better. */
 const ERROR_BODY_LIMIT = 64 * 1024;
 
-type Failure = { message: string; answer?: { status: number; headers: Record<string, string>; body: Uint8Array } };
+type Failure = {
+  message: string;
+  answer?: { status: number; headers: Record<string, string>; body: Uint8Array };
+  /** The channel's key was refused upstream: the gateway's configuration is at fault. */
+  refusal?: ConfigurationError;
+};
 
 /** A candidate, with the earliest time it may be tried (a Retry-After being honoured). */
 type Turn = { channel: RelayChannel; notBefore: number; again: boolean };
@@ -81,12 +86,14 @@ export async function forwardWithFailover(
         queue.push({ channel, notBefore: Date.now() + wait, again: true });
       continue;
     }
-    // A refused credential is the channel's fault; other answers show it works.
+    // A refused credential is the channel's fault, never the caller's: the next channel is tried, and the caller never sees the upstream's 401.
     if (response.status === 401 || response.status === 403) {
       directory.record(channel.id, { ok: false, latencyMs, error: `HTTP ${response.status}` });
-    } else {
-      directory.record(channel.id, { ok: true, latencyMs });
+      note(channel, latencyMs, { status: response.status });
+      last = { message: `channel '${channel.name}': HTTP ${response.status}`, refusal: keyRefused(channel, response.status) };
+      continue;
     }
+    directory.record(channel.id, { ok: true, latencyMs });
     note(channel, latencyMs, { status: response.status }, true);
     if (!response.ok) return buffered(response.status, answerHeaders(response.headers, channel.key), errorBytes!);
     // The caller's model name goes back into the answer only when the channel renamed it (a translator renders it itself).
@@ -94,7 +101,17 @@ export async function forwardWithFailover(
     return { ...streamed(fetched, kind, hideUsage, renameTo, channel.key), channelId: channel.id };
   }
   if (last?.answer) return buffered(last.answer.status, last.answer.headers, last.answer.body);
+  if (last?.refusal) throw last.refusal;
   throw new GatewayError('upstream_failed', `No channel serving model '${request.model}' answered (${last?.message ?? 'none tried'}).`);
+}
+
+/** The caller's error when the upstream refused `channel`'s key (`status` 401 or 403): a 502 naming the channel and where to fix it. */
+export function keyRefused(channel: RelayChannel, status: number): ConfigurationError {
+  return new ConfigurationError(
+    'upstream_failed',
+    `Gateway configuration error: channel '${channel.name}' is misconfigured: its key was refused by the upstream (HTTP ${status}); ` +
+      `fix it in the Channels page or with \`gatehouse channel update ${channel.name}\`. Your own token was accepted.`,
+  );
 }
 
 /** The refusal of a call whose every channel is cooling down. */

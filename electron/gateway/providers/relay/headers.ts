@@ -6,8 +6,9 @@ import type { RelayKind } from './kind.ts';
 /** Protocol headers a caller sets that the upstream must see. Nothing else of the caller's goes (no credential, no hop-by-hop header, no x-gatehouse-*). */
 const PROTOCOL_HEADERS = ['anthropic-version', 'anthropic-beta', 'openai-beta'] as const;
 
-/** Upstream response headers the caller sees: the content type, the retry hint and the provider's own request and rate-limit headers. */
-const ANSWER_HEADERS = /^(content-type|retry-after|retry-after-ms|request-id|x-request-id|openai-.+|anthropic-.+|x-ratelimit-.+)$/i;
+/** Upstream response headers the caller sees: the content type, the retry hints (when and whether) and the provider's own request and rate-limit headers. */
+const ANSWER_HEADERS =
+  /^(content-type|retry-after|retry-after-ms|x-should-retry|request-id|x-request-id|openai-.+|anthropic-.+|x-ratelimit-.+)$/i;
 
 /**
  * The headers of a call sent upstream on `channel`; `contentType` null: the call has no body. `translated`: the call is
