@@ -35,7 +35,7 @@ const ECHOING_HEADERS = {
 
 type Wire = 'openai' | 'anthropic' | 'gemini';
 
-/** What the upstream is asked: the wire (from the path), the outcome (the model's last part: ok, 401 or 500), whether it streams and how. */
+/** What the upstream is asked: the wire (from the path), the outcome (the model's last part: ok, 400 or 500), whether it streams and how. */
 function askedOf(received: ReceivedRequest): { wire: Wire; model: string; outcome: string; stream: boolean; sse: boolean } {
   const url = new URL(received.url, 'http://x');
   const gemini = /\/models\/([^/:]+):(\w+)$/.exec(url.pathname);
@@ -61,9 +61,9 @@ const STREAMED = `streamed ${KEY.slice(0, 15)}${SPLIT} ok`;
 
 function errorBody(wire: Wire, status: number, message: string): string {
   if (wire === 'anthropic')
-    return withKey({ type: 'error', error: { type: status === 401 ? 'authentication_error' : 'api_error', message } });
-  if (wire === 'gemini') return withKey({ error: { code: status, message, status: status === 401 ? 'UNAUTHENTICATED' : 'INTERNAL' } });
-  return withKey({ error: { message, type: status === 401 ? 'invalid_request_error' : 'server_error', code: null } });
+    return withKey({ type: 'error', error: { type: status === 400 ? 'invalid_request_error' : 'api_error', message } });
+  if (wire === 'gemini') return withKey({ error: { code: status, message, status: status === 400 ? 'INVALID_ARGUMENT' : 'INTERNAL' } });
+  return withKey({ error: { message, type: status === 400 ? 'invalid_request_error' : 'server_error', code: null } });
 }
 
 function answerBody(wire: Wire, model: string): string {
@@ -146,12 +146,15 @@ async function writeSplit(response: ServerResponse, text: string): Promise<void>
   response.end(`${escapedMix(KEY.slice(15))}${tail}`);
 }
 
-/** The hostile upstream: every answer echoes the key in its headers and body, as the model's last part says (ok, 401, 500). */
+/**
+ * The hostile upstream: every answer echoes the key in its headers and body, as the model's last part says (ok, 400, 500).
+ * Its passed-on client error is a 400: a refused key (401) never reaches the caller (see relay-retry-hint.test.ts).
+ */
 async function answer(received: ReceivedRequest, response: ServerResponse): Promise<void> {
   const { wire, model, outcome, stream, sse } = askedOf(received);
-  if (outcome === '401' || outcome === '500') {
+  if (outcome === '400' || outcome === '500') {
     const status = Number(outcome);
-    const message = status === 401 ? 'Incorrect API key provided: @escaped@' : 'upstream broke with key @raw@ and %KEY%';
+    const message = status === 400 ? 'Incorrect API key provided: @escaped@' : 'upstream broke with key @raw@ and %KEY%';
     response.writeHead(status, { ...ECHOING_HEADERS, 'content-type': 'application/json' });
     response.end(errorBody(wire, status, message).replace('%KEY%', percentMix(KEY)));
     return;
@@ -219,9 +222,9 @@ describe('a channel key an upstream echoes in any encoding', { timeout: 120_000 
     const channel = { key: KEY, baseUrl: upstream.url };
     gw = await startGateway({
       channels: memoryChannels([
-        { ...channel, name: 'openai', kind: 'openai', baseUrl: `${upstream.url}/v1`, models: ['oa-ok', 'oa-401', 'oa-500'] },
-        { ...channel, name: 'anthropic', kind: 'anthropic', models: ['an-ok', 'an-401', 'an-500', 'cross-ok'] },
-        { ...channel, name: 'gemini', kind: 'gemini', models: ['gm-ok', 'gm-401', 'gm-500'] },
+        { ...channel, name: 'openai', kind: 'openai', baseUrl: `${upstream.url}/v1`, models: ['oa-ok', 'oa-400', 'oa-500'] },
+        { ...channel, name: 'anthropic', kind: 'anthropic', models: ['an-ok', 'an-400', 'an-500', 'cross-ok'] },
+        { ...channel, name: 'gemini', kind: 'gemini', models: ['gm-ok', 'gm-400', 'gm-500'] },
         { ...channel, name: 'realtime', kind: 'openai', baseUrl: `${realtime.url}/v1`, models: ['rt-model'] },
       ]),
     });
@@ -232,9 +235,9 @@ describe('a channel key an upstream echoes in any encoding', { timeout: 120_000 
     await realtime?.stop();
   });
 
-  test('OpenAI: headers of a 200, a 401 and a 500, an escaped error body, a JSON answer and a split stream', async () => {
+  test('OpenAI: headers of a 200, a 400 and a 500, an escaped error body, a JSON answer and a split stream', async () => {
     const chat = (model: string, stream = false) => ({ model, stream, messages: [{ role: 'user', content: 'hi' }] });
-    assert.equal((await wire('openai 401', '/v1/chat/completions', chat('oa-401'))).status, 401);
+    assert.equal((await wire('openai 400', '/v1/chat/completions', chat('oa-400'))).status, 400);
     assert.equal((await wire('openai 500', '/v1/chat/completions', chat('oa-500'))).status, 500);
     await wire('openai 200', '/v1/chat/completions', chat('oa-ok'));
     await wire('openai stream', '/v1/chat/completions', chat('oa-ok', true));
@@ -255,16 +258,16 @@ describe('a channel key an upstream echoes in any encoding', { timeout: 120_000 
     }
     assert.equal(streamed, `streamed ${HINT} ok`);
     const refused = await openai.chat.completions
-      .create({ model: 'oa-401', messages: [{ role: 'user', content: 'hi' }] })
+      .create({ model: 'oa-400', messages: [{ role: 'user', content: 'hi' }] })
       .catch((error: unknown) => error);
-    assert.ok(refused instanceof OpenAI.AuthenticationError);
-    sdk('openai SDK 401', { message: refused.message, error: refused.error, headers: Object.fromEntries(refused.headers ?? []) });
+    assert.ok(refused instanceof OpenAI.BadRequestError);
+    sdk('openai SDK 400', { message: refused.message, error: refused.error, headers: Object.fromEntries(refused.headers ?? []) });
     assert.match(refused.message, new RegExp(`Incorrect API key provided: ${HINT}`));
   });
 
   test('Anthropic: the same through /v1/messages and its SDK', async () => {
     const message = (model: string, stream = false) => ({ model, stream, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
-    assert.equal((await wire('anthropic 401', '/v1/messages', message('an-401'))).status, 401);
+    assert.equal((await wire('anthropic 400', '/v1/messages', message('an-400'))).status, 400);
     assert.equal((await wire('anthropic 500', '/v1/messages', message('an-500'))).status, 500);
     await wire('anthropic 200', '/v1/messages', message('an-ok'));
     await wire('anthropic stream', '/v1/messages', message('an-ok', true));
@@ -279,7 +282,7 @@ describe('a channel key an upstream echoes in any encoding', { timeout: 120_000 
 
   test('Gemini: the same through generateContent, an SSE stream and the JSON array stream, and its SDK', async () => {
     const contents = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
-    assert.equal((await wire('gemini 401', '/v1beta/models/gm-401:generateContent', contents)).status, 401);
+    assert.equal((await wire('gemini 400', '/v1beta/models/gm-400:generateContent', contents)).status, 400);
     assert.equal((await wire('gemini 500', '/v1beta/models/gm-500:generateContent', contents)).status, 500);
     await wire('gemini 200', '/v1beta/models/gm-ok:generateContent', contents);
     await wire('gemini SSE stream', '/v1beta/models/gm-ok:streamGenerateContent?alt=sse', contents);

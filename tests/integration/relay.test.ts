@@ -382,14 +382,15 @@ describe('relay to upstream channels', () => {
   });
 
   test('another 4xx goes back to the client as it is, without trying the next channel', async () => {
-    use(openaiChannel(up, { name: 'wrong-key', priority: 2, key: 'sk-wrong' }), openaiChannel(spare, { name: 'spare', priority: 1 }));
+    // A path the upstream does not know (its 404); a refused channel key (401) is the gateway's own error instead (relay-retry-hint.test.ts).
+    use(openaiChannel(up, { name: 'first', priority: 2, baseUrl: `${up.url}/v0` }), openaiChannel(spare, { name: 'spare', priority: 1 }));
     await assert.rejects(
       openai.chat.completions.create({ model: 'my-gpt', messages: [{ role: 'user', content: 'x' }] }),
-      OpenAI.AuthenticationError,
+      OpenAI.NotFoundError,
     );
     assert.deepEqual(
       directory.attempts.map((attempt) => attempt.channel),
-      ['wrong-key'],
+      ['first'],
     );
   });
 
