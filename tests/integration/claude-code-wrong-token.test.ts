@@ -71,9 +71,9 @@ describe('Claude Code with a wrong token', { skip }, () => {
     const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     clearTimeout(killer);
-    assert.notEqual(code, 0, output);
-    assert.match(output, /401|authenticat/i);
     const messages = calls.filter((call) => call.startsWith('POST /v1/messages'));
     assert.equal(messages.length, 1, `one call, no retry: ${calls.join(', ')}`);
+    assert.notEqual(code, 0, output);
+    assert.match(output, /401|authenticat/i);
   });
 });
