@@ -73,7 +73,7 @@ describe('retry hint and refused channel keys', () => {
     assert.equal(anthropicCount.calls(), 1);
   });
 
-  test('every protocol hints false on 400, 401 and 404', async () => {
+  test('every protocol hints false on 400, 401 and 404, true on 429, 500 and 529', async () => {
     const chat = { model: 'sim-chat', messages: [{ role: 'user', content: 'hi' }] };
     const cases: [string, string, string | undefined, unknown, number][] = [
       ['openai 401', '/v1/chat/completions', 'wrong', chat, 401],
@@ -87,6 +87,16 @@ describe('retry hint and refused channel keys', () => {
       const answer = await request(`${gateway.url}${path}`, 'POST', { token, body });
       assert.equal(answer.status, status, name);
       assert.equal(answer.headers.get('x-should-retry'), 'false', name);
+    }
+    // A rate limit and a server failure are worth another try.
+    for (const fault of ['429', '500', '529']) {
+      const answer = await request(`${gateway.url}/v1/chat/completions`, 'POST', {
+        token: gateway.token,
+        body: chat,
+        headers: { 'x-gatehouse-fault': fault },
+      });
+      assert.equal(answer.status, Number(fault), fault);
+      assert.equal(answer.headers.get('x-should-retry'), 'true', fault);
     }
   });
 
