@@ -247,12 +247,7 @@ describe('a channel key is nowhere but the secret store', () => {
     assert.equal(refused.status, 400, 'the upstream status reaches the client');
     assert.match(
       refused.body.error.message,
-      // The hint as scrubbed from raw bytes (ASCII dots) or as text (an ellipsis).
-      new RegExp(
-        `Incorrect API key provided: ${secretHint(key)
-          .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-          .replace('…', '(…|\\.\\.\\.)')}`,
-      ),
+      new RegExp(`Incorrect API key provided: ${secretHint(key).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
       'with the hint instead of the key',
     );
     const unreachable = await request(`${server.url}/v1/chat/completions`, 'POST', {
