@@ -31,6 +31,7 @@ import { checkKey, checkServiceKey } from './channel-input.ts';
 import { storedModels, upstreamModelOf, type ModelEntry } from './channel-models.ts';
 import { channelSettings } from './channel-settings.ts';
 import { channelSummary } from './channel-summary.ts';
+import { ModelCooldowns } from './model-cooldowns.ts';
 import { useSecretStore } from './secret-access.ts';
 
 /** How fresh a busy channel's last success and latency are kept (at most one write per channel per this many ms). */
@@ -70,6 +71,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
   private readonly random: () => number;
   private readonly keys = new Map<string, { revision: number; key: string | null; readAt: number }>();
   private readonly writes: DeferredWrites;
+  private readonly modelCooldowns = new ModelCooldowns();
 
   constructor(options: ChannelsServiceOptions) {
     this.repo = options.repo;
@@ -216,13 +218,18 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
 
   async candidates(model: string, kind: ChannelKind): Promise<RelayChannel[]> {
     const now = this.clock.now();
-    const serving = this.repo
+    const all = this.repo
       .list()
-      .filter((row) => row.enabled === 1 && row.kind === kind && !(row.cooldown_until !== null && row.cooldown_until > now))
+      .filter((row) => row.enabled === 1 && row.kind === kind)
       .flatMap((row) => {
         const upstream = upstreamModelOf(storedModels(row.models), model);
         return upstream === undefined ? [] : [{ row, upstream }];
       });
+    const rested = ({ row }: (typeof all)[number]) =>
+      (row.cooldown_until !== null && row.cooldown_until > now) || this.modelCooldowns.cooling(row.channel_id, model, now);
+    const fresh = all.filter((entry) => !rested(entry));
+    // With no other candidate, a cooling channel is tried anyway: an SDK's own retries never turn a lone provider into refusals.
+    const serving = fresh.length > 0 ? fresh : all;
     const ordered: typeof serving = [];
     // The list comes highest priority first: shuffle each run of equal priority by weight.
     for (let start = 0; start < serving.length;) {
@@ -247,6 +254,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
     const now = this.clock.now();
     const latencyMs = Math.max(0, Math.round(outcome.latencyMs));
     if (outcome.ok) {
+      if (outcome.model !== undefined) this.modelCooldowns.succeed(channelId, outcome.model);
       if (!this.successWorthNoting(channelId, now)) return;
       this.writes.defer(() => this.repo.recordSuccess(channelId, latencyMs, now));
     } else {
@@ -254,6 +262,12 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
       // An upstream may echo the credential in its error: the text kept never holds a key this process has read.
       const key = this.keys.get(channelId)?.key;
       const error = hideSecret(outcome.error, key ?? null);
+      if (outcome.modelFailure && outcome.model !== undefined) {
+        // The upstream refused one model: it rests on this channel, the channel's other models are not touched.
+        this.modelCooldowns.fail(channelId, outcome.model, now, outcome.modelFailure, cooldownAfter);
+        this.repo.noteError(channelId, clip(error), now);
+        return;
+      }
       this.repo.recordFailure(channelId, { latencyMs, error: clip(error), now }, cooldownAfter);
     }
   }

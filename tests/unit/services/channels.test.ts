@@ -207,20 +207,23 @@ describe('ChannelsService as the ChannelDirectory', () => {
   test('cooldown: 3 failures in a row → 30 s, doubling per further failure up to 5 min; a success ends it', async () => {
     assert.deepEqual([1, 2, 3, 4, 5, 6, 7, 8].map(cooldownAfter), [0, 0, 30_000, 60_000, 120_000, 240_000, 300_000, 300_000]);
     const { clock, service } = setup();
-    const channel = await service.add({ ...base, name: 'flaky' });
+    const channel = await service.add({ ...base, name: 'flaky', priority: 5 });
+    const names = async () => (await service.candidates('m', 'openai')).map((candidate) => candidate.name);
     const fail = () => service.record(channel.id, { ok: false, latencyMs: 12, error: 'HTTP 500: boom' });
     fail();
     fail();
-    assert.equal((await service.candidates('m', 'openai')).length, 1, 'two failures: still a candidate');
+    assert.deepEqual(await names(), ['flaky'], 'two failures: still a candidate');
     fail();
-    assert.equal((await service.candidates('m', 'openai')).length, 0, 'three: cooling down');
+    assert.deepEqual(await names(), ['flaky'], 'three: cooling down, but a lone channel is tried anyway');
+    const steady = await service.add({ ...base, name: 'steady', priority: 1 });
+    assert.deepEqual(await names(), ['steady'], 'with another candidate, the cooling channel is skipped');
     const health = service.find('flaky')!.health;
     assert.equal(health.consecutive_failures, 3);
     assert.equal(health.cooldown_until, clock.now() + 30_000);
     assert.equal(health.last_error, 'HTTP 500: boom');
     assert.deepEqual(service.kindsServing('m'), ['openai'], 'a cooling channel still claims its models');
     clock.advance(30_000);
-    assert.equal((await service.candidates('m', 'openai')).length, 1, 'tried again once the cooldown is over');
+    assert.deepEqual(await names(), ['flaky', 'steady'], 'tried again once the cooldown is over');
     fail();
     assert.equal(service.find('flaky')!.health.cooldown_until, clock.now() + 60_000);
     service.record(channel.id, { ok: true, latencyMs: 40 });
@@ -228,8 +231,43 @@ describe('ChannelsService as the ChannelDirectory', () => {
     assert.equal(healed.consecutive_failures, 0);
     assert.equal(healed.cooldown_until, null);
     assert.equal(healed.last_latency_ms, 40);
-    assert.equal((await service.candidates('m', 'openai')).length, 1);
+    assert.deepEqual(await names(), ['flaky', 'steady']);
+    await service.remove(steady.id);
     service.record('ch_gone', { ok: false, latencyMs: 1, error: 'x' });
+  });
+
+  test('a model the upstream refused rests on that channel for its Retry-After; the channel and its other models do not', async () => {
+    const { clock, service } = setup();
+    const first = await service.add({ ...base, name: 'first', priority: 5 });
+    await service.add({ ...base, name: 'second', priority: 1 });
+    const names = async (model: string) => (await service.candidates(model, 'openai')).map((candidate) => candidate.name);
+    for (let i = 0; i < 5; i += 1)
+      service.record(first.id, {
+        ok: false,
+        latencyMs: 3,
+        error: 'HTTP 429',
+        model: 'busy',
+        modelFailure: { missing: false, retryAfterMs: 2_000 },
+      });
+    assert.deepEqual(await names('busy'), ['second'], 'the rate-limited model rests on the first channel');
+    assert.deepEqual(await names('other'), ['first', 'second'], 'its other models do not');
+    assert.equal(service.find('first')!.health.cooldown_until, null, 'the channel is not cooled');
+    assert.equal(service.find('first')!.health.consecutive_failures, 0);
+    clock.advance(2_000);
+    assert.deepEqual(await names('busy'), ['first', 'second'], 'back after the Retry-After');
+    service.record(first.id, {
+      ok: false,
+      latencyMs: 3,
+      error: 'HTTP 404: model not found',
+      model: 'typo',
+      modelFailure: { missing: true },
+    });
+    assert.deepEqual(await names('typo'), ['second']);
+    await service.remove('second');
+    assert.deepEqual(await names('typo'), ['first'], 'a lone channel is tried anyway');
+    service.record(first.id, { ok: true, latencyMs: 3, model: 'typo' });
+    clock.advance(1);
+    assert.deepEqual(await names('typo'), ['first']);
   });
 
   test('a busy healthy channel notes its last success at most once a second; a success after failures is noted at once', async () => {

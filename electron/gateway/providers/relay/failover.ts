@@ -78,10 +78,18 @@ export async function forwardWithFailover(
     const { response } = fetched;
     if (RETRYABLE.has(response.status)) {
       const answer = { status: response.status, headers: answerHeaders(response.headers, channel.key), body: errorBytes! };
-      directory.record(channel.id, { ok: false, latencyMs, error: `HTTP ${response.status}` });
+      const wait = retryAfterMs(response.headers);
+      // A rate limit is the upstream's for that model: it rests the model on this channel, for the Retry-After it names.
+      const modelFailure = response.status === 429 ? { missing: false, ...(wait !== undefined && { retryAfterMs: wait }) } : undefined;
+      directory.record(channel.id, {
+        ok: false,
+        latencyMs,
+        error: `HTTP ${response.status}`,
+        model: request.model,
+        ...(modelFailure && { modelFailure }),
+      });
       note(channel, latencyMs, { status: response.status });
       last = { message: `channel '${channel.name}': HTTP ${response.status}`, answer };
-      const wait = retryAfterMs(response.headers);
       if (wait !== undefined && wait <= RETRY_AFTER_CAP_MS && !turn.again && !request.form)
         queue.push({ channel, notBefore: Date.now() + wait, again: true });
       continue;
@@ -93,7 +101,14 @@ export async function forwardWithFailover(
       last = { message: `channel '${channel.name}': HTTP ${response.status}`, refusal: keyRefused(channel, response.status) };
       continue;
     }
-    directory.record(channel.id, { ok: true, latencyMs });
+    // A model the upstream does not know rests on this channel; other answers (a client error included: 400, 404, 413,
+    // 422) show the channel works.
+    if (modelMissing(response.status, request, errorBytes)) {
+      const modelFailure = { missing: true };
+      directory.record(channel.id, { ok: false, latencyMs, error: `HTTP 404: model not found`, model: request.model, modelFailure });
+    } else {
+      directory.record(channel.id, { ok: true, latencyMs, ...(response.ok && { model: request.model }) });
+    }
     note(channel, latencyMs, { status: response.status }, true);
     if (!response.ok) return buffered(response.status, answerHeaders(response.headers, channel.key), errorBytes!);
     // The caller's model name goes back into the answer only when the channel renamed it (a translator renders it itself).
@@ -112,6 +127,12 @@ export function keyRefused(channel: RelayChannel, status: number): Configuration
     `Gateway configuration error: channel '${channel.name}' is misconfigured: its key was refused by the upstream (HTTP ${status}); ` +
       `fix it in the Channels page or with \`gatehouse channel update ${channel.name}\`. Your own token was accepted.`,
   );
+}
+
+/** Whether an answer is the upstream's "model not found": a 404 naming a model, to a call that names one. */
+function modelMissing(status: number, request: PassthroughRequest, body: Uint8Array | undefined): boolean {
+  if (status !== 404 || !body || request.operation === 'responses_get' || request.operation === 'responses_delete') return false;
+  return /model/i.test(Buffer.from(body).toString('utf8'));
 }
 
 /** The refusal of a call whose every channel is cooling down. */

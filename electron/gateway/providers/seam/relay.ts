@@ -159,8 +159,14 @@ export interface RelayChannel {
   compat?: ChannelCompatName;
 }
 
-/** How one attempt on a channel went, for its health and circuit breaker. */
-export type ChannelOutcome = { ok: true; latencyMs: number } | { ok: false; latencyMs: number; error: string };
+/**
+ * How one attempt on a channel went, for its health and circuit breaker. `model`: the caller's model name. A failure
+ * with `modelFailure` (the upstream refused that model: not found, or rate limited) rests that model on the channel
+ * instead of counting against the channel; `retryAfterMs` is the upstream's own Retry-After.
+ */
+export type ChannelOutcome =
+  | { ok: true; latencyMs: number; model?: string }
+  | { ok: false; latencyMs: number; error: string; model?: string; modelFailure?: { missing: boolean; retryAfterMs?: number } };
 
 /** The configured channels, as relay routing reads them (implemented over SQLite and the secret store; changes apply to the next call). */
 export interface ChannelDirectory {
@@ -168,7 +174,10 @@ export interface ChannelDirectory {
   kindsServing(model: string): ChannelKind[];
   /** The chat wires the enabled channels serving `model` speak, the wire of the highest-priority channel first (empty: no channel serves it). */
   wiresServing(model: string): ChatWire[];
-  /** The enabled channels of `kind` serving `model` that are not cooling down, in the order to try: priority first, weighted random within one. */
+  /**
+   * The enabled channels of `kind` serving `model` that are not cooling down (nor resting that model), in the order to
+   * try: priority first, weighted random within one. When every one is cooling down, all of them, as nothing else could answer.
+   */
   candidates(model: string, kind: ChannelKind): Promise<RelayChannel[]>;
   /** Records an attempt: consecutive failures put a channel in cooldown; a success ends it. */
   record(channelId: string, outcome: ChannelOutcome): void;
