@@ -24,8 +24,12 @@ export interface ServerSettings {
   modelAliases?: Record<string, string>;
 }
 
-/** What a model no enabled relay channel serves gets: the simulator, or the protocol's "model not found". */
-export const UNROUTED_POLICIES = ['simulate', 'reject'] as const;
+/**
+ * What a model no enabled relay channel serves gets: `auto` (the default) refuses it while at least one channel is
+ * enabled and simulates it otherwise, `simulate` always simulates, `reject` always answers the protocol's "model not found".
+ * Simulator models (`sim-*`, the test values) are simulated under `auto`.
+ */
+export const UNROUTED_POLICIES = ['auto', 'simulate', 'reject'] as const;
 export type UnroutedPolicy = (typeof UNROUTED_POLICIES)[number];
 
 export type SettingKey = keyof ServerSettings;

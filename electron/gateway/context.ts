@@ -400,7 +400,7 @@ export function createContext(options: ContextOptions): GatewayContext {
         corsOrigins: options.corsOrigins ?? [],
         refreshIntervalMs: options.refreshIntervalMs,
         dataDir: options.dataDir,
-        unrouted: options.unrouted ?? 'simulate',
+        unrouted: options.unrouted ?? 'auto',
         modelAliases: { ...options.modelAliases },
       },
     },
@@ -417,7 +417,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       url: null,
       tlsUrl: null,
       modelAliases: options.modelAliases ?? {},
-      unrouted: options.unrouted ?? 'simulate',
+      unrouted: options.unrouted ?? 'auto',
     },
   };
 }

@@ -239,7 +239,7 @@ function settingsOf(config: GatewayConfig): SettingsContext {
       corsOrigins: config.corsOrigins ?? [],
       refreshIntervalMs: config.refreshIntervalMs ?? DEFAULTS.refreshIntervalMs,
       dataDir: config.dataDir,
-      unrouted: config.unrouted ?? 'simulate',
+      unrouted: config.unrouted ?? 'auto',
       modelAliases: { ...config.modelAliases },
     },
   };

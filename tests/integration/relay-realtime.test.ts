@@ -433,7 +433,7 @@ describe('realtime with --unrouted reject', () => {
     });
     const refused = await socket.next((event) => event.type === 'error' || event.type === 'session.created');
     assert.equal(refused.type, 'error');
-    assert.equal(refused.error.code, 'not_found');
+    assert.equal(refused.error.code, 'model_not_found');
     assert.match(refused.error.message, /sim-realtime/);
     assert.equal((await socket.closing).code, 3000);
   });

@@ -168,7 +168,7 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
     secrets: secrets as SecretMode,
     modelAliases: explicit('model-aliases') ? aliases(explicit('model-aliases')!) : (saved.modelAliases ?? {}),
     journal: onOff(explicit('journal'), true),
-    unrouted: (unrouted?.value as UnroutedPolicy | undefined) ?? saved.unrouted ?? 'simulate',
+    unrouted: (unrouted?.value as UnroutedPolicy | undefined) ?? saved.unrouted ?? 'auto',
     fixtures: values.fixtures ?? (env[SERVE_ENV.fixtures] ?? '').split(path.delimiter).filter((entry) => entry !== ''),
     strict: switchOn('strict'),
     ephemeral,

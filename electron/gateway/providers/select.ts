@@ -1,4 +1,4 @@
-// Chooses the provider bundle of each call: relay when channels of the caller's kind serve its model, translated chat when only other kinds do (other endpoints refuse), else the simulator (or a "not found" under --unrouted reject).
+// Chooses the provider bundle of each call: relay when channels of the caller's kind serve its model, translated chat when only other kinds do (other endpoints refuse), else the simulator (or a "not found" naming the served models, see --unrouted).
 import { GatewayError } from '../errors.ts';
 import { FixtureChoice } from './fixtures/choice.ts';
 import { ScriptedWork } from './fixtures/scripted-work.ts';
@@ -7,6 +7,7 @@ import { RelayCatalogue } from './relay/catalogue.ts';
 import { relayBundle } from './relay/index.ts';
 import { kindOfProtocol } from './relay/kinds.ts';
 import { refusingBundle } from './relay/refusing.ts';
+import { isSimulatorModel } from './simulator-models.ts';
 import { translatingBundle } from './relay/translate/bundle.ts';
 import { translatedEmbeddings } from './relay/translate/embeddings.ts';
 import { wireOfCall } from './relay/wires.ts';
@@ -18,10 +19,13 @@ import { systemClock, type Clock } from '../time.ts';
 /** What happens to a model no channel serves (a saved setting too, so its values live in shared/settings.ts). */
 export { UNROUTED_POLICIES, type UnroutedPolicy } from '../../../shared/settings.ts';
 
+/** Most served model names a "model not found" lists. */
+export const SERVED_NAMES_SHOWN = 20;
+
 export interface RoutingOptions {
   /** The configured channels; absent: every call is simulated. */
   channels?: ChannelDirectory;
-  /** Default `simulate`. */
+  /** Default `auto`: refused while a channel is enabled, else simulated. */
   unrouted?: UnroutedPolicy;
   /** Unix seconds shown as the relayed models' creation time. */
   created?: number;
@@ -43,10 +47,10 @@ export class ProviderChoice implements ProviderSelector {
 
   constructor(simulate: ProviderBundle, options: RoutingOptions = {}) {
     this.channels = options.channels;
-    this.unrouted = options.unrouted ?? 'simulate';
+    this.unrouted = options.unrouted ?? 'auto';
     const created = options.created ?? 0;
     this.catalogue = this.channels
-      ? new RelayCatalogue(this.channels, this.unrouted === 'simulate' ? simulate.models : null, created)
+      ? new RelayCatalogue(this.channels, this.unrouted === 'reject' ? null : simulate.models, created)
       : simulate.models;
     const general = this.channels ? { ...simulate, models: this.catalogue } : simulate;
     // Scripted assets and tasks are checked later through the general bundle (the background scan has no call).
@@ -76,7 +80,7 @@ export class ProviderChoice implements ProviderSelector {
   private routed(call: CallContext, model: string): ProviderBundle {
     const channels = this.channels;
     const kinds = channels?.kindsServing(model) ?? [];
-    if (!channels || kinds.length === 0) return this.unrouted === 'reject' ? this.refuseUnrouted(model) : this.general;
+    if (!channels || kinds.length === 0) return this.unroutedBundle(model);
     const wire = wireOfCall(call);
     if (wire) {
       // Chat: pass-through to the channels speaking the caller's wire, else translation to the others.
@@ -102,9 +106,19 @@ export class ProviderChoice implements ProviderSelector {
     return embeddings ? { ...refusing, embeddings } : refusing;
   }
 
-  /** Under --unrouted reject: every capability answers the protocol's "model not found" for `model`, only the catalogue answers. */
-  private refuseUnrouted(model: string): ProviderBundle {
-    return refusingBundle(() => new GatewayError('not_found', `The model '${model}' does not exist`, 'model'), this.catalogue);
+  /**
+   * A model no enabled channel serves: the simulator under `simulate`, and under `auto` while no channel is enabled or
+   * for a simulator model (`sim-*`, a test value); else every capability answers the protocol's "model not found"
+   * naming the served models (a typo is not answered as if it were real), only the catalogue answers.
+   */
+  private unroutedBundle(model: string): ProviderBundle {
+    if (this.unrouted === 'simulate') return this.general;
+    const served = [...new Set((this.channels?.listedModels() ?? []).map((entry) => entry.model))];
+    if (this.unrouted === 'auto' && (served.length === 0 || isSimulatorModel(model))) return this.general;
+    const shown =
+      served.slice(0, SERVED_NAMES_SHOWN).join(', ') + (served.length > SERVED_NAMES_SHOWN ? `, … (${served.length} in all)` : '');
+    const message = `The model '${model}' does not exist` + (served.length > 0 ? `; the channels serve: ${shown}` : '');
+    return refusingBundle(() => new GatewayError('not_found', message, 'model', undefined, { code: 'model_not_found' }), this.catalogue);
   }
 }
 

@@ -19,7 +19,8 @@ import { installHostCheck } from './host-check.ts';
 import type { HostPolicy } from './host-names.ts';
 import { installCallCounting } from './call-counting.ts';
 import { watchClients } from './call-context.ts';
-import { installJournal } from './journal-capture.ts';
+import { installJournal, isJournaledPath } from './journal-capture.ts';
+import { installAnswerSource } from './answer-source.ts';
 import { protocolOf } from './protocol.ts';
 import { installRequestIds, requestIdOf } from './request-ids.ts';
 import { REQUEST_ID_HEADER } from '../../../shared/test-ids.ts';
@@ -123,6 +124,8 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
   // First after the Host check, so every call's end is seen; calls that name no token are counted there, not journaled.
   if (context.runtime.journal)
     installJournal(app, { recorder: context.journal, clock: context.clock, holderOf: (request) => holderOf(context, request) });
+  // Every API answer names its source (fixture, relay channel, simulator) in a header, journal on or off.
+  installAnswerSource(app, isJournaledPath);
 
   // Every API call of a known token counts in the dashboard's totals, whether or not the journal is on.
   installCallCounting(app, {

@@ -12,6 +12,7 @@ import {
 import type { CallNotes } from '../principal.ts';
 import type { JournalRecorder } from '../services/journal.ts';
 import type { Clock } from '../time.ts';
+import { answerSourceOf } from './answer-source.ts';
 import { CLIENT_CLOSED_STATUS } from './call-context.ts';
 import { requestBodyOf, TEXTUAL_CONTENT } from './journal-body.ts';
 import { protocolOf } from './protocol.ts';
@@ -255,7 +256,7 @@ function recordOf(
     firstOutputMs: timing ? (notes.firstOutputMs ?? timing.firstByteMs) : null,
     ...idsOf(request),
     // Who answered: a fixture, else a relay channel (its tries noted), else the simulator; none for a call refused before.
-    source: notes.fixtureLabel !== null ? 'fixture' : request.journalRelay ? 'relay' : request.principal ? 'simulate' : null,
+    source: answerSourceOf(request, notes.fixtureLabel !== null),
     fixture: notes.fixtureLabel,
     detail: {
       ...requestDetail(request, call),

@@ -480,7 +480,8 @@ export const en = {
   restarted: 'The server restarted with the saved settings.',
   thisRun: 'This run',
   unroutedModels: 'Models no channel serves',
-  unroutedHint: 'Applies when the server starts again. Same as --unrouted simulate|reject.',
+  unroutedHint: 'Applies when the server starts again. Same as --unrouted auto|simulate|reject.',
+  unrouted_auto: 'Refuse them while a channel is enabled, else simulate (default)',
   unrouted_simulate: 'Simulate them (offline answers)',
   unrouted_reject: 'Reject them (the protocol’s “model not found”)',
   // prices

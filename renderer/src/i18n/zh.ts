@@ -458,7 +458,8 @@ export const zh: Record<MessageKey, string> = {
   restarted: '服务已使用保存的设置重新启动。',
   thisRun: '本次运行',
   unroutedModels: '没有通道服务的模型',
-  unroutedHint: '服务重新启动后生效。等同于 --unrouted simulate|reject。',
+  unroutedHint: '服务重新启动后生效。等同于 --unrouted auto|simulate|reject。',
+  unrouted_auto: '已启用通道时拒绝，否则模拟（默认）',
   unrouted_simulate: '模拟应答（离线）',
   unrouted_reject: '拒绝（按协议返回“模型不存在”）',
   // prices

@@ -1,4 +1,4 @@
-// Unit tests of --unrouted: simulate by default, reject on request by flag, GATEHOUSE_UNROUTED or the settings file, anything else a usage error.
+// Unit tests of --unrouted: auto by default (refuse while a channel is enabled, else simulate), reject on request by flag, GATEHOUSE_UNROUTED or the settings file, anything else a usage error.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -9,14 +9,14 @@ import { resolveServeOptions, UsageError } from '../../../electron/gateway/optio
 const resolve = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   resolveServeOptions([...args, '--settings-file', 'off'], env, '/tmp/gatehouse-none');
 
-test('unrouted models are simulated unless --unrouted or GATEHOUSE_UNROUTED says reject', () => {
-  assert.equal(resolve([]).unrouted, 'simulate');
+test('unrouted models follow auto unless --unrouted or GATEHOUSE_UNROUTED says simulate or reject', () => {
+  assert.equal(resolve([]).unrouted, 'auto');
   assert.equal(resolve(['--unrouted', 'reject']).unrouted, 'reject');
   assert.equal(resolve([], { GATEHOUSE_UNROUTED: 'reject' }).unrouted, 'reject');
   assert.equal(resolve(['--unrouted', 'simulate'], { GATEHOUSE_UNROUTED: 'reject' }).unrouted, 'simulate', 'the flag wins');
   assert.throws(
     () => resolve(['--unrouted', 'drop']),
-    (error: unknown) => error instanceof UsageError && /--unrouted must be one of simulate, reject/.test(error.message),
+    (error: unknown) => error instanceof UsageError && /--unrouted must be one of auto, simulate, reject/.test(error.message),
   );
 });
 
@@ -34,7 +34,7 @@ test('a saved unrouted setting is used when no flag or variable gives one, and a
     writeFileSync(file, JSON.stringify({ unrouted: 'drop' }));
     assert.throws(
       () => saved([]),
-      (error: unknown) => error instanceof UsageError && /unrouted: Unrouted models must be one of simulate, reject/.test(error.message),
+      (error: unknown) => error instanceof UsageError && /unrouted: Unrouted models must be one of auto, simulate, reject/.test(error.message),
     );
   } finally {
     rmSync(folder, { recursive: true, force: true });
