@@ -87,7 +87,7 @@ describe('relay settings in the console', { skip }, () => {
     const form = page.getByRole('form', { name: 'Saved settings' });
     const field = form.getByLabel('Models no channel serves');
     await open('Settings');
-    assert.equal(await field.inputValue(), 'simulate');
+    assert.equal(await field.inputValue(), 'auto');
     await field.selectOption('reject');
     await form.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Waiting for a restart: Models no channel serves.').waitFor();

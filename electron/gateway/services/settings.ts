@@ -62,7 +62,7 @@ function defaultOf(key: SettingKey, saved: Partial<ServerSettings>, defaultDataD
     case 'dataDir':
       return defaultDataDir;
     case 'unrouted':
-      return 'simulate';
+      return 'auto';
     case 'modelAliases':
       return {};
   }
