@@ -9,8 +9,7 @@ import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
 import { writeSse } from '../server/sse.ts';
 import { streamFailure } from '../server/stream-failure.ts';
-import { ChatMetering } from '../services/chat-metering.ts';
-import { callSizeOf } from '../services/usage-bounds.ts';
+import { ChatMetering, chatBillOf } from '../services/chat-metering.ts';
 import { invalid } from '../errors.ts';
 import { countedTokens } from './token-count.ts';
 
@@ -27,32 +26,26 @@ export async function anthropicMessagesRoutes(app: FastifyInstance, options: { c
     const parsed = anthropicCodec.parse(request.body);
     const call = callOf(request, reply, 'anthropic', ENDPOINT);
     const { chat, passthrough } = providers.for(call, parsed.chat.model);
-    const bill = {
-      principal: request.principal,
-      endpoint: ENDPOINT,
-      model: parsed.chat.model,
-      size: callSizeOf(call, () => [parsed.chat]),
-    };
+    const chats = () => [parsed.chat];
+    const bill = chatBillOf(call, request.principal, ENDPOINT, parsed.chat.model, chats);
     // The most the call can cost is held against the token's quota until it ended (and was charged).
-    return metering
-      .reserve(bill, () => [parsed.chat])
-      .during(async () => {
-        if (passthrough) {
-          const asked = { operation: 'messages', model: parsed.chat.model, stream: parsed.stream } as const;
-          const estimate = relayInputEstimate(parsed.chat);
-          return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, estimate));
-        }
-        const id = publicId('msg');
-        if (!parsed.stream) {
-          const result = await chat.complete(parsed.chat, call);
-          await metering.chargeResult(bill, result);
-          return anthropicCodec.render(result, parsed, { id, model: parsed.chat.model, inputTokens: result.usage.inputTokens });
-        }
-        const stream = await chat.stream(parsed.chat, call);
-        const estimate = () => estimateInputTokens(parsed.chat);
-        const meta = { id, model: parsed.chat.model, inputTokens: stream.inputTokens ?? estimate() };
-        return writeSse(request, reply, anthropicCodec.stream(metering.meter(stream, bill, estimate), parsed, meta), failure);
-      });
+    return metering.reserve(bill, chats).during(async () => {
+      if (passthrough) {
+        const asked = { operation: 'messages', model: parsed.chat.model, stream: parsed.stream } as const;
+        const estimate = relayInputEstimate(parsed.chat);
+        return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, estimate));
+      }
+      const id = publicId('msg');
+      if (!parsed.stream) {
+        const result = await chat.complete(parsed.chat, call);
+        await metering.chargeResult(bill, result);
+        return anthropicCodec.render(result, parsed, { id, model: parsed.chat.model, inputTokens: result.usage.inputTokens });
+      }
+      const stream = await chat.stream(parsed.chat, call);
+      const estimate = () => estimateInputTokens(parsed.chat);
+      const meta = { id, model: parsed.chat.model, inputTokens: stream.inputTokens ?? estimate() };
+      return writeSse(request, reply, anthropicCodec.stream(metering.meter(stream, bill, estimate), parsed, meta), failure);
+    });
   });
 
   // Counting is free on the real API, and so it is here.

@@ -9,9 +9,8 @@ import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
 import { writeJsonArray, writeSse } from '../server/sse.ts';
 import { streamFailure } from '../server/stream-failure.ts';
-import { ChatMetering } from '../services/chat-metering.ts';
+import { ChatMetering, chatBillOf } from '../services/chat-metering.ts';
 import { geminiEmbeddings } from './gemini-embeddings.ts';
-import { callSizeOf } from '../services/usage-bounds.ts';
 import { invalid, notFound } from '../errors.ts';
 import { countedTokens } from './token-count.ts';
 
@@ -31,28 +30,27 @@ export async function geminiRoutes(app: FastifyInstance, options: { context: Gat
     const endpoint = `/${versionOf(request)}/models:${stream ? 'streamGenerateContent' : 'generateContent'}`;
     const call = callOf(request, reply, 'gemini', endpoint);
     const { chat, passthrough } = providers.for(call, model);
-    const bill = { principal: request.principal, endpoint, model, size: callSizeOf(call, () => [chatRequest]) };
+    const chats = () => [chatRequest];
+    const bill = chatBillOf(call, request.principal, endpoint, model, chats);
     // The most the call can cost is held against the token's quota until it ended (and was charged).
-    return metering
-      .reserve(bill, () => [chatRequest])
-      .during(async () => {
-        if (passthrough) {
-          const operation = stream ? 'streamGenerateContent' : 'generateContent';
-          const asked = { operation, model, stream, apiVersion: versionOf(request), sse: request.query['alt'] === 'sse' } as const;
-          const estimate = relayInputEstimate(chatRequest);
-          return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, estimate));
-        }
-        const meta = { model, responseId: randomBase62(22) };
-        if (!stream) {
-          const result = await chat.complete(chatRequest, call);
-          await metering.chargeResult(bill, result);
-          return geminiCodec.render(result, chatRequest, meta);
-        }
-        const deltas = metering.meter(await chat.stream(chatRequest, call), bill, () => estimateInputTokens(chatRequest));
-        const chunks = geminiCodec.stream(deltas, chatRequest, meta);
-        if (request.query['alt'] === 'sse') return writeSse(request, reply, asData(chunks), failure);
-        return writeJsonArray(request, reply, chunks, failure);
-      });
+    return metering.reserve(bill, chats).during(async () => {
+      if (passthrough) {
+        const operation = stream ? 'streamGenerateContent' : 'generateContent';
+        const asked = { operation, model, stream, apiVersion: versionOf(request), sse: request.query['alt'] === 'sse' } as const;
+        const estimate = relayInputEstimate(chatRequest);
+        return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, estimate));
+      }
+      const meta = { model, responseId: randomBase62(22) };
+      if (!stream) {
+        const result = await chat.complete(chatRequest, call);
+        await metering.chargeResult(bill, result);
+        return geminiCodec.render(result, chatRequest, meta);
+      }
+      const deltas = metering.meter(await chat.stream(chatRequest, call), bill, () => estimateInputTokens(chatRequest));
+      const chunks = geminiCodec.stream(deltas, chatRequest, meta);
+      if (request.query['alt'] === 'sse') return writeSse(request, reply, asData(chunks), failure);
+      return writeJsonArray(request, reply, chunks, failure);
+    });
   };
 
   const countTokens = async (request: FastifyRequest<Target>, reply: FastifyReply, model: string) => {

@@ -7,8 +7,7 @@ import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
 import { writeSse } from '../server/sse.ts';
 import { streamFailure } from '../server/stream-failure.ts';
-import { ChatMetering } from '../services/chat-metering.ts';
-import { callSizeOf } from '../services/usage-bounds.ts';
+import { ChatMetering, chatBillOf } from '../services/chat-metering.ts';
 
 const ENDPOINT = '/v1/chat/completions';
 
@@ -20,27 +19,21 @@ export async function openaiChatRoutes(app: FastifyInstance, options: { context:
     const parsed = openaiChatCodec.parse(request.body);
     const call = callOf(request, reply, 'openai', ENDPOINT);
     const { chat, passthrough } = providers.for(call, parsed.chat.model);
-    const bill = {
-      principal: request.principal,
-      endpoint: ENDPOINT,
-      model: parsed.chat.model,
-      size: callSizeOf(call, () => [parsed.chat]),
-    };
+    const chats = () => [parsed.chat];
+    const bill = chatBillOf(call, request.principal, ENDPOINT, parsed.chat.model, chats);
     // The most the call can cost is held against the token's quota until it ended (and was charged).
-    return metering
-      .reserve(bill, () => [parsed.chat])
-      .during(async () => {
-        // A relayed `store: true` call is answered through the neutral model, so the gateway keeps what the channel answered.
-        if (passthrough && !parsed.store) {
-          const asked = { operation: 'chat', model: parsed.chat.model, stream: parsed.stream } as const;
-          const estimate = relayInputEstimate(parsed.chat);
-          return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, estimate));
-        }
-        if (!parsed.stream) return chatCompletions.create(parsed, call);
-        const meta = chatCompletions.meta(parsed.chat.model);
-        const metered = metering.meter(await chat.stream(parsed.chat, call), bill, () => estimateInputTokens(parsed.chat));
-        const deltas = chatCompletions.keepWhenStored(parsed, call, metered, meta);
-        return writeSse(request, reply, openaiChatCodec.stream(deltas, parsed, meta), failure);
-      });
+    return metering.reserve(bill, chats).during(async () => {
+      // A relayed `store: true` call is answered through the neutral model, so the gateway keeps what the channel answered.
+      if (passthrough && !parsed.store) {
+        const asked = { operation: 'chat', model: parsed.chat.model, stream: parsed.stream } as const;
+        const estimate = relayInputEstimate(parsed.chat);
+        return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, estimate));
+      }
+      if (!parsed.stream) return chatCompletions.create(parsed, call);
+      const meta = chatCompletions.meta(parsed.chat.model);
+      const metered = metering.meter(await chat.stream(parsed.chat, call), bill, () => estimateInputTokens(parsed.chat));
+      const deltas = chatCompletions.keepWhenStored(parsed, call, metered, meta);
+      return writeSse(request, reply, openaiChatCodec.stream(deltas, parsed, meta), failure);
+    });
   });
 }

@@ -10,8 +10,7 @@ import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
 import { writeSse } from '../server/sse.ts';
 import { streamFailure } from '../server/stream-failure.ts';
-import { ChatMetering } from '../services/chat-metering.ts';
-import { callSizeOf } from '../services/usage-bounds.ts';
+import { ChatMetering, chatBillOf } from '../services/chat-metering.ts';
 
 const ENDPOINT = '/v1/completions';
 
@@ -23,34 +22,31 @@ export async function openaiCompletionsRoutes(app: FastifyInstance, options: { c
     const parsed = openaiCompletionsCodec.parse(request.body);
     const call = callOf(request, reply, 'openai', ENDPOINT);
     const { chat, passthrough } = providers.for(call, parsed.model);
-    const bill = { principal: request.principal, endpoint: ENDPOINT, model: parsed.model, size: callSizeOf(call, () => parsed.requests) };
+    const chats = () => parsed.requests;
+    const bill = chatBillOf(call, request.principal, ENDPOINT, parsed.model, chats);
     const estimate = () => parsed.requests.reduce((sum, chatRequest) => sum + estimateInputTokens(chatRequest), 0);
     // The most the call can cost is held against the token's quota until it ended (and was charged).
-    return metering
-      .reserve(bill, () => parsed.requests)
-      .during(async () => {
-        if (passthrough) {
-          const asked = { operation: 'completions', model: parsed.model, stream: parsed.stream } as const;
-          // Made before forwarding: it refuses schema documents past the limits, as a simulated call does.
-          const estimates = parsed.requests.map(relayInputEstimate);
-          const relayEstimate = () => estimates.reduce((sum, counted) => sum + counted(), 0);
-          return relayReply(request, reply, passthrough, asked, call, failure, (usage) =>
-            metering.chargeRelayed(bill, usage, relayEstimate),
-          );
-        }
-        const meta = { id: publicId('cmpl'), created: Math.floor(clock.now() / 1000), model: parsed.model };
-        if (!parsed.stream) {
-          const result = joinChatResults(await Promise.all(parsed.requests.map((chatRequest) => chat.complete(chatRequest, call))));
-          await metering.chargeResult(bill, result);
-          return openaiCompletionsCodec.render(result, parsed, meta);
-        }
-        // Every prompt's answer is started (and so may be refused) before the first byte goes out.
-        const streams = await Promise.all(parsed.requests.map((chatRequest) => chat.stream(chatRequest, call)));
-        const joined = joinChatStreams(
-          streams,
-          streams.map(() => choicesPerPrompt(parsed)),
-        );
-        return writeSse(request, reply, openaiCompletionsCodec.stream(metering.meter(joined, bill, estimate), parsed, meta), failure);
-      });
+    return metering.reserve(bill, chats).during(async () => {
+      if (passthrough) {
+        const asked = { operation: 'completions', model: parsed.model, stream: parsed.stream } as const;
+        // Made before forwarding: it refuses schema documents past the limits, as a simulated call does.
+        const estimates = parsed.requests.map(relayInputEstimate);
+        const relayEstimate = () => estimates.reduce((sum, counted) => sum + counted(), 0);
+        return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, relayEstimate));
+      }
+      const meta = { id: publicId('cmpl'), created: Math.floor(clock.now() / 1000), model: parsed.model };
+      if (!parsed.stream) {
+        const result = joinChatResults(await Promise.all(parsed.requests.map((chatRequest) => chat.complete(chatRequest, call))));
+        await metering.chargeResult(bill, result);
+        return openaiCompletionsCodec.render(result, parsed, meta);
+      }
+      // Every prompt's answer is started (and so may be refused) before the first byte goes out.
+      const streams = await Promise.all(parsed.requests.map((chatRequest) => chat.stream(chatRequest, call)));
+      const joined = joinChatStreams(
+        streams,
+        streams.map(() => choicesPerPrompt(parsed)),
+      );
+      return writeSse(request, reply, openaiCompletionsCodec.stream(metering.meter(joined, bill, estimate), parsed, meta), failure);
+    });
   });
 }

@@ -14,8 +14,7 @@ import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
 import { writeSse } from '../server/sse.ts';
 import { streamFailure } from '../server/stream-failure.ts';
-import { ChatMetering } from '../services/chat-metering.ts';
-import { callSizeOf } from '../services/usage-bounds.ts';
+import { ChatMetering, chatBillOf } from '../services/chat-metering.ts';
 import type { RelayedResponse } from '../services/relayed-responses.ts';
 import { pageOf, parseListQuery, renderList } from '../protocols/openai/cursor-list.ts';
 import { parseCompactBody } from '../protocols/responses/inbound/compaction.ts';
@@ -51,8 +50,8 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
     let chatAsked: ChatRequest | undefined;
     const asChat = () => [(chatAsked ??= chatRequestOf(parsed, parsed.input))];
     // A follow-up's earlier turns are kept where they were stored (here or upstream): its input may exceed its request.
-    const size = callSizeOf(call, asChat, parsed.previousResponseId !== null || Boolean(parsed.conversationId));
-    const bill = { principal: request.principal, endpoint: ENDPOINT, model: parsed.model, size };
+    const heldContext = parsed.previousResponseId !== null || Boolean(parsed.conversationId);
+    const bill = chatBillOf(call, request.principal, ENDPOINT, parsed.model, asChat, heldContext);
     // The most the call can cost is held against the token's quota until it ended (and was charged).
     return metering.reserve(bill, asChat).during(async () => {
       if (passthrough) {

@@ -8,9 +8,8 @@ import type { ChatCall } from '../protocols/openai/inbound/chat-request.ts';
 import type { CallContext, ProviderSelector } from '../providers/types.ts';
 import type { Clock } from '../time.ts';
 import type { BillingService } from './billing.ts';
-import { ChatMetering } from './chat-metering.ts';
+import { ChatMetering, chatBillOf } from './chat-metering.ts';
 import type { StoredChatCompletions } from './stored-chat-completions.ts';
-import { callSizeOf } from './usage-bounds.ts';
 
 export class ChatCompletionsService {
   private readonly providers: ProviderSelector;
@@ -50,8 +49,8 @@ export class ChatCompletionsService {
     const result = await this.providers.for(call, parsed.chat.model).chat.complete(parsed.chat, call);
     const completion = openaiChatCodec.render(result, parsed, this.meta(parsed.chat.model)) as Record<string, unknown>;
     if (parsed.store) this.stored.save(call.principal.accountId, this.stored.prepare(completion, parsed.messages, parsed.metadata));
-    const size = callSizeOf(call, () => [parsed.chat]);
-    await this.metering.chargeResult({ principal: call.principal, endpoint: call.endpoint, model: parsed.chat.model, size }, result);
+    const bill = chatBillOf(call, call.principal, call.endpoint, parsed.chat.model, () => [parsed.chat]);
+    await this.metering.chargeResult(bill, result);
     return completion;
   }
 }

@@ -3,10 +3,10 @@ import type { ChatRequest, ChatResult } from '../protocols/neutral/chat.ts';
 import type { ChatDelta, ChatStream } from '../protocols/neutral/deltas.ts';
 import { TokenCounter } from '../protocols/neutral/token-counter.ts';
 import { countRequestTokens, countTokens } from '../protocols/neutral/tokens.ts';
-import type { RelayedUsage } from '../providers/types.ts';
+import type { CallContext, RelayedUsage } from '../providers/types.ts';
 import type { BillingService } from './billing.ts';
 import type { Reservation } from './quota-ledger.ts';
-import { boundUsage, outputLimitOf, usageBoundOf, type CallSize } from './usage-bounds.ts';
+import { boundUsage, callSizeOf, outputLimitOf, usageBoundOf, type CallSize } from './usage-bounds.ts';
 import type { Principal } from '../principal.ts';
 
 /** Who pays for a chat call, and under which endpoint and model it is recorded. */
@@ -16,6 +16,21 @@ export interface ChatBill {
   model: string;
   /** What the request holds, which bounds the usage believed (absent: the loose bounds of a call not held whole). */
   size?: CallSize | undefined;
+}
+
+/**
+ * The bill of `call`, which asks the chat requests `chats`: paid by `principal` under `endpoint` and `model`, its usage bounded
+ * by what the request holds (`heldContext`: earlier turns kept here or upstream may add to its input).
+ */
+export function chatBillOf(
+  call: CallContext,
+  principal: Principal,
+  endpoint: string,
+  model: string,
+  chats: () => readonly ChatRequest[],
+  heldContext = false,
+): ChatBill {
+  return { principal, endpoint, model, size: callSizeOf(call, chats, heldContext) };
 }
 
 export class ChatMetering {

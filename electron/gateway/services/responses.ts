@@ -7,10 +7,9 @@ import { chatRequestOf, type ResponsesCall } from '../protocols/responses/inboun
 import type { CallContext, ProviderSelector } from '../providers/types.ts';
 import type { Clock } from '../time.ts';
 import type { BillingService } from './billing.ts';
-import { ChatMetering } from './chat-metering.ts';
+import { ChatMetering, chatBillOf } from './chat-metering.ts';
 import type { Conversations } from './conversations.ts';
 import type { StoredResponses } from './stored-responses.ts';
-import { callSizeOf } from './usage-bounds.ts';
 
 type Json = Record<string, unknown>;
 
@@ -74,8 +73,9 @@ export class ResponsesService {
       this.stored.save(accountId, meta.id, this.stored.prepare(conversation, response, inputFrom), { background: parsed.background });
     }
     this.addTurn(parsed, call, response);
-    const size = callSizeOf(call, () => [chat], parsed.previousResponseId !== null || Boolean(parsed.conversationId));
-    await this.metering.chargeResult({ principal: call.principal, endpoint: call.endpoint, model: parsed.model, size }, result);
+    const heldContext = parsed.previousResponseId !== null || Boolean(parsed.conversationId);
+    const bill = chatBillOf(call, call.principal, call.endpoint, parsed.model, () => [chat], heldContext);
+    await this.metering.chargeResult(bill, result);
     return parsed.background ? this.stored.get(accountId, meta.id) : response;
   }
 
