@@ -51,6 +51,31 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
     );
   };
 
+  /**
+   * The call of an edit's or a variation's form, whose model is read first: when a channel relays that model, the form is
+   * streamed on as `operation` (`relayed`), billed as an edit (a variation's fields, without a prompt, are the same).
+   */
+  const formCall = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    form: FormRelay,
+    operation: 'images_edits' | 'images_variations',
+  ) => {
+    const model = await form.model().catch((error: unknown) => {
+      throw uploadLimitError(error);
+    });
+    const call = callOfImages(request, reply);
+    const { passthrough } = model === undefined ? {} : providers.for(call, model);
+    if (!passthrough || model === undefined) return { call };
+    const forward = { operation, model, stream: false, form: form.upstream() } as const;
+    const relayed = relayReply(request, reply, passthrough, forward, call, failure, () =>
+      images.chargeRelayed(relayedEdit(model, form.fields), call),
+    ).catch((error: unknown) => {
+      throw uploadLimitError(form.error ?? error);
+    });
+    return { call, relayed };
+  };
+
   app.post('/v1/images/generations', async (request, reply) => {
     const asked = parseImageGeneration(request.body, IMAGE_REQUEST_LIMITS);
     const call = callOfImages(request, reply);
@@ -71,19 +96,8 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
   app.post('/v1/images/edits', async (request, reply) => {
     if (!request.isMultipart()) throw invalid('Send the image as multipart/form-data with an `image` file and a `prompt`.', 'image');
     const form = new FormRelay(request, MAX_EDIT_UPLOAD_BYTES);
-    const model = await form.model().catch((error: unknown) => {
-      throw uploadLimitError(error);
-    });
-    const call = callOfImages(request, reply);
-    const { passthrough } = model === undefined ? {} : providers.for(call, model);
-    if (passthrough && model !== undefined) {
-      const forward = { operation: 'images_edits', model, stream: false, form: form.upstream() } as const;
-      return relayReply(request, reply, passthrough, forward, call, failure, () =>
-        images.chargeRelayed(relayedEdit(model, form.fields), call),
-      ).catch((error: unknown) => {
-        throw uploadLimitError(form.error ?? error);
-      });
-    }
+    const { call, relayed } = await formCall(request, reply, form, 'images_edits');
+    if (relayed) return relayed;
     const edit = await readEditForm(form).catch((error: unknown) => {
       throw uploadLimitError(error);
     });
@@ -98,20 +112,8 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
   app.post('/v1/images/variations', async (request, reply) => {
     if (!request.isMultipart()) throw invalid('Send the image as multipart/form-data with an `image` file.', 'image');
     const form = new FormRelay(request, MAX_EDIT_UPLOAD_BYTES);
-    const model = await form.model().catch((error: unknown) => {
-      throw uploadLimitError(error);
-    });
-    const call = callOfImages(request, reply);
-    const { passthrough } = model === undefined ? {} : providers.for(call, model);
-    if (passthrough && model !== undefined) {
-      // Streamed on as an edit's form is, and billed as one (its fields, without a prompt, are the same).
-      const forward = { operation: 'images_variations', model, stream: false, form: form.upstream() } as const;
-      return relayReply(request, reply, passthrough, forward, call, failure, () =>
-        images.chargeRelayed(relayedEdit(model, form.fields), call),
-      ).catch((error: unknown) => {
-        throw uploadLimitError(form.error ?? error);
-      });
-    }
+    const { call, relayed } = await formCall(request, reply, form, 'images_variations');
+    if (relayed) return relayed;
     const fields: Fields = {};
     let image: (ImageUpload & PngHeader) | undefined;
     const tally = new EditInputTally();
