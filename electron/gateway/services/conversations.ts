@@ -47,8 +47,8 @@ export class Conversations {
       this.repo.deleteExpired(now - this.limits.storedMaxAgeMs, this.limits.pruneBatch);
       this.repo.insert({ conversation_id: conversationId, account_id: accountId, ...texts, created_at: now, updated_at: now });
       const over = this.repo.accountCount(accountId) - this.limits.conversationsPerAccount;
-      if (over > 0) this.repo.deleteRows(this.repo.oldest(accountId, conversationId, over).map((row) => row.id));
-      evictOverQuota(this.repo, accountId, conversationId, this.limits.conversationAccountBytes);
+      if (over > 0) this.repo.sized.deleteRows(this.repo.sized.oldest(accountId, conversationId, over).map((row) => row.id));
+      evictOverQuota(this.repo.sized, accountId, conversationId, this.limits.conversationAccountBytes);
     })();
     return { id: conversationId, object: 'conversation', created_at: Math.floor(now / 1000), metadata };
   }
@@ -93,7 +93,7 @@ export class Conversations {
     const texts = bounded ? this.sized(row.metadata_json, all, 'items') : this.texts(row.metadata_json, all);
     this.db.transaction(() => {
       this.repo.update(accountId, conversationId, { ...texts, updated_at: this.clock.now() });
-      evictOverQuota(this.repo, accountId, conversationId, this.limits.conversationAccountBytes);
+      evictOverQuota(this.repo.sized, accountId, conversationId, this.limits.conversationAccountBytes);
     })();
     return added;
   }

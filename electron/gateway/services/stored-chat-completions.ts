@@ -69,7 +69,7 @@ export class StoredChatCompletions {
         created_at: this.clock.now(),
         bytes: prepared.bytes,
       });
-      evictOverQuota(this.repo, accountId, prepared.completionId, this.limits.storedAccountBytes);
+      evictOverQuota(this.repo.sized, accountId, prepared.completionId, this.limits.storedAccountBytes);
     })();
   }
 

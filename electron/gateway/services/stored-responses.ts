@@ -87,7 +87,7 @@ export class StoredResponses {
         input_from: stored.inputFrom,
         ready_at: options.background ? now + BACKGROUND_TIMING.queuedMs + BACKGROUND_TIMING.inProgressMs : null,
       });
-      evictOverQuota(this.repo, accountId, responseId, this.limits.storedAccountBytes);
+      evictOverQuota(this.repo.sized, accountId, responseId, this.limits.storedAccountBytes);
     })();
   }
 

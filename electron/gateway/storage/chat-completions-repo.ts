@@ -1,6 +1,7 @@
 // Repository of stored chat completions (`store: true`); every query is scoped by account, sizes are kept to bound stored bytes.
 import { cursorRows, type CursorAsk, type CursorRows } from './cursor-rows.ts';
 import type { Db } from './database.ts';
+import { SizedRows } from './sized-rows.ts';
 
 /** A stored chat completion: the request's messages, its metadata and the ChatCompletion object. */
 export interface StoredChatCompletionRow {
@@ -26,8 +27,11 @@ export interface ChatCompletionFilter {
 
 export class ChatCompletionsRepo {
   private readonly db: Db;
+  /** The account's stored completions with their sizes, oldest first: what its byte quota evicts by. */
+  readonly sized: SizedRows;
   constructor(db: Db) {
     this.db = db;
+    this.sized = new SizedRows(db, { table: 'stored_chat_completions', idColumn: 'completion_id', oldestFirst: 'id' });
   }
 
   insert(row: Omit<StoredChatCompletionRow, 'id'>): void {
@@ -80,26 +84,6 @@ export class ChatCompletionsRepo {
       this.db.prepare('DELETE FROM stored_chat_completions WHERE account_id = ? AND completion_id = ?').run(accountId, completionId)
         .changes > 0
     );
-  }
-
-  accountBytes(accountId: number): number {
-    return (
-      this.db.prepare('SELECT COALESCE(SUM(bytes), 0) AS n FROM stored_chat_completions WHERE account_id = ?').get(accountId) as {
-        n: number;
-      }
-    ).n;
-  }
-
-  /** The account's oldest completions other than `exceptId`: row ids and sizes. */
-  oldest(accountId: number, exceptId: string, limit: number): { id: number; bytes: number }[] {
-    return this.db
-      .prepare('SELECT id, bytes FROM stored_chat_completions WHERE account_id = ? AND completion_id != ? ORDER BY id LIMIT ?')
-      .all(accountId, exceptId, limit) as { id: number; bytes: number }[];
-  }
-
-  deleteRows(ids: readonly number[]): void {
-    const statement = this.db.prepare('DELETE FROM stored_chat_completions WHERE id = ?');
-    for (const id of ids) statement.run(id);
   }
 
   /** Deletes at most `limit` completions (of any account) created before `before`. */

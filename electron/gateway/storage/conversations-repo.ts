@@ -1,5 +1,6 @@
 // Repository of Conversations API conversations; every query is scoped by account, and sizes are kept to bound stored bytes.
 import type { Db } from './database.ts';
+import { SizedRows } from './sized-rows.ts';
 
 /** A stored conversation: its metadata and items (JSON), size, and when it was made and last changed. */
 export interface ConversationRow {
@@ -17,8 +18,11 @@ export interface ConversationRow {
 
 export class ConversationsRepo {
   private readonly db: Db;
+  /** The account's conversations with their sizes, least recently changed first: what its byte quota evicts by. */
+  readonly sized: SizedRows;
   constructor(db: Db) {
     this.db = db;
+    this.sized = new SizedRows(db, { table: 'conversations', idColumn: 'conversation_id', oldestFirst: 'updated_at, id' });
   }
 
   insert(row: Omit<ConversationRow, 'id'>): void {
@@ -58,25 +62,8 @@ export class ConversationsRepo {
     );
   }
 
-  accountBytes(accountId: number): number {
-    return (this.db.prepare('SELECT COALESCE(SUM(bytes), 0) AS n FROM conversations WHERE account_id = ?').get(accountId) as { n: number })
-      .n;
-  }
-
   accountCount(accountId: number): number {
     return (this.db.prepare('SELECT COUNT(*) AS n FROM conversations WHERE account_id = ?').get(accountId) as { n: number }).n;
-  }
-
-  /** The account's least recently changed conversations other than `exceptId`: row ids and sizes. */
-  oldest(accountId: number, exceptId: string, limit: number): { id: number; bytes: number }[] {
-    return this.db
-      .prepare('SELECT id, bytes FROM conversations WHERE account_id = ? AND conversation_id != ? ORDER BY updated_at, id LIMIT ?')
-      .all(accountId, exceptId, limit) as { id: number; bytes: number }[];
-  }
-
-  deleteRows(ids: readonly number[]): void {
-    const statement = this.db.prepare('DELETE FROM conversations WHERE id = ?');
-    for (const id of ids) statement.run(id);
   }
 
   /** Deletes at most `limit` conversations (of any account) last changed before `before`; returns how many. */

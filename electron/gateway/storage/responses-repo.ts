@@ -1,5 +1,6 @@
 // Repository of stored Responses API responses; every query is scoped by account, and sizes are kept to bound stored bytes.
 import type { Db } from './database.ts';
+import { SizedRows } from './sized-rows.ts';
 
 /** A stored response: the conversation items it answered (earlier turns included) and the Response object. */
 export interface StoredResponseRow {
@@ -20,8 +21,11 @@ export interface StoredResponseRow {
 
 export class ResponsesRepo {
   private readonly db: Db;
+  /** The account's stored responses with their sizes, oldest first: what its byte quota evicts by. */
+  readonly sized: SizedRows;
   constructor(db: Db) {
     this.db = db;
+    this.sized = new SizedRows(db, { table: 'stored_responses', idColumn: 'response_id', oldestFirst: 'id' });
   }
 
   insert(row: StoredResponseRow): void {
@@ -55,24 +59,6 @@ export class ResponsesRepo {
   }
 
   /** Bytes the account's stored responses take. */
-  accountBytes(accountId: number): number {
-    return (
-      this.db.prepare('SELECT COALESCE(SUM(bytes), 0) AS n FROM stored_responses WHERE account_id = ?').get(accountId) as { n: number }
-    ).n;
-  }
-
-  /** The account's oldest responses other than `exceptId`: row ids and sizes. */
-  oldest(accountId: number, exceptId: string, limit: number): { id: number; bytes: number }[] {
-    return this.db
-      .prepare('SELECT id, bytes FROM stored_responses WHERE account_id = ? AND response_id != ? ORDER BY id LIMIT ?')
-      .all(accountId, exceptId, limit) as { id: number; bytes: number }[];
-  }
-
-  deleteRows(ids: readonly number[]): void {
-    const statement = this.db.prepare('DELETE FROM stored_responses WHERE id = ?');
-    for (const id of ids) statement.run(id);
-  }
-
   /** Deletes at most `limit` responses (of any account) created before `before`; returns how many. */
   deleteExpired(before: number, limit: number): number {
     return this.db
