@@ -68,32 +68,42 @@ describe('upstream time limits', () => {
     upstreams.push(up);
     return up;
   };
+  /** A new upstream answering every request with `write`; `socketClosed()` resolves when the connection of its last answer closes. */
+  const scripted = async (write: (response: ServerResponse) => void) => {
+    const up = await upstream();
+    let socketClosed: Promise<void> | undefined;
+    up.handle((_, response) => {
+      socketClosed = closed(response);
+      write(response);
+    });
+    return { up, socketClosed: () => socketClosed! };
+  };
+  /** Sends a stream's headers, then nothing. */
+  const silentStream = (response: ServerResponse) => {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    response.flushHeaders();
+  };
+  /** Asserts `error` is the idle-timeout cut and that the upstream connection then closes. */
+  const assertIdleCut = async (error: Error, socketClosed: () => Promise<void>) => {
+    assert.match(error.message, new RegExp(`sent nothing for ${IDLE_MS} ms`));
+    await within('the upstream connection closing', socketClosed());
+  };
   after(async () => {
     for (const gw of gateways) await gw.stop();
     for (const up of upstreams) await up.close();
   });
 
   test('a stream whose upstream sends headers then nothing ends with the protocol error event after the idle timeout; the upstream is closed', async () => {
-    const up = await upstream();
-    let socketClosed: Promise<void> | undefined;
-    up.handle((_, response) => {
-      socketClosed = closed(response);
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.flushHeaders();
-    });
+    const { up, socketClosed } = await scripted(silentStream);
     const { client } = await start([channel(up, 'silent')]);
     const stream = await client.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: true });
     const error = await within('the silent stream', streamError(stream));
     assert.ok(error instanceof OpenAI.APIError, `an error event in the stream, not a broken connection (${error.message})`);
-    assert.match(error.message, new RegExp(`sent nothing for ${IDLE_MS} ms`));
-    await within('the upstream connection closing', socketClosed!);
+    await assertIdleCut(error, socketClosed);
   });
 
   test('a JSON answer whose upstream sends headers then nothing is cut after the idle timeout, never passed off as whole', async () => {
-    const up = await upstream();
-    let socketClosed: Promise<void> | undefined;
-    up.handle((_, response) => {
-      socketClosed = closed(response);
+    const { up, socketClosed } = await scripted((response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.write('{"id":"chatcmpl-1","choices":[');
     });
@@ -108,18 +118,15 @@ describe('upstream time limits', () => {
     // The SDK reads a body cut mid-way as undici's "terminated" (a connection error), never as JSON that fails to parse.
     assert.ok(!(error instanceof SyntaxError), `the answer was ended as if whole (${error.message})`);
     assert.match(error.message, /terminated|connection/i);
-    await within('the upstream connection closing', socketClosed!);
+    await within('the upstream connection closing', socketClosed());
   });
 
   test('a 500 whose body stalls fails over to the next channel, which answers', async () => {
-    const stalled = await upstream();
-    const healthy = await upstream();
-    let socketClosed: Promise<void> | undefined;
-    stalled.handle((_, response) => {
-      socketClosed = closed(response);
+    const { up: stalled, socketClosed } = await scripted((response) => {
       response.writeHead(500, { 'content-type': 'application/json' });
       response.write('{"error":{"message":"over');
     });
+    const healthy = await upstream();
     healthy.handle((_, response) => void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ANSWER)));
     const { client } = await start([channel(stalled, 'stalled', { priority: 2 }), channel(healthy, 'healthy', { priority: 1 })]);
     const answer = await within(
@@ -129,15 +136,12 @@ describe('upstream time limits', () => {
     assert.equal(answer.choices[0]!.message.content, 'healthy answer');
     assert.equal(stalled.requests.length, 1);
     assert.equal(healthy.requests.length, 1);
-    await within('the stalled connection closing', socketClosed!);
+    await within('the stalled connection closing', socketClosed());
   });
 
   test('a stream that drips an event just under the idle timeout forever is cut at the deadline with the protocol error event', async () => {
-    const up = await upstream();
-    let socketClosed: Promise<void> | undefined;
     const drips = new Set<NodeJS.Timeout>();
-    up.handle((_, response) => {
-      socketClosed = closed(response);
+    const { up, socketClosed } = await scripted((response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       const chunk = {
         id: 'c',
@@ -160,17 +164,14 @@ describe('upstream time limits', () => {
       const error = await within('the dripping stream', streamError(stream));
       assert.ok(error instanceof OpenAI.APIError, `an error event in the stream (${error.message})`);
       assert.match(error.message, /deadline of 1500 ms/);
-      await within('the upstream connection closing', socketClosed!);
+      await within('the upstream connection closing', socketClosed());
     } finally {
       for (const drip of drips) clearInterval(drip);
     }
   });
 
   test('a translated stream (an anthropic channel) whose upstream goes silent ends with the caller protocol error event', async () => {
-    const up = await upstream();
-    let socketClosed: Promise<void> | undefined;
-    up.handle((_, response) => {
-      socketClosed = closed(response);
+    const { up, socketClosed } = await scripted((response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       response.write(
         `event: message_start\ndata: ${JSON.stringify({
@@ -196,18 +197,11 @@ describe('upstream time limits', () => {
     });
     const error = await within('the silent translated stream', streamError(stream));
     assert.ok(error instanceof OpenAI.APIError, `an error event in the stream (${error.message})`);
-    assert.match(error.message, new RegExp(`sent nothing for ${IDLE_MS} ms`));
-    await within('the upstream connection closing', socketClosed!);
+    await assertIdleCut(error, socketClosed);
   });
 
   test('a channel saved through the admin API with idle_timeout_ms keeps it: its silent stream is cut after that time', async () => {
-    const up = await upstream();
-    let socketClosed: Promise<void> | undefined;
-    up.handle((_, response) => {
-      socketClosed = closed(response);
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.flushHeaders();
-    });
+    const { up, socketClosed } = await scripted(silentStream);
     const gw = await startGateway();
     gateways.push(gw);
     const saved = await request(`${gw.url}/admin/api/channels`, 'POST', {
@@ -227,7 +221,6 @@ describe('upstream time limits', () => {
     const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
     const stream = await client.chat.completions.create({ model: 'gpt-stored', messages: [{ role: 'user', content: 'hi' }], stream: true });
     const error = await within('the silent stream of a stored channel', streamError(stream));
-    assert.match(error.message, new RegExp(`sent nothing for ${IDLE_MS} ms`));
-    await within('the upstream connection closing', socketClosed!);
+    await assertIdleCut(error, socketClosed);
   });
 });
