@@ -56,6 +56,18 @@ describe('relayed response ids are scoped by account', () => {
     assert.equal(made.status, 200, JSON.stringify(made.body));
     bob = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: made.body.secret, maxRetries: 0 });
   });
+  /** Runs `line` alone in a /v1/responses batch as bob, asserts it failed, and returns its line of the error file. */
+  const bobFailedLine = async (line: unknown) => {
+    const input = await upload(bob, jsonl([line]));
+    const run = await bob.batches.create({ input_file_id: input.id, endpoint: '/v1/responses', completion_window: '24h' });
+    const { batch } = await runUntil(bob, clock, run.id, 'completed');
+    assert.deepEqual(batch.request_counts, { total: 1, completed: 0, failed: 1 });
+    const [answer] = (await (await bob.files.content(batch.error_file_id!)).text())
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text));
+    return answer;
+  };
   after(async () => {
     await gw.stop();
     await upstream.close();
@@ -131,14 +143,7 @@ describe('relayed response ids are scoped by account', () => {
       url: '/v1/responses',
       body: { model: 'gpt-4.1', input: 'go on', previous_response_id: created.id },
     };
-    const input = await upload(bob, jsonl([line]));
-    const run = await bob.batches.create({ input_file_id: input.id, endpoint: '/v1/responses', completion_window: '24h' });
-    const { batch } = await runUntil(bob, clock, run.id, 'completed');
-    assert.deepEqual(batch.request_counts, { total: 1, completed: 0, failed: 1 });
-    const [answer] = (await (await bob.files.content(batch.error_file_id!)).text())
-      .trim()
-      .split('\n')
-      .map((text) => JSON.parse(text));
+    const answer = await bobFailedLine(line);
     assert.equal(answer.response.status_code, 404);
     assert.equal(answer.response.body.error.param, 'previous_response_id');
     assert.equal(upstream.requests.length, sent, 'the upstream received nothing from the other account');
@@ -152,14 +157,7 @@ describe('relayed response ids are scoped by account', () => {
       url: '/v1/responses',
       body: { model: 'gpt-4.1', input: 'go on', conversation: 'conv_of_the_channel_owner' },
     };
-    const input = await upload(bob, jsonl([line]));
-    const run = await bob.batches.create({ input_file_id: input.id, endpoint: '/v1/responses', completion_window: '24h' });
-    const { batch } = await runUntil(bob, clock, run.id, 'completed');
-    assert.deepEqual(batch.request_counts, { total: 1, completed: 0, failed: 1 });
-    const [answer] = (await (await bob.files.content(batch.error_file_id!)).text())
-      .trim()
-      .split('\n')
-      .map((text) => JSON.parse(text));
+    const answer = await bobFailedLine(line);
     assert.equal(answer.response.status_code, 400);
     assert.equal(answer.response.body.error.param, 'conversation');
     assert.equal(upstream.requests.length, sent, 'the upstream received nothing');
