@@ -78,16 +78,19 @@ describe('batches against a hanging upstream', () => {
     models: ['gpt-relay'],
     ...PATIENT,
   });
-
-  test("account A's line hangs on its upstream while account B's batch completes; cancelling A's batch ends it and closes the upstream call", async () => {
-    const up = await hostileUpstream();
-    upstreams.push(up);
+  /** A gateway on a manual clock whose one channel goes to a new upstream that holds every request (never answers); `client` is its owner's. */
+  const hangingGateway = async () => {
     const held: ServerResponse[] = [];
-    up.handle((_, response) => void held.push(response)); // never answers
+    const up = await hostileUpstream((_, response) => void held.push(response));
+    upstreams.push(up);
     const clock = manualClock();
     const gw = await startGateway({ clock, channels: memoryChannels([channelTo(up)]) });
     gateways.push(gw);
-    const a = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
+    return { held, clock, gw, client: new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 }) };
+  };
+
+  test("account A's line hangs on its upstream while account B's batch completes; cancelling A's batch ends it and closes the upstream call", async () => {
+    const { held, clock, gw, client: a } = await hangingGateway();
     const other = gw.gateway.context.tokens.create({ account: 'batch-b', name: 'b' });
     const b = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: other.secret, maxRetries: 0 });
 
@@ -116,13 +119,7 @@ describe('batches against a hanging upstream', () => {
   });
 
   test("an account with more running batches than one step looks at never pushes another account's batch out", async () => {
-    const up = await hostileUpstream();
-    upstreams.push(up);
-    up.handle(() => undefined); // never answers
-    const clock = manualClock();
-    const gw = await startGateway({ clock, channels: memoryChannels([channelTo(up)]) });
-    gateways.push(gw);
-    const a = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
+    const { clock, gw, client: a } = await hangingGateway();
     const file = await a.files.create({
       file: await toFile(Buffer.from(jsonl([line('a', 'gpt-relay', 'hang')])), 'input.jsonl'),
       purpose: 'batch',
@@ -138,14 +135,7 @@ describe('batches against a hanging upstream', () => {
   });
 
   test('cancelling a batch whose only line hangs on its upstream ends it cancelled (no other batch running)', async () => {
-    const up = await hostileUpstream();
-    upstreams.push(up);
-    const held: ServerResponse[] = [];
-    up.handle((_, response) => void held.push(response)); // never answers
-    const clock = manualClock();
-    const gw = await startGateway({ clock, channels: memoryChannels([channelTo(up)]) });
-    gateways.push(gw);
-    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
+    const { held, clock, client } = await hangingGateway();
     const stuck = await batchOf(client, [line('only', 'gpt-relay', 'hang')]);
     await runUntil(client, clock, stuck.id, 'in_progress');
     clock.advance(1000);
