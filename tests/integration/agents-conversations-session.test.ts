@@ -21,14 +21,19 @@ async function load(name: string): Promise<any> {
 
 describe('the OpenAI Agents SDK session on the Conversations API', { skip }, () => {
   const suite = useOpenAIGateway();
-
-  test('an agent run with OpenAIConversationsSession stores its turns in a conversation and the next run reads them', async () => {
+  /** The SDK set to the gateway (the SDK's own openai client, tracing off) and a brief agent on gpt-4.1-mini. */
+  const birder = async () => {
     const agents = await load('@openai/agents');
     const { default: OpenAI } = await load('openai');
     const client = new OpenAI({ baseURL: `${suite.gw.url}/v1`, apiKey: suite.gw.token, maxRetries: 0 });
     agents.setDefaultOpenAIClient(client);
     agents.setTracingDisabled(true);
     const agent = new agents.Agent({ name: 'Birder', instructions: 'Answer briefly.', model: 'gpt-4.1-mini' });
+    return { agents, client, agent };
+  };
+
+  test('an agent run with OpenAIConversationsSession stores its turns in a conversation and the next run reads them', async () => {
+    const { agents, client, agent } = await birder();
     const session = new agents.OpenAIConversationsSession({ client });
 
     const first = await agents.run(agent, 'The word is heron. Remember it.', { session });
@@ -60,12 +65,7 @@ describe('the OpenAI Agents SDK session on the Conversations API', { skip }, () 
   });
 
   test('a run with conversationId (server-managed history) continues the conversation through `conversation` on Responses', async () => {
-    const agents = await load('@openai/agents');
-    const { default: OpenAI } = await load('openai');
-    const client = new OpenAI({ baseURL: `${suite.gw.url}/v1`, apiKey: suite.gw.token, maxRetries: 0 });
-    agents.setDefaultOpenAIClient(client);
-    agents.setTracingDisabled(true);
-    const agent = new agents.Agent({ name: 'Birder', instructions: 'Answer briefly.', model: 'gpt-4.1-mini' });
+    const { agents, client, agent } = await birder();
     const conversation = await client.conversations.create({});
 
     await agents.run(agent, 'The word is heron.', { conversationId: conversation.id });
