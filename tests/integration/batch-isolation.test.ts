@@ -8,6 +8,7 @@ import { manualClock, type ManualClock } from '../helpers/clock.ts';
 import { startGateway, tempDataDir, type TestGateway } from '../helpers/gateway.ts';
 import { hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
 import { usageRows } from '../helpers/relay.ts';
+import { chatCompletion } from '../helpers/upstream-answers.ts';
 
 /** Generous bound on waiting for something the gateway does on its own (a request reaching the upstream, a charge written). */
 const BOUND_MS = 15_000;
@@ -23,15 +24,7 @@ const line = (id: string, model: string, content: string) => ({
 });
 
 /** An OpenAI chat answer of the upstream, with its usage. */
-const answer = (content: string) =>
-  JSON.stringify({
-    id: 'chatcmpl-up',
-    object: 'chat.completion',
-    created: 1,
-    model: 'gpt-relay',
-    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 },
-  });
+const answer = (content: string) => JSON.stringify(chatCompletion('gpt-relay', content, { tokens: [7, 3] }));
 
 /** Moves the clock a quarter second at a time (at most `steps` times) until the batch reaches `status`. */
 async function runUntil(client: OpenAI, clock: ManualClock, id: string, status: string, steps = 400) {

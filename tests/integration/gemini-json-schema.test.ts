@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { GoogleGenAI } from '@google/genai';
 import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { gatewayBefore, hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
+import { chatCompletion } from '../helpers/upstream-answers.ts';
 
 /** The shape of Gemini CLI's classifier: JSON Schema keywords, OpenAPI type names. */
 const ROUTER_SCHEMA = {
@@ -34,16 +35,9 @@ describe('Gemini responseJsonSchema with upper-case OpenAPI types', () => {
     simulated = await startGateway();
     upstream = await hostileUpstream((_, response) => {
       const content = JSON.stringify({ reasoning: 'short', model_choice: 'flash', scores: [1] });
-      response.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          id: 'chatcmpl-1',
-          object: 'chat.completion',
-          created: 1,
-          model: 'gpt-4o-mini',
-          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: 5, completion_tokens: 5, total_tokens: 10 },
-        }),
-      );
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(chatCompletion('gpt-4o-mini', content, { id: 'chatcmpl-1', tokens: [5, 5] })));
     });
     front = await gatewayBefore(upstream, 'openai');
   });

@@ -10,18 +10,12 @@ import type { TestGateway } from '../helpers/gateway.ts';
 import { gatewayBefore, hostileUpstream, type HostileHandler, type HostileUpstream } from '../helpers/hostile-upstream.ts';
 import { assertErrorEnvelope } from '../helpers/protocol-errors.ts';
 import { usageRows } from '../helpers/relay.ts';
+import { chatCompletion } from '../helpers/upstream-answers.ts';
 
 const CSP = "default-src 'none'; sandbox";
 
 /** A chat completion as an upstream answers it, for `model`. */
-const completion = (model: string) => ({
-  id: 'chatcmpl-up',
-  object: 'chat.completion',
-  created: 1_790_000_000,
-  model,
-  choices: [{ index: 0, message: { role: 'assistant', content: 'hello from upstream' }, finish_reason: 'stop' }],
-  usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 },
-});
+const completion = (model: string) => chatCompletion(model, 'hello from upstream', { created: 1_790_000_000, tokens: [7, 3] });
 
 /** A chat completion stream as an upstream sends it. */
 const completionStream = (model: string) =>

@@ -6,16 +6,10 @@ import OpenAI from 'openai';
 import { runCli } from '../helpers/cli.ts';
 import { request, startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
 import { hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
+import { chatCompletion } from '../helpers/upstream-answers.ts';
 
 /** A chat completion as any OpenAI-compatible server answers it. */
-const ANSWER = {
-  id: 'chatcmpl-compat',
-  object: 'chat.completion',
-  created: 1,
-  model: 'llama3',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
-  usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
-};
+const ANSWER = chatCompletion('llama3', 'ok', { id: 'chatcmpl-compat', tokens: [3, 1] });
 
 describe('compatibility profiles of openai channels', () => {
   let upstream: HostileUpstream;

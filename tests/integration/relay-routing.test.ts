@@ -5,19 +5,11 @@ import { after, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { hostileUpstream, type HostileUpstream, type ReceivedRequest } from '../helpers/hostile-upstream.ts';
+import { chatCompletion } from '../helpers/upstream-answers.ts';
 
 /** An OpenAI chat completion naming `model`. */
 function completion(response: ServerResponse, model: string): void {
-  response.writeHead(200, { 'content-type': 'application/json' }).end(
-    JSON.stringify({
-      id: 'chatcmpl-up',
-      object: 'chat.completion',
-      created: 1,
-      model,
-      choices: [{ index: 0, message: { role: 'assistant', content: 'upstream answer' }, finish_reason: 'stop' }],
-      usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
-    }),
-  );
+  response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(chatCompletion(model, 'upstream answer')));
 }
 
 const modelOf = (received: ReceivedRequest): string => (JSON.parse(received.body.toString('utf8')) as { model: string }).model;

@@ -6,19 +6,13 @@ import OpenAI from 'openai';
 import { memoryChannels, type TestChannel } from '../helpers/channels.ts';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
+import { chatCompletion } from '../helpers/upstream-answers.ts';
 
 /** Generous: the limits under test are a fraction of a second, the bound only fails a caller that is held. */
 const BOUND_MS = 15_000;
 const IDLE_MS = 300;
 
-const ANSWER = {
-  id: 'chatcmpl-1',
-  object: 'chat.completion',
-  created: 1,
-  model: 'gpt-test',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'healthy answer' }, finish_reason: 'stop' }],
-  usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
-};
+const ANSWER = chatCompletion('gpt-test', 'healthy answer', { id: 'chatcmpl-1' });
 
 /** `work`, or a failure naming `what` when it takes longer than BOUND_MS (a caller held by the upstream). */
 async function within<T>(what: string, work: Promise<T>): Promise<T> {
