@@ -37,6 +37,11 @@ function channel(upstream: HostileUpstream, name: string, extra: Partial<TestCha
   return { name, kind: 'openai', baseUrl: `${upstream.url}/v1`, key: 'sk-upstream-key', models: ['*'], idleTimeoutMs: IDLE_MS, ...extra };
 }
 
+/** A streamed chat call of `model` saying hi. */
+function streamHi(client: OpenAI, model: string) {
+  return client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], stream: true });
+}
+
 /** Reads a whole SDK stream; resolves with the error it threw (or fails when it ended without one). */
 async function streamError(stream: AsyncIterable<unknown>): Promise<Error> {
   try {
@@ -90,7 +95,7 @@ describe('upstream time limits', () => {
   test('a stream whose upstream sends headers then nothing ends with the protocol error event after the idle timeout; the upstream is closed', async () => {
     const { up, socketClosed } = await scripted(silentStream);
     const { client } = await start([channel(up, 'silent')]);
-    const stream = await client.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const stream = await streamHi(client, 'gpt-test');
     const error = await within('the silent stream', streamError(stream));
     assert.ok(error instanceof OpenAI.APIError, `an error event in the stream, not a broken connection (${error.message})`);
     await assertIdleCut(error, socketClosed);
@@ -150,11 +155,7 @@ describe('upstream time limits', () => {
     });
     const { client } = await start([channel(up, 'dripping', { deadlineMs: 1_500 })]);
     try {
-      const stream = await client.chat.completions.create({
-        model: 'gpt-test',
-        messages: [{ role: 'user', content: 'hi' }],
-        stream: true,
-      });
+      const stream = await streamHi(client, 'gpt-test');
       const error = await within('the dripping stream', streamError(stream));
       assert.ok(error instanceof OpenAI.APIError, `an error event in the stream (${error.message})`);
       assert.match(error.message, /deadline of 1500 ms/);
@@ -184,11 +185,7 @@ describe('upstream time limits', () => {
     const { client } = await start([
       { name: 'claude', kind: 'anthropic', baseUrl: up.url, key: 'sk-ant-key', models: ['*'], idleTimeoutMs: IDLE_MS },
     ]);
-    const stream = await client.chat.completions.create({
-      model: 'claude-test',
-      messages: [{ role: 'user', content: 'hi' }],
-      stream: true,
-    });
+    const stream = await streamHi(client, 'claude-test');
     const error = await within('the silent translated stream', streamError(stream));
     assert.ok(error instanceof OpenAI.APIError, `an error event in the stream (${error.message})`);
     await assertIdleCut(error, socketClosed);
@@ -213,7 +210,7 @@ describe('upstream time limits', () => {
     assert.equal(saved.body.idle_timeout_ms, IDLE_MS);
     assert.equal(saved.body.deadline_ms, 60_000);
     const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
-    const stream = await client.chat.completions.create({ model: 'gpt-stored', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const stream = await streamHi(client, 'gpt-stored');
     const error = await within('the silent stream of a stored channel', streamError(stream));
     await assertIdleCut(error, socketClosed);
   });
