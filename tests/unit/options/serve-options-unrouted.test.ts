@@ -34,7 +34,8 @@ test('a saved unrouted setting is used when no flag or variable gives one, and a
     writeFileSync(file, JSON.stringify({ unrouted: 'drop' }));
     assert.throws(
       () => saved([]),
-      (error: unknown) => error instanceof UsageError && /unrouted: Unrouted models must be one of auto, simulate, reject/.test(error.message),
+      (error: unknown) =>
+        error instanceof UsageError && /unrouted: Unrouted models must be one of auto, simulate, reject/.test(error.message),
     );
   } finally {
     rmSync(folder, { recursive: true, force: true });
