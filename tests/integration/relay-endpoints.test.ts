@@ -7,7 +7,6 @@ import { jsonl, runUntil, upload } from '../helpers/batches.ts';
 import { memoryChannels } from '../helpers/channels.ts';
 import { manualClock } from '../helpers/clock.ts';
 import { startGateway, type TestGateway } from '../helpers/gateway.ts';
-import { openRaw } from '../helpers/realtime.ts';
 import { journalEntries, settle, usageRows } from '../helpers/relay.ts';
 
 describe('relay of the endpoints beside chat (OpenAI channel)', () => {
@@ -119,31 +118,5 @@ describe('relay of the endpoints beside chat (OpenAI channel)', () => {
     const flagged = Object.fromEntries(answers.map((answer) => [answer.custom_id, answer.response.body.results[0].flagged]));
     assert.deepEqual(flagged, { bad: true, good: false });
     assert.equal((await journalEntries(up, { prefix: '/v1/moderations' })).length >= 2, true, 'the lines reached the upstream');
-  });
-});
-
-describe('realtime for a model only an Anthropic channel serves', () => {
-  let up: TestGateway;
-  let front: TestGateway;
-  before(async () => {
-    up = await startGateway();
-    front = await startGateway({
-      channels: memoryChannels([{ name: 'claude', kind: 'anthropic', baseUrl: up.url, key: up.token, models: ['my-claude=sim-chat'] }]),
-    });
-  });
-  after(async () => {
-    await front.stop();
-    await up.stop();
-  });
-
-  test('is refused at the start of the session, saying realtime relays to OpenAI channels only', async () => {
-    const socket = await openRaw(`${front.url.replace('http', 'ws')}/v1/realtime?model=my-claude`, {
-      headers: { authorization: `Bearer ${front.token}` },
-    });
-    const refused = await socket.next((event) => event.type === 'error' || event.type === 'session.created');
-    assert.equal(refused.type, 'error');
-    assert.equal(refused.error.param, 'model');
-    assert.match(refused.error.message, /realtime sessions relay to OpenAI channels only/);
-    await socket.closing;
   });
 });

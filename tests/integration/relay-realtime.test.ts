@@ -398,14 +398,16 @@ describe('realtime relay to OpenAI channels', { timeout: 60_000 }, () => {
     await client.closing;
   });
 
-  test('a model only an anthropic channel serves is refused at the start of the session, naming the kind', async () => {
+  test('a model only an anthropic channel serves runs here in text, opening no upstream realtime session', async () => {
     use({ name: 'claude', kind: 'anthropic', baseUrl: up.url, key: up.token, models: ['only-claude'] });
+    const seen = recorder.sessions.length;
     const socket = await openRaw(wsUrl('only-claude'), { headers: { authorization: `Bearer ${front.token}` } });
-    const refused = await socket.next('error');
-    assert.equal(refused.error.type, 'invalid_request_error');
-    assert.match(refused.error.message, /only by anthropic channels/);
-    assert.equal((await socket.closing).code, 3000);
-    assert.equal(directory.attempts.length, 0);
+    const created = await socket.next('session.created');
+    assert.deepEqual(created.session.output_modalities, ['text']);
+    socket.socket.close();
+    await socket.closing;
+    assert.equal(recorder.sessions.length, seen);
+    assert.equal(directory.attempts.length, 0, 'no chat call before a response is asked for');
   });
 
   test('a client refused by the gateway never reaches a channel', async () => {

@@ -9,6 +9,7 @@ import { kindOfProtocol } from './relay/kinds.ts';
 import { refusingBundle } from './relay/refusing.ts';
 import { isSimulatorModel } from './simulator-models.ts';
 import { translatingBundle } from './relay/translate/bundle.ts';
+import { translatedRealtimeBundle } from './relay/translate/realtime.ts';
 import { translatedEmbeddings } from './relay/translate/embeddings.ts';
 import { wireOfCall } from './relay/wires.ts';
 import type { CallContext, ChannelDirectory, ModelCatalogue, ProviderBundle, ProviderSelector } from './types.ts';
@@ -91,7 +92,8 @@ export class ProviderChoice implements ProviderSelector {
     const kind = kindOfProtocol(call.protocol);
     if (kind && kinds.includes(kind)) return relayBundle(channels, model, kind, this.catalogue);
     const served = [...new Set(kinds)].join(' and ');
-    if (call.protocol === 'realtime') return refusingBundle(() => realtimeOnlyOpenAI(model, served), this.catalogue);
+    // A realtime session for a model no OpenAI channel serves runs here, its text turns translated to the other kinds' chat.
+    if (call.protocol === 'realtime') return translatedRealtimeBundle(channels, model, kinds, this.catalogue);
     const refusing = refusingBundle(
       () =>
         new GatewayError(
@@ -120,13 +122,4 @@ export class ProviderChoice implements ProviderSelector {
     const message = `The model '${model}' does not exist` + (served.length > 0 ? `; the channels serve: ${shown}` : '');
     return refusingBundle(() => new GatewayError('not_found', message, 'model', undefined, { code: 'model_not_found' }), this.catalogue);
   }
-}
-
-/** A realtime session for a model only other kinds serve: their APIs have no counterpart of its audio and session events, so none is translated. */
-function realtimeOnlyOpenAI(model: string, served: string): GatewayError {
-  return new GatewayError(
-    'invalid_request',
-    `Model '${model}' is served only by ${served} channels, and realtime sessions relay to OpenAI channels only (the ${served} API has no realtime session to translate to); serve the model on an OpenAI channel, or call it with the ${served} API.`,
-    'model',
-  );
 }

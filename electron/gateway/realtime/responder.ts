@@ -2,7 +2,7 @@
 import { publicId } from '../ids.ts';
 import { argumentFragments, streamPieces } from '../protocols/neutral/stream-pieces.ts';
 import { countTokens } from '../protocols/neutral/tokens.ts';
-import type { ChatChoice, ChatRequest, ChatResult, ToolCall } from '../protocols/neutral/chat.ts';
+import type { ChatChoice, ChatRequest, ChatResult, ChatUsage, ToolCall } from '../protocols/neutral/chat.ts';
 import { encodeAudio, samplesPerUnit } from './audio-format.ts';
 import type { Entry } from './conversation.ts';
 import { dialectPartType } from './event-names.ts';
@@ -44,6 +44,8 @@ export interface ResponseOutcome {
 export interface ResponsePlan {
   request: ChatRequest;
   choice: ChatChoice;
+  /** The chat model's own count of the answer (what an upstream reported, for a relayed model). */
+  usage: ChatUsage;
 }
 
 /**
@@ -63,7 +65,7 @@ export async function planResponse(
     ...(config.maxOutputTokens !== 'inf' && { maxTokens: config.maxOutputTokens }),
   };
   const result = await complete(request);
-  return { request, choice: result.choices[0] ?? { text: '', toolCalls: [], finishReason: 'stop' } };
+  return { request, choice: result.choices[0] ?? { text: '', toolCalls: [], finishReason: 'stop' }, usage: result.usage };
 }
 
 /** Streams the planned answer as the run's events, paced by `run.pause()`, until it is done or cancelled. */

@@ -4,7 +4,7 @@ import { betaFormat, gaFormat } from './audio-format.ts';
 import type { ChatRequest, ChatResult } from '../protocols/neutral/chat.ts';
 import type { Entry } from './conversation.ts';
 import { invalidField } from './fields.ts';
-import { planResponse, streamResponse, type ResponseOutcome } from './responder.ts';
+import { planResponse, streamResponse, type ResponseOutcome, type ResponsePlan } from './responder.ts';
 import type { ResponseParams, SessionConfig } from './session-config.ts';
 import { presentUsage } from './usage.ts';
 
@@ -31,8 +31,18 @@ export interface ResponseHost {
   speakable(text: string, speed: number): string;
   /** The chat model's whole answer to a request (refusals reject). */
   complete(request: ChatRequest): Promise<ChatResult>;
-  /** A response ended (any status): bill it. */
-  finished(config: SessionConfig, outcome: ResponseOutcome, usage: ReturnType<typeof presentUsage>): void;
+  /**
+   * True when the chat model is relayed: a response's usage is the upstream's count of the whole answer (it was asked
+   * and paid for whole), not the session's estimate of what was streamed.
+   */
+  upstreamUsage: boolean;
+  /** A response ended (any status): bill it (resolves once the charge is kept, before `response.done` is sent). */
+  finished(
+    config: SessionConfig,
+    outcome: ResponseOutcome,
+    usage: ReturnType<typeof presentUsage>,
+    plan: ResponsePlan,
+  ): void | Promise<void>;
   /** A response failed unexpectedly. */
   failed(error: unknown): void;
 }
@@ -84,10 +94,12 @@ export class Responses {
       plan,
     )
       .then(
-        (outcome) => {
+        async (outcome) => {
           this.running.delete(run.id);
-          const usage = presentUsage(outcome.input, outcome.produced);
-          this.host.finished(params.config, outcome, usage);
+          const usage = this.host.upstreamUsage
+            ? presentUsage({ text: plan.usage.inputTokens, audio: 0 }, { text: plan.usage.outputTokens, audio: 0 })
+            : presentUsage(outcome.input, outcome.produced);
+          await this.host.finished(params.config, outcome, usage, plan);
           const details =
             outcome.status === 'cancelled'
               ? { type: 'cancelled', reason: run.reason }

@@ -1,7 +1,7 @@
 // One realtime session: reads client events, keeps the conversation and the input audio buffer, and answers with GA (or beta) server events.
 import { publicId } from '../ids.ts';
 import { isObject, type Fields } from '../protocols/fields.ts';
-import type { ToolSpec } from '../protocols/neutral/chat.ts';
+import type { ChatRequest, ChatResult, ToolSpec } from '../protocols/neutral/chat.ts';
 import { streamPieces } from '../protocols/neutral/stream-pieces.ts';
 import { renderError } from '../server/error-render.ts';
 import { nestsDeeperThan, tooDeepMessage } from '../server/json-depth.ts';
@@ -53,6 +53,11 @@ export interface SessionOptions {
   /** Throws a GatewayError when the caller may no longer spend (quota used up, token revoked or expired). */
   authorize(): void;
   charge(work: SessionCharge): void;
+  /**
+   * Set when the chat model is relayed (text turns translated to another protocol's chat): bills each response by the
+   * upstream's usage of the chat call behind it, instead of `charge` with the session's estimate; resolves once kept.
+   */
+  chargeRelayed?(request: ChatRequest, result: ChatResult): Promise<void>;
   /** Milliseconds between streamed deltas (0: as fast as possible). */
   paceMs: number;
   /** Current time in ms. */
@@ -89,7 +94,9 @@ export class RealtimeSession {
 
   constructor(options: SessionOptions) {
     this.options = options;
-    this.config = defaultSessionConfig(options.model);
+    // A model without a voice here answers in text from the start (its session says so in session.created).
+    const textOnly = options.models.realtime.textOnly;
+    this.config = { ...defaultSessionConfig(options.model), ...(textOnly !== undefined && { outputModalities: ['text'] }) };
     this.expiresAt = Math.floor(options.now / 1000) + SESSION_SECONDS;
     const { chat, realtime, call } = options.models;
     this.reader = {
@@ -107,9 +114,11 @@ export class RealtimeSession {
       speak: (text, speed) => realtime.speak(text, speed, call),
       speakable: (text, speed) => realtime.speakable(text, speed),
       complete: (request) => chat.complete(request, call),
-      finished: (config, outcome, usage) => {
+      upstreamUsage: options.chargeRelayed !== undefined,
+      finished: async (config, outcome, usage, plan) => {
         if (outcome.output.some((entry) => entry.audio && entry.audio.length > 0)) this.spoke = true;
-        options.charge({ model: config.model, inputTokens: usage.input_tokens, outputTokens: usage.output_tokens });
+        if (options.chargeRelayed) await options.chargeRelayed(plan.request, { choices: [plan.choice], usage: plan.usage });
+        else options.charge({ model: config.model, inputTokens: usage.input_tokens, outputTokens: usage.output_tokens });
       },
       failed: (error) => this.fail(error, null),
     });
@@ -156,6 +165,7 @@ export class RealtimeSession {
       case 'session.update': {
         const update = expectObject(event['session'], 'session');
         const next = updateSessionConfig(this.config, update, { beta: this.options.beta, spoke: this.spoke });
+        this.refuseAudioOut(next, 'session');
         if (update['tools'] !== undefined) await this.checkTools(next.tools, 'session.tools');
         this.config = next;
         this.emit('session.updated', { session: this.present() });
@@ -204,6 +214,7 @@ export class RealtimeSession {
       case 'response.create': {
         const raw = event['response'] === undefined ? {} : expectObject(event['response'], 'response');
         const params = responseParams(this.config, raw, this.options.beta);
+        this.refuseAudioOut(params.config, 'response');
         if (raw['tools'] !== undefined) await this.checkTools(params.config.tools, 'response.tools');
         const context: Entry[] = [];
         for (const [i, item] of (params.input ?? []).entries())
@@ -243,7 +254,16 @@ export class RealtimeSession {
     this.retain(entry);
   }
 
+  /** Refuses spoken answers (`where`: the event's object that asked) when the model has no voice here. */
+  private refuseAudioOut(config: SessionConfig, where: 'session' | 'response'): void {
+    const textOnly = this.options.models.realtime.textOnly;
+    if (textOnly === undefined || config.outputModalities[0] !== 'audio') return;
+    throw invalidField(textOnly, `${where}.${this.options.beta ? 'modalities' : 'output_modalities'}`);
+  }
+
   private async append(event: Fields): Promise<void> {
+    const textOnly = this.options.models.realtime.textOnly;
+    if (textOnly !== undefined) throw invalidField(textOnly, 'audio');
     const samples = this.decode(expectString(event['audio'], 'audio'), 'audio');
     const buffered = (this.input.length + samples.length) * Int16Array.BYTES_PER_ELEMENT;
     if (buffered > REALTIME_LIMITS.inputBufferBytes) {

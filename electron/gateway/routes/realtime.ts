@@ -13,7 +13,7 @@ import { requireSocketOrigin } from '../server/same-origin.ts';
 import { paceOf } from '../server/faults.ts';
 import { GatewayError } from '../errors.ts';
 import type { Principal } from '../services/tokens.ts';
-import { ChatMetering } from '../services/chat-metering.ts';
+import { ChatMetering, chatBillOf } from '../services/chat-metering.ts';
 import type { RelayedUsage } from '../providers/types.ts';
 
 /** The model of a session opened without `?model=`. */
@@ -88,6 +88,14 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
         },
         authorize: () => void tokens.authenticate(credential),
         charge: (work) => billing.charge(principal, { endpoint: '/v1/realtime', ...work }),
+        // Text turns translated to another kind's channels are billed by the upstream's usage of each chat call, bounded.
+        ...(bundle.mode === 'relay' && {
+          chargeRelayed: (request, result) =>
+            metering.chargeResult(
+              chatBillOf(call, principal, '/v1/realtime', model, () => [request], true),
+              result,
+            ),
+        }),
         paceMs: pace === undefined ? 0 : 1000 / pace,
         now: clock.now(),
         models: { chat, realtime, call },

@@ -102,4 +102,9 @@ export interface RealtimeProvider {
    * client declared them (`session.tools`), for the message.
    */
   checkTools(tools: readonly ToolSpec[], path: string, call: CallContext): Promise<void>;
+  /**
+   * Set when the session's model has no ears or voice here (text turns translated to another protocol's chat): why,
+   * in the words an error event gives a request for audio. The session then answers in text and refuses audio.
+   */
+  readonly textOnly?: string;
 }
