@@ -1,5 +1,5 @@
 // Admin API contract of the console: every route's method, path, input and answer, shared by the gateway and the renderer.
-import type { ChannelInput, ChannelSummary, ChannelTestResult } from './channels.ts';
+import type { ChannelInput, ChannelSummary, ChannelTestResult, ChannelTestRow } from './channels.ts';
 import type { AdminAsset, AssetStatus, AssetType, Group, Page } from './portrait.ts';
 import type { JournalEntry, JournalPage, JournalQuery } from './journal.ts';
 import type { ModelEntry } from './models.ts';
@@ -284,8 +284,12 @@ export interface AdminApi {
   updateChannel: AdminRoute<{ channelId: string }, None, ChannelInput, ChannelSummary>;
   /** Removes a channel and its key; answers the channel as it was. */
   removeChannel: AdminRoute<{ channelId: string }, None, undefined, ChannelSummary>;
-  /** One minimal real call of the channel's upstream (with `model`: a 1-token answer), recorded in its health. */
+  /** One minimal real chat through the channel (`model`, else its first model), timed, recorded in its health; a service channel lists one group. */
   testChannel: AdminRoute<{ channelId: string }, None, { model?: string }, ChannelTestResult>;
+  /** Tests every channel (a few at a time), highest priority first; each outcome recorded in its health. */
+  testAllChannels: AdminRoute<None, None, undefined, ChannelTestRow[]>;
+  /** Reads the upstream's model list; with `save: true` it becomes the channel's models (its renames kept). */
+  fetchChannelModels: AdminRoute<{ channelId: string }, None, { save?: boolean }, { models: string[]; channel: ChannelSummary }>;
   /** The price table: `default` first, then every model with a documented or owner's price. */
   listPrices: AdminRoute<None, None, undefined, PriceRow[]>;
   /** One model's row; a model with no price of its own answers the `default` price it is charged at. */
@@ -359,6 +363,8 @@ export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMeth
   updateChannel: { method: 'PUT', path: `${ADMIN_API_PREFIX}/channels/:channelId` },
   removeChannel: { method: 'POST', path: `${ADMIN_API_PREFIX}/channels/:channelId/remove` },
   testChannel: { method: 'POST', path: `${ADMIN_API_PREFIX}/channels/:channelId/test` },
+  testAllChannels: { method: 'POST', path: `${ADMIN_API_PREFIX}/channels/test-all` },
+  fetchChannelModels: { method: 'POST', path: `${ADMIN_API_PREFIX}/channels/:channelId/models` },
   listPrices: { method: 'GET', path: `${ADMIN_API_PREFIX}/prices` },
   getPrice: { method: 'GET', path: `${ADMIN_API_PREFIX}/prices/:model` },
   setPrice: { method: 'PUT', path: `${ADMIN_API_PREFIX}/prices/:model` },

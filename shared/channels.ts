@@ -170,6 +170,16 @@ export interface ChannelTestResult {
   latency_ms: number;
   /** `ok`, or the upstream's status and error message (or why it could not be reached). */
   message: string;
+  /** Chat channels: the model the test chat was sent (as the upstream names it). */
+  model?: string;
+  /** A chat that succeeded: the first words of its answer (empty when the model said nothing within the test's budget). */
+  answer?: string;
+}
+
+/** A channel's test within Test all: which channel, and what its test found. */
+export interface ChannelTestRow extends ChannelTestResult {
+  channel_id: string;
+  name: string;
 }
 
 /** A hint of a secret safe to show: at most its first 3 and last 4 characters, and never more than a third of it. */

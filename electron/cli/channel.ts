@@ -7,12 +7,15 @@ import {
   rfc3339,
   selectSecretStore,
   SECRET_MODES,
+  fetchChannelModels,
+  testAllChannels,
   testChannel,
   type ChannelAdmin,
   type SecretMode,
 } from '../gateway/index.ts';
 import { parse, UsageError } from '../gateway/options/serve-options.ts';
-import type { ChannelInput, ChannelSummary } from '../../shared/channels.ts';
+import { CHANNEL_PRESETS, outputLimitField, presetById, presetInput, PRESET_PLACEHOLDER } from '../../shared/channel-presets.ts';
+import type { ChannelInput, ChannelSummary, ChannelTestResult } from '../../shared/channels.ts';
 import { defaultDataDir } from './paths.ts';
 import type { Output } from './serve.ts';
 
@@ -38,11 +41,15 @@ const FLAGS = {
   model: { type: 'string' },
   region: { type: 'string' },
   project: { type: 'string' },
+  preset: { type: 'string' },
+  save: { type: 'boolean' },
+  all: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parse<typeof FLAGS>>['values'];
 
 export const CHANNEL_USAGE = `usage:
+  gatehouse channel add --preset ID [--name NAME] [--base-url URL] [the other add flags]   (gatehouse channel presets lists them)
   gatehouse channel add --name NAME --kind openai|anthropic|gemini|platform|volcengine --base-url URL [--models LIST] [--priority N]
                         [--weight N] [--timeout-ms N] [--idle-timeout-ms N] [--deadline-ms N] [--api chat|responses]
                         [--compat auto|openai|compatible] [--header 'Name: value']... [--key-stdin | --key-env VAR]
@@ -50,17 +57,24 @@ export const CHANNEL_USAGE = `usage:
   gatehouse channel list [--json] [--data-dir DIR]
   gatehouse channel update NAME [the same flags] [--enabled true|false]
   gatehouse channel remove NAME [--data-dir DIR] [--secrets MODE]
-  gatehouse channel test NAME [--model M] [--data-dir DIR] [--secrets MODE]`;
+  gatehouse channel test NAME [--model M] [--data-dir DIR] [--secrets MODE]
+  gatehouse channel test --all [--data-dir DIR] [--secrets MODE]
+  gatehouse channel models NAME [--save] [--data-dir DIR] [--secrets MODE]
+  gatehouse channel presets`;
 
 /** Runs one `channel` action; resolves with the exit code (1: a failed test or a store that failed). */
 export async function channel(args: string[], env: NodeJS.ProcessEnv, io: Output): Promise<number> {
   const { values, positionals } = parse(args, FLAGS);
   const [action, target, ...extra] = positionals;
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"\n\n${CHANNEL_USAGE}`);
+  if (action === 'presets') {
+    for (const preset of CHANNEL_PRESETS) io.out(describePreset(preset));
+    return 0;
+  }
   const dataDir = values['data-dir'] ?? env['GATEHOUSE_DATA_DIR'] ?? defaultDataDir(env);
   const key = await keyOf(values, env);
   // The secret store is opened only when a key is read, written or deleted.
-  const needsStore = key !== undefined || action === 'remove' || action === 'test';
+  const needsStore = key !== undefined || action === 'remove' || action === 'test' || action === 'models';
   const store = needsStore ? await openStore(values, env, dataDir, io) : (await selectSecretStore('none', dataDir)).store;
   const admin = openChannelAdmin(dataDir, store);
   try {
@@ -91,7 +105,7 @@ async function run(
   switch (action) {
     case 'add': {
       if (target) throw new UsageError(`channel add takes the name as --name ${target}`);
-      const created = await channels.add(inputOf(values, key));
+      const created = await channels.add({ ...presetOf(values), ...inputOf(values, key) });
       io.out(describe(created));
       io.out(created.id);
       return 0;
@@ -111,17 +125,66 @@ async function run(
       return 0;
     }
     case 'test': {
+      if (values.all) {
+        if (target) throw new UsageError('channel test --all tests every channel: give no NAME');
+        let failed = 0;
+        for (const row of await testAllChannels(channels)) {
+          io.out(`${row.name}\t${testLine(row)}`);
+          if (!row.ok) failed += 1;
+        }
+        return failed > 0 ? 1 : 0;
+      }
       const result = await testChannel(channels, named(), values.model);
       if (result.ok) {
-        io.out(`ok ${result.latency_ms} ms`);
+        io.out(testLine(result));
         return 0;
       }
       io.err(`gatehouse: channel ${target} failed its test after ${result.latency_ms} ms: ${result.message}`);
       return 1;
     }
+    case 'models': {
+      const fetched = await fetchChannelModels(channels, named(), { save: values.save === true });
+      for (const model of fetched.models) io.out(model);
+      if (values.save) io.err(`saved: channel ${fetched.channel.name} now serves ${fetched.channel.models}`);
+      return 0;
+    }
     default:
       throw new UsageError(CHANNEL_USAGE);
   }
+}
+
+/** The fields `--preset` fills (absent: none); a preset whose base URL holds a placeholder needs --base-url. */
+function presetOf(values: Values): ChannelInput {
+  if (values.preset === undefined) return {};
+  const preset = presetById(values.preset);
+  if (!preset) throw new UsageError(`--preset must be one of ${CHANNEL_PRESETS.map((item) => item.id).join(', ')}; got "${values.preset}"`);
+  const placeholder = PRESET_PLACEHOLDER.exec(preset.baseUrl)?.[0];
+  if (placeholder !== undefined && values['base-url'] === undefined)
+    throw new UsageError(`--preset ${preset.id} needs --base-url: its URL ${preset.baseUrl} holds ${placeholder} to replace`);
+  return presetInput(preset);
+}
+
+/** A test's line: `ok <ms> ms`, the model and the answer's first words; or the failure. */
+function testLine(result: ChannelTestResult): string {
+  if (!result.ok) return `failed after ${result.latency_ms} ms: ${result.message}`;
+  const said = result.answer ? `: ${JSON.stringify(result.answer)}` : '';
+  return `ok ${result.latency_ms} ms${result.model ? ` (${result.model})` : ''}${said}`;
+}
+
+/** One preset per line: id, label, kind, base URL, output-limit field, usual models. */
+function describePreset(preset: (typeof CHANNEL_PRESETS)[number]): string {
+  return [
+    preset.id,
+    preset.label,
+    preset.kind,
+    preset.baseUrl,
+    outputLimitField(preset.kind, preset.compat),
+    preset.models.length > 0
+      ? `models ${preset.models.join(', ')}`
+      : preset.local
+        ? 'models: fetch them (a local server, no key)'
+        : 'models: fetch them',
+  ].join('\t');
 }
 
 /** The fields the flags give (absent flags stay absent, so update changes only those). */

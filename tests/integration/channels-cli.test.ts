@@ -76,7 +76,7 @@ describe('gatehouse channel with the OS keychain', { skip: needsKeychain }, () =
   });
 
   test('test calls the upstream and prints ok with the latency, for each kind', async () => {
-    assert.match((await channel('test', 'sim-openai')).stdout, /^ok \d+ ms$/m);
+    assert.match((await channel('test', 'sim-openai')).stdout, /^ok \d+ ms \(sim-chat\): ".+"$/m);
     const chat = await channel('test', 'sim-openai', '--model', 'gpt-local');
     assert.equal(chat.code, 0, chat.stderr);
     for (const [name, kind, base] of [
@@ -99,7 +99,7 @@ describe('gatehouse channel with the OS keychain', { skip: needsKeychain }, () =
       assert.equal(added.code, 0, added.stderr);
       const tested = await channel('test', name);
       assert.equal(tested.code, 0, tested.stderr);
-      assert.match(tested.stdout, /^ok \d+ ms$/m);
+      assert.match(tested.stdout, /^ok \d+ ms \(sim-chat\): ".+"$/m);
     }
     const health = JSON.parse(runCli(['channel', 'list', '--json', '--data-dir', dataDir]).stdout) as ChannelSummary[];
     for (const item of health) assert.equal(typeof item.health.last_latency_ms, 'number', item.name);

@@ -9,6 +9,7 @@ import { openaiConversationsRoutes } from './openai-conversations.ts';
 import { consoleRoutes } from './console.ts';
 import { embeddingsRoutes } from './openai-embeddings.ts';
 import { healthRoutes } from './health.ts';
+import { homeRoutes } from './home.ts';
 import { audioRoutes } from './openai-audio.ts';
 import { imagesRoutes } from './openai-images.ts';
 import { modelsRoutes } from './models.ts';
@@ -29,6 +30,7 @@ export type RouteFamily = AppRouteFamily<GatewayContext>;
 /** Every route family, registered in this order. Add a family here and nowhere else. */
 export const ROUTE_FAMILIES: readonly RouteFamily[] = [
   healthRoutes,
+  homeRoutes,
   portraitRoutes,
   adminRoutes,
   consoleRoutes,

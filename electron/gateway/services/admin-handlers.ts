@@ -17,7 +17,8 @@ import { parseAssetAdminFilter, parseJournalFilter, parseTokenCreate, parseToken
 import type { AssetsService } from './assets.ts';
 import { readChannelInput } from './channel-input.ts';
 import { presentAdminAsset } from './portrait-present.ts';
-import { testChannel } from './channel-probe.ts';
+import { fetchChannelModels } from './channel-model-fetch.ts';
+import { testAllChannels, testChannel } from './channel-probe.ts';
 import type { ChannelsService } from './channels.ts';
 import { readPriceInput } from './price-input.ts';
 import type { PriceTable } from './price-table.ts';
@@ -241,6 +242,12 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       const model = (body as { model?: unknown } | undefined)?.model;
       if (model !== undefined && typeof model !== 'string') throw invalid('model must be a string', 'model');
       return testChannel(context.channels, channelIdOf(context.channels, params.channelId), model);
+    },
+    testAllChannels: () => testAllChannels(context.channels),
+    fetchChannelModels: ({ params, body }) => {
+      const save = (body as { save?: unknown } | undefined)?.save;
+      if (save !== undefined && typeof save !== 'boolean') throw invalid('save must be true or false', 'save');
+      return fetchChannelModels(context.channels, channelIdOf(context.channels, params.channelId), { save: save === true });
     },
     ...fixtureHandlers(context.fixtures),
     reset: ({ body }) => resetGateway(context, body),

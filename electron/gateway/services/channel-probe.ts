@@ -1,13 +1,14 @@
-// The test call of a channel: one minimal real request to its upstream (a model list or a 1-token answer), timed and recorded in its health.
-import type { ChannelTestResult } from '../../../shared/channels.ts';
+// The test call of a channel: one minimal real chat (a service channel: one listing), timed, its answer's first words shown, recorded in its health.
+import { outputLimitField } from '../../../shared/channel-presets.ts';
+import type { ChannelTestResult, ChannelTestRow } from '../../../shared/channels.ts';
 import { hideSecret } from '../../../shared/channels.ts';
 import { GatewayError, invalid } from '../errors.ts';
 import { signedJsonHeaders, splitAccessKey } from '../protocols/volcengine/signature.ts';
 import type { RelayChannel, ServiceChannel } from '../providers/types.ts';
+import { listUpstreamModels } from './channel-model-fetch.ts';
+import { callUpstream, errorMessageOf, upstreamHeaders } from './channel-upstream.ts';
 import type { ChannelsService } from './channels.ts';
 
-/** Version header every Anthropic call carries. */
-const ANTHROPIC_VERSION = '2023-06-01';
 const MESSAGE_LIMIT = 300;
 
 /** A service channel's test: platform lists one portrait group; volcengine lists one Ark asset group (signed, service `ark`). */
@@ -26,60 +27,100 @@ function serviceProbeRequest(channel: ServiceChannel): { url: string; init: Requ
   return { url: url.href, init: { method: 'POST', headers, body } };
 }
 
-/** The request a test sends: openai lists models (or asks a 1-token chat), anthropic asks a 1-token message, gemini lists models (or asks 1 token). */
-function probeRequest(channel: RelayChannel | ServiceChannel): { url: string; init: RequestInit } {
-  if (channel.kind === 'platform' || channel.kind === 'volcengine') return serviceProbeRequest(channel);
-  const headers: Record<string, string> = { ...channel.headers, accept: 'application/json' };
+/** The output budget of a test call: enough for a few words, small enough to cost next to nothing. */
+export const TEST_MAX_TOKENS = 16;
+/** What a test call asks. */
+const TEST_PROMPT = 'Say hello in a few words.';
+/** Longest start of the answer a test reports. */
+const ANSWER_LIMIT = 80;
+/** Largest test answer read. */
+const TEST_ANSWER_BYTES_LIMIT = 1024 * 1024;
+
+/** The minimal chat call a test sends, in the channel's wire with its output-limit field (see outputLimitField). */
+function chatRequest(channel: RelayChannel): { url: string; body: unknown } {
   const model = channel.upstreamModel;
-  const json = (url: string, body: unknown) => ({
-    url,
-    init: { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) },
-  });
+  const messages = [{ role: 'user', content: TEST_PROMPT }];
   switch (channel.kind) {
     case 'openai':
-      if (channel.key !== null) headers['authorization'] = `Bearer ${channel.key}`;
-      return model === ''
-        ? { url: `${channel.baseUrl}/models`, init: { method: 'GET', headers } }
-        : json(`${channel.baseUrl}/chat/completions`, { model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 });
+      if (channel.api === 'responses')
+        return { url: `${channel.baseUrl}/responses`, body: { model, input: TEST_PROMPT, max_output_tokens: TEST_MAX_TOKENS } };
+      return {
+        url: `${channel.baseUrl}/chat/completions`,
+        body: { model, messages, [outputLimitField('openai', channel.compat)]: TEST_MAX_TOKENS },
+      };
     case 'anthropic':
-      if (channel.key !== null) headers['x-api-key'] = channel.key;
-      headers['anthropic-version'] = ANTHROPIC_VERSION;
-      return json(`${channel.baseUrl}/v1/messages`, { model, max_tokens: 1, messages: [{ role: 'user', content: 'ping' }] });
+      return { url: `${channel.baseUrl}/v1/messages`, body: { model, max_tokens: TEST_MAX_TOKENS, messages } };
     case 'gemini':
-      if (channel.key !== null) headers['x-goog-api-key'] = channel.key;
-      return model === ''
-        ? { url: `${channel.baseUrl}/v1beta/models`, init: { method: 'GET', headers } }
-        : json(`${channel.baseUrl}/v1beta/models/${encodeURIComponent(model)}:generateContent`, {
-            contents: [{ role: 'user', parts: [{ text: 'ping' }] }],
-            generationConfig: { maxOutputTokens: 1 },
-          });
+      return {
+        url: `${channel.baseUrl}/v1beta/models/${encodeURIComponent(model)}:generateContent`,
+        body: { contents: [{ role: 'user', parts: [{ text: TEST_PROMPT }] }], generationConfig: { maxOutputTokens: TEST_MAX_TOKENS } },
+      };
   }
 }
 
-/** Sends the test request within the channel's timeout; never throws, never reports the key. */
-export async function probe(channel: RelayChannel | ServiceChannel, fetchImpl: typeof fetch = fetch): Promise<ChannelTestResult> {
-  const { url, init } = probeRequest(channel);
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), channel.timeoutMs);
-  const scrub = (text: string) => hideSecret(text, channel.key).slice(0, MESSAGE_LIMIT);
+/** The text of a chat answer in any of the wires (chat completions, Responses, Anthropic, Gemini); '' when it holds none. */
+export function answerTextOf(text: string): string {
+  let body: Record<string, unknown>;
   try {
-    const response = await fetchImpl(url, { ...init, redirect: 'manual', signal: abort.signal });
-    const latency = elapsed();
-    const text = await response.text();
-    const refusal = response.ok ? serviceRefusalOf(text) : undefined;
-    if (refusal !== undefined) return { ok: false, latency_ms: latency, message: scrub(refusal) };
-    if (response.ok) return { ok: true, latency_ms: latency, message: 'ok' };
-    return { ok: false, latency_ms: latency, message: scrub(`HTTP ${response.status}: ${errorMessageOf(text) || response.statusText}`) };
-  } catch (error) {
-    const message = abort.signal.aborted
-      ? `no answer within ${channel.timeoutMs} ms from ${url}`
-      : `cannot reach ${url}: ${causeOf(error)}`;
-    return { ok: false, latency_ms: elapsed(), message: scrub(message) };
-  } finally {
-    clearTimeout(timer);
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return '';
   }
+  const parts: unknown[] = [];
+  const choice = (body['choices'] as { message?: { content?: unknown; reasoning_content?: unknown } }[] | undefined)?.[0];
+  if (choice) parts.push(choice.message?.content || choice.message?.reasoning_content);
+  for (const item of (body['output'] as { content?: { text?: unknown }[] }[] | undefined) ?? [])
+    parts.push(...(item.content ?? []).map((c) => c.text));
+  if (body['type'] === 'message') for (const block of (body['content'] as { text?: unknown }[] | undefined) ?? []) parts.push(block.text);
+  const candidate = (body['candidates'] as { content?: { parts?: { text?: unknown }[] } }[] | undefined)?.[0];
+  for (const part of candidate?.content?.parts ?? []) parts.push(part.text);
+  const joined = parts
+    .filter((part): part is string => typeof part === 'string')
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return joined.length > ANSWER_LIMIT ? `${joined.slice(0, ANSWER_LIMIT)}…` : joined;
+}
+
+/** Sends the test chat within the channel's timeout; never throws, never reports the key. */
+async function chatProbe(channel: RelayChannel, fetchImpl?: typeof fetch): Promise<ChannelTestResult> {
+  const { url, body } = chatRequest(channel);
+  const reply = await callUpstream(
+    url,
+    { method: 'POST', headers: { ...upstreamHeaders(channel), 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    { timeoutMs: channel.timeoutMs, limit: TEST_ANSWER_BYTES_LIMIT, ...(fetchImpl && { fetchImpl }) },
+  );
+  const scrub = (text: string) => hideSecret(text, channel.key).slice(0, MESSAGE_LIMIT);
+  const model = channel.upstreamModel;
+  if (!reply.ok) return { ok: false, latency_ms: reply.latencyMs, message: scrub(reply.error), model };
+  if (reply.status < 200 || reply.status > 299)
+    return {
+      ok: false,
+      latency_ms: reply.latencyMs,
+      message: scrub(`HTTP ${reply.status}: ${errorMessageOf(reply.text) || reply.statusText}`),
+      model,
+    };
+  return { ok: true, latency_ms: reply.latencyMs, message: 'ok', model, answer: scrub(answerTextOf(reply.text)) };
+}
+
+/** Sends a service channel's test request within its timeout; never throws, never reports the key. */
+async function serviceProbe(channel: ServiceChannel, fetchImpl?: typeof fetch): Promise<ChannelTestResult> {
+  const { url, init } = serviceProbeRequest(channel);
+  const reply = await callUpstream(url, init, {
+    timeoutMs: channel.timeoutMs,
+    limit: TEST_ANSWER_BYTES_LIMIT,
+    ...(fetchImpl && { fetchImpl }),
+  });
+  const scrub = (text: string) => hideSecret(text, channel.key).slice(0, MESSAGE_LIMIT);
+  if (!reply.ok) return { ok: false, latency_ms: reply.latencyMs, message: scrub(reply.error) };
+  const refusal = reply.status >= 200 && reply.status <= 299 ? serviceRefusalOf(reply.text) : undefined;
+  if (refusal !== undefined) return { ok: false, latency_ms: reply.latencyMs, message: scrub(refusal) };
+  if (reply.status >= 200 && reply.status <= 299) return { ok: true, latency_ms: reply.latencyMs, message: 'ok' };
+  return {
+    ok: false,
+    latency_ms: reply.latencyMs,
+    message: scrub(`HTTP ${reply.status}: ${errorMessageOf(reply.text) || reply.statusText}`),
+  };
 }
 
 /** A refusal in a 200 answer: a portrait envelope with `success: false`, or a Volcengine `ResponseMetadata.Error`. */
@@ -99,64 +140,74 @@ function serviceRefusalOf(text: string): string | undefined {
   return undefined;
 }
 
-/** `error.message` of an OpenAI, Anthropic or Gemini error body, else the start of the text. */
-function errorMessageOf(text: string): string {
-  try {
-    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
-    if (typeof body.error === 'object' && typeof body.error?.message === 'string') return body.error.message;
-    if (typeof body.error === 'string') return body.error;
-    if (typeof body.message === 'string') return body.message;
-  } catch {
-    // Not JSON: the text itself.
-  }
-  return text.trim().slice(0, 200);
-}
-
-function causeOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-  if (cause && typeof cause.code === 'string') return cause.code;
-  if (cause && typeof cause.message === 'string') return cause.message;
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
- * Tests a channel (enabled or not) with one minimal call and records the outcome in its health. `model` (as callers
- * name it; renamed as the channel says) makes it a 1-token answer; anthropic needs one, taken from the channel's own
- * list when not given.
+ * Tests a channel (enabled or not) with one minimal real call and records the outcome in its health: a chat channel is
+ * sent a short chat (`model` as callers name it, renamed as the channel says; without one, the first model the channel
+ * names, else the first its upstream lists); a service channel lists one portrait or asset group.
  */
 export async function testChannel(
   channels: ChannelsService,
   nameOrId: string,
   model?: string,
-  fetchImpl: typeof fetch = fetch,
+  fetchImpl?: typeof fetch,
 ): Promise<ChannelTestResult> {
   const summary = channels.find(nameOrId);
   if (summary && (summary.kind === 'platform' || summary.kind === 'volcengine')) {
     const service = await channels.serviceChannel(summary.id).catch((error: unknown) => {
       throw new GatewayError('unavailable', (error as Error).message);
     });
-    const result = await probe(service!, fetchImpl);
-    channels.record(
-      summary.id,
-      result.ok ? { ok: true, latencyMs: result.latency_ms } : { ok: false, latencyMs: result.latency_ms, error: result.message },
-    );
-    return result;
+    return recorded(channels, summary.id, await serviceProbe(service!, fetchImpl));
   }
   let asked = model?.trim() || undefined;
-  if (asked === undefined && summary?.kind === 'anthropic') {
-    const named = summary.models.split(',').map((entry) => entry.split('=')[0]!.trim());
-    asked = named.find((name) => name !== '*');
+  if (asked === undefined && summary)
+    asked = summary.models
+      .split(',')
+      .map((entry) => entry.split('=')[0]!.trim())
+      .find((name) => name !== '*');
+  if (asked === undefined) {
+    // A channel serving every model (`*`) is tested with the first model its upstream lists.
+    const { channel } = await channels.target(nameOrId);
+    try {
+      asked = (await listUpstreamModels(channel, fetchImpl))[0];
+    } catch (error) {
+      return recorded(channels, channel.id, { ok: false, latency_ms: 0, message: (error as Error).message });
+    }
     if (asked === undefined)
-      throw invalid(
-        `channel "${summary.name}" is an anthropic channel: its test sends a 1-token message, so name a model (--model M)`,
-        'model',
-      );
+      throw invalid(`channel "${channel.name}" names no model and its upstream lists none: name one to test (--model M)`, 'model');
   }
   const { channel } = await channels.target(nameOrId, asked);
-  const result = await probe(channel, fetchImpl);
+  return recorded(channels, channel.id, await chatProbe(channel, fetchImpl));
+}
+
+/** Records a test's outcome in the channel's health and answers it. */
+function recorded(channels: ChannelsService, channelId: string, result: ChannelTestResult): ChannelTestResult {
   channels.record(
-    channel.id,
+    channelId,
     result.ok ? { ok: true, latencyMs: result.latency_ms } : { ok: false, latencyMs: result.latency_ms, error: result.message },
   );
   return result;
+}
+
+/** How many channels Test all tests at once. */
+export const TEST_ALL_CONCURRENCY = 4;
+
+/** Tests every channel, TEST_ALL_CONCURRENCY at a time, in list order (highest priority first); a test that cannot start is a failed row. */
+export async function testAllChannels(channels: ChannelsService, fetchImpl?: typeof fetch): Promise<ChannelTestRow[]> {
+  const list = channels.list();
+  const rows: ChannelTestRow[] = new Array(list.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < list.length) {
+      const index = next++;
+      const item = list[index]!;
+      const result = await testChannel(channels, item.id, undefined, fetchImpl).catch((error: unknown): ChannelTestResult => ({
+        ok: false,
+        latency_ms: 0,
+        message: (error as Error).message,
+      }));
+      rows[index] = { channel_id: item.id, name: item.name, ...result };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(TEST_ALL_CONCURRENCY, list.length) }, worker));
+  return rows;
 }
