@@ -267,7 +267,8 @@ export function createContext(options: ContextOptions): GatewayContext {
   });
   const storageLimits: StorageLimits = { ...STORAGE_LIMITS, ...options.storageLimits };
   const reportError = (error: unknown) => void events.emit('error', error);
-  const prices = new PriceTable(new PricesRepo(db), clock);
+  // A model only keyless loopback channels serve (a local Ollama) costs 0 unless the owner priced it.
+  const prices = new PriceTable(new PricesRepo(db), clock, (model) => channels.freeModel(model));
   const tokensRepo = new TokensRepo(db);
   const billing = new BillingService(
     new UsageRepo(db),

@@ -4,32 +4,12 @@ import { after, before, describe, test } from 'node:test';
 import { presetById, presetInput } from '../../shared/channel-presets.ts';
 import type { ChannelSummary, ChannelTestResult, ChannelTestRow } from '../../shared/channels.ts';
 import { openFileStore } from '../../electron/gateway/secrets/file-store.ts';
-import { hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
+import type { HostileUpstream } from '../helpers/hostile-upstream.ts';
+import { ollamaStandIn, STAND_IN_ANSWER, STAND_IN_MODELS } from '../helpers/ollama-stand-in.ts';
 import { request, startGateway, tempDirs, type JsonResponse, type TestGateway } from '../helpers/gateway.ts';
-import { chatCompletion } from '../helpers/upstream-answers.ts';
 
 const dirs = tempDirs();
 after(() => dirs.removeAll());
-
-/** An Ollama-like server: `GET /v1/models` lists two local models, `POST /v1/chat/completions` answers a short text. */
-async function ollamaStandIn(): Promise<HostileUpstream> {
-  return hostileUpstream((received, response) => {
-    const json = (body: unknown) => void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    if (received.method === 'GET' && received.url === '/v1/models')
-      return json({
-        object: 'list',
-        data: [
-          { id: 'llama3.2:3b', object: 'model', owned_by: 'library' },
-          { id: 'qwen3:8b', object: 'model' },
-        ],
-      });
-    if (received.method === 'POST' && received.url === '/v1/chat/completions') {
-      const body = JSON.parse(received.body.toString()) as { model: string };
-      return json(chatCompletion(body.model, 'Hello there! How can I help you today?'));
-    }
-    void response.writeHead(404).end();
-  });
-}
 
 describe('presets, Fetch models and Test', () => {
   let server: TestGateway;
@@ -63,14 +43,14 @@ describe('presets, Fetch models and Test', () => {
 
     const fetched = await admin('POST', `/channels/${channel.id}/models`, { save: true });
     assert.equal(fetched.status, 200, JSON.stringify(fetched.body));
-    assert.deepEqual(fetched.body.models, ['llama3.2:3b', 'qwen3:8b']);
+    assert.deepEqual(fetched.body.models, STAND_IN_MODELS);
     assert.equal((fetched.body.channel as ChannelSummary).models, 'llama3.2:3b, qwen3:8b');
 
     const tested = await admin('POST', `/channels/${channel.id}/test`, {});
     const result = tested.body as ChannelTestResult;
     assert.equal(result.ok, true, JSON.stringify(result));
     assert.equal(result.model, 'llama3.2:3b');
-    assert.equal(result.answer, 'Hello there! How can I help you today?');
+    assert.equal(result.answer, STAND_IN_ANSWER);
     assert.equal(typeof result.latency_ms, 'number');
     const sent = ollama.requests.filter((item) => item.url === '/v1/chat/completions').at(-1)!;
     const body = JSON.parse(sent.body.toString()) as Record<string, unknown>;

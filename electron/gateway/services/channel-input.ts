@@ -119,7 +119,7 @@ export function normalizeBaseUrl(text: string): string {
  * 127.0.0.0/8 literal, `[::1]` or the IPv4-mapped form of a 127 address. Other `.localhost` names are refused: they reach
  * loopback only when the resolver says so. Plain http to anything else would send the channel's key readable on the way.
  */
-function isLoopbackLiteral(hostname: string): boolean {
+export function isLoopbackLiteral(hostname: string): boolean {
   const host = hostname.toLowerCase();
   return (
     host === 'localhost' ||
@@ -127,6 +127,15 @@ function isLoopbackLiteral(hostname: string): boolean {
     /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
     /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host)
   );
+}
+
+/** Whether a (checked) base URL names this machine's loopback (see isLoopbackLiteral). */
+export function isLoopbackUrl(baseUrl: string): boolean {
+  try {
+    return isLoopbackLiteral(new URL(baseUrl).hostname);
+  } catch {
+    return false;
+  }
 }
 
 export function checkInteger(field: keyof typeof CHANNEL_NUMBER_LIMITS, value: number): number {

@@ -27,7 +27,7 @@ import type { SecretStore } from '../secrets/secret-store.ts';
 import type { ChannelRow, ChannelsRepo } from '../storage/channels-repo.ts';
 import { writeAtOnce, type DeferredWrites } from '../storage/group-commit.ts';
 import type { Clock } from '../time.ts';
-import { checkKey, checkServiceKey } from './channel-input.ts';
+import { checkKey, checkServiceKey, isLoopbackUrl } from './channel-input.ts';
 import { storedModels, upstreamModelOf, type ModelEntry } from './channel-models.ts';
 import { channelSettings } from './channel-settings.ts';
 import { channelSummary } from './channel-summary.ts';
@@ -204,6 +204,20 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
       if (upstreamModelOf(storedModels(row.models), model) !== undefined) kinds.push(row.kind as ChannelKind);
     }
     return kinds;
+  }
+
+  /**
+   * Whether `model` is a free local model: at least one enabled chat channel serves it, and every one that does has no
+   * key and a loopback base URL (a local Ollama or LM Studio). Such a model is priced 0 unless the owner priced it.
+   */
+  freeModel(model: string): boolean {
+    let served = false;
+    for (const row of this.repo.list()) {
+      if (row.enabled !== 1 || isServiceKind(row.kind) || upstreamModelOf(storedModels(row.models), model) === undefined) continue;
+      if (row.key_hint !== null || !isLoopbackUrl(row.base_url)) return false;
+      served = true;
+    }
+    return served;
   }
 
   wiresServing(model: string): ChatWire[] {

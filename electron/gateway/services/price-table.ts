@@ -27,17 +27,24 @@ const priceOfRecord = (record: PriceRecord): Price => ({
 /** The documented price of `model`, if it has one of its own. */
 const documentedOf = (model: string): Price | undefined => (Object.hasOwn(PRICES, model) ? PRICES[model] : undefined);
 
+/** What a free local model is charged (see PriceTable's `freeModel`). */
+const FREE: Price = { inputPerMillion: 0, outputPerMillion: 0, perCall: 0 };
+
 export class PriceTable implements PriceLookup {
   private readonly repo: PricesRepo;
   private readonly clock: Clock;
-  constructor(repo: PricesRepo, clock: Clock) {
+  /** Whether a model is served only by keyless channels on this machine (absent: none is): it costs 0 unless the owner priced it. */
+  private readonly freeModel: (model: string) => boolean;
+  constructor(repo: PricesRepo, clock: Clock, freeModel: (model: string) => boolean = () => false) {
     this.repo = repo;
     this.clock = clock;
+    this.freeModel = freeModel;
   }
 
   priceOf(model: string): Price {
     const own = this.repo.find(model);
     if (own) return priceOfRecord(own);
+    if (this.freeModel(model)) return FREE;
     const documented = documentedOf(model);
     if (documented) return documented;
     const fallback = this.repo.find(DEFAULT_PRICE_MODEL);
