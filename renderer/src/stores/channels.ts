@@ -22,6 +22,12 @@ export interface ChannelsState {
   setEnabled(channelId: string, enabled: boolean): Promise<void>;
   remove(channelId: string): Promise<void>;
   test(channelId: string, model?: string): Promise<void>;
+  /** True while Test all runs. */
+  testingAll: boolean;
+  /** Tests every channel; each result lands in `tests`. */
+  testAll(): Promise<void>;
+  /** Reads the upstream's model list into the channel's models. */
+  fetchModels(channelId: string): Promise<void>;
 }
 
 export function createChannelsStore(call: AdminCall) {
@@ -38,6 +44,7 @@ export function createChannelsStore(call: AdminCall) {
       busy: [],
       actionError: null,
       tests: {},
+      testingAll: false,
 
       async load() {
         set({ loading: true });
@@ -74,6 +81,24 @@ export function createChannelsStore(call: AdminCall) {
           set({ tests: { ...get().tests, [channelId]: result } });
           // The test was recorded in the channel's health: show it.
           await get().load();
+        }),
+
+      async testAll() {
+        set({ testingAll: true, actionError: null });
+        try {
+          const rows = await call('testAllChannels');
+          set({ tests: { ...get().tests, ...Object.fromEntries(rows.map((row) => [row.channel_id, row])) } });
+          await get().load();
+        } catch (error) {
+          set({ actionError: messageOf(error) });
+        } finally {
+          set({ testingAll: false });
+        }
+      },
+
+      fetchModels: (channelId) =>
+        withBusy(set, get, channelId, async () => {
+          replace((await call('fetchChannelModels', { params: { channelId }, body: { save: true } })).channel);
         }),
     };
   });

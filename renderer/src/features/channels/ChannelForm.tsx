@@ -15,6 +15,8 @@ import {
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, ErrorNote, Field, Panel } from '../../components/ui.tsx';
+import type { ChannelPreset } from '../../../../shared/channel-presets.ts';
+import { PresetPicker } from './PresetPicker.tsx';
 
 const FIELDS = [
   'name',
@@ -46,23 +48,32 @@ function headersOf(text: string): Record<string, string> | undefined {
   return headers;
 }
 
-/** The form; `editing` is the channel being changed, or null to add one. `onDone` runs after a save or a cancel. */
-export function ChannelForm(props: { editing: ChannelSummary | null; onDone: () => void }) {
+/**
+ * The form; `editing` is the channel being changed, or null to add one, starting from `preset` when one is picked
+ * (`onPreset`: another is picked; the page remounts the form with it). `onDone` runs after a save or a cancel.
+ */
+export function ChannelForm(props: {
+  editing: ChannelSummary | null;
+  preset?: ChannelPreset | null;
+  onPreset?: (preset: ChannelPreset | null) => void;
+  onDone: () => void;
+}) {
   const t = useT();
   const { channels, status } = useStores();
   const secrets = status((state) => state.status?.secrets);
   const { editing } = props;
-  const [name, setName] = useState(editing?.name ?? '');
-  const [kind, setKind] = useState<ChannelKindName>(editing?.kind ?? 'openai');
-  const [baseUrl, setBaseUrl] = useState(editing?.base_url ?? '');
-  const [models, setModels] = useState(editing?.models ?? CHANNEL_DEFAULTS.models);
+  const preset = editing ? null : (props.preset ?? null);
+  const [name, setName] = useState(editing?.name ?? preset?.id ?? '');
+  const [kind, setKind] = useState<ChannelKindName>(editing?.kind ?? preset?.kind ?? 'openai');
+  const [baseUrl, setBaseUrl] = useState(editing?.base_url ?? preset?.baseUrl ?? '');
+  const [models, setModels] = useState(editing?.models ?? (preset?.models.join(', ') || CHANNEL_DEFAULTS.models));
   const [priority, setPriority] = useState(String(editing?.priority ?? CHANNEL_DEFAULTS.priority));
   const [weight, setWeight] = useState(String(editing?.weight ?? CHANNEL_DEFAULTS.weight));
   const [timeout, setTimeoutMs] = useState(String(editing?.timeout_ms ?? CHANNEL_DEFAULTS.timeoutMs));
   const [idleTimeout, setIdleTimeoutMs] = useState(String(editing?.idle_timeout_ms ?? CHANNEL_DEFAULTS.idleTimeoutMs));
   const [deadline, setDeadlineMs] = useState(String(editing?.deadline_ms ?? CHANNEL_DEFAULTS.deadlineMs));
   const [api, setApi] = useState<ChannelApiName>(editing?.api ?? 'chat');
-  const [compat, setCompat] = useState<ChannelCompatName | 'auto'>(editing?.compat ?? 'auto');
+  const [compat, setCompat] = useState<ChannelCompatName | 'auto'>(editing?.compat ?? preset?.compat ?? 'auto');
   const [headers, setHeaders] = useState(
     Object.entries(editing?.headers ?? {})
       .map(([header, value]) => `${header}: ${value}`)
@@ -121,6 +132,7 @@ export function ChannelForm(props: { editing: ChannelSummary | null; onDone: () 
             required
           />
         </Field>
+        {!editing && props.onPreset && <PresetPicker preset={preset} onChange={props.onPreset} />}
         <Field label={t('channelKind')} error={errorFor('kind')}>
           <select value={kind} onChange={(event) => setKind(event.target.value as ChannelKindName)}>
             {CHANNEL_KINDS.map((item) => (

@@ -4,7 +4,9 @@ import type { ChannelSummary } from '../../../../shared/channels.ts';
 import { useStores } from '../../context.ts';
 import { formatTime, useT } from '../../i18n/index.ts';
 import { Button, EmptyState, ErrorNote, Panel, Progress } from '../../components/ui.tsx';
+import type { ChannelPreset } from '../../../../shared/channel-presets.ts';
 import { ChannelForm } from './ChannelForm.tsx';
+import { FetchModelsButton, ResponseTime, TestAllButton, TestOutcome } from './ChannelTests.tsx';
 
 function Health(props: { channel: ChannelSummary }) {
   const t = useT();
@@ -38,7 +40,6 @@ function ChannelRow(props: { channel: ChannelSummary; onEdit: () => void }) {
   const { channels } = useStores();
   const { channel } = props;
   const busy = channels((state) => state.busy.includes(channel.id));
-  const tested = channels((state) => state.tests[channel.id]);
   const [confirming, setConfirming] = useState(false);
   return (
     <tr data-channel-id={channel.id}>
@@ -59,16 +60,16 @@ function ChannelRow(props: { channel: ChannelSummary; onEdit: () => void }) {
       <td>{channel.key_hint === null ? <span className="muted">{t('channelKeyNone')}</span> : <code>{channel.key_hint}</code>}</td>
       <td>
         <Health channel={channel} />
-        {tested && (
-          <div className={tested.ok ? 'test-ok small' : 'test-failed small'} role="status">
-            {tested.ok ? t('testOk', { ms: tested.latency_ms }) : t('testFailed', { message: tested.message })}
-          </div>
-        )}
+        <TestOutcome channelId={channel.id} />
+      </td>
+      <td>
+        <ResponseTime channel={channel} />
       </td>
       <td className="actions">
         <Button busy={busy} onClick={() => void channels.getState().test(channel.id)}>
           {t('testChannel')}
         </Button>
+        <FetchModelsButton channel={channel} />
         <Button onClick={props.onEdit}>{t('edit')}</Button>
         <Button busy={busy} onClick={() => void channels.getState().setEnabled(channel.id, !channel.enabled)}>
           {channel.enabled ? t('disable') : t('enable')}
@@ -98,6 +99,7 @@ export function ChannelsPage() {
   const error = channels((state) => state.error);
   const actionError = channels((state) => state.actionError);
   const [editing, setEditing] = useState<ChannelSummary | null>(null);
+  const [preset, setPreset] = useState<ChannelPreset | null>(null);
   // A new form after every save or cancel: the add form starts empty again.
   const [round, setRound] = useState(0);
   useEffect(() => {
@@ -106,14 +108,17 @@ export function ChannelsPage() {
   return (
     <div className="page channels-page">
       <ChannelForm
-        key={`${editing?.id ?? 'new'}-${round}`}
+        key={`${editing?.id ?? preset?.id ?? 'new'}-${round}`}
         editing={editing}
+        preset={preset}
+        onPreset={setPreset}
         onDone={() => {
           setEditing(null);
+          setPreset(null);
           setRound((value) => value + 1);
         }}
       />
-      <Panel title={t('navChannels')}>
+      <Panel title={t('navChannels')} actions={<TestAllButton />}>
         <p className="muted small">{t('channelsHelp')}</p>
         <ErrorNote message={error} onRetry={() => void channels.getState().load()} />
         <ErrorNote message={actionError} />
@@ -131,6 +136,7 @@ export function ChannelsPage() {
                   </th>
                   <th>{t('channelKey')}</th>
                   <th>{t('channelHealth')}</th>
+                  <th>{t('channelResponseTime')}</th>
                   <th />
                 </tr>
               </thead>
