@@ -34,7 +34,7 @@ const TEST_PROMPT = 'Say hello in a few words.';
 /** Longest start of the answer a test reports. */
 const ANSWER_LIMIT = 80;
 /** Largest test answer read. */
-const TEST_ANSWER_BYTES_LIMIT = 1024 * 1024;
+export const TEST_ANSWER_BYTES_LIMIT = 1024 * 1024;
 
 /** The minimal chat call a test sends, in the channel's wire with its output-limit field (see outputLimitField). */
 function chatRequest(channel: RelayChannel): { url: string; body: unknown } {
