@@ -62,6 +62,12 @@ describe('channel presets on the Channels page', { skip }, () => {
 
   test('Test all tests every channel and shows each one’s response time; a bad key fails clearly', async () => {
     const form = page.getByRole('form', { name: 'Add a channel' });
+    // A preset whose address holds a part to replace is not added as it is.
+    await form.getByLabel('Provider preset').selectOption({ label: 'Azure OpenAI' });
+    await form.getByRole('button', { name: 'Add a channel' }).click();
+    await form.getByRole('alert').filter({ hasText: 'replace the YOUR-… part of the base URL' }).waitFor();
+    assert.equal(await page.locator('tr', { hasText: 'azure-openai' }).count(), 0);
+
     await form.getByLabel('Provider preset').selectOption({ label: 'OpenAI' });
     await form.getByLabel('Name').fill('wrong-key');
     await form.getByLabel('Base URL').fill(`${upstream.url}/v1`);

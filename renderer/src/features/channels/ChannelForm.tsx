@@ -15,7 +15,7 @@ import {
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, ErrorNote, Field, Panel } from '../../components/ui.tsx';
-import type { ChannelPreset } from '../../../../shared/channel-presets.ts';
+import { PRESET_PLACEHOLDER, type ChannelPreset } from '../../../../shared/channel-presets.ts';
 import { PresetPicker } from './PresetPicker.tsx';
 
 const FIELDS = [
@@ -88,6 +88,10 @@ export function ChannelForm(props: {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (PRESET_PLACEHOLDER.test(baseUrl)) {
+      setError({ message: t('presetReplaceUrl'), param: 'base_url' });
+      return;
+    }
     const parsedHeaders = headersOf(headers);
     if (!parsedHeaders) {
       setError({ message: t('headersInvalid'), param: 'headers' });

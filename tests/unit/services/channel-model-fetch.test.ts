@@ -1,0 +1,39 @@
+// Unit tests of Fetch models' reading: each kind's list shape, the names a list may hold, and how a fetched list joins a channel's models.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { mergedModels, modelIdsOf } from '../../../electron/gateway/services/channel-model-fetch.ts';
+import { answerTextOf } from '../../../electron/gateway/services/channel-probe.ts';
+
+test('model ids from OpenAI and Anthropic data[].id, Gemini models[].name (chat models only); odd names left out', () => {
+  assert.deepEqual(
+    modelIdsOf('openai', { data: [{ id: 'gpt-5.4' }, { id: 'gpt-5.4' }, { id: 'a b' }, { id: 'x,y' }, { id: 7 }, { id: 'qwen3:8b' }] }),
+    ['gpt-5.4', 'qwen3:8b'],
+  );
+  assert.deepEqual(modelIdsOf('anthropic', { data: [{ id: 'claude-sonnet-5', type: 'model' }] }), ['claude-sonnet-5']);
+  assert.deepEqual(
+    modelIdsOf('gemini', {
+      models: [
+        { name: 'models/gemini-3.5-flash', supportedGenerationMethods: ['generateContent', 'countTokens'] },
+        { name: 'models/text-embedding-004', supportedGenerationMethods: ['embedContent'] },
+      ],
+    }),
+    ['gemini-3.5-flash'],
+  );
+  assert.deepEqual(modelIdsOf('openai', { error: 'nope' }), []);
+});
+
+test('a fetched list replaces plain names and *, and keeps renames', () => {
+  assert.equal(mergedModels('*', ['a', 'b']), 'a, b');
+  assert.equal(mergedModels('fast=gpt-5.4-mini, old, *', ['gpt-5.4', 'fast']), 'fast=gpt-5.4-mini, gpt-5.4');
+});
+
+test('the first words of a test answer in each wire', () => {
+  const long = 'word '.repeat(40);
+  assert.equal(answerTextOf(JSON.stringify({ choices: [{ message: { content: 'Hi  there\n!' } }] })), 'Hi there !');
+  assert.equal(answerTextOf(JSON.stringify({ choices: [{ message: { content: '', reasoning_content: 'thinking' } }] })), 'thinking');
+  assert.equal(answerTextOf(JSON.stringify({ output: [{ type: 'message', content: [{ type: 'output_text', text: 'Hello' }] }] })), 'Hello');
+  assert.equal(answerTextOf(JSON.stringify({ type: 'message', content: [{ type: 'text', text: 'Hey' }] })), 'Hey');
+  assert.equal(answerTextOf(JSON.stringify({ candidates: [{ content: { parts: [{ text: 'Hallo' }] } }] })), 'Hallo');
+  assert.equal(answerTextOf(JSON.stringify({ choices: [{ message: { content: long } }] })).length, 81);
+  assert.equal(answerTextOf('not json'), '');
+});
