@@ -6,7 +6,7 @@ import { GatewayError, invalid } from '../errors.ts';
 import { signedJsonHeaders, splitAccessKey } from '../protocols/volcengine/signature.ts';
 import type { RelayChannel, ServiceChannel } from '../providers/types.ts';
 import { listUpstreamModels } from './channel-model-fetch.ts';
-import { callUpstream, errorMessageOf, upstreamHeaders } from './channel-upstream.ts';
+import { callUpstream, errorMessageOf, upstreamHeaders, type UpstreamReply } from './channel-upstream.ts';
 import type { ChannelsService } from './channels.ts';
 
 const MESSAGE_LIMIT = 300;
@@ -82,6 +82,18 @@ export function answerTextOf(text: string): string {
   return joined.length > ANSWER_LIMIT ? `${joined.slice(0, ANSWER_LIMIT)}…` : joined;
 }
 
+/** A test that failed for `reply` (no answer, or a status outside 2xx), the key hidden; undefined when the upstream answered 2xx. */
+function failureOf(reply: UpstreamReply, key: string | null): ChannelTestResult | undefined {
+  const scrub = (text: string) => hideSecret(text, key).slice(0, MESSAGE_LIMIT);
+  if (!reply.ok) return { ok: false, latency_ms: reply.latencyMs, message: scrub(reply.error) };
+  if (reply.status >= 200 && reply.status <= 299) return undefined;
+  return {
+    ok: false,
+    latency_ms: reply.latencyMs,
+    message: scrub(`HTTP ${reply.status}: ${errorMessageOf(reply.text) || reply.statusText}`),
+  };
+}
+
 /** Sends the test chat within the channel's timeout; never throws, never reports the key. */
 async function chatProbe(channel: RelayChannel, fetchImpl?: typeof fetch): Promise<ChannelTestResult> {
   const { url, body } = chatRequest(channel);
@@ -90,37 +102,24 @@ async function chatProbe(channel: RelayChannel, fetchImpl?: typeof fetch): Promi
     { method: 'POST', headers: { ...upstreamHeaders(channel), 'content-type': 'application/json' }, body: JSON.stringify(body) },
     { timeoutMs: channel.timeoutMs, limit: TEST_ANSWER_BYTES_LIMIT, ...(fetchImpl && { fetchImpl }) },
   );
-  const scrub = (text: string) => hideSecret(text, channel.key).slice(0, MESSAGE_LIMIT);
   const model = channel.upstreamModel;
-  if (!reply.ok) return { ok: false, latency_ms: reply.latencyMs, message: scrub(reply.error), model };
-  if (reply.status < 200 || reply.status > 299)
-    return {
-      ok: false,
-      latency_ms: reply.latencyMs,
-      message: scrub(`HTTP ${reply.status}: ${errorMessageOf(reply.text) || reply.statusText}`),
-      model,
-    };
-  return { ok: true, latency_ms: reply.latencyMs, message: 'ok', model, answer: scrub(answerTextOf(reply.text)) };
+  const failed = failureOf(reply, channel.key);
+  if (failed || !reply.ok) return { ...failed!, model };
+  const answer = hideSecret(answerTextOf(reply.text), channel.key);
+  return { ok: true, latency_ms: reply.latencyMs, message: 'ok', model, answer };
 }
 
 /** Sends a service channel's test request within its timeout; never throws, never reports the key. */
 async function serviceProbe(channel: ServiceChannel, fetchImpl?: typeof fetch): Promise<ChannelTestResult> {
   const { url, init } = serviceProbeRequest(channel);
-  const reply = await callUpstream(url, init, {
-    timeoutMs: channel.timeoutMs,
-    limit: TEST_ANSWER_BYTES_LIMIT,
-    ...(fetchImpl && { fetchImpl }),
-  });
-  const scrub = (text: string) => hideSecret(text, channel.key).slice(0, MESSAGE_LIMIT);
-  if (!reply.ok) return { ok: false, latency_ms: reply.latencyMs, message: scrub(reply.error) };
-  const refusal = reply.status >= 200 && reply.status <= 299 ? serviceRefusalOf(reply.text) : undefined;
-  if (refusal !== undefined) return { ok: false, latency_ms: reply.latencyMs, message: scrub(refusal) };
-  if (reply.status >= 200 && reply.status <= 299) return { ok: true, latency_ms: reply.latencyMs, message: 'ok' };
-  return {
-    ok: false,
-    latency_ms: reply.latencyMs,
-    message: scrub(`HTTP ${reply.status}: ${errorMessageOf(reply.text) || reply.statusText}`),
-  };
+  const limits = { timeoutMs: channel.timeoutMs, limit: TEST_ANSWER_BYTES_LIMIT, ...(fetchImpl && { fetchImpl }) };
+  const reply = await callUpstream(url, init, limits);
+  const failed = failureOf(reply, channel.key);
+  if (failed || !reply.ok) return failed!;
+  const refusal = serviceRefusalOf(reply.text);
+  if (refusal !== undefined)
+    return { ok: false, latency_ms: reply.latencyMs, message: hideSecret(refusal, channel.key).slice(0, MESSAGE_LIMIT) };
+  return { ok: true, latency_ms: reply.latencyMs, message: 'ok' };
 }
 
 /** A refusal in a 200 answer: a portrait envelope with `success: false`, or a Volcengine `ResponseMetadata.Error`. */
