@@ -8,6 +8,7 @@ import type { ServerSettings, SettingsView, UnroutedPolicy } from './settings.ts
 import type { UsageStats } from './usage-stats.ts';
 import type { AdminTask3d, Tasks3dQuery } from './tasks3d.ts';
 import type { FixtureListing } from './fixtures.ts';
+import type { ToolConfigApplyInput, ToolConfigPlan } from './tool-config.ts';
 
 /** Path prefix of every admin API route. */
 export const ADMIN_API_PREFIX = '/admin/api';
@@ -306,6 +307,12 @@ export interface AdminApi {
   restartServer: AdminRoute<None, None, undefined, { restarting: true }>;
   /** Every model the gateway lists, with capability, price and where it is served. */
   listModels: AdminRoute<None, None, undefined, ModelEntry[]>;
+  /** What connecting a tool (`claude-code`, `codex`, `gemini-cli`) would change in its config files, as a diff; writes nothing. */
+  planToolConfig: AdminRoute<{ tool: string }, { model?: string }, undefined, ToolConfigPlan>;
+  /** Writes the tool's config (a backup of the files kept first), with the tool's own API token; answers the change made. */
+  applyToolConfig: AdminRoute<{ tool: string }, None, ToolConfigApplyInput | undefined, ToolConfigPlan>;
+  /** Restores the tool's files exactly as they were before the first apply; 404 when no backup is kept. */
+  undoToolConfig: AdminRoute<{ tool: string }, None, undefined, { restored: string[] }>;
   /** The fixtures in matching order (runtime ones first), with how often each matched; `test_id`: those that test sees. */
   listFixtures: AdminRoute<None, { test_id?: string }, undefined, { fixtures: FixtureListing[] }>;
   /** Adds runtime fixtures: one, a list, or `{fixtures: [...], test_id?}` (native or aimock); 400 naming each problem. */
@@ -371,6 +378,9 @@ export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMeth
   resetPrice: { method: 'DELETE', path: `${ADMIN_API_PREFIX}/prices/:model` },
   getUsageStats: { method: 'GET', path: `${ADMIN_API_PREFIX}/usage` },
   listModels: { method: 'GET', path: `${ADMIN_API_PREFIX}/models` },
+  planToolConfig: { method: 'GET', path: `${ADMIN_API_PREFIX}/connect/:tool` },
+  applyToolConfig: { method: 'POST', path: `${ADMIN_API_PREFIX}/connect/:tool/apply` },
+  undoToolConfig: { method: 'POST', path: `${ADMIN_API_PREFIX}/connect/:tool/undo` },
   rotateConsoleSecret: { method: 'POST', path: `${ADMIN_API_PREFIX}/console-secret/rotate` },
   restartServer: { method: 'POST', path: `${ADMIN_API_PREFIX}/restart` },
   listFixtures: { method: 'GET', path: `${ADMIN_API_PREFIX}/fixtures` },

@@ -1,4 +1,4 @@
-// Entry point of the `gatehouse` CLI: dispatches `serve`, `token`, `channel`, `price` and `console-secret`, prints usage errors plainly.
+// Entry point of the `gatehouse` CLI: dispatches `serve`, `token`, `channel`, `price`, `console-secret` and `connect`, prints usage errors plainly.
 import { plainMessageOf } from './start-errors.ts';
 import { UsageError } from '../gateway/options/serve-options.ts';
 import { serve, type Output } from './serve.ts';
@@ -7,6 +7,7 @@ import { channel, CHANNEL_USAGE } from './channel.ts';
 import { price, PRICE_USAGE } from './price.ts';
 import { consoleSecret, CONSOLE_SECRET_USAGE } from './console-secret.ts';
 import { fixtures, FIXTURES_USAGE } from './fixtures.ts';
+import { connect, CONNECT_USAGE } from './connect.ts';
 
 const HELP = `gatehouse: a local AI gateway
 
@@ -22,6 +23,7 @@ ${CHANNEL_USAGE.replace(/^usage:\n/, '')}
 ${PRICE_USAGE.replace(/^usage:\n/, '')}
 ${CONSOLE_SECRET_USAGE}
 ${FIXTURES_USAGE.replace(/^usage:\n/, '')}
+${CONNECT_USAGE}
 
 See docs/cli-and-settings.md for the environment variables that mirror each flag.`;
 
@@ -45,6 +47,8 @@ async function main(argv: string[]): Promise<number> {
       return price(args, process.env, io);
     case 'fixtures':
       return fixtures(args, io);
+    case 'connect':
+      return connect(args, process.env, io);
     case 'console-secret':
       await consoleSecret(args, process.env, io);
       return 0;

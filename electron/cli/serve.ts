@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createGateway, selectSecretStore, type Gateway } from '../gateway/index.ts';
 import { parseServeOptions } from './options.ts';
+import { toolHomeDir } from '../gateway/options/home-dir.ts';
 
 /** Where the CLI writes: stdout for what scripts read, stderr for diagnostics. */
 export interface Output {
@@ -66,6 +67,7 @@ async function runOnce(
     secrets: store,
     ...(adminToken && { adminToken }),
     bookmarkableConsole: true,
+    homeDir: toolHomeDir(env),
     restart: () => requestRestart(),
     ...(settingsFile && { settings: { file: settingsFile, defaultDataDir, pinned } }),
   });

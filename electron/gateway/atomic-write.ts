@@ -5,13 +5,14 @@ import { randomBase62 } from './ids.ts';
 import { PRIVATE_FILE_MODE } from './private-files.ts';
 
 /** A crash leaves the old or the new content whole, never half; the file ends at mode 0600 whatever the umask. */
-export function writeFileAtomic(file: string, text: string): void {
+export function writeFileAtomic(file: string, text: string | Uint8Array): void {
   // Unique per writer, so two processes replacing the same file never share a temporary file.
   const temporary = `${file}.${process.pid}.${randomBase62(8)}.tmp`;
   try {
     const fd = openSync(temporary, 'wx', PRIVATE_FILE_MODE);
     try {
-      writeSync(fd, text);
+      if (typeof text === 'string') writeSync(fd, text);
+      else writeSync(fd, text);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

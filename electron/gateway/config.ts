@@ -43,6 +43,8 @@ export interface GatewayConfig {
   settings?: HostSettings;
   /** Extra model names for /v1/models, e.g. `{ 'gpt-4o': 'sim-chat' }`. */
   modelAliases?: Record<string, string>;
+  /** The home folder whose tools' config files Connect writes (default: the OS home; `GATEHOUSE_HOME_DIR` under the CLI). */
+  homeDir?: string;
   /** Where token plaintexts are kept; the host chooses it (keychain, file, none). */
   secrets: SecretStore;
   clock?: Clock;

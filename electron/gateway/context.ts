@@ -1,6 +1,7 @@
 // Wires storage, providers, services and the scheduler into the one context object that routes and hosts use.
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import os from 'node:os';
 import type { JournalSummary } from '../../shared/journal.ts';
 import type { AdminAsset, Group } from '../../shared/portrait.ts';
 import { FixtureStore } from './providers/fixtures/store.ts';
@@ -110,6 +111,8 @@ export interface RuntimeInfo {
   readonly modelAliases: Readonly<Record<string, string>>;
   /** What a model no enabled channel serves gets on this run (`--unrouted`, the saved setting). */
   readonly unrouted: UnroutedPolicy;
+  /** The user's home folder, whose coding tools' config files Connect writes (`GATEHOUSE_HOME_DIR`, else the OS home). */
+  readonly homeDir: string;
 }
 
 /** Everything a route needs. */
@@ -208,6 +211,8 @@ export interface ContextOptions {
   /** The host's restart (see GatewayConfig.restart). */
   restart?: () => void;
   modelAliases?: Record<string, string>;
+  /** See RuntimeInfo.homeDir. */
+  homeDir?: string;
   corsOrigins?: string[];
   /** The listen host (default 127.0.0.1) and extra allowed Host names, normalized. */
   hosts?: HostPolicy;
@@ -419,6 +424,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       tlsUrl: null,
       modelAliases: options.modelAliases ?? {},
       unrouted: options.unrouted ?? 'auto',
+      homeDir: options.homeDir ?? os.homedir(),
     },
   };
 }

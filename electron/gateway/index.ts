@@ -30,6 +30,8 @@ export { selectSecretStore, SECRET_MODES, type SecretMode } from './secrets/sele
 export { openTokenAdmin, type TokenAdmin } from './token-admin.ts';
 export { openChannelAdmin, type ChannelAdmin } from './channel-admin.ts';
 export { openPriceAdmin, type PriceAdmin } from './price-admin.ts';
+export { openConnectAdmin, type ConnectAdmin } from './connect-admin.ts';
+export { applyConnect, planConnect, undoConnect } from './services/tool-config/connect.ts';
 export { readPriceInput } from './services/price-input.ts';
 export { rotateConsoleSecret } from './services/console-secret.ts';
 export { testAllChannels, testChannel } from './services/channel-probe.ts';
@@ -122,6 +124,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     consoleSecret: keptSecret ? 'kept' : bookmarkable ? 'per-run' : 'none',
     ...(config.restart && { restart: config.restart }),
     ...(config.modelAliases && { modelAliases: config.modelAliases }),
+    ...(config.homeDir && { homeDir: config.homeDir }),
     ...(config.corsOrigins && { corsOrigins: config.corsOrigins }),
     hosts: hostPolicyOf(config),
     ...(config.journal !== undefined && { journal: config.journal }),

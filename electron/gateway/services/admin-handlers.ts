@@ -39,6 +39,7 @@ import type { TokensService, TokenSummary } from './tokens.ts';
 import type { UsageStatsService } from './usage-stats.ts';
 import type { FixtureAdmin } from '../../../shared/fixtures.ts';
 import { advanceClock, clockState, resetGateway, type TestingContext } from './testing-admin.ts';
+import { connectHandlers } from './tool-config/connect-handlers.ts';
 
 /** What a handler receives: typed path parameters, and the raw query and body it must validate. */
 export interface AdminInput<K extends AdminRouteName> {
@@ -73,6 +74,7 @@ export interface AdminContext extends LiveTargets, TestingContext {
     readonly startedAt: number;
     readonly unrouted: UnroutedPolicy;
     readonly modelAliases: Readonly<Record<string, string>>;
+    readonly homeDir: string;
     adminToken: string;
     consoleSecret: 'kept' | 'per-run' | 'none';
     readonly restart: (() => void) | null;
@@ -259,6 +261,14 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
     resetPrice: ({ params }) => context.prices.reset(params.model),
     getUsageStats: ({ query }) => context.usageStats.summary(query['days']),
     listModels: () => listModels(context),
+    ...connectHandlers(() => ({
+      home: runtime.homeDir,
+      baseUrl: runtime.url ?? '',
+      tokens,
+      secrets,
+      models: () => listModels(context),
+      now: () => context.clock.now(),
+    })),
     restartServer: () => {
       const restart = runtime.restart;
       if (!restart) throw invalid('This server cannot restart itself: restart the app that runs it');

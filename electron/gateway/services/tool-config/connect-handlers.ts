@@ -1,0 +1,36 @@
+// The admin routes of Connect: plan, apply and undo a tool's config in the home folder of the machine the gateway runs on.
+import { CONNECT_TOOLS, type ConnectTool } from '../../../../shared/tool-config.ts';
+import { invalid, notFound } from '../../errors.ts';
+import type { AdminHandlers } from '../admin-handlers.ts';
+import { applyConnect, planConnect, undoConnect, type ConnectContext } from './connect.ts';
+
+/** The tool a route names; another name answers 404 listing the tools. */
+function toolOf(name: string): ConnectTool {
+  if ((CONNECT_TOOLS as readonly string[]).includes(name)) return name as ConnectTool;
+  throw notFound(`No tool "${name}" to connect: one of ${CONNECT_TOOLS.join(', ')}`, 'tool');
+}
+
+/** An optional string field of a query or body. */
+function optionalString(value: unknown, field: string): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string') throw invalid(`${field} must be a string`, field);
+  return value;
+}
+
+/** The three handlers over the context the gateway gives at each call (its base URL is known once it listens). */
+export function connectHandlers(
+  contextOf: () => ConnectContext,
+): Pick<AdminHandlers, 'planToolConfig' | 'applyToolConfig' | 'undoToolConfig'> {
+  return {
+    planToolConfig: ({ params, query }) =>
+      planConnect(contextOf(), toolOf(params.tool), { model: optionalString(query['model'], 'model') }),
+    applyToolConfig: ({ params, body }) => {
+      const given = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+      return applyConnect(contextOf(), toolOf(params.tool), {
+        model: optionalString(given['model'], 'model'),
+        account: optionalString(given['account'], 'account'),
+      });
+    },
+    undoToolConfig: ({ params }) => undoConnect(contextOf(), toolOf(params.tool)),
+  };
+}

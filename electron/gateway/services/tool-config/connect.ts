@@ -1,0 +1,126 @@
+// "Connect writes the config": the plan of a tool's change shown as a diff, applying it with a backup, and undo restoring the backup.
+import { secretHint } from '../../../../shared/channels.ts';
+import type { ConnectTool, ToolConfigPlan } from '../../../../shared/tool-config.ts';
+import { GatewayError } from '../../errors.ts';
+import type { SecretStore } from '../../secrets/secret-store.ts';
+import type { TokensService } from '../tokens.ts';
+import { toolTokenSecret } from './connect-token.ts';
+import { lineDiff } from './line-diff.ts';
+import { suggestModel, type ModelChoice } from './suggest-model.ts';
+import { hasBackup, readToolBytes, restoreToolFiles, shownPath, textsOf, writeToolFiles } from './tool-files.ts';
+import { TOOL_FAMILY, TOOLS, type FileTexts, type FoundUpstream } from './tools.ts';
+
+/** What connecting reads and writes: the home folder, the gateway's base URL, its tokens and secret store, and its model list. */
+export interface ConnectContext {
+  home: string;
+  baseUrl: string;
+  tokens: TokensService;
+  secrets: SecretStore;
+  models(): Promise<readonly ModelChoice[]>;
+  now(): number;
+}
+
+/** What to write: a model (absent: the suggested one) and the account of the tool's token (default `local`). */
+export interface ConnectChoice {
+  model?: string | undefined;
+  account?: string | undefined;
+}
+
+/** The account whose token a tool gets unless another is chosen (the account of the first start). */
+const DEFAULT_ACCOUNT = 'local';
+
+/** How the plan shows the token before it exists: its name, never a secret. */
+const tokenPlaceholder = (tool: ConnectTool) => `<API token "${tool}">`;
+
+/** A model name as it can be written into every tool's file (a TOML or JSON string, a `.env` value). */
+function checkModel(model: string): string {
+  const trimmed = model.trim();
+  if (trimmed === '' || trimmed.length > 256 || /[\u0000-\u001f"\\]/.test(trimmed)) {
+    throw new GatewayError(
+      'invalid_request',
+      'model must be 1 to 256 characters without quotes, backslashes or control characters',
+      'model',
+    );
+  }
+  return trimmed;
+}
+
+async function chosenModel(context: ConnectContext, tool: ConnectTool, choice: ConnectChoice): Promise<string> {
+  if (choice.model !== undefined) return checkModel(choice.model);
+  const suggested = suggestModel(await context.models(), TOOL_FAMILY[tool]);
+  if (suggested === null) throw new GatewayError('invalid_request', 'No chat model is listed to suggest: name one with model', 'model');
+  return suggested;
+}
+
+/** The upstream the files point to, unless it is this gateway. */
+function importable(context: ConnectContext, tool: ConnectTool, current: FileTexts): FoundUpstream | null {
+  const found = TOOLS[tool].upstream(current);
+  const bare = (url: string) => url.replace(/\/+$/, '').replace(/\/v1$/, '');
+  return found && bare(found.baseUrl) !== bare(context.baseUrl) ? found : null;
+}
+
+/** The plan of `after` over `current`, each secret shown as its hint. */
+function planOf(
+  context: ConnectContext,
+  tool: ConnectTool,
+  model: string,
+  current: FileTexts,
+  after: FileTexts,
+  hidden: readonly string[],
+): ToolConfigPlan {
+  const definition = TOOLS[tool];
+  const secrets = [...new Set(hidden.filter((secret) => secret.length >= 8))].sort((a, b) => b.length - a.length);
+  const hide = (text: string) => secrets.reduce((shown, secret) => shown.split(secret).join(secretHint(secret)), text);
+  const upstream = importable(context, tool, current);
+  return {
+    tool,
+    model,
+    tokenName: tool,
+    files: definition.files.map((name) => {
+      const before = current[name] ?? null;
+      const next = after[name] ?? before;
+      return {
+        path: shownPath(definition, name),
+        existed: before !== null,
+        changed: next !== before,
+        diff: lineDiff(before ?? '', next ?? '').map((line) => ({ op: line.op, text: hide(line.text) })),
+      };
+    }),
+    backup: hasBackup(context.home, definition),
+    importable: upstream && { kind: upstream.kind, baseUrl: upstream.baseUrl, keyHint: secretHint(upstream.key) },
+  };
+}
+
+/** What applying would change now (the token shown by name); nothing is written and no token is made. */
+export async function planConnect(context: ConnectContext, tool: ConnectTool, choice: ConnectChoice = {}): Promise<ToolConfigPlan> {
+  const definition = TOOLS[tool];
+  const current = textsOf(readToolBytes(context.home, definition));
+  const model = await chosenModel(context, tool, choice);
+  const after = definition.write(current, { baseUrl: context.baseUrl, secret: tokenPlaceholder(tool), model });
+  return planOf(context, tool, model, current, after, definition.secrets(current));
+}
+
+/**
+ * Writes the tool's config: the tool's token (reused or made), the base URL and the model merged into its files, the files
+ * as they were kept in a backup first (on the first apply). Answers the change it made, secrets hidden.
+ */
+export async function applyConnect(context: ConnectContext, tool: ConnectTool, choice: ConnectChoice = {}): Promise<ToolConfigPlan> {
+  const definition = TOOLS[tool];
+  const before = readToolBytes(context.home, definition);
+  const current = textsOf(before);
+  const model = await chosenModel(context, tool, choice);
+  // Every file is read and checked before a token is made: a file that cannot be merged changes nothing.
+  definition.write(current, { baseUrl: context.baseUrl, secret: tokenPlaceholder(tool), model });
+  const account = choice.account?.trim() || DEFAULT_ACCOUNT;
+  const { secret } = await toolTokenSecret(context.tokens, context.secrets, tool, account, context.now());
+  const after = definition.write(current, { baseUrl: context.baseUrl, secret, model });
+  writeToolFiles(context.home, definition, before, after);
+  return { ...planOf(context, tool, model, current, after, [...definition.secrets(current), secret]), backup: true };
+}
+
+/** Restores the files exactly as the backup of the first apply has them (a file that did not exist is removed again). */
+export function undoConnect(context: Pick<ConnectContext, 'home'>, tool: ConnectTool): { restored: string[] } {
+  const definition = TOOLS[tool];
+  restoreToolFiles(context.home, definition);
+  return { restored: definition.files.map((name) => shownPath(definition, name)) };
+}

@@ -1,0 +1,84 @@
+// A tool's config files on disk: read (bounded), written atomically, and the backup of what was there before the first apply, restored by undo.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../../atomic-write.ts';
+import { GatewayError } from '../../errors.ts';
+import type { FileTexts, ToolDefinition } from './tools.ts';
+
+/** A tool's config file larger than this is refused (no tool writes one; the diff and the backup stay small). */
+export const MAX_TOOL_CONFIG_BYTES = 256 * 1024;
+
+/** The backup's name in the tool's folder. */
+export const BACKUP_FILE = '.gatehouse-connect-backup.json';
+
+/** What a backup holds: whether the folder existed, and each file's bytes (base64) or null when it did not exist. */
+interface Backup {
+  folder_existed: boolean;
+  files: Record<string, string | null>;
+}
+
+/** The bytes of each of the tool's files (null: missing), each at most MAX_TOOL_CONFIG_BYTES. */
+export function readToolBytes(home: string, tool: ToolDefinition): Record<string, Buffer | null> {
+  const folder = path.join(home, tool.folder);
+  return Object.fromEntries(
+    tool.files.map((name) => {
+      const file = path.join(folder, name);
+      if (!existsSync(file)) return [name, null];
+      if (statSync(file).size > MAX_TOOL_CONFIG_BYTES) {
+        throw new GatewayError(
+          'invalid_request',
+          `${shownPath(tool, name)} is larger than ${MAX_TOOL_CONFIG_BYTES} bytes; Gatehouse leaves it alone`,
+        );
+      }
+      return [name, readFileSync(file)];
+    }),
+  );
+}
+
+/** The files' texts (UTF-8). */
+export const textsOf = (bytes: Record<string, Buffer | null>): FileTexts =>
+  Object.fromEntries(Object.entries(bytes).map(([name, data]) => [name, data === null ? null : data.toString('utf8')]));
+
+/** A file's path as the user knows it: `~/.claude/settings.json`. */
+export const shownPath = (tool: ToolDefinition, name: string): string => `~/${tool.folder}/${name}`;
+
+const backupPath = (home: string, tool: ToolDefinition) => path.join(home, tool.folder, BACKUP_FILE);
+
+/** True when a backup of an earlier apply is kept. */
+export const hasBackup = (home: string, tool: ToolDefinition): boolean => existsSync(backupPath(home, tool));
+
+/**
+ * Writes the new texts of the changed files. Before the first apply (no backup yet) the files as they are (and whether the
+ * folder existed) are kept in the backup first, written before any file changes; a later apply keeps that first backup.
+ */
+export function writeToolFiles(home: string, tool: ToolDefinition, before: Record<string, Buffer | null>, after: FileTexts): void {
+  const folder = path.join(home, tool.folder);
+  if (!hasBackup(home, tool)) {
+    const backup: Backup = {
+      folder_existed: existsSync(folder),
+      files: Object.fromEntries(Object.entries(before).map(([name, data]) => [name, data === null ? null : data.toString('base64')])),
+    };
+    mkdirSync(folder, { recursive: true });
+    writeFileAtomic(backupPath(home, tool), `${JSON.stringify(backup, null, 2)}\n`);
+  }
+  for (const [name, text] of Object.entries(after)) {
+    const old = before[name];
+    if (text === null || (old && old.toString('utf8') === text)) continue;
+    writeFileAtomic(path.join(folder, name), text);
+  }
+}
+
+/** Puts back every file as the backup has it (a file that did not exist is removed, and the folder too when it was made and is empty), then drops the backup. */
+export function restoreToolFiles(home: string, tool: ToolDefinition): void {
+  const file = backupPath(home, tool);
+  if (!existsSync(file)) throw new GatewayError('not_found', `Nothing to undo: ~/${tool.folder} has no backup of an earlier connect`);
+  const backup = JSON.parse(readFileSync(file, 'utf8')) as Backup;
+  const folder = path.join(home, tool.folder);
+  for (const [name, data] of Object.entries(backup.files)) {
+    const target = path.join(folder, name);
+    if (data === null) rmSync(target, { force: true });
+    else writeFileAtomic(target, Buffer.from(data, 'base64'));
+  }
+  rmSync(file);
+  if (!backup.folder_existed && readdirSync(folder).length === 0) rmdirSync(folder);
+}

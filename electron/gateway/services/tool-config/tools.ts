@@ -1,0 +1,151 @@
+// Each coding tool's own config files and what connecting it writes there: Claude Code's settings, Codex's config.toml, Gemini CLI's settings and .env.
+import type { ConnectTool, ImportableUpstream } from '../../../../shared/tool-config.ts';
+import { readDotenv, editDotenv } from './dotenv-edit.ts';
+import { jsonText, mergeSection, readJsonObject, sectionOf } from './json-edit.ts';
+import { editToml, readTomlString, tomlString } from './toml-edit.ts';
+
+/** The texts of a tool's files by name (null: the file does not exist). */
+export type FileTexts = Record<string, string | null>;
+
+/** Where the tool is pointed: the gateway's base URL (no trailing slash), the API token's secret and the model. */
+export interface ConnectTarget {
+  baseUrl: string;
+  secret: string;
+  model: string;
+}
+
+/** An upstream the current config points to, with its key (which goes to the secret store only). */
+export type FoundUpstream = Omit<ImportableUpstream, 'keyHint'> & { key: string };
+
+export interface ToolDefinition {
+  /** The tool's folder in the home folder. */
+  folder: string;
+  /** Its files that connecting may change, in the folder. */
+  files: readonly string[];
+  /** The files' new texts (every file listed); throws GatewayError when a file cannot be read safely (nothing is written then). */
+  write(current: FileTexts, target: ConnectTarget): FileTexts;
+  /** The secrets in the current files, hidden in a diff. */
+  secrets(current: FileTexts): string[];
+  /** The upstream the current files point to with a key, if any (the gateway itself excepted). */
+  upstream(current: FileTexts): FoundUpstream | null;
+}
+
+/** The variables of Claude Code's `env` block a gateway key would clash with: an API key is sent as `x-api-key` beside the token. */
+const CLAUDE_CLASHING = ['ANTHROPIC_API_KEY'];
+
+const claudeCode: ToolDefinition = {
+  folder: '.claude',
+  files: ['settings.json'],
+  write(current, { baseUrl, secret, model }) {
+    const settings = readJsonObject(current['settings.json'] ?? null, '~/.claude/settings.json');
+    // The model for the main loop and for each alias Claude Code resolves (/model, subagents, background calls use haiku).
+    const models = Object.fromEntries(
+      ['ANTHROPIC_MODEL', 'ANTHROPIC_DEFAULT_OPUS_MODEL', 'ANTHROPIC_DEFAULT_SONNET_MODEL', 'ANTHROPIC_DEFAULT_HAIKU_MODEL'].map((name) => [
+        name,
+        model,
+      ]),
+    );
+    mergeSection(
+      settings,
+      ['env'],
+      { ANTHROPIC_BASE_URL: baseUrl, ANTHROPIC_AUTH_TOKEN: secret, ...models },
+      CLAUDE_CLASHING,
+      '~/.claude/settings.json',
+    );
+    return { 'settings.json': jsonText(settings) };
+  },
+  secrets(current) {
+    const env = envOfClaude(current);
+    return [env?.['ANTHROPIC_API_KEY'], env?.['ANTHROPIC_AUTH_TOKEN']].filter((value): value is string => typeof value === 'string');
+  },
+  upstream(current) {
+    const env = envOfClaude(current);
+    const key = env?.['ANTHROPIC_API_KEY'] ?? env?.['ANTHROPIC_AUTH_TOKEN'];
+    if (typeof key !== 'string' || key === '') return null;
+    const base = env?.['ANTHROPIC_BASE_URL'];
+    return { kind: 'anthropic', baseUrl: typeof base === 'string' && base !== '' ? base : 'https://api.anthropic.com', key };
+  },
+};
+
+function envOfClaude(current: FileTexts): Record<string, unknown> | undefined {
+  try {
+    return sectionOf(readJsonObject(current['settings.json'] ?? null, '~/.claude/settings.json'), ['env']);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The provider id connecting Codex adds and chooses. */
+const CODEX_PROVIDER = 'gatehouse';
+
+const codex: ToolDefinition = {
+  folder: '.codex',
+  files: ['config.toml'],
+  write(current, { baseUrl, secret, model }) {
+    const text = editToml(current['config.toml'] ?? '', {
+      topLevel: { model: tomlString(model), model_provider: tomlString(CODEX_PROVIDER) },
+      table: {
+        name: `model_providers.${CODEX_PROVIDER}`,
+        // The token in the file itself (not `env_key`), so Codex needs no variable in the shell that starts it.
+        body: [
+          'name = "Gatehouse"',
+          `base_url = ${tomlString(`${baseUrl}/v1`)}`,
+          'wire_api = "responses"',
+          `experimental_bearer_token = ${tomlString(secret)}`,
+        ],
+      },
+    });
+    return { 'config.toml': text };
+  },
+  secrets(current) {
+    const text = current['config.toml'] ?? '';
+    const provider = readTomlString(text, null, 'model_provider');
+    const tables = [CODEX_PROVIDER, ...(provider ? [provider] : [])];
+    return tables
+      .map((name) => readTomlString(text, `model_providers.${name}`, 'experimental_bearer_token'))
+      .filter((value): value is string => value !== null);
+  },
+  upstream(current) {
+    const text = current['config.toml'] ?? '';
+    const provider = readTomlString(text, null, 'model_provider');
+    if (provider === null || provider === CODEX_PROVIDER) return null;
+    const key = readTomlString(text, `model_providers.${provider}`, 'experimental_bearer_token');
+    const baseUrl = readTomlString(text, `model_providers.${provider}`, 'base_url');
+    return key && baseUrl ? { kind: 'openai', baseUrl, key } : null;
+  },
+};
+
+const geminiCli: ToolDefinition = {
+  folder: '.gemini',
+  files: ['settings.json', '.env'],
+  write(current, { baseUrl, secret, model }) {
+    const settings = readJsonObject(current['settings.json'] ?? null, '~/.gemini/settings.json');
+    // Headless runs (`gemini -p`, CI) ask nothing: the auth type must be chosen in the settings.
+    mergeSection(settings, ['security', 'auth'], { selectedType: 'gemini-api-key' }, [], '~/.gemini/settings.json');
+    mergeSection(settings, ['model'], { name: model }, [], '~/.gemini/settings.json');
+    return {
+      'settings.json': jsonText(settings),
+      '.env': editDotenv(current['.env'] ?? null, { GOOGLE_GEMINI_BASE_URL: baseUrl, GEMINI_API_KEY: secret }),
+    };
+  },
+  secrets(current) {
+    const key = readDotenv(current['.env'] ?? null)['GEMINI_API_KEY'];
+    return key ? [key] : [];
+  },
+  upstream(current) {
+    const env = readDotenv(current['.env'] ?? null);
+    const key = env['GEMINI_API_KEY'];
+    if (!key) return null;
+    return { kind: 'gemini', baseUrl: env['GOOGLE_GEMINI_BASE_URL'] || 'https://generativelanguage.googleapis.com', key };
+  },
+};
+
+/** Every tool's definition. */
+export const TOOLS: Readonly<Record<ConnectTool, ToolDefinition>> = { 'claude-code': claudeCode, codex, 'gemini-cli': geminiCli };
+
+/** The upstream family each tool speaks, whose models are suggested for it. */
+export const TOOL_FAMILY: Readonly<Record<ConnectTool, 'anthropic' | 'openai' | 'gemini'>> = {
+  'claude-code': 'anthropic',
+  codex: 'openai',
+  'gemini-cli': 'gemini',
+};
