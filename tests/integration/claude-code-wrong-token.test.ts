@@ -1,22 +1,14 @@
 // Claude Code (the real CLI, `claude -p`) against the gateway with a wrong token: it stops after one refused call instead of retrying for minutes (x-should-retry: false).
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
-
-/** The CLI: `CLAUDE_CODE_BIN`, else `claude` on the PATH (npm's @anthropic-ai/claude-code); undefined when neither runs. */
-function claudeBinary(): string | undefined {
-  const candidate = process.env['CLAUDE_CODE_BIN'] ?? 'claude';
-  const probe = spawnSync(candidate, ['--version'], { encoding: 'utf8', timeout: 60_000 });
-  return probe.status === 0 && /Claude Code/.test(probe.stdout) ? candidate : undefined;
-}
+import { claudeBinary, CLAUDE_MISSING } from '../helpers/real-clients.ts';
 
 const binary = claudeBinary();
-const skip = binary
-  ? false
-  : 'Claude Code is not installed (npm install --prefix /tmp/cc @anthropic-ai/claude-code, then CLAUDE_CODE_BIN=/tmp/cc/node_modules/.bin/claude)';
+const skip = binary ? false : CLAUDE_MISSING;
 if (skip) console.log(`# skipped: ${skip}`);
 
 describe('Claude Code with a wrong token', { skip }, () => {

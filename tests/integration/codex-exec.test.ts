@@ -1,28 +1,16 @@
 // Codex (the real CLI, `codex exec`) through the gateway: a provider entry with wire_api "responses" pointed at /v1 gets the simulated answer, and the journal holds the Responses call it made.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { journalEntries } from '../helpers/relay.ts';
-
-/** The CLI: `CODEX_BIN`, else the one beside `CLAUDE_CODE_BIN` in the clients folder `.ci/run` fills, else `codex` on the PATH. */
-function codexBinary(): string | undefined {
-  const beside = process.env['CLAUDE_CODE_BIN'] ? path.join(path.dirname(process.env['CLAUDE_CODE_BIN']), 'codex') : undefined;
-  for (const candidate of [process.env['CODEX_BIN'], beside, 'codex']) {
-    if (!candidate) continue;
-    const probe = spawnSync(candidate, ['--version'], { encoding: 'utf8', timeout: 60_000 });
-    if (probe.status === 0 && /codex/i.test(probe.stdout)) return candidate;
-  }
-  return undefined;
-}
+import { codexBinary, CODEX_MISSING } from '../helpers/real-clients.ts';
 
 const binary = codexBinary();
-const skip = binary
-  ? false
-  : 'Codex is not installed (npm install --prefix ~/.cache/gatehouse-clients @openai/codex, then CODEX_BIN=…/.bin/codex)';
+const skip = binary ? false : CODEX_MISSING;
 if (skip) console.log(`# skipped: ${skip}`);
 
 /** Runs `codex exec` with `home` as CODEX_HOME in `cwd`; resolves with its exit code and output. */
