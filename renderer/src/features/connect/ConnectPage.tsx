@@ -4,6 +4,8 @@ import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, CopyButton, ErrorNote, Field, Panel, Tabs } from '../../components/ui.tsx';
 import { SETUP_KINDS, setupText, TOKEN_ENV, type SetupKind } from './setups.ts';
+import { CONNECT_TOOLS, type ConnectTool } from '../../../../shared/tool-config.ts';
+import { ToolConfigPanel } from './ToolConfigPanel.tsx';
 
 /** The token picker: none ($TOKEN), a token whose kept secret can be filled in, or a pasted secret. */
 function useChosenSecret() {
@@ -82,6 +84,7 @@ export function ConnectPage() {
           {picked.secret === null && <span className="muted">{t('connectUsesVariable', { variable: `$${TOKEN_ENV}` })}</span>}
         </div>
       </Panel>
+      {(CONNECT_TOOLS as readonly string[]).includes(kind) && <ToolConfigPanel tool={kind as ConnectTool} />}
     </div>
   );
 }
