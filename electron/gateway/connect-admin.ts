@@ -4,7 +4,7 @@ import { openProductDatabase } from './open-stores.ts';
 import { SIM_MODELS } from './providers/simulate/models.ts';
 import { ChannelsService } from './services/channels.ts';
 import type { ConnectContext } from './services/tool-config/connect.ts';
-import type { ModelChoice } from './services/tool-config/suggest-model.ts';
+import type { ModelChoice } from '../../shared/model-suggest.ts';
 import { TokensService } from './services/tokens.ts';
 import { AccountsRepo } from './storage/accounts-repo.ts';
 import { ChannelsRepo } from './storage/channels-repo.ts';

@@ -90,7 +90,8 @@ describe('usage dashboard, connect, models and shortcuts', { skip }, () => {
       [
         `export ANTHROPIC_BASE_URL=${server.url}`,
         'export ANTHROPIC_AUTH_TOKEN="$TOKEN"',
-        'export ANTHROPIC_MODEL=claude-sonnet-4-5',
+        // No channel serves a model: the first chat model of the Models page's list (never a hard-coded, retiring name).
+        'export ANTHROPIC_MODEL=sim-chat',
         'claude',
       ].join('\n'),
     );

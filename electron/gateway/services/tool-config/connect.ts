@@ -6,7 +6,7 @@ import type { SecretStore } from '../../secrets/secret-store.ts';
 import type { TokensService } from '../tokens.ts';
 import { toolTokenSecret } from './connect-token.ts';
 import { lineDiff } from './line-diff.ts';
-import { suggestModel, type ModelChoice } from './suggest-model.ts';
+import { suggestModel, type ModelChoice } from '../../../../shared/model-suggest.ts';
 import { hasBackup, readToolBytes, restoreToolFiles, shownPath, textsOf, writeToolFiles } from './tool-files.ts';
 import { TOOL_FAMILY, TOOLS, type FileTexts, type FoundUpstream } from './tools.ts';
 

@@ -4,6 +4,7 @@ import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, CopyButton, ErrorNote, Field, Panel, Tabs } from '../../components/ui.tsx';
 import { SETUP_KINDS, setupText, TOKEN_ENV, type SetupKind } from './setups.ts';
+import { useFamilyModels } from './family-models.ts';
 import { CONNECT_TOOLS, type ConnectTool } from '../../../../shared/tool-config.ts';
 import { ToolConfigPanel } from './ToolConfigPanel.tsx';
 
@@ -31,8 +32,9 @@ export function ConnectPage() {
   const actionError = tokens((state) => state.actionError);
   const [kind, setKind] = useState<SetupKind>('claude-code');
   const picked = useChosenSecret();
-  if (!status) return <p className="muted">{t('loading')}</p>;
-  const text = setupText(kind, { baseUrl: status.url, secret: picked.secret });
+  const models = useFamilyModels();
+  if (!status || !models) return <p className="muted">{t('loading')}</p>;
+  const text = setupText(kind, { baseUrl: status.url, secret: picked.secret, models });
   return (
     <div className="page connect">
       <Panel title={t('connectToken')}>

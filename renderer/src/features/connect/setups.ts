@@ -19,8 +19,8 @@ export type SetupKind = (typeof SETUP_KINDS)[number];
 /** The environment variable the setups read the token from when the console does not know its secret. */
 export const TOKEN_ENV = 'TOKEN';
 
-/** Example model of each family (any name works in simulate mode; the Models page lists the served ones). */
-export const EXAMPLE_MODELS = { openai: 'gpt-4o-mini', anthropic: 'claude-sonnet-4-5', gemini: 'gemini-2.5-flash' } as const;
+/** The model each family's setups name: suggested from the Models page's list (shared/model-suggest.ts), never hard-coded. */
+export type FamilyModels = Record<'openai' | 'anthropic' | 'gemini', string>;
 
 /** What a setup is written for. */
 export interface SetupInput {
@@ -28,6 +28,8 @@ export interface SetupInput {
   baseUrl: string;
   /** The token's secret, or null: the setup then reads it from $TOKEN. */
   secret: string | null;
+  /** The model of each family. */
+  models: FamilyModels;
 }
 
 /** A shell value: the secret quoted, or "$TOKEN". */
@@ -39,7 +41,7 @@ const pyToken = (secret: string | null) => (secret === null ? `os.environ["${TOK
 const pyImportOs = (secret: string | null) => (secret === null ? ['import os'] : []);
 
 /** The text of one setup. */
-export function setupText(kind: SetupKind, { baseUrl, secret }: SetupInput): string {
+export function setupText(kind: SetupKind, { baseUrl, secret, models: EXAMPLE_MODELS }: SetupInput): string {
   switch (kind) {
     case 'claude-code':
       return [

@@ -7,6 +7,7 @@ import { useServerText } from '../../i18n/server-texts.ts';
 import { useNow } from '../../components/use-now.ts';
 import { UsageDashboard } from './UsageDashboard.tsx';
 import { SNIPPET_KINDS, snippet, TOKEN_PLACEHOLDER, type SnippetKind } from './snippets.ts';
+import { useFamilyModels } from '../connect/family-models.ts';
 
 function Fact(props: { label: string; value: string; copy?: boolean; testId?: string }) {
   return (
@@ -28,7 +29,8 @@ function QuickStart(props: { baseUrl: string }) {
   const busy = apiKeys((state) => state.busy);
   const error = apiKeys((state) => state.error);
   const [kind, setKind] = useState<SnippetKind>('curl');
-  const text = snippet(kind, props.baseUrl, key?.secret ?? TOKEN_PLACEHOLDER);
+  const models = useFamilyModels();
+  const text = models ? snippet(kind, props.baseUrl, key?.secret ?? TOKEN_PLACEHOLDER, models) : t('loading');
   return (
     <Panel
       title={t('quickStart')}

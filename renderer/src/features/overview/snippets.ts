@@ -1,6 +1,6 @@
 // Quick-start snippets of the overview: the same first call with curl and the three official SDKs (the SDK ones are the Connect page's setups).
 import { TOKEN_VARIABLE } from '../../api/chat-formats.ts';
-import { EXAMPLE_MODELS, setupText } from '../connect/setups.ts';
+import { setupText, type FamilyModels } from '../connect/setups.ts';
 
 export const SNIPPET_KINDS = ['curl', 'portrait', 'openai', 'anthropic', 'gemini'] as const;
 export type SnippetKind = (typeof SNIPPET_KINDS)[number];
@@ -8,14 +8,15 @@ export type SnippetKind = (typeof SNIPPET_KINDS)[number];
 /** The placeholder shown until the user asks for a real token. */
 export const TOKEN_PLACEHOLDER = TOKEN_VARIABLE;
 
-export function snippet(kind: SnippetKind, baseUrl: string, token: string): string {
+/** The snippet of `kind`; `models` is the model of each family (suggested from the model list). */
+export function snippet(kind: SnippetKind, baseUrl: string, token: string, models: FamilyModels): string {
   switch (kind) {
     case 'curl':
       return [
         `curl ${baseUrl}/v1/chat/completions \\`,
         `  -H "Authorization: Bearer ${token}" \\`,
         `  -H "Content-Type: application/json" \\`,
-        `  -d '{"model":"${EXAMPLE_MODELS.openai}","messages":[{"role":"user","content":"Hello"}]}'`,
+        `  -d '{"model":"${models.openai}","messages":[{"role":"user","content":"Hello"}]}'`,
       ].join('\n');
     case 'portrait':
       return [
@@ -28,6 +29,6 @@ export function snippet(kind: SnippetKind, baseUrl: string, token: string): stri
     case 'anthropic':
     case 'gemini':
       // The SDK setups of the Connect page: the token written in, or read from the TOKEN variable.
-      return setupText(`${kind}-js`, { baseUrl, secret: token === TOKEN_PLACEHOLDER ? null : token });
+      return setupText(`${kind}-js`, { baseUrl, secret: token === TOKEN_PLACEHOLDER ? null : token, models });
   }
 }

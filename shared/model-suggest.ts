@@ -1,5 +1,5 @@
-// The model Connect writes into a tool's config, read from the model list the Models page shows (never a hard-coded name).
-import type { ModelEntry } from '../../../../shared/models.ts';
+// The model a coding tool is set up with, read from the model list the Models page shows (never a hard-coded name): used by Connect in the gateway and the console.
+import type { ModelEntry } from './models.ts';
 
 /** What a suggestion reads of each listed model. */
 export type ModelChoice = Pick<ModelEntry, 'id' | 'chat' | 'servedBy'>;
