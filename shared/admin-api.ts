@@ -313,6 +313,8 @@ export interface AdminApi {
   applyToolConfig: AdminRoute<{ tool: string }, None, ToolConfigApplyInput | undefined, ToolConfigPlan>;
   /** Restores the tool's files exactly as they were before the first apply; 404 when no backup is kept. */
   undoToolConfig: AdminRoute<{ tool: string }, None, undefined, { restored: string[] }>;
+  /** Adds the upstream the tool's config pointed to as a relay channel (`name`, default `<tool>-import`); 404 when there is none. */
+  importToolConfig: AdminRoute<{ tool: string }, None, { name?: string } | undefined, ChannelSummary>;
   /** The fixtures in matching order (runtime ones first), with how often each matched; `test_id`: those that test sees. */
   listFixtures: AdminRoute<None, { test_id?: string }, undefined, { fixtures: FixtureListing[] }>;
   /** Adds runtime fixtures: one, a list, or `{fixtures: [...], test_id?}` (native or aimock); 400 naming each problem. */
@@ -381,6 +383,7 @@ export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMeth
   planToolConfig: { method: 'GET', path: `${ADMIN_API_PREFIX}/connect/:tool` },
   applyToolConfig: { method: 'POST', path: `${ADMIN_API_PREFIX}/connect/:tool/apply` },
   undoToolConfig: { method: 'POST', path: `${ADMIN_API_PREFIX}/connect/:tool/undo` },
+  importToolConfig: { method: 'POST', path: `${ADMIN_API_PREFIX}/connect/:tool/import` },
   rotateConsoleSecret: { method: 'POST', path: `${ADMIN_API_PREFIX}/console-secret/rotate` },
   restartServer: { method: 'POST', path: `${ADMIN_API_PREFIX}/restart` },
   listFixtures: { method: 'GET', path: `${ADMIN_API_PREFIX}/fixtures` },

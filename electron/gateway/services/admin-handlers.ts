@@ -268,6 +268,7 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       secrets,
       models: () => listModels(context),
       now: () => context.clock.now(),
+      addChannel: (input) => context.channels.add(readChannelInput(input)),
     })),
     restartServer: () => {
       const restart = runtime.restart;

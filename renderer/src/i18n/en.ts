@@ -545,7 +545,9 @@ export const en = {
   toolConfigApplied: 'Written, with the API token “{token}”. The files as they were are kept: Undo restores them.',
   toolConfigRestored: 'Restored as before: {files}.',
   toolConfigImportable:
-    'The config now points to {url} with a key ({hint}): add it on the Channels page to keep using it through the gateway.',
+    'The config points to {url} with a key ({hint}): add it as a relay channel to keep using it through the gateway (the key goes to the secret store only).',
+  toolConfigImport: 'Add as a channel',
+  toolConfigImported: 'Channel “{name}” added: it serves every model (*); change its models on the Channels page.',
   'setup_claude-code': 'Claude Code',
   setup_codex: 'Codex',
   'setup_gemini-cli': 'Gemini CLI',

@@ -33,12 +33,22 @@ test('money has its unit and a fixed number of decimals', () => {
 
 test('every setup names the base URL; without a secret none carries a token, with one each carries it', () => {
   const baseUrl = 'http://127.0.0.1:8790';
+  const models = { openai: 'm-openai', anthropic: 'm-anthropic', gemini: 'm-gemini' };
   for (const kind of SETUP_KINDS) {
-    const bare = setupText(kind, { baseUrl, secret: null });
+    const bare = setupText(kind, { baseUrl, secret: null, models });
     assert.ok(bare.includes(baseUrl), kind);
     assert.ok(!bare.includes('sk-gh-'), kind);
-    assert.ok(setupText(kind, { baseUrl, secret: 'sk-gh-secret' }).includes('sk-gh-secret'), kind);
+    assert.ok(setupText(kind, { baseUrl, secret: 'sk-gh-secret', models }).includes('sk-gh-secret'), kind);
   }
+});
+
+test('the coding tools’ setups name the model given for their family (suggested from the model list), none a built-in name', () => {
+  const models = { openai: 'm-openai', anthropic: 'm-anthropic', gemini: 'm-gemini' };
+  const text = (kind: 'claude-code' | 'codex' | 'gemini-cli') =>
+    setupText(kind, { baseUrl: 'http://127.0.0.1:8790', secret: null, models });
+  assert.match(text('claude-code'), /ANTHROPIC_MODEL=m-anthropic/);
+  assert.match(text('codex'), /model = "m-openai"/);
+  assert.match(text('gemini-cli'), /gemini -m m-gemini/);
 });
 
 test('the Gemini CLI setup says what headless use needs (the auth type in settings.json, a trusted folder), in English and Chinese', () => {

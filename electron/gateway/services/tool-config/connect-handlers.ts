@@ -1,8 +1,8 @@
-// The admin routes of Connect: plan, apply and undo a tool's config in the home folder of the machine the gateway runs on.
+// The admin routes of Connect: plan, apply, undo a tool's config and import its upstream as a channel, in the home folder of the machine the gateway runs on.
 import { CONNECT_TOOLS, type ConnectTool } from '../../../../shared/tool-config.ts';
 import { invalid, notFound } from '../../errors.ts';
 import type { AdminHandlers } from '../admin-handlers.ts';
-import { applyConnect, planConnect, undoConnect, type ConnectContext } from './connect.ts';
+import { applyConnect, importConnect, planConnect, undoConnect, type ConnectContext } from './connect.ts';
 
 /** The tool a route names; another name answers 404 listing the tools. */
 function toolOf(name: string): ConnectTool {
@@ -17,10 +17,10 @@ function optionalString(value: unknown, field: string): string | undefined {
   return value;
 }
 
-/** The three handlers over the context the gateway gives at each call (its base URL is known once it listens). */
+/** The handlers over the context the gateway gives at each call (its base URL is known once it listens). */
 export function connectHandlers(
   contextOf: () => ConnectContext,
-): Pick<AdminHandlers, 'planToolConfig' | 'applyToolConfig' | 'undoToolConfig'> {
+): Pick<AdminHandlers, 'planToolConfig' | 'applyToolConfig' | 'undoToolConfig' | 'importToolConfig'> {
   return {
     planToolConfig: ({ params, query }) =>
       planConnect(contextOf(), toolOf(params.tool), { model: optionalString(query['model'], 'model') }),
@@ -32,5 +32,9 @@ export function connectHandlers(
       });
     },
     undoToolConfig: ({ params }) => undoConnect(contextOf(), toolOf(params.tool)),
+    importToolConfig: ({ params, body }) => {
+      const given = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+      return importConnect(contextOf(), toolOf(params.tool), optionalString(given['name'], 'name'));
+    },
   };
 }

@@ -1,5 +1,6 @@
 // "Connect writes the config": the plan of a tool's change shown as a diff, applying it with a backup, and undo restoring the backup.
 import { secretHint } from '../../../../shared/channels.ts';
+import type { ChannelInput, ChannelSummary } from '../../../../shared/channels.ts';
 import type { ConnectTool, ToolConfigPlan } from '../../../../shared/tool-config.ts';
 import { GatewayError } from '../../errors.ts';
 import type { SecretStore } from '../../secrets/secret-store.ts';
@@ -7,7 +8,7 @@ import type { TokensService } from '../tokens.ts';
 import { toolTokenSecret } from './connect-token.ts';
 import { lineDiff } from './line-diff.ts';
 import { suggestModel, type ModelChoice } from '../../../../shared/model-suggest.ts';
-import { hasBackup, readToolBytes, restoreToolFiles, shownPath, textsOf, writeToolFiles } from './tool-files.ts';
+import { backupTexts, hasBackup, readToolBytes, restoreToolFiles, shownPath, textsOf, writeToolFiles } from './tool-files.ts';
 import { TOOL_FAMILY, TOOLS, type FileTexts, type FoundUpstream } from './tools.ts';
 
 /** What connecting reads and writes: the home folder, the gateway's base URL, its tokens and secret store, and its model list. */
@@ -18,6 +19,8 @@ export interface ConnectContext {
   secrets: SecretStore;
   models(): Promise<readonly ModelChoice[]>;
   now(): number;
+  /** Adds a relay channel (its key to the secret store only); absent where channels cannot be added. */
+  addChannel?(input: ChannelInput): Promise<ChannelSummary>;
 }
 
 /** What to write: a model (absent: the suggested one) and the account of the tool's token (default `local`). */
@@ -52,11 +55,14 @@ async function chosenModel(context: ConnectContext, tool: ConnectTool, choice: C
   return suggested;
 }
 
-/** The upstream the files point to, unless it is this gateway. */
-function importable(context: ConnectContext, tool: ConnectTool, current: FileTexts): FoundUpstream | null {
-  const found = TOOLS[tool].upstream(current);
+/** The upstream the files point to, unless it is this gateway; once connected, the one the backup (the files before) points to. */
+function importable(context: Pick<ConnectContext, 'home' | 'baseUrl'>, tool: ConnectTool, current: FileTexts): FoundUpstream | null {
   const bare = (url: string) => url.replace(/\/+$/, '').replace(/\/v1$/, '');
-  return found && bare(found.baseUrl) !== bare(context.baseUrl) ? found : null;
+  const real = (texts: FileTexts | null) => {
+    const found = texts && TOOLS[tool].upstream(texts);
+    return found && bare(found.baseUrl) !== bare(context.baseUrl) ? found : null;
+  };
+  return real(current) ?? real(backupTexts(context.home, TOOLS[tool]));
 }
 
 /** The plan of `after` over `current`, each secret shown as its hint. */
@@ -123,4 +129,15 @@ export function undoConnect(context: Pick<ConnectContext, 'home'>, tool: Connect
   const definition = TOOLS[tool];
   restoreToolFiles(context.home, definition);
   return { restored: definition.files.map((name) => shownPath(definition, name)) };
+}
+
+/**
+ * Adds the upstream the tool's config pointed to (before connecting, from the backup once connected) as a relay channel named
+ * `name` (default `<tool>-import`) serving every model (`*`), its key going to the secret store only. 404 when there is none.
+ */
+export async function importConnect(context: ConnectContext, tool: ConnectTool, name?: string): Promise<ChannelSummary> {
+  const found = importable(context, tool, textsOf(readToolBytes(context.home, TOOLS[tool])));
+  if (!found) throw new GatewayError('not_found', `The config of ${tool} points to no upstream with a key to import`);
+  if (!context.addChannel) throw new GatewayError('invalid_request', 'Channels cannot be added here');
+  return context.addChannel({ name: name ?? `${tool}-import`, kind: found.kind, base_url: found.baseUrl, key: found.key, models: '*' });
 }

@@ -68,6 +68,16 @@ export function writeToolFiles(home: string, tool: ToolDefinition, before: Recor
   }
 }
 
+/** The files' texts as the backup of the first apply has them; null when no backup is kept. */
+export function backupTexts(home: string, tool: ToolDefinition): FileTexts | null {
+  const file = backupPath(home, tool);
+  if (!existsSync(file)) return null;
+  const backup = JSON.parse(readFileSync(file, 'utf8')) as Backup;
+  return Object.fromEntries(
+    Object.entries(backup.files).map(([name, data]) => [name, data === null ? null : Buffer.from(data, 'base64').toString('utf8')]),
+  );
+}
+
 /** Puts back every file as the backup has it (a file that did not exist is removed, and the folder too when it was made and is empty), then drops the backup. */
 export function restoreToolFiles(home: string, tool: ToolDefinition): void {
   const file = backupPath(home, tool);

@@ -34,11 +34,11 @@ export function ToolConfigPanel({ tool }: { tool: ConnectTool }) {
   const account = status((state) => state.account);
   const [plan, setPlan] = useState<ToolConfigPlan | null>(null);
   const [model, setModel] = useState('');
-  const [busy, setBusy] = useState<'plan' | 'apply' | 'undo' | null>(null);
+  const [busy, setBusy] = useState<'plan' | 'apply' | 'undo' | 'import' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
 
-  const run = async (kind: 'plan' | 'apply' | 'undo', work: () => Promise<void>) => {
+  const run = async (kind: 'plan' | 'apply' | 'undo' | 'import', work: () => Promise<void>) => {
     setBusy(kind);
     setError(null);
     try {
@@ -78,6 +78,12 @@ export function ToolConfigPanel({ tool }: { tool: ConnectTool }) {
       setPlan(next);
     });
 
+  const importUpstream = () =>
+    run('import', async () => {
+      const channel = await call('importToolConfig', { params: { tool }, body: {} });
+      setDone(t('toolConfigImported', { name: channel.name }));
+    });
+
   const changes = plan?.files.some((file) => file.changed) ?? false;
   return (
     <Panel title={t('toolConfigTitle')} className="tool-config">
@@ -103,9 +109,12 @@ export function ToolConfigPanel({ tool }: { tool: ConnectTool }) {
         </p>
       )}
       {plan?.importable && (
-        <p className="muted" data-testid="tool-import">
-          {t('toolConfigImportable', { url: plan.importable.baseUrl, hint: plan.importable.keyHint })}
-        </p>
+        <div className="row wrap" data-testid="tool-import">
+          <span className="muted">{t('toolConfigImportable', { url: plan.importable.baseUrl, hint: plan.importable.keyHint })}</span>
+          <Button busy={busy === 'import'} onClick={() => void importUpstream()}>
+            {t('toolConfigImport')}
+          </Button>
+        </div>
       )}
       {plan?.files.map((file) => (
         <FileDiff key={file.path} file={file} />
