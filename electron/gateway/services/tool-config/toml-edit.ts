@@ -15,14 +15,17 @@ const canonicalName = (name: string): string =>
     .map((part) => part.trim().replace(/^"(.*)"$|^'(.*)'$/, '$1$2'))
     .join('.');
 
-/** The lines of a TOML text, each marked when it is a table header (lines inside multi-line strings and arrays never are). */
-function scanLines(lines: readonly string[]): { header: string | null }[] {
+/**
+ * The lines of a TOML text, each marked when it is a table header, and when it starts inside a multi-line string or array
+ * (`inside`: never a header nor a key).
+ */
+function scanLines(lines: readonly string[]): { header: string | null; inside: boolean }[] {
   let inString: '"""' | "'''" | null = null;
   let depth = 0;
   return lines.map((line) => {
     const atStart = inString === null && depth === 0;
     const match = atStart ? HEADER.exec(line) : null;
-    if (match) return { header: canonicalName(match[2]!) };
+    if (match) return { header: canonicalName(match[2]!), inside: false };
     // Follow multi-line strings and the brackets of multi-line arrays through the line, skipping one-line strings and comments.
     for (let i = 0; i < line.length; i++) {
       if (inString) {
@@ -44,7 +47,7 @@ function scanLines(lines: readonly string[]): { header: string | null }[] {
       else if (char === '[' || char === '{') depth++;
       else if (char === ']' || char === '}') depth = Math.max(0, depth - 1);
     }
-    return { header: null };
+    return { header: null, inside: !atStart };
   });
 }
 
@@ -62,14 +65,15 @@ export interface TomlEdit {
 export function editToml(text: string, edit: TomlEdit): string {
   const newline = text.includes('\r\n') ? '\r\n' : '\n';
   const lines = text === '' ? [] : text.replace(/\r?\n$/, '').split(/\r?\n/);
-  const firstHeader = scanLines(lines).findIndex((line) => line.header !== null);
+  const scanned = scanLines(lines);
+  const firstHeader = scanned.findIndex((line) => line.header !== null);
   const topEnd = firstHeader === -1 ? lines.length : firstHeader;
   const out = [...lines];
   // Top-level keys: replace in place, or collect the missing ones.
   const missing: string[] = [];
   for (const [key, value] of Object.entries(edit.topLevel)) {
     const pattern = new RegExp(`^\\s*${key}\\s*=`);
-    const at = out.slice(0, topEnd).findIndex((line) => pattern.test(line));
+    const at = out.slice(0, topEnd).findIndex((line, index) => !scanned[index]!.inside && pattern.test(line));
     if (at === -1) missing.push(`${key} = ${value}`);
     else out[at] = `${key} = ${value}`;
   }
@@ -107,7 +111,7 @@ export function readTomlString(text: string, table: string | null, key: string):
       current = scanned[i]!.header;
       continue;
     }
-    if (current !== table) continue;
+    if (current !== table || scanned[i]!.inside) continue;
     const match = pattern.exec(lines[i]!);
     if (match) return match[2] ?? match[1]!.replace(/\\(["\\])/g, '$1');
   }
