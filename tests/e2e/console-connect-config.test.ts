@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
 import { ensureBuilt } from '../helpers/build.ts';
 import { consoleUrlOf, privateServeArgs, runCliAsync, serveCli, type ServeProcess } from '../helpers/cli.ts';
-import { tempDirs } from '../helpers/gateway.ts';
+import { startGateway, tempDirs } from '../helpers/gateway.ts';
 
 const skip = browserSkipReason();
 if (skip) console.log(`# skipping the Connect config e2e test: ${skip}`);
@@ -79,5 +79,26 @@ describe('Connect writes the config, in the console', { skip }, () => {
     await panel.getByRole('button', { name: 'Undo' }).click();
     await panel.getByRole('status').getByText('Restored as before').waitFor();
     assert.equal(existsSync(path.join(home, '.gemini')), false, 'the folder it made is gone again');
+  });
+
+  test('a real upstream in the config is offered by its hint and added as a channel in one click, its key never shown', async () => {
+    // A second Gatehouse on loopback stands in for the user's own Anthropic upstream; its token is the user's key.
+    const upstream = await startGateway();
+    try {
+      writeFileSync(settingsFile(), JSON.stringify({ env: { ANTHROPIC_BASE_URL: upstream.url, ANTHROPIC_API_KEY: upstream.token } }));
+      await page.getByRole('tab', { name: 'Claude Code' }).click();
+      const panel = page.getByRole('region', { name: 'Write the config' });
+      await panel.getByRole('button', { name: 'Show the change' }).click();
+      const offer = panel.getByTestId('tool-import');
+      await offer.getByText(`The config points to ${upstream.url} with a key`).waitFor();
+      assert.equal(await page.getByText(upstream.token).count(), 0, 'the key is shown as a hint only');
+      await offer.getByRole('button', { name: 'Add as a channel' }).click();
+      await panel.getByRole('status').getByText('Channel “claude-code-import” added').waitFor();
+      const channels = await runCliAsync(['channel', 'list', '--data-dir', dataDir]);
+      assert.match(channels.stdout, new RegExp(`claude-code-import\tanthropic\t${upstream.url.replace(/\./g, '\\.')}`));
+      assert.ok(!channels.stdout.includes(upstream.token));
+    } finally {
+      await upstream.stop();
+    }
   });
 });
