@@ -1,5 +1,5 @@
 // The console's frame: navigation, account picker, connection state and the current page.
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Shortcuts } from './components/Shortcuts.tsx';
 import { useAccountChoices } from './components/use-account-choices.ts';
 import { useStores } from './context.ts';
@@ -117,14 +117,33 @@ export function App() {
   const page = navigation((state) => state.page);
   const go = navigation((state) => state.go);
   const socket = connection((state) => state.socket);
+  // Under the narrow breakpoint (styles.css) the page links are a menu behind a button; any page change closes it.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [page]);
   useEffect(() => {
     document.title = `${t(PAGE_TITLES[page])} · Gatehouse`;
   }, [page, t]);
   return (
     <div className="app">
-      <nav className="sidebar" aria-label={t('navigation')}>
+      <nav
+        className="sidebar"
+        aria-label={t('navigation')}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape' && menuOpen) setMenuOpen(false);
+        }}
+      >
         <div className="brand">Gatehouse</div>
-        <ul>
+        <button
+          type="button"
+          className="button menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="nav-links"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          <span aria-hidden="true">☰ </span>
+          {t('menu')}
+        </button>
+        <ul id="nav-links" className={menuOpen ? 'open' : undefined}>
           {PAGES.map((name) => (
             <li key={name}>
               <a
@@ -134,6 +153,7 @@ export function App() {
                 onClick={(event) => {
                   event.preventDefault();
                   go(name);
+                  setMenuOpen(false);
                 }}
               >
                 {t(PAGE_TITLES[name])}

@@ -1,6 +1,7 @@
 // English texts of the console; every other language must translate each key.
 export const en = {
   // frame
+  menu: 'Menu',
   navigation: 'Navigation',
   navOverview: 'Overview',
   navAssets: 'Assets',

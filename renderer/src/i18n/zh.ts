@@ -2,6 +2,7 @@
 import type { MessageKey } from './en.ts';
 
 export const zh: Record<MessageKey, string> = {
+  menu: '菜单',
   navigation: '导航',
   navOverview: '概览',
   navAssets: '素材',

@@ -85,45 +85,47 @@ export function AssetTable() {
         <EmptyState title={filtered ? t('noMatchTitle') : t('noAssetsTitle')}>{filtered ? t('noMatchBody') : t('noAssetsBody')}</EmptyState>
       )}
       {page && page.items.length > 0 && (
-        <table className="table" aria-label={t('assets')}>
-          <thead>
-            <tr>
-              <th>{t('name')}</th>
-              <th>{t('assetType')}</th>
-              <th>{t('status')}</th>
-              <th>{t('reviewer')}</th>
-              <th>{t('updated')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.items.map((asset) => (
-              <tr
-                key={asset.asset_id}
-                data-asset-id={asset.asset_id}
-                className={asset.asset_id === selectedId ? 'selected' : undefined}
-                onClick={() => assets.getState().select(asset)}
-              >
-                <td>
-                  <button className="linkish" onClick={() => assets.getState().select(asset)}>
-                    {asset.name || asset.url}
-                  </button>
-                  {asset.refresh_error && (
-                    <span className="warn-text" title={asset.refresh_error}>
-                      {' '}
-                      ⚠
-                    </span>
-                  )}
-                </td>
-                <td>{asset.asset_type}</td>
-                <td>
-                  <StatusBadge status={asset.status} />
-                </td>
-                <td className="muted small">{asset.reviewer ?? '—'}</td>
-                <td>{formatTime(language, Date.parse(asset.updated_at))}</td>
+        <div className="table-scroll">
+          <table className="table" aria-label={t('assets')}>
+            <thead>
+              <tr>
+                <th>{t('name')}</th>
+                <th>{t('assetType')}</th>
+                <th>{t('status')}</th>
+                <th>{t('reviewer')}</th>
+                <th>{t('updated')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {page.items.map((asset) => (
+                <tr
+                  key={asset.asset_id}
+                  data-asset-id={asset.asset_id}
+                  className={asset.asset_id === selectedId ? 'selected' : undefined}
+                  onClick={() => assets.getState().select(asset)}
+                >
+                  <td>
+                    <button className="linkish" onClick={() => assets.getState().select(asset)}>
+                      {asset.name || asset.url}
+                    </button>
+                    {asset.refresh_error && (
+                      <span className="warn-text" title={asset.refresh_error}>
+                        {' '}
+                        ⚠
+                      </span>
+                    )}
+                  </td>
+                  <td>{asset.asset_type}</td>
+                  <td>
+                    <StatusBadge status={asset.status} />
+                  </td>
+                  <td className="muted small">{asset.reviewer ?? '—'}</td>
+                  <td>{formatTime(language, Date.parse(asset.updated_at))}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {page && (
         <Pager

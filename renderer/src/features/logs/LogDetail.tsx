@@ -25,10 +25,17 @@ export function LogDetail() {
   const baseUrl = connection((state) => state.connection?.gatewayUrl ?? '');
   const [side, setSide] = useState<(typeof SIDES)[number]>('response');
   const panel = useRef<HTMLDivElement>(null);
-  // An opened call is brought into view (below the table in one column), and Escape closes it.
+  const loaded = entry !== null;
+  // An opened call is brought into view once it has loaded (below the table in one column): its top at the window's top, so
+  // the details show, not only the heading a still-empty panel had.
+  useEffect(() => {
+    const box = panel.current?.getBoundingClientRect();
+    if (detailId !== null && loaded && box && (box.top < 0 || box.bottom > window.innerHeight))
+      panel.current?.scrollIntoView({ block: 'start' });
+  }, [detailId, loaded]);
+  // Escape closes an opened call.
   useEffect(() => {
     if (detailId === null) return;
-    panel.current?.scrollIntoView({ block: 'nearest' });
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') journal.getState().close();
     };

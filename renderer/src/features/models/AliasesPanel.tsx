@@ -84,48 +84,50 @@ export function AliasesPanel() {
           {Object.keys(saved).length === 0 ? (
             <p className="muted">{t('aliasesNone')}</p>
           ) : (
-            <table className="table alias-table">
-              <thead>
-                <tr>
-                  <th scope="col">{t('aliasName')}</th>
-                  <th scope="col">{t('aliasTarget')}</th>
-                  <th scope="col" />
-                </tr>
-              </thead>
-              <tbody>
-                {Object.entries(saved).map(([name, target]) =>
-                  editing === name ? (
-                    <tr key={name}>
-                      <td colSpan={3}>
-                        <AliasForm targets={targets} editing={{ name, target }} onDone={() => setEditing(null)} />
-                      </td>
-                    </tr>
-                  ) : (
-                    <tr key={name} data-testid="alias-row">
-                      <td>
-                        <code>{name}</code>
-                      </td>
-                      <td>
-                        <code>{target}</code>
-                      </td>
-                      <td className="row">
-                        <Button onClick={() => setEditing(name)} label={t('aliasEditOf', { name })}>
-                          {t('aliasEdit')}
-                        </Button>
-                        <Button
-                          kind="danger"
-                          busy={saving}
-                          onClick={() => void store.getState().remove(name)}
-                          label={t('aliasRemoveOf', { name })}
-                        >
-                          {t('aliasRemove')}
-                        </Button>
-                      </td>
-                    </tr>
-                  ),
-                )}
-              </tbody>
-            </table>
+            <div className="table-scroll">
+              <table className="table alias-table">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('aliasName')}</th>
+                    <th scope="col">{t('aliasTarget')}</th>
+                    <th scope="col" />
+                  </tr>
+                </thead>
+                <tbody>
+                  {Object.entries(saved).map(([name, target]) =>
+                    editing === name ? (
+                      <tr key={name}>
+                        <td colSpan={3}>
+                          <AliasForm targets={targets} editing={{ name, target }} onDone={() => setEditing(null)} />
+                        </td>
+                      </tr>
+                    ) : (
+                      <tr key={name} data-testid="alias-row">
+                        <td>
+                          <code>{name}</code>
+                        </td>
+                        <td>
+                          <code>{target}</code>
+                        </td>
+                        <td className="row">
+                          <Button onClick={() => setEditing(name)} label={t('aliasEditOf', { name })}>
+                            {t('aliasEdit')}
+                          </Button>
+                          <Button
+                            kind="danger"
+                            busy={saving}
+                            onClick={() => void store.getState().remove(name)}
+                            label={t('aliasRemoveOf', { name })}
+                          >
+                            {t('aliasRemove')}
+                          </Button>
+                        </td>
+                      </tr>
+                    ),
+                  )}
+                </tbody>
+              </table>
+            </div>
           )}
           {editing === null && <AliasForm targets={targets} editing={null} onDone={() => undefined} />}
           {waits && (

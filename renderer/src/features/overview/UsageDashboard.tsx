@@ -25,37 +25,39 @@ function Breakdown(props: { title: string; rows: UsageRow[]; testId: string }) {
       {props.rows.length === 0 ? (
         <p className="muted">{t('usageNoCalls')}</p>
       ) : (
-        <table className="table" data-testid={props.testId}>
-          <thead>
-            <tr>
-              <th scope="col">{t('usageName')}</th>
-              <th scope="col">{t('usageRequests')}</th>
-              <th scope="col">{t('usageErrors')}</th>
-              <th scope="col">{t('usageTokens')}</th>
-              <th scope="col">{t('usageSpend')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.rows.map((row) => (
-              <tr key={row.key}>
-                <td>
-                  <code>{row.label || t('usageNoModel')}</code>
-                </td>
-                <td>{count(row.calls)}</td>
-                <td className={row.errors > 0 ? 'danger-text' : undefined}>{count(row.errors)}</td>
-                <td>{count(row.inputTokens + row.outputTokens)}</td>
-                <td>
-                  <span
-                    className="spend-bar"
-                    style={{ width: `${top === 0 ? 0 : Math.round((row.spend / top) * 60)}px` }}
-                    aria-hidden="true"
-                  />
-                  {formatUsd(row.spend, SPEND_DECIMALS)}
-                </td>
+        <div className="table-scroll">
+          <table className="table" data-testid={props.testId}>
+            <thead>
+              <tr>
+                <th scope="col">{t('usageName')}</th>
+                <th scope="col">{t('usageRequests')}</th>
+                <th scope="col">{t('usageErrors')}</th>
+                <th scope="col">{t('usageTokens')}</th>
+                <th scope="col">{t('usageSpend')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {props.rows.map((row) => (
+                <tr key={row.key}>
+                  <td>
+                    <code title={row.label}>{row.label || t('usageNoModel')}</code>
+                  </td>
+                  <td>{count(row.calls)}</td>
+                  <td className={row.errors > 0 ? 'danger-text' : undefined}>{count(row.errors)}</td>
+                  <td>{count(row.inputTokens + row.outputTokens)}</td>
+                  <td>
+                    <span
+                      className="spend-bar"
+                      style={{ width: `${top === 0 ? 0 : Math.round((row.spend / top) * 60)}px` }}
+                      aria-hidden="true"
+                    />
+                    {formatUsd(row.spend, SPEND_DECIMALS)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </div>
   );

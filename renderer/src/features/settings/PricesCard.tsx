@@ -81,46 +81,50 @@ export function PricesCard() {
       <p className="muted small">{t('pricesNote')}</p>
       <ErrorNote message={error} onRetry={() => void load()} />
       {rows && (
-        <table className="table prices-table">
-          <thead>
-            <tr>
-              <th>{t('model')}</th>
-              <th className="number">{t('priceInput')}</th>
-              <th className="number">{t('priceOutput')}</th>
-              <th>{t('priceSource')}</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.model} data-model={row.model}>
-                <td>
-                  <code>{row.model === DEFAULT_PRICE_MODEL ? t('priceDefaultRow') : row.model}</code>
-                </td>
-                <td className="number">{formatPrice(row.input_per_mtok)}</td>
-                <td className="number">
-                  {formatPrice(row.output_per_mtok)}
-                  {row.per_call > 0 && <span className="muted small"> {t('priceRowPerCall', { amount: formatPrice(row.per_call) })}</span>}
-                </td>
-                <td className="muted small">{row.source === 'owner' ? t('priceByOwner') : t('priceDocumented')}</td>
-                <td className="actions">
-                  <Button onClick={() => edit(row)} label={t('priceEdit', { model: row.model })}>
-                    {t('edit')}
-                  </Button>
-                  {row.source === 'owner' && (
-                    <Button
-                      busy={resetting === row.model}
-                      onClick={() => void reset(row.model)}
-                      label={t('priceReset', { model: row.model })}
-                    >
-                      {t('reset')}
-                    </Button>
-                  )}
-                </td>
+        <div className="table-scroll">
+          <table className="table prices-table">
+            <thead>
+              <tr>
+                <th>{t('model')}</th>
+                <th className="number">{t('priceInput')}</th>
+                <th className="number">{t('priceOutput')}</th>
+                <th>{t('priceSource')}</th>
+                <th />
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.model} data-model={row.model}>
+                  <td>
+                    <code title={row.model}>{row.model === DEFAULT_PRICE_MODEL ? t('priceDefaultRow') : row.model}</code>
+                  </td>
+                  <td className="number">{formatPrice(row.input_per_mtok)}</td>
+                  <td className="number">
+                    {formatPrice(row.output_per_mtok)}
+                    {row.per_call > 0 && (
+                      <span className="muted small"> {t('priceRowPerCall', { amount: formatPrice(row.per_call) })}</span>
+                    )}
+                  </td>
+                  <td className="muted small">{row.source === 'owner' ? t('priceByOwner') : t('priceDocumented')}</td>
+                  <td className="actions">
+                    <Button onClick={() => edit(row)} label={t('priceEdit', { model: row.model })}>
+                      {t('edit')}
+                    </Button>
+                    {row.source === 'owner' && (
+                      <Button
+                        busy={resetting === row.model}
+                        onClick={() => void reset(row.model)}
+                        label={t('priceReset', { model: row.model })}
+                      >
+                        {t('reset')}
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <form onSubmit={(event) => void submit(event)} noValidate aria-label={t('priceSet')}>
         <Field label={t('model')} error={fieldError('model')} hint={t('priceModelHint')}>

@@ -97,26 +97,28 @@ function ServerSettings() {
   return (
     <Panel title={t('thisRun')}>
       <p className="muted">{host === 'electron' ? t('settingsDesktopNote') : t('settingsCliNote')}</p>
-      <table className="table">
-        <thead>
-          <tr>
-            <th>{t('setting')}</th>
-            <th>{t('current')}</th>
-            <th>{t('howToChange')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.label}>
-              <td>{t(row.label)}</td>
-              <td>
-                <code>{row.value}</code>
-              </td>
-              <td className="muted small">{row.flag}</td>
+      <div className="table-scroll">
+        <table className="table">
+          <thead>
+            <tr>
+              <th>{t('setting')}</th>
+              <th>{t('current')}</th>
+              <th>{t('howToChange')}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.label}>
+                <td>{t(row.label)}</td>
+                <td>
+                  <code title={row.value}>{row.value}</code>
+                </td>
+                <td className="muted small">{row.flag}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <div className="row">
         <Button busy={scanning} onClick={() => void scan()}>
           {scanning ? t('scanning') : t('scanNow')}

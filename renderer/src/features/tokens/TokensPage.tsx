@@ -137,24 +137,26 @@ export function TokensPage() {
         {loading && !list && <Progress label={t('loading')} />}
         {list && list.length === 0 && <EmptyState title={t('noTokensTitle')}>{t('noTokensBody')}</EmptyState>}
         {list && list.length > 0 && (
-          <table className="table" aria-label={t('tokens')}>
-            <thead>
-              <tr>
-                <th>{t('tokenName')}</th>
-                <th>{t('secret')}</th>
-                <th>{t('state')}</th>
-                <th>{t('expires')}</th>
-                <th>{t('lastUsed')}</th>
-                <th>{t('usage')}</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((token) => (
-                <TokenRow key={token.token_id} token={token} />
-              ))}
-            </tbody>
-          </table>
+          <div className="table-scroll">
+            <table className="table" aria-label={t('tokens')}>
+              <thead>
+                <tr>
+                  <th>{t('tokenName')}</th>
+                  <th>{t('secret')}</th>
+                  <th>{t('state')}</th>
+                  <th>{t('expires')}</th>
+                  <th>{t('lastUsed')}</th>
+                  <th>{t('usage')}</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((token) => (
+                  <TokenRow key={token.token_id} token={token} />
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </Panel>
     </div>
