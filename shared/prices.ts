@@ -41,8 +41,3 @@ export interface PriceInput {
   output_per_mtok: number;
   per_call?: number;
 }
-
-/** `1.5` → `USD 1.5000`: money with its unit and fixed decimals. */
-export function formatPrice(amount: number): string {
-  return `${PRICE_CURRENCY} ${amount.toFixed(PRICE_DECIMALS)}`;
-}

@@ -1,7 +1,8 @@
 // `gatehouse price list|set|reset`: the owner's price table of a data dir (per model, USD per million tokens), also while a server runs on it.
 import { GatewayError, openPriceAdmin, readPriceInput, type PriceAdmin } from '../gateway/index.ts';
 import { parse, UsageError } from '../gateway/options/serve-options.ts';
-import { formatPrice, type PriceRow } from '../../shared/prices.ts';
+import { formatMoney } from '../../shared/money.ts';
+import type { PriceRow } from '../../shared/prices.ts';
 import { defaultDataDir } from './paths.ts';
 import type { Output } from './serve.ts';
 
@@ -90,14 +91,14 @@ function describe(row: PriceRow): string {
       ? `no price of its own: charged as ${row.charged_as}`
       : row.source === 'owner'
         ? row.documented
-          ? `set by the owner (documented: ${formatPrice(row.documented.input_per_mtok)} / ${formatPrice(row.documented.output_per_mtok)})`
+          ? `set by the owner (documented: ${formatMoney(row.documented.input_per_mtok)} / ${formatMoney(row.documented.output_per_mtok)})`
           : 'set by the owner'
         : 'documented default';
   return [
     row.model,
-    `input ${formatPrice(row.input_per_mtok)} per 1M tokens`,
-    `output ${formatPrice(row.output_per_mtok)} per 1M tokens`,
-    ...(row.per_call > 0 ? [`per call ${formatPrice(row.per_call)}`] : []),
+    `input ${formatMoney(row.input_per_mtok)} per 1M tokens`,
+    `output ${formatMoney(row.output_per_mtok)} per 1M tokens`,
+    ...(row.per_call > 0 ? [`per call ${formatMoney(row.per_call)}`] : []),
     origin,
   ].join('\t');
 }

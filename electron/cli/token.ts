@@ -11,6 +11,7 @@ import {
   type TokenAdmin,
   type TokenSummary,
 } from '../gateway/index.ts';
+import { formatMoney } from '../../shared/money.ts';
 import { parse, UsageError } from '../gateway/options/serve-options.ts';
 import { defaultDataDir } from './paths.ts';
 import type { Output } from './serve.ts';
@@ -91,6 +92,6 @@ async function create(
 function describe(row: TokenSummary): string {
   const state = row.revoked_at !== null ? 'revoked' : 'active';
   const expires = row.expires_at === null ? 'never expires' : `expires ${rfc3339(row.expires_at)}`;
-  const quota = row.quota === null ? 'no quota' : `quota ${row.quota} (used ${row.used})`;
+  const quota = row.quota === null ? 'no quota' : `quota ${formatMoney(row.quota)} (used ${formatMoney(row.used)})`;
   return `${row.token_id}\t${row.account}\t${row.name}\t${row.hint}\t${state}\t${expires}\t${quota}`;
 }

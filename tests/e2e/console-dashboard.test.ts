@@ -57,7 +57,7 @@ describe('usage dashboard, connect, models and shortcuts', { skip }, () => {
     const usage = page.getByRole('region', { name: 'Usage' });
     await usage.getByTestId('usage-requests').getByText('3').waitFor();
     assert.match((await usage.getByTestId('usage-errors').textContent()) ?? '', /^1 \(33\.3 %\)$/);
-    assert.match((await usage.getByTestId('usage-spend').textContent()) ?? '', /^0\.\d{4} USD$/);
+    assert.match((await usage.getByTestId('usage-spend').textContent()) ?? '', /^0\.\d{4,6} USD$/);
     const byModel = usage.getByTestId('usage-by-model');
     const chatRow = byModel.getByRole('row').filter({ hasText: /^sim-chat\d/ });
     assert.deepEqual(
@@ -124,11 +124,11 @@ describe('usage dashboard, connect, models and shortcuts', { skip }, () => {
     await go('m');
     await page.getByRole('heading', { level: 1, name: 'Models' }).waitFor();
     const row = (id: string) => page.getByTestId('model-row').filter({ has: page.locator('code', { hasText: new RegExp(`^${id}$`) }) });
-    await row('sim-chat').getByText('1.00 USD per 1M input tokens · 3.00 USD per 1M output tokens').waitFor();
+    await row('sim-chat').getByText('1.0000 USD per 1M input tokens · 3.0000 USD per 1M output tokens').waitFor();
     await row('sim-chat').getByText('Simulator').waitFor();
     await row('team-chat').getByText('alias of sim-chat').waitFor();
     await row('sim-image')
-      .getByText(/per image: 0\.016 USD/)
+      .getByText(/per image: 0\.0160 USD/)
       .waitFor();
     // `/` focuses the search field.
     await page.locator('body').click();

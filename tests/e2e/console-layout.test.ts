@@ -12,7 +12,7 @@ const skip = browserSkipReason();
 if (skip) console.log(`# skipping the console layout e2e tests: ${skip}`);
 
 const WIDTHS = [390, 800, 1024, 1280] as const;
-/** Under this width the navigation is a menu behind a button (the console's breakpoint). */
+/** From this width on the navigation is a sidebar; under it, a menu behind a button (the console’s breakpoint). */
 const NARROW = 800;
 const PAGES = ['overview', 'connect', 'models', 'assets', 'tasks3d', 'playground', 'tokens', 'channels', 'fixtures', 'logs', 'settings'];
 /** Ids and names long enough to show whether a narrow table wraps them one character a line. */
@@ -140,7 +140,7 @@ describe('console layout at every width', { skip }, () => {
     await tokensLink.waitFor();
     await page.keyboard.press('Escape');
     await tokensLink.waitFor({ state: 'hidden' });
-    await page.setViewportSize({ width: NARROW + 1, height: 800 });
+    await page.setViewportSize({ width: NARROW, height: 800 });
     await tokensLink.waitFor();
     assert.equal(await menu.isVisible(), false, 'a wider window shows the navigation itself, with no menu button');
   });
@@ -202,6 +202,27 @@ describe('console layout at every width', { skip }, () => {
       assert.ok(top > -1 && top < 700, `the details start inside the window at ${width} px (top ${top})`);
       assert.ok(bottom - top > 250, `at least 250 px of the details show at ${width} px (${bottom - top} px)`);
       await page.getByRole('button', { name: 'Close', exact: true }).click();
+    }
+  });
+
+  test('money is written one way on every page that shows some: the amount with 4 to 6 decimals, then USD', async () => {
+    await prefs('en', 'light');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const ready: Record<string, string> = {
+      overview: '[data-testid="usage-spend"]',
+      logs: '.log-table tbody tr',
+      tokens: 'table[aria-label="Tokens"] tbody tr',
+      models: '[data-testid="model-row"]',
+      settings: '.prices-table tbody tr',
+    };
+    for (const [name, selector] of Object.entries(ready)) {
+      await show(name);
+      await page.locator(selector).first().waitFor();
+      const text = (await page.evaluate('document.body.innerText')) as string;
+      const amounts = text.match(/\d[\d.,]*\s*USD|USD\s*\d[\d.,]*/g) ?? [];
+      assert.ok(amounts.length > 0, `the ${name} page shows money`);
+      for (const amount of amounts) assert.match(amount, /^\d+\.\d{4,6} USD$/, `on the ${name} page`);
+      for (const cost of text.match(/cost \S+(?: \S+)?/g) ?? []) assert.match(cost, /^cost \d+\.\d{4,6} USD$/, `on the ${name} page`);
     }
   });
 });

@@ -49,7 +49,7 @@ describe('relay settings in the console', { skip }, () => {
   test('a price set on the Prices card is shown with its unit and charged from the next call; Reset brings the documented price back', async () => {
     const card = page.getByRole('region', { name: 'Prices' });
     const row = card.locator('tr[data-model="sim-echo"]');
-    await row.getByText('USD 0.1000').first().waitFor();
+    await row.getByText('0.1000 USD').first().waitFor();
     const form = card.getByRole('form', { name: 'Set price' });
     await form.getByLabel('Model').fill('sim-echo');
     await form.getByLabel('Input per 1M tokens').fill('cheap');
@@ -61,7 +61,7 @@ describe('relay settings in the console', { skip }, () => {
     await form.getByText(/input_per_mtok must be a number of USD from 0 to 1000000/).waitFor();
     await form.getByLabel('Input per 1M tokens').fill('2.5');
     await form.getByRole('button', { name: 'Set price' }).click();
-    await row.getByText('USD 2.5000').waitFor();
+    await row.getByText('2.5000 USD').waitFor();
     await row.getByText('set by you').waitFor();
     await screenshot(page, 'settings-prices');
 
@@ -80,7 +80,7 @@ describe('relay settings in the console', { skip }, () => {
 
     await row.getByRole('button', { name: 'Reset the price of sim-echo' }).click();
     await row.getByText('documented default').waitFor();
-    await row.getByText('USD 0.1000').first().waitFor();
+    await row.getByText('0.1000 USD').first().waitFor();
   });
 
   test('unrouted models set to reject on the Settings page: saved alone, waiting for a restart, and used by the next start', async () => {

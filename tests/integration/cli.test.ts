@@ -68,7 +68,7 @@ describe('gatehouse CLI', () => {
       assert.equal(listed.lines.length, 1);
       const [tokenId, account, name, hint, state, , quota] = listed.lines[0]!.split('\t');
       assert.match(tokenId!, /^tok_/);
-      assert.deepEqual([account, name, state, quota], ['ci-bot', 'ci', 'active', 'quota 2.5 (used 0)']);
+      assert.deepEqual([account, name, state, quota], ['ci-bot', 'ci', 'active', 'quota 2.5000 USD (used 0.0000 USD)']);
       assert.equal(listed.stdout.includes(secret), false, 'list never shows the secret');
       assert.ok(secret.startsWith(hint!.split('…')[0]!) && secret.endsWith(hint!.split('…')[1]!));
 

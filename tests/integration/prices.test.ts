@@ -112,7 +112,7 @@ describe('the price table', () => {
     const price = (...args: string[]) => runCliAsync(['price', ...args, '--data-dir', front.dataDir]);
     const set = await price('set', 'my-gpt', '--input-per-mtok', '3', '--output-per-mtok', '12.5');
     assert.equal(set.code, 0, set.stderr);
-    assert.match(set.stdout, /^my-gpt\tinput USD 3\.0000 per 1M tokens\toutput USD 12\.5000 per 1M tokens\tset by the owner$/m);
+    assert.match(set.stdout, /^my-gpt\tinput 3\.0000 USD per 1M tokens\toutput 12\.5000 USD per 1M tokens\tset by the owner$/m);
     await chat('my-gpt');
     assert.equal(lastCharge().amount_micros, expected(3, 12.5));
 

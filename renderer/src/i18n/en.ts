@@ -140,7 +140,7 @@ export const en = {
   tokenName: 'Name',
   expiresOptional: 'Expires (optional)',
   quotaOptional: 'Quota (optional)',
-  quotaHint: 'Spending limit in currency units; empty means unlimited.',
+  quotaHint: 'Spending limit in USD; empty means unlimited.',
   quotaInvalid: 'Quota must be a number such as 5 or 2.50.',
   secretOnceTitle: 'Copy this secret now — it is shown only once:',
   secretKept: 'A copy is kept ({where}), so "Reveal" can show it again later.',

@@ -135,7 +135,7 @@ export const zh: Record<MessageKey, string> = {
   tokenName: '名称',
   expiresOptional: '过期时间（可选）',
   quotaOptional: '额度（可选）',
-  quotaHint: '消费上限（货币单位）；留空表示不限。',
+  quotaHint: '消费上限（美元，USD）；留空表示不限。',
   quotaInvalid: '额度必须是数字，例如 5 或 2.50。',
   secretOnceTitle: '请立即复制该密钥——它只显示这一次：',
   secretKept: '已保存一份副本（{where}），之后可通过“显示”再次查看。',

@@ -1,7 +1,7 @@
 // Unit tests of the console's small pure helpers: server texts in Chinese, shortcut keys, money, and the setups' token handling.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatUsd } from '../../../renderer/src/components/money.ts';
+import { formatMoney } from '../../../shared/money.ts';
 import { isTyping, shortcutOf } from '../../../renderer/src/components/shortcuts.ts';
 import { setupText, SETUP_KINDS } from '../../../renderer/src/features/connect/setups.ts';
 import { en } from '../../../renderer/src/i18n/en.ts';
@@ -26,9 +26,13 @@ test('g then a key opens a page; other keys do their one thing; typing in a fiel
   assert.equal(isTyping({ target: null, ctrlKey: true, metaKey: false, altKey: false }), true);
 });
 
-test('money has its unit and a fixed number of decimals', () => {
-  assert.equal(formatUsd(1.5), '1.50 USD');
-  assert.equal(formatUsd(0.00018, 4), '0.0002 USD');
+test('money has its unit after the amount, with 4 decimals, up to 6 when a smaller part was charged', () => {
+  assert.equal(formatMoney(1.5), '1.5000 USD');
+  assert.equal(formatMoney(0), '0.0000 USD');
+  assert.equal(formatMoney(0.00018), '0.00018 USD');
+  assert.equal(formatMoney(0.000061), '0.000061 USD');
+  assert.equal(formatMoney(0.0000004), '0.0000 USD');
+  assert.equal(formatMoney(1_000_000), '1000000.0000 USD');
 });
 
 test('every setup names the base URL; without a secret none carries a token, with one each carries it', () => {

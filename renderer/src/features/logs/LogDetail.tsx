@@ -1,5 +1,6 @@
 // One recorded call in full: summary, error, stream timing, request and response side by side as tabs, and its replay as curl.
 import { useEffect, useRef, useState } from 'react';
+import { formatMoney } from '../../../../shared/money.ts';
 import { useStores } from '../../context.ts';
 import { formatTime, useT } from '../../i18n/index.ts';
 import { Button, CopyButton, EmptyState, ErrorNote, Fact, Panel, Progress, Tabs } from '../../components/ui.tsx';
@@ -97,7 +98,7 @@ export function LogDetail() {
               {entry.usage && (
                 <Fact label={t('logUsage')} testId="log-usage">
                   {t('logTokens', { input: entry.usage.inputTokens, output: entry.usage.outputTokens })} ·{' '}
-                  {t('logCost', { cost: entry.usage.cost.toFixed(6) })}
+                  {t('logCost', { cost: formatMoney(entry.usage.cost) })}
                 </Fact>
               )}
               {entry.notes && entry.notes.length > 0 && (

@@ -1,5 +1,6 @@
 // The journal's newest-first table: one row per API call, live as calls arrive, paged, with a note of calls not yet shown.
 import type { JournalSummary } from '../../../../shared/journal.ts';
+import { formatMoney } from '../../../../shared/money.ts';
 import { useStores } from '../../context.ts';
 import { formatClock, formatTime, useT } from '../../i18n/index.ts';
 import { Button, EmptyState, ErrorNote, Pager, Panel, Progress } from '../../components/ui.tsx';
@@ -21,7 +22,7 @@ function CallFigures(props: { entry: JournalSummary }) {
   if (entry.token) parts.push(t('logTokenName', { name: entry.token }));
   if (entry.usage) {
     parts.push(t('logTokens', { input: entry.usage.inputTokens, output: entry.usage.outputTokens }));
-    parts.push(t('logCost', { cost: entry.usage.cost.toFixed(6) }));
+    parts.push(t('logCost', { cost: formatMoney(entry.usage.cost) }));
   }
   if (entry.stream && entry.firstOutputMs !== null && entry.firstOutputMs !== undefined)
     parts.push(t('logFirstOutput', { seconds: (entry.firstOutputMs / 1000).toFixed(3) }));

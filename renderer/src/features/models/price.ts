@@ -1,24 +1,24 @@
 // The price of a model as one line of text, in the console's language.
 import type { ModelPrice } from '../../../../shared/models.ts';
-import { formatUsd } from '../../components/money.ts';
+import { formatMoney } from '../../../../shared/money.ts';
 import type { MessageKey, MessageVars } from '../../i18n/index.ts';
 
 /** The price line of `price`, with amounts in USD at fixed decimals. */
 export function priceText(price: ModelPrice, t: (key: MessageKey, vars?: MessageVars) => string): string {
   switch (price.kind) {
     case 'tokens': {
-      const text = t('pricePerMillion', { input: formatUsd(price.inputPerMillion), output: formatUsd(price.outputPerMillion) });
-      return price.perCall > 0 ? `${text} · ${t('pricePerCall', { amount: formatUsd(price.perCall) })}` : text;
+      const text = t('pricePerMillion', { input: formatMoney(price.inputPerMillion), output: formatMoney(price.outputPerMillion) });
+      return price.perCall > 0 ? `${text} · ${t('pricePerCall', { amount: formatMoney(price.perCall) })}` : text;
     }
     case 'image':
       return t('pricePerImage', {
-        small: formatUsd(price.small, 3),
-        standard: formatUsd(price.standard, 3),
-        large: formatUsd(price.large, 3),
+        small: formatMoney(price.small),
+        standard: formatMoney(price.standard),
+        large: formatMoney(price.large),
       });
     case 'speech':
-      return t('pricePerMillionCharacters', { amount: formatUsd(price.perMillionCharacters) });
+      return t('pricePerMillionCharacters', { amount: formatMoney(price.perMillionCharacters) });
     case 'transcription':
-      return t('pricePerMinute', { amount: formatUsd(price.perMinute, 3) });
+      return t('pricePerMinute', { amount: formatMoney(price.perMinute) });
   }
 }

@@ -2,12 +2,10 @@
 import { useEffect } from 'react';
 import { LATENCY_BOUNDS_MS, USAGE_RANGES, type UsageRow, type UsageStats } from '../../../../shared/usage-stats.ts';
 import { BarChart } from '../../components/BarChart.tsx';
-import { formatUsd } from '../../components/money.ts';
+import { formatMoney } from '../../../../shared/money.ts';
 import { Button, ErrorNote, Fact, Panel, Tabs } from '../../components/ui.tsx';
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
-
-const SPEND_DECIMALS = 4;
 
 function useCount() {
   const language = useStores().prefs((state) => state.language);
@@ -51,7 +49,7 @@ function Breakdown(props: { title: string; rows: UsageRow[]; testId: string }) {
                       style={{ width: `${top === 0 ? 0 : Math.round((row.spend / top) * 60)}px` }}
                       aria-hidden="true"
                     />
-                    {formatUsd(row.spend, SPEND_DECIMALS)}
+                    {formatMoney(row.spend)}
                   </td>
                 </tr>
               ))}
@@ -100,9 +98,9 @@ function Charts(props: { stats: UsageStats }) {
         <div>
           <h3>{t('usageSpendPerDay')}</h3>
           <BarChart
-            label={t('usageSpendChart', { spend: formatUsd(props.stats.totals.spend, SPEND_DECIMALS) })}
+            label={t('usageSpendChart', { spend: formatMoney(props.stats.totals.spend) })}
             labels={labels}
-            format={(value) => formatUsd(value, SPEND_DECIMALS)}
+            format={formatMoney}
             series={[{ name: t('usageSpend'), values: days.map((day) => day.spend), className: 'bar-spend' }]}
           />
         </div>
@@ -172,7 +170,7 @@ export function UsageDashboard() {
               {t('usageTokensInOut', { input: count(totals.inputTokens), output: count(totals.outputTokens) })}
             </Fact>
             <Fact label={t('usageSpend')} testId="usage-spend">
-              {formatUsd(totals.spend, SPEND_DECIMALS)}
+              {formatMoney(totals.spend)}
             </Fact>
           </dl>
           {totals.calls === 0 && <p className="muted">{t('usageEmpty')}</p>}

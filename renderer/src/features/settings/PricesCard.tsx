@@ -1,6 +1,7 @@
 // The Settings page's Prices card: the owner's price table per model (USD per million tokens), set or reset a model's price.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { DEFAULT_PRICE_MODEL, formatPrice, type PriceRow } from '../../../../shared/prices.ts';
+import { formatMoney } from '../../../../shared/money.ts';
+import { DEFAULT_PRICE_MODEL, type PriceRow } from '../../../../shared/prices.ts';
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, ErrorNote, Field, Panel } from '../../components/ui.tsx';
@@ -98,11 +99,11 @@ export function PricesCard() {
                   <td>
                     <code title={row.model}>{row.model === DEFAULT_PRICE_MODEL ? t('priceDefaultRow') : row.model}</code>
                   </td>
-                  <td className="number">{formatPrice(row.input_per_mtok)}</td>
+                  <td className="number">{formatMoney(row.input_per_mtok)}</td>
                   <td className="number">
-                    {formatPrice(row.output_per_mtok)}
+                    {formatMoney(row.output_per_mtok)}
                     {row.per_call > 0 && (
-                      <span className="muted small"> {t('priceRowPerCall', { amount: formatPrice(row.per_call) })}</span>
+                      <span className="muted small"> {t('priceRowPerCall', { amount: formatMoney(row.per_call) })}</span>
                     )}
                   </td>
                   <td className="muted small">{row.source === 'owner' ? t('priceByOwner') : t('priceDocumented')}</td>

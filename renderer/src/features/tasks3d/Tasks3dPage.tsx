@@ -5,7 +5,7 @@ import { FIELD_LIMITS } from '../../../../shared/field-limits.ts';
 import type { AdminTask3d } from '../../../../shared/tasks3d.ts';
 import { useStores } from '../../context.ts';
 import { taskStatusName } from './status-names.ts';
-import { formatUsd } from '../../components/money.ts';
+import { formatMoney } from '../../../../shared/money.ts';
 import { useServerText } from '../../i18n/server-texts.ts';
 import { formatTime, useT } from '../../i18n/index.ts';
 import { Button, EmptyState, ErrorNote, Field, Pager, Panel, Progress } from '../../components/ui.tsx';
@@ -83,7 +83,7 @@ function TaskCard(props: { task: AdminTask3d }) {
         </p>
       )}
       {task.status === 'SUCCESS' && task.files.length > 0 && <FileLinks files={task.files} />}
-      {task.status === 'SUCCESS' && <p className="muted small">{t('taskAmount', { amount: formatUsd(Number(task.amount), 4) })}</p>}
+      {task.status === 'SUCCESS' && <p className="muted small">{t('taskAmount', { amount: formatMoney(Number(task.amount)) })}</p>}
     </article>
   );
 }

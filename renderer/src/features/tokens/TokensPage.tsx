@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { AdminToken } from '../../../../shared/admin-api.ts';
 import { useStores } from '../../context.ts';
-import { formatUsd } from '../../components/money.ts';
+import { formatMoney } from '../../../../shared/money.ts';
 import { formatTime, useT } from '../../i18n/index.ts';
 import { Button, CopyButton, EmptyState, ErrorNote, Panel, Progress } from '../../components/ui.tsx';
 import { CreateTokenForm } from './CreateTokenForm.tsx';
@@ -56,8 +56,8 @@ function TokenRow(props: { token: AdminToken }) {
         <td data-testid="token-last-used">{token.last_used_at === null ? t('neverUsed') : formatTime(language, token.last_used_at)}</td>
         <td>
           {token.quota === null
-            ? t('usedUnlimited', { used: formatUsd(token.used, 4) })
-            : t('usedOf', { used: formatUsd(token.used, 4), quota: formatUsd(token.quota, 2) })}
+            ? t('usedUnlimited', { used: formatMoney(token.used) })
+            : t('usedOf', { used: formatMoney(token.used), quota: formatMoney(token.quota) })}
         </td>
         <td className="actions">
           {token.revealable && !revealed && (
