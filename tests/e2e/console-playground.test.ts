@@ -160,6 +160,67 @@ describe('console pages on the public API', { skip }, () => {
     }
   });
 
+  /** The Playground in the OpenAI format with an empty conversation and a token chosen. */
+  const freshPlayground = async () => {
+    await open('Playground');
+    const useToken = page.getByRole('button', { name: 'Use a token of this account' });
+    const openai = page.locator('[role=tab]', { hasText: 'OpenAI' });
+    await page.locator('.playground-page, .page .empty').first().waitFor();
+    if (await useToken.isVisible()) await useToken.click();
+    await openai.click();
+    const clear = page.getByRole('button', { name: 'Clear' });
+    if (await clear.isEnabled()) await clear.click();
+  };
+
+  test('Enter sends the message; Shift+Enter and an Enter that ends an input method composition do not', async (t) => {
+    if (!(await needs(t, 'GET', '/v1/models', undefined))) return;
+    await freshPlayground();
+    const message = page.getByLabel('Message', { exact: true });
+    await message.click();
+    await page.keyboard.type('First line');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('second line');
+    assert.equal(await message.inputValue(), 'First line\nsecond line', 'Shift+Enter starts a new line');
+    assert.equal(await page.locator('.bubble.user').count(), 0, 'and sends nothing');
+    // An Enter that picks a word in an input method (Chinese, Japanese) is part of the composition: nothing is sent.
+    await message.dispatchEvent('keydown', { key: 'Enter', code: 'Enter', isComposing: true, bubbles: true });
+    assert.equal(await message.inputValue(), 'First line\nsecond line', 'an Enter during a composition leaves the text as it is');
+    assert.equal(await page.locator('.bubble.user').count(), 0);
+    await page.keyboard.press('Enter');
+    await page.locator('.bubble.user', { hasText: 'First line' }).waitFor();
+    assert.equal(await page.locator('.bubble.user').textContent(), 'First line\nsecond line');
+    assert.equal(await message.inputValue(), '', 'the sent text leaves the field');
+    await page.locator('.bubble.assistant', { hasText: /\S/ }).waitFor();
+  });
+
+  test('with the stream switch off a reply comes as one answer, and every reply shows its tokens, tokens per second and latency', async (t) => {
+    if (!(await needs(t, 'GET', '/v1/models', undefined))) return;
+    await freshPlayground();
+    const stats = /^(\d+) tokens · (\d+\.\d|—) tokens\/s · latency (\d+) ms$/;
+    await page.getByLabel('Message', { exact: true }).fill('A streamed hello.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByTestId('reply-stats').first().waitFor();
+    assert.match((await page.getByTestId('reply-stats').first().textContent())!, stats, 'a streamed reply has its measures');
+
+    const stream = page.getByLabel('Stream the reply');
+    assert.equal(await stream.isChecked(), true, 'replies stream by default');
+    await stream.uncheck();
+    await page.getByLabel('Message', { exact: true }).fill('One answer, please.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByTestId('reply-stats').nth(1).waitFor();
+    assert.equal(await page.locator('.bubble.assistant').count(), 2, 'one reply for one message');
+    assert.match((await page.getByTestId('raw-request').textContent())!, /"stream": false/);
+    await page.getByText('Response', { exact: true }).click();
+    const raw = (await page.getByTestId('raw-response').textContent())!;
+    assert.doesNotMatch(raw, /^data:/m, 'the answer is not an event stream');
+    assert.equal(JSON.parse(raw).object, 'chat.completion', 'it is one chat completion');
+    const measures = stats.exec((await page.getByTestId('reply-stats').nth(1).textContent())!);
+    assert.ok(measures, 'the unstreamed reply has its measures');
+    assert.equal(Number(measures[1]), JSON.parse(raw).usage.completion_tokens, 'its tokens are the answer’s output tokens');
+    await stream.check();
+    await screenshot(page, 'playground-stats');
+  });
+
   test('a 3D task shows its progress, then its files and a preview of the GLB', async (t) => {
     if (!(await needs(t, 'GET', '/v1/3d/generations/task_missing', undefined))) return;
     await open('3D tasks');

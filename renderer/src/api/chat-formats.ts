@@ -1,15 +1,17 @@
 // The playground's three wire formats: how a chat is sent (OpenAI, Anthropic, Gemini) and how each streamed event yields text.
 import type { SseMessage } from './sse.ts';
 import type { Fault } from '../../../shared/test-values.ts';
+import type { ReplyStats } from './reply-stats.ts';
 import { curlCommand } from './curl.ts';
 
 export const CHAT_FORMATS = ['openai', 'anthropic', 'gemini'] as const;
 export type ChatFormat = (typeof CHAT_FORMATS)[number];
 
-/** A turn of the playground conversation. */
+/** A turn of the playground conversation; a reply carries its measures. */
 export interface PlaygroundTurn {
   role: 'user' | 'assistant';
   text: string;
+  stats?: ReplyStats;
 }
 
 /** The gateway's test values the playground can ask for (they map to the `x-gatehouse-*` headers). */
@@ -28,6 +30,8 @@ export interface ChatSettings extends PlaygroundTestValues {
   system: string;
   temperature: number;
   maxTokens: number;
+  /** Streamed reply (server-sent events) or one JSON answer. */
+  stream: boolean;
 }
 
 /** The test headers of the playground's settings (none when every test value is off). */
@@ -39,15 +43,16 @@ export function testHeaders(values: PlaygroundTestValues): Record<string, string
   };
 }
 
-/** A ready HTTP request: path (joined to the gateway URL), headers and JSON body. */
+/** A ready HTTP request: path (joined to the gateway URL), headers and JSON body, and whether its answer streams. */
 export interface WireRequest {
   path: string;
   headers: Record<string, string>;
   body: Record<string, unknown>;
+  stream: boolean;
 }
 
-/** What one streamed event means: text to append, the end, or an error. */
-export type StreamStep = { text?: string; done?: boolean; error?: string };
+/** What one streamed event (or a whole answer) means: text to append, the output tokens counted so far, the end, or an error. */
+export type StreamStep = { text?: string; outputTokens?: number; done?: boolean; error?: string };
 
 export function buildChatRequest(format: ChatFormat, settings: ChatSettings, turns: PlaygroundTurn[], apiKey: string): WireRequest {
   const request = wireRequest(format, settings, turns, apiKey);
@@ -59,6 +64,7 @@ function wireRequest(format: ChatFormat, settings: ChatSettings, turns: Playgrou
   switch (format) {
     case 'openai':
       return {
+        stream: settings.stream,
         path: '/v1/chat/completions',
         headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
         body: {
@@ -69,12 +75,13 @@ function wireRequest(format: ChatFormat, settings: ChatSettings, turns: Playgrou
           ],
           temperature: settings.temperature,
           max_tokens: settings.maxTokens,
-          stream: true,
-          stream_options: { include_usage: true },
+          stream: settings.stream,
+          ...(settings.stream && { stream_options: { include_usage: true } }),
         },
       };
     case 'anthropic':
       return {
+        stream: settings.stream,
         path: '/v1/messages',
         headers: { 'x-api-key': apiKey, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
         body: {
@@ -83,12 +90,13 @@ function wireRequest(format: ChatFormat, settings: ChatSettings, turns: Playgrou
           ...(system && { system }),
           messages: turns.map((turn) => ({ role: turn.role, content: turn.text })),
           temperature: settings.temperature,
-          stream: true,
+          stream: settings.stream,
         },
       };
     case 'gemini':
       return {
-        path: `/v1beta/models/${encodeURIComponent(settings.model)}:streamGenerateContent?alt=sse`,
+        stream: settings.stream,
+        path: `/v1beta/models/${encodeURIComponent(settings.model)}${settings.stream ? ':streamGenerateContent?alt=sse' : ':generateContent'}`,
         headers: { 'x-goog-api-key': apiKey, 'content-type': 'application/json' },
         body: {
           contents: turns.map((turn) => ({ role: turn.role === 'assistant' ? 'model' : 'user', parts: [{ text: turn.text }] })),
@@ -108,27 +116,45 @@ export function readStreamStep(format: ChatFormat, message: SseMessage): StreamS
   } catch {
     return {};
   }
+  return readPayload(format, payload, true);
+}
+
+/** Interprets a whole (unstreamed) answer of a format: its text and output tokens, or its error. */
+export function readAnswer(format: ChatFormat, payload: Record<string, unknown>): StreamStep {
+  return { ...readPayload(format, payload, false), done: true };
+}
+
+function readPayload(format: ChatFormat, payload: Record<string, unknown>, streamed: boolean): StreamStep {
   const error = payload['error'] as { message?: unknown } | undefined;
   if (error && typeof error.message === 'string') return { error: error.message };
+  const tokens = (value: unknown) => (typeof value === 'number' ? { outputTokens: value } : {});
   switch (format) {
     case 'openai': {
-      const choices = payload['choices'] as Array<{ delta?: { content?: unknown } }> | undefined;
-      const text = choices?.[0]?.delta?.content;
-      return typeof text === 'string' ? { text } : {};
+      const choices = payload['choices'] as Array<{ delta?: { content?: unknown }; message?: { content?: unknown } }> | undefined;
+      const text = streamed ? choices?.[0]?.delta?.content : choices?.[0]?.message?.content;
+      const usage = payload['usage'] as { completion_tokens?: unknown } | undefined;
+      return { ...(typeof text === 'string' && { text }), ...tokens(usage?.completion_tokens) };
     }
     case 'anthropic': {
       if (payload['type'] === 'message_stop') return { done: true };
+      const usage = payload['usage'] as { output_tokens?: unknown } | undefined;
+      if (!streamed) {
+        const blocks = (payload['content'] as Array<{ type?: unknown; text?: unknown }> | undefined) ?? [];
+        const text = blocks.map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : '')).join('');
+        return { text, ...tokens(usage?.output_tokens) };
+      }
       const delta = payload['delta'] as { type?: unknown; text?: unknown } | undefined;
       return payload['type'] === 'content_block_delta' && delta?.type === 'text_delta' && typeof delta.text === 'string'
         ? { text: delta.text }
-        : {};
+        : tokens(usage?.output_tokens);
     }
     case 'gemini': {
       const candidates = payload['candidates'] as
         Array<{ content?: { parts?: Array<{ text?: unknown }> }; finishReason?: unknown }> | undefined;
       const parts = candidates?.[0]?.content?.parts ?? [];
       const text = parts.map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
-      return { ...(text && { text }), ...(candidates?.[0]?.finishReason ? { done: true } : {}) };
+      const usage = payload['usageMetadata'] as { candidatesTokenCount?: unknown } | undefined;
+      return { ...(text && { text }), ...tokens(usage?.candidatesTokenCount), ...(candidates?.[0]?.finishReason ? { done: true } : {}) };
     }
   }
 }
@@ -161,5 +187,5 @@ export function toCurl(baseUrl: string, request: WireRequest): string {
     if (credential) rawHeaders.push(credential);
     else headers[name] = value;
   }
-  return curlCommand({ url: `${baseUrl}${request.path}`, headers, rawHeaders, body: JSON.stringify(request.body), stream: true });
+  return curlCommand({ url: `${baseUrl}${request.path}`, headers, rawHeaders, body: JSON.stringify(request.body), stream: request.stream });
 }

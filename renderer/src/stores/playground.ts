@@ -3,6 +3,7 @@ import { create } from 'zustand';
 import {
   buildChatRequest,
   preferredModel,
+  readAnswer,
   readStreamStep,
   type ChatFormat,
   type ChatSettings,
@@ -10,6 +11,7 @@ import {
   type WireRequest,
 } from '../api/chat-formats.ts';
 import { errorOfResponse, isAbort, send } from '../api/http.ts';
+import { replyStats } from '../api/reply-stats.ts';
 import { readSse } from '../api/sse.ts';
 import { messageOf } from './storage.ts';
 
@@ -31,7 +33,10 @@ export interface PlaygroundState extends ChatSettings {
   rawResponse: string;
   set(
     change: Partial<
-      Pick<PlaygroundState, 'format' | 'model' | 'system' | 'temperature' | 'maxTokens' | 'input' | 'pace' | 'latencyMs' | 'fault'>
+      Pick<
+        PlaygroundState,
+        'format' | 'model' | 'system' | 'temperature' | 'maxTokens' | 'stream' | 'input' | 'pace' | 'latencyMs' | 'fault'
+      >
     >,
   ): void;
   loadModels(apiKey: string): Promise<void>;
@@ -44,6 +49,8 @@ export interface PlaygroundDeps {
   /** Origin of the gateway ('' for the page's own origin). */
   apiBase: string;
   fetch?: typeof fetch;
+  /** The clock a reply's latency and rate are measured with (milliseconds); performance.now() unless told. */
+  now?: () => number;
 }
 
 /** Shows a request without its secret. */
@@ -56,6 +63,7 @@ export function maskKey(request: WireRequest, apiKey: string): WireRequest {
 
 export function createPlaygroundStore(deps: PlaygroundDeps) {
   const fetchImpl = deps.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
+  const now = deps.now ?? (() => performance.now());
   let controller: AbortController | undefined;
 
   return create<PlaygroundState>((set, get) => ({
@@ -64,6 +72,7 @@ export function createPlaygroundStore(deps: PlaygroundDeps) {
     system: '',
     temperature: 0.7,
     maxTokens: 512,
+    stream: true,
     pace: 0,
     latencyMs: 0,
     fault: '',
@@ -99,7 +108,7 @@ export function createPlaygroundStore(deps: PlaygroundDeps) {
     },
 
     async send(apiKey) {
-      const { input, format, streaming } = get();
+      const { input, format, streaming, stream } = get();
       if (streaming || input.trim() === '') return;
       const turns: PlaygroundTurn[] = [...get().turns, { role: 'user', text: input.trim() }];
       const request = buildChatRequest(format, get(), turns, apiKey);
@@ -116,6 +125,19 @@ export function createPlaygroundStore(deps: PlaygroundDeps) {
       });
       let output = '';
       let failure: string | null = null;
+      let outputTokens: number | null = null;
+      const sentAt = now();
+      let firstTextAt: number | null = null;
+      /** Takes in one event or a whole answer. */
+      const take = (step: ReturnType<typeof readStreamStep>) => {
+        if (step.error) failure = step.error;
+        if (step.outputTokens !== undefined) outputTokens = step.outputTokens;
+        if (step.text) {
+          firstTextAt ??= now();
+          output += step.text;
+          set({ output });
+        }
+      };
       try {
         const response = await send(fetchImpl, `${deps.apiBase}${request.path}`, {
           method: 'POST',
@@ -124,18 +146,17 @@ export function createPlaygroundStore(deps: PlaygroundDeps) {
           signal: controller.signal,
         });
         if (!response.ok || !response.body) throw await errorOfResponse(response);
-        await readSse(
-          response.body,
-          (message) => {
-            const step = readStreamStep(format, message);
-            if (step.error) failure = step.error;
-            if (step.text) {
-              output += step.text;
-              set({ output });
-            }
-          },
-          (raw) => set({ rawResponse: get().rawResponse + raw }),
-        );
+        if (stream)
+          await readSse(
+            response.body,
+            (message) => take(readStreamStep(format, message)),
+            (raw) => set({ rawResponse: get().rawResponse + raw }),
+          );
+        else {
+          const raw = await response.text();
+          set({ rawResponse: raw });
+          take(readAnswer(format, JSON.parse(raw) as Record<string, unknown>));
+        }
       } catch (error) {
         if (!isAbort(error)) failure = messageOf(error);
       }
@@ -148,7 +169,15 @@ export function createPlaygroundStore(deps: PlaygroundDeps) {
         stopped,
         error: failure,
         output: '',
-        turns: output !== '' ? [...turns, { role: 'assistant', text: output }] : lost ? turns.slice(0, -1) : turns,
+        turns:
+          output !== ''
+            ? [
+                ...turns,
+                { role: 'assistant', text: output, stats: replyStats(outputTokens, { sentAt, firstTextAt, endedAt: now() }, stream) },
+              ]
+            : lost
+              ? turns.slice(0, -1)
+              : turns,
         ...(lost && { input: turns.at(-1)!.text }),
       });
     },

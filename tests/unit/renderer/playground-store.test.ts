@@ -1,7 +1,7 @@
 // Unit tests of the playground: request shapes of the three formats, streamed text, stop mid-way, errors, raw exchange and curl.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildChatRequest, readStreamStep, toCurl } from '../../../renderer/src/api/chat-formats.ts';
+import { buildChatRequest, readAnswer, readStreamStep, toCurl } from '../../../renderer/src/api/chat-formats.ts';
 import { readSse, type SseMessage } from '../../../renderer/src/api/sse.ts';
 import { createPlaygroundStore } from '../../../renderer/src/stores/playground.ts';
 
@@ -52,10 +52,13 @@ describe('playground store', () => {
     wire.end();
     await sending;
     const state = store.getState();
-    assert.deepEqual(state.turns, [
-      { role: 'user', text: 'Hello' },
-      { role: 'assistant', text: 'Hi there' },
-    ]);
+    assert.deepEqual(
+      state.turns.map(({ role, text }) => ({ role, text })),
+      [
+        { role: 'user', text: 'Hello' },
+        { role: 'assistant', text: 'Hi there' },
+      ],
+    );
     assert.equal(state.streaming, false);
     assert.equal(wire.requests[0]!.url, 'http://gw/v1/chat/completions');
     const body = JSON.parse(String(wire.requests[0]!.init.body));
@@ -78,7 +81,51 @@ describe('playground store', () => {
     const state = store.getState();
     assert.equal(state.stopped, true);
     assert.equal(state.error, null, 'stopping is not an error');
-    assert.deepEqual(state.turns.at(-1), { role: 'assistant', text: 'Once upon' });
+    assert.deepEqual({ ...state.turns.at(-1)!, stats: undefined }, { role: 'assistant', text: 'Once upon', stats: undefined });
+  });
+
+  test('a streamed reply measures its output tokens, tokens per second from the first text on, and the latency to that text', async () => {
+    const wire = streamingFetch();
+    let clock = 1000;
+    const store = createPlaygroundStore({ apiBase: '', fetch: wire.fetchImpl, now: () => clock });
+    store.getState().set({ model: 'm', input: 'Hello' });
+    const sending = store.getState().send('key');
+    await until(store, (state) => state.streaming);
+    clock = 1250;
+    wire.push(openaiChunk('Hi'));
+    await until(store, (state) => state.output === 'Hi');
+    clock = 1750;
+    wire.push(
+      `${openaiChunk(' there')}data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 20 } })}\n\ndata: [DONE]\n\n`,
+    );
+    wire.end();
+    await sending;
+    assert.deepEqual(store.getState().turns.at(-1)!.stats, { tokens: 20, tokensPerSecond: 40, latencyMs: 250 });
+  });
+
+  test('with streaming off the reply is one JSON answer, measured from the request to the answer', async () => {
+    let clock = 0;
+    const requests: RequestInit[] = [];
+    const fetchImpl = (async (_url: string, init: RequestInit) => {
+      requests.push(init);
+      clock = 400;
+      return Response.json({
+        object: 'chat.completion',
+        choices: [{ message: { role: 'assistant', content: 'Whole answer' } }],
+        usage: { completion_tokens: 8 },
+      });
+    }) as unknown as typeof fetch;
+    const store = createPlaygroundStore({ apiBase: '', fetch: fetchImpl, now: () => clock });
+    store.getState().set({ model: 'm', input: 'Hello', stream: false });
+    await store.getState().send('key');
+    const body = JSON.parse(String(requests[0]!.body));
+    assert.equal(body.stream, false);
+    assert.equal(body.stream_options, undefined);
+    assert.deepEqual(store.getState().turns.at(-1), {
+      role: 'assistant',
+      text: 'Whole answer',
+      stats: { tokens: 8, tokensPerSecond: 20, latencyMs: 400 },
+    });
   });
 
   test('a refused request shows the gateway message and gives the message back', async () => {
@@ -111,7 +158,16 @@ describe('playground store', () => {
 });
 
 describe('chat wire formats', () => {
-  const settings = { model: 'm-1', system: 'sys', temperature: 0.5, maxTokens: 64, pace: 0, latencyMs: 0, fault: '' as const };
+  const settings = {
+    model: 'm-1',
+    system: 'sys',
+    temperature: 0.5,
+    maxTokens: 64,
+    stream: true,
+    pace: 0,
+    latencyMs: 0,
+    fault: '' as const,
+  };
   const turns = [
     { role: 'user' as const, text: 'a' },
     { role: 'assistant' as const, text: 'b' },
@@ -130,6 +186,23 @@ describe('chat wire formats', () => {
       ['user', 'model'],
     );
     assert.deepEqual(gemini.body['systemInstruction'], { parts: [{ text: 'sys' }] });
+    assert.equal(buildChatRequest('gemini', { ...settings, stream: false }, turns, 'k').path, '/v1beta/models/m-1:generateContent');
+    assert.equal(buildChatRequest('anthropic', { ...settings, stream: false }, turns, 'k').body['stream'], false);
+  });
+
+  test('a whole answer yields its text and output tokens in each format', () => {
+    assert.deepEqual(readAnswer('anthropic', { content: [{ type: 'text', text: 'Hi' }], usage: { input_tokens: 2, output_tokens: 5 } }), {
+      text: 'Hi',
+      outputTokens: 5,
+      done: true,
+    });
+    assert.deepEqual(
+      readAnswer('gemini', {
+        candidates: [{ content: { parts: [{ text: 'Yo' }] }, finishReason: 'STOP' }],
+        usageMetadata: { candidatesTokenCount: 4 },
+      }),
+      { text: 'Yo', outputTokens: 4, done: true },
+    );
   });
 
   test('the test values become x-gatehouse-* headers in every format, and none while they are off', () => {
@@ -190,6 +263,7 @@ describe('chat wire formats', () => {
       path: '/v1/messages',
       headers: { 'x-api-key': 'sk-gh-AB…', 'anthropic-version': "2023-06-01's" },
       body: { text: "it's" },
+      stream: true,
     });
     assert.equal(
       curl,

@@ -6,6 +6,7 @@ import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, CopyButton, EmptyState, ErrorNote, Field, Panel, Tabs } from '../../components/ui.tsx';
 import { useApiKey } from '../../components/use-api-key.ts';
+import { ReplyMeasures } from './ReplyMeasures.tsx';
 
 function Settings() {
   const t = useT();
@@ -43,6 +44,15 @@ function Settings() {
           ))}
         </datalist>
       </Field>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={state.stream}
+          disabled={state.streaming}
+          onChange={(event) => state.set({ stream: event.target.checked })}
+        />
+        {t('streamReply')}
+      </label>
       <Field label={t('systemPrompt')}>
         <textarea rows={3} value={state.system} onChange={(event) => state.set({ system: event.target.value })} />
       </Field>
@@ -185,8 +195,11 @@ export function PlaygroundPage() {
           <div className="chat" aria-live="polite">
             {turns.length === 0 && !streaming && <p className="muted">{t('chatEmpty')}</p>}
             {turns.map((turn, index) => (
-              <div key={index} className={`bubble ${turn.role}`} data-role={turn.role}>
-                {turn.text}
+              <div key={index} className={`turn ${turn.role}`}>
+                <div className={`bubble ${turn.role}`} data-role={turn.role}>
+                  {turn.text}
+                </div>
+                {turn.stats && <ReplyMeasures stats={turn.stats} />}
               </div>
             ))}
             {streaming && (
@@ -210,7 +223,9 @@ export function PlaygroundPage() {
               aria-label={t('message')}
               onChange={(event) => playground.getState().set({ input: event.target.value })}
               onKeyDown={(event) => {
-                if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) submit(event);
+                // Enter sends and Shift+Enter starts a new line; never while an input method is composing (its Enter picks a word).
+                if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing || event.keyCode === 229) return;
+                submit(event);
               }}
             />
             {streaming ? (
