@@ -15,6 +15,7 @@ import { SettingsPage } from './features/settings/SettingsPage.tsx';
 import { Tasks3dPage } from './features/tasks3d/Tasks3dPage.tsx';
 import { TokensPage } from './features/tokens/TokensPage.tsx';
 import { useT, type MessageKey } from './i18n/index.ts';
+import { useServerText } from './i18n/server-texts.ts';
 import { PAGES, type PageName } from './stores/navigation.ts';
 
 const PAGE_TITLES: Record<PageName, MessageKey> = {
@@ -84,10 +85,11 @@ function ConnectionBanner() {
   const socket = connection((state) => state.socket);
   const paused = connection((state) => state.paused);
   const problem = connection((state) => state.problem);
+  const serverText = useServerText();
   if (problem)
     return (
       <div className="banner error" role="alert">
-        {problem}
+        {serverText(problem)}
       </div>
     );
   if (paused)

@@ -225,4 +225,22 @@ describe('console layout at every width', { skip }, () => {
       for (const cost of text.match(/cost \S+(?: \S+)?/g) ?? []) assert.match(cost, /^cost \d+\.\d{4,6} USD$/, `on the ${name} page`);
     }
   });
+
+  test('in Chinese a refusal the gateway writes in English is shown in Chinese', async () => {
+    await prefs('zh', 'light');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await show('settings');
+    const form = page.getByRole('form', { name: '设置价格' });
+    await form.getByLabel('模型', { exact: true }).fill('sim-echo');
+    await form.getByLabel('输入 / 百万 token').fill('2000000');
+    await form.getByLabel('输出 / 百万 token').fill('4');
+    await form.getByRole('button', { name: '设置价格' }).click();
+    const refusal = form.getByRole('alert');
+    await refusal.waitFor();
+    assert.equal(
+      await refusal.textContent(),
+      'input_per_mtok 必须是 0 到 1000000 之间的美元金额，最多 4 位小数；收到的是 2000000',
+      'the gateway said "input_per_mtok must be a number of USD from 0 to 1000000 with at most 4 decimals; got 2000000"',
+    );
+  });
 });

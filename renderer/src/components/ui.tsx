@@ -3,6 +3,7 @@ import { useState, type ReactNode } from 'react';
 import type { AssetStatus } from '../../../shared/portrait.ts';
 import { useStores } from '../context.ts';
 import { useT } from '../i18n/index.ts';
+import { useServerText } from '../i18n/server-texts.ts';
 import { copyText } from './clipboard.ts';
 
 /** A button that shows a spinner and stays disabled while `busy`. */
@@ -65,10 +66,11 @@ export function EmptyState(props: { title: string; children: ReactNode; action?:
 /** An error with what to do about it, and an optional retry. */
 export function ErrorNote(props: { message: string | null; onRetry?: () => void }) {
   const t = useT();
+  const serverText = useServerText();
   if (!props.message) return null;
   return (
     <div className="error" role="alert">
-      <span>{props.message}</span>
+      <span>{serverText(props.message)}</span>
       {props.onRetry && <Button onClick={props.onRetry}>{t('retry')}</Button>}
     </div>
   );
@@ -90,6 +92,7 @@ export function StatusBadge(props: { status: AssetStatus | string }) {
 
 /** A labelled form control with its hint or inline error (kept outside the label, so the control's name is just the label). */
 export function Field(props: { label: string; error?: string | null | undefined; hint?: string; children: ReactNode }) {
+  const serverText = useServerText();
   return (
     <div className={props.error ? 'field invalid' : 'field'}>
       <label>
@@ -99,7 +102,7 @@ export function Field(props: { label: string; error?: string | null | undefined;
       {props.hint && !props.error && <span className="field-hint">{props.hint}</span>}
       {props.error && (
         <span className="field-error" role="alert">
-          {props.error}
+          {serverText(props.error)}
         </span>
       )}
     </div>

@@ -1,7 +1,8 @@
-// Texts the gateway writes (asset failure reasons, 3D failures, where secrets are kept) in the console's language; unknown texts stay as written.
+// Texts the gateway writes (asset failure reasons, 3D failures, where secrets are kept, errors) in the console's language; unknown texts stay as written.
 import { useCallback } from 'react';
 import { useStores } from '../context.ts';
 import type { Language } from '../stores/prefs.ts';
+import { ZH_ERRORS } from './server-errors.ts';
 
 /** A server text's pattern and its Chinese rendering (`$1`… are the pattern's groups). */
 const ZH: readonly [RegExp, string][] = [
@@ -16,7 +17,7 @@ const ZH: readonly [RegExp, string][] = [
 /** `text` in `language`: a known server text translated, anything else unchanged. */
 export function serverText(language: Language, text: string): string {
   if (language !== 'zh') return text;
-  for (const [pattern, zh] of ZH) if (pattern.test(text)) return text.replace(pattern, zh);
+  for (const [pattern, zh] of [...ZH, ...ZH_ERRORS]) if (pattern.test(text)) return text.replace(pattern, zh);
   return text;
 }
 

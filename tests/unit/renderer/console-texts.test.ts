@@ -6,12 +6,17 @@ import { isTyping, shortcutOf } from '../../../renderer/src/components/shortcuts
 import { setupText, SETUP_KINDS } from '../../../renderer/src/features/connect/setups.ts';
 import { en } from '../../../renderer/src/i18n/en.ts';
 import { serverText } from '../../../renderer/src/i18n/server-texts.ts';
+import { UNREACHABLE } from '../../../renderer/src/api/http.ts';
 import { zh } from '../../../renderer/src/i18n/zh.ts';
 
 test('known server texts are translated into Chinese with their details; unknown ones and English stay as written', () => {
   assert.equal(serverText('zh', 'format mismatch: a .mp4 file is Video, not Image'), '格式不符：.mp4 文件是 Video，不是 Image');
   assert.equal(serverText('zh', 'a plain-text file readable only by you (/d/secrets.json)'), '只有你能读取的纯文本文件（/d/secrets.json）');
   assert.equal(serverText('zh', 'something new from the server'), 'something new from the server');
+  assert.equal(serverText('zh', 'Token tok_123 does not exist'), '令牌 tok_123 不存在');
+  assert.equal(serverText('zh', 'The gateway answered HTTP 502: bad gateway'), '网关返回了 HTTP 502：bad gateway');
+  assert.equal(serverText('zh', 'The gateway answered HTTP 500'), '网关返回了 HTTP 500');
+  assert.equal(serverText('zh', UNREACHABLE), '无法连接网关。请确认 `gatehouse serve`（或桌面应用）仍在运行，然后重试。');
   assert.equal(serverText('en', 'review rejected: the content did not pass review'), 'review rejected: the content did not pass review');
 });
 
