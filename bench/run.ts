@@ -11,8 +11,10 @@ import { beforeScript, benchRelay } from './sections/relay.ts';
 import { benchScan } from './sections/scan.ts';
 import { benchSimulate } from './sections/simulate.ts';
 
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const plan = { rounds: env('BENCH_ROUNDS', 5), roundMs: env('BENCH_ROUND_MS', 2000), warmupMs: env('BENCH_WARMUP_MS', 1000) };
+// `--quick` (or BENCH_QUICK=1): fewer and shorter rounds and smaller stores, about a quarter of the full run's time.
+const quick = process.argv.includes('--quick') || process.env['BENCH_QUICK'] === '1';
+const env = (name: string, full: number, short = full) => Number(process.env[name] ?? (quick ? short : full));
+const plan = { rounds: env('BENCH_ROUNDS', 5, 3), roundMs: env('BENCH_ROUND_MS', 2000, 1000), warmupMs: env('BENCH_WARMUP_MS', 1000, 500) };
 const concurrencies = [1, 32];
 const only = new Set((process.env['BENCH_ONLY'] ?? 'relay,simulate,scan,footprint').split(','));
 const label = process.env['BENCH_LABEL'] ?? 'latest';
@@ -38,22 +40,24 @@ const results: BenchResults = {
     node: process.versions.node,
     platform: `${process.platform} ${os.release()}`,
   },
-  plan: { ...plan, concurrencies },
+  plan: { ...plan, concurrencies, quick },
+  load: { start: os.loadavg(), end: [] },
   notes: [],
 };
 
 try {
   if (only.has('relay')) results.relay = await benchRelay(plan, concurrencies);
-  if (only.has('simulate')) results.simulate = await benchSimulate(plan, concurrencies, env('BENCH_ASSETS', 100_000));
+  if (only.has('simulate')) results.simulate = await benchSimulate(plan, concurrencies, env('BENCH_ASSETS', 100_000, 10_000));
   if (only.has('scan')) {
-    results.scan = await benchScan(env('BENCH_SCAN_ASSETS', 10_000), env('BENCH_REVIEWER_MS', 10));
+    results.scan = await benchScan(env('BENCH_SCAN_ASSETS', 10_000, 2_000), env('BENCH_REVIEWER_MS', 10));
     const before = beforeScript();
-    if (before) results.scanBefore = await benchScan(env('BENCH_SCAN_ASSETS', 10_000), env('BENCH_REVIEWER_MS', 10), before);
+    if (before) results.scanBefore = await benchScan(env('BENCH_SCAN_ASSETS', 10_000, 2_000), env('BENCH_REVIEWER_MS', 10), before);
   }
   if (only.has('footprint')) results.footprint = await benchFootprint(2, 3000);
 } finally {
   await closePools();
 }
+results.load!.end = os.loadavg();
 
 const dir = path.join(here, 'results');
 mkdirSync(dir, { recursive: true });

@@ -1,10 +1,9 @@
 // The peer contender: Portkey's open-source gateway (@portkey-ai/gateway) when it is installed, started headless on a free port.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stopProcess } from './processes.ts';
+import { freePort, stopProcess } from './processes.ts';
 
 const repoRoot = path.resolve(fileURLToPath(import.meta.url), '../../..');
 
@@ -27,14 +26,6 @@ export interface Portkey {
   pid: number;
   version: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Starts Portkey, or answers why it cannot (the bench prints the reason and skips the contender). */

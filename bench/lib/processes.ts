@@ -1,6 +1,7 @@
 // Child processes of the bench: start a server script and wait for its first IPC message, read its resident memory, stop it.
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
 
 /** A running child and the first message it sent (its URL and whatever else it reports). */
 export interface Child<T> {
@@ -63,4 +64,13 @@ export function rssMb(pid: number): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/** A TCP port free on 127.0.0.1 right now (for a contender that takes its port as an argument). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -1,5 +1,6 @@
 // The bench's Markdown report: one table per section, each figure a median with its range over rounds, and what each contender adds over the direct upstream.
 import type { RelayCase } from '../sections/relay.ts';
+import type { SimulateResults } from '../sections/simulate.ts';
 import type { FootprintResult } from '../sections/footprint.ts';
 import type { ScanResult } from '../sections/scan.ts';
 import type { Spread } from './stats.ts';
@@ -10,9 +11,11 @@ export interface BenchResults {
   label: string;
   commit: string;
   machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; platform: string };
-  plan: { rounds: number; roundMs: number; warmupMs: number; concurrencies: number[] };
+  plan: { rounds: number; roundMs: number; warmupMs: number; concurrencies: number[]; quick?: boolean };
+  /** The machine's load average (1, 5, 15 min) when the run started and when it ended: other work on it moves the absolute figures. */
+  load?: { start: number[]; end: number[] };
   relay?: { cases: RelayCase[]; skipped: string[]; portkeyVersion?: string };
-  simulate?: RelayCase[];
+  simulate?: SimulateResults;
   scan?: ScanResult;
   /** The same scan on the older checkout ($BENCH_BEFORE_DIR), when given. */
   scanBefore?: ScanResult;
@@ -68,6 +71,86 @@ function caseTable(cases: RelayCase[], direct: boolean): string {
   return rows.map((row) => `| ${row.join(' | ')} |`).join('\n');
 }
 
+/** A contender's median figure in a case, by the start of its name. */
+function figureOf(cases: RelayCase[] | undefined, name: string, concurrency: number, contender: string) {
+  const item = cases?.find((candidate) => candidate.case === name && candidate.concurrency === concurrency);
+  const figure = item?.figures.find((candidate) => candidate.contender.startsWith(contender));
+  return figure && figure.rps.rounds > 0 && figure.rps.median > 0 ? figure : undefined;
+}
+
+/** The figures issue 30 sets targets for, each a ratio of contenders measured side by side in this run. */
+function targetRows(results: BenchResults): string[][] {
+  const relay = results.relay?.cases;
+  const simulate = results.simulate?.cases;
+  const rows: string[][] = [];
+  const share = (
+    label: string,
+    cases: RelayCase[] | undefined,
+    name: string,
+    c: number,
+    ours: string,
+    theirs: string,
+    target: string,
+    asTimes = false,
+  ) => {
+    const a = figureOf(cases, name, c, ours);
+    const b = figureOf(cases, name, c, theirs);
+    if (!a || !b) return;
+    const ratio = a.rps.median / b.rps.median;
+    rows.push([
+      label,
+      asTimes ? `${fixed(ratio, 2)}×` : `${fixed(100 * ratio, 0)} %`,
+      `${fixed(a.rps.median, 0)} vs ${fixed(b.rps.median, 0)} req/s`,
+      target,
+    ]);
+  };
+  share(
+    'relayed chat c=32, journal on, share of bare node:http relay',
+    relay,
+    'chat, JSON',
+    32,
+    'gatehouse (journal on)',
+    'bare node:http',
+    '≥ 50 %',
+  );
+  const one = figureOf(relay, 'chat, JSON', 1, 'gatehouse (journal on)');
+  const floor = figureOf(relay, 'chat, JSON', 1, 'bare node:http');
+  if (one && floor)
+    rows.push([
+      'relayed chat c=1, p50 added over bare node:http relay',
+      `+${fixed(one.p50.median - floor.p50.median, 2)} ms`,
+      `${fixed(one.p50.median, 2)} vs ${fixed(floor.p50.median, 2)} ms`,
+      '≤ +0.15 ms',
+    ]);
+  share('relayed chat c=32 against Portkey', relay, 'chat, JSON', 32, 'gatehouse (journal on)', 'portkey', '≥ 4×', true);
+  share('simulated chat JSON c=32 against aimock', simulate, 'chat, JSON', 32, 'gatehouse simulate', 'aimock', '≥ 1.5×', true);
+  share('simulated chat SSE c=32 against aimock', simulate, 'chat, SSE stream', 32, 'gatehouse simulate', 'aimock', '≥ 1.5×', true);
+  share('simulated chat JSON c=32, share of bare Fastify', simulate, 'chat, JSON', 32, 'gatehouse simulate', 'bare fastify', '≥ 50 %');
+  const foot = results.footprint;
+  if (foot) {
+    rows.push([
+      '`gatehouse serve` start-up to first answer, quiet',
+      `${fixed(foot.startupMs.median, 0)} ms`,
+      ranged(foot.startupMs, 0),
+      '≤ 300 ms',
+    ]);
+    if (foot.startupBusyMs && foot.startupBusyMs.rounds > 0)
+      rows.push([
+        'start-up beside a CPU-busy process',
+        `${fixed(foot.startupBusyMs.median / foot.startupMs.median, 2)}× quiet`,
+        `${ranged(foot.startupBusyMs, 0)} ms`,
+        '≤ 2× quiet',
+      ]);
+    rows.push([
+      'resident memory after the load, against idle',
+      `${fixed(foot.rssAfterMb / foot.rssIdleMb, 2)}×`,
+      `${fixed(foot.rssAfterMb, 0)} vs ${fixed(foot.rssIdleMb, 0)} MB; ≤ 1.5× idle ${foot.rssSettledS == null ? 'not within 30 s' : `after ${fixed(foot.rssSettledS, 1)} s`}`,
+      '≤ 1.5× idle within 30 s',
+    ]);
+  }
+  return rows;
+}
+
 /** The whole report as Markdown. */
 export function renderMarkdown(results: BenchResults): string {
   const { machine, plan } = results;
@@ -75,13 +158,30 @@ export function renderMarkdown(results: BenchResults): string {
     `# Gatehouse bench ${results.date} (${results.label}, ${results.commit})`,
     '',
     `${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.platform}. ` +
-      `Each figure: median of ${plan.rounds} rounds of ${plan.roundMs / 1000} s (range in brackets), contenders alternated; keep-alive, concurrency ${plan.concurrencies.join(' and ')}.`,
+      `Each figure: median of ${plan.rounds} rounds of ${plan.roundMs / 1000} s (range in brackets), contenders alternated; keep-alive, concurrency ${plan.concurrencies.join(' and ')}` +
+      `${plan.quick ? ' (quick mode: fewer and shorter rounds, a smaller store)' : ''}.`,
   ];
+  if (results.load)
+    parts.push(
+      '',
+      `Load average (1, 5, 15 min) at start ${results.load.start.map((value) => value.toFixed(2)).join(', ')}, at end ${results.load.end.map((value) => value.toFixed(2)).join(', ')}: ` +
+        'other work on the machine moves absolute figures; the ratios below compare contenders measured in the same rounds.',
+    );
+  const targets = targetRows(results);
+  if (targets.length > 0) {
+    parts.push('', '## Targets (issue 30)', '', '| figure | this run | from | target |', '| --- | --- | --- | --- |');
+    for (const row of targets) parts.push(`| ${row.join(' | ')} |`);
+  }
   if (results.relay) {
     parts.push('', '## Relay (fixed upstream answer)', '', caseTable(results.relay.cases, true));
     for (const reason of results.relay.skipped) parts.push('', `Skipped: ${reason}`);
   }
-  if (results.simulate) parts.push('', '## Simulate mode', '', caseTable(results.simulate, false));
+  if (results.simulate) {
+    parts.push('', '## Simulate mode', '', caseTable(results.simulate.cases, false));
+    for (const note of new Set(results.simulate.cases.flatMap((item) => (item.note ? [`${item.case}: ${item.note}`] : []))))
+      parts.push('', note);
+    for (const reason of results.simulate.skipped) parts.push('', `Skipped: ${reason}`);
+  }
   const scanLine = (scan: ScanResult, who: string) =>
     `${who}: ${scan.checked} of ${scan.assets} non-terminal assets refreshed in ${fixed(scan.wallMs / 1000, 2)} s against a reviewer taking ` +
     `${scan.reviewerMs} ms per call, at most ${scan.concurrency} calls in flight (${scan.errors} errors).`;
@@ -93,9 +193,9 @@ export function renderMarkdown(results: BenchResults): string {
       '',
       '## Footprint of `gatehouse serve`',
       '',
-      '| start-up to first answer ms | RSS idle MB | RSS under load MB | RSS after MB | console first paint ms |',
-      '| --- | --- | --- | --- | --- |',
-      `| ${ranged(foot.startupMs, 0)} | ${fixed(foot.rssIdleMb, 0)} | ${fixed(foot.rssLoadMb, 0)} | ${fixed(foot.rssAfterMb, 0)} | ${foot.consolePaintMs === null ? 'skipped' : fixed(foot.consolePaintMs, 0)} |`,
+      '| start-up to first answer ms | the same beside a CPU-busy process ms | RSS idle MB | RSS under load MB | RSS 3 s after MB | ≤ 1.5× idle after s | console first paint ms |',
+      '| --- | --- | --- | --- | --- | --- | --- |',
+      `| ${ranged(foot.startupMs, 0)} | ${foot.startupBusyMs ? ranged(foot.startupBusyMs, 0) : '–'} | ${fixed(foot.rssIdleMb, 0)} | ${fixed(foot.rssLoadMb, 0)} | ${fixed(foot.rssAfterMb, 0)} | ${foot.rssSettledS == null ? 'not within 30' : fixed(foot.rssSettledS, 1)} | ${foot.consolePaintMs === null ? 'skipped' : fixed(foot.consolePaintMs, 0)} |`,
     );
     for (const reason of foot.skipped) parts.push('', `Skipped: ${reason}`);
   }

@@ -1,4 +1,4 @@
-// Footprint of `gatehouse serve`: start-up to the first answered request, resident memory idle, under load and after, and the console's first paint.
+// Footprint of `gatehouse serve`: start-up to the first answered request (alone, then beside a CPU-busy process), resident memory idle, under load and in the 30 s after, and the console's first paint.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -14,9 +14,14 @@ const root = path.resolve(fileURLToPath(import.meta.url), '../../..');
 export interface FootprintResult {
   /** Spawn of `gatehouse serve` to the first answered API call, ms (fresh data dir, then restarts). */
   startupMs: Spread;
+  /** The same restarts with a second process spinning on the CPU beside it (a busy machine), ms. */
+  startupBusyMs?: Spread;
   rssIdleMb: number;
   rssLoadMb: number;
+  /** Resident memory AFTER_LOAD_MS after the load ended. */
   rssAfterMb: number;
+  /** Seconds after the load ended until resident memory was at most 1.5× idle (null: not within RSS_WATCH_MS). */
+  rssSettledS?: number | null;
   /** The console's first contentful paint in headless Chromium, ms, or why it was skipped. */
   consolePaintMs: number | null;
   skipped: string[];
@@ -99,6 +104,15 @@ async function consolePaint(consoleUrl: string): Promise<number | string> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** How long resident memory is watched after the load, and when the "after" figure is read. */
+const RSS_WATCH_MS = 30_000;
+const AFTER_LOAD_MS = 3_000;
+
+/** A second process spinning on one core for as long as it runs: a busy machine beside the start-up. */
+function busyNeighbour(): ChildProcess {
+  return spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+}
+
 /** Measures the footprint; `restarts` more starts on the same data dir after the first. */
 export async function benchFootprint(restarts: number, loadMs: number): Promise<FootprintResult> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-serve-'));
@@ -111,6 +125,17 @@ export async function benchFootprint(restarts: number, loadMs: number): Promise<
       await stopProcess(served.child);
       served = await serve(dataDir, served.token);
       startups.push(served.startupMs);
+    }
+    const busyStartups: number[] = [];
+    const neighbour = busyNeighbour();
+    try {
+      for (let i = 0; i < restarts; i++) {
+        await stopProcess(served.child);
+        served = await serve(dataDir, served.token);
+        busyStartups.push(served.startupMs);
+      }
+    } finally {
+      await stopProcess(neighbour);
     }
     await sleep(2000);
     const pid = served.child.pid!;
@@ -129,8 +154,19 @@ export async function benchFootprint(restarts: number, loadMs: number): Promise<
       loadMs,
     );
     clearInterval(sampler);
-    await sleep(3000);
-    const rssAfterMb = rssMb(pid);
+    const loadEnded = performance.now();
+    let rssAfterMb = Number.NaN;
+    let rssSettledS: number | null = null;
+    while (performance.now() - loadEnded < RSS_WATCH_MS) {
+      await sleep(500);
+      const elapsed = performance.now() - loadEnded;
+      const rss = rssMb(pid);
+      if (Number.isNaN(rssAfterMb) && elapsed >= AFTER_LOAD_MS) rssAfterMb = rss;
+      if (rss <= 1.5 * rssIdleMb) {
+        rssSettledS ??= elapsed / 1000;
+        if (!Number.isNaN(rssAfterMb)) break;
+      }
+    }
     let consolePaintMs: number | null = null;
     const paint = await consolePaint(served.consoleUrl).catch((error: Error) => `console paint failed: ${error.message}`);
     if (typeof paint === 'number') consolePaintMs = paint;
@@ -139,7 +175,16 @@ export async function benchFootprint(restarts: number, loadMs: number): Promise<
       console.log(`skipping console first paint: ${paint}`);
     }
     await stopProcess(served.child);
-    return { startupMs: spreadOf(startups), rssIdleMb, rssLoadMb, rssAfterMb, consolePaintMs, skipped };
+    return {
+      startupMs: spreadOf(startups),
+      startupBusyMs: spreadOf(busyStartups),
+      rssIdleMb,
+      rssLoadMb,
+      rssAfterMb,
+      rssSettledS,
+      consolePaintMs,
+      skipped,
+    };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -11,6 +11,8 @@ export interface RelayCase {
   case: string;
   concurrency: number;
   figures: CaseFigures[];
+  /** What the reader should know of the case (e.g. how many events each contender's stream sends). */
+  note?: string;
 }
 
 export interface RelayResults {

@@ -1,4 +1,5 @@
-// Simulate mode: chat (JSON and stream), embeddings, and the portrait single-asset query and list on a store of 100,000 assets, beside a bare Fastify route answering the same chat JSON.
+// Simulate mode: chat (JSON and stream), embeddings, and the portrait single-asset query and list on a store of 100,000 assets, beside a bare Fastify route answering the same chat JSON and aimock answering the same text.
+import { startAimock } from '../lib/aimock.ts';
 import { chatBody } from '../lib/fixtures.ts';
 import { startChild, type Child } from '../lib/processes.ts';
 import { compare, type Contender, type RoundPlan } from '../lib/rounds.ts';
@@ -8,14 +9,36 @@ type Ready = { url: string; token?: string; sampleAssetId?: string };
 const gatehouseScript = new URL('../servers/gatehouse.ts', import.meta.url);
 const fastifyScript = new URL('../servers/bare-fastify.ts', import.meta.url);
 
+/** The simulate cases, and why a contender did not run. */
+export interface SimulateResults {
+  cases: RelayCase[];
+  skipped: string[];
+  aimockVersion?: string;
+}
+
+/** The text of a chat answer (JSON), and the SSE events (`data:` lines, `[DONE]` included) of the same call streamed. */
+async function answerShape(origin: string, headers: Record<string, string>, model: string): Promise<{ text: string; events: number }> {
+  const ask = (stream: boolean) =>
+    fetch(`${origin}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(chatBody(stream, model)),
+    });
+  const json = (await (await ask(false)).json()) as { choices: { message: { content: string } }[] };
+  const stream = await (await ask(true)).text();
+  return { text: json.choices[0]!.message.content, events: stream.split('\n').filter((line) => line.startsWith('data:')).length };
+}
+
 /** Runs the simulate-mode cases on one gateway holding `assets` seeded assets. */
 export async function benchSimulate(
   plan: RoundPlan,
   concurrencies: number[],
   assets: number,
   execArgv: string[] = [],
-): Promise<RelayCase[]> {
+): Promise<SimulateResults> {
   const children: Child<Ready>[] = [];
+  const skipped: string[] = [];
+  let stopAimock = async () => {};
   try {
     const gatehouse = await startChild<Ready>(
       gatehouseScript,
@@ -57,9 +80,33 @@ export async function benchSimulate(
       origin: fastify.ready.url,
       spec: { method: 'POST', path: '/v1/chat/completions', body: chatBody(false) },
     };
-    const cases: [string, Contender[]][] = [
-      ['chat, JSON', [...both(chat(false)), fastifyChat]],
-      ['chat, SSE stream', both(chat(true))],
+    // aimock answers the simulator's own text for the bench's prompt, from one catch-all fixture.
+    const ours = await answerShape(origin, headers, 'sim-chat');
+    const aimock = await startAimock(ours.text);
+    const aimockChat: (stream: boolean) => Contender[] = (stream) =>
+      'skipped' in aimock
+        ? []
+        : [
+            {
+              name: `aimock ${aimock.version}`,
+              origin: aimock.url,
+              spec: { method: 'POST', path: '/v1/chat/completions', body: chatBody(stream) },
+            },
+          ];
+    let streamNote = `SSE events per answer (data: lines, [DONE] included): gatehouse ${ours.events}`;
+    if ('skipped' in aimock) {
+      skipped.push(`aimock: ${aimock.skipped}`);
+      console.log(`skipping aimock: ${aimock.skipped}`);
+    } else {
+      stopAimock = aimock.stop;
+      const theirs = await answerShape(aimock.url, {}, 'bench-model');
+      if (theirs.text !== ours.text)
+        throw new Error(`aimock answers ${JSON.stringify(theirs.text)}, not the simulator's ${JSON.stringify(ours.text)}`);
+      streamNote += `, aimock ${theirs.events} (its default 20-character chunks); the same ${ours.text.length}-character text`;
+    }
+    const cases: [string, Contender[], string?][] = [
+      ['chat, JSON', [...both(chat(false)), fastifyChat, ...aimockChat(false)]],
+      ['chat, SSE stream', [...both(chat(true)), ...aimockChat(true)], streamNote],
       [
         'embeddings',
         both({ method: 'POST', path: '/v1/embeddings', headers, body: { model: 'sim-embed', input: 'The quick brown fox.' } }),
@@ -71,14 +118,15 @@ export async function benchSimulate(
       ],
     ];
     const results: RelayCase[] = [];
-    for (const [name, contenders] of cases) {
+    for (const [name, contenders, note] of cases) {
       for (const concurrency of concurrencies) {
         console.log(`simulate: ${name}, c=${concurrency}`);
-        results.push({ case: name, concurrency, figures: await compare(contenders, concurrency, plan) });
+        results.push({ case: name, concurrency, figures: await compare(contenders, concurrency, plan), ...(note && { note }) });
       }
     }
-    return results;
+    return { cases: results, skipped, ...(!('skipped' in aimock) && { aimockVersion: aimock.version }) };
   } finally {
+    await stopAimock();
     await Promise.all(children.map((child) => child.stop()));
   }
 }

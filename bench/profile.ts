@@ -1,0 +1,70 @@
+// `npm run bench:profile -- <case>`: one Gatehouse under one case's load with --cpu-prof, then its hottest functions and files by self time.
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chatBody } from './lib/fixtures.ts';
+import { closePools, runLoad, type RequestSpec } from './lib/load.ts';
+import { startChild } from './lib/processes.ts';
+
+type Ready = { url: string; token?: string };
+const cases: Record<string, { relay: boolean; spec: (token: string) => RequestSpec }> = {
+  'relay-json': { relay: true, spec: (token) => chat(token, false, 'bench-model') },
+  'relay-sse': { relay: true, spec: (token) => chat(token, true, 'bench-model') },
+  'simulate-json': { relay: false, spec: (token) => chat(token, false, 'sim-chat') },
+  'simulate-sse': { relay: false, spec: (token) => chat(token, true, 'sim-chat') },
+};
+function chat(token: string, stream: boolean, model: string): RequestSpec {
+  return { method: 'POST', path: '/v1/chat/completions', headers: { authorization: `Bearer ${token}` }, body: chatBody(stream, model) };
+}
+
+const name = process.argv[2] ?? 'relay-json';
+const chosen = cases[name];
+if (!chosen) throw new Error(`usage: bench/profile.ts <${Object.keys(cases).join('|')}> [concurrency] [seconds]`);
+const concurrency = Number(process.argv[3] ?? 32);
+const seconds = Number(process.argv[4] ?? 5);
+const dir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-prof-'));
+const journal = process.env['BENCH_JOURNAL'] !== 'off';
+
+const upstream = chosen.relay ? await startChild<Ready>(new URL('./servers/upstream.ts', import.meta.url)) : undefined;
+const gatehouse = await startChild<Ready>(
+  new URL('./servers/gatehouse.ts', import.meta.url),
+  [JSON.stringify({ journal, ...(upstream && { channelBaseUrl: `${upstream.ready.url}/v1` }) })],
+  ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+);
+const spec = chosen.spec(gatehouse.ready.token!);
+await runLoad(gatehouse.ready.url, spec, concurrency, 1000);
+const result = await runLoad(gatehouse.ready.url, spec, concurrency, seconds * 1000);
+console.log(`${name} c=${concurrency}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, errors ${result.errors}`);
+await closePools();
+await gatehouse.stop();
+await upstream?.stop();
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+const file = readdirSync(dir).find((entry) => entry.endsWith('.cpuprofile'))!;
+const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { nodes: Node[]; samples: number[] };
+const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+const selfCount = new Map<number, number>();
+for (const sample of profile.samples) selfCount.set(sample, (selfCount.get(sample) ?? 0) + 1);
+const total = profile.samples.length;
+const byFunction = new Map<string, number>();
+const byFile = new Map<string, number>();
+const short = (url: string) => url.replace(/^file:\/\/.*?\/(node_modules|electron)\//, '$1/') || '(native)';
+for (const [id, count] of selfCount) {
+  const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+  const key = `${functionName || '(anonymous)'} ${short(url)}:${lineNumber + 1}`;
+  byFunction.set(key, (byFunction.get(key) ?? 0) + count);
+  const where = short(url).replace(/^(node_modules\/(@[^/]+\/)?[^/]+).*/, '$1');
+  byFile.set(where, (byFile.get(where) ?? 0) + count);
+}
+const top = (map: Map<string, number>, n: number) =>
+  [...map]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([key, count]) => `${((100 * count) / total).toFixed(1).padStart(5)} %  ${key}`);
+console.log(`\nself time by file (${total} samples):\n${top(byFile, 25).join('\n')}`);
+console.log(`\nself time by function:\n${top(byFunction, 40).join('\n')}`);
+console.log(`\nprofile: ${path.join(dir, file)}`);
