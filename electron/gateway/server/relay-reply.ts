@@ -4,7 +4,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { GatewayError } from '../errors.ts';
 import type { CallContext, PassthroughProvider, PassthroughRequest, RelayedUsage } from '../providers/types.ts';
 import { withRetryHint } from './retry-hint.ts';
-import { sseFrame, writeFrame, type StreamFailure } from './sse.ts';
+import { holdForTick, sseFrame, writeFrame, type StreamFailure } from './sse.ts';
 
 /**
  * Headers every relayed answer gets: its body is the upstream's, served from the gateway's origin, so a browser must
@@ -40,6 +40,8 @@ export async function relayReply(
     .catch((error: unknown) => failure.report?.(error));
   reply.hijack();
   const raw = reply.raw;
+  // The head leaves with whatever of the body is already here (see holdForTick), at the latest at the end of this tick.
+  holdForTick(raw);
   // Headers set before the hijack (CORS, for one) go out too.
   // An error answer says whether a retry can help, the upstream's own hint first.
   raw.writeHead(upstream.status, {

@@ -74,6 +74,8 @@ async function writeFrames(
 ): Promise<void> {
   reply.hijack();
   const raw = reply.raw;
+  // The head and the frames made in this tick leave in one write; a frame made later goes out in its own tick.
+  holdForTick(raw);
   // Headers set before the hijack (CORS, for one) go out too.
   raw.writeHead(200, {
     ...(reply.getHeaders() as OutgoingHttpHeaders),
@@ -123,6 +125,18 @@ async function strike(raw: ServerResponse, fault: 'disconnect' | 'malformed'): P
   // Let the frames already written reach the client, then cut the connection mid-stream.
   await new Promise((resolve) => raw.write('', resolve));
   raw.destroy();
+}
+
+/**
+ * Holds the socket writes of `raw` until the current tick's work is done, so a stream's head leaves in one write with
+ * the frames made in the same tick instead of a write of its own (Node holds the body's writes so already, not the head's
+ * flush); a head whose first frame comes later still leaves at the end of this tick.
+ */
+export function holdForTick(raw: ServerResponse): void {
+  const socket = raw.socket;
+  if (!socket || socket.writableCorked > 0 || socket.destroyed) return;
+  socket.cork();
+  process.nextTick(() => socket.uncork());
 }
 
 /** Writes `frame`; when the socket's buffer is full, waits until it drains (or the client goes away). */
