@@ -1,7 +1,5 @@
-// `npm run bench:profile -- <case>`: one Gatehouse under one case's load with --cpu-prof, then its hottest functions and files by self time.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+// `npm run bench:profile -- <case> [c] [s]`: one Gatehouse under one case's load, profiled (the inspector's CPU profiler, over the load only), then its hottest files and functions by self time.
+import { readFileSync } from 'node:fs';
 import { chatBody } from './lib/fixtures.ts';
 import { closePools, runLoad, type RequestSpec } from './lib/load.ts';
 import { startChild } from './lib/processes.ts';
@@ -22,18 +20,21 @@ const chosen = cases[name];
 if (!chosen) throw new Error(`usage: bench/profile.ts <${Object.keys(cases).join('|')}> [concurrency] [seconds]`);
 const concurrency = Number(process.argv[3] ?? 32);
 const seconds = Number(process.argv[4] ?? 5);
-const dir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-prof-'));
 const journal = process.env['BENCH_JOURNAL'] !== 'off';
 
 const upstream = chosen.relay ? await startChild<Ready>(new URL('./servers/upstream.ts', import.meta.url)) : undefined;
-const gatehouse = await startChild<Ready>(
-  new URL('./servers/gatehouse.ts', import.meta.url),
-  [JSON.stringify({ journal, ...(upstream && { channelBaseUrl: `${upstream.ready.url}/v1` }) })],
-  ['--cpu-prof', `--cpu-prof-dir=${dir}`],
-);
+const gatehouse = await startChild<Ready>(new URL('./servers/gatehouse.ts', import.meta.url), [
+  JSON.stringify({ journal, ...(upstream && { channelBaseUrl: `${upstream.ready.url}/v1` }) }),
+]);
 const spec = chosen.spec(gatehouse.ready.token!);
 await runLoad(gatehouse.ready.url, spec, concurrency, 1000);
+const started = gatehouse.next('profiling');
+gatehouse.process.send({ cmd: 'profile-start' });
+await started;
 const result = await runLoad(gatehouse.ready.url, spec, concurrency, seconds * 1000);
+const stopped = gatehouse.next('profile');
+gatehouse.process.send({ cmd: 'profile-stop' });
+const file = ((await stopped) as { profile: string }).profile;
 console.log(`${name} c=${concurrency}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, errors ${result.errors}`);
 await closePools();
 await gatehouse.stop();
@@ -44,8 +45,7 @@ interface Node {
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
-const file = readdirSync(dir).find((entry) => entry.endsWith('.cpuprofile'))!;
-const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { nodes: Node[]; samples: number[] };
+const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[] };
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const selfCount = new Map<number, number>();
 for (const sample of profile.samples) selfCount.set(sample, (selfCount.get(sample) ?? 0) + 1);
@@ -67,4 +67,4 @@ const top = (map: Map<string, number>, n: number) =>
     .map(([key, count]) => `${((100 * count) / total).toFixed(1).padStart(5)} %  ${key}`);
 console.log(`\nself time by file (${total} samples):\n${top(byFile, 25).join('\n')}`);
 console.log(`\nself time by function:\n${top(byFunction, 40).join('\n')}`);
-console.log(`\nprofile: ${path.join(dir, file)}`);
+console.log(`\nprofile (open in Chrome DevTools): ${file}`);

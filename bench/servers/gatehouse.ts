@@ -1,5 +1,6 @@
 // A Gatehouse for the bench, in its own process: a real gateway (createGateway) on port 0 with an optional relay channel, seeded assets and a fixed-latency reviewer; answers scan requests over IPC.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createGateway, type GatewayConfig } from '../../electron/gateway/index.ts';
@@ -91,7 +92,26 @@ if (options.seed) {
   sampleAssetId = 'ast_bench0000000';
 }
 
+// `bench/profile.ts` profiles the load window only (not the start-up): profile-start, then profile-stop answers the .cpuprofile's path.
+let profiler: Session | undefined;
 process.on('message', (message: { cmd: string }) => {
+  if (message.cmd === 'profile-start') {
+    profiler = new Session();
+    profiler.connect();
+    void profiler
+      .post('Profiler.enable')
+      .then(() => profiler!.post('Profiler.start'))
+      .then(() => process.send?.({ profiling: true }));
+    return;
+  }
+  if (message.cmd === 'profile-stop' && profiler) {
+    void profiler.post('Profiler.stop').then(({ profile }) => {
+      const file = path.join(os.tmpdir(), `gatehouse-bench-${process.pid}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      process.send?.({ profile: file });
+    });
+    return;
+  }
   if (message.cmd !== 'scan') return;
   peak = 0;
   const started = performance.now();

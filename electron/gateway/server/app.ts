@@ -19,12 +19,12 @@ import { installHostCheck } from './host-check.ts';
 import type { HostPolicy } from './host-names.ts';
 import { installCallCounting } from './call-counting.ts';
 import { watchClients } from './call-context.ts';
-import { installJournal, isJournaledPath } from './journal-capture.ts';
-import { installAnswerSource } from './answer-source.ts';
+import { installCallCapture } from './journal-capture.ts';
 import { protocolOf } from './protocol.ts';
 import { installRequestIds, requestIdOf } from './request-ids.ts';
 import { REQUEST_ID_HEADER } from '../../../shared/test-ids.ts';
 import { shownPath } from './shown-path.ts';
+import { syncHook } from './sync-hook.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -122,10 +122,11 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
   watchClients(app);
 
   // First after the Host check, so every call's end is seen; calls that name no token are counted there, not journaled.
-  if (context.runtime.journal)
-    installJournal(app, { recorder: context.journal, clock: context.clock, holderOf: (request) => holderOf(context, request) });
   // Every API answer names its source (fixture, relay channel, simulator) in a header, journal on or off.
-  installAnswerSource(app, isJournaledPath);
+  installCallCapture(
+    app,
+    context.runtime.journal ? { recorder: context.journal, clock: context.clock, holderOf: (request) => holderOf(context, request) } : null,
+  );
 
   // Every API call of a known token counts in the dashboard's totals, whether or not the journal is on.
   installCallCounting(app, {
@@ -138,30 +139,36 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
   // Before authentication: a preflight carries no credentials, and a refused call still needs its CORS headers to be readable.
   installCors(app, () => context.runtime.corsOrigins);
 
-  app.addHook('onRequest', async (request) => {
-    if (request.ws) markUpgraded(request.raw.socket);
-    // An unknown path is answered before its body is read: a multipart or binary body to it never meets a parser.
-    if (!request.routeOptions.url) throw unknownEndpoint(request);
-    if (request.routeOptions.config.public) return;
-    try {
-      const principal = context.tokens.authenticate(credentialOf(request.headers, request.query));
-      request.principal = request.callNotes ? { ...principal, notes: request.callNotes } : principal;
-      markAuthenticated(request.raw.socket);
-    } catch (error) {
-      // Left without a principal, such a route authenticates again once upgraded and reports the refusal as an event.
-      if (request.ws && request.routeOptions.config.socketAuth) return;
-      // The token was identified: its call is refused after the body is read, so the journal keeps its model and body.
-      if (!request.ws && error instanceof GatewayError && error.kind === 'forbidden') {
-        request.refusal = error;
-        return;
+  app.addHook(
+    'onRequest',
+    syncHook((request) => {
+      if (request.ws) markUpgraded(request.raw.socket);
+      // An unknown path is answered before its body is read: a multipart or binary body to it never meets a parser.
+      if (!request.routeOptions.url) throw unknownEndpoint(request);
+      if (request.routeOptions.config.public) return;
+      try {
+        const principal = context.tokens.authenticate(credentialOf(request.headers, request.query));
+        request.principal = request.callNotes ? { ...principal, notes: request.callNotes } : principal;
+        markAuthenticated(request.raw.socket);
+      } catch (error) {
+        // Left without a principal, such a route authenticates again once upgraded and reports the refusal as an event.
+        if (request.ws && request.routeOptions.config.socketAuth) return;
+        // The token was identified: its call is refused after the body is read, so the journal keeps its model and body.
+        if (!request.ws && error instanceof GatewayError && error.kind === 'forbidden') {
+          request.refusal = error;
+          return;
+        }
+        throw error;
       }
-      throw error;
-    }
-  });
+    }),
+  );
   // Before faults and routes; a body that does not parse still gets the refusal (see the error handler).
-  app.addHook('preValidation', async (request) => {
-    if (request.refusal) throw request.refusal;
-  });
+  app.addHook(
+    'preValidation',
+    syncHook((request) => {
+      if (request.refusal) throw request.refusal;
+    }),
+  );
 
   app.setErrorHandler((error: FastifyError | GatewayError, request, reply) => {
     const gatewayError = request.refusal ?? toGatewayError(error);

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../principal.ts';
 import type { CallContext, InboundProtocol } from '../providers/types.ts';
+import { syncHook } from './sync-hook.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,12 +25,16 @@ export const CLIENT_CLOSED_STATUS = 499;
  * or upstream is called and nothing is charged. Install it before any hook that waits.
  */
 export function watchClients(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.ws) watchClient(request, reply);
-  });
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.clientSignal?.aborted) dropAbandoned(reply);
-  });
+  app.addHook(
+    'onRequest',
+    syncHook((request, reply) => {
+      if (!request.ws) watchClient(request, reply);
+    }),
+  );
+  app.addHook(
+    'preHandler',
+    syncHook((request, reply) => (request.clientSignal?.aborted ? dropAbandoned(reply) : undefined)),
+  );
 }
 
 /** Sets `request.clientSignal` (and `clientLeftEarly`) from now on; returns the signal. */

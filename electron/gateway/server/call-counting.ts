@@ -5,6 +5,7 @@ import { guarded } from '../safe-events.ts';
 import type { UsageStatsService } from '../services/usage-stats.ts';
 import type { Clock } from '../time.ts';
 import { isJournaledPath, modelOf } from './journal-capture.ts';
+import { syncHook } from './sync-hook.ts';
 
 /** What the counting hook needs from the gateway. */
 export interface CallCountingOptions {
@@ -21,25 +22,28 @@ export interface CallCountingOptions {
  * totals grow with the owner's tokens' calls only. A failure to count loses that count, never the call.
  */
 export function installCallCounting(app: FastifyInstance, { clock, stats, holderOf, onError }: CallCountingOptions): void {
-  app.addHook('onRequest', async (request, reply) => {
-    const path = request.url.split('?', 1)[0] ?? '';
-    if (!isJournaledPath(path) || request.ws || request.method === 'OPTIONS') return;
-    const startedAt = performance.now();
-    const at = clock.now();
-    reply.raw.once(
-      'close',
-      guarded(onError, () => {
-        const holder = holderOf(request);
-        if (holder === null) return;
-        stats.count({
-          at,
-          accountId: holder.accountId,
-          tokenId: holder.tokenId,
-          model: modelOf(path, request.body),
-          status: reply.raw.statusCode,
-          durationMs: performance.now() - startedAt,
-        });
-      }),
-    );
-  });
+  app.addHook(
+    'onRequest',
+    syncHook((request, reply) => {
+      const path = request.url.split('?', 1)[0] ?? '';
+      if (!isJournaledPath(path) || request.ws || request.method === 'OPTIONS') return;
+      const startedAt = performance.now();
+      const at = clock.now();
+      reply.raw.once(
+        'close',
+        guarded(onError, () => {
+          const holder = holderOf(request);
+          if (holder === null) return;
+          stats.count({
+            at,
+            accountId: holder.accountId,
+            tokenId: holder.tokenId,
+            model: modelOf(path, request.body),
+            status: reply.raw.statusCode,
+            durationMs: performance.now() - startedAt,
+          });
+        }),
+      );
+    }),
+  );
 }

@@ -2,19 +2,23 @@
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../errors.ts';
 import { isAllowedHost, type HostPolicy } from './host-names.ts';
+import { syncHook } from './sync-hook.ts';
 
 /** Longest part of a refused Host header quoted back in the error message. */
 const QUOTED_HOST_CHARS = 100;
 
 /** Installs the check as an `onRequest` hook; `policy()` is read on every request. Install it before the journal and CORS hooks. */
 export function installHostCheck(app: FastifyInstance, policy: () => HostPolicy): void {
-  app.addHook('onRequest', async (request) => {
-    const host = request.headers.host;
-    if (isAllowedHost(host, policy())) return;
-    throw new GatewayError(
-      'forbidden',
-      `Host "${String(host).slice(0, QUOTED_HOST_CHARS)}" is not a name of this gateway. It answers to localhost, loopback addresses and its listen host; ` +
-        'add other names with --allowed-hosts or GATEHOUSE_ALLOWED_HOSTS',
-    );
-  });
+  app.addHook(
+    'onRequest',
+    syncHook((request) => {
+      const host = request.headers.host;
+      if (isAllowedHost(host, policy())) return;
+      throw new GatewayError(
+        'forbidden',
+        `Host "${String(host).slice(0, QUOTED_HOST_CHARS)}" is not a name of this gateway. It answers to localhost, loopback addresses and its listen host; ` +
+          'add other names with --allowed-hosts or GATEHOUSE_ALLOWED_HOSTS',
+      );
+    }),
+  );
 }

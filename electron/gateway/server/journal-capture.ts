@@ -1,4 +1,4 @@
-// Records each API call for the request journal: the request, the answer as written (streams included, with chunk timing), never credentials.
+// Watches each API call once: its notes and answer source header always, and for the request journal the request and the answer as written (streams included, with chunk timing), never credentials.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -12,11 +12,12 @@ import {
 import type { CallNotes } from '../principal.ts';
 import type { JournalRecorder } from '../services/journal.ts';
 import type { Clock } from '../time.ts';
-import { answerSourceOf } from './answer-source.ts';
+import { answerSourceOf, nameAnswerSource } from './answer-source.ts';
 import { CLIENT_CLOSED_STATUS } from './call-context.ts';
 import { requestBodyOf, TEXTUAL_CONTENT } from './journal-body.ts';
 import { protocolOf } from './protocol.ts';
 import { testIdOf } from '../../../shared/test-ids.ts';
+import { syncHook } from './sync-hook.ts';
 
 /** Request headers worth showing; credentials (authorization, x-api-key, x-goog-api-key, cookies) are never kept. */
 const SAFE_REQUEST_HEADER =
@@ -71,7 +72,7 @@ function errorMessageOf(status: number, text: string | null): string | null {
   return status >= 400 ? `HTTP ${status}` : null;
 }
 
-/** Watches what is written to the raw response: bytes, the first part as text, and when each write happened. */
+/** Watches what is written to the raw response: bytes, the first part as text, and when each write happened; its head's headers come from `watchHead`. */
 function tapResponse(raw: ServerResponse, startedAt: number) {
   const kept: Buffer[] = [];
   let keptBytes = 0;
@@ -99,13 +100,6 @@ function tapResponse(raw: ServerResponse, startedAt: number) {
   };
   // Fastify and the stream writers pass their headers to writeHead, where getHeader() does not see them.
   let headHeaders: Record<string, unknown> = {};
-  const writeHead = raw.writeHead;
-  raw.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
-    const headers = rest.find((item) => typeof item === 'object' && item !== null);
-    if (headers && !Array.isArray(headers))
-      headHeaders = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
-    return (writeHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
-  } as ServerResponse['writeHead'];
   const write = raw.write;
   const end = raw.end;
   raw.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
@@ -117,6 +111,12 @@ function tapResponse(raw: ServerResponse, startedAt: number) {
     return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
   } as ServerResponse['end'];
   return {
+    /** Told the headers given to writeHead (see `watchHead`). */
+    head(given: object): void {
+      const lower: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(given)) lower[name.toLowerCase()] = value;
+      headHeaders = lower;
+    },
     /** Every header sent, whichever way it was set. */
     headers(): Record<string, unknown> {
       return { ...raw.getHeaders(), ...headHeaders };
@@ -164,14 +164,31 @@ class NotesOfCall implements CallNotes {
 /** Most notes one journal entry keeps (a call is charged a few times at most). */
 const MAX_CALL_NOTES = 8;
 
-const stringHeaders = (headers: Record<string, unknown>, keep: (name: string) => boolean) =>
-  Object.fromEntries(
-    Object.entries(headers)
-      .filter(([name, value]) => value !== undefined && keep(name.toLowerCase()))
-      .map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value)]),
-  );
+/** The headers `keep` accepts, named in lower case, each value as one string. */
+function stringHeaders(headers: Record<string, unknown>, keep: (name: string) => boolean): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name in headers) {
+    const value = headers[name];
+    const lower = name.toLowerCase();
+    if (value !== undefined && keep(lower)) kept[lower] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return kept;
+}
 
-/** What the journal hook needs from the gateway. */
+/**
+ * Calls `onHead` with the headers passed to writeHead (an empty object when none), just before the head is written:
+ * one wrap per call, however many parts of the gateway need to see its head.
+ */
+function watchHead(raw: ServerResponse, onHead: (given: object) => void): void {
+  const writeHead = raw.writeHead;
+  raw.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
+    const given = rest.find((item) => typeof item === 'object' && item !== null);
+    onHead(given && !Array.isArray(given) ? given : {});
+    return (writeHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
+  } as ServerResponse['writeHead'];
+}
+
+/** What the journal needs from the gateway. */
 export interface JournalHookOptions {
   recorder: JournalRecorder;
   clock: Clock;
@@ -180,45 +197,67 @@ export interface JournalHookOptions {
 }
 
 /**
- * Adds the hook; each finished (or abandoned) API call that names one of the gateway's tokens becomes one
- * journal record (a refused token's call included). Calls naming none (what any web page can send with a
- * no-cors fetch) are only counted, so they cannot push real entries out. A failure while recording loses
- * that entry, never the process.
+ * Adds the one hook that watches API calls (after the Host check, before authentication): each call gets its notes
+ * (`request.callNotes`, where the services note charges, first output and a fixture answer) and its answer's
+ * `x-gatehouse-source` header, set as the head is written; with `journal`, each finished (or abandoned) call that
+ * names one of the gateway's tokens also becomes one journal record (a refused token's call included). Calls naming
+ * none (what any web page can send with a no-cors fetch) are only counted, so they cannot push real entries out. A
+ * failure while recording loses that entry, never the process. One hook, one notes object and one writeHead wrap per
+ * call serve both.
  */
-export function installJournal(app: FastifyInstance, { recorder, clock, holderOf }: JournalHookOptions): void {
-  app.addHook('onRequest', async (request, reply) => {
-    const [path = '', search = ''] = request.url.split('?', 2);
-    // Preflights are not calls of the API; nor are sockets, but for a relayed realtime session.
-    if (!isJournaledPath(path) || request.method === 'OPTIONS') return;
-    const startedAt = performance.now();
-    const at = clock.now();
-    if (request.ws) {
-      // The session's socket closes when it ends; only a session relay tried to open upstream becomes an entry.
-      request.raw.socket.once('close', () => {
+export function installCallCapture(app: FastifyInstance, journal: JournalHookOptions | null): void {
+  app.addHook(
+    'onRequest',
+    syncHook((request, reply) => {
+      const [path = '', search = ''] = request.url.split('?', 2);
+      // Preflights are not calls of the API; nor are sockets, but for a relayed realtime session.
+      if (!isJournaledPath(path) || request.method === 'OPTIONS') return;
+      if (request.ws) {
+        if (journal) journalSession(request, journal, path, search);
+        return;
+      }
+      const startedAt = performance.now();
+      const notes = new NotesOfCall(startedAt);
+      request.callNotes = notes;
+      const raw = reply.raw;
+      if (!journal) {
+        watchHead(raw, () => nameAnswerSource(request, raw, notes.fixtureLabel !== null));
+        return;
+      }
+      const { recorder, clock, holderOf } = journal;
+      const at = clock.now();
+      const tap = tapResponse(raw, startedAt);
+      watchHead(raw, (given) => {
+        nameAnswerSource(request, raw, notes.fixtureLabel !== null);
+        tap.head(given);
+      });
+      raw.once('close', () => {
         try {
-          const holder = request.journalRelay && holderOf(request);
-          if (holder) recorder.add(relayedSessionRecord(request, { at, path, search, startedAt, ...holder }));
+          const holder = holderOf(request);
+          if (holder === null) {
+            recorder.countUnauthenticated();
+            return;
+          }
+          recorder.add(recordOf(request, raw, tap, notes, { at, path, search, startedAt, ...holder }));
         } catch (error) {
           recorder.fail(error);
         }
       });
-      return;
+    }),
+  );
+}
+
+/** The socket of a realtime session closes when it ends; only a session relay tried to open upstream becomes an entry. */
+function journalSession(request: FastifyRequest, { recorder, clock, holderOf }: JournalHookOptions, path: string, search: string): void {
+  const startedAt = performance.now();
+  const at = clock.now();
+  request.raw.socket.once('close', () => {
+    try {
+      const holder = request.journalRelay && holderOf(request);
+      if (holder) recorder.add(relayedSessionRecord(request, { at, path, search, startedAt, ...holder }));
+    } catch (error) {
+      recorder.fail(error);
     }
-    const tap = tapResponse(reply.raw, startedAt);
-    const notes = new NotesOfCall(startedAt);
-    request.callNotes = notes;
-    reply.raw.once('close', () => {
-      try {
-        const holder = holderOf(request);
-        if (holder === null) {
-          recorder.countUnauthenticated();
-          return;
-        }
-        recorder.add(recordOf(request, reply.raw, tap, notes, { at, path, search, startedAt, ...holder }));
-      } catch (error) {
-        recorder.fail(error);
-      }
-    });
   });
 }
 
@@ -278,7 +317,7 @@ function idsOf(request: FastifyRequest): { test_id: string | null; request_id: s
 /** The token, query (without credentials) and safe request headers of a call, for its entry's detail. */
 function requestDetail(request: FastifyRequest, call: { search: string }) {
   return {
-    query: Object.fromEntries([...new URLSearchParams(call.search)].filter(([name]) => !SECRET_QUERY.has(name))),
+    query: call.search === '' ? {} : Object.fromEntries([...new URLSearchParams(call.search)].filter(([name]) => !SECRET_QUERY.has(name))),
     requestHeaders: stringHeaders(request.headers, (name) => SAFE_REQUEST_HEADER.test(name)),
   };
 }

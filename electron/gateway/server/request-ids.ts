@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { CALLER_REQUEST_ID, REQUEST_ID_HEADER } from '../../../shared/test-ids.ts';
 import { publicId } from '../ids.ts';
+import { syncHook } from './sync-hook.ts';
 
 /** Fastify's `genReqId`: the request id of a request, as `request.id`. */
 export function requestIdOf(raw: IncomingMessage): string {
@@ -16,10 +17,13 @@ export function requestIdOf(raw: IncomingMessage): string {
  */
 export function installRequestIds(app: FastifyInstance): void {
   const ofUpgrade = new WeakMap<IncomingMessage, string>();
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.ws) ofUpgrade.set(request.raw, request.id);
-    else if (!reply.raw.headersSent) reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
-  });
+  app.addHook(
+    'onRequest',
+    syncHook((request, reply) => {
+      if (request.ws) ofUpgrade.set(request.raw, request.id);
+      else if (!reply.raw.headersSent) reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
+    }),
+  );
   // A WebSocket upgrade is answered by the socket server itself: its 101 gets the header there.
   app.websocketServer.on('headers', (headers: string[], raw: IncomingMessage) => {
     const id = ofUpgrade.get(raw);

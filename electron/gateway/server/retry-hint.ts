@@ -26,9 +26,10 @@ export function withRetryHint<T extends Record<string, string | number | string[
 
 /** Every error answer Fastify sends (refusals, unknown paths, rendered errors) carries the hint, unless one was set already. */
 export function installRetryHints(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // The callback form: an async onSend hook would cost every answer a promise.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     const hint = retryHint(reply.statusCode);
     if (hint !== undefined && !reply.hasHeader(RETRY_HINT_HEADER)) reply.header(RETRY_HINT_HEADER, hint);
-    return payload;
+    done(null, payload);
   });
 }
