@@ -78,7 +78,7 @@ function figureOf(cases: RelayCase[] | undefined, name: string, concurrency: num
   return figure && figure.rps.rounds > 0 && figure.rps.median > 0 ? figure : undefined;
 }
 
-/** The figures issue 30 sets targets for, each a ratio of contenders measured side by side in this run. */
+/** The figures issue 30 sets targets for, each a ratio of contenders measured side by side in this run; with an older checkout in the run, its ratio beside. */
 function targetRows(results: BenchResults): string[][] {
   const relay = results.relay?.cases;
   const simulate = results.simulate?.cases;
@@ -93,16 +93,14 @@ function targetRows(results: BenchResults): string[][] {
     target: string,
     asTimes = false,
   ) => {
-    const a = figureOf(cases, name, c, ours);
     const b = figureOf(cases, name, c, theirs);
+    const ratioOf = (who: string) => {
+      const a = figureOf(cases, name, c, who);
+      return a && b ? (asTimes ? `${fixed(a.rps.median / b.rps.median, 2)}×` : `${fixed((100 * a.rps.median) / b.rps.median, 0)} %`) : '–';
+    };
+    const a = figureOf(cases, name, c, ours);
     if (!a || !b) return;
-    const ratio = a.rps.median / b.rps.median;
-    rows.push([
-      label,
-      asTimes ? `${fixed(ratio, 2)}×` : `${fixed(100 * ratio, 0)} %`,
-      `${fixed(a.rps.median, 0)} vs ${fixed(b.rps.median, 0)} req/s`,
-      target,
-    ]);
+    rows.push([label, ratioOf(ours), ratioOf('gatehouse BEFORE'), `${fixed(a.rps.median, 0)} vs ${fixed(b.rps.median, 0)} req/s`, target]);
   };
   share(
     'relayed chat c=32, journal on, share of bare node:http relay',
@@ -113,37 +111,54 @@ function targetRows(results: BenchResults): string[][] {
     'bare node:http',
     '≥ 50 %',
   );
-  const one = figureOf(relay, 'chat, JSON', 1, 'gatehouse (journal on)');
   const floor = figureOf(relay, 'chat, JSON', 1, 'bare node:http');
+  const added = (who: string) => {
+    const one = figureOf(relay, 'chat, JSON', 1, who);
+    return one && floor ? `+${fixed(one.p50.median - floor.p50.median, 2)} ms` : '–';
+  };
+  const one = figureOf(relay, 'chat, JSON', 1, 'gatehouse (journal on)');
   if (one && floor)
     rows.push([
       'relayed chat c=1, p50 added over bare node:http relay',
-      `+${fixed(one.p50.median - floor.p50.median, 2)} ms`,
+      added('gatehouse (journal on)'),
+      added('gatehouse BEFORE'),
       `${fixed(one.p50.median, 2)} vs ${fixed(floor.p50.median, 2)} ms`,
       '≤ +0.15 ms',
     ]);
   share('relayed chat c=32 against Portkey', relay, 'chat, JSON', 32, 'gatehouse (journal on)', 'portkey', '≥ 4×', true);
+  share(
+    'relayed SSE c=32, journal on, share of bare node:http relay',
+    relay,
+    'chat, SSE stream',
+    32,
+    'gatehouse (journal on)',
+    'bare node:http',
+    '–',
+  );
   share('simulated chat JSON c=32 against aimock', simulate, 'chat, JSON', 32, 'gatehouse simulate', 'aimock', '≥ 1.5×', true);
   share('simulated chat SSE c=32 against aimock', simulate, 'chat, SSE stream', 32, 'gatehouse simulate', 'aimock', '≥ 1.5×', true);
   share('simulated chat JSON c=32, share of bare Fastify', simulate, 'chat, JSON', 32, 'gatehouse simulate', 'bare fastify', '≥ 50 %');
   const foot = results.footprint;
   if (foot) {
     rows.push([
-      '`gatehouse serve` start-up to first answer, quiet',
+      '`gatehouse serve` start-up to first answer, alone',
       `${fixed(foot.startupMs.median, 0)} ms`,
+      '',
       ranged(foot.startupMs, 0),
-      '≤ 300 ms',
+      '≤ 300 ms quiet',
     ]);
     if (foot.startupBusyMs && foot.startupBusyMs.rounds > 0)
       rows.push([
         'start-up beside a CPU-busy process',
-        `${fixed(foot.startupBusyMs.median / foot.startupMs.median, 2)}× quiet`,
+        `${fixed(foot.startupBusyMs.median / foot.startupMs.median, 2)}× alone`,
+        '',
         `${ranged(foot.startupBusyMs, 0)} ms`,
         '≤ 2× quiet',
       ]);
     rows.push([
       'resident memory after the load, against idle',
       `${fixed(foot.rssAfterMb / foot.rssIdleMb, 2)}×`,
+      '',
       `${fixed(foot.rssAfterMb, 0)} vs ${fixed(foot.rssIdleMb, 0)} MB; ≤ 1.5× idle ${foot.rssSettledS == null ? 'not within 30 s' : `after ${fixed(foot.rssSettledS, 1)} s`}`,
       '≤ 1.5× idle within 30 s',
     ]);
@@ -169,7 +184,13 @@ export function renderMarkdown(results: BenchResults): string {
     );
   const targets = targetRows(results);
   if (targets.length > 0) {
-    parts.push('', '## Targets (issue 30)', '', '| figure | this run | from | target |', '| --- | --- | --- | --- |');
+    parts.push(
+      '',
+      '## Targets (issue 30)',
+      '',
+      '| figure | this checkout | BEFORE (older checkout, same rounds) | from | target |',
+      '| --- | --- | --- | --- | --- |',
+    );
     for (const row of targets) parts.push(`| ${row.join(' | ')} |`);
   }
   if (results.relay) {
