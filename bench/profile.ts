@@ -1,5 +1,6 @@
 // `npm run bench:profile -- <case> [c] [s]`: one Gatehouse under one case's load, profiled (the inspector's CPU profiler, over the load only), then its hottest files and functions by self time.
 import { readFileSync } from 'node:fs';
+import { syscallsOf } from './lib/processes.ts';
 import { chatBody } from './lib/fixtures.ts';
 import { closePools, runLoad, type RequestSpec } from './lib/load.ts';
 import { startChild } from './lib/processes.ts';
@@ -28,6 +29,7 @@ const gatehouse = await startChild<Ready>(new URL('./servers/gatehouse.ts', impo
 ]);
 const spec = chosen.spec(gatehouse.ready.token!);
 await runLoad(gatehouse.ready.url, spec, concurrency, 1000);
+const before = syscallsOf(gatehouse.process.pid!);
 const started = gatehouse.next('profiling');
 gatehouse.process.send({ cmd: 'profile-start' });
 await started;
@@ -35,7 +37,12 @@ const result = await runLoad(gatehouse.ready.url, spec, concurrency, seconds * 1
 const stopped = gatehouse.next('profile');
 gatehouse.process.send({ cmd: 'profile-stop' });
 const file = ((await stopped) as { profile: string }).profile;
+const after = syscallsOf(gatehouse.process.pid!);
+const perCall = (count: number) => (count / result.requests).toFixed(2);
 console.log(`${name} c=${concurrency}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, errors ${result.errors}`);
+console.log(
+  `system calls per call (the process's own count, so not moved by other load): ${perCall(after.reads - before.reads)} reads, ${perCall(after.writes - before.writes)} writes`,
+);
 await closePools();
 await gatehouse.stop();
 await upstream?.stop();

@@ -58,6 +58,9 @@ export async function relayReply(
   raw.once('close', () => (gone = true));
   const chunks = upstream.body[Symbol.asyncIterator]();
   let finished = false;
+  // Any other answer keeps its latest chunk until the next one comes or the body ends: its last bytes and its end then
+  // leave in one write (a short answer, head included, in one), where they were two (see holdForTick).
+  let held: Uint8Array | undefined;
   try {
     while (!gone) {
       const next = await chunks.next();
@@ -65,9 +68,13 @@ export async function relayReply(
         finished = true;
         break;
       }
-      await writeFrame(raw, next.value);
+      if (sse) await writeFrame(raw, next.value);
+      else {
+        if (held) await writeFrame(raw, held);
+        held = next.value;
+      }
     }
-    if (!gone) raw.end();
+    if (!gone) raw.end(held);
   } catch (error) {
     finished = true;
     const gatewayError = error instanceof GatewayError ? error : undefined;
@@ -78,7 +85,10 @@ export async function relayReply(
     // A stream ends after its error event; any other answer is cut (the connection closes before its end), never passed off as whole.
     if (!gone) {
       if (sse) raw.end();
-      else raw.destroy();
+      else {
+        if (held) raw.write(held);
+        raw.destroy();
+      }
     }
   } finally {
     // The caller left: the upstream request stops (and the usage seen so far is charged).
