@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chatBody } from '../lib/fixtures.ts';
 import { runLoad } from '../lib/load.ts';
-import { rssMb, stopProcess } from '../lib/processes.ts';
+import { cpuMsOf, rssMb, stopProcess } from '../lib/processes.ts';
 import { spreadOf, type Spread } from '../lib/stats.ts';
 
 const root = path.resolve(fileURLToPath(import.meta.url), '../../..');
@@ -16,6 +16,8 @@ export interface FootprintResult {
   startupMs: Spread;
   /** The same restarts with a second process spinning on the CPU beside it (a busy machine), ms. */
   startupBusyMs?: Spread;
+  /** CPU time (user and system, all threads) the restarts used up to their first answer, ms: what other load on the machine moves least. */
+  startupCpuMs?: Spread;
   rssIdleMb: number;
   rssLoadMb: number;
   /** Resident memory AFTER_LOAD_MS after the load ended. */
@@ -33,6 +35,7 @@ interface Served {
   token: string;
   consoleUrl: string;
   startupMs: number;
+  cpuMs: number;
 }
 
 /** Starts `gatehouse serve` on `dataDir` and waits for its first answered call (`token` when the dir is not new). */
@@ -71,7 +74,7 @@ async function serve(dataDir: string, knownToken?: string): Promise<Served> {
   const answer = await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${token}` } });
   await answer.arrayBuffer();
   if (answer.status !== 200) throw new Error(`first call answered ${answer.status}`);
-  return { child, url, token, consoleUrl, startupMs: performance.now() - started };
+  return { child, url, token, consoleUrl, startupMs: performance.now() - started, cpuMs: cpuMsOf(child.pid!) };
 }
 
 async function consolePaint(consoleUrl: string): Promise<number | string> {
@@ -119,12 +122,14 @@ export async function benchFootprint(restarts: number, loadMs: number): Promise<
   const skipped: string[] = [];
   try {
     const startups: number[] = [];
+    const cpu: number[] = [];
     let served = await serve(dataDir);
     startups.push(served.startupMs);
     for (let i = 0; i < restarts; i++) {
       await stopProcess(served.child);
       served = await serve(dataDir, served.token);
       startups.push(served.startupMs);
+      cpu.push(served.cpuMs);
     }
     const busyStartups: number[] = [];
     const neighbour = busyNeighbour();
@@ -178,6 +183,7 @@ export async function benchFootprint(restarts: number, loadMs: number): Promise<
     return {
       startupMs: spreadOf(startups),
       startupBusyMs: spreadOf(busyStartups),
+      startupCpuMs: spreadOf(cpu),
       rssIdleMb,
       rssLoadMb,
       rssAfterMb,
