@@ -119,6 +119,14 @@ export interface AdminToken extends TokenSummary {
   revealable: boolean;
 }
 
+/** The console's API key of an account: one token shared by every console session (see `obtainConsoleKey`). */
+export interface ConsoleKey {
+  token_id: string;
+  secret: string;
+  /** `revealed`: a token whose secret the store kept; `created`: the `console` token this run made (and remembers). */
+  source: 'revealed' | 'created';
+}
+
 /** A newly created token: the only answer that carries the secret unasked. */
 export interface CreatedToken {
   token: AdminToken;
@@ -264,6 +272,8 @@ export interface AdminApi {
   deleteToken: AdminRoute<{ tokenId: string }, None, undefined, AdminToken>;
   /** The kept secret of a token; 404 when the store kept none. */
   revealToken: AdminRoute<{ tokenId: string }, None, undefined, { secret: string }>;
+  /** The console's key of an account: a kept token revealed, else the one `console` token of this run (made once). */
+  obtainConsoleKey: AdminRoute<AccountParams, None, undefined, ConsoleKey>;
   /** Saved, effective and pinned server settings. */
   getSettings: AdminRoute<None, None, undefined, SettingsView>;
   /** Replaces the saved settings (absent keys: defaults); CORS origins and the refresh interval apply at once. */
@@ -358,6 +368,7 @@ export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMeth
   createToken: { method: 'POST', path: `${ADMIN_API_PREFIX}/tokens` },
   revokeToken: { method: 'POST', path: `${ADMIN_API_PREFIX}/tokens/:tokenId/revoke` },
   revealToken: { method: 'POST', path: `${ADMIN_API_PREFIX}/tokens/:tokenId/reveal` },
+  obtainConsoleKey: { method: 'POST', path: `${ADMIN_API_PREFIX}/accounts/:account/console-key` },
   updateToken: { method: 'PUT', path: `${ADMIN_API_PREFIX}/tokens/:tokenId` },
   deleteToken: { method: 'POST', path: `${ADMIN_API_PREFIX}/tokens/:tokenId/delete` },
   getSettings: { method: 'GET', path: `${ADMIN_API_PREFIX}/settings` },

@@ -32,6 +32,7 @@ import { rotateConsoleSecret } from './console-secret.ts';
 import { listModels, type ModelDirectorySources } from './model-directory.ts';
 import { useSecretStore } from './secret-access.ts';
 import { issueToken, tokenSecretKey } from './token-issue.ts';
+import { createConsoleKeys } from './console-token.ts';
 import { saveSettings, settingsView, type LiveTargets, type SettingsContext } from './settings.ts';
 import { parseAssetCreate, parseAssetListFilter, parseGroupCreate, parseGroupUpdate } from './portrait-input.ts';
 import type { Tasks3dService } from './tasks3d.ts';
@@ -93,6 +94,7 @@ export interface AdminFacts {
 
 export function createAdminHandlers(context: AdminContext, facts: AdminFacts): AdminHandlers {
   const { groups, assets, tokens, secrets, runtime } = context;
+  const consoleKeys = createConsoleKeys(tokens, secrets, () => context.clock.now());
 
   const accountId = (name: string): number => {
     const account = context.accounts.findByName(name);
@@ -201,6 +203,7 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       }
       return { secret };
     },
+    obtainConsoleKey: ({ params }) => consoleKeys.obtain(params.account),
     getSettings: () => settingsView(context.settings, context),
     saveSettings: async ({ body }) => {
       const listed = (await listModels(context)).filter((model) => model.aliasOf === null).map((model) => model.id);

@@ -19,7 +19,11 @@ export interface IssuedToken {
  * keychain error) creates nothing and throws GatewayError `unavailable` saying so; a row that cannot be written takes
  * its stored secret back. A crash in between leaves at most a stored secret that opens nothing (no row has its hash).
  */
-export async function issueToken(tokens: TokensService, store: SecretStore, input: CreateTokenInput): Promise<IssuedToken> {
+export async function issueToken(
+  tokens: Pick<TokensService, 'draft' | 'insert'>,
+  store: SecretStore,
+  input: CreateTokenInput,
+): Promise<IssuedToken> {
   const draft = tokens.draft(input);
   const key = tokenSecretKey(draft.tokenId);
   try {

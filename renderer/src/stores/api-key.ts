@@ -1,12 +1,9 @@
-// A real API token per account for the playground, 3D tasks and snippets: a kept one revealed, or a new "console" token.
+// A real API token per account for the playground, 3D tasks and snippets: the gateway's one console key of the account (a kept token revealed, or its one "console" token).
 import { create } from 'zustand';
 import type { AdminCall } from '../api/admin-client.ts';
 import { messageOf, type KeyValueStorage } from './storage.ts';
 
 const KEY = 'gatehouse.apiKeys';
-
-/** Name of the tokens the console creates for itself. */
-export const CONSOLE_TOKEN_NAME = 'console';
 
 /** A usable secret and where it came from. */
 export interface ApiKey {
@@ -19,13 +16,13 @@ export interface ApiKeyState {
   keys: Record<string, ApiKey>;
   busy: boolean;
   error: string | null;
-  /** The account's key: the one already held, a kept secret revealed, or a newly created token. */
+  /** The account's key: the one already held, else the gateway's console key (shared by every session, made once). */
   obtain(account: string): Promise<ApiKey | undefined>;
   /** Drops a key the gateway refused (revoked, expired), so the next obtain finds another. */
   forget(account: string): void;
 }
 
-export function createApiKeyStore(call: AdminCall, storage: KeyValueStorage, now: () => number = Date.now) {
+export function createApiKeyStore(call: AdminCall, storage: KeyValueStorage) {
   let initial: Record<string, ApiKey> = {};
   try {
     initial = JSON.parse(storage.getItem(KEY) ?? '{}') as Record<string, ApiKey>;
@@ -41,22 +38,9 @@ export function createApiKeyStore(call: AdminCall, storage: KeyValueStorage, now
       if (held) return held;
       set({ busy: true, error: null });
       try {
-        const tokens = await call('listTokens', { query: { account } });
-        const usable = tokens.find(
-          (token) =>
-            token.revealable &&
-            token.revoked_at === null &&
-            (token.expires_at === null || token.expires_at > now()) &&
-            (token.quota === null || token.used < token.quota),
-        );
-        let key: ApiKey;
-        if (usable) {
-          const { secret } = await call('revealToken', { params: { tokenId: usable.token_id } });
-          key = { tokenId: usable.token_id, secret, source: 'revealed' };
-        } else {
-          const created = await call('createToken', { body: { account, name: CONSOLE_TOKEN_NAME } });
-          key = { tokenId: created.token.token_id, secret: created.secret, source: 'created' };
-        }
+        // The gateway chooses: a new session gets the same token as the others, never one more.
+        const given = await call('obtainConsoleKey', { params: { account } });
+        const key: ApiKey = { tokenId: given.token_id, secret: given.secret, source: given.source };
         set({ keys: { ...get().keys, [account]: key }, busy: false });
         return key;
       } catch (error) {

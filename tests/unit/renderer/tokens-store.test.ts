@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { AdminToken } from '../../../shared/admin-api.ts';
 import { ApiError } from '../../../renderer/src/api/http.ts';
-import { createApiKeyStore, CONSOLE_TOKEN_NAME } from '../../../renderer/src/stores/api-key.ts';
+import { createApiKeyStore } from '../../../renderer/src/stores/api-key.ts';
 import { memoryStorage } from '../../../renderer/src/stores/storage.ts';
 import { createTokensStore } from '../../../renderer/src/stores/tokens.ts';
 import { fakeAdmin } from '../../helpers/fake-admin.ts';
@@ -74,37 +74,26 @@ describe('tokens store', () => {
 });
 
 describe('API key store', () => {
-  test('reveals a kept, active token of the account rather than creating one', async () => {
+  test("asks the gateway for the account's console key once and holds it for the tab", async () => {
     const admin = fakeAdmin({
-      listTokens: () => [
-        token('tok_revoked', { revoked_at: 1 }),
-        token('tok_expired', { expires_at: 10 }),
-        token('tok_spent', { quota: 1, used: 1 }),
-        token('tok_unkept', { revealable: false }),
-        token('tok_good'),
-      ],
-      revealToken: (input) => ({ secret: `secret-of-${input.params.tokenId}` }),
+      obtainConsoleKey: (input) => ({ token_id: 'tok_good', secret: `secret-for-${input.params.account}`, source: 'revealed' as const }),
     });
     const storage = memoryStorage();
-    const store = createApiKeyStore(admin.call, storage, () => 100);
+    const store = createApiKeyStore(admin.call, storage);
     const key = await store.getState().obtain('local');
-    assert.deepEqual(key, { tokenId: 'tok_good', secret: 'secret-of-tok_good', source: 'revealed' });
-    assert.equal(admin.calls[0]!.input.query.account, 'local');
-    assert.equal((await store.getState().obtain('local'))?.secret, 'secret-of-tok_good', 'held keys are reused');
-    assert.equal(admin.calls.length, 2);
+    assert.deepEqual(key, { tokenId: 'tok_good', secret: 'secret-for-local', source: 'revealed' });
+    assert.equal((await store.getState().obtain('local'))?.secret, 'secret-for-local', 'held keys are reused');
+    assert.equal(admin.calls.length, 1);
     assert.equal(createApiKeyStore(admin.call, storage).getState().keys['local']?.tokenId, 'tok_good', 'kept for the tab');
   });
 
-  test('creates a "console" token when nothing usable is kept, and forgets a refused key', async () => {
-    const admin = fakeAdmin({
-      listTokens: () => [token('tok_unkept', { revealable: false })],
-      createToken: (input) => ({ token: token('tok_new', { name: input.body.name! }), secret: 'sk-gh-new' }),
-    });
+  test('a refused key is forgotten, so the next use asks again', async () => {
+    const admin = fakeAdmin({ obtainConsoleKey: () => ({ token_id: 'tok_new', secret: 'sk-gh-new', source: 'created' as const }) });
     const store = createApiKeyStore(admin.call, memoryStorage());
-    const key = await store.getState().obtain('local');
-    assert.deepEqual(key, { tokenId: 'tok_new', secret: 'sk-gh-new', source: 'created' });
-    assert.equal(admin.calls[1]!.input.body.name, CONSOLE_TOKEN_NAME);
+    assert.equal((await store.getState().obtain('local'))?.source, 'created');
     store.getState().forget('local');
     assert.equal(store.getState().keys['local'], undefined);
+    await store.getState().obtain('local');
+    assert.equal(admin.calls.length, 2);
   });
 });
