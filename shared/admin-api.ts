@@ -55,6 +55,8 @@ export interface ScanSummary {
 export interface SecretStoreInfo {
   kind: 'keychain' | 'file' | 'none';
   description: string;
+  /** Why nothing is kept although no one chose that: "no keychain was found (no Secret Service on this machine)"; absent otherwise. */
+  cause?: string;
 }
 
 /** The gateway's state and effective settings (times are epoch milliseconds). */

@@ -1,4 +1,4 @@
-// The server settings a user can save (port, host, TLS, CORS origins, refresh interval, data folder, unrouted models, model aliases): shape, validation and what applies when.
+// The server settings a user can save (port, host, TLS, CORS origins, refresh interval, data folder, unrouted models, model aliases, secret store): shape, validation and what applies when.
 import { checkAliasMap } from './model-aliases.ts';
 
 /** Every saved setting and its value type. */
@@ -22,7 +22,16 @@ export interface ServerSettings {
    * Every gateway's view carries it; optional only for views made before it existed.
    */
   modelAliases?: Record<string, string>;
+  /**
+   * Where tokens' and channel keys' secrets are kept (`--secrets`): `auto` (the OS keychain when one answers, else nothing),
+   * `keychain`, `file` (a locked 0600 file in the data dir) or `none`. Optional only for views made before it existed.
+   */
+  secrets?: SecretStoreMode;
 }
+
+/** The secret store choices, shared by the saved setting, `--secrets` and `GATEHOUSE_SECRETS`. */
+export const SECRET_STORE_MODES = ['auto', 'keychain', 'file', 'none'] as const;
+export type SecretStoreMode = (typeof SECRET_STORE_MODES)[number];
 
 /**
  * What a model no enabled relay channel serves gets: `auto` (the default) refuses it while at least one channel is
@@ -43,6 +52,7 @@ export const SETTING_KEYS = [
   'dataDir',
   'unrouted',
   'modelAliases',
+  'secrets',
 ] as const satisfies readonly SettingKey[];
 
 /** Settings a running gateway takes at once; the others apply when the server starts again. */
@@ -203,6 +213,12 @@ export function validateSettings(input: unknown): { ok: true; value: Partial<Ser
     const checked = checkAliasMap(given['modelAliases']);
     if (!checked.ok) problems.push({ key: 'modelAliases', message: checked.message });
     else value.modelAliases = checked.value;
+  }
+  if (has('secrets')) {
+    const mode = given['secrets'];
+    if (!SECRET_STORE_MODES.includes(mode as SecretStoreMode))
+      problems.push({ key: 'secrets', message: `Secret store must be one of ${SECRET_STORE_MODES.join(', ')}` });
+    else value.secrets = mode as SecretStoreMode;
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value };
 }

@@ -55,8 +55,6 @@ async function runOnce(
 ): Promise<RunOutcome> {
   const resolved = parseServeOptions(args, env);
   const options = ephemeralDir ? { ...resolved, dataDir: ephemeralDir } : resolved;
-  // GATEHOUSE_ADMIN_TOKEN wins; else the per-run token of the run before a restart.
-  const adminToken = options.adminToken ?? handedOn;
   const { store, warning } = await selectSecretStore(options.secrets, options.dataDir);
   if (warning) io.err(`warning: ${warning}`);
   const { settingsFile, defaultDataDir, pinned, ephemeral, readyJson, ...config } = options;
@@ -65,7 +63,10 @@ async function runOnce(
   const gateway = await createGateway({
     ...config,
     secrets: store,
-    ...(adminToken && { adminToken }),
+    secretMode: options.secrets,
+    // GATEHOUSE_ADMIN_TOKEN wins; else the per-run token of the run before a restart.
+    ...(options.adminToken && { adminToken: options.adminToken }),
+    ...(handedOn && { carriedAdminToken: handedOn }),
     bookmarkableConsole: true,
     homeDir: toolHomeDir(env),
     restart: () => requestRestart(),

@@ -3,6 +3,7 @@ import type { UnroutedPolicy } from './providers/select.ts';
 import type { ChannelDirectory, ProviderSelector, Reviewer } from './providers/types.ts';
 import type { ConnectionLimits } from './server/connection-guard.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
+import type { SecretStoreMode } from '../../shared/settings.ts';
 import { SETTING_DEFAULTS, type HostSettings } from './services/settings.ts';
 import type { StorageLimits } from './services/storage-limits.ts';
 import type { Clock } from './time.ts';
@@ -47,6 +48,8 @@ export interface GatewayConfig {
   homeDir?: string;
   /** Where token plaintexts are kept; the host chooses it (keychain, file, none). */
   secrets: SecretStore;
+  /** The `--secrets` choice (flag, variable or saved setting) `secrets` was opened for, shown by the Settings page; absent: the store's kind. */
+  secretMode?: SecretStoreMode;
   clock?: Clock;
   /** Replaces the simulated reviewer. */
   reviewer?: Reviewer;
@@ -65,6 +68,11 @@ export interface GatewayConfig {
    * console secret. Absent: the kept console secret, or random per start.
    */
   adminToken?: string;
+  /**
+   * The per-run admin token of the run before a restart (`gatehouse serve`), so an open console keeps working: kept as
+   * the console secret when this run's store keeps secrets (the address is stable from then on), else used for this run.
+   */
+  carriedAdminToken?: string;
   /**
    * An API token (`sk-…`, `GATEHOUSE_TOKEN`) accepted for the `local` account: stored hashed like any token at start
    * (the account is created when missing; no first token is made then), the same value working across restarts.

@@ -90,13 +90,16 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   const fixtures = new FixtureStore(config.fixtures && config.fixtures.length > 0 ? loadFixtureFiles(config.fixtures) : []);
   // Opened first: it makes the data dir, where a file secret store keeps the console secret.
   const db = openProductDatabase(config.dataDir);
-  // An admin token given for this run wins: no console secret is read or kept then.
+  // An admin token given for this run wins: no console secret is read or kept then. A token carried over a restart
+  // becomes the kept secret when the store now keeps one (a switch to a keeping store), so the open console keeps working.
   const keptSecret =
     bookmarkable && config.adminToken === undefined
-      ? ((await keptConsoleSecret(config.secrets, config.dataDir)) ??
-        (await rotateConsoleSecret(config.secrets, config.dataDir).catch(() => null)))
+      ? (config.carriedAdminToken &&
+          (await rotateConsoleSecret(config.secrets, config.dataDir, config.carriedAdminToken).catch(() => null))) ||
+        (await keptConsoleSecret(config.secrets, config.dataDir)) ||
+        (await rotateConsoleSecret(config.secrets, config.dataDir).catch(() => null))
       : null;
-  const adminToken = config.adminToken ?? keptSecret;
+  const adminToken = config.adminToken ?? keptSecret ?? config.carriedAdminToken;
   // The simulated reviewer keeps its state in its own file; a host's reviewer needs none.
   let simulateDb: Db | undefined;
   try {
@@ -245,6 +248,7 @@ function settingsOf(config: GatewayConfig): SettingsContext {
       dataDir: config.dataDir,
       unrouted: config.unrouted ?? 'auto',
       modelAliases: { ...config.modelAliases },
+      ...(config.secretMode && { secrets: config.secretMode }),
     },
   };
 }

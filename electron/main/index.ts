@@ -52,6 +52,7 @@ async function gatewayConfig(): Promise<GatewayConfig> {
     ...options,
     ...(DEV_URL && { port: DEFAULTS.port }),
     secrets: store,
+    secretMode: secrets,
     ...(settingsFile && {
       settings: { file: settingsFile, defaultDataDir, pinned: DEV_URL ? { ...pinned, port: 'npm run dev' } : pinned },
     }),

@@ -162,7 +162,7 @@ describe('gatehouse serve and the settings file', () => {
       assert.equal(body.file, file);
       assert.deepEqual(body.effective.corsOrigins, ['http://localhost:5173']);
       assert.equal(body.effective.refreshIntervalMs, 90_000, 'the flag wins over the file');
-      assert.deepEqual(body.pinned, { dataDir: '--data-dir', refreshIntervalMs: '--refresh-interval-ms' });
+      assert.deepEqual(body.pinned, { dataDir: '--data-dir', refreshIntervalMs: '--refresh-interval-ms', secrets: '--secrets' });
       assert.deepEqual(body.restartNeeded, []);
     } finally {
       await server.stop();

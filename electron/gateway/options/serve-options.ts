@@ -56,6 +56,7 @@ const SETTING_OPTIONS = {
   dataDir: 'data-dir',
   unrouted: 'unrouted',
   modelAliases: 'model-aliases',
+  secrets: 'secrets',
 } as const satisfies Record<SettingKey, keyof typeof SERVE_ENV>;
 
 export interface ServeOptions {
@@ -128,11 +129,6 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
   const ephemeral = switchOn('ephemeral');
   if (ephemeral && explicit('data-dir'))
     throw new UsageError(`--ephemeral makes a temporary data dir: it cannot be used with ${explicit('data-dir')!.from}`);
-  // A temporary data dir keeps nothing in the user's keychain: its tokens die with it.
-  const secrets = explicit('secrets')?.value ?? (ephemeral ? 'none' : 'auto');
-  if (!SECRET_MODES.includes(secrets as SecretMode)) {
-    throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}; got "${secrets}"`);
-  }
   const unrouted = explicit('unrouted');
   if (unrouted && !UNROUTED_POLICIES.includes(unrouted.value as UnroutedPolicy)) {
     throw new UsageError(`${unrouted.from} must be one of ${UNROUTED_POLICIES.join(', ')}; got "${unrouted.value}"`);
@@ -141,6 +137,11 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
   // An ephemeral run reads no saved settings unless a file is named: a CI run is the same on every machine.
   const settingsFile = ephemeral && !explicit('settings-file') ? null : settingsFileOf(explicit('settings-file'), fallbackDataDir);
   const saved = settingsFile ? readSaved(settingsFile) : {};
+  // A flag or variable wins over the saved choice; a temporary data dir keeps nothing in the user's keychain: its tokens die with it.
+  const secrets = explicit('secrets')?.value ?? (ephemeral ? 'none' : (saved.secrets ?? 'auto'));
+  if (!SECRET_MODES.includes(secrets as SecretMode)) {
+    throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}; got "${secrets}"`);
+  }
   const pinned: Partial<Record<SettingKey, string>> = {};
   for (const [key, name] of Object.entries(SETTING_OPTIONS) as [SettingKey, StringOption][]) {
     const given = explicit(name);

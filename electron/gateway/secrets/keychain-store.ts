@@ -34,6 +34,19 @@ export async function openKeychainStore(service = KEYCHAIN_SERVICE): Promise<Sec
   };
 }
 
+/**
+ * Why no keychain answered, in the user's words, from the error `openKeychainStore` rejected with:
+ * "no keychain was found (no Secret Service on this machine)", "… (no D-Bus session on this machine)", or the error itself.
+ */
+export function keychainMissingCause(error: Error): string {
+  const message = error.message;
+  if (/org\.freedesktop\.secrets|ServiceUnknown|not provided by any \.service files/i.test(message))
+    return 'no keychain was found (no Secret Service on this machine)';
+  if (/autolaunch D-Bus|DBUS_SESSION_BUS_ADDRESS|Could not connect|Failed to connect to socket/i.test(message))
+    return 'no keychain was found (no D-Bus session on this machine, so no Secret Service)';
+  return `no keychain answered (${message})`;
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the keychain did not answer within ${ms} ms`)), ms);

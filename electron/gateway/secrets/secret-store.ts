@@ -6,6 +6,11 @@ export interface SecretStore {
   readonly kind: 'keychain' | 'file' | 'none';
   /** A sentence saying where secrets are kept. */
   readonly description: string;
+  /**
+   * Why nothing is kept although no one asked for that (`--secrets auto` found no keychain), in the user's words:
+   * "no keychain was found (no Secret Service on this machine)". Absent when the store keeps secrets or `none` was chosen.
+   */
+  readonly cause?: string;
   get(key: string): Promise<string | null>;
   set(key: string, value: string): Promise<void>;
   delete(key: string): Promise<boolean>;
@@ -22,3 +27,13 @@ export const noSecretStore: SecretStore = {
   set: async () => {},
   delete: async () => false,
 };
+
+/** The store that keeps nothing because no keeper was found; `cause` says why (see SecretStore.cause). */
+export function keepNothingBecause(cause: string): SecretStore {
+  return { ...noSecretStore, description: `no copy of secrets is kept: ${cause}`, cause };
+}
+
+/** Why a store keeps nothing, for a message: its cause, or the `--secrets none` the user chose. */
+export function keepsNothingWhy(store: Pick<SecretStore, 'cause'>): string {
+  return store.cause ?? 'it runs with --secrets none';
+}

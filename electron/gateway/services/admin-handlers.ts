@@ -127,7 +127,7 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       host: url.hostname.replace(/^\[|\]$/g, ''),
       port: Number(url.port),
       dataDir: context.dataDir,
-      secrets: { kind: secrets.kind, description: secrets.description },
+      secrets: { kind: secrets.kind, description: secrets.description, ...(secrets.cause && { cause: secrets.cause }) },
       refreshIntervalMs: runtime.refreshIntervalMs,
       simReviewMs: runtime.simReviewMs,
       corsOrigins: [...runtime.corsOrigins],

@@ -23,7 +23,7 @@ import type {
   ServiceChannel,
   ServiceChannelDirectory,
 } from '../providers/types.ts';
-import type { SecretStore } from '../secrets/secret-store.ts';
+import { keepsNothingWhy, type SecretStore } from '../secrets/secret-store.ts';
 import type { ChannelRow, ChannelsRepo } from '../storage/channels-repo.ts';
 import { writeAtOnce, type DeferredWrites } from '../storage/group-commit.ts';
 import type { Clock } from '../time.ts';
@@ -82,7 +82,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
   }
 
   /** Where keys are kept, as the user is told. */
-  get secretStore(): Pick<SecretStore, 'kind' | 'description'> {
+  get secretStore(): Pick<SecretStore, 'kind' | 'description' | 'cause'> {
     return this.secrets;
   }
 
@@ -360,11 +360,11 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
     if (this.repo.findByName(name)) throw invalid(`name: a channel named "${name}" already exists`, 'name');
   }
 
-  /** A key needs a store that keeps it: `--secrets none` keeps nothing. */
+  /** A key needs a store that keeps it: a store of kind `none` keeps nothing (the message names why: the flag, or no keychain found). */
   private assertKeysKept(name: string): void {
     if (this.secrets.kind === 'none')
       throw invalid(
-        `channel "${name}" has a key, but this secret store keeps none (--secrets none): use --secrets keychain (the OS keychain) or --secrets file (a 0600 file in the data dir)`,
+        `channel "${name}" has a key, but this gateway keeps no secrets, because ${keepsNothingWhy(this.secrets)}: choose "a locked file in the data dir" under Secret store on the Settings page, or use --secrets keychain (the OS keychain) or --secrets file (a 0600 file in the data dir)`,
         'key',
       );
   }
@@ -387,7 +387,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
 
 function missingKeyMessage(row: ChannelRow, secrets: SecretStore): string {
   return secrets.kind === 'none'
-    ? `channel "${row.name}" has a key, but this gateway keeps no secrets (--secrets none): run it with --secrets keychain or --secrets file`
+    ? `channel "${row.name}" has a key, but this gateway keeps no secrets, because ${keepsNothingWhy(secrets)}: choose "a locked file in the data dir" under Secret store on the Settings page, or start it with --secrets file or --secrets keychain`
     : `the key of channel "${row.name}" is not in the secret store (${secrets.description}): set it again with gatehouse channel update ${row.name} --key-stdin`;
 }
 

@@ -65,6 +65,8 @@ function defaultOf(key: SettingKey, saved: Partial<ServerSettings>, defaultDataD
       return 'auto';
     case 'modelAliases':
       return {};
+    case 'secrets':
+      return 'auto';
   }
 }
 
@@ -93,7 +95,8 @@ export function settingsView(settings: SettingsContext, live: LiveTargets): Sett
   ) as unknown as ServerSettings;
   const pinned = host.pinned ?? {};
   const restartNeeded = SETTING_KEYS.filter((key) => {
-    if (LIVE_SETTINGS.includes(key) || pinned[key]) return false;
+    // A setting this run cannot say how it was chosen (the secret store of a gateway used as a library) waits for nothing.
+    if (LIVE_SETTINGS.includes(key) || pinned[key] || started[key] === undefined) return false;
     const next = saved[key] !== undefined ? saved[key] : defaultOf(key, saved, host.defaultDataDir);
     return !same(next, started[key]);
   });

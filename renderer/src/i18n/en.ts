@@ -282,8 +282,16 @@ export const en = {
   channelKeyEdit: 'Leave empty to keep the current key ({hint}).',
   channelKeyRemove: 'Remove the key',
   channelKeyNone: 'no key',
-  channelsNoSecrets:
-    'This gateway keeps no secrets (--secrets none): only channels without a key can be added. Restart it with --secrets keychain or --secrets file for keyed channels.',
+  channelKeyNotKept:
+    'This gateway keeps no secrets, so no key can be kept (see above). Leave empty for a channel without a key (a local Ollama).',
+  channelsNoSecrets: 'This gateway keeps no secrets, because {cause}: only channels without a key can be added.',
+  secretsChosenNone: 'its secret store is set to none',
+  keepSecretsInFile: 'Keep secrets in a locked file in the data dir',
+  keepSecretsInFileMeaning:
+    'Tokens and channel keys are then kept in secrets.json in the data dir, a plain-text file only your user can read (mode 0600), and the console address stays the same across restarts. The server restarts to apply it.',
+  keepSecretsPinned: 'It was started with {flag}: start it without that, or with --secrets file, for keyed channels.',
+  keepSecretsReadOnly: 'This server keeps no settings file: start it with --secrets file (or --secrets keychain) for keyed channels.',
+  keepSecretsSavedRestart: 'Saved: restart the server to keep secrets in the file.',
   // fixtures
   fixturesHelp:
     'Scripted answers: the first fixture that matches a call answers it, runtime ones first (in the order added), then those loaded from files. Match counts are since the counters were last reset.',
@@ -498,6 +506,13 @@ export const en = {
   restarted: 'The server restarted with the saved settings.',
   thisRun: 'This run',
   unroutedModels: 'Models no channel serves',
+  secretStore: 'Secret store',
+  secretStoreHint:
+    'Where token secrets and channel keys are kept. Applies when the server starts again. Same as --secrets auto|keychain|file|none.',
+  secrets_auto: 'The OS keychain when one answers, else none (default)',
+  secrets_keychain: 'The OS keychain only (the start fails without one)',
+  secrets_file: 'A locked file in the data dir (secrets.json, only you can read it)',
+  secrets_none: 'None: secrets are shown once and never kept',
   unroutedHint: 'Applies when the server starts again. Same as --unrouted auto|simulate|reject.',
   unrouted_auto: 'Refuse them while a channel is enabled, else simulate (default)',
   unrouted_simulate: 'Simulate them (offline answers)',
@@ -659,7 +674,7 @@ export const en = {
   consoleAddressKept:
     'The console address carries this data dir’s console secret, kept in {store}: a bookmark keeps working across restarts. Rotate the secret when the address may have leaked: every old address stops working at once, and this tab moves to the new one.',
   consoleAddressPerRun:
-    'This console address is made for this run only and changes at every start (the gateway runs with --secrets none, or this is the desktop window): no console secret can be kept.',
+    'This console address is made for this run only and changes at every start (the gateway keeps no secrets, or this is the desktop window): no console secret can be kept. Choose a secret store under Saved settings to keep one.',
   consoleRotate: 'Rotate console secret',
   consoleRotateConfirm: 'Old console addresses (bookmarks, other tabs) will stop working.',
   restartLost:

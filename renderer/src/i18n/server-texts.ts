@@ -12,6 +12,15 @@ const ZH: readonly [RegExp, string][] = [
   [/^the OS keychain \(service "(.+)"\)$/, '系统钥匙串（服务“$1”）'],
   [/^a plain-text file readable only by you \((.+)\)$/, '只有你能读取的纯文本文件（$1）'],
   [/^no copy of secrets is kept \(shown once only\)$/, '不保存任何密钥副本（只显示一次）'],
+  [/^no keychain was found \(no Secret Service on this machine\)$/, '未找到系统钥匙串（本机没有 Secret Service）'],
+  [
+    /^no keychain was found \(no D-Bus session on this machine, so no Secret Service\)$/,
+    '未找到系统钥匙串（本机没有 D-Bus 会话，因此没有 Secret Service）',
+  ],
+  [
+    /^no copy of secrets is kept: no keychain was found \(no Secret Service on this machine\)$/,
+    '不保存任何密钥副本：未找到系统钥匙串（本机没有 Secret Service）',
+  ],
 ];
 
 /** `text` in `language`: a known server text translated, anything else unchanged. */

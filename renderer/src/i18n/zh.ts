@@ -272,8 +272,15 @@ export const zh: Record<MessageKey, string> = {
   channelKeyEdit: '留空则保留当前密钥（{hint}）。',
   channelKeyRemove: '移除密钥',
   channelKeyNone: '无密钥',
-  channelsNoSecrets:
-    '此网关不保存任何密钥（--secrets none）：只能添加无密钥的渠道。需要密钥的渠道请使用 --secrets keychain 或 --secrets file 重新启动。',
+  channelKeyNotKept: '此网关不保存任何密钥，因此无法保存密钥（见上文）。无密钥的渠道（如本地 Ollama）请留空。',
+  channelsNoSecrets: '此网关不保存任何密钥，原因：{cause}。只能添加无密钥的渠道。',
+  secretsChosenNone: '密钥存储设置为“不保存”',
+  keepSecretsInFile: '将密钥保存在数据目录中的加锁文件里',
+  keepSecretsInFileMeaning:
+    '令牌和渠道密钥将保存在数据目录的 secrets.json 中：一个只有你的用户可以读取的明文文件（权限 0600），控制台地址在重启后也保持不变。服务器会重启以应用此设置。',
+  keepSecretsPinned: '服务器以 {flag} 启动：去掉该参数或改用 --secrets file 启动，才能添加需要密钥的渠道。',
+  keepSecretsReadOnly: '此服务器没有设置文件：请以 --secrets file（或 --secrets keychain）启动，才能添加需要密钥的渠道。',
+  keepSecretsSavedRestart: '已保存：重启服务器后密钥将保存在该文件中。',
   // fixtures
   fixturesHelp:
     '脚本化应答：第一个匹配调用的固定应答回答它，先是运行时添加的（按添加顺序），再是从文件加载的。匹配次数从上次重置计数起算。',
@@ -476,6 +483,12 @@ export const zh: Record<MessageKey, string> = {
   restarted: '服务已使用保存的设置重新启动。',
   thisRun: '本次运行',
   unroutedModels: '没有通道服务的模型',
+  secretStore: '密钥存储',
+  secretStoreHint: '令牌密钥和渠道密钥的保存位置。服务器再次启动时生效。等同于 --secrets auto|keychain|file|none。',
+  secrets_auto: '有系统钥匙串时使用它，否则不保存（默认）',
+  secrets_keychain: '仅系统钥匙串（没有时启动失败）',
+  secrets_file: '数据目录中的加锁文件（secrets.json，只有你能读取）',
+  secrets_none: '不保存：密钥只显示一次',
   unroutedHint: '服务重新启动后生效。等同于 --unrouted auto|simulate|reject。',
   unrouted_auto: '已启用通道时拒绝，否则模拟（默认）',
   unrouted_simulate: '模拟应答（离线）',
@@ -630,7 +643,7 @@ export const zh: Record<MessageKey, string> = {
   consoleAddressKept:
     '控制台地址带有此数据目录的控制台密钥，保存在{store}：书签在重启后仍然有效。地址可能泄露时请轮换密钥：所有旧地址立即失效，本标签页会转到新地址。',
   consoleAddressPerRun:
-    '此控制台地址只对本次运行有效，每次启动都会变化（网关以 --secrets none 运行，或这是桌面应用窗口）：无法保存控制台密钥。',
+    '此控制台地址只对本次运行有效，每次启动都会变化（网关不保存任何密钥，或这是桌面应用窗口）：无法保存控制台密钥。在“已保存的设置”中选择密钥存储即可保存。',
   consoleRotate: '轮换控制台密钥',
   consoleRotateConfirm: '旧的控制台地址（书签、其他标签页）将失效。',
   restartLost: '服务已重启，但在此地址上没有应答：它的主机或端口已更改。请打开 `gatehouse serve` 打印的控制台地址。',

@@ -6,6 +6,7 @@ import {
   validateSettings,
   type ServerSettings,
   type SettingKey,
+  type SecretStoreMode,
   type SettingsView,
   type UnroutedPolicy,
 } from '../../../shared/settings.ts';
@@ -27,6 +28,8 @@ export interface SettingsDraft {
   dataDir: string;
   /** What a model no channel serves gets; absent when the view has no such setting. */
   unrouted?: UnroutedPolicy;
+  /** Where secrets are kept; absent when the view has no such setting. */
+  secrets?: SecretStoreMode;
 }
 
 export interface SettingsState {
@@ -49,6 +52,8 @@ export interface SettingsState {
   restartLost: boolean;
   /** Under `gatehouse serve`: asks the server to restart with the saved settings and waits until a new run answers here. */
   restartServe(startedAt: number): Promise<boolean>;
+  /** The one-click way out of a store that keeps nothing: saves the secret store as `file` (a restart applies it); true when saved. */
+  keepSecretsInFile(): Promise<boolean>;
 }
 
 const DECIMAL = /^\d+(\.\d+)?$/;
@@ -68,6 +73,7 @@ export function draftOf(view: SettingsView): SettingsDraft {
     refreshMinutes: String(+(value('refreshIntervalMs') / 60_000).toFixed(4)),
     dataDir: view.saved.dataDir ?? '',
     ...(view.defaults.unrouted !== undefined && { unrouted: value('unrouted')! }),
+    ...(view.defaults.secrets !== undefined && { secrets: value('secrets')! }),
   };
 }
 
@@ -101,6 +107,7 @@ export function settingsOf(draft: SettingsDraft): Partial<Record<SettingKey, unk
     refreshIntervalMs: DECIMAL.test(minutes) ? Math.round(Number(minutes) * 60_000) : minutes,
     dataDir: draft.dataDir.trim() === '' ? null : draft.dataDir,
     ...(draft.unrouted !== undefined && { unrouted: draft.unrouted }),
+    ...(draft.secrets !== undefined && { secrets: draft.secrets }),
   };
 }
 
@@ -184,6 +191,19 @@ export function createSettingsStore(call: AdminCall, wait = (ms: number) => new 
       }
       set({ restarting: false, restartLost: true });
       return false;
+    },
+
+    async keepSecretsInFile() {
+      set({ saving: true, error: null });
+      try {
+        const before = get().view ?? (await call('getSettings'));
+        const view = await call('saveSettings', { body: { ...before.saved, secrets: 'file' } });
+        set({ view, draft: draftOf(view), problems: {}, saving: false });
+        return true;
+      } catch (error) {
+        set({ saving: false, error: messageOf(error) });
+        return false;
+      }
     },
 
     async restart(bridge) {

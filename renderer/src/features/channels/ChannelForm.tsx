@@ -17,6 +17,7 @@ import { useT } from '../../i18n/index.ts';
 import { Button, ErrorNote, Field, Panel } from '../../components/ui.tsx';
 import { PRESET_PLACEHOLDER, type ChannelPreset } from '../../../../shared/channel-presets.ts';
 import { PresetPicker } from './PresetPicker.tsx';
+import { NoSecretsNotice } from './NoSecretsNotice.tsx';
 
 const FIELDS = [
   'name',
@@ -126,7 +127,7 @@ export function ChannelForm(props: {
   return (
     <Panel title={title}>
       <form className="channel-form" onSubmit={(event) => void submit(event)} aria-label={title}>
-        {secrets?.kind === 'none' && <p className="muted">{t('channelsNoSecrets')}</p>}
+        <NoSecretsNotice />
         <Field label={t('name')} error={errorFor('name')}>
           <input
             value={name}
@@ -225,7 +226,11 @@ export function ChannelForm(props: {
           label={t('channelKey')}
           error={errorFor('key')}
           hint={
-            editing?.key_hint ? t('channelKeyEdit', { hint: editing.key_hint }) : t('channelKeyNew', { where: secrets?.description ?? '' })
+            editing?.key_hint
+              ? t('channelKeyEdit', { hint: editing.key_hint })
+              : secrets?.kind === 'none'
+                ? t('channelKeyNotKept')
+                : t('channelKeyNew', { where: secrets?.description ?? '' })
           }
         >
           <input type="password" autoComplete="off" value={key} onChange={(event) => setKey(event.target.value)} disabled={removeKey} />

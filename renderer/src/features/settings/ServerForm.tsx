@@ -1,6 +1,13 @@
 // The saved server settings form: port, host, TLS, CORS origins, refresh interval, data folder and unrouted models, checked as typed, with what applies when.
 import { useEffect, useState, type FormEvent } from 'react';
-import { isLoopbackHost, UNROUTED_POLICIES, type SettingKey, type UnroutedPolicy } from '../../../../shared/settings.ts';
+import {
+  isLoopbackHost,
+  SECRET_STORE_MODES,
+  UNROUTED_POLICIES,
+  type SecretStoreMode,
+  type SettingKey,
+  type UnroutedPolicy,
+} from '../../../../shared/settings.ts';
 import { useStores } from '../../context.ts';
 import { useT, type MessageKey } from '../../i18n/index.ts';
 import { Button, ErrorNote, Field, Panel } from '../../components/ui.tsx';
@@ -14,6 +21,7 @@ const LABELS: Record<SettingKey, MessageKey> = {
   dataDir: 'dataFolder',
   unrouted: 'unroutedModels',
   modelAliases: 'aliasesTitle',
+  secrets: 'secretStore',
 };
 
 export function ServerForm() {
@@ -154,6 +162,21 @@ export function ServerForm() {
               {UNROUTED_POLICIES.map((policy) => (
                 <option key={policy} value={policy}>
                   {t(`unrouted_${policy}`)}
+                </option>
+              ))}
+            </select>
+          </Field>
+        )}
+        {draft.secrets !== undefined && (
+          <Field label={t('secretStore')} error={problems.secrets} hint={hint('secrets', t('secretStoreHint'))}>
+            <select
+              value={draft.secrets}
+              disabled={pinned('secrets')}
+              onChange={(event) => edit({ secrets: event.target.value as SecretStoreMode })}
+            >
+              {SECRET_STORE_MODES.map((mode) => (
+                <option key={mode} value={mode}>
+                  {t(`secrets_${mode}`)}
                 </option>
               ))}
             </select>

@@ -78,7 +78,7 @@ function ServerSettings() {
       flag: '--refresh-interval-ms / GATEHOUSE_REFRESH_INTERVAL_MS',
     },
     { label: 'dataFolder', value: status.dataDir, flag: '--data-dir / GATEHOUSE_DATA_DIR' },
-    { label: 'secretsKept', value: serverText(status.secrets.description), flag: '--secrets auto|keychain|file|none' },
+    { label: 'secretsKept', value: serverText(status.secrets.description), flag: '--secrets / GATEHOUSE_SECRETS' },
     { label: 'unroutedModels', value: status.unrouted, flag: '--unrouted / GATEHOUSE_UNROUTED' },
   ];
   const scan = async () => {

@@ -1,0 +1,108 @@
+// Integration test of `gatehouse serve` on a machine without a Secret Service (a private D-Bus session with no keyring): the real cause is named, one console token serves every session, and the one-click change to the file store keeps keyed channels and a stable console address.
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { consoleUrlOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { request, tempDataDir } from '../helpers/gateway.ts';
+import { noKeyringSkipReason, startNoKeyringBus, type NoKeyringBus } from '../helpers/no-keyring.ts';
+import { deadPort } from '../helpers/ports.ts';
+
+const skip = noKeyringSkipReason();
+if (skip) console.log(`# skipping the no-keychain tests: ${skip}`);
+
+const NO_SECRET_SERVICE = 'no keychain was found (no Secret Service on this machine)';
+
+describe('gatehouse serve where no keychain answers', { skip }, () => {
+  const dataDir = tempDataDir();
+  const settingsFile = path.join(dataDir, 'settings.json');
+  let bus: NoKeyringBus;
+  let port: number;
+  let server: ServeProcess | undefined;
+  // The settings file is the default one of a base dir (as for a user), not a flag: the saved secret store is not pinned.
+  const start = async () => {
+    server = await serveCli(['--port', String(port), '--tls-port', 'off', '--settings-file', settingsFile], {
+      ...bus.env,
+      GATEHOUSE_DATA_DIR: dataDir,
+    });
+    return new URL(await consoleUrlOf(server)).searchParams.get('admin_token')!;
+  };
+  const admin = (method: string, route: string, token: string, body?: unknown) =>
+    request(`${server!.url}/admin/api${route}`, method, { token, ...(body !== undefined && { body }) });
+  const keyedChannel = (name: string) => ({
+    name,
+    kind: 'openai',
+    base_url: 'https://api.openai.com/v1',
+    key: 'sk-upstream-key-123456789',
+  });
+
+  before(async () => {
+    bus = await startNoKeyringBus();
+    port = await deadPort();
+  });
+  after(async () => {
+    await server?.stop();
+    bus?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('the start names the real cause and offers the locked file in one sentence; keyed channels are refused naming it', async () => {
+    const token = await start();
+    assert.match(server!.stderr(), new RegExp(`warning: ${NO_SECRET_SERVICE.replace(/[()]/g, '\\$&')}`));
+    assert.match(
+      server!.stderr(),
+      /choose "a locked file in the data dir" under Secret store on the console's Settings page \(or pass --secrets file\): secrets are then kept in secrets\.json in the data dir, a plain-text file only your user can read \(mode 0600\)/,
+    );
+    const status = await admin('GET', '/status', token);
+    assert.equal(status.body.secrets.kind, 'none');
+    assert.equal(status.body.secrets.cause, NO_SECRET_SERVICE);
+    const refused = await admin('POST', '/channels', token, keyedChannel('openai'));
+    assert.equal(refused.status, 400);
+    assert.ok(refused.body.error.message.includes(NO_SECRET_SERVICE), refused.body.error.message);
+    assert.ok(!refused.body.error.message.includes('--secrets none'), 'the user never passed --secrets none');
+  });
+
+  test('five console sessions share one console token', async () => {
+    const token = new URL(await consoleUrlOf(server!)).searchParams.get('admin_token')!;
+    const keys = [];
+    for (let session = 0; session < 5; session += 1) keys.push((await admin('POST', '/accounts/local/console-key', token)).body);
+    assert.equal(new Set(keys.map((key) => key.secret)).size, 1, 'every session gets the same key');
+    const tokens = (await admin('GET', '/tokens?account=local', token)).body as { name: string; token_id: string }[];
+    assert.deepEqual(
+      tokens.filter((item) => item.name === 'console').map((item) => item.token_id),
+      [keys[0].token_id],
+    );
+    const models = await fetch(`${server!.url}/v1/models`, { headers: { authorization: `Bearer ${keys[0].secret}` } });
+    assert.equal(models.status, 200, 'the key is a working API token');
+  });
+
+  test('the one-click change to the file store: the same tab keeps working, keyed channels are kept, and the address stays across restarts', async () => {
+    const perRunAddress = await consoleUrlOf(server!);
+    const token = new URL(perRunAddress).searchParams.get('admin_token')!;
+    const view = (await admin('GET', '/settings', token)).body;
+    assert.equal(view.pinned.secrets, undefined, 'no flag pins the secret store');
+    assert.equal((await admin('PUT', '/settings', token, { ...view.saved, secrets: 'file' })).status, 200);
+    assert.equal(JSON.parse(readFileSync(settingsFile, 'utf8')).secrets, 'file');
+    const startedAt = (await admin('GET', '/status', token)).body.startedAt;
+    assert.equal((await admin('POST', '/restart', token)).status, 200);
+    const status = await eventually(async () => {
+      const answer = await admin('GET', '/status', token).catch(() => null);
+      return answer?.status === 200 && answer.body.startedAt !== startedAt && answer.body;
+    }, 'the restarted run answering the same admin token');
+    assert.equal(status.secrets.kind, 'file');
+    const added = await admin('POST', '/channels', token, keyedChannel('openai'));
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    assert.equal(added.body.key_hint, 'sk-…6789');
+
+    // A new process on the same data dir: the same console address, and the channel's key is still there.
+    await server!.stop();
+    const again = await start();
+    assert.equal(again, token, 'the console address is the same after a restart of the process');
+    assert.equal(await consoleUrlOf(server!), perRunAddress);
+    assert.doesNotMatch(server!.stderr(), /no keychain was found/);
+    const listed = (await admin('GET', '/channels', again)).body as { name: string; key_hint: string }[];
+    assert.equal(listed.find((channel) => channel.name === 'openai')?.key_hint, 'sk-…6789');
+    assert.ok(!readFileSync(path.join(dataDir, 'settings.json'), 'utf8').includes('sk-upstream-key'), 'no secret in the settings file');
+  });
+});
