@@ -3,8 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createGateway, selectSecretStore, type Gateway } from '../gateway/index.ts';
-import { parseServeOptions } from './options.ts';
+import { UsageError } from '../gateway/options/serve-options.ts';
 import { toolHomeDir } from '../gateway/options/home-dir.ts';
+import { npmSwallowedMessage } from './npm-args.ts';
+import { parseServeOptions, SERVE_OPTION_NAMES } from './options.ts';
 
 /** Where the CLI writes: stdout for what scripts read, stderr for diagnostics. */
 export interface Output {
@@ -13,6 +15,9 @@ export interface Output {
 }
 
 export async function serve(args: string[], env: NodeJS.ProcessEnv, io: Output): Promise<void> {
+  // `npm start --port 8800` without `--`: npm keeps --port, and the gateway would start on the default port instead.
+  const swallowed = npmSwallowedMessage(env, SERVE_OPTION_NAMES, args);
+  if (swallowed) throw new UsageError(swallowed);
   // `--ephemeral`: one temporary data dir for the whole run (restarts included), removed however the process ends.
   const ephemeralDir = parseServeOptions(args, env).ephemeral ? makeEphemeralDir() : undefined;
   try {

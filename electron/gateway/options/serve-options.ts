@@ -98,6 +98,9 @@ export interface ServeOptions {
   pinned: Partial<Record<SettingKey, string>>;
 }
 
+/** The names of every option of `serve` (without the dashes). */
+export const SERVE_OPTION_NAMES = Object.keys(SERVE_ENV) as readonly (keyof typeof SERVE_ENV)[];
+
 /** The options that take one string (`--fixtures` repeats, the switches take none). */
 type StringOption = Exclude<keyof typeof SERVE_ENV, 'fixtures' | Switch>;
 
@@ -118,7 +121,11 @@ const SERVE_FLAGS = {
  * desktop app's app-data folder). Throws UsageError for a bad value.
  */
 export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, baseDir: string): ServeOptions {
-  const { values } = parse(args, SERVE_FLAGS);
+  const { values, positionals } = parse(args, SERVE_FLAGS);
+  if (positionals.length > 0)
+    throw new UsageError(
+      `serve takes no arguments besides its options; got ${positionals.map((word) => `"${word}"`).join(' ')} (under npm, put -- before the options: npm start -- --port 8800)`,
+    );
   const explicit = (name: StringOption) => {
     const flag = values[name];
     if (typeof flag === 'string') return { value: flag, from: `--${name}` };
