@@ -5,7 +5,8 @@ import { existsSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runCli } from '../helpers/cli.ts';
+import { CLI } from '../helpers/cli.ts';
+import { PATIENCE_MS } from '../helpers/eventually.ts';
 import { tempDirs } from '../helpers/gateway.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -22,6 +23,15 @@ const npmSkip = NPM_CLI?.endsWith('.js') ? false : `no npm (npm-cli.js) on PATH:
 if (npmSkip) console.log(`# the real npm test skips: ${npmSkip}`);
 
 const dirs = tempDirs();
+
+/**
+ * Runs `gatehouse ARGS` to its end; a gateway that starts instead of refusing (as before these checks) is stopped with
+ * SIGTERM after PATIENCE_MS, so the test fails instead of hanging.
+ */
+function runCli(args: string[], env: NodeJS.ProcessEnv) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: PATIENCE_MS });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
 after(() => dirs.removeAll());
 
 test('real npm: `npm run serve --port 8800` is refused with the command that passes --port on', { skip: npmSkip }, () => {
@@ -30,7 +40,7 @@ test('real npm: `npm run serve --port 8800` is refused with the command that pas
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, GATEHOUSE_DATA_DIR: dirs.fresh(), GATEHOUSE_SETTINGS_FILE: 'off' },
-    timeout: 120_000,
+    timeout: PATIENCE_MS,
   });
   assert.notEqual(result.status, 0, 'the gateway did not start on the default port');
   assert.match(
