@@ -6,14 +6,12 @@ import {
   parseHeaderLine,
   rfc3339,
   selectSecretStore,
-  SECRET_MODES,
   fetchChannelModels,
   testAllChannels,
   testChannel,
   type ChannelAdmin,
-  type SecretMode,
 } from '../gateway/index.ts';
-import { parse, UsageError } from '../gateway/options/serve-options.ts';
+import { parse, resolveSecretMode, UsageError } from '../gateway/options/serve-options.ts';
 import { CHANNEL_PRESETS, outputLimitField, presetById, presetInput, PRESET_PLACEHOLDER } from '../../shared/channel-presets.ts';
 import type { ChannelInput, ChannelSummary, ChannelTestResult } from '../../shared/channels.ts';
 import { defaultDataDir } from './paths.ts';
@@ -241,10 +239,8 @@ async function keyOf(values: Values, env: NodeJS.ProcessEnv): Promise<string | u
 }
 
 async function openStore(values: Values, env: NodeJS.ProcessEnv, dataDir: string, io: Output) {
-  const mode = values.secrets ?? env['GATEHOUSE_SECRETS'] ?? 'auto';
-  if (!SECRET_MODES.includes(mode as SecretMode)) throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}`);
-  const { store, warning } = await selectSecretStore(mode as SecretMode, dataDir);
-  if (warning) io.err(`warning: ${warning.replace(/; no copy of tokens is kept.*$/, '')}`);
+  const { store, warning } = await selectSecretStore(resolveSecretMode(values.secrets, env, defaultDataDir(env)), dataDir);
+  if (warning) io.err(`warning: ${warning}`);
   return store;
 }
 

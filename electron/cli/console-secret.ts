@@ -1,6 +1,6 @@
 // `gatehouse console-secret rotate`: keeps a new console secret for the data dir, so `serve` prints a bookmarkable address and older ones stop working.
-import { rotateConsoleSecret, selectSecretStore, SECRET_MODES, type SecretMode } from '../gateway/index.ts';
-import { parse, UsageError } from '../gateway/options/serve-options.ts';
+import { rotateConsoleSecret, selectSecretStore } from '../gateway/index.ts';
+import { parse, resolveSecretMode, UsageError } from '../gateway/options/serve-options.ts';
 import { defaultDataDir } from './paths.ts';
 import type { Output } from './serve.ts';
 
@@ -13,11 +13,10 @@ export async function consoleSecret(args: string[], env: NodeJS.ProcessEnv, io: 
   const { values, positionals } = parse(args, FLAGS);
   if (positionals.length !== 1 || positionals[0] !== 'rotate') throw new UsageError(`usage:\n${CONSOLE_SECRET_USAGE}`);
   const dataDir = values['data-dir'] ?? env['GATEHOUSE_DATA_DIR'] ?? defaultDataDir(env);
-  const mode = values.secrets ?? env['GATEHOUSE_SECRETS'] ?? 'auto';
-  if (!SECRET_MODES.includes(mode as SecretMode)) throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}`);
+  const mode = resolveSecretMode(values.secrets, env, defaultDataDir(env));
   if (mode === 'none')
     throw new UsageError('with --secrets none the console address is made per run: there is no console secret to rotate');
-  const { store, warning } = await selectSecretStore(mode as SecretMode, dataDir);
+  const { store, warning } = await selectSecretStore(mode, dataDir);
   if (warning) io.err(`warning: ${warning}`);
   await rotateConsoleSecret(store, dataDir);
   io.out(

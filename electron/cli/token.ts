@@ -6,13 +6,11 @@ import {
   parseRfc3339,
   rfc3339,
   selectSecretStore,
-  SECRET_MODES,
-  type SecretMode,
   type TokenAdmin,
   type TokenSummary,
 } from '../gateway/index.ts';
 import { formatMoney } from '../../shared/money.ts';
-import { parse, UsageError } from '../gateway/options/serve-options.ts';
+import { parse, resolveSecretMode, UsageError } from '../gateway/options/serve-options.ts';
 import { defaultDataDir } from './paths.ts';
 import type { Output } from './serve.ts';
 
@@ -74,9 +72,7 @@ async function create(
       throw new UsageError('--quota must be a non-negative decimal amount, e.g. 5 or 2.50');
     }
   }
-  const mode = values.secrets ?? env['GATEHOUSE_SECRETS'] ?? 'auto';
-  if (!SECRET_MODES.includes(mode as SecretMode)) throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}`);
-  const { store, warning } = await selectSecretStore(mode as SecretMode, dataDir);
+  const { store, warning } = await selectSecretStore(resolveSecretMode(values.secrets, env, defaultDataDir(env)), dataDir);
   if (warning) io.err(`warning: ${warning}`);
   // The token exists only once its secret is kept: a store that fails creates nothing, and the error exits 1.
   const { secret, token } = await issueToken(service, store, {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { consoleUrlOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { consoleUrlOf, runCliAsync, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { request, tempDataDir } from '../helpers/gateway.ts';
 import { noKeyringSkipReason, startNoKeyringBus, type NoKeyringBus } from '../helpers/no-keyring.ts';
@@ -104,5 +104,17 @@ describe('gatehouse serve where no keychain answers', { skip }, () => {
     const listed = (await admin('GET', '/channels', again)).body as { name: string; key_hint: string }[];
     assert.equal(listed.find((channel) => channel.name === 'openai')?.key_hint, 'sk-…6789');
     assert.ok(!readFileSync(path.join(dataDir, 'settings.json'), 'utf8').includes('sk-upstream-key'), 'no secret in the settings file');
+  });
+
+  test('the CLI commands take the saved secret store too: a token made by `gatehouse token create` is kept in the file', async () => {
+    const made = await runCliAsync(['token', 'create', '--account', 'cli', '--data-dir', dataDir], {
+      ...bus.env,
+      GATEHOUSE_SETTINGS_FILE: settingsFile,
+    });
+    assert.equal(made.code, 0, made.stderr);
+    assert.doesNotMatch(made.stderr, /no keychain was found/);
+    const tokenId = made.lines[0]!.split('\t')[0]!;
+    const kept = JSON.parse(readFileSync(path.join(dataDir, 'secrets.json'), 'utf8')) as Record<string, string>;
+    assert.equal(kept[`token:${tokenId}`], made.lines.at(-1));
   });
 });

@@ -188,6 +188,24 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
   };
 }
 
+/**
+ * The secret store of a command besides `serve` (`token`, `channel`, `console-secret`), chosen as `serve` chooses it:
+ * `--secrets`, else `GATEHOUSE_SECRETS`, else the saved setting (the settings file of `baseDir`, or `GATEHOUSE_SETTINGS_FILE`),
+ * else `auto`. Throws UsageError for a value that is not a mode, or a broken settings file.
+ */
+export function resolveSecretMode(flag: string | undefined, env: NodeJS.ProcessEnv, baseDir: string): SecretMode {
+  const fromEnv = (name: string) => (env[name] !== undefined && env[name] !== '' ? env[name] : undefined);
+  const fileGiven = fromEnv(SERVE_ENV['settings-file']);
+  const settingsFile = settingsFileOf(
+    fileGiven === undefined ? undefined : { value: fileGiven, from: SERVE_ENV['settings-file'] },
+    baseDir,
+  );
+  const mode = flag ?? fromEnv(SERVE_ENV.secrets) ?? (settingsFile ? readSaved(settingsFile).secrets : undefined) ?? 'auto';
+  if (!SECRET_MODES.includes(mode as SecretMode))
+    throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}; got "${mode}"`);
+  return mode as SecretMode;
+}
+
 /** A switch's environment variable: 1/true/on or 0/false/off (unset: off). */
 function switchOf(name: string, value: string | undefined): boolean {
   if (value === undefined || value === '') return false;

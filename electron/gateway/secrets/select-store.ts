@@ -39,7 +39,7 @@ export async function selectSecretStore(mode: SecretMode, dataDir: string): Prom
         return {
           store: keepNothingBecause(cause),
           warning:
-            `${cause}: no copy of tokens or channel keys is kept, so save the token printed below. ` +
+            `${cause}: no copy of tokens or channel keys is kept (a token is shown once). ` +
             `To keep them in a locked file in the data dir instead, choose "a locked file in the data dir" under Secret store on the console's Settings page ` +
             `(or pass --secrets file): ${FILE_STORE_MEANING}.`,
         };
