@@ -35,3 +35,9 @@ test('a whole settings object: every problem is reported at once, and clean valu
   assert.equal(validateSettings([]).ok, false);
   assert.equal(validateSettings({ dataDir: 'C:\\Users\\me\\Gatehouse' }).ok, true);
 });
+
+test('the secret store is a saved setting: one of auto, keychain, file and none', () => {
+  assert.deepEqual(validateSettings({ secrets: 'file' }), { ok: true, value: { secrets: 'file' } });
+  const bad = validateSettings({ secrets: 'vault' });
+  assert.deepEqual(!bad.ok && bad.problems, [{ key: 'secrets', message: 'Secret store must be one of auto, keychain, file, none' }]);
+});
