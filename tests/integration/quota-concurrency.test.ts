@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
+import OpenAI, { toFile } from 'openai';
+import { blackPng } from '../helpers/png-files.ts';
 import { gatewayBefore, hostileUpstream, type HostileUpstream, type ReceivedRequest } from '../helpers/hostile-upstream.ts';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
 
@@ -12,6 +13,25 @@ const CALLS = 40;
 const REPORTED = { prompt_tokens: 12, completion_tokens: 1000 };
 /** The default price (model not listed): 0.5 USD per million input tokens, 1.5 per million output tokens, in micro-units. */
 const RELAYED_CALL_MICROS = REPORTED.prompt_tokens * 0.5 + REPORTED.completion_tokens * 1.5;
+
+/** A WAV of one second of silence (8 kHz, mono, 16 bits): its header says how long it lasts. */
+function oneSecondWav(): Buffer {
+  const data = Buffer.alloc(16_000);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(8_000, 24);
+  header.writeUInt32LE(16_000, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(data.length, 40);
+  return Buffer.concat([header, data]);
+}
 
 /** Waits until `done()` holds, looking again every few milliseconds (bounded: a broken gateway fails the test, never hangs it). */
 async function until(done: () => boolean | Promise<boolean>, what: string): Promise<void> {
@@ -75,7 +95,12 @@ describe('a quota holds under concurrency', () => {
         response.write(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta }] })}\n\n`);
         return;
       }
-      if (received.url.endsWith('/images/generations')) {
+      if (received.url.endsWith('/audio/transcriptions')) {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ text: 'Held words.', usage: { type: 'duration', seconds: 1 } }));
+        return;
+      }
+      if (/\/images\/(generations|edits|variations)$/.test(received.url)) {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end(JSON.stringify({ created: 1_700_000_000, data: [{ url: 'https://upstream.example/image.png' }] }));
         return;
@@ -206,6 +231,85 @@ describe('a quota holds under concurrency', () => {
     );
     assert.equal(outcome.answered, 2);
     await checkRelayed(tokenId, 50_000, outcome, 20_000);
+  });
+
+  test('relayed image edits and variations (openai SDK) hold their price before the form goes on, and give it back', async () => {
+    // 1024×1024 images cost 0.02 USD each: 0.056 pays for two at once, and leaves one 256×256 image (0.016) once they are charged.
+    const png = () => toFile(blackPng(64, 64), 'in.png', { type: 'image/png' });
+    for (const kind of ['edit', 'variation'] as const) {
+      const { secret, tokenId } = await quotaToken(server, `quota-${kind}s`, 0.056);
+      const client = new OpenAI({ apiKey: secret, baseURL: `${server.url}/v1`, maxRetries: 0 });
+      // `n` and `size` come before the model: the gateway reads them before it relays the rest.
+      const call = async (size: '1024x1024' | '256x256') =>
+        kind === 'edit'
+          ? client.images.edit({ prompt: 'held', n: 1, size, image: await png(), model: 'up-image' })
+          : client.images.createVariation({ n: 1, size, image: await png(), model: 'up-image' });
+      const outcome = await round(() => call('1024x1024'), openaiRefusal);
+      assert.equal(outcome.answered, 2);
+      await checkRelayed(tokenId, 56_000, outcome, 20_000);
+      newGate();
+      gate.release();
+      await call('256x256');
+    }
+  });
+
+  test('a relayed edit whose count and size follow its model holds the most an edit costs: refused on a small quota, never sent', async () => {
+    const { secret } = await quotaToken(server, 'quota-edit-order', 0.056);
+    const client = new OpenAI({ apiKey: secret, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const seenBefore = upstream.requests.length;
+    const image = await toFile(blackPng(64, 64), 'in.png', { type: 'image/png' });
+    const error = await client.images
+      .edit({ model: 'up-image', prompt: 'held', image, n: 1, size: '1024x1024' })
+      .catch((caught: unknown) => caught);
+    assert.ok(openaiRefusal(error), String(error));
+    assert.equal(upstream.requests.length, seenBefore);
+  });
+
+  test('relayed transcriptions (openai SDK) hold the most audio their upload can carry, and give back what was not used', async () => {
+    // A 16 kB upload reserves 17 s (8 kbit/s at least), 1700 µ: 0.005 USD holds two at once; each is charged the 1 s heard (100 µ).
+    const { secret, tokenId } = await quotaToken(server, 'quota-transcribed', 0.005);
+    const client = new OpenAI({ apiKey: secret, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const wav = oneSecondWav();
+    const call = async () =>
+      client.audio.transcriptions.create({ file: await toFile(wav, 'held.wav', { type: 'audio/wav' }), model: 'up-transcribe' });
+    const outcome = await round(call, openaiRefusal);
+    assert.equal(outcome.answered, 2);
+    await checkRelayed(tokenId, 5_000, outcome, 100);
+    newGate();
+    gate.release();
+    assert.equal((await call()).text, 'Held words.');
+  });
+
+  test('simulated edits, variations and transcriptions (openai SDK): the total stays within the quota', async () => {
+    const wav = oneSecondWav();
+    const png = () => toFile(blackPng(64, 64), 'in.png', { type: 'image/png' });
+    const kinds = {
+      // Two 1024×1024 images (0.02 USD each) and a half.
+      edit: { quota: 0.05, call: async (client: OpenAI) => client.images.edit({ prompt: 'held', size: '1024x1024', image: await png() }) },
+      variation: { quota: 0.05, call: async (client: OpenAI) => client.images.createVariation({ size: '1024x1024', image: await png() }) },
+      // Two seconds of audio (100 µ each) and a half.
+      transcription: {
+        quota: 0.00025,
+        call: async (client: OpenAI) =>
+          client.audio.transcriptions.create({ file: await toFile(wav, 'held.wav', { type: 'audio/wav' }), model: 'whisper-1' }),
+      },
+    };
+    for (const [kind, { quota, call }] of Object.entries(kinds)) {
+      const { secret, tokenId } = await quotaToken(simulated, `quota-sim-${kind}`, quota);
+      const client = new OpenAI({ apiKey: secret, baseURL: `${simulated.url}/v1`, maxRetries: 0 });
+      let refused = 0;
+      await Promise.all(
+        Array.from({ length: CALLS }, () =>
+          call(client).catch((error: unknown) => {
+            assert.ok(openaiRefusal(error), `${kind}: ${String(error)}`);
+            refused++;
+          }),
+        ),
+      );
+      assert.ok(refused > 0, `${kind}: some calls are refused`);
+      const spent = await spentMicros(simulated, tokenId);
+      assert.ok(spent > 0 && spent <= quota * 1_000_000, `${kind}: charged ${spent} µ on a quota of ${quota * 1_000_000} µ`);
+    }
   });
 
   test('a reservation is given back however its call ends: an upstream error, no upstream answer, a client gone mid-stream', async () => {

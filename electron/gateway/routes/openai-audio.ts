@@ -1,6 +1,6 @@
 // POST /v1/audio/speech, /v1/audio/transcriptions and /v1/audio/translations (multipart): parse, work through the call's provider (billed), render json, text, verbose_json, srt, vtt or a stream; or relay the call (a form streamed on) to a channel.
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { invalid } from '../errors.ts';
 import type { Fields } from '../protocols/fields.ts';
@@ -20,7 +20,8 @@ import { formLimits } from '../server/multipart.ts';
 import { writeSse } from '../server/sse.ts';
 import { paced, paceOfHeaders } from '../protocols/pace.ts';
 import { checkSpeech, MAX_UPLOAD_FILE_BYTES, uploadLimitError } from '../services/media-limits.ts';
-import { speechPriceMicros } from '../services/pricing.ts';
+import { speechPriceMicros, transcriptionPriceMicros } from '../services/pricing.ts';
+import { transcriptionHoldSeconds } from '../services/transcription-hold.ts';
 
 export async function audioRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
   const { audio, billing, events, providers } = options.context;
@@ -49,6 +50,10 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
     });
   });
 
+  /** Holds `seconds` of transcription of `model`, at their price, against the caller's quota until they were charged. */
+  const holdTranscription = (request: FastifyRequest, model: string, seconds: number) =>
+    billing.reserve(request.principal, () => ({ model, inputTokens: 0, outputTokens: 0, amountMicros: transcriptionPriceMicros(seconds) }));
+
   const transcriptionRoute = (task: 'transcribe' | 'translate', endpoint: string) =>
     app.post(endpoint, async (request, reply) => {
       if (!request.isMultipart()) throw invalid('Send the audio as multipart/form-data with a `file` and a `model`.', 'file');
@@ -62,25 +67,33 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
         const operation = task === 'transcribe' ? 'transcriptions' : 'translations';
         const forward = { operation, model, stream: form.fields['stream'] === 'true', form: form.upstream() } as const;
         const charge = (usage: RelayedUsage) => audio.chargeRelayedTranscript(model, usage, call);
-        return relayReply(request, reply, passthrough, forward, call, failure, charge).catch((error: unknown) => {
-          throw uploadLimitError(form.error ?? error);
-        });
+        // Held before the form goes on, for the most audio its length can carry (the file is streamed on unread).
+        const length = Number(request.headers['content-length']);
+        const bytes = Number.isSafeInteger(length) && length >= 0 ? Math.min(length, MAX_UPLOAD_FILE_BYTES) : MAX_UPLOAD_FILE_BYTES;
+        return holdTranscription(request, model, transcriptionHoldSeconds(bytes))
+          .during(() => relayReply(request, reply, passthrough, forward, call, failure, charge))
+          .catch((error: unknown) => {
+            throw uploadLimitError(form.error ?? error);
+          });
       }
       const { fields, granularities, file } = await readAudioForm(form).catch((error: unknown) => {
         throw uploadLimitError(error);
       });
       const asked = parseTranscriptionRequest(task, fields, granularities, file);
       const { language, prompt } = asked;
-      const { transcript, tokens } = await audio.transcribe(
-        {
-          model: asked.model,
-          task,
-          bytes: asked.file.bytes,
-          fileName: asked.file.name,
-          ...(language !== undefined && { language }),
-          ...(prompt !== undefined && { prompt }),
-        },
-        call,
+      const held = holdTranscription(request, asked.model, transcriptionHoldSeconds(asked.file.bytes.length, asked.file.bytes));
+      const { transcript, tokens } = await held.during(() =>
+        audio.transcribe(
+          {
+            model: asked.model,
+            task,
+            bytes: asked.file.bytes,
+            fileName: asked.file.name,
+            ...(language !== undefined && { language }),
+            ...(prompt !== undefined && { prompt }),
+          },
+          call,
+        ),
       );
       // Paced like chat answers for `x-gatehouse-pace`, so a client's handling of a slow transcript stream can be tested.
       if (asked.stream)

@@ -26,6 +26,7 @@ import {
   EditInputTally,
   IMAGE_REQUEST_LIMITS,
   MAX_EDIT_UPLOAD_BYTES,
+  MAX_IMAGE_SIDE,
   MAX_IMAGES_PER_REQUEST,
   MAX_INPUT_IMAGES,
   MAX_UPLOAD_FILE_BYTES,
@@ -68,22 +69,29 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
     const { passthrough } = model === undefined ? {} : providers.for(call, model);
     if (!passthrough || model === undefined) return { call };
     const forward = { operation, model, stream: false, form: form.upstream() } as const;
-    const relayed = relayReply(request, reply, passthrough, forward, call, failure, () =>
-      images.chargeRelayed(relayedEdit(model, form.fields), call),
-    ).catch((error: unknown) => {
-      throw uploadLimitError(form.error ?? error);
-    });
+    // Held before the form goes on: the fields not read yet (after the model) count at their most.
+    const held = holdImages(request, relayedEdit(model, { n: MAX_IMAGES_PER_REQUEST, size: LARGEST_SIZE, ...form.fields }));
+    const relayed = held
+      .during(() =>
+        relayReply(request, reply, passthrough, forward, call, failure, () => images.chargeRelayed(relayedEdit(model, form.fields), call)),
+      )
+      .catch((error: unknown) => {
+        throw uploadLimitError(form.error ?? error);
+      });
     return { call, relayed };
+  };
+
+  /** Holds `n` images of `width`×`height` of `model`, at their price, against the caller's quota until they were charged. */
+  const holdImages = (request: FastifyRequest, order: { model: string; n: number; width: number; height: number }) => {
+    const amountMicros = order.n * imagePriceMicros(order.width, order.height);
+    return billing.reserve(request.principal, () => ({ model: order.model, inputTokens: 0, outputTokens: 0, amountMicros }));
   };
 
   app.post('/v1/images/generations', async (request, reply) => {
     const asked = parseImageGeneration(request.body, IMAGE_REQUEST_LIMITS);
     const call = callOfImages(request, reply);
     const { passthrough } = providers.for(call, asked.model);
-    // The images asked, at their price, are held against the token's quota until they were charged.
-    const amountMicros = asked.n * imagePriceMicros(asked.width, asked.height);
-    const held = billing.reserve(request.principal, () => ({ model: asked.model, inputTokens: 0, outputTokens: 0, amountMicros }));
-    return held.during(async () => {
+    return holdImages(request, asked).during(async () => {
       if (passthrough) {
         const forward = { operation: 'images_generations', model: asked.model, stream: false } as const;
         return relayReply(request, reply, passthrough, forward, call, failure, () => images.chargeRelayed(asked, call));
@@ -102,9 +110,8 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
       throw uploadLimitError(error);
     });
     const asked = parseImageEdit(edit.fields, edit.images, edit.mask, IMAGE_REQUEST_LIMITS);
-    const made = await images.edit(
-      { ...asked, keep: keep(asked.responseFormat), images: edit.images, ...(edit.mask && { mask: edit.mask }) },
-      call,
+    const made = await holdImages(request, asked).during(() =>
+      images.edit({ ...asked, keep: keep(asked.responseFormat), images: edit.images, ...(edit.mask && { mask: edit.mask }) }, call),
     );
     return render(request, asked.prompt, made);
   });
@@ -128,7 +135,7 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
     }
     if (!image) throw invalid("Missing required parameter: 'image'.", 'image');
     const asked = parseImageVariation(fields, IMAGE_REQUEST_LIMITS);
-    const made = await images.vary({ ...asked, keep: keep(asked.responseFormat), image }, call);
+    const made = await holdImages(request, asked).during(() => images.vary({ ...asked, keep: keep(asked.responseFormat), image }, call));
     return render(request, undefined, made);
   });
 
@@ -142,6 +149,9 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
       .send(bytes);
   });
 }
+
+/** The largest size an image call may ask: what a relayed form's `size` counts as until it was read. */
+const LARGEST_SIZE = `${MAX_IMAGE_SIDE}x${MAX_IMAGE_SIDE}`;
 
 /** The fields and files of an edit; each file is checked by its PNG header as it arrives, nothing is decoded before every limit holds. */
 async function readEditForm(form: FormRelay) {
