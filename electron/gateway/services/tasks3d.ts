@@ -7,6 +7,7 @@ import type { Db } from '../storage/database.ts';
 import type { ListedTask3dRow, Task3dOutcome, Task3dRow, Tasks3dRepo } from '../storage/tasks3d-repo.ts';
 import type { Clock } from '../time.ts';
 import type { BillingService } from './billing.ts';
+import type { Reservation } from './quota-ledger.ts';
 import { GatewayError, notFound, UpstreamError } from '../errors.ts';
 import { readGeneratedFile, storeGeneratedFile } from './generated-files.ts';
 import { STORAGE_LIMITS, type StorageLimits } from './storage-limits.ts';
@@ -46,6 +47,8 @@ export interface Tasks3dDeps {
 
 export class Tasks3dService {
   private readonly deps: Tasks3dDeps;
+  /** What each unfinished task holds of its token's quota (its model's price per call), until it is charged, fails or expires. */
+  private readonly held = new Map<string, Reservation>();
   constructor(deps: Tasks3dDeps) {
     this.deps = deps;
   }
@@ -54,31 +57,36 @@ export class Tasks3dService {
   async create(input: Task3dInput, origin: string, call: CallContext) {
     const { principal } = call;
     this.prune();
+    // Held before the task is submitted, priced as its charge will be (tokens aside: they are known only as it finishes).
+    const reservation = this.deps.billing.reserve(principal, () => ({ model: input.model, inputTokens: 0, outputTokens: 0 }));
     let route: Awaited<ReturnType<Mesh3dChannels['forModel']>>;
     let submitted: Awaited<ReturnType<Mesh3dProvider['submit']>>;
+    let row: Task3dRow;
     try {
       // Fixtures decide before the platform channels (a scripted task, or a strict-mode refusal).
       const bundle = this.deps.providers.for(call, input.model);
       route = bundle.fixture === undefined ? await this.deps.mesh3dChannels?.forModel(input.model) : undefined;
       submitted = await (route?.mesh3d ?? bundle.mesh3d).submit(input, call);
+      row = this.deps.repo.insert({
+        task_id: publicId('task'),
+        upstream_id: submitted.upstreamId,
+        account_id: principal.accountId,
+        token_id: principal.tokenId,
+        model: input.model,
+        prompt: input.prompt,
+        image_url: input.imageUrl,
+        format: input.format,
+        submitted_at: this.deps.clock.now(),
+        duration_ms: submitted.durationMs,
+        input_tokens: submitted.inputTokens,
+        channel_id: route?.channelId ?? null,
+      });
     } catch (error) {
+      reservation.release();
       if (!(error instanceof UpstreamError)) throw error;
       throw new GatewayError('upstream_failed', `The 3D upstream refused the task: ${error.message}`);
     }
-    const row = this.deps.repo.insert({
-      task_id: publicId('task'),
-      upstream_id: submitted.upstreamId,
-      account_id: principal.accountId,
-      token_id: principal.tokenId,
-      model: input.model,
-      prompt: input.prompt,
-      image_url: input.imageUrl,
-      format: input.format,
-      submitted_at: this.deps.clock.now(),
-      duration_ms: submitted.durationMs,
-      input_tokens: submitted.inputTokens,
-      channel_id: route?.channelId ?? null,
-    });
+    if (reservation.micros > 0) this.held.set(row.task_id, reservation);
     return this.present(await this.observe(row), origin);
   }
 
@@ -141,6 +149,12 @@ export class Tasks3dService {
     return row.submitted_at < this.deps.clock.now() - this.limits().tasks3dMaxAgeMs;
   }
 
+  /** Gives back what the task `taskId` held of its token's quota, if it still holds anything. */
+  private release(taskId: string): void {
+    this.held.get(taskId)?.release();
+    this.held.delete(taskId);
+  }
+
   /** Deletes the oldest expired tasks and their files: one bounded batch; a failure is reported, never thrown. */
   private prune(): void {
     try {
@@ -148,6 +162,7 @@ export class Tasks3dService {
         if (!this.expired(row)) break;
         if (row.file_name) rmSync(path.join(this.deps.dataDir, 'files', FILES_KIND, row.file_name), { force: true });
         this.deps.repo.delete(row.task_id);
+        this.release(row.task_id);
       }
     } catch (error) {
       this.deps.onError?.(error);
@@ -164,7 +179,10 @@ export class Tasks3dService {
    * costs what its model costs) and the amount shown, in one transaction.
    */
   private async observe(row: Task3dRow): Promise<Observed> {
-    if (row.status !== null) return { row };
+    if (row.status !== null) {
+      this.release(row.task_id);
+      return { row };
+    }
     const state = await this.check(row);
     if (state.state !== 'SUCCESS' && state.state !== 'FAILURE') return { row, live: { status: state.state, progress: state.progress } };
     const outcome = this.outcome(row, state);
@@ -182,6 +200,8 @@ export class Tasks3dService {
       }
       return true;
     })();
+    // Charged (or failed) now, by this call or another: the task's hold is given back.
+    this.release(row.task_id);
     if (!finished && outcome.file_name) rmSync(path.join(this.deps.dataDir, 'files', FILES_KIND, outcome.file_name), { force: true });
     return { row: this.deps.repo.findById(row.task_id)! };
   }
