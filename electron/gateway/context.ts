@@ -318,6 +318,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     db,
     repo: new BatchesRepo(db),
     accounts,
+    tokens: tokensRepo,
     files,
     clock,
     limits: storageLimits,

@@ -1,8 +1,7 @@
 // POST /v1/embeddings in the OpenAI shape: parse, embed through the call's provider (billed), render float arrays or base64 float32; or relay as it is.
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
-import { parseEmbeddingsRequest, renderEmbeddings } from '../protocols/openai/inbound/embeddings.ts';
-import { countTokens } from '../protocols/neutral/tokens.ts';
+import { embeddingInputTokens, parseEmbeddingsRequest, renderEmbeddings } from '../protocols/openai/inbound/embeddings.ts';
 import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
 import { streamFailure } from '../server/stream-failure.ts';
@@ -18,8 +17,7 @@ export async function embeddingsRoutes(app: FastifyInstance, options: { context:
     const { encoding, ...asked } = parseEmbeddingsRequest(request.body);
     const call = callOf(request, reply, 'openai', ENDPOINT);
     const { passthrough } = providers.for(call, asked.model);
-    const estimate = () =>
-      asked.inputs.reduce<number>((sum, input) => sum + (typeof input === 'string' ? countTokens(input) : input.length), 0);
+    const estimate = () => embeddingInputTokens(asked.inputs);
     // Held against the token's quota until the call was charged.
     const held = billing.reserve(request.principal, () => ({ model: asked.model, inputTokens: estimate(), outputTokens: 0 }));
     return held.during(async () => {

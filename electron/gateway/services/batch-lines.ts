@@ -3,13 +3,16 @@ import { GatewayError, HTTP_STATUS, invalid } from '../errors.ts';
 import { countTokens } from '../protocols/neutral/tokens.ts';
 import type { BatchEndpoint } from '../protocols/openai/inbound/batches.ts';
 import { openaiChatCodec } from '../protocols/openai/inbound/chat-codec.ts';
-import { parseEmbeddingsRequest, renderEmbeddings } from '../protocols/openai/inbound/embeddings.ts';
+import { embeddingInputTokens, parseEmbeddingsRequest, renderEmbeddings } from '../protocols/openai/inbound/embeddings.ts';
 import { openaiErrorBody } from '../protocols/openai/error-body.ts';
 import { responsesCodec } from '../protocols/responses/inbound/codec.ts';
+import { chatRequestOf } from '../protocols/responses/inbound/request.ts';
+import type { ChatRequest } from '../protocols/neutral/chat.ts';
 import type { CallContext, PassthroughOperation, PassthroughProvider, ProviderSelector } from '../providers/types.ts';
 import type { BillingService } from './billing.ts';
 import type { ChatCompletionsService } from './chat-completions.ts';
-import { ChatMetering } from './chat-metering.ts';
+import { ChatMetering, chatBillOf } from './chat-metering.ts';
+import { NOTHING_HELD, type Reservation } from './quota-ledger.ts';
 import type { ModerationService } from './moderations.ts';
 import type { RelayedResponses } from './relayed-responses.ts';
 import type { ResponsesService } from './responses.ts';
@@ -60,13 +63,41 @@ export class BatchLines {
       const model = typeof body['model'] === 'string' ? body['model'] : undefined;
       const operation = RELAYED[url];
       const passthrough = model === undefined ? undefined : this.deps.providers.for(call, model).passthrough;
-      if (passthrough && operation && model !== undefined) return await this.relay(passthrough, operation, model, body, call);
-      return { status: 200, body: await this.answer(url, body, call) };
+      // Held as its route would hold it, before anything is made or sent: a line the quota cannot pay for answers 403.
+      return await this.hold(url, body, call).during(async () => {
+        if (passthrough && operation && model !== undefined) return this.relay(passthrough, operation, model, body, call);
+        return { status: 200, body: await this.answer(url, body, call) };
+      });
     } catch (error) {
       // A line stopped because the gateway is stopping is no bug: its answer is dropped and it runs again after the restart.
       if (!(error instanceof GatewayError) && !call.signal.aborted) this.deps.onError(error);
       const failure = error instanceof GatewayError ? error : new GatewayError('internal', 'Internal error in the gateway; see its log');
       return { status: HTTP_STATUS[failure.kind], body: openaiErrorBody(failure) };
+    }
+  }
+
+  /** What the line holds of its token's quota: a chat's or a response's input estimate and output limit, embeddings' input; moderations are free. */
+  private hold(url: BatchEndpoint, body: Record<string, unknown>, call: CallContext): Reservation {
+    const bill = (model: string, chats: () => readonly ChatRequest[]) => chatBillOf(call, call.principal, call.endpoint, model, chats);
+    switch (url) {
+      case '/v1/chat/completions': {
+        const { chat } = openaiChatCodec.parse(body);
+        return this.metering.reserve(
+          bill(chat.model, () => [chat]),
+          () => [chat],
+        );
+      }
+      case '/v1/responses': {
+        const parsed = responsesCodec.parse(body);
+        const chats = () => [chatRequestOf(parsed, parsed.input)];
+        return this.metering.reserve(bill(parsed.model, chats), chats);
+      }
+      case '/v1/embeddings': {
+        const { model, inputs } = parseEmbeddingsRequest(body);
+        return this.deps.billing.reserve(call.principal, () => ({ model, inputTokens: embeddingInputTokens(inputs), outputTokens: 0 }));
+      }
+      case '/v1/moderations':
+        return NOTHING_HELD;
     }
   }
 

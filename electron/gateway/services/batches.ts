@@ -15,6 +15,7 @@ import type { AccountsRepo } from '../storage/accounts-repo.ts';
 import type { BatchesRepo, BatchResultRow, BatchRow } from '../storage/batches-repo.ts';
 import type { CursorAsk } from '../storage/cursor-rows.ts';
 import type { Db } from '../storage/database.ts';
+import type { TokensRepo } from '../storage/tokens-repo.ts';
 import type { Clock } from '../time.ts';
 import type { ApiFiles } from './api-files.ts';
 import { BatchFlights, type Flight } from './batch-flights.ts';
@@ -40,6 +41,8 @@ export interface BatchesDeps {
   db: Db;
   repo: BatchesRepo;
   accounts: AccountsRepo;
+  /** The tokens batches were made with: their quota as it is now holds their lines. */
+  tokens: Pick<TokensRepo, 'findByTokenId'>;
   files: ApiFiles;
   lines: BatchLines;
   clock: Clock;
@@ -356,10 +359,11 @@ export class BatchesService {
     return lines;
   }
 
-  /** The caller a batch's lines run (and are billed) as: the account and token that created it. */
+  /** The caller a batch's lines run (and are billed) as: the account and token that created it, with the token's quota as it is now. */
   private principalOf(row: BatchRow): Principal {
     const account = this.deps.accounts.findById(row.account_id);
-    return { accountId: row.account_id, accountName: account?.name ?? '', tokenId: row.token_id };
+    const quotaMicros = this.deps.tokens.findByTokenId(row.token_id)?.quota_micros ?? null;
+    return { accountId: row.account_id, accountName: account?.name ?? '', tokenId: row.token_id, quotaMicros };
   }
 
   private find(accountId: number, batchId: string): BatchRow {

@@ -1,6 +1,7 @@
 // The OpenAI embeddings shape: a request's model, inputs, dimensions and encoding checked, and the list of vectors rendered (float arrays or base64 float32).
 import { invalid } from '../../../errors.ts';
 import { objectBody, optionalNumber, optionalString, requiredString } from '../../fields.ts';
+import { countTokens } from '../../neutral/tokens.ts';
 
 /** Most inputs one request may carry (as on the real API). */
 export const MAX_INPUTS = 2048;
@@ -48,6 +49,11 @@ export function toBase64(vector: Float32Array): string {
   const bytes = Buffer.alloc(vector.length * 4);
   vector.forEach((value, i) => bytes.writeFloatLE(value, i * 4));
   return bytes.toString('base64');
+}
+
+/** The input tokens of embedding `inputs`: each text's count, each token array's length (what a quota holds and a relayed call's estimate). */
+export function embeddingInputTokens(inputs: EmbeddingsRequest['inputs']): number {
+  return inputs.reduce<number>((sum, input) => sum + (typeof input === 'string' ? countTokens(input) : input.length), 0);
 }
 
 /** `input` as a list: a string, strings, a token array, or token arrays; empty inputs are refused. */
