@@ -357,11 +357,12 @@ describe('realtime sessions over ws://', { timeout: 60_000 }, () => {
   });
 
   test('a token out of quota is told so when a response is asked, and the socket stays open', async () => {
-    const { secret } = gw.gateway.context.tokens.create({ account: 'rt-quota', name: 'tiny', quota: 0.000001 });
+    // 1000 µ: a response of at most 20 tokens fits (it holds about 400 µ); what is left cannot hold one without a limit.
+    const { secret } = gw.gateway.context.tokens.create({ account: 'rt-quota', name: 'tiny', quota: 0.001 });
     const client = await openRaw(`${wsUrl}?model=sim-realtime`, { headers: { authorization: `Bearer ${secret}` } });
     await client.next('session.created');
     client.send(userText('spend a little'));
-    client.send({ type: 'response.create', response: { output_modalities: ['text'] } });
+    client.send({ type: 'response.create', response: { output_modalities: ['text'], max_output_tokens: 20 } });
     await client.next('response.done');
     client.send({ type: 'response.create', event_id: 'evt_broke' });
     const refused = await errorFor(client, 'evt_broke');

@@ -338,7 +338,8 @@ describe('realtime relay to OpenAI channels', { timeout: 60_000 }, () => {
   });
 
   test('a token out of quota is told so when it asks a relayed response (which never goes upstream), and the socket stays open', async () => {
-    const { secret } = front.gateway.context.tokens.create({ account: 'rt-relay-quota', name: 'tiny', quota: 0.000001 });
+    // 1000 µ: a response of at most 20 tokens fits; what is left cannot hold one without a limit (16384 tokens).
+    const { secret } = front.gateway.context.tokens.create({ account: 'rt-relay-quota', name: 'tiny', quota: 0.001 });
     const client = await openRaw(wsUrl('my-rt'), { headers: { authorization: `Bearer ${secret}` } });
     await client.next('session.created');
     client.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'] } });
@@ -347,7 +348,7 @@ describe('realtime relay to OpenAI channels', { timeout: 60_000 }, () => {
       type: 'conversation.item.create',
       item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'spend' }] },
     });
-    client.send({ type: 'response.create' });
+    client.send({ type: 'response.create', response: { max_output_tokens: 20 } });
     await client.next('response.done');
     client.send({ type: 'response.create', event_id: 'evt_broke' });
     const refused = await client.next((event) => event.type === 'error' || event.type === 'response.created');

@@ -57,15 +57,20 @@ export async function planResponse(
   context: readonly Entry[],
   complete: (request: ChatRequest) => Promise<ChatResult>,
 ): Promise<ResponsePlan> {
-  const request: ChatRequest = {
+  const request = responseRequestOf(config, context);
+  const result = await complete(request);
+  return { request, choice: result.choices[0] ?? { text: '', toolCalls: [], finishReason: 'stop' }, usage: result.usage };
+}
+
+/** The chat request that plans a response to `context` under `config`. */
+export function responseRequestOf(config: SessionConfig, context: readonly Entry[]): ChatRequest {
+  return {
     model: config.model,
     ...(config.instructions && { system: config.instructions }),
     turns: context.flatMap((entry) => (entry.turn ? [entry.turn] : [])),
     ...(config.tools.length > 0 && { tools: config.tools, toolChoice: config.toolChoice }),
     ...(config.maxOutputTokens !== 'inf' && { maxTokens: config.maxOutputTokens }),
   };
-  const result = await complete(request);
-  return { request, choice: result.choices[0] ?? { text: '', toolCalls: [], finishReason: 'stop' }, usage: result.usage };
 }
 
 /** Streams the planned answer as the run's events, paced by `run.pause()`, until it is done or cancelled. */

@@ -29,6 +29,11 @@ export interface ResponseHost {
   /** The model's voice saying a spoken answer. */
   speak(text: string, speed: number): Promise<Int16Array>;
   speakable(text: string, speed: number): string;
+  /**
+   * Holds the most a response to `context` under `config` can cost against the caller's quota, before it is planned, or
+   * throws the quota refusal (an `error` event, no response); given back once the response was charged or failed.
+   */
+  hold(config: SessionConfig, context: readonly Entry[]): { release(): void };
   /** The chat model's whole answer to a request (refusals reject). */
   complete(request: ChatRequest): Promise<ChatResult>;
   /**
@@ -70,8 +75,15 @@ export class Responses {
         'conversation_already_has_active_response',
       );
     }
-    // Refused requests (a tool schema that cannot fit the output limit) are an error event, before any response event.
-    const plan = await planResponse(params.config, context, (request) => this.host.complete(request));
+    const held = this.host.hold(params.config, context);
+    let plan: ResponsePlan;
+    try {
+      // Refused requests (a tool schema that cannot fit the output limit) are an error event, before any response event.
+      plan = await planResponse(params.config, context, (request) => this.host.complete(request));
+    } catch (error) {
+      held.release();
+      throw error;
+    }
     const run: Running = { id: publicId('resp'), conversation: params.conversation, cancelled: false, reason: 'client_cancelled' };
     this.running.set(run.id, run);
     const base = this.presentBase(run, params);
@@ -126,7 +138,9 @@ export class Responses {
         this.running.delete(run.id);
         this.host.failed(error);
       })
-      .catch(() => undefined);
+      .catch(() => undefined)
+      // Charged (or failed) by now, whatever the end: finished, cancelled, the socket closed.
+      .finally(() => held.release());
   }
 
   /** Cancels the response named `responseId`, or else the one in the default conversation; an error when there is none. */

@@ -1,4 +1,5 @@
 // One realtime session: reads client events, keeps the conversation and the input audio buffer, and answers with GA (or beta) server events.
+import { responseBound } from './response-hold.ts';
 import { publicId } from '../ids.ts';
 import { isObject, type Fields } from '../protocols/fields.ts';
 import type { ChatRequest, ChatResult, ToolSpec } from '../protocols/neutral/chat.ts';
@@ -53,6 +54,8 @@ export interface SessionOptions {
   /** Throws a GatewayError when the caller may no longer spend (quota used up, token revoked or expired). */
   authorize(): void;
   charge(work: SessionCharge): void;
+  /** Holds the most a response can cost (`estimate()`, asked only for a token with a quota) until it was charged; throws the quota refusal. */
+  reserve(estimate: () => SessionCharge): { release(): void };
   /**
    * Set when the chat model is relayed (text turns translated to another protocol's chat): bills each response by the
    * upstream's usage of the chat call behind it, instead of `charge` with the session's estimate; resolves once kept.
@@ -113,6 +116,8 @@ export class RealtimeSession {
       pause: () => new Promise((resolve) => (options.paceMs > 0 ? setTimeout(resolve, options.paceMs) : setImmediate(resolve))),
       speak: (text, speed) => realtime.speak(text, speed, call),
       speakable: (text, speed) => realtime.speakable(text, speed),
+      hold: (config, context) =>
+        options.reserve(() => ({ model: config.model, ...responseBound(config, context, realtime.maxSpokenSeconds) })),
       complete: (request) => chat.complete(request, call),
       upstreamUsage: options.chargeRelayed !== undefined,
       finished: async (config, outcome, usage, plan) => {

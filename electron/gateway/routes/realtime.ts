@@ -15,6 +15,8 @@ import { GatewayError } from '../errors.ts';
 import type { Principal } from '../services/tokens.ts';
 import { ChatMetering, chatBillOf } from '../services/chat-metering.ts';
 import type { RelayedUsage } from '../providers/types.ts';
+import type { Reservation } from '../services/quota-ledger.ts';
+import { DEFAULT_OUTPUT_BOUND } from '../services/usage-bounds.ts';
 
 /** The model of a session opened without `?model=`. */
 export const DEFAULT_REALTIME_MODEL = 'sim-realtime';
@@ -62,16 +64,28 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
       if (realtimeRelay) {
         // A relayed session runs upstream: frames pass both ways, each response billed by the upstream's usage.
         const bill = { principal, endpoint: '/v1/realtime', model };
-        const charge = guarded(report, (usage: RelayedUsage) => metering.chargeRelayed(bill, usage, () => 0));
-        // Like a simulated session, a caller who may no longer spend gets an error event instead of a response.
-        const admit = (eventId: string | null) => {
+        // What each response asked by the client may cost, held from its `response.create` until a `response.done` was charged.
+        const holds: Reservation[] = [];
+        const charge = guarded(report, (usage: RelayedUsage) => {
+          try {
+            metering.chargeRelayed(bill, usage, () => 0);
+          } finally {
+            holds.shift()?.release();
+          }
+        });
+        // Like a simulated session, a caller who may no longer spend, or not that much, gets an error event instead of a response.
+        const admit = (eventId: string | null, response: Record<string, unknown> | undefined) => {
           try {
             tokens.authenticate(credential);
+            holds.push(billing.reserve(principal, () => ({ model, inputTokens: 0, outputTokens: relayedOutputLimit(response) })));
             return null;
           } catch (error) {
             return errorEvent(error, eventId);
           }
         };
+        socket.once('close', () => {
+          for (const held of holds.splice(0)) held.release();
+        });
         realtimeRelay
           .open(socket, { model, protocols: offeredProtocols(request.headers), charge, admit, report }, call)
           .catch((error: unknown) => {
@@ -88,6 +102,7 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
         },
         authorize: () => void tokens.authenticate(credential),
         charge: (work) => billing.charge(principal, { endpoint: '/v1/realtime', ...work }),
+        reserve: (estimate) => billing.reserve(principal, estimate),
         // Text turns translated to another kind's channels are billed by the upstream's usage of each chat call, bounded.
         ...(bundle.mode === 'relay' && {
           chargeRelayed: (request, result) =>
@@ -131,6 +146,15 @@ function renderedError(error: unknown, eventId: string | null): { text: string; 
   const { body } = renderError('openai', gatewayError) as { body: { error: { type: string; code: string | null } } };
   const text = JSON.stringify({ event_id: publicId('event'), type: 'error', error: { ...body.error, event_id: eventId } });
   return { text, reason: `${body.error.type}.${body.error.code ?? 'refused'}` };
+}
+
+/**
+ * The output tokens a relayed `response.create` may produce: its `max_output_tokens` (beta: `max_response_output_tokens`)
+ * when a number, else DEFAULT_OUTPUT_BOUND (`inf`, or a limit the session set upstream, which the gateway does not track).
+ */
+function relayedOutputLimit(response: Record<string, unknown> | undefined): number {
+  const limit = response?.['max_output_tokens'] ?? response?.['max_response_output_tokens'];
+  return typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= 0 ? limit : DEFAULT_OUTPUT_BOUND;
 }
 
 /** The WebSocket subprotocols the client offered, in order. */

@@ -21,6 +21,7 @@ describe('realtime session failures', () => {
         charge: () => {
           throw new Error('database is closed');
         },
+        reserve: () => ({ release: () => undefined }),
         models: {
           chat: new SimulatedChat(),
           realtime: {

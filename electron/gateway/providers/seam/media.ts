@@ -96,6 +96,8 @@ export interface RealtimeProvider {
   speak(text: string, speed: number, call: CallContext): Promise<Int16Array>;
   /** The longest start of `text` (whole token pieces) the voice speaks at `speed` within one response's length limit. */
   speakable(text: string, speed: number): string;
+  /** The most seconds of audio one spoken response lasts (its `speakable` limit), for a quota's reservation; absent: no voice. */
+  readonly maxSpokenSeconds?: number;
   /**
    * Refuses, with a GatewayError, tools declared ahead of any response (realtime `session.update`, `response.tools`)
    * that the model could never call within its limits, so no later response fails on them. `path` names where the

@@ -104,10 +104,11 @@ export interface RealtimeRelayRequest {
   /** Bills one response: called for each upstream `response.done` (with its usage), and once for a response cut off by a close (what it delivered). Must not throw. */
   charge(usage: RelayedUsage): void;
   /**
-   * Asked before a client's `response.create` goes upstream: null when the caller may still spend, else the `error` event
-   * (JSON text, answering the client event `eventId`) sent back instead (quota used up, token revoked or expired).
+   * Asked before a client's `response.create` goes upstream, with the event's `response` object: null when the caller may
+   * still spend (what the response may cost is then held until a `response.done` is charged), else the `error` event
+   * (JSON text, answering the client event `eventId`) sent back instead (quota used up or too little left, token revoked or expired).
    */
-  admit(eventId: string | null): string | null;
+  admit(eventId: string | null, response: Record<string, unknown> | undefined): string | null;
   /** An unexpected failure in one of the session's listeners (a bug), for the gateway's log; never thrown. */
   report(error: unknown): void;
 }

@@ -19,7 +19,7 @@ export class RealtimeEvents {
   private readonly local: string;
   private readonly upstream: string;
   private readonly charge: (usage: RelayedUsage) => void;
-  private readonly admit: (eventId: string | null) => string | null;
+  private readonly admit: RealtimeRelayRequest['admit'];
   /** The tokens of the text delivered so far by each response in progress, by its id (counted as it passes, never kept). */
   private readonly open = new Map<string, TokenCounter>();
 
@@ -72,7 +72,7 @@ export class RealtimeEvents {
     if (!renames && !text.includes('response.create')) return text;
     const event = parse(text);
     if (event?.['type'] === 'response.create') {
-      const refusal = this.admit(typeof event['event_id'] === 'string' ? event['event_id'] : null);
+      const refusal = this.admit(typeof event['event_id'] === 'string' ? event['event_id'] : null, record(event['response']));
       return refusal === null ? text : { answer: refusal };
     }
     const session = record(event?.['session']);

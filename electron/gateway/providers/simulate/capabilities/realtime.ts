@@ -4,11 +4,12 @@ import type { RealtimeProvider } from '../../types.ts';
 import type { MediaPool } from '../../../workers/media-pool.ts';
 import { streamPieces } from '../../../protocols/neutral/stream-pieces.ts';
 import { hear } from '../hearing.ts';
-import { piecesWithinSpeechLimit } from '../speech-limit.ts';
+import { MAX_SPEECH_SECONDS, piecesWithinSpeechLimit } from '../speech-limit.ts';
 import { checkSchemaSatisfiable } from '../text/json-schema-bounded.ts';
 
 export class SimulatedRealtime implements RealtimeProvider {
   private readonly media: MediaPool;
+  readonly maxSpokenSeconds = MAX_SPEECH_SECONDS;
   constructor(media: MediaPool) {
     this.media = media;
   }
