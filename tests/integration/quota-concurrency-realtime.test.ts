@@ -189,5 +189,39 @@ describe('a quota holds for realtime responses under concurrency', { timeout: 12
       const spent = await spentMicros(gw, tokenId);
       assert.ok(spent > 0 && spent <= 2000, `charged ${spent} µ on a quota of 2000 µ`);
     });
+
+    test('input audio transcriptions: each holds its seconds before it is told, and the total stays within the quota', async () => {
+      // One second of audio costs 100 µ to transcribe: 250 µ pay for two.
+      const { secret, tokenId } = await quotaToken(gw, 'quota-rt-transcribed', 0.00025);
+      const outcomes = await Promise.all(
+        Array.from({ length: SESSIONS }, async () => {
+          const rt = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=sim-realtime`, {
+            headers: { authorization: `Bearer ${secret}` },
+          });
+          try {
+            await rt.next('session.created');
+            const input = { turn_detection: null, transcription: { model: 'whisper-1' } };
+            rt.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'], audio: { input } } });
+            await rt.next('session.updated');
+            rt.send({ type: 'input_audio_buffer.append', audio: Buffer.alloc(48_000).toString('base64') });
+            rt.send({ type: 'input_audio_buffer.commit', event_id: 'evt_commit' });
+            const end = await rt.next(
+              (event) => event.type === 'conversation.item.input_audio_transcription.completed' || event.type === 'error',
+            );
+            if (end.type === 'error') {
+              assert.match(end.error.message, /quota/, JSON.stringify(end));
+              return 'refused';
+            }
+            return 'transcribed';
+          } finally {
+            rt.socket.close();
+            await rt.closing;
+          }
+        }),
+      );
+      assert.ok(outcomes.includes('refused'), 'some transcriptions are refused');
+      const spent = await spentMicros(gw, tokenId);
+      assert.ok(spent > 0 && spent <= 250, `charged ${spent} µ on a quota of 250 µ`);
+    });
   });
 });

@@ -329,9 +329,22 @@ export class RealtimeSession {
     this.addItem(entry, undefined);
     const transcription = this.config.transcription;
     if (!transcription) return;
+    const seconds = samples.length / SESSION_RATE;
+    const work = { model: transcription.model, inputTokens: 0, outputTokens: 0, amountMicros: transcriptionPriceMicros(seconds) };
+    // Held, as any transcription, before it is told: one the quota cannot pay for is an error event (the item stays, untranscribed).
+    const held = this.options.reserve(() => work);
+    try {
+      this.transcribed(itemId, content, heard, seconds);
+      this.options.charge(work);
+    } finally {
+      held.release();
+    }
+  }
+
+  /** Tells the transcription of the committed item `itemId` (what was `heard` in `seconds` of audio). */
+  private transcribed(itemId: string, content: { transcript: string | null }, heard: string, seconds: number): void {
     for (const delta of streamPieces(heard))
       this.emit('conversation.item.input_audio_transcription.delta', { item_id: itemId, content_index: 0, delta });
-    const seconds = samples.length / SESSION_RATE;
     content.transcript = heard;
     this.emit('conversation.item.input_audio_transcription.completed', {
       item_id: itemId,
@@ -339,7 +352,6 @@ export class RealtimeSession {
       transcript: heard,
       usage: { type: 'duration', seconds: Math.round(seconds * 1000) / 1000 },
     });
-    this.options.charge({ model: transcription.model, inputTokens: 0, outputTokens: 0, amountMicros: transcriptionPriceMicros(seconds) });
   }
 
   private truncate(event: Fields): void {
