@@ -1,4 +1,5 @@
 // The gateway's configuration: what a host passes to createGateway, with the embedded defaults.
+import type { RecordConfig, ReplayConfig } from '../../shared/cassette.ts';
 import type { UnroutedPolicy } from './providers/select.ts';
 import type { ChannelDirectory, ProviderSelector, Reviewer } from './providers/types.ts';
 import type { ConnectionLimits } from './server/connection-guard.ts';
@@ -59,6 +60,12 @@ export interface GatewayConfig {
   fixtures?: readonly string[];
   /** `--strict`: a call no fixture matches is refused with the protocol's 404 naming the closest fixture. */
   strict?: boolean;
+  /** `--record DIR`: every relayed exchange (and with `simulated` every simulated one) saved as a cassette; see docs/record-replay.md. */
+  record?: RecordConfig;
+  /** `--replay DIR`: calls answered from cassettes, asked after fixtures and before relay; a miss does what `miss` says. */
+  replay?: ReplayConfig;
+  /** Test only: how replay waits between recorded events (default real timers); a test passes one that moves a manual clock. */
+  replayWait?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Test only: replaces the channel store relay routing reads (SQLite and the secret store) with another directory. */
   channels?: ChannelDirectory;
   /** Test only: replaces the provider selector (a fake ProviderBundle for every call); see ContextOptions.providers. */

@@ -8,7 +8,7 @@ import { FixtureStore } from './providers/fixtures/store.ts';
 import { ProviderChoice, type UnroutedPolicy } from './providers/select.ts';
 import { ServiceChoice } from './providers/service-choice.ts';
 import { createSimulateProviders } from './providers/simulate/index.ts';
-import type { ChannelDirectory, ProviderSelector, Reviewer } from './providers/types.ts';
+import type { CassetteDeck, ChannelDirectory, ProviderSelector, Reviewer } from './providers/types.ts';
 import type { SettingsContext } from './services/settings.ts';
 import { SimulatedReviewer } from './providers/simulate/reviewer.ts';
 import { SimReviewsRepo } from './providers/simulate/reviews-repo.ts';
@@ -169,6 +169,8 @@ export interface GatewayContext {
   providers: ProviderSelector;
   /** Scripted answers: the fixtures loaded with `--fixtures` and those added through the admin API, with their counters. */
   fixtures: FixtureStore;
+  /** Cassettes of this run: where recordings of every kind are saved (`--record`), where replay reads (`--replay`). */
+  cassettes: CassetteDeck;
   /** The relay channels (SQLite and the secret store, read per call); also the ChannelDirectory relay routing reads. */
   channels: ChannelsService;
   /** The counted faults' attempts (`x-gatehouse-fault: 429*1`) per test id; the testing API's reset clears them. */
@@ -202,6 +204,8 @@ export interface ContextOptions {
   fixtures?: FixtureStore;
   /** `--strict`: a call no fixture matches is refused with the protocol's 404. */
   strict?: boolean;
+  /** The cassettes of `--record` and `--replay`; absent: neither. */
+  cassettes?: CassetteDeck;
   /** The simulator's store (simulate.sqlite), where the simulated reviewer keeps its state; needed unless `reviewer` is given. */
   simulateDb?: Db;
   /** The console's admin token; a random one is made when absent. */
@@ -385,6 +389,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     relayedResponses,
     conversations,
     fixtures,
+    cassettes: options.cassettes ?? { miss: 'simulate', speed: 1 },
     faults: new FaultCounters(),
     storageLimits,
     tasks3d: new Tasks3dService({

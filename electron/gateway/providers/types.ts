@@ -1,4 +1,5 @@
 // The provider seam: one interface per capability, implemented by providers/simulate and providers/relay, chosen per call (this file: the call context, chat, embeddings, rerank, the catalogue and the bundle; the other capabilities are in seam/, re-exported here).
+import type { CassetteReplayNote } from '../../../shared/cassette.ts';
 import type { JournalRelay } from '../../../shared/journal.ts';
 import type { ChatRequest, ChatResult } from '../protocols/neutral/chat.ts';
 import type { ChatStream } from '../protocols/neutral/deltas.ts';
@@ -10,6 +11,7 @@ import type { PassthroughProvider, RealtimeRelayProvider } from './seam/relay.ts
 export * from './seam/media.ts';
 export type * from './seam/portrait-3d.ts';
 export type * from './seam/relay.ts';
+export type * from './seam/cassettes.ts';
 
 /** The client protocol a call arrived in: which codec parsed it and will render the answer. */
 export type InboundProtocol = 'openai' | 'responses' | 'anthropic' | 'gemini' | 'realtime' | 'rerank' | 'portrait' | 'tasks3d';
@@ -31,6 +33,8 @@ export interface CallContext {
   readonly signal: AbortSignal;
   /** Tells the journal how a relayed call went so far (called after each try on a channel); absent where nothing is journaled. */
   readonly noteRelay?: (relay: JournalRelay) => void;
+  /** Tells the journal which cassette answered a replayed call (`--replay`); absent where nothing is journaled. */
+  readonly noteReplay?: (replay: CassetteReplayNote) => void;
 }
 
 /** Chat models: every text endpoint (chat, completions, messages, generateContent, responses, realtime) ends here. */

@@ -1,5 +1,6 @@
 // Builds the provider call context of a request (its caller, protocol, raw body, headers) and watches its client from the request's arrival: a signal that aborts when the client goes away.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { CassetteReplayNote } from '../../../shared/cassette.ts';
 import type { Principal } from '../principal.ts';
 import type { CallContext, InboundProtocol } from '../providers/types.ts';
 import { syncHook } from './sync-hook.ts';
@@ -12,6 +13,8 @@ declare module 'fastify' {
     clientLeftEarly?: boolean;
     /** Set when the gateway itself closed the connection (a simulated fault), so the close is not the client's. */
     closedByGateway?: boolean;
+    /** The cassette that answered a replayed call (`noteReplay`), for its journal entry. */
+    journalReplay?: CassetteReplayNote;
   }
 }
 
@@ -80,6 +83,9 @@ export function callOf(request: FastifyRequest, reply: FastifyReply, protocol: I
     noteRelay: (relay) => {
       request.journalRelay = relay;
     },
+    noteReplay: (replay) => {
+      request.journalReplay = replay;
+    },
   };
 }
 
@@ -101,6 +107,9 @@ export function callOfSocket(
     signal: controller.signal,
     noteRelay: (relay) => {
       request.journalRelay = relay;
+    },
+    noteReplay: (replay) => {
+      request.journalReplay = replay;
     },
   };
 }

@@ -1,0 +1,157 @@
+// The cassette folder on disk: cassettes listed by the hash in their names (no file parsed to list them), saved atomically with the next sequence of their request, blobs written streamed and named by their content hash.
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { finished } from 'node:stream/promises';
+import {
+  CASSETTE_FORMAT,
+  CASSETTE_HASH_CHARS,
+  CassetteError,
+  cassetteFileName,
+  cassetteNameParts,
+  parseCassette,
+  type Cassette,
+  type CassetteBlob,
+} from '../../../../shared/cassette.ts';
+import { writeFileAtomic } from '../../atomic-write.ts';
+import { randomBase62 } from '../../ids.ts';
+import { PRIVATE_FILE_MODE } from '../../private-files.ts';
+import type { CassetteDraft, SavedCassette } from '../types.ts';
+import { MAX_CASSETTE_BYTES, MAX_CASSETTES } from './limits.ts';
+
+/** A cassette as the folder listing knows it: from its name alone. */
+export interface CassetteListing {
+  file: string;
+  /** The first CASSETTE_HASH_CHARS of its request key. */
+  hash: string;
+  sequence: number;
+}
+
+/** The prompt words a cassette's file name shows: the request's first user text, input or prompt. */
+export type PromptOf = (draft: CassetteDraft) => string | undefined;
+
+export class CassetteStore {
+  readonly dir: string;
+  /** Hash → the cassettes of that request key, in sequence order. */
+  private readonly byHash = new Map<string, CassetteListing[]>();
+  private count = 0;
+  /** Saves run one at a time, so two recordings of one request never take the same sequence. */
+  private saving: Promise<unknown> = Promise.resolve();
+
+  /** Opens `dir` (made when missing) and lists its cassettes by name; more than MAX_CASSETTES is a CassetteError. */
+  constructor(dir: string) {
+    this.dir = path.resolve(dir);
+    mkdirSync(this.dir, { recursive: true });
+    for (const file of readdirSync(this.dir).sort()) {
+      const parts = cassetteNameParts(file);
+      if (parts) this.add({ file, ...parts });
+    }
+    if (this.count > MAX_CASSETTES)
+      throw new CassetteError(
+        this.dir,
+        '',
+        `holds ${this.count} cassettes, over the ${MAX_CASSETTES} one folder may (split it, or prune it)`,
+      );
+  }
+
+  /** Every cassette, by file name. */
+  list(): CassetteListing[] {
+    return [...this.byHash.values()].flat().sort((a, b) => (a.file < b.file ? -1 : 1));
+  }
+
+  /** The cassettes whose name carries `key`'s hash, in sequence order. */
+  ofKey(key: string): readonly CassetteListing[] {
+    return this.byHash.get(key.slice(0, CASSETTE_HASH_CHARS)) ?? [];
+  }
+
+  /** Reads and checks one cassette (at most MAX_CASSETTE_BYTES); a damaged one is a CassetteError naming it. */
+  async read(file: string): Promise<Cassette> {
+    const full = path.join(this.dir, file);
+    let size: number;
+    try {
+      size = statSync(full).size;
+    } catch {
+      throw new CassetteError(file, '', 'is missing (removed since the folder was read?)');
+    }
+    if (size > MAX_CASSETTE_BYTES)
+      throw new CassetteError(file, '', `is ${size} bytes, over the ${MAX_CASSETTE_BYTES} a cassette may have (big bodies go to blobs)`);
+    return parseCassette(await readFile(full, 'utf8'), file);
+  }
+
+  /** Writes `data` beside the cassettes as `blob-<sha256>.bin` (streamed through a temporary file; an identical blob is kept once). */
+  async saveBlob(data: Uint8Array | AsyncIterable<Uint8Array>): Promise<CassetteBlob> {
+    const temporary = path.join(this.dir, `.blob-${process.pid}-${randomBase62(8)}.tmp`);
+    const hash = createHash('sha256');
+    let bytes = 0;
+    const out = createWriteStream(temporary, { flags: 'wx', mode: PRIVATE_FILE_MODE });
+    try {
+      const pieces = data instanceof Uint8Array ? [data] : data;
+      for await (const piece of pieces) {
+        hash.update(piece);
+        bytes += piece.length;
+        if (!out.write(piece)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+      }
+      out.end();
+      await finished(out);
+      const sha256 = hash.digest('hex');
+      const file = `blob-${sha256.slice(0, 32)}.bin`;
+      const target = path.join(this.dir, file);
+      if (existsSync(target) && statSync(target).size === bytes) rmSync(temporary);
+      else renameSync(temporary, target);
+      return { file, bytes, sha256 };
+    } catch (error) {
+      out.destroy();
+      rmSync(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  /** A blob's bytes, streamed and checked: a missing, cut or changed blob throws a CassetteError naming it (`owner` is the cassette). */
+  async *blob(blob: CassetteBlob, owner = blob.file): AsyncGenerator<Uint8Array> {
+    const full = path.join(this.dir, blob.file);
+    if (!existsSync(full)) throw new CassetteError(owner, 'blob', `names ${blob.file}, which is missing`);
+    const hash = createHash('sha256');
+    let bytes = 0;
+    for await (const chunk of createReadStream(full, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > blob.bytes) throw new CassetteError(owner, 'blob', `${blob.file} is longer than the ${blob.bytes} bytes recorded`);
+      hash.update(chunk);
+      yield chunk;
+    }
+    if (bytes !== blob.bytes || hash.digest('hex') !== blob.sha256)
+      throw new CassetteError(owner, 'blob', `${blob.file} is not the blob recorded (its size or hash changed)`);
+  }
+
+  /** Files `draft` as the next sequence of its request key, atomically (a crash leaves no half cassette). */
+  save(draft: CassetteDraft, prompt?: string): Promise<SavedCassette> {
+    const run = this.saving.then(() => this.saveNow(draft, prompt));
+    this.saving = run.catch(() => undefined);
+    return run;
+  }
+
+  private saveNow(draft: CassetteDraft, prompt: string | undefined): SavedCassette {
+    if (this.count >= MAX_CASSETTES)
+      throw new CassetteError(
+        this.dir,
+        '',
+        `holds ${this.count} cassettes, the most one folder may (${MAX_CASSETTES}); prune it or record elsewhere`,
+      );
+    const key = draft.request.key;
+    const sequence = (this.ofKey(key).at(-1)?.sequence ?? 0) + 1;
+    const file = cassetteFileName(key, draft.request.model, prompt, sequence);
+    const cassette = { format: CASSETTE_FORMAT, ...draft, sequence };
+    // Readable and diffable: one field a line, keys in the order written.
+    writeFileAtomic(path.join(this.dir, file), `${JSON.stringify(cassette, null, 2)}\n`);
+    this.add({ file, hash: key.slice(0, CASSETTE_HASH_CHARS), sequence });
+    return { file, sequence };
+  }
+
+  private add(listing: CassetteListing): void {
+    const list = this.byHash.get(listing.hash) ?? [];
+    list.push(listing);
+    list.sort((a, b) => a.sequence - b.sequence);
+    this.byHash.set(listing.hash, list);
+    this.count += 1;
+  }
+}
