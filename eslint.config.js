@@ -23,8 +23,8 @@ const LAYERS = {
   'providers/': ['protocols/', 'storage/', 'workers/'],
   // Listed after providers/ so its rules win for its files: the fixtures room reaches only the seam and the wire formats.
   'providers/fixtures/': ['protocols/', 'providers/types.ts', 'providers/seam/'],
-  // Cassettes: the seam, the wire formats, the fixtures' request terms (one reading of a call) and relay's key scrub.
-  'providers/replay/': ['protocols/', 'providers/types.ts', 'providers/seam/', 'providers/fixtures/', 'providers/relay/key-scrub.ts'],
+  // Cassettes: the seam, the wire formats, the fixtures' request terms (one reading of a call) and translation's outbound wires (a chat cassette rendered to another protocol).
+  'providers/replay/': ['protocols/', 'providers/types.ts', 'providers/seam/', 'providers/fixtures/', 'providers/relay/translate/'],
   'workers/': ['protocols/', 'providers/simulate/'],
   'services/': ['protocols/', 'storage/', 'secrets/', 'settings/', 'providers/types.ts'],
   'scheduler/': ['services/', 'storage/'],

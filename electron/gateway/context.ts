@@ -5,6 +5,7 @@ import os from 'node:os';
 import type { JournalSummary } from '../../shared/journal.ts';
 import type { AdminAsset, Group } from '../../shared/portrait.ts';
 import { FixtureStore } from './providers/fixtures/store.ts';
+import { openCassettes, type CassetteOptions } from './providers/replay/deck.ts';
 import { ProviderChoice, type UnroutedPolicy } from './providers/select.ts';
 import { ServiceChoice } from './providers/service-choice.ts';
 import { createSimulateProviders } from './providers/simulate/index.ts';
@@ -204,8 +205,8 @@ export interface ContextOptions {
   fixtures?: FixtureStore;
   /** `--strict`: a call no fixture matches is refused with the protocol's 404. */
   strict?: boolean;
-  /** The cassettes of `--record` and `--replay`; absent: neither. */
-  cassettes?: CassetteDeck;
+  /** The cassette folders of `--record` and `--replay` (opened here; a folder over its bounds fails the start); absent: neither. */
+  cassetteOptions?: Pick<CassetteOptions, 'record' | 'replay' | 'replayWait'>;
   /** The simulator's store (simulate.sqlite), where the simulated reviewer keeps its state; needed unless `reviewer` is given. */
   simulateDb?: Db;
   /** The console's admin token; a random one is made when absent. */
@@ -246,6 +247,7 @@ export function createContext(options: ContextOptions): GatewayContext {
   const writes = new GroupCommit(db, (error) => void events.emit('error', error));
   const channels = new ChannelsService({ repo: new ChannelsRepo(db), secrets: options.secrets, clock, writes });
   const fixtures = options.fixtures ?? new FixtureStore();
+  const cassettes = openCassettes({ ...options.cassetteOptions, clock, report: (error) => void events.emit('error', error) });
   // Every call that names a model passes the token's model limit first (tests' providers too).
   const providers = limitToTokenModels(
     options.providers ??
@@ -258,12 +260,13 @@ export function createContext(options: ContextOptions): GatewayContext {
           modelAliases: options.modelAliases ?? {},
         }),
         {
-          channels: options.channels ?? channels,
+          channels: cassettes.watch(options.channels ?? channels),
           ...(options.unrouted && { unrouted: options.unrouted }),
           created: Math.floor(clock.now() / 1000),
           fixtures,
           strict: options.strict ?? false,
           clock,
+          ...(cassettes.routing && { replay: cassettes.routing }),
         },
       ),
   );
@@ -389,7 +392,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     relayedResponses,
     conversations,
     fixtures,
-    cassettes: options.cassettes ?? { miss: 'simulate', speed: 1 },
+    cassettes: cassettes.deck,
     faults: new FaultCounters(),
     storageLimits,
     tasks3d: new Tasks3dService({

@@ -108,7 +108,17 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     db.close();
     throw error;
   }
-  const context = createContext({
+  const opened = (options: Parameters<typeof createContext>[0]) => {
+    try {
+      return createContext(options);
+    } catch (error) {
+      // A cassette folder over its bounds (or a damaged cassette, with --replay-ignore) stops the start with nothing left open.
+      simulateDb?.close();
+      db.close();
+      throw error;
+    }
+  };
+  const context = opened({
     db,
     ...(simulateDb && { simulateDb }),
     dataDir: config.dataDir,
@@ -123,6 +133,11 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     ...(config.unrouted && { unrouted: config.unrouted }),
     fixtures,
     ...(config.strict && { strict: true }),
+    cassetteOptions: {
+      ...(config.record && { record: config.record }),
+      ...(config.replay && { replay: config.replay }),
+      ...(config.replayWait && { replayWait: config.replayWait }),
+    },
     ...(adminToken && { adminToken }),
     consoleSecret: keptSecret ? 'kept' : bookmarkable ? 'per-run' : 'none',
     ...(config.restart && { restart: config.restart }),

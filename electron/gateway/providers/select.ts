@@ -3,6 +3,9 @@ import { GatewayError } from '../errors.ts';
 import { FixtureChoice } from './fixtures/choice.ts';
 import { ScriptedWork } from './fixtures/scripted-work.ts';
 import type { FixtureStore } from './fixtures/store.ts';
+import { ReplayChoice } from './replay/choice.ts';
+import type { Playback } from './replay/playback.ts';
+import type { StoreShelf } from './replay/shelf.ts';
 import { RelayCatalogue } from './relay/catalogue.ts';
 import { relayBundle } from './relay/index.ts';
 import { kindOfProtocol } from './relay/kinds.ts';
@@ -14,6 +17,7 @@ import { translatedEmbeddings } from './relay/translate/embeddings.ts';
 import { wireOfCall } from './relay/wires.ts';
 import type { CallContext, ChannelDirectory, ModelCatalogue, ProviderBundle, ProviderSelector } from './types.ts';
 
+import type { ReplayMiss } from '../../../shared/cassette.ts';
 import type { UnroutedPolicy } from '../../../shared/settings.ts';
 import { systemClock, type Clock } from '../time.ts';
 
@@ -36,6 +40,8 @@ export interface RoutingOptions {
   strict?: boolean;
   /** The gateway's clock, on which scripted portrait reviews and 3D tasks run (default the system clock). */
   clock?: Clock;
+  /** `--replay`: cassettes asked after fixtures and before relay; a miss does what `miss` says. */
+  replay?: { shelf: StoreShelf; miss: ReplayMiss; playback: Playback };
 }
 
 export class ProviderChoice implements ProviderSelector {
@@ -45,6 +51,7 @@ export class ProviderChoice implements ProviderSelector {
   private readonly general: ProviderBundle;
   private readonly catalogue: ModelCatalogue;
   private readonly fixtures: FixtureChoice | undefined;
+  private readonly replay: ReplayChoice | undefined;
 
   constructor(simulate: ProviderBundle, options: RoutingOptions = {}) {
     this.channels = options.channels;
@@ -58,10 +65,11 @@ export class ProviderChoice implements ProviderSelector {
     const work = options.fixtures && new ScriptedWork(options.clock ?? systemClock);
     this.general = work ? work.wrap(general) : general;
     this.fixtures = options.fixtures && work && new FixtureChoice(options.fixtures, options.strict ?? false, work);
+    this.replay = options.replay && new ReplayChoice(options.replay.shelf, options.replay.miss, options.replay.playback);
   }
 
   /**
-   * The bundle that answers `call` for `model`, asking in order: fixtures, relay channels, the simulator. Background work
+   * The bundle that answers `call` for `model`, asking in order: fixtures, cassettes (`--replay`), relay channels, the simulator. Background work
    * and calls naming no model get the simulator (with every model listed); a portrait call (which names none) asks fixtures first.
    */
   for(call?: CallContext, model?: string): ProviderBundle {
@@ -72,6 +80,12 @@ export class ProviderChoice implements ProviderSelector {
         ? scripted.answer
         : { ...refusingBundle(() => scripted.refuse, this.catalogue), fixture: { refused: true } };
     if (model === undefined) return this.general;
+    const replayed = this.replay?.decide(call, model, this.general);
+    if (replayed) {
+      if ('answer' in replayed) return replayed.answer;
+      if ('simulate' in replayed) return this.general;
+      return refusingBundle(() => replayed.refuse, this.catalogue);
+    }
     const routed = this.routed(call, model);
     // A realtime session is one call of many answers: fixtures are asked at each of its responses.
     return this.fixtures && call.protocol === 'realtime' ? this.fixtures.session(call, model, routed) : routed;

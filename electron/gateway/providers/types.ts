@@ -21,6 +21,9 @@ export interface CallContext {
   /** The caller, once authenticated. */
   readonly principal: Principal;
   readonly protocol: InboundProtocol;
+  /** The HTTP method and the path as called (no query), where the call is an HTTP request (cassettes match on them). */
+  readonly method?: string;
+  readonly path?: string;
   /** The endpoint as billed and journaled, e.g. `/v1/chat/completions`. */
   readonly endpoint: string;
   /** The request body as received, for an upstream of the caller's own protocol (relay forwards it untouched); absent for multipart and WebSocket calls. */

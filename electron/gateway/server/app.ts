@@ -20,6 +20,7 @@ import type { HostPolicy } from './host-names.ts';
 import { installCallCounting } from './call-counting.ts';
 import { watchClients } from './call-context.ts';
 import { installCallCapture } from './journal-capture.ts';
+import { installCassetteTap, type TapRecorder } from './cassette-tap.ts';
 import { protocolOf } from './protocol.ts';
 import { installRequestIds, requestIdOf } from './request-ids.ts';
 import { REQUEST_ID_HEADER } from '../../../shared/test-ids.ts';
@@ -59,6 +60,8 @@ export interface AppContext {
   readonly events: { emit(event: 'error', error: unknown): boolean };
   /** The counted faults' attempts, per test id. */
   readonly faults: FaultCounters;
+  /** `--record`: the recorder every finished exchange is handed to. */
+  readonly cassettes?: { readonly recorder?: TapRecorder };
 }
 
 /** A route family: a Fastify plugin that receives the gateway context. */
@@ -127,6 +130,8 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
     app,
     context.runtime.journal ? { recorder: context.journal, clock: context.clock, holderOf: (request) => holderOf(context, request) } : null,
   );
+  // `--record`: relayed (and with --record-simulated, simulated) exchanges become cassettes once they ended whole.
+  if (context.cassettes?.recorder) installCassetteTap(app, context.cassettes.recorder, (error) => context.events.emit('error', error));
 
   // Every API call of a known token counts in the dashboard's totals, whether or not the journal is on.
   installCallCounting(app, {

@@ -13,6 +13,8 @@ declare module 'fastify' {
     clientLeftEarly?: boolean;
     /** Set when the gateway itself closed the connection (a simulated fault), so the close is not the client's. */
     closedByGateway?: boolean;
+    /** The protocol and endpoint of the call a route made of this request (`callOf`), for its cassette. */
+    callKind?: { protocol: InboundProtocol; endpoint: string };
     /** The cassette that answered a replayed call (`noteReplay`), for its journal entry. */
     journalReplay?: CassetteReplayNote;
   }
@@ -72,9 +74,12 @@ export function dropAbandoned(reply: FastifyReply): FastifyReply {
  * upstream call (or never starts it).
  */
 export function callOf(request: FastifyRequest, reply: FastifyReply, protocol: InboundProtocol, endpoint: string): CallContext {
+  request.callKind = { protocol, endpoint };
   return {
     principal: request.principal,
     protocol,
+    method: request.method,
+    path: request.url.split('?', 1)[0]!,
     endpoint,
     ...(request.rawBody && { rawBody: request.rawBody }),
     ...(request.receivedBody?.json && { body: request.body }),

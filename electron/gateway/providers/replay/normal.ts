@@ -21,39 +21,75 @@ export const VOLATILE_FIELDS = [
 /** The path every chat cassette is matched under, whatever protocol recorded it. */
 export const CHAT_PATH = 'chat';
 
+/** The endpoints matched as their neutral chat request, so a cassette of one replays to a client of another. */
+const NEUTRAL_CHAT: ReadonlySet<string> = new Set(['chat-completions', 'messages', 'generate-content', 'responses']);
+
 /**
  * The normal form and key of `call`; `ignore` adds JSON paths (in the normal form's `body`: the raw body, or for chat the
  * neutral request) dropped before the key is taken.
  */
 export function normalRequest(call: RecordedCall, ignore: readonly string[] = []): CassetteRequest {
   const body = withoutVolatile(call.body);
+  // The model as the request names it (the tap and the selector see the same request, so they read it the same way).
+  const model = modelNamed(call.path, call.body) ?? call.model;
   const endpoint = endpointOf({ protocol: call.protocol, endpoint: call.endpoint });
   let chat: unknown;
-  if (endpoint && call.body !== undefined) {
+  if (endpoint && NEUTRAL_CHAT.has(endpoint) && call.body !== undefined) {
     try {
-      chat = chatOf(endpoint, body, call.model ?? '');
+      chat = chatOf(endpoint, body, model ?? '');
     } catch {
       chat = undefined; // a body its codec refuses is matched as it is
     }
   }
-  let matched: unknown = chat === undefined ? body : JSON.parse(JSON.stringify(chat));
-  for (const field of ignore) matched = dropPath(matched, field);
-  const normal = {
-    method: call.method.toUpperCase(),
-    path: chat === undefined ? call.path : CHAT_PATH,
-    model: call.model,
-    stream: call.stream,
-    ...(matched !== undefined && { body: matched }),
-  };
+  const matched: unknown = chat === undefined ? body : JSON.parse(JSON.stringify(chat));
+  const normal = ignoring(
+    {
+      method: call.method.toUpperCase(),
+      path: chat === undefined ? call.path : CHAT_PATH,
+      model,
+      stream: call.stream,
+      ...(matched !== undefined && { body: matched }),
+    },
+    ignore,
+  );
   return {
     method: call.method.toUpperCase(),
     path: call.path,
-    model: call.model,
+    model,
     ...(call.body !== undefined && { body: call.body }),
     normal,
-    key: createHash('sha256').update(canonicalJson(normal)).digest('hex'),
+    key: keyOf(normal),
     stream: call.stream,
   };
+}
+
+/** A normal form without what the `ignore` paths name in its body. */
+export function ignoring(normal: unknown, ignore: readonly string[]): unknown {
+  if (ignore.length === 0 || typeof normal !== 'object' || normal === null) return normal;
+  const form = normal as { body?: unknown };
+  if (form.body === undefined) return normal;
+  let body: unknown = form.body;
+  for (const field of ignore) body = dropPath(body, field);
+  return { ...form, body };
+}
+
+/** The key of a normal form: the hex SHA-256 of its canonical JSON. */
+export function keyOf(normal: unknown): string {
+  return createHash('sha256').update(canonicalJson(normal)).digest('hex');
+}
+
+/** The model a request names: Gemini's `models/{model}:method` path, else the body's `model`. */
+export function modelNamed(path: string, body: unknown): string | null {
+  const fromPath = /\/models\/([^/:]+):/.exec(path);
+  if (fromPath) {
+    try {
+      return decodeURIComponent(fromPath[1]!);
+    } catch {
+      return fromPath[1]!;
+    }
+  }
+  const model = (body as { model?: unknown } | null | undefined)?.model;
+  return typeof model === 'string' && model !== '' ? model : null;
 }
 
 function withoutVolatile(body: unknown): unknown {

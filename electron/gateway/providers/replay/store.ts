@@ -1,6 +1,7 @@
 // The cassette folder on disk: cassettes listed by the hash in their names (no file parsed to list them), saved atomically with the next sequence of their request, blobs written streamed and named by their content hash.
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
@@ -36,6 +37,7 @@ export class CassetteStore {
   /** Hash → the cassettes of that request key, in sequence order. */
   private readonly byHash = new Map<string, CassetteListing[]>();
   private count = 0;
+  private readonly listeners: ((listing: CassetteListing, cassette: Cassette) => void)[] = [];
   /** Saves run one at a time, so two recordings of one request never take the same sequence. */
   private saving: Promise<unknown> = Promise.resolve();
 
@@ -67,6 +69,20 @@ export class CassetteStore {
 
   /** Reads and checks one cassette (at most MAX_CASSETTE_BYTES); a damaged one is a CassetteError naming it. */
   async read(file: string): Promise<Cassette> {
+    return parseCassette(await readFile(this.checkedPath(file), 'utf8'), file);
+  }
+
+  /** `read`, blocking: for the one pass over the folder that `--replay-ignore` needs at start. */
+  readSync(file: string): Cassette {
+    return parseCassette(readFileSync(this.checkedPath(file), 'utf8'), file);
+  }
+
+  /** Calls `listener` after each cassette saved (a replay that records its misses sees them at once). */
+  onSaved(listener: (listing: CassetteListing, cassette: Cassette) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private checkedPath(file: string): string {
     const full = path.join(this.dir, file);
     let size: number;
     try {
@@ -76,7 +92,7 @@ export class CassetteStore {
     }
     if (size > MAX_CASSETTE_BYTES)
       throw new CassetteError(file, '', `is ${size} bytes, over the ${MAX_CASSETTE_BYTES} a cassette may have (big bodies go to blobs)`);
-    return parseCassette(await readFile(full, 'utf8'), file);
+    return full;
   }
 
   /** Writes `data` beside the cassettes as `blob-<sha256>.bin` (streamed through a temporary file; an identical blob is kept once). */
@@ -140,10 +156,12 @@ export class CassetteStore {
     const key = draft.request.key;
     const sequence = (this.ofKey(key).at(-1)?.sequence ?? 0) + 1;
     const file = cassetteFileName(key, draft.request.model, prompt, sequence);
-    const cassette = { format: CASSETTE_FORMAT, ...draft, sequence };
+    const cassette = { format: CASSETTE_FORMAT, ...draft, sequence } as Cassette;
     // Readable and diffable: one field a line, keys in the order written.
     writeFileAtomic(path.join(this.dir, file), `${JSON.stringify(cassette, null, 2)}\n`);
-    this.add({ file, hash: key.slice(0, CASSETTE_HASH_CHARS), sequence });
+    const listing = { file, hash: key.slice(0, CASSETTE_HASH_CHARS), sequence };
+    this.add(listing);
+    for (const listener of this.listeners) listener(listing, cassette);
     return { file, sequence };
   }
 

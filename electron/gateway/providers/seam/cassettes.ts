@@ -28,6 +28,8 @@ export interface SavedCassette {
 export interface CassetteRecorder {
   /** Writes a payload beside the cassettes (streamed: a 100 MB body never sits in memory) and names it. */
   saveBlob(data: Uint8Array | AsyncIterable<Uint8Array>): Promise<CassetteBlob>;
+  /** A blob written as the bytes arrive (the HTTP tap spills a big or binary answer to it), scrubbed like every other. */
+  openBlob(call?: RecordedCall): { write(bytes: Uint8Array): void; end(): Promise<CassetteBlob> };
   /** Files a cassette: its sequence is the next one for its request key, its name follows `cassetteFileName`. */
   save(draft: CassetteDraft): Promise<SavedCassette>;
   /** The normal form and key of a request as replay would match it (the recording and the replay share one rule). */
@@ -63,6 +65,8 @@ export interface RecordedExchange {
   /** The body as written, each write with its offset from the request's arrival (bytes, already scrubbed of the channel key). */
   writes: AsyncIterable<{ atMs: number; bytes: Uint8Array }> | readonly { atMs: number; bytes: Uint8Array }[];
   usage?: CassetteUsage;
+  /** A body too big (or binary) to keep inline: the tap wrote it to a blob as it went (`CassetteRecorder.openBlob`), with each write's timing. */
+  spilled?: { blob: CassetteBlob; chunks: { atMs: number; bytes: number }[] };
 }
 
 /** A cassette found for a call: its file, read (and checked) only when it is played. */
@@ -71,6 +75,8 @@ export interface FoundCassette {
   sequence: number;
   /** Reads and checks the file; a damaged one rejects with a CassetteError naming it. */
   load(): Promise<Cassette>;
+  /** `load`, blocking (at most MAX_CASSETTE_BYTES): the selector reads an HTTP cassette while it decides, so a damaged one is refused before any byte. */
+  loadSync(): Cassette;
 }
 
 /**

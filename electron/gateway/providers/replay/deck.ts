@@ -1,0 +1,75 @@
+// Opens the cassettes of a run from `record` and `replay`: one store per folder, the recorder (whose key scrub learns the keys relay routing hands out), the shelf, and what the selector asks.
+import type { RecordConfig, ReplayConfig, ReplayMiss } from '../../../../shared/cassette.ts';
+import { sleep } from '../../protocols/pace.ts';
+import type { Clock } from '../../time.ts';
+import type { CassetteDeck, ChannelDirectory } from '../types.ts';
+import { watchingKeys } from './key-watch.ts';
+import type { Playback, ReplayWait } from './playback.ts';
+import { StoreRecorder } from './recorder.ts';
+import { StoreShelf } from './shelf.ts';
+import { CassetteStore } from './store.ts';
+
+export interface CassetteOptions {
+  record?: RecordConfig;
+  replay?: ReplayConfig;
+  /** Test only: replaces the real timers playback waits on. */
+  replayWait?: ReplayWait;
+  clock: Clock;
+  report: (error: unknown) => void;
+}
+
+export interface OpenedCassettes {
+  deck: CassetteDeck;
+  /** The selector's part (under `--replay`). */
+  routing?: { shelf: StoreShelf; miss: ReplayMiss; playback: Playback };
+  /** The channel directory relay routing reads, watched for keys when recording (as given otherwise). */
+  watch(directory: ChannelDirectory): ChannelDirectory;
+}
+
+/**
+ * Opens the folders (made when missing). A replay whose misses relay records them in its own folder when no `record`
+ * folder is given. Throws a CassetteError for a folder over its bounds, or (with an ignore list) a damaged cassette.
+ */
+export function openCassettes(options: CassetteOptions): OpenedCassettes {
+  const stores = new Map<string, CassetteStore>();
+  const storeOf = (dir: string) => {
+    const opened = new CassetteStore(dir);
+    const known = stores.get(opened.dir);
+    if (known) return known;
+    stores.set(opened.dir, opened);
+    return opened;
+  };
+  const replay = options.replay;
+  const miss = replay?.miss ?? 'simulate';
+  const speed = replay?.speed ?? 1;
+  const replayStore = replay && storeOf(replay.dir);
+  const recordDir = options.record?.dir ?? (replay && miss === 'relay' ? replay.dir : undefined);
+  let hidden = () => [] as { secret: string; hint: string }[];
+  const recorder =
+    recordDir === undefined
+      ? undefined
+      : new StoreRecorder({
+          store: storeOf(recordDir),
+          clock: options.clock,
+          simulated: options.record?.simulated ?? false,
+          redact: options.record?.redact ?? [],
+          keys: () => hidden(),
+          report: options.report,
+        });
+  const shelf = replayStore && new StoreShelf(replayStore, replay.ignore ?? []);
+  const playback: Playback | undefined = shelf && {
+    speed,
+    wait: options.replayWait ?? sleep,
+    blob: (blob, owner) => shelf.blob(blob, owner),
+  };
+  return {
+    deck: { ...(recorder && { recorder }), ...(shelf && { shelf }), miss, speed },
+    ...(shelf && playback && { routing: { shelf, miss, playback } }),
+    watch(directory) {
+      if (!recorder) return directory;
+      const watched = watchingKeys(directory);
+      hidden = watched.hidden;
+      return watched.directory;
+    },
+  };
+}

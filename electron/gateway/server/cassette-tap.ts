@@ -1,0 +1,162 @@
+// `--record DIR`: watches each API answer as it is written (status, headers, every write with its offset from the request's arrival) and hands a relayed one (or, with --record-simulated, a simulated one) to the recorder once it ended whole.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { CassetteUsage } from '../../../shared/cassette.ts';
+import type { CallNotes } from '../principal.ts';
+import type { CassetteRecorder, RecordedCall } from '../providers/types.ts';
+import { isJournaledPath, modelOf } from './journal-capture.ts';
+
+/** Most bytes of an answer held in memory for a cassette; past it (or for a binary answer) the bytes go to a blob as they are written. */
+export const TAP_HELD_BYTES = 256 * 1024;
+
+/** Content types a cassette keeps inline as text. */
+const TEXTUAL = /json|text\/|event-stream|xml|x-ndjson/i;
+
+/** The recorder's part the tap uses. */
+export type TapRecorder = Pick<CassetteRecorder, 'recordHttp' | 'openBlob' | 'simulated'>;
+
+/** The call a request became, or undefined when no route made one of it (refused before, a listing, the console). */
+export function recordedCallOf(request: FastifyRequest): RecordedCall | undefined {
+  const kind = request.callKind;
+  if (!kind) return undefined;
+  const [path = ''] = request.url.split('?', 1);
+  const body = request.receivedBody?.json ? (request.body as unknown) : undefined;
+  const stream = (typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true) || path.includes(':stream');
+  return {
+    protocol: kind.protocol,
+    method: request.method,
+    path,
+    endpoint: kind.endpoint,
+    model: modelOf(path, body),
+    ...(body !== undefined && { body }),
+    stream,
+  };
+}
+
+/**
+ * Adds the hook (before authentication, so the call's notes it wraps are the ones services charge). Fixture and replayed
+ * answers are never recorded, nor an answer cut short (the client left, the connection broke): only whole exchanges.
+ */
+export function installCassetteTap(app: FastifyInstance, recorder: TapRecorder, report: (error: unknown) => void): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const [path = ''] = request.url.split('?', 1);
+    if (!isJournaledPath(path) || request.method === 'OPTIONS' || request.ws) return;
+    const startedAt = performance.now();
+    let fixture = false;
+    let usage: CassetteUsage | undefined;
+    const inner = request.callNotes;
+    const notes: CallNotes = {
+      charged: (charge) => {
+        usage = {
+          inputTokens: (usage?.inputTokens ?? 0) + charge.inputTokens,
+          outputTokens: (usage?.outputTokens ?? 0) + charge.outputTokens,
+          amountMicros: (usage?.amountMicros ?? 0) + charge.amountMicros,
+        };
+        inner?.charged(charge);
+      },
+      firstOutput: () => inner?.firstOutput(),
+      note: (text) => inner?.note(text),
+      fixture: (label) => {
+        fixture = true;
+        inner?.fixture?.(label);
+      },
+    };
+    request.callNotes = notes;
+    const raw: ServerResponse = reply.raw;
+    // Decided at the answer's head: whether this exchange is recorded at all (else nothing is held).
+    let call: RecordedCall | undefined;
+    let relay: { channel: string; upstreamModel?: string } | undefined;
+    let headHeaders: Record<string, unknown> = {};
+    const held: { atMs: number; bytes: Uint8Array }[] = [];
+    let heldBytes = 0;
+    let spill: { sink: ReturnType<TapRecorder['openBlob']>; chunks: { atMs: number; bytes: number }[] } | undefined;
+    const decide = () => {
+      const relayed = request.journalRelay;
+      if (fixture || request.journalReplay || !request.principal) return undefined;
+      if (relayed && !relayed.channel) return undefined; // every channel failed: the gateway's own error, not an upstream's answer
+      if (!relayed && !recorder.simulated) return undefined;
+      if (relayed) relay = { channel: relayed.channel!, ...(relayed.upstreamModel && { upstreamModel: relayed.upstreamModel }) };
+      return recordedCallOf(request);
+    };
+    const headers = (): Record<string, string> =>
+      Object.fromEntries(
+        Object.entries({ ...raw.getHeaders(), ...headHeaders })
+          .filter(([, value]) => value !== undefined)
+          .map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value)]),
+      );
+    let decided = false;
+    const note = (chunk: unknown, encoding?: unknown) => {
+      if (!decided) {
+        decided = true;
+        call = decide();
+      }
+      if (!call || chunk === undefined || chunk === null || typeof chunk === 'function') return;
+      const bytes = Buffer.isBuffer(chunk)
+        ? chunk
+        : typeof chunk === 'string'
+          ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+          : Buffer.from(chunk as Uint8Array);
+      if (bytes.length === 0) return;
+      const atMs = Math.round(performance.now() - startedAt);
+      if (!spill && (heldBytes + bytes.length > TAP_HELD_BYTES || !TEXTUAL.test(headers()['content-type'] ?? ''))) {
+        spill = { sink: recorder.openBlob(call), chunks: [] };
+        for (const write of held.splice(0)) {
+          spill.sink.write(write.bytes);
+          spill.chunks.push({ atMs: write.atMs, bytes: write.bytes.length });
+        }
+      }
+      // A copy: the writer may reuse its buffer once the write returns.
+      const kept = Uint8Array.from(bytes);
+      if (spill) {
+        spill.sink.write(kept);
+        spill.chunks.push({ atMs, bytes: kept.length });
+      } else {
+        held.push({ atMs, bytes: kept });
+        heldBytes += kept.length;
+      }
+    };
+    const writeHead = raw.writeHead;
+    raw.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
+      const given = rest.find((item) => typeof item === 'object' && item !== null);
+      if (given && !Array.isArray(given)) headHeaders = { ...given };
+      return (writeHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
+    } as ServerResponse['writeHead'];
+    const write = raw.write;
+    const end = raw.end;
+    raw.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+      note(chunk, rest[0]);
+      return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+    } as ServerResponse['write'];
+    raw.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+      note(chunk, rest[0]);
+      return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
+    } as ServerResponse['end'];
+    raw.once('close', () => {
+      const whole = raw.writableFinished;
+      const durationMs = Math.round(performance.now() - startedAt);
+      // The charge of a relayed answer follows its last byte by a turn or two of the event loop.
+      setImmediate(() => {
+        if (!call || !whole) {
+          spill?.sink.end().catch(() => undefined);
+          return;
+        }
+        const recorded = call;
+        const answer = { status: raw.statusCode, headers: headers(), durationMs };
+        const ended = spill ? spill.sink.end().then((blob) => ({ blob, chunks: spill!.chunks })) : Promise.resolve(undefined);
+        ended
+          .then((spilled) =>
+            recorder.recordHttp({
+              call: recorded,
+              ...(relay && { relay }),
+              response: answer,
+              writes: held,
+              ...(usage && { usage }),
+              ...(spilled && { spilled }),
+            }),
+          )
+          .catch(report);
+      });
+    });
+  });
+}
