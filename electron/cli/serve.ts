@@ -92,6 +92,9 @@ async function runOnce(
       `fixtures: ${loaded} loaded from ${options.fixtures.join(', ') || 'no file'}${options.strict ? '; strict: unmatched calls are refused' : ''}`,
     );
   }
+  if (options.record) io.err(`record: exchanges are saved as cassettes in ${options.record.dir}`);
+  if (options.replay)
+    io.err(`replay: answering from the cassettes in ${options.replay.dir} (miss: ${options.replay.miss}, speed: ${options.replay.speed})`);
   if (ephemeral) io.err(`ephemeral: the data dir ${options.dataDir} is removed at exit`);
   if (firstToken) io.out(`first start: created account "local" with API token (shown once): ${firstToken}`);
   io.out(`listening on ${url}`);

@@ -189,4 +189,94 @@ describe('record once against a real upstream, replay offline', () => {
       await replay.stop();
     }
   });
+
+  /** A replaying gateway over `dir` (as fast as possible), stopped after `work`. */
+  async function replaying(
+    dir: string,
+    miss: 'simulate' | 'relay' | 'error',
+    work: (gateway: TestGateway) => Promise<void>,
+    ignore?: string[],
+  ) {
+    const gateway = await startGateway({ channels: memoryChannels(channels), replay: { dir, miss, speed: 0, ...(ignore && { ignore }) } });
+    try {
+      await work(gateway);
+    } finally {
+      await gateway.stop();
+    }
+  }
+
+  test('a call differing only in volatile fields replays; a miss under error names the closest cassette and the first field that differs', async () => {
+    await replaying(cassettes, 'error', async (gateway) => {
+      const openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: gateway.token, maxRetries: 0 });
+      const ask = [{ role: 'user' as const, content: 'Say hello in three words' }];
+      const volatile = await openai.chat.completions.create({
+        model: 'gpt-rec',
+        messages: ask,
+        user: 'someone-else',
+        metadata: { run: '42' },
+      });
+      assert.equal(volatile.choices[0]!.message.content, JSON.parse(recorded[0]!.body.toString()).choices[0].message.content);
+      const missed = await openai.chat.completions
+        .create({ model: 'gpt-rec', messages: ask, temperature: 0.3 })
+        .catch((error: unknown) => error);
+      assert.ok(missed instanceof OpenAI.APIError, String(missed));
+      assert.equal(missed.status, 404);
+      assert.match(missed.message, /No cassette matched this call/);
+      assert.match(
+        missed.message,
+        /closest is gpt-rec-say-hello-in-three-words\.[0-9a-f]{16}\.json; the first field that differs is body\.temperature \(recorded absent, this call 0\.3\)/,
+      );
+    });
+    // --replay-ignore drops a field from matching: the same call now replays.
+    await replaying(
+      cassettes,
+      'error',
+      async (gateway) => {
+        const openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: gateway.token, maxRetries: 0 });
+        const answer = await openai.chat.completions.create({
+          model: 'gpt-rec',
+          messages: [{ role: 'user', content: 'Say hello in three words' }],
+          temperature: 0.3,
+        });
+        assert.equal(answer.choices[0]!.message.content, JSON.parse(recorded[0]!.body.toString()).choices[0].message.content);
+      },
+      ['temperature'],
+    );
+  });
+
+  test('a chat cassette recorded from an Anthropic client answers an OpenAI client, rendered through its own protocol', async () => {
+    const claude = JSON.parse(recorded.find((seen) => seen.call === 'POST /v1/messages')!.body.toString()) as Anthropic.Message;
+    await replaying(cassettes, 'error', async (gateway) => {
+      const openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: gateway.token, maxRetries: 0 });
+      const answer = await openai.chat.completions.create({
+        model: 'claude-rec',
+        max_tokens: 50,
+        messages: [{ role: 'user', content: 'Say hello in three words' }],
+      });
+      assert.equal(answer.object, 'chat.completion');
+      assert.equal(answer.choices[0]!.message.content, claude.content.map((block) => (block.type === 'text' ? block.text : '')).join(''));
+      assert.deepEqual(
+        [answer.usage!.prompt_tokens, answer.usage!.completion_tokens],
+        [claude.usage.input_tokens, claude.usage.output_tokens],
+      );
+    });
+  });
+
+  test('a damaged cassette is refused naming its file, never served half', async () => {
+    const copy = dirs.fresh();
+    for (const file of readdirSync(cassettes)) writeFileSync(path.join(copy, file), readFileSync(path.join(cassettes, file)));
+    const target = readdirSync(copy).find((file) => file.startsWith('gpt-rec-say-hello'))!;
+    const damaged = JSON.parse(readFileSync(path.join(copy, target), 'utf8')) as Record<string, any>;
+    delete damaged['response']['status'];
+    writeFileSync(path.join(copy, target), JSON.stringify(damaged));
+    await replaying(copy, 'error', async (gateway) => {
+      const openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: gateway.token, maxRetries: 0 });
+      const refused = await openai.chat.completions
+        .create({ model: 'gpt-rec', messages: [{ role: 'user', content: 'Say hello in three words' }] })
+        .catch((error: unknown) => error);
+      assert.ok(refused instanceof OpenAI.APIError, String(refused));
+      assert.equal(refused.status, 500);
+      assert.ok(refused.message.includes(`${target} response.status: must be a whole number`), refused.message);
+    });
+  });
 });

@@ -1,7 +1,10 @@
 // Resolves a host's options (flags, their GATEHOUSE_* environment mirrors, the settings file, the defaults) into typed, validated ones.
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { REPLAY_MISS_MODES, type RecordConfig, type ReplayConfig, type ReplayMiss } from '../../../shared/cassette.ts';
 import { checkAliasMap } from '../../../shared/model-aliases.ts';
+import { parsePath } from '../providers/replay/json-paths.ts';
+import { MAX_REPLAY_SPEED } from '../providers/replay/limits.ts';
 import { normalizeOrigin, type ServerSettings, type SettingKey } from '../../../shared/settings.ts';
 import { DEFAULTS } from '../config.ts';
 import { UNROUTED_POLICIES, type UnroutedPolicy } from '../providers/select.ts';
@@ -33,6 +36,13 @@ export const SERVE_ENV = {
   unrouted: 'GATEHOUSE_UNROUTED',
   fixtures: 'GATEHOUSE_FIXTURES',
   strict: 'GATEHOUSE_STRICT',
+  record: 'GATEHOUSE_RECORD',
+  'record-simulated': 'GATEHOUSE_RECORD_SIMULATED',
+  'record-redact': 'GATEHOUSE_RECORD_REDACT',
+  replay: 'GATEHOUSE_REPLAY',
+  'replay-miss': 'GATEHOUSE_REPLAY_MISS',
+  'replay-ignore': 'GATEHOUSE_REPLAY_IGNORE',
+  'replay-speed': 'GATEHOUSE_REPLAY_SPEED',
   ephemeral: 'GATEHOUSE_EPHEMERAL',
   'ready-json': 'GATEHOUSE_READY_JSON',
 } as const;
@@ -44,7 +54,7 @@ export const SERVE_SECRET_ENV = {
 } as const;
 
 /** The switches among the options (no value; their environment variables take 1/0). */
-type Switch = 'strict' | 'ephemeral' | 'ready-json';
+type Switch = 'strict' | 'ephemeral' | 'ready-json' | 'record-simulated';
 
 /** The option that sets each saved setting. */
 const SETTING_OPTIONS = {
@@ -82,6 +92,10 @@ export interface ServeOptions {
   fixtures: string[];
   /** Refuse calls no fixture matches (`--strict`, `GATEHOUSE_STRICT=1`). */
   strict: boolean;
+  /** `--record DIR` (with `--record-simulated`, `--record-redact`): exchanges saved as cassettes; absent: none. */
+  record?: RecordConfig;
+  /** `--replay DIR` (with `--replay-miss`, `--replay-ignore`, `--replay-speed`): calls answered from cassettes; absent: none. */
+  replay?: ReplayConfig;
   /** A temporary data dir made at start and removed at exit (`--ephemeral`); the host makes it (dataDir is then unused). */
   ephemeral: boolean;
   /** Print one JSON line on stdout once listening (`--ready-json`). */
@@ -111,6 +125,7 @@ const SERVE_FLAGS = {
   >),
   fixtures: { type: 'string', multiple: true },
   strict: { type: 'boolean' },
+  'record-simulated': { type: 'boolean' },
   ephemeral: { type: 'boolean' },
   'ready-json': { type: 'boolean' },
 } as const;
@@ -179,6 +194,7 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
     unrouted: (unrouted?.value as UnroutedPolicy | undefined) ?? saved.unrouted ?? 'auto',
     fixtures: values.fixtures ?? (env[SERVE_ENV.fixtures] ?? '').split(path.delimiter).filter((entry) => entry !== ''),
     strict: switchOn('strict'),
+    ...cassettesOf(explicit, switchOn('record-simulated')),
     ephemeral,
     readyJson: switchOn('ready-json'),
     ...secretsOf(env),
@@ -204,6 +220,60 @@ export function resolveSecretMode(flag: string | undefined, env: NodeJS.ProcessE
   if (!SECRET_MODES.includes(mode as SecretMode))
     throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}; got "${mode}"`);
   return mode as SecretMode;
+}
+
+/** `--record` and `--replay` with their companions, checked; a companion without its folder is a usage error. */
+function cassettesOf(
+  explicit: (name: StringOption) => { value: string; from: string } | undefined,
+  simulated: boolean,
+): Pick<ServeOptions, 'record' | 'replay'> {
+  const record = explicit('record');
+  const replay = explicit('replay');
+  const redact = explicit('record-redact');
+  const miss = explicit('replay-miss');
+  const ignore = explicit('replay-ignore');
+  const speed = explicit('replay-speed');
+  for (const [given, flag, needs] of [
+    [redact, 'record-redact', record],
+    [simulated ? { from: '--record-simulated' } : undefined, 'record-simulated', record],
+    [miss, 'replay-miss', replay],
+    [ignore, 'replay-ignore', replay],
+    [speed, 'replay-speed', replay],
+  ] as const) {
+    if (given && !needs) throw new UsageError(`${given.from} needs --${flag.split('-')[0]} DIR`);
+  }
+  if (miss && !REPLAY_MISS_MODES.includes(miss.value as ReplayMiss))
+    throw new UsageError(`${miss.from} must be one of ${REPLAY_MISS_MODES.join(', ')}; got "${miss.value}"`);
+  const paths = (given: { value: string; from: string } | undefined, headers: boolean) =>
+    (given?.value.split(',') ?? [])
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '')
+      .map((entry) => {
+        if (headers && !/^\$|[.[]/.test(entry)) return entry;
+        try {
+          parsePath(entry);
+        } catch (error) {
+          throw new UsageError(`${given!.from}: ${(error as Error).message}`);
+        }
+        return entry;
+      });
+  let pace: number | undefined;
+  if (speed) {
+    pace = Number(speed.value);
+    if (speed.value.trim() === '' || !Number.isFinite(pace) || pace < 0 || pace > MAX_REPLAY_SPEED)
+      throw new UsageError(`${speed.from} must be a number from 0 (as fast as possible) to ${MAX_REPLAY_SPEED}; got "${speed.value}"`);
+  }
+  return {
+    ...(record && { record: { dir: path.resolve(record.value), simulated, redact: paths(redact, true) } }),
+    ...(replay && {
+      replay: {
+        dir: path.resolve(replay.value),
+        miss: (miss?.value as ReplayMiss | undefined) ?? 'simulate',
+        ignore: paths(ignore, false),
+        speed: pace ?? 1,
+      },
+    }),
+  };
 }
 
 /** A switch's environment variable: 1/true/on or 0/false/off (unset: off). */

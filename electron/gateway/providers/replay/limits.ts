@@ -11,3 +11,6 @@ export const MAX_INLINE_BODY_BYTES = 256 * 1024;
 
 /** Largest recorded answer: a bigger one is relayed to the caller but not recorded (the journal notes why). */
 export const MAX_RECORDED_BODY_BYTES = 1024 * 1024 * 1024;
+
+/** Fastest `--replay-speed` (times the recorded pace); 0 means no waiting at all. */
+export const MAX_REPLAY_SPEED = 1000;

@@ -41,7 +41,7 @@ export function normalRequest(call: RecordedCall, ignore: readonly string[] = []
       chat = undefined; // a body its codec refuses is matched as it is
     }
   }
-  const matched: unknown = chat === undefined ? body : JSON.parse(JSON.stringify(chat));
+  const matched: unknown = chat === undefined ? body : withoutDefaults(JSON.parse(JSON.stringify(chat)) as Record<string, unknown>);
   const normal = ignoring(
     {
       method: call.method.toUpperCase(),
@@ -76,6 +76,17 @@ export function ignoring(normal: unknown, ignore: readonly string[]): unknown {
 /** The key of a normal form: the hex SHA-256 of its canonical JSON. */
 export function keyOf(normal: unknown): string {
   return createHash('sha256').update(canonicalJson(normal)).digest('hex');
+}
+
+/**
+ * The neutral request without the fields some protocols fill in with their default and others leave out (a plain text
+ * format, one choice), so one chat recorded from an Anthropic client matches the same chat from an OpenAI one.
+ */
+function withoutDefaults(chat: Record<string, unknown>): Record<string, unknown> {
+  const copy = { ...chat };
+  if (JSON.stringify(copy['format']) === '{"type":"text"}') delete copy['format'];
+  if (copy['n'] === 1) delete copy['n'];
+  return copy;
 }
 
 /** The model a request names: Gemini's `models/{model}:method` path, else the body's `model`. */
