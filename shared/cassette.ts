@@ -21,6 +21,9 @@ export const CASSETTE_SUFFIX = '.json';
 /** Characters of the request hash a file name carries (hex): 64 bits, so a folder of 10,000 cassettes has no collision to fear. */
 export const CASSETTE_HASH_CHARS = 16;
 
+/** Largest body a cassette keeps inline (text); a bigger or binary body is written to a blob beside it as it arrives. */
+export const MAX_INLINE_BODY_BYTES = 256 * 1024;
+
 /** Most characters of a file name's readable slug (the model and the first words of the prompt). */
 export const CASSETTE_SLUG_CHARS = 60;
 

@@ -280,3 +280,77 @@ describe('record once against a real upstream, replay offline', () => {
     });
   });
 });
+
+describe('sequences, redactions and misses recorded on the way', () => {
+  const cassettes = dirs.fresh();
+  const channels: TestChannel[] = [];
+  let up: TestGateway;
+  const chat = async (gateway: TestGateway, content: string, extra: Partial<OpenAI.ChatCompletionCreateParamsNonStreaming> = {}) => {
+    const openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: gateway.token, maxRetries: 0 });
+    const answer = await openai.chat.completions.create({ model: 'gpt-seq', messages: [{ role: 'user', content }], ...extra });
+    return answer.choices[0]!.message.content;
+  };
+
+  before(async () => {
+    const fixtures = path.join(dirs.fresh(), 'sequence.json');
+    writeFileSync(fixtures, JSON.stringify({ fixtures: [{ match: { user: 'count' }, sequence: [{ text: 'one' }, { text: 'two' }] }] }));
+    up = await startGateway({ fixtures: [fixtures] });
+    channels.push({ name: 'up', kind: 'openai', baseUrl: `${up.url}/v1`, key: up.token, models: ['gpt-echo=sim-echo', '*'] });
+  });
+  after(() => up.stop());
+
+  test('the same request recorded twice replays in order; redacted values are in no cassette yet still match', async () => {
+    const front = await startGateway({
+      channels: memoryChannels(channels),
+      record: { dir: cassettes, redact: ['$.user', 'messages[0].content'] },
+    });
+    try {
+      assert.deepEqual([await chat(front, 'count please'), await chat(front, 'count please')], ['one', 'two']);
+      const echoed = await chat(front, 'my private prompt here', { model: 'gpt-echo', user: 'alice-secret-id' });
+      assert.match(echoed!, /my private prompt here/);
+      await cassettesIn(cassettes, 3);
+    } finally {
+      await front.stop();
+    }
+    const files = readdirSync(cassettes).filter((file) => file.startsWith('gpt-seq-count-please.'));
+    assert.equal(files.length, 2, files.join(', '));
+    assert.ok(
+      files.some((file) => /\.[0-9a-f]{16}\.2\.json$/.test(file)),
+      'the second recording carries its sequence',
+    );
+    assert.deepEqual(revealingFiles(cassettes, 'alice-secret-id'), []);
+    assert.deepEqual(revealingFiles(cassettes, 'my private prompt here'), []);
+    await replaying(cassettes, 'error', async (gateway) => {
+      assert.deepEqual(
+        [await chat(gateway, 'count please'), await chat(gateway, 'count please'), await chat(gateway, 'count please')],
+        ['one', 'two', 'two'],
+      );
+      const replayed = await chat(gateway, 'my private prompt here', { model: 'gpt-echo', user: 'alice-secret-id' });
+      assert.ok(replayed!.includes('[redacted]') && !replayed!.includes('my private prompt'), replayed!);
+    });
+  });
+
+  test('under --replay-miss relay a miss is relayed and recorded, then replays with the upstream gone', async () => {
+    await replaying(cassettes, 'relay', async (gateway) => {
+      assert.equal(await chat(gateway, 'count please'), 'one', 'a recorded call still replays');
+      const fresh = await chat(gateway, 'a question never recorded');
+      assert.ok(fresh && fresh.length > 0);
+      await cassettesIn(cassettes, 4);
+    });
+    const expected = await chat(up, 'a question never recorded', { model: 'gpt-seq' });
+    await up.stop();
+    await replaying(cassettes, 'error', async (gateway) => {
+      assert.equal(await chat(gateway, 'a question never recorded'), expected);
+    });
+    up = await startGateway();
+  });
+
+  async function replaying(dir: string, miss: 'relay' | 'error', work: (gateway: TestGateway) => Promise<void>) {
+    const gateway = await startGateway({ channels: memoryChannels(channels), replay: { dir, miss, speed: 0 } });
+    try {
+      await work(gateway);
+    } finally {
+      await gateway.stop();
+    }
+  }
+});

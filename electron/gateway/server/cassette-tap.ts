@@ -2,13 +2,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { CassetteUsage } from '../../../shared/cassette.ts';
+import { MAX_INLINE_BODY_BYTES, type CassetteUsage } from '../../../shared/cassette.ts';
 import type { CallNotes } from '../principal.ts';
 import type { CassetteRecorder, RecordedCall } from '../providers/types.ts';
 import { isJournaledPath, modelOf } from './journal-capture.ts';
 
-/** Most bytes of an answer held in memory for a cassette; past it (or for a binary answer) the bytes go to a blob as they are written. */
-export const TAP_HELD_BYTES = 256 * 1024;
 
 /** Content types a cassette keeps inline as text. */
 const TEXTUAL = /json|text\/|event-stream|xml|x-ndjson/i;
@@ -99,7 +97,7 @@ export function installCassetteTap(app: FastifyInstance, recorder: TapRecorder, 
           : Buffer.from(chunk as Uint8Array);
       if (bytes.length === 0) return;
       const atMs = Math.round(performance.now() - startedAt);
-      if (!spill && (heldBytes + bytes.length > TAP_HELD_BYTES || !TEXTUAL.test(headers()['content-type'] ?? ''))) {
+      if (!spill && (heldBytes + bytes.length > MAX_INLINE_BODY_BYTES || !TEXTUAL.test(headers()['content-type'] ?? ''))) {
         spill = { sink: recorder.openBlob(call), chunks: [] };
         for (const write of held.splice(0)) {
           spill.sink.write(write.bytes);

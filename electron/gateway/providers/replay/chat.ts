@@ -25,7 +25,12 @@ export function renderable(protocol: CassetteProtocol): boolean {
 export function cassetteChat(cassette: HttpCassette, file: string, playback: Playback, other: ChatProvider): ChatProvider {
   const codec = OUTBOUND_WIRES[WIRE_OF[cassette.recording.protocol]!].codec;
   const failed = () => (cassette.response.status >= 300 ? upstreamError(cassette.response.status, errorBody(cassette)) : undefined);
-  const deltas = (signal: AbortSignal) => codec.deltas(sseJson(playBody(cassette, file, playback, signal)));
+  const deltas = (signal: AbortSignal) => {
+    // Only an event stream reads back into deltas; Gemini's JSON-array stream replays to Gemini clients byte for byte only.
+    if (!/event-stream/i.test(cassette.response.headers['content-type'] ?? ''))
+      throw new GatewayError('invalid_request', `Cassette ${file} holds a stream that is not server-sent events; it replays only to a client of its own protocol.`);
+    return codec.deltas(sseJson(playBody(cassette, file, playback, signal)));
+  };
   return {
     async complete(_request, call) {
       const error = failed();

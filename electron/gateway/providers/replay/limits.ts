@@ -6,8 +6,8 @@ export const MAX_CASSETTES = 10_000;
 /** Largest cassette JSON file read: bigger answers are recorded as blobs beside it, so a cassette over this is refused as damaged. */
 export const MAX_CASSETTE_BYTES = 8 * 1024 * 1024;
 
-/** Largest body kept inline in a cassette (text or base64); bigger bodies, and any binary body over it, go to a blob file. */
-export const MAX_INLINE_BODY_BYTES = 256 * 1024;
+/** Largest body kept inline in a cassette (shared with the HTTP tap, which spills past it). */
+export { MAX_INLINE_BODY_BYTES } from '../../../../shared/cassette.ts';
 
 /** Largest recorded answer: a bigger one is relayed to the caller but not recorded (the journal notes why). */
 export const MAX_RECORDED_BODY_BYTES = 1024 * 1024 * 1024;

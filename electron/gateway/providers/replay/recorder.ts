@@ -11,7 +11,7 @@ import {
 import { scrubText, SecretScrubber, type HiddenSecret } from '../../../../shared/secret-scrub.ts';
 import { rfc3339, type Clock } from '../../time.ts';
 import type { CassetteDraft, CassetteRecorder, RecordedCall, RecordedExchange, SavedCassette } from '../types.ts';
-import { MAX_INLINE_BODY_BYTES } from './limits.ts';
+import { MAX_INLINE_BODY_BYTES, MAX_RECORDED_BODY_BYTES } from './limits.ts';
 import { normalRequest } from './normal.ts';
 import { Redaction } from './redact.ts';
 import type { CassetteStore } from './store.ts';
@@ -63,8 +63,14 @@ export class StoreRecorder implements CassetteRecorder {
     const extra = call ? Redaction.hidden(this.redaction.body(call.body).values) : [];
     const saved = this.options.store.saveBlob(scrubbed(queue, [...this.options.keys(), ...extra]));
     saved.catch(() => undefined); // awaited by end()
+    let written = 0;
     return {
-      write: (bytes) => queue.push(bytes),
+      write: (bytes) => {
+        written += bytes.length;
+        if (written > MAX_RECORDED_BODY_BYTES)
+          queue.fail(new CassetteError('recording', 'response.body', `is over ${MAX_RECORDED_BODY_BYTES} bytes: the answer was passed on but not recorded`));
+        else queue.push(bytes);
+      },
       end: () => {
         queue.close();
         return saved;
@@ -227,6 +233,7 @@ async function* scrubbed(data: Iterable<Uint8Array> | AsyncIterable<Uint8Array>,
 class PushQueue<T> implements AsyncIterable<T> {
   private readonly items: T[] = [];
   private closed = false;
+  private failed: Error | undefined;
   private wake: (() => void) | null = null;
   push(item: T): void {
     this.items.push(item);
@@ -236,8 +243,15 @@ class PushQueue<T> implements AsyncIterable<T> {
     this.closed = true;
     this.wake?.();
   }
+  /** Ends the iteration with `error` (what was pushed and not yet read is dropped). */
+  fail(error: Error): void {
+    this.failed ??= error;
+    this.items.length = 0;
+    this.wake?.();
+  }
   async *[Symbol.asyncIterator](): AsyncGenerator<T> {
     for (;;) {
+      if (this.failed) throw this.failed;
       const item = this.items.shift();
       if (item !== undefined) {
         yield item;

@@ -51,6 +51,8 @@ export class StoreShelf implements CassetteShelf {
     const listing = recorded[Math.min(played, recorded.length - 1)]!;
     const checked = (cassette: Cassette) => {
       if (cassette.kind !== kind) throw new CassetteError(listing.file, 'kind', `is ${cassette.kind}, but a ${kind} cassette was expected`);
+      const body = cassette.kind === 'http' ? cassette.response.body : undefined;
+      if (body && 'blob' in body) this.store.checkBlob(body.blob, listing.file);
       return cassette;
     };
     return {

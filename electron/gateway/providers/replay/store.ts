@@ -123,6 +123,17 @@ export class CassetteStore {
     }
   }
 
+  /** Throws a CassetteError naming `owner` when `blob` is missing or of another size than recorded (its hash is checked as it streams). */
+  checkBlob(blob: CassetteBlob, owner: string): void {
+    let size: number;
+    try {
+      size = statSync(path.join(this.dir, blob.file)).size;
+    } catch {
+      throw new CassetteError(owner, 'blob', `names ${blob.file}, which is missing`);
+    }
+    if (size !== blob.bytes) throw new CassetteError(owner, 'blob', `${blob.file} has ${size} bytes, not the ${blob.bytes} recorded`);
+  }
+
   /** A blob's bytes, streamed and checked: a missing, cut or changed blob throws a CassetteError naming it (`owner` is the cassette). */
   async *blob(blob: CassetteBlob, owner = blob.file): AsyncGenerator<Uint8Array> {
     const full = path.join(this.dir, blob.file);
