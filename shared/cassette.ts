@@ -190,6 +190,7 @@ export class CassetteError extends Error {
 export function cassetteSlug(text: string, max: number = CASSETTE_SLUG_CHARS): string {
   const slug = text
     .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
