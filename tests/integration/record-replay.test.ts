@@ -259,6 +259,21 @@ describe('record once against a real upstream, replay offline', () => {
         [answer.usage!.prompt_tokens, answer.usage!.completion_tokens],
         [claude.usage.input_tokens, claude.usage.output_tokens],
       );
+      // The Anthropic stream's events become OpenAI chunks carrying the same text and usage.
+      let streamed = '';
+      let usage: OpenAI.CompletionUsage | undefined | null;
+      for await (const chunk of await openai.chat.completions.create({
+        model: 'claude-rec',
+        max_tokens: 50,
+        messages: [{ role: 'user', content: 'Say hello in three words' }],
+        stream: true,
+        stream_options: { include_usage: true },
+      })) {
+        streamed += chunk.choices[0]?.delta.content ?? '';
+        usage = chunk.usage ?? usage;
+      }
+      assert.equal(streamed, answer.choices[0]!.message.content);
+      assert.equal(usage?.completion_tokens, claude.usage.output_tokens);
     });
   });
 

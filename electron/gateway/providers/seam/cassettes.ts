@@ -90,6 +90,8 @@ export interface CassetteShelf {
   next(key: string, kind: CassetteKind): FoundCassette | undefined;
   /** A blob's bytes, streamed; rejects naming the blob when it is missing, cut or changed. */
   blob(blob: CassetteBlob): AsyncIterable<Uint8Array>;
+  /** Starts every sequence from its first recording again (for the testing API's reset). */
+  rewind(): void;
 }
 
 /** The cassettes of a run, on the gateway context: the recorder under `--record`, the shelf under `--replay` (either, both or none). */
