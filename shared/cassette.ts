@@ -59,7 +59,7 @@ export type CassetteBody = { text: string } | { base64: string } | { blob: Casse
 /** The request as it was matched: what the caller sent (redactions applied), and its normal form with its key. */
 export interface CassetteRequest {
   method: string;
-  /** The path without the query (a Gemini `?key=` never reaches a cassette). */
+  /** The path without the query (a Gemini `?key=` never reaches a cassette), but for Gemini's `?alt=sse`, kept. */
   path: string;
   /** The model the caller named; null when the call names none. */
   model: string | null;

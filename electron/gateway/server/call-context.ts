@@ -79,7 +79,7 @@ export function callOf(request: FastifyRequest, reply: FastifyReply, protocol: I
     principal: request.principal,
     protocol,
     method: request.method,
-    path: request.url.split('?', 1)[0]!,
+    path: calledPath(request.url),
     endpoint,
     ...(request.rawBody && { rawBody: request.rawBody }),
     ...(request.receivedBody?.json && { body: request.body }),
@@ -92,6 +92,15 @@ export function callOf(request: FastifyRequest, reply: FastifyReply, protocol: I
       request.journalReplay = replay;
     },
   };
+}
+
+/**
+ * The path of a call as cassettes match it: without the query (a Gemini `?key=` never reaches a cassette), but for Gemini's
+ * `alt=sse`, which turns a JSON-array stream into server-sent events (`?alt=sse` is kept).
+ */
+export function calledPath(url: string): string {
+  const [path = '', query = ''] = url.split('?', 2);
+  return new URLSearchParams(query).get('alt') === 'sse' ? `${path}?alt=sse` : path;
 }
 
 /** The call context of a WebSocket session (realtime) for `principal`: no raw body; the signal aborts when the socket closes; a relayed session is told to its journal entry. */

@@ -5,8 +5,8 @@ import { performance } from 'node:perf_hooks';
 import { MAX_INLINE_BODY_BYTES, type CassetteUsage } from '../../../shared/cassette.ts';
 import type { CallNotes } from '../principal.ts';
 import type { CassetteRecorder, RecordedCall } from '../providers/types.ts';
+import { calledPath } from './call-context.ts';
 import { isJournaledPath, modelOf } from './journal-capture.ts';
-
 
 /** Content types a cassette keeps inline as text. */
 const TEXTUAL = /json|text\/|event-stream|xml|x-ndjson/i;
@@ -18,7 +18,7 @@ export type TapRecorder = Pick<CassetteRecorder, 'recordHttp' | 'openBlob' | 'si
 export function recordedCallOf(request: FastifyRequest): RecordedCall | undefined {
   const kind = request.callKind;
   if (!kind) return undefined;
-  const [path = ''] = request.url.split('?', 1);
+  const path = calledPath(request.url);
   const body = request.receivedBody?.json ? (request.body as unknown) : undefined;
   const stream = (typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true) || path.includes(':stream');
   return {
