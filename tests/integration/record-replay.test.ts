@@ -65,6 +65,9 @@ async function session(gateway: TestGateway): Promise<void> {
     messages: [...question, first.choices[0]!.message, { role: 'tool', tool_call_id: toolCall.id, content: 'sunny' }],
   });
   assert.equal(second.choices[0]!.message.content, 'It is sunny in Paris.');
+  // A Responses conversation: the follow-up names the first answer's id.
+  const turn = await openai.responses.create({ model: 'gpt-rec', input: 'Name a colour' });
+  await openai.responses.create({ model: 'gpt-rec', input: 'And another one', previous_response_id: turn.id });
   await anthropic.messages.create({ model: 'claude-rec', max_tokens: 50, messages: ask });
   await anthropic.messages.stream({ model: 'claude-rec', max_tokens: 50, messages: ask }).finalMessage();
   await gemini.models.generateContent({ model: 'gem-rec', contents: 'Explain how rivers form.' });

@@ -31,6 +31,7 @@ function replayPassthrough(cassette: HttpCassette, file: string, playback: Playb
       const usage = new Promise<RelayedUsage | null>((resolve) => (settle = resolve));
       const recorded = cassette.usage;
       const ok = cassette.response.status < 300;
+      const responseId = call.protocol === 'responses' && ok ? responseIdOf(cassette) : undefined;
       async function* body(): AsyncGenerator<Uint8Array> {
         try {
           for await (const piece of playBody(cassette, file, playback, call.signal)) {
@@ -45,12 +46,36 @@ function replayPassthrough(cassette: HttpCassette, file: string, playback: Playb
                   outputTokens: recorded.outputTokens,
                   deliveredTokens: recorded.outputTokens,
                   answerBytes: bytes,
+                  ...(responseId !== undefined && { responseId }),
                 }
               : null,
           );
         }
       }
-      return { status: cassette.response.status, headers: cassette.response.headers, body: body(), usage };
+      // A Responses id is remembered as the replay's, so a follow-up naming it (`previous_response_id`) replays too.
+      return {
+        status: cassette.response.status,
+        headers: cassette.response.headers,
+        body: body(),
+        usage,
+        ...(responseId !== undefined && { channelId: REPLAY_CHANNEL }),
+      };
     },
   };
+}
+
+/** The channel id a replayed Responses id is remembered under (no channel is asked: the next call replays too). */
+export const REPLAY_CHANNEL = 'replay';
+
+/** The Responses id a recorded answer created (its JSON `id`, or the stream's first `resp_…` id). */
+function responseIdOf(cassette: HttpCassette): string | undefined {
+  const body = cassette.response.body;
+  const text =
+    body && 'text' in body
+      ? body.text
+      : cassette.response.events
+          ?.slice(0, 3)
+          .map((event) => event.data)
+          .join('');
+  return text === undefined ? undefined : /"id"\s*:\s*"(resp_[A-Za-z0-9_-]{1,200})"/.exec(text)?.[1];
 }
