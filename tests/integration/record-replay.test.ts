@@ -363,6 +363,24 @@ describe('sequences, redactions and misses recorded on the way', () => {
     up = await startGateway();
   });
 
+  test('simulated answers are recorded only with --record-simulated, marked as simulated', async () => {
+    for (const simulated of [false, true]) {
+      const dir = dirs.fresh();
+      const only = [{ name: 'up', kind: 'openai' as const, baseUrl: `${up.url}/v1`, key: up.token, models: ['gpt-seq'] }];
+      const front = await startGateway({ channels: memoryChannels(only), record: { dir, simulated } });
+      try {
+        assert.ok(await chat(front, 'a simulated question', { model: 'sim-chat' }));
+        // A relayed call after it: once its cassette is there, the simulated one would be too.
+        assert.ok(await chat(front, 'a relayed question'));
+        const files = await cassettesIn(dir, simulated ? 2 : 1);
+        const modes = files.map((file) => (JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as HttpCassette).recording.mode).sort();
+        assert.deepEqual(modes, simulated ? ['relay', 'simulate'] : ['relay']);
+      } finally {
+        await front.stop();
+      }
+    }
+  });
+
   async function replaying(dir: string, miss: 'relay' | 'error', work: (gateway: TestGateway) => Promise<void>) {
     const gateway = await startGateway({ channels: memoryChannels(channels), replay: { dir, miss, speed: 0 } });
     try {
