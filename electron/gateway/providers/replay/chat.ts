@@ -28,7 +28,10 @@ export function cassetteChat(cassette: HttpCassette, file: string, playback: Pla
   const deltas = (signal: AbortSignal) => {
     // Only an event stream reads back into deltas; Gemini's JSON-array stream replays to Gemini clients byte for byte only.
     if (!/event-stream/i.test(cassette.response.headers['content-type'] ?? ''))
-      throw new GatewayError('invalid_request', `Cassette ${file} holds a stream that is not server-sent events; it replays only to a client of its own protocol.`);
+      throw new GatewayError(
+        'invalid_request',
+        `Cassette ${file} holds a stream that is not server-sent events; it replays only to a client of its own protocol.`,
+      );
     return codec.deltas(sseJson(playBody(cassette, file, playback, signal)));
   };
   return {

@@ -68,7 +68,13 @@ export class StoreRecorder implements CassetteRecorder {
       write: (bytes) => {
         written += bytes.length;
         if (written > MAX_RECORDED_BODY_BYTES)
-          queue.fail(new CassetteError('recording', 'response.body', `is over ${MAX_RECORDED_BODY_BYTES} bytes: the answer was passed on but not recorded`));
+          queue.fail(
+            new CassetteError(
+              'recording',
+              'response.body',
+              `is over ${MAX_RECORDED_BODY_BYTES} bytes: the answer was passed on but not recorded`,
+            ),
+          );
         else queue.push(bytes);
       },
       end: () => {
