@@ -121,24 +121,55 @@ export interface HttpCassette extends CassetteBase {
   usage?: CassetteUsage;
 }
 
-/** Sketch for cassette-work: a realtime session, frames both ways with their offsets. */
+/** One frame of a realtime session, `atMs` after the upstream session opened: exactly one of `text`, `textBlob` (a big text frame) and `binary`. */
+export interface RealtimeFrame {
+  atMs: number;
+  /** `client`: as the client sent it; `upstream`: as the client got it (the model renamed back, the channel key hidden). */
+  from: 'client' | 'upstream';
+  text?: string;
+  textBlob?: CassetteBlob;
+  binary?: CassetteBody;
+}
+
+/** A realtime session (`GET /v1/realtime`, keyed by its model): the frames both ways with their offsets, and who closed it first. */
 export interface RealtimeCassette extends CassetteBase {
   kind: 'realtime';
-  frames: { atMs: number; from: 'client' | 'upstream'; text?: string; binary?: CassetteBody }[];
+  frames: RealtimeFrame[];
+  close?: { atMs: number; from: 'client' | 'upstream'; code: number; reason: string };
+  /** The usage of its `response.done` events, summed (for information: a replay bills each response as it passes). */
   usage?: CassetteUsage;
 }
 
-/** Sketch for cassette-work: a portrait asset's review, what the reviewer said over time. */
-export interface PortraitCassette extends CassetteBase {
-  kind: 'portrait';
-  observations: { atMs: number; status: string; resolvedUrl?: string | null; failureReason?: string | null }[];
+/** What a portrait reviewer answered at one check, `atMs` after the registration on the gateway's clock; a check that failed has `refreshError`. */
+export interface PortraitObservation {
+  atMs: number;
+  status: 'Processing' | 'Active' | 'Failed';
+  resolvedUrl?: string;
+  failureReason?: string;
+  /** The check failed (the status was kept): the upstream's error. */
+  refreshError?: string;
 }
 
-/** Sketch for cassette-work: a 3D task, its progress over time and its files saved beside the cassette. */
+/** A portrait asset's review (keyed by its registration: url, asset_type, name): what the reviewer said over time, to its final verdict. */
+export interface PortraitCassette extends CassetteBase {
+  kind: 'portrait';
+  observations: PortraitObservation[];
+}
+
+/** A 3D task's state at one check, `atMs` after its creation on the gateway's clock; `ERROR`: the check failed (`failureReason` says why). */
+export interface Task3dObservation {
+  atMs: number;
+  status: 'SUBMITTED' | 'QUEUED' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILURE' | 'ERROR';
+  progress?: number;
+  failureReason?: string;
+}
+
+/** A 3D task (keyed by its creation's body): its course to its end, its usage, and its result file saved beside the cassette. */
 export interface Task3dCassette extends CassetteBase {
   kind: 'task3d';
-  progress: { atMs: number; status: string; progress?: number; failureReason?: string | null }[];
+  progress: Task3dObservation[];
   files: { name: string; contentType?: string; blob: CassetteBlob }[];
+  usage?: CassetteUsage;
 }
 
 export type Cassette = HttpCassette | RealtimeCassette | PortraitCassette | Task3dCassette;
@@ -314,10 +345,10 @@ export function parseCassette(text: string, fileName: string): Cassette {
   const parts = cassetteNameParts(fileName.split(/[/\\]/).at(-1)!);
   if (parts && !key.startsWith(parts.hash)) read.fail('request.key', 'does not match the hash in the file name (renamed or edited?)');
   if (kind === 'http') readHttp(read, top);
-  else if (kind === 'realtime') read.array(top['frames'], 'frames');
-  else if (kind === 'portrait') read.array(top['observations'], 'observations');
+  else if (kind === 'realtime') readRealtime(read, top);
+  else if (kind === 'portrait') readObservations(read, top, 'observations', PORTRAIT_STATUSES);
   else {
-    read.array(top['progress'], 'progress');
+    readObservations(read, top, 'progress', TASK3D_STATUSES);
     read
       .array(top['files'], 'files')
       .forEach((file, index) => read.blob(read.object(file, `files[${index}]`)['blob'], `files[${index}].blob`));
@@ -354,4 +385,44 @@ function readHttp(read: Reader, top: Json): void {
     read.count(usage['outputTokens'], 'usage.outputTokens');
     if (usage['amountMicros'] !== undefined) read.count(usage['amountMicros'], 'usage.amountMicros');
   }
+}
+
+const PORTRAIT_STATUSES = ['Processing', 'Active', 'Failed'] as const;
+const TASK3D_STATUSES = ['SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'SUCCESS', 'FAILURE', 'ERROR'] as const;
+
+/** A realtime session's frames: each with its offset, its side and exactly one payload; a close, when kept. */
+function readRealtime(read: Reader, top: Json): void {
+  read.array(top['frames'], 'frames').forEach((value, index) => {
+    const field = `frames[${index}]`;
+    const frame = read.object(value, field);
+    read.count(frame['atMs'], `${field}.atMs`);
+    read.oneOf(frame['from'], `${field}.from`, ['client', 'upstream'] as const);
+    const forms = ['text', 'textBlob', 'binary'].filter((name) => frame[name] !== undefined);
+    if (forms.length !== 1) read.fail(field, 'must have exactly one of text, textBlob and binary');
+    if (forms[0] === 'text') read.string(frame['text'], `${field}.text`);
+    else if (forms[0] === 'textBlob') read.blob(frame['textBlob'], `${field}.textBlob`);
+    else read.body(frame['binary'], `${field}.binary`);
+  });
+  if (top['close'] !== undefined) {
+    const close = read.object(top['close'], 'close');
+    read.count(close['atMs'], 'close.atMs');
+    read.oneOf(close['from'], 'close.from', ['client', 'upstream'] as const);
+    read.count(close['code'], 'close.code');
+    read.string(close['reason'], 'close.reason');
+  }
+}
+
+/** A review's or a task's observations: each with its offset (never going back) and a known status. */
+function readObservations(read: Reader, top: Json, name: string, statuses: readonly string[]): void {
+  let last = 0;
+  read.array(top[name], name).forEach((value, index) => {
+    const field = `${name}[${index}]`;
+    const seen = read.object(value, field);
+    const atMs = read.count(seen['atMs'], `${field}.atMs`);
+    if (atMs < last) read.fail(`${field}.atMs`, 'must not go back in time');
+    last = atMs;
+    read.oneOf(seen['status'], `${field}.status`, statuses);
+    for (const text of ['resolvedUrl', 'failureReason', 'refreshError']) read.optionalString(seen[text], `${field}.${text}`);
+    if (seen['progress'] !== undefined) read.count(seen['progress'], `${field}.progress`);
+  });
 }
