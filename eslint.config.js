@@ -23,8 +23,17 @@ const LAYERS = {
   'providers/': ['protocols/', 'storage/', 'workers/'],
   // Listed after providers/ so its rules win for its files: the fixtures room reaches only the seam and the wire formats.
   'providers/fixtures/': ['protocols/', 'providers/types.ts', 'providers/seam/'],
-  // Cassettes: the seam, the wire formats, the fixtures' request terms (one reading of a call) and translation's outbound wires (a chat cassette rendered to another protocol).
-  'providers/replay/': ['protocols/', 'providers/types.ts', 'providers/seam/', 'providers/fixtures/', 'providers/relay/translate/'],
+  // Cassettes: the seam, the wire formats, the fixtures' request terms (one reading of a call) and scripted work, translation's outbound wires (a chat cassette rendered to another protocol),
+  // and (realtime replay) relay's socket helpers and realtime event reading, so a replayed session is billed as a relayed one.
+  'providers/replay/': [
+    'protocols/',
+    'providers/types.ts',
+    'providers/seam/',
+    'providers/fixtures/',
+    'providers/relay/translate/',
+    'providers/relay/socket-bridge.ts',
+    'providers/relay/openai/realtime-events.ts',
+  ],
   'workers/': ['protocols/', 'providers/simulate/'],
   'services/': ['protocols/', 'storage/', 'secrets/', 'settings/', 'providers/types.ts'],
   'scheduler/': ['services/', 'storage/'],

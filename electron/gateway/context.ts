@@ -8,6 +8,7 @@ import { FixtureStore } from './providers/fixtures/store.ts';
 import { openCassettes, type CassetteOptions } from './providers/replay/deck.ts';
 import { ProviderChoice, type UnroutedPolicy } from './providers/select.ts';
 import { ServiceChoice } from './providers/service-choice.ts';
+import { workTapes } from './providers/replay/work-choice.ts';
 import { createSimulateProviders } from './providers/simulate/index.ts';
 import type { CassetteDeck, ChannelDirectory, ProviderSelector, Reviewer } from './providers/types.ts';
 import type { SettingsContext } from './services/settings.ts';
@@ -248,6 +249,8 @@ export function createContext(options: ContextOptions): GatewayContext {
   const channels = new ChannelsService({ repo: new ChannelsRepo(db), secrets: options.secrets, clock, writes });
   const fixtures = options.fixtures ?? new FixtureStore();
   const cassettes = openCassettes({ ...options.cassetteOptions, clock, report: (error) => void events.emit('error', error) });
+  // Portrait reviews and 3D tasks are recorded on the service channels and (with --record-simulated) the simulator alike.
+  const tapes = workTapes(cassettes.deck, clock, (error) => void events.emit('error', error));
   // Every call that names a model passes the token's model limit first (tests' providers too).
   const providers = limitToTokenModels(
     options.providers ??
@@ -267,11 +270,13 @@ export function createContext(options: ContextOptions): GatewayContext {
           strict: options.strict ?? false,
           clock,
           ...(cassettes.routing && { replay: cassettes.routing }),
+          cassettes: cassettes.deck,
+          ...(tapes && { tapes }),
         },
       ),
   );
   // The portrait reviewer and 3D platform channels come from the channel store (platform and volcengine kinds).
-  const services = new ServiceChoice({ channels, now: () => clock.now() });
+  const services = new ServiceChoice({ channels, now: () => clock.now(), ...(tapes && { tapes }) });
   const assetChanged = (row: AssetRow) => events.emit('asset.changed', { ...presentAdminAsset(row), account_id: row.account_id });
   const refresher = new AssetRefresher(assetsRepo, providers, clock, assetChanged, {
     reviewers: services,

@@ -2,6 +2,7 @@
 import { GatewayError } from '../errors.ts';
 import { FixtureChoice } from './fixtures/choice.ts';
 import { ScriptedWork } from './fixtures/scripted-work.ts';
+import { recordingSimulator, WorkCassettes, type WorkTapes } from './replay/work-choice.ts';
 import type { FixtureStore } from './fixtures/store.ts';
 import { ReplayChoice } from './replay/choice.ts';
 import type { Playback } from './replay/playback.ts';
@@ -15,7 +16,7 @@ import { translatingBundle } from './relay/translate/bundle.ts';
 import { translatedRealtimeBundle } from './relay/translate/realtime.ts';
 import { translatedEmbeddings } from './relay/translate/embeddings.ts';
 import { wireOfCall } from './relay/wires.ts';
-import type { CallContext, ChannelDirectory, ModelCatalogue, ProviderBundle, ProviderSelector } from './types.ts';
+import type { CallContext, CassetteDeck, ChannelDirectory, ModelCatalogue, ProviderBundle, ProviderSelector } from './types.ts';
 
 import type { ReplayMiss } from '../../../shared/cassette.ts';
 import type { UnroutedPolicy } from '../../../shared/settings.ts';
@@ -42,6 +43,10 @@ export interface RoutingOptions {
   clock?: Clock;
   /** `--replay`: cassettes asked after fixtures and before relay; a miss does what `miss` says. */
   replay?: { shelf: StoreShelf; miss: ReplayMiss; playback: Playback };
+  /** `--record` and `--replay`: realtime sessions, portrait registrations and 3D tasks recorded and replayed; absent: neither. */
+  cassettes?: CassetteDeck;
+  /** Under `--record-simulated`: the recorders the simulator's reviewer and 3D upstream are wrapped with. */
+  tapes?: WorkTapes;
 }
 
 export class ProviderChoice implements ProviderSelector {
@@ -52,6 +57,7 @@ export class ProviderChoice implements ProviderSelector {
   private readonly catalogue: ModelCatalogue;
   private readonly fixtures: FixtureChoice | undefined;
   private readonly replay: ReplayChoice | undefined;
+  private readonly work: WorkCassettes | undefined;
 
   constructor(simulate: ProviderBundle, options: RoutingOptions = {}) {
     this.channels = options.channels;
@@ -60,12 +66,15 @@ export class ProviderChoice implements ProviderSelector {
     this.catalogue = this.channels
       ? new RelayCatalogue(this.channels, this.unrouted === 'reject' ? null : simulate.models, created)
       : simulate.models;
-    const general = this.channels ? { ...simulate, models: this.catalogue } : simulate;
-    // Scripted assets and tasks are checked later through the general bundle (the background scan has no call).
-    const work = options.fixtures && new ScriptedWork(options.clock ?? systemClock);
+    const deck = options.cassettes;
+    const recorded = deck ? recordingSimulator(simulate, deck, options.tapes) : simulate;
+    const general = this.channels ? { ...recorded, models: this.catalogue } : recorded;
+    // Scripted (and replayed) assets and tasks are checked later through the general bundle (the background scan has no call).
+    const work = (options.fixtures || deck) && new ScriptedWork(options.clock ?? systemClock);
     this.general = work ? work.wrap(general) : general;
     this.fixtures = options.fixtures && work && new FixtureChoice(options.fixtures, options.strict ?? false, work);
     this.replay = options.replay && new ReplayChoice(options.replay.shelf, options.replay.miss, options.replay.playback);
+    this.work = deck && work && new WorkCassettes(deck, work, options.clock ?? systemClock);
   }
 
   /**
@@ -79,6 +88,10 @@ export class ProviderChoice implements ProviderSelector {
       return 'answer' in scripted
         ? scripted.answer
         : { ...refusingBundle(() => scripted.refuse, this.catalogue), fixture: { refused: true } };
+    // Realtime sessions, portrait registrations (which name no model) and 3D tasks have cassettes of their own kinds.
+    const worked = this.work?.replay(call, model ?? '', this.general);
+    if (worked)
+      return 'answer' in worked ? worked.answer : { ...refusingBundle(() => worked.refuse, this.catalogue), fixture: { refused: true } };
     if (model === undefined) return this.general;
     const replayed = this.replay?.decide(call, model, this.general);
     if (replayed) {
@@ -86,7 +99,7 @@ export class ProviderChoice implements ProviderSelector {
       if ('simulate' in replayed) return this.general;
       return refusingBundle(() => replayed.refuse, this.catalogue);
     }
-    const routed = this.routed(call, model);
+    const routed = this.work ? this.work.record(this.routed(call, model), call, model) : this.routed(call, model);
     // A realtime session is one call of many answers: fixtures are asked at each of its responses.
     return this.fixtures && call.protocol === 'realtime' ? this.fixtures.session(call, model, routed) : routed;
   }

@@ -2,6 +2,8 @@
 import { UpstreamError } from '../errors.ts';
 import { PlatformMesh3d } from './platform/mesh3d.ts';
 import { PlatformReviewer } from './platform/reviewer.ts';
+import type { ReviewTapes } from './replay/review-tape.ts';
+import type { Task3dTapes } from './replay/task3d-tape.ts';
 import type {
   Mesh3dChannels,
   Mesh3dProvider,
@@ -21,6 +23,8 @@ export interface ServiceChoiceOptions {
   channels: ServiceChannelDirectory;
   /** The clock requests are dated with (Volcengine signs the date). */
   now: () => number;
+  /** `--record`: the channels' reviews and 3D tasks are recorded as cassettes; absent: not. */
+  tapes?: { reviews: ReviewTapes; tasks: Task3dTapes };
 }
 
 export class ServiceChoice implements ReviewerSelector, Mesh3dChannels {
@@ -43,9 +47,9 @@ export class ServiceChoice implements ReviewerSelector, Mesh3dChannels {
   async of(channelId: string): Promise<Reviewer> {
     const channel = await this.options.channels.serviceChannel(channelId);
     if (!channel) throw new UpstreamError('the channel this asset was registered with no longer exists');
-    return channel.kind === 'platform'
-      ? new PlatformReviewer(channel)
-      : new VolcengineReviewer(channel, () => new Date(this.options.now()));
+    const reviewer =
+      channel.kind === 'platform' ? new PlatformReviewer(channel) : new VolcengineReviewer(channel, () => new Date(this.options.now()));
+    return this.options.tapes?.reviews.wrap(reviewer, { mode: 'relay', channel: channel.name, key: channel.key }) ?? reviewer;
   }
 
   async forModel(model: string): Promise<Mesh3dRoute | undefined> {
@@ -57,6 +61,7 @@ export class ServiceChoice implements ReviewerSelector, Mesh3dChannels {
   async ofChannel(channelId: string, model: string): Promise<Mesh3dProvider> {
     const channel = await this.options.channels.serviceChannel(channelId, model);
     if (!channel || channel.kind !== 'platform') throw new UpstreamError('the channel this task was created on no longer exists');
-    return new PlatformMesh3d(channel);
+    const mesh3d = new PlatformMesh3d(channel);
+    return this.options.tapes?.tasks.wrap(mesh3d, { mode: 'relay', channel: channel.name, key: channel.key }) ?? mesh3d;
   }
 }

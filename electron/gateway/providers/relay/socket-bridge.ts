@@ -18,6 +18,10 @@ export interface BridgeRoute {
   fromClient(text: string): string | { answer: string };
   /** The session ended (the first side closed): called once. */
   ended(): void;
+  /** Optional: each frame as it passes, a client's as the client sent it, an upstream's as the client gets it (a recording). */
+  seen?(from: 'client' | 'upstream', data: Buffer | string, binary: boolean): void;
+  /** Optional: which side closed first, with its code and reason (before `ended`). */
+  closedBy?(from: 'client' | 'upstream', code: number, reason: string): void;
 }
 
 type Frame = { data: Buffer; binary: boolean };
@@ -99,6 +103,7 @@ export class SocketBridge {
       return;
     }
     if (upstream.readyState !== upstream.OPEN) return;
+    this.route.seen?.('client', data, binary);
     const passed = binary ? data : this.route.fromClient(data.toString('utf8'));
     if (typeof passed === 'object' && 'answer' in passed) send(this.client, passed.answer, false, upstream);
     else send(upstream, passed, binary, this.client);
@@ -107,12 +112,15 @@ export class SocketBridge {
   private fromUpstream(data: Buffer, binary: boolean): void {
     if (this.client.readyState !== this.client.OPEN || !this.route || !this.upstream) return;
     const clean = this.route.scrub(data);
-    send(this.client, binary ? clean : this.route.fromUpstream(clean.toString('utf8')), binary, this.upstream);
+    const passed = binary ? clean : this.route.fromUpstream(clean.toString('utf8'));
+    this.route.seen?.('upstream', passed, binary);
+    send(this.client, passed, binary, this.upstream);
   }
 
   private clientClosed(code: number, reason: Buffer): void {
     const upstream = this.upstream;
     if (!upstream) return;
+    if (!this.ended) this.route?.closedBy?.('client', code, reason.toString('utf8'));
     this.end();
     // The client left: the upstream session is closed at once, with the client's code where it may be sent on.
     if (upstream.readyState === upstream.OPEN || upstream.readyState === upstream.CONNECTING) {
@@ -121,6 +129,7 @@ export class SocketBridge {
   }
 
   private upstreamClosed(code: number, reason: string, failure: (Error & { code?: string }) | undefined): void {
+    if (!this.ended) this.route?.closedBy?.('upstream', code, reason);
     this.end();
     if (this.client.readyState !== this.client.OPEN) return;
     if (failure?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') this.client.close(1009, 'an upstream event was too big');
@@ -145,7 +154,7 @@ function send(to: WebSocket, data: Buffer | string, binary: boolean, from: WebSo
 }
 
 /** A WebSocket message's bytes as one Buffer. */
-function toBuffer(data: RawData): Buffer {
+export function toBuffer(data: RawData): Buffer {
   if (Buffer.isBuffer(data)) return data;
   return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
 }

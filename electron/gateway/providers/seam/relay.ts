@@ -111,6 +111,18 @@ export interface RealtimeRelayRequest {
   admit(eventId: string | null, response: Record<string, unknown> | undefined): string | null;
   /** An unexpected failure in one of the session's listeners (a bug), for the gateway's log; never thrown. */
   report(error: unknown): void;
+  /** A recording of the session (`--record`); absent: none. */
+  tape?: RealtimeTape;
+}
+
+/** Records a relayed realtime session: the channel that opened it, each frame both ways as the client sent or got it, and its end. */
+export interface RealtimeTape {
+  opened(channel: { name: string; upstreamModel: string }): void;
+  frame(from: 'client' | 'upstream', data: Buffer | string, binary: boolean): void;
+  /** The side that closed first, with its code and reason. */
+  closed(from: 'client' | 'upstream', code: number, reason: string): void;
+  /** The session ended: the recording is complete. Called once. */
+  ended(): void;
 }
 
 /** Relays a whole realtime session: the upstream's WebSocket, frames passed both ways as they are. */

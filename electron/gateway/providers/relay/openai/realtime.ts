@@ -52,11 +52,20 @@ export async function openRealtime(
   try {
     const { upstream, channel } = await firstOpen(directory, kind, channels, request, call);
     const events = new RealtimeEvents(request.model, channel.upstreamModel, request);
+    const tape = request.tape;
+    tape?.opened({ name: channel.name, upstreamModel: channel.upstreamModel });
     bridge.join(upstream, {
       scrub: (data) => scrubBuffer(data, channel.key),
       fromUpstream: (text) => events.fromUpstream(text),
       fromClient: (text) => events.fromClient(text),
-      ended: () => events.end(),
+      ended: () => {
+        events.end();
+        tape?.ended();
+      },
+      ...(tape && {
+        seen: (from, data, binary) => tape.frame(from, data, binary),
+        closedBy: (from, code, reason) => tape.closed(from, code, reason),
+      }),
     });
   } catch (error) {
     bridge.drop();

@@ -1,0 +1,202 @@
+// Plays recorded realtime sessions to a client: the upstream's frames in order, each after the client frame it followed and at its recorded offset, while the client's frames keep matching a recording.
+import type { RawData, WebSocket } from 'ws';
+import { guarded } from '../../safe-events.ts';
+import { RealtimeEvents } from '../relay/openai/realtime-events.ts';
+import { toBuffer } from '../relay/socket-bridge.ts';
+import type { RealtimeRelayRequest } from '../types.ts';
+
+/** One frame of a recorded session, its payload read (blobs included). */
+export interface PlayedFrame {
+  from: 'client' | 'upstream';
+  atMs: number;
+  data: string | Buffer;
+  binary: boolean;
+}
+
+/** A recorded session as the player reads it: its frames in order and, when the upstream ended it, how. */
+export interface PlayedSession {
+  /** The cassette's file name (for the journal and for a mismatch's message), and when it was recorded. */
+  file: string;
+  recordedAt: string;
+  frames: readonly PlayedFrame[];
+  upstreamClose?: { code: number; reason: string };
+}
+
+/** Close code of a replayed session whose client left every recording (1008: policy violation). */
+export const REPLAY_MISMATCH_CODE = 1008;
+
+/** How two client frames differ: undefined when they match, else the first differing field (e.g. `session.instructions`). */
+export type FrameDiffer = (recorded: PlayedFrame, given: { data: Buffer; binary: boolean }) => string | undefined;
+
+/**
+ * Answers one client as the recordings did. `sessions` are the candidates in recorded order (the first one that stays
+ * consistent with the client's frames plays); `speed` divides every recorded wait (0: none). Usage is billed through
+ * `request.charge` as each recorded `response.done` passes, and a `response.create` the caller may not pay for is
+ * answered with `request.admit`'s refusal, its recorded answer skipped.
+ */
+export class RealtimePlayer {
+  private readonly client: WebSocket;
+  private readonly request: RealtimeRelayRequest;
+  private readonly speed: number;
+  private readonly differ: FrameDiffer;
+  private readonly events: RealtimeEvents;
+  private candidates: PlayedSession[];
+  /** Client frames matched so far. */
+  private matched = 0;
+  /** Frames waiting to be sent, each with the time it is due (monotonic ms), in order. */
+  private readonly queue: { due: number; frame: PlayedFrame | 'close' }[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private lastDue = 0;
+  private ended = false;
+
+  constructor(
+    client: WebSocket,
+    sessions: PlayedSession[],
+    options: { request: RealtimeRelayRequest; speed: number; differ: FrameDiffer; model: string },
+  ) {
+    this.client = client;
+    this.request = options.request;
+    this.speed = options.speed;
+    this.differ = options.differ;
+    this.candidates = sessions;
+    this.events = new RealtimeEvents(options.model, options.model, options.request);
+  }
+
+  /** The session that plays now. */
+  get playing(): PlayedSession {
+    return this.candidates[0]!;
+  }
+
+  /** Starts: the frames the upstream sent before the client's first one are scheduled from now; the client is listened to. */
+  start(): void {
+    const report = this.request.report;
+    this.client.on(
+      'message',
+      guarded(report, (data: RawData, binary: boolean) => this.fromClient(toBuffer(data), binary)),
+    );
+    this.client.on(
+      'close',
+      guarded(report, () => this.end()),
+    );
+    this.lastDue = performance.now();
+    this.schedule(this.playing, -1, 0);
+  }
+
+  private fromClient(data: Buffer, binary: boolean): void {
+    if (this.ended) return;
+    const index = this.matched;
+    const fitting = this.candidates.filter((session) => {
+      const recorded = clientFrames(session)[index];
+      return recorded !== undefined && this.differ(recorded, { data, binary }) === undefined;
+    });
+    if (fitting.length === 0) {
+      this.mismatch(index, data, binary);
+      return;
+    }
+    this.candidates = fitting;
+    this.matched++;
+    const session = this.playing;
+    if (!binary) {
+      const passed = this.events.fromClient(data.toString('utf8'));
+      if (typeof passed === 'object') {
+        // The caller may no longer spend: refused here, and the recorded answer to this frame is not played.
+        this.send(passed.answer, false);
+        return;
+      }
+    }
+    const recorded = clientFrames(session)[index]!;
+    this.schedule(session, session.frames.indexOf(recorded), recorded.atMs);
+  }
+
+  /** Queues the upstream frames after frame `after` of `session` up to its next client frame, each `atMs - since` (scaled) after now, never before the one queued last. */
+  private schedule(session: PlayedSession, after: number, since: number): void {
+    const now = performance.now();
+    let position = after + 1;
+    for (; position < session.frames.length; position++) {
+      const frame = session.frames[position]!;
+      if (frame.from === 'client') break;
+      this.lastDue = Math.max(this.lastDue, now + this.scaled(frame.atMs - since));
+      this.queue.push({ due: this.lastDue, frame });
+    }
+    if (position >= session.frames.length && session.upstreamClose) this.queue.push({ due: this.lastDue, frame: 'close' });
+    this.pump();
+  }
+
+  private scaled(ms: number): number {
+    return this.speed === 0 ? 0 : Math.max(0, ms) / this.speed;
+  }
+
+  /** Sends every queued frame that is due, then waits for the next one. */
+  private pump(): void {
+    if (this.timer !== undefined || this.ended) return;
+    while (this.queue.length > 0) {
+      const head = this.queue[0]!;
+      const wait = head.due - performance.now();
+      if (wait > 0) {
+        this.timer = setTimeout(
+          guarded(this.request.report, () => {
+            this.timer = undefined;
+            this.pump();
+          }),
+          wait,
+        );
+        return;
+      }
+      this.queue.shift();
+      if (head.frame === 'close') {
+        const close = this.playing.upstreamClose!;
+        this.end();
+        if (this.client.readyState === this.client.OPEN) this.client.close(close.code, close.reason);
+        return;
+      }
+      const { data, binary } = head.frame;
+      this.send(binary ? data : this.events.fromUpstream(typeof data === 'string' ? data : data.toString('utf8')), binary);
+    }
+  }
+
+  private send(data: string | Buffer, binary: boolean): void {
+    if (this.client.readyState === this.client.OPEN) this.client.send(data, { binary });
+  }
+
+  /** The client left every recording: told with an `error` event naming where it differs from the one that played, then closed. */
+  private mismatch(index: number, data: Buffer, binary: boolean): void {
+    const session = this.playing;
+    const recorded = clientFrames(session)[index];
+    const where = recorded
+      ? `client event ${index + 1} differs at ${this.differ(recorded, { data, binary })}`
+      : `the recording has only ${index} client events`;
+    const message = `No recorded realtime session matches this one (closest: ${session.file}; ${where}).`;
+    this.send(
+      JSON.stringify({
+        type: 'error',
+        event_id: `event_replay_${index}`,
+        error: { type: 'invalid_request_error', code: 'cassette_mismatch', message, param: null, event_id: null },
+      }),
+      false,
+    );
+    this.end();
+    if (this.client.readyState === this.client.OPEN) this.client.close(REPLAY_MISMATCH_CODE, 'no recorded session matches');
+  }
+
+  /** The session ended: nothing more is sent, and a response cut off is billed for what it delivered. */
+  private end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.queue.length = 0;
+    this.events.end();
+  }
+}
+
+/** The client frames of each session, in order, listed once. */
+const CLIENT_FRAMES = new WeakMap<PlayedSession, PlayedFrame[]>();
+
+function clientFrames(session: PlayedSession): PlayedFrame[] {
+  let frames = CLIENT_FRAMES.get(session);
+  if (!frames) {
+    frames = session.frames.filter((frame) => frame.from === 'client');
+    CLIENT_FRAMES.set(session, frames);
+  }
+  return frames;
+}
