@@ -210,4 +210,143 @@ describe('cassettes of realtime sessions, portrait reviews and 3D tasks', { time
       await replay.stop();
     }
   });
+
+  test('replaying, a client that leaves the recording is told where, and misses under --replay-miss error are refused', async () => {
+    const replay = await startGateway({ clock: manualClock(), replay: { dir: cassettes, miss: 'error', speed: 0 } });
+    try {
+      const socket = await openRaw(`${replay.url.replace('http', 'ws')}/v1/realtime?model=sim-realtime`, {
+        headers: { authorization: `Bearer ${replay.token}` },
+      });
+      await socket.next('session.created');
+      socket.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'], instructions: 'Be long.' } });
+      const error = await socket.next('error');
+      assert.equal(error.error.code, 'cassette_mismatch');
+      assert.match(error.error.message, /sim-realtime\.[0-9a-f]{16}\.json; client event 1 differs at session\.instructions/);
+      assert.equal((await socket.closing).code, 1008);
+
+      const other = await openRaw(`${replay.url.replace('http', 'ws')}/v1/realtime?model=sim-echo`, {
+        headers: { authorization: `Bearer ${replay.token}` },
+      });
+      const refused = await other.next('error');
+      assert.match(refused.error.message, /No cassette was recorded for this realtime session of model 'sim-echo'/);
+
+      const portrait = portraitClient(replay.url, replay.token);
+      const groupId = dataOf(await portrait.createGroup({ name: 'Spokespeople' })).group_id;
+      const answer = await portrait.createAsset({
+        group_id: groupId,
+        url: 'https://cdn.example.com/carl.png',
+        asset_type: 'Image',
+        name: 'face',
+      });
+      assert.equal(answer.body.success, false);
+      assert.match(answer.body.message, /No cassette was recorded for this portrait asset registration/);
+      const task = await request(`${replay.url}/v1/3d/generations`, 'POST', {
+        token: replay.token,
+        body: { model: 'remote-3d', prompt: 'a chair' },
+      });
+      assert.equal(task.status, 404);
+      assert.match(task.body.error.message, /No cassette was recorded for this 3D task/);
+    } finally {
+      await replay.stop();
+    }
+  });
 });
+
+describe(
+  '--record-simulated: simulated reviews and a 3D task recorded, then replayed (the reviews to the background scan)',
+  { timeout: 60_000 },
+  () => {
+    const dirs = tempDirs();
+    after(() => dirs.removeAll());
+    const URLS = ['https://cdn.example.com/scan/dora.png', 'https://cdn.example.com/scan/clip.mp4'];
+
+    /** Registers both URLs on `gw`, then lets the background scan (asked through the admin API) see them before and after the review time. */
+    const scanned = async (gw: TestGateway, refresh: (id: string) => Promise<unknown>) => {
+      const portrait = portraitClient(gw.url, gw.token);
+      const admin = (method: string, url: string, body?: unknown) =>
+        request(`${gw.url}/admin/api${url}`, method, { token: gw.gateway.adminToken, ...(body !== undefined && { body }) });
+      const groupId = dataOf(await portrait.createGroup({ name: 'Scanned' })).group_id;
+      const ids: string[] = [];
+      for (const url of URLS) ids.push(dataOf(await portrait.createAsset({ group_id: groupId, url, asset_type: 'Image' })).asset_id);
+      const states = async () => {
+        const items = dataOf(await portrait.listAssets('?page_size=100')).items as any[];
+        return ids.map((id) => items.find((item) => item.asset_id === id)).map((item) => [item.status, item.failure_reason]);
+      };
+      for (const id of ids) await refresh(id);
+      const before = await states();
+      assert.equal((await admin('POST', '/clock/advance', { ms: REVIEW_MS })).status, 200);
+      for (const id of ids) await refresh(id);
+      return [before, await states()];
+    };
+
+    /** A simulated 3D task that fails (the simulator's test word): its state at creation and once its time is up. */
+    const failingTask = async (gw: TestGateway) => {
+      const call = (method: string, url: string, body?: unknown) =>
+        request(`${gw.url}${url}`, method, { token: gw.token, ...(body !== undefined && { body }) });
+      const created = (await call('POST', '/v1/3d/generations', { model: 'sim-3d', prompt: 'a vase that will fail' })).body;
+      const moved = await request(`${gw.url}/admin/api/clock/advance`, 'POST', { token: gw.gateway.adminToken, body: { ms: TASK_MS } });
+      assert.equal(moved.status, 200);
+      const done = (await call('GET', `/v1/3d/generations/${created.task_id}`)).body;
+      return [created.status, done.status, done.failure_reason, done.amount];
+    };
+
+    test('the simulated reviewer is recorded and its course replays on the gateway clock, the scan seeing it as the queries did', async () => {
+      const cassettes = dirs.fresh();
+      const recorder = await startGateway({
+        clock: manualClock(),
+        simReviewMs: REVIEW_MS,
+        refreshIntervalMs: 3_600_000,
+        record: { dir: cassettes, simulated: true },
+      });
+      let recorded;
+      let recordedTask;
+      try {
+        recorded = await scanned(recorder, (id) => portraitClient(recorder.url, recorder.token).getAsset(id));
+        recordedTask = await failingTask(recorder);
+        await eventually(() => readdirSync(cassettes).filter((name) => name.endsWith('.json')).length === 3, 'three cassettes saved');
+      } finally {
+        await recorder.stop();
+      }
+      assert.deepEqual(recorded, [
+        [
+          ['Processing', null],
+          ['Processing', null],
+        ],
+        [
+          ['Active', null],
+          ['Failed', 'format mismatch: a .mp4 file is Video, not Image'],
+        ],
+      ]);
+      const modes = readdirSync(cassettes)
+        .filter((name) => name.endsWith('.json'))
+        .map((name) => JSON.parse(readFileSync(path.join(cassettes, name), 'utf8')).recording.mode);
+      assert.deepEqual(modes, ['simulate', 'simulate', 'simulate']);
+      assert.deepEqual(recordedTask, ['SUBMITTED', 'FAILURE', 'generation failed: the prompt contains the test value "fail"', '0.000000']);
+
+      // The replaying gateway reviews slowly: only the cassettes can give the 10 s verdicts.
+      const replay = await startGateway({
+        clock: manualClock(),
+        simReviewMs: 3_600_000,
+        sim3dMs: 3_600_000,
+        refreshIntervalMs: 3_600_000,
+        replay: { dir: cassettes },
+      });
+      try {
+        const scan = async () => {
+          const answer = await request(`${replay.url}/admin/api/scan`, 'POST', { token: replay.gateway.adminToken });
+          assert.equal(answer.status, 200);
+        };
+        let scans = 0;
+        assert.deepEqual(
+          await scanned(replay, async () => {
+            if (scans++ % URLS.length === 0) await scan();
+          }),
+          recorded,
+        );
+        assert.deepEqual(await failingTask(replay), recordedTask);
+      } finally {
+        await replay.stop();
+      }
+    });
+  },
+);
