@@ -211,6 +211,34 @@ describe('cassettes of realtime sessions, portrait reviews and 3D tasks', { time
     }
   });
 
+  test('a replayed session keeps its recorded timing, divided by --replay-speed', async () => {
+    const [session] = cassettesOf('realtime');
+    // Recorded: each upstream frame comes its offset after the client frame it followed (the first ones after the opening).
+    let expected = 0;
+    let anchor = 0;
+    for (const frame of session.frames as { from: string; atMs: number }[]) {
+      if (frame.from === 'client') anchor = frame.atMs;
+      else {
+        expected += Math.max(0, frame.atMs - anchor);
+        anchor = Math.max(anchor, frame.atMs);
+      }
+    }
+    assert.ok(expected > 0, 'the recording took some time');
+    const waits: number[] = [];
+    const replay = await startGateway({
+      clock: manualClock(),
+      replay: { dir: cassettes, speed: 2 },
+      replayWait: async (ms) => void waits.push(ms),
+    });
+    try {
+      assert.deepEqual((await textTurn(replay)).frames, recorded.turn!.frames);
+      const total = waits.reduce((sum, ms) => sum + ms, 0);
+      assert.ok(Math.abs(total - expected / 2) < 1e-6, `waited ${total} ms in all, recorded ${expected} ms at speed 2`);
+    } finally {
+      await replay.stop();
+    }
+  });
+
   test('replaying, a client that leaves the recording is told where, and misses under --replay-miss error are refused', async () => {
     const replay = await startGateway({ clock: manualClock(), replay: { dir: cassettes, miss: 'error', speed: 0 } });
     try {

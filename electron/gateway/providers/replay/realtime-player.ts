@@ -1,5 +1,6 @@
 // Plays recorded realtime sessions to a client: the upstream's frames in order, each after the client frame it followed and at its recorded offset, while the client's frames keep matching a recording.
 import type { RawData, WebSocket } from 'ws';
+import { sleep } from '../../protocols/pace.ts';
 import { guarded } from '../../safe-events.ts';
 import { RealtimeEvents } from '../relay/openai/realtime-events.ts';
 import { toBuffer } from '../relay/socket-bridge.ts';
@@ -25,6 +26,9 @@ export interface PlayedSession {
 /** Close code of a replayed session whose client left every recording (1008: policy violation). */
 export const REPLAY_MISMATCH_CODE = 1008;
 
+/** Waits `ms` (less when `signal` aborts): real timers, or in tests one that moves a manual clock (`GatewayConfig.replayWait`). */
+export type ReplayWait = (ms: number, signal: AbortSignal) => Promise<void>;
+
 /** How two client frames differ: undefined when they match, else the first differing field (e.g. `session.instructions`). */
 export type FrameDiffer = (recorded: PlayedFrame, given: { data: Buffer; binary: boolean }) => string | undefined;
 
@@ -39,25 +43,26 @@ export class RealtimePlayer {
   private readonly request: RealtimeRelayRequest;
   private readonly speed: number;
   private readonly differ: FrameDiffer;
+  private readonly wait: ReplayWait;
   private readonly events: RealtimeEvents;
+  private readonly stop = new AbortController();
   private candidates: PlayedSession[];
   /** Client frames matched so far. */
   private matched = 0;
-  /** Frames waiting to be sent, each with the time it is due (monotonic ms), in order. */
-  private readonly queue: { due: number; frame: PlayedFrame | 'close' }[] = [];
-  private timer: NodeJS.Timeout | undefined;
-  private lastDue = 0;
-  private ended = false;
+  /** Frames waiting to be sent, each with its recorded wait after the one before it (or after the client frame it followed). */
+  private readonly queue: { waitMs: number; frame: PlayedFrame | 'close' }[] = [];
+  private pumping = false;
 
   constructor(
     client: WebSocket,
     sessions: PlayedSession[],
-    options: { request: RealtimeRelayRequest; speed: number; differ: FrameDiffer; model: string },
+    options: { request: RealtimeRelayRequest; speed: number; differ: FrameDiffer; model: string; wait?: ReplayWait },
   ) {
     this.client = client;
     this.request = options.request;
     this.speed = options.speed;
     this.differ = options.differ;
+    this.wait = options.wait ?? sleep;
     this.candidates = sessions;
     this.events = new RealtimeEvents(options.model, options.model, options.request);
   }
@@ -67,7 +72,7 @@ export class RealtimePlayer {
     return this.candidates[0]!;
   }
 
-  /** Starts: the frames the upstream sent before the client's first one are scheduled from now; the client is listened to. */
+  /** Starts: the frames the upstream sent before the client's first one are queued from now; the client is listened to. */
   start(): void {
     const report = this.request.report;
     this.client.on(
@@ -78,12 +83,11 @@ export class RealtimePlayer {
       'close',
       guarded(report, () => this.end()),
     );
-    this.lastDue = performance.now();
     this.schedule(this.playing, -1, 0);
   }
 
   private fromClient(data: Buffer, binary: boolean): void {
-    if (this.ended) return;
+    if (this.stop.signal.aborted) return;
     const index = this.matched;
     const fitting = this.candidates.filter((session) => {
       const recorded = clientFrames(session)[index];
@@ -108,49 +112,40 @@ export class RealtimePlayer {
     this.schedule(session, session.frames.indexOf(recorded), recorded.atMs);
   }
 
-  /** Queues the upstream frames after frame `after` of `session` up to its next client frame, each `atMs - since` (scaled) after now, never before the one queued last. */
+  /** Queues the upstream frames after frame `after` of `session` up to its next client frame, each its recorded time after the one before (the first: after `since`). */
   private schedule(session: PlayedSession, after: number, since: number): void {
-    const now = performance.now();
+    let previous = since;
     let position = after + 1;
     for (; position < session.frames.length; position++) {
       const frame = session.frames[position]!;
       if (frame.from === 'client') break;
-      this.lastDue = Math.max(this.lastDue, now + this.scaled(frame.atMs - since));
-      this.queue.push({ due: this.lastDue, frame });
+      this.queue.push({ waitMs: Math.max(0, frame.atMs - previous), frame });
+      previous = Math.max(previous, frame.atMs);
     }
-    if (position >= session.frames.length && session.upstreamClose) this.queue.push({ due: this.lastDue, frame: 'close' });
-    this.pump();
+    if (position >= session.frames.length && session.upstreamClose) this.queue.push({ waitMs: 0, frame: 'close' });
+    this.pump().catch(this.request.report);
   }
 
-  private scaled(ms: number): number {
-    return this.speed === 0 ? 0 : Math.max(0, ms) / this.speed;
-  }
-
-  /** Sends every queued frame that is due, then waits for the next one. */
-  private pump(): void {
-    if (this.timer !== undefined || this.ended) return;
-    while (this.queue.length > 0) {
-      const head = this.queue[0]!;
-      const wait = head.due - performance.now();
-      if (wait > 0) {
-        this.timer = setTimeout(
-          guarded(this.request.report, () => {
-            this.timer = undefined;
-            this.pump();
-          }),
-          wait,
-        );
-        return;
+  /** Sends the queued frames in order, each after its wait divided by the speed (none at speed 0). */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.queue.length > 0 && !this.stop.signal.aborted) {
+        const { waitMs, frame } = this.queue.shift()!;
+        if (this.speed > 0 && waitMs > 0) await this.wait(waitMs / this.speed, this.stop.signal);
+        if (this.stop.signal.aborted) return;
+        if (frame === 'close') {
+          const close = this.playing.upstreamClose!;
+          this.end();
+          if (this.client.readyState === this.client.OPEN) this.client.close(close.code, close.reason);
+          return;
+        }
+        const { data, binary } = frame;
+        this.send(binary ? data : this.events.fromUpstream(typeof data === 'string' ? data : data.toString('utf8')), binary);
       }
-      this.queue.shift();
-      if (head.frame === 'close') {
-        const close = this.playing.upstreamClose!;
-        this.end();
-        if (this.client.readyState === this.client.OPEN) this.client.close(close.code, close.reason);
-        return;
-      }
-      const { data, binary } = head.frame;
-      this.send(binary ? data : this.events.fromUpstream(typeof data === 'string' ? data : data.toString('utf8')), binary);
+    } finally {
+      this.pumping = false;
     }
   }
 
@@ -180,10 +175,8 @@ export class RealtimePlayer {
 
   /** The session ended: nothing more is sent, and a response cut off is billed for what it delivered. */
   private end(): void {
-    if (this.ended) return;
-    this.ended = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
+    if (this.stop.signal.aborted) return;
+    this.stop.abort();
     this.queue.length = 0;
     this.events.end();
   }

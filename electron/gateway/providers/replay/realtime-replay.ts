@@ -3,7 +3,7 @@ import { CassetteError, type RealtimeCassette } from '../../../../shared/cassett
 import { GatewayError } from '../../errors.ts';
 import type { CassetteShelf, FoundCassette, RealtimeRelayProvider, RecordedCall } from '../types.ts';
 import { canonicalJson } from './normal.ts';
-import { RealtimePlayer, type FrameDiffer, type PlayedFrame, type PlayedSession } from './realtime-player.ts';
+import { RealtimePlayer, type FrameDiffer, type PlayedFrame, type PlayedSession, type ReplayWait } from './realtime-player.ts';
 
 /** The call every realtime session of `model` is recorded under: the opening names only the model, the frames do the rest. */
 export function realtimeCall(model: string): RecordedCall {
@@ -15,9 +15,13 @@ const VOLATILE_EVENT_FIELDS = ['event_id'];
 
 /**
  * The relay of a session `found` answers (the model's recorded sessions, the next of its sequence first): each is read
- * when the session opens (a damaged one refuses the session naming its file), then played at `speed`.
+ * when the session opens (a damaged one refuses the session naming its file), then played at `timing`'s speed.
  */
-export function replayRealtime(found: FoundCassette[], shelf: CassetteShelf, speed: number): RealtimeRelayProvider {
+export function replayRealtime(
+  found: FoundCassette[],
+  shelf: CassetteShelf,
+  timing: { speed: number; wait?: ReplayWait },
+): RealtimeRelayProvider {
   return {
     open: async (client, request, call) => {
       // Frames the client sends while the cassettes are read wait in the socket.
@@ -33,7 +37,7 @@ export function replayRealtime(found: FoundCassette[], shelf: CassetteShelf, spe
       const first = found[0]!;
       call.noteReplay?.({ file: first.file, sequence: first.sequence, recordedAt: sessions[0]!.recordedAt });
       const differ = frameDiffer(shelf, request.model);
-      new RealtimePlayer(client, sessions, { request, speed, differ, model: request.model }).start();
+      new RealtimePlayer(client, sessions, { request, ...timing, differ, model: request.model }).start();
       client.resume();
     },
   };

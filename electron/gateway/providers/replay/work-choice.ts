@@ -65,7 +65,7 @@ export class WorkCassettes {
     const key = shelf.requestOf(what.call).key;
     if (what.kind === 'realtime') {
       const found = shelf.next(key, 'realtime');
-      if (found) return { answer: { ...general, realtimeRelay: replayRealtime([found], shelf, this.deck.speed) } };
+      if (found) return { answer: { ...general, realtimeRelay: replayRealtime([found], shelf, this.deck) } };
     } else {
       const found = shelf.next(key, what.kind);
       if (found) return { answer: workReplayBundle(found, shelf, general, this.work, call) };
