@@ -1,6 +1,6 @@
 // Integration tests of cassettes for realtime sessions, portrait reviews and 3D tasks: recorded through a front gateway relaying to a second Gatehouse, then replayed with that upstream stopped.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openFileStore } from '../../electron/gateway/secrets/file-store.ts';
@@ -234,6 +234,44 @@ describe('cassettes of realtime sessions, portrait reviews and 3D tasks', { time
       assert.deepEqual((await textTurn(replay)).frames, recorded.turn!.frames);
       const total = waits.reduce((sum, ms) => sum + ms, 0);
       assert.ok(Math.abs(total - expected / 2) < 1e-6, `waited ${total} ms in all, recorded ${expected} ms at speed 2`);
+    } finally {
+      await replay.stop();
+    }
+  });
+
+  test('a damaged cassette is refused whole, named with its file and field: a session with no frame played, a registration stored nowhere', async () => {
+    const damaged = dirs.fresh();
+    for (const name of readdirSync(cassettes)) writeFileSync(path.join(damaged, name), readFileSync(path.join(cassettes, name)));
+    const edit = (kind: string, change: (cassette: any) => void) => {
+      const name = readdirSync(damaged).find(
+        (file) => file.endsWith('.json') && JSON.parse(readFileSync(path.join(damaged, file), 'utf8')).kind === kind,
+      )!;
+      const cassette = JSON.parse(readFileSync(path.join(damaged, name), 'utf8'));
+      change(cassette);
+      writeFileSync(path.join(damaged, name), JSON.stringify(cassette));
+      return name;
+    };
+    const session = edit('realtime', (cassette) => delete cassette.frames[1].text);
+    const review = edit('portrait', (cassette) => (cassette.observations[0].atMs = -1));
+    const replay = await startGateway({ clock: manualClock(), replay: { dir: damaged, speed: 0 } });
+    try {
+      const socket = await openRaw(`${replay.url.replace('http', 'ws')}/v1/realtime?model=sim-realtime`, {
+        headers: { authorization: `Bearer ${replay.token}` },
+      });
+      const error = await socket.next('error');
+      assert.equal(socket.events.length, 1, 'not one recorded frame was sent');
+      assert.ok(
+        error.error.message.includes(`${session} frames[1]: must have exactly one of text, textBlob and binary`),
+        error.error.message,
+      );
+      const portrait = portraitClient(replay.url, replay.token);
+      const groupId = dataOf(await portrait.createGroup({ name: 'Spokespeople' })).group_id;
+      const urls = ['https://cdn.example.com/anna.png', 'https://cdn.example.com/reject/bob.png'];
+      const answers = [];
+      for (const url of urls) answers.push(await portrait.createAsset({ group_id: groupId, url, asset_type: 'Image', name: 'face' }));
+      const refused = answers.find((answer) => answer.body.success === false)!;
+      assert.ok(refused.body.message.includes(`${review} observations[0].atMs`), refused.body.message);
+      assert.equal(dataOf(await portrait.listAssets()).total, 1, 'only the sound cassette registered an asset');
     } finally {
       await replay.stop();
     }

@@ -1,8 +1,8 @@
 // Replays realtime sessions: the model's recorded sessions are the candidates, the client's frames choose among them (event ids and the replay's ignored paths aside), and the player sends the upstream's frames as recorded.
 import { CassetteError, type RealtimeCassette } from '../../../../shared/cassette.ts';
-import { GatewayError } from '../../errors.ts';
 import type { CassetteShelf, FoundCassette, RealtimeRelayProvider, RecordedCall } from '../types.ts';
 import { canonicalJson } from './normal.ts';
+import { bytesOf, refusedCassette } from './work-replay.ts';
 import { RealtimePlayer, type FrameDiffer, type PlayedFrame, type PlayedSession, type ReplayWait } from './realtime-player.ts';
 
 /** The call every realtime session of `model` is recorded under: the opening names only the model, the frames do the rest. */
@@ -31,8 +31,7 @@ export function replayRealtime(
         sessions = await Promise.all(found.map((each) => played(each, shelf)));
       } catch (error) {
         client.resume();
-        if (error instanceof CassetteError) throw new GatewayError('upstream_failed', `The cassette ${error.message} (refused whole).`);
-        throw error;
+        refusedCassette(error);
       }
       const first = found[0]!;
       call.noteReplay?.({ file: first.file, sequence: first.sequence, recordedAt: sessions[0]!.recordedAt });
@@ -106,10 +105,4 @@ export function firstDifference(recorded: unknown, given: unknown, at: string): 
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-async function bytesOf(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const parts: Uint8Array[] = [];
-  for await (const chunk of chunks) parts.push(chunk);
-  return Buffer.concat(parts);
 }

@@ -1,5 +1,5 @@
 // Replays portrait reviews and 3D tasks: a recorded course becomes a scripted one (fixtures' ScriptedWork), so the single-asset query, the background scan and task checks follow it on the gateway's clock.
-import type { PortraitCassette, Task3dCassette } from '../../../../shared/cassette.ts';
+import { CassetteError, type PortraitCassette, type Task3dCassette } from '../../../../shared/cassette.ts';
 import { GatewayError } from '../../errors.ts';
 import type { ScriptedWork } from '../fixtures/scripted-work.ts';
 import type { ScriptedReview, ScriptedTask3d } from '../fixtures/types.ts';
@@ -60,7 +60,7 @@ export function workReplayBundle(
 ): ProviderBundle {
   const { passthrough: _passthrough, realtimeRelay: _realtimeRelay, ...rest } = fallback;
   const loaded = async <K extends 'portrait' | 'task3d'>(kind: K) => {
-    const cassette = await found.load();
+    const cassette = await found.load().catch(refusedCassette);
     if (cassette.kind !== kind) throw new GatewayError('upstream_failed', `The cassette ${found.file} is not a ${kind} cassette.`);
     call.noteReplay?.({ file: found.file, sequence: found.sequence, recordedAt: cassette.recording.recordedAt });
     return cassette as Extract<typeof cassette, { kind: K }>;
@@ -76,7 +76,7 @@ export function workReplayBundle(
       submit: async (request, inner) => {
         const cassette = await loaded('task3d');
         const blob = cassette.files[0]?.blob;
-        const file = blob ? await bytesOf(shelf.blob(blob)) : undefined;
+        const file = blob ? await bytesOf(shelf.blob(blob)).catch(refusedCassette) : undefined;
         return work.submitTask(taskOfCassette(cassette, file), fallback.mesh3d, request, inner);
       },
       check: (task) => fallback.mesh3d.check(task),
@@ -84,7 +84,14 @@ export function workReplayBundle(
   };
 }
 
-async function bytesOf(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+/** A damaged cassette (a CassetteError naming its file and field) as the GatewayError the caller gets: refused whole. Other errors go on. */
+export function refusedCassette(error: unknown): never {
+  if (error instanceof CassetteError) throw new GatewayError('upstream_failed', `The cassette ${error.message} (refused whole).`);
+  throw error;
+}
+
+/** A blob's bytes, read whole. */
+export async function bytesOf(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const parts: Uint8Array[] = [];
   for await (const chunk of chunks) parts.push(chunk);
   return Buffer.concat(parts);
