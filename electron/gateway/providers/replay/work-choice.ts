@@ -70,6 +70,9 @@ export class WorkCassettes {
       const found = shelf.next(key, what.kind);
       if (found) return { answer: workReplayBundle(found, shelf, general, this.work, call) };
     }
+    // A realtime miss goes where an HTTP one does (the simulator, or relay); a registration or task not replayed goes where
+    // it would without --replay (a service channel when one is configured, else the simulator).
+    if (what.kind === 'realtime' && this.deck.miss === 'simulate') return { answer: general };
     if (this.deck.miss !== 'error') return undefined;
     return { refuse: new GatewayError('not_found', `No cassette was recorded for this ${what.label} (--replay-miss error).`, 'cassette') };
   }
