@@ -32,10 +32,10 @@ export function recordingSimulator(simulate: ProviderBundle, deck: CassetteDeck,
 }
 
 /** What replay decided for a call: answer it from a cassette, refuse it (a miss under `--replay-miss error`), or leave it to the others. */
-export type ReplayDecision = { answer: ProviderBundle } | { refuse: GatewayError } | undefined;
+export type WorkDecision = { answer: ProviderBundle } | { refuse: GatewayError } | undefined;
 
 export class WorkCassettes {
-  private readonly decided = new WeakMap<CallContext, ReplayDecision>();
+  private readonly decided = new WeakMap<CallContext, WorkDecision>();
   private readonly deck: CassetteDeck;
   private readonly work: ScriptedWork;
   private readonly clock: Clock;
@@ -49,7 +49,7 @@ export class WorkCassettes {
    * Under `--replay`, the bundle of a realtime session, portrait registration or 3D task creation a cassette answers (or,
    * under `--replay-miss error`, the refusal of one none answers); undefined for other calls and for misses the other providers take.
    */
-  replay(call: CallContext, model: string, general: ProviderBundle): ReplayDecision {
+  replay(call: CallContext, model: string, general: ProviderBundle): WorkDecision {
     // Decided once per call: a service that asks again gets the same cassette (a sequence counts each call once).
     if (this.decided.has(call)) return this.decided.get(call);
     const decision = this.decide(call, model, general);
@@ -57,7 +57,7 @@ export class WorkCassettes {
     return decision;
   }
 
-  private decide(call: CallContext, model: string, general: ProviderBundle): ReplayDecision {
+  private decide(call: CallContext, model: string, general: ProviderBundle): WorkDecision {
     const shelf = this.deck.shelf;
     if (!shelf) return undefined;
     const what = recordedCallOf(call, model);
