@@ -74,7 +74,7 @@ export class ProviderChoice implements ProviderSelector {
     this.general = work ? work.wrap(general) : general;
     this.fixtures = options.fixtures && work && new FixtureChoice(options.fixtures, options.strict ?? false, work);
     this.replay = options.replay && new ReplayChoice(options.replay.shelf, options.replay.miss, options.replay.playback);
-    this.work = deck && work && new WorkCassettes(deck, work, options.clock ?? systemClock);
+    this.work = deck && work && new WorkCassettes(deck, work, options.clock ?? systemClock, options.replay?.playback);
   }
 
   /**

@@ -72,6 +72,8 @@ export function installCassetteTap(app: FastifyInstance, recorder: TapRecorder, 
     const decide = () => {
       const relayed = request.journalRelay;
       if (fixture || request.journalReplay || !request.principal) return undefined;
+      // Portrait and 3D calls are recorded as cassettes of their own kinds (the review's or the task's course), never as HTTP ones.
+      if (request.callKind?.protocol === 'portrait' || request.callKind?.protocol === 'tasks3d') return undefined;
       if (relayed && !relayed.channel) return undefined; // every channel failed: the gateway's own error, not an upstream's answer
       if (!relayed && !recorder.simulated) return undefined;
       if (relayed) relay = { channel: relayed.channel!, ...(relayed.upstreamModel && { upstreamModel: relayed.upstreamModel }) };

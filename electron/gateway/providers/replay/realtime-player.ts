@@ -1,10 +1,10 @@
 // Plays recorded realtime sessions to a client: the upstream's frames in order, each after the client frame it followed and at its recorded offset, while the client's frames keep matching a recording.
 import type { RawData, WebSocket } from 'ws';
-import { sleep } from '../../protocols/pace.ts';
 import { guarded } from '../../safe-events.ts';
 import { RealtimeEvents } from '../relay/openai/realtime-events.ts';
 import { toBuffer } from '../relay/socket-bridge.ts';
 import type { RealtimeRelayRequest } from '../types.ts';
+import type { ReplayWait } from './playback.ts';
 
 /** One frame of a recorded session, its payload read (blobs included). */
 export interface PlayedFrame {
@@ -26,15 +26,12 @@ export interface PlayedSession {
 /** Close code of a replayed session whose client left every recording (1008: policy violation). */
 export const REPLAY_MISMATCH_CODE = 1008;
 
-/** Waits `ms` (less when `signal` aborts): real timers, or in tests one that moves a manual clock (`GatewayConfig.replayWait`). */
-export type ReplayWait = (ms: number, signal: AbortSignal) => Promise<void>;
-
 /** How two client frames differ: undefined when they match, else the first differing field (e.g. `session.instructions`). */
 export type FrameDiffer = (recorded: PlayedFrame, given: { data: Buffer; binary: boolean }) => string | undefined;
 
 /**
  * Answers one client as the recordings did. `sessions` are the candidates in recorded order (the first one that stays
- * consistent with the client's frames plays); `speed` divides every recorded wait (0: none). Usage is billed through
+ * consistent with the client's frames plays); `speed` divides every recorded wait (0: none), `wait` waits (real timers, or a test's clock). Usage is billed through
  * `request.charge` as each recorded `response.done` passes, and a `response.create` the caller may not pay for is
  * answered with `request.admit`'s refusal, its recorded answer skipped.
  */
@@ -56,13 +53,13 @@ export class RealtimePlayer {
   constructor(
     client: WebSocket,
     sessions: PlayedSession[],
-    options: { request: RealtimeRelayRequest; speed: number; differ: FrameDiffer; model: string; wait?: ReplayWait },
+    options: { request: RealtimeRelayRequest; speed: number; wait: ReplayWait; differ: FrameDiffer; model: string },
   ) {
     this.client = client;
     this.request = options.request;
     this.speed = options.speed;
     this.differ = options.differ;
-    this.wait = options.wait ?? sleep;
+    this.wait = options.wait;
     this.candidates = sessions;
     this.events = new RealtimeEvents(options.model, options.model, options.request);
   }

@@ -6,6 +6,7 @@ import type { ScriptedWork } from '../fixtures/scripted-work.ts';
 import type { CallContext, CassetteDeck, ProviderBundle } from '../types.ts';
 import { realtimeCall, replayRealtime } from './realtime-replay.ts';
 import { RealtimeSessionTape } from './realtime-tape.ts';
+import type { Playback } from './playback.ts';
 import { portraitCall, ReviewTapes } from './review-tape.ts';
 import { task3dCall, Task3dTapes } from './task3d-tape.ts';
 import { workReplayBundle } from './work-replay.ts';
@@ -39,10 +40,13 @@ export class WorkCassettes {
   private readonly deck: CassetteDeck;
   private readonly work: ScriptedWork;
   private readonly clock: Clock;
-  constructor(deck: CassetteDeck, work: ScriptedWork, clock: Clock) {
+  private readonly playback: Playback | undefined;
+  /** `playback`: how replayed sessions wait (present under `--replay`). */
+  constructor(deck: CassetteDeck, work: ScriptedWork, clock: Clock, playback?: Playback) {
     this.deck = deck;
     this.work = work;
     this.clock = clock;
+    this.playback = playback;
   }
 
   /**
@@ -58,14 +62,15 @@ export class WorkCassettes {
   }
 
   private decide(call: CallContext, model: string, general: ProviderBundle): WorkDecision {
-    const shelf = this.deck.shelf;
-    if (!shelf) return undefined;
+    const { shelf } = this.deck;
+    const playback = this.playback;
+    if (!shelf || !playback) return undefined;
     const what = recordedCallOf(call, model);
     if (!what) return undefined;
     const key = shelf.requestOf(what.call).key;
     if (what.kind === 'realtime') {
       const found = shelf.next(key, 'realtime');
-      if (found) return { answer: { ...general, realtimeRelay: replayRealtime([found], shelf, this.deck) } };
+      if (found) return { answer: { ...general, realtimeRelay: replayRealtime([found], shelf, playback) } };
     } else {
       const found = shelf.next(key, what.kind);
       if (found) return { answer: workReplayBundle(found, shelf, general, this.work, call) };

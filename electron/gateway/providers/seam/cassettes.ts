@@ -102,6 +102,4 @@ export interface CassetteDeck {
   readonly miss: ReplayMiss;
   /** `--replay-speed`: 1 recorded timing, 0 as fast as possible. */
   readonly speed: number;
-  /** How replay waits between recorded frames (default real timers; tests pass `GatewayConfig.replayWait`). */
-  readonly wait?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
