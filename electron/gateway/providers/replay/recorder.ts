@@ -215,7 +215,8 @@ function promptOf(body: unknown): string | undefined {
     const user = turns.findLast((turn) => typeof turn === 'object' && turn !== null && (turn as { role?: unknown }).role === 'user');
     return text(user);
   }
-  return text(fields['input'] ?? fields['prompt']);
+  // A portrait registration is named by its URL.
+  return text(fields['input'] ?? fields['prompt'] ?? fields['url']);
 }
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
