@@ -31,6 +31,10 @@ async function textTurn(gw: TestGateway): Promise<Turn> {
   await socket.next('session.created');
   socket.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'], instructions: 'Be brief.' } });
   await socket.next('session.updated');
+  // A second of silence (PCM16, 24 kHz), sent and cleared: a frame big enough to be kept as a blob.
+  socket.send({ type: 'input_audio_buffer.append', audio: Buffer.alloc(48_000).toString('base64') });
+  socket.send({ type: 'input_audio_buffer.clear' });
+  await socket.next('input_audio_buffer.cleared');
   socket.send({
     type: 'conversation.item.create',
     item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Tell me about lighthouses.' }] },
@@ -161,6 +165,10 @@ describe('cassettes of realtime sessions, portrait reviews and 3D tasks', { time
       recorded.turn!.frames,
       'the upstream frames as the client got them',
     );
+    const audio = session.frames.find((frame: { textBlob?: { file: string; bytes: number } }) => frame.textBlob);
+    assert.equal(audio.from, 'client', 'the second of audio the client sent is a blob beside the cassette');
+    assert.ok(audio.textBlob.bytes > 64_000);
+    assert.match(readFileSync(path.join(cassettes, audio.textBlob.file), 'utf8'), /^\{"type":"input_audio_buffer.append","audio":"AAAA/);
     const portraits = cassettesOf('portrait');
     assert.deepEqual(portraits.map((cassette) => cassette.observations.at(-1).status).sort(), ['Active', 'Failed']);
     assert.ok(portraits.every((cassette) => cassette.recording.channel === 'upstream-platform'));
