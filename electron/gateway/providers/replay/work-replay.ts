@@ -86,7 +86,7 @@ export function workReplayBundle(
 
 /** A damaged cassette (a CassetteError naming its file and field) as the GatewayError the caller gets: refused whole. Other errors go on. */
 export function refusedCassette(error: unknown): never {
-  if (error instanceof CassetteError) throw new GatewayError('upstream_failed', `The cassette ${error.message} (refused whole).`);
+  if (error instanceof CassetteError) throw new GatewayError('internal', `Replay refused a damaged cassette: ${error.message}`);
   throw error;
 }
 
