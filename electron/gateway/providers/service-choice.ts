@@ -49,7 +49,9 @@ export class ServiceChoice implements ReviewerSelector, Mesh3dChannels {
     if (!channel) throw new UpstreamError('the channel this asset was registered with no longer exists');
     const reviewer =
       channel.kind === 'platform' ? new PlatformReviewer(channel) : new VolcengineReviewer(channel, () => new Date(this.options.now()));
-    return this.options.tapes?.reviews.wrap(reviewer, { mode: 'relay', channel: channel.name, key: channel.key }) ?? reviewer;
+    return (
+      this.options.tapes?.reviews.wrap(reviewer, { mode: 'relay', id: channel.id, channel: channel.name, key: channel.key }) ?? reviewer
+    );
   }
 
   async forModel(model: string): Promise<Mesh3dRoute | undefined> {
@@ -62,6 +64,6 @@ export class ServiceChoice implements ReviewerSelector, Mesh3dChannels {
     const channel = await this.options.channels.serviceChannel(channelId, model);
     if (!channel || channel.kind !== 'platform') throw new UpstreamError('the channel this task was created on no longer exists');
     const mesh3d = new PlatformMesh3d(channel);
-    return this.options.tapes?.tasks.wrap(mesh3d, { mode: 'relay', channel: channel.name, key: channel.key }) ?? mesh3d;
+    return this.options.tapes?.tasks.wrap(mesh3d, { mode: 'relay', id: channel.id, channel: channel.name, key: channel.key }) ?? mesh3d;
   }
 }

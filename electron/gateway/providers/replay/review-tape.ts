@@ -9,8 +9,13 @@ import type { CassetteRecorder, RecordedCall, Reviewer } from '../types.ts';
 /** Most portrait reviews, and separately most 3D tasks, followed at once while recording; past it the oldest is no longer recorded. */
 export const MAX_OPEN_TAPES = 10_000;
 
-/** Who reviews: a service channel (its name, and its key to keep out of what is saved), or the simulator. */
-export type TapeSource = { mode: 'relay'; channel: string; key: string | null } | { mode: 'simulate' };
+/** Who reviews: a service channel (its id, its name as the cassette shows it, and its key to keep out of what is saved), or the simulator. */
+export type TapeSource = { mode: 'relay'; id: string; channel: string; key: string | null } | { mode: 'simulate' };
+
+/** The open tape of `upstreamId` on `source` (a channel's ids are its own; the simulator's are its own). */
+export function tapeId(source: TapeSource, upstreamId: string): string {
+  return `${source.mode === 'relay' ? source.id : ''}\u0000${upstreamId}`;
+}
 
 type Observation = PortraitCassette['observations'][number];
 
@@ -49,7 +54,7 @@ export class ReviewTapes {
 
   /** `reviewer` whose registrations and checks are recorded. */
   wrap(reviewer: Reviewer, source: TapeSource): Reviewer {
-    const id = (upstreamId: string) => `${source.mode === 'relay' ? source.channel : ''}\u0000${upstreamId}`;
+    const id = (upstreamId: string) => tapeId(source, upstreamId);
     return {
       ...(reviewer.createGroup && { createGroup: (group) => reviewer.createGroup!(group) }),
       submit: async (input) => {

@@ -5,7 +5,7 @@ import { UpstreamError } from '../../errors.ts';
 import type { ReportError } from '../../safe-events.ts';
 import { rfc3339, type Clock } from '../../time.ts';
 import type { CallContext, CassetteRecorder, Mesh3dProvider, RecordedCall } from '../types.ts';
-import { MAX_OPEN_TAPES, type TapeSource } from './review-tape.ts';
+import { MAX_OPEN_TAPES, tapeId, type TapeSource } from './review-tape.ts';
 
 /** Content types of the result formats (as the file route serves them). */
 const CONTENT_TYPES = { glb: 'model/gltf-binary', obj: 'model/obj', stl: 'model/stl' } as const;
@@ -45,7 +45,7 @@ export class Task3dTapes {
 
   /** `mesh3d` whose tasks are recorded from their creation to their end. */
   wrap(mesh3d: Mesh3dProvider, source: TapeSource): Mesh3dProvider {
-    const id = (upstreamId: string) => `${source.mode === 'relay' ? source.channel : ''}\u0000${upstreamId}`;
+    const id = (upstreamId: string) => tapeId(source, upstreamId);
     const hide = (text: string) => (source.mode === 'relay' ? hideSecret(text, source.key) : text);
     return {
       submit: async (request, call) => {
