@@ -44,8 +44,12 @@ export interface ToolConfigPlan {
   importable: ImportableUpstream | null;
 }
 
-/** The body of an apply: the model to write (absent: the suggested one) and the account whose token is written (default `local`). */
+/**
+ * The body of an apply: the model to write (absent: the suggested one), the account whose token is written (default `local`)
+ * and, for Gemini CLI, an absolute project folder to mark trusted (headless `gemini -p` refuses an untrusted folder).
+ */
 export interface ToolConfigApplyInput {
   model?: string;
   account?: string;
+  trustFolder?: string;
 }

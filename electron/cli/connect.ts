@@ -1,4 +1,5 @@
 // `gatehouse connect claude-code|codex|gemini-cli [--undo] [--dry-run]`: writes a coding tool's own config files to use this gateway, or restores them.
+import path from 'node:path';
 import { CONNECT_TOOLS, type ConnectTool, type ToolConfigPlan } from '../../shared/tool-config.ts';
 import {
   applyConnect,
@@ -22,10 +23,11 @@ const FLAGS = {
   url: { type: 'string' },
   'data-dir': { type: 'string' },
   secrets: { type: 'string' },
+  trust: { type: 'string' },
 } as const;
 
 export const CONNECT_USAGE = `  gatehouse connect ${CONNECT_TOOLS.join('|')} [--dry-run] [--undo] [--model M] [--account NAME] [--url BASE_URL]
-                    [--data-dir DIR] [--secrets MODE]`;
+                    [--data-dir DIR] [--secrets MODE] [--trust PROJECT_DIR (gemini-cli)]`;
 
 /** The base URL of the gateway as the saved settings (or the defaults) have it; an any-address host is reached on loopback. */
 function savedBaseUrl(env: NodeJS.ProcessEnv): string {
@@ -67,7 +69,8 @@ export async function connect(args: string[], env: NodeJS.ProcessEnv, io: Output
   const baseUrl = (values.url ?? savedBaseUrl(env)).replace(/\/+$/, '');
   const admin = openConnectAdmin(dataDir, store, { home, baseUrl });
   try {
-    const choice = { model: values.model, account: values.account };
+    // A relative folder is taken from where the command runs, as the user typed it.
+    const choice = { model: values.model, account: values.account, trustFolder: values.trust && path.resolve(values.trust) };
     if (values['dry-run']) {
       printPlan(await planConnect(admin.context, tool, choice), io);
       return 0;

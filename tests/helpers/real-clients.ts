@@ -23,8 +23,18 @@ export function codexBinary(): string | undefined {
   return firstRunning([process.env['CODEX_BIN'], beside, 'codex'], /codex/i);
 }
 
+/** Gemini CLI: `GEMINI_CLI_BIN`, else the one in its own prefix that `.ci/run` installs, else `gemini` on the PATH (npm's @google/gemini-cli prints its bare version). */
+export function geminiCliBinary(): string | undefined {
+  const own = process.env['HOME']
+    ? path.join(process.env['HOME'], '.cache', 'gatehouse-gemini-cli', 'node_modules', '.bin', 'gemini')
+    : undefined;
+  return firstRunning([process.env['GEMINI_CLI_BIN'], own, 'gemini'], /^\d+\.\d+\.\d+\s*$/);
+}
+
 /** Why a test of a missing CLI skips, printed by the test. */
 export const CLAUDE_MISSING =
   'Claude Code is not installed (npm install --prefix ~/.cache/gatehouse-clients @anthropic-ai/claude-code, then CLAUDE_CODE_BIN=…/.bin/claude)';
 export const CODEX_MISSING =
   'Codex is not installed (npm install --prefix ~/.cache/gatehouse-clients @openai/codex, then CODEX_BIN=…/.bin/codex)';
+export const GEMINI_CLI_MISSING =
+  'Gemini CLI is not installed (npm install --prefix ~/.cache/gatehouse-gemini-cli @google/gemini-cli@0.61.0, then GEMINI_CLI_BIN=…/.bin/gemini)';

@@ -189,4 +189,25 @@ describe('gatehouse connect gemini-cli', () => {
     assert.equal(box.connect('gemini-cli', '--undo').code, 0);
     assert.equal(box.read('.gemini/.env'), env);
   });
+
+  test("--trust marks the project folder trusted beside the user's own entries (headless gemini -p needs it); --undo restores the file; other tools refuse it", () => {
+    const box = sandbox();
+    const trustedBefore = '{"/home/me/old": "TRUST_PARENT"}';
+    box.seed('.gemini/trustedFolders.json', trustedBefore);
+    const project = path.join(box.home, 'projects', 'app');
+    const plain = box.connect('gemini-cli', '--dry-run');
+    assert.doesNotMatch(plain.stdout, /trustedFolders/, 'without --trust the trusted folders are not touched');
+
+    const applied = box.connect('gemini-cli', '--trust', `${project}/`);
+    assert.equal(applied.code, 0, applied.stderr);
+    assert.deepEqual(JSON.parse(box.read('.gemini/trustedFolders.json')!), { '/home/me/old': 'TRUST_PARENT', [project]: 'TRUST_FOLDER' });
+    assert.match(applied.stdout, /^\+\+\+ ~\/\.gemini\/trustedFolders\.json$/m);
+    assert.equal(box.connect('gemini-cli', '--undo').code, 0);
+    assert.equal(box.read('.gemini/trustedFolders.json'), trustedBefore);
+
+    const refused = box.connect('claude-code', '--trust', project);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /claude-code has no trusted folders to set/);
+    assert.equal(box.read('.claude/settings.json'), null, 'nothing was written');
+  });
 });

@@ -23,12 +23,16 @@ export function connectHandlers(
 ): Pick<AdminHandlers, 'planToolConfig' | 'applyToolConfig' | 'undoToolConfig' | 'importToolConfig'> {
   return {
     planToolConfig: ({ params, query }) =>
-      planConnect(contextOf(), toolOf(params.tool), { model: optionalString(query['model'], 'model') }),
+      planConnect(contextOf(), toolOf(params.tool), {
+        model: optionalString(query['model'], 'model'),
+        trustFolder: optionalString(query['trustFolder'], 'trustFolder'),
+      }),
     applyToolConfig: ({ params, body }) => {
       const given = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
       return applyConnect(contextOf(), toolOf(params.tool), {
         model: optionalString(given['model'], 'model'),
         account: optionalString(given['account'], 'account'),
+        trustFolder: optionalString(given['trustFolder'], 'trustFolder'),
       });
     },
     undoToolConfig: ({ params }) => undoConnect(contextOf(), toolOf(params.tool)),

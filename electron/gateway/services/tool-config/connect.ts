@@ -2,6 +2,7 @@
 import { secretHint } from '../../../../shared/channels.ts';
 import type { ChannelInput, ChannelSummary } from '../../../../shared/channels.ts';
 import type { ConnectTool, ToolConfigPlan } from '../../../../shared/tool-config.ts';
+import path from 'node:path';
 import { GatewayError } from '../../errors.ts';
 import type { SecretStore } from '../../secrets/secret-store.ts';
 import type { TokensService } from '../tokens.ts';
@@ -23,11 +24,18 @@ export interface ConnectContext {
   addChannel?(input: ChannelInput): Promise<ChannelSummary>;
 }
 
-/** What to write: a model (absent: the suggested one) and the account of the tool's token (default `local`). */
+/**
+ * What to write: a model (absent: the suggested one), the account of the tool's token (default `local`) and, for a tool with
+ * folder trust, a project folder to mark trusted (absolute; absent: trust is left as it is).
+ */
 export interface ConnectChoice {
   model?: string | undefined;
   account?: string | undefined;
+  trustFolder?: string | undefined;
 }
+
+/** The longest folder path `trustFolder` takes. */
+export const MAX_TRUST_FOLDER_CHARS = 4096;
 
 /** The account whose token a tool gets unless another is chosen (the account of the first start). */
 const DEFAULT_ACCOUNT = 'local';
@@ -46,6 +54,20 @@ function checkModel(model: string): string {
     );
   }
   return trimmed;
+}
+
+/** The folder to trust, checked: only for a tool with folder trust, an absolute path of at most 4096 characters without control characters. */
+function checkTrustFolder(tool: ConnectTool, folder: string | undefined): string | undefined {
+  if (folder === undefined) return undefined;
+  if (!TOOLS[tool].trustsFolders) throw new GatewayError('invalid_request', `${tool} has no trusted folders to set`, 'trustFolder');
+  if (!path.isAbsolute(folder) || folder.length > MAX_TRUST_FOLDER_CHARS || /[\u0000-\u001f]/.test(folder)) {
+    throw new GatewayError(
+      'invalid_request',
+      `trustFolder must be an absolute path of at most ${MAX_TRUST_FOLDER_CHARS} characters without control characters`,
+      'trustFolder',
+    );
+  }
+  return path.normalize(folder).replace(/(.)[\\/]+$/, '$1');
 }
 
 async function chosenModel(context: ConnectContext, tool: ConnectTool, choice: ConnectChoice): Promise<string> {
@@ -82,7 +104,9 @@ function planOf(
     tool,
     model,
     tokenName: tool,
-    files: definition.files.map((name) => {
+    // A file the change leaves out (the trusted folders when none is asked) is not shown.
+    files: definition.files.flatMap((name) => {
+      if (after[name] === undefined) return [];
       const before = current[name] ?? null;
       const next = after[name] ?? before;
       return {
@@ -102,7 +126,8 @@ export async function planConnect(context: ConnectContext, tool: ConnectTool, ch
   const definition = TOOLS[tool];
   const current = textsOf(readToolBytes(context.home, definition));
   const model = await chosenModel(context, tool, choice);
-  const after = definition.write(current, { baseUrl: context.baseUrl, secret: tokenPlaceholder(tool), model });
+  const trustFolder = checkTrustFolder(tool, choice.trustFolder);
+  const after = definition.write(current, { baseUrl: context.baseUrl, secret: tokenPlaceholder(tool), model, trustFolder });
   return planOf(context, tool, model, current, after, definition.secrets(current));
 }
 
@@ -115,11 +140,12 @@ export async function applyConnect(context: ConnectContext, tool: ConnectTool, c
   const before = readToolBytes(context.home, definition);
   const current = textsOf(before);
   const model = await chosenModel(context, tool, choice);
+  const trustFolder = checkTrustFolder(tool, choice.trustFolder);
   // Every file is read and checked before a token is made: a file that cannot be merged changes nothing.
-  definition.write(current, { baseUrl: context.baseUrl, secret: tokenPlaceholder(tool), model });
+  definition.write(current, { baseUrl: context.baseUrl, secret: tokenPlaceholder(tool), model, trustFolder });
   const account = choice.account?.trim() || DEFAULT_ACCOUNT;
   const { secret } = await toolTokenSecret(context.tokens, context.secrets, tool, account, context.now());
-  const after = definition.write(current, { baseUrl: context.baseUrl, secret, model });
+  const after = definition.write(current, { baseUrl: context.baseUrl, secret, model, trustFolder });
   writeToolFiles(context.home, definition, before, after);
   return { ...planOf(context, tool, model, current, after, [...definition.secrets(current), secret]), backup: true };
 }

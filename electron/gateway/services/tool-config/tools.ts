@@ -12,6 +12,8 @@ export interface ConnectTarget {
   baseUrl: string;
   secret: string;
   model: string;
+  /** An absolute project folder to mark trusted where the tool has folder trust (Gemini CLI); absent: trust is left as it is. */
+  trustFolder?: string | undefined;
 }
 
 /** An upstream the current config points to, with its key (which goes to the secret store only). */
@@ -22,7 +24,9 @@ export interface ToolDefinition {
   folder: string;
   /** Its files that connecting may change, in the folder. */
   files: readonly string[];
-  /** The files' new texts (every file listed); throws GatewayError when a file cannot be read safely (nothing is written then). */
+  /** Whether the tool has folder trust that connecting can set (`trustFolder`). */
+  trustsFolders?: boolean;
+  /** The files' new texts (a file left out stays as it is); throws GatewayError when a file cannot be read safely (nothing is written then). */
   write(current: FileTexts, target: ConnectTarget): FileTexts;
   /** The secrets in the current files, hidden in a diff. */
   secrets(current: FileTexts): string[];
@@ -115,18 +119,29 @@ const codex: ToolDefinition = {
   },
 };
 
+/** How Gemini CLI's `trustedFolders.json` marks a folder (and what is in it) trusted. */
+const GEMINI_TRUST_FOLDER = 'TRUST_FOLDER';
+
 const geminiCli: ToolDefinition = {
   folder: '.gemini',
-  files: ['settings.json', '.env'],
-  write(current, { baseUrl, secret, model }) {
+  files: ['settings.json', '.env', 'trustedFolders.json'],
+  trustsFolders: true,
+  write(current, { baseUrl, secret, model, trustFolder }) {
     const settings = readJsonObject(current['settings.json'] ?? null, '~/.gemini/settings.json');
     // Headless runs (`gemini -p`, CI) ask nothing: the auth type must be chosen in the settings.
     mergeSection(settings, ['security', 'auth'], { selectedType: 'gemini-api-key' }, [], '~/.gemini/settings.json');
     mergeSection(settings, ['model'], { name: model }, [], '~/.gemini/settings.json');
-    return {
+    const written: FileTexts = {
       'settings.json': jsonText(settings),
       '.env': editDotenv(current['.env'] ?? null, { GOOGLE_GEMINI_BASE_URL: baseUrl, GEMINI_API_KEY: secret }),
     };
+    // With folder trust on (its default) an untrusted folder reads no ~/.gemini/.env and a headless run stops at once.
+    if (trustFolder !== undefined) {
+      const trusted = readJsonObject(current['trustedFolders.json'] ?? null, '~/.gemini/trustedFolders.json');
+      mergeSection(trusted, [], { [trustFolder]: GEMINI_TRUST_FOLDER }, [], '~/.gemini/trustedFolders.json');
+      written['trustedFolders.json'] = jsonText(trusted);
+    }
+    return written;
   },
   secrets(current) {
     const key = readDotenv(current['.env'] ?? null)['GEMINI_API_KEY'];

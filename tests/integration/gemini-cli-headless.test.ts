@@ -1,0 +1,194 @@
+// The real Gemini CLI from npm (`gemini -p`, headless) through a gateway on port 0 with nothing but the config Connect wrote: simulated, relayed to a second Gatehouse's Gemini channel, and translated to an OpenAI channel.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { ToolConfigPlan } from '../../shared/tool-config.ts';
+import { memoryChannels } from '../helpers/channels.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { request, startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
+import { geminiCliBinary, GEMINI_CLI_MISSING } from '../helpers/real-clients.ts';
+import { journalEntries } from '../helpers/relay.ts';
+
+const binary = geminiCliBinary();
+if (!binary) console.log(`# skipped: ${GEMINI_CLI_MISSING}`);
+
+/**
+ * The user's own settings before connecting: what keeps the CLI offline beside the gateway (no usage statistics, telemetry,
+ * update check or IDE connection). Connect must keep them.
+ */
+const OFFLINE_SETTINGS = {
+  privacy: { usageStatisticsEnabled: false },
+  telemetry: { enabled: false },
+  general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+  ide: { enabled: false },
+};
+
+/** Runs `gemini -p` in `cwd` with HOME set to `home` and no variable of ours but PATH (the written config must do all the rest). */
+function geminiPrompt(home: string, cwd: string, prompt: string): Promise<{ code: number | null; stdout: string; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(binary!, ['-p', prompt], {
+      cwd,
+      // GEMINI_CLI_NO_RELAUNCH: no second Node process with a larger heap; NO_COLOR: plain text to compare.
+      env: { PATH: process.env['PATH'], HOME: home, GEMINI_CLI_NO_RELAUNCH: 'true', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => ((stdout += chunk.toString()), (output += chunk.toString())));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    // A generous bound only so a hanging CLI ends the test: the answer comes in seconds.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, output });
+    });
+  });
+}
+
+const dirs = tempDirs();
+after(() => dirs.removeAll());
+
+/** A home folder with the user's offline settings, and a project folder to run in. */
+function sandbox(): { home: string; project: string } {
+  const home = dirs.fresh();
+  mkdirSync(path.join(home, '.gemini'));
+  writeFileSync(path.join(home, '.gemini', 'settings.json'), `${JSON.stringify(OFFLINE_SETTINGS, null, 2)}\n`);
+  return { home, project: dirs.fresh() };
+}
+
+/** Connects Gemini CLI through the admin API (as the console's Apply does) with `model`, the project folder trusted. */
+async function connect(gateway: TestGateway, model: string, project: string): Promise<ToolConfigPlan> {
+  const answer = await request<ToolConfigPlan>(`${gateway.url}/admin/api/connect/gemini-cli/apply`, 'POST', {
+    token: gateway.gateway.adminToken,
+    body: { model, trustFolder: project },
+  });
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  return answer.body;
+}
+
+/** The journal's answered generation calls of `model` that carried Gemini CLI's own token (its classifier's included). */
+async function generationsOf(gateway: TestGateway, model: string): Promise<any[]> {
+  try {
+    return await eventually(async () => {
+      const found = (await journalEntries(gateway, { prefix: `/v1beta/models/${model}:` })).filter(
+        (entry) => entry.token === 'gemini-cli' && entry.status === 200 && /:(stream)?[gG]enerateContent$/.test(entry.path),
+      );
+      return found.length > 0 ? found : undefined;
+    }, `an answered generation of ${model} with the token "gemini-cli" in the journal`);
+  } catch (error) {
+    // Say what the CLI did call instead.
+    const calls = (await journalEntries(gateway, { prefix: '/' })).map((entry) => [entry.path, entry.status, entry.error]);
+    throw new Error(`${(error as Error).message}; the journal has ${JSON.stringify(calls)}`);
+  }
+}
+
+/** The text the gateway answered in a journal entry (a JSON body or an SSE stream of Gemini chunks). */
+function answeredText(entry: any): string {
+  const body: string = entry.response?.text ?? '';
+  const chunks = body.includes('data:')
+    ? body
+        .split('\n')
+        .filter((line: string) => line.startsWith('data:'))
+        .map((line: string) => line.slice(5).trim())
+    : [body];
+  let text = '';
+  for (const chunk of chunks) {
+    try {
+      const value = JSON.parse(chunk);
+      for (const part of value?.candidates?.[0]?.content?.parts ?? [])
+        if (typeof part.text === 'string' && !part.thought) text += part.text;
+    } catch {
+      // not a JSON chunk
+    }
+  }
+  return text;
+}
+
+/** Asserts the CLI succeeded and printed the text of one of the answered generations, as the journal has it. */
+function assertPrintedAnswer(run: { code: number | null; stdout: string; output: string }, entries: any[]): void {
+  assert.equal(run.code, 0, `gemini -p succeeded:\n${run.output}`);
+  const printed = run.stdout.replace(/\s+/g, ' ').trim();
+  const texts = entries.map(answeredText).map((text) => text.replace(/\s+/g, ' ').trim());
+  assert.ok(
+    texts.some((text) => text !== '' && printed.includes(text)),
+    `gemini -p printed the answer the gateway gave:\nprinted: ${printed}\nanswered: ${JSON.stringify(texts)}`,
+  );
+}
+
+describe('Gemini CLI (`gemini -p`) with the config Connect wrote', { skip: binary ? false : GEMINI_CLI_MISSING }, () => {
+  let upstream: TestGateway;
+  before(async () => {
+    upstream = await startGateway();
+  });
+  after(() => upstream?.stop());
+
+  test('(a) the simulated answer is printed; the journal has the call, source simulate', async () => {
+    const { home, project } = sandbox();
+    const gateway = await startGateway({ homeDir: home });
+    try {
+      await connect(gateway, 'gemini-2.5-flash', project);
+      const run = await geminiPrompt(home, project, 'Say hello to the gateway');
+      assert.equal(run.code, 0, `gemini -p succeeded:\n${run.output}`);
+      const entries = await generationsOf(gateway, 'gemini-2.5-flash');
+      assertPrintedAnswer(run, entries);
+      assert.ok(
+        entries.every((entry) => entry.source === 'simulate' && entry.relay === undefined),
+        JSON.stringify(entries.map((entry) => entry.source)),
+      );
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  test("(b) relayed to a second Gatehouse through a gemini channel: the upstream's answer is printed, source relay on gemini-up", async () => {
+    const { home, project } = sandbox();
+    const gateway = await startGateway({
+      homeDir: home,
+      channels: memoryChannels([
+        { name: 'gemini-up', kind: 'gemini', baseUrl: upstream.url, key: upstream.token, models: ['gemini-2.5-flash'] },
+      ]),
+    });
+    try {
+      await connect(gateway, 'gemini-2.5-flash', project);
+      const run = await geminiPrompt(home, project, 'Say hello to the relay');
+      assert.equal(run.code, 0, `gemini -p succeeded:\n${run.output}`);
+      const entries = await generationsOf(gateway, 'gemini-2.5-flash');
+      assertPrintedAnswer(run, entries);
+      assert.ok(
+        entries.some((entry) => entry.source === 'relay' && entry.relay?.channel === 'gemini-up'),
+        JSON.stringify(entries.map((entry) => [entry.source, entry.relay?.channel])),
+      );
+      const upstreamCalls = await journalEntries(upstream, { prefix: '/v1beta/models/gemini-2.5-flash:' });
+      assert.ok(upstreamCalls.length > 0, 'the second Gatehouse answered the relayed call');
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  test('(c) a model only an OpenAI channel serves is translated: the answer is printed, source relay on openai-up', async () => {
+    const { home, project } = sandbox();
+    const gateway = await startGateway({
+      homeDir: home,
+      channels: memoryChannels([
+        { name: 'openai-up', kind: 'openai', baseUrl: `${upstream.url}/v1`, key: upstream.token, models: ['gpt-4o-mini'] },
+      ]),
+    });
+    try {
+      await connect(gateway, 'gpt-4o-mini', project);
+      const run = await geminiPrompt(home, project, 'Say hello through translation');
+      assert.equal(run.code, 0, `gemini -p succeeded:\n${run.output}`);
+      const entries = await generationsOf(gateway, 'gpt-4o-mini');
+      assertPrintedAnswer(run, entries);
+      assert.ok(
+        entries.some((entry) => entry.source === 'relay' && entry.relay?.channel === 'openai-up'),
+        JSON.stringify(entries.map((entry) => [entry.source, entry.relay?.channel])),
+      );
+      const upstreamCalls = await journalEntries(upstream, { path: '/v1/chat/completions' });
+      assert.ok(upstreamCalls.length > 0, 'the second Gatehouse got the call as an OpenAI chat completion');
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
