@@ -50,12 +50,22 @@ function geminiPrompt(home: string, cwd: string, prompt: string): Promise<{ code
 const dirs = tempDirs();
 after(() => dirs.removeAll());
 
-/** A home folder with the user's offline settings, and a project folder to run in. */
+/** A 1×1 PNG: a prompt naming it (`@pic.png`) makes Gemini CLI count the request's tokens with the API (`:countTokens`). */
+const PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC', 'base64');
+
+/** A home folder with the user's offline settings, and a project folder to run in (holding pic.png). */
 function sandbox(): { home: string; project: string } {
   const home = dirs.fresh();
   mkdirSync(path.join(home, '.gemini'));
   writeFileSync(path.join(home, '.gemini', 'settings.json'), `${JSON.stringify(OFFLINE_SETTINGS, null, 2)}\n`);
-  return { home, project: dirs.fresh() };
+  const project = dirs.fresh();
+  writeFileSync(path.join(project, 'pic.png'), PIXEL_PNG);
+  return { home, project };
+}
+
+/** The journal's calls of Gemini CLI's token on `:countTokens` of `model`. */
+async function tokenCountsOf(gateway: TestGateway, model: string): Promise<any[]> {
+  return (await journalEntries(gateway, { path: `/v1beta/models/${model}:countTokens` })).filter((entry) => entry.token === 'gemini-cli');
 }
 
 /** Connects Gemini CLI through the admin API (as the console's Apply does) with `model`, the project folder trusted. */
@@ -152,7 +162,7 @@ describe('Gemini CLI (`gemini -p`) with the config Connect wrote', { skip: binar
     });
     try {
       await connect(gateway, 'gemini-2.5-flash', project);
-      const run = await geminiPrompt(home, project, 'Say hello to the relay');
+      const run = await geminiPrompt(home, project, 'Describe @pic.png for the relay');
       assert.equal(run.code, 0, `gemini -p succeeded:\n${run.output}`);
       const entries = await generationsOf(gateway, 'gemini-2.5-flash');
       assertPrintedAnswer(run, entries);
@@ -162,6 +172,11 @@ describe('Gemini CLI (`gemini -p`) with the config Connect wrote', { skip: binar
       );
       const upstreamCalls = await journalEntries(upstream, { prefix: '/v1beta/models/gemini-2.5-flash:' });
       assert.ok(upstreamCalls.length > 0, 'the second Gatehouse answered the relayed call');
+      const counted = await tokenCountsOf(gateway, 'gemini-2.5-flash');
+      assert.ok(
+        counted.some((entry) => entry.status === 200 && entry.relay?.channel === 'gemini-up'),
+        `the picture's tokens were counted by the upstream: ${JSON.stringify(counted.map((entry) => [entry.status, entry.source]))}`,
+      );
     } finally {
       await gateway.stop();
     }
@@ -177,7 +192,7 @@ describe('Gemini CLI (`gemini -p`) with the config Connect wrote', { skip: binar
     });
     try {
       await connect(gateway, 'gpt-4o-mini', project);
-      const run = await geminiPrompt(home, project, 'Say hello through translation');
+      const run = await geminiPrompt(home, project, 'Describe @pic.png through translation');
       assert.equal(run.code, 0, `gemini -p succeeded:\n${run.output}`);
       const entries = await generationsOf(gateway, 'gpt-4o-mini');
       assertPrintedAnswer(run, entries);
@@ -187,6 +202,12 @@ describe('Gemini CLI (`gemini -p`) with the config Connect wrote', { skip: binar
       );
       const upstreamCalls = await journalEntries(upstream, { path: '/v1/chat/completions' });
       assert.ok(upstreamCalls.length > 0, 'the second Gatehouse got the call as an OpenAI chat completion');
+      assert.match(upstreamCalls[0].request.text, /image_url/, 'the picture went along as an OpenAI image part');
+      const counted = await tokenCountsOf(gateway, 'gpt-4o-mini');
+      assert.ok(
+        counted.some((entry) => entry.status === 200),
+        JSON.stringify(counted.map((entry) => [entry.status, entry.source])),
+      );
     } finally {
       await gateway.stop();
     }
