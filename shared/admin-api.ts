@@ -320,7 +320,7 @@ export interface AdminApi {
   /** Every model the gateway lists, with capability, price and where it is served. */
   listModels: AdminRoute<None, None, undefined, ModelEntry[]>;
   /** What connecting a tool (`claude-code`, `codex`, `gemini-cli`) would change in its config files, as a diff; writes nothing. */
-  planToolConfig: AdminRoute<{ tool: string }, { model?: string }, undefined, ToolConfigPlan>;
+  planToolConfig: AdminRoute<{ tool: string }, { model?: string; trustFolder?: string }, undefined, ToolConfigPlan>;
   /** Writes the tool's config (a backup of the files kept first), with the tool's own API token; answers the change made. */
   applyToolConfig: AdminRoute<{ tool: string }, None, ToolConfigApplyInput | undefined, ToolConfigPlan>;
   /** Restores the tool's files exactly as they were before the first apply; 404 when no backup is kept. */

@@ -68,14 +68,20 @@ describe('Connect writes the config, in the console', { skip }, () => {
     assert.ok(await panel.getByRole('button', { name: 'Undo' }).isDisabled(), 'nothing more to undo');
   });
 
-  test('Gemini CLI: both files are shown, the .env as a new file; Apply then Undo leaves no .env behind', async () => {
+  test('Gemini CLI: both files are shown, the .env as a new file, the trusted project folder when given; Apply then Undo leaves no .env behind', async () => {
     await page.getByRole('tab', { name: 'Gemini CLI' }).click();
     const panel = page.getByRole('region', { name: 'Write the config' });
     await panel.getByLabel('~/.gemini/.env').getByText(`GOOGLE_GEMINI_BASE_URL=${server.url}`).waitFor();
     await panel.getByTestId('tool-file').filter({ hasText: '~/.gemini/.env' }).getByText('new file').waitFor();
+    assert.equal(await panel.getByLabel('~/.gemini/trustedFolders.json').count(), 0, 'no folder given, trust is left alone');
+    const project = path.join(home, 'work', 'app');
+    await panel.getByLabel('Trusted project folder').fill(project);
+    await panel.getByRole('button', { name: 'Show the change' }).click();
+    await panel.getByLabel('~/.gemini/trustedFolders.json').getByText(`"${project}": "TRUST_FOLDER"`).waitFor();
     await panel.getByRole('button', { name: 'Apply' }).click();
     await panel.getByRole('status').getByText('Written').waitFor();
     assert.match(readFileSync(path.join(home, '.gemini', '.env'), 'utf8'), /^GOOGLE_GEMINI_BASE_URL=.*\nGEMINI_API_KEY=sk-gh-/);
+    assert.deepEqual(JSON.parse(readFileSync(path.join(home, '.gemini', 'trustedFolders.json'), 'utf8')), { [project]: 'TRUST_FOLDER' });
     await panel.getByRole('button', { name: 'Undo' }).click();
     await panel.getByRole('status').getByText('Restored as before').waitFor();
     assert.equal(existsSync(path.join(home, '.gemini')), false, 'the folder it made is gone again');

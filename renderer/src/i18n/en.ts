@@ -555,6 +555,9 @@ export const en = {
     'Gatehouse can write this tool’s own config files in your home folder (on the machine the gateway runs on), with the tool’s own API token. The change is shown below before anything is written; the files as they were are kept in a backup, which Undo restores exactly.',
   toolConfigModel: 'Model',
   toolConfigModelHint: 'Suggested from the Models page; any model name works.',
+  toolConfigTrustFolder: 'Trusted project folder',
+  toolConfigTrustFolderHint:
+    'Optional, absolute: marked trusted in ~/.gemini/trustedFolders.json. Headless gemini -p (CI) stops in an untrusted folder and reads no ~/.gemini/.env there.',
   toolConfigShow: 'Show the change',
   toolConfigApply: 'Apply',
   toolConfigUndo: 'Undo',
@@ -583,7 +586,7 @@ export const en = {
   setupHelp_codex:
     'Add these lines to ~/.codex/config.toml (Codex reads it at start) and export the key in the shell that runs codex; Codex speaks the Responses API.',
   'setupHelp_gemini-cli':
-    'Run these in the shell that starts gemini (choose “Use Gemini API key” when it asks how to sign in). Headless (gemini -p, CI) nobody is asked: put {"security":{"auth":{"selectedType":"gemini-api-key"}}} in ~/.gemini/settings.json, and when folder trust is on, trust the project folder in ~/.gemini/trustedFolders.json.',
+    'Run these in the shell that starts gemini (choose “Use Gemini API key” when it asks how to sign in). Headless (gemini -p, CI) nobody is asked: put {"security":{"auth":{"selectedType":"gemini-api-key"}}} in ~/.gemini/settings.json, and trust the project folder in ~/.gemini/trustedFolders.json (folder trust is on by default; Write the config below does both).',
   'setupHelp_openai-compatible':
     'For editors with an “OpenAI-compatible” provider (Cursor, Continue, and others): enter these values in its model settings.',
   'setupHelp_openai-python': 'pip install openai',

@@ -531,6 +531,9 @@ export const zh: Record<MessageKey, string> = {
     'Gatehouse 可以直接写入此工具在你主目录中的配置文件（网关所在的机器），并使用该工具专属的 API 令牌。写入前下方会先显示改动；原有文件会保留备份，“撤销”会原样恢复。',
   toolConfigModel: '模型',
   toolConfigModelHint: '建议值来自“模型”页面；任何模型名都可用。',
+  toolConfigTrustFolder: '受信任的项目文件夹',
+  toolConfigTrustFolderHint:
+    '可选，绝对路径：在 ~/.gemini/trustedFolders.json 中标记为受信任。无人值守的 gemini -p（CI）在不受信任的文件夹中会立即停止，也不会读取 ~/.gemini/.env。',
   toolConfigShow: '显示改动',
   toolConfigApply: '应用',
   toolConfigUndo: '撤销',
@@ -556,7 +559,7 @@ export const zh: Record<MessageKey, string> = {
   'setupHelp_claude-code': '在启动 claude 的终端中运行这些命令：它会以 Bearer 令牌调用网关的 Anthropic Messages API。',
   setupHelp_codex: '把这些行加入 ~/.codex/config.toml（Codex 启动时读取），并在运行 codex 的终端中导出密钥；Codex 使用 Responses API。',
   'setupHelp_gemini-cli':
-    '在启动 gemini 的终端中运行这些命令（询问登录方式时选择“Use Gemini API key”）。无人值守时（gemini -p、CI）不会询问：在 ~/.gemini/settings.json 中写入 {"security":{"auth":{"selectedType":"gemini-api-key"}}}；若开启了文件夹信任，还需在 ~/.gemini/trustedFolders.json 中信任项目文件夹。',
+    '在启动 gemini 的终端中运行这些命令（询问登录方式时选择“Use Gemini API key”）。无人值守时（gemini -p、CI）不会询问：在 ~/.gemini/settings.json 中写入 {"security":{"auth":{"selectedType":"gemini-api-key"}}}，并在 ~/.gemini/trustedFolders.json 中信任项目文件夹（文件夹信任默认开启；下方“写入配置”可同时完成两者）。',
   'setupHelp_openai-compatible': '适用于支持“OpenAI 兼容”提供方的编辑器（Cursor、Continue 等）：在其模型设置中填入这些值。',
   'setupHelp_openai-python': 'pip install openai',
   'setupHelp_openai-js': 'npm install openai',

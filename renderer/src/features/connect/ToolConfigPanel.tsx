@@ -34,6 +34,10 @@ export function ToolConfigPanel({ tool }: { tool: ConnectTool }) {
   const account = status((state) => state.account);
   const [plan, setPlan] = useState<ToolConfigPlan | null>(null);
   const [model, setModel] = useState('');
+  // Gemini CLI only: the project folder to mark trusted (headless `gemini -p` refuses an untrusted one).
+  const [trustFolder, setTrustFolder] = useState('');
+  const trusts = tool === 'gemini-cli';
+  const trustChoice = () => (trusts && trustFolder.trim() !== '' ? { trustFolder: trustFolder.trim() } : {});
   const [busy, setBusy] = useState<'plan' | 'apply' | 'undo' | 'import' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -51,7 +55,10 @@ export function ToolConfigPanel({ tool }: { tool: ConnectTool }) {
   };
   const load = (chosen: string) =>
     run('plan', async () => {
-      const next = await call('planToolConfig', { params: { tool }, query: chosen.trim() === '' ? {} : { model: chosen.trim() } });
+      const next = await call('planToolConfig', {
+        params: { tool },
+        query: { ...(chosen.trim() === '' ? {} : { model: chosen.trim() }), ...trustChoice() },
+      });
       setPlan(next);
       setModel(next.model);
     });
@@ -61,12 +68,13 @@ export function ToolConfigPanel({ tool }: { tool: ConnectTool }) {
     setPlan(null);
     setDone(null);
     setModel('');
+    setTrustFolder('');
     void load('');
   }, [tool]);
 
   const apply = () =>
     run('apply', async () => {
-      const applied = await call('applyToolConfig', { params: { tool }, body: { model: model.trim(), account } });
+      const applied = await call('applyToolConfig', { params: { tool }, body: { model: model.trim(), account, ...trustChoice() } });
       setPlan(applied);
       setDone(t('toolConfigApplied', { token: applied.tokenName }));
     });
@@ -74,7 +82,7 @@ export function ToolConfigPanel({ tool }: { tool: ConnectTool }) {
     run('undo', async () => {
       const { restored } = await call('undoToolConfig', { params: { tool } });
       setDone(t('toolConfigRestored', { files: restored.join(', ') }));
-      const next = await call('planToolConfig', { params: { tool }, query: { model: model.trim() } });
+      const next = await call('planToolConfig', { params: { tool }, query: { model: model.trim(), ...trustChoice() } });
       setPlan(next);
     });
 
@@ -92,6 +100,16 @@ export function ToolConfigPanel({ tool }: { tool: ConnectTool }) {
         <Field label={t('toolConfigModel')} hint={t('toolConfigModelHint')}>
           <input value={model} onChange={(event) => setModel(event.target.value)} aria-label={t('toolConfigModel')} />
         </Field>
+        {trusts && (
+          <Field label={t('toolConfigTrustFolder')} hint={t('toolConfigTrustFolderHint')}>
+            <input
+              value={trustFolder}
+              onChange={(event) => setTrustFolder(event.target.value)}
+              aria-label={t('toolConfigTrustFolder')}
+              placeholder="/home/me/project"
+            />
+          </Field>
+        )}
         <Button busy={busy === 'plan'} onClick={() => void load(model)}>
           {t('toolConfigShow')}
         </Button>
