@@ -212,4 +212,50 @@ describe('Gemini CLI (`gemini -p`) with the config Connect wrote', { skip: binar
       await gateway.stop();
     }
   });
+
+  test("(d) a tool call round trip, translated: the OpenAI channel's read_file call runs in the CLI and its result comes back as a tool message", async () => {
+    const { home, project } = sandbox();
+    writeFileSync(path.join(project, 'notes.txt'), 'the launch code is ORCHID-42\n');
+    // The second Gatehouse, scripted as an OpenAI model would act: first read the file, then answer from its content.
+    const fixtures = await request(`${upstream.url}/admin/api/fixtures`, 'POST', {
+      token: upstream.gateway.adminToken,
+      body: {
+        fixtures: [
+          {
+            name: 'read-notes',
+            match: { endpoint: 'chat-completions', turn: 0, user: 'my notes', tools: 'read_file' },
+            response: { tool_calls: [{ name: 'read_file', arguments: { file_path: 'notes.txt' } }] },
+          },
+          {
+            name: 'answer-notes',
+            match: { endpoint: 'chat-completions', turn: 1, tool_result: { regex: 'ORCHID-42' } },
+            response: { text: 'Your notes give the launch code ORCHID-42.' },
+          },
+        ],
+      },
+    });
+    assert.equal(fixtures.status, 200, JSON.stringify(fixtures.body));
+    const gateway = await startGateway({
+      homeDir: home,
+      channels: memoryChannels([
+        { name: 'openai-up', kind: 'openai', baseUrl: `${upstream.url}/v1`, key: upstream.token, models: ['gpt-4o-mini'] },
+      ]),
+    });
+    try {
+      await connect(gateway, 'gpt-4o-mini', project);
+      const run = await geminiPrompt(home, project, 'What do my notes say?');
+      assert.equal(run.code, 0, `gemini -p succeeded:\n${run.output}`);
+      assert.match(run.stdout, /Your notes give the launch code ORCHID-42\./);
+      const entries = await generationsOf(gateway, 'gpt-4o-mini');
+      assert.ok(entries.length >= 2, 'the call with the tool result went through the gateway too');
+      const upstreamCalls = await journalEntries(upstream, { path: '/v1/chat/completions' });
+      const toolTurn = upstreamCalls
+        .map((entry) => JSON.parse(entry.request.text))
+        .find((body) => body.messages.some((m: any) => m.role === 'tool'));
+      assert.ok(toolTurn, 'the read_file result reached the OpenAI channel as a tool message');
+      assert.match(JSON.stringify(toolTurn.messages.find((m: any) => m.role === 'tool').content), /ORCHID-42/);
+    } finally {
+      await gateway.stop();
+    }
+  });
 });
