@@ -170,6 +170,7 @@ describe('gatehouse connect gemini-cli', () => {
     assert.deepEqual(settings.ui, { theme: 'GitHub' });
     assert.deepEqual(settings.security, { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: true } });
     assert.deepEqual(settings.model, { name: 'sim-chat' });
+    assert.deepEqual(settings.advanced, { ignoreLocalEnv: true }, "a project's own .env would hide ~/.gemini/.env");
     assert.match(box.read('.gemini/.env')!, new RegExp(`^GOOGLE_GEMINI_BASE_URL=${GATEWAY}\\nGEMINI_API_KEY=sk-gh-[A-Za-z0-9]+\\n$`));
     assert.equal(box.connect('gemini-cli', '--undo').code, 0);
     assert.equal(box.read('.gemini/settings.json'), GEMINI_SETTINGS_BEFORE);

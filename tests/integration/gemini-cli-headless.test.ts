@@ -134,8 +134,10 @@ describe('Gemini CLI (`gemini -p`) with the config Connect wrote', { skip: binar
   });
   after(() => upstream?.stop());
 
-  test('(a) the simulated answer is printed; the journal has the call, source simulate', async () => {
+  test('(a) the simulated answer is printed, in a project with its own .env too; the journal has the call, source simulate', async () => {
     const { home, project } = sandbox();
+    // A project's own .env (Gemini CLI reads only the first .env it finds from the project folder up) must not hide the gateway's.
+    writeFileSync(path.join(project, '.env'), 'DATABASE_URL=postgres://localhost/app\n');
     const gateway = await startGateway({ homeDir: home });
     try {
       await connect(gateway, 'gemini-2.5-flash', project);

@@ -131,6 +131,9 @@ const geminiCli: ToolDefinition = {
     // Headless runs (`gemini -p`, CI) ask nothing: the auth type must be chosen in the settings.
     mergeSection(settings, ['security', 'auth'], { selectedType: 'gemini-api-key' }, [], '~/.gemini/settings.json');
     mergeSection(settings, ['model'], { name: model }, [], '~/.gemini/settings.json');
+    // Gemini CLI reads one .env only, the first found from the project folder up: a project's own `.env` would hide
+    // ~/.gemini/.env (and with it the gateway and its token). With this it passes over such generic files.
+    mergeSection(settings, ['advanced'], { ignoreLocalEnv: true }, [], '~/.gemini/settings.json');
     const written: FileTexts = {
       'settings.json': jsonText(settings),
       '.env': editDotenv(current['.env'] ?? null, { GOOGLE_GEMINI_BASE_URL: baseUrl, GEMINI_API_KEY: secret }),
