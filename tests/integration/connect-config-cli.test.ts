@@ -206,6 +206,13 @@ describe('gatehouse connect gemini-cli', () => {
     assert.equal(box.connect('gemini-cli', '--undo').code, 0);
     assert.equal(box.read('.gemini/trustedFolders.json'), trustedBefore);
 
+    // Connected without a folder, the trusted folders are no part of the backup: those Gemini CLI saves later survive undo.
+    assert.equal(box.connect('gemini-cli').code, 0);
+    box.seed('.gemini/trustedFolders.json', '{"/home/me/later": "TRUST_FOLDER"}');
+    const undone = box.connect('gemini-cli', '--undo');
+    assert.match(undone.stdout, /^restored ~\/\.gemini\/settings\.json, ~\/\.gemini\/\.env as they were/m);
+    assert.equal(box.read('.gemini/trustedFolders.json'), '{"/home/me/later": "TRUST_FOLDER"}');
+
     const refused = box.connect('claude-code', '--trust', project);
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /claude-code has no trusted folders to set/);

@@ -153,8 +153,7 @@ export async function applyConnect(context: ConnectContext, tool: ConnectTool, c
 /** Restores the files exactly as the backup of the first apply has them (a file that did not exist is removed again). */
 export function undoConnect(context: Pick<ConnectContext, 'home'>, tool: ConnectTool): { restored: string[] } {
   const definition = TOOLS[tool];
-  restoreToolFiles(context.home, definition);
-  return { restored: definition.files.map((name) => shownPath(definition, name)) };
+  return { restored: restoreToolFiles(context.home, definition).map((name) => shownPath(definition, name)) };
 }
 
 /**

@@ -48,16 +48,20 @@ const backupPath = (home: string, tool: ToolDefinition) => path.join(home, tool.
 export const hasBackup = (home: string, tool: ToolDefinition): boolean => existsSync(backupPath(home, tool));
 
 /**
- * Writes the new texts of the changed files. Before the first apply (no backup yet) the files as they are (and whether the
- * folder existed) are kept in the backup first, written before any file changes; a later apply keeps that first backup.
+ * Writes the new texts of the changed files. Before a file is first changed its bytes as they are (and, on the first apply,
+ * whether the folder existed) are kept in the backup, written before any file changes; a later apply keeps what the backup
+ * holds and adds only a file it did not touch before (Gemini CLI's trusted folders, written only when a folder is given).
  */
 export function writeToolFiles(home: string, tool: ToolDefinition, before: Record<string, Buffer | null>, after: FileTexts): void {
   const folder = path.join(home, tool.folder);
-  if (!hasBackup(home, tool)) {
-    const backup: Backup = {
-      folder_existed: existsSync(folder),
-      files: Object.fromEntries(Object.entries(before).map(([name, data]) => [name, data === null ? null : data.toString('base64')])),
-    };
+  const kept = readBackup(home, tool);
+  const backup: Backup = kept ?? { folder_existed: existsSync(folder), files: {} };
+  const added = Object.keys(after).filter((name) => !(name in backup.files));
+  for (const name of added) {
+    const data = before[name] ?? null;
+    backup.files[name] = data === null ? null : data.toString('base64');
+  }
+  if (!kept || added.length > 0) {
     mkdirSync(folder, { recursive: true });
     writeFileAtomic(backupPath(home, tool), `${JSON.stringify(backup, null, 2)}\n`);
   }
@@ -68,21 +72,28 @@ export function writeToolFiles(home: string, tool: ToolDefinition, before: Recor
   }
 }
 
+function readBackup(home: string, tool: ToolDefinition): Backup | null {
+  const file = backupPath(home, tool);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Backup) : null;
+}
+
 /** The files' texts as the backup of the first apply has them; null when no backup is kept. */
 export function backupTexts(home: string, tool: ToolDefinition): FileTexts | null {
-  const file = backupPath(home, tool);
-  if (!existsSync(file)) return null;
-  const backup = JSON.parse(readFileSync(file, 'utf8')) as Backup;
+  const backup = readBackup(home, tool);
+  if (!backup) return null;
   return Object.fromEntries(
     Object.entries(backup.files).map(([name, data]) => [name, data === null ? null : Buffer.from(data, 'base64').toString('utf8')]),
   );
 }
 
-/** Puts back every file as the backup has it (a file that did not exist is removed, and the folder too when it was made and is empty), then drops the backup. */
-export function restoreToolFiles(home: string, tool: ToolDefinition): void {
+/**
+ * Puts back every file the backup holds as it has it (a file that did not exist is removed, and the folder too when it was
+ * made and is empty), then drops the backup; answers the names of the files put back. A file connecting never changed is left alone.
+ */
+export function restoreToolFiles(home: string, tool: ToolDefinition): string[] {
   const file = backupPath(home, tool);
-  if (!existsSync(file)) throw new GatewayError('not_found', `Nothing to undo: ~/${tool.folder} has no backup of an earlier connect`);
-  const backup = JSON.parse(readFileSync(file, 'utf8')) as Backup;
+  const backup = readBackup(home, tool);
+  if (!backup) throw new GatewayError('not_found', `Nothing to undo: ~/${tool.folder} has no backup of an earlier connect`);
   const folder = path.join(home, tool.folder);
   for (const [name, data] of Object.entries(backup.files)) {
     const target = path.join(folder, name);
@@ -91,4 +102,5 @@ export function restoreToolFiles(home: string, tool: ToolDefinition): void {
   }
   rmSync(file);
   if (!backup.folder_existed && readdirSync(folder).length === 0) rmdirSync(folder);
+  return Object.keys(backup.files);
 }
