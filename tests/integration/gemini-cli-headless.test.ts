@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { ToolConfigPlan } from '../../shared/tool-config.ts';
 import { memoryChannels } from '../helpers/channels.ts';
+import { runCliAsync } from '../helpers/cli.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { request, startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
 import { geminiCliBinary, GEMINI_CLI_MISSING } from '../helpers/real-clients.ts';
@@ -140,7 +141,25 @@ describe('Gemini CLI (`gemini -p`) with the config Connect wrote', { skip: binar
     writeFileSync(path.join(project, '.env'), 'DATABASE_URL=postgres://localhost/app\n');
     const gateway = await startGateway({ homeDir: home });
     try {
-      await connect(gateway, 'gemini-2.5-flash', project);
+      // This one is connected as a user would from the shell: the real `gatehouse connect gemini-cli --trust`, on the gateway's data dir.
+      const connected = await runCliAsync(
+        [
+          'connect',
+          'gemini-cli',
+          '--model',
+          'gemini-2.5-flash',
+          '--trust',
+          project,
+          '--url',
+          gateway.url,
+          '--data-dir',
+          gateway.dataDir,
+          '--secrets',
+          'file',
+        ],
+        { GATEHOUSE_HOME_DIR: home },
+      );
+      assert.equal(connected.code, 0, connected.stderr);
       const run = await geminiPrompt(home, project, 'Say hello to the gateway');
       assert.equal(run.code, 0, `gemini -p succeeded:\n${run.output}`);
       const entries = await generationsOf(gateway, 'gemini-2.5-flash');
