@@ -64,9 +64,12 @@ function sandbox(): { home: string; project: string } {
   return { home, project };
 }
 
-/** The journal's calls of Gemini CLI's token on `:countTokens` of `model`. */
-async function tokenCountsOf(gateway: TestGateway, model: string): Promise<any[]> {
-  return (await journalEntries(gateway, { path: `/v1beta/models/${model}:countTokens` })).filter((entry) => entry.token === 'gemini-cli');
+/** The journal entries of `gateway` on `where` that `keep` accepts, once there is one (a call is recorded a moment after its answer). */
+function recorded(gateway: TestGateway, where: { path: string } | { prefix: string }, keep: (entry: any) => boolean, what: string) {
+  return eventually(async () => {
+    const found = (await journalEntries(gateway, where)).filter(keep);
+    return found.length > 0 ? found : undefined;
+  }, what);
 }
 
 /** Connects Gemini CLI through the admin API (as the console's Apply does) with `model`, the project folder trusted. */
@@ -191,12 +194,17 @@ describe('Gemini CLI (`gemini -p`) with the config Connect wrote', { skip: binar
         entries.some((entry) => entry.source === 'relay' && entry.relay?.channel === 'gemini-up'),
         JSON.stringify(entries.map((entry) => [entry.source, entry.relay?.channel])),
       );
-      const upstreamCalls = await journalEntries(upstream, { prefix: '/v1beta/models/gemini-2.5-flash:' });
-      assert.ok(upstreamCalls.length > 0, 'the second Gatehouse answered the relayed call');
-      const counted = await tokenCountsOf(gateway, 'gemini-2.5-flash');
-      assert.ok(
-        counted.some((entry) => entry.status === 200 && entry.relay?.channel === 'gemini-up'),
-        `the picture's tokens were counted by the upstream: ${JSON.stringify(counted.map((entry) => [entry.status, entry.source]))}`,
+      await recorded(
+        upstream,
+        { prefix: '/v1beta/models/gemini-2.5-flash:' },
+        () => true,
+        'the second Gatehouse answered the relayed call',
+      );
+      await recorded(
+        gateway,
+        { path: '/v1beta/models/gemini-2.5-flash:countTokens' },
+        (entry) => entry.token === 'gemini-cli' && entry.status === 200 && entry.relay?.channel === 'gemini-up',
+        "the picture's tokens counted by the upstream through the gemini channel",
       );
     } finally {
       await gateway.stop();
@@ -221,13 +229,17 @@ describe('Gemini CLI (`gemini -p`) with the config Connect wrote', { skip: binar
         entries.some((entry) => entry.source === 'relay' && entry.relay?.channel === 'openai-up'),
         JSON.stringify(entries.map((entry) => [entry.source, entry.relay?.channel])),
       );
-      const upstreamCalls = await journalEntries(upstream, { path: '/v1/chat/completions' });
-      assert.ok(upstreamCalls.length > 0, 'the second Gatehouse got the call as an OpenAI chat completion');
-      assert.match(upstreamCalls[0].request.text, /image_url/, 'the picture went along as an OpenAI image part');
-      const counted = await tokenCountsOf(gateway, 'gpt-4o-mini');
-      assert.ok(
-        counted.some((entry) => entry.status === 200),
-        JSON.stringify(counted.map((entry) => [entry.status, entry.source])),
+      await recorded(
+        upstream,
+        { path: '/v1/chat/completions' },
+        (entry) => /image_url/.test(entry.request.text ?? ''),
+        'the call at the second Gatehouse as an OpenAI chat completion, the picture as an image part',
+      );
+      await recorded(
+        gateway,
+        { path: '/v1beta/models/gpt-4o-mini:countTokens' },
+        (entry) => entry.token === 'gemini-cli' && entry.status === 200,
+        "the picture's tokens counted",
       );
     } finally {
       await gateway.stop();
@@ -267,14 +279,17 @@ describe('Gemini CLI (`gemini -p`) with the config Connect wrote', { skip: binar
       const run = await geminiPrompt(home, project, 'What do my notes say?');
       assert.equal(run.code, 0, `gemini -p succeeded:\n${run.output}`);
       assert.match(run.stdout, /Your notes give the launch code ORCHID-42\./);
-      const entries = await generationsOf(gateway, 'gpt-4o-mini');
-      assert.ok(entries.length >= 2, 'the call with the tool result went through the gateway too');
-      const upstreamCalls = await journalEntries(upstream, { path: '/v1/chat/completions' });
-      const toolTurn = upstreamCalls
-        .map((entry) => JSON.parse(entry.request.text))
-        .find((body) => body.messages.some((m: any) => m.role === 'tool'));
-      assert.ok(toolTurn, 'the read_file result reached the OpenAI channel as a tool message');
-      assert.match(JSON.stringify(toolTurn.messages.find((m: any) => m.role === 'tool').content), /ORCHID-42/);
+      // Both turns went through the gateway (the second, with the tool result, is recorded a moment after the first).
+      await eventually(
+        async () => ((await generationsOf(gateway, 'gpt-4o-mini')).length >= 2 ? true : undefined),
+        'both turns in the journal',
+      );
+      // The answer's fixture matches only an OpenAI call whose last message is a tool result holding the file's text.
+      const listed = await request(`${upstream.url}/admin/api/fixtures`, 'GET', { token: upstream.gateway.adminToken });
+      const matched = Object.fromEntries(
+        (listed.body.fixtures as { label: string; matched: number }[]).map((item) => [item.label, item.matched]),
+      );
+      assert.deepEqual([matched['read-notes'], matched['answer-notes']], [1, 1], JSON.stringify(listed.body.fixtures));
     } finally {
       await gateway.stop();
     }
