@@ -85,12 +85,12 @@ async function connect(gateway: TestGateway, model: string, project: string): Pr
 /** The journal's answered generation calls of `model` that carried Gemini CLI's own token (its classifier's included). */
 async function generationsOf(gateway: TestGateway, model: string): Promise<any[]> {
   try {
-    return await eventually(async () => {
-      const found = (await journalEntries(gateway, { prefix: `/v1beta/models/${model}:` })).filter(
-        (entry) => entry.token === 'gemini-cli' && entry.status === 200 && /:(stream)?[gG]enerateContent$/.test(entry.path),
-      );
-      return found.length > 0 ? found : undefined;
-    }, `an answered generation of ${model} with the token "gemini-cli" in the journal`);
+    return await recorded(
+      gateway,
+      { prefix: `/v1beta/models/${model}:` },
+      (entry) => entry.token === 'gemini-cli' && entry.status === 200 && /:(stream)?[gG]enerateContent$/.test(entry.path),
+      `an answered generation of ${model} with the token "gemini-cli" in the journal`,
+    );
   } catch (error) {
     // Say what the CLI did call instead.
     const calls = (await journalEntries(gateway, { prefix: '/' })).map((entry) => [entry.path, entry.status, entry.error]);
