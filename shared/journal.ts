@@ -6,8 +6,8 @@ export type JournalProtocol = 'openai' | 'anthropic' | 'gemini' | 'portrait' | '
 
 export const JOURNAL_PROTOCOLS = ['openai', 'anthropic', 'gemini', 'portrait', 'tasks3d'] as const satisfies readonly JournalProtocol[];
 
-/** Who answered a recorded call: the simulator, a relay channel, or a fixture. */
-export type JournalSource = 'simulate' | 'relay' | 'fixture';
+/** Who answered a recorded call: the simulator, a relay channel, a fixture, or a recorded cassette (`replay`). */
+export type JournalSource = 'simulate' | 'relay' | 'fixture' | 'replay';
 
 /** Outcome filter: `ok` is status < 400, `error` is 400 and above. */
 export type JournalOutcome = 'ok' | 'error';
@@ -47,6 +47,8 @@ export interface JournalSummary {
   source?: JournalSource | null;
   /** The fixture that answered the call (its name, else `file#index`); null or absent when none did. */
   fixture?: string | null;
+  /** The cassette a replay answered the call from (its file, relative to the replay folder); null or absent when none did. */
+  cassette?: string | null;
 }
 
 /** The usage a call was billed. */

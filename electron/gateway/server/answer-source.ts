@@ -1,4 +1,4 @@
-// Every API answer says where it came from: `x-gatehouse-source: simulate | relay;channel=NAME | fixture`, from the same decision as the journal's source.
+// Every API answer says where it came from: `x-gatehouse-source: simulate | relay;channel=NAME | fixture | replay;cassette=FILE`, from the same decision as the journal's source.
 import type { FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { JournalSource } from '../../../shared/journal.ts';
@@ -6,13 +6,19 @@ import type { JournalSource } from '../../../shared/journal.ts';
 /** The header naming who answered a call. */
 export const SOURCE_HEADER = 'x-gatehouse-source';
 
-/** Who answered `request`: a fixture, else a relay channel (tried), else the simulator; null for a call refused before any (no principal). */
+/**
+ * Who answered `request`: a fixture, else a cassette (`noteReplay`), else a relay channel (tried), else the simulator; null
+ * for a call refused before any (no principal).
+ */
 export function answerSourceOf(request: FastifyRequest, fixtureAnswered: boolean): JournalSource | null {
-  return fixtureAnswered ? 'fixture' : request.journalRelay ? 'relay' : request.principal ? 'simulate' : null;
+  if (fixtureAnswered) return 'fixture';
+  if (request.journalReplay) return 'replay';
+  return request.journalRelay ? 'relay' : request.principal ? 'simulate' : null;
 }
 
-/** The header's value: the source, and for relay the channel that answered (else the last one tried). */
+/** The header's value: the source, for a replay its cassette's file (percent-encoded), for relay the channel that answered (else the last one tried). */
 function headerValue(request: FastifyRequest, source: JournalSource): string {
+  if (source === 'replay') return `replay;cassette=${encodeURIComponent(request.journalReplay!.file)}`;
   if (source !== 'relay') return source;
   const relay = request.journalRelay!;
   const channel = relay.channel ?? relay.attempts.at(-1)?.channel;

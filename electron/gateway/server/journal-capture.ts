@@ -294,9 +294,10 @@ function recordOf(
     // A relayed stream's output is not read by the gateway: its first byte is the nearest it knows.
     firstOutputMs: timing ? (notes.firstOutputMs ?? timing.firstByteMs) : null,
     ...idsOf(request),
-    // Who answered: a fixture, else a relay channel (its tries noted), else the simulator; none for a call refused before.
+    // Who answered: a fixture, else a cassette, else a relay channel (its tries noted), else the simulator; none for a call refused before.
     source: answerSourceOf(request, notes.fixtureLabel !== null),
     fixture: notes.fixtureLabel,
+    cassette: request.journalReplay?.file ?? null,
     detail: {
       ...requestDetail(request, call),
       request: requestBodyOf(request),

@@ -38,10 +38,12 @@ interface Row {
   request_id: string | null;
   source: JournalSummary['source'];
   fixture: string | null;
+  /** Null in entries recorded before migration 28 and in those no cassette answered. */
+  cassette: string | null;
 }
 
 const SUMMARY_COLUMNS =
-  "id, at, method, path, protocol, model, account, status, duration_ms, stream, error, COALESCE(token, json_extract(detail_json, '$.token')) AS token, input_tokens, output_tokens, amount_micros, first_output_ms, test_id, request_id, source, COALESCE(fixture, json_extract(detail_json, '$.fixture')) AS fixture";
+  "id, at, method, path, protocol, model, account, status, duration_ms, stream, error, COALESCE(token, json_extract(detail_json, '$.token')) AS token, input_tokens, output_tokens, amount_micros, first_output_ms, test_id, request_id, source, COALESCE(fixture, json_extract(detail_json, '$.fixture')) AS fixture, cassette";
 
 /** A body's text: its own column, or, in an entry recorded before migration 21, inside the detail. */
 const TEXT_OF = {
@@ -73,6 +75,7 @@ const summaryOf = (row: SummaryRow): JournalSummary => ({
   request_id: row.request_id,
   source: row.source,
   fixture: row.fixture,
+  cassette: row.cassette,
 });
 
 export class JournalRepo {
@@ -86,8 +89,8 @@ export class JournalRepo {
     const insert = this.db.prepare(
       `INSERT INTO journal (at, method, path, protocol, model, account, status, duration_ms, stream, error, detail_json, relay_json,
          token, input_tokens, output_tokens, amount_micros, first_output_ms, request_text, response_text, test_id, request_id, source,
-         fixture)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         fixture, cassette)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     return this.db.transaction(() => {
       let lastId = 0;
@@ -118,6 +121,7 @@ export class JournalRepo {
           summary.request_id ?? null,
           summary.source ?? null,
           summary.fixture ?? null,
+          summary.cassette ?? null,
         );
         lastId = Number(lastInsertRowid);
         return { id: lastId, ...summary };
