@@ -9,6 +9,7 @@ import type { UsageStats } from './usage-stats.ts';
 import type { AdminTask3d, Tasks3dQuery } from './tasks3d.ts';
 import type { FixtureListing } from './fixtures.ts';
 import type { ToolConfigApplyInput, ToolConfigPlan } from './tool-config.ts';
+import type { CassetteFolder, CassetteQuery } from './cassette-admin.ts';
 
 /** Path prefix of every admin API route. */
 export const ADMIN_API_PREFIX = '/admin/api';
@@ -339,6 +340,8 @@ export interface AdminApi {
   removeFixture: AdminRoute<{ fixtureId: string }, None, undefined, { removed: 1 }>;
   /** Starts the times and sequence counters over (all, or those of `test_id`). */
   resetFixtureCounters: AdminRoute<None, None, { test_id?: string } | undefined, { reset: true }>;
+  /** The record/replay folder's cassettes, newest recording first, each with whether the current (or last) replay run used it. */
+  listCassettes: AdminRoute<None, CassetteQuery, undefined, CassetteFolder>;
   /** The testing API: clears the journal, runtime fixtures, sequence and fault counters (all, or one test id's), and with `data` the stored data. */
   reset: AdminRoute<None, None, ResetBody | undefined, { reset: ResetResult }>;
   /** The gateway's clock: its offset from real time and what it reads now. */
@@ -405,6 +408,7 @@ export const ADMIN_ROUTES: { readonly [K in AdminRouteName]: { method: AdminMeth
   updateFixture: { method: 'PUT', path: `${ADMIN_API_PREFIX}/fixtures/:fixtureId` },
   removeFixture: { method: 'DELETE', path: `${ADMIN_API_PREFIX}/fixtures/:fixtureId` },
   resetFixtureCounters: { method: 'POST', path: `${ADMIN_API_PREFIX}/fixtures/reset-counters` },
+  listCassettes: { method: 'GET', path: `${ADMIN_API_PREFIX}/cassettes` },
   reset: { method: 'POST', path: `${ADMIN_API_PREFIX}/reset` },
   getClock: { method: 'GET', path: `${ADMIN_API_PREFIX}/clock` },
   advanceClock: { method: 'POST', path: `${ADMIN_API_PREFIX}/clock/advance` },

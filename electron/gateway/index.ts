@@ -48,6 +48,9 @@ export { SecretsFileError } from './secrets/file-store.ts';
 export { FixturesError } from './providers/fixtures/problems.ts';
 /** `gatehouse fixtures validate`: the same load as `serve --fixtures`, without serving. */
 export { loadFixtureFiles } from './providers/fixtures/loader.ts';
+/** `gatehouse cassette`: a record/replay folder read as the console lists it, and the data dir's database file. */
+export { CassetteCatalog, cassetteBlobs, readCassetteFile, replayRunOf } from './services/cassette-catalog.ts';
+export { DATABASE_FILE } from './storage/database.ts';
 
 /** What start() reports to the host. */
 export interface StartResult {

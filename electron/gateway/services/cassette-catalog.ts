@@ -1,0 +1,191 @@
+// The cassettes of a record/replay folder as listed (the console's Cassettes page, `gatehouse cassette list`): each file read once while it is unchanged, summarised, damaged ones named.
+import type { Dirent, Stats } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  CASSETTE_SUFFIX,
+  CassetteError,
+  parseCassette,
+  type Cassette,
+  type CassetteBlob,
+  type CassetteBody,
+} from '../../../shared/cassette.ts';
+import {
+  MAX_LISTED_CASSETTES,
+  type CassetteFolder,
+  type CassetteListing,
+  type CassetteQuery,
+} from '../../../shared/cassette-admin.ts';
+import { normalizePaging } from './paging.ts';
+import { readReplayRun, type ReplayRunRecord } from './replay-run.ts';
+
+/** Files read at once while listing. */
+const READ_CONCURRENCY = 8;
+
+/** What a listing is without the run's flags: the file as read, kept while its size and time stay the same. */
+type FileSummary = Omit<CassetteListing, 'replayed' | 'recorded_in_run'>;
+
+/** The cassette files of `dir` (a bare `*.json` name), in name order, at most `MAX_LISTED_CASSETTES`, and how many there are. */
+export async function cassetteFilesOf(dir: string): Promise<{ names: string[]; files: number }> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { names: [], files: 0 };
+    throw error;
+  }
+  const names = entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith(CASSETTE_SUFFIX))
+    .map((entry) => entry.name)
+    .sort();
+  return { names: names.slice(0, MAX_LISTED_CASSETTES), files: names.length };
+}
+
+/** The summary of a parsed cassette, or of a file refused with its problem. */
+export function summaryOf(file: string, bytes: number, read: { cassette: Cassette } | { problem: string }): FileSummary {
+  if ('problem' in read)
+    return {
+      file,
+      recorded_at: null,
+      kind: null,
+      channel: null,
+      mode: null,
+      protocol: null,
+      method: null,
+      path: null,
+      model: null,
+      status: null,
+      stream: false,
+      bytes,
+      problem: read.problem,
+    };
+  const { cassette } = read;
+  const recordedAt = Date.parse(cassette.recording.recordedAt);
+  return {
+    file,
+    recorded_at: Number.isNaN(recordedAt) ? null : recordedAt,
+    kind: cassette.kind,
+    channel: cassette.recording.channel ?? null,
+    mode: cassette.recording.mode,
+    protocol: cassette.recording.protocol,
+    method: cassette.request.method,
+    path: cassette.request.path,
+    model: cassette.request.model,
+    status: cassette.kind === 'http' ? cassette.response.status : null,
+    stream: cassette.request.stream,
+    bytes,
+    problem: null,
+  };
+}
+
+/** Reads and checks one cassette file: the cassette, or the problem that refuses it (naming the field). */
+export async function readCassetteFile(dir: string, name: string): Promise<{ cassette: Cassette } | { problem: string }> {
+  try {
+    return { cassette: parseCassette(await readFile(path.join(dir, name), 'utf8'), name) };
+  } catch (error) {
+    if (error instanceof CassetteError) return { problem: error.message };
+    return { problem: `${name}: cannot be read (${(error as Error).message})` };
+  }
+}
+
+/**
+ * A folder's cassettes, summarised: a file is read again only when its size or modification time changed, so listing a
+ * folder of thousands again costs a directory read and a `stat` per file.
+ */
+export class CassetteCatalog {
+  readonly dir: string;
+  private readonly kept = new Map<string, { size: number; mtimeMs: number; summary: FileSummary }>();
+  constructor(dir: string) {
+    this.dir = dir;
+  }
+
+  /** Every cassette of the folder (up to the bound), newest recording first, with the run's flags. */
+  async all(run: ReplayRunRecord | undefined): Promise<{ listings: CassetteListing[]; files: number }> {
+    const { names, files } = await cassetteFilesOf(this.dir);
+    const summaries: (FileSummary | undefined)[] = new Array(names.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < names.length) {
+        const index = next++;
+        summaries[index] = await this.summary(names[index]!);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, names.length) }, worker));
+    for (const name of this.kept.keys()) if (!names.includes(name)) this.kept.delete(name);
+    const listings = summaries
+      .filter((summary): summary is FileSummary => summary !== undefined)
+      .map((summary) => withRun(summary, run))
+      .sort((a, b) => (b.recorded_at ?? 0) - (a.recorded_at ?? 0) || a.file.localeCompare(b.file));
+    return { listings, files };
+  }
+
+  /** One page of the folder as the admin API answers it. */
+  async page(query: Record<string, unknown>, info: Pick<CassetteFolder, 'mode'>, run: ReplayRunRecord | undefined): Promise<CassetteFolder> {
+    const { listings, files } = await this.all(run);
+    const filter = parseQuery(query);
+    const paging = normalizePaging(query['p'], query['page_size']);
+    const wanted = listings.filter((listing) => matches(listing, filter));
+    return {
+      dir: this.dir,
+      mode: info.mode,
+      run: run ? { started_at: run.startedAt, replayed: run.files.size } : null,
+      files,
+      truncated: files > MAX_LISTED_CASSETTES,
+      page: paging.page,
+      page_size: paging.pageSize,
+      total: wanted.length,
+      items: wanted.slice(paging.offset, paging.offset + paging.pageSize),
+    };
+  }
+
+  private async summary(name: string): Promise<FileSummary | undefined> {
+    let info: Stats;
+    try {
+      info = await stat(path.join(this.dir, name));
+    } catch {
+      return undefined; // Removed since the folder was read.
+    }
+    const kept = this.kept.get(name);
+    if (kept && kept.size === info.size && kept.mtimeMs === info.mtimeMs) return kept.summary;
+    const summary = summaryOf(name, info.size, await readCassetteFile(this.dir, name));
+    this.kept.set(name, { size: info.size, mtimeMs: info.mtimeMs, summary });
+    return summary;
+  }
+}
+
+/** The run's flags of a summary: used by the run, or recorded since it started. */
+export function withRun(summary: FileSummary, run: ReplayRunRecord | undefined): CassetteListing {
+  return {
+    ...summary,
+    replayed: run?.files.has(summary.file) ?? false,
+    recorded_in_run: run !== undefined && summary.recorded_at !== null && summary.recorded_at >= run.startedAt,
+  };
+}
+
+/** Every payload file a cassette names beside it (a body, a realtime frame, a 3D model's file). */
+export function cassetteBlobs(cassette: Cassette): CassetteBlob[] {
+  const bodies: (CassetteBody | undefined)[] = [];
+  if (cassette.kind === 'http') bodies.push(cassette.response.body);
+  if (cassette.kind === 'realtime') bodies.push(...cassette.frames.map((frame) => frame.binary));
+  const blobs = bodies.flatMap((body) => (body && 'blob' in body ? [body.blob] : []));
+  if (cassette.kind === 'task3d') blobs.push(...cassette.files.map((file) => file.blob));
+  return blobs;
+}
+
+/** The replay run flags of a folder: the run in progress when given, else the last one its run file records. */
+export function replayRunOf(dir: string, current?: { startedAt: number; files: ReadonlySet<string> }): ReplayRunRecord | undefined {
+  return current ? { startedAt: current.startedAt, files: new Set(current.files) } : readReplayRun(dir);
+}
+
+function parseQuery(query: Record<string, unknown>): Pick<CassetteQuery, 'q' | 'replayed'> {
+  const q = typeof query['q'] === 'string' && query['q'].trim() !== '' ? query['q'].trim().toLowerCase().slice(0, 200) : undefined;
+  const replayed = query['replayed'] === 'replayed' || query['replayed'] === 'unused' ? query['replayed'] : undefined;
+  return { ...(q && { q }), ...(replayed && { replayed }) };
+}
+
+function matches(listing: CassetteListing, filter: Pick<CassetteQuery, 'q' | 'replayed'>): boolean {
+  if (filter.replayed === 'replayed' && !listing.replayed) return false;
+  if (filter.replayed === 'unused' && (listing.replayed || listing.recorded_in_run)) return false;
+  if (filter.q === undefined) return true;
+  return [listing.file, listing.model, listing.path, listing.channel].some((text) => text?.toLowerCase().includes(filter.q!));
+}
