@@ -1,4 +1,4 @@
-// Entry point of the `gatehouse` CLI: dispatches `serve`, `token`, `channel`, `price`, `console-secret` and `connect`, prints usage errors plainly.
+// Entry point of the `gatehouse` CLI: dispatches `serve`, `token`, `channel`, `price`, `fixtures`, `cassette`, `console-secret` and `connect`, prints usage errors plainly.
 import { plainMessageOf } from './start-errors.ts';
 import { UsageError } from '../gateway/options/serve-options.ts';
 import { serve, type Output } from './serve.ts';
@@ -8,6 +8,7 @@ import { price, PRICE_USAGE } from './price.ts';
 import { consoleSecret, CONSOLE_SECRET_USAGE } from './console-secret.ts';
 import { fixtures, FIXTURES_USAGE } from './fixtures.ts';
 import { connect, CONNECT_USAGE } from './connect.ts';
+import { cassette, CASSETTE_USAGE } from './cassette.ts';
 
 const HELP = `gatehouse: a local AI gateway
 
@@ -26,6 +27,7 @@ ${PRICE_USAGE.replace(/^usage:\n/, '')}
 ${CONSOLE_SECRET_USAGE}
 ${FIXTURES_USAGE.replace(/^usage:\n/, '')}
 ${CONNECT_USAGE}
+${CASSETTE_USAGE.replace(/^usage:\n/, '')}
 
 See docs/cli-and-settings.md for the environment variables that mirror each flag.`;
 
@@ -51,6 +53,8 @@ async function main(argv: string[]): Promise<number> {
       return fixtures(args, io);
     case 'connect':
       return connect(args, process.env, io);
+    case 'cassette':
+      return cassette(args, process.env, io);
     case 'console-secret':
       await consoleSecret(args, process.env, io);
       return 0;

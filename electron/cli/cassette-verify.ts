@@ -1,0 +1,107 @@
+// `gatehouse cassette verify DIR`: every cassette reads whole (payload files present and unchanged) and no file of the folder holds a secret: a channel key of the secret store in any encoding, or a common key's shape.
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, type Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  cassetteBlobs,
+  DATABASE_FILE,
+  openChannelAdmin,
+  readCassetteFile,
+  selectSecretStore,
+  SECRET_MODES,
+  type SecretMode,
+} from '../gateway/index.ts';
+import { UsageError } from '../gateway/options/serve-options.ts';
+import { CASSETTE_SUFFIX, type CassetteBlob } from '../../shared/cassette.ts';
+import { defaultDataDir } from './paths.ts';
+import { SecretFinder, type KnownSecret } from './secret-finder.ts';
+import type { Output } from './serve.ts';
+
+/** Checks the folder; exit 1 naming each file and its problem, 0 when every file passed. */
+export async function verify(
+  dir: string,
+  flags: { dataDir: string | undefined; secrets: string | undefined },
+  env: NodeJS.ProcessEnv,
+  io: Output,
+): Promise<number> {
+  const known = await channelKeys(flags, env, io);
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    io.err(`gatehouse: ${dir}: cannot be read (${(error as Error).message})`);
+    return 1;
+  }
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
+  const finder = new SecretFinder(known);
+  const problems: string[] = [];
+  let cassettes = 0;
+  for (const name of files) {
+    if (name.endsWith(CASSETTE_SUFFIX)) {
+      cassettes += 1;
+      const read = await readCassetteFile(dir, name);
+      if ('problem' in read) problems.push(read.problem);
+      else for (const blob of cassetteBlobs(read.cassette)) problems.push(...(await blobProblems(dir, name, blob)));
+    }
+    for (const found of await finder.scanFile(path.join(dir, name))) problems.push(`${name}: holds ${found.what} (${found.hint})`);
+  }
+  for (const problem of problems) io.err(`gatehouse: ${problem}`);
+  if (problems.length > 0) {
+    io.err(`${problems.length} problem(s) in ${dir}`);
+    return 1;
+  }
+  io.out(
+    `${cassettes} cassette(s) and ${files.length - cassettes} other file(s) in ${dir}: every cassette reads, no secret found (${known.length} channel key(s) checked)`,
+  );
+  return 0;
+}
+
+/** The payload file `blob` of cassette `name`: present, of its size and hash. */
+async function blobProblems(dir: string, name: string, blob: CassetteBlob): Promise<string[]> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  try {
+    for await (const chunk of createReadStream(path.join(dir, blob.file)) as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      hash.update(chunk);
+    }
+  } catch (error) {
+    return [`${name}: its payload file ${blob.file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`];
+  }
+  if (bytes !== blob.bytes) return [`${name}: its payload file ${blob.file} has ${bytes} bytes, the cassette says ${blob.bytes} (cut or changed)`];
+  if (hash.digest('hex') !== blob.sha256) return [`${name}: its payload file ${blob.file} does not match its sha256 (changed)`];
+  return [];
+}
+
+/** The keys of the data dir's channels, read from its secret store; none (said on stderr) when the data dir has no database. */
+async function channelKeys(
+  flags: { dataDir: string | undefined; secrets: string | undefined },
+  env: NodeJS.ProcessEnv,
+  io: Output,
+): Promise<KnownSecret[]> {
+  const dataDir = flags.dataDir ?? env['GATEHOUSE_DATA_DIR'] ?? defaultDataDir(env);
+  if (!existsSync(path.join(dataDir, DATABASE_FILE))) {
+    io.err(`note: no Gatehouse database in ${dataDir}: no channel key checked (give the data dir with --data-dir)`);
+    return [];
+  }
+  const mode = flags.secrets ?? env['GATEHOUSE_SECRETS'] ?? 'auto';
+  if (!SECRET_MODES.includes(mode as SecretMode)) throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}`);
+  const { store, warning } = await selectSecretStore(mode as SecretMode, dataDir);
+  if (warning) io.err(`warning: ${warning}`);
+  const admin = openChannelAdmin(dataDir, store);
+  try {
+    const known: KnownSecret[] = [];
+    for (const channel of admin.channels.list().filter((item) => item.key_hint !== null)) {
+      const key = await admin.channels.target(channel.id).then(
+        ({ channel: target }) => target.key,
+        () => null,
+      );
+      if (key) known.push({ owner: `the key of channel "${channel.name}"`, value: key });
+      else io.err(`warning: the key of channel "${channel.name}" is not in the secret store (${store.description}): not checked`);
+    }
+    return known;
+  } finally {
+    admin.close();
+  }
+}
