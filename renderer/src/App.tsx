@@ -4,6 +4,7 @@ import { Shortcuts } from './components/Shortcuts.tsx';
 import { useAccountChoices } from './components/use-account-choices.ts';
 import { useStores } from './context.ts';
 import { AssetsPage } from './features/assets/AssetsPage.tsx';
+import { CassettesPage } from './features/cassettes/CassettesPage.tsx';
 import { ChannelsPage } from './features/channels/ChannelsPage.tsx';
 import { ConnectPage } from './features/connect/ConnectPage.tsx';
 import { FixturesPage } from './features/fixtures/FixturesPage.tsx';
@@ -28,6 +29,7 @@ const PAGE_TITLES: Record<PageName, MessageKey> = {
   tokens: 'navTokens',
   channels: 'navChannels',
   fixtures: 'navFixtures',
+  cassettes: 'navCassettes',
   logs: 'navLogs',
   settings: 'navSettings',
 };
@@ -52,6 +54,8 @@ function CurrentPage(props: { page: PageName }) {
       return <ChannelsPage />;
     case 'fixtures':
       return <FixturesPage />;
+    case 'cassettes':
+      return <CassettesPage />;
     case 'logs':
       return <LogsPage />;
     case 'settings':

@@ -10,6 +10,7 @@ import { createAssetsStore } from './assets.ts';
 import { createChannelsStore } from './channels.ts';
 import { createConnectionStore, type Connection } from './connection.ts';
 import { createFixturesStore } from './fixtures.ts';
+import { createCassettesStore } from './cassettes.ts';
 import { createJournalStore } from './journal.ts';
 import { createModelAliasesStore } from './model-aliases.ts';
 import { createModelsStore } from './models.ts';
@@ -55,6 +56,7 @@ export function createConsoleStores(deps: ConsoleDeps) {
     tokens: createTokensStore(call),
     channels: createChannelsStore(call),
     fixtures: createFixturesStore(call),
+    cassettes: createCassettesStore(call),
     journal: createJournalStore(call),
     settings: createSettingsStore(call),
     usage: createUsageStore(call),

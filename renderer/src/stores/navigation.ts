@@ -11,6 +11,7 @@ export const PAGES = [
   'tokens',
   'channels',
   'fixtures',
+  'cassettes',
   'logs',
   'settings',
 ] as const;

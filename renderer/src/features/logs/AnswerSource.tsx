@@ -1,11 +1,11 @@
-// A call's answer source as the Logs page shows it: "fixture <name>" linking to the Fixtures page, "simulated", "relayed (channel)".
+// A call's answer source as the Logs page shows it: "fixture <name>" linking to the Fixtures page, "replayed from <file>" linking to the Cassettes page, "simulated", "relayed (channel)".
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 import type { AnswerSource as Source } from './answer-source.ts';
 
 export function AnswerSource(props: { source: Source }) {
   const t = useT();
-  const { fixtures, navigation } = useStores();
+  const { fixtures, cassettes, navigation } = useStores();
   const { source } = props;
   if (source.kind === 'fixture')
     return (
@@ -20,6 +20,20 @@ export function AnswerSource(props: { source: Source }) {
         }}
       >
         {t('logSourceFixture', { name: source.name })}
+      </button>
+    );
+  if (source.kind === 'replay')
+    return (
+      <button
+        className="linkish answer-source"
+        data-testid="answer-source"
+        onClick={(event) => {
+          event.stopPropagation();
+          cassettes.getState().show(source.cassette);
+          navigation.getState().go('cassettes');
+        }}
+      >
+        {t('logSourceReplayed', { file: source.cassette })}
       </button>
     );
   const text =

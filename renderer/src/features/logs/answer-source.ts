@@ -1,8 +1,12 @@
-// Who answered a recorded call: a fixture (by name), a relay channel (by name when the detail says), or the simulator.
+// Who answered a recorded call: a fixture (by name), a cassette (by file), a relay channel (by name when the detail says), or the simulator.
 import type { JournalEntry, JournalSummary } from '../../../../shared/journal.ts';
 
 /** What answered a call. */
-export type AnswerSource = { kind: 'fixture'; name: string } | { kind: 'relay'; channel: string | null } | { kind: 'simulate' };
+export type AnswerSource =
+  | { kind: 'fixture'; name: string }
+  | { kind: 'replay'; cassette: string }
+  | { kind: 'relay'; channel: string | null }
+  | { kind: 'simulate' };
 
 /**
  * The answer's source: the journal's `source`; else (null: a call refused before anything answered, or an entry recorded before
@@ -15,6 +19,8 @@ export function answerSourceOf(entry: JournalSummary & Partial<Pick<JournalEntry
   switch (entry.source) {
     case 'fixture':
       return { kind: 'fixture', name: entry.fixture ?? '?' };
+    case 'replay':
+      return { kind: 'replay', cassette: entry.cassette ?? '?' };
     case 'relay':
       return { kind: 'relay', channel };
     case 'simulate':

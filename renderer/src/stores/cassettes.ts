@@ -1,0 +1,67 @@
+// Cassettes: a page of the record/replay folder from the admin API (newest recording first), filtered by text and by whether the replay run used each.
+import { create } from 'zustand';
+import type { CassetteFolder, CassetteQuery } from '../../../shared/cassette-admin.ts';
+import type { AdminCall } from '../api/admin-client.ts';
+import { messageOf } from './storage.ts';
+
+/** Cassettes shown per page. */
+export const CASSETTES_PAGE_SIZE = 50;
+
+/** Which cassettes the page lists: all, those the run replayed, or those it did not use. */
+export type CassetteUse = '' | NonNullable<CassetteQuery['replayed']>;
+
+export interface CassettesState {
+  folder: CassetteFolder | null;
+  loading: boolean;
+  error: string | null;
+  /** Part of a file name, model, path or channel. */
+  text: string;
+  use: CassetteUse;
+  /** The file of a cassette to point at (a Logs entry's "replayed from" link), until another is chosen. */
+  highlight: string | null;
+  /** Loads page `p` (default: the current one) with the filters. */
+  load(p?: number): Promise<void>;
+  setFilter(filter: { text?: string; use?: CassetteUse }): Promise<void>;
+  /** Points at one cassette: the list is filtered to its file. */
+  show(file: string): void;
+}
+
+export function createCassettesStore(call: AdminCall) {
+  return create<CassettesState>((set, get) => ({
+    folder: null,
+    loading: false,
+    error: null,
+    text: '',
+    use: '',
+    highlight: null,
+
+    async load(p) {
+      const { text, use } = get();
+      set({ loading: true });
+      try {
+        const folder = await call('listCassettes', {
+          query: { p: p ?? get().folder?.page ?? 1, page_size: CASSETTES_PAGE_SIZE, q: text, ...(use && { replayed: use }) },
+        });
+        // A filter changed meanwhile: that load's answer wins.
+        if (get().text === text && get().use === use) set({ folder, error: null, loading: false });
+      } catch (error) {
+        set({ error: messageOf(error), loading: false });
+      }
+    },
+
+    async setFilter(filter) {
+      set({
+        ...(filter.text !== undefined && { text: filter.text.trim() }),
+        ...(filter.use !== undefined && { use: filter.use }),
+        highlight: null,
+      });
+      await get().load(1);
+    },
+
+    show(file) {
+      set({ text: file, use: '', highlight: file, folder: null });
+    },
+  }));
+}
+
+export type CassettesStore = ReturnType<typeof createCassettesStore>;
