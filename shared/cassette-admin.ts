@@ -59,12 +59,9 @@ export interface CassetteFolder extends Page<CassetteListing> {
   run: ReplayRunInfo | null;
   /** Files in the folder in all (before the filters); a folder past the listing's bound is read only up to it. */
   files: number;
-  /** True when the folder holds more files than the listing reads (`MAX_LISTED_CASSETTES`). */
+  /** True when the folder holds more cassette files than the listing reads (as many as a replay folder may hold). */
   truncated: boolean;
 }
-
-/** Most cassette files one listing reads (the console and `gatehouse cassette list`); more are counted as truncated. */
-export const MAX_LISTED_CASSETTES = 20_000;
 
 /**
  * The file in a replay folder that names the cassettes the current (or last) replay run used: JSON lines, the run's start
@@ -72,3 +69,18 @@ export const MAX_LISTED_CASSETTES = 20_000;
  * suffix); `gatehouse cassette prune` reads it.
  */
 export const REPLAY_RUN_FILE = '.gatehouse-replay-run.jsonl';
+
+/** The page a listing answers (normalised by the admin API's paging rule). */
+export interface CassettePaging {
+  page: number;
+  pageSize: number;
+  offset: number;
+}
+
+/** What the admin API and the server ask of the gateway's cassette folder. */
+export interface CassetteAdmin {
+  /** A page of the folder (`q` and `replayed` of a `CassetteQuery` as received); a gateway with no folder answers `dir: null` and no cassette. */
+  list(query: Record<string, unknown>, paging: CassettePaging): Promise<CassetteFolder>;
+  /** A call was answered from cassette `file`: the replay run records it (the first time). */
+  replayed(file: string): void;
+}

@@ -13,11 +13,15 @@ import type { Output } from './serve.ts';
 export async function prune(dir: string, yes: boolean, io: Output): Promise<number> {
   const run = replayRunOf(dir);
   if (!run) {
-    io.err(`gatehouse: no replay run is recorded in ${dir} (${REPLAY_RUN_FILE}): replay your tests with gatehouse serve --replay ${dir} first`);
+    io.err(
+      `gatehouse: no replay run is recorded in ${dir} (${REPLAY_RUN_FILE}): replay your tests with gatehouse serve --replay ${dir} first`,
+    );
     return 1;
   }
   if (run.files.size === 0) {
-    io.err(`gatehouse: the last replay run (${rfc3339(run.startedAt)}) used no cassette: pruning would remove them all; replay your tests first`);
+    io.err(
+      `gatehouse: the last replay run (${rfc3339(run.startedAt)}) used no cassette: pruning would remove them all; replay your tests first`,
+    );
     return 1;
   }
   const { listings } = await new CassetteCatalog(dir).all(run);
@@ -34,7 +38,10 @@ export async function prune(dir: string, yes: boolean, io: Output): Promise<numb
   // A damaged cassette may name payload files too: a payload is removed only when no cassette that could be read names it.
   const blobs = [...droppedBlobs].filter((file) => !keptBlobs.has(file));
   for (const file of [...unused, ...blobs]) {
-    if (yes) await unlink(path.join(dir, file)).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
+    if (yes)
+      await unlink(path.join(dir, file)).catch((error: NodeJS.ErrnoException) =>
+        error.code === 'ENOENT' ? undefined : Promise.reject(error),
+      );
     io.out(`${yes ? 'removed' : 'would remove'} ${file}`);
   }
   const what = `${unused.length} of ${sound.length} cassette(s) not used by the replay run of ${rfc3339(run.startedAt)}${blobs.length > 0 ? ` and ${blobs.length} payload file(s) only they name` : ''}`;

@@ -36,7 +36,9 @@ export function describeCassette(file: string, cassette: Cassette): string[] {
     case 'realtime':
       lines.push(`frames:    ${cassette.frames.length}`);
       for (const frame of cassette.frames.slice(0, SHOWN_EVENTS))
-        lines.push(`  +${String(frame.atMs).padStart(6)} ms  ${frame.from.padEnd(8)}  ${frame.text !== undefined ? cut(frame.text) : bodyText(frame.binary!)[0]}`);
+        lines.push(
+          `  +${String(frame.atMs).padStart(6)} ms  ${frame.from.padEnd(8)}  ${frame.text !== undefined ? cut(frame.text) : bodyText(frame.binary!)[0]}`,
+        );
       if (cassette.frames.length > SHOWN_EVENTS) lines.push(`  … ${cassette.frames.length - SHOWN_EVENTS} more`);
       break;
     case 'portrait':

@@ -33,7 +33,10 @@ export async function verify(
     io.err(`gatehouse: ${dir}: cannot be read (${(error as Error).message})`);
     return 1;
   }
-  const files = entries.filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
+  const files = entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name)
+    .sort();
   const finder = new SecretFinder(known);
   const problems: string[] = [];
   let cassettes = 0;
@@ -69,7 +72,8 @@ async function blobProblems(dir: string, name: string, blob: CassetteBlob): Prom
   } catch (error) {
     return [`${name}: its payload file ${blob.file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`];
   }
-  if (bytes !== blob.bytes) return [`${name}: its payload file ${blob.file} has ${bytes} bytes, the cassette says ${blob.bytes} (cut or changed)`];
+  if (bytes !== blob.bytes)
+    return [`${name}: its payload file ${blob.file} has ${bytes} bytes, the cassette says ${blob.bytes} (cut or changed)`];
   if (hash.digest('hex') !== blob.sha256) return [`${name}: its payload file ${blob.file} does not match its sha256 (changed)`];
   return [];
 }

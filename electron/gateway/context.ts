@@ -6,6 +6,8 @@ import type { JournalSummary } from '../../shared/journal.ts';
 import type { AdminAsset, Group } from '../../shared/portrait.ts';
 import { FixtureStore } from './providers/fixtures/store.ts';
 import { openCassettes, type CassetteOptions } from './providers/replay/deck.ts';
+import { CassetteFolderAdmin } from './providers/replay/folder-admin.ts';
+import type { CassetteAdmin } from '../../shared/cassette-admin.ts';
 import { ProviderChoice, type UnroutedPolicy } from './providers/select.ts';
 import { ServiceChoice } from './providers/service-choice.ts';
 import { workTapes } from './providers/replay/work-choice.ts';
@@ -173,6 +175,8 @@ export interface GatewayContext {
   fixtures: FixtureStore;
   /** Cassettes of this run: where recordings of every kind are saved (`--record`), where replay reads (`--replay`). */
   cassettes: CassetteDeck;
+  /** The record/replay folder as the admin API lists it, and the replay run's record of the cassettes it used. */
+  cassetteFolder: CassetteAdmin;
   /** The relay channels (SQLite and the secret store, read per call); also the ChannelDirectory relay routing reads. */
   channels: ChannelsService;
   /** The counted faults' attempts (`x-gatehouse-fault: 429*1`) per test id; the testing API's reset clears them. */
@@ -208,6 +212,8 @@ export interface ContextOptions {
   strict?: boolean;
   /** The cassette folders of `--record` and `--replay` (opened here; a folder over its bounds fails the start); absent: neither. */
   cassetteOptions?: Pick<CassetteOptions, 'record' | 'replay' | 'replayWait'>;
+  /** The folder of `--replay` or `--record` as listed; absent: none. */
+  cassetteFolder?: CassetteAdmin;
   /** The simulator's store (simulate.sqlite), where the simulated reviewer keeps its state; needed unless `reviewer` is given. */
   simulateDb?: Db;
   /** The console's admin token; a random one is made when absent. */
@@ -398,6 +404,7 @@ export function createContext(options: ContextOptions): GatewayContext {
     conversations,
     fixtures,
     cassettes: cassettes.deck,
+    cassetteFolder: options.cassetteFolder ?? new CassetteFolderAdmin({}, () => {}),
     faults: new FaultCounters(),
     storageLimits,
     tasks3d: new Tasks3dService({

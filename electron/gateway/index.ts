@@ -18,6 +18,7 @@ import { openProductDatabase } from './open-stores.ts';
 import { openSimulateStore } from './providers/simulate/store.ts';
 import { loadFixtureFiles } from './providers/fixtures/loader.ts';
 import { FixtureStore } from './providers/fixtures/store.ts';
+import { CassetteFolderAdmin } from './providers/replay/folder-admin.ts';
 import type { Db } from './storage/database.ts';
 import type { SettingsContext } from './services/settings.ts';
 import { systemClock } from './time.ts';
@@ -49,7 +50,7 @@ export { FixturesError } from './providers/fixtures/problems.ts';
 /** `gatehouse fixtures validate`: the same load as `serve --fixtures`, without serving. */
 export { loadFixtureFiles } from './providers/fixtures/loader.ts';
 /** `gatehouse cassette`: a record/replay folder read as the console lists it, and the data dir's database file. */
-export { CassetteCatalog, cassetteBlobs, readCassetteFile, replayRunOf } from './services/cassette-catalog.ts';
+export { CassetteCatalog, cassetteBlobs, readCassetteFile, replayRunOf } from './providers/replay/catalog.ts';
 export { DATABASE_FILE } from './storage/database.ts';
 
 /** What start() reports to the host. */
@@ -111,6 +112,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     db.close();
     throw error;
   }
+  const cassetteFolder = new CassetteFolderAdmin(config, (error) => context.events.emit('error', error));
   const opened = (options: Parameters<typeof createContext>[0]) => {
     try {
       return createContext(options);
@@ -141,6 +143,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       ...(config.replay && { replay: config.replay }),
       ...(config.replayWait && { replayWait: config.replayWait }),
     },
+    cassetteFolder,
     ...(adminToken && { adminToken }),
     consoleSecret: keptSecret ? 'kept' : bookmarkable ? 'per-run' : 'none',
     ...(config.restart && { restart: config.restart }),
@@ -215,6 +218,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       const firstToken = await bootstrap(context);
       context.scheduler.start();
       context.batchRunner.start();
+      cassetteFolder.start(context.clock);
       return {
         url,
         consoleUrl: consoleUrlOf(url, context.runtime.adminToken),
@@ -235,6 +239,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       await context.media.close();
       await context.scheduler.stop();
       await context.batchRunner.stop();
+      await cassetteFolder.stop();
       context.journal.stop();
       context.writes.flush();
       db.close();

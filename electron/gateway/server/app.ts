@@ -21,6 +21,8 @@ import { installCallCounting } from './call-counting.ts';
 import { watchClients } from './call-context.ts';
 import { installCallCapture } from './journal-capture.ts';
 import { installCassetteTap, type TapRecorder } from './cassette-tap.ts';
+import { installReplayNotes } from './replay-notes.ts';
+import type { CassetteAdmin } from '../../../shared/cassette-admin.ts';
 import { protocolOf } from './protocol.ts';
 import { installRequestIds, requestIdOf } from './request-ids.ts';
 import { REQUEST_ID_HEADER } from '../../../shared/test-ids.ts';
@@ -62,6 +64,8 @@ export interface AppContext {
   readonly faults: FaultCounters;
   /** `--record`: the recorder every finished exchange is handed to. */
   readonly cassettes?: { readonly recorder?: TapRecorder };
+  /** Told which cassette answered each replayed call; absent where nothing replays (tests of the app alone). */
+  readonly cassetteFolder?: Pick<CassetteAdmin, 'replayed'>;
 }
 
 /** A route family: a Fastify plugin that receives the gateway context. */
@@ -132,6 +136,7 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
   );
   // `--record`: relayed (and with --record-simulated, simulated) exchanges become cassettes once they ended whole.
   if (context.cassettes?.recorder) installCassetteTap(app, context.cassettes.recorder, (error) => context.events.emit('error', error));
+  if (context.cassetteFolder) installReplayNotes(app, context.cassetteFolder, isJournaledPath);
 
   // Every API call of a known token counts in the dashboard's totals, whether or not the journal is on.
   installCallCounting(app, {

@@ -39,6 +39,7 @@ import type { Tasks3dService } from './tasks3d.ts';
 import type { TokensService, TokenSummary } from './tokens.ts';
 import type { UsageStatsService } from './usage-stats.ts';
 import type { FixtureAdmin } from '../../../shared/fixtures.ts';
+import type { CassetteAdmin } from '../../../shared/cassette-admin.ts';
 import { advanceClock, clockState, resetGateway, type TestingContext } from './testing-admin.ts';
 import { connectHandlers } from './tool-config/connect-handlers.ts';
 
@@ -84,6 +85,7 @@ export interface AdminContext extends LiveTargets, TestingContext {
   readonly settings: SettingsContext;
   readonly journal: JournalRecorder;
   readonly journalRepo: Pick<JournalRepo, 'list' | 'get' | 'clear'>;
+  readonly cassetteFolder: Pick<CassetteAdmin, 'list'>;
 }
 
 /** Facts the handlers need beyond the context. */
@@ -255,6 +257,7 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       return fetchChannelModels(context.channels, channelIdOf(context.channels, params.channelId), { save: save === true });
     },
     ...fixtureHandlers(context.fixtures),
+    listCassettes: ({ query }) => context.cassetteFolder.list(query, normalizePaging(query['p'], query['page_size'])),
     reset: ({ body }) => resetGateway(context, body),
     getClock: () => clockState(context.clock),
     advanceClock: ({ body }) => advanceClock(context, body),

@@ -9,15 +9,10 @@ import {
   type Cassette,
   type CassetteBlob,
   type CassetteBody,
-} from '../../../shared/cassette.ts';
-import {
-  MAX_LISTED_CASSETTES,
-  type CassetteFolder,
-  type CassetteListing,
-  type CassetteQuery,
-} from '../../../shared/cassette-admin.ts';
-import { normalizePaging } from './paging.ts';
-import { readReplayRun, type ReplayRunRecord } from './replay-run.ts';
+} from '../../../../shared/cassette.ts';
+import type { CassetteFolder, CassetteListing, CassettePaging, CassetteQuery } from '../../../../shared/cassette-admin.ts';
+import { MAX_CASSETTE_BYTES, MAX_CASSETTES } from './limits.ts';
+import { readReplayRun, type ReplayRunRecord } from './run-record.ts';
 
 /** Files read at once while listing. */
 const READ_CONCURRENCY = 8;
@@ -25,7 +20,7 @@ const READ_CONCURRENCY = 8;
 /** What a listing is without the run's flags: the file as read, kept while its size and time stay the same. */
 type FileSummary = Omit<CassetteListing, 'replayed' | 'recorded_in_run'>;
 
-/** The cassette files of `dir` (a bare `*.json` name), in name order, at most `MAX_LISTED_CASSETTES`, and how many there are. */
+/** The cassette files of `dir` (a bare `*.json` name), in name order, at most `MAX_CASSETTES`, and how many there are. */
 export async function cassetteFilesOf(dir: string): Promise<{ names: string[]; files: number }> {
   let entries: Dirent[];
   try {
@@ -38,7 +33,7 @@ export async function cassetteFilesOf(dir: string): Promise<{ names: string[]; f
     .filter((entry) => entry.isFile() && entry.name.endsWith(CASSETTE_SUFFIX))
     .map((entry) => entry.name)
     .sort();
-  return { names: names.slice(0, MAX_LISTED_CASSETTES), files: names.length };
+  return { names: names.slice(0, MAX_CASSETTES), files: names.length };
 }
 
 /** The summary of a parsed cassette, or of a file refused with its problem. */
@@ -78,9 +73,12 @@ export function summaryOf(file: string, bytes: number, read: { cassette: Cassett
   };
 }
 
-/** Reads and checks one cassette file: the cassette, or the problem that refuses it (naming the field). */
+/** Reads and checks one cassette file (at most MAX_CASSETTE_BYTES): the cassette, or the problem that refuses it (naming the field). */
 export async function readCassetteFile(dir: string, name: string): Promise<{ cassette: Cassette } | { problem: string }> {
   try {
+    const { size } = await stat(path.join(dir, name));
+    if (size > MAX_CASSETTE_BYTES)
+      return { problem: `${name}: is ${size} bytes, over the ${MAX_CASSETTE_BYTES} a cassette may have (big bodies go to blobs)` };
     return { cassette: parseCassette(await readFile(path.join(dir, name), 'utf8'), name) };
   } catch (error) {
     if (error instanceof CassetteError) return { problem: error.message };
@@ -120,17 +118,21 @@ export class CassetteCatalog {
   }
 
   /** One page of the folder as the admin API answers it. */
-  async page(query: Record<string, unknown>, info: Pick<CassetteFolder, 'mode'>, run: ReplayRunRecord | undefined): Promise<CassetteFolder> {
+  async page(
+    query: Record<string, unknown>,
+    paging: CassettePaging,
+    info: Pick<CassetteFolder, 'mode'>,
+    run: ReplayRunRecord | undefined,
+  ): Promise<CassetteFolder> {
     const { listings, files } = await this.all(run);
     const filter = parseQuery(query);
-    const paging = normalizePaging(query['p'], query['page_size']);
     const wanted = listings.filter((listing) => matches(listing, filter));
     return {
       dir: this.dir,
       mode: info.mode,
       run: run ? { started_at: run.startedAt, replayed: run.files.size } : null,
       files,
-      truncated: files > MAX_LISTED_CASSETTES,
+      truncated: files > MAX_CASSETTES,
       page: paging.page,
       page_size: paging.pageSize,
       total: wanted.length,

@@ -1,9 +1,9 @@
 // The record of one replay run in its folder (`.gatehouse-replay-run.jsonl`): when it started and each cassette it used, written as it goes, read by the console and `gatehouse cassette prune`.
 import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
-import { REPLAY_RUN_FILE } from '../../../shared/cassette-admin.ts';
-import { PRIVATE_FILE_MODE } from '../private-files.ts';
-import { rfc3339, type Clock } from '../time.ts';
+import { REPLAY_RUN_FILE } from '../../../../shared/cassette-admin.ts';
+import { PRIVATE_FILE_MODE } from '../../private-files.ts';
+import { rfc3339, type Clock } from '../../time.ts';
 
 /** A replay run as its file tells it. */
 export interface ReplayRunRecord {
