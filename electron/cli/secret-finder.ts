@@ -21,13 +21,13 @@ export interface FoundSecret {
  * ellipsis breaks the shape.
  */
 export const KEY_SHAPES: readonly { name: string; pattern: RegExp }[] = [
-  { name: 'an OpenAI or Anthropic style key (sk-…)', pattern: /\bsk-[A-Za-z0-9_-]{20,}/g },
-  { name: 'a Google API key (AIza…)', pattern: /\bAIza[0-9A-Za-z_-]{35}/g },
-  { name: 'an AWS access key id (AKIA…)', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
-  { name: 'a GitHub token (ghp_…)', pattern: /\bgh[pousr]_[A-Za-z0-9]{36,}/g },
-  { name: 'a Slack token (xox…)', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
-  { name: 'a bearer credential (Bearer …)', pattern: /\bBearer\s+[A-Za-z0-9._~+/-]{20,}=*/g },
-  { name: 'a private key (-----BEGIN … PRIVATE KEY-----)', pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----/g },
+  { name: 'an OpenAI or Anthropic style key', pattern: /\bsk-[A-Za-z0-9_-]{20,}/g },
+  { name: 'a Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}/g },
+  { name: 'an AWS access key id', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
+  { name: 'a GitHub token', pattern: /\bgh[pousr]_[A-Za-z0-9]{36,}/g },
+  { name: 'a Slack token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
+  { name: 'a bearer credential', pattern: /\bBearer\s+[A-Za-z0-9._~+/-]{20,}=*/g },
+  { name: 'a private key', pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----/g },
 ];
 
 /** Bytes of a file read at a time. */
@@ -85,8 +85,9 @@ export function shapesIn(text: string): FoundSecret[] {
   return found;
 }
 
+/** JSON's `\uXXXX` and `\/` escapes undone, also when escaped again (a JSON text kept as a string in a cassette). */
 function unescapeJson(text: string): string {
-  return text.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))).replaceAll('\\/', '/');
+  return text.replace(/\\+u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(/\\+\//g, '/');
 }
 
 function unescapePercent(text: string): string {

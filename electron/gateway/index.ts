@@ -52,6 +52,7 @@ export { loadFixtureFiles } from './providers/fixtures/loader.ts';
 /** `gatehouse cassette`: a record/replay folder read as the console lists it, and the data dir's database file. */
 export { CassetteCatalog, cassetteBlobs, readCassetteFile, replayRunOf } from './providers/replay/catalog.ts';
 export { DATABASE_FILE } from './storage/database.ts';
+export { CassetteStore } from './providers/replay/store.ts';
 
 /** What start() reports to the host. */
 export interface StartResult {
