@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { CassetteDraft } from '../../electron/gateway/providers/types.ts';
+import type { CassetteBody, HttpCassette } from '../../shared/cassette.ts';
 import { CassetteStore } from '../../electron/gateway/providers/replay/store.ts';
 import { ReplayRun } from '../../electron/gateway/providers/replay/run-record.ts';
 import { systemClock } from '../../electron/gateway/time.ts';
@@ -18,8 +18,10 @@ after(() => dirs.removeAll());
 /** The channel key the data dir's secret store holds (what an upstream would have been sent); of no common key's shape. */
 const CHANNEL_KEY = 'gw-channel-Zq8Rk2LmN4pW7xY1vB3tQ9';
 
+type HttpDraft = Omit<HttpCassette, 'format' | 'sequence'>;
+
 /** A chat exchange as the recorder would file it: `text` is the answer the upstream gave. */
-function chatDraft(prompt: string, text: string, options: { channel?: string; stream?: boolean } = {}): CassetteDraft {
+function chatDraft(prompt: string, text: string, options: { channel?: string; stream?: boolean } = {}): HttpDraft {
   const body = { model: 'gpt-4o', messages: [{ role: 'user', content: prompt }] };
   const key = createHash('sha256').update(JSON.stringify(body)).digest('hex');
   return {
@@ -39,6 +41,11 @@ function chatDraft(prompt: string, text: string, options: { channel?: string; st
     },
     usage: { inputTokens: 9, outputTokens: 4 },
   };
+}
+
+/** `draft` answering with `body` instead. */
+function answering(draft: HttpDraft, body: CassetteBody): HttpDraft {
+  return { ...draft, response: { ...draft.response, body } };
 }
 
 /** Runs `gatehouse cassette …`. */
@@ -117,8 +124,7 @@ describe('gatehouse cassette verify refuses', () => {
     const sound = (await store.save(chatDraft('Say hello', 'Hello!'), 'Say hello')).file;
     const blob = await store.saveBlob(Buffer.from('RIFF…an answer too big to keep inline'));
     const draft = chatDraft('Read this aloud', '');
-    const withBlob = (await store.save({ ...draft, response: { ...draft.response, body: { blob } } } as CassetteDraft, 'Read this aloud'))
-      .file;
+    const withBlob = (await store.save(answering(draft, { blob }), 'Read this aloud')).file;
     const cut = path.join(dir, 'gpt-4o-cut-short.0123456789abcdef.json');
     writeFileSync(cut, '{"format": 1, "kind": "http", "recording": {');
     const wrongField = path.join(dir, 'notes.json');
@@ -193,12 +199,7 @@ describe('gatehouse cassette verify refuses', () => {
       .map((char, index) => (index % 2 ? `\\u00${char.charCodeAt(0).toString(16)}` : char))
       .join('');
     const draft = chatDraft('Show the config', '');
-    const leaky = (
-      await store.save(
-        { ...draft, response: { ...draft.response, body: { text: `{"config": "${escaped}"}` } } } as CassetteDraft,
-        'Show the config',
-      )
-    ).file;
+    const leaky = (await store.save(answering(draft, { text: `{"config": "${escaped}"}` }), 'Show the config')).file;
     const verified = cassette('verify', dir);
     assert.equal(verified.code, 1);
     assert.match(verified.stderr, new RegExp(`${leaky.replaceAll('.', '\\.')}: holds an OpenAI or Anthropic style key: sk-…Kl12\n`));
@@ -213,8 +214,7 @@ describe('gatehouse cassette prune', () => {
     const used = (await store.save(chatDraft('Say hello', 'Hello!'), 'Say hello')).file;
     const blob = await store.saveBlob(Buffer.from('an old spoken answer'));
     const draft = chatDraft('Read this aloud', '');
-    const unused = (await store.save({ ...draft, response: { ...draft.response, body: { blob } } } as CassetteDraft, 'Read this aloud'))
-      .file;
+    const unused = (await store.save(answering(draft, { blob }), 'Read this aloud')).file;
 
     const early = cassette('prune', dir);
     assert.equal(early.code, 1);
