@@ -4,8 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { createGateway, selectSecretStore, type Gateway } from '../gateway/index.ts';
 import type { ClockState } from '../../shared/admin-api.ts';
+import type { RecordConfig, ReplayConfig, ReplayMiss } from '../../shared/cassette.ts';
 import { adminClient, type AdminCall } from './admin-client.ts';
 import type { Fixture } from './fixture-types.ts';
+import { cassettesApi, type CassettesApi } from './cassettes.ts';
 import {
   fixturesApi,
   journalApi,
@@ -22,6 +24,9 @@ export { TEST_ID_HEADER } from '../../shared/test-ids.ts';
 export type { Fixture, FixtureInput, FixtureMatch, FixtureResponse, FixtureToolCall, TextPattern } from './fixture-types.ts';
 export type { FixturesApi, JournalApi, JournalCall, JournalFilter, ResetReport, TestScope } from './scope.ts';
 export type { FixtureListing } from '../../shared/fixtures.ts';
+export type { CassettesApi, CassetteFilter } from './cassettes.ts';
+export type { CassetteFolder, CassetteListing } from '../../shared/cassette-admin.ts';
+export type { ReplayMiss } from '../../shared/cassette.ts';
 export type { ClockState } from '../../shared/admin-api.ts';
 export type { JournalEntry, JournalSummary } from '../../shared/journal.ts';
 
@@ -34,6 +39,23 @@ export interface StartGatehouseOptions {
   fixtures?: readonly (string | Fixture)[];
   /** Refuse every call no fixture matches with the protocol's 404 naming the closest fixture (`--strict`). */
   strict?: boolean;
+  /**
+   * Record every relayed call as a cassette in this folder (`--record DIR`; relative to the working directory, made when
+   * missing): run the suite once against real upstreams, commit the folder, replay it in CI.
+   */
+  record?: string;
+  /** Record what the simulator answers too (`--record-simulated`). */
+  recordSimulated?: boolean;
+  /** JSON paths or header names whose values never reach a cassette (`--record-redact`). */
+  recordRedact?: readonly string[];
+  /** Answer calls from this folder's cassettes (`--replay DIR`), after fixtures and before relay. */
+  replay?: string;
+  /** What a call no cassette matches gets (`--replay-miss`): `simulate` (default), `relay` (and record it), or `error`. */
+  replayMiss?: ReplayMiss;
+  /** JSON paths ignored when matching, besides the volatile fields (`--replay-ignore`). */
+  replayIgnore?: readonly string[];
+  /** Streams at the recorded timing (1, the default), N times faster, or 0: as fast as possible (`--replay-speed`). */
+  replaySpeed?: number;
   /** The API token of the `local` account, `sk-…` (default: a new one, in `token`). */
   token?: string;
   /** The admin token (default: a random one, in `adminToken`). */
@@ -58,6 +80,8 @@ export interface Gatehouse {
   readonly dataDir: string;
   readonly fixtures: FixturesApi;
   readonly journal: JournalApi;
+  /** The record/replay folder: what it holds and which cassettes this replay run has used. */
+  readonly cassettes: CassettesApi;
   readonly clock: {
     /** Moves the gateway's clock forward: reviews, 3D tasks, background responses and batches see the new time at once. */
     advance(ms: number): Promise<ClockState>;
@@ -88,6 +112,7 @@ export async function startGatehouse(options: StartGatehouseOptions = {}): Promi
       secrets: store,
       fixtures: fixturePaths(root, options.fixtures ?? []),
       ...(options.strict && { strict: true }),
+      ...cassetteConfig(options),
       ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
       ...(options.token !== undefined && { token: options.token }),
       ...(options.journal !== undefined && { journal: options.journal }),
@@ -113,6 +138,27 @@ function fixturePaths(root: string, fixtures: readonly (string | Fixture)[]): st
   return [...paths, file];
 }
 
+/** The gateway's `record` and `replay` configuration from the options (folders resolved against the working directory). */
+function cassetteConfig(options: StartGatehouseOptions): { record?: RecordConfig; replay?: ReplayConfig } {
+  return {
+    ...(options.record !== undefined && {
+      record: {
+        dir: path.resolve(options.record),
+        ...(options.recordSimulated && { simulated: true }),
+        ...(options.recordRedact && { redact: options.recordRedact }),
+      },
+    }),
+    ...(options.replay !== undefined && {
+      replay: {
+        dir: path.resolve(options.replay),
+        ...(options.replayMiss && { miss: options.replayMiss }),
+        ...(options.replayIgnore && { ignore: options.replayIgnore }),
+        ...(options.replaySpeed !== undefined && { speed: options.replaySpeed }),
+      },
+    }),
+  };
+}
+
 function handle(gateway: Gateway, run: { root: string; dataDir: string; url: string; token: string }): Gatehouse {
   const adminToken = gateway.adminToken;
   const admin: AdminCall = adminClient(run.url, adminToken);
@@ -128,6 +174,7 @@ function handle(gateway: Gateway, run: { root: string; dataDir: string; url: str
     dataDir: run.dataDir,
     fixtures,
     journal,
+    cassettes: cassettesApi(admin),
     clock: {
       advance: (ms) => admin<ClockState>('POST', '/clock/advance', { body: { ms } }),
       get: () => admin<ClockState>('GET', '/clock'),

@@ -1,14 +1,13 @@
 // Integration tests of `gatehouse cassette list|show|prune|verify` through real CLI processes, on a folder of cassettes filed by the cassette store: a damaged
 // file and a changed payload named by verify, a channel key of the secret store refused in base64 (never printed), a key's shape refused, prune dry-run first.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { CassetteBody, HttpCassette } from '../../shared/cassette.ts';
 import { CassetteStore } from '../../electron/gateway/providers/replay/store.ts';
 import { ReplayRun } from '../../electron/gateway/providers/replay/run-record.ts';
 import { systemClock } from '../../electron/gateway/time.ts';
+import { answering, chatDraft } from '../helpers/cassettes.ts';
 import { runCli } from '../helpers/cli.ts';
 import { tempDirs } from '../helpers/gateway.ts';
 
@@ -17,36 +16,6 @@ after(() => dirs.removeAll());
 
 /** The channel key the data dir's secret store holds (what an upstream would have been sent); of no common key's shape. */
 const CHANNEL_KEY = 'gw-channel-Zq8Rk2LmN4pW7xY1vB3tQ9';
-
-type HttpDraft = Omit<HttpCassette, 'format' | 'sequence'>;
-
-/** A chat exchange as the recorder would file it: `text` is the answer the upstream gave. */
-function chatDraft(prompt: string, text: string, options: { channel?: string; stream?: boolean } = {}): HttpDraft {
-  const body = { model: 'gpt-4o', messages: [{ role: 'user', content: prompt }] };
-  const key = createHash('sha256').update(JSON.stringify(body)).digest('hex');
-  return {
-    kind: 'http',
-    recording: {
-      recordedAt: '2026-11-20T10:00:00.000+00:00',
-      mode: options.channel ? 'relay' : 'simulate',
-      ...(options.channel && { channel: options.channel, upstreamModel: 'gpt-4o-2024-08-06' }),
-      protocol: 'openai',
-    },
-    request: { method: 'POST', path: '/v1/chat/completions', model: 'gpt-4o', body, normal: body, key, stream: options.stream ?? false },
-    response: {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-      body: { text: JSON.stringify({ choices: [{ message: { role: 'assistant', content: text } }] }) },
-      durationMs: 420,
-    },
-    usage: { inputTokens: 9, outputTokens: 4 },
-  };
-}
-
-/** `draft` answering with `body` instead. */
-function answering(draft: HttpDraft, body: CassetteBody): HttpDraft {
-  return { ...draft, response: { ...draft.response, body } };
-}
 
 /** Runs `gatehouse cassette …`. */
 const cassette = (...args: string[]) => runCli(['cassette', ...args], { GATEHOUSE_DATA_DIR: dirs.fresh() });
