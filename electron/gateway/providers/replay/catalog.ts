@@ -11,6 +11,7 @@ import {
   type CassetteBody,
 } from '../../../../shared/cassette.ts';
 import type { CassetteFolder, CassetteListing, CassettePaging, CassetteQuery } from '../../../../shared/cassette-admin.ts';
+import { JOURNAL_FILTER_TEXT_LIMIT } from '../../../../shared/journal.ts';
 import { MAX_CASSETTE_BYTES, MAX_CASSETTES } from './limits.ts';
 import { readReplayRun, type ReplayRunRecord } from './run-record.ts';
 
@@ -180,7 +181,7 @@ export function replayRunOf(dir: string, current?: { startedAt: number; files: R
 }
 
 function parseQuery(query: Record<string, unknown>): Pick<CassetteQuery, 'q' | 'replayed'> {
-  const q = typeof query['q'] === 'string' && query['q'].trim() !== '' ? query['q'].trim().toLowerCase().slice(0, 200) : undefined;
+  const q = typeof query['q'] === 'string' && query['q'].trim() !== '' ? query['q'].trim().toLowerCase().slice(0, JOURNAL_FILTER_TEXT_LIMIT) : undefined;
   const replayed = query['replayed'] === 'replayed' || query['replayed'] === 'unused' ? query['replayed'] : undefined;
   return { ...(q && { q }), ...(replayed && { replayed }) };
 }
