@@ -181,7 +181,10 @@ export function replayRunOf(dir: string, current?: { startedAt: number; files: R
 }
 
 function parseQuery(query: Record<string, unknown>): Pick<CassetteQuery, 'q' | 'replayed'> {
-  const q = typeof query['q'] === 'string' && query['q'].trim() !== '' ? query['q'].trim().toLowerCase().slice(0, JOURNAL_FILTER_TEXT_LIMIT) : undefined;
+  const q =
+    typeof query['q'] === 'string' && query['q'].trim() !== ''
+      ? query['q'].trim().toLowerCase().slice(0, JOURNAL_FILTER_TEXT_LIMIT)
+      : undefined;
   const replayed = query['replayed'] === 'replayed' || query['replayed'] === 'unused' ? query['replayed'] : undefined;
   return { ...(q && { q }), ...(replayed && { replayed }) };
 }
