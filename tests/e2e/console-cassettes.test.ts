@@ -1,0 +1,131 @@
+// End-to-end test of the console's Cassettes page and the Logs "replayed from …", in Debian's Chromium against a gateway under --replay whose provider tells
+// `noteReplay` (as replay does): the folder's cassettes with their time, channel, protocol and model, which one this run replayed, a damaged one refused,
+// the filters, the Logs link to the cassette, and the page in Chinese.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import OpenAI from 'openai';
+import type { Browser, Page } from 'playwright-core';
+import { CassetteStore } from '../../electron/gateway/providers/replay/store.ts';
+import { consoleUrlOf } from '../../shared/admin-api.ts';
+import { assertFitsWidth, browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
+import { ensureBuilt } from '../helpers/build.ts';
+import { chatDraft } from '../helpers/cassettes.ts';
+import { startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
+import { fakeProviders } from '../helpers/providers.ts';
+
+const skip = browserSkipReason();
+if (skip) console.log(`# skipping the Cassettes e2e tests: ${skip}`);
+
+describe('console Cassettes page and the Logs "replayed from"', { skip }, () => {
+  const dirs = tempDirs();
+  let gw: TestGateway;
+  let browser: Browser;
+  let page: Page;
+  let replayed: string;
+  let unused: string;
+  const damaged = 'gpt-4o-cut-short.0123456789abcdef.json';
+
+  const go = (name: string) => page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
+  const table = () => page.getByRole('table', { name: 'Recorded cassettes' });
+  const rowOf = (file: string) => page.locator(`tr[data-cassette="${file}"]`);
+
+  before(async () => {
+    await ensureBuilt();
+    const dir = dirs.fresh();
+    const store = new CassetteStore(dir);
+    replayed = (await store.save(chatDraft('Embed this', '[0.5]', { channel: 'openai-main' }), 'Embed this')).file;
+    unused = (await store.save(chatDraft('Say hello', 'Hello!'), 'Say hello')).file;
+    writeFileSync(path.join(dir, damaged), '{"format": 1, "kind": "http", "recording": {');
+    // Stands in for the replay provider: it answers and tells the call context which cassette did.
+    const providers = fakeProviders({
+      embeddings: {
+        async embed(request, call) {
+          call.noteReplay?.({ file: replayed, sequence: 1, recordedAt: '2026-11-20T10:00:00.000+00:00' });
+          return { vectors: request.inputs.map(() => Float32Array.from([0.5])), usage: { inputTokens: 3 } };
+        },
+      },
+      models: {
+        async list() {
+          return [];
+        },
+        async describe() {
+          return undefined;
+        },
+      },
+    });
+    gw = await startGateway({ providers, replay: { dir } });
+    const client = new OpenAI({ apiKey: gw.token, baseURL: `${gw.url}/v1`, maxRetries: 0 });
+    await client.embeddings.create({ model: 'text-embed', input: 'Embed this' });
+    browser = await launchChromium();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    page.on('pageerror', (error) => console.log(`# page error: ${error.message}`));
+    await page.goto(consoleUrlOf(gw.url, gw.gateway.adminToken));
+    await page.getByTestId('base-url').waitFor();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await gw?.stop();
+  });
+
+  test('lists each cassette with when, where from, protocol and model, which one this run replayed, and a damaged one refused', async () => {
+    await go('Cassettes');
+    await rowOf(replayed).waitFor();
+    assert.match(
+      (await page.getByTestId('cassette-folder').textContent())!,
+      /Replaying from .*Replay run started .*: 1 cassette\(s\) used so far/,
+    );
+    const hit = (await rowOf(replayed).textContent())!;
+    assert.match(hit, /from channel openai-main/);
+    assert.match(hit, /POST \/v1\/chat\/completions/);
+    assert.match(hit, /openai · gpt-4o · 200/);
+    assert.match(hit, /20 Nov 2026/);
+    assert.equal(await rowOf(replayed).getByTestId('cassette-use').textContent(), 'replayed');
+    assert.match((await rowOf(unused).textContent())!, /from the simulator/);
+    assert.equal(await rowOf(unused).getByTestId('cassette-use').textContent(), 'not used');
+    assert.match((await rowOf(damaged).textContent())!, /Refused: .*cut-short.*is not JSON/);
+    await screenshot(page, 'cassettes-1280');
+
+    // Only those the run did not use, then a search.
+    await page.getByLabel('This run', { exact: true }).selectOption('unused');
+    await rowOf(replayed).waitFor({ state: 'detached' });
+    assert.equal(await rowOf(unused).count(), 1);
+    await page.getByLabel('This run', { exact: true }).selectOption('');
+    await page.getByLabel('Search').fill('say-hello');
+    await rowOf(replayed).waitFor({ state: 'detached' });
+    assert.equal(await table().locator('tbody tr').count(), 1);
+    await page.getByLabel('Search').fill('');
+    await rowOf(replayed).waitFor();
+  });
+
+  test('fits 390, 800 and 1280 px windows', async () => {
+    for (const width of [390, 800, 1280]) await assertFitsWidth(page, width, `the Cassettes page at ${width} px`);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  test('Logs says "replayed from <file>", a link to the cassette', async () => {
+    await go('Logs');
+    const source = page.getByRole('table', { name: 'API calls' }).locator('tbody tr').getByTestId('answer-source');
+    await source.filter({ hasText: `replayed from ${replayed}` }).waitFor();
+    await source.click();
+    await page.getByRole('heading', { level: 1, name: 'Cassettes' }).waitFor();
+    await page.locator(`tr.selected[data-cassette="${replayed}"]`).waitFor();
+    assert.equal(await rowOf(unused).count(), 0, 'the list is narrowed to that cassette');
+  });
+
+  test('in Chinese', async () => {
+    await go('Settings');
+    await page.getByLabel('Language').selectOption('zh');
+    await page.getByRole('navigation').getByRole('link', { name: '录制带', exact: true }).click();
+    await page.getByLabel('搜索').fill('');
+    await rowOf(replayed).waitFor();
+    assert.equal(await rowOf(replayed).getByTestId('cassette-use').textContent(), '已回放');
+    assert.match((await rowOf(replayed).textContent())!, /来自渠道 openai-main/);
+    assert.match((await page.getByTestId('cassette-folder').textContent())!, /正在从 .* 回放。/);
+    await screenshot(page, 'cassettes-zh');
+    await go('设置');
+    await page.getByLabel('语言').selectOption('en');
+  });
+});
