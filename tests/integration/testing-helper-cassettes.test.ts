@@ -1,13 +1,15 @@
 // `gatehouse/testing` with cassettes, imported by the package's own name as a user's suite does: startGatehouse({ replay }) and ({ record }) hand the
 // folder to the gateway (relative to the working directory), cassettes.list() reads it with the replay run's use, and stop() leaves the run's record.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
+import OpenAI from 'openai';
 import { startGatehouse } from 'gatehouse/testing';
 import { CassetteStore } from '../../electron/gateway/providers/replay/store.ts';
 import { REPLAY_RUN_FILE } from '../../shared/cassette-admin.ts';
 import { chatDraft } from '../helpers/cassettes.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { tempDirs } from '../helpers/gateway.ts';
 
 const dirs = tempDirs();
@@ -43,5 +45,36 @@ describe('gatehouse/testing with cassettes', () => {
     }
     await using plain = await startGatehouse();
     assert.deepEqual((await plain.cassettes.folder()).dir, null);
+  });
+
+  test('a call recorded with record (simulated) replays from its cassette under replay: the journal and the listing say which; a miss under replayMiss error is refused', async () => {
+    const dir = dirs.fresh();
+    const ask = (gatehouse: { baseURL: string; token: string }, content: string) =>
+      new OpenAI({ baseURL: gatehouse.baseURL, apiKey: gatehouse.token, maxRetries: 0 }).chat.completions.create({
+        model: 'sim-chat',
+        messages: [{ role: 'user', content }],
+      });
+    let recorded: string | null;
+    {
+      await using recording = await startGatehouse({ record: dir, recordSimulated: true });
+      recorded = (await ask(recording, 'Say hello in three words')).choices[0]!.message.content;
+    }
+    const file = await eventually(() => readdirSync(dir).find((name) => name.endsWith('.json')), 'the recorded cassette');
+
+    await using replaying = await startGatehouse({ replay: dir, replayMiss: 'error' });
+    assert.equal((await ask(replaying, 'Say hello in three words')).choices[0]!.message.content, recorded);
+    const call = await replaying.journal.last();
+    assert.equal(call?.source, 'replay');
+    assert.equal(call?.cassette, file);
+    assert.deepEqual(
+      (await replaying.cassettes.list({ replayed: 'replayed' })).map((item) => item.file),
+      [file],
+    );
+    await assert.rejects(ask(replaying, 'Something never recorded'), (error: unknown) => {
+      assert.ok(error instanceof OpenAI.APIError);
+      assert.equal(error.status, 404);
+      assert.match(error.message, new RegExp(`No cassette matched this call.*${file.replaceAll('.', '\\.')}`));
+      return true;
+    });
   });
 });
