@@ -34,7 +34,14 @@ describe('a call answered from a cassette', () => {
     const providers = fakeProviders({
       embeddings: {
         async embed(request, call) {
-          call.noteReplay?.({ file: replayed, sequence: 1, recordedAt: '2026-11-20T10:00:00.000+00:00' });
+          // A call asking for it is told as one replayed across protocols (a chat recorded from another client's).
+          const across = request.inputs[0] === 'across protocols';
+          call.noteReplay?.({
+            file: replayed,
+            sequence: 1,
+            recordedAt: '2026-11-20T10:00:00.000+00:00',
+            ...(across && { translatedFrom: 'anthropic' as const }),
+          });
           return { vectors: request.inputs.map(() => Float32Array.from([0.5])), usage: { inputTokens: 3 } };
         },
       },
@@ -65,6 +72,7 @@ describe('a call answered from a cassette', () => {
     const detail = (await admin<JournalEntry>(`/journal/${entry.id}`)).body;
     assert.equal(detail.source, 'replay');
     assert.equal(detail.cassette, replayed);
+    assert.equal(detail.notes, undefined, 'a cassette of the same protocol needs no note');
 
     const folder = (await admin<CassetteFolder>('/cassettes')).body;
     assert.equal(folder.dir, dir);
@@ -87,6 +95,21 @@ describe('a call answered from a cassette', () => {
       searched.items.map((item) => item.file),
       [other],
     );
+  });
+
+  test('an answer rendered from a cassette of another client protocol is noted in its entry', async () => {
+    const answer = await request(`${gw.url}/v1/embeddings`, 'POST', {
+      token: gw.token,
+      body: { model: 'text-embed', input: 'across protocols' },
+    });
+    const entry = await eventually(
+      async () => (await admin<JournalPage>('/journal')).body.items.find((item) => item.request_id === answer.headers.get('x-request-id')),
+      'the journal entry of the call',
+    );
+    const detail = (await admin<JournalEntry>(`/journal/${entry.id}`)).body;
+    assert.deepEqual(detail.notes, [
+      `Replayed from ${replayed} (sequence 1), recorded through the anthropic protocol and rendered through this call's: what that protocol cannot carry is lost (see docs/record-replay.md).`,
+    ]);
   });
 
   test("the run's record names the cassette once, and the CLI reads it after the gateway stopped", async () => {

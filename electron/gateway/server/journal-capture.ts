@@ -278,6 +278,7 @@ function recordOf(
   const response = tap.body(contentType);
   const timing = stream ? tap.timing(!raw.writableFinished) : null;
   const { usage } = notes;
+  const told = [...notes.texts, ...replayNotes(request)];
   return {
     at: call.at,
     method: request.method,
@@ -304,10 +305,19 @@ function recordOf(
       responseHeaders: stringHeaders(sent, (name) => name !== 'set-cookie'),
       response,
       timing,
-      ...(notes.texts.length > 0 && { notes: notes.texts }),
+      ...(told.length > 0 && { notes: told }),
     },
     ...(request.journalRelay && { relay: request.journalRelay }),
   };
+}
+
+/** What the owner should know of a replayed call: a cassette recorded through another client protocol was rendered through this one's. */
+function replayNotes(request: FastifyRequest): string[] {
+  const replay = request.journalReplay;
+  if (!replay?.translatedFrom) return [];
+  return [
+    `Replayed from ${replay.file} (sequence ${replay.sequence}), recorded through the ${replay.translatedFrom} protocol and rendered through this call's: what that protocol cannot carry is lost (see docs/record-replay.md).`,
+  ];
 }
 
 /** The test id a call named and the request id its answer carried. */
