@@ -111,6 +111,10 @@ describe('Logs: what answered, and the test id filter', () => {
       name: 'greeting',
     });
     assert.deepEqual(answerSourceOf({ ...summary(1), source: 'simulate' }, false), { kind: 'simulate' });
+    assert.deepEqual(answerSourceOf({ ...summary(1), source: 'replay', cassette: 'gpt-4o-hi.0123456789abcdef.json' }, false), {
+      kind: 'replay',
+      cassette: 'gpt-4o-hi.0123456789abcdef.json',
+    });
     assert.deepEqual(answerSourceOf({ ...summary(1), fixture: 'suite.json#2' }, true), { kind: 'fixture', name: 'suite.json#2' });
     assert.deepEqual(answerSourceOf({ ...summary(1), relay: { channel: 'openai', upstreamModel: 'gpt-4o', attempts: [] } }, true), {
       kind: 'relay',
