@@ -110,7 +110,8 @@ export class CassetteCatalog {
       }
     };
     await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, names.length) }, worker));
-    for (const name of this.kept.keys()) if (!names.includes(name)) this.kept.delete(name);
+    const present = new Set(names);
+    for (const name of this.kept.keys()) if (!present.has(name)) this.kept.delete(name);
     const listings = summaries
       .filter((summary): summary is FileSummary => summary !== undefined)
       .map((summary) => withRun(summary, run))
