@@ -4,11 +4,13 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { startGatehouse } from 'gatehouse/testing';
 import { CassetteStore } from '../../electron/gateway/providers/replay/store.ts';
 import { REPLAY_RUN_FILE } from '../../shared/cassette-admin.ts';
 import { chatDraft } from '../helpers/cassettes.ts';
+import { runCliAsync } from '../helpers/cli.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { tempDirs } from '../helpers/gateway.ts';
 
@@ -76,5 +78,60 @@ describe('gatehouse/testing with cassettes', () => {
       assert.match(error.message, new RegExp(`No cassette matched this call.*${file.replaceAll('.', '\\.')}`));
       return true;
     });
+  });
+
+  test('after a replay run that used one of two recordings, gatehouse cassette prune lists the other and removes it with --yes', async () => {
+    const dir = dirs.fresh();
+    const ask = (gatehouse: { baseURL: string; token: string }, content: string) =>
+      new OpenAI({ baseURL: gatehouse.baseURL, apiKey: gatehouse.token, maxRetries: 0 }).chat.completions.create({
+        model: 'sim-chat',
+        messages: [{ role: 'user', content }],
+      });
+    {
+      await using recording = await startGatehouse({ record: dir, recordSimulated: true });
+      await ask(recording, 'Kept because a test replays it');
+      await ask(recording, 'Dropped because no test asks any more');
+    }
+    const files = await eventually(() => {
+      const found = readdirSync(dir).filter((name) => name.endsWith('.json'));
+      return found.length === 2 && found;
+    }, 'both recorded cassettes');
+    const kept = files.find((name) => name.includes('kept'))!;
+    const dropped = files.find((name) => name.includes('dropped'))!;
+    {
+      await using replaying = await startGatehouse({ replay: dir, replayMiss: 'error' });
+      await ask(replaying, 'Kept because a test replays it');
+    }
+    const dry = await runCliAsync(['cassette', 'prune', dir]);
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.deepEqual(dry.lines, [`would remove ${dropped}`]);
+    const done = await runCliAsync(['cassette', 'prune', dir, '--yes']);
+    assert.deepEqual(done.lines, [`removed ${dropped}`]);
+    assert.deepEqual(
+      readdirSync(dir).filter((name) => name.endsWith('.json')),
+      [kept],
+    );
+  });
+});
+
+describe('gatehouse/testing replaying across protocols', () => {
+  test('a chat recorded from an Anthropic client replays to an OpenAI one, and its journal entry notes the other protocol', async () => {
+    const dir = dirs.fresh();
+    {
+      await using recording = await startGatehouse({ record: dir, recordSimulated: true });
+      const anthropic = new Anthropic({ baseURL: recording.url, apiKey: recording.token, maxRetries: 0 });
+      await anthropic.messages.create({ model: 'sim-chat', max_tokens: 64, messages: [{ role: 'user', content: 'Name a colour' }] });
+    }
+    const file = await eventually(() => readdirSync(dir).find((name) => name.endsWith('.json')), 'the recorded cassette');
+    await using replaying = await startGatehouse({ replay: dir, replayMiss: 'error' });
+    const openai = new OpenAI({ baseURL: replaying.baseURL, apiKey: replaying.token, maxRetries: 0 });
+    await openai.chat.completions.create({ model: 'sim-chat', max_tokens: 64, messages: [{ role: 'user', content: 'Name a colour' }] });
+    const call = await replaying.journal.last();
+    assert.equal(call?.source, 'replay');
+    assert.equal(call?.cassette, file);
+    assert.ok(
+      call?.notes?.some((note) => note.startsWith(`Replayed from ${file} (sequence 1), recorded through the anthropic protocol`)),
+      JSON.stringify(call?.notes),
+    );
   });
 });
