@@ -1,8 +1,8 @@
-// End-to-end test of the console's Cassettes page and the Logs "replayed from …", in Debian's Chromium against a gateway under --replay whose provider tells
-// `noteReplay` (as replay does): the folder's cassettes with their time, channel, protocol and model, which one this run replayed, a damaged one refused,
-// the filters, the Logs link to the cassette, and the page in Chinese.
+// End-to-end test of the console's Cassettes page and the Logs "replayed from …", in Debian's Chromium against a gateway replaying a folder another one
+// recorded: the folder's cassettes with their time, origin (the simulator, a relay channel), protocol and model, which one this run replayed, a damaged
+// one refused, the filters, the Logs link to the cassette, and the page in Chinese.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
@@ -13,7 +13,7 @@ import { assertFitsWidth, browserSkipReason, launchChromium, screenshot } from '
 import { ensureBuilt } from '../helpers/build.ts';
 import { chatDraft } from '../helpers/cassettes.ts';
 import { startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
-import { fakeProviders } from '../helpers/providers.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const skip = browserSkipReason();
 if (skip) console.log(`# skipping the Cassettes e2e tests: ${skip}`);
@@ -34,30 +34,20 @@ describe('console Cassettes page and the Logs "replayed from"', { skip }, () => 
   before(async () => {
     await ensureBuilt();
     const dir = dirs.fresh();
-    const store = new CassetteStore(dir);
-    replayed = (await store.save(chatDraft('Embed this', '[0.5]', { channel: 'openai-main' }), 'Embed this')).file;
-    unused = (await store.save(chatDraft('Say hello', 'Hello!'), 'Say hello')).file;
+    // One call recorded by a real gateway (its simulated answer), one exchange of a relay channel filed by the store, one damaged file.
+    const recording = await startGateway({ record: { dir, simulated: true } });
+    const ask = (url: string, token: string) =>
+      new OpenAI({ apiKey: token, baseURL: `${url}/v1`, maxRetries: 0 }).chat.completions.create({
+        model: 'sim-chat',
+        messages: [{ role: 'user', content: 'Say hello in three words' }],
+      });
+    await ask(recording.url, recording.token);
+    await recording.stop();
+    replayed = await eventually(() => readdirSync(dir).find((name) => name.endsWith('.json')), 'the recorded cassette');
+    unused = (await new CassetteStore(dir).save(chatDraft('Embed this', '[0.5]', { channel: 'openai-main' }), 'Embed this')).file;
     writeFileSync(path.join(dir, damaged), '{"format": 1, "kind": "http", "recording": {');
-    // Stands in for the replay provider: it answers and tells the call context which cassette did.
-    const providers = fakeProviders({
-      embeddings: {
-        async embed(request, call) {
-          call.noteReplay?.({ file: replayed, sequence: 1, recordedAt: '2026-11-20T10:00:00.000+00:00' });
-          return { vectors: request.inputs.map(() => Float32Array.from([0.5])), usage: { inputTokens: 3 } };
-        },
-      },
-      models: {
-        async list() {
-          return [];
-        },
-        async describe() {
-          return undefined;
-        },
-      },
-    });
-    gw = await startGateway({ providers, replay: { dir } });
-    const client = new OpenAI({ apiKey: gw.token, baseURL: `${gw.url}/v1`, maxRetries: 0 });
-    await client.embeddings.create({ model: 'text-embed', input: 'Embed this' });
+    gw = await startGateway({ replay: { dir } });
+    await ask(gw.url, gw.token);
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     page.on('pageerror', (error) => console.log(`# page error: ${error.message}`));
@@ -78,12 +68,14 @@ describe('console Cassettes page and the Logs "replayed from"', { skip }, () => 
       /Replaying from .*Replay run started .*: 1 cassette\(s\) used so far/,
     );
     const hit = (await rowOf(replayed).textContent())!;
-    assert.match(hit, /from channel openai-main/);
+    assert.match(hit, /from the simulator/);
     assert.match(hit, /POST \/v1\/chat\/completions/);
-    assert.match(hit, /openai · gpt-4o · 200/);
-    assert.match(hit, /20 Nov 2026/);
+    assert.match(hit, /openai · sim-chat · 200/);
     assert.equal(await rowOf(replayed).getByTestId('cassette-use').textContent(), 'replayed');
-    assert.match((await rowOf(unused).textContent())!, /from the simulator/);
+    const other = (await rowOf(unused).textContent())!;
+    assert.match(other, /from channel openai-main/);
+    assert.match(other, /openai · gpt-4o · 200/);
+    assert.match(other, /20 Nov 2026, 10:00:00/);
     assert.equal(await rowOf(unused).getByTestId('cassette-use').textContent(), 'not used');
     assert.match((await rowOf(damaged).textContent())!, /Refused: .*cut-short.*is not JSON/);
     await screenshot(page, 'cassettes-1280');
@@ -93,7 +85,7 @@ describe('console Cassettes page and the Logs "replayed from"', { skip }, () => 
     await rowOf(replayed).waitFor({ state: 'detached' });
     assert.equal(await rowOf(unused).count(), 1);
     await page.getByLabel('This run', { exact: true }).selectOption('');
-    await page.getByLabel('Search').fill('say-hello');
+    await page.getByLabel('Search').fill('embed-this');
     await rowOf(replayed).waitFor({ state: 'detached' });
     assert.equal(await table().locator('tbody tr').count(), 1);
     await page.getByLabel('Search').fill('');
@@ -122,7 +114,7 @@ describe('console Cassettes page and the Logs "replayed from"', { skip }, () => 
     await page.getByLabel('搜索').fill('');
     await rowOf(replayed).waitFor();
     assert.equal(await rowOf(replayed).getByTestId('cassette-use').textContent(), '已回放');
-    assert.match((await rowOf(replayed).textContent())!, /来自渠道 openai-main/);
+    assert.match((await rowOf(unused).textContent())!, /来自渠道 openai-main/);
     assert.match((await page.getByTestId('cassette-folder').textContent())!, /正在从 .* 回放。/);
     await screenshot(page, 'cassettes-zh');
     await go('设置');
