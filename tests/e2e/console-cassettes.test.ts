@@ -61,7 +61,10 @@ describe('console Cassettes page and the Logs "replayed from"', { skip }, () => 
   });
 
   test('lists each cassette with when, where from, protocol and model, which one this run replayed, and a damaged one refused', async () => {
-    await go('Cassettes');
+    // `g` then `r` (recordings) opens the page.
+    await page.keyboard.press('g');
+    await page.keyboard.press('r');
+    await page.getByRole('heading', { level: 1, name: 'Cassettes' }).waitFor();
     await rowOf(replayed).waitFor();
     assert.match(
       (await page.getByTestId('cassette-folder').textContent())!,

@@ -12,6 +12,7 @@ export const GO_KEYS: Readonly<Record<string, PageName>> = {
   t: 'tokens',
   h: 'channels',
   f: 'fixtures',
+  r: 'cassettes',
   l: 'logs',
   s: 'settings',
 };
