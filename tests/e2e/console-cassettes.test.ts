@@ -25,29 +25,37 @@ describe('console Cassettes page and the Logs "replayed from"', { skip }, () => 
   let page: Page;
   let replayed: string;
   let unused: string;
+  /** Recorded, and replayed only while the page is open. */
+  let later: string;
   const damaged = 'gpt-4o-cut-short.0123456789abcdef.json';
 
   const go = (name: string) => page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
   const table = () => page.getByRole('table', { name: 'Recorded cassettes' });
   const rowOf = (file: string) => page.locator(`tr[data-cassette="${file}"]`);
+  const ask = (url: string, token: string, content: string) =>
+    new OpenAI({ apiKey: token, baseURL: `${url}/v1`, maxRetries: 0 }).chat.completions.create({
+      model: 'sim-chat',
+      messages: [{ role: 'user', content }],
+    });
 
   before(async () => {
     await ensureBuilt();
     const dir = dirs.fresh();
     // One call recorded by a real gateway (its simulated answer), one exchange of a relay channel filed by the store, one damaged file.
     const recording = await startGateway({ record: { dir, simulated: true } });
-    const ask = (url: string, token: string) =>
-      new OpenAI({ apiKey: token, baseURL: `${url}/v1`, maxRetries: 0 }).chat.completions.create({
-        model: 'sim-chat',
-        messages: [{ role: 'user', content: 'Say hello in three words' }],
-      });
-    await ask(recording.url, recording.token);
+    await ask(recording.url, recording.token, 'Say hello in three words');
+    await ask(recording.url, recording.token, 'Count to three');
     await recording.stop();
-    replayed = await eventually(() => readdirSync(dir).find((name) => name.endsWith('.json')), 'the recorded cassette');
+    const recorded = await eventually(() => {
+      const found = readdirSync(dir).filter((name) => name.endsWith('.json'));
+      return found.length === 2 && found;
+    }, 'the recorded cassettes');
+    replayed = recorded.find((name) => name.includes('hello'))!;
+    later = recorded.find((name) => name.includes('count'))!;
     unused = (await new CassetteStore(dir).save(chatDraft('Embed this', '[0.5]', { channel: 'openai-main' }), 'Embed this')).file;
     writeFileSync(path.join(dir, damaged), '{"format": 1, "kind": "http", "recording": {');
     gw = await startGateway({ replay: { dir } });
-    await ask(gw.url, gw.token);
+    await ask(gw.url, gw.token, 'Say hello in three words');
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     page.on('pageerror', (error) => console.log(`# page error: ${error.message}`));
@@ -95,6 +103,19 @@ describe('console Cassettes page and the Logs "replayed from"', { skip }, () => 
     await rowOf(replayed).waitFor();
   });
 
+  test('"This run" follows a call replayed while the page is open, without a reload', async () => {
+    await rowOf(later)
+      .getByTestId('cassette-use')
+      .filter({ hasText: /^not used$/ })
+      .waitFor();
+    await ask(gw.url, gw.token, 'Count to three');
+    await rowOf(later)
+      .getByTestId('cassette-use')
+      .filter({ hasText: /^replayed$/ })
+      .waitFor();
+    assert.match((await page.getByTestId('cassette-folder').textContent())!, /2 cassette\(s\) used so far/);
+  });
+
   test('fits 390, 800 and 1280 px windows', async () => {
     for (const width of [390, 800, 1280]) await assertFitsWidth(page, width, `the Cassettes page at ${width} px`);
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -103,8 +124,9 @@ describe('console Cassettes page and the Logs "replayed from"', { skip }, () => 
   test('Logs says "replayed from <file>", a link to the cassette', async () => {
     await go('Logs');
     const source = page.getByRole('table', { name: 'API calls' }).locator('tbody tr').getByTestId('answer-source');
-    await source.filter({ hasText: `replayed from ${replayed}` }).waitFor();
-    await source.click();
+    const link = source.filter({ hasText: `replayed from ${replayed}` });
+    await link.waitFor();
+    await link.click();
     await page.getByRole('heading', { level: 1, name: 'Cassettes' }).waitFor();
     await page.locator(`tr.selected[data-cassette="${replayed}"]`).waitFor();
     assert.equal(await rowOf(unused).count(), 0, 'the list is narrowed to that cassette');

@@ -2,7 +2,11 @@
 import { create } from 'zustand';
 import type { CassetteFolder, CassetteQuery } from '../../../shared/cassette-admin.ts';
 import type { AdminCall } from '../api/admin-client.ts';
+import { onceSoon } from './soon.ts';
 import { messageOf } from './storage.ts';
+
+/** While the Cassettes page is open, it is loaded again this long after a replayed call is recorded (at most once per such wait). */
+export const CASSETTES_REFRESH_MS = 1000;
 
 /** Cassettes shown per page. */
 export const CASSETTES_PAGE_SIZE = 50;
@@ -24,6 +28,8 @@ export interface CassettesState {
   setFilter(filter: { text?: string; use?: CassetteUse }): Promise<void>;
   /** Points at one cassette: the list is filtered to its file. */
   show(file: string): void;
+  /** A call was replayed: load again soon, so "This run" follows (calls in a burst cause one load). */
+  refreshSoon(): void;
 }
 
 export function createCassettesStore(call: AdminCall) {
@@ -61,6 +67,8 @@ export function createCassettesStore(call: AdminCall) {
     show(file) {
       set({ text: file, use: '', highlight: file, folder: null });
     },
+
+    refreshSoon: onceSoon(() => void get().load(), CASSETTES_REFRESH_MS),
   }));
 }
 

@@ -5,6 +5,7 @@ import type { AdminCall } from '../api/admin-client.ts';
 import { ApiError } from '../api/http.ts';
 import type { FormResult } from './assets.ts';
 import { withBusy } from './busy.ts';
+import { onceSoon } from './soon.ts';
 import { messageOf } from './storage.ts';
 
 /** While the Fixtures page is open, the counts are loaded again this long after a call is recorded (at most once per such wait). */
@@ -51,7 +52,6 @@ const failure = (error: unknown) => ({
 });
 
 export function createFixturesStore(call: AdminCall) {
-  let refresh: ReturnType<typeof setTimeout> | null = null;
   return create<FixturesState>((set, get) => ({
     fixtures: null,
     loading: false,
@@ -116,13 +116,7 @@ export function createFixturesStore(call: AdminCall) {
 
     setHighlight: (name) => set({ highlight: name }),
 
-    refreshSoon() {
-      if (refresh !== null) return;
-      refresh = setTimeout(() => {
-        refresh = null;
-        void get().load();
-      }, FIXTURE_COUNTS_REFRESH_MS);
-    },
+    refreshSoon: onceSoon(() => void get().load(), FIXTURE_COUNTS_REFRESH_MS),
   }));
 }
 

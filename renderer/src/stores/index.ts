@@ -99,6 +99,9 @@ export function applyAdminEvent(stores: ConsoleStores, event: AdminEvent): void 
       stores.journal.getState().applyAdded(event.entry);
       // The Fixtures page's match counts follow the calls.
       if (stores.navigation.getState().page === 'fixtures' && stores.fixtures.getState().fixtures) stores.fixtures.getState().refreshSoon();
+      // The Cassettes page's "This run" follows the replayed calls.
+      if (event.entry.source === 'replay' && stores.navigation.getState().page === 'cassettes' && stores.cassettes.getState().folder)
+        stores.cassettes.getState().refreshSoon();
       // A call of an account the console has not heard of (a token made elsewhere): refresh the account lists.
       const { status } = stores.status.getState();
       if (status && event.entry.account && !status.accounts.includes(event.entry.account)) void stores.status.getState().load();
