@@ -70,7 +70,8 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  // Written output reaches a pipe before the exit (a long `cassette list` piped into another program is not cut).
+  (code) => process.stdout.write('', () => process.exit(code)),
   (error: unknown) => {
     if (error instanceof UsageError) {
       io.err(`gatehouse: ${error.message}`);

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { cassetteFileName } from '../../shared/cassette.ts';
 import { CassetteStore } from '../../electron/gateway/providers/replay/store.ts';
 import { ReplayRun } from '../../electron/gateway/providers/replay/run-record.ts';
 import { systemClock } from '../../electron/gateway/time.ts';
@@ -62,6 +63,19 @@ describe('gatehouse cassette list, show and verify', () => {
         [weather, null],
       ].sort(),
     );
+  });
+
+  test('list prints every line of a big folder through a pipe (2,000 cassettes)', () => {
+    const big = dirs.fresh();
+    for (let index = 0; index < 2000; index++) {
+      const draft = chatDraft(`prompt number ${index}`, `answer ${index}`);
+      const file = cassetteFileName(draft.request.key, 'gpt-4o', `prompt number ${index}`, 1);
+      writeFileSync(path.join(big, file), JSON.stringify({ format: 1, ...draft, sequence: 1 }));
+    }
+    const listed = cassette('list', big);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.equal(listed.lines.length, 2000);
+    assert.ok(listed.lines.every((line) => line.endsWith('\tunused')));
   });
 
   test('show prints the recording, the request and the answer readably, by folder and name or by path', () => {
