@@ -207,6 +207,10 @@ describe('gatehouse cassette prune', () => {
     run.start();
     run.note(used);
     run.note(used);
+    // A miss the run relayed and recorded (`--replay-miss relay`) is new, not unused.
+    const fresh = chatDraft('Asked for the first time', 'New answer');
+    const recordedAt = new Date(run.startedAt + 1000).toISOString();
+    const recordedInRun = (await store.save({ ...fresh, recording: { ...fresh.recording, recordedAt } }, 'Asked for the first time')).file;
     await run.stop();
 
     const dry = cassette('prune', dir);
@@ -214,17 +218,20 @@ describe('gatehouse cassette prune', () => {
     assert.deepEqual(dry.lines, [`would remove ${unused}`, `would remove ${blob.file}`]);
     assert.match(
       dry.stderr,
-      /1 of 2 cassette\(s\) not used by the replay run of .* and 1 payload file\(s\) only they name: run again with --yes/,
+      /1 of 3 cassette\(s\) not used by the replay run of .* and 1 payload file\(s\) only they name: run again with --yes/,
     );
     assert.ok(existsSync(path.join(dir, unused)) && existsSync(path.join(dir, blob.file)), 'a dry run removes nothing');
     assert.match(cassette('list', dir).stdout, new RegExp(`${used.replaceAll('.', '\\.')}\\t.*\\treplayed$`, 'm'));
+    assert.match(cassette('list', dir).stdout, new RegExp(`${recordedInRun.replaceAll('.', '\\.')}\\t.*\\trecorded in the run$`, 'm'));
 
     const done = cassette('prune', dir, '--yes');
     assert.equal(done.code, 0, done.stderr);
     assert.deepEqual(done.lines, [`removed ${unused}`, `removed ${blob.file}`]);
     assert.deepEqual(
-      readdirSync(dir).filter((name) => !name.startsWith('.')),
-      [used],
+      readdirSync(dir)
+        .filter((name) => !name.startsWith('.'))
+        .sort(),
+      [used, recordedInRun].sort(),
     );
   });
 
