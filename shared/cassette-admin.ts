@@ -81,6 +81,8 @@ export interface CassettePaging {
 export interface CassetteAdmin {
   /** A page of the folder (`q` and `replayed` of a `CassetteQuery` as received); a gateway with no folder answers `dir: null` and no cassette. */
   list(query: Record<string, unknown>, paging: CassettePaging): Promise<CassetteFolder>;
+  /** True under `--replay`: calls may be answered from the folder, and the run records which. */
+  readonly replaying: boolean;
   /** A call was answered from cassette `file`: the replay run records it (the first time). */
   replayed(file: string): void;
 }

@@ -65,7 +65,7 @@ export interface AppContext {
   /** `--record`: the recorder every finished exchange is handed to. */
   readonly cassettes?: { readonly recorder?: TapRecorder };
   /** Told which cassette answered each replayed call; absent where nothing replays (tests of the app alone). */
-  readonly cassetteFolder?: Pick<CassetteAdmin, 'replayed'>;
+  readonly cassetteFolder?: Pick<CassetteAdmin, 'replaying' | 'replayed'>;
 }
 
 /** A route family: a Fastify plugin that receives the gateway context. */
@@ -136,7 +136,8 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
   );
   // `--record`: relayed (and with --record-simulated, simulated) exchanges become cassettes once they ended whole.
   if (context.cassettes?.recorder) installCassetteTap(app, context.cassettes.recorder, (error) => context.events.emit('error', error));
-  if (context.cassetteFolder) installReplayNotes(app, context.cassetteFolder, isJournaledPath);
+  // `--replay`: the run's record names each cassette a call was answered from.
+  if (context.cassetteFolder?.replaying) installReplayNotes(app, context.cassetteFolder);
 
   // Every API call of a known token counts in the dashboard's totals, whether or not the journal is on.
   installCallCounting(app, {

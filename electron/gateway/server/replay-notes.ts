@@ -1,20 +1,21 @@
 // Tells the cassette folder which cassette answered each replayed call (`noteReplay`), once the call ends, so the replay run's record names it (journal on or off).
 import type { FastifyInstance } from 'fastify';
 import type { CassetteAdmin } from '../../../shared/cassette-admin.ts';
+import { isJournaledPath } from './journal-capture.ts';
+import { syncHook } from './sync-hook.ts';
 
 /** Adds the hook: an API call (or a realtime session) a cassette answered is told to `folder` when its connection closes. */
-export function installReplayNotes(
-  app: FastifyInstance,
-  folder: Pick<CassetteAdmin, 'replayed'>,
-  isApiPath: (path: string) => boolean,
-): void {
-  app.addHook('onRequest', async (request, reply) => {
-    const [path = ''] = request.url.split('?', 1);
-    if (!isApiPath(path) || request.method === 'OPTIONS') return;
-    const ended = () => {
-      if (request.journalReplay) folder.replayed(request.journalReplay.file);
-    };
-    if (request.ws) request.raw.socket.once('close', ended);
-    else reply.raw.once('close', ended);
-  });
+export function installReplayNotes(app: FastifyInstance, folder: Pick<CassetteAdmin, 'replayed'>): void {
+  app.addHook(
+    'onRequest',
+    syncHook((request, reply) => {
+      const [path = ''] = request.url.split('?', 1);
+      if (!isJournaledPath(path) || request.method === 'OPTIONS') return;
+      const ended = () => {
+        if (request.journalReplay) folder.replayed(request.journalReplay.file);
+      };
+      if (request.ws) request.raw.socket.once('close', ended);
+      else reply.raw.once('close', ended);
+    }),
+  );
 }

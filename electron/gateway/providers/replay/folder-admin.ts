@@ -30,6 +30,10 @@ export class CassetteFolderAdmin implements CassetteAdmin {
     await this.run?.stop();
   }
 
+  get replaying(): boolean {
+    return this.mode === 'replay';
+  }
+
   replayed(file: string): void {
     this.run?.note(file);
   }
