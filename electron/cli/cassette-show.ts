@@ -37,7 +37,7 @@ export function describeCassette(file: string, cassette: Cassette): string[] {
       lines.push(`frames:    ${cassette.frames.length}`);
       for (const frame of cassette.frames.slice(0, SHOWN_EVENTS))
         lines.push(
-          `  +${String(frame.atMs).padStart(6)} ms  ${frame.from.padEnd(8)}  ${frame.text !== undefined ? cut(frame.text) : bodyText(frame.binary!)[0]}`,
+          `  +${String(frame.atMs).padStart(6)} ms  ${frame.from.padEnd(8)}  ${frame.text !== undefined ? cut(frame.text) : frame.binary ? bodyText(frame.binary)[0] : '(payload file)'}`,
         );
       if (cassette.frames.length > SHOWN_EVENTS) lines.push(`  … ${cassette.frames.length - SHOWN_EVENTS} more`);
       break;

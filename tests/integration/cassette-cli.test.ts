@@ -130,6 +130,30 @@ describe('gatehouse cassette verify refuses', () => {
     assert.match(listed.stdout, /notes\.json\tdamaged\tnotes\.json kind: must be one of/);
   });
 
+  test('a realtime frame whose payload file changed, wherever the cassette keeps it', async () => {
+    const dir = dirs.fresh();
+    const store = new CassetteStore(dir);
+    const blob = await store.saveBlob(Buffer.from('{"type":"response.output_text.delta","delta":"a long frame"}'));
+    const { request, recording } = chatDraft('Hello over a socket', '');
+    const session = (
+      await store.save(
+        {
+          kind: 'realtime',
+          recording: { ...recording, protocol: 'realtime' },
+          request: { ...request, method: 'GET', path: '/v1/realtime' },
+          frames: [{ atMs: 12, from: 'upstream', textBlob: blob } as never],
+        },
+        'Hello over a socket',
+      )
+    ).file;
+    assert.equal(cassette('verify', dir).code, 0);
+    writeFileSync(path.join(dir, blob.file), '{"type":"response.output_text.delta","delta":"another frame"}');
+    const verified = cassette('verify', dir);
+    assert.equal(verified.code, 1);
+    assert.match(verified.stderr, new RegExp(`gatehouse: ${session.replaceAll('.', '\\.')} blob: ${blob.file}`));
+    assert.match(cassette('show', dir, session).stdout, /\+ {4}12 ms {2}upstream {2}\(payload file\)/);
+  });
+
   test('a channel key of the secret store in base64, naming the file and the channel, never printing the key', async () => {
     const dataDir = dirs.fresh();
     const added = runCli(

@@ -7,8 +7,8 @@ import {
   CassetteError,
   parseCassette,
   type Cassette,
+  isBareFileName,
   type CassetteBlob,
-  type CassetteBody,
 } from '../../../../shared/cassette.ts';
 import type { CassetteFolder, CassetteListing, CassettePaging, CassetteQuery } from '../../../../shared/cassette-admin.ts';
 import { JOURNAL_FILTER_TEXT_LIMIT } from '../../../../shared/journal.ts';
@@ -168,12 +168,30 @@ export function withRun(summary: FileSummary, run: ReplayRunRecord | undefined):
 
 /** Every payload file a cassette names beside it (a body, a realtime frame, a 3D model's file). */
 export function cassetteBlobs(cassette: Cassette): CassetteBlob[] {
-  const bodies: (CassetteBody | undefined)[] = [];
-  if (cassette.kind === 'http') bodies.push(cassette.response.body);
-  if (cassette.kind === 'realtime') bodies.push(...cassette.frames.map((frame) => frame.binary));
-  const blobs = bodies.flatMap((body) => (body && 'blob' in body ? [body.blob] : []));
-  if (cassette.kind === 'task3d') blobs.push(...cassette.files.map((file) => file.blob));
-  return blobs;
+  // Found by their shape wherever a kind keeps them (a body's `blob`, a realtime frame's, a 3D file's), so a kind that
+  // adds a field holding one is covered too.
+  const found = new Map<string, CassetteBlob>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) for (const item of value) visit(item);
+    else if (typeof value === 'object' && value !== null) {
+      if (isBlob(value)) found.set(value.file, { file: value.file, bytes: value.bytes, sha256: value.sha256 });
+      else for (const item of Object.values(value)) visit(item);
+    }
+  };
+  visit(cassette);
+  return [...found.values()];
+}
+
+/** Whether `value` names a payload file beside its cassette (`{ file, bytes, sha256 }`). */
+function isBlob(value: object): value is CassetteBlob {
+  const { file, bytes, sha256 } = value as Partial<CassetteBlob>;
+  return (
+    typeof file === 'string' &&
+    isBareFileName(file) &&
+    typeof bytes === 'number' &&
+    typeof sha256 === 'string' &&
+    /^[0-9a-f]{64}$/.test(sha256)
+  );
 }
 
 /** The replay run flags of a folder: the run in progress when given, else the last one its run file records. */
