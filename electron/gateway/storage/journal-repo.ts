@@ -38,7 +38,7 @@ interface Row {
   request_id: string | null;
   source: JournalSummary['source'];
   fixture: string | null;
-  /** Null in entries recorded before migration 28 and in those no cassette answered. */
+  /** Null in entries recorded before migration 26 and in those no cassette answered. */
   cassette: string | null;
 }
 

@@ -24,7 +24,7 @@ import { channelReadLimits } from './022-channel-read-limits.ts';
 import { journalTestIds } from './023-journal-test-ids.ts';
 import { conversations } from './024-conversations.ts';
 import { channelCompat } from './025-channel-compat.ts';
-import { journalCassettes } from './028-journal-cassettes.ts';
+import { journalCassettes } from './026-journal-cassettes.ts';
 import type { Db } from '../database.ts';
 
 /** One numbered schema step. */
