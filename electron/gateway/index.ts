@@ -12,7 +12,6 @@ import { ROUTE_FAMILIES } from './routes/index.ts';
 import { CONNECTION_LIMITS, ConnectionGuard } from './server/connection-guard.ts';
 import { normalizeHostName, type HostPolicy } from './server/host-names.ts';
 import { listen } from './server/listen.ts';
-import { ensureCertificates, renewLeaf } from './server/tls/certificates.ts';
 import { listenTls, type TlsListener } from './server/tls/listener.ts';
 import { openProductDatabase } from './open-stores.ts';
 import { openSimulateStore } from './providers/simulate/store.ts';
@@ -191,6 +190,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
         // A server error after listening (a failed accept) is reported, never thrown out of the process.
         app.server.on('error', report);
         if (config.tlsPort !== undefined && config.tlsPort !== null) {
+          // node-forge (the certificates' maker) loads only when a TLS listener is asked for.
+          const { ensureCertificates, renewLeaf } = await import('./server/tls/certificates.ts');
           const certificates = ensureCertificates(config.dataDir);
           ({ caPath, caNotice } = certificates);
           tls = await listenTls(

@@ -24,6 +24,7 @@ import { installCassetteTap, type TapRecorder } from './cassette-tap.ts';
 import { installReplayNotes } from './replay-notes.ts';
 import type { CassetteAdmin } from '../../../shared/cassette-admin.ts';
 import { protocolOf } from './protocol.ts';
+import { lazySchemaCompilers } from './schema-compilers.ts';
 import { installRequestIds, requestIdOf } from './request-ids.ts';
 import { REQUEST_ID_HEADER } from '../../../shared/test-ids.ts';
 import { shownPath } from './shown-path.ts';
@@ -95,6 +96,8 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
     // request.id is the answer's x-request-id (the caller's plain one, else a new req_…).
     requestIdHeader: false,
     genReqId: requestIdOf,
+    // ajv and fast-json-stringify load only if a route ever declares a schema.
+    schemaController: { compilersFactory: lazySchemaCompilers },
     // A URL Fastify cannot route (bad percent-encoding, an overlong path segment): answered in the caller's protocol, never echoed (it may carry ?key=).
     frameworkErrors: (error, request, reply) => {
       const message =
