@@ -13,6 +13,7 @@ import { CONNECTION_LIMITS, ConnectionGuard } from './server/connection-guard.ts
 import { normalizeHostName, type HostPolicy } from './server/host-names.ts';
 import { listen } from './server/listen.ts';
 import { listenTls, type TlsListener } from './server/tls/listener.ts';
+import { watchIdleMemory } from './server/idle-memory.ts';
 import { openProductDatabase } from './open-stores.ts';
 import { openSimulateStore } from './providers/simulate/store.ts';
 import { loadFixtureFiles } from './providers/fixtures/loader.ts';
@@ -159,6 +160,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   let app: FastifyInstance | undefined;
   let url: string | undefined;
   let tls: TlsListener | undefined;
+  let stopIdleMemory: (() => void) | undefined;
   let stopped = false;
   const limits = { ...CONNECTION_LIMITS, ...config.connectionLimits };
   const guard = new ConnectionGuard(limits);
@@ -221,6 +223,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       context.scheduler.start();
       context.batchRunner.start();
       cassetteFolder.start(context.clock);
+      // After a burst of calls, the heap it grew goes back (server/idle-memory.ts).
+      stopIdleMemory = watchIdleMemory(app.server);
       return {
         url,
         consoleUrl: consoleUrlOf(url, context.runtime.adminToken),
@@ -232,6 +236,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      stopIdleMemory?.();
       // Both listeners stop accepting, idle and already-answered connections close now, requests in flight get
       // CONNECTION_LIMITS.shutdownGraceMs to finish, then every connection left is closed: stop always completes.
       const closing = Promise.all([app?.close(), tls?.close()]);
