@@ -53,7 +53,11 @@ try {
     const before = beforeScript();
     if (before) results.scanBefore = await benchScan(env('BENCH_SCAN_ASSETS', 10_000, 2_000), env('BENCH_REVIEWER_MS', 10), before);
   }
-  if (only.has('footprint')) results.footprint = await benchFootprint(2, 3000);
+  if (only.has('footprint')) {
+    results.footprint = await benchFootprint(2, 3000);
+    const beforeDir = process.env['BENCH_BEFORE_DIR'];
+    if (beforeDir) results.footprintBefore = await benchFootprint(2, 3000, path.resolve(beforeDir), false);
+  }
 } finally {
   await closePools();
 }

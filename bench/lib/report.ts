@@ -20,6 +20,8 @@ export interface BenchResults {
   /** The same scan on the older checkout ($BENCH_BEFORE_DIR), when given. */
   scanBefore?: ScanResult;
   footprint?: FootprintResult;
+  /** The same footprint of the older checkout ($BENCH_BEFORE_DIR), measured right after this one's, when given. */
+  footprintBefore?: FootprintResult;
   notes: string[];
 }
 
@@ -139,11 +141,12 @@ function targetRows(results: BenchResults): string[][] {
   share('simulated chat SSE c=32 against aimock', simulate, 'chat, SSE stream', 32, 'gatehouse simulate', 'aimock', '≥ 1.5×', true);
   share('simulated chat JSON c=32, share of bare Fastify', simulate, 'chat, JSON', 32, 'gatehouse simulate', 'bare fastify', '≥ 50 %');
   const foot = results.footprint;
+  const old = results.footprintBefore;
   if (foot) {
     rows.push([
       '`gatehouse serve` start-up to first answer, alone',
       `${fixed(foot.startupMs.median, 0)} ms`,
-      '',
+      old ? `${fixed(old.startupMs.median, 0)} ms` : '',
       ranged(foot.startupMs, 0),
       '≤ 300 ms quiet',
     ]);
@@ -151,7 +154,7 @@ function targetRows(results: BenchResults): string[][] {
       rows.push([
         'start-up CPU time (restarts, all threads; moves least with other load)',
         `${fixed(foot.startupCpuMs.median, 0)} ms`,
-        '',
+        old?.startupCpuMs ? `${fixed(old.startupCpuMs.median, 0)} ms` : '',
         ranged(foot.startupCpuMs, 0),
         '',
       ]);
@@ -159,14 +162,14 @@ function targetRows(results: BenchResults): string[][] {
       rows.push([
         'start-up beside a CPU-busy process',
         `${fixed(foot.startupBusyMs.median / foot.startupMs.median, 2)}× alone`,
-        '',
+        old?.startupBusyMs ? `${fixed(old.startupBusyMs.median / old.startupMs.median, 2)}× alone` : '',
         `${ranged(foot.startupBusyMs, 0)} ms`,
         '≤ 2× quiet',
       ]);
     rows.push([
       'resident memory after the load, against idle',
       `${fixed(foot.rssAfterMb / foot.rssIdleMb, 2)}×`,
-      '',
+      old ? `${fixed(old.rssAfterMb / old.rssIdleMb, 2)}×` : '',
       `${fixed(foot.rssAfterMb, 0)} vs ${fixed(foot.rssIdleMb, 0)} MB; ≤ 1.5× idle ${foot.rssSettledS == null ? 'not within 30 s' : `after ${fixed(foot.rssSettledS, 1)} s`}`,
       '≤ 1.5× idle within 30 s',
     ]);
@@ -217,16 +220,18 @@ export function renderMarkdown(results: BenchResults): string {
   if (results.scan) parts.push('', '## Background scan', '', scanLine(results.scan, 'This checkout'));
   if (results.scanBefore) parts.push('', scanLine(results.scanBefore, 'BEFORE'));
   if (results.footprint) {
-    const foot = results.footprint;
+    const line = (who: string, foot: FootprintResult) =>
+      `| ${who} | ${ranged(foot.startupMs, 0)} | ${foot.startupBusyMs ? ranged(foot.startupBusyMs, 0) : '–'} | ${foot.startupCpuMs ? ranged(foot.startupCpuMs, 0) : '–'} | ${fixed(foot.rssIdleMb, 0)} | ${fixed(foot.rssLoadMb, 0)} | ${fixed(foot.rssAfterMb, 0)} | ${foot.rssSettledS == null ? 'not within 30' : fixed(foot.rssSettledS, 1)} | ${foot.consolePaintMs === null ? 'skipped' : fixed(foot.consolePaintMs, 0)} |`;
     parts.push(
       '',
       '## Footprint of `gatehouse serve`',
       '',
-      '| start-up to first answer ms | the same beside a CPU-busy process ms | start-up CPU ms | RSS idle MB | RSS under load MB | RSS 3 s after MB | ≤ 1.5× idle after s | console first paint ms |',
-      '| --- | --- | --- | --- | --- | --- | --- | --- |',
-      `| ${ranged(foot.startupMs, 0)} | ${foot.startupBusyMs ? ranged(foot.startupBusyMs, 0) : '–'} | ${foot.startupCpuMs ? ranged(foot.startupCpuMs, 0) : '–'} | ${fixed(foot.rssIdleMb, 0)} | ${fixed(foot.rssLoadMb, 0)} | ${fixed(foot.rssAfterMb, 0)} | ${foot.rssSettledS == null ? 'not within 30' : fixed(foot.rssSettledS, 1)} | ${foot.consolePaintMs === null ? 'skipped' : fixed(foot.consolePaintMs, 0)} |`,
+      '| | start-up to first answer ms | the same beside a CPU-busy process ms | start-up CPU ms | RSS idle MB | RSS under load MB | RSS 3 s after MB | ≤ 1.5× idle after s | console first paint ms |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+      line('this checkout', results.footprint),
     );
-    for (const reason of foot.skipped) parts.push('', `Skipped: ${reason}`);
+    if (results.footprintBefore) parts.push(line('BEFORE (measured right after)', results.footprintBefore));
+    for (const reason of results.footprint.skipped) parts.push('', `Skipped: ${reason}`);
   }
   for (const note of results.notes) parts.push('', `Note: ${note}`);
   return `${parts.join('\n')}\n`;

@@ -39,12 +39,12 @@ interface Served {
 }
 
 /** Starts `gatehouse serve` on `dataDir` and waits for its first answered call (`token` when the dir is not new). */
-async function serve(dataDir: string, knownToken?: string): Promise<Served> {
+async function serve(checkout: string, dataDir: string, knownToken?: string): Promise<Served> {
   const started = performance.now();
   const child = spawn(
     process.execPath,
     [
-      path.join(root, 'bin/gatehouse.mjs'),
+      path.join(checkout, 'bin/gatehouse.mjs'),
       'serve',
       '--port',
       '0',
@@ -116,18 +116,21 @@ function busyNeighbour(): ChildProcess {
   return spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
 }
 
-/** Measures the footprint; `restarts` more starts on the same data dir after the first. */
-export async function benchFootprint(restarts: number, loadMs: number): Promise<FootprintResult> {
+/**
+ * Measures the footprint of the checkout at `checkout` (this one unless told; BENCH_BEFORE_DIR's for BEFORE); `restarts` more
+ * starts on the same data dir after the first. `paint`: also the console's first paint.
+ */
+export async function benchFootprint(restarts: number, loadMs: number, checkout = root, paint = true): Promise<FootprintResult> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-serve-'));
   const skipped: string[] = [];
   try {
     const startups: number[] = [];
     const cpu: number[] = [];
-    let served = await serve(dataDir);
+    let served = await serve(checkout, dataDir);
     startups.push(served.startupMs);
     for (let i = 0; i < restarts; i++) {
       await stopProcess(served.child);
-      served = await serve(dataDir, served.token);
+      served = await serve(checkout, dataDir, served.token);
       startups.push(served.startupMs);
       cpu.push(served.cpuMs);
     }
@@ -136,7 +139,7 @@ export async function benchFootprint(restarts: number, loadMs: number): Promise<
     try {
       for (let i = 0; i < restarts; i++) {
         await stopProcess(served.child);
-        served = await serve(dataDir, served.token);
+        served = await serve(checkout, dataDir, served.token);
         busyStartups.push(served.startupMs);
       }
     } finally {
@@ -173,11 +176,13 @@ export async function benchFootprint(restarts: number, loadMs: number): Promise<
       }
     }
     let consolePaintMs: number | null = null;
-    const paint = await consolePaint(served.consoleUrl).catch((error: Error) => `console paint failed: ${error.message}`);
-    if (typeof paint === 'number') consolePaintMs = paint;
+    const painted = paint
+      ? await consolePaint(served.consoleUrl).catch((error: Error) => `console paint failed: ${error.message}`)
+      : 'not measured for this checkout';
+    if (typeof painted === 'number') consolePaintMs = painted;
     else {
-      skipped.push(`console first paint: ${paint}`);
-      console.log(`skipping console first paint: ${paint}`);
+      skipped.push(`console first paint: ${painted}`);
+      console.log(`skipping console first paint: ${painted}`);
     }
     await stopProcess(served.child);
     return {
