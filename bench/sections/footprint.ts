@@ -22,6 +22,8 @@ export interface FootprintResult {
   rssLoadMb: number;
   /** Resident memory AFTER_LOAD_MS after the load ended. */
   rssAfterMb: number;
+  /** Resident memory when the watch ended: when it first came back to 1.5× idle (after AFTER_LOAD_MS at the earliest), else RSS_WATCH_MS after the load. */
+  rssWatchEndMb?: number;
   /** Seconds after the load ended until resident memory was at most 1.5× idle (null: not within RSS_WATCH_MS). */
   rssSettledS?: number | null;
   /** The console's first contentful paint in headless Chromium, ms, or why it was skipped. */
@@ -164,11 +166,13 @@ export async function benchFootprint(restarts: number, loadMs: number, checkout 
     clearInterval(sampler);
     const loadEnded = performance.now();
     let rssAfterMb = Number.NaN;
+    let rssWatchEndMb = Number.NaN;
     let rssSettledS: number | null = null;
     while (performance.now() - loadEnded < RSS_WATCH_MS) {
       await sleep(500);
       const elapsed = performance.now() - loadEnded;
       const rss = rssMb(pid);
+      rssWatchEndMb = rss;
       if (Number.isNaN(rssAfterMb) && elapsed >= AFTER_LOAD_MS) rssAfterMb = rss;
       if (rss <= 1.5 * rssIdleMb) {
         rssSettledS ??= elapsed / 1000;
@@ -192,6 +196,7 @@ export async function benchFootprint(restarts: number, loadMs: number, checkout 
       rssIdleMb,
       rssLoadMb,
       rssAfterMb,
+      rssWatchEndMb,
       rssSettledS,
       consolePaintMs,
       skipped,
