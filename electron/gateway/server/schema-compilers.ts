@@ -6,8 +6,10 @@ type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaCont
 /** A compiler factory as Fastify calls it: (the schemas added with addSchema, the server's ajv or serializer options). */
 type Factory = (externalSchemas: unknown, options: unknown) => unknown;
 
-/** Resolves from Fastify's own folder: the compilers are its dependencies, not the gateway's. */
-const requireFromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
+/** Loads `name` from Fastify's own folder: the compilers are its dependencies, not the gateway's. */
+function requireFromFastify(name: string): unknown {
+  return createRequire(createRequire(import.meta.url).resolve('fastify'))(name);
+}
 
 /** Builds the factory of `name` (a selector, as Fastify's default builds it) on its first call only. */
 function loadedOnFirstCall(name: string): Factory {
