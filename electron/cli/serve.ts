@@ -73,6 +73,7 @@ async function runOnce(
     ...(options.adminToken && { adminToken: options.adminToken }),
     ...(handedOn && { carriedAdminToken: handedOn }),
     bookmarkableConsole: true,
+    reclaimIdleMemory: true,
     homeDir: toolHomeDir(env),
     restart: () => requestRestart(),
     ...(settingsFile && { settings: { file: settingsFile, defaultDataDir, pinned } }),

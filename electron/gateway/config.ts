@@ -45,6 +45,12 @@ export interface GatewayConfig {
   settings?: HostSettings;
   /** Extra model names for /v1/models, e.g. `{ 'gpt-4o': 'sim-chat' }`. */
   modelAliases?: Record<string, string>;
+  /**
+   * After a burst of calls, give the heap it grew back to the system (server/idle-memory.ts: one memory-reducing collection
+   * once the calls stop). For a process the gateway owns (`gatehouse serve`, the desktop app); default false, so a gateway
+   * started inside another program (a test suite through gatehouse/testing) never collects that program's heap.
+   */
+  reclaimIdleMemory?: boolean;
   /** The home folder whose tools' config files Connect writes (default: the OS home; `GATEHOUSE_HOME_DIR` under the CLI). */
   homeDir?: string;
   /** Where token plaintexts are kept; the host chooses it (keychain, file, none). */

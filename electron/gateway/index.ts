@@ -224,7 +224,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       context.batchRunner.start();
       cassetteFolder.start(context.clock);
       // After a burst of calls, the heap it grew goes back (server/idle-memory.ts).
-      stopIdleMemory = watchIdleMemory(app.server);
+      if (config.reclaimIdleMemory) stopIdleMemory = watchIdleMemory(app.server);
       return {
         url,
         consoleUrl: consoleUrlOf(url, context.runtime.adminToken),

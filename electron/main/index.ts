@@ -53,6 +53,7 @@ async function gatewayConfig(): Promise<GatewayConfig> {
     ...(DEV_URL && { port: DEFAULTS.port }),
     secrets: store,
     secretMode: secrets,
+    reclaimIdleMemory: true,
     ...(settingsFile && {
       settings: { file: settingsFile, defaultDataDir, pinned: DEV_URL ? { ...pinned, port: 'npm run dev' } : pinned },
     }),
