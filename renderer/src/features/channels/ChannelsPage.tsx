@@ -51,7 +51,7 @@ function ChannelRow(props: { channel: ChannelSummary; onEdit: () => void }) {
         </div>
       </td>
       <td>
-        <code>{channel.base_url}</code>
+        <code title={channel.base_url}>{channel.base_url}</code>
         <div className="muted small">{channel.models}</div>
       </td>
       <td>

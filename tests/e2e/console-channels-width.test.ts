@@ -1,0 +1,67 @@
+// End-to-end test in Chromium: on the Channels page at 1024 and 1280 px, in English and Chinese, a channel's buttons are in view, not hidden past the edge of the table's scrolling region.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
+import { ensureBuilt } from '../helpers/build.ts';
+import { consoleUrlOf, privateServeArgs, serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { tempDirs } from '../helpers/gateway.ts';
+
+const skip = browserSkipReason();
+if (skip) console.log(`# skipping the channels width e2e test: ${skip}`);
+
+describe('the Channels table at desktop widths', { skip }, () => {
+  const dirs = tempDirs();
+  let server: ServeProcess;
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    await ensureBuilt();
+    server = await serveCli(privateServeArgs(dirs.fresh(), { secrets: 'file' }));
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('pageerror', (error) => console.log(`# page error: ${error.message}`));
+    await page.goto(await consoleUrlOf(server));
+    await page.getByRole('navigation').getByRole('link', { name: 'Channels', exact: true }).click();
+    // A channel as a user adds it: from a preset, with a key.
+    const form = page.getByRole('form', { name: 'Add a channel' });
+    await form.getByLabel('Provider preset').selectOption({ label: 'OpenRouter' });
+    await form.getByLabel('Key').fill('sk-or-width-test-key-0000');
+    await form.getByRole('button', { name: 'Add a channel' }).click();
+    await page.locator('.channels-page tbody tr').first().waitFor();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    dirs.removeAll();
+  });
+
+  test('every button of a channel row lies inside the visible part of the table, and a click at its centre reaches it', async () => {
+    const hidden: string[] = [];
+    for (const language of ['en', 'zh'] as const) {
+      await page.evaluate(`localStorage.setItem('gatehouse.prefs', '${JSON.stringify({ theme: 'light', language })}')`);
+      await page.reload();
+      await page.locator('.channels-page tbody tr').first().waitFor();
+      for (const width of [1024, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        const row = page.locator('.channels-page tbody tr').first();
+        await row.scrollIntoViewIfNeeded();
+        for (const button of await row.getByRole('button').all()) {
+          const [label, inView] = await button.evaluate((element: any) => {
+            const doc = (globalThis as any).document;
+            const region = element.closest('.table-scroll').getBoundingClientRect();
+            const box = element.getBoundingClientRect();
+            const inside = box.left >= region.left && box.right <= region.right;
+            const top = doc.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+            return [element.textContent.trim(), inside && (top === element || element.contains(top))];
+          });
+          if (!inView) hidden.push(`"${label}" at ${width} px (${language})`);
+        }
+        await screenshot(page, `channels-width-${language}-${width}`);
+      }
+    }
+    assert.deepEqual(hidden, [], 'buttons hidden past the edge of the channels table');
+  });
+});
