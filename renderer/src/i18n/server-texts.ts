@@ -1,4 +1,4 @@
-// Texts the gateway writes (asset failure reasons, 3D failures, where secrets are kept, errors) in the console's language; unknown texts stay as written.
+// Texts the gateway writes (asset failure reasons, 3D failures, where secrets are kept, model capabilities, errors) in the console's language; unknown texts stay as written.
 import { useCallback } from 'react';
 import { useStores } from '../context.ts';
 import type { Language } from '../stores/prefs.ts';
@@ -21,6 +21,17 @@ const ZH: readonly [RegExp, string][] = [
     /^no copy of secrets is kept: no keychain was found \(no Secret Service on this machine\)$/,
     '不保存任何密钥副本：未找到系统钥匙串（本机没有 Secret Service）',
   ],
+  // The Models page's capabilities (the simulator's models and relayed ones).
+  [/^chat, completions, messages, responses$/, '对话、补全、messages、responses'],
+  [/^answers with the last user message$/, '原样回复最后一条用户消息'],
+  [/^embeddings$/, '向量嵌入'],
+  [/^image generation and edits$/, '图片生成与编辑'],
+  [/^text to speech$/, '文本转语音'],
+  [/^speech to text$/, '语音转文本'],
+  [/^document reranking$/, '文档重排序'],
+  [/^3D generation tasks$/, '3D 生成任务'],
+  [/^realtime sessions$/, '实时会话'],
+  [/^relayed to the (\w+) channel (.+)$/, '转发到 $1 渠道 $2'],
 ];
 
 /** `text` in `language`: a known server text translated, anything else unchanged. */

@@ -14,6 +14,7 @@ import {
 } from '../../../../shared/channels.ts';
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
+import { useServerText } from '../../i18n/server-texts.ts';
 import { Button, ErrorNote, Field, Panel } from '../../components/ui.tsx';
 import { PRESET_PLACEHOLDER, type ChannelPreset } from '../../../../shared/channel-presets.ts';
 import { PresetPicker } from './PresetPicker.tsx';
@@ -60,6 +61,7 @@ export function ChannelForm(props: {
   onDone: () => void;
 }) {
   const t = useT();
+  const serverText = useServerText();
   const { channels, status } = useStores();
   const secrets = status((state) => state.status?.secrets);
   const { editing } = props;
@@ -230,7 +232,7 @@ export function ChannelForm(props: {
               ? t('channelKeyEdit', { hint: editing.key_hint })
               : secrets?.kind === 'none'
                 ? t('channelKeyNotKept')
-                : t('channelKeyNew', { where: secrets?.description ?? '' })
+                : t('channelKeyNew', { where: serverText(secrets?.description ?? '') })
           }
         >
           <input type="password" autoComplete="off" value={key} onChange={(event) => setKey(event.target.value)} disabled={removeKey} />

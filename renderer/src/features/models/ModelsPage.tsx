@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import type { ModelServer } from '../../../../shared/models.ts';
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
+import { useServerText } from '../../i18n/server-texts.ts';
 import { Button, CopyButton, EmptyState, ErrorNote, Panel } from '../../components/ui.tsx';
 import { AliasesPanel } from './AliasesPanel.tsx';
 import { priceText } from './price.ts';
@@ -28,6 +29,7 @@ function ServedBy(props: { servers: ModelServer[] }) {
 
 export function ModelsPage() {
   const t = useT();
+  const serverText = useServerText();
   const { models: store } = useStores();
   const models = store((state) => state.models);
   const loading = store((state) => state.loading);
@@ -38,7 +40,11 @@ export function ModelsPage() {
   }, [store]);
   const needle = query.trim().toLowerCase();
   const shown = (models ?? []).filter(
-    (model) => needle === '' || model.id.toLowerCase().includes(needle) || model.capability.toLowerCase().includes(needle),
+    (model) =>
+      needle === '' ||
+      model.id.toLowerCase().includes(needle) ||
+      model.capability.toLowerCase().includes(needle) ||
+      serverText(model.capability).toLowerCase().includes(needle),
   );
   return (
     <div className="page models">
@@ -85,7 +91,7 @@ export function ModelsPage() {
                       {model.aliasOf && <div className="muted">{t('modelAliasOf', { target: model.aliasOf })}</div>}
                     </td>
                     <td>
-                      {model.capability} {model.chat && <span className="badge">{t('modelChat')}</span>}
+                      {serverText(model.capability)} {model.chat && <span className="badge">{t('modelChat')}</span>}
                     </td>
                     <td>{priceText(model.price, t)}</td>
                     <td>

@@ -3,11 +3,13 @@ import { useState, type FormEvent } from 'react';
 import { FIELD_LIMITS } from '../../../../shared/field-limits.ts';
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
+import { useServerText } from '../../i18n/server-texts.ts';
 import { Button, CopyButton, ErrorNote, Field, Panel } from '../../components/ui.tsx';
 import { parseModelList } from './token-fields.ts';
 
 function CreatedSecret() {
   const t = useT();
+  const serverText = useServerText();
   const { tokens, status } = useStores();
   const created = tokens((state) => state.created);
   const secrets = status((state) => state.status?.secrets);
@@ -19,7 +21,9 @@ function CreatedSecret() {
         <code className="secret">{created.secret}</code>
         <CopyButton text={created.secret} />
       </div>
-      <p className="muted">{created.token.revealable ? t('secretKept', { where: secrets?.description ?? '' }) : t('secretNotKept')}</p>
+      <p className="muted">
+        {created.token.revealable ? t('secretKept', { where: serverText(secrets?.description ?? '') }) : t('secretNotKept')}
+      </p>
       <Button onClick={() => tokens.getState().dismissCreated()}>{t('secretSaved')}</Button>
     </div>
   );

@@ -1,0 +1,77 @@
+// End-to-end test in Chromium: in Chinese the console shows the gateway's own texts (where secrets are kept, the Models page's capabilities) in Chinese too.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
+import { ensureBuilt } from '../helpers/build.ts';
+import { consoleUrlOf, privateServeArgs, serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { tempDirs } from '../helpers/gateway.ts';
+
+const skip = browserSkipReason();
+if (skip) console.log(`# skipping the Chinese server texts e2e test: ${skip}`);
+
+/** The simulator's capabilities as the gateway writes them in /admin/api/models. */
+const ENGLISH_CAPABILITIES = ['answers with the last user message', 'image generation and edits', 'text to speech', 'speech to text'];
+
+describe('the gateway’s texts in a Chinese console', { skip }, () => {
+  const dirs = tempDirs();
+  let server: ServeProcess;
+  let browser: Browser;
+  let page: Page;
+  const show = async (name: string, heading: string) => {
+    await page.evaluate(`window.location.hash = '#/${name}'`);
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  };
+
+  before(async () => {
+    await ensureBuilt();
+    server = await serveCli(privateServeArgs(dirs.fresh(), { secrets: 'file' }));
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('pageerror', (error) => console.log(`# page error: ${error.message}`));
+    await page.goto(await consoleUrlOf(server));
+    await page.locator('main h1').waitFor();
+    await page.evaluate(`localStorage.setItem('gatehouse.prefs', '${JSON.stringify({ theme: 'dark', language: 'zh' })}')`);
+    await page.reload();
+    await page.locator('main h1').waitFor();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    dirs.removeAll();
+  });
+
+  test('the Channels page’s key field says in Chinese where the key is kept', async () => {
+    await show('channels', '渠道');
+    const hint = page.getByRole('form', { name: '添加渠道' }).locator('.field', { hasText: '密钥' }).locator('.field-hint');
+    const text = await hint.innerText();
+    await screenshot(page, 'server-texts-zh-channels');
+    assert.match(text, /只有你能读取的纯文本文件/);
+    assert.doesNotMatch(text, /plain-text|readable only/);
+  });
+
+  test('a new token’s note says in Chinese where its copy is kept', async () => {
+    await show('tokens', '令牌');
+    const form = page.getByRole('form', { name: '创建令牌' });
+    await form.getByLabel('名称').fill('zh-note');
+    await form.getByRole('button', { name: '创建令牌' }).click();
+    const note = page.getByText(/^已保存一份副本/);
+    const text = await note.innerText();
+    assert.match(text, /只有你能读取的纯文本文件/);
+    assert.doesNotMatch(text, /plain-text|readable only/);
+  });
+
+  test('the Models page shows each capability in Chinese, and the filter finds a model by its Chinese capability', async () => {
+    await show('models', '模型');
+    const table = page.locator('main table').first();
+    await table.getByText('sim-tts', { exact: true }).waitFor();
+    await screenshot(page, 'server-texts-zh-models');
+    const text = await table.innerText();
+    for (const english of ENGLISH_CAPABILITIES) assert.ok(!text.includes(english), `"${english}" is left in English`);
+    assert.match(await table.locator('tr', { hasText: 'sim-tts' }).innerText(), /文本转语音/);
+    await page.getByPlaceholder('按名称或能力筛选').fill('文本转语音');
+    await table.locator('tbody tr', { hasText: 'sim-chat' }).waitFor({ state: 'detached' });
+    assert.deepEqual(await table.locator('tbody tr code').allInnerTexts(), ['sim-tts']);
+  });
+});
