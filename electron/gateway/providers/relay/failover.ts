@@ -4,6 +4,7 @@ import { ConfigurationError, GatewayError } from '../../errors.ts';
 import type { CallContext, ChannelDirectory, PassthroughRequest, RelayChannel, RelayedUsage, UpstreamReply } from '../types.ts';
 import { attemptLog } from './attempts.ts';
 import { answerHeaders, upstreamHeaders } from './headers.ts';
+import { refuseRelayLoop } from './hops.ts';
 import { keyScrubber, scrubBytes, scrubbedStream } from './key-scrub.ts';
 import type { RelayKind } from './kind.ts';
 import { RELAY_KINDS } from './kinds.ts';
@@ -41,6 +42,7 @@ export async function forwardWithFailover(
   request: PassthroughRequest,
   call: CallContext,
 ): Promise<UpstreamReply> {
+  refuseRelayLoop(call, request.model);
   if (channels.length === 0) throw allCoolingDown(request.model);
   // A form streamed upstream can be sent only once: the first channel gets it, and no retry follows.
   const queue: Turn[] = (request.form ? channels.slice(0, 1) : channels).map((channel) => ({ channel, notBefore: 0, again: false }));
