@@ -1,18 +1,11 @@
 // `gatehouse connect claude-code|codex|gemini-cli [--undo] [--dry-run]`: writes a coding tool's own config files to use this gateway, or restores them.
 import path from 'node:path';
 import { CONNECT_TOOLS, type ConnectTool, type ToolConfigPlan } from '../../shared/tool-config.ts';
-import {
-  applyConnect,
-  openConnectAdmin,
-  planConnect,
-  selectSecretStore,
-  SECRET_MODES,
-  undoConnect,
-  type SecretMode,
-} from '../gateway/index.ts';
+import { applyConnect, openConnectAdmin, planConnect, selectSecretStore, undoConnect } from '../gateway/index.ts';
 import { toolHomeDir } from '../gateway/options/home-dir.ts';
-import { parse, UsageError } from '../gateway/options/serve-options.ts';
+import { parse, resolveSecretMode, UsageError } from '../gateway/options/serve-options.ts';
 import { parseServeOptions } from './options.ts';
+import { defaultDataDir } from './paths.ts';
 import type { Output } from './serve.ts';
 
 const FLAGS = {
@@ -62,9 +55,7 @@ export async function connect(args: string[], env: NodeJS.ProcessEnv, io: Output
     return 0;
   }
   const dataDir = values['data-dir'] ?? parseServeOptions([], env).dataDir;
-  const mode = values.secrets ?? env['GATEHOUSE_SECRETS'] ?? 'auto';
-  if (!SECRET_MODES.includes(mode as SecretMode)) throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}`);
-  const { store, warning } = await selectSecretStore(mode as SecretMode, dataDir);
+  const { store, warning } = await selectSecretStore(resolveSecretMode(values.secrets, env, defaultDataDir(env)), dataDir);
   if (warning) io.err(`warning: ${warning}`);
   const baseUrl = (values.url ?? savedBaseUrl(env)).replace(/\/+$/, '');
   const admin = openConnectAdmin(dataDir, store, { home, baseUrl });

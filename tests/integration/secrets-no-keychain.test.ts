@@ -117,4 +117,30 @@ describe('gatehouse serve where no keychain answers', { skip }, () => {
     const kept = JSON.parse(readFileSync(path.join(dataDir, 'secrets.json'), 'utf8')) as Record<string, string>;
     assert.equal(kept[`token:${tokenId}`], made.lines.at(-1));
   });
+
+  test('`gatehouse connect` takes the saved secret store too: its tool token is kept in the file and reused by the next connect', async () => {
+    const home = tempDataDir();
+    const connect = () =>
+      runCliAsync(['connect', 'claude-code', '--data-dir', dataDir, '--url', 'http://127.0.0.1:18790'], {
+        ...bus.env,
+        GATEHOUSE_SETTINGS_FILE: settingsFile,
+        GATEHOUSE_HOME_DIR: home,
+      });
+    try {
+      const first = await connect();
+      assert.equal(first.code, 0, first.stderr);
+      assert.doesNotMatch(first.stderr, /no keychain was found/);
+      const written = () => JSON.parse(readFileSync(path.join(home, '.claude', 'settings.json'), 'utf8')).env.ANTHROPIC_AUTH_TOKEN;
+      const token = written();
+      const kept = Object.values(JSON.parse(readFileSync(path.join(dataDir, 'secrets.json'), 'utf8')) as Record<string, string>);
+      assert.ok(kept.includes(token), 'the token written in the tool config is kept in the file store');
+      const second = await connect();
+      assert.equal(second.code, 0, second.stderr);
+      assert.equal(written(), token, 'the second connect reuses the kept token');
+      const listed = await runCliAsync(['token', 'list', '--data-dir', dataDir], { ...bus.env, GATEHOUSE_SETTINGS_FILE: settingsFile });
+      assert.equal(listed.stdout.match(/claude-code/g)?.length, 1, listed.stdout);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
 });

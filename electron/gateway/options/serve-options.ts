@@ -205,7 +205,7 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
 }
 
 /**
- * The secret store of a command besides `serve` (`token`, `channel`, `console-secret`), chosen as `serve` chooses it:
+ * The secret store of a command besides `serve` (`token`, `channel`, `console-secret`, `connect`), chosen as `serve` chooses it:
  * `--secrets`, else `GATEHOUSE_SECRETS`, else the saved setting (the settings file of `baseDir`, or `GATEHOUSE_SETTINGS_FILE`),
  * else `auto`. Throws UsageError for a value that is not a mode, or a broken settings file.
  */
