@@ -1,4 +1,4 @@
-// End-to-end test in Chromium: in Chinese the console shows the gateway's own texts (where secrets are kept, the Models page's capabilities) in Chinese too.
+// End-to-end test in Chromium: in Chinese the console shows the gateway's own texts (where secrets are kept, the Models page's capabilities) and the custom channel preset in Chinese too.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -49,6 +49,14 @@ describe('the gateway’s texts in a Chinese console', { skip }, () => {
     await screenshot(page, 'server-texts-zh-channels');
     assert.match(text, /只有你能读取的纯文本文件/);
     assert.doesNotMatch(text, /plain-text|readable only/);
+  });
+
+  test('the custom server preset is named in Chinese and still fills the form', async () => {
+    await show('channels', '渠道');
+    const form = page.getByRole('form', { name: '添加渠道' });
+    await form.getByLabel('服务商预设').selectOption({ label: '自定义 OpenAI 兼容服务器' });
+    assert.equal(await form.getByLabel('基础 URL').inputValue(), 'https://YOUR-SERVER/v1');
+    assert.equal(await form.getByLabel('服务商预设').locator('option', { hasText: 'Custom OpenAI-compatible server' }).count(), 0);
   });
 
   test('a new token’s note says in Chinese where its copy is kept', async () => {

@@ -381,6 +381,7 @@ export const en = {
   responseTimeFailed: 'failed',
   fetchModels: 'Fetch models',
   channelPreset: 'Provider preset',
+  presetCustom: 'Custom OpenAI-compatible server',
   presetNone: 'None: fill in by hand',
   presetNoneHint: 'A preset fills the kind, base URL, output-limit field and usual models',
   presetLimitField: 'output limit sent as {field}',

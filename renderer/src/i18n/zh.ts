@@ -367,6 +367,7 @@ export const zh: Record<MessageKey, string> = {
   responseTimeFailed: '失败',
   fetchModels: '获取模型列表',
   channelPreset: '服务商预设',
+  presetCustom: '自定义 OpenAI 兼容服务器',
   presetNone: '无：手动填写',
   presetNoneHint: '预设会填好类型、Base URL、输出上限字段和常用模型',
   presetLimitField: '输出上限字段为 {field}',

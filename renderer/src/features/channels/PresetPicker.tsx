@@ -25,7 +25,7 @@ export function PresetPicker(props: { preset: ChannelPreset | null; onChange: (p
         <option value="">{t('presetNone')}</option>
         {CHANNEL_PRESETS.map((preset) => (
           <option key={preset.id} value={preset.id}>
-            {preset.label}
+            {preset.id === 'custom' ? t('presetCustom') : preset.label}
           </option>
         ))}
       </select>
