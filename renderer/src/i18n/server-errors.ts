@@ -17,7 +17,7 @@ export const ZH_ERRORS: readonly [RegExp, string][] = [
   [/^Only a revoked token can be deleted: revoke it first$/, '只能删除已吊销的令牌：请先吊销它'],
   [/^Journal entry (\S+) does not exist \(the journal keeps the newest (\d+)\)$/, '日志条目 $1 不存在（日志只保留最新的 $2 条）'],
   [/^This server cannot restart itself: restart the app that runs it$/, '此服务器无法自行重启：请重启运行它的应用'],
-  [/^Channel (.+) does not exist$/, '通道 $1 不存在'],
+  [/^Channel (.+) does not exist$/, '渠道 $1 不存在'],
   [
     /^No runtime fixture has the id (.+) \(fixtures loaded from files cannot be changed here\)$/,
     '没有 id 为 $1 的运行时固定应答（从文件加载的固定应答不能在这里修改）',

@@ -515,7 +515,7 @@ export const zh: Record<MessageKey, string> = {
   restarting: '正在重启…',
   restarted: '服务已使用保存的设置重新启动。',
   thisRun: '本次运行',
-  unroutedModels: '没有通道服务的模型',
+  unroutedModels: '没有渠道服务的模型',
   secretStore: '密钥存储',
   secretStoreHint: '令牌密钥和渠道密钥的保存位置。服务器再次启动时生效。等同于 --secrets auto|keychain|file|none。',
   secrets_auto: '有系统钥匙串时使用它，否则不保存（默认）',
@@ -523,7 +523,7 @@ export const zh: Record<MessageKey, string> = {
   secrets_file: '数据目录中的加锁文件（secrets.json，只有你能读取）',
   secrets_none: '不保存：密钥只显示一次',
   unroutedHint: '服务重新启动后生效。等同于 --unrouted auto|simulate|reject。',
-  unrouted_auto: '已启用通道时拒绝，否则模拟（默认）',
+  unrouted_auto: '已启用渠道时拒绝，否则模拟（默认）',
   unrouted_simulate: '模拟应答（离线）',
   unrouted_reject: '拒绝（按协议返回“模型不存在”）',
   // prices
