@@ -6,6 +6,7 @@ import type { ChannelSummary, ChannelTestResult } from '../../shared/channels.ts
 import { openFileStore } from '../../electron/gateway/secrets/file-store.ts';
 import { MAX_RELAY_HOPS } from '../../electron/gateway/providers/relay/hops.ts';
 import { request, startGateway, tempDirs, type JsonResponse, type TestGateway } from '../helpers/gateway.ts';
+import { openRaw } from '../helpers/realtime.ts';
 
 const dirs = tempDirs();
 after(() => dirs.removeAll());
@@ -27,7 +28,7 @@ describe('a channel that points back at its own gateway', () => {
       name: 'self',
       kind: 'openai',
       base_url: `${server.url}/v1`,
-      models: 'sim-chat',
+      models: 'sim-chat, sim-realtime',
       key: server.token,
     });
     assert.equal(created.status, 200, JSON.stringify(created.body));
@@ -50,6 +51,15 @@ describe('a channel that points back at its own gateway', () => {
     assert.equal(failure.headers?.get('x-should-retry'), 'false', 'no client retries it');
     const echo = await openai.chat.completions.create({ model: 'sim-echo', messages: [{ role: 'user', content: 'still here' }] });
     assert.equal(echo.choices[0]!.message.content, 'still here');
+  });
+
+  test('a realtime session on the looping channel gets an error event naming the loop, and is closed', async () => {
+    const socket = await openRaw(`${server.url.replace('http', 'ws')}/v1/realtime?model=sim-realtime`, {
+      headers: { authorization: `Bearer ${server.token}` },
+    });
+    const error = await socket.next('error');
+    assert.match(error.error.message, /relay loop/);
+    await socket.closing;
   });
 
   test('the channel’s Test fails with the loop named instead of hanging', async () => {

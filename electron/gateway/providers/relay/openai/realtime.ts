@@ -5,6 +5,7 @@ import { GatewayError, type ErrorKind } from '../../../errors.ts';
 import type { CallContext, ChannelDirectory, RealtimeRelayRequest, RelayChannel } from '../../types.ts';
 import { attemptLog } from '../attempts.ts';
 import { allCoolingDown, RETRYABLE } from '../failover.ts';
+import { refuseRelayLoop } from '../hops.ts';
 import { upstreamHeaders } from '../headers.ts';
 import { scrubBuffer } from '../key-scrub.ts';
 import { trimBase, type RelayKind } from '../kind.ts';
@@ -81,6 +82,7 @@ async function firstOpen(
   call: CallContext,
 ): Promise<{ upstream: WebSocket; channel: RelayChannel }> {
   const channels = await candidates;
+  refuseRelayLoop(call, request.model);
   if (channels.length === 0) throw allCoolingDown(request.model);
   const note = attemptLog(call);
   let last = 'none tried';
