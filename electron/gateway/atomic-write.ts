@@ -1,11 +1,28 @@
 // Replaces a small file atomically and durably: a temporary file written at 0600 and fsynced, renamed over the old one, folder fsynced.
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { randomBase62 } from './ids.ts';
 import { PRIVATE_FILE_MODE } from './private-files.ts';
 
 /** A crash leaves the old or the new content whole, never half; the file ends at mode 0600 whatever the umask. */
 export function writeFileAtomic(file: string, text: string | Uint8Array): void {
+  placeWhole(file, text, (temporary) => renameSync(temporary, file));
+}
+
+/**
+ * Creates `file` whole or not at all, never replacing one already there (another writer's, even in another process): throws
+ * an error with code `EEXIST` then. Like writeFileAtomic, a crash leaves no half file.
+ */
+export function createFileAtomic(file: string, text: string | Uint8Array): void {
+  placeWhole(file, text, (temporary) => {
+    // A hard link fails when the name is taken, where a rename would replace it.
+    linkSync(temporary, file);
+    rmSync(temporary);
+  });
+}
+
+/** Writes `text` to a fresh temporary file beside `file` (0600, fsynced), lets `place` put it at `file`, then syncs the folder. */
+function placeWhole(file: string, text: string | Uint8Array, place: (temporary: string) => void): void {
   // Unique per writer, so two processes replacing the same file never share a temporary file.
   const temporary = `${file}.${process.pid}.${randomBase62(8)}.tmp`;
   try {
@@ -17,7 +34,7 @@ export function writeFileAtomic(file: string, text: string | Uint8Array): void {
     } finally {
       closeSync(fd);
     }
-    renameSync(temporary, file);
+    place(temporary);
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;

@@ -1,6 +1,6 @@
 // The cassette folder on disk: cassettes listed by the hash in their names (no file parsed to list them), saved atomically with the next sequence of their request, blobs written streamed and named by their content hash.
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,11 +15,14 @@ import {
   type Cassette,
   type CassetteBlob,
 } from '../../../../shared/cassette.ts';
-import { writeFileAtomic } from '../../atomic-write.ts';
+import { createFileAtomic } from '../../atomic-write.ts';
 import { randomBase62 } from '../../ids.ts';
 import { PRIVATE_FILE_MODE } from '../../private-files.ts';
 import type { CassetteDraft, SavedCassette } from '../types.ts';
 import { MAX_CASSETTE_BYTES, MAX_CASSETTES } from './limits.ts';
+
+/** The highest sequence a cassette's file name can carry (six digits). */
+const MAX_SEQUENCE = 999_999;
 
 /** A cassette as the folder listing knows it: from its name alone. */
 export interface CassetteListing {
@@ -84,12 +87,8 @@ export class CassetteStore {
 
   private checkedPath(file: string): string {
     const full = path.join(this.dir, file);
-    let size: number;
-    try {
-      size = statSync(full).size;
-    } catch {
-      throw new CassetteError(file, '', 'is missing (removed since the folder was read?)');
-    }
+    const size = plainFileSize(full, file, '');
+    if (size === undefined) throw new CassetteError(file, '', 'is missing (removed since the folder was read?)');
     if (size > MAX_CASSETTE_BYTES)
       throw new CassetteError(file, '', `is ${size} bytes, over the ${MAX_CASSETTE_BYTES} a cassette may have (big bodies go to blobs)`);
     return full;
@@ -125,19 +124,15 @@ export class CassetteStore {
 
   /** Throws a CassetteError naming `owner` when `blob` is missing or of another size than recorded (its hash is checked as it streams). */
   checkBlob(blob: CassetteBlob, owner: string): void {
-    let size: number;
-    try {
-      size = statSync(path.join(this.dir, blob.file)).size;
-    } catch {
-      throw new CassetteError(owner, 'blob', `names ${blob.file}, which is missing`);
-    }
+    const size = plainFileSize(path.join(this.dir, blob.file), owner, 'blob');
+    if (size === undefined) throw new CassetteError(owner, 'blob', `names ${blob.file}, which is missing`);
     if (size !== blob.bytes) throw new CassetteError(owner, 'blob', `${blob.file} has ${size} bytes, not the ${blob.bytes} recorded`);
   }
 
   /** A blob's bytes, streamed and checked: a missing, cut or changed blob throws a CassetteError naming it (`owner` is the cassette). */
   async *blob(blob: CassetteBlob, owner = blob.file): AsyncGenerator<Uint8Array> {
     const full = path.join(this.dir, blob.file);
-    if (!existsSync(full)) throw new CassetteError(owner, 'blob', `names ${blob.file}, which is missing`);
+    if (plainFileSize(full, owner, 'blob') === undefined) throw new CassetteError(owner, 'blob', `names ${blob.file}, which is missing`);
     const hash = createHash('sha256');
     let bytes = 0;
     for await (const chunk of createReadStream(full, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
@@ -165,12 +160,25 @@ export class CassetteStore {
         `holds ${this.count} cassettes, the most one folder may (${MAX_CASSETTES}); prune it or record elsewhere`,
       );
     const key = draft.request.key;
-    const sequence = (this.ofKey(key).at(-1)?.sequence ?? 0) + 1;
-    const file = cassetteFileName(key, draft.request.model, prompt, sequence);
-    const cassette = { format: CASSETTE_FORMAT, ...draft, sequence } as Cassette;
-    // Readable and diffable: one field a line, keys in the order written.
-    writeFileAtomic(path.join(this.dir, file), `${JSON.stringify(cassette, null, 2)}\n`);
-    const listing = { file, hash: key.slice(0, CASSETTE_HASH_CHARS), sequence };
+    const hash = key.slice(0, CASSETTE_HASH_CHARS);
+    for (let sequence = (this.ofKey(key).at(-1)?.sequence ?? 0) + 1; ; sequence += 1) {
+      const file = cassetteFileName(key, draft.request.model, prompt, sequence);
+      const cassette = { format: CASSETTE_FORMAT, ...draft, sequence } as Cassette;
+      try {
+        // Readable and diffable: one field a line, keys in the order written. Never over a file already there.
+        createFileAtomic(path.join(this.dir, file), `${JSON.stringify(cassette, null, 2)}\n`);
+      } catch (error) {
+        // Another writer (a second gateway recording into this folder) took this sequence since the folder was listed.
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || sequence >= MAX_SEQUENCE) throw error;
+        if (!this.ofKey(key).some((listing) => listing.file === file)) this.add({ file, hash, sequence });
+        continue;
+      }
+      return this.filed({ file, hash, sequence }, cassette);
+    }
+  }
+
+  private filed(listing: CassetteListing, cassette: Cassette): SavedCassette {
+    const { file, sequence } = listing;
     this.add(listing);
     for (const listener of this.listeners) listener(listing, cassette);
     return { file, sequence };
@@ -183,4 +191,21 @@ export class CassetteStore {
     this.byHash.set(listing.hash, list);
     this.count += 1;
   }
+}
+
+/**
+ * The size of `full`, or undefined when it is missing. A symbolic link or anything but a plain file is a CassetteError naming
+ * `owner`: a cassette folder never leads a replay to read a file outside it.
+ */
+function plainFileSize(full: string, owner: string, field: string): number | undefined {
+  let stats;
+  try {
+    stats = lstatSync(full);
+  } catch {
+    return undefined;
+  }
+  if (stats.isSymbolicLink())
+    throw new CassetteError(owner, field, `${path.basename(full)} is a symbolic link (only plain files in the folder are read)`);
+  if (!stats.isFile()) throw new CassetteError(owner, field, `${path.basename(full)} is not a plain file`);
+  return stats.size;
 }

@@ -1,0 +1,91 @@
+// Unit tests of the cassette folder on disk: two writers of one folder never clobber each other's cassettes, a symbolic link is never followed out of the folder.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { CassetteError, type HttpCassette } from '../../../../shared/cassette.ts';
+import { normalRequest } from '../../../../electron/gateway/providers/replay/normal.ts';
+import { CassetteStore } from '../../../../electron/gateway/providers/replay/store.ts';
+import type { CassetteDraft } from '../../../../electron/gateway/providers/types.ts';
+import { tempDirs } from '../../../helpers/gateway.ts';
+
+const dirs = tempDirs();
+after(() => dirs.removeAll());
+
+const body = { model: 'embed-one', input: 'the same text' };
+
+function draft(answer: string, blob?: { file: string; bytes: number; sha256: string }): CassetteDraft {
+  const request = normalRequest({
+    protocol: 'openai',
+    method: 'POST',
+    path: '/v1/embeddings',
+    endpoint: '/v1/embeddings',
+    model: null,
+    body,
+    stream: false,
+  });
+  return {
+    kind: 'http',
+    recording: { recordedAt: '2026-11-26T10:00:00.000+00:00', mode: 'relay', channel: 'up', protocol: 'openai' },
+    request: { ...request, body },
+    response: { status: 200, headers: {}, body: blob ? { blob } : { text: answer }, durationMs: 1 },
+  };
+}
+
+test('two stores on one folder (two gateways recording into it) each add their recordings; none replaces another', async () => {
+  const dir = dirs.fresh();
+  const first = new CassetteStore(dir);
+  const second = new CassetteStore(dir);
+  const saved = await Promise.all(
+    Array.from({ length: 20 }, (_, index) => [
+      first.save(draft(`first ${index}`), 'the same text'),
+      second.save(draft(`second ${index}`), 'the same text'),
+    ]).flat(),
+  );
+  const files = readdirSync(dir).filter((file) => file.endsWith('.json'));
+  assert.equal(files.length, 40, files.join(', '));
+  assert.equal(new Set(saved.map((one) => one.file)).size, 40, 'each save names its own file');
+  const answers = files.map((file) => (JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as HttpCassette).response.body);
+  assert.equal(new Set(answers.map((one) => JSON.stringify(one))).size, 40, 'every answer is on disk once');
+  assert.deepEqual(
+    new CassetteStore(dir)
+      .list()
+      .map((listing) => listing.sequence)
+      .sort((a, b) => a - b),
+    Array.from({ length: 40 }, (_, index) => index + 1),
+  );
+});
+
+test('a cassette or a blob that is a symbolic link is refused naming it, never read through', async () => {
+  const dir = dirs.fresh();
+  const outside = path.join(dirs.fresh(), 'secret.txt');
+  writeFileSync(outside, 'a file outside the cassette folder');
+  const store = new CassetteStore(dir);
+  const blob = await store.saveBlob(Buffer.from('a file outside the cassette folder'));
+  const saved = await store.save(draft('', blob), 'the same text');
+  // The blob swapped for a link to the same bytes outside the folder.
+  const blobPath = path.join(dir, blob.file);
+  rmSync(blobPath);
+  symlinkSync(outside, blobPath);
+  assert.throws(
+    () => store.checkBlob(blob, saved.file),
+    (error: unknown) => error instanceof CassetteError && error.file === saved.file && /is a symbolic link/.test(error.message),
+  );
+  await assert.rejects(
+    async () => {
+      for await (const chunk of store.blob(blob, saved.file)) void chunk;
+    },
+    (error: unknown) => error instanceof CassetteError && /is a symbolic link/.test(error.message),
+  );
+  // A cassette named as one, linked to a file elsewhere.
+  const linked = path.join(dirs.fresh(), 'elsewhere.json');
+  writeFileSync(linked, readFileSync(path.join(dir, saved.file)));
+  const name = saved.file.replace('.json', '.2.json');
+  symlinkSync(linked, path.join(dir, name));
+  const again = new CassetteStore(dir);
+  await assert.rejects(
+    again.read(name),
+    (error: unknown) => error instanceof CassetteError && error.file === name && /symbolic link/.test(error.message),
+  );
+  assert.throws(() => again.readSync(name), /symbolic link/);
+});
