@@ -24,6 +24,9 @@ export const CASSETTE_HASH_CHARS = 16;
 /** Largest body a cassette keeps inline (text); a bigger or binary body is written to a blob beside it as it arrives. */
 export const MAX_INLINE_BODY_BYTES = 256 * 1024;
 
+/** Deepest nesting of arrays and objects a cassette may have: a deeper one is refused before it is parsed (walking it could exhaust the stack). */
+export const MAX_CASSETTE_DEPTH = 256;
+
 /** Most characters of a file name's readable slug (the model and the first words of the prompt). */
 export const CASSETTE_SLUG_CHARS = 60;
 
@@ -256,6 +259,24 @@ export function isBareFileName(name: string): boolean {
 
 type Json = Record<string, unknown>;
 
+/** The deepest nesting of `[` and `{` in a JSON text (outside strings), read in one pass without recursion. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c)
+        index += 1; // a backslash: the next character is escaped
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (code === 0x5d || code === 0x7d) depth -= 1;
+  }
+  return deepest;
+}
+
 /** Reads one field at a time, naming the file and the field of the first problem. */
 class Reader {
   readonly file: string;
@@ -317,6 +338,8 @@ class Reader {
  */
 export function parseCassette(text: string, fileName: string): Cassette {
   const read = new Reader(fileName);
+  const depth = nestingDepth(text);
+  if (depth > MAX_CASSETTE_DEPTH) read.fail('', `nests ${depth} levels deep, over the ${MAX_CASSETTE_DEPTH} a cassette may`);
   let json: unknown;
   try {
     json = JSON.parse(text);

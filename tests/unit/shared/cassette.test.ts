@@ -1,7 +1,7 @@
 // Unit tests of the cassette format's reader and file names: a damaged cassette is refused naming its file and field, names carry the slug, hash and sequence.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CassetteError, cassetteFileName, cassetteNameParts, parseCassette } from '../../../shared/cassette.ts';
+import { CassetteError, cassetteFileName, cassetteNameParts, MAX_CASSETTE_DEPTH, parseCassette } from '../../../shared/cassette.ts';
 
 const KEY = 'ab'.repeat(32);
 const cassette = () => ({
@@ -32,6 +32,10 @@ test('a whole cassette reads back; each damage is named by file and field', () =
   refused((value) => (value.response.status = 700), 'response.status');
   refused((value) => (value.response.events = []), 'response');
   refused((value) => (value.response.body = { blob: { file: '../x.bin', bytes: 1, sha256: 'a'.repeat(64) } }), 'response.body.blob.file');
+  refused(
+    (value) => (value.response.body = { blob: { file: '/etc/passwd', bytes: 1, sha256: 'a'.repeat(64) } }),
+    'response.body.blob.file',
+  );
   refused((value) => (value.response.headers['x-n'] = 5), 'response.headers.x-n');
   refused((value) => (value.request.key = 'cd'.repeat(32)), 'request.key');
   refused((value) => (value.sequence = 0), 'sequence');
@@ -51,4 +55,22 @@ test('file names: a slug of the model and first words, the key hash, the sequenc
   assert.deepEqual(cassetteNameParts(`x.${'ab'.repeat(8)}.12.json`), { hash: 'ab'.repeat(8), sequence: 12 });
   assert.equal(cassetteNameParts('notes.json'), undefined);
   assert.ok(cassetteFileName(KEY, 'm', 'word '.repeat(100), 1).length < 100);
+});
+
+test('a nesting bomb is refused naming the file before it is parsed; nesting up to the bound reads', () => {
+  const nested = (depth: number) => {
+    const value = cassette() as any;
+    // The envelope itself nests 3 levels (top, request, normal); strings holding brackets do not count.
+    value.request.normal = { text: '[[[[{{{{' };
+    const text = JSON.stringify(value);
+    const inner = '['.repeat(depth - 3) + ']'.repeat(depth - 3);
+    return text.replace('"normal":{', `"normal":{"deep":${inner},`);
+  };
+  assert.equal(parseCassette(nested(MAX_CASSETTE_DEPTH), NAME).kind, 'http');
+  for (const depth of [MAX_CASSETTE_DEPTH + 1, 100_000])
+    assert.throws(
+      () => parseCassette(nested(depth), NAME),
+      (error: unknown) =>
+        error instanceof CassetteError && error.file === NAME && /nests \d+ levels deep, over the 256/.test(error.message),
+    );
 });
