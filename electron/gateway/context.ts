@@ -282,7 +282,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       ),
   );
   // The portrait reviewer and 3D platform channels come from the channel store (platform and volcengine kinds).
-  const services = new ServiceChoice({ channels, now: () => clock.now(), ...(tapes && { tapes }) });
+  const services = new ServiceChoice({ channels: cassettes.watchServices(channels), now: () => clock.now(), ...(tapes && { tapes }) });
   const assetChanged = (row: AssetRow) => events.emit('asset.changed', { ...presentAdminAsset(row), account_id: row.account_id });
   const refresher = new AssetRefresher(assetsRepo, providers, clock, assetChanged, {
     reviewers: services,

@@ -1,9 +1,9 @@
-// Opens the cassettes of a run from `record` and `replay`: one store per folder, the recorder (whose key scrub learns the keys relay routing hands out), the shelf, and what the selector asks.
+// Opens the cassettes of a run from `record` and `replay`: one store per folder, the recorder (whose key scrub learns the keys relay routing and the service channels hand out), the shelf, and what the selector asks.
 import type { RecordConfig, ReplayConfig, ReplayMiss } from '../../../../shared/cassette.ts';
 import { sleep } from '../../protocols/pace.ts';
 import type { Clock } from '../../time.ts';
-import type { CassetteDeck, ChannelDirectory } from '../types.ts';
-import { watchingKeys } from './key-watch.ts';
+import type { CassetteDeck, ChannelDirectory, ServiceChannelDirectory } from '../types.ts';
+import { KeyWatch } from './key-watch.ts';
 import type { Playback, ReplayWait } from './playback.ts';
 import { StoreRecorder } from './recorder.ts';
 import { StoreShelf } from './shelf.ts';
@@ -24,6 +24,8 @@ export interface OpenedCassettes {
   routing?: { shelf: StoreShelf; miss: ReplayMiss; playback: Playback };
   /** The channel directory relay routing reads, watched for keys when recording (as given otherwise). */
   watch(directory: ChannelDirectory): ChannelDirectory;
+  /** The service channel directory portrait reviews and 3D tasks read, watched by the same key watch when recording. */
+  watchServices(directory: ServiceChannelDirectory): ServiceChannelDirectory;
 }
 
 /**
@@ -44,7 +46,7 @@ export function openCassettes(options: CassetteOptions): OpenedCassettes {
   const speed = replay?.speed ?? 1;
   const replayStore = replay && storeOf(replay.dir);
   const recordDir = options.record?.dir ?? (replay && miss === 'relay' ? replay.dir : undefined);
-  let hidden = () => [] as { secret: string; hint: string }[];
+  const keys = new KeyWatch();
   const recorder =
     recordDir === undefined
       ? undefined
@@ -53,7 +55,7 @@ export function openCassettes(options: CassetteOptions): OpenedCassettes {
           clock: options.clock,
           simulated: options.record?.simulated ?? false,
           redact: options.record?.redact ?? [],
-          keys: () => hidden(),
+          keys: () => keys.hidden(),
           report: options.report,
         });
   const shelf = replayStore && new StoreShelf(replayStore, replay.ignore ?? []);
@@ -65,11 +67,7 @@ export function openCassettes(options: CassetteOptions): OpenedCassettes {
   return {
     deck: { ...(recorder && { recorder }), ...(shelf && { shelf }), miss, speed },
     ...(shelf && playback && { routing: { shelf, miss, playback } }),
-    watch(directory) {
-      if (!recorder) return directory;
-      const watched = watchingKeys(directory);
-      hidden = watched.hidden;
-      return watched.directory;
-    },
+    watch: (directory) => (recorder ? keys.relay(directory) : directory),
+    watchServices: (directory) => (recorder ? keys.services(directory) : directory),
   };
 }
