@@ -85,8 +85,9 @@ export class StoreRecorder implements CassetteRecorder {
   }
 
   save(draft: CassetteDraft): Promise<SavedCassette> {
-    const text = scrubText(JSON.stringify(draft), this.options.keys());
-    return this.options.store.save(JSON.parse(text) as CassetteDraft, promptOf(draft.request.body));
+    const scrubbed = JSON.parse(scrubText(JSON.stringify(draft), this.options.keys())) as CassetteDraft;
+    // The file name's words come from what is saved: a key in the prompt is not in the name either.
+    return this.options.store.save(scrubbed, promptOf(scrubbed.request.body));
   }
 
   requestOf(call: RecordedCall): HttpCassette['request'] {
@@ -125,7 +126,8 @@ export class StoreRecorder implements CassetteRecorder {
     // What is saved must read back whole: a scrub that broke the JSON (it cannot, but a cassette is never written half) is refused.
     const checked = JSON.parse(text) as CassetteDraft;
     parseCassette(JSON.stringify({ format: 1, sequence: 1, ...checked }), 'recording');
-    return this.options.store.save(checked, promptOf(exchange.call.body));
+    // Named from the body as saved (redacted and scrubbed), so no hidden value shows in the file name.
+    return this.options.store.save(checked, promptOf(checked.request.body));
   }
 }
 

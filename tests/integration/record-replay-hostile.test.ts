@@ -1,0 +1,218 @@
+// Cassettes under load and on a hostile path: forty calls at once recorded and replayed each once, a folder that cannot be written reported without breaking a call, a service channel's key kept out of the 3D cassette and its file.
+import assert from 'node:assert/strict';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import type { HttpCassette, Task3dCassette } from '../../shared/cassette.ts';
+import { openFileStore } from '../../electron/gateway/secrets/file-store.ts';
+import { memoryChannels } from '../helpers/channels.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { request, startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
+import { hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
+import { base64Middles, escapedMix, percentMix, revealingFiles, reveals } from '../helpers/secret-encodings.ts';
+import { chatCompletion } from '../helpers/upstream-answers.ts';
+
+const dirs = tempDirs();
+after(() => dirs.removeAll());
+
+const KEY = 'sk-hostile-test-key-0123456789abcdef';
+const CALLS = 40;
+
+/** An upstream whose every chat answer is numbered in the order the calls arrived, and whose speech is binary. */
+async function countingUpstream(): Promise<HostileUpstream> {
+  let count = 0;
+  return hostileUpstream((received, response) => {
+    if (received.url.endsWith('/audio/speech')) {
+      response.writeHead(200, { 'content-type': 'audio/wav' });
+      response.end(Buffer.from('RIFF-binary-speech-bytes'));
+      return;
+    }
+    const { model } = JSON.parse(received.body.toString('utf8')) as { model: string };
+    count += 1;
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(chatCompletion(model, `answer ${count}`)));
+  });
+}
+
+const chat = async (gateway: TestGateway, content: string) => {
+  const answer = await request(`${gateway.url}/v1/chat/completions`, 'POST', {
+    token: gateway.token,
+    body: { model: 'gpt-many', messages: [{ role: 'user', content }] },
+  });
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  return answer.body.choices[0].message.content as string;
+};
+
+const cassetteFiles = (dir: string) => readdirSync(dir).filter((file) => file.endsWith('.json'));
+const read = <T>(dir: string, file: string) => JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as T;
+
+describe('forty calls at once', { timeout: 120_000 }, () => {
+  test('under --record forty identical calls are forty cassettes, sequences 1 to 40; under --replay each replays once', async () => {
+    const upstream = await countingUpstream();
+    const cassettes = dirs.fresh();
+    const channels = memoryChannels([{ name: 'up', kind: 'openai', baseUrl: `${upstream.url}/v1`, key: KEY, models: ['*'] }]);
+    const front = await startGateway({ channels, record: { dir: cassettes } });
+    let answers: string[];
+    try {
+      answers = await Promise.all(Array.from({ length: CALLS }, () => chat(front, 'the same question')));
+      await eventually(() => cassetteFiles(cassettes).length === CALLS, `${CALLS} cassettes saved`);
+    } finally {
+      await front.stop();
+      await upstream.close();
+    }
+    assert.equal(new Set(answers).size, CALLS, 'the upstream answered each call its own way');
+    const recorded = cassetteFiles(cassettes).map((file) => read<HttpCassette>(cassettes, file));
+    assert.deepEqual(
+      recorded.map((cassette) => cassette.sequence).sort((a, b) => a - b),
+      Array.from({ length: CALLS }, (_, index) => index + 1),
+    );
+    const texts = recorded.map((cassette) => {
+      const body = cassette.response.body!;
+      assert.ok('text' in body, 'each cassette is whole JSON text');
+      return (JSON.parse(body.text) as { choices: { message: { content: string } }[] }).choices[0]!.message.content;
+    });
+    assert.deepEqual([...texts].sort(), [...answers].sort(), 'every answer is in exactly one cassette');
+
+    const replay = await startGateway({ replay: { dir: cassettes, miss: 'error', speed: 0 } });
+    try {
+      const replayed = await Promise.all(Array.from({ length: CALLS }, () => chat(replay, 'the same question')));
+      assert.deepEqual([...replayed].sort(), [...answers].sort(), 'each recorded answer replayed once: none twice, none lost');
+      assert.equal(await chat(replay, 'the same question'), texts[recorded.findIndex((cassette) => cassette.sequence === CALLS)]);
+    } finally {
+      await replay.stop();
+    }
+  });
+
+  test('under --replay-miss relay forty different misses at once are each relayed and recorded once', async () => {
+    const upstream = await countingUpstream();
+    const cassettes = dirs.fresh();
+    const channels = memoryChannels([{ name: 'up', kind: 'openai', baseUrl: `${upstream.url}/v1`, key: KEY, models: ['*'] }]);
+    const gateway = await startGateway({ channels, replay: { dir: cassettes, miss: 'relay', speed: 0 } });
+    try {
+      const questions = Array.from({ length: CALLS }, (_, index) => `question number ${index}`);
+      await Promise.all(questions.map((question) => chat(gateway, question)));
+      await eventually(() => cassetteFiles(cassettes).length === CALLS, `${CALLS} cassettes saved`);
+      assert.equal(upstream.requests.length, CALLS);
+      const prompts = cassetteFiles(cassettes).map(
+        (file) => (read<HttpCassette>(cassettes, file).request.body as { messages: { content: string }[] }).messages[0]!.content,
+      );
+      assert.deepEqual(prompts.sort(), [...questions].sort());
+      // Asked again, each replays: the upstream sees nothing more.
+      await Promise.all(questions.map((question) => chat(gateway, question)));
+      assert.equal(upstream.requests.length, CALLS);
+    } finally {
+      await gateway.stop();
+      await upstream.close();
+    }
+  });
+});
+
+describe('a recording that cannot be written', { timeout: 60_000 }, () => {
+  test('a file where the folder was: each call still gets its whole answer, each failed save is reported', async () => {
+    const upstream = await countingUpstream();
+    const cassettes = path.join(dirs.fresh(), 'cassettes');
+    const channels = memoryChannels([{ name: 'up', kind: 'openai', baseUrl: `${upstream.url}/v1`, key: KEY, models: ['*'] }]);
+    const front = await startGateway({ channels, record: { dir: cassettes } });
+    const reported: unknown[] = [];
+    front.gateway.events.on('error', (error) => reported.push(error));
+    try {
+      rmSync(cassettes, { recursive: true });
+      writeFileSync(cassettes, 'not a folder');
+      assert.equal(await chat(front, 'a question'), 'answer 1');
+      const speech = await fetch(`${front.url}/v1/audio/speech`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${front.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'tts-up', voice: 'alloy', input: 'hello', response_format: 'wav' }),
+      });
+      assert.equal(speech.status, 200);
+      assert.equal(Buffer.from(await speech.arrayBuffer()).toString(), 'RIFF-binary-speech-bytes', 'the binary answer arrives whole');
+      await eventually(() => reported.length >= 2, 'both failed saves reported');
+      for (const error of reported) assert.match(String(error), /ENOTDIR|not a directory/i);
+      // The gateway goes on, and records again once the folder is back.
+      rmSync(cassettes);
+      mkdirSync(cassettes);
+      assert.equal(await chat(front, 'a question'), 'answer 2');
+      await eventually(() => cassetteFiles(cassettes).length === 1, 'the next call recorded');
+    } finally {
+      await front.stop();
+      await upstream.close();
+    }
+  });
+});
+
+describe('what a cassette hides is hidden in its file name too', { timeout: 60_000 }, () => {
+  test('a prompt carrying the channel key or a redacted value: the file is named without either', async () => {
+    const upstream = await countingUpstream();
+    const cassettes = dirs.fresh();
+    const channels = memoryChannels([{ name: 'up', kind: 'openai', baseUrl: `${upstream.url}/v1`, key: KEY, models: ['*'] }]);
+    const front = await startGateway({ channels, record: { dir: cassettes, redact: ['messages[0].content'] } });
+    try {
+      await chat(front, `${KEY} please`);
+      await chat(front, 'private words here');
+      await eventually(() => cassetteFiles(cassettes).length === 2, 'two cassettes saved');
+    } finally {
+      await front.stop();
+      await upstream.close();
+    }
+    const names = readdirSync(cassettes);
+    assert.deepEqual(
+      names.filter((name) => reveals(name, KEY) || name.includes('private-words')),
+      [],
+      names.join(', '),
+    );
+    assert.deepEqual(revealingFiles(cassettes, KEY), []);
+  });
+});
+
+describe('a service channel key', { timeout: 60_000 }, () => {
+  test('a 3D task on a platform channel: neither its cassette nor its file holds the channel key in any encoding', async () => {
+    // The platform echoes its key in the result file, raw and encoded; the caller's prompt carries it too (pasted by mistake).
+    const echoed = [KEY, escapedMix(KEY), percentMix(KEY), ...base64Middles(KEY).map((middle) => `xx${middle}xx`)].join(' | ');
+    const upstream = await hostileUpstream((received, response) => {
+      const task = (status: string, extra: object = {}) => ({
+        task_id: 'task-1',
+        status,
+        progress: status === 'SUCCESS' ? '100%' : '10%',
+        usage: { input_tokens: 4, output_tokens: 9 },
+        finish_time: 0,
+        files: [],
+        ...extra,
+      });
+      response.writeHead(200, { 'content-type': received.url.endsWith('.glb') ? 'model/gltf-binary' : 'application/json' });
+      if (received.method === 'POST') response.end(JSON.stringify(task('SUBMITTED')));
+      else if (received.url.endsWith('.glb')) response.end(Buffer.from(`glTF ${echoed}`));
+      else response.end(JSON.stringify(task('SUCCESS', { files: [{ url: '/files/task-1.glb', format: 'glb' }] })));
+    });
+    const cassettes = dirs.fresh();
+    const dataDir = dirs.fresh();
+    const front = await startGateway({ dataDir, secrets: openFileStore(dataDir), record: { dir: cassettes } });
+    try {
+      const channel = { name: 'hostile-platform', kind: 'platform', base_url: upstream.url, models: 'remote-3d', key: KEY };
+      const added = await request(`${front.url}/admin/api/channels`, 'POST', { token: front.gateway.adminToken, body: channel });
+      assert.equal(added.status, 200, JSON.stringify(added.body));
+      const call = (method: string, url: string, body?: unknown) =>
+        request(`${front.url}${url}`, method, { token: front.token, ...(body !== undefined && { body }) });
+      const created = await call('POST', '/v1/3d/generations', { model: 'remote-3d', prompt: `a teapot, key ${KEY}`, format: 'glb' });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const done = await eventually(async () => {
+        const task = (await call('GET', `/v1/3d/generations/${created.body.task_id}`)).body;
+        return task.status === 'SUCCESS' && task;
+      }, 'the task ends');
+      assert.equal(done.files.length, 1);
+      await eventually(() => cassetteFiles(cassettes).length === 1, 'the 3D cassette saved');
+    } finally {
+      await front.stop();
+      await upstream.close();
+    }
+    const [file] = cassetteFiles(cassettes);
+    const cassette = read<Task3dCassette>(cassettes, file!);
+    assert.equal(cassette.kind, 'task3d');
+    assert.equal(cassette.files.length, 1, 'the result file is a blob beside the cassette');
+    assert.deepEqual(revealingFiles(cassettes, KEY), []);
+    assert.deepEqual(
+      readdirSync(cassettes).filter((name) => reveals(name, KEY)),
+      [],
+      'no file name shows the key either',
+    );
+  });
+});
