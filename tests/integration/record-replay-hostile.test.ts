@@ -107,6 +107,55 @@ describe('forty calls at once', { timeout: 120_000 }, () => {
   });
 });
 
+describe('an answer cut short', { timeout: 60_000 }, () => {
+  test('an upstream that breaks mid-stream, or a client that leaves mid-stream: no cassette is saved as if whole', async () => {
+    const piece = (content: string) =>
+      `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-cut', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+    const upstream = await hostileUpstream((received, response) => {
+      const { messages } = JSON.parse(received.body.toString('utf8')) as { messages: { content: string }[] };
+      const asked = messages[0]!.content;
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (asked === 'whole') return void response.end(`${piece('all the words')}data: [DONE]\n\n`);
+      response.write(piece('the first words'));
+      if (asked === 'break') response.socket?.destroy();
+      // 'leave': the stream never ends; the client leaves.
+    });
+    const cassettes = dirs.fresh();
+    const channels = memoryChannels([{ name: 'up', kind: 'openai', baseUrl: `${upstream.url}/v1`, key: KEY, models: ['*'] }]);
+    const front = await startGateway({ channels, record: { dir: cassettes } });
+    const stream = (content: string, signal?: AbortSignal) =>
+      fetch(`${front.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${front.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-cut', stream: true, messages: [{ role: 'user', content }] }),
+        ...(signal && { signal }),
+      });
+    try {
+      const broken = await stream('break');
+      const text = await broken.text().catch((error: unknown) => String(error));
+      assert.ok(!text.includes('[DONE]'), text);
+      const leaving = new AbortController();
+      const left = await stream('leave', leaving.signal);
+      const reader = left.body!.getReader();
+      assert.match(new TextDecoder().decode((await reader.read()).value), /the first words/);
+      leaving.abort();
+      // A whole call after them: once its cassette is saved, a cut one would have been too.
+      assert.match(await (await stream('whole')).text(), /\[DONE\]/);
+      await eventually(() => cassetteFiles(cassettes).length >= 1, 'the whole call recorded');
+      await eventually(() => upstream.requests.length === 3, 'every call reached the upstream');
+    } finally {
+      await front.stop();
+      await upstream.close();
+    }
+    const recorded = cassetteFiles(cassettes).map((file) => read<HttpCassette>(cassettes, file));
+    assert.deepEqual(
+      recorded.map((cassette) => (cassette.request.body as { messages: { content: string }[] }).messages[0]!.content),
+      ['whole'],
+      'only the whole stream is a cassette',
+    );
+  });
+});
+
 describe('a recording that cannot be written', { timeout: 60_000 }, () => {
   test('a file where the folder was: each call still gets its whole answer, each failed save is reported', async () => {
     const upstream = await countingUpstream();
