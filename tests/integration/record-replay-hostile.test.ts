@@ -3,13 +3,16 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { HttpCassette, Task3dCassette } from '../../shared/cassette.ts';
+import { CASSETTE_FORMAT, cassetteFileName, type HttpCassette, type RealtimeCassette, type Task3dCassette } from '../../shared/cassette.ts';
+import { normalRequest } from '../../electron/gateway/providers/replay/normal.ts';
+import { realtimeCall } from '../../electron/gateway/providers/replay/realtime-replay.ts';
 import { openFileStore } from '../../electron/gateway/secrets/file-store.ts';
 import { memoryChannels } from '../helpers/channels.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { request, startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
 import { hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
 import { base64Middles, escapedMix, percentMix, revealingFiles, reveals } from '../helpers/secret-encodings.ts';
+import { openRaw } from '../helpers/realtime.ts';
 import { chatCompletion } from '../helpers/upstream-answers.ts';
 
 const dirs = tempDirs();
@@ -263,5 +266,56 @@ describe('a service channel key', { timeout: 60_000 }, () => {
       [],
       'no file name shows the key either',
     );
+  });
+});
+
+describe('realtime sessions of one model', { timeout: 60_000 }, () => {
+  test('a session replays the recording its client frames match, whichever of the model sequence it is', async () => {
+    const cassettes = dirs.fresh();
+    const model = 'rt-many';
+    const request = normalRequest(realtimeCall(model));
+    const ask = (word: string) =>
+      JSON.stringify({
+        type: 'conversation.item.create',
+        item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: word }] },
+      });
+    const sessionOf = (word: string, sequence: number): RealtimeCassette => ({
+      format: CASSETTE_FORMAT,
+      kind: 'realtime',
+      recording: { recordedAt: '2026-11-26T10:00:00.000+00:00', mode: 'relay', channel: 'up', protocol: 'realtime' },
+      request,
+      frames: [
+        { atMs: 0, from: 'upstream', text: JSON.stringify({ type: 'session.created', event_id: 'ev_1', session: { model } }) },
+        { atMs: 10, from: 'client', text: ask(word) },
+        {
+          atMs: 20,
+          from: 'upstream',
+          text: JSON.stringify({ type: 'conversation.item.created', event_id: 'ev_2', item: { id: `item_for_${word}` } }),
+        },
+      ],
+      sequence,
+    });
+    for (const [index, word] of ['alpha', 'beta'].entries())
+      writeFileSync(
+        path.join(cassettes, cassetteFileName(request.key, model, undefined, index + 1)),
+        JSON.stringify(sessionOf(word, index + 1), null, 2),
+      );
+    const replay = await startGateway({ replay: { dir: cassettes, miss: 'error', speed: 0 } });
+    try {
+      // The first session would play sequence 1 (alpha), the second sequence 2 (beta): each asks for the other one.
+      for (const word of ['beta', 'alpha']) {
+        const socket = await openRaw(`${replay.url.replace('http', 'ws')}/v1/realtime?model=${model}`, {
+          headers: { authorization: `Bearer ${replay.token}` },
+        });
+        await socket.next('session.created');
+        socket.send(ask(word));
+        const answered = await socket.next((event) => event.type === 'conversation.item.created' || event.type === 'error');
+        assert.equal(answered.item?.id, `item_for_${word}`, JSON.stringify(answered));
+        socket.socket.close(1000);
+        await socket.closing;
+      }
+    } finally {
+      await replay.stop();
+    }
   });
 });

@@ -14,3 +14,6 @@ export const MAX_RECORDED_BODY_BYTES = 1024 * 1024 * 1024;
 
 /** Fastest `--replay-speed` (times the recorded pace); 0 means no waiting at all. */
 export const MAX_REPLAY_SPEED = 1000;
+
+/** Most recordings of one model a replayed realtime session reads to choose among by its client frames (the next of the sequence first). */
+export const MAX_REALTIME_CANDIDATES = 64;

@@ -43,12 +43,20 @@ export class StoreShelf implements CassetteShelf {
   }
 
   next(key: string, kind: CassetteKind): FoundCassette | undefined {
+    return this.candidates(key, kind)[0];
+  }
+
+  candidates(key: string, kind: CassetteKind): FoundCassette[] {
     const recorded = this.rekeyed ? (this.rekeyed.get(key) ?? []) : this.store.ofKey(key);
-    if (recorded.length === 0) return undefined;
+    if (recorded.length === 0) return [];
     const played = this.played.get(key) ?? 0;
     this.played.set(key, played + 1);
     // Past the end of a sequence the last recording answers again (a retry loop does not turn into misses).
-    const listing = recorded[Math.min(played, recorded.length - 1)]!;
+    const next = recorded[Math.min(played, recorded.length - 1)]!;
+    return [next, ...recorded.filter((listing) => listing !== next)].map((listing) => this.found(listing, kind));
+  }
+
+  private found(listing: CassetteListing, kind: CassetteKind): FoundCassette {
     const checked = (cassette: Cassette) => {
       if (cassette.kind !== kind) throw new CassetteError(listing.file, 'kind', `is ${cassette.kind}, but a ${kind} cassette was expected`);
       const body = cassette.kind === 'http' ? cassette.response.body : undefined;

@@ -4,6 +4,7 @@ import type { ReportError } from '../../safe-events.ts';
 import type { Clock } from '../../time.ts';
 import type { ScriptedWork } from '../fixtures/scripted-work.ts';
 import type { CallContext, CassetteDeck, ProviderBundle } from '../types.ts';
+import { MAX_REALTIME_CANDIDATES } from './limits.ts';
 import { realtimeCall, replayRealtime } from './realtime-replay.ts';
 import { RealtimeSessionTape } from './realtime-tape.ts';
 import type { Playback } from './playback.ts';
@@ -69,8 +70,9 @@ export class WorkCassettes {
     if (!what) return undefined;
     const key = shelf.requestOf(what.call).key;
     if (what.kind === 'realtime') {
-      const found = shelf.next(key, 'realtime');
-      if (found) return { answer: { ...general, realtimeRelay: replayRealtime([found], shelf, playback) } };
+      // Every recording of the model is a candidate, the next of its sequence first: the client's frames choose.
+      const found = shelf.candidates(key, 'realtime').slice(0, MAX_REALTIME_CANDIDATES);
+      if (found.length > 0) return { answer: { ...general, realtimeRelay: replayRealtime(found, shelf, playback) } };
     } else {
       const found = shelf.next(key, what.kind);
       if (found) return { answer: workReplayBundle(found, shelf, general, this.work, call) };

@@ -88,6 +88,11 @@ export interface CassetteShelf {
   requestOf(call: RecordedCall): CassetteRequest;
   /** The next cassette recorded for `key` (sequences in order; the last one answers again once all were played), or undefined. */
   next(key: string, kind: CassetteKind): FoundCassette | undefined;
+  /**
+   * Every cassette recorded for `key`: the one `next` would give first (and counted as `next` counts it), then the others in
+   * sequence order. A realtime session narrows among them by its client frames.
+   */
+  candidates(key: string, kind: CassetteKind): FoundCassette[];
   /** A blob's bytes, streamed; rejects naming the blob when it is missing, cut or changed. */
   blob(blob: CassetteBlob): AsyncIterable<Uint8Array>;
   /** Starts every sequence from its first recording again (for the testing API's reset). */
