@@ -330,7 +330,8 @@ describe('sequences, redactions and misses recorded on the way', () => {
     } finally {
       await front.stop();
     }
-    const files = readdirSync(cassettes).filter((file) => file.startsWith('gpt-seq-count-please.'));
+    // The prompt is redacted (`messages[0].content`), so the names show `redacted` instead of its words.
+    const files = readdirSync(cassettes).filter((file) => file.startsWith('gpt-seq-redacted.'));
     assert.equal(files.length, 2, files.join(', '));
     assert.ok(
       files.some((file) => /\.[0-9a-f]{16}\.2\.json$/.test(file)),
