@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { CASSETTE_FORMAT, cassetteFileName, type HttpCassette, type RealtimeCassette, type Task3dCassette } from '../../shared/cassette.ts';
+import {
+  CASSETTE_FORMAT,
+  cassetteFileName,
+  type Cassette,
+  type HttpCassette,
+  type RealtimeCassette,
+  type Task3dCassette,
+} from '../../shared/cassette.ts';
 import { normalRequest } from '../../electron/gateway/providers/replay/normal.ts';
 import { realtimeCall } from '../../electron/gateway/providers/replay/realtime-replay.ts';
 import { openFileStore } from '../../electron/gateway/secrets/file-store.ts';
@@ -12,6 +19,7 @@ import { eventually } from '../helpers/eventually.ts';
 import { request, startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
 import { hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
 import { base64Middles, escapedMix, percentMix, revealingFiles, reveals } from '../helpers/secret-encodings.ts';
+import { dataOf, portraitClient } from '../helpers/portrait.ts';
 import { openRaw } from '../helpers/realtime.ts';
 import { chatCompletion } from '../helpers/upstream-answers.ts';
 
@@ -217,10 +225,13 @@ describe('what a cassette hides is hidden in its file name too', { timeout: 60_0
 });
 
 describe('a service channel key', { timeout: 60_000 }, () => {
-  test('a 3D task on a platform channel: neither its cassette nor its file holds the channel key in any encoding', async () => {
-    // The platform echoes its key in the result file, raw and encoded; the caller's prompt carries it too (pasted by mistake).
+  test('portrait reviews and a 3D task on a platform channel: no cassette or blob holds its key in any encoding', async () => {
+    // The platform echoes its key in the verdicts and in the result file, raw and encoded; the caller's prompt and asset name
+    // carry it too (pasted by mistake).
     const echoed = [KEY, escapedMix(KEY), percentMix(KEY), ...base64Middles(KEY).map((middle) => `xx${middle}xx`)].join(' | ');
+    let assets = 0;
     const upstream = await hostileUpstream((received, response) => {
+      const url = received.url;
       const task = (status: string, extra: object = {}) => ({
         task_id: 'task-1',
         status,
@@ -230,9 +241,15 @@ describe('a service channel key', { timeout: 60_000 }, () => {
         files: [],
         ...extra,
       });
-      response.writeHead(200, { 'content-type': received.url.endsWith('.glb') ? 'model/gltf-binary' : 'application/json' });
-      if (received.method === 'POST') response.end(JSON.stringify(task('SUBMITTED')));
-      else if (received.url.endsWith('.glb')) response.end(Buffer.from(`glTF ${echoed}`));
+      const envelope = (data: object) => JSON.stringify({ success: true, message: '', data });
+      response.writeHead(200, { 'content-type': url.endsWith('.glb') ? 'model/gltf-binary' : 'application/json' });
+      if (url === '/v1/portrait/groups') response.end(envelope({ group_id: 'group-1' }));
+      else if (url === '/v1/portrait/assets') response.end(envelope({ asset_id: `asset-${++assets}` }));
+      else if (url === '/v1/portrait/assets/asset-1')
+        response.end(envelope({ status: 'Active', resolved_url: `https://cdn.example.com/${encodeURIComponent(echoed)}` }));
+      else if (url === '/v1/portrait/assets/asset-2') response.end(envelope({ status: 'Failed', failure_reason: `refused: ${echoed}` }));
+      else if (received.method === 'POST') response.end(JSON.stringify(task('SUBMITTED')));
+      else if (url.endsWith('.glb')) response.end(Buffer.from(`glTF ${echoed}`));
       else response.end(JSON.stringify(task('SUCCESS', { files: [{ url: '/files/task-1.glb', format: 'glb' }] })));
     });
     const cassettes = dirs.fresh();
@@ -242,6 +259,15 @@ describe('a service channel key', { timeout: 60_000 }, () => {
       const channel = { name: 'hostile-platform', kind: 'platform', base_url: upstream.url, models: 'remote-3d', key: KEY };
       const added = await request(`${front.url}/admin/api/channels`, 'POST', { token: front.gateway.adminToken, body: channel });
       assert.equal(added.status, 200, JSON.stringify(added.body));
+      const portrait = portraitClient(front.url, front.token);
+      const groupId = dataOf(await portrait.createGroup({ name: 'faces' })).group_id;
+      for (const url of ['https://cdn.example.com/a.png', 'https://cdn.example.com/b.png']) {
+        const asset = dataOf(await portrait.createAsset({ group_id: groupId, url, asset_type: 'Image', name: `face ${KEY}` }));
+        await eventually(async () => {
+          const status = dataOf(await portrait.getAsset(asset.asset_id)).status;
+          return (status === 'Active' || status === 'Failed') && status;
+        }, 'the review ends');
+      }
       const call = (method: string, url: string, body?: unknown) =>
         request(`${front.url}${url}`, method, { token: front.token, ...(body !== undefined && { body }) });
       const created = await call('POST', '/v1/3d/generations', { model: 'remote-3d', prompt: `a teapot, key ${KEY}`, format: 'glb' });
@@ -251,15 +277,15 @@ describe('a service channel key', { timeout: 60_000 }, () => {
         return task.status === 'SUCCESS' && task;
       }, 'the task ends');
       assert.equal(done.files.length, 1);
-      await eventually(() => cassetteFiles(cassettes).length === 1, 'the 3D cassette saved');
+      await eventually(() => cassetteFiles(cassettes).length === 3, 'two portrait cassettes and a 3D one saved');
     } finally {
       await front.stop();
       await upstream.close();
     }
-    const [file] = cassetteFiles(cassettes);
-    const cassette = read<Task3dCassette>(cassettes, file!);
-    assert.equal(cassette.kind, 'task3d');
-    assert.equal(cassette.files.length, 1, 'the result file is a blob beside the cassette');
+    const saved = cassetteFiles(cassettes).map((file) => read<Cassette>(cassettes, file));
+    assert.deepEqual(saved.map((cassette) => cassette.kind).sort(), ['portrait', 'portrait', 'task3d']);
+    const task = saved.find((cassette): cassette is Task3dCassette => cassette.kind === 'task3d')!;
+    assert.equal(task.files.length, 1, 'the result file is a blob beside the cassette');
     assert.deepEqual(revealingFiles(cassettes, KEY), []);
     assert.deepEqual(
       readdirSync(cassettes).filter((name) => reveals(name, KEY)),
