@@ -24,6 +24,9 @@ export const CASSETTE_HASH_CHARS = 16;
 /** Largest body a cassette keeps inline (text); a bigger or binary body is written to a blob beside it as it arrives. */
 export const MAX_INLINE_BODY_BYTES = 256 * 1024;
 
+/** Largest blob a cassette may name (the largest answer recorded): a cassette naming a bigger one is refused as damaged. */
+export const MAX_BLOB_BYTES = 1024 * 1024 * 1024;
+
 /** Deepest nesting of arrays and objects a cassette may have: a deeper one is refused before it is parsed (walking it could exhaust the stack). */
 export const MAX_CASSETTE_DEPTH = 256;
 
@@ -316,7 +319,9 @@ class Reader {
     if (!isBareFileName(file)) this.fail(`${field}.file`, 'must be a file name in the cassette\'s folder (no "/" or "..")');
     const sha256 = this.string(blob['sha256'], `${field}.sha256`);
     if (!/^[0-9a-f]{64}$/.test(sha256)) this.fail(`${field}.sha256`, 'must be 64 lower-case hex digits');
-    return { file, bytes: this.count(blob['bytes'], `${field}.bytes`), sha256 };
+    const bytes = this.count(blob['bytes'], `${field}.bytes`);
+    if (bytes > MAX_BLOB_BYTES) this.fail(`${field}.bytes`, `must be at most ${MAX_BLOB_BYTES} (the largest answer recorded)`);
+    return { file, bytes, sha256 };
   }
   body(value: unknown, field: string): CassetteBody {
     const body = this.object(value, field);

@@ -1,7 +1,14 @@
 // Unit tests of the cassette format's reader and file names: a damaged cassette is refused naming its file and field, names carry the slug, hash and sequence.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CassetteError, cassetteFileName, cassetteNameParts, MAX_CASSETTE_DEPTH, parseCassette } from '../../../shared/cassette.ts';
+import {
+  CassetteError,
+  cassetteFileName,
+  cassetteNameParts,
+  MAX_BLOB_BYTES,
+  MAX_CASSETTE_DEPTH,
+  parseCassette,
+} from '../../../shared/cassette.ts';
 
 const KEY = 'ab'.repeat(32);
 const cassette = () => ({
@@ -35,6 +42,10 @@ test('a whole cassette reads back; each damage is named by file and field', () =
   refused(
     (value) => (value.response.body = { blob: { file: '/etc/passwd', bytes: 1, sha256: 'a'.repeat(64) } }),
     'response.body.blob.file',
+  );
+  refused(
+    (value) => (value.response.body = { blob: { file: 'blob-a.bin', bytes: MAX_BLOB_BYTES + 1, sha256: 'a'.repeat(64) } }),
+    'response.body.blob.bytes',
   );
   refused((value) => (value.response.headers['x-n'] = 5), 'response.headers.x-n');
   refused((value) => (value.request.key = 'cd'.repeat(32)), 'request.key');

@@ -9,8 +9,8 @@ export const MAX_CASSETTE_BYTES = 8 * 1024 * 1024;
 /** Largest body kept inline in a cassette (shared with the HTTP tap, which spills past it). */
 export { MAX_INLINE_BODY_BYTES } from '../../../../shared/cassette.ts';
 
-/** Largest recorded answer: a bigger one is relayed to the caller but not recorded (the journal notes why). */
-export const MAX_RECORDED_BODY_BYTES = 1024 * 1024 * 1024;
+/** Largest recorded answer: a bigger one is relayed to the caller but not recorded (the journal notes why); a cassette naming a bigger blob is refused. */
+export { MAX_BLOB_BYTES as MAX_RECORDED_BODY_BYTES } from '../../../../shared/cassette.ts';
 
 /** Fastest `--replay-speed` (times the recorded pace); 0 means no waiting at all. */
 export const MAX_REPLAY_SPEED = 1000;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { CassetteError, type HttpCassette } from '../../../../shared/cassette.ts';
 import { normalRequest } from '../../../../electron/gateway/providers/replay/normal.ts';
+import { MAX_CASSETTE_BYTES } from '../../../../electron/gateway/providers/replay/limits.ts';
 import { CassetteStore } from '../../../../electron/gateway/providers/replay/store.ts';
 import type { CassetteDraft } from '../../../../electron/gateway/providers/types.ts';
 import { tempDirs } from '../../../helpers/gateway.ts';
@@ -88,4 +89,19 @@ test('a cassette or a blob that is a symbolic link is refused naming it, never r
     (error: unknown) => error instanceof CassetteError && error.file === name && /symbolic link/.test(error.message),
   );
   assert.throws(() => again.readSync(name), /symbolic link/);
+});
+
+test('a file named as a cassette but over MAX_CASSETTE_BYTES is refused naming it, before it is read', async () => {
+  const dir = dirs.fresh();
+  const store = new CassetteStore(dir);
+  const saved = await store.save(draft('small'), 'the same text');
+  const name = saved.file.replace('.json', '.2.json');
+  writeFileSync(path.join(dir, name), Buffer.alloc(MAX_CASSETTE_BYTES + 1, 0x20));
+  const again = new CassetteStore(dir);
+  await assert.rejects(
+    again.read(name),
+    (error: unknown) =>
+      error instanceof CassetteError && error.file === name && new RegExp(`over the ${MAX_CASSETTE_BYTES}`).test(error.message),
+  );
+  assert.equal((await again.read(saved.file)).kind, 'http', 'the others still read');
 });
