@@ -1,8 +1,8 @@
 // The cassette folder on disk: cassettes listed by the hash in their names (no file parsed to list them), saved atomically with the next sequence of their request, blobs written streamed and named by their content hash.
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { constants as fsConstants, readFileSync } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import {
@@ -20,6 +20,9 @@ import { randomBase62 } from '../../ids.ts';
 import { PRIVATE_FILE_MODE } from '../../private-files.ts';
 import type { CassetteDraft, SavedCassette } from '../types.ts';
 import { MAX_CASSETTE_BYTES, MAX_CASSETTES } from './limits.ts';
+
+/** Opens a file for reading, failing (ELOOP) when it was swapped for a symbolic link after it was checked (where the OS can tell). */
+const NO_FOLLOW = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0);
 
 /** The highest sequence a cassette's file name can carry (six digits). */
 const MAX_SEQUENCE = 999_999;
@@ -72,12 +75,12 @@ export class CassetteStore {
 
   /** Reads and checks one cassette (at most MAX_CASSETTE_BYTES); a damaged one is a CassetteError naming it. */
   async read(file: string): Promise<Cassette> {
-    return parseCassette(await readFile(this.checkedPath(file), 'utf8'), file);
+    return parseCassette(await readFile(this.checkedPath(file), { encoding: 'utf8', flag: NO_FOLLOW }), file);
   }
 
   /** `read`, blocking: for the one pass over the folder that `--replay-ignore` needs at start. */
   readSync(file: string): Cassette {
-    return parseCassette(readFileSync(this.checkedPath(file), 'utf8'), file);
+    return parseCassette(readFileSync(this.checkedPath(file), { encoding: 'utf8', flag: NO_FOLLOW }), file);
   }
 
   /** Calls `listener` after each cassette saved (a replay that records its misses sees them at once). */
@@ -135,7 +138,8 @@ export class CassetteStore {
     if (plainFileSize(full, owner, 'blob') === undefined) throw new CassetteError(owner, 'blob', `names ${blob.file}, which is missing`);
     const hash = createHash('sha256');
     let bytes = 0;
-    for await (const chunk of createReadStream(full, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
+    const handle = await open(full, NO_FOLLOW);
+    for await (const chunk of handle.createReadStream({ highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
       bytes += chunk.length;
       if (bytes > blob.bytes) throw new CassetteError(owner, 'blob', `${blob.file} is longer than the ${blob.bytes} bytes recorded`);
       hash.update(chunk);
