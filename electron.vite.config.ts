@@ -6,9 +6,13 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      // The media worker is its own entry: the gateway starts it as `media-worker.js` next to the main bundle.
+      // The media and WAL checkpoint workers are entries of their own: the gateway starts them as `<name>.js` next to the main bundle.
       rollupOptions: {
-        input: { index: 'electron/main/index.ts', 'media-worker': 'electron/gateway/workers/media-worker.ts' },
+        input: {
+          index: 'electron/main/index.ts',
+          'media-worker': 'electron/gateway/workers/media-worker.ts',
+          'wal-checkpoint-worker': 'electron/gateway/storage/wal-checkpoint-worker.ts',
+        },
         external: ['better-sqlite3', 'keytar', 'fastify'],
       },
     },

@@ -15,6 +15,7 @@ import { listen } from './server/listen.ts';
 import { listenTls, type TlsListener } from './server/tls/listener.ts';
 import { watchIdleMemory } from './server/idle-memory.ts';
 import { openProductDatabase } from './open-stores.ts';
+import { WalCheckpointer } from './storage/wal-checkpoint.ts';
 import { openSimulateStore } from './providers/simulate/store.ts';
 import { loadFixtureFiles } from './providers/fixtures/loader.ts';
 import { FixtureStore } from './providers/fixtures/store.ts';
@@ -165,6 +166,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   const limits = { ...CONNECTION_LIMITS, ...config.connectionLimits };
   const guard = new ConnectionGuard(limits);
   const report = (error: unknown) => context.events.emit('error', error);
+  // The WAL's checkpoints run on a thread of their own from the start on, never inside a commit on the event loop.
+  const checkpointer = new WalCheckpointer(db, { onError: report });
 
   return {
     context,
@@ -225,6 +228,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       cassetteFolder.start(context.clock);
       // After a burst of calls, the heap it grew goes back (server/idle-memory.ts).
       if (config.reclaimIdleMemory) stopIdleMemory = watchIdleMemory(app.server);
+      checkpointer.start();
       return {
         url,
         consoleUrl: consoleUrlOf(url, context.runtime.adminToken),
@@ -249,6 +253,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       await cassetteFolder.stop();
       context.journal.stop();
       context.writes.flush();
+      // Its last checkpoint and its connection closed first, so closing the database (then its last connection) removes the WAL.
+      await checkpointer.stop();
       db.close();
       simulateDb?.close();
     },

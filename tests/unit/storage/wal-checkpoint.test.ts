@@ -1,0 +1,110 @@
+// Tests of the WAL checkpoint thread on a real SQLite file: committed rows reach the database file without a checkpoint on the event loop, the WAL stays bounded under a long load, and a thread that dies is reported and replaced.
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { openDatabase, DATABASE_FILE, type Db } from '../../../electron/gateway/storage/database.ts';
+import { WAL_BACKSTOP_PAGES, WalCheckpointer } from '../../../electron/gateway/storage/wal-checkpoint.ts';
+import { eventually } from '../../helpers/eventually.ts';
+import { tempDataDir } from '../../helpers/gateway.ts';
+
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-wal-copy-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A migrated database in its own data dir, with a table of notes; closed (after its checkpointer) at the end. */
+function openNotes(): { db: Db; dir: string; checkpointer: WalCheckpointer; errors: unknown[] } {
+  const dir = tempDataDir();
+  const db = openDatabase(dir);
+  db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)');
+  const errors: unknown[] = [];
+  const checkpointer = new WalCheckpointer(db, { onError: (error) => errors.push(error) });
+  after(async () => {
+    await checkpointer.stop();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { db, dir, checkpointer, errors };
+}
+
+/** Rows of the database file alone, as a copy without its WAL shows them: what a checkpoint has copied so far. */
+let copies = 0;
+function rowsInFile(dir: string): number {
+  const copy = path.join(scratch, `copy-${(copies += 1)}.sqlite`);
+  copyFileSync(path.join(dir, DATABASE_FILE), copy);
+  try {
+    const alone = new Database(copy, { readonly: true });
+    try {
+      return (alone.prepare('SELECT count(*) AS n FROM notes').get() as { n: number }).n;
+    } finally {
+      alone.close();
+    }
+  } catch {
+    // Copied while a checkpoint wrote the file (or before the table reached it): look again.
+    return -1;
+  } finally {
+    rmSync(copy, { force: true });
+  }
+}
+
+const insert = (db: Db, text: string) => db.prepare('INSERT INTO notes (text) VALUES (?)').run(text);
+
+test('committed rows reach the database file from the checkpoint thread, though the WAL is far below SQLite’s own checkpoint size', async () => {
+  const { db, dir, checkpointer, errors } = openNotes();
+  checkpointer.start();
+  for (let i = 0; i < 50; i += 1) insert(db, `note ${i}`);
+  await eventually(() => rowsInFile(dir) === 50, 'the 50 notes in the database file');
+  assert.ok(checkpointer.checkpoints > 0, 'the thread ran the checkpoints');
+  assert.deepEqual(errors, []);
+});
+
+test('under a long load the WAL stays bounded, and every row reaches the database file', async () => {
+  const { db, dir, checkpointer, errors } = openNotes();
+  checkpointer.start();
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  const wal = path.join(dir, `${DATABASE_FILE}-wal`);
+  // Each note spans three pages: 3,000 commits write about 9,000 WAL pages, over twice the backstop.
+  const text = 'x'.repeat(3 * pageSize);
+  let largest = 0;
+  for (let i = 0; i < 3000; i += 1) {
+    insert(db, text);
+    if (i % 50 === 0) {
+      largest = Math.max(largest, statSync(wal).size);
+      // Other turns of the event loop come between the commits, as between a gateway's calls.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  largest = Math.max(largest, statSync(wal).size);
+  const bound = (WAL_BACKSTOP_PAGES + 100) * (pageSize + 24);
+  assert.ok(largest <= bound, `the WAL reached ${largest} bytes, over ${bound}`);
+  await eventually(() => rowsInFile(dir) === 3000, 'the 3,000 notes in the database file');
+  assert.deepEqual(errors, []);
+});
+
+test('a checkpoint thread that dies is reported and another takes over', async () => {
+  const { db, dir, checkpointer, errors } = openNotes();
+  checkpointer.start();
+  const first = checkpointer.thread;
+  assert.ok(first, 'a thread runs');
+  await first.terminate();
+  await eventually(() => errors.length === 1, 'the stop reported');
+  assert.match(String(errors[0]), /checkpoint thread stopped/);
+  for (let i = 0; i < 20; i += 1) insert(db, `note ${i}`);
+  await eventually(() => rowsInFile(dir) === 20, 'the 20 notes in the database file, checkpointed by the new thread');
+  assert.ok(checkpointer.thread && checkpointer.thread !== first, 'another thread runs');
+});
+
+test('stop runs a last checkpoint and closes the thread’s connection: closing the database then leaves no WAL', async () => {
+  const dir = tempDataDir();
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const db = openDatabase(dir);
+  db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)');
+  const checkpointer = new WalCheckpointer(db, { onError: (error) => assert.fail(String(error)) });
+  checkpointer.start();
+  for (let i = 0; i < 10; i += 1) insert(db, `note ${i}`);
+  await checkpointer.stop();
+  db.close();
+  assert.equal(existsSync(path.join(dir, `${DATABASE_FILE}-wal`)), false, 'the WAL is folded in and removed');
+  assert.equal(rowsInFile(dir), 10);
+});
