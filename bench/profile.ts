@@ -30,6 +30,7 @@ const gatehouse = await startChild<Ready>(new URL('./servers/gatehouse.ts', impo
 const spec = chosen.spec(gatehouse.ready.token!);
 await runLoad(gatehouse.ready.url, spec, concurrency, 1000);
 const before = syscallsOf(gatehouse.process.pid!);
+const mainBefore = syscallsOf(gatehouse.process.pid!, gatehouse.process.pid!);
 const started = gatehouse.next('profiling');
 gatehouse.process.send({ cmd: 'profile-start' });
 await started;
@@ -38,10 +39,14 @@ const stopped = gatehouse.next('profile');
 gatehouse.process.send({ cmd: 'profile-stop' });
 const file = ((await stopped) as { profile: string }).profile;
 const after = syscallsOf(gatehouse.process.pid!);
+const mainAfter = syscallsOf(gatehouse.process.pid!, gatehouse.process.pid!);
 const perCall = (count: number) => (count / result.requests).toFixed(2);
 console.log(`${name} c=${concurrency}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, errors ${result.errors}`);
 console.log(
   `system calls per call (the process's own count, so not moved by other load): ${perCall(after.reads - before.reads)} reads, ${perCall(after.writes - before.writes)} writes`,
+);
+console.log(
+  `of them on the main thread (the event loop): ${perCall(mainAfter.reads - mainBefore.reads)} reads, ${perCall(mainAfter.writes - mainBefore.writes)} writes`,
 );
 await closePools();
 await gatehouse.stop();

@@ -87,9 +87,10 @@ export function cpuMsOf(pid: number): number {
 }
 
 /** The read and write system calls a process has made so far, from /proc (Linux); NaN elsewhere. */
-export function syscallsOf(pid: number): { reads: number; writes: number } {
+export function syscallsOf(pid: number, thread?: number): { reads: number; writes: number } {
   try {
-    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    // The process's count covers all its threads; `/proc/PID/task/TID/io` one thread's (the main thread's id is the pid).
+    const io = readFileSync(thread === undefined ? `/proc/${pid}/io` : `/proc/${pid}/task/${thread}/io`, 'utf8');
     return { reads: Number(/syscr: (\d+)/.exec(io)?.[1]), writes: Number(/syscw: (\d+)/.exec(io)?.[1]) };
   } catch {
     return { reads: Number.NaN, writes: Number.NaN };
