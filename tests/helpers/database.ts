@@ -1,5 +1,8 @@
 // Test helper: a migrated SQLite database in a temp dir, closed and removed after the test file.
-import { rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after } from 'node:test';
 import { openSimulateStore } from '../../electron/gateway/providers/simulate/store.ts';
 import { AccountsRepo, type AccountRow } from '../../electron/gateway/storage/accounts-repo.ts';
@@ -39,4 +42,26 @@ export function seedGroup(db: Db, accountName: string, groupId: string, now: num
     updated_at: now,
   });
   return { account, group };
+}
+
+/**
+ * Runs a count query on a copy of a SQLite file without its WAL: what checkpoints have copied into the file so far.
+ * -1 when the copy cannot be read yet (taken while a checkpoint wrote the file, or before the table reached it).
+ */
+export function countInFileAlone(file: string, sql: string): number {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-file-alone-'));
+  const copy = path.join(scratch, 'copy.sqlite');
+  try {
+    copyFileSync(file, copy);
+    const alone = new Database(copy, { readonly: true });
+    try {
+      return Object.values(alone.prepare(sql).get() as Record<string, number>)[0] ?? -1;
+    } finally {
+      alone.close();
+    }
+  } catch {
+    return -1;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
