@@ -1,6 +1,6 @@
 // `npm run bench:profile -- <case> [c] [s]`: one Gatehouse under one case's load, profiled (the inspector's CPU profiler, over the load only), then its hottest files and functions by self time.
 import { readFileSync } from 'node:fs';
-import { syscallsOf } from './lib/processes.ts';
+import { cpuMsOf, syscallsOf } from './lib/processes.ts';
 import { chatBody } from './lib/fixtures.ts';
 import { closePools, runLoad, type RequestSpec } from './lib/load.ts';
 import { startChild } from './lib/processes.ts';
@@ -31,6 +31,7 @@ const spec = chosen.spec(gatehouse.ready.token!);
 await runLoad(gatehouse.ready.url, spec, concurrency, 1000);
 const before = syscallsOf(gatehouse.process.pid!);
 const mainBefore = syscallsOf(gatehouse.process.pid!, gatehouse.process.pid!);
+const cpuBefore = { all: cpuMsOf(gatehouse.process.pid!), main: cpuMsOf(gatehouse.process.pid!, gatehouse.process.pid!) };
 const started = gatehouse.next('profiling');
 gatehouse.process.send({ cmd: 'profile-start' });
 await started;
@@ -40,6 +41,7 @@ gatehouse.process.send({ cmd: 'profile-stop' });
 const file = ((await stopped) as { profile: string }).profile;
 const after = syscallsOf(gatehouse.process.pid!);
 const mainAfter = syscallsOf(gatehouse.process.pid!, gatehouse.process.pid!);
+const cpuAfter = { all: cpuMsOf(gatehouse.process.pid!), main: cpuMsOf(gatehouse.process.pid!, gatehouse.process.pid!) };
 const perCall = (count: number) => (count / result.requests).toFixed(2);
 console.log(`${name} c=${concurrency}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, errors ${result.errors}`);
 console.log(
@@ -47,6 +49,10 @@ console.log(
 );
 console.log(
   `of them on the main thread (the event loop): ${perCall(mainAfter.reads - mainBefore.reads)} reads, ${perCall(mainAfter.writes - mainBefore.writes)} writes`,
+);
+const microsPerCall = (ms: number) => ((ms * 1000) / result.requests).toFixed(0);
+console.log(
+  `CPU time per call (profiler on): ${microsPerCall(cpuAfter.all - cpuBefore.all)} µs, of it on the main thread ${microsPerCall(cpuAfter.main - cpuBefore.main)} µs`,
 );
 await closePools();
 await gatehouse.stop();

@@ -75,11 +75,12 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** CPU time (user and system, every thread) a process has used so far in ms, from /proc (Linux); NaN elsewhere. */
-export function cpuMsOf(pid: number): number {
+/** CPU time (user and system) a process (every thread) or one of its threads has used so far in ms, from /proc (Linux); NaN elsewhere. */
+export function cpuMsOf(pid: number, thread?: number): number {
   try {
     // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100 a second on Linux).
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
+    const fields = stat.split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return Number.NaN;
