@@ -46,6 +46,7 @@ describe('desktop packaging (electron-builder --linux dir)', () => {
     for (const file of [
       '/out/main/index.js',
       '/out/main/media-worker.js',
+      '/out/main/wal-checkpoint-worker.js',
       '/out/preload/index.cjs',
       '/out/renderer/index.html',
       '/resources/icon.png',

@@ -27,12 +27,16 @@ function round(): CheckpointReport {
   return { log: row?.log ?? 0, checkpointed: row?.checkpointed ?? 0 };
 }
 
+/** What the last reported round left; an idle WAL (nothing new since) is reported once, not every tick. */
+let last: CheckpointReport = { log: -1, checkpointed: -1 };
+
 /** PASSIVE: copies what no reader still needs and waits for nobody (the event loop's writes and reads go on meanwhile). */
 function checkpoint(): void {
   let result = round();
-  const copied = result.checkpointed > 0;
   for (let again = 0; again < CATCH_UP_ROUNDS && result.checkpointed < result.log; again += 1) result = round();
-  if (copied) parentPort?.postMessage(result satisfies CheckpointReport);
+  if (result.checkpointed === 0 || (result.log === last.log && result.checkpointed === last.checkpointed)) return;
+  last = result;
+  parentPort?.postMessage(result satisfies CheckpointReport);
 }
 
 // An error thrown here ends the thread; the gateway reports it and starts another (wal-checkpoint.ts).
