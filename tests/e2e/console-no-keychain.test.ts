@@ -1,5 +1,6 @@
 // End-to-end test in Debian's Chromium of a console whose gateway found no keychain (a private D-Bus session with no keyring): sessions share one console token, the Channels page names the real cause, and its one click keeps keyed channels.
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -23,8 +24,13 @@ describe('console on a machine without a keychain', { skip }, () => {
   before(async () => {
     await ensureBuilt();
     bus = await startNoKeyringBus();
-    // A fixed port, so the restart the one click asks for answers on the same address; the data dir's own settings file.
-    server = await serveCli(['--port', String(await deadPort()), '--tls-port', 'off'], { ...bus.env, GATEHOUSE_DATA_DIR: dataDir });
+    // A fixed port, so the restart the one click asks for answers on the same address. A settings file of the test's own:
+    // the default one is shared by every test of the run, and the one click saves `secrets: file` in it.
+    const settingsFile = path.join(dataDir, 'settings.json');
+    server = await serveCli(['--port', String(await deadPort()), '--tls-port', 'off', '--settings-file', settingsFile], {
+      ...bus.env,
+      GATEHOUSE_DATA_DIR: dataDir,
+    });
     address = await consoleUrlOf(server);
     browser = await launchChromium();
   });

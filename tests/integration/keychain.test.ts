@@ -73,7 +73,8 @@ test('the file store writes a 0600 file and is chosen only when asked for', asyn
 test('with no keychain, --secrets auto says so and keeps no copy of the token', () => {
   const dataDir = tempDataDir();
   try {
-    const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' };
+    // No saved settings: a secret store saved by another test of the run must not choose for this one.
+    const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus', GATEHOUSE_SETTINGS_FILE: 'off' };
     const result = spawnSync(process.execPath, [CLI, 'token', 'create', '--data-dir', dataDir, '--account', 'nokc'], {
       env,
       encoding: 'utf8',
