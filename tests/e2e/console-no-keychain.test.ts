@@ -24,12 +24,12 @@ describe('console on a machine without a keychain', { skip }, () => {
   before(async () => {
     await ensureBuilt();
     bus = await startNoKeyringBus();
-    // A fixed port, so the restart the one click asks for answers on the same address. A settings file of the test's own:
-    // the default one is shared by every test of the run, and the one click saves `secrets: file` in it.
-    const settingsFile = path.join(dataDir, 'settings.json');
-    server = await serveCli(['--port', String(await deadPort()), '--tls-port', 'off', '--settings-file', settingsFile], {
+    // A fixed port, so the restart the one click asks for answers on the same address. A config folder of the test's own:
+    // the default settings file would be the one every test of the run shares, and the one click saves `secrets: file` in it.
+    server = await serveCli(['--port', String(await deadPort()), '--tls-port', 'off'], {
       ...bus.env,
       GATEHOUSE_DATA_DIR: dataDir,
+      XDG_CONFIG_HOME: path.join(dataDir, 'config'),
     });
     address = await consoleUrlOf(server);
     browser = await launchChromium();

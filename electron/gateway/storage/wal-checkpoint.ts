@@ -10,6 +10,8 @@ export const CHECKPOINT_INTERVAL_MS = 100;
  * by default), so the WAL stays bounded while the thread is down or behind: about 16 MiB with 4 KiB pages.
  */
 export const WAL_BACKSTOP_PAGES = 4000;
+/** How long `stop()` lets the thread's last checkpoint run before ending the thread (committed pages stay in the WAL, read as usual). */
+export const CHECKPOINT_STOP_MS = 2_000;
 /** How long after the checkpoint thread stopped unexpectedly another is started. */
 export const CHECKPOINT_RESTART_MS = 1000;
 
@@ -69,7 +71,10 @@ export class WalCheckpointer {
     if (worker) {
       const ended = new Promise((resolve) => worker.once('exit', resolve));
       worker.postMessage('stop');
+      // A last checkpoint that waits on a lock never holds the stop (a restart from the console hung on it): the thread is ended.
+      const late = setTimeout(() => void worker.terminate(), CHECKPOINT_STOP_MS);
       await ended;
+      clearTimeout(late);
     }
     try {
       this.db.pragma('wal_autocheckpoint = 1000');
