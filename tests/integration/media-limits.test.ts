@@ -17,25 +17,8 @@ import {
 import { MAX_SPEECH_SECONDS } from '../../electron/gateway/providers/simulate/speech-limit.ts';
 import { startGateway } from '../helpers/gateway.ts';
 import { blackPng } from '../helpers/png-files.ts';
+import { silentWav } from '../helpers/wav-files.ts';
 import { useOpenAIGateway } from '../helpers/openai-suite.ts';
-
-/** A PCM WAV header and `dataBytes` of silence, declaring `rate` Hz and `bits` per sample (mono). */
-function wav(rate: number, bits: number, dataBytes: number): Buffer {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + dataBytes, 4);
-  header.write('WAVEfmt ', 8, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE((rate * bits) / 8, 28);
-  header.writeUInt16LE(bits / 8, 32);
-  header.writeUInt16LE(bits, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(dataBytes, 40);
-  return Buffer.concat([header, Buffer.alloc(dataBytes)]);
-}
 
 /** The APIError a call fails with (and fails the test when it succeeds). */
 async function failure(call: Promise<unknown>): Promise<APIError> {
@@ -131,7 +114,7 @@ describe('media limits', () => {
 
   test('a WAV declaring a 1 Hz sample rate is a 400, not billed as hours of audio', async () => {
     const before = usageRows();
-    const file = await toFile(wav(1, 16, 4800), 'slow.wav', { type: 'audio/wav' });
+    const file = await toFile(silentWav(1, 16, 4800), 'slow.wav', { type: 'audio/wav' });
     const error = await failure(suite.client.audio.transcriptions.create({ model: 'gpt-4o-transcribe', file }));
     assert.equal(error.status, 400);
     assert.equal((error.error as any).param, 'file');
@@ -141,13 +124,13 @@ describe('media limits', () => {
 
   test(`audio longer than ${MAX_TRANSCRIPTION_SECONDS} s is a 400; a WAV is billed by its decoded duration`, async () => {
     const before = usageRows();
-    const long = await toFile(wav(8000, 8, 8000 * (MAX_TRANSCRIPTION_SECONDS + 100)), 'long.wav', { type: 'audio/wav' });
+    const long = await toFile(silentWav(8000, 8, 8000 * (MAX_TRANSCRIPTION_SECONDS + 100)), 'long.wav', { type: 'audio/wav' });
     const error = await failure(suite.client.audio.translations.create({ model: 'whisper-1', file: long }));
     assert.equal(error.status, 400);
     assert.match(error.message, new RegExp(`lasts ${MAX_TRANSCRIPTION_SECONDS + 100} s; at most ${MAX_TRANSCRIPTION_SECONDS} s`));
     assert.equal(usageRows(), before);
     // 90 s of 8-bit audio at 8 kHz: billed 90 s ($0.006 a minute by the started second), not an estimate from its bytes.
-    const short = await toFile(wav(8000, 8, 8000 * 90), 'short.wav', { type: 'audio/wav' });
+    const short = await toFile(silentWav(8000, 8, 8000 * 90), 'short.wav', { type: 'audio/wav' });
     const result = (await suite.client.audio.transcriptions.create({
       model: 'gpt-4o-transcribe',
       file: short,

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI, { toFile } from 'openai';
 import { blackPng } from '../helpers/png-files.ts';
+import { silentWav16 } from '../helpers/wav-files.ts';
 import { gatewayBefore, hostileUpstream, type HostileUpstream, type ReceivedRequest } from '../helpers/hostile-upstream.ts';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
 
@@ -13,25 +14,6 @@ const CALLS = 40;
 const REPORTED = { prompt_tokens: 12, completion_tokens: 1000 };
 /** The default price (model not listed): 0.5 USD per million input tokens, 1.5 per million output tokens, in micro-units. */
 const RELAYED_CALL_MICROS = REPORTED.prompt_tokens * 0.5 + REPORTED.completion_tokens * 1.5;
-
-/** A WAV of one second of silence (8 kHz, mono, 16 bits): its header says how long it lasts. */
-function oneSecondWav(): Buffer {
-  const data = Buffer.alloc(16_000);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(8_000, 24);
-  header.writeUInt32LE(16_000, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
-}
 
 /** Waits until `done()` holds, looking again every few milliseconds (bounded: a broken gateway fails the test, never hangs it). */
 async function until(done: () => boolean | Promise<boolean>, what: string): Promise<void> {
@@ -269,7 +251,7 @@ describe('a quota holds under concurrency', () => {
     // A 16 kB upload reserves 17 s (8 kbit/s at least), 1700 µ: 0.005 USD holds two at once; each is charged the 1 s heard (100 µ).
     const { secret, tokenId } = await quotaToken(server, 'quota-transcribed', 0.005);
     const client = new OpenAI({ apiKey: secret, baseURL: `${server.url}/v1`, maxRetries: 0 });
-    const wav = oneSecondWav();
+    const wav = silentWav16(8_000, 1);
     const call = async () =>
       client.audio.transcriptions.create({ file: await toFile(wav, 'held.wav', { type: 'audio/wav' }), model: 'up-transcribe' });
     const outcome = await round(call, openaiRefusal);
@@ -281,7 +263,7 @@ describe('a quota holds under concurrency', () => {
   });
 
   test('simulated edits, variations and transcriptions (openai SDK): the total stays within the quota', async () => {
-    const wav = oneSecondWav();
+    const wav = silentWav16(8_000, 1);
     const png = () => toFile(blackPng(64, 64), 'in.png', { type: 'image/png' });
     const kinds = {
       // Two 1024×1024 images (0.02 USD each) and a half.

@@ -3,28 +3,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MAX_TRANSCRIPTION_SECONDS } from '../../../electron/gateway/services/media-limits.ts';
 import { MIN_AUDIO_BYTES_PER_SECOND, transcriptionHoldSeconds } from '../../../electron/gateway/services/transcription-hold.ts';
-
-/** A 16-bit mono WAV at `rate` Hz holding `seconds` of silence. */
-function wav(rate: number, seconds: number): Buffer {
-  const data = Buffer.alloc(rate * 2 * seconds);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
-}
+import { silentWav16 } from '../../helpers/wav-files.ts';
 
 test('a WAV reserves the seconds its header declares, however many bytes it takes', () => {
-  const file = wav(8_000, 3);
+  const file = silentWav16(8_000, 3);
   assert.equal(transcriptionHoldSeconds(file.length, file), 3);
 });
 
@@ -36,6 +18,6 @@ test('other audio reserves its bytes at the lowest bit rate, rounded up; a lengt
 
 test('no reservation passes the longest transcription', () => {
   assert.equal(transcriptionHoldSeconds(25 * 1024 * 1024), MAX_TRANSCRIPTION_SECONDS);
-  const long = wav(8_000, MAX_TRANSCRIPTION_SECONDS + 10);
+  const long = silentWav16(8_000, MAX_TRANSCRIPTION_SECONDS + 10);
   assert.equal(transcriptionHoldSeconds(long.length, long), MAX_TRANSCRIPTION_SECONDS);
 });
