@@ -86,3 +86,9 @@ export async function request<T = any>(
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
 }
+
+/** The admin API of `server` as one function: `admin('POST', '/channels', body)` sends `body` with the gateway's admin token. */
+export function adminApi(server: TestGateway): (method: string, path: string, body?: unknown) => Promise<JsonResponse> {
+  return (method, path, body) =>
+    request(`${server.url}/admin/api${path}`, method, { token: server.gateway.adminToken, ...(body !== undefined && { body }) });
+}

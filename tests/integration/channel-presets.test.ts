@@ -6,7 +6,7 @@ import type { ChannelSummary, ChannelTestResult, ChannelTestRow } from '../../sh
 import { openFileStore } from '../../electron/gateway/secrets/file-store.ts';
 import type { HostileUpstream } from '../helpers/hostile-upstream.ts';
 import { ollamaStandIn, STAND_IN_ANSWER, STAND_IN_MODELS } from '../helpers/ollama-stand-in.ts';
-import { request, startGateway, tempDirs, type JsonResponse, type TestGateway } from '../helpers/gateway.ts';
+import { adminApi, startGateway, tempDirs, type JsonResponse, type TestGateway } from '../helpers/gateway.ts';
 
 const dirs = tempDirs();
 after(() => dirs.removeAll());
@@ -23,8 +23,7 @@ describe('presets, Fetch models and Test', () => {
     // A second Gatehouse (simulating) stands in for OpenAI, Anthropic and Gemini; its API token is the channels' key.
     upstream = await startGateway();
     ollama = await ollamaStandIn();
-    const token = server.gateway.adminToken;
-    admin = (method, path, body) => request(`${server.url}/admin/api${path}`, method, { token, ...(body !== undefined && { body }) });
+    admin = adminApi(server);
   });
   after(async () => {
     await server.stop();

@@ -5,7 +5,7 @@ import OpenAI from 'openai';
 import type { UsageStats } from '../../shared/usage-stats.ts';
 import { openFileStore } from '../../electron/gateway/secrets/file-store.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { request, startGateway, tempDirs, type JsonResponse, type TestGateway } from '../helpers/gateway.ts';
+import { adminApi, startGateway, tempDirs, type JsonResponse, type TestGateway } from '../helpers/gateway.ts';
 import type { HostileUpstream } from '../helpers/hostile-upstream.ts';
 import { ollamaStandIn } from '../helpers/ollama-stand-in.ts';
 
@@ -20,8 +20,7 @@ before(async () => {
   server = await startGateway({ dataDir, secrets: openFileStore(dataDir) });
   upstream = await startGateway();
   ollama = await ollamaStandIn();
-  admin = (method, path, body) =>
-    request(`${server.url}/admin/api${path}`, method, { token: server.gateway.adminToken, ...(body !== undefined && { body }) });
+  admin = adminApi(server);
   for (const channel of [
     { name: 'ollama', kind: 'openai', base_url: `${ollama.url}/v1`, models: 'llama3.2:3b' },
     // Also on this machine, but keyed: a paid upstream behind a local proxy is charged as usual.
