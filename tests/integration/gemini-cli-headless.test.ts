@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { ToolConfigPlan } from '../../shared/tool-config.ts';
-import { memoryChannels } from '../helpers/channels.ts';
+import { memoryChannels, type TestChannel } from '../helpers/channels.ts';
 import { runCliAsync } from '../helpers/cli.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { request, startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
@@ -98,6 +98,30 @@ async function generationsOf(gateway: TestGateway, model: string): Promise<any[]
   }
 }
 
+/** A gateway using `home` whose one channel is `channel` (an upstream the second Gatehouse plays). */
+function channelGateway(home: string, channel: TestChannel): Promise<TestGateway> {
+  return startGateway({ homeDir: home, channels: memoryChannels([channel]) });
+}
+
+/** Connects Gemini CLI to `gateway` with `model`, runs `prompt`, and asserts it printed an answer the gateway relayed through the channel `channel`. */
+async function assertRelayedRun(
+  gateway: TestGateway,
+  model: string,
+  at: { home: string; project: string },
+  prompt: string,
+  channel: string,
+): Promise<void> {
+  await connect(gateway, model, at.project);
+  const run = await geminiPrompt(at.home, at.project, prompt);
+  assert.equal(run.code, 0, `gemini -p succeeded:\n${run.output}`);
+  const entries = await generationsOf(gateway, model);
+  assertPrintedAnswer(run, entries);
+  assert.ok(
+    entries.some((entry) => entry.source === 'relay' && entry.relay?.channel === channel),
+    JSON.stringify(entries.map((entry) => [entry.source, entry.relay?.channel])),
+  );
+}
+
 /** The text the gateway answered in a journal entry (a JSON body or an SSE stream of Gemini chunks). */
 function answeredText(entry: any): string {
   const body: string = entry.response?.text ?? '';
@@ -137,6 +161,14 @@ describe('Gemini CLI (`gemini -p`) with the config Connect wrote', { skip: binar
     upstream = await startGateway();
   });
   after(() => upstream?.stop());
+  /** The OpenAI channel to the second Gatehouse that serves gpt-4o-mini (translated from Gemini's API). */
+  const openAiUp = (): TestChannel => ({
+    name: 'openai-up',
+    kind: 'openai',
+    baseUrl: `${upstream.url}/v1`,
+    key: upstream.token,
+    models: ['gpt-4o-mini'],
+  });
 
   test('(a) the simulated answer is printed, in a project with its own .env too; the journal has the call, source simulate', async () => {
     const { home, project } = sandbox();
@@ -177,23 +209,16 @@ describe('Gemini CLI (`gemini -p`) with the config Connect wrote', { skip: binar
   });
 
   test("(b) relayed to a second Gatehouse through a gemini channel: the upstream's answer is printed, source relay on gemini-up", async () => {
-    const { home, project } = sandbox();
-    const gateway = await startGateway({
-      homeDir: home,
-      channels: memoryChannels([
-        { name: 'gemini-up', kind: 'gemini', baseUrl: upstream.url, key: upstream.token, models: ['gemini-2.5-flash'] },
-      ]),
+    const at = sandbox();
+    const gateway = await channelGateway(at.home, {
+      name: 'gemini-up',
+      kind: 'gemini',
+      baseUrl: upstream.url,
+      key: upstream.token,
+      models: ['gemini-2.5-flash'],
     });
     try {
-      await connect(gateway, 'gemini-2.5-flash', project);
-      const run = await geminiPrompt(home, project, 'Describe @pic.png for the relay');
-      assert.equal(run.code, 0, `gemini -p succeeded:\n${run.output}`);
-      const entries = await generationsOf(gateway, 'gemini-2.5-flash');
-      assertPrintedAnswer(run, entries);
-      assert.ok(
-        entries.some((entry) => entry.source === 'relay' && entry.relay?.channel === 'gemini-up'),
-        JSON.stringify(entries.map((entry) => [entry.source, entry.relay?.channel])),
-      );
+      await assertRelayedRun(gateway, 'gemini-2.5-flash', at, 'Describe @pic.png for the relay', 'gemini-up');
       await recorded(
         upstream,
         { prefix: '/v1beta/models/gemini-2.5-flash:' },
@@ -212,23 +237,10 @@ describe('Gemini CLI (`gemini -p`) with the config Connect wrote', { skip: binar
   });
 
   test('(c) a model only an OpenAI channel serves is translated: the answer is printed, source relay on openai-up', async () => {
-    const { home, project } = sandbox();
-    const gateway = await startGateway({
-      homeDir: home,
-      channels: memoryChannels([
-        { name: 'openai-up', kind: 'openai', baseUrl: `${upstream.url}/v1`, key: upstream.token, models: ['gpt-4o-mini'] },
-      ]),
-    });
+    const at = sandbox();
+    const gateway = await channelGateway(at.home, openAiUp());
     try {
-      await connect(gateway, 'gpt-4o-mini', project);
-      const run = await geminiPrompt(home, project, 'Describe @pic.png through translation');
-      assert.equal(run.code, 0, `gemini -p succeeded:\n${run.output}`);
-      const entries = await generationsOf(gateway, 'gpt-4o-mini');
-      assertPrintedAnswer(run, entries);
-      assert.ok(
-        entries.some((entry) => entry.source === 'relay' && entry.relay?.channel === 'openai-up'),
-        JSON.stringify(entries.map((entry) => [entry.source, entry.relay?.channel])),
-      );
+      await assertRelayedRun(gateway, 'gpt-4o-mini', at, 'Describe @pic.png through translation', 'openai-up');
       await recorded(
         upstream,
         { path: '/v1/chat/completions' },
@@ -268,12 +280,7 @@ describe('Gemini CLI (`gemini -p`) with the config Connect wrote', { skip: binar
       },
     });
     assert.equal(fixtures.status, 200, JSON.stringify(fixtures.body));
-    const gateway = await startGateway({
-      homeDir: home,
-      channels: memoryChannels([
-        { name: 'openai-up', kind: 'openai', baseUrl: `${upstream.url}/v1`, key: upstream.token, models: ['gpt-4o-mini'] },
-      ]),
-    });
+    const gateway = await channelGateway(home, openAiUp());
     try {
       await connect(gateway, 'gpt-4o-mini', project);
       const run = await geminiPrompt(home, project, 'What do my notes say?');
