@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { manualClock } from '../helpers/clock.ts';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { quotaToken, spentUsd } from '../helpers/quota.ts';
 
 const CALLS = 40;
 const DURATION = 1000;
@@ -18,13 +19,7 @@ describe('a quota holds for 3D tasks under concurrency', () => {
 
   test('40 creations at once: the tasks the quota cannot pay for are refused with 403, and finished tasks give their hold back', async () => {
     // sim-3d costs 0.2 USD a task (and its tokens): 0.5 USD pays for two running at once, with room for a short chat after.
-    const created = await request(`${gw.url}/admin/api/tokens`, 'POST', {
-      token: gw.gateway.adminToken,
-      body: { account: 'quota-3d', quota: 0.5 },
-    });
-    assert.equal(created.status, 200, JSON.stringify(created.body));
-    const secret = created.body.secret as string;
-    const tokenId = created.body.token.token_id as string;
+    const { secret, tokenId } = await quotaToken(gw, 'quota-3d', 0.5);
     const answers = await Promise.all(
       Array.from({ length: CALLS }, (_, index) =>
         request(`${gw.url}/v1/3d/generations`, 'POST', { token: secret, body: { model: 'sim-3d', prompt: `teapot ${index}` } }),
@@ -43,8 +38,7 @@ describe('a quota holds for 3D tasks under concurrency', () => {
       const done = await request(`${gw.url}/v1/3d/generations/${answer.body.task_id}`, 'GET', { token: secret });
       assert.equal(done.body.status, 'SUCCESS');
     }
-    const listed = await request(`${gw.url}/admin/api/tokens`, 'GET', { token: gw.gateway.adminToken });
-    const spent = (listed.body as { token_id: string; used: number }[]).find((token) => token.token_id === tokenId)!.used;
+    const spent = await spentUsd(gw, tokenId);
     assert.ok(spent >= 0.4 && spent < 0.49, `charged ${spent} USD for two tasks`);
     // What is left pays for a short chat only once the finished tasks hold nothing.
     const client = new OpenAI({ apiKey: secret, baseURL: `${gw.url}/v1`, maxRetries: 0 });

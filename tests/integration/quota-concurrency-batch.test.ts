@@ -6,8 +6,9 @@ import OpenAI, { toFile } from 'openai';
 import { jsonl, runUntil } from '../helpers/batches.ts';
 import { memoryChannels } from '../helpers/channels.ts';
 import { manualClock } from '../helpers/clock.ts';
-import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
+import { quotaToken, spentMicros } from '../helpers/quota.ts';
 import { chatCompletion } from '../helpers/upstream-answers.ts';
 
 const LINES = 40;
@@ -46,13 +47,8 @@ describe('a quota holds for batch lines', () => {
 
   test('40 relayed chat lines on a quota for three: three run, the rest answer 403 in their lines, and the holds are given back', async () => {
     // 5000 µ: each line holds its input estimate and 1000 output tokens (about 1510 µ), so three fit at once.
-    const created = await request(`${gw.url}/admin/api/tokens`, 'POST', {
-      token: gw.gateway.adminToken,
-      body: { account: 'quota-batch', quota: 0.005 },
-    });
-    assert.equal(created.status, 200, JSON.stringify(created.body));
-    const tokenId = created.body.token.token_id as string;
-    const client = new OpenAI({ apiKey: created.body.secret, baseURL: `${gw.url}/v1`, maxRetries: 0 });
+    const { secret, tokenId } = await quotaToken(gw, 'quota-batch', 0.005);
+    const client = new OpenAI({ apiKey: secret, baseURL: `${gw.url}/v1`, maxRetries: 0 });
     const lines = Array.from({ length: LINES }, (_, index) => ({
       custom_id: `line-${index}`,
       method: 'POST',
@@ -85,8 +81,7 @@ describe('a quota holds for batch lines', () => {
       assert.equal(refusal.response.status_code, 403);
       assert.match(refusal.response.body.error.message, /quota/);
     }
-    const listed = await request(`${gw.url}/admin/api/tokens`, 'GET', { token: gw.gateway.adminToken });
-    const spent = Math.round((listed.body as { token_id: string; used: number }[]).find((token) => token.token_id === tokenId)!.used * 1e6);
+    const spent = await spentMicros(gw, tokenId);
     assert.equal(spent, 3 * LINE_MICROS, 'the three lines are charged their usage, the refused ones nothing');
     // 482 µ left: a short chat fits only once the lines hold nothing.
     const chat = await client.chat.completions.create({ model: 'gpt-relay', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });

@@ -5,7 +5,8 @@ import { after, before, describe, test } from 'node:test';
 import { WebSocketServer } from 'ws';
 import { memoryChannels } from '../helpers/channels.ts';
 import { gatewayBefore, hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
-import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { quotaToken, spentMicros } from '../helpers/quota.ts';
 import { openRaw } from '../helpers/realtime.ts';
 
 const SESSIONS = 40;
@@ -24,19 +25,6 @@ function gate() {
   let open!: () => void;
   const opened = new Promise<void>((resolve) => (open = resolve));
   return { opened, open };
-}
-
-/** A token of a new account with `quota` USD, made through the admin API. */
-async function quotaToken(gw: TestGateway, account: string, quota: number) {
-  const created = await request(`${gw.url}/admin/api/tokens`, 'POST', { token: gw.gateway.adminToken, body: { account, quota } });
-  assert.equal(created.status, 200, JSON.stringify(created.body));
-  return { secret: created.body.secret as string, tokenId: created.body.token.token_id as string };
-}
-
-/** The token's spent amount in micro-units, as the admin API shows it. */
-async function spentMicros(gw: TestGateway, tokenId: string): Promise<number> {
-  const listed = await request(`${gw.url}/admin/api/tokens`, 'GET', { token: gw.gateway.adminToken });
-  return Math.round((listed.body as { token_id: string; used: number }[]).find((token) => token.token_id === tokenId)!.used * 1e6);
 }
 
 /**

@@ -5,9 +5,10 @@ import { after, before, describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI, { toFile } from 'openai';
 import { blackPng } from '../helpers/png-files.ts';
+import { quotaToken, spentMicros } from '../helpers/quota.ts';
 import { silentWav16 } from '../helpers/wav-files.ts';
 import { gatewayBefore, hostileUpstream, type HostileUpstream, type ReceivedRequest } from '../helpers/hostile-upstream.ts';
-import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 
 const CALLS = 40;
 /** What each relayed answer says it used: real-looking, as much output as the caller allowed. */
@@ -97,23 +98,6 @@ describe('a quota holds under concurrency', () => {
     await simulated.stop();
     await upstream.close();
   });
-
-  /** A token of a new account with `quota` USD, created as a user would: through the admin API. */
-  async function quotaToken(gateway: TestGateway, account: string, quota: number): Promise<{ secret: string; tokenId: string }> {
-    const created = await request(`${gateway.url}/admin/api/tokens`, 'POST', {
-      token: gateway.gateway.adminToken,
-      body: { account, quota },
-    });
-    assert.equal(created.status, 200, JSON.stringify(created.body));
-    return { secret: created.body.secret, tokenId: created.body.token.token_id };
-  }
-
-  /** The token's spent amount in micro-units, as the admin API shows it. */
-  async function spentMicros(gateway: TestGateway, tokenId: string): Promise<number> {
-    const listed = await request(`${gateway.url}/admin/api/tokens`, 'GET', { token: gateway.gateway.adminToken });
-    const token = (listed.body as { token_id: string; used: number }[]).find((item) => item.token_id === tokenId);
-    return Math.round(token!.used * 1_000_000);
-  }
 
   /**
    * Sends CALLS calls at once through `call`, holds the upstream's answers until each call was refused or reached it, then
