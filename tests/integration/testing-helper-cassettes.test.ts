@@ -17,6 +17,14 @@ import { tempDirs } from '../helpers/gateway.ts';
 const dirs = tempDirs();
 after(() => dirs.removeAll());
 
+/** One chat turn of `sim-chat` saying `content`, through the official SDK, to a Gatehouse the test helper started. */
+function ask(gatehouse: { baseURL: string; token: string }, content: string) {
+  return new OpenAI({ baseURL: gatehouse.baseURL, apiKey: gatehouse.token, maxRetries: 0 }).chat.completions.create({
+    model: 'sim-chat',
+    messages: [{ role: 'user', content }],
+  });
+}
+
 describe('gatehouse/testing with cassettes', () => {
   test('replay: the folder (relative to the working directory) is listed with the run, and keeps the run record after stop', async () => {
     const dir = dirs.fresh();
@@ -51,11 +59,6 @@ describe('gatehouse/testing with cassettes', () => {
 
   test('a call recorded with record (simulated) replays from its cassette under replay: the journal and the listing say which; a miss under replayMiss error is refused', async () => {
     const dir = dirs.fresh();
-    const ask = (gatehouse: { baseURL: string; token: string }, content: string) =>
-      new OpenAI({ baseURL: gatehouse.baseURL, apiKey: gatehouse.token, maxRetries: 0 }).chat.completions.create({
-        model: 'sim-chat',
-        messages: [{ role: 'user', content }],
-      });
     let recorded: string | null;
     {
       await using recording = await startGatehouse({ record: dir, recordSimulated: true });
@@ -82,11 +85,6 @@ describe('gatehouse/testing with cassettes', () => {
 
   test('after a replay run that used one of two recordings, gatehouse cassette prune lists the other and removes it with --yes', async () => {
     const dir = dirs.fresh();
-    const ask = (gatehouse: { baseURL: string; token: string }, content: string) =>
-      new OpenAI({ baseURL: gatehouse.baseURL, apiKey: gatehouse.token, maxRetries: 0 }).chat.completions.create({
-        model: 'sim-chat',
-        messages: [{ role: 'user', content }],
-      });
     {
       await using recording = await startGatehouse({ record: dir, recordSimulated: true });
       await ask(recording, 'Kept because a test replays it');
