@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { WebSocketServer } from 'ws';
 import { memoryChannels } from '../helpers/channels.ts';
 import { gatewayBefore, hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { quotaToken, spentMicros } from '../helpers/quota.ts';
 import { openRaw } from '../helpers/realtime.ts';
@@ -12,12 +13,8 @@ import { openRaw } from '../helpers/realtime.ts';
 const SESSIONS = 40;
 
 /** Waits until `done()` holds, looking again every few milliseconds (bounded: a broken gateway fails the test, never hangs it). */
-async function until(done: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!(await done())) {
-    if (Date.now() > deadline) assert.fail(`gave up waiting: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+function until(done: () => boolean | Promise<boolean>, what: string): Promise<unknown> {
+  return eventually(done, what, { withinMs: 60_000, everyMs: 5 });
 }
 
 /** A gate the stand-in upstreams wait at until every session of a round was refused or reached them. */

@@ -8,6 +8,7 @@ import { blackPng } from '../helpers/png-files.ts';
 import { quotaToken, spentMicros } from '../helpers/quota.ts';
 import { silentWav16 } from '../helpers/wav-files.ts';
 import { gatewayBefore, hostileUpstream, type HostileUpstream, type ReceivedRequest } from '../helpers/hostile-upstream.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 
 const CALLS = 40;
@@ -17,12 +18,8 @@ const REPORTED = { prompt_tokens: 12, completion_tokens: 1000 };
 const RELAYED_CALL_MICROS = REPORTED.prompt_tokens * 0.5 + REPORTED.completion_tokens * 1.5;
 
 /** Waits until `done()` holds, looking again every few milliseconds (bounded: a broken gateway fails the test, never hangs it). */
-async function until(done: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!(await done())) {
-    if (Date.now() > deadline) assert.fail(`gave up waiting: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+function until(done: () => boolean | Promise<boolean>, what: string): Promise<unknown> {
+  return eventually(done, what, { withinMs: 60_000, everyMs: 5 });
 }
 
 /** An OpenAI chat answer, whole or as an event stream ending with its usage. */
