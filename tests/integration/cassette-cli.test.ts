@@ -100,14 +100,20 @@ describe('gatehouse cassette list, show and verify', () => {
   });
 });
 
+/** A fresh cassette folder holding a plain chat cassette ("Say hello") and one whose answer is a payload file of `payload` ("Read this aloud"). */
+async function folderWithPayload(payload: string) {
+  const dir = dirs.fresh();
+  const store = new CassetteStore(dir);
+  const plain = (await store.save(chatDraft('Say hello', 'Hello!'), 'Say hello')).file;
+  const blob = await store.saveBlob(Buffer.from(payload));
+  const draft = chatDraft('Read this aloud', '');
+  const withBlob = (await store.save(answering(draft, { blob }), 'Read this aloud')).file;
+  return { dir, store, plain, blob, withBlob };
+}
+
 describe('gatehouse cassette verify refuses', () => {
   test('a damaged cassette, naming its file and what is wrong, and a payload file that changed', async () => {
-    const dir = dirs.fresh();
-    const store = new CassetteStore(dir);
-    const sound = (await store.save(chatDraft('Say hello', 'Hello!'), 'Say hello')).file;
-    const blob = await store.saveBlob(Buffer.from('RIFF…an answer too big to keep inline'));
-    const draft = chatDraft('Read this aloud', '');
-    const withBlob = (await store.save(answering(draft, { blob }), 'Read this aloud')).file;
+    const { dir, plain: sound, blob, withBlob } = await folderWithPayload('RIFF…an answer too big to keep inline');
     const cut = path.join(dir, 'gpt-4o-cut-short.0123456789abcdef.json');
     writeFileSync(cut, '{"format": 1, "kind": "http", "recording": {');
     const wrongField = path.join(dir, 'notes.json');
@@ -216,12 +222,7 @@ describe('gatehouse cassette verify refuses', () => {
 
 describe('gatehouse cassette prune', () => {
   test('needs a replay run; lists the cassettes the run did not use; removes them and their payloads only with --yes', async () => {
-    const dir = dirs.fresh();
-    const store = new CassetteStore(dir);
-    const used = (await store.save(chatDraft('Say hello', 'Hello!'), 'Say hello')).file;
-    const blob = await store.saveBlob(Buffer.from('an old spoken answer'));
-    const draft = chatDraft('Read this aloud', '');
-    const unused = (await store.save(answering(draft, { blob }), 'Read this aloud')).file;
+    const { dir, store, plain: used, blob, withBlob: unused } = await folderWithPayload('an old spoken answer');
 
     const early = cassette('prune', dir);
     assert.equal(early.code, 1);
