@@ -3,33 +3,25 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { presetById, presetInput } from '../../shared/channel-presets.ts';
 import type { ChannelSummary, ChannelTestResult, ChannelTestRow } from '../../shared/channels.ts';
-import { openFileStore } from '../../electron/gateway/secrets/file-store.ts';
 import type { HostileUpstream } from '../helpers/hostile-upstream.ts';
 import { ollamaStandIn, STAND_IN_ANSWER, STAND_IN_MODELS } from '../helpers/ollama-stand-in.ts';
-import { adminApi, startGateway, tempDirs, type JsonResponse, type TestGateway } from '../helpers/gateway.ts';
+import { channelStage, type ChannelStage } from '../helpers/channel-stage.ts';
+import { tempDirs, type TestGateway } from '../helpers/gateway.ts';
 
 const dirs = tempDirs();
 after(() => dirs.removeAll());
 
 describe('presets, Fetch models and Test', () => {
-  let server: TestGateway;
+  let stage: ChannelStage;
   let upstream: TestGateway;
   let ollama: HostileUpstream;
-  let admin: (method: string, path: string, body?: unknown) => Promise<JsonResponse>;
+  let admin: ChannelStage['admin'];
 
   before(async () => {
-    const dataDir = dirs.fresh();
-    server = await startGateway({ dataDir, secrets: openFileStore(dataDir) });
-    // A second Gatehouse (simulating) stands in for OpenAI, Anthropic and Gemini; its API token is the channels' key.
-    upstream = await startGateway();
-    ollama = await ollamaStandIn();
-    admin = adminApi(server);
+    stage = await channelStage(dirs.fresh());
+    ({ upstream, ollama, admin } = stage);
   });
-  after(async () => {
-    await server.stop();
-    await upstream.stop();
-    await ollama.close();
-  });
+  after(() => stage.stop());
 
   test('an Ollama preset channel: Fetch models fills the list, Test sends a real chat with max_tokens and shows the answer', async () => {
     const preset = presetById('ollama')!;

@@ -3,24 +3,21 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import OpenAI from 'openai';
 import type { UsageStats } from '../../shared/usage-stats.ts';
-import { openFileStore } from '../../electron/gateway/secrets/file-store.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { adminApi, startGateway, tempDirs, type JsonResponse, type TestGateway } from '../helpers/gateway.ts';
+import { channelStage, type ChannelStage } from '../helpers/channel-stage.ts';
+import { tempDirs, type TestGateway } from '../helpers/gateway.ts';
 import type { HostileUpstream } from '../helpers/hostile-upstream.ts';
-import { ollamaStandIn } from '../helpers/ollama-stand-in.ts';
 
 const dirs = tempDirs();
+let stage: ChannelStage;
 let server: TestGateway;
 let upstream: TestGateway;
 let ollama: HostileUpstream;
-let admin: (method: string, path: string, body?: unknown) => Promise<JsonResponse>;
+let admin: ChannelStage['admin'];
 
 before(async () => {
-  const dataDir = dirs.fresh();
-  server = await startGateway({ dataDir, secrets: openFileStore(dataDir) });
-  upstream = await startGateway();
-  ollama = await ollamaStandIn();
-  admin = adminApi(server);
+  stage = await channelStage(dirs.fresh());
+  ({ server, upstream, ollama, admin } = stage);
   for (const channel of [
     { name: 'ollama', kind: 'openai', base_url: `${ollama.url}/v1`, models: 'llama3.2:3b' },
     // Also on this machine, but keyed: a paid upstream behind a local proxy is charged as usual.
@@ -29,9 +26,7 @@ before(async () => {
     assert.equal((await admin('POST', '/channels', channel)).status, 200);
 });
 after(async () => {
-  await server.stop();
-  await upstream.stop();
-  await ollama.close();
+  await stage.stop();
   dirs.removeAll();
 });
 
