@@ -1,14 +1,8 @@
 // The saved server settings form: port, host, TLS, CORS origins, refresh interval, data folder and unrouted models, checked as typed, with what applies when.
 import { useEffect, useState, type FormEvent } from 'react';
-import {
-  isLoopbackHost,
-  SECRET_STORE_MODES,
-  UNROUTED_POLICIES,
-  type SecretStoreMode,
-  type SettingKey,
-  type UnroutedPolicy,
-} from '../../../../shared/settings.ts';
+import { isLoopbackHost, SECRET_STORE_MODES, UNROUTED_POLICIES, type SettingKey } from '../../../../shared/settings.ts';
 import { useStores } from '../../context.ts';
+import type { SettingsDraft } from '../../stores/settings.ts';
 import { useT, type MessageKey } from '../../i18n/index.ts';
 import { Button, ErrorNote, Field, Panel } from '../../components/ui.tsx';
 
@@ -23,6 +17,9 @@ const LABELS: Record<SettingKey, MessageKey> = {
   modelAliases: 'aliasesTitle',
   secrets: 'secretStore',
 };
+
+/** A value of a setting chosen from a list. */
+type Choice<K extends keyof SettingsDraft> = NonNullable<SettingsDraft[K]>;
 
 export function ServerForm() {
   const t = useT();
@@ -59,6 +56,24 @@ export function ServerForm() {
   };
   /** A setting a flag or environment variable sets on this run is shown, not offered for saving. */
   const pinned = (key: SettingKey) => Boolean(view.pinned[key]);
+  /** The select of a setting chosen from a list (`choices`, each shown as `text(choice)`), as its other fields are: label, problem, hint or pin. */
+  const choiceField = <K extends 'unrouted' | 'secrets'>(
+    key: K,
+    value: Choice<K>,
+    base: string,
+    choices: readonly Choice<K>[],
+    text: (choice: Choice<K>) => string,
+  ) => (
+    <Field label={t(LABELS[key])} error={problems[key]} hint={hint(key, base)}>
+      <select value={value} disabled={pinned(key)} onChange={(event) => edit({ [key]: event.target.value } as Partial<SettingsDraft>)}>
+        {choices.map((choice) => (
+          <option key={choice} value={choice}>
+            {text(choice)}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
   const names = (keys: SettingKey[]) => keys.map((key) => t(LABELS[key])).join(', ');
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -152,36 +167,10 @@ export function ServerForm() {
             onChange={(event) => edit({ dataDir: event.target.value })}
           />
         </Field>
-        {draft.unrouted !== undefined && (
-          <Field label={t('unroutedModels')} error={problems.unrouted} hint={hint('unrouted', t('unroutedHint'))}>
-            <select
-              value={draft.unrouted}
-              disabled={pinned('unrouted')}
-              onChange={(event) => edit({ unrouted: event.target.value as UnroutedPolicy })}
-            >
-              {UNROUTED_POLICIES.map((policy) => (
-                <option key={policy} value={policy}>
-                  {t(`unrouted_${policy}`)}
-                </option>
-              ))}
-            </select>
-          </Field>
-        )}
-        {draft.secrets !== undefined && (
-          <Field label={t('secretStore')} error={problems.secrets} hint={hint('secrets', t('secretStoreHint'))}>
-            <select
-              value={draft.secrets}
-              disabled={pinned('secrets')}
-              onChange={(event) => edit({ secrets: event.target.value as SecretStoreMode })}
-            >
-              {SECRET_STORE_MODES.map((mode) => (
-                <option key={mode} value={mode}>
-                  {t(`secrets_${mode}`)}
-                </option>
-              ))}
-            </select>
-          </Field>
-        )}
+        {draft.unrouted !== undefined &&
+          choiceField('unrouted', draft.unrouted, t('unroutedHint'), UNROUTED_POLICIES, (policy) => t(`unrouted_${policy}`))}
+        {draft.secrets !== undefined &&
+          choiceField('secrets', draft.secrets, t('secretStoreHint'), SECRET_STORE_MODES, (mode) => t(`secrets_${mode}`))}
         <div className="row">
           <Button type="submit" kind="primary" busy={saving} disabled={hasProblems}>
             {saving ? t('savingSettings') : t('saveSettings')}
