@@ -63,6 +63,23 @@ async function round(ask: () => Promise<'answered' | 'refused'>, reached: () => 
   return { answered: done.filter((outcome) => outcome === 'answered').length, refused };
 }
 
+/**
+ * How both relayed tests end: the three answered responses are charged `charged` µ each, exactly, and their holds are given
+ * back: once `release()` lets the upstream answer again, one more response of `model` is answered on the same quota.
+ */
+async function assertChargedThenReleased(
+  gw: TestGateway,
+  token: { secret: string; tokenId: string },
+  model: string,
+  charged: number,
+  release: () => void,
+): Promise<void> {
+  await until(async () => (await spentMicros(gw, token.tokenId)) >= 3 * charged, 'the answered responses charged');
+  assert.equal(await spentMicros(gw, token.tokenId), 3 * charged);
+  release();
+  assert.equal(await oneResponse(gw, token.secret, model, 1000), 'answered', 'the holds were given back');
+}
+
 describe('a quota holds for realtime responses under concurrency', { timeout: 120_000 }, () => {
   test('translated sessions (Anthropic channel): refused responses are error events and never go upstream; holds are given back', async () => {
     let held = gate();
@@ -86,12 +103,10 @@ describe('a quota holds for realtime responses under concurrency', { timeout: 12
       );
       assert.equal(outcome.answered, 3);
       assert.equal(upstream.requests.length, 3, 'a refused response never reaches the upstream');
-      const charged = 41 * 0.5 + 13 * 1.5;
-      await until(async () => (await spentMicros(gw, tokenId)) >= 3 * charged, 'the answered responses charged');
-      assert.equal(await spentMicros(gw, tokenId), 3 * charged);
-      held = gate();
-      held.open();
-      assert.equal(await oneResponse(gw, secret, 'claude-up', 1000), 'answered', 'the holds were given back');
+      await assertChargedThenReleased(gw, { secret, tokenId }, 'claude-up', 41 * 0.5 + 13 * 1.5, () => {
+        held = gate();
+        held.open();
+      });
     } finally {
       await gw.stop();
       await upstream.close();
@@ -140,12 +155,10 @@ describe('a quota holds for realtime responses under concurrency', { timeout: 12
       );
       assert.equal(outcome.answered, 3);
       assert.equal(creates, 3, 'a refused response.create never reaches the upstream');
-      const charged = 20 * 0.5 + 30 * 1.5;
-      await until(async () => (await spentMicros(gw, tokenId)) >= 3 * charged, 'the answered responses charged');
-      assert.equal(await spentMicros(gw, tokenId), 3 * charged);
-      held = gate();
-      held.open();
-      assert.equal(await oneResponse(gw, secret, 'rt-up', 1000), 'answered', 'the holds were given back');
+      await assertChargedThenReleased(gw, { secret, tokenId }, 'rt-up', 20 * 0.5 + 30 * 1.5, () => {
+        held = gate();
+        held.open();
+      });
     } finally {
       await gw.stop();
       for (const client of wss.clients) client.terminate();
