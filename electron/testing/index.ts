@@ -41,7 +41,8 @@ export interface StartGatehouseOptions {
   strict?: boolean;
   /**
    * Record every relayed call as a cassette in this folder (`--record DIR`; relative to the working directory, made when
-   * missing): run the suite once against real upstreams, commit the folder, replay it in CI.
+   * missing): run the suite once against real upstreams, commit the folder, replay it in CI. Channels added through the admin
+   * API keep their keys then (in the temporary data dir).
    */
   record?: string;
   /** Record what the simulator answers too (`--record-simulated`). */
@@ -99,13 +100,13 @@ export interface Gatehouse {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-/** Starts a gateway in this process on a free port of 127.0.0.1 with a fresh temporary data dir and no secret store. */
+/** Starts a gateway in this process on a free port of 127.0.0.1 with a fresh temporary data dir and no secret store (but a recording run's, in that dir). */
 export async function startGatehouse(options: StartGatehouseOptions = {}): Promise<Gatehouse> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-testing-'));
   const dataDir = path.join(root, 'data');
   let gateway: Gateway | undefined;
   try {
-    const { store } = await selectSecretStore('none', dataDir);
+    const { store } = await selectSecretStore(keepsChannelKeys(options) ? 'file' : 'none', dataDir);
     gateway = await createGateway({
       dataDir,
       port: 0,
@@ -136,6 +137,14 @@ function fixturePaths(root: string, fixtures: readonly (string | Fixture)[]): st
   const file = path.join(root, 'fixtures.json');
   writeFileSync(file, JSON.stringify({ fixtures: inline }));
   return [...paths, file];
+}
+
+/**
+ * Whether the gateway keeps channel keys: a recording run (`record`, or `replayMiss: 'relay'`) relays to real upstreams, so a
+ * channel added through the admin API needs its key; it is kept in the temporary data dir, which `stop()` removes.
+ */
+function keepsChannelKeys(options: StartGatehouseOptions): boolean {
+  return options.record !== undefined || options.replayMiss === 'relay';
 }
 
 /** The gateway's `record` and `replay` configuration from the options (folders resolved against the working directory). */

@@ -83,6 +83,34 @@ describe('gatehouse/testing with cassettes', () => {
     });
   });
 
+  test('record: a channel added through the admin API keeps its key, so a call relayed to a real upstream is recorded and replays byte for byte', async () => {
+    const dir = dirs.fresh();
+    await using upstream = await startGatehouse();
+    const ask = (gatehouse: { baseURL: string; token: string }) =>
+      new OpenAI({ baseURL: gatehouse.baseURL, apiKey: gatehouse.token, maxRetries: 0 }).chat.completions.create({
+        model: 'gpt-4o',
+        messages: [{ role: 'user', content: 'Say hello in three words' }],
+      });
+    let recorded: unknown;
+    {
+      await using recording = await startGatehouse({ record: dir });
+      const added = await fetch(`${recording.url}/admin/api/channels`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${recording.adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'upstream', kind: 'openai', base_url: upstream.baseURL, key: upstream.token }),
+      });
+      assert.equal(added.status, 200, await added.text());
+      recorded = await ask(recording);
+      const [entry] = await recording.journal.list();
+      assert.equal(entry?.source, 'relay');
+    }
+    await upstream.stop();
+    const [cassette] = readdirSync(dir).filter((name) => name.endsWith('.json'));
+    assert.match(cassette ?? '', /^gpt-4o-say-hello-in-three-words\.[0-9a-f]{16}\.json$/);
+    await using replaying = await startGatehouse({ replay: dir, replayMiss: 'error', replaySpeed: 0 });
+    assert.deepEqual(await ask(replaying), recorded);
+  });
+
   test('after a replay run that used one of two recordings, gatehouse cassette prune lists the other and removes it with --yes', async () => {
     const dir = dirs.fresh();
     {
