@@ -160,4 +160,37 @@ describe('gatehouse/testing replaying across protocols', () => {
       JSON.stringify(call?.notes),
     );
   });
+
+  test('a chat recorded from an OpenAI client (no max_tokens) misses for an Anthropic one naming --replay-ignore maxTokens, and replays with it', async () => {
+    const dir = dirs.fresh();
+    let recorded: string | null | undefined;
+    {
+      await using recording = await startGatehouse({ record: dir, recordSimulated: true });
+      const openai = new OpenAI({ baseURL: recording.baseURL, apiKey: recording.token, maxRetries: 0 });
+      const answer = await openai.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'Name a colour' }] });
+      recorded = answer.choices[0]?.message.content;
+    }
+    await eventually(() => readdirSync(dir).find((name) => name.endsWith('.json')), 'the recorded cassette');
+    const ask = (gatehouse: { url: string; token: string }) =>
+      new Anthropic({ baseURL: gatehouse.url, apiKey: gatehouse.token, maxRetries: 0 }).messages.create({
+        model: 'sim-chat',
+        max_tokens: 1024,
+        messages: [{ role: 'user', content: 'Name a colour' }],
+      });
+    {
+      await using strict = await startGatehouse({ replay: dir, replayMiss: 'error' });
+      await assert.rejects(ask(strict), (error: Error) => {
+        assert.match(error.message, /first field that differs is body\.maxTokens \(recorded absent, this call 1024\)/);
+        assert.match(error.message, /--replay-ignore maxTokens/);
+        return true;
+      });
+    }
+    await using lenient = await startGatehouse({ replay: dir, replayMiss: 'error', replayIgnore: ['maxTokens'] });
+    const answer = await ask(lenient);
+    assert.deepEqual(
+      answer.content.map((block) => (block.type === 'text' ? block.text : block.type)),
+      [recorded],
+    );
+    assert.equal((await lenient.journal.last())?.source, 'replay');
+  });
 });

@@ -61,11 +61,22 @@ export class ReplayChoice {
       ? (() => {
           const field = closest.differences[0];
           if (field === undefined) return ` The closest is ${closest.file} (it differs in no field: its sequence was played).`;
-          return ` The closest is ${closest.file}; the first field that differs is ${field} (recorded ${shown(valueAt(closest.normal, field))}, this call ${shown(valueAt(request.normal, field))}).`;
+          const recorded = valueAt(closest.normal, field);
+          const asked = valueAt(request.normal, field);
+          return ` The closest is ${closest.file}; the first field that differs is ${field} (recorded ${shown(recorded)}, this call ${shown(asked)}).${hintFor(field, recorded, asked)}`;
         })()
       : ' The cassette folder is empty.';
     return { refuse: new GatewayError('not_found', `No cassette matched this call (replay, miss: error).${near}`, 'cassette') };
   }
+}
+
+/**
+ * What to do about a difference clients of two protocols make by nature: an Anthropic client always states `max_tokens`,
+ * which OpenAI and Gemini clients usually leave out, so a chat recorded through one misses for the other.
+ */
+function hintFor(field: string, recorded: unknown, asked: unknown): string {
+  if (field !== 'body.maxTokens' || (recorded !== undefined && asked !== undefined)) return '';
+  return ' Clients of some protocols always state a token limit and others do not: replay with --replay-ignore maxTokens to match across them.';
 }
 
 /** A call context as the recording tap saw the same request. */
