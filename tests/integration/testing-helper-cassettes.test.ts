@@ -111,6 +111,26 @@ describe('gatehouse/testing with cassettes', () => {
     assert.deepEqual(await ask(replaying), recorded);
   });
 
+  test('record: stop() resolves once the cassettes of the calls already answered are written, so the folder can be read or replayed at once', async () => {
+    const dir = dirs.fresh();
+    const recording = await startGatehouse({ record: dir, recordSimulated: true });
+    const openai = new OpenAI({ baseURL: recording.baseURL, apiKey: recording.token, maxRetries: 0 });
+    await openai.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Say goodbye' }] });
+    await openai.chat.completions
+      .create({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'Count to three' }] })
+      .then(async (stream) => {
+        for await (const chunk of stream) void chunk;
+      });
+    await recording.stop();
+    assert.deepEqual(
+      readdirSync(dir)
+        .filter((name) => name.endsWith('.json'))
+        .map((name) => name.split('.')[0])
+        .sort(),
+      ['gpt-4o-count-to-three', 'gpt-4o-say-goodbye'],
+    );
+  });
+
   test('after a replay run that used one of two recordings, gatehouse cassette prune lists the other and removes it with --yes', async () => {
     const dir = dirs.fresh();
     {

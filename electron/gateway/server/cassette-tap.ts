@@ -37,6 +37,12 @@ export function recordedCallOf(request: FastifyRequest): RecordedCall | undefine
  * answers are never recorded, nor an answer cut short (the client left, the connection broke): only whole exchanges.
  */
 export function installCassetteTap(app: FastifyInstance, recorder: TapRecorder, report: (error: unknown) => void): void {
+  // The cassettes of answers already sent are being written: closing waits for them, so a stopped gateway's folder is whole.
+  const writing = new Set<Promise<void>>();
+  app.addHook('onClose', async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    await Promise.allSettled([...writing]);
+  });
   app.addHook('onRequest', async (request, reply) => {
     const [path = ''] = request.url.split('?', 1);
     if (!isJournaledPath(path) || request.method === 'OPTIONS' || request.ws) return;
@@ -136,27 +142,31 @@ export function installCassetteTap(app: FastifyInstance, recorder: TapRecorder, 
       const whole = raw.writableFinished;
       const durationMs = Math.round(performance.now() - startedAt);
       // The charge of a relayed answer follows its last byte by a turn or two of the event loop.
-      setImmediate(() => {
-        if (!call || !whole) {
-          spill?.sink.end().catch(() => undefined);
-          return;
-        }
-        const recorded = call;
-        const answer = { status: raw.statusCode, headers: headers(), durationMs };
-        const ended = spill ? spill.sink.end().then((blob) => ({ blob, chunks: spill!.chunks })) : Promise.resolve(undefined);
-        ended
-          .then((spilled) =>
-            recorder.recordHttp({
-              call: recorded,
-              ...(relay && { relay }),
-              response: answer,
-              writes: held,
-              ...(usage && { usage }),
-              ...(spilled && { spilled }),
-            }),
-          )
-          .catch(report);
-      });
+      const written = new Promise<void>((resolve) => setImmediate(() => resolve(save(whole, durationMs))));
+      writing.add(written);
+      void written.finally(() => writing.delete(written));
     });
+    /** Hands the ended exchange to the recorder (or drops what was held of one cut short); settles once it is written. */
+    const save = async (whole: boolean, durationMs: number): Promise<void> => {
+      if (!call || !whole) {
+        await spill?.sink.end().catch(() => undefined);
+        return;
+      }
+      const recorded = call;
+      const answer = { status: raw.statusCode, headers: headers(), durationMs };
+      const ended = spill ? spill.sink.end().then((blob) => ({ blob, chunks: spill!.chunks })) : Promise.resolve(undefined);
+      await ended
+        .then((spilled) =>
+          recorder.recordHttp({
+            call: recorded,
+            ...(relay && { relay }),
+            response: answer,
+            writes: held,
+            ...(usage && { usage }),
+            ...(spilled && { spilled }),
+          }),
+        )
+        .catch(report);
+    };
   });
 }
