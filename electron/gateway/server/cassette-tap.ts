@@ -7,6 +7,7 @@ import type { CallNotes } from '../principal.ts';
 import type { CassetteRecorder, RecordedCall } from '../providers/types.ts';
 import { calledPath } from './call-context.ts';
 import { isJournaledPath, modelOf } from './journal-capture.ts';
+import { tapWrites } from './write-tap.ts';
 
 /** Content types a cassette keeps inline as text. */
 const TEXTUAL = /json|text\/|event-stream|xml|x-ndjson/i;
@@ -128,16 +129,7 @@ export function installCassetteTap(app: FastifyInstance, recorder: TapRecorder, 
       if (given && !Array.isArray(given)) headHeaders = { ...given };
       return (writeHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
     } as ServerResponse['writeHead'];
-    const write = raw.write;
-    const end = raw.end;
-    raw.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
-      note(chunk, rest[0]);
-      return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
-    } as ServerResponse['write'];
-    raw.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
-      note(chunk, rest[0]);
-      return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
-    } as ServerResponse['end'];
+    tapWrites(raw, note);
     raw.once('close', () => {
       const whole = raw.writableFinished;
       const durationMs = Math.round(performance.now() - startedAt);

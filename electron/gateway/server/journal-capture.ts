@@ -16,6 +16,7 @@ import { answerSourceOf, nameAnswerSource } from './answer-source.ts';
 import { CLIENT_CLOSED_STATUS } from './call-context.ts';
 import { requestBodyOf, TEXTUAL_CONTENT } from './journal-body.ts';
 import { protocolOf } from './protocol.ts';
+import { tapWrites } from './write-tap.ts';
 import { testIdOf } from '../../../shared/test-ids.ts';
 import { syncHook } from './sync-hook.ts';
 
@@ -100,16 +101,7 @@ function tapResponse(raw: ServerResponse, startedAt: number) {
   };
   // Fastify and the stream writers pass their headers to writeHead, where getHeader() does not see them.
   let headHeaders: Record<string, unknown> = {};
-  const write = raw.write;
-  const end = raw.end;
-  raw.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
-    note(chunk, rest[0]);
-    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
-  } as ServerResponse['write'];
-  raw.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
-    note(chunk, rest[0]);
-    return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
-  } as ServerResponse['end'];
+  tapWrites(raw, note);
   return {
     /** Told the headers given to writeHead (see `watchHead`). */
     head(given: object): void {
