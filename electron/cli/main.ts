@@ -36,8 +36,24 @@ const io: Output = {
   err: (line) => process.stderr.write(`${line}\n`),
 };
 
+/** Each command's own usage, printed by `gatehouse COMMAND … --help` (the others print the whole help). */
+const COMMAND_USAGE: Record<string, string> = {
+  channel: CHANNEL_USAGE,
+  price: PRICE_USAGE,
+  'console-secret': CONSOLE_SECRET_USAGE,
+  fixtures: FIXTURES_USAGE,
+  connect: CONNECT_USAGE,
+  cassette: CASSETTE_USAGE,
+};
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
+  // `--help` or `-h` anywhere after a command (before a `--`) asks for help, never for an "unknown option" error.
+  const options = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
+  if (command !== undefined && (options.includes('--help') || options.includes('-h'))) {
+    io.out(COMMAND_USAGE[command] ?? HELP);
+    return 0;
+  }
   switch (command) {
     case 'serve':
       await serve(args, process.env, io);

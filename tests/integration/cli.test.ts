@@ -1,6 +1,8 @@
 // Integration tests of the `gatehouse` CLI: serve's output and flags, first-start token, token commands beside a running server, signals.
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { serveCli, runCli, runCliAsync } from '../helpers/cli.ts';
 import { request, tempDataDir } from '../helpers/gateway.ts';
@@ -120,6 +122,27 @@ describe('gatehouse CLI', () => {
       const result = runCli(args);
       assert.equal(result.code, 2, args.join(' '));
       assert.match(result.stderr, message, args.join(' '));
+    }
+  });
+
+  test('--help after any command prints that command’s usage and exits 0, writing nothing', () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-help-home-'));
+    try {
+      const cases: [string[], RegExp][] = [
+        [['connect', 'claude-code', '--help', '--data-dir', dataDir], /gatehouse connect claude-code\|codex\|gemini-cli/],
+        [['cassette', 'verify', '-h'], /gatehouse cassette verify DIR/],
+        [['channel', 'add', '--help'], /gatehouse channel add --preset ID/],
+        [['token', 'create', '--help', '--data-dir', dataDir], /gatehouse token create --account NAME/],
+      ];
+      for (const [args, usage] of cases) {
+        const result = runCli(args, { GATEHOUSE_HOME_DIR: home });
+        assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
+        assert.match(result.stdout, usage, args.join(' '));
+        assert.equal(result.stderr, '', args.join(' '));
+      }
+      assert.deepEqual(readdirSync(home), [], 'connect --help wrote no tool config');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
     }
   });
 
