@@ -1,21 +1,10 @@
 // Records portrait reviews: each asset's registration (its normal form) and what its reviewer said at each check, offsets on the gateway's clock, saved as one cassette once the verdict is final.
-import { hideSecret } from '../../../../shared/channels.ts';
 import type { CassetteRequest, PortraitCassette } from '../../../../shared/cassette.ts';
 import { UpstreamError } from '../../errors.ts';
 import type { ReportError } from '../../safe-events.ts';
-import { rfc3339, type Clock } from '../../time.ts';
+import type { Clock } from '../../time.ts';
 import type { CassetteRecorder, RecordedCall, Reviewer } from '../types.ts';
-
-/** Most portrait reviews, and separately most 3D tasks, followed at once while recording; past it the oldest is no longer recorded. */
-export const MAX_OPEN_TAPES = 10_000;
-
-/** Who reviews: a service channel (its id, its name as the cassette shows it, and its key to keep out of what is saved), or the simulator. */
-export type TapeSource = { mode: 'relay'; id: string; channel: string; key: string | null } | { mode: 'simulate' };
-
-/** The open tape of `upstreamId` on `source` (a channel's ids are its own; the simulator's are its own). */
-export function tapeId(source: TapeSource, upstreamId: string): string {
-  return `${source.mode === 'relay' ? source.id : ''}\u0000${upstreamId}`;
-}
+import { hiderOf, OpenTapes, recordingOf, type TapeSource } from './open-tapes.ts';
 
 type Observation = PortraitCassette['observations'][number];
 
@@ -44,7 +33,7 @@ export class ReviewTapes {
   private readonly recorder: CassetteRecorder;
   private readonly clock: Clock;
   private readonly report: ReportError;
-  private readonly open = new Map<string, OpenTape>();
+  private readonly open = new OpenTapes<OpenTape>();
 
   constructor(recorder: CassetteRecorder, clock: Clock, report: ReportError) {
     this.recorder = recorder;
@@ -54,13 +43,12 @@ export class ReviewTapes {
 
   /** `reviewer` whose registrations and checks are recorded. */
   wrap(reviewer: Reviewer, source: TapeSource): Reviewer {
-    const id = (upstreamId: string) => tapeId(source, upstreamId);
+    const hide = hiderOf(source);
     return {
       ...(reviewer.createGroup && { createGroup: (group) => reviewer.createGroup!(group) }),
       submit: async (input) => {
         const submitted = await reviewer.submit(input);
-        if (this.open.size >= MAX_OPEN_TAPES) this.open.delete(this.open.keys().next().value!);
-        this.open.set(id(submitted.upstreamId), {
+        this.open.add(source, submitted.upstreamId, {
           request: this.recorder.requestOf(portraitCall(input)),
           source,
           submittedAt: this.clock.now(),
@@ -69,10 +57,9 @@ export class ReviewTapes {
         return submitted;
       },
       check: async (upstreamId) => {
-        const tape = this.open.get(id(upstreamId));
+        const tape = this.open.get(source, upstreamId);
         if (!tape) return reviewer.check(upstreamId);
         const atMs = Math.max(0, this.clock.now() - tape.submittedAt);
-        const hide = (text: string) => (source.mode === 'relay' ? hideSecret(text, source.key) : text);
         try {
           const verdict = await reviewer.check(upstreamId);
           tape.observations.push({
@@ -82,7 +69,7 @@ export class ReviewTapes {
             ...(verdict.status === 'Failed' && { failureReason: hide(verdict.reason) }),
           });
           if (verdict.status !== 'Processing') {
-            this.open.delete(id(upstreamId));
+            this.open.close(source, upstreamId);
             this.save(tape).catch(this.report);
           }
           return verdict;
@@ -97,12 +84,7 @@ export class ReviewTapes {
   private async save(tape: OpenTape): Promise<void> {
     await this.recorder.save({
       kind: 'portrait',
-      recording: {
-        recordedAt: rfc3339(this.clock.now()),
-        mode: tape.source.mode,
-        ...(tape.source.mode === 'relay' && { channel: tape.source.channel }),
-        protocol: 'portrait',
-      },
+      recording: recordingOf(tape.source, this.clock, 'portrait'),
       request: tape.request,
       observations: tape.observations,
     });

@@ -1,11 +1,10 @@
 // Records 3D tasks: each task's request (its normal form), its state at each check on the gateway's clock, and once it ends its usage and result file (saved beside the cassette).
-import { hideSecret } from '../../../../shared/channels.ts';
 import type { CassetteRequest, Task3dCassette } from '../../../../shared/cassette.ts';
 import { UpstreamError } from '../../errors.ts';
 import type { ReportError } from '../../safe-events.ts';
-import { rfc3339, type Clock } from '../../time.ts';
+import type { Clock } from '../../time.ts';
 import type { CallContext, CassetteRecorder, Mesh3dProvider, RecordedCall } from '../types.ts';
-import { MAX_OPEN_TAPES, tapeId, type TapeSource } from './review-tape.ts';
+import { hiderOf, OpenTapes, recordingOf, type TapeSource } from './open-tapes.ts';
 
 /** Content types of the result formats (as the file route serves them). */
 const CONTENT_TYPES = { glb: 'model/gltf-binary', obj: 'model/obj', stl: 'model/stl' } as const;
@@ -35,7 +34,7 @@ export class Task3dTapes {
   private readonly recorder: CassetteRecorder;
   private readonly clock: Clock;
   private readonly report: ReportError;
-  private readonly open = new Map<string, OpenTape>();
+  private readonly open = new OpenTapes<OpenTape>();
 
   constructor(recorder: CassetteRecorder, clock: Clock, report: ReportError) {
     this.recorder = recorder;
@@ -45,13 +44,11 @@ export class Task3dTapes {
 
   /** `mesh3d` whose tasks are recorded from their creation to their end. */
   wrap(mesh3d: Mesh3dProvider, source: TapeSource): Mesh3dProvider {
-    const id = (upstreamId: string) => tapeId(source, upstreamId);
-    const hide = (text: string) => (source.mode === 'relay' ? hideSecret(text, source.key) : text);
+    const hide = hiderOf(source);
     return {
       submit: async (request, call) => {
         const submitted = await mesh3d.submit(request, call);
-        if (this.open.size >= MAX_OPEN_TAPES) this.open.delete(this.open.keys().next().value!);
-        this.open.set(id(submitted.upstreamId), {
+        this.open.add(source, submitted.upstreamId, {
           request: this.recorder.requestOf(task3dCall(call, request.model)),
           source,
           inputTokens: submitted.inputTokens,
@@ -60,7 +57,7 @@ export class Task3dTapes {
         return submitted;
       },
       check: async (task) => {
-        const tape = this.open.get(id(task.upstreamId));
+        const tape = this.open.get(source, task.upstreamId);
         if (!tape) return mesh3d.check(task);
         const atMs = Math.max(0, this.clock.now() - task.submittedAt);
         let state;
@@ -71,7 +68,7 @@ export class Task3dTapes {
           throw error;
         }
         if (state.state === 'SUCCESS' || state.state === 'FAILURE') {
-          this.open.delete(id(task.upstreamId));
+          this.open.close(source, task.upstreamId);
           tape.progress.push({
             atMs,
             status: state.state,
@@ -99,12 +96,7 @@ export class Task3dTapes {
       : [];
     await this.recorder.save({
       kind: 'task3d',
-      recording: {
-        recordedAt: rfc3339(this.clock.now()),
-        mode: tape.source.mode,
-        ...(tape.source.mode === 'relay' && { channel: tape.source.channel }),
-        protocol: 'tasks3d',
-      },
+      recording: recordingOf(tape.source, this.clock, 'tasks3d'),
       request: tape.request,
       progress: tape.progress,
       files,
