@@ -48,6 +48,12 @@ export interface BatchLinesDeps {
   onError: (error: unknown) => void;
 }
 
+/** A batch line read once: its hold on the quota, and its answer when it is not relayed. */
+interface LineWork {
+  hold(): Reservation;
+  answer(): Promise<unknown>;
+}
+
 export class BatchLines {
   private readonly deps: BatchLinesDeps;
   private readonly metering: ChatMetering;
@@ -63,10 +69,11 @@ export class BatchLines {
       const model = typeof body['model'] === 'string' ? body['model'] : undefined;
       const operation = RELAYED[url];
       const passthrough = model === undefined ? undefined : this.deps.providers.for(call, model).passthrough;
+      const line = this.read(url, body, call);
       // Held as its route would hold it, before anything is made or sent: a line the quota cannot pay for answers 403.
-      return await this.hold(url, body, call).during(async () => {
+      return await line.hold().during(async () => {
         if (passthrough && operation && model !== undefined) return this.relay(passthrough, operation, model, body, call);
-        return { status: 200, body: await this.answer(url, body, call) };
+        return { status: 200, body: await line.answer() };
       });
     } catch (error) {
       // A line stopped because the gateway is stopping is no bug: its answer is dropped and it runs again after the restart.
@@ -76,47 +83,49 @@ export class BatchLines {
     }
   }
 
-  /** What the line holds of its token's quota: a chat's or a response's input estimate and output limit, embeddings' input; moderations are free. */
-  private hold(url: BatchEndpoint, body: Record<string, unknown>, call: CallContext): Reservation {
+  /**
+   * The line read once: what it holds of its token's quota (a chat's or a response's input estimate and output limit,
+   * embeddings' input; moderations are free) and how it is answered here (a relayed line forwards its body instead).
+   */
+  private read(url: BatchEndpoint, body: Record<string, unknown>, call: CallContext): LineWork {
     const bill = (model: string, chats: () => readonly ChatRequest[]) => chatBillOf(call, call.principal, call.endpoint, model, chats);
     switch (url) {
       case '/v1/chat/completions': {
-        const { chat } = openaiChatCodec.parse(body);
-        return this.metering.reserve(
-          bill(chat.model, () => [chat]),
-          () => [chat],
-        );
+        const parsed = openaiChatCodec.parse(body);
+        const chats = () => [parsed.chat];
+        return {
+          hold: () => this.metering.reserve(bill(parsed.chat.model, chats), chats),
+          answer: () => this.deps.chat.create(parsed, call),
+        };
       }
       case '/v1/responses': {
         const parsed = responsesCodec.parse(body);
         const chats = () => [chatRequestOf(parsed, parsed.input)];
-        return this.metering.reserve(bill(parsed.model, chats), chats);
+        return {
+          hold: () => this.metering.reserve(bill(parsed.model, chats), chats),
+          answer: async () => {
+            if (parsed.background) throw invalid("A batch line runs at once: leave out 'background'.", 'background');
+            return this.deps.responses.create(parsed, call);
+          },
+        };
       }
-      case '/v1/embeddings': {
-        const { model, inputs } = parseEmbeddingsRequest(body);
-        return this.deps.billing.reserve(call.principal, () => ({ model, inputTokens: embeddingInputTokens(inputs), outputTokens: 0 }));
-      }
-      case '/v1/moderations':
-        return NOTHING_HELD;
-    }
-  }
-
-  private async answer(url: BatchEndpoint, body: Record<string, unknown>, call: CallContext): Promise<unknown> {
-    switch (url) {
-      case '/v1/chat/completions':
-        return this.deps.chat.create(openaiChatCodec.parse(body), call);
       case '/v1/embeddings': {
         const { encoding, ...asked } = parseEmbeddingsRequest(body);
-        const { vectors, usage } = await this.deps.retrieval.embed(asked, call);
-        return renderEmbeddings(asked.model, vectors, usage.inputTokens, encoding);
-      }
-      case '/v1/responses': {
-        const parsed = responsesCodec.parse(body);
-        if (parsed.background) throw invalid("A batch line runs at once: leave out 'background'.", 'background');
-        return this.deps.responses.create(parsed, call);
+        return {
+          hold: () =>
+            this.deps.billing.reserve(call.principal, () => ({
+              model: asked.model,
+              inputTokens: embeddingInputTokens(asked.inputs),
+              outputTokens: 0,
+            })),
+          answer: async () => {
+            const { vectors, usage } = await this.deps.retrieval.embed(asked, call);
+            return renderEmbeddings(asked.model, vectors, usage.inputTokens, encoding);
+          },
+        };
       }
       case '/v1/moderations':
-        return this.deps.moderations.moderate(body, call);
+        return { hold: () => NOTHING_HELD, answer: () => this.deps.moderations.moderate(body, call) };
     }
   }
 
