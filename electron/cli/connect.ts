@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { CONNECT_TOOLS, type ConnectTool, type ToolConfigPlan } from '../../shared/tool-config.ts';
 import { applyConnect, openConnectAdmin, planConnect, selectSecretStore, undoConnect } from '../gateway/index.ts';
-import { toolHomeDir } from '../gateway/options/home-dir.ts';
+import { toolHomeDir, toolVariables } from '../gateway/options/home-dir.ts';
 import { parse, resolveSecretMode, UsageError } from '../gateway/options/serve-options.ts';
 import { parseServeOptions } from './options.ts';
 import { defaultDataDir } from './paths.ts';
@@ -48,9 +48,9 @@ export async function connect(args: string[], env: NodeJS.ProcessEnv, io: Output
   }
   if (values.undo && values['dry-run']) throw new UsageError('--undo and --dry-run go alone');
   const tool = name as ConnectTool;
-  const home = toolHomeDir(env);
+  const place = { home: toolHomeDir(env), variables: toolVariables(env) };
   if (values.undo) {
-    const { restored } = undoConnect({ home }, tool);
+    const { restored } = undoConnect(place, tool);
     io.out(`restored ${restored.join(', ')} as they were before the first connect`);
     return 0;
   }
@@ -58,7 +58,7 @@ export async function connect(args: string[], env: NodeJS.ProcessEnv, io: Output
   const { store, warning } = await selectSecretStore(resolveSecretMode(values.secrets, env, defaultDataDir(env)), dataDir);
   if (warning) io.err(`warning: ${warning}`);
   const baseUrl = (values.url ?? savedBaseUrl(env)).replace(/\/+$/, '');
-  const admin = openConnectAdmin(dataDir, store, { home, baseUrl });
+  const admin = openConnectAdmin(dataDir, store, { ...place, baseUrl });
   try {
     // A relative folder is taken from where the command runs, as the user typed it.
     const choice = { model: values.model, account: values.account, trustFolder: values.trust && path.resolve(values.trust) };

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createGateway, selectSecretStore, type Gateway } from '../gateway/index.ts';
 import { UsageError } from '../gateway/options/serve-options.ts';
-import { toolHomeDir } from '../gateway/options/home-dir.ts';
+import { toolHomeDir, toolVariables } from '../gateway/options/home-dir.ts';
 import { npmSwallowedMessage } from './npm-args.ts';
 import { parseServeOptions, SERVE_OPTION_NAMES } from './options.ts';
 
@@ -75,6 +75,7 @@ async function runOnce(
     bookmarkableConsole: true,
     reclaimIdleMemory: true,
     homeDir: toolHomeDir(env),
+    toolVariables: toolVariables(env),
     restart: () => requestRestart(),
     ...(settingsFile && { settings: { file: settingsFile, defaultDataDir, pinned } }),
   });

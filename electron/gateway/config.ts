@@ -4,6 +4,7 @@ import type { UnroutedPolicy } from './providers/select.ts';
 import type { ChannelDirectory, ProviderSelector, Reviewer } from './providers/types.ts';
 import type { ConnectionLimits } from './server/connection-guard.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
+import type { ToolVariables } from './services/tool-config/tools.ts';
 import type { SecretStoreMode } from '../../shared/settings.ts';
 import { SETTING_DEFAULTS, type HostSettings } from './services/settings.ts';
 import type { StorageLimits } from './services/storage-limits.ts';
@@ -53,6 +54,8 @@ export interface GatewayConfig {
   reclaimIdleMemory?: boolean;
   /** The home folder whose tools' config files Connect writes (default: the OS home; `GATEHOUSE_HOME_DIR` under the CLI). */
   homeDir?: string;
+  /** The coding tools' own folder variables Connect honours (`CODEX_HOME`, ...; see options/home-dir.ts); default none. */
+  toolVariables?: ToolVariables;
   /** Where token plaintexts are kept; the host chooses it (keychain, file, none). */
   secrets: SecretStore;
   /** The `--secrets` choice (flag, variable or saved setting) `secrets` was opened for, shown by the Settings page; absent: the store's kind. */

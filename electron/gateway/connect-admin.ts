@@ -10,6 +10,7 @@ import { AccountsRepo } from './storage/accounts-repo.ts';
 import { ChannelsRepo } from './storage/channels-repo.ts';
 import { TokensRepo } from './storage/tokens-repo.ts';
 import { systemClock } from './time.ts';
+import type { ToolPlace } from './services/tool-config/tool-files.ts';
 
 /** The context connecting reads from the data dir; call close() when done. */
 export interface ConnectAdmin {
@@ -18,7 +19,7 @@ export interface ConnectAdmin {
 }
 
 /** Opens the data dir's database: tokens for the tool's own token, channels (then the simulated chat models) for the suggested model. */
-export function openConnectAdmin(dataDir: string, secrets: SecretStore, where: { home: string; baseUrl: string }): ConnectAdmin {
+export function openConnectAdmin(dataDir: string, secrets: SecretStore, where: ToolPlace & { baseUrl: string }): ConnectAdmin {
   const db = openProductDatabase(dataDir);
   const channels = new ChannelsService({ repo: new ChannelsRepo(db), secrets, clock: systemClock });
   const models = async (): Promise<ModelChoice[]> => [

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import type { JournalSummary } from '../../shared/journal.ts';
+import type { ToolVariables } from './services/tool-config/tools.ts';
 import type { AdminAsset, Group } from '../../shared/portrait.ts';
 import { FixtureStore } from './providers/fixtures/store.ts';
 import { openCassettes, type CassetteOptions } from './providers/replay/deck.ts';
@@ -117,6 +118,8 @@ export interface RuntimeInfo {
   readonly unrouted: UnroutedPolicy;
   /** The user's home folder, whose coding tools' config files Connect writes (`GATEHOUSE_HOME_DIR`, else the OS home). */
   readonly homeDir: string;
+  /** The coding tools' own folder variables Connect honours (`CODEX_HOME`, ...). */
+  readonly toolVariables: ToolVariables;
 }
 
 /** Everything a route needs. */
@@ -225,6 +228,8 @@ export interface ContextOptions {
   modelAliases?: Record<string, string>;
   /** See RuntimeInfo.homeDir. */
   homeDir?: string;
+  /** See RuntimeInfo.toolVariables. */
+  toolVariables?: ToolVariables;
   corsOrigins?: string[];
   /** The listen host (default 127.0.0.1) and extra allowed Host names, normalized. */
   hosts?: HostPolicy;
@@ -446,6 +451,7 @@ export function createContext(options: ContextOptions): GatewayContext {
       modelAliases: options.modelAliases ?? {},
       unrouted: options.unrouted ?? 'auto',
       homeDir: options.homeDir ?? os.homedir(),
+      toolVariables: options.toolVariables ?? {},
     },
   };
 }

@@ -151,6 +151,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     ...(config.restart && { restart: config.restart }),
     ...(config.modelAliases && { modelAliases: config.modelAliases }),
     ...(config.homeDir && { homeDir: config.homeDir }),
+    ...(config.toolVariables && { toolVariables: config.toolVariables }),
     ...(config.corsOrigins && { corsOrigins: config.corsOrigins }),
     hosts: hostPolicyOf(config),
     ...(config.journal !== undefined && { journal: config.journal }),

@@ -18,6 +18,7 @@ import { CONSOLE_PATH } from '../../shared/admin-api.ts';
 import { isOpenableExternalUrl, type DesktopConnection, type IpcEventContract } from '../../shared/ipc.ts';
 import { createGateway, DEFAULTS, selectSecretStore, type GatewayConfig } from '../gateway/index.ts';
 import { resolveServeOptions } from '../gateway/options/serve-options.ts';
+import { toolHomeDir, toolVariables } from '../gateway/options/home-dir.ts';
 import { GatewayHost } from './gateway-host.ts';
 import { registerIpc, type IpcHandlers } from './ipc.ts';
 import { isAppUrl, originOf } from './navigation.ts';
@@ -54,6 +55,8 @@ async function gatewayConfig(): Promise<GatewayConfig> {
     secrets: store,
     secretMode: secrets,
     reclaimIdleMemory: true,
+    homeDir: toolHomeDir(process.env),
+    toolVariables: toolVariables(process.env),
     ...(settingsFile && {
       settings: { file: settingsFile, defaultDataDir, pinned: DEV_URL ? { ...pinned, port: 'npm run dev' } : pinned },
     }),

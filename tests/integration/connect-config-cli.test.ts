@@ -1,6 +1,6 @@
 // `gatehouse connect` on a temporary home folder: each tool's config merged (the user's other settings kept), shown by --dry-run, the tool's token reused, and --undo restoring the files byte for byte.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
@@ -157,6 +157,69 @@ describe('gatehouse connect codex', () => {
     assert.match(box.read('.codex/config.toml')!, /^model = "sim-chat"\nmodel_provider = "gatehouse"\n\n\[model_providers\.gatehouse\]\n/);
     assert.equal(box.connect('codex', '--undo').code, 0);
     assert.equal(existsSync(path.join(box.home, '.codex')), false, 'the folder did not exist before');
+  });
+
+  test('a file written at 0644 is connected at 0600 (it holds a token) and --undo gives its 0644 back', () => {
+    const box = sandbox();
+    box.seed('.codex/config.toml', CODEX_BEFORE);
+    const file = path.join(box.home, '.codex/config.toml');
+    chmodSync(file, 0o644);
+    assert.equal(box.connect('codex').code, 0);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.equal(box.connect('codex', '--undo').code, 0);
+    assert.equal(statSync(file).mode & 0o777, 0o644);
+    assert.equal(box.read('.codex/config.toml'), CODEX_BEFORE);
+  });
+});
+
+describe("gatehouse connect honours the tools' own folder variables", () => {
+  /** `gatehouse connect` with the OS home at `home` (HOME, no GATEHOUSE_HOME_DIR) and the variables `variables`. */
+  function underHome(variables: Record<string, string>) {
+    const home = dirs.fresh();
+    const dataDir = dirs.fresh();
+    const connect = (...args: string[]) =>
+      runCli(['connect', ...args, '--data-dir', dataDir, '--secrets', 'file', '--url', GATEWAY], {
+        GATEHOUSE_HOME_DIR: '',
+        HOME: home,
+        CLAUDE_CONFIG_DIR: '',
+        CODEX_HOME: '',
+        GEMINI_CLI_HOME: '',
+        ...variables,
+      });
+    return { home, connect };
+  }
+
+  test('CODEX_HOME, CLAUDE_CONFIG_DIR (the folder itself) and GEMINI_CLI_HOME (a home holding .gemini) are where each tool reads, so connect writes there', () => {
+    const elsewhere = dirs.fresh();
+    const box = underHome({
+      CODEX_HOME: path.join(elsewhere, 'codex'),
+      CLAUDE_CONFIG_DIR: path.join(elsewhere, 'claude'),
+      GEMINI_CLI_HOME: path.join(elsewhere, 'gemini-home'),
+    });
+    const codex = box.connect('codex');
+    assert.equal(codex.code, 0, codex.stderr);
+    assert.match(readFileSync(path.join(elsewhere, 'codex/config.toml'), 'utf8'), /^model_provider = "gatehouse"$/m);
+    assert.ok(codex.stdout.includes(path.join(elsewhere, 'codex/config.toml')), 'the change names the file it wrote');
+    assert.equal(box.connect('claude-code').code, 0);
+    assert.match(readFileSync(path.join(elsewhere, 'claude/settings.json'), 'utf8'), /ANTHROPIC_BASE_URL/);
+    assert.equal(box.connect('gemini-cli').code, 0);
+    assert.match(readFileSync(path.join(elsewhere, 'gemini-home/.gemini/.env'), 'utf8'), /^GOOGLE_GEMINI_BASE_URL=/m);
+    for (const folder of ['.codex', '.claude', '.gemini'])
+      assert.equal(existsSync(path.join(box.home, folder)), false, `nothing in ~/${folder}`);
+    assert.equal(box.connect('codex', '--undo').code, 0);
+    assert.equal(existsSync(path.join(elsewhere, 'codex/config.toml')), false, 'undo works in the same folder');
+  });
+
+  test('without the variables the home folder is used; GATEHOUSE_HOME_DIR wins over them (a sandbox stays one)', () => {
+    const plain = underHome({});
+    assert.equal(plain.connect('codex').code, 0);
+    assert.ok(existsSync(path.join(plain.home, '.codex/config.toml')));
+    const sandboxHome = dirs.fresh();
+    const elsewhere = dirs.fresh();
+    const boxed = underHome({ GATEHOUSE_HOME_DIR: sandboxHome, CODEX_HOME: elsewhere });
+    assert.equal(boxed.connect('codex').code, 0);
+    assert.ok(existsSync(path.join(sandboxHome, '.codex/config.toml')));
+    assert.equal(existsSync(path.join(elsewhere, 'config.toml')), false);
   });
 });
 

@@ -42,6 +42,7 @@ import type { FixtureAdmin } from '../../../shared/fixtures.ts';
 import type { CassetteAdmin } from '../../../shared/cassette-admin.ts';
 import { advanceClock, clockState, resetGateway, type TestingContext } from './testing-admin.ts';
 import { connectHandlers } from './tool-config/connect-handlers.ts';
+import type { ToolVariables } from './tool-config/tools.ts';
 
 /** What a handler receives: typed path parameters, and the raw query and body it must validate. */
 export interface AdminInput<K extends AdminRouteName> {
@@ -77,6 +78,7 @@ export interface AdminContext extends LiveTargets, TestingContext {
     readonly unrouted: UnroutedPolicy;
     readonly modelAliases: Readonly<Record<string, string>>;
     readonly homeDir: string;
+    readonly toolVariables: ToolVariables;
     adminToken: string;
     consoleSecret: 'kept' | 'per-run' | 'none';
     readonly restart: (() => void) | null;
@@ -269,6 +271,7 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
     listModels: () => listModels(context),
     ...connectHandlers(() => ({
       home: runtime.homeDir,
+      variables: runtime.toolVariables,
       baseUrl: runtime.url ?? '',
       tokens,
       secrets,

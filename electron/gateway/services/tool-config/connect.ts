@@ -9,12 +9,20 @@ import type { TokensService } from '../tokens.ts';
 import { toolTokenSecret } from './connect-token.ts';
 import { lineDiff } from './line-diff.ts';
 import { suggestModel, type ModelChoice } from '../../../../shared/model-suggest.ts';
-import { backupTexts, hasBackup, readToolBytes, restoreToolFiles, shownPath, textsOf, writeToolFiles } from './tool-files.ts';
+import {
+  backupTexts,
+  hasBackup,
+  readToolBytes,
+  restoreToolFiles,
+  shownPath,
+  textsOf,
+  writeToolFiles,
+  type ToolPlace,
+} from './tool-files.ts';
 import { TOOL_FAMILY, TOOLS, type FileTexts, type FoundUpstream } from './tools.ts';
 
 /** What connecting reads and writes: the home folder, the gateway's base URL, its tokens and secret store, and its model list. */
-export interface ConnectContext {
-  home: string;
+export interface ConnectContext extends ToolPlace {
   baseUrl: string;
   tokens: TokensService;
   secrets: SecretStore;
@@ -78,13 +86,17 @@ async function chosenModel(context: ConnectContext, tool: ConnectTool, choice: C
 }
 
 /** The upstream the files point to, unless it is this gateway; once connected, the one the backup (the files before) points to. */
-function importable(context: Pick<ConnectContext, 'home' | 'baseUrl'>, tool: ConnectTool, current: FileTexts): FoundUpstream | null {
+function importable(
+  context: Pick<ConnectContext, 'home' | 'variables' | 'baseUrl'>,
+  tool: ConnectTool,
+  current: FileTexts,
+): FoundUpstream | null {
   const bare = (url: string) => url.replace(/\/+$/, '').replace(/\/v1$/, '');
   const real = (texts: FileTexts | null) => {
     const found = texts && TOOLS[tool].upstream(texts);
     return found && bare(found.baseUrl) !== bare(context.baseUrl) ? found : null;
   };
-  return real(current) ?? real(backupTexts(context.home, TOOLS[tool]));
+  return real(current) ?? real(backupTexts(context, TOOLS[tool]));
 }
 
 /** The plan of `after` over `current`, each secret shown as its hint. */
@@ -110,13 +122,13 @@ function planOf(
       const before = current[name] ?? null;
       const next = after[name] ?? before;
       return {
-        path: shownPath(definition, name),
+        path: shownPath(context, definition, name),
         existed: before !== null,
         changed: next !== before,
         diff: lineDiff(before ?? '', next ?? '').map((line) => ({ op: line.op, text: hide(line.text) })),
       };
     }),
-    backup: hasBackup(context.home, definition),
+    backup: hasBackup(context, definition),
     importable: upstream && { kind: upstream.kind, baseUrl: upstream.baseUrl, keyHint: secretHint(upstream.key) },
   };
 }
@@ -124,7 +136,7 @@ function planOf(
 /** What applying would change now (the token shown by name); nothing is written and no token is made. */
 export async function planConnect(context: ConnectContext, tool: ConnectTool, choice: ConnectChoice = {}): Promise<ToolConfigPlan> {
   const definition = TOOLS[tool];
-  const current = textsOf(readToolBytes(context.home, definition));
+  const current = textsOf(readToolBytes(context, definition));
   const model = await chosenModel(context, tool, choice);
   const trustFolder = checkTrustFolder(tool, choice.trustFolder);
   const after = definition.write(current, { baseUrl: context.baseUrl, secret: tokenPlaceholder(tool), model, trustFolder });
@@ -137,7 +149,7 @@ export async function planConnect(context: ConnectContext, tool: ConnectTool, ch
  */
 export async function applyConnect(context: ConnectContext, tool: ConnectTool, choice: ConnectChoice = {}): Promise<ToolConfigPlan> {
   const definition = TOOLS[tool];
-  const before = readToolBytes(context.home, definition);
+  const before = readToolBytes(context, definition);
   const current = textsOf(before);
   const model = await chosenModel(context, tool, choice);
   const trustFolder = checkTrustFolder(tool, choice.trustFolder);
@@ -146,14 +158,14 @@ export async function applyConnect(context: ConnectContext, tool: ConnectTool, c
   const account = choice.account?.trim() || DEFAULT_ACCOUNT;
   const { secret } = await toolTokenSecret(context.tokens, context.secrets, tool, account, context.now());
   const after = definition.write(current, { baseUrl: context.baseUrl, secret, model, trustFolder });
-  writeToolFiles(context.home, definition, before, after);
+  writeToolFiles(context, definition, before, after);
   return { ...planOf(context, tool, model, current, after, [...definition.secrets(current), secret]), backup: true };
 }
 
 /** Restores the files exactly as the backup of the first apply has them (a file that did not exist is removed again). */
-export function undoConnect(context: Pick<ConnectContext, 'home'>, tool: ConnectTool): { restored: string[] } {
+export function undoConnect(place: ToolPlace, tool: ConnectTool): { restored: string[] } {
   const definition = TOOLS[tool];
-  return { restored: restoreToolFiles(context.home, definition).map((name) => shownPath(definition, name)) };
+  return { restored: restoreToolFiles(place, definition).map((name) => shownPath(place, definition, name)) };
 }
 
 /**
@@ -161,7 +173,7 @@ export function undoConnect(context: Pick<ConnectContext, 'home'>, tool: Connect
  * `name` (default `<tool>-import`) serving every model (`*`), its key going to the secret store only. 404 when there is none.
  */
 export async function importConnect(context: ConnectContext, tool: ConnectTool, name?: string): Promise<ChannelSummary> {
-  const found = importable(context, tool, textsOf(readToolBytes(context.home, TOOLS[tool])));
+  const found = importable(context, tool, textsOf(readToolBytes(context, TOOLS[tool])));
   if (!found) throw new GatewayError('not_found', `The config of ${tool} points to no upstream with a key to import`);
   if (!context.addChannel) throw new GatewayError('invalid_request', 'Channels cannot be added here');
   return context.addChannel({ name: name ?? `${tool}-import`, kind: found.kind, base_url: found.baseUrl, key: found.key, models: '*' });

@@ -19,9 +19,17 @@ export interface ConnectTarget {
 /** An upstream the current config points to, with its key (which goes to the secret store only). */
 export type FoundUpstream = Omit<ImportableUpstream, 'keyHint'> & { key: string };
 
+/** The variables by which a tool is told to keep its config elsewhere, as the tools read them. */
+export type ToolVariable = 'CLAUDE_CONFIG_DIR' | 'CODEX_HOME' | 'GEMINI_CLI_HOME';
+
+/** Those of them that are set (empty strings left out). */
+export type ToolVariables = Readonly<Partial<Record<ToolVariable, string>>>;
+
 export interface ToolDefinition {
   /** The tool's folder in the home folder. */
   folder: string;
+  /** The variable that moves it: to the folder it names (`folder`), or to `folder` under the home it names (`home`). */
+  movedBy: { variable: ToolVariable; names: 'folder' | 'home' };
   /** Its files that connecting may change, in the folder. */
   files: readonly string[];
   /** Whether the tool has folder trust that connecting can set (`trustFolder`). */
@@ -39,6 +47,7 @@ const CLAUDE_CLASHING = ['ANTHROPIC_API_KEY'];
 
 const claudeCode: ToolDefinition = {
   folder: '.claude',
+  movedBy: { variable: 'CLAUDE_CONFIG_DIR', names: 'folder' },
   files: ['settings.json'],
   write(current, { baseUrl, secret, model }) {
     const settings = readJsonObject(current['settings.json'] ?? null, '~/.claude/settings.json');
@@ -84,6 +93,7 @@ const CODEX_PROVIDER = 'gatehouse';
 
 const codex: ToolDefinition = {
   folder: '.codex',
+  movedBy: { variable: 'CODEX_HOME', names: 'folder' },
   files: ['config.toml'],
   write(current, { baseUrl, secret, model }) {
     const text = editToml(current['config.toml'] ?? '', {
@@ -124,6 +134,7 @@ const GEMINI_TRUST_FOLDER = 'TRUST_FOLDER';
 
 const geminiCli: ToolDefinition = {
   folder: '.gemini',
+  movedBy: { variable: 'GEMINI_CLI_HOME', names: 'home' },
   files: ['settings.json', '.env', 'trustedFolders.json'],
   trustsFolders: true,
   write(current, { baseUrl, secret, model, trustFolder }) {
