@@ -4,6 +4,7 @@ import type { ChannelSummary } from '../../../../shared/channels.ts';
 import { useStores } from '../../context.ts';
 import { formatTime, useT } from '../../i18n/index.ts';
 import { Button, EmptyState, ErrorNote, Panel, Progress } from '../../components/ui.tsx';
+import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import type { ChannelPreset } from '../../../../shared/channel-presets.ts';
 import { ChannelForm } from './ChannelForm.tsx';
 import { FetchModelsButton, ResponseTime, TestAllButton, TestOutcome } from './ChannelTests.tsx';
@@ -40,7 +41,6 @@ function ChannelRow(props: { channel: ChannelSummary; onEdit: () => void }) {
   const { channels } = useStores();
   const { channel } = props;
   const busy = channels((state) => state.busy.includes(channel.id));
-  const [confirming, setConfirming] = useState(false);
   return (
     <tr data-channel-id={channel.id}>
       <td>
@@ -74,18 +74,9 @@ function ChannelRow(props: { channel: ChannelSummary; onEdit: () => void }) {
         <Button busy={busy} onClick={() => void channels.getState().setEnabled(channel.id, !channel.enabled)}>
           {channel.enabled ? t('disable') : t('enable')}
         </Button>
-        {confirming ? (
-          <>
-            <Button kind="danger" busy={busy} onClick={() => void channels.getState().remove(channel.id)}>
-              {t('confirmRemoveChannel')}
-            </Button>
-            <Button onClick={() => setConfirming(false)}>{t('cancel')}</Button>
-          </>
-        ) : (
-          <Button kind="danger" onClick={() => setConfirming(true)}>
-            {t('removeChannel')}
-          </Button>
-        )}
+        <ConfirmButton busy={busy} confirm={t('confirmRemoveChannel')} onConfirm={() => channels.getState().remove(channel.id)}>
+          {t('removeChannel')}
+        </ConfirmButton>
       </td>
     </tr>
   );

@@ -1,9 +1,9 @@
 // The Logs filters: outcome, API family, model, path, body search and time range (typed text applies after a short pause), live updates and clearing.
-import { useState } from 'react';
 import { JOURNAL_PROTOCOLS, type JournalOutcome, type JournalProtocol } from '../../../../shared/journal.ts';
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
-import { Button, ErrorNote } from '../../components/ui.tsx';
+import { ErrorNote } from '../../components/ui.tsx';
+import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { useAccountChoices } from '../../components/use-account-choices.ts';
 import { TextFilter } from '../../components/TextFilter.tsx';
 
@@ -15,7 +15,6 @@ export function LogFilters() {
   const live = journal((state) => state.live);
   const clearing = journal((state) => state.clearing);
   const clearError = journal((state) => state.clearError);
-  const [confirming, setConfirming] = useState(false);
   const setFilter = journal.getState().setFilter;
   return (
     <div className="filters log-filters">
@@ -98,25 +97,9 @@ export function LogFilters() {
         <input type="checkbox" checked={live} onChange={(event) => void journal.getState().setLive(event.target.checked)} />
         {t('logLive')}
       </label>
-      {confirming ? (
-        <>
-          <Button
-            kind="danger"
-            busy={clearing}
-            onClick={() =>
-              void journal
-                .getState()
-                .clear()
-                .then((cleared) => cleared && setConfirming(false))
-            }
-          >
-            {t('logClearConfirm')}
-          </Button>
-          <Button onClick={() => setConfirming(false)}>{t('cancel')}</Button>
-        </>
-      ) : (
-        <Button onClick={() => setConfirming(true)}>{t('logClear')}</Button>
-      )}
+      <ConfirmButton kind="plain" busy={clearing} confirm={t('logClearConfirm')} onConfirm={() => journal.getState().clear()}>
+        {t('logClear')}
+      </ConfirmButton>
       <ErrorNote message={clearError} />
     </div>
   );

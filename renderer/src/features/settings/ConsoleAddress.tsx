@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { useStores } from '../../context.ts';
 import { useServerText } from '../../i18n/server-texts.ts';
 import { useT } from '../../i18n/index.ts';
-import { Button, ErrorNote, Panel } from '../../components/ui.tsx';
+import { ErrorNote, Panel } from '../../components/ui.tsx';
+import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { messageOf } from '../../stores/storage.ts';
 
 export function ConsoleAddress() {
@@ -12,7 +13,6 @@ export function ConsoleAddress() {
   const status = statusStore((state) => state.status);
   const bridge = connection((state) => state.bridge);
   const serverText = useServerText();
-  const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // The desktop window carries its own token; it has no address to bookmark.
@@ -27,6 +27,7 @@ export function ConsoleAddress() {
     } catch (reason) {
       setError(messageOf(reason));
       setBusy(false);
+      return false;
     }
   };
   return (
@@ -40,19 +41,15 @@ export function ConsoleAddress() {
               ? t('consoleAddressKept', { store: serverText(status.secrets.description) })
               : t('consoleAddressKeepable', { store: serverText(status.secrets.description) })}
           </p>
-          {confirming ? (
-            <div className="row wrap">
-              <span>{t('consoleRotateConfirm')}</span>
-              <Button kind="danger" busy={busy} onClick={() => void rotate()}>
-                {status.consoleSecret === 'kept' ? t('consoleRotate') : t('consoleKeep')}
-              </Button>
-              <Button onClick={() => setConfirming(false)} disabled={busy}>
-                {t('cancel')}
-              </Button>
-            </div>
-          ) : (
-            <Button onClick={() => setConfirming(true)}>{status.consoleSecret === 'kept' ? t('consoleRotate') : t('consoleKeep')}</Button>
-          )}
+          <ConfirmButton
+            kind="plain"
+            busy={busy}
+            question={t('consoleRotateConfirm')}
+            confirm={status.consoleSecret === 'kept' ? t('consoleRotate') : t('consoleKeep')}
+            onConfirm={rotate}
+          >
+            {status.consoleSecret === 'kept' ? t('consoleRotate') : t('consoleKeep')}
+          </ConfirmButton>
         </>
       )}
       <ErrorNote message={error} />

@@ -5,6 +5,7 @@ import { useStores } from '../../context.ts';
 import { formatMoney } from '../../../../shared/money.ts';
 import { formatTime, useT } from '../../i18n/index.ts';
 import { Button, CopyButton, EmptyState, ErrorNote, Panel, Progress } from '../../components/ui.tsx';
+import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { CreateTokenForm } from './CreateTokenForm.tsx';
 import { EditTokenForm } from './EditTokenForm.tsx';
 
@@ -25,7 +26,6 @@ function TokenRow(props: { token: AdminToken }) {
   const language = prefs((state) => state.language);
   const revealed = tokens((state) => state.revealed[token.token_id]);
   const busy = tokens((state) => state.busy.includes(token.token_id));
-  const [confirming, setConfirming] = useState(false);
   const [editing, setEditing] = useState(false);
   const state = stateOf(token, Date.now());
   return (
@@ -70,41 +70,16 @@ function TokenRow(props: { token: AdminToken }) {
               {t('edit')}
             </Button>
           )}
-          {token.revoked_at !== null &&
-            (confirming ? (
-              <>
-                <Button kind="danger" busy={busy} onClick={() => void tokens.getState().remove(token.token_id)}>
-                  {t('confirmDeleteToken')}
-                </Button>
-                <Button onClick={() => setConfirming(false)}>{t('cancel')}</Button>
-              </>
-            ) : (
-              <Button kind="danger" onClick={() => setConfirming(true)}>
-                {t('delete')}
-              </Button>
-            ))}
-          {token.revoked_at === null &&
-            (confirming ? (
-              <>
-                <Button
-                  kind="danger"
-                  busy={busy}
-                  onClick={() =>
-                    void tokens
-                      .getState()
-                      .revoke(token.token_id)
-                      .then(() => setConfirming(false))
-                  }
-                >
-                  {t('confirmRevoke')}
-                </Button>
-                <Button onClick={() => setConfirming(false)}>{t('cancel')}</Button>
-              </>
-            ) : (
-              <Button kind="danger" onClick={() => setConfirming(true)}>
-                {t('revoke')}
-              </Button>
-            ))}
+          {token.revoked_at !== null && (
+            <ConfirmButton busy={busy} confirm={t('confirmDeleteToken')} onConfirm={() => tokens.getState().remove(token.token_id)}>
+              {t('delete')}
+            </ConfirmButton>
+          )}
+          {token.revoked_at === null && (
+            <ConfirmButton busy={busy} confirm={t('confirmRevoke')} onConfirm={() => tokens.getState().revoke(token.token_id)}>
+              {t('revoke')}
+            </ConfirmButton>
+          )}
         </td>
       </tr>
       {editing && (
