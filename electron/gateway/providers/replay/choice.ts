@@ -2,6 +2,7 @@
 import { CassetteError, type HttpCassette, type ReplayMiss } from '../../../../shared/cassette.ts';
 import { GatewayError } from '../../errors.ts';
 import type { CallContext, InboundProtocol, ProviderBundle, RecordedCall } from '../types.ts';
+import { OncePerCall } from '../seam/once-per-call.ts';
 import { replayBundle } from './bundle.ts';
 import { shown, valueAt } from './closest.ts';
 import type { Playback } from './playback.ts';
@@ -14,7 +15,7 @@ const HTTP_PROTOCOLS: ReadonlySet<InboundProtocol> = new Set(['openai', 'respons
 export type ReplayDecision = { answer: ProviderBundle } | { refuse: GatewayError } | { simulate: true } | undefined;
 
 export class ReplayChoice {
-  private readonly decided = new WeakMap<CallContext, ReplayDecision | null>();
+  private readonly decided = new OncePerCall<NonNullable<ReplayDecision>>();
   private readonly shelf: StoreShelf;
   private readonly miss: ReplayMiss;
   private readonly playback: Playback;
@@ -26,11 +27,7 @@ export class ReplayChoice {
 
   /** The decision for `call` (asked for `model`); `fallback` is the bundle whose catalogue and counting a replayed answer keeps. */
   decide(call: CallContext, model: string, fallback: ProviderBundle): ReplayDecision {
-    const known = this.decided.get(call);
-    if (known !== undefined) return known ?? undefined;
-    const decision = this.ask(call, model, fallback);
-    this.decided.set(call, decision ?? null);
-    return decision;
+    return this.decided.get(call, () => this.ask(call, model, fallback));
   }
 
   private ask(call: CallContext, model: string, fallback: ProviderBundle): ReplayDecision {
