@@ -6,12 +6,13 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      // The media and WAL checkpoint workers are entries of their own: the gateway starts them as `<name>.js` next to the main bundle.
+      // The media, WAL checkpoint and journal workers are entries of their own: the gateway starts them as `<name>.js` next to the main bundle.
       rollupOptions: {
         input: {
           index: 'electron/main/index.ts',
           'media-worker': 'electron/gateway/workers/media-worker.ts',
           'wal-checkpoint-worker': 'electron/gateway/storage/wal-checkpoint-worker.ts',
+          'journal-worker': 'electron/gateway/storage/journal-worker.ts',
         },
         external: ['better-sqlite3', 'keytar', 'fastify'],
       },

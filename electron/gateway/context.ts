@@ -46,7 +46,7 @@ import { RelayedResponsesRepo } from './storage/relayed-responses-repo.ts';
 import { RemoteGroupsRepo } from './storage/remote-groups-repo.ts';
 import type { Db } from './storage/database.ts';
 import { GroupsRepo } from './storage/groups-repo.ts';
-import { JournalRepo } from './storage/journal-repo.ts';
+import { JournalThread } from './storage/journal-thread.ts';
 import { MetaRepo } from './storage/meta-repo.ts';
 import { Tasks3dRepo } from './storage/tasks3d-repo.ts';
 import { TokensRepo } from './storage/tokens-repo.ts';
@@ -147,9 +147,10 @@ export interface GatewayContext {
   scheduler: RefreshScheduler;
   runtime: RuntimeInfo;
   settings: SettingsContext;
-  /** Records API calls (written in batches); `journalRepo` reads them back. */
+  /** Records API calls (written in batches); `journalStore` reads them back. */
   journal: JournalRecorder;
-  journalRepo: JournalRepo;
+  /** The journal's store (journal.sqlite), written and read through its own thread, started on first use. */
+  journalStore: JournalThread;
   /** Worker threads for CPU-heavy image and audio work (started on first use, closed by the gateway's stop). */
   media: MediaPool;
   /** Bounds on stored responses and the raw usage ledger. */
@@ -321,12 +322,11 @@ export function createContext(options: ContextOptions): GatewayContext {
   });
   // An advance of the clock is seen at once by what waits on real timers: the scan's next run, the batches' next step.
   clock.onAdvance(() => scheduler.clockMoved());
-  const journalRepo = new JournalRepo(db);
+  const journalStore = new JournalThread(options.dataDir);
   const journal = new JournalRecorder({
-    repo: journalRepo,
+    store: journalStore,
     onAdded: (entry) => events.emit('journal.added', entry),
     onError: (error) => events.emit('error', error),
-    writes,
   });
   const storedResponses = new StoredResponses(new ResponsesRepo(db), db, clock, storageLimits);
   const conversations = new Conversations(new ConversationsRepo(db), db, clock, storageLimits);
@@ -361,7 +361,7 @@ export function createContext(options: ContextOptions): GatewayContext {
   return {
     db,
     journal,
-    journalRepo,
+    journalStore,
     dataDir: options.dataDir,
     clock,
     secrets: options.secrets,

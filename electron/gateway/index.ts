@@ -252,7 +252,10 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       await context.scheduler.stop();
       await context.batchRunner.stop();
       await cassetteFolder.stop();
-      context.journal.stop();
+      // What was recorded is posted, then the thread commits it all and closes journal.sqlite (bounded: JOURNAL_STOP_MS).
+      const recorded = context.journal.stop();
+      await context.journalStore.stop();
+      await recorded;
       context.writes.flush();
       // Its last checkpoint and its connection closed first, so closing the database (then its last connection) removes the WAL.
       await checkpointer.stop();

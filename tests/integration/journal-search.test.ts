@@ -67,13 +67,13 @@ describe('journal figures and search', () => {
     assert.equal(bad.body.error.param, 'from');
   });
 
-  test(`a search reads the newest ${JOURNAL_SEARCH_SCAN} calls that match the other filters, no more`, () => {
-    const { journalRepo } = server.gateway.context;
+  test(`a search reads the newest ${JOURNAL_SEARCH_SCAN} calls that match the other filters, no more`, async () => {
+    const { journalStore } = server.gateway.context;
     const record = (text: string) => journalRecord({ at: Date.now(), model: 'bulk' }, { request: keptBody(text) });
-    journalRepo.insertMany([record('the old needle'), ...Array.from({ length: JOURNAL_SEARCH_SCAN }, () => record('hay'))], 5000);
-    assert.equal(journalRepo.list({ model: 'bulk', q: 'needle' }, 1, 20).total, 0, 'beyond the scanned calls');
-    journalRepo.insertMany([record('a new needle')], 5000);
-    assert.equal(journalRepo.list({ model: 'bulk', q: 'needle' }, 1, 20).total, 1);
-    assert.equal(journalRepo.list({ model: 'bulk' }, 1, 20).total, JOURNAL_SEARCH_SCAN + 2);
+    await journalStore.insert([record('the old needle'), ...Array.from({ length: JOURNAL_SEARCH_SCAN }, () => record('hay'))], 5000);
+    assert.equal((await journalStore.list({ model: 'bulk', q: 'needle' }, 1, 20)).total, 0, 'beyond the scanned calls');
+    await journalStore.insert([record('a new needle')], 5000);
+    assert.equal((await journalStore.list({ model: 'bulk', q: 'needle' }, 1, 20)).total, 1);
+    assert.equal((await journalStore.list({ model: 'bulk' }, 1, 20)).total, JOURNAL_SEARCH_SCAN + 2);
   });
 });

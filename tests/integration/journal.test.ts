@@ -6,7 +6,7 @@ import OpenAI from 'openai';
 import { WebSocket } from 'ws';
 import { ADMIN_WS_PATH, ADMIN_WS_PROTOCOL, ADMIN_WS_TOKEN_PREFIX } from '../../shared/admin-events.ts';
 import { JournalRepo } from '../../electron/gateway/storage/journal-repo.ts';
-import { openDatabase } from '../../electron/gateway/storage/database.ts';
+import { openJournalStore } from '../../electron/gateway/storage/journal-store.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { request, startGateway, tempDataDir, type TestGateway } from '../helpers/gateway.ts';
 import { journalRecord } from '../helpers/journal.ts';
@@ -313,10 +313,10 @@ describe('journal storage', () => {
   test('keeps only the newest entries and survives a reopen', () => {
     const dataDir = tempDataDir();
     const record = (path: string) => journalRecord({ at: Date.now(), path });
-    let db = openDatabase(dataDir);
+    let db = openJournalStore(dataDir);
     new JournalRepo(db).insertMany(['/v1/a', '/v1/b', '/v1/c', '/v1/d'].map(record), 3);
     db.close();
-    db = openDatabase(dataDir);
+    db = openJournalStore(dataDir);
     const repo = new JournalRepo(db);
     assert.deepEqual(
       repo.list({}, 1, 10).items.map((item) => item.path),

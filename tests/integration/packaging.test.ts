@@ -47,6 +47,7 @@ describe('desktop packaging (electron-builder --linux dir)', () => {
       '/out/main/index.js',
       '/out/main/media-worker.js',
       '/out/main/wal-checkpoint-worker.js',
+      '/out/main/journal-worker.js',
       '/out/preload/index.cjs',
       '/out/renderer/index.html',
       '/resources/icon.png',

@@ -1,4 +1,4 @@
-// Integration test of a serving gateway's WAL checkpoints: its calls' charges and journal entries reach the database file from the checkpoint thread, and a stopped gateway leaves no WAL.
+// Integration test of a serving gateway's WAL checkpoints: its calls' charges reach the database file from the checkpoint thread, and a stopped gateway leaves no WAL.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import { startGateway, tempDirs } from '../helpers/gateway.ts';
 const dirs = tempDirs();
 after(() => dirs.removeAll());
 
-test('a serving gateway’s charges and journal entries reach the database file without waiting for SQLite’s 1,000-page checkpoint, and stopping leaves no WAL', async () => {
+test('a serving gateway’s charges reach the database file without waiting for SQLite’s 1,000-page checkpoint, and stopping leaves no WAL', async () => {
   const server = await startGateway({ dataDir: dirs.fresh() });
   const client = new OpenAI({ apiKey: server.token, baseURL: `${server.url}/v1`, maxRetries: 0 });
   for (let i = 0; i < 5; i += 1) {
@@ -20,11 +20,8 @@ test('a serving gateway’s charges and journal entries reach the database file 
   }
   const file = path.join(server.dataDir, DATABASE_FILE);
   try {
-    await eventually(
-      () => countInFileAlone(file, "SELECT count(*) FROM journal WHERE path = '/v1/chat/completions'") === 5,
-      'the 5 journal entries in the database file',
-    );
-    assert.equal(countInFileAlone(file, 'SELECT count(*) FROM usage_records'), 5, 'the 5 charges are in the file too');
+    // (The journal has a file of its own, journal.sqlite, written by its own thread.)
+    await eventually(() => countInFileAlone(file, 'SELECT count(*) FROM usage_records') === 5, 'the 5 charges in the database file');
   } finally {
     await server.stop({ keepData: true });
   }

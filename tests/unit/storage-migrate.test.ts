@@ -5,7 +5,9 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { DATABASE_FILE, openDatabase } from '../../electron/gateway/storage/database.ts';
+import { openProductDatabase } from '../../electron/gateway/open-stores.ts';
 import { JournalRepo } from '../../electron/gateway/storage/journal-repo.ts';
+import { openJournalStore } from '../../electron/gateway/storage/journal-store.ts';
 import { migrations } from '../../electron/gateway/storage/migrations/index.ts';
 import { tempDataDir } from '../helpers/gateway.ts';
 import { journalRecord, keptBody } from '../helpers/journal.ts';
@@ -48,7 +50,16 @@ test('a file from before schema_migrations (user_version 2) adopts its level and
   }
 });
 
-test('journal entries recorded before migration 6 keep their ids, and ids are not reused after the table empties', () => {
+/** Opens the product database of `dir` as the gateway does (its journal moved out on the way), then the journal's own store. */
+function upgradedJournal(dir: string): Database.Database {
+  const product = openProductDatabase(dir);
+  const table = product.prepare("SELECT name FROM sqlite_master WHERE name = 'journal'").get();
+  product.close();
+  assert.equal(table, undefined, 'migration 27 dropped the product database\'s journal');
+  return openJournalStore(dir);
+}
+
+test('journal entries recorded before migration 6 move to journal.sqlite with their ids, and ids are not reused after the table empties', () => {
   const dir = tempDataDir();
   try {
     databaseAtVersion(
@@ -56,14 +67,14 @@ test('journal entries recorded before migration 6 keep their ids, and ids are no
       5,
       "INSERT INTO journal (id, at, method, path, protocol, status, duration_ms, stream, detail_json) VALUES (41, 1, 'GET', '/v1/models', 'openai', 200, 1, 0, '{}')",
     );
-    const db = openDatabase(dir);
+    const db = upgradedJournal(dir);
     assert.deepEqual(db.prepare('SELECT id, path FROM journal').all(), [{ id: 41, path: '/v1/models' }]);
     db.prepare('DELETE FROM journal').run();
     const insert = db.prepare(
       "INSERT INTO journal (at, method, path, protocol, status, duration_ms, stream, detail_json) VALUES (2, 'GET', '/v1/models', 'openai', 200, 1, 0, '{}')",
     );
     assert.equal(Number(insert.run().lastInsertRowid), 42);
-    // Migration 20 dropped the filter indexes: the journal is small and every call paid to update them.
+    // Migration 20 dropped the filter indexes (the journal is small and every call paid to update them); its own file has none.
     const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'journal' ORDER BY name").all();
     assert.deepEqual(indexes, []);
     db.close();
@@ -115,7 +126,7 @@ test('3D tasks from before migration 10 get their own id as the upstream id (the
   }
 });
 
-test('journal entries from before migration 21 keep their bodies in their detail; newer ones keep them in columns of their own, unescaped', () => {
+test('journal entries from before migration 21 keep their bodies in their detail (moved to journal.sqlite); newer ones keep them in columns of their own, unescaped', () => {
   const dir = tempDataDir();
   try {
     const oldDetail = journalRecord({}, { request: keptBody('{"q":"old hay"}'), response: keptBody('{"a":"b"}') }).detail;
@@ -125,7 +136,7 @@ test('journal entries from before migration 21 keep their bodies in their detail
       `INSERT INTO journal (id, at, method, path, protocol, status, duration_ms, stream, detail_json, token)
          VALUES (7, 1, 'POST', '/v1/embeddings', 'openai', 200, 1, 0, '${JSON.stringify(oldDetail)}', 'default')`,
     );
-    const db = openDatabase(dir);
+    const db = upgradedJournal(dir);
     const repo = new JournalRepo(db);
     assert.deepEqual(repo.get(7)?.request.text, '{"q":"old hay"}');
     assert.deepEqual(repo.get(7)?.response.text, '{"a":"b"}');

@@ -12,7 +12,7 @@ import { JOURNAL_LIMIT } from '../../../shared/journal.ts';
 import type { UnroutedPolicy } from '../../../shared/settings.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { AccountsRepo } from '../storage/accounts-repo.ts';
-import type { JournalRepo } from '../storage/journal-repo.ts';
+import type { JournalThread } from '../storage/journal-thread.ts';
 import { parseAssetAdminFilter, parseJournalFilter, parseTokenCreate, parseTokenUpdate } from './admin-input.ts';
 import type { AssetsService } from './assets.ts';
 import { readChannelInput } from './channel-input.ts';
@@ -86,7 +86,7 @@ export interface AdminContext extends LiveTargets, TestingContext {
   readonly scheduler: LiveTargets['scheduler'] & { readonly nextRunAt: number | null; runNow(): Promise<ScanSummary> };
   readonly settings: SettingsContext;
   readonly journal: JournalRecorder;
-  readonly journalRepo: Pick<JournalRepo, 'list' | 'get' | 'clear'>;
+  readonly journalStore: Pick<JournalThread, 'list' | 'get' | 'clear'>;
   readonly cassetteFolder: Pick<CassetteAdmin, 'list'>;
 }
 
@@ -213,28 +213,28 @@ export function createAdminHandlers(context: AdminContext, facts: AdminFacts): A
       const listed = (await listModels(context)).filter((model) => model.aliasOf === null).map((model) => model.id);
       return saveSettings(context.settings, context, body, listed);
     },
-    listJournal: ({ query }) => {
-      // Entries of the last moment are still in their batch: write them first, so a fresh call is listed.
-      context.journal.flush();
+    listJournal: async ({ query }) => {
+      // Entries of the last moment are still in their batch: post them first (the thread answers in order), so a fresh call is listed.
+      void context.journal.flush();
       const { page, pageSize } = normalizePaging(query['p'], query['page_size']);
       return {
         page,
         page_size: pageSize,
-        ...context.journalRepo.list(parseJournalFilter(query), page, pageSize),
+        ...(await context.journalStore.list(parseJournalFilter(query), page, pageSize)),
         unauthenticated_calls: context.journal.unauthenticated,
       };
     },
-    getJournalEntry: ({ params }) => {
-      context.journal.flush();
+    getJournalEntry: async ({ params }) => {
+      void context.journal.flush();
       const id = /^\d{1,15}$/.test(params.entryId) ? Number(params.entryId) : Number.NaN;
-      const entry = Number.isSafeInteger(id) ? context.journalRepo.get(id) : undefined;
+      const entry = Number.isSafeInteger(id) ? await context.journalStore.get(id) : undefined;
       if (!entry)
         throw notFound(`Journal entry ${params.entryId} does not exist (the journal keeps the newest ${JOURNAL_LIMIT})`, 'entryId');
       return journalView(entry);
     },
-    clearJournal: () => {
-      context.journal.flush();
-      return { removed: context.journalRepo.clear() };
+    clearJournal: async () => {
+      void context.journal.flush();
+      return { removed: await context.journalStore.clear() };
     },
     listTasks3d: async ({ query }) => {
       const paging = normalizePaging(query['p'], query['page_size']);

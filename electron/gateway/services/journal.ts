@@ -1,26 +1,24 @@
-// The request journal's writer: collects recorded calls, writes them in batches (one transaction per batch), and announces each one.
+// The request journal's writer: collects recorded calls, hands them to the journal thread in batches (one transaction per batch there), and announces each one once committed.
 import { JOURNAL_LIMIT, type JournalRecord, type JournalSummary } from '../../../shared/journal.ts';
 import { guarded } from '../safe-events.ts';
-import { writeAtOnce, type DeferredWrites } from '../storage/group-commit.ts';
-import type { JournalRepo } from '../storage/journal-repo.ts';
+import type { JournalThread } from '../storage/journal-thread.ts';
 
 export interface JournalRecorderOptions {
-  repo: JournalRepo;
-  /** Called once per entry after it is stored. */
+  /** Where a batch is written: the journal thread, the only writer of journal.sqlite. */
+  store: Pick<JournalThread, 'insert'>;
+  /** Called once per entry after it is committed. */
   onAdded: (entry: JournalSummary) => void;
   /** Told of each failure to record (the entry is lost, the call and the process are not). */
   onError: (error: unknown) => void;
   /** How long a record may wait for its batch. */
   flushMs?: number;
-  /** The gateway's group commit: a batch is committed with the turn's other bookkeeping (no disk flush of its own). */
-  writes?: DeferredWrites;
   limit?: number;
 }
 
 /**
- * Journal entries are diagnostics, not acknowledged data: they are written a moment after the call, in
- * batches committed with the other bookkeeping (the group commit: `synchronous=NORMAL`), so recording costs a
- * request no disk flush of its own. A failure to record never fails a call.
+ * Journal entries are diagnostics, not acknowledged data: they are written a moment after the call, in batches posted
+ * to the journal thread, which commits each in its own transaction in journal.sqlite, so recording costs the event
+ * loop neither an insert nor a disk flush. A failure to record never fails a call.
  */
 export class JournalRecorder {
   private readonly options: JournalRecorderOptions;
@@ -28,6 +26,8 @@ export class JournalRecorder {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private unauthenticatedCalls = 0;
+  /** Batches posted and not yet answered. */
+  private readonly posted = new Set<Promise<void>>();
 
   constructor(options: JournalRecorderOptions) {
     this.options = options;
@@ -47,7 +47,7 @@ export class JournalRecorder {
     this.pending.push(record);
     if (!this.timer) {
       this.timer = setTimeout(
-        guarded(this.fail, () => this.flush()),
+        guarded(this.fail, () => void this.flush()),
         this.options.flushMs ?? 100,
       );
       this.timer.unref();
@@ -64,32 +64,39 @@ export class JournalRecorder {
     return this.unauthenticatedCalls;
   }
 
-  /** Writes what is pending now. */
-  flush(): void {
+  /**
+   * Posts what is pending now (at once: a read posted to the thread after this call sees it); resolves once that batch
+   * is committed and announced, or its failure reported. Never rejects.
+   */
+  flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.pending.length === 0) return;
+    if (this.pending.length === 0) return Promise.resolve();
     const batch = this.pending;
     this.pending = [];
-    const writes = this.options.writes ?? writeAtOnce;
-    let added: JournalSummary[] = [];
+    let inserted: Promise<JournalSummary[]>;
     try {
-      writes.defer(() => {
-        added = this.options.repo.insertMany(batch, this.options.limit ?? JOURNAL_LIMIT);
-      });
-      // Written now, in the group commit's transaction (a failure there is reported by it, and announces nothing).
-      writes.flush();
+      inserted = this.options.store.insert(batch, this.options.limit ?? JOURNAL_LIMIT);
     } catch (error) {
-      this.fail(error);
-      return;
+      inserted = Promise.reject(error);
     }
-    const announce = guarded(this.fail, this.options.onAdded);
-    for (const entry of added) announce(entry);
+    const done = inserted.then(
+      (added) => {
+        const announce = guarded(this.fail, this.options.onAdded);
+        for (const entry of added) announce(entry);
+      },
+      // Not written (a failure announces nothing).
+      this.fail,
+    );
+    this.posted.add(done);
+    void done.finally(() => this.posted.delete(done));
+    return done;
   }
 
-  /** Writes what is pending and records nothing more (the database closes next). */
-  stop(): void {
-    this.flush();
+  /** Posts what is pending, records nothing more, and resolves once every batch posted is committed (or failed). */
+  async stop(): Promise<void> {
+    void this.flush();
     this.stopped = true;
+    await Promise.all(this.posted);
   }
 }

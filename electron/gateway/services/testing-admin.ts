@@ -4,7 +4,7 @@ import type { FixtureAdmin } from '../../../shared/fixtures.ts';
 import { MAX_TEST_ID_CHARS } from '../../../shared/test-ids.ts';
 import { invalid } from '../errors.ts';
 import type { Db } from '../storage/database.ts';
-import type { JournalRepo } from '../storage/journal-repo.ts';
+import type { JournalThread } from '../storage/journal-thread.ts';
 import { clearAccountData } from '../storage/test-data-repo.ts';
 import { MAX_CLOCK_OFFSET_MS, rfc3339, type Clock } from '../time.ts';
 import { FILES_KIND as API_FILES_KIND } from './api-files.ts';
@@ -18,7 +18,7 @@ export interface TestingContext {
   readonly dataDir: string;
   readonly clock: Clock & { readonly offsetMs: number; advance(ms: number): void };
   readonly journal: Pick<JournalRecorder, 'flush'>;
-  readonly journalRepo: Pick<JournalRepo, 'clear'>;
+  readonly journalStore: Pick<JournalThread, 'clear'>;
   readonly fixtures: FixtureAdmin;
   readonly faults: { reset(testId?: string): number };
 }
@@ -43,7 +43,7 @@ export function advanceClock(context: TestingContext, body: unknown): ClockState
  * test id's), and with `data: true` the stored data of every account (not with a test id: stored data is not tagged by
  * test, so a test id's reset cannot tell its rows from another test's, and clearing all would break tests running beside it).
  */
-export function resetGateway(context: TestingContext, body: unknown): { reset: ResetResult } {
+export async function resetGateway(context: TestingContext, body: unknown): Promise<{ reset: ResetResult }> {
   if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body)))
     throw invalid('The body must be a JSON object: {}, {"test_id": "…"} and/or {"data": true}');
   const { test_id: rawTestId, data } = (body ?? {}) as { test_id?: unknown; data?: unknown };
@@ -56,13 +56,11 @@ export function resetGateway(context: TestingContext, body: unknown): { reset: R
       'data: true empties the stored data of every account, which is not tagged by test id: reset without test_id to clear it',
       'data',
     );
-  // Entries still in their batch are written first, so a call just answered is cleared too.
-  context.journal.flush();
-  // The journal and the stored data go in one transaction: a failure leaves both as they were.
-  const { journal, cleared } = context.db.transaction(() => ({
-    journal: context.journalRepo.clear(testId),
-    cleared: data ? clearAccountData(context.db) : undefined,
-  }))();
+  // Entries still in their batch are posted first (the journal thread answers in order), so a call just answered is cleared too.
+  void context.journal.flush();
+  // The journal (its own file, cleared by its thread) first: a failure there leaves the stored data as it was.
+  const journal = await context.journalStore.clear(testId);
+  const cleared = data ? context.db.transaction(() => clearAccountData(context.db))() : undefined;
   const fixtures = context.fixtures.remove(testId);
   context.fixtures.reset(testId);
   const reset: ResetResult = { test_id: testId ?? null, journal, fixtures, fault_counters: context.faults.reset(testId) };

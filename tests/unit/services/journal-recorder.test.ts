@@ -1,82 +1,129 @@
-// The journal's writer on a real database: a batch is committed with the group commit's bookkeeping (no disk flush of its own), announced once stored, and a failure loses the batch, not the process.
+// The journal's writer over a real journal thread: a batch is committed in journal.sqlite by the thread, announced once committed, read back in the order posted, never lost at stop; a failure loses the batch, not the process.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { after, test } from 'node:test';
 import type { JournalRecord, JournalSummary } from '../../../shared/journal.ts';
 import { JournalRecorder } from '../../../electron/gateway/services/journal.ts';
-import { GroupCommit } from '../../../electron/gateway/storage/group-commit.ts';
-import { JournalRepo } from '../../../electron/gateway/storage/journal-repo.ts';
-import { tempDatabase } from '../../helpers/database.ts';
+import { DATABASE_FILE } from '../../../electron/gateway/storage/database.ts';
+import { JOURNAL_FILE } from '../../../electron/gateway/storage/journal-store.ts';
+import { JournalThread } from '../../../electron/gateway/storage/journal-thread.ts';
+import { tempDirs } from '../../helpers/gateway.ts';
+import { journalRecord } from '../../helpers/journal.ts';
 
-const db = tempDatabase();
-const body = { contentType: null, bytes: 0, text: null, truncated: false };
-const record = (path: string): JournalRecord => ({
-  at: 1_700_000_000_000,
-  method: 'POST',
-  path,
-  protocol: 'openai',
-  model: 'sim-chat',
-  account: 'local',
-  status: 200,
-  durationMs: 3,
-  stream: false,
-  error: null,
-  token: 'default',
-  usage: null,
-  firstOutputMs: null,
-  detail: { query: {}, requestHeaders: {}, request: body, responseHeaders: {}, response: body, timing: null },
-});
-const stored = () => (db.prepare('SELECT path FROM journal ORDER BY id').all() as { path: string }[]).map((row) => row.path);
+const dirs = tempDirs();
+after(() => dirs.removeAll());
 
-test('a batch is written with the bookkeeping queued before it, in one commit without a disk flush, then announced', () => {
-  db.exec('DELETE FROM journal');
-  db.exec('CREATE TABLE IF NOT EXISTS notes (text TEXT NOT NULL)');
-  const writes = new GroupCommit(db, (error) => assert.fail(String(error)));
+const record = (path: string): JournalRecord => journalRecord({ at: 1_700_000_000_000, path });
+
+/** The paths journal.sqlite holds, read on a connection of its own (what a process started after this one would find). */
+function stored(dataDir: string): string[] {
+  const db = new Database(path.join(dataDir, JOURNAL_FILE), { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare('SELECT path FROM journal ORDER BY id').all() as { path: string }[]).map((row) => row.path);
+  } finally {
+    db.close();
+  }
+}
+
+function recorderIn(dataDir: string) {
+  const store = new JournalThread(dataDir);
   const announced: JournalSummary[] = [];
-  const recorder = new JournalRecorder({
-    repo: new JournalRepo(db),
-    onAdded: (entry) => announced.push(entry),
-    onError: (error) => assert.fail(String(error)),
-    writes,
-  });
-  let synchronous: unknown;
-  writes.defer(() => {
-    synchronous = db.pragma('synchronous', { simple: true });
-    db.prepare('INSERT INTO notes (text) VALUES (?)').run('a charge');
-  });
-  recorder.add(record('/v1/chat/completions'));
-  recorder.add(record('/v1/embeddings'));
-  recorder.flush();
-  assert.equal(writes.pending, 0, 'the queued bookkeeping was committed with the batch');
-  assert.equal(synchronous, 1, 'NORMAL (1): the commit waits for no disk flush');
-  assert.equal(db.pragma('synchronous', { simple: true }), 2, 'FULL (2) again for other writes');
-  assert.deepEqual(stored(), ['/v1/chat/completions', '/v1/embeddings']);
-  assert.deepEqual(
-    announced.map((entry) => [entry.path, typeof entry.id]),
-    [
-      ['/v1/chat/completions', 'number'],
-      ['/v1/embeddings', 'number'],
-    ],
-  );
-});
-
-test('a batch that cannot be written is reported (through the group commit) and announces nothing; the next one is written', () => {
-  db.exec('DELETE FROM journal');
   const errors: unknown[] = [];
-  const writes = new GroupCommit(db, (error) => errors.push(error));
-  const announced: JournalSummary[] = [];
-  const recorder = new JournalRecorder({
-    repo: new JournalRepo(db),
-    onAdded: (entry) => announced.push(entry),
-    onError: (error) => errors.push(error),
-    writes,
-  });
-  recorder.add({ ...record('/v1/broken'), protocol: undefined as unknown as 'openai' });
-  recorder.flush();
-  assert.equal(errors.length, 1);
-  assert.deepEqual(stored(), []);
-  assert.deepEqual(announced, []);
-  recorder.add(record('/v1/models'));
-  recorder.stop();
-  assert.deepEqual(stored(), ['/v1/models']);
-  assert.equal(announced.length, 1);
+  const recorder = new JournalRecorder({ store, onAdded: (entry) => announced.push(entry), onError: (error) => errors.push(error) });
+  return { store, recorder, announced, errors };
+}
+
+test('nothing recorded, nothing started: no thread, no journal.sqlite, and reads answer an empty journal', async () => {
+  const dataDir = dirs.fresh();
+  const { store, recorder } = recorderIn(dataDir);
+  assert.deepEqual(await store.list({}, 1, 10), { total: 0, items: [] });
+  assert.equal(await store.get(1), undefined);
+  assert.equal(await store.clear(), 0);
+  await recorder.stop();
+  await store.stop();
+  assert.equal(store.thread, undefined);
+  assert.equal(existsSync(path.join(dataDir, JOURNAL_FILE)), false);
+});
+
+test('a batch is committed in journal.sqlite by the thread (the product database is never touched), then announced with its ids', async () => {
+  const dataDir = dirs.fresh();
+  const { store, recorder, announced, errors } = recorderIn(dataDir);
+  try {
+    recorder.add(record('/v1/chat/completions'));
+    recorder.add(record('/v1/embeddings'));
+    assert.equal(store.thread, undefined, 'the thread starts with the first batch, not the first record');
+    await recorder.flush();
+    assert.deepEqual(stored(dataDir), ['/v1/chat/completions', '/v1/embeddings'], 'committed when announced');
+    assert.deepEqual(
+      announced.map((entry) => [entry.path, typeof entry.id]),
+      [
+        ['/v1/chat/completions', 'number'],
+        ['/v1/embeddings', 'number'],
+      ],
+    );
+    assert.equal(existsSync(path.join(dataDir, DATABASE_FILE)), false);
+    assert.deepEqual(errors, []);
+  } finally {
+    await recorder.stop();
+    await store.stop();
+  }
+});
+
+test('a read posted right after a flush sees the batch (the thread answers in order), and a clear by test id removes only its entries', async () => {
+  const dataDir = dirs.fresh();
+  const { store, recorder } = recorderIn(dataDir);
+  try {
+    recorder.add({ ...record('/v1/a'), test_id: 'one' });
+    recorder.add({ ...record('/v1/b'), test_id: 'two' });
+    void recorder.flush();
+    const page = await store.list({}, 1, 10);
+    assert.deepEqual(
+      page.items.map((item) => item.path),
+      ['/v1/b', '/v1/a'],
+    );
+    assert.equal((await store.get(page.items[1]!.id))?.test_id, 'one');
+    recorder.add({ ...record('/v1/c'), test_id: 'one' });
+    void recorder.flush();
+    assert.equal(await store.clear('one'), 2);
+    assert.deepEqual(stored(dataDir), ['/v1/b']);
+  } finally {
+    await recorder.stop();
+    await store.stop();
+  }
+});
+
+test('stop commits every record added before it, still waiting in its batch, before the thread closes the file', async () => {
+  const dataDir = dirs.fresh();
+  const { store, recorder, announced } = recorderIn(dataDir);
+  recorder.add(record('/v1/first'));
+  await recorder.flush();
+  for (const name of ['x', 'y', 'z']) recorder.add(record(`/v1/${name}`));
+  const recorded = recorder.stop();
+  await store.stop();
+  await recorded;
+  assert.equal(existsSync(path.join(dataDir, `${JOURNAL_FILE}-wal`)), false, 'the thread closed the file: no WAL left');
+  recorder.add(record('/v1/after-stop'));
+  assert.deepEqual(stored(dataDir), ['/v1/first', '/v1/x', '/v1/y', '/v1/z']);
+  assert.equal(announced.length, 4);
+});
+
+test('a batch that cannot be written is reported and announces nothing; the next one is written', async () => {
+  const dataDir = dirs.fresh();
+  const { store, recorder, announced, errors } = recorderIn(dataDir);
+  try {
+    recorder.add({ ...record('/v1/broken'), protocol: undefined as unknown as 'openai' });
+    await recorder.flush();
+    assert.equal(errors.length, 1);
+    assert.match(String(errors[0]), /NOT NULL/);
+    assert.deepEqual(announced, []);
+    recorder.add(record('/v1/models'));
+    await recorder.flush();
+    assert.deepEqual(stored(dataDir), ['/v1/models']);
+    assert.equal(announced.length, 1);
+  } finally {
+    await recorder.stop();
+    await store.stop();
+  }
 });

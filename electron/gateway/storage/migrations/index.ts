@@ -25,6 +25,7 @@ import { journalTestIds } from './023-journal-test-ids.ts';
 import { conversations } from './024-conversations.ts';
 import { channelCompat } from './025-channel-compat.ts';
 import { journalCassettes } from './026-journal-cassettes.ts';
+import { journalOut } from './027-journal-out.ts';
 import type { Db } from '../database.ts';
 
 /** One numbered schema step. */
@@ -67,4 +68,5 @@ export const migrations: readonly Migration[] = [
   conversations,
   channelCompat,
   journalCassettes,
+  journalOut,
 ];

@@ -1,0 +1,65 @@
+// The request journal's own SQLite file in the data dir (journal.sqlite): written only by the journal thread, kept apart from the product database so its inserts never wait on, or hold up, the bookkeeping's writes.
+import path from 'node:path';
+import { openSqliteFile, type Db } from './database.ts';
+import type { Migration } from './migrations/index.ts';
+import { refuseNewerFile } from './schema-level.ts';
+
+/** File name of the journal's store inside the data dir. */
+export const JOURNAL_FILE = 'journal.sqlite';
+
+/**
+ * The store's own numbered schema steps (recorded in its own `schema_migrations`). Never edit one; add a new number.
+ * Step 1 is the product database's `journal` table as its migrations 5 to 26 left it (ids never reused, no index: at
+ * most JOURNAL_LIMIT entries).
+ */
+export const JOURNAL_STEPS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'journal',
+    sql: `
+CREATE TABLE journal (
+  id               INTEGER PRIMARY KEY AUTOINCREMENT,
+  at               INTEGER NOT NULL,
+  method           TEXT NOT NULL,
+  path             TEXT NOT NULL,
+  protocol         TEXT NOT NULL,
+  model            TEXT,
+  account          TEXT,
+  status           INTEGER NOT NULL,
+  duration_ms      INTEGER NOT NULL,
+  stream           INTEGER NOT NULL,
+  error            TEXT,
+  detail_json      TEXT NOT NULL,
+  relay_json       TEXT,
+  token            TEXT,
+  input_tokens     INTEGER,
+  output_tokens    INTEGER,
+  amount_micros    INTEGER,
+  first_output_ms  INTEGER,
+  request_text     TEXT,
+  response_text    TEXT,
+  test_id          TEXT,
+  request_id       TEXT,
+  source           TEXT,
+  fixture          TEXT,
+  cassette         TEXT
+);
+`,
+  },
+];
+
+/** The path of the journal's store in a data dir. */
+export const journalFileOf = (dataDir: string): string => path.join(dataDir, JOURNAL_FILE);
+
+/** Opens (creating if needed) `<dataDir>/journal.sqlite` with the product database's pragmas, durability and owner-only modes. */
+export function openJournalStore(dataDir: string): Db {
+  return openSqliteFile(dataDir, JOURNAL_FILE, JOURNAL_STEPS);
+}
+
+/**
+ * Refuses a `<dataDir>/journal.sqlite` a newer Gatehouse wrote, reading it only: run before the product database is
+ * opened, so no file is changed when one of them is refused.
+ */
+export function refuseNewerJournalStore(dataDir: string): void {
+  refuseNewerFile(journalFileOf(dataDir), JOURNAL_STEPS);
+}

@@ -1,0 +1,135 @@
+// The event loop's side of the journal thread: started on the first record or read, it takes each batch and read as a message and answers with a promise; stop() waits, bounded, for what was posted to be committed.
+import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import type { JournalEntry, JournalQuery, JournalRecord, JournalSummary } from '../../../shared/journal.ts';
+import { journalFileOf } from './journal-store.ts';
+import type { JournalReply, JournalRequest, JournalWorkerData } from './journal-worker.ts';
+
+/** How long `stop()` waits for the thread to commit what was posted and close its file before ending it (what it had not committed is lost). */
+export const JOURNAL_STOP_MS = 5_000;
+/** After the thread stopped unexpectedly, how long requests fail at once (with its failure) before another thread is started. */
+export const JOURNAL_RESTART_MS = 1_000;
+
+// Run from sources (`.ts`, Node strips the types) the worker is its sibling `.ts`; in the Electron bundle it is the `journal-worker.js` entry next to the main bundle.
+const WORKER_FILE = import.meta.url.endsWith('.ts') ? './journal-worker.ts' : './journal-worker.js';
+
+/** A request as posted, without the id the thread gives it. */
+type Request = JournalRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
+
+interface Waiting {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * The journal's store (journal.sqlite) as the event loop sees it: every write and read is a message to one worker
+ * thread, the file's only connection, handled in the order posted (a read sees every batch posted before it). The
+ * thread starts on the first request, so a gateway that records nothing never starts it; a read while it is not running
+ * and the file does not exist answers "empty" without starting it.
+ */
+export class JournalThread {
+  private readonly dataDir: string;
+  private worker: Worker | undefined;
+  private readonly waiting = new Map<number, Waiting>();
+  private nextId = 1;
+  private stopped = false;
+  /** The failure of a thread that stopped unexpectedly, and until when requests fail with it. */
+  private failure: { error: Error; until: number } | undefined;
+
+  constructor(dataDir: string) {
+    this.dataDir = dataDir;
+  }
+
+  /** Inserts the records in one transaction, keeps the newest `limit`, and answers the summaries with their ids. */
+  insert(records: JournalRecord[], limit: number): Promise<JournalSummary[]> {
+    return this.call({ op: 'insert', records, limit }) as Promise<JournalSummary[]>;
+  }
+
+  /** A page of summaries, newest first. */
+  async list(
+    filter: Omit<JournalQuery, 'p' | 'page_size'>,
+    page: number,
+    pageSize: number,
+  ): Promise<{ total: number; items: JournalSummary[] }> {
+    if (this.idle()) return { total: 0, items: [] };
+    return (await this.call({ op: 'list', filter, page, pageSize })) as { total: number; items: JournalSummary[] };
+  }
+
+  async get(entryId: number): Promise<JournalEntry | undefined> {
+    if (this.idle()) return undefined;
+    return ((await this.call({ op: 'get', entryId })) as JournalEntry | null) ?? undefined;
+  }
+
+  /** Removes every entry, or those of one test id; answers how many went. */
+  async clear(testId?: string): Promise<number> {
+    if (this.idle()) return 0;
+    return (await this.call({ op: 'clear', ...(testId !== undefined && { testId }) })) as number;
+  }
+
+  /** The running thread, if any (a test ends it to check that another takes over). */
+  get thread(): Worker | undefined {
+    return this.worker;
+  }
+
+  /**
+   * Lets the thread handle everything posted so far (its answers arrive first), close its file and end; past
+   * JOURNAL_STOP_MS it is ended and what it was still doing is answered with a failure. Requests after stop fail.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    const worker = this.worker;
+    if (!worker) return;
+    const ended = new Promise((resolve) => worker.once('exit', resolve));
+    worker.postMessage('stop');
+    // Referenced: the process waits for this bound even when nothing else keeps it alive.
+    const late = setTimeout(() => void worker.terminate(), JOURNAL_STOP_MS);
+    await ended;
+    clearTimeout(late);
+  }
+
+  /** No thread and no file: nothing was ever recorded in this data dir, and a read need not start the thread. */
+  private idle(): boolean {
+    return this.worker === undefined && !existsSync(journalFileOf(this.dataDir));
+  }
+
+  private call(request: Request): Promise<unknown> {
+    if (this.stopped) return Promise.reject(new Error('The journal is stopped'));
+    if (this.failure && Date.now() < this.failure.until) return Promise.reject(this.failure.error);
+    const worker = this.worker ?? this.spawn();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      // The thread keeps the process alive only while an answer is awaited.
+      if (this.waiting.size === 0) worker.ref();
+      this.waiting.set(id, { resolve, reject });
+      worker.postMessage({ ...request, id } as JournalRequest);
+    });
+  }
+
+  private spawn(): Worker {
+    const data: JournalWorkerData = { dataDir: this.dataDir };
+    const worker = new Worker(new URL(WORKER_FILE, import.meta.url), { workerData: data });
+    worker.unref();
+    let failure: Error | undefined;
+    worker.on('message', (reply: JournalReply) => {
+      const waiting = this.waiting.get(reply.id);
+      if (!waiting) return;
+      this.waiting.delete(reply.id);
+      if (this.waiting.size === 0) worker.unref();
+      if (reply.ok) waiting.resolve(reply.value);
+      else waiting.reject(new Error(`Journal: ${reply.error}`));
+    });
+    worker.on('error', (error) => (failure = error));
+    worker.on('exit', (code) => {
+      if (this.worker === worker) this.worker = undefined;
+      const error =
+        this.stopped && !failure
+          ? new Error('The journal thread was ended before it answered (stop took too long)')
+          : new Error(`The journal thread stopped (${failure?.message ?? `exit code ${code}`})`);
+      if (!this.stopped) this.failure = { error, until: Date.now() + JOURNAL_RESTART_MS };
+      for (const waiting of this.waiting.values()) waiting.reject(error);
+      this.waiting.clear();
+    });
+    this.worker = worker;
+    return worker;
+  }
+}
