@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Stress check of a real `gatehouse serve`: (a) SIGKILL durability loop, (b) bounded mixed load; prints "N passed, N failed".
+// Stress check of a real `gatehouse serve`: (a) SIGKILL durability loop (writes and journal entries a client was shown), (b) bounded mixed load; prints "N passed, N failed".
 // Loopback traffic only. Usage: node scripts/stress.mjs [--rounds 5] [--load-seconds 40]
 import { spawn } from 'node:child_process';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -21,6 +21,10 @@ const LOAD_MS = Math.min(60, Number(flags['load-seconds'])) * 1000;
 /** Concurrent workers of the mixed load and of the write loop. */
 const LOAD_WORKERS = 8;
 const WRITE_WORKERS = 4;
+/** Loops of part (a) that make a call, then read its journal entry back through the admin API (the journal thread's file). */
+const JOURNAL_WORKERS = 2;
+/** The admin token of every `gatehouse serve` this script starts (GATEHOUSE_ADMIN_TOKEN), for the journal reads. */
+const ADMIN_TOKEN = `stress-admin-${process.pid}-${Date.now()}`;
 /** /healthz must answer within this while the load runs (generous: two cores shared with other work). */
 const HEALTH_DEADLINE_MS = 2_000;
 /** Allowed RSS growth from the first third of the load to its end. */
@@ -42,7 +46,7 @@ function serve(dataDir) {
     process.execPath,
     [CLI, 'serve', '--port', '0', '--tls-port', 'off', '--data-dir', dataDir, '--secrets', 'none', '--settings-file', 'off'],
     {
-      env: { ...process.env, XDG_CONFIG_HOME: configHome },
+      env: { ...process.env, XDG_CONFIG_HOME: configHome, GATEHOUSE_ADMIN_TOKEN: ADMIN_TOKEN },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -100,11 +104,22 @@ async function allIds(url, token, kind, idKey) {
   }
 }
 
-/** (a) Writes as fast as acknowledged, kill -9 at a random moment, restart, and find every acknowledged write. */
+/** The journal entries of one test id, read through the admin API (what a test suite or the console is shown). */
+async function journalOf(url, testId) {
+  const { body } = await call(`${url}/admin/api/journal?test_id=${encodeURIComponent(testId)}`, 'GET', ADMIN_TOKEN);
+  return body?.items ?? [];
+}
+
+/**
+ * (a) Writes as fast as acknowledged, and calls whose journal entry is then read back, kill -9 at a random moment,
+ * restart, and find every acknowledged write and every journal entry a client was shown.
+ */
 async function durabilityLoop() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-stress-'));
   const groups = new Set();
   const assets = new Set();
+  /** Test ids whose call's journal entry was read back before the kill. */
+  const shown = new Set();
   let token;
   try {
     for (let round = 1; round <= ROUNDS; round++) {
@@ -129,7 +144,37 @@ async function durabilityLoop() {
           }
         }
       };
-      const workers = Array.from({ length: WRITE_WORKERS }, (_, n) => worker(n));
+      const journalWorker = async (n) => {
+        for (let i = 0; running; i++) {
+          const testId = `r${round}-j${n}-${i}`;
+          try {
+            await call(
+              `${server.url}/v1/chat/completions`,
+              'POST',
+              token,
+              {
+                model: 'sim-chat',
+                messages: [{ role: 'user', content: `stress ${testId}` }],
+              },
+              { headers: { 'x-gatehouse-test-id': testId } },
+            );
+            // A call is recorded as its response closes, a moment after the client has the answer: read until it is listed.
+            for (let read = 0; read < 20 && running; read++) {
+              if ((await journalOf(server.url, testId)).length === 1) {
+                shown.add(testId);
+                break;
+              }
+              await sleep(25);
+            }
+          } catch {
+            // The kill cut this call or its read: nothing was shown.
+          }
+        }
+      };
+      const workers = [
+        ...Array.from({ length: WRITE_WORKERS }, (_, n) => worker(n)),
+        ...Array.from({ length: JOURNAL_WORKERS }, (_, n) => journalWorker(n)),
+      ];
       await sleep(300 + Math.random() * 1_500);
       await killed(server.child, 'SIGKILL');
       running = false;
@@ -145,10 +190,17 @@ async function durabilityLoop() {
           lostGroups.length === 0 && lostAssets.length === 0,
           `round ${round}: after SIGKILL, all ${groups.size} acknowledged groups and ${assets.size} assets are there (lost ${lostGroups.length} + ${lostAssets.length})`,
         );
+        const lostEntries = [];
+        for (const testId of shown) if ((await journalOf(again.url, testId)).length !== 1) lostEntries.push(testId);
+        check(
+          lostEntries.length === 0,
+          `round ${round}: after SIGKILL, all ${shown.size} journal entries read back before it are there (lost ${lostEntries.length}: ${lostEntries.slice(0, 3).join(', ')})`,
+        );
       } finally {
         await killed(again.child, 'SIGTERM');
       }
     }
+    check(shown.size > 0, `journal entries were read back before a kill (${shown.size}): the journal's durability was put to the test`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { DataDirError } from '../../electron/gateway/index.ts';
+import { JOURNAL_STEPS, openJournalStore } from '../../electron/gateway/storage/journal-store.ts';
 import { migrations } from '../../electron/gateway/storage/migrations/index.ts';
 import { privateServeArgs, serveCli } from '../helpers/cli.ts';
 import { manualClock } from '../helpers/clock.ts';
@@ -14,7 +15,7 @@ import { request, startGateway, tempDirs, type TestGateway } from '../helpers/ga
 import { dataOf, portraitClient } from '../helpers/portrait.ts';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/databases/', import.meta.url));
-const FILES = ['gatehouse.sqlite', 'simulate.sqlite'];
+const FILES = ['gatehouse.sqlite', 'simulate.sqlite', 'journal.sqlite'];
 /** The highest schema step this build knows; a file recording the next one was written by a newer Gatehouse. */
 const KNOWN = migrations.at(-1)!.version;
 
@@ -55,6 +56,17 @@ function recordedSteps(file: string): number[] {
   const db = new Database(file, { readonly: true });
   try {
     return db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all() as number[];
+  } finally {
+    db.close();
+  }
+}
+
+/** The ids and paths of the journal entries a file holds, oldest first (none when it has no journal table). */
+function journalRows(file: string): { id: number; path: string }[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'journal'").get();
+    return table ? (db.prepare('SELECT id, path FROM journal ORDER BY id').all() as { id: number; path: string }[]) : [];
   } finally {
     db.close();
   }
@@ -113,6 +125,7 @@ for (const fixture of fixtures) {
     test('today’s gateway applies its migrations and finds everything that commit wrote', async () => {
       const dataDir = copyOf(fixture);
       const { written } = fixture;
+      const oldJournal = journalRows(path.join(dataDir, 'gatehouse.sqlite'));
       // Days are counted from the gateway's clock: the usage of the day the file was written is in its last 7 days.
       let server: TestGateway | undefined = await startGateway({ dataDir, clock: manualClock(Date.parse(written.at) + 60_000) });
       try {
@@ -174,6 +187,13 @@ for (const fixture of fixtures) {
           migrations.map((step) => step.version),
         );
         assert.deepEqual(recordedSteps(path.join(dataDir, 'simulate.sqlite')), [1]);
+        // The journal left the product database for its own file, every entry with its id.
+        assert.deepEqual(journalRows(path.join(dataDir, 'gatehouse.sqlite')), [], 'the product database has no journal any more');
+        if (written.chat) {
+          assert.ok(oldJournal.length >= written.chat.calls, 'the fixture has journal entries to move');
+          assert.deepEqual(journalRows(path.join(dataDir, 'journal.sqlite')).slice(0, oldJournal.length), oldJournal);
+          assert.deepEqual(recordedSteps(path.join(dataDir, 'journal.sqlite')), [1]);
+        }
       } finally {
         await server?.stop({ keepData: true });
       }
@@ -228,6 +248,17 @@ describe('a database a newer Gatehouse wrote', () => {
       new RegExp(`newer Gatehouse \\(schema ${KNOWN + 1}\\); this Gatehouse knows schema ${KNOWN}: upgrade Gatehouse`),
     );
     assert.doesNotMatch(outcome.stderr ?? '', /\n\s+at /, 'one plain message, no stack trace');
+    assert.deepEqual(hashes(dataDir), before);
+  });
+
+  test('a newer journal.sqlite is refused before the older product database beside it is migrated (its journal not moved)', async () => {
+    const dataDir = copyOf(newest);
+    openJournalStore(dataDir).close();
+    recordStep(path.join(dataDir, 'journal.sqlite'), JOURNAL_STEPS.at(-1)!.version + 1);
+    const before = hashes(dataDir);
+    const refusal = await refusalOf(dataDir);
+    assert.ok(refusal.message.includes(path.join(dataDir, 'journal.sqlite')), refusal.message);
+    assert.ok(refusal.message.includes('(schema 2); this Gatehouse knows schema 1'), refusal.message);
     assert.deepEqual(hashes(dataDir), before);
   });
 

@@ -55,7 +55,7 @@ function upgradedJournal(dir: string): Database.Database {
   const product = openProductDatabase(dir);
   const table = product.prepare("SELECT name FROM sqlite_master WHERE name = 'journal'").get();
   product.close();
-  assert.equal(table, undefined, 'migration 27 dropped the product database\'s journal');
+  assert.equal(table, undefined, "migration 27 dropped the product database's journal");
   return openJournalStore(dir);
 }
 
