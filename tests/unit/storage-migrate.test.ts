@@ -162,3 +162,21 @@ test('journal entries from before migration 21 keep their bodies in their detail
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a journal cleared before the upgrade hands its id counter to journal.sqlite: ids a console saw are never given again', () => {
+  const dir = tempDataDir();
+  try {
+    databaseAtVersion(
+      dir,
+      26,
+      `INSERT INTO journal (id, at, method, path, protocol, status, duration_ms, stream, detail_json) VALUES (50, 1, 'GET', '/v1/models', 'openai', 200, 1, 0, '{}');
+       DELETE FROM journal;`,
+    );
+    const db = upgradedJournal(dir);
+    const [added] = new JournalRepo(db).insertMany([journalRecord({ at: 2 })], 100);
+    assert.equal(added!.id, 51);
+    db.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
