@@ -1,4 +1,4 @@
-// The event loop's side of the journal thread: started on the first record or read, it takes each batch and read as a message and answers with a promise; stop() waits, bounded, for what was posted to be committed.
+// The event loop's side of the journal thread: started on the first record or read and ended once idle, it takes each batch and read as a message and answers with a promise; stop() waits, bounded, for what was posted to be committed.
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { JournalEntry, JournalQuery, JournalRecord, JournalSummary } from '../../../shared/journal.ts';
@@ -9,12 +9,21 @@ import type { JournalReply, JournalRequest, JournalWorkerData } from './journal-
 export const JOURNAL_STOP_MS = 5_000;
 /** After the thread stopped unexpectedly, how long requests fail at once (with its failure) before another thread is started. */
 export const JOURNAL_RESTART_MS = 1_000;
+/**
+ * How long the thread waits for the next request before it closes the file and ends, giving back its memory (a
+ * thread holds about 14 to 23 MiB); the next batch or read starts another (a few ms on the event loop).
+ */
+export const JOURNAL_IDLE_MS = 10_000;
 
 // Run from sources (`.ts`, Node strips the types) the worker is its sibling `.ts`; in the Electron bundle it is the `journal-worker.js` entry next to the main bundle.
 const WORKER_FILE = import.meta.url.endsWith('.ts') ? './journal-worker.ts' : './journal-worker.js';
 
 /** A request as posted, without the id the thread gives it. */
 type Request = JournalRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
+
+export interface JournalThreadOptions {
+  idleMs?: number;
+}
 
 interface Waiting {
   resolve: (value: unknown) => void;
@@ -29,15 +38,18 @@ interface Waiting {
  */
 export class JournalThread {
   private readonly dataDir: string;
+  private readonly idleMs: number;
   private worker: Worker | undefined;
+  private idle: NodeJS.Timeout | undefined;
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
   private stopped = false;
   /** The failure of a thread that stopped unexpectedly, and until when requests fail with it. */
   private failure: { error: Error; until: number } | undefined;
 
-  constructor(dataDir: string) {
+  constructor(dataDir: string, options: JournalThreadOptions = {}) {
     this.dataDir = dataDir;
+    this.idleMs = options.idleMs ?? JOURNAL_IDLE_MS;
   }
 
   /** Inserts the records in one transaction, keeps the newest `limit`, and answers the summaries with their ids. */
@@ -51,18 +63,18 @@ export class JournalThread {
     page: number,
     pageSize: number,
   ): Promise<{ total: number; items: JournalSummary[] }> {
-    if (this.idle()) return { total: 0, items: [] };
+    if (this.unused()) return { total: 0, items: [] };
     return (await this.call({ op: 'list', filter, page, pageSize })) as { total: number; items: JournalSummary[] };
   }
 
   async get(entryId: number): Promise<JournalEntry | undefined> {
-    if (this.idle()) return undefined;
+    if (this.unused()) return undefined;
     return ((await this.call({ op: 'get', entryId })) as JournalEntry | null) ?? undefined;
   }
 
   /** Removes every entry, or those of one test id; answers how many went. */
   async clear(testId?: string): Promise<number> {
-    if (this.idle()) return 0;
+    if (this.unused()) return 0;
     return (await this.call({ op: 'clear', ...(testId !== undefined && { testId }) })) as number;
   }
 
@@ -77,18 +89,20 @@ export class JournalThread {
    */
   async stop(): Promise<void> {
     this.stopped = true;
-    const worker = this.worker;
-    if (!worker) return;
-    const ended = new Promise((resolve) => worker.once('exit', resolve));
-    worker.postMessage('stop');
+    if (this.idle) clearTimeout(this.idle);
+    this.worker?.postMessage('stop');
+    // The running thread and any retired one still closing its file.
+    const workers = [...this.retired, ...(this.worker ? [this.worker] : [])];
+    if (workers.length === 0) return;
+    const ended = Promise.all(workers.map((worker) => new Promise((resolve) => worker.once('exit', resolve))));
     // Referenced: the process waits for this bound even when nothing else keeps it alive.
-    const late = setTimeout(() => void worker.terminate(), JOURNAL_STOP_MS);
+    const late = setTimeout(() => workers.forEach((worker) => void worker.terminate()), JOURNAL_STOP_MS);
     await ended;
     clearTimeout(late);
   }
 
   /** No thread and no file: nothing was ever recorded in this data dir, and a read need not start the thread. */
-  private idle(): boolean {
+  private unused(): boolean {
     return this.worker === undefined && !existsSync(journalFileOf(this.dataDir));
   }
 
@@ -96,6 +110,8 @@ export class JournalThread {
     if (this.stopped) return Promise.reject(new Error('The journal is stopped'));
     if (this.failure && Date.now() < this.failure.until) return Promise.reject(this.failure.error);
     const worker = this.worker ?? this.spawn();
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = undefined;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       // The thread keeps the process alive only while an answer is awaited.
@@ -103,6 +119,22 @@ export class JournalThread {
       this.waiting.set(id, { resolve, reject });
       worker.postMessage({ ...request, id } as JournalRequest);
     });
+  }
+
+  /** Threads asked to end because they were idle (their exit is no failure). */
+  private readonly retired = new Set<Worker>();
+
+  /** Ends `worker` (closing its file) once it has had nothing to do for `idleMs`; a request meanwhile keeps it. */
+  private retireWhenIdle(worker: Worker): void {
+    this.idle = setTimeout(() => {
+      this.idle = undefined;
+      if (this.worker !== worker || this.waiting.size > 0) return;
+      // Detached first: a request from now on starts another thread (both connections are safe on one file meanwhile).
+      this.worker = undefined;
+      this.retired.add(worker);
+      worker.postMessage('stop');
+    }, this.idleMs);
+    this.idle.unref();
   }
 
   private spawn(): Worker {
@@ -114,12 +146,17 @@ export class JournalThread {
       const waiting = this.waiting.get(reply.id);
       if (!waiting) return;
       this.waiting.delete(reply.id);
-      if (this.waiting.size === 0) worker.unref();
+      if (this.waiting.size === 0) {
+        worker.unref();
+        this.retireWhenIdle(worker);
+      }
       if (reply.ok) waiting.resolve(reply.value);
       else waiting.reject(new Error(`Journal: ${reply.error}`));
     });
     worker.on('error', (error) => (failure = error));
     worker.on('exit', (code) => {
+      // A thread retired when idle ended as asked (nothing was waiting on it).
+      if (this.retired.delete(worker)) return;
       if (this.worker === worker) this.worker = undefined;
       const error =
         this.stopped && !failure

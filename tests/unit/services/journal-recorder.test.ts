@@ -9,6 +9,7 @@ import { JournalRecorder } from '../../../electron/gateway/services/journal.ts';
 import { DATABASE_FILE } from '../../../electron/gateway/storage/database.ts';
 import { JOURNAL_FILE } from '../../../electron/gateway/storage/journal-store.ts';
 import { JournalThread } from '../../../electron/gateway/storage/journal-thread.ts';
+import { eventually } from '../../helpers/eventually.ts';
 import { tempDirs } from '../../helpers/gateway.ts';
 import { journalRecord } from '../../helpers/journal.ts';
 
@@ -27,8 +28,8 @@ function stored(dataDir: string): string[] {
   }
 }
 
-function recorderIn(dataDir: string) {
-  const store = new JournalThread(dataDir);
+function recorderIn(dataDir: string, idleMs?: number) {
+  const store = new JournalThread(dataDir, idleMs === undefined ? {} : { idleMs });
   const announced: JournalSummary[] = [];
   const errors: unknown[] = [];
   const recorder = new JournalRecorder({ store, onAdded: (entry) => announced.push(entry), onError: (error) => errors.push(error) });
@@ -122,6 +123,32 @@ test('a batch that cannot be written is reported and announces nothing; the next
     await recorder.flush();
     assert.deepEqual(stored(dataDir), ['/v1/models']);
     assert.equal(announced.length, 1);
+  } finally {
+    await recorder.stop();
+    await store.stop();
+  }
+});
+
+test('an idle thread ends (closing the file, its memory given back); the next batch or read starts another that finds every entry', async () => {
+  const dataDir = dirs.fresh();
+  const { store, recorder, announced, errors } = recorderIn(dataDir, 50);
+  try {
+    recorder.add(record('/v1/one'));
+    await recorder.flush();
+    const first = store.thread;
+    assert.ok(first);
+    await eventually(() => store.thread === undefined, 'the idle thread retired');
+    await eventually(() => !existsSync(path.join(dataDir, `${JOURNAL_FILE}-wal`)), 'its file closed');
+    assert.deepEqual(
+      (await store.list({}, 1, 10)).items.map((item) => item.path),
+      ['/v1/one'],
+    );
+    assert.notEqual(store.thread, first, 'a new thread answered');
+    recorder.add(record('/v1/two'));
+    await recorder.flush();
+    assert.deepEqual(stored(dataDir), ['/v1/one', '/v1/two']);
+    assert.equal(announced.length, 2);
+    assert.deepEqual(errors, [], 'a retired thread is no failure');
   } finally {
     await recorder.stop();
     await store.stop();
