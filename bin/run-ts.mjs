@@ -11,7 +11,7 @@ import path from 'node:path';
  * start-up of `gatehouse serve`. It lives in the user's own cache folder, not a shared temp folder; Node's
  * NODE_COMPILE_CACHE picks another folder and NODE_DISABLE_COMPILE_CACHE=1 turns it off.
  */
-function enableCompileCache() {
+export function enableCompileCache() {
   if (process.env.NODE_DISABLE_COMPILE_CACHE || typeof module.enableCompileCache !== 'function') return;
   const base =
     process.platform === 'win32'

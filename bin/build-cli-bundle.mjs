@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// Builds the CLI bundle (electron/cli/main.ts and everything it imports, in one file) with rolldown, and the manifest of the inputs that keeps a stale bundle from running.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { bundleDir, fileHash, ROOT } from './cli-bundle.mjs';
+
+/** A replaced bundle is removed once it is older than this (a start that read the old manifest has long imported it). */
+const OLD_BUNDLE_MS = 60_000;
+/** An input modified less than this before the build started may not be in it as read: the build is not published. */
+const CLOCK_SLACK_MS = 2_000;
+
+/** Native add-ons stay outside the bundle, imported from where they are installed. */
+const NATIVE = new Set(['better-sqlite3', 'keytar']);
+
+/**
+ * Rolldown plugins: native add-ons become imports of their installed file, and each module's `import.meta.url`,
+ * `dirname` and `filename` become its source file's, so the worker pools' `new URL('./….ts', import.meta.url)`, the
+ * console's folder and `createRequire(import.meta.url)` resolve as they do unbundled.
+ */
+function plugins(root) {
+  const rootUrl = pathToFileURL(path.join(root, 'package.json')).href;
+  return [
+    {
+      name: 'gatehouse-native-external',
+      async resolveId(source, importer, options) {
+        if (!NATIVE.has(source)) return null;
+        const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+        return resolved && { id: pathToFileURL(resolved.id).href, external: true };
+      },
+    },
+    {
+      name: 'gatehouse-source-meta',
+      transform(code, id) {
+        if (!code.includes('import.meta')) return null;
+        const file = id.startsWith('\0') ? path.join(root, 'package.json') : id;
+        const url = id.startsWith('\0') ? rootUrl : pathToFileURL(file).href;
+        return code
+          .replaceAll('import.meta.url', JSON.stringify(url))
+          .replaceAll('import.meta.dirname', JSON.stringify(path.dirname(file)))
+          .replaceAll('import.meta.filename', JSON.stringify(file));
+      },
+    },
+  ];
+}
+
+/** Writes `data` to `file` through a temporary file and a rename: a reader sees the old file or the new one, whole. */
+function writeAtomically(file, data) {
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(temporary, data);
+  renameSync(temporary, file);
+}
+
+/** [file, size, mtimeMs, sha256] of each input, or undefined when one changed after `startedAt` (the bundle may not match it). */
+function fingerprints(files, startedAt) {
+  const inputs = [];
+  for (const file of files) {
+    const stat = statSync(file);
+    if (stat.mtimeMs > startedAt - CLOCK_SLACK_MS) return undefined;
+    inputs.push([file, stat.size, stat.mtimeMs, fileHash(file)]);
+  }
+  return inputs;
+}
+
+/** Builds the bundle into `dir`; resolves with its file name, or undefined when an input changed during the build. */
+export async function buildCliBundle(dir = bundleDir(), root = ROOT) {
+  const startedAt = Date.now();
+  const { rolldown } = await import('rolldown');
+  const bundle = await rolldown({
+    input: path.join(root, 'electron', 'cli', 'main.ts'),
+    cwd: root,
+    platform: 'node',
+    logLevel: 'silent',
+    plugins: plugins(root),
+  });
+  const { output } = await bundle.generate({ format: 'esm', codeSplitting: false });
+  const files = [...(await bundle.watchFiles)].filter((file) => path.isAbsolute(file));
+  await bundle.close();
+  // The builder itself and the installed packages' list are inputs too: a new recipe or an `npm install` rebuilds.
+  const lockfile = path.join(root, 'node_modules', '.package-lock.json');
+  const recipe = [import.meta.filename, path.join(import.meta.dirname, 'cli-bundle.mjs')];
+  const inputs = fingerprints(
+    [...new Set([...files, ...recipe, ...(statSync(lockfile, { throwIfNoEntry: false }) ? [lockfile] : [])])],
+    startedAt,
+  );
+  if (!inputs) return undefined;
+  const code = output[0].code;
+  const name = `main-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
+  writeAtomically(path.join(dir, name), code);
+  writeAtomically(path.join(dir, 'current.json'), JSON.stringify({ version: 1, bundle: name, builtAt: new Date().toISOString(), inputs }));
+  rmSync(path.join(dir, 'failed'), { force: true });
+  for (const entry of readdirSync(dir)) {
+    if (entry === name || !/^main-.*\.mjs$|\.tmp$/.test(entry)) continue;
+    const file = path.join(dir, entry);
+    if (Date.now() - statSync(file).mtimeMs > OLD_BUNDLE_MS) unlinkSync(file);
+  }
+  return name;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { values } = parseArgs({ options: { lock: { type: 'string' }, dir: { type: 'string' } } });
+  const dir = values.dir ?? bundleDir();
+  mkdirSync(dir, { recursive: true });
+  try {
+    os.setPriority(19);
+  } catch {
+    // Not allowed here: build at the usual priority.
+  }
+  try {
+    const name = await buildCliBundle(dir);
+    console.log(name ? `built ${path.join(dir, name)}` : 'not built: a source changed during the build');
+  } catch (error) {
+    writeFileSync(path.join(dir, 'failed'), String(error?.stack ?? error));
+    console.error(`gatehouse: the CLI bundle was not built (the CLI runs the sources): ${error?.message ?? error}`);
+    process.exitCode = 1;
+  } finally {
+    if (values.lock) unlinkSync(values.lock);
+  }
+}

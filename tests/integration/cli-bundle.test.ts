@@ -1,0 +1,112 @@
+// Integration tests of the CLI bundle: a bundle runs only while every input it was built from is unchanged, a built one serves the gateway with its worker threads, and a failed build leaves the CLI running its sources.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import OpenAI from 'openai';
+import { firstTokenOf, privateServeArgs, runCli, serveCli } from '../helpers/cli.ts';
+import { eventually } from '../helpers/eventually.ts';
+
+const BUILDER = fileURLToPath(new URL('../../bin/build-cli-bundle.mjs', import.meta.url));
+
+describe('the gatehouse CLI bundle', () => {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-cli-bundle-'));
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+  let made = 0;
+  const freshDir = () => {
+    const dir = path.join(scratch, String(made++));
+    mkdirSync(dir);
+    return dir;
+  };
+  const sourcesUsage = runCli(['--help'], { GATEHOUSE_CLI_BUNDLE: 'off' }).stdout;
+
+  /** A bundle folder whose bundle only says it ran, built "from" one input file. */
+  function fakeBundle(): { dir: string; input: string } {
+    const dir = freshDir();
+    const input = path.join(dir, 'input.txt');
+    writeFileSync(input, 'one');
+    writeFileSync(path.join(dir, 'main-fake.mjs'), "process.stdout.write(`the bundle ran: ${process.argv.slice(2).join(' ')}\\n`);\n");
+    const stat = statSync(input);
+    const sha256 = createHash('sha256').update('one').digest('hex');
+    writeFileSync(
+      path.join(dir, 'current.json'),
+      JSON.stringify({ version: 1, bundle: 'main-fake.mjs', inputs: [[input, stat.size, stat.mtimeMs, sha256]] }),
+    );
+    return { dir, input };
+  }
+
+  test('a bundle runs while its inputs are unchanged (a touched file with the same bytes included), never once one changed', () => {
+    const { dir, input } = fakeBundle();
+    const env = { GATEHOUSE_CLI_BUNDLE_DIR: dir };
+    assert.equal(runCli(['--help'], env).stdout, 'the bundle ran: --help\n');
+    assert.equal(runCli(['--help'], { ...env, GATEHOUSE_CLI_BUNDLE: 'off' }).stdout, sourcesUsage);
+
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(input, later, later);
+    assert.equal(runCli(['--help'], env).stdout, 'the bundle ran: --help\n');
+
+    // A build under way (its lock): the stale bundle is not rebuilt by these runs, which run the sources.
+    writeFileSync(path.join(dir, 'build.lock'), '');
+    writeFileSync(input, 'two');
+    const stale = runCli(['--help'], env);
+    assert.equal(stale.code, 0);
+    assert.equal(stale.stdout, sourcesUsage);
+    rmSync(input);
+    assert.equal(runCli(['--help'], env).stdout, sourcesUsage);
+  });
+
+  test('a failed build or an unwritable folder leaves the CLI running its sources, with the same output', async () => {
+    const file = path.join(scratch, 'a-file');
+    writeFileSync(file, '');
+    const unwritable = runCli(['--help'], { GATEHOUSE_CLI_BUNDLE_DIR: path.join(file, 'bundle') });
+    assert.deepEqual([unwritable.code, unwritable.stdout, unwritable.stderr], [0, sourcesUsage, '']);
+
+    // current.json is a folder: the build cannot publish its manifest and fails.
+    const dir = freshDir();
+    mkdirSync(path.join(dir, 'current.json'));
+    const first = runCli(['--help'], { GATEHOUSE_CLI_BUNDLE_DIR: dir });
+    assert.deepEqual([first.code, first.stdout, first.stderr], [0, sourcesUsage, '']);
+    await eventually(
+      () => existsSync(path.join(dir, 'failed')) && !existsSync(path.join(dir, 'build.lock')),
+      'the background build failed and released its lock',
+      { withinMs: 120_000, everyMs: 100 },
+    );
+    const again = runCli(['--help'], { GATEHOUSE_CLI_BUNDLE_DIR: dir });
+    assert.deepEqual([again.code, again.stdout, again.stderr], [0, sourcesUsage, '']);
+    assert.ok(!existsSync(path.join(dir, 'build.lock')), 'no new build starts right after a failed one');
+  });
+
+  test('a built bundle serves the gateway, its media worker and its WAL checkpoint thread included', async () => {
+    const dir = freshDir();
+    const build = spawnSync(process.execPath, [BUILDER, '--dir', dir], { encoding: 'utf8' });
+    assert.equal(build.status, 0, build.stderr);
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'current.json'), 'utf8')) as { bundle: string; inputs: [string][] };
+    assert.ok(
+      manifest.inputs.some(([file]) => file.endsWith(path.join('electron', 'gateway', 'storage', 'wal-checkpoint.ts'))),
+      'the sources are among the inputs',
+    );
+    // Marks the built file, so this test sees that it is what runs.
+    appendFileSync(path.join(dir, manifest.bundle), "\nprocess.stderr.write('marked bundle ran\\n');\n");
+
+    const dataDir = freshDir();
+    const server = await serveCli(privateServeArgs(dataDir), { GATEHOUSE_CLI_BUNDLE_DIR: dir });
+    try {
+      const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: firstTokenOf(server), maxRetries: 0 });
+      assert.ok((await client.models.list()).data.length > 0);
+      const chat = await client.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'Hello' }] });
+      assert.ok(chat.choices[0]!.message.content);
+      const speech = Buffer.from(
+        await (await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'Hello', response_format: 'mp3' })).arrayBuffer(),
+      );
+      assert.ok(speech.length > 100, 'the media worker encoded the speech');
+    } finally {
+      assert.equal(await server.stop('SIGTERM'), 0, server.stderr());
+    }
+    assert.match(server.stderr(), /^marked bundle ran$/m);
+    assert.doesNotMatch(server.stderr(), /^error: /m, 'no worker failed to start');
+  });
+});
