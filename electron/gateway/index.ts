@@ -229,7 +229,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       cassetteFolder.start(context.clock);
       // After a burst of calls, the heap it grew goes back (server/idle-memory.ts).
       if (config.reclaimIdleMemory) stopIdleMemory = watchIdleMemory(app.server);
-      checkpointer.start();
+      // A moment after listening, so the thread's start-up does not delay the first answers.
+      checkpointer.startSoon();
       return {
         url,
         consoleUrl: consoleUrlOf(url, context.runtime.adminToken),

@@ -14,6 +14,12 @@ export const WAL_BACKSTOP_PAGES = 4000;
 export const CHECKPOINT_STOP_MS = 2_000;
 /** How long after the checkpoint thread stopped unexpectedly another is started. */
 export const CHECKPOINT_RESTART_MS = 1000;
+/**
+ * How long after a gateway starts listening its checkpoint thread starts (`startSoon`): the thread's own start-up (a
+ * Node thread, its module loader, its connection) stays out of the way of the first answers; until then SQLite
+ * checkpoints on the event loop's connection as it does by default.
+ */
+export const CHECKPOINT_START_DELAY_MS = 1000;
 
 // Run from sources (`.ts`, Node strips the types) the worker is its sibling `.ts`; in the Electron bundle it is the `wal-checkpoint-worker.js` entry next to the main bundle.
 const WORKER_FILE = import.meta.url.endsWith('.ts') ? './wal-checkpoint-worker.ts' : './wal-checkpoint-worker.js';
@@ -50,6 +56,17 @@ export class WalCheckpointer {
     if (this.db.pragma('journal_mode', { simple: true }) !== 'wal') return;
     this.db.pragma(`wal_autocheckpoint = ${WAL_BACKSTOP_PAGES}`);
     this.spawn();
+  }
+
+  /** Starts the thread after `delayMs` (CHECKPOINT_START_DELAY_MS), unless `stop()` comes first. */
+  startSoon(delayMs = CHECKPOINT_START_DELAY_MS): void {
+    if (this.stopped || this.worker || this.restart) return;
+    // The same timer as a restart's: stop() clears it.
+    this.restart = setTimeout(() => {
+      this.restart = undefined;
+      this.start();
+    }, delayMs);
+    this.restart.unref();
   }
 
   /** Checkpoint rounds that copied pages since the start (all threads). */

@@ -89,3 +89,20 @@ test('stop runs a last checkpoint and closes the thread’s connection: closing 
   assert.equal(existsSync(path.join(dir, `${DATABASE_FILE}-wal`)), false, 'the WAL is folded in and removed');
   assert.equal(rowsInFile(dir), 10);
 });
+
+test('startSoon starts the thread only after its delay, and never once stop() came first', async () => {
+  const { db, dir, checkpointer, errors } = openNotes();
+  checkpointer.startSoon(200);
+  assert.equal(checkpointer.thread, undefined, 'no thread right after startSoon');
+  assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), 1000, 'SQLite checkpoints as usual meanwhile');
+  await eventually(() => checkpointer.thread, 'the thread, once the delay passed');
+  for (let i = 0; i < 20; i += 1) insert(db, `note ${i}`);
+  await eventually(() => rowsInFile(dir) === 20, 'the 20 notes in the database file');
+  assert.deepEqual(errors, []);
+
+  const stopped = openNotes();
+  stopped.checkpointer.startSoon(50);
+  await stopped.checkpointer.stop();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.equal(stopped.checkpointer.thread, undefined, 'a stop before the delay leaves no thread');
+});
