@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds the CLI bundle (electron/cli/main.ts and everything it imports, in one file) with rolldown, and the manifest of the inputs that keeps a stale bundle from running.
+// Builds the CLI bundle (electron/cli/main.ts and everything it imports, in one CommonJS file) with rolldown, and the manifest of the inputs that keeps a stale bundle from running.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -29,7 +29,7 @@ function plugins(root) {
       async resolveId(source, importer, options) {
         if (!NATIVE.has(source)) return null;
         const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
-        return resolved && { id: pathToFileURL(resolved.id).href, external: true };
+        return resolved && { id: resolved.id, external: true };
       },
     },
     {
@@ -76,7 +76,8 @@ export async function buildCliBundle(dir = bundleDir(), root = ROOT) {
     logLevel: 'silent',
     plugins: plugins(root),
   });
-  const { output } = await bundle.generate({ format: 'esm', codeSplitting: false });
+  // CommonJS, so the launcher compiles it as a vm.Script whose code cache can be saved after a run (cli-bundle.mjs).
+  const { output } = await bundle.generate({ format: 'cjs', codeSplitting: false });
   const files = [...(await bundle.watchFiles)].filter((file) => path.isAbsolute(file));
   await bundle.close();
   // The builder itself and the installed packages' list are inputs too: a new recipe or an `npm install` rebuilds.
@@ -88,12 +89,12 @@ export async function buildCliBundle(dir = bundleDir(), root = ROOT) {
   );
   if (!inputs) return undefined;
   const code = output[0].code;
-  const name = `main-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
+  const name = `main-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.cjs`;
   writeAtomically(path.join(dir, name), code);
   writeAtomically(path.join(dir, 'current.json'), JSON.stringify({ version: 1, bundle: name, builtAt: new Date().toISOString(), inputs }));
   rmSync(path.join(dir, 'failed'), { force: true });
   for (const entry of readdirSync(dir)) {
-    if (entry === name || !/^main-.*\.mjs$|\.tmp$/.test(entry)) continue;
+    if (entry === name || entry.startsWith(`${name}.`) || !/^main-.*\.[cm]js(\..*codecache)?$|\.tmp$/.test(entry)) continue;
     const file = path.join(dir, entry);
     if (Date.now() - statSync(file).mtimeMs > OLD_BUNDLE_MS) unlinkSync(file);
   }

@@ -1,9 +1,11 @@
 // The CLI bundle: where it lives, whether it still matches the sources it was built from, and starting its build in the background.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
 
 /** The checkout (or installed package) the CLI runs from. */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -12,6 +14,11 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BUILD_LOCK_STALE_MS = 120_000;
 /** After a failed build, starts run unbundled without trying again for this long. */
 export const BUILD_RETRY_AFTER_FAILURE_MS = 300_000;
+/** The commands that keep a code cache of their own (`electron/cli/main.ts`); any other run shares `other`. */
+const COMMANDS = new Set(['serve', 'token', 'channel', 'price', 'fixtures', 'connect', 'cassette', 'console-secret']);
+
+/** When a run without an accepted code cache saves one (unless it exits first). */
+export const CODE_CACHE_SAVE_MS = 5_000;
 
 /**
  * The folder of this checkout's bundle: `node_modules/.cache/gatehouse/cli-bundle/<hash of the checkout's path>`
@@ -35,7 +42,7 @@ export function fileHash(file) {
 }
 
 /**
- * The bundle's URL when `<dir>/current.json` names one whose every input (the sources, the packages and this
+ * The bundle's path when `<dir>/current.json` names one whose every input (the sources, the packages and this
  * builder) is unchanged: same size, and same modification time or else the same SHA-256. Undefined otherwise.
  */
 export function freshBundle(dir = bundleDir()) {
@@ -52,7 +59,7 @@ export function freshBundle(dir = bundleDir()) {
     if (stat.mtimeMs !== mtimeMs && fileHash(file) !== sha256) return undefined;
   }
   const bundle = path.join(dir, path.basename(manifest.bundle));
-  return statSync(bundle, { throwIfNoEntry: false }) ? pathToFileURL(bundle) : undefined;
+  return statSync(bundle, { throwIfNoEntry: false }) ? bundle : undefined;
 }
 
 /** How old `file` is, ms (Infinity when it does not exist). */
@@ -93,5 +100,66 @@ export function startBundleBuild(dir = bundleDir(), root = ROOT) {
     child.unref();
   } catch {
     unlinkSync(lock);
+  }
+}
+
+/**
+ * Compiles the bundle (CommonJS) as a vm.Script with the command's code cache (`<bundle>.<command>.codecache`) when there is one V8
+ * accepts, else without, and then saves the cache CODE_CACHE_SAVE_MS later or at exit: unlike Node's compile cache, made before the code runs, it
+ * then holds every function the run compiled (what a start runs), so the next start compiles almost nothing. Returns
+ * false, having run nothing, when the bundle cannot be read or compiled; otherwise runs it with `process.argv[1]` set
+ * to `entry` and its `require` resolving from the checkout.
+ */
+export function runBundle(file, entry, args, root = ROOT) {
+  // One cache per command: what `serve` compiles is not what `token list` does, and the first run's is what is kept.
+  const command = COMMANDS.has(args[0]) ? args[0] : 'other';
+  const cacheFile = `${file}.${command}.codecache`;
+  let script;
+  let cachedData;
+  try {
+    const code = readFileSync(file, 'utf8');
+    try {
+      cachedData = readFileSync(cacheFile);
+    } catch {
+      // No cache yet: this run makes it.
+    }
+    script = new vm.Script(Module.wrap(code), {
+      filename: file,
+      cachedData,
+      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    });
+  } catch {
+    return false;
+  }
+  if (!cachedData || script.cachedDataRejected) {
+    // After the start-up and the first calls (before V8 may drop the bytecode of what only the start-up ran), or at exit.
+    const save = () => {
+      clearTimeout(timer);
+      process.off('exit', save);
+      saveCodeCache(script, cacheFile);
+    };
+    const timer = setTimeout(save, CODE_CACHE_SAVE_MS).unref();
+    process.once('exit', save);
+  }
+  process.argv = [process.argv[0], entry, ...args];
+  const module = { exports: {} };
+  script
+    .runInThisContext()
+    .call(module.exports, module.exports, createRequire(path.join(root, 'package.json')), module, file, path.dirname(file));
+  return true;
+}
+
+/** Writes the script's code cache through a temporary file and a rename; a cache that cannot be written is skipped. */
+function saveCodeCache(script, cacheFile) {
+  const temporary = `${cacheFile}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, script.createCachedData());
+    renameSync(temporary, cacheFile);
+  } catch {
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // Nothing was written.
+    }
   }
 }
