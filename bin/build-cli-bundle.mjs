@@ -118,6 +118,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     console.error(`gatehouse: the CLI bundle was not built (the CLI runs the sources): ${error?.message ?? error}`);
     process.exitCode = 1;
   } finally {
-    if (values.lock) unlinkSync(values.lock);
+    if (values.lock) rmSync(values.lock, { force: true });
   }
 }

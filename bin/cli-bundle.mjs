@@ -78,13 +78,8 @@ export function startBundleBuild(dir = bundleDir(), root = ROOT) {
   try {
     if (ageOf(path.join(dir, 'failed')) < BUILD_RETRY_AFTER_FAILURE_MS) return;
     mkdirSync(dir, { recursive: true });
-    if (ageOf(lock) >= BUILD_LOCK_STALE_MS) {
-      try {
-        unlinkSync(lock);
-      } catch {
-        // No lock, or another start took it over first.
-      }
-    }
+    // No lock, or a dead build's (another start may take it over first: then 'wx' below fails).
+    if (ageOf(lock) >= BUILD_LOCK_STALE_MS) removeQuietly(lock);
     closeSync(openSync(lock, 'wx'));
   } catch {
     return;
@@ -96,10 +91,19 @@ export function startBundleBuild(dir = bundleDir(), root = ROOT) {
       stdio: 'ignore',
       windowsHide: true,
     });
-    child.on('error', () => unlinkSync(lock));
+    child.on('error', () => removeQuietly(lock));
     child.unref();
   } catch {
-    unlinkSync(lock);
+    removeQuietly(lock);
+  }
+}
+
+/** Removes a file if it is there; never throws. */
+function removeQuietly(file) {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Gone already, or not ours to remove: nothing to do.
   }
 }
 
@@ -156,10 +160,6 @@ function saveCodeCache(script, cacheFile) {
     writeFileSync(temporary, script.createCachedData());
     renameSync(temporary, cacheFile);
   } catch {
-    try {
-      unlinkSync(temporary);
-    } catch {
-      // Nothing was written.
-    }
+    removeQuietly(temporary);
   }
 }
