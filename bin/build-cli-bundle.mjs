@@ -77,7 +77,9 @@ export async function buildCliBundle(dir = bundleDir(), root = ROOT) {
     plugins: plugins(root),
   });
   // CommonJS, so the launcher compiles it as a vm.Script whose code cache can be saved after a run (cli-bundle.mjs).
-  const { output } = await bundle.generate({ format: 'cjs', codeSplitting: false });
+  // ASCII (non-ASCII escaped where JavaScript allows it, no comments): the launcher then reads it as Latin-1, a
+  // fraction of the cost of decoding 5 MB of UTF-8, and V8 keeps it as a one-byte string.
+  const { output } = await bundle.generate({ format: 'cjs', codeSplitting: false, charset: 'ascii', comments: false });
   const files = [...(await bundle.watchFiles)].filter((file) => path.isAbsolute(file));
   await bundle.close();
   // The builder itself and the installed packages' list are inputs too: a new recipe or an `npm install` rebuilds.
@@ -91,7 +93,10 @@ export async function buildCliBundle(dir = bundleDir(), root = ROOT) {
   const code = output[0].code;
   const name = `main-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.cjs`;
   writeAtomically(path.join(dir, name), code);
-  writeAtomically(path.join(dir, 'current.json'), JSON.stringify({ version: 1, bundle: name, builtAt: new Date().toISOString(), inputs }));
+  writeAtomically(
+    path.join(dir, 'current.json'),
+    JSON.stringify({ version: 1, bundle: name, ascii: !/[^\x00-\x7f]/.test(code), builtAt: new Date().toISOString(), inputs }),
+  );
   rmSync(path.join(dir, 'failed'), { force: true });
   for (const entry of readdirSync(dir)) {
     if (entry === name || entry.startsWith(`${name}.`) || !/^main-.*\.[cm]js(\..*codecache)?$|\.tmp$/.test(entry)) continue;

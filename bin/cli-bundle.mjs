@@ -42,7 +42,7 @@ export function fileHash(file) {
 }
 
 /**
- * The bundle's path when `<dir>/current.json` names one whose every input (the sources, the packages and this
+ * The bundle (its path, and `latin1` when it is all ASCII, else `utf8`) when `<dir>/current.json` names one whose every input (the sources, the packages and this
  * builder) is unchanged: same size, and same modification time or else the same SHA-256. Undefined otherwise.
  */
 export function freshBundle(dir = bundleDir()) {
@@ -59,7 +59,8 @@ export function freshBundle(dir = bundleDir()) {
     if (stat.mtimeMs !== mtimeMs && fileHash(file) !== sha256) return undefined;
   }
   const bundle = path.join(dir, path.basename(manifest.bundle));
-  return statSync(bundle, { throwIfNoEntry: false }) ? bundle : undefined;
+  if (!statSync(bundle, { throwIfNoEntry: false })) return undefined;
+  return { file: bundle, encoding: manifest.ascii === true ? 'latin1' : 'utf8' };
 }
 
 /** How old `file` is, ms (Infinity when it does not exist). */
@@ -114,14 +115,14 @@ function removeQuietly(file) {
  * false, having run nothing, when the bundle cannot be read or compiled; otherwise runs it with `process.argv[1]` set
  * to `entry` and its `require` resolving from the checkout.
  */
-export function runBundle(file, entry, args, root = ROOT) {
+export function runBundle({ file, encoding }, entry, args, root = ROOT) {
   // One cache per command: what `serve` compiles is not what `token list` does, and the first run's is what is kept.
   const command = COMMANDS.has(args[0]) ? args[0] : 'other';
   const cacheFile = `${file}.${command}.codecache`;
   let script;
   let cachedData;
   try {
-    const code = readFileSync(file, 'utf8');
+    const code = readFileSync(file, encoding);
     try {
       cachedData = readFileSync(cacheFile);
     } catch {

@@ -90,7 +90,14 @@ describe('the gatehouse CLI bundle', () => {
     const dir = freshDir();
     const build = spawnSync(process.execPath, [BUILDER, '--dir', dir], { encoding: 'utf8' });
     assert.equal(build.status, 0, build.stderr);
-    const manifest = JSON.parse(readFileSync(path.join(dir, 'current.json'), 'utf8')) as { bundle: string; inputs: [string][] };
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'current.json'), 'utf8')) as {
+      bundle: string;
+      ascii: boolean;
+      inputs: [string][];
+    };
+    // Read as Latin-1 (cheaper than UTF-8) only because it is all ASCII: the sources' non-ASCII text is escaped in it.
+    assert.equal(manifest.ascii, true);
+    assert.doesNotMatch(readFileSync(path.join(dir, manifest.bundle), 'latin1'), /[^\x00-\x7f]/);
     assert.ok(
       manifest.inputs.some(([file]) => file.endsWith(path.join('electron', 'gateway', 'storage', 'wal-checkpoint.ts'))),
       'the sources are among the inputs',
@@ -113,6 +120,9 @@ describe('the gatehouse CLI bundle', () => {
       assert.equal(await server.stop('SIGTERM'), 0, server.stderr());
     }
     assert.match(server.stderr(), /^marked bundle ran$/m);
+    const rotated = runCli(['console-secret', 'rotate', '--data-dir', dataDir, '--secrets', 'file'], { GATEHOUSE_CLI_BUNDLE_DIR: dir });
+    assert.match(rotated.stderr, /^marked bundle ran$/m);
+    assert.match(rotated.stdout, /the console’s Settings page/, 'a message with a non-ASCII character prints as in the sources');
     assert.ok(existsSync(path.join(dir, `${manifest.bundle}.serve.codecache`)), 'the run saved its code cache for the next start of serve');
     assert.doesNotMatch(server.stderr(), /^error: /m, 'no worker failed to start');
   });
