@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // Builds the CLI bundle (electron/cli/main.ts and everything it imports, in one CommonJS file) with rolldown, and the manifest of the inputs that keeps a stale bundle from running.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { bundleDir, fileHash, ROOT } from './cli-bundle.mjs';
+import { bundleDir, fileHash, removeQuietly, ROOT } from './cli-bundle.mjs';
 
 /** A replaced bundle is removed once it is older than this (a start that read the old manifest has long imported it). */
 const OLD_BUNDLE_MS = 60_000;
@@ -17,7 +17,7 @@ const CLOCK_SLACK_MS = 2_000;
 const NATIVE = new Set(['better-sqlite3', 'keytar']);
 
 /**
- * Rolldown plugins: native add-ons become imports of their installed file, and each module's `import.meta.url`,
+ * Rolldown plugins: native add-ons are required from their installed file, and each module's `import.meta.url`,
  * `dirname` and `filename` become its source file's, so the worker pools' `new URL('./….ts', import.meta.url)`, the
  * console's folder and `createRequire(import.meta.url)` resolve as they do unbundled.
  */
@@ -100,8 +100,9 @@ export async function buildCliBundle(dir = bundleDir(), root = ROOT) {
   rmSync(path.join(dir, 'failed'), { force: true });
   for (const entry of readdirSync(dir)) {
     if (entry === name || entry.startsWith(`${name}.`) || !/^main-.*\.[cm]js(\..*codecache)?$|\.tmp$/.test(entry)) continue;
-    const file = path.join(dir, entry);
-    if (Date.now() - statSync(file).mtimeMs > OLD_BUNDLE_MS) unlinkSync(file);
+    // Another build may have removed it first.
+    const stat = statSync(path.join(dir, entry), { throwIfNoEntry: false });
+    if (stat && Date.now() - stat.mtimeMs > OLD_BUNDLE_MS) removeQuietly(path.join(dir, entry));
   }
   return name;
 }

@@ -14,11 +14,11 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BUILD_LOCK_STALE_MS = 120_000;
 /** After a failed build, starts run unbundled without trying again for this long. */
 export const BUILD_RETRY_AFTER_FAILURE_MS = 300_000;
-/** The commands that keep a code cache of their own (`electron/cli/main.ts`); any other run shares `other`. */
-const COMMANDS = new Set(['serve', 'token', 'channel', 'price', 'fixtures', 'connect', 'cassette', 'console-secret']);
-
 /** When a run without an accepted code cache saves one (unless it exits first). */
 export const CODE_CACHE_SAVE_MS = 5_000;
+
+/** The commands that keep a code cache of their own (`electron/cli/main.ts`); any other run shares `other`. */
+const COMMANDS = new Set(['serve', 'token', 'channel', 'price', 'fixtures', 'connect', 'cassette', 'console-secret']);
 
 /**
  * The folder of this checkout's bundle: `node_modules/.cache/gatehouse/cli-bundle/<hash of the checkout's path>`
@@ -42,8 +42,9 @@ export function fileHash(file) {
 }
 
 /**
- * The bundle (its path, and `latin1` when it is all ASCII, else `utf8`) when `<dir>/current.json` names one whose every input (the sources, the packages and this
- * builder) is unchanged: same size, and same modification time or else the same SHA-256. Undefined otherwise.
+ * The bundle (its path, and `latin1` when it is all ASCII, else `utf8`) when `<dir>/current.json` names one whose
+ * every input (the sources, the packages and this builder) is unchanged: same size, and same modification time or
+ * else the same SHA-256. Undefined otherwise.
  */
 export function freshBundle(dir = bundleDir()) {
   let manifest;
@@ -100,7 +101,7 @@ export function startBundleBuild(dir = bundleDir(), root = ROOT) {
 }
 
 /** Removes a file if it is there; never throws. */
-function removeQuietly(file) {
+export function removeQuietly(file) {
   try {
     unlinkSync(file);
   } catch {
@@ -109,11 +110,11 @@ function removeQuietly(file) {
 }
 
 /**
- * Compiles the bundle (CommonJS) as a vm.Script with the command's code cache (`<bundle>.<command>.codecache`) when there is one V8
- * accepts, else without, and then saves the cache CODE_CACHE_SAVE_MS later or at exit: unlike Node's compile cache, made before the code runs, it
- * then holds every function the run compiled (what a start runs), so the next start compiles almost nothing. Returns
- * false, having run nothing, when the bundle cannot be read or compiled; otherwise runs it with `process.argv[1]` set
- * to `entry` and its `require` resolving from the checkout.
+ * Compiles the bundle (CommonJS) as a vm.Script with the command's code cache (`<bundle>.<command>.codecache`) when
+ * there is one V8 accepts, else without, and then saves the cache CODE_CACHE_SAVE_MS later or at exit: unlike Node's
+ * compile cache, made before the code runs, it then holds every function the run compiled (what a start runs), so the
+ * next start compiles almost nothing. Returns false, having run nothing, when the bundle cannot be read or compiled;
+ * otherwise runs it with `process.argv[1]` set to `entry` and its `require` resolving from the checkout.
  */
 export function runBundle({ file, encoding }, entry, args, root = ROOT) {
   // One cache per command: what `serve` compiles is not what `token list` does, and the first run's is what is kept.
