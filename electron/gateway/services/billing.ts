@@ -1,5 +1,5 @@
 // Records the usage and amount of every billed call against its token and account (portrait calls are never billed); rolls old records up.
-import { writeAtOnce, type CommittedWrites } from '../storage/group-commit.ts';
+import { writeAtOnce, type CommittedWrites, type JoinedWrite } from '../storage/group-commit.ts';
 import type { UsageRecord, UsageRepo } from '../storage/usage-repo.ts';
 import type { Clock } from '../time.ts';
 import { FIELD_LIMITS } from '../../../shared/field-limits.ts';
@@ -31,6 +31,12 @@ export interface LedgerUpkeep {
   writes?: CommittedWrites;
 }
 
+/** A charge on its way to the ledger: its record, and whose quota counts it until it is written. */
+interface Charge {
+  entry: UsageRecord;
+  principal: Principal;
+}
+
 export class BillingService {
   private readonly repo: UsageRepo;
   private readonly clock: Clock;
@@ -43,6 +49,21 @@ export class BillingService {
   private readonly prices: PriceLookup;
   /** What calls under way hold of their tokens' quotas (absent: quotas are checked only as each call starts, by the token check). */
   private readonly quotas: QuotaLedger | undefined;
+  /**
+   * How charges are written: the charges of one group commit in one go (a record each, one update per token and per
+   * day's totals), and each leaves the quota's pending amounts once written or failed.
+   */
+  private readonly charges: JoinedWrite<Charge> = {
+    writeMany: (charges) => {
+      this.repo.recordAll(charges.map((charge) => charge.entry));
+      this.rollUpStep();
+    },
+    writeOne: (charge) => {
+      this.repo.record(charge.entry);
+      this.rollUpStep();
+    },
+    settled: (charge) => this.quotas?.pending(charge.principal, -charge.entry.amount_micros),
+  };
   /** Clock time of the last roll-up step; -Infinity: none yet, so the first charge makes one. */
   private lastRollUp = Number.NEGATIVE_INFINITY;
   constructor(
@@ -76,7 +97,7 @@ export class BillingService {
   /** Charges a call to the caller's token, committed before it returns; returns the amount in micro-units. */
   charge(principal: Principal, usage: Usage): number {
     const { entry, amount } = this.entryOf(principal, usage);
-    this.record(entry, principal);
+    writeAtOnce.deferItem(this.charges, { entry, principal });
     return amount;
   }
 
@@ -87,7 +108,7 @@ export class BillingService {
    */
   async chargeCommitted(principal: Principal, usage: Usage): Promise<number> {
     const { entry, amount } = this.entryOf(principal, usage);
-    await this.writes.commit(() => this.record(entry, principal));
+    await this.writes.commitItem(this.charges, { entry, principal });
     return amount;
   }
 
@@ -98,7 +119,7 @@ export class BillingService {
    */
   chargeAnswered(principal: Principal, usage: Usage): number {
     const { entry, amount } = this.entryOf(principal, usage);
-    this.writes.defer(() => this.record(entry, principal));
+    this.writes.deferItem(this.charges, { entry, principal });
     return amount;
   }
 
@@ -124,16 +145,6 @@ export class BillingService {
     };
     principal.notes?.charged({ inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, amountMicros: amount });
     return { entry, amount };
-  }
-
-  /** Writes a charge of `principal`; written or failed, it no longer counts as pending. */
-  private record(entry: UsageRecord, principal: Principal): void {
-    try {
-      this.repo.record(entry);
-    } finally {
-      this.quotas?.pending(principal, -entry.amount_micros);
-    }
-    this.rollUpStep();
   }
 
   /**

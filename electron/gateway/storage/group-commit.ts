@@ -1,26 +1,62 @@
-// Group commit for bookkeeping writes (usage ledger, channel health): queued during one event-loop turn and committed together in one transaction, so concurrent calls share one durable flush.
+// Group commit for bookkeeping writes (usage ledger, channel health): queued during one event-loop turn and committed together in one transaction, so concurrent calls share one durable flush (and writes of one kind share their statements).
 import type { Db } from './database.ts';
 
 /** Most writes one commit takes; a longer queue is committed in several transactions. */
 export const GROUP_COMMIT_LIMIT = 1000;
 
+/**
+ * Writes of one kind (one item each, e.g. a charge) that one commit writes together: `writeMany` writes all the items of
+ * a commit at once (e.g. one UPDATE per token for many charges), `writeOne` writes one item alone and atomically (without
+ * a group commit, inside a transaction under way, and when a failed commit is replayed one write at a time), and
+ * `settled` is told once per item, after its commit or its failure (what the item held in memory until then can go).
+ * `settled` must not throw.
+ */
+export interface JoinedWrite<T> {
+  writeMany(items: readonly T[]): void;
+  writeOne(item: T): void;
+  settled(item: T): void;
+}
+
 /** What a service needs of the group commit: queue a write no caller waits for, and commit the queue before a read of it. */
 export interface DeferredWrites {
   defer(write: () => void): void;
+  /** Queues one item of a kind whose items of one commit are written together (see `JoinedWrite`). */
+  deferItem<T>(kind: JoinedWrite<T>, item: T): void;
   flush(): void;
 }
 
 /** The same, and a write its caller waits for: resolved once it is committed (a charge before its answer goes out). */
 export interface CommittedWrites extends DeferredWrites {
   commit(write: () => void): Promise<void>;
+  /** `deferItem`, resolved once the item is committed (rejected with its error, or the commit's). */
+  commitItem<T>(kind: JoinedWrite<T>, item: T): Promise<void>;
+}
+
+/** Writes one item alone, at once; it is settled whether written or failed. */
+function writeItemNow<T>(kind: JoinedWrite<T>, item: T): void {
+  try {
+    kind.writeOne(item);
+  } finally {
+    kind.settled(item);
+  }
 }
 
 /** Without a group commit (a CLI process, a unit test): each write is its own commit, at once. */
 export const writeAtOnce: CommittedWrites = {
   defer: (write) => write(),
+  deferItem: writeItemNow,
   flush: () => undefined,
   commit: async (write) => write(),
+  commitItem: async (kind, item) => writeItemNow(kind, item),
 };
+
+/** A queued write: a plain one (`write`), or an item of a joined kind. */
+interface Queued {
+  write: (() => void) | undefined;
+  kind: JoinedWrite<unknown> | undefined;
+  item: unknown;
+  done: ((error?: unknown) => void) | undefined;
+}
 
 /**
  * Writes queued and committed together at the end of the current event-loop turn (`setImmediate`), in one
@@ -28,22 +64,34 @@ export const writeAtOnce: CommittedWrites = {
  * write is durable (an answer that waits for it acknowledges nothing that a crash could lose); `defer()` is for
  * writes no caller waits for. A write that throws is rolled back alone (its own savepoint): a deferred one is
  * reported, a committed one rejects its promise; the others commit. `flush()` commits the queue at once: before a
- * write that reads what is queued, and when the gateway stops.
+ * write that reads what is queued, and when the gateway stops. Items of a joined kind (`deferItem`, `commitItem`) are
+ * written together by their kind once the turn's plain writes ran, in the same transaction.
  */
 export class GroupCommit implements CommittedWrites {
   private readonly db: Db;
   private readonly onError: (error: unknown) => void;
-  private queue: { write: () => void; done?: (error?: unknown) => void }[] = [];
+  private queue: Queued[] = [];
   private scheduled: NodeJS.Immediate | undefined;
 
   /** The whole-batch transaction, made once. */
-  private readonly writeAll: (batch: readonly { write: () => void }[]) => void;
+  private readonly writeAll: (batch: readonly Queued[]) => void;
 
   constructor(db: Db, onError: (error: unknown) => void) {
     this.db = db;
     this.onError = onError;
-    this.writeAll = db.transaction((batch: readonly { write: () => void }[]) => {
-      for (const item of batch) item.write();
+    this.writeAll = db.transaction((batch: readonly Queued[]) => {
+      let joined: Map<JoinedWrite<unknown>, unknown[]> | undefined;
+      for (const queued of batch) {
+        if (queued.kind === undefined) {
+          queued.write!();
+          continue;
+        }
+        joined ??= new Map();
+        const items = joined.get(queued.kind);
+        if (items === undefined) joined.set(queued.kind, [queued.item]);
+        else items.push(queued.item);
+      }
+      if (joined !== undefined) for (const [kind, items] of joined) kind.writeMany(items);
     });
   }
 
@@ -56,7 +104,16 @@ export class GroupCommit implements CommittedWrites {
       write();
       return;
     }
-    this.enqueue({ write });
+    this.enqueue({ write, kind: undefined, item: undefined, done: undefined });
+  }
+
+  /** Queues an item of a joined kind for the commit at the end of this turn; inside a transaction under way it is written at once. */
+  deferItem<T>(kind: JoinedWrite<T>, item: T): void {
+    if (this.db.inTransaction) {
+      writeItemNow(kind, item);
+      return;
+    }
+    this.enqueue({ write: undefined, kind: kind as JoinedWrite<unknown>, item, done: undefined });
   }
 
   /** Queues `write` and resolves once it is committed (rejects with its error, or the commit's). */
@@ -69,10 +126,32 @@ export class GroupCommit implements CommittedWrites {
         return Promise.reject(error as Error);
       }
     }
-    return new Promise((resolve, reject) => this.enqueue({ write, done: (error) => (error === undefined ? resolve() : reject(error)) }));
+    return new Promise((resolve, reject) =>
+      this.enqueue({ write, kind: undefined, item: undefined, done: (error) => (error === undefined ? resolve() : reject(error)) }),
+    );
   }
 
-  private enqueue(item: { write: () => void; done?: (error?: unknown) => void }): void {
+  /** Queues an item of a joined kind and resolves once it is committed (rejects with its error, or the commit's). */
+  commitItem<T>(kind: JoinedWrite<T>, item: T): Promise<void> {
+    if (this.db.inTransaction) {
+      try {
+        writeItemNow(kind, item);
+        return Promise.resolve();
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
+    }
+    return new Promise((resolve, reject) =>
+      this.enqueue({
+        write: undefined,
+        kind: kind as JoinedWrite<unknown>,
+        item,
+        done: (error) => (error === undefined ? resolve() : reject(error)),
+      }),
+    );
+  }
+
+  private enqueue(item: Queued): void {
     this.queue.push(item);
     this.scheduled ??= setImmediate(() => this.flush());
   }
@@ -109,9 +188,10 @@ export class GroupCommit implements CommittedWrites {
       let commitError: unknown;
       try {
         this.db.transaction(() => {
-          batch.forEach((item, index) => {
+          batch.forEach((queued, index) => {
             try {
-              this.db.transaction(item.write)();
+              if (queued.kind === undefined) this.db.transaction(queued.write!)();
+              else this.db.transaction(() => queued.kind!.writeOne(queued.item))();
             } catch (error) {
               failed.set(index, error);
             }
@@ -120,6 +200,7 @@ export class GroupCommit implements CommittedWrites {
       } catch (error) {
         commitError = error ?? new Error('the commit failed');
       }
+      this.settle(batch);
       batch.forEach((item, index) => {
         const error = commitError ?? failed.get(index);
         if (item.done) item.done(error);
@@ -131,16 +212,29 @@ export class GroupCommit implements CommittedWrites {
   /**
    * The usual case, cheaply: the whole batch in one transaction with no savepoint per write. False when a write
    * threw: the transaction is rolled back and the caller replays the batch with one savepoint per write, so a
-   * write is SQLite work that may run twice (once undone).
+   * write is SQLite work that may run twice (once undone). Items of a joined kind are settled once, after the outcome.
    */
-  private commitWhole(batch: { write: () => void; done?: (error?: unknown) => void }[]): boolean {
+  private commitWhole(batch: Queued[]): boolean {
     try {
       this.writeAll(batch);
     } catch {
       return false;
     }
+    this.settle(batch);
     for (const item of batch) item.done?.();
     return true;
+  }
+
+  /** Tells each joined item's kind that the item is committed or failed for good. */
+  private settle(batch: readonly Queued[]): void {
+    for (const queued of batch) {
+      if (queued.kind === undefined) continue;
+      try {
+        queued.kind.settled(queued.item);
+      } catch (error) {
+        this.report(error);
+      }
+    }
   }
 
   /** Sets the connection's durability mode; false when it could not (the database is closed). */

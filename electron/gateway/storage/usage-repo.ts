@@ -13,38 +13,86 @@ export interface UsageRecord {
   created_at: number;
 }
 
+/** The day totals one commit adds for one UTC day, token and model. */
+interface DayTotals {
+  /** Any record's time in that day (the statement computes the day from it, as for one record). */
+  created_at: number;
+  account_id: number;
+  token_id: string;
+  model: string;
+  calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  amount_micros: number;
+}
+
+/** The UTC day of a record, as SQLite's `date(created_at / 1000, 'unixepoch')` counts it (whole seconds, then days). */
+const dayNumberOf = (createdAt: number): number => Math.floor(Math.trunc(createdAt / 1000) / 86_400);
+
 export class UsageRepo {
   private readonly db: Db;
-  /** `record`'s transaction, made once (making it on every charge was a visible share of the charge). */
-  private readonly recordAtomically: (entry: UsageRecord) => void;
+  /** `recordAll`'s transaction, made once (making it on every charge was a visible share of the charge). */
+  private readonly recordAtomically: (entries: readonly UsageRecord[]) => void;
   constructor(db: Db) {
     this.db = db;
-    this.recordAtomically = db.transaction((entry: UsageRecord) => {
-      this.db
-        .prepare(
-          `INSERT INTO usage_records (account_id, token_id, endpoint, model, input_tokens, output_tokens, amount_micros, created_at)
-           VALUES (@account_id, @token_id, @endpoint, @model, @input_tokens, @output_tokens, @amount_micros, @created_at)`,
-        )
-        .run(entry);
-      this.db.prepare('UPDATE tokens SET used_micros = used_micros + ? WHERE token_id = ?').run(entry.amount_micros, entry.token_id);
+    this.recordAtomically = db.transaction((entries: readonly UsageRecord[]) => {
+      const insert = this.db.prepare(
+        `INSERT INTO usage_records (account_id, token_id, endpoint, model, input_tokens, output_tokens, amount_micros, created_at)
+         VALUES (@account_id, @token_id, @endpoint, @model, @input_tokens, @output_tokens, @amount_micros, @created_at)`,
+      );
+      // One record per call; the tokens' amounts and the day totals once per token and per (day, token, model).
+      const spent = new Map<string, number>();
+      const days = new Map<string, DayTotals>();
+      for (const entry of entries) {
+        insert.run(entry);
+        spent.set(entry.token_id, (spent.get(entry.token_id) ?? 0) + entry.amount_micros);
+        const key = `${dayNumberOf(entry.created_at)}\n${entry.token_id}\n${entry.model}`;
+        const totals = days.get(key);
+        if (totals === undefined) {
+          days.set(key, {
+            created_at: entry.created_at,
+            account_id: entry.account_id,
+            token_id: entry.token_id,
+            model: entry.model,
+            calls: 1,
+            input_tokens: entry.input_tokens,
+            output_tokens: entry.output_tokens,
+            amount_micros: entry.amount_micros,
+          });
+        } else {
+          totals.calls += 1;
+          totals.input_tokens += entry.input_tokens;
+          totals.output_tokens += entry.output_tokens;
+          totals.amount_micros += entry.amount_micros;
+        }
+      }
+      const charge = this.db.prepare('UPDATE tokens SET used_micros = used_micros + ? WHERE token_id = ?');
+      for (const [tokenId, micros] of spent) charge.run(micros, tokenId);
       // The dashboard's per-day totals, kept as each call is charged (never rebuilt from the ledger).
-      this.db
-        .prepare(
-          `INSERT INTO usage_stats_daily (day, account_id, token_id, model, calls, input_tokens, output_tokens, amount_micros)
-           VALUES (date(@created_at / 1000, 'unixepoch'), @account_id, @token_id, @model, 1, @input_tokens, @output_tokens, @amount_micros)
-           ON CONFLICT (day, token_id, model) DO UPDATE SET
-             calls = calls + 1,
-             input_tokens = input_tokens + excluded.input_tokens,
-             output_tokens = output_tokens + excluded.output_tokens,
-             amount_micros = amount_micros + excluded.amount_micros`,
-        )
-        .run(entry);
+      const addToDay = this.db.prepare(
+        `INSERT INTO usage_stats_daily (day, account_id, token_id, model, calls, input_tokens, output_tokens, amount_micros)
+         VALUES (date(@created_at / 1000, 'unixepoch'), @account_id, @token_id, @model, @calls, @input_tokens, @output_tokens, @amount_micros)
+         ON CONFLICT (day, token_id, model) DO UPDATE SET
+           calls = calls + excluded.calls,
+           input_tokens = input_tokens + excluded.input_tokens,
+           output_tokens = output_tokens + excluded.output_tokens,
+           amount_micros = amount_micros + excluded.amount_micros`,
+      );
+      for (const totals of days.values()) addToDay.run(totals);
     });
   }
 
   /** Appends a record, adds its amount to the token's usage and to the day's totals, atomically. */
   record(entry: UsageRecord): void {
-    this.recordAtomically(entry);
+    this.recordAtomically([entry]);
+  }
+
+  /**
+   * Appends records (one per call), atomically; adds their amounts to each token's usage in one UPDATE per token and to
+   * the day's totals in one upsert per (day, token, model): the same stored totals as recording them one by one.
+   */
+  recordAll(entries: readonly UsageRecord[]): void {
+    this.recordAtomically(entries);
   }
 
   /**

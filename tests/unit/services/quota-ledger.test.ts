@@ -144,3 +144,47 @@ test('a charge made but not yet written (group commit) still counts against the 
   );
   assert.equal(billing.reserve(principal, () => ({ model: 'm', inputTokens: 0, outputTokens: 0, amountMicros: 400 })).micros, 400);
 });
+
+test('a commit replayed one write at a time (another write failed) counts each charge once: the quota held stays exact', async () => {
+  const db = tempDatabase();
+  const account = new AccountsRepo(db).ensure('a', 0);
+  const tokens = new TokensRepo(db);
+  tokens.insert({
+    token_id: 'tok_a',
+    account_id: account.id,
+    name: 'a',
+    token_hash: 'h',
+    token_hint: 'h',
+    created_at: 0,
+    expires_at: null,
+    quota_micros: 1_000,
+    models: null,
+  });
+  const ledger = new QuotaLedger((tokenId) => tokens.usedMicros(tokenId) ?? 0);
+  const reported: unknown[] = [];
+  const writes = new GroupCommit(db, (error) => reported.push(error));
+  const billing = new BillingService(
+    new UsageRepo(db),
+    { now: () => 1_700_000_000_000 },
+    {},
+    { limits: STORAGE_LIMITS, onError: assert.fail, writes },
+    undefined,
+    ledger,
+  );
+  const principal = capped(1_000);
+  const usage = (amountMicros: number) => ({ model: 'm', inputTokens: 0, outputTokens: 0, amountMicros });
+  // A call still under way holds 300; two calls answered are charged 200 and 100 in the same turn as a write that fails.
+  const underWay = billing.reserve(principal, () => usage(300));
+  billing.chargeAnswered(principal, { endpoint: '/x', ...usage(200) });
+  writes.defer(() => {
+    throw new Error('another bookkeeping write fails');
+  });
+  await billing.chargeCommitted(principal, { endpoint: '/x', ...usage(100) });
+  assert.equal(reported.length, 1, 'the failing write is reported alone');
+  assert.equal(tokens.usedMicros('tok_a'), 300, 'both charges are written once');
+  assert.equal(ledger.heldBy('tok_a'), 300, 'only the call under way holds anything now');
+  // 1,000 − 300 spent − 300 held: 400 left, not a micro more.
+  assert.throws(() => billing.reserve(principal, () => usage(401)), refusedForQuota);
+  assert.equal(billing.reserve(principal, () => usage(400)).micros, 400);
+  underWay.release();
+});

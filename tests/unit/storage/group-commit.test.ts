@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { openDatabase } from '../../../electron/gateway/storage/database.ts';
-import { GroupCommit } from '../../../electron/gateway/storage/group-commit.ts';
+import { GroupCommit, type JoinedWrite } from '../../../electron/gateway/storage/group-commit.ts';
 import { tempDatabase } from '../../helpers/database.ts';
 
 const db = tempDatabase();
@@ -137,4 +137,48 @@ test('writes queued when the database has closed fail one by one (reported, or r
   assert.equal(errors.length, 1);
   assert.match(String(errors[0]), /not open/);
   assert.doesNotThrow(() => writes.flush());
+});
+
+test('items of one kind are written together once per commit and settled once each; a failure replays them one by one', async () => {
+  db.exec('DELETE FROM notes');
+  const errors: unknown[] = [];
+  const writes = new GroupCommit(db, (error) => errors.push(error));
+  const calls: string[] = [];
+  const settled: string[] = [];
+  const notes: JoinedWrite<string> = {
+    writeMany: (items) => {
+      calls.push(`many ${items.join(',')}`);
+      for (const item of items) insert(item)();
+    },
+    writeOne: (item) => {
+      calls.push(`one ${item}`);
+      insert(item)();
+    },
+    settled: (item) => settled.push(item),
+  };
+  writes.deferItem(notes, 'j1');
+  writes.defer(insert('plain'));
+  await writes.commitItem(notes, 'j2');
+  assert.deepEqual(calls, ['many j1,j2'], 'one write for the kind in this commit');
+  assert.deepEqual(texts(), ['plain', 'j1', 'j2'], "the kind's items after the turn's plain writes");
+  assert.deepEqual(settled, ['j1', 'j2']);
+
+  // A duplicate among the items: the batch is replayed one write at a time, and only the duplicate fails.
+  calls.length = 0;
+  settled.length = 0;
+  writes.deferItem(notes, 'j3');
+  const duplicate = writes.commitItem(notes, 'j1');
+  const last = writes.commitItem(notes, 'j4');
+  await assert.rejects(duplicate, /UNIQUE/);
+  await last;
+  assert.deepEqual(calls, ['many j3,j1,j4', 'one j3', 'one j1', 'one j4']);
+  assert.deepEqual(texts(), ['plain', 'j1', 'j2', 'j3', 'j4']);
+  assert.deepEqual(settled, ['j3', 'j1', 'j4'], 'each item settled once, written or failed');
+  assert.deepEqual(errors, []);
+
+  // Inside a transaction under way an item is written (alone) and settled at once.
+  settled.length = 0;
+  db.transaction(() => writes.deferItem(notes, 'j5'))();
+  assert.deepEqual(settled, ['j5']);
+  assert.equal(texts().at(-1), 'j5');
 });
