@@ -1,4 +1,4 @@
-// Many charges at once (relayed and simulated, several tokens and models, through the official SDK) leave the ledger, each token's spent amount and the day totals agreeing with each other and with what the answers said they used.
+// Many charges at once (relayed and simulated, several tokens and models, through the official SDK) leave the ledger, each token's spent amount, the day totals and the call counts agreeing with each other and with what the answers said they used.
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
@@ -65,7 +65,15 @@ function stored(gw: TestGateway) {
     token_id: string;
     model: string;
   } & Totals)[];
-  return { spent, ledgerByToken, days, ledgerByDay, records };
+  const counted = db
+    .prepare(
+      'SELECT token_id, model, SUM(calls) AS calls, SUM(errors) AS errors FROM call_stats_daily GROUP BY token_id, model ORDER BY token_id, model',
+    )
+    .all();
+  const ledgerCalls = db
+    .prepare('SELECT token_id, model, COUNT(*) AS calls, 0 AS errors FROM usage_records GROUP BY token_id, model ORDER BY token_id, model')
+    .all();
+  return { spent, ledgerByToken, days, ledgerByDay, records, counted, ledgerCalls };
 }
 
 /** Sends CALLS calls at once per token and model through the OpenAI SDK; returns what each answer said it used, per token and model. */
@@ -130,12 +138,14 @@ describe('the usage ledger after many concurrent charges', () => {
         models,
         (call) => `in=${10 + call} out=${100 + 7 * call}`,
       );
-      // A relayed answer is charged as its last bytes pass, a moment after the client may have read them.
+      // A relayed answer is charged as its last bytes pass, and a call counted as its response closes: a moment after the client may have read it.
+      const expected = TOKENS * models.length * CALLS;
       const figures = await eventually(() => {
         const now = stored(gw);
-        return now.records.length >= TOKENS * models.length * CALLS && now;
-      }, 'every call charged');
-      assert.equal(figures.records.length, TOKENS * models.length * CALLS, 'one ledger record per call');
+        const counted = (now.counted as { calls: number }[]).reduce((sum, row) => sum + row.calls, 0);
+        return now.records.length >= expected && counted >= expected && now;
+      }, 'every call charged and counted');
+      assert.equal(figures.records.length, expected, 'one ledger record per call');
       assert.deepEqual(
         ledgerTotals(
           figures.records,
@@ -148,6 +158,7 @@ describe('the usage ledger after many concurrent charges', () => {
       assert.deepEqual(figures.spent, figures.ledgerByToken, "each token's spent amount is the sum of its ledger");
       assert.ok(figures.spent.every((token) => token.used_micros > 0));
       assert.deepEqual(figures.days, figures.ledgerByDay, 'the day totals are the ledger grouped by day, token and model');
+      assert.deepEqual(figures.counted, figures.ledgerCalls, "the dashboard's call counts: every call once, none an error");
     });
   }
 });

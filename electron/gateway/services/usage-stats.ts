@@ -10,8 +10,8 @@ import {
 } from '../../../shared/usage-stats.ts';
 import { FIELD_LIMITS } from '../../../shared/field-limits.ts';
 import { invalid } from '../errors.ts';
-import { writeAtOnce, type DeferredWrites } from '../storage/group-commit.ts';
-import type { StatsRow, UsageStatsRepo } from '../storage/usage-stats-repo.ts';
+import { writeAtOnce, type DeferredWrites, type JoinedWrite } from '../storage/group-commit.ts';
+import type { CountedCall, StatsRow, UsageStatsRepo } from '../storage/usage-stats-repo.ts';
 import type { Clock } from '../time.ts';
 import { MICROS } from './tokens.ts';
 
@@ -87,6 +87,12 @@ export class UsageStatsService {
   private readonly clock: Clock;
   private readonly writes: DeferredWrites;
   /** `writes`: the gateway's group commit, so a call's count shares the turn's one flush instead of costing its own. */
+  /** The calls of one group commit are counted together: one upsert per day, token, model and bucket. */
+  private readonly counts: JoinedWrite<CountedCall> = {
+    writeMany: (calls) => this.repo.countCalls(calls),
+    writeOne: (call) => this.repo.countCall(call),
+    settled: () => undefined,
+  };
   constructor(repo: UsageStatsRepo, clock: Clock, writes: DeferredWrites = writeAtOnce) {
     this.repo = repo;
     this.clock = clock;
@@ -103,7 +109,7 @@ export class UsageStatsService {
       bucket: bucketOf(call.durationMs),
       error: call.status >= 400,
     };
-    this.writes.defer(() => this.repo.countCall(counted));
+    this.writes.deferItem(this.counts, counted);
   }
 
   /** The dashboard of the last `days` UTC days, today included (1 to USAGE_MAX_DAYS; a bad value is a 400). */

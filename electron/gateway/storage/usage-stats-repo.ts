@@ -47,13 +47,28 @@ export class UsageStatsRepo {
 
   /** Counts one call in its day, token, model and latency bucket. */
   countCall(call: CountedCall): void {
-    this.db
-      .prepare(
-        `INSERT INTO call_stats_daily (day, account_id, token_id, model, bucket, calls, errors)
-         VALUES (@day, @account_id, @token_id, @model, @bucket, 1, @errors)
-         ON CONFLICT (day, token_id, model, bucket) DO UPDATE SET calls = calls + 1, errors = errors + excluded.errors`,
-      )
-      .run({ ...call, errors: call.error ? 1 : 0 });
+    this.countCalls([call]);
+  }
+
+  /** Counts calls in their days, tokens, models and latency buckets: one upsert per group, the same totals as one by one. */
+  countCalls(calls: readonly CountedCall[]): void {
+    const groups = new Map<string, CountedCall & { calls: number; errors: number }>();
+    for (const call of calls) {
+      const key = `${call.day}\n${call.token_id}\n${call.model}\n${call.bucket}`;
+      const group = groups.get(key);
+      if (group === undefined) groups.set(key, { ...call, calls: 1, errors: call.error ? 1 : 0 });
+      else {
+        group.calls += 1;
+        group.errors += call.error ? 1 : 0;
+      }
+    }
+    const upsert = this.db.prepare(
+      `INSERT INTO call_stats_daily (day, account_id, token_id, model, bucket, calls, errors)
+       VALUES (@day, @account_id, @token_id, @model, @bucket, @calls, @errors)
+       ON CONFLICT (day, token_id, model, bucket) DO UPDATE SET calls = calls + excluded.calls, errors = errors + excluded.errors`,
+    );
+    for (const { day, account_id, token_id, model, bucket, calls: count, errors } of groups.values())
+      upsert.run({ day, account_id, token_id, model, bucket, calls: count, errors });
   }
 
   /** Totals since `fromDay` (inclusive) by `grouping`, biggest spend first, then most calls; at most `limit` rows. */
