@@ -14,6 +14,27 @@ const NOTHING = new Uint8Array(0);
 
 /** Decodes one whole array element (no state between calls: an element holds only whole characters). */
 const ELEMENT_DECODER = new TextDecoder();
+/** Encodes renamed text (no state between calls). */
+const ENCODER = new TextEncoder();
+const OPEN_BRACKET = 0x5b;
+
+/**
+ * The first byte of `chunk` that is not ASCII white space (or a byte order mark), or undefined when there is none: a JSON
+ * value starts with an ASCII byte, so the whole chunk need not be decoded to find it.
+ */
+function firstValueByte(chunk: Uint8Array): number | undefined {
+  for (let index = 0; index < chunk.length; index++) {
+    const byte = chunk[index]!;
+    if (byte === 0x20 || (byte >= 0x09 && byte <= 0x0d)) continue;
+    // UTF-8's byte order mark (EF BB BF), as TextDecoder drops it.
+    if (index === 0 && byte === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
+      index += 2;
+      continue;
+    }
+    return byte;
+  }
+  return undefined;
+}
 
 export class UsageTap {
   readonly usage: UsageCount = { delivered: new TokenCounter() };
@@ -24,13 +45,14 @@ export class UsageTap {
   private readonly json: boolean;
   private readonly hideUsage: boolean;
   private readonly renameTo: string | undefined;
-  private readonly encoder = new TextEncoder();
-  private readonly events = new SseReader();
+  /** The event reader of an event stream (none for other answers). */
+  private readonly events: SseReader | undefined;
   private readonly copy: Uint8Array[] = [];
   private copied = 0;
   /** A JSON answer: undecided until its first character, then an array passed element by element or one value (held whole when renamed). */
   private shape: 'unknown' | 'array' | 'whole' = 'unknown';
-  private readonly array = new JsonArrayPieces();
+  /** The element reader of a JSON array answer, made once the answer is seen to be one. */
+  private array: JsonArrayPieces | undefined;
 
   /**
    * `format`: an event stream, a JSON answer, or other bytes (audio: passed, not read); `hideUsage`: drop the usage event the caller
@@ -42,6 +64,7 @@ export class UsageTap {
     this.json = format === 'json';
     this.hideUsage = this.sse && hideUsage;
     this.renameTo = format === 'other' ? undefined : renameTo;
+    this.events = this.sse ? new SseReader() : undefined;
   }
 
   /** The usage read so far, as the seam reports it. */
@@ -68,10 +91,10 @@ export class UsageTap {
     if (this.sse) return this.passEvents(chunk);
     if (!this.json) return [chunk];
     if (this.shape === 'unknown') {
-      const first = new TextDecoder().decode(chunk).trimStart()[0];
+      const first = firstValueByte(chunk);
       // Space before the value passes as it came.
       if (first === undefined) return [chunk];
-      this.shape = first === '[' ? 'array' : 'whole';
+      this.shape = first === OPEN_BRACKET ? 'array' : 'whole';
     }
     if (this.shape === 'array') return this.passElements(chunk);
     if (this.renameTo !== undefined) return this.passRenamedJson(chunk);
@@ -81,50 +104,55 @@ export class UsageTap {
   }
 
   private endPieces(): Uint8Array[] {
-    if (this.sse) {
+    if (this.events) {
       const last = this.events.end();
       if (!last) return [];
       return this.readEvent(last) ?? [];
     }
     if (!this.json) return [];
-    if (this.shape === 'array') return [this.array.rest()];
+    if (this.array) return [this.array.rest()];
     if (this.copied > JSON_TAP_LIMIT) return [];
-    const bytes = Buffer.concat(this.copy);
+    const bytes =
+      this.copy.length === 1
+        ? Buffer.from(this.copy[0]!.buffer, this.copy[0]!.byteOffset, this.copy[0]!.byteLength)
+        : Buffer.concat(this.copy);
     const value = parsed(bytes.toString('utf8'));
     if (value !== undefined) this.kind.read(value, this.usage, false);
     if (this.renameTo === undefined) return [];
     // A renamed answer was held whole: it goes out now, renamed when it parsed and can be written again, else as it came.
     const renamed = value !== undefined && this.rename(value) ? serialized(value) : undefined;
-    return [renamed === undefined ? bytes : this.encoder.encode(renamed)];
+    return [renamed === undefined ? bytes : ENCODER.encode(renamed)];
   }
 
   private passEvents(chunk: Uint8Array): Uint8Array[] {
-    const startsAnEvent = !this.events.holding;
+    const events = this.events!;
+    const startsAnEvent = !events.holding;
     const kept: Uint8Array[] = [];
     let changed = false;
-    for (const event of this.events.push(chunk)) {
+    for (const event of events.push(chunk)) {
       const passed = this.readEvent(event);
       if (passed !== event.raw) changed = true;
       if (passed) kept.push(...passed);
     }
-    if (this.events.overflow) {
-      this.failure = streamCapError(this.events.overflow);
+    if (events.overflow) {
+      this.failure = streamCapError(events.overflow);
       return kept;
     }
     // The usual chunk, whole events passed as they came: its own bytes go on.
-    if (startsAnEvent && !changed && !this.events.holding) return [chunk];
+    if (startsAnEvent && !changed && !events.holding) return [chunk];
     return kept;
   }
 
   private passElements(chunk: Uint8Array): Uint8Array[] {
-    const pieces = this.array.push(chunk, (element) => {
+    const array = (this.array ??= new JsonArrayPieces());
+    const pieces = array.push(chunk, (element) => {
       const value = parsed(ELEMENT_DECODER.decode(element));
       if (value === undefined) return element;
       this.kind.read(value, this.usage, false);
       const renamed = this.rename(value) ? serialized(value) : undefined;
-      return renamed === undefined ? element : this.encoder.encode(renamed);
+      return renamed === undefined ? element : ENCODER.encode(renamed);
     });
-    if (this.array.overflow) this.failure = streamCapError(this.array.overflow);
+    if (array.overflow) this.failure = streamCapError(array.overflow);
     return pieces;
   }
 
@@ -151,7 +179,7 @@ export class UsageTap {
     if (renamed === undefined) return event.raw;
     // The event's other fields (event:, id:) stay; its data becomes the renamed JSON on one line.
     const others = event.lines.filter((line) => !line.startsWith('data:'));
-    return [this.encoder.encode([...others, `data: ${renamed}`].join('\n') + '\n\n')];
+    return [ENCODER.encode([...others, `data: ${renamed}`].join('\n') + '\n\n')];
   }
 
   /** Renames the model in `value` back to the caller's name; true when it changed something. */
