@@ -9,6 +9,7 @@ import { keyScrubber, scrubBytes, scrubbedStream } from './key-scrub.ts';
 import type { RelayKind } from './kind.ts';
 import { RELAY_KINDS } from './kinds.ts';
 import { callerGone, upstreamFetch, type Fetched, type UpstreamInit } from './upstream-fetch.ts';
+import type { HeaderView } from './upstream-headers.ts';
 import { UsageTap } from './usage-tap.ts';
 import { UpstreamTimeout } from '../upstream-timer.ts';
 
@@ -251,7 +252,7 @@ async function errorBody(fetched: Fetched, key: string | null): Promise<Uint8Arr
 }
 
 /** The wait a `retry-after-ms` or `retry-after` (seconds or an HTTP date) header asks for, in ms. */
-export function retryAfterMs(headers: Headers): number | undefined {
+export function retryAfterMs(headers: HeaderView): number | undefined {
   const ms = Number(headers.get('retry-after-ms'));
   if (headers.has('retry-after-ms') && Number.isFinite(ms) && ms >= 0) return ms;
   const value = headers.get('retry-after');

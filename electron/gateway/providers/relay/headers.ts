@@ -1,7 +1,8 @@
 // Which headers cross the relay: the channel's credential and extra headers plus the caller's protocol headers go upstream; the upstream's content and protocol headers come back.
 import type { CallContext, RelayChannel } from '../types.ts';
 import { nextHop } from './hops.ts';
-import { scrubHeaderValue } from './key-scrub.ts';
+import { headerScrubber } from './key-scrub.ts';
+import type { HeaderView } from './upstream-headers.ts';
 import type { RelayKind } from './kind.ts';
 
 /** Protocol headers a caller sets that the upstream must see. Nothing else of the caller's goes (no credential, no hop-by-hop header, no x-gatehouse-*). */
@@ -48,12 +49,14 @@ function callerHeaders(call: CallContext, channel: RelayChannel, headers: Record
  * The upstream's response headers the caller may see (the body is re-sent, so no length or encoding; no hop-by-hop header),
  * with the channel's `key` in any encoding replaced by its hint; a header whose name holds the key is dropped.
  */
-export function answerHeaders(headers: Headers, key: string | null): Record<string, string> {
+export function answerHeaders(headers: HeaderView, key: string | null): Record<string, string> {
   const kept: Record<string, string> = {};
+  const scrub = headerScrubber(key);
+  const lowerKey = key?.toLowerCase();
   headers.forEach((value, name) => {
     if (!ANSWER_HEADERS.test(name)) return;
-    if (key && (name.includes(key.toLowerCase()) || scrubHeaderValue(name, key) !== name)) return;
-    kept[name] = scrubHeaderValue(value, key);
+    if (lowerKey && (name.includes(lowerKey) || scrub(name) !== name)) return;
+    kept[name] = scrub(value);
   });
   return kept;
 }

@@ -28,9 +28,11 @@ export function scrubBuffer(bytes: Buffer, ...keys: Key[]): Buffer {
   return scrubbed === bytes ? bytes : Buffer.from(scrubbed.buffer, scrubbed.byteOffset, scrubbed.byteLength);
 }
 
-/** A header value with every key found in it replaced by its hint, in ASCII (a header carries no `…`). */
-export function scrubHeaderValue(value: string, key: Key): string {
-  return scrubText(value, hiddenOf([key], true));
+/** What replaces every key found in a header value by its hint, in ASCII (a header carries no `…`): the hint made once for many values. */
+export function headerScrubber(key: Key): (value: string) => string {
+  const hidden = hiddenOf([key], true);
+  if (hidden.length === 0) return (value) => value;
+  return (value) => scrubText(value, hidden);
 }
 
 /** `body` passed through `scrubber` chunk by chunk, the held tail at its end; `body` itself without a scrubber. */

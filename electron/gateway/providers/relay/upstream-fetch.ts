@@ -3,13 +3,14 @@ import { Readable } from 'node:stream';
 import type { request as UndiciRequest } from 'undici';
 import { GatewayError } from '../../errors.ts';
 import { decodedBody } from './content-decoding.ts';
+import { UpstreamHeaders } from './upstream-headers.ts';
 import { UpstreamTimer, type UpstreamTimeouts } from '../upstream-timer.ts';
 
 /** What relay reads of an upstream answer: its status, headers and body bytes as they arrive. */
 export interface UpstreamResponse {
   status: number;
   ok: boolean;
-  headers: Headers;
+  headers: UpstreamHeaders;
   body: AsyncIterable<Uint8Array> | null;
 }
 
@@ -64,11 +65,7 @@ export async function upstreamFetch(url: string, init: UpstreamInit, limits: Ups
       signal: controller.signal,
     });
     timer.headersArrived();
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(answer.headers)) {
-      if (value === undefined) continue;
-      for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-    }
+    const headers = new UpstreamHeaders(answer.headers);
     body = answer.body;
     const status = answer.statusCode;
     // A final status outside 200–599 is no HTTP answer a caller could read (informational ones never reach here).
