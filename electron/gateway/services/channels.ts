@@ -50,6 +50,32 @@ export function cooldownAfter(streak: number): number {
   return Math.min(CHANNEL_COOLDOWN.firstCooldownMs * 2 ** (streak - CHANNEL_COOLDOWN.failures), CHANNEL_COOLDOWN.maxCooldownMs);
 }
 
+/** What a channel row gives every call alike: its extra headers parsed, its compatibility profile, whether its base URL is loopback. */
+interface RowFacts {
+  headers: Readonly<Record<string, string>>;
+  compat: ChannelCompatName;
+  loopback: boolean;
+}
+
+/**
+ * The facts of each row, worked out once per row object: the channel list is read again, as new objects, whenever a
+ * channel changes, so a changed channel is worked out afresh (and an old row's facts go with it).
+ */
+const rowFacts = new WeakMap<Readonly<ChannelRow>, RowFacts>();
+
+function factsOf(row: Readonly<ChannelRow>): RowFacts {
+  let facts = rowFacts.get(row);
+  if (facts === undefined) {
+    facts = {
+      headers: Object.freeze(JSON.parse(row.headers) as Record<string, string>),
+      compat: compatOfChannel(row.base_url, row.compat as ChannelCompatName | null),
+      loopback: isLoopbackUrl(row.base_url),
+    };
+    rowFacts.set(row, facts);
+  }
+  return facts;
+}
+
 export interface ChannelsServiceOptions {
   repo: ChannelsRepo;
   secrets: SecretStore;
@@ -214,7 +240,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
     let served = false;
     for (const row of this.repo.list()) {
       if (row.enabled !== 1 || isServiceKind(row.kind) || upstreamModelOf(storedModels(row.models), model) === undefined) continue;
-      if (row.key_hint !== null || !isLoopbackUrl(row.base_url)) return false;
+      if (row.key_hint !== null || !factsOf(row).loopback) return false;
       served = true;
     }
     return served;
@@ -349,10 +375,10 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
       timeoutMs: row.timeout_ms,
       idleTimeoutMs: row.idle_timeout_ms,
       deadlineMs: row.deadline_ms,
-      headers: JSON.parse(row.headers) as Record<string, string>,
+      headers: factsOf(row).headers,
       key,
       ...(row.api !== null && { api: row.api as ChannelApi }),
-      ...(row.kind === 'openai' && { compat: compatOfChannel(row.base_url, row.compat as ChannelCompatName | null) }),
+      ...(row.kind === 'openai' && { compat: factsOf(row).compat }),
     };
   }
 
