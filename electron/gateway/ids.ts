@@ -1,5 +1,5 @@
 // Opaque public identifiers and API token secrets, from the system's cryptographic random source.
-import { createHash, randomFillSync } from 'node:crypto';
+import { hash, randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
@@ -41,9 +41,9 @@ export function newTokenSecret(): string {
   return TOKEN_PREFIX + randomBase62(40);
 }
 
-/** The stored form of a token secret. */
+/** The stored form of a token secret (the one-shot `hash`: no Hash object per call, as every API call hashes its token). */
 export function hashToken(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 /** A short, safe-to-show hint of a secret: its prefix and last four characters. */
