@@ -66,12 +66,21 @@ function ownAddresses(): Set<string> {
  * no Host header at all (HTTP/1.0) is accepted: every browser sends one, so such a request cannot come from a web page.
  */
 export function isAllowedHost(header: string | undefined, policy: HostPolicy): boolean {
-  if (header === undefined) return true;
+  return hostVerdict(header, policy) !== 'refused';
+}
+
+/**
+ * `isAllowedHost`, saying why: `named` when the policy alone allows the name (loopback, an allowed host, the listen
+ * host: the same answer for the same header and policy), `interface` when it names one of this machine's addresses now
+ * (a wildcard listen host; the interfaces may change), or `refused`.
+ */
+export function hostVerdict(header: string | undefined, policy: HostPolicy): 'named' | 'interface' | 'refused' {
+  if (header === undefined) return 'named';
   const name = hostNameOf(header);
-  if (name === undefined) return false;
-  if (isLoopbackName(name) || policy.allowedHosts.includes(name)) return true;
+  if (name === undefined) return 'refused';
+  if (isLoopbackName(name) || policy.allowedHosts.includes(name)) return 'named';
   // The listen host itself, wildcards included: the URL the gateway prints (http://0.0.0.0:8790) must work in a browser too.
   const listen = normalizeHostName(policy.listenHost) ?? policy.listenHost;
-  if (name === listen) return true;
-  return WILDCARD_HOSTS.has(listen) && ownAddresses().has(name);
+  if (name === listen) return 'named';
+  return WILDCARD_HOSTS.has(listen) && ownAddresses().has(name) ? 'interface' : 'refused';
 }
