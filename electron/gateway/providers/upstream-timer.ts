@@ -26,6 +26,8 @@ export class UpstreamTimer {
   private readonly timers = new Set<NodeJS.Timeout>();
   private headersTimer: NodeJS.Timeout | undefined;
   private wake: ((error: UpstreamTimeout) => void) | undefined;
+  /** The idle timeout's message (made once per call, not once per chunk). */
+  private readonly idleMessage = () => `the upstream sent nothing for ${this.limits.idleTimeoutMs} ms`;
   /** The limit that ran out, once one has. */
   expired: UpstreamTimeout | undefined;
 
@@ -43,23 +45,39 @@ export class UpstreamTimer {
     this.headersTimer = undefined;
   }
 
-  /** `body` chunk by chunk, each awaited within the idle timeout and the deadline (else the UpstreamTimeout is thrown). */
-  async *read<T>(body: AsyncIterable<T>): AsyncGenerator<T> {
+  /**
+   * `body` chunk by chunk, each awaited within the idle timeout and the deadline (else the UpstreamTimeout is thrown). A
+   * plain iterator, not a generator: one promise per chunk, no generator's own. Given up early (returned, or a read that
+   * threw), `body` is closed without waiting: the call is aborted (or its caller stops it) anyway.
+   */
+  read<T>(body: AsyncIterable<T>): AsyncIterable<T> {
     const chunks = body[Symbol.asyncIterator]();
     let finished = false;
-    try {
-      for (;;) {
-        const step = await this.within(chunks.next());
-        if (step.done) {
-          finished = true;
-          return;
-        }
-        yield step.value;
-      }
-    } finally {
-      // An iterator given up early is closed without waiting: the call is aborted (or its caller stops it) anyway.
-      if (!finished) chunks.return?.()?.catch(() => undefined);
-    }
+    const close = () => {
+      if (finished) return;
+      finished = true;
+      chunks.return?.()?.catch(() => undefined);
+    };
+    const iterator: AsyncIterator<T> = {
+      next: () => {
+        if (finished) return Promise.resolve({ done: true, value: undefined });
+        return this.within(chunks.next()).then(
+          (step) => {
+            if (step.done) finished = true;
+            return step;
+          },
+          (error: unknown) => {
+            close();
+            throw error;
+          },
+        );
+      },
+      return: () => {
+        close();
+        return Promise.resolve({ done: true, value: undefined });
+      },
+    };
+    return { [Symbol.asyncIterator]: () => iterator };
   }
 
   /** Clears every timer (the call ended or was stopped). */
@@ -74,13 +92,21 @@ export class UpstreamTimer {
       pending.catch(() => undefined);
       return Promise.reject(this.expired);
     }
-    const idle = this.schedule(this.limits.idleTimeoutMs, () => `the upstream sent nothing for ${this.limits.idleTimeoutMs} ms`);
+    const idle = this.schedule(this.limits.idleTimeoutMs, this.idleMessage);
     return new Promise<T>((resolve, reject) => {
       this.wake = reject;
-      pending.then(resolve, (error: unknown) => reject(this.expired ?? error));
-    }).finally(() => {
-      this.wake = undefined;
-      this.clear(idle);
+      pending.then(
+        (value) => {
+          this.wake = undefined;
+          this.clear(idle);
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.wake = undefined;
+          this.clear(idle);
+          reject(this.expired ?? error);
+        },
+      );
     });
   }
 

@@ -5,7 +5,7 @@ import type { CallContext, ChannelDirectory, PassthroughRequest, RelayChannel, R
 import { attemptLog } from './attempts.ts';
 import { answerHeaders, upstreamHeaders } from './headers.ts';
 import { refuseRelayLoop } from './hops.ts';
-import { keyScrubber, scrubBytes, scrubbedStream } from './key-scrub.ts';
+import { keyScrubber, scrubBytes } from './key-scrub.ts';
 import type { RelayKind } from './kind.ts';
 import { RELAY_KINDS } from './kinds.ts';
 import { callerGone, upstreamFetch, type Fetched, type UpstreamInit } from './upstream-fetch.ts';
@@ -18,6 +18,9 @@ export const RETRYABLE = new Set([408, 429, 500, 502, 503, 504, 529]);
 
 /** A `Retry-After` up to this long puts the channel back at the end of the list, tried again no sooner; a longer one is not waited for. */
 export const RETRY_AFTER_CAP_MS = 2_000;
+
+/** An empty chunk. */
+const NO_BYTES = new Uint8Array(0);
 
 /** Most of an error answer's body kept to give the caller when no channel answers better. */
 const ERROR_BODY_LIMIT = 64 * 1024;
@@ -183,12 +186,22 @@ function streamed(fetched: Fetched, kind: RelayKind, hideUsage: boolean, renameT
   async function* body(): AsyncGenerator<Uint8Array> {
     try {
       if (!response.body) return;
+      // The key is scrubbed in this loop (no stream layer of its own: a layer is two promises per chunk); its held tail passes at the end.
+      const scrubber = keyScrubber(key);
       try {
-        for await (const chunk of scrubbedStream(response.body, keyScrubber(key))) {
-          const passed = tap.pass(chunk);
+        for await (const chunk of response.body) {
+          const scrubbed = scrubber ? scrubber.pass(chunk) : chunk;
+          if (scrubbed.length === 0) continue;
+          const passed = tap.pass(scrubbed);
           answerBytes += passed.length;
           if (passed.length > 0) yield passed;
           if (tap.failure) break;
+        }
+        const tail = !tap.failure && scrubber ? scrubber.end() : NO_BYTES;
+        if (tail.length > 0) {
+          const passed = tap.pass(tail);
+          answerBytes += passed.length;
+          if (passed.length > 0) yield passed;
         }
       } catch (error) {
         if (error instanceof UpstreamTimeout) throw error;

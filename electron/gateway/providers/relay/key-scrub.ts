@@ -34,17 +34,3 @@ export function headerScrubber(key: Key): (value: string) => string {
   if (hidden.length === 0) return (value) => value;
   return (value) => scrubText(value, hidden);
 }
-
-/** `body` passed through `scrubber` chunk by chunk, the held tail at its end; `body` itself without a scrubber. */
-export async function* scrubbedStream(body: AsyncIterable<Uint8Array>, scrubber: SecretScrubber | null): AsyncGenerator<Uint8Array> {
-  if (!scrubber) {
-    yield* body;
-    return;
-  }
-  for await (const chunk of body) {
-    const passed = scrubber.pass(chunk);
-    if (passed.length > 0) yield passed;
-  }
-  const rest = scrubber.end();
-  if (rest.length > 0) yield rest;
-}
