@@ -29,6 +29,14 @@ const MAX_OFFSETS = 500;
 /** The error of a call whose client left before any of the answer was sent. */
 const CLIENT_CLOSED_MESSAGE = 'The client closed the connection before the answer was sent.';
 
+/** A request URL's path and query, as `url.split('?', 2)` gives them (the query ends at a second '?'), without the array. */
+function splitUrl(url: string): { path: string; search: string } {
+  const mark = url.indexOf('?');
+  if (mark === -1) return { path: url, search: '' };
+  const end = url.indexOf('?', mark + 1);
+  return { path: url.slice(0, mark), search: url.slice(mark + 1, end === -1 ? undefined : end) };
+}
+
 /** API paths are journaled; the console, admin API, health checks and sockets are not. */
 export function isJournaledPath(path: string): boolean {
   return /^\/(v1|v1beta|v2)\//.test(path);
@@ -106,16 +114,21 @@ function tapResponse(raw: ServerResponse, startedAt: number) {
     /** Told the headers given to writeHead (see `watchHead`). */
     head(given: object): void {
       const lower: Record<string, unknown> = {};
-      for (const [name, value] of Object.entries(given)) lower[name.toLowerCase()] = value;
+      for (const name in given) {
+        if (Object.hasOwn(given, name)) lower[name.toLowerCase()] = (given as Record<string, unknown>)[name];
+      }
       headHeaders = lower;
     },
-    /** Every header sent, whichever way it was set. */
+    /** Every header sent, whichever way it was set (those given to writeHead win). */
     headers(): Record<string, unknown> {
-      return { ...raw.getHeaders(), ...headHeaders };
+      // getHeaders() is a fresh copy: the head's headers are added to it, in the order a spread of both would give.
+      const sent: Record<string, unknown> = raw.getHeaders();
+      for (const name in headHeaders) sent[name] = headHeaders[name];
+      return sent;
     },
     body(contentType: string | null): JournalBody {
       if (!contentType || !TEXTUAL_CONTENT.test(contentType)) return { contentType, bytes, text: null, truncated: false };
-      const text = Buffer.concat(kept).toString('utf8');
+      const text = (kept.length === 1 ? kept[0]! : Buffer.concat(kept)).toString('utf8');
       return { contentType, bytes, text: text.slice(0, JOURNAL_BODY_LIMIT), truncated: bytes > JOURNAL_BODY_LIMIT };
     },
     timing(cut: boolean): StreamTiming {
@@ -153,6 +166,9 @@ class NotesOfCall implements CallNotes {
   }
 }
 
+/** The headers of a writeHead given none (never written to). */
+const NO_HEADERS: object = Object.freeze({});
+
 /** Most notes one journal entry keeps (a call is charged a few times at most). */
 const MAX_CALL_NOTES = 8;
 
@@ -174,8 +190,14 @@ function stringHeaders(headers: Record<string, unknown>, keep: (name: string) =>
 function watchHead(raw: ServerResponse, onHead: (given: object) => void): void {
   const writeHead = raw.writeHead;
   raw.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
-    const given = rest.find((item) => typeof item === 'object' && item !== null);
-    onHead(given && !Array.isArray(given) ? given : {});
+    let given: object = NO_HEADERS;
+    for (const item of rest) {
+      if (typeof item === 'object' && item !== null) {
+        if (!Array.isArray(item)) given = item;
+        break;
+      }
+    }
+    onHead(given);
     return (writeHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
   } as ServerResponse['writeHead'];
 }
@@ -201,7 +223,7 @@ export function installCallCapture(app: FastifyInstance, journal: JournalHookOpt
   app.addHook(
     'onRequest',
     syncHook((request, reply) => {
-      const [path = '', search = ''] = request.url.split('?', 2);
+      const { path, search } = splitUrl(request.url);
       // Preflights are not calls of the API; nor are sockets, but for a relayed realtime session.
       if (!isJournaledPath(path) || request.method === 'OPTIONS') return;
       if (request.ws) {
