@@ -99,7 +99,10 @@ export function callOf(request: FastifyRequest, reply: FastifyReply, protocol: I
  * `alt=sse`, which turns a JSON-array stream into server-sent events (`?alt=sse` is kept).
  */
 export function calledPath(url: string): string {
+  // Most calls have no query, or none that could name `alt` (even percent-encoded): no split and no parse for them.
+  if (!url.includes('?')) return url;
   const [path = '', query = ''] = url.split('?', 2);
+  if (!query.includes('alt') && !query.includes('%')) return path;
   return new URLSearchParams(query).get('alt') === 'sse' ? `${path}?alt=sse` : path;
 }
 
