@@ -23,25 +23,36 @@ export class UpstreamTimeout extends GatewayError {
 export class UpstreamTimer {
   private readonly limits: UpstreamTimeouts;
   private readonly abort: (reason: UpstreamTimeout) => void;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private deadlineTimer: NodeJS.Timeout | undefined;
   private headersTimer: NodeJS.Timeout | undefined;
+  /**
+   * The idle timeout: one timer per call, re-armed (`refresh`) at each wait for a chunk instead of a new timer per
+   * chunk; when it fires while no wait is under way (the reader is passing a chunk on), it does nothing.
+   */
+  private idleTimer: NodeJS.Timeout | undefined;
+  /** Whether a read is waiting for the upstream now (only then does the idle timeout count). */
+  private waiting = false;
   private wake: ((error: UpstreamTimeout) => void) | undefined;
-  /** The idle timeout's message (made once per call, not once per chunk). */
-  private readonly idleMessage = () => `the upstream sent nothing for ${this.limits.idleTimeoutMs} ms`;
   /** The limit that ran out, once one has. */
   expired: UpstreamTimeout | undefined;
 
   constructor(limits: UpstreamTimeouts, abort: (reason: UpstreamTimeout) => void) {
     this.limits = limits;
     this.abort = abort;
-    this.schedule(limits.deadlineMs, () => `the upstream did not finish its answer within the deadline of ${limits.deadlineMs} ms`);
+    this.deadlineTimer = setTimeout(
+      () => this.expire(new UpstreamTimeout(`the upstream did not finish its answer within the deadline of ${limits.deadlineMs} ms`)),
+      limits.deadlineMs,
+    );
     if (limits.timeoutMs < limits.deadlineMs)
-      this.headersTimer = this.schedule(limits.timeoutMs, () => `no response headers within ${limits.timeoutMs} ms`);
+      this.headersTimer = setTimeout(
+        () => this.expire(new UpstreamTimeout(`no response headers within ${limits.timeoutMs} ms`)),
+        limits.timeoutMs,
+      );
   }
 
   /** The headers arrived: only the idle timeout and the deadline still apply. */
   headersArrived(): void {
-    if (this.headersTimer) this.clear(this.headersTimer);
+    clearTimeout(this.headersTimer);
     this.headersTimer = undefined;
   }
 
@@ -82,8 +93,10 @@ export class UpstreamTimer {
 
   /** Clears every timer (the call ended or was stopped). */
   stop(): void {
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    clearTimeout(this.deadlineTimer);
+    clearTimeout(this.headersTimer);
+    clearTimeout(this.idleTimer);
+    this.deadlineTimer = this.headersTimer = this.idleTimer = undefined;
   }
 
   /** `pending`, or the UpstreamTimeout when the idle timeout or the deadline runs out first. */
@@ -92,36 +105,29 @@ export class UpstreamTimer {
       pending.catch(() => undefined);
       return Promise.reject(this.expired);
     }
-    const idle = this.schedule(this.limits.idleTimeoutMs, this.idleMessage);
+    this.waiting = true;
+    if (this.idleTimer) this.idleTimer.refresh();
+    else this.idleTimer = setTimeout(() => this.idled(), this.limits.idleTimeoutMs);
     return new Promise<T>((resolve, reject) => {
       this.wake = reject;
       pending.then(
         (value) => {
+          this.waiting = false;
           this.wake = undefined;
-          this.clear(idle);
           resolve(value);
         },
         (error: unknown) => {
+          this.waiting = false;
           this.wake = undefined;
-          this.clear(idle);
           reject(this.expired ?? error);
         },
       );
     });
   }
 
-  private schedule(ms: number, message: () => string): NodeJS.Timeout {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.expire(new UpstreamTimeout(message()));
-    }, ms);
-    this.timers.add(timer);
-    return timer;
-  }
-
-  private clear(timer: NodeJS.Timeout): void {
-    clearTimeout(timer);
-    this.timers.delete(timer);
+  /** The idle timer fired: a read waited `idleTimeoutMs` for the upstream (else it fired while the reader worked, and counts for nothing). */
+  private idled(): void {
+    if (this.waiting) this.expire(new UpstreamTimeout(`the upstream sent nothing for ${this.limits.idleTimeoutMs} ms`));
   }
 
   private expire(error: UpstreamTimeout): void {
