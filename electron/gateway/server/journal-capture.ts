@@ -63,11 +63,15 @@ function decodedOrRaw(text: string): string {
   }
 }
 
+/** A text whose first character past white space (as trimStart() skips it) opens a JSON object. */
+const STARTS_AN_OBJECT = /^\s*\{/;
+
 /** The message of an error answer in any of the gateway's protocols (the portrait envelope answers business errors with 200). */
 function errorMessageOf(status: number, text: string | null): string | null {
   if (!text) return status >= 400 ? `HTTP ${status}` : null;
   // Only a JSON object can carry an error message; anything else (a stream, say) is not parsed at all.
-  if (!text.trimStart().startsWith('{')) return status >= 400 ? `HTTP ${status}` : null;
+  // A test of its start, not trimStart(): no copy of the whole answer.
+  if (!STARTS_AN_OBJECT.test(text)) return status >= 400 ? `HTTP ${status}` : null;
   // A success status carries an error only in a field named so: most answers need no parse at all.
   if (status < 400 && !text.includes('"error"') && !text.includes('"success"')) return null;
   try {
