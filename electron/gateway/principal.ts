@@ -25,4 +25,6 @@ export interface CallNotes {
   note(text: string): void;
   /** The fixture that answered the call (its name, else `file#index`). */
   fixture?(label: string): void;
+  /** Fixtures (a miss in strict mode) or replay (a miss under `--replay-miss error`, a damaged cassette) refused the call. */
+  refused?(by: 'fixture' | 'replay'): void;
 }

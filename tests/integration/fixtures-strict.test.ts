@@ -6,7 +6,9 @@ import { after, before, describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import { ApiError, GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
-import { startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
+import type { JournalPage } from '../../shared/journal.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { request, startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
 
 const failure = (promise: Promise<unknown>) =>
   promise.then(
@@ -61,6 +63,21 @@ describe('strict mode', () => {
     assert.equal(geminiRefused.status, 404);
     assert.match(geminiRefused.message, /"status":\s*"NOT_FOUND"/);
     assert.match(geminiRefused.message, /The closest is \\?"greeting\\?"/);
+  });
+
+  test("a strict refusal is the fixtures' answer: its header and its journal entry name fixtures as the source", async () => {
+    const refused = await request(`${strict.url}/v1/chat/completions`, 'POST', {
+      token: strict.token,
+      body: { model: 'gpt-4o', messages: [{ role: 'user', content: 'goodbye' }] },
+    });
+    assert.equal(refused.status, 404);
+    assert.equal(refused.headers.get('x-gatehouse-source'), 'fixture');
+    const entry = await eventually(async () => {
+      const page = await request<JournalPage>(`${strict.url}/admin/api/journal?outcome=error`, 'GET', { token: strict.gateway.adminToken });
+      return page.body.items.find((item) => item.status === 404);
+    }, 'the journal entry of the refused call');
+    assert.equal(entry.source, 'fixture');
+    assert.equal(entry.fixture, null, 'no fixture answered it');
   });
 
   test('x-gatehouse-strict turns strict mode off or on for one request', async () => {

@@ -7,8 +7,10 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import type { HttpCassette } from '../../shared/cassette.ts';
+import type { JournalPage } from '../../shared/journal.ts';
 import type { UsageStats } from '../../shared/usage-stats.ts';
 import { memoryChannels, type TestChannel } from '../helpers/channels.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { request, startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
 import { revealingFiles } from '../helpers/secret-encodings.ts';
 
@@ -225,6 +227,16 @@ describe('record once against a real upstream, replay offline', () => {
       assert.ok(missed instanceof OpenAI.APIError, String(missed));
       assert.equal(missed.status, 404);
       assert.match(missed.message, /No cassette matched this call/);
+      // The refusal is replay's answer: so its header and journal entry say (not the simulator's).
+      assert.equal(missed.headers?.get('x-gatehouse-source'), 'replay');
+      const entry = await eventually(async () => {
+        const page = await request<JournalPage>(`${gateway.url}/admin/api/journal?outcome=error`, 'GET', {
+          token: gateway.gateway.adminToken,
+        });
+        return page.body.items[0];
+      }, 'the journal entry of the refused call');
+      assert.equal(entry.source, 'replay');
+      assert.equal(entry.cassette, null);
       assert.match(
         missed.message,
         /closest is gpt-rec-say-hello-in-three-words\.[0-9a-f]{16}\.json; the first field that differs is body\.temperature \(recorded absent, this call 0\.3\)/,

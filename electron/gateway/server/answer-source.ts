@@ -7,18 +7,18 @@ import type { JournalSource } from '../../../shared/journal.ts';
 export const SOURCE_HEADER = 'x-gatehouse-source';
 
 /**
- * Who answered `request`: a fixture, else a cassette (`noteReplay`), else a relay channel (tried), else the simulator; null
- * for a call refused before any (no principal).
+ * Who answered `request`: a fixture (or fixtures' strict refusal), else a cassette (`noteReplay`) or replay's refusal, else
+ * a relay channel (tried), else the simulator; null for a call refused before any (no principal).
  */
-export function answerSourceOf(request: FastifyRequest, fixtureAnswered: boolean): JournalSource | null {
-  if (fixtureAnswered) return 'fixture';
-  if (request.journalReplay) return 'replay';
+export function answerSourceOf(request: FastifyRequest, decidedBy: 'fixture' | 'replay' | null): JournalSource | null {
+  if (decidedBy === 'fixture') return 'fixture';
+  if (request.journalReplay || decidedBy === 'replay') return 'replay';
   return request.journalRelay ? 'relay' : request.principal ? 'simulate' : null;
 }
 
 /** The header's value: the source, for a replay its cassette's file (percent-encoded), for relay the channel that answered (else the last one tried). */
 function headerValue(request: FastifyRequest, source: JournalSource): string {
-  if (source === 'replay') return `replay;cassette=${encodeURIComponent(request.journalReplay!.file)}`;
+  if (source === 'replay') return request.journalReplay ? `replay;cassette=${encodeURIComponent(request.journalReplay.file)}` : 'replay';
   if (source !== 'relay') return source;
   const relay = request.journalRelay!;
   const channel = relay.channel ?? relay.attempts.at(-1)?.channel;
@@ -29,7 +29,7 @@ function headerValue(request: FastifyRequest, source: JournalSource): string {
  * Names the answer's source on `raw` as its head is about to be written (JSON, error or stream alike): called by the
  * API call's one head watch (journal-capture.ts `watchApiCall`), which also knows whether a fixture answered.
  */
-export function nameAnswerSource(request: FastifyRequest, raw: ServerResponse, fixtureAnswered: boolean): void {
-  const source = answerSourceOf(request, fixtureAnswered);
+export function nameAnswerSource(request: FastifyRequest, raw: ServerResponse, decidedBy: 'fixture' | 'replay' | null): void {
+  const source = answerSourceOf(request, decidedBy);
   if (source !== null && !raw.headersSent && !raw.hasHeader(SOURCE_HEADER)) raw.setHeader(SOURCE_HEADER, headerValue(request, source));
 }

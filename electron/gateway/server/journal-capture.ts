@@ -148,6 +148,7 @@ class NotesOfCall implements CallNotes {
   firstOutputMs: number | null = null;
   texts: string[] = [];
   fixtureLabel: string | null = null;
+  refusedBy: 'fixture' | 'replay' | null = null;
   constructor(startedAt: number) {
     this.startedAt = startedAt;
   }
@@ -167,6 +168,13 @@ class NotesOfCall implements CallNotes {
   }
   fixture(label: string): void {
     this.fixtureLabel = label;
+  }
+  refused(by: 'fixture' | 'replay'): void {
+    this.refusedBy = by;
+  }
+  /** Who decided the answer before any provider ran: a fixture (answering or refusing), replay refusing; null otherwise. */
+  get decidedBy(): 'fixture' | 'replay' | null {
+    return this.fixtureLabel !== null ? 'fixture' : this.refusedBy;
   }
 }
 
@@ -239,14 +247,14 @@ export function installCallCapture(app: FastifyInstance, journal: JournalHookOpt
       request.callNotes = notes;
       const raw = reply.raw;
       if (!journal) {
-        watchHead(raw, () => nameAnswerSource(request, raw, notes.fixtureLabel !== null));
+        watchHead(raw, () => nameAnswerSource(request, raw, notes.decidedBy));
         return;
       }
       const { recorder, clock, holderOf } = journal;
       const at = clock.now();
       const tap = tapResponse(raw, startedAt);
       watchHead(raw, (given) => {
-        nameAnswerSource(request, raw, notes.fixtureLabel !== null);
+        nameAnswerSource(request, raw, notes.decidedBy);
         tap.head(given);
       });
       raw.once('close', () => {
@@ -314,7 +322,7 @@ function recordOf(
     firstOutputMs: timing ? (notes.firstOutputMs ?? timing.firstByteMs) : null,
     ...idsOf(request),
     // Who answered: a fixture, else a cassette, else a relay channel (its tries noted), else the simulator; none for a call refused before.
-    source: answerSourceOf(request, notes.fixtureLabel !== null),
+    source: answerSourceOf(request, notes.decidedBy),
     fixture: notes.fixtureLabel,
     cassette: request.journalReplay?.file ?? null,
     detail: {

@@ -39,8 +39,10 @@ export class ReplayChoice {
       try {
         cassette = found.loadSync() as HttpCassette;
       } catch (error) {
-        if (error instanceof CassetteError)
+        if (error instanceof CassetteError) {
+          call.principal.notes?.refused?.('replay');
           return { refuse: new GatewayError('internal', `Replay refused a damaged cassette: ${error.message}`) };
+        }
         throw error;
       }
       call.noteReplay?.({
@@ -53,6 +55,7 @@ export class ReplayChoice {
     }
     if (this.miss === 'simulate') return { simulate: true };
     if (this.miss === 'relay') return undefined;
+    call.principal.notes?.refused?.('replay');
     const closest = this.shelf.closest(request);
     const near = closest
       ? (() => {
