@@ -12,7 +12,7 @@ const BASE = ['ids.ts', 'time.ts', 'errors.ts', 'safe-events.ts', 'principal.ts'
 
 /**
  * The gateway's layers: each folder may import only the folders (or files) listed, besides itself, the base modules, shared/
- * and npm packages. The composition root (context.ts, index.ts, config.ts, open-stores.ts, token-admin.ts, options/) may
+ * and npm packages. The composition root (context*.ts, index.ts, config.ts, open-stores.ts, token-admin.ts, options/) may
  * import anything in the gateway; routes/ may also import the GatewayContext type (never a value) from context.ts.
  */
 const LAYERS = {
