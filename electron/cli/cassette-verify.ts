@@ -13,7 +13,8 @@ import {
   type SecretMode,
 } from '../gateway/index.ts';
 import { UsageError } from '../gateway/options/serve-options.ts';
-import { CASSETTE_SUFFIX, CassetteError, type CassetteBlob } from '../../shared/cassette.ts';
+import { CassetteError, type CassetteBlob } from '../../shared/cassette.ts';
+import { CASSETTE_SUFFIX } from '../../shared/cassette-names.ts';
 import { defaultDataDir } from './paths.ts';
 import { SecretFinder, type KnownSecret } from './secret-finder.ts';
 import type { Output } from './serve.ts';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { cassetteFileName } from '../../shared/cassette.ts';
+import { cassetteFileName } from '../../shared/cassette-names.ts';
 import { CassetteStore } from '../../electron/gateway/providers/replay/store.ts';
 import { ReplayRun } from '../../electron/gateway/providers/replay/run-record.ts';
 import { systemClock } from '../../electron/gateway/time.ts';

@@ -3,14 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import {
-  CASSETTE_FORMAT,
-  cassetteFileName,
-  type Cassette,
-  type HttpCassette,
-  type RealtimeCassette,
-  type Task3dCassette,
-} from '../../shared/cassette.ts';
+import { CASSETTE_FORMAT, type Cassette, type HttpCassette, type RealtimeCassette, type Task3dCassette } from '../../shared/cassette.ts';
+import { cassetteFileName } from '../../shared/cassette-names.ts';
 import { normalRequest } from '../../electron/gateway/providers/replay/normal.ts';
 import { realtimeCall } from '../../electron/gateway/providers/replay/realtime-replay.ts';
 import { openFileStore } from '../../electron/gateway/secrets/file-store.ts';

@@ -1,7 +1,8 @@
 // Unit tests of the realtime, portrait and 3D cassette shapes as the reader checks them: a sound one reads, a damaged one is named by file and field.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CassetteError, parseCassette } from '../../../shared/cassette.ts';
+import { CassetteError } from '../../../shared/cassette.ts';
+import { parseCassette } from '../../../shared/cassette-reader.ts';
 
 const KEY = 'ab'.repeat(32);
 const BLOB = { file: 'blob-1.bin', bytes: 3, sha256: 'cd'.repeat(32) };

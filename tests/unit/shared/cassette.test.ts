@@ -1,14 +1,9 @@
 // Unit tests of the cassette format's reader and file names: a damaged cassette is refused naming its file and field, names carry the slug, hash and sequence.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  CassetteError,
-  cassetteFileName,
-  cassetteNameParts,
-  MAX_BLOB_BYTES,
-  MAX_CASSETTE_DEPTH,
-  parseCassette,
-} from '../../../shared/cassette.ts';
+import { CassetteError, MAX_BLOB_BYTES } from '../../../shared/cassette.ts';
+import { cassetteFileName, cassetteNameParts } from '../../../shared/cassette-names.ts';
+import { MAX_CASSETTE_DEPTH, parseCassette } from '../../../shared/cassette-reader.ts';
 
 const KEY = 'ab'.repeat(32);
 const cassette = () => ({

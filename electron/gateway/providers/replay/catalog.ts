@@ -2,14 +2,9 @@
 import type { Dirent, Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  CASSETTE_SUFFIX,
-  CassetteError,
-  parseCassette,
-  type Cassette,
-  isBareFileName,
-  type CassetteBlob,
-} from '../../../../shared/cassette.ts';
+import { CassetteError, type Cassette, type CassetteBlob } from '../../../../shared/cassette.ts';
+import { CASSETTE_SUFFIX, isBareFileName } from '../../../../shared/cassette-names.ts';
+import { parseCassette } from '../../../../shared/cassette-reader.ts';
 import type { CassetteFolder, CassetteListing, CassettePaging, CassetteQuery } from '../../../../shared/cassette-admin.ts';
 import { JOURNAL_FILTER_TEXT_LIMIT } from '../../../../shared/journal.ts';
 import { MAX_CASSETTE_BYTES, MAX_CASSETTES } from './limits.ts';

@@ -1,7 +1,7 @@
 // `--record DIR`: turns each exchange the HTTP tap saw into a cassette (inline text and timed events, or a blob beside it), with channel keys and redacted values hidden in any encoding before anything is written.
+import { parseCassette } from '../../../../shared/cassette-reader.ts';
 import {
   CassetteError,
-  parseCassette,
   type CassetteBlob,
   type CassetteEvent,
   type CassetteHttpResponse,

@@ -5,16 +5,9 @@ import { constants as fsConstants, readFileSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
-import {
-  CASSETTE_FORMAT,
-  CASSETTE_HASH_CHARS,
-  CassetteError,
-  cassetteFileName,
-  cassetteNameParts,
-  parseCassette,
-  type Cassette,
-  type CassetteBlob,
-} from '../../../../shared/cassette.ts';
+import { CASSETTE_FORMAT, CassetteError, type Cassette, type CassetteBlob } from '../../../../shared/cassette.ts';
+import { CASSETTE_HASH_CHARS, cassetteFileName, cassetteNameParts } from '../../../../shared/cassette-names.ts';
+import { parseCassette } from '../../../../shared/cassette-reader.ts';
 import { createFileAtomic } from '../../atomic-write.ts';
 import { randomBase62 } from '../../ids.ts';
 import { PRIVATE_FILE_MODE } from '../../private-files.ts';
