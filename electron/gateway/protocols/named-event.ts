@@ -4,6 +4,8 @@
 export interface NamedEvent {
   name?: string;
   data: unknown;
+  /** `data` already written as JSON (the same text `JSON.stringify(data)` gives), when the builder made it cheaper itself. */
+  json?: string;
 }
 
 /** A frame written as-is: `data: [DONE]`, the end marker of OpenAI chat and completions streams. */

@@ -32,6 +32,9 @@ export async function openaiChatRoutes(app: FastifyInstance, options: { context:
       if (!parsed.stream) return chatCompletions.create(parsed, call);
       const meta = chatCompletions.meta(parsed.chat.model);
       const metered = metering.meter(await chat.stream(parsed.chat, call), bill, () => estimateInputTokens(parsed.chat));
+      // A stored completion is recorded as it streams; otherwise an answer at hand is written without an async step per event.
+      if (!parsed.store && metered.atHand)
+        return writeSse(request, reply, openaiChatCodec.streamAtHand(metered.atHand(), parsed, meta), failure);
       const deltas = chatCompletions.keepWhenStored(parsed, call, metered, meta);
       return writeSse(request, reply, openaiChatCodec.stream(deltas, parsed, meta), failure);
     });

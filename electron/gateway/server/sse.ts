@@ -2,14 +2,21 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { GatewayError } from '../errors.ts';
+import { Hold, type AtHand } from '../protocols/at-hand.ts';
 import { DONE, type NamedEvent, type SseEvent } from '../protocols/named-event.ts';
 import { streamFaultOf } from './faults.ts';
 
 /** Frames written before a `disconnect` or `malformed` fault strikes (fewer when the stream is shorter: never its last frame). */
 export const FRAMES_BEFORE_FAULT = 3;
 
-/** Events of a stream: a finished list, or a producer that yields them as the answer is made. */
-export type EventSource<T> = Iterable<T> | AsyncIterable<T>;
+/**
+ * Events of a stream: a producer that yields them as the answer is made, or events all at hand (a finished list, or a
+ * synchronous producer, with the Holds it must be waited on at), which are written in a few large writes.
+ */
+export type EventSource<T> = AtHand<T> | AsyncIterable<T>;
+
+/** Characters of frames at hand gathered into one write (a longer answer goes out in several, each waiting for its drain). */
+export const AT_HAND_WRITE_CHARS = 64 * 1024;
 
 /** What a stream does when its producer fails after the headers went out. */
 export interface StreamFailure {
@@ -29,7 +36,7 @@ export interface StreamFailure {
  */
 export async function writeSse(request: FastifyRequest, reply: FastifyReply, events: EventSource<SseEvent>, failure: StreamFailure = {}) {
   const { errorEvent, report } = failure;
-  await writeFrames(request, reply, 'text/event-stream; charset=utf-8', mapFrames(events, sseFrame), ['', ''], {
+  await writeFrames(request, reply, 'text/event-stream; charset=utf-8', events, sseFrame, ['', ''], {
     ...(report && { report }),
     ...(errorEvent && { errorFrame: (error: GatewayError) => sseFrame(errorEvent(error)) }),
   });
@@ -37,7 +44,9 @@ export async function writeSse(request: FastifyRequest, reply: FastifyReply, eve
 
 /** One SSE frame: `event:` (when named) and `data:` lines, or the raw `[DONE]` marker. */
 export function sseFrame(event: SseEvent): string {
-  return event === DONE ? 'data: [DONE]\n\n' : `${event.name ? `event: ${event.name}\n` : ''}data: ${JSON.stringify(event.data)}\n\n`;
+  return event === DONE
+    ? 'data: [DONE]\n\n'
+    : `${event.name ? `event: ${event.name}\n` : ''}data: ${event.json ?? JSON.stringify(event.data)}\n\n`;
 }
 
 /** Streams `items` as one JSON array written element by element (Gemini's stream without `alt=sse`); a failing producer ends it unclosed. */
@@ -48,29 +57,43 @@ export async function writeJsonArray(
   failure: StreamFailure = {},
 ) {
   let index = 0;
-  const frames = mapFrames(items, (item) => `${index++ === 0 ? '' : ',\r\n'}${JSON.stringify(item)}`);
   await writeFrames(
     request,
     reply,
     'application/json; charset=utf-8',
-    frames,
+    items,
+    (item) => `${index++ === 0 ? '' : ',\r\n'}${JSON.stringify(item)}`,
     ['[', ']'],
     failure.report ? { report: failure.report } : {},
   );
 }
 
-/** `source` with each element turned into its frame, pulled one at a time. */
+/** `source` with each element turned into its frame, pulled one at a time (the Holds of a source at hand waited for). */
 async function* mapFrames<T>(source: EventSource<T>, frame: (item: T) => string): AsyncGenerator<string> {
-  for await (const item of source) yield frame(item);
+  for await (const item of source) {
+    if (item instanceof Hold) await item.done;
+    else yield frame(item);
+  }
 }
 
-async function writeFrames(
+/** True when `source` is pulled synchronously. */
+function isAtHand<T>(source: EventSource<T>): source is AtHand<T> {
+  return Symbol.iterator in source;
+}
+
+interface FrameFailure {
+  errorFrame?: (error: GatewayError) => string;
+  report?: (error: unknown) => void;
+}
+
+async function writeFrames<T>(
   request: FastifyRequest,
   reply: FastifyReply,
   contentType: string,
-  frames: AsyncIterator<string>,
-  [open, close]: [string, string],
-  failure: { errorFrame?: (error: GatewayError) => string; report?: (error: unknown) => void },
+  source: EventSource<T>,
+  frame: (item: T) => string,
+  ends: [string, string],
+  failure: FrameFailure,
 ): Promise<void> {
   reply.hijack();
   const raw = reply.raw;
@@ -85,31 +108,99 @@ async function writeFrames(
     'x-accel-buffering': 'no',
   });
   raw.flushHeaders();
-  let gone = false;
-  raw.once('close', () => (gone = true));
+  const watch = { gone: false };
+  raw.once('close', () => (watch.gone = true));
   const fault = streamFaultOf(request);
+  // A fault counts frames one by one: only the frame-by-frame writer strikes it.
+  if (!fault && isAtHand(source)) await writeAtHand(raw, watch, source, frame, ends, failure);
+  else await writeEach(raw, watch, fault, mapFrames(source, frame), ends, failure);
+}
+
+/**
+ * Writes the frames of a source at hand gathered into as few writes as AT_HAND_WRITE_CHARS allows: what is made before
+ * a Hold goes out, then the Hold is waited for; a full socket buffer is waited on between writes; a client that
+ * left stops the pulling (the producers' cleanup runs).
+ */
+async function writeAtHand<T>(
+  raw: ServerResponse,
+  watch: { gone: boolean },
+  source: AtHand<T>,
+  frame: (item: T) => string,
+  [open, close]: [string, string],
+  failure: FrameFailure,
+): Promise<void> {
+  const items = source[Symbol.iterator]();
+  let pending = open;
+  let pulling = false;
+  let exhausted = false;
+  try {
+    for (;;) {
+      pulling = true;
+      const next = items.next();
+      pulling = false;
+      if (next.done) {
+        exhausted = true;
+        break;
+      }
+      const item = next.value;
+      if (item instanceof Hold) {
+        if (pending) await writeFrame(raw, pending);
+        pending = '';
+        await item.done;
+      } else {
+        pending += frame(item);
+        if (pending.length < AT_HAND_WRITE_CHARS) continue;
+        await writeFrame(raw, pending);
+        pending = '';
+      }
+      if (watch.gone) return;
+    }
+    if (!watch.gone) raw.end(pending + close);
+  } catch (error) {
+    // A producer that threw is done; a Hold that failed leaves its producers to be closed below.
+    exhausted = pulling;
+    const gatewayError = error instanceof GatewayError ? error : undefined;
+    if (!gatewayError) failure.report?.(error);
+    if (!watch.gone && failure.errorFrame)
+      pending += failure.errorFrame(gatewayError ?? new GatewayError('internal', 'The stream failed.'));
+    if (!watch.gone) raw.end(pending);
+  } finally {
+    if (!exhausted) items.return?.();
+  }
+}
+
+/** Writes frames one by one as the producer makes them (paced streams, relayed translations, and any stream a fault is set on). */
+async function writeEach(
+  raw: ServerResponse,
+  watch: { gone: boolean },
+  fault: 'disconnect' | 'malformed' | undefined,
+  frames: AsyncIterator<string>,
+  [open, close]: [string, string],
+  failure: FrameFailure,
+): Promise<void> {
   let finished = false;
   try {
     if (open) await writeFrame(raw, open);
     // One frame of lookahead only while a fault is set: it must strike before the last frame, never at the end.
     let next = await frames.next();
-    for (let index = 0; !next.done && !gone; index++) {
+    for (let index = 0; !next.done && !watch.gone; index++) {
       const following = fault ? await frames.next() : undefined;
       if (fault && (index === FRAMES_BEFORE_FAULT || following?.done)) {
         await strike(raw, fault);
         return;
       }
       await writeFrame(raw, next.value);
-      next = following ?? (gone ? next : await frames.next());
+      next = following ?? (watch.gone ? next : await frames.next());
     }
     finished = next.done === true;
-    if (!gone) raw.end(close);
+    if (!watch.gone) raw.end(close);
   } catch (error) {
     finished = true;
     const gatewayError = error instanceof GatewayError ? error : undefined;
     if (!gatewayError) failure.report?.(error);
-    if (!gone && failure.errorFrame) raw.write(failure.errorFrame(gatewayError ?? new GatewayError('internal', 'The stream failed.')));
-    if (!gone) raw.end();
+    if (!watch.gone && failure.errorFrame)
+      raw.write(failure.errorFrame(gatewayError ?? new GatewayError('internal', 'The stream failed.')));
+    if (!watch.gone) raw.end();
   } finally {
     // The client left or a fault struck: the producer stops (and its own cleanup runs).
     if (!finished) await frames.return?.(undefined);

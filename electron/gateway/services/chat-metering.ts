@@ -1,5 +1,6 @@
 // Bills chat calls: a whole answer from its usage, a stream on its usage delta, or, cut short, for what it delivered; relayed answers by the upstream's usage.
-import type { ChatRequest, ChatResult } from '../protocols/neutral/chat.ts';
+import { Hold, type AtHand } from '../protocols/at-hand.ts';
+import type { ChatRequest, ChatResult, ChatUsage } from '../protocols/neutral/chat.ts';
 import type { ChatDelta, ChatStream } from '../protocols/neutral/deltas.ts';
 import { TokenCounter } from '../protocols/neutral/token-counter.ts';
 import { countRequestTokens, countTokens } from '../protocols/neutral/tokens.ts';
@@ -102,55 +103,61 @@ export class ChatMetering {
    * count, else `inputEstimate`, asked only then) and the token estimate of the text and tool arguments already passed on.
    */
   meter(stream: ChatStream, bill: ChatBill, inputEstimate: () => number): ChatStream {
+    const inputTokens = () => stream.inputTokens ?? inputEstimate();
+    const atHand = stream.atHand;
     return {
       ...(stream.inputTokens !== undefined && { inputTokens: stream.inputTokens }),
-      [Symbol.asyncIterator]: () => this.metered(stream, bill, () => stream.inputTokens ?? inputEstimate()),
+      [Symbol.asyncIterator]: () => this.metered(stream, bill, inputTokens),
+      ...(atHand && { atHand: () => this.meteredAtHand(atHand(), bill, inputTokens) }),
     };
   }
 
   private async *metered(stream: ChatStream, bill: ChatBill, inputTokens: () => number): AsyncGenerator<ChatDelta> {
-    /** What was delivered, per choice (text) and per tool call (arguments): counted apart, so pieces of different outputs never merge into one token; counted as they pass, never kept. */
-    const delivered = new Map<string, TokenCounter>();
-    const add = (key: string, text: string) => {
-      let counter = delivered.get(key);
-      if (!counter) delivered.set(key, (counter = new TokenCounter()));
-      counter.add(text);
-    };
-    const deliveredTokens = () => {
-      let outputTokens = 0;
-      for (const counter of delivered.values()) outputTokens += counter.count;
-      return outputTokens;
-    };
-    /** Characters passed on, which bound the output a usage delta may claim. */
-    let answerSize = 0;
-    let charged = false;
-    let outputSeen = false;
+    const meter = this.streamMeter(bill, inputTokens);
     try {
       for await (const delta of stream) {
-        if (!outputSeen && (delta.type === 'text' || delta.type === 'tool_arguments' || delta.type === 'tool_call')) {
-          outputSeen = true;
-          bill.principal.notes?.firstOutput();
-        }
-        if (delta.type === 'usage') {
+        const charge = meter.pass(delta);
+        if (charge) {
           // Committed (with the turn's other bookkeeping) before the usage event goes out.
-          if (!charged) await this.chargeCommitted(bill, this.bounded(bill, delta, answerSize, inputTokens, deliveredTokens));
-          charged = true;
-        } else if (delta.type === 'text') {
-          add(`${delta.choice}`, delta.text);
-          answerSize += delta.text.length;
-        } else if (delta.type === 'tool_arguments') {
-          add(`${delta.choice}:${delta.call}`, delta.fragment);
-          answerSize += delta.fragment.length;
+          await charge;
+          meter.charged = true;
         }
         yield delta;
       }
     } finally {
-      if (!charged) {
-        const outputTokens = deliveredTokens();
-        // Nobody waits for this one (the caller left, or the stream ended without usage): it joins the turn's group commit.
-        this.chargeAnswered(bill, { inputTokens: inputTokens(), outputTokens });
-      }
+      meter.end();
     }
+  }
+
+  /** `metered` over deltas all at hand: the charge's commit is a Hold before the usage delta, which the writer waits for. */
+  private *meteredAtHand(deltas: AtHand<ChatDelta>, bill: ChatBill, inputTokens: () => number): Generator<ChatDelta | Hold> {
+    const meter = this.streamMeter(bill, inputTokens);
+    try {
+      for (const delta of deltas) {
+        if (delta instanceof Hold) {
+          yield delta;
+          continue;
+        }
+        const charge = meter.pass(delta);
+        if (charge) {
+          // Resumed only once the writer saw the commit through.
+          yield new Hold(charge);
+          meter.charged = true;
+        }
+        yield delta;
+      }
+    } finally {
+      meter.end();
+    }
+  }
+
+  /** The meter of one stream of `bill`: its usage charge bounded by what was delivered, committed; or, without one, charged for what was. */
+  private streamMeter(bill: ChatBill, inputTokens: () => number): StreamMeter {
+    return new StreamMeter(
+      bill,
+      (reported, answerSize, delivered) => this.chargeCommitted(bill, this.bounded(bill, reported, answerSize, inputTokens, delivered)),
+      (outputTokens) => this.chargeAnswered(bill, { inputTokens: inputTokens(), outputTokens }),
+    );
   }
 
   private async chargeCommitted(bill: ChatBill, usage: { inputTokens: number; outputTokens: number }): Promise<void> {
@@ -165,4 +172,62 @@ export class ChatMetering {
 /** The input estimate of the chat requests `bill`'s request holds (0 when it is not at hand). */
 function inputEstimateOf(bill: ChatBill): number {
   return bill.size?.chats().reduce((sum, chat) => sum + countRequestTokens(chat), 0) ?? 0;
+}
+
+/**
+ * What one stream delivered, as its deltas pass: the output per choice (text) and per tool call (arguments), counted
+ * apart so pieces of different outputs never merge into one token and never kept; the first output noted; the charge
+ * made once, on the usage delta, or at the end for what was delivered when none came.
+ */
+class StreamMeter {
+  private readonly bill: ChatBill;
+  private readonly commit: (reported: ChatUsage, answerSize: number, deliveredTokens: () => number) => Promise<void>;
+  private readonly answered: (outputTokens: number) => void;
+  private readonly delivered = new Map<string, TokenCounter>();
+  /** Characters passed on, which bound the output a usage delta may claim. */
+  private answerSize = 0;
+  private outputSeen = false;
+  /** Set by the stream once the usage charge is committed. */
+  charged = false;
+
+  constructor(bill: ChatBill, commit: StreamMeter['commit'], answered: StreamMeter['answered']) {
+    this.bill = bill;
+    this.commit = commit;
+    this.answered = answered;
+  }
+
+  /** Counts `delta`; a usage delta not yet charged starts its charge, returned to be awaited before the delta goes on. */
+  pass(delta: ChatDelta): Promise<void> | undefined {
+    if (!this.outputSeen && (delta.type === 'text' || delta.type === 'tool_arguments' || delta.type === 'tool_call')) {
+      this.outputSeen = true;
+      this.bill.principal.notes?.firstOutput();
+    }
+    if (delta.type === 'usage') {
+      if (!this.charged) return this.commit(delta, this.answerSize, this.deliveredTokens);
+    } else if (delta.type === 'text') {
+      this.add(delta.choice === 0 ? '0' : `${delta.choice}`, delta.text);
+    } else if (delta.type === 'tool_arguments') {
+      this.add(`${delta.choice}:${delta.call}`, delta.fragment);
+    }
+    return undefined;
+  }
+
+  /** The stream ended (or was left): charged for what was delivered when no usage charge was committed. */
+  end(): void {
+    // Nobody waits for this one (the caller left, or the stream ended without usage): it joins the turn's group commit.
+    if (!this.charged) this.answered(this.deliveredTokens());
+  }
+
+  private add(key: string, text: string): void {
+    let counter = this.delivered.get(key);
+    if (!counter) this.delivered.set(key, (counter = new TokenCounter()));
+    counter.add(text);
+    this.answerSize += text.length;
+  }
+
+  private readonly deliveredTokens = (): number => {
+    let outputTokens = 0;
+    for (const counter of this.delivered.values()) outputTokens += counter.count;
+    return outputTokens;
+  };
 }

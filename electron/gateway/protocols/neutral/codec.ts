@@ -2,6 +2,7 @@
 import type { ChatRequest, ChatResult } from './chat.ts';
 import type { ChannelCompatName } from '../../../../shared/channels.ts';
 import type { ChatDelta, ChatStream } from './deltas.ts';
+import type { AtHand, Hold } from '../at-hand.ts';
 
 /**
  * A client protocol's side of chat (OpenAI chat, completions, Anthropic Messages, Gemini, Responses): it turns
@@ -17,6 +18,8 @@ export interface InboundChatCodec<Source, Call, Meta, Event> {
   render(result: ChatResult, call: Call, meta: Meta): unknown;
   /** The answer's deltas → the client's stream events, each yielded as soon as the deltas that make it have arrived. */
   stream(deltas: ChatStream, call: Call, meta: Meta): AsyncIterable<Event>;
+  /** The same events from deltas all at hand (see ChatStream.atHand), pulled synchronously; absent: such a stream goes through `stream`. */
+  streamAtHand?(deltas: AtHand<ChatDelta>, call: Call, meta: Meta): Iterable<Event | Hold>;
 }
 
 /**

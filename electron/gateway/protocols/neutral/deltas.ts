@@ -1,4 +1,5 @@
 // The neutral chat stream: the deltas a chat provider yields while its answer is produced, and their fold back into a whole answer.
+import type { AtHand } from '../at-hand.ts';
 import type { ChatChoice, ChatResult, ChatUsage, FinishReason, Reasoning } from './chat.ts';
 
 /**
@@ -24,6 +25,11 @@ export type ChatDelta =
 export interface ChatStream extends AsyncIterable<ChatDelta> {
   /** Input tokens when known up front (Anthropic's `message_start` reports them); absent: only the usage delta tells. */
   readonly inputTokens?: number;
+  /**
+   * The same deltas pulled synchronously, when the whole answer is at hand and nothing paces it (a simulated answer
+   * without `x-gatehouse-pace`): a consumer that can take them so skips an async step per delta. Each call starts over.
+   */
+  readonly atHand?: () => AtHand<ChatDelta>;
 }
 
 /** Folds a whole stream back into the answer it spells (non-streaming calls over a streaming upstream, and tests). */

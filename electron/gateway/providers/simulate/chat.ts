@@ -32,6 +32,8 @@ export class SimulatedChat implements ChatProvider {
     return {
       inputTokens: result.usage.inputTokens,
       [Symbol.asyncIterator]: () => paced(resultDeltas(result), pace, call.signal),
+      // Unpaced, the whole answer can be pulled at once (the writer still stops when the client leaves).
+      ...(pace === undefined && { atHand: () => resultDeltas(result) }),
     };
   }
 

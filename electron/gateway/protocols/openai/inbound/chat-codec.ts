@@ -2,11 +2,13 @@
 import type { InboundChatCodec } from '../../neutral/codec.ts';
 import type { SseEvent } from '../../named-event.ts';
 import { parseChatBody, type ChatCall } from './chat-request.ts';
-import { chatCompletionChunks, toChatCompletion, type CompletionMeta } from './chat-response.ts';
+import { chatCompletionChunks, chatCompletionChunksAtHand, toChatCompletion, type CompletionMeta } from './chat-response.ts';
 
 /** OpenAI chat completions, client side. */
-export const openaiChatCodec: InboundChatCodec<unknown, ChatCall, CompletionMeta, SseEvent> = {
+export const openaiChatCodec = {
   parse: parseChatBody,
   render: (result, call, meta) => toChatCompletion(result, meta, { legacyFunctions: call.legacyFunctions }),
   stream: (deltas, call, meta) => chatCompletionChunks(deltas, meta, call.includeUsage, { legacyFunctions: call.legacyFunctions }),
-};
+  streamAtHand: (deltas, call, meta) =>
+    chatCompletionChunksAtHand(deltas, meta, call.includeUsage, { legacyFunctions: call.legacyFunctions }),
+} satisfies Required<InboundChatCodec<unknown, ChatCall, CompletionMeta, SseEvent>>;

@@ -1,7 +1,8 @@
 // Renders OpenAI chat completion objects from a neutral chat result, and streamed `chat.completion.chunk` events from its deltas.
 import type { ChatResult, FinishReason, ToolCall } from '../../neutral/chat.ts';
 import type { ChatDelta } from '../../neutral/deltas.ts';
-import { DONE, type SseEvent } from '../../named-event.ts';
+import { stepAsync, stepAtHand, type AtHand, type Hold } from '../../at-hand.ts';
+import { DONE, type NamedEvent, type SseEvent } from '../../named-event.ts';
 import { finishReasonOf, reasoningContentOf, REASONING_PART_SEPARATOR, usageOf } from '../chat-tables.ts';
 
 /** What every object of one completion shares. */
@@ -72,59 +73,86 @@ export function toChatCompletion(result: ChatResult, meta: CompletionMeta, optio
  * the first call only), then a chunk with `finish_reason`; with `includeUsage`, every chunk has `usage: null` and a
  * last chunk has empty `choices` and the usage. `[DONE]` ends the stream.
  */
-export async function* chatCompletionChunks(
+export function chatCompletionChunks(
   deltas: AsyncIterable<ChatDelta>,
   meta: CompletionMeta,
   includeUsage: boolean,
   options: ChatAnswerOptions = {},
 ): AsyncGenerator<SseEvent> {
+  const { step, end } = chunkSteps(meta, includeUsage, options);
+  return stepAsync(deltas, step, end);
+}
+
+/** The chunks of `chatCompletionChunks` from deltas all at hand, pulled synchronously. */
+export function chatCompletionChunksAtHand(
+  deltas: AtHand<ChatDelta>,
+  meta: CompletionMeta,
+  includeUsage: boolean,
+  options: ChatAnswerOptions = {},
+): Iterable<SseEvent | Hold> {
+  const { step, end } = chunkSteps(meta, includeUsage, options);
+  return stepAtHand(deltas, step, end);
+}
+
+/** The chunks each delta makes, and the end marker. */
+function chunkSteps(meta: CompletionMeta, includeUsage: boolean, options: ChatAnswerOptions) {
   const base = header(meta, 'chat.completion.chunk');
   const chunk = (index: number, delta: Record<string, unknown>, finish: string | null = null) => ({
     data: { ...base, choices: [{ index, delta, logprobs: null, finish_reason: finish }], ...(includeUsage && { usage: null }) },
   });
+  // A content chunk is the most frequent event by far: its JSON is written around the piece, the rest made once.
+  const contentHead = `${JSON.stringify(base).slice(0, -1)},"choices":[{"index":`;
+  const contentTail = `},"logprobs":null,"finish_reason":null}]${includeUsage ? ',"usage":null' : ''}}`;
+  const content = (index: number, text: string): NamedEvent => ({
+    ...chunk(index, { content: text }),
+    json: `${contentHead}${index},"delta":{"content":${JSON.stringify(text)}${contentTail}`,
+  });
   const started = new Set<number>();
-  const opening = (index: number, withCalls: boolean) => {
-    if (started.has(index)) return [];
+  const opening = (index: number, withCalls: boolean, out: SseEvent[]) => {
+    if (started.has(index)) return;
     started.add(index);
-    return [chunk(index, { role: 'assistant', content: withCalls ? null : '', refusal: null })];
+    out.push(chunk(index, { role: 'assistant', content: withCalls ? null : '', refusal: null }));
   };
   const legacy = options.legacyFunctions === true;
   // The reasoning part each choice is in, so a new part is set apart as in the whole answer's `reasoning_content`.
   const reasoningPart = new Map<number, number>();
-  for await (const delta of deltas) {
+  const step = (delta: ChatDelta, out: SseEvent[]): void => {
     switch (delta.type) {
       case 'text':
-        yield* opening(delta.choice, false);
-        yield chunk(delta.choice, { content: delta.text });
+        opening(delta.choice, false, out);
+        out.push(content(delta.choice, delta.text));
         break;
       case 'reasoning': {
         if (delta.text === '') break;
-        yield* opening(delta.choice, false);
+        opening(delta.choice, false, out);
         const previous = reasoningPart.get(delta.choice);
         reasoningPart.set(delta.choice, delta.part);
         const apart = previous !== undefined && previous !== delta.part ? REASONING_PART_SEPARATOR : '';
-        yield chunk(delta.choice, { reasoning_content: apart + delta.text });
+        out.push(chunk(delta.choice, { reasoning_content: apart + delta.text }));
         break;
       }
       case 'tool_call':
-        yield* opening(delta.choice, true);
+        opening(delta.choice, true, out);
         if (!legacy) {
           const call = { index: delta.call, id: delta.id, type: 'function', function: { name: delta.name, arguments: '' } };
-          yield chunk(delta.choice, { tool_calls: [call] });
-        } else if (delta.call === 0) yield chunk(delta.choice, { function_call: { name: delta.name, arguments: '' } });
+          out.push(chunk(delta.choice, { tool_calls: [call] }));
+        } else if (delta.call === 0) out.push(chunk(delta.choice, { function_call: { name: delta.name, arguments: '' } }));
         break;
       case 'tool_arguments':
-        if (!legacy) yield chunk(delta.choice, { tool_calls: [{ index: delta.call, function: { arguments: delta.fragment } }] });
-        else if (delta.call === 0) yield chunk(delta.choice, { function_call: { arguments: delta.fragment } });
+        if (!legacy) out.push(chunk(delta.choice, { tool_calls: [{ index: delta.call, function: { arguments: delta.fragment } }] }));
+        else if (delta.call === 0) out.push(chunk(delta.choice, { function_call: { arguments: delta.fragment } }));
         break;
       case 'finish':
-        yield* opening(delta.choice, false);
-        yield chunk(delta.choice, {}, finishOf(delta.reason, options));
+        opening(delta.choice, false, out);
+        out.push(chunk(delta.choice, {}, finishOf(delta.reason, options)));
         break;
       case 'usage':
-        if (includeUsage) yield { data: { ...base, choices: [], usage: usageOf(delta) } };
+        if (includeUsage) out.push({ data: { ...base, choices: [], usage: usageOf(delta) } });
         break;
     }
-  }
-  yield DONE;
+  };
+  const end = (out: SseEvent[]): void => {
+    out.push(DONE);
+  };
+  return { step, end };
 }
