@@ -97,8 +97,11 @@ async function writeFrames<T>(
 ): Promise<void> {
   reply.hijack();
   const raw = reply.raw;
+  const fault = streamFaultOf(request);
+  // A fault counts frames one by one: only the frame-by-frame writer strikes it.
+  const atHand = !fault && isAtHand(source);
   // The head and the frames made in this tick leave in one write; a frame made later goes out in its own tick.
-  holdForTick(raw);
+  if (!atHand) holdForTick(raw);
   // Headers set before the hijack (CORS, for one) go out too.
   raw.writeHead(200, {
     ...(reply.getHeaders() as OutgoingHttpHeaders),
@@ -107,19 +110,18 @@ async function writeFrames<T>(
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   });
-  raw.flushHeaders();
+  // A stream at hand sends its head with its first write.
+  if (!atHand) raw.flushHeaders();
   const watch = { gone: false };
   raw.once('close', () => (watch.gone = true));
-  const fault = streamFaultOf(request);
-  // A fault counts frames one by one: only the frame-by-frame writer strikes it.
-  if (!fault && isAtHand(source)) await writeAtHand(raw, watch, source, frame, ends, failure);
+  if (atHand) await writeAtHand(raw, watch, source as AtHand<T>, frame, ends, failure);
   else await writeEach(raw, watch, fault, mapFrames(source, frame), ends, failure);
 }
 
 /**
- * Writes the frames of a source at hand gathered into as few writes as AT_HAND_WRITE_CHARS allows: what is made before
- * a Hold goes out, then the Hold is waited for; a full socket buffer is waited on between writes; a client that
- * left stops the pulling (the producers' cleanup runs).
+ * Writes the frames of a source at hand gathered into as few writes as AT_HAND_WRITE_CHARS allows (a short answer, head
+ * and all, in one): a Hold is waited for before anything made after it goes out; a full socket buffer is waited on
+ * between writes; a client that left stops the pulling (the producers' cleanup runs).
  */
 async function writeAtHand<T>(
   raw: ServerResponse,
@@ -144,8 +146,7 @@ async function writeAtHand<T>(
       }
       const item = next.value;
       if (item instanceof Hold) {
-        if (pending) await writeFrame(raw, pending);
-        pending = '';
+        // What is made before the wait (a charge's commit, which a whole JSON answer waits for too) leaves with what follows it.
         await item.done;
       } else {
         pending += frame(item);

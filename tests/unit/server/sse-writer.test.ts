@@ -1,10 +1,12 @@
-// Unit tests of the SSE writer with a fake response: a slow reader holds the producer back (backpressure), a client that leaves stops it, a failing producer ends the stream with an error frame.
+// Unit tests of the SSE writer with a fake response: a slow reader holds the producer back (backpressure), a client that leaves stops it, a failing producer ends the stream with an error frame; events at hand go out in few writes, after their Holds.
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { NamedEvent } from '../../../electron/gateway/protocols/named-event.ts';
-import { writeSse } from '../../../electron/gateway/server/sse.ts';
+import { GatewayError } from '../../../electron/gateway/errors.ts';
+import { Hold } from '../../../electron/gateway/protocols/at-hand.ts';
+import { AT_HAND_WRITE_CHARS, writeSse } from '../../../electron/gateway/server/sse.ts';
 
 /** A response whose socket buffer is full (`write` returns false) until `accept()`; each 'drain' lets the writer go on. */
 class FakeResponse extends EventEmitter {
@@ -104,6 +106,104 @@ test('a finished list of events (as the audio route passes) is written whole', a
   const { raw, reply, request } = fakeCall();
   raw.accept();
   await writeSse(request, reply, [{ data: 1 }, { name: 'x', data: 2 }]);
-  assert.deepEqual(raw.frames, ['data: 1\n\n', 'event: x\ndata: 2\n\n']);
+  assert.deepEqual(raw.frames, ['data: 1\n\nevent: x\ndata: 2\n\n'], 'one write');
   assert.ok(raw.ended);
+});
+
+/** A synchronous producer of `before` events, a Hold on `wait`, then `after` events; records what was pulled and whether it was closed. */
+function atHand(before: number, wait: Promise<void>, after: number, failAt?: number) {
+  const state = { pulled: 0, closed: false };
+  function* events(): Generator<NamedEvent | Hold> {
+    try {
+      for (let index = 0; index < before + after; index++) {
+        if (index === before) yield new Hold(wait);
+        if (index === failAt) throw new GatewayError('upstream_error', 'the answer broke');
+        state.pulled++;
+        yield { data: { index } };
+      }
+    } finally {
+      state.closed = true;
+    }
+  }
+  return { state, events: events() };
+}
+
+function gate() {
+  let open!: () => void;
+  let fail!: (error: Error) => void;
+  const wait = new Promise<void>((resolve, reject) => ((open = resolve), (fail = reject)));
+  return { wait, open, fail };
+}
+
+test('events at hand: nothing made after a Hold is written before it resolves; then the whole stream leaves in one write', async () => {
+  const { raw, reply, request } = fakeCall();
+  raw.accept();
+  const { wait, open } = gate();
+  const { state, events } = atHand(3, wait, 2);
+  const done = writeSse(request, reply, events);
+  await ticks();
+  assert.deepEqual(raw.frames, [], 'the Hold is waited for before anything after it goes out');
+  assert.equal(state.pulled, 3, 'nothing after the Hold was made yet');
+  open();
+  await done;
+  assert.deepEqual(raw.frames, [[0, 1, 2, 3, 4].map((index) => `data: {"index":${index}}\n\n`).join('')]);
+  assert.ok(raw.ended);
+  assert.ok(state.closed);
+});
+
+test('events at hand: a long stream goes out in writes of about AT_HAND_WRITE_CHARS, each waiting for the reader', async () => {
+  const { raw, reply, request } = fakeCall();
+  const count = Math.ceil((3 * AT_HAND_WRITE_CHARS) / 'data: {"index":0000}\n\n'.length);
+  const { state, events } = atHand(count, Promise.resolve(), 0);
+  const done = writeSse(request, reply, events);
+  await ticks();
+  assert.equal(raw.frames.length, 1, 'one write, then the writer waits for drain');
+  assert.ok(raw.frames[0]!.length >= AT_HAND_WRITE_CHARS && raw.frames[0]!.length < AT_HAND_WRITE_CHARS + 100);
+  assert.ok(state.pulled < count / 2, `pulled ${state.pulled} of ${count} while the client read nothing`);
+  raw.accept();
+  raw.emit('drain');
+  await done;
+  const text = raw.frames.join('');
+  assert.equal(text.split('\n\n').length - 1, count);
+  assert.ok(raw.frames.length >= 3 && raw.frames.length <= 5, `${raw.frames.length} writes`);
+});
+
+test('events at hand: a client that leaves during a Hold stops the stream and closes its producer', async () => {
+  const { raw, reply, request } = fakeCall();
+  raw.accept();
+  const { wait, open } = gate();
+  const { state, events } = atHand(2, wait, 5);
+  const done = writeSse(request, reply, events);
+  await ticks();
+  raw.emit('close');
+  open();
+  await done;
+  assert.ok(state.closed, "the producer's cleanup ran");
+  assert.equal(state.pulled, 2);
+  assert.equal(raw.ended, false);
+});
+
+test('events at hand: a failing Hold or producer ends the stream with what was made, then the error frame', async () => {
+  for (const failure of ['hold', 'producer'] as const) {
+    const { raw, reply, request } = fakeCall();
+    raw.accept();
+    const { wait, open, fail } = gate();
+    const { state, events } = atHand(2, wait, 3, failure === 'producer' ? 3 : undefined);
+    const reported: unknown[] = [];
+    const done = writeSse(request, reply, events, {
+      errorEvent: (error) => ({ name: 'error', data: { kind: error.kind } }),
+      report: (error) => reported.push(error),
+    });
+    if (failure === 'hold') fail(new Error('the commit broke'));
+    else open();
+    await done;
+    const made = failure === 'hold' ? [0, 1] : [0, 1, 2];
+    const error = failure === 'hold' ? 'internal' : 'upstream_error';
+    assert.deepEqual(raw.frames, [
+      `${made.map((index) => `data: {"index":${index}}\n\n`).join('')}event: error\ndata: {"kind":"${error}"}\n\n`,
+    ]);
+    assert.ok(raw.ended);
+    assert.ok(state.closed, `${failure}: the producer's cleanup ran`);
+    assert.equal(reported.length, failure === 'hold' ? 1 : 0);
+  }
 });
