@@ -117,7 +117,7 @@ function atHand(before: number, wait: Promise<void>, after: number, failAt?: num
     try {
       for (let index = 0; index < before + after; index++) {
         if (index === before) yield new Hold(wait);
-        if (index === failAt) throw new GatewayError('upstream_error', 'the answer broke');
+        if (index === failAt) throw new GatewayError('upstream_failed', 'the answer broke');
         state.pulled++;
         yield { data: { index } };
       }
@@ -198,7 +198,7 @@ test('events at hand: a failing Hold or producer ends the stream with what was m
     else open();
     await done;
     const made = failure === 'hold' ? [0, 1] : [0, 1, 2];
-    const error = failure === 'hold' ? 'internal' : 'upstream_error';
+    const error = failure === 'hold' ? 'internal' : 'upstream_failed';
     assert.deepEqual(raw.frames, [
       `${made.map((index) => `data: {"index":${index}}\n\n`).join('')}event: error\ndata: {"kind":"${error}"}\n\n`,
     ]);
