@@ -6,6 +6,7 @@ import { paced, paceOfHeaders } from '../../protocols/pace.ts';
 import type { CallContext, ChatProvider } from '../types.ts';
 import type { MediaPool } from '../../workers/media-pool.ts';
 import { simulateChat } from './text/engine.ts';
+import { AnswerCache } from './answer-cache.ts';
 import { eachStreamPiece } from '../../protocols/neutral/stream-pieces.ts';
 
 /**
@@ -16,6 +17,8 @@ export const MAX_INLINE_CHAT_CHARS = 256 * 1024;
 
 export class SimulatedChat implements ChatProvider {
   private readonly workers: MediaPool | undefined;
+  /** Answers to small requests worked on in-line, kept: the same request gets the same answer without the engine's work. */
+  private readonly answers = new AnswerCache();
   /** `workers` absent (unit tests): every request is worked on in-line. */
   constructor(workers?: MediaPool) {
     this.workers = workers;
@@ -42,7 +45,7 @@ export class SimulatedChat implements ChatProvider {
   }
 
   private answer(request: ChatRequest): ChatResult | Promise<ChatResult> {
-    return !this.workers || inLine(request) ? simulateChat(request) : this.workers.run('chat', request);
+    return !this.workers || inLine(request) ? this.answers.answer(request, simulateChat) : this.workers.run('chat', request);
   }
 }
 

@@ -1,0 +1,48 @@
+// Simulated chat answers kept by their request: the engine is deterministic, so a request seen again (a test suite's, a load test's) is answered from here.
+import type { ChatRequest, ChatResult } from '../../protocols/neutral/chat.ts';
+
+/** Answers kept; past it the oldest is dropped. */
+export const ANSWER_CACHE_ENTRIES = 256;
+
+/** Characters of a request's JSON (its key) up to which its answer is kept; a larger request is answered afresh each time. */
+export const MAX_CACHED_REQUEST_CHARS = 4 * 1024;
+
+/** A bounded map from a request's JSON to the answer the engine gave it; each answer handed out is a copy of its own. */
+export class AnswerCache {
+  private readonly answers = new Map<string, ChatResult>();
+
+  /** The answer to `request`: kept, or made by `make` (and kept when the request is small). */
+  answer(request: ChatRequest, make: (request: ChatRequest) => ChatResult): ChatResult {
+    const key = keyOf(request);
+    if (key === undefined) return make(request);
+    const kept = this.answers.get(key);
+    if (kept) return copyOf(kept);
+    const made = make(request);
+    if (this.answers.size >= ANSWER_CACHE_ENTRIES) this.answers.delete(this.answers.keys().next().value!);
+    this.answers.set(key, copyOf(made));
+    return made;
+  }
+}
+
+/** The request's JSON when its text is small enough to be kept (checked on the text first, so a long prompt is never serialized here). */
+function keyOf(request: ChatRequest): string | undefined {
+  let size = request.system?.length ?? 0;
+  for (const turn of request.turns) {
+    size += turn.text.length;
+    if (size > MAX_CACHED_REQUEST_CHARS) return undefined;
+  }
+  const key = JSON.stringify(request);
+  return key.length <= MAX_CACHED_REQUEST_CHARS ? key : undefined;
+}
+
+/** A copy no caller's change can reach the kept answer through. */
+function copyOf(result: ChatResult): ChatResult {
+  return {
+    choices: result.choices.map((choice) => ({
+      ...choice,
+      toolCalls: choice.toolCalls.map((call) => ({ ...call })),
+      ...(choice.reasoning && { reasoning: choice.reasoning.map((part) => ({ ...part })) }),
+    })),
+    usage: { ...result.usage },
+  };
+}
