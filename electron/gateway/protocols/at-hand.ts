@@ -14,37 +14,44 @@ export class Hold {
 /** A stream pulled synchronously: its items, and the Holds among them. */
 export type AtHand<T> = Iterable<T | Hold>;
 
+/** How a stage turns a stream: what it makes before the first item, of each item, and after the last (pushed on `out`, zero or more each). */
+export interface Steps<T, U> {
+  begin?(out: U[]): void;
+  step(item: T, out: U[]): void;
+  end?(out: U[]): void;
+}
+
 /**
- * A stream's items turned one by one into what `step` makes of each (pushed on `out`, zero or more), then what `end`
- * makes, Holds passed on where they stood: the synchronous twin of a stage's loop over an async stream, sharing its steps.
+ * A stream's items turned by `steps`, Holds passed on where they stood: the synchronous twin of `stepAsync`, so a
+ * stage writes its rules once for both.
  */
-export function* stepAtHand<T, U>(items: AtHand<T>, step: (item: T, out: U[]) => void, end: (out: U[]) => void): Generator<U | Hold> {
+export function* stepAtHand<T, U>(items: AtHand<T>, steps: Steps<T, U>): Generator<U | Hold> {
   const out: U[] = [];
+  steps.begin?.(out);
+  yield* out.splice(0);
   for (const item of items) {
     if (item instanceof Hold) {
       yield item;
       continue;
     }
-    step(item, out);
+    steps.step(item, out);
     for (let index = 0; index < out.length; index++) yield out[index]!;
     out.length = 0;
   }
-  end(out);
+  steps.end?.(out);
   yield* out;
 }
 
 /** The same steps over an async stream. */
-export async function* stepAsync<T, U>(
-  items: AsyncIterable<T>,
-  step: (item: T, out: U[]) => void,
-  end: (out: U[]) => void,
-): AsyncGenerator<U> {
+export async function* stepAsync<T, U>(items: AsyncIterable<T>, steps: Steps<T, U>): AsyncGenerator<U> {
   const out: U[] = [];
+  steps.begin?.(out);
+  yield* out.splice(0);
   for await (const item of items) {
-    step(item, out);
+    steps.step(item, out);
     for (let index = 0; index < out.length; index++) yield out[index]!;
     out.length = 0;
   }
-  end(out);
+  steps.end?.(out);
   yield* out;
 }

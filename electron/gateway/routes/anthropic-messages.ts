@@ -44,7 +44,10 @@ export async function anthropicMessagesRoutes(app: FastifyInstance, options: { c
       const stream = await chat.stream(parsed.chat, call);
       const estimate = () => estimateInputTokens(parsed.chat);
       const meta = { id, model: parsed.chat.model, inputTokens: stream.inputTokens ?? estimate() };
-      return writeSse(request, reply, anthropicCodec.stream(metering.meter(stream, bill, estimate), parsed, meta), failure);
+      const metered = metering.meter(stream, bill, estimate);
+      // An answer at hand is written without an async step per event.
+      if (metered.atHand) return writeSse(request, reply, anthropicCodec.streamAtHand(metered.atHand(), parsed, meta), failure);
+      return writeSse(request, reply, anthropicCodec.stream(metered, parsed, meta), failure);
     });
   });
 

@@ -3,11 +3,12 @@ import type { InboundChatCodec } from '../../neutral/codec.ts';
 import type { NamedEvent } from '../../named-event.ts';
 import { toAnthropicMessage } from './message.ts';
 import { parseMessagesBody, type MessagesCall } from './request.ts';
-import { anthropicStreamEvents, type AnthropicStreamMeta } from './stream.ts';
+import { anthropicStreamEvents, anthropicStreamEventsAtHand, type AnthropicStreamMeta } from './stream.ts';
 
 /** Anthropic Messages, client side. */
-export const anthropicCodec: InboundChatCodec<unknown, MessagesCall, AnthropicStreamMeta, NamedEvent> = {
+export const anthropicCodec = {
   parse: (body) => parseMessagesBody(body),
   render: (result, _call, meta) => toAnthropicMessage(result, meta.model, meta.id),
   stream: (deltas, _call, meta) => anthropicStreamEvents(deltas, meta),
-};
+  streamAtHand: (deltas, _call, meta) => anthropicStreamEventsAtHand(deltas, meta),
+} satisfies Required<InboundChatCodec<unknown, MessagesCall, AnthropicStreamMeta, NamedEvent>>;

@@ -1,6 +1,7 @@
 // The named SSE events of a streamed Anthropic Message as its deltas arrive: message_start, content blocks with their deltas, ping, message_delta, message_stop.
 import type { ChatDelta } from '../../neutral/deltas.ts';
 import type { NamedEvent } from '../../named-event.ts';
+import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
 import { carryOpaque, carryToolId } from '../../neutral/carry.ts';
 import { isAnthropic, STOP_REASONS, toolUseId, type AnthropicStopReason } from './message.ts';
 
@@ -17,21 +18,17 @@ export interface AnthropicStreamMeta {
  * input_json_delta fragments) / `content_block_stop`, one `ping` after the first block starts (as the real API
  * does), then, once the usage is known, `message_delta` with the stop reason and output tokens, and `message_stop`.
  */
-export async function* anthropicStreamEvents(deltas: AsyncIterable<ChatDelta>, meta: AnthropicStreamMeta): AsyncGenerator<NamedEvent> {
+export function anthropicStreamEvents(deltas: AsyncIterable<ChatDelta>, meta: AnthropicStreamMeta): AsyncGenerator<NamedEvent> {
+  return stepAsync(deltas, eventSteps(meta));
+}
+
+/** The events of `anthropicStreamEvents` from deltas all at hand, pulled synchronously. */
+export function anthropicStreamEventsAtHand(deltas: AtHand<ChatDelta>, meta: AnthropicStreamMeta): Iterable<NamedEvent | Hold> {
+  return stepAtHand(deltas, eventSteps(meta));
+}
+
+function eventSteps(meta: AnthropicStreamMeta): Steps<ChatDelta, NamedEvent> {
   const event = (data: { type: string; [key: string]: unknown }): NamedEvent => ({ name: data.type, data });
-  yield event({
-    type: 'message_start',
-    message: {
-      id: meta.id,
-      type: 'message',
-      role: 'assistant',
-      model: meta.model,
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      usage: { input_tokens: meta.inputTokens, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-    },
-  });
   let blocks = 0;
   let open = false;
   /** The reasoning part the open block shows (undefined: the open block is not thinking). */
@@ -39,54 +36,71 @@ export async function* anthropicStreamEvents(deltas: AsyncIterable<ChatDelta>, m
   /** The open block is a text block (text after a tool call or thinking starts a new one). */
   let textOpen = false;
   let stop: { stop_reason: AnthropicStopReason; stop_sequence: string | null } | undefined;
-  function* start(block: Record<string, unknown>) {
-    if (open) yield event({ type: 'content_block_stop', index: blocks - 1 });
-    yield event({ type: 'content_block_start', index: blocks, content_block: block });
-    if (blocks === 0) yield event({ type: 'ping' });
+  const start = (block: Record<string, unknown>, out: NamedEvent[]) => {
+    if (open) out.push(event({ type: 'content_block_stop', index: blocks - 1 }));
+    out.push(event({ type: 'content_block_start', index: blocks, content_block: block }));
+    if (blocks === 0) out.push(event({ type: 'ping' }));
     blocks++;
     open = true;
     thinkingPart = undefined;
     textOpen = block['type'] === 'text';
-  }
-  for await (const delta of deltas) {
-    if (delta.type !== 'usage' && delta.choice !== 0) continue; // the Messages API has no `n`
+  };
+  const begin = (out: NamedEvent[]) => {
+    out.push(
+      event({
+        type: 'message_start',
+        message: {
+          id: meta.id,
+          type: 'message',
+          role: 'assistant',
+          model: meta.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: meta.inputTokens, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+        },
+      }),
+    );
+  };
+  const step = (delta: ChatDelta, out: NamedEvent[]) => {
+    if (delta.type !== 'usage' && delta.choice !== 0) return; // the Messages API has no `n`
     switch (delta.type) {
       case 'reasoning': {
         if (delta.data !== undefined && isAnthropic(delta.origin)) {
-          yield* start({ type: 'redacted_thinking', data: delta.data });
+          start({ type: 'redacted_thinking', data: delta.data }, out);
           break;
         }
         if (thinkingPart !== delta.part) {
-          yield* start({ type: 'thinking', thinking: '', signature: '' });
+          start({ type: 'thinking', thinking: '', signature: '' }, out);
           thinkingPart = delta.part;
         }
         if (delta.text !== '')
-          yield event({ type: 'content_block_delta', index: blocks - 1, delta: { type: 'thinking_delta', thinking: delta.text } });
+          out.push(event({ type: 'content_block_delta', index: blocks - 1, delta: { type: 'thinking_delta', thinking: delta.text } }));
         const opaque = delta.signature ?? delta.data;
         if (opaque !== undefined) {
           const signature = carryOpaque(opaque, delta.origin, 'anthropic');
-          yield event({ type: 'content_block_delta', index: blocks - 1, delta: { type: 'signature_delta', signature } });
+          out.push(event({ type: 'content_block_delta', index: blocks - 1, delta: { type: 'signature_delta', signature } }));
         }
         break;
       }
       case 'text':
-        if (!open || !textOpen) yield* start({ type: 'text', text: '' });
+        if (!open || !textOpen) start({ type: 'text', text: '' }, out);
         if (delta.text !== '')
-          yield event({ type: 'content_block_delta', index: blocks - 1, delta: { type: 'text_delta', text: delta.text } });
+          out.push(event({ type: 'content_block_delta', index: blocks - 1, delta: { type: 'text_delta', text: delta.text } }));
         break;
       case 'tool_call':
-        yield* start({ type: 'tool_use', id: toolUseId(carryToolId(delta.id, delta.thoughtSignature)), name: delta.name, input: {} });
+        start({ type: 'tool_use', id: toolUseId(carryToolId(delta.id, delta.thoughtSignature)), name: delta.name, input: {} }, out);
         break;
       case 'tool_arguments':
         if (delta.fragment !== '') {
           const json = { type: 'input_json_delta', partial_json: delta.fragment };
-          yield event({ type: 'content_block_delta', index: blocks - 1, delta: json });
+          out.push(event({ type: 'content_block_delta', index: blocks - 1, delta: json }));
         }
         break;
       case 'finish':
         // A message always has a block: an empty answer is one empty text block.
-        if (blocks === 0) yield* start({ type: 'text', text: '' });
-        if (open) yield event({ type: 'content_block_stop', index: blocks - 1 });
+        if (blocks === 0) start({ type: 'text', text: '' }, out);
+        if (open) out.push(event({ type: 'content_block_stop', index: blocks - 1 }));
         open = false;
         textOpen = false;
         stop = {
@@ -95,13 +109,16 @@ export async function* anthropicStreamEvents(deltas: AsyncIterable<ChatDelta>, m
         };
         break;
       case 'usage':
-        yield event({
-          type: 'message_delta',
-          delta: stop ?? { stop_reason: 'end_turn', stop_sequence: null },
-          usage: { output_tokens: delta.outputTokens },
-        });
-        yield event({ type: 'message_stop' });
+        out.push(
+          event({
+            type: 'message_delta',
+            delta: stop ?? { stop_reason: 'end_turn', stop_sequence: null },
+            usage: { output_tokens: delta.outputTokens },
+          }),
+        );
+        out.push(event({ type: 'message_stop' }));
         break;
     }
-  }
+  };
+  return { begin, step };
 }

@@ -1,7 +1,7 @@
 // Renders OpenAI chat completion objects from a neutral chat result, and streamed `chat.completion.chunk` events from its deltas.
 import type { ChatResult, FinishReason, ToolCall } from '../../neutral/chat.ts';
 import type { ChatDelta } from '../../neutral/deltas.ts';
-import { stepAsync, stepAtHand, type AtHand, type Hold } from '../../at-hand.ts';
+import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
 import { DONE, type NamedEvent, type SseEvent } from '../../named-event.ts';
 import { finishReasonOf, reasoningContentOf, REASONING_PART_SEPARATOR, usageOf } from '../chat-tables.ts';
 
@@ -79,8 +79,7 @@ export function chatCompletionChunks(
   includeUsage: boolean,
   options: ChatAnswerOptions = {},
 ): AsyncGenerator<SseEvent> {
-  const { step, end } = chunkSteps(meta, includeUsage, options);
-  return stepAsync(deltas, step, end);
+  return stepAsync(deltas, chunkSteps(meta, includeUsage, options));
 }
 
 /** The chunks of `chatCompletionChunks` from deltas all at hand, pulled synchronously. */
@@ -90,12 +89,11 @@ export function chatCompletionChunksAtHand(
   includeUsage: boolean,
   options: ChatAnswerOptions = {},
 ): Iterable<SseEvent | Hold> {
-  const { step, end } = chunkSteps(meta, includeUsage, options);
-  return stepAtHand(deltas, step, end);
+  return stepAtHand(deltas, chunkSteps(meta, includeUsage, options));
 }
 
 /** The chunks each delta makes, and the end marker. */
-function chunkSteps(meta: CompletionMeta, includeUsage: boolean, options: ChatAnswerOptions) {
+function chunkSteps(meta: CompletionMeta, includeUsage: boolean, options: ChatAnswerOptions): Steps<ChatDelta, SseEvent> {
   const base = header(meta, 'chat.completion.chunk');
   const chunk = (index: number, delta: Record<string, unknown>, finish: string | null = null) => ({
     data: { ...base, choices: [{ index, delta, logprobs: null, finish_reason: finish }], ...(includeUsage && { usage: null }) },
