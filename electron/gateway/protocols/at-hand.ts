@@ -19,6 +19,8 @@ export interface Steps<T, U> {
   begin?(out: U[]): void;
   step(item: T, out: U[]): void;
   end?(out: U[]): void;
+  /** What it still sends when its async source fails, before the failure goes on. */
+  fail?(out: U[]): void;
 }
 
 /**
@@ -47,10 +49,17 @@ export async function* stepAsync<T, U>(items: AsyncIterable<T>, steps: Steps<T, 
   const out: U[] = [];
   steps.begin?.(out);
   yield* out.splice(0);
-  for await (const item of items) {
-    steps.step(item, out);
-    for (let index = 0; index < out.length; index++) yield out[index]!;
+  try {
+    for await (const item of items) {
+      steps.step(item, out);
+      for (let index = 0; index < out.length; index++) yield out[index]!;
+      out.length = 0;
+    }
+  } catch (error) {
     out.length = 0;
+    steps.fail?.(out);
+    yield* out;
+    throw error;
   }
   steps.end?.(out);
   yield* out;

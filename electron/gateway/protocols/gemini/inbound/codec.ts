@@ -2,11 +2,18 @@
 import type { ChatRequest } from '../../neutral/chat.ts';
 import type { InboundChatCodec } from '../../neutral/codec.ts';
 import { parseGenerateContent } from './request.ts';
-import { toGenerateContentChunks, toGenerateContentResponse, type GeminiAnswerMeta, type GenerateContentResponse } from './response.ts';
+import {
+  toGenerateContentChunks,
+  toGenerateContentChunksAtHand,
+  toGenerateContentResponse,
+  type GeminiAnswerMeta,
+  type GenerateContentResponse,
+} from './response.ts';
 
 /** Gemini generateContent, client side; its stream is GenerateContentResponse chunks (as SSE data or one JSON array). */
-export const geminiCodec: InboundChatCodec<{ body: unknown; model: string }, ChatRequest, GeminiAnswerMeta, GenerateContentResponse> = {
+export const geminiCodec = {
   parse: ({ body, model }) => parseGenerateContent(body, model),
   render: (result, _chat, meta) => toGenerateContentResponse(result, meta),
   stream: (deltas, _chat, meta) => toGenerateContentChunks(deltas, meta),
-};
+  streamAtHand: (deltas, _chat, meta) => toGenerateContentChunksAtHand(deltas, meta),
+} satisfies Required<InboundChatCodec<{ body: unknown; model: string }, ChatRequest, GeminiAnswerMeta, GenerateContentResponse>>;

@@ -2,6 +2,7 @@
 import { parseToolArguments } from '../../turns.ts';
 import type { ChatChoice, ChatResult, FinishReason, ToolCall } from '../../neutral/chat.ts';
 import type { ChatDelta } from '../../neutral/deltas.ts';
+import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
 import { carryOpaque } from '../../neutral/carry.ts';
 
 /** A part of generated content: text (a thought when `thought`), or a function call; either may carry a thought signature. */
@@ -60,10 +61,19 @@ export function toGenerateContentResponse(result: ChatResult, meta: GeminiAnswer
  * usage on the final chunk. A chunk is held until the next delta shows whether it is its candidate's last (or the
  * stream's); candidates whose deltas interleave share a chunk until one of them has a next piece.
  */
-export async function* toGenerateContentChunks(
-  deltas: AsyncIterable<ChatDelta>,
-  meta: GeminiAnswerMeta,
-): AsyncGenerator<GenerateContentResponse> {
+export function toGenerateContentChunks(deltas: AsyncIterable<ChatDelta>, meta: GeminiAnswerMeta): AsyncGenerator<GenerateContentResponse> {
+  return stepAsync(deltas, chunkSteps(meta));
+}
+
+/**
+ * The chunks of `toGenerateContentChunks` from deltas all at hand, pulled synchronously (a charge whose commit fails
+ * ends the stream without the piece held back: the failure reaches the writer, not this stage).
+ */
+export function toGenerateContentChunksAtHand(deltas: AtHand<ChatDelta>, meta: GeminiAnswerMeta): Iterable<GenerateContentResponse | Hold> {
+  return stepAtHand(deltas, chunkSteps(meta));
+}
+
+function chunkSteps(meta: GeminiAnswerMeta): Steps<ChatDelta, GenerateContentResponse> {
   let pending = new Map<number, GeminiCandidate>();
   const chunk = (usage?: GeminiUsage): GenerateContentResponse => ({
     candidates: [...pending.values()],
@@ -75,34 +85,25 @@ export async function* toGenerateContentChunks(
   const texted = new Set<number>();
   const parted = new Set<number>();
   /** Adds `parts` of candidate `index` to the pending chunk, after sending the pending chunk if it has that candidate already. */
-  function* put(index: number, parts: GeminiPart[]) {
+  const put = (index: number, parts: GeminiPart[], out: GenerateContentResponse[]) => {
     if (pending.has(index)) {
-      yield chunk();
+      out.push(chunk());
       pending = new Map();
     }
     pending.set(index, { content: { role: 'model', parts }, index });
     parted.add(index);
-  }
-  try {
-    for await (const delta of deltas) yield* chunksOf(delta);
-  } catch (error) {
-    // A stream broken upstream still delivers the piece it held back before the error ends it.
-    if (pending.size > 0) yield chunk();
-    throw error;
-  }
-  if (pending.size > 0) yield chunk();
-
+  };
   /** The chunks one delta completes (most complete none: the delta is held in `pending`). */
-  function* chunksOf(delta: ChatDelta) {
+  const step = (delta: ChatDelta, out: GenerateContentResponse[]) => {
     switch (delta.type) {
       case 'reasoning': {
         const parts = thoughtParts(delta);
-        if (parts.length > 0) yield* put(delta.choice, parts);
+        if (parts.length > 0) put(delta.choice, parts, out);
         break;
       }
       case 'text':
         // An empty text is a part only as the candidate's first (an empty answer).
-        if (delta.text !== '' || !texted.has(delta.choice)) yield* put(delta.choice, [{ text: delta.text }]);
+        if (delta.text !== '' || !texted.has(delta.choice)) put(delta.choice, [{ text: delta.text }], out);
         texted.add(delta.choice);
         break;
       case 'tool_call': {
@@ -123,18 +124,23 @@ export async function* toGenerateContentChunks(
       }
       case 'finish': {
         const made = (calls.get(delta.choice) ?? []).filter((call) => call !== undefined);
-        if (made.length > 0) yield* put(delta.choice, callParts(made));
-        else if (!parted.has(delta.choice)) yield* put(delta.choice, [{ text: '' }]);
+        if (made.length > 0) put(delta.choice, callParts(made), out);
+        else if (!parted.has(delta.choice)) put(delta.choice, [{ text: '' }], out);
         const last = pending.get(delta.choice);
         if (last) last.finishReason = finishReasonOf(delta.reason);
         break;
       }
       case 'usage':
-        yield chunk(usageOf(delta));
+        out.push(chunk(usageOf(delta)));
         pending = new Map();
         break;
     }
-  }
+  };
+  const end = (out: GenerateContentResponse[]) => {
+    if (pending.size > 0) out.push(chunk());
+  };
+  // A stream broken upstream still delivers the piece it held back before the error ends it.
+  return { step, end, fail: end };
 }
 
 /** Gemini's token usage block (thoughts apart from the candidates' tokens); also the answer's shape for countTokens' `totalTokens`. */
