@@ -88,6 +88,9 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
         if (parsed.store) stored.save(accountId, meta.id, stored.prepare(conversation, response, inputFrom));
         responses.addTurn(parsed, call, response);
       };
+      // An answer at hand is written without an async step per event.
+      if (deltas.atHand)
+        return writeSse(request, reply, responsesCodec.streamAtHand(deltas.atHand(), parsed, { ...meta, onComplete }), failure);
       return writeSse(request, reply, responsesCodec.stream(deltas, parsed, { ...meta, onComplete }), failure);
     });
   });

@@ -3,11 +3,12 @@ import type { InboundChatCodec } from '../../neutral/codec.ts';
 import type { NamedEvent } from '../../named-event.ts';
 import { parseResponsesBody, type ResponsesCall } from './request.ts';
 import { responseObject, toOutcome } from './response.ts';
-import { responseStreamEvents, type ResponseStreamMeta } from './stream.ts';
+import { responseStreamEvents, responseStreamEventsAtHand, type ResponseStreamMeta } from './stream.ts';
 
 /** OpenAI Responses, client side. */
-export const responsesCodec: InboundChatCodec<unknown, ResponsesCall, ResponseStreamMeta, NamedEvent> = {
+export const responsesCodec = {
   parse: parseResponsesBody,
   render: (result, call, meta) => responseObject(call, meta, toOutcome(result, meta.newId)),
   stream: (deltas, call, meta) => responseStreamEvents(deltas, call, meta),
-};
+  streamAtHand: (deltas, call, meta) => responseStreamEventsAtHand(deltas, call, meta),
+} satisfies Required<InboundChatCodec<unknown, ResponsesCall, ResponseStreamMeta, NamedEvent>>;

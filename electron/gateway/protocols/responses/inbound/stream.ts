@@ -2,6 +2,7 @@
 import type { ChatDelta } from '../../neutral/deltas.ts';
 import type { Fields } from '../../fields.ts';
 import type { NamedEvent } from '../../named-event.ts';
+import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
 import type { ResponseItem } from './items.ts';
 import type { ResponsesCall } from './request.ts';
 import { carryToolId } from '../../neutral/carry.ts';
@@ -27,73 +28,90 @@ type OpenItem =
  * (function_call_arguments.delta…, .done), output_item.done; and, once the usage is known, response.completed
  * (response.incomplete when cut at max_output_tokens) with the whole Response.
  */
-export async function* responseStreamEvents(
+export function responseStreamEvents(
   deltas: AsyncIterable<ChatDelta>,
   call: ResponsesCall,
   meta: ResponseStreamMeta,
 ): AsyncGenerator<NamedEvent> {
+  return stepAsync(deltas, eventSteps(call, meta));
+}
+
+/** The events of `responseStreamEvents` from deltas all at hand, pulled synchronously. */
+export function responseStreamEventsAtHand(
+  deltas: AtHand<ChatDelta>,
+  call: ResponsesCall,
+  meta: ResponseStreamMeta,
+): Iterable<NamedEvent | Hold> {
+  return stepAtHand(deltas, eventSteps(call, meta));
+}
+
+function eventSteps(call: ResponsesCall, meta: ResponseStreamMeta): Steps<ChatDelta, NamedEvent> {
   let sequence = 0;
   const event = (data: Fields): NamedEvent => ({ name: String(data['type']), data: { ...data, sequence_number: sequence++ } });
-  const started = responseObject(call, meta);
-  yield event({ type: 'response.created', response: started });
-  yield event({ type: 'response.in_progress', response: started });
+  const begin = (out: NamedEvent[]) => {
+    const started = responseObject(call, meta);
+    out.push(event({ type: 'response.created', response: started }));
+    out.push(event({ type: 'response.in_progress', response: started }));
+  };
   const output: ResponseItem[] = [];
   let open: OpenItem | undefined;
   let ending: Pick<ResponseOutcome, 'status' | 'incompleteReason'> = { status: 'completed' };
   const at = (item: ResponseItem) => ({ item_id: item['id'], output_index: output.length });
-  const close = function* (status: 'completed' | 'incomplete') {
+  const close = (status: 'completed' | 'incomplete', out: NamedEvent[]) => {
     if (!open) return;
     const { item } = open;
     if (open.kind === 'message') {
       const part = { type: 'output_text', annotations: [], logprobs: [], text: open.text };
       item['status'] = status;
       item['content'] = [part];
-      yield event({ type: 'response.output_text.done', ...at(item), content_index: 0, text: open.text, logprobs: [] });
-      yield event({ type: 'response.content_part.done', ...at(item), content_index: 0, part });
+      out.push(event({ type: 'response.output_text.done', ...at(item), content_index: 0, text: open.text, logprobs: [] }));
+      out.push(event({ type: 'response.content_part.done', ...at(item), content_index: 0, part }));
     } else if (open.kind === 'reasoning') {
       if (open.summaryOpen) {
         const part = { type: 'summary_text', text: open.text };
-        yield event({ type: 'response.reasoning_summary_text.done', ...at(item), summary_index: 0, text: open.text });
-        yield event({ type: 'response.reasoning_summary_part.done', ...at(item), summary_index: 0, part });
+        out.push(event({ type: 'response.reasoning_summary_text.done', ...at(item), summary_index: 0, text: open.text }));
+        out.push(event({ type: 'response.reasoning_summary_part.done', ...at(item), summary_index: 0, part }));
       }
     } else {
       item['arguments'] = open.args;
-      yield event({ type: 'response.function_call_arguments.done', ...at(item), name: item['name'], arguments: open.args });
+      out.push(event({ type: 'response.function_call_arguments.done', ...at(item), name: item['name'], arguments: open.args }));
     }
-    yield event({ type: 'response.output_item.done', output_index: output.length, item });
+    out.push(event({ type: 'response.output_item.done', output_index: output.length, item }));
     output.push(item);
     open = undefined;
   };
-  const openMessage = function* () {
+  const openMessage = (out: NamedEvent[]) => {
     const item: ResponseItem = { id: meta.newId('msg'), type: 'message', status: 'in_progress', content: [], role: 'assistant' };
     open = { kind: 'message', item, text: '' };
-    yield event({ type: 'response.output_item.added', output_index: output.length, item: { ...item } });
+    out.push(event({ type: 'response.output_item.added', output_index: output.length, item: { ...item } }));
     const part = { type: 'output_text', annotations: [], logprobs: [], text: '' };
-    yield event({ type: 'response.content_part.added', ...at(item), content_index: 0, part });
+    out.push(event({ type: 'response.content_part.added', ...at(item), content_index: 0, part }));
   };
-  for await (const delta of deltas) {
-    if (delta.type !== 'usage' && delta.choice !== 0) continue; // a Response has one answer
+  const step = (delta: ChatDelta, out: NamedEvent[]) => {
+    if (delta.type !== 'usage' && delta.choice !== 0) return; // a Response has one answer
     switch (delta.type) {
       case 'reasoning': {
         if (open?.kind !== 'reasoning' || open.part !== delta.part) {
-          yield* close('completed');
+          close('completed', out);
           const item = reasoningItem({ text: '' }, meta.newId);
           open = { kind: 'reasoning', item, part: delta.part, text: '', summaryOpen: false };
-          yield event({ type: 'response.output_item.added', output_index: output.length, item: { ...item } });
+          out.push(event({ type: 'response.output_item.added', output_index: output.length, item: { ...item } }));
         }
         const reasoning = open;
         if (delta.text !== '') {
           if (!reasoning.summaryOpen) {
             reasoning.summaryOpen = true;
-            yield event({
-              type: 'response.reasoning_summary_part.added',
-              ...at(reasoning.item),
-              summary_index: 0,
-              part: { type: 'summary_text', text: '' },
-            });
+            out.push(
+              event({
+                type: 'response.reasoning_summary_part.added',
+                ...at(reasoning.item),
+                summary_index: 0,
+                part: { type: 'summary_text', text: '' },
+              }),
+            );
           }
           reasoning.text += delta.text;
-          yield event({ type: 'response.reasoning_summary_text.delta', ...at(reasoning.item), summary_index: 0, delta: delta.text });
+          out.push(event({ type: 'response.reasoning_summary_text.delta', ...at(reasoning.item), summary_index: 0, delta: delta.text }));
         }
         // The finished item carries the whole summary and the opaque reasoning to send back.
         const whole = reasoningItem(
@@ -112,16 +130,16 @@ export async function* responseStreamEvents(
       }
       case 'text':
         if (open?.kind !== 'message') {
-          yield* close('completed');
-          yield* openMessage();
+          close('completed', out);
+          openMessage(out);
         }
         if (open?.kind === 'message' && delta.text !== '') {
           open.text += delta.text;
-          yield event({ type: 'response.output_text.delta', ...at(open.item), content_index: 0, delta: delta.text, logprobs: [] });
+          out.push(event({ type: 'response.output_text.delta', ...at(open.item), content_index: 0, delta: delta.text, logprobs: [] }));
         }
         break;
       case 'tool_call': {
-        yield* close('completed');
+        close('completed', out);
         const item: ResponseItem = {
           id: meta.newId('fc'),
           type: 'function_call',
@@ -131,29 +149,30 @@ export async function* responseStreamEvents(
           name: delta.name,
         };
         open = { kind: 'call', item, args: '' };
-        yield event({ type: 'response.output_item.added', output_index: output.length, item: { ...item, status: 'in_progress' } });
+        out.push(event({ type: 'response.output_item.added', output_index: output.length, item: { ...item, status: 'in_progress' } }));
         break;
       }
       case 'tool_arguments':
         if (open?.kind === 'call' && delta.fragment !== '') {
           open.args += delta.fragment;
-          yield event({ type: 'response.function_call_arguments.delta', ...at(open.item), delta: delta.fragment });
+          out.push(event({ type: 'response.function_call_arguments.delta', ...at(open.item), delta: delta.fragment }));
         }
         break;
       case 'finish':
         ending = statusOf(delta.reason);
         // An answer always has an item: an empty answer is one empty message.
-        if (!open && output.length === 0) yield* openMessage();
-        yield* close(ending.status);
+        if (!open && output.length === 0) openMessage(out);
+        close(ending.status, out);
         break;
       case 'usage': {
         const { type: _type, ...usage } = delta;
         const outcome: ResponseOutcome = { output, ...ending, usage };
         const response = responseObject(call, meta, outcome);
         meta.onComplete?.(response);
-        yield event({ type: outcome.status === 'completed' ? 'response.completed' : 'response.incomplete', response });
+        out.push(event({ type: outcome.status === 'completed' ? 'response.completed' : 'response.incomplete', response }));
         break;
       }
     }
-  }
+  };
+  return { begin, step };
 }
