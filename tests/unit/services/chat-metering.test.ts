@@ -1,10 +1,11 @@
-// Unit tests of chat metering: a stream is charged once, on its usage delta, or for what it delivered when it stops without one.
+// Unit tests of chat metering: a stream is charged once, on its usage delta (at hand: after a Hold on the commit), or for what it delivered when it stops without one.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ChatDelta } from '../../../electron/gateway/protocols/neutral/deltas.ts';
 import type { Principal } from '../../../electron/gateway/principal.ts';
 import type { BillingService, Usage } from '../../../electron/gateway/services/billing.ts';
 import { ChatMetering } from '../../../electron/gateway/services/chat-metering.ts';
+import { Hold } from '../../../electron/gateway/protocols/at-hand.ts';
 import { countTokens } from '../../../electron/gateway/protocols/neutral/tokens.ts';
 
 const DELTAS: ChatDelta[] = [
@@ -87,4 +88,64 @@ test("a relayed answer is charged by the upstream's usage; the input estimate is
       [10, 4],
     ],
   );
+});
+
+/** A stream at hand over `deltas`, metered with a billing whose commit resolves when `commit` does. */
+function meteredAtHand(deltas: ChatDelta[], commit: Promise<void>) {
+  const charges: Usage[] = [];
+  const ways: ('committed' | 'answered')[] = [];
+  const billing = {
+    chargeCommitted: async (_principal: Principal, usage: Usage) => (charges.push(usage), ways.push('committed'), await commit, 0),
+    chargeAnswered: (_principal: Principal, usage: Usage) => (charges.push(usage), ways.push('answered'), 0),
+  } as unknown as BillingService;
+  const bill = { principal: {} as Principal, endpoint: '/v1/chat/completions', model: 'm' };
+  const stream = {
+    [Symbol.asyncIterator]: () => {
+      throw new Error('a stream at hand is pulled synchronously here');
+    },
+    atHand: () => deltas,
+  };
+  const metered = new ChatMetering(billing).meter(stream, bill, () => 10);
+  return { charges, ways, items: metered.atHand!()[Symbol.iterator]() };
+}
+
+test('at hand: the deltas pass synchronously; the usage delta comes after a Hold that resolves once the charge is committed', async () => {
+  let commit!: () => void;
+  const { charges, ways, items } = meteredAtHand(DELTAS, new Promise((resolve) => (commit = resolve)));
+  const seen: unknown[] = [];
+  let next = items.next();
+  while (!next.done && !(next.value instanceof Hold)) {
+    seen.push(next.value);
+    next = items.next();
+  }
+  assert.deepEqual(seen, DELTAS.slice(0, 4));
+  assert.ok(next.value instanceof Hold, 'a Hold before the usage delta');
+  assert.deepEqual(ways, ['committed'], 'the charge started with the usage delta');
+  let settled = false;
+  void next.value.done.then(() => (settled = true));
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(settled, false, 'the Hold waits for the commit');
+  commit();
+  await next.value.done;
+  assert.deepEqual(items.next().value, DELTAS[4]);
+  assert.equal(items.next().done, true);
+  assert.deepEqual(charges, [{ endpoint: '/v1/chat/completions', model: 'm', inputTokens: 12, outputTokens: 4 }]);
+  assert.deepEqual(ways, ['committed'], 'charged once');
+});
+
+test('at hand: a stream closed after two deltas, or whose commit failed, is charged once more for what it delivered', async () => {
+  const left = meteredAtHand(DELTAS, Promise.resolve());
+  left.items.next();
+  left.items.next();
+  left.items.return!();
+  assert.deepEqual(left.charges, [{ endpoint: '/v1/chat/completions', model: 'm', inputTokens: 10, outputTokens: 3 }]);
+  assert.deepEqual(left.ways, ['answered']);
+
+  const failed = meteredAtHand(DELTAS, Promise.reject(new Error('the disk is gone')));
+  let next = failed.items.next();
+  while (!next.done && !(next.value instanceof Hold)) next = failed.items.next();
+  assert.ok(next.value instanceof Hold, 'a Hold before the usage delta');
+  await assert.rejects(next.value.done, /the disk is gone/);
+  failed.items.return!();
+  assert.deepEqual(failed.ways, ['committed', 'answered'], 'the failed commit is followed by the charge for what was delivered');
 });
