@@ -1,9 +1,12 @@
-// Unit tests of the stream builders fed with deltas: Gemini chunks for several candidates and tool calls, Anthropic events for text plus tool_use.
+// Unit tests of the stream builders fed with deltas: Gemini chunks for several candidates and tool calls, Anthropic events for text plus tool_use, and every protocol's events at hand the same as streamed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { anthropicStreamEvents } from '../../../electron/gateway/protocols/anthropic/inbound/stream.ts';
-import { toGenerateContentChunks } from '../../../electron/gateway/protocols/gemini/inbound/response.ts';
+import { anthropicStreamEvents, anthropicStreamEventsAtHand } from '../../../electron/gateway/protocols/anthropic/inbound/stream.ts';
+import { Hold } from '../../../electron/gateway/protocols/at-hand.ts';
+import { toGenerateContentChunks, toGenerateContentChunksAtHand } from '../../../electron/gateway/protocols/gemini/inbound/response.ts';
 import type { ChatDelta } from '../../../electron/gateway/protocols/neutral/deltas.ts';
+import { openaiChatCodec } from '../../../electron/gateway/protocols/openai/inbound/chat-codec.ts';
+import { responsesCodec } from '../../../electron/gateway/protocols/responses/inbound/codec.ts';
 
 /** The deltas as a stream, and the stream builder's output as a list. */
 async function* streamOf(deltas: ChatDelta[]): AsyncGenerator<ChatDelta> {
@@ -84,4 +87,71 @@ test('Anthropic events: a text block then a tool_use block, each with its deltas
     .join('');
   assert.deepEqual(JSON.parse(json), { q: 'x y' });
   assert.deepEqual((events.at(-2)!.data as any).delta, { stop_reason: 'tool_use', stop_sequence: null });
+});
+
+test('every client protocol gives the same events from deltas at hand as from the async stream, a Hold passed on where it stood', async () => {
+  const deltas: ChatDelta[] = [
+    { type: 'reasoning', choice: 0, part: 0, text: 'thinking' },
+    { type: 'text', choice: 0, text: 'Hello "quoted"\n' },
+    { type: 'text', choice: 0, text: ' wörld \u2028 ✓' },
+    { type: 'tool_call', choice: 0, call: 0, id: 'call_1', name: 'f' },
+    { type: 'tool_arguments', choice: 0, call: 0, fragment: '{"a":' },
+    { type: 'tool_arguments', choice: 0, call: 0, fragment: '1}' },
+    { type: 'finish', choice: 0, reason: 'tool_calls' },
+    { type: 'text', choice: 1, text: 'other' },
+    { type: 'finish', choice: 1, reason: 'stop' },
+    { type: 'usage', inputTokens: 7, outputTokens: 9 },
+  ];
+  const hold = new Hold(Promise.resolve());
+  const atHand = [...deltas.slice(0, -1), hold, deltas.at(-1)!];
+  const chatMeta = { id: 'chatcmpl-1', created: 1, model: 'm' };
+  let ids = 0;
+  const responsesMeta = () => ({ id: 'resp_1', createdAt: 1, newId: (prefix: string) => `${prefix}_${ids++}` });
+  const responsesCall = responsesCodec.parse({ model: 'm', input: 'hi' });
+  const cases: [string, () => AsyncIterable<unknown>, () => Iterable<unknown>][] = [];
+  for (const includeUsage of [false, true]) {
+    const call = openaiChatCodec.parse({
+      model: 'm',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+      ...(includeUsage && { stream_options: { include_usage: true } }),
+    });
+    cases.push([
+      `OpenAI chat, include_usage ${includeUsage}`,
+      () => openaiChatCodec.stream(streamOf(deltas), call, chatMeta),
+      () => openaiChatCodec.streamAtHand(atHand, call, chatMeta),
+    ]);
+  }
+  const anthropicMeta = { id: 'msg_1', model: 'm', inputTokens: 7 };
+  cases.push([
+    'Anthropic',
+    () => anthropicStreamEvents(streamOf(deltas), anthropicMeta),
+    () => anthropicStreamEventsAtHand(atHand, anthropicMeta),
+  ]);
+  const geminiMeta = { model: 'm', responseId: 'r' };
+  cases.push([
+    'Gemini',
+    () => toGenerateContentChunks(streamOf(deltas), geminiMeta),
+    () => toGenerateContentChunksAtHand(atHand, geminiMeta),
+  ]);
+  cases.push([
+    'Responses',
+    () => responsesCodec.stream(streamOf(deltas), responsesCall, responsesMeta()),
+    () => responsesCodec.streamAtHand(atHand, responsesCall, ((ids = 0), responsesMeta())),
+  ]);
+  for (const [name, stream, streamAtHand] of cases) {
+    ids = 0;
+    const expected = await listOf(stream());
+    const got = [...streamAtHand()];
+    assert.equal(got.filter((item) => item === hold).length, 1, `${name}: the Hold passed on once`);
+    const events = got.filter((item) => item !== hold);
+    assert.deepEqual(events, expected, name);
+    // The frames the writer makes: an event's own JSON, when it brings one, is what its data serializes to.
+    for (const event of events as { data?: unknown; json?: string }[])
+      if (event.json !== undefined) assert.equal(event.json, JSON.stringify(event.data), name);
+    assert.ok(
+      events.slice(0, got.indexOf(hold)).every((event) => !JSON.stringify(event ?? null).includes('"output_tokens":9')),
+      `${name}: no usage before the Hold`,
+    );
+  }
 });
