@@ -92,6 +92,23 @@ export function chatCompletionChunksAtHand(
   return stepAtHand(deltas, chunkSteps(meta, includeUsage, options));
 }
 
+/** A content chunk: its JSON made up front, its data only when something asks for it (the SSE writer reads the JSON alone). */
+class ContentChunk implements NamedEvent {
+  readonly json: string;
+  private readonly chunk: (index: number, delta: Record<string, unknown>) => { data: unknown };
+  private readonly index: number;
+  private readonly text: string;
+  constructor(json: string, chunk: ContentChunk['chunk'], index: number, text: string) {
+    this.json = json;
+    this.chunk = chunk;
+    this.index = index;
+    this.text = text;
+  }
+  get data(): unknown {
+    return this.chunk(this.index, { content: this.text }).data;
+  }
+}
+
 /** The chunks each delta makes, and the end marker. */
 function chunkSteps(meta: CompletionMeta, includeUsage: boolean, options: ChatAnswerOptions): Steps<ChatDelta, SseEvent> {
   const base = header(meta, 'chat.completion.chunk');
@@ -101,10 +118,8 @@ function chunkSteps(meta: CompletionMeta, includeUsage: boolean, options: ChatAn
   // A content chunk is the most frequent event by far: its JSON is written around the piece, the rest made once.
   const contentHead = `${JSON.stringify(base).slice(0, -1)},"choices":[{"index":`;
   const contentTail = `},"logprobs":null,"finish_reason":null}]${includeUsage ? ',"usage":null' : ''}}`;
-  const content = (index: number, text: string): NamedEvent => ({
-    ...chunk(index, { content: text }),
-    json: `${contentHead}${index},"delta":{"content":${JSON.stringify(text)}${contentTail}`,
-  });
+  const content = (index: number, text: string): NamedEvent =>
+    new ContentChunk(`${contentHead}${index},"delta":{"content":${JSON.stringify(text)}${contentTail}`, chunk, index, text);
   const started = new Set<number>();
   const opening = (index: number, withCalls: boolean, out: SseEvent[]) => {
     if (started.has(index)) return;
