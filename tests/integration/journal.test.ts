@@ -56,7 +56,8 @@ describe('request journal', () => {
     assert.equal(entry.stream, true);
     assert.match(entry.response.text, /^data: \{/);
     assert.match(entry.response.text, /data: \[DONE\]\n\n$/);
-    assert.ok(entry.timing.chunks > 2, `chunks: ${entry.timing.chunks}`);
+    // An unpaced simulated answer leaves in one write; a paced one write by write (the next test).
+    assert.ok(entry.timing.chunks >= 1, `chunks: ${entry.timing.chunks}`);
     assert.equal(entry.timing.chunkOffsetsMs.length, entry.timing.chunks);
     assert.deepEqual(
       [...entry.timing.chunkOffsetsMs].sort((a: number, b: number) => a - b),

@@ -1,13 +1,17 @@
 // Streams whose items are all at hand (a simulated answer not paced): pulled synchronously, with a Hold where the consumer must wait.
 
 /**
- * A wait inside a synchronous stream: whoever writes the stream out waits for `done` before passing on anything that
- * follows it (a stream's charge committed before its usage event goes out). Every stage passes a Hold on unchanged.
+ * A point inside a synchronous stream, passed on unchanged by every stage: whoever writes the stream out waits for
+ * `done` (when given) before passing on anything that follows it (a stream's charge committed before its usage event
+ * goes out), and calls `sent` (when given) just before what follows it goes out (the first output's time noted when
+ * the client is sent it).
  */
 export class Hold {
-  readonly done: Promise<void>;
-  constructor(done: Promise<void>) {
+  readonly done: Promise<void> | undefined;
+  readonly sent: (() => void) | undefined;
+  constructor(done: Promise<void> | undefined, sent?: () => void) {
     this.done = done;
+    this.sent = sent;
   }
 }
 

@@ -71,8 +71,12 @@ export async function writeJsonArray(
 /** `source` with each element turned into its frame, pulled one at a time (the Holds of a source at hand waited for). */
 async function* mapFrames<T>(source: EventSource<T>, frame: (item: T) => string): AsyncGenerator<string> {
   for await (const item of source) {
-    if (item instanceof Hold) await item.done;
-    else yield frame(item);
+    if (!(item instanceof Hold)) yield frame(item);
+    else {
+      // Frames go out as they are made here, so what follows the Hold goes out next.
+      item.sent?.();
+      if (item.done) await item.done;
+    }
   }
 }
 
@@ -133,6 +137,11 @@ async function writeAtHand<T>(
 ): Promise<void> {
   const items = source[Symbol.iterator]();
   let pending = open;
+  /** The `sent` of the Holds whose following frames are in `pending`, told just before it goes out. */
+  const sent: (() => void)[] = [];
+  const tell = () => {
+    for (const told of sent.splice(0)) told();
+  };
   let pulling = false;
   let exhausted = false;
   try {
@@ -146,16 +155,20 @@ async function writeAtHand<T>(
       }
       const item = next.value;
       if (item instanceof Hold) {
+        if (item.sent) sent.push(item.sent);
+        if (!item.done) continue;
         // What is made before the wait (a charge's commit, which a whole JSON answer waits for too) leaves with what follows it.
         await item.done;
       } else {
         pending += frame(item);
         if (pending.length < AT_HAND_WRITE_CHARS) continue;
+        tell();
         await writeFrame(raw, pending);
         pending = '';
       }
       if (watch.gone) return;
     }
+    tell();
     if (!watch.gone) raw.end(pending + close);
   } catch (error) {
     // A producer that threw is done; a Hold that failed leaves its producers to be closed below.
@@ -164,6 +177,7 @@ async function writeAtHand<T>(
     if (!gatewayError) failure.report?.(error);
     if (!watch.gone && failure.errorFrame)
       pending += failure.errorFrame(gatewayError ?? new GatewayError('internal', 'The stream failed.'));
+    tell();
     if (!watch.gone) raw.end(pending);
   } finally {
     if (!exhausted) items.return?.();

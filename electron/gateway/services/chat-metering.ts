@@ -116,6 +116,7 @@ export class ChatMetering {
     const meter = this.streamMeter(bill, inputTokens);
     try {
       for await (const delta of stream) {
+        if (meter.firstOutput(delta)) bill.principal.notes?.firstOutput();
         const charge = meter.pass(delta);
         if (charge) {
           // Committed (with the turn's other bookkeeping) before the usage event goes out.
@@ -138,6 +139,8 @@ export class ChatMetering {
           yield delta;
           continue;
         }
+        // Noted when the writer sends it, which for a stream at hand may be after the charge below.
+        if (meter.firstOutput(delta)) yield new Hold(undefined, () => bill.principal.notes?.firstOutput());
         const charge = meter.pass(delta);
         if (charge) {
           // Resumed only once the writer saw the commit through.
@@ -154,7 +157,6 @@ export class ChatMetering {
   /** The meter of one stream of `bill`: its usage charge bounded by what was delivered, committed; or, without one, charged for what was. */
   private streamMeter(bill: ChatBill, inputTokens: () => number): StreamMeter {
     return new StreamMeter(
-      bill,
       (reported, answerSize, delivered) => this.chargeCommitted(bill, this.bounded(bill, reported, answerSize, inputTokens, delivered)),
       (outputTokens) => this.chargeAnswered(bill, { inputTokens: inputTokens(), outputTokens }),
     );
@@ -176,11 +178,10 @@ function inputEstimateOf(bill: ChatBill): number {
 
 /**
  * What one stream delivered, as its deltas pass: the output per choice (text) and per tool call (arguments), counted
- * apart so pieces of different outputs never merge into one token and never kept; the first output noted; the charge
+ * apart so pieces of different outputs never merge into one token and never kept; the first output told; the charge
  * made once, on the usage delta, or at the end for what was delivered when none came.
  */
 class StreamMeter {
-  private readonly bill: ChatBill;
   private readonly commit: (reported: ChatUsage, answerSize: number, deliveredTokens: () => number) => Promise<void>;
   private readonly answered: (outputTokens: number) => void;
   private readonly delivered = new Map<string, TokenCounter>();
@@ -190,18 +191,20 @@ class StreamMeter {
   /** Set by the stream once the usage charge is committed. */
   charged = false;
 
-  constructor(bill: ChatBill, commit: StreamMeter['commit'], answered: StreamMeter['answered']) {
-    this.bill = bill;
+  constructor(commit: StreamMeter['commit'], answered: StreamMeter['answered']) {
     this.commit = commit;
     this.answered = answered;
   }
 
+  /** True for the stream's first delta of output (text, a tool call or its arguments), once. */
+  firstOutput(delta: ChatDelta): boolean {
+    if (this.outputSeen || (delta.type !== 'text' && delta.type !== 'tool_arguments' && delta.type !== 'tool_call')) return false;
+    this.outputSeen = true;
+    return true;
+  }
+
   /** Counts `delta`; a usage delta not yet charged starts its charge, returned to be awaited before the delta goes on. */
   pass(delta: ChatDelta): Promise<void> | undefined {
-    if (!this.outputSeen && (delta.type === 'text' || delta.type === 'tool_arguments' || delta.type === 'tool_call')) {
-      this.outputSeen = true;
-      this.bill.principal.notes?.firstOutput();
-    }
     if (delta.type === 'usage') {
       if (!this.charged) return this.commit(delta, this.answerSize, this.deliveredTokens);
     } else if (delta.type === 'text') {

@@ -207,3 +207,18 @@ test('events at hand: a failing Hold or producer ends the stream with what was m
     assert.equal(reported.length, failure === 'hold' ? 1 : 0);
   }
 });
+
+test("events at hand: a Hold's `sent` is told just before the frames after it go out, not when they are made", async () => {
+  const { raw, reply, request } = fakeCall();
+  raw.accept();
+  const { wait, open } = gate();
+  const told: number[] = [];
+  const events: (NamedEvent | Hold)[] = [new Hold(undefined, () => told.push(raw.frames.length)), { data: 1 }, new Hold(wait), { data: 2 }];
+  const done = writeSse(request, reply, events);
+  await ticks();
+  assert.deepEqual(told, [], 'made, not yet sent');
+  open();
+  await done;
+  assert.deepEqual(told, [0], 'told once, right before the write');
+  assert.deepEqual(raw.frames, ['data: 1\n\ndata: 2\n\n']);
+});

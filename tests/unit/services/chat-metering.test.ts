@@ -98,7 +98,9 @@ function meteredAtHand(deltas: ChatDelta[], commit: Promise<void>) {
     chargeCommitted: async (_principal: Principal, usage: Usage) => (charges.push(usage), ways.push('committed'), await commit, 0),
     chargeAnswered: (_principal: Principal, usage: Usage) => (charges.push(usage), ways.push('answered'), 0),
   } as unknown as BillingService;
-  const bill = { principal: {} as Principal, endpoint: '/v1/chat/completions', model: 'm' };
+  const told = { firstOutput: 0 };
+  const principal = { notes: { firstOutput: () => told.firstOutput++ } } as unknown as Principal;
+  const bill = { principal, endpoint: '/v1/chat/completions', model: 'm' };
   const stream = {
     [Symbol.asyncIterator]: () => {
       throw new Error('a stream at hand is pulled synchronously here');
@@ -106,20 +108,25 @@ function meteredAtHand(deltas: ChatDelta[], commit: Promise<void>) {
     atHand: () => deltas,
   };
   const metered = new ChatMetering(billing).meter(stream, bill, () => 10);
-  return { charges, ways, items: metered.atHand!()[Symbol.iterator]() };
+  return { charges, ways, told, items: metered.atHand!()[Symbol.iterator]() };
 }
 
-test('at hand: the deltas pass synchronously; the usage delta comes after a Hold that resolves once the charge is committed', async () => {
+test('at hand: the deltas pass synchronously, the first output told when sent; the usage delta comes after a Hold that resolves once the charge is committed', async () => {
   let commit!: () => void;
-  const { charges, ways, items } = meteredAtHand(DELTAS, new Promise((resolve) => (commit = resolve)));
-  const seen: unknown[] = [];
+  const { charges, ways, told, items } = meteredAtHand(DELTAS, new Promise((resolve) => (commit = resolve)));
   let next = items.next();
+  assert.ok(next.value instanceof Hold && next.value.done === undefined && next.value.sent, 'a mark before the first output');
+  assert.equal(told.firstOutput, 0, 'the first output is told when the writer sends it, not when it is made');
+  next.value.sent();
+  assert.equal(told.firstOutput, 1);
+  const seen: unknown[] = [];
+  next = items.next();
   while (!next.done && !(next.value instanceof Hold)) {
     seen.push(next.value);
     next = items.next();
   }
   assert.deepEqual(seen, DELTAS.slice(0, 4));
-  assert.ok(next.value instanceof Hold, 'a Hold before the usage delta');
+  assert.ok(next.value instanceof Hold && next.value.done, 'a Hold before the usage delta');
   assert.deepEqual(ways, ['committed'], 'the charge started with the usage delta');
   let settled = false;
   void next.value.done.then(() => (settled = true));
@@ -135,6 +142,7 @@ test('at hand: the deltas pass synchronously; the usage delta comes after a Hold
 
 test('at hand: a stream closed after two deltas, or whose commit failed, is charged once more for what it delivered', async () => {
   const left = meteredAtHand(DELTAS, Promise.resolve());
+  left.items.next(); // the first output's mark
   left.items.next();
   left.items.next();
   left.items.return!();
@@ -143,8 +151,8 @@ test('at hand: a stream closed after two deltas, or whose commit failed, is char
 
   const failed = meteredAtHand(DELTAS, Promise.reject(new Error('the disk is gone')));
   let next = failed.items.next();
-  while (!next.done && !(next.value instanceof Hold)) next = failed.items.next();
-  assert.ok(next.value instanceof Hold, 'a Hold before the usage delta');
+  while (!next.done && !(next.value instanceof Hold && next.value.done)) next = failed.items.next();
+  assert.ok(next.value instanceof Hold && next.value.done, 'a Hold before the usage delta');
   await assert.rejects(next.value.done, /the disk is gone/);
   failed.items.return!();
   assert.deepEqual(failed.ways, ['committed', 'answered'], 'the failed commit is followed by the charge for what was delivered');
