@@ -143,9 +143,9 @@ export class ChatMetering {
         if (meter.firstOutput(delta)) yield new Hold(undefined, () => bill.principal.notes?.firstOutput());
         const charge = meter.pass(delta);
         if (charge) {
-          // Resumed only once the writer saw the commit through.
-          yield new Hold(charge);
-          meter.charged = true;
+          // Charged once the commit went through, even when the writer then stops here (the client left during the wait);
+          // a failed commit leaves it uncharged, so the end charges what was delivered, as the async path does.
+          yield new Hold(charge.then(() => void (meter.charged = true)));
         }
         yield delta;
       }

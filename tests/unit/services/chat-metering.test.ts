@@ -157,3 +157,13 @@ test('at hand: a stream closed after two deltas, or whose commit failed, is char
   failed.items.return!();
   assert.deepEqual(failed.ways, ['committed', 'answered'], 'the failed commit is followed by the charge for what was delivered');
 });
+
+test('at hand: a stream closed once its commit went through (the client left during the wait) is charged once', async () => {
+  const { ways, items } = meteredAtHand(DELTAS, Promise.resolve());
+  let next = items.next();
+  while (!next.done && !(next.value instanceof Hold && next.value.done)) next = items.next();
+  assert.ok(next.value instanceof Hold && next.value.done, 'a Hold before the usage delta');
+  await next.value.done;
+  items.return!();
+  assert.deepEqual(ways, ['committed']);
+});
