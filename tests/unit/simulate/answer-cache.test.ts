@@ -63,4 +63,11 @@ test(`at most ${ANSWER_CACHE_ENTRIES} answers are kept (the oldest goes first), 
   cache.answer(long, make);
   cache.answer(long, make);
   assert.equal(made.length, ANSWER_CACHE_ENTRIES + 4, 'a long request is answered afresh each time');
+  const image: ChatRequest = {
+    model: 'sim-chat',
+    turns: [{ role: 'user', text: 'look', parts: [{ type: 'image', mediaType: 'image/png', data: 'A'.repeat(MAX_CACHED_REQUEST_CHARS) }] }],
+  };
+  cache.answer(image, make);
+  cache.answer(image, make);
+  assert.equal(made.length, ANSWER_CACHE_ENTRIES + 6, 'so is a request with a large image');
 });

@@ -24,11 +24,14 @@ export class AnswerCache {
   }
 }
 
-/** The request's JSON when its text is small enough to be kept (checked on the text first, so a long prompt is never serialized here). */
+/** The request's JSON when it is small enough to be kept (its text and images measured first, so a long prompt is never serialized here). */
 function keyOf(request: ChatRequest): string | undefined {
   let size = request.system?.length ?? 0;
   for (const turn of request.turns) {
     size += turn.text.length;
+    if (turn.role === 'user')
+      for (const part of turn.parts ?? [])
+        size += part.type === 'text' ? part.text.length : 'url' in part ? part.url.length : part.data.length;
     if (size > MAX_CACHED_REQUEST_CHARS) return undefined;
   }
   const key = JSON.stringify(request);
