@@ -1,4 +1,4 @@
-// Writes streamed answers (SSE frames or a JSON array stream) frame by frame as they are produced, with backpressure and the stream faults `disconnect` and `malformed`.
+// Writes streamed answers (SSE frames or a JSON array stream) frame by frame as they are produced, or gathered when all at hand, with backpressure and the stream faults `disconnect` and `malformed`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { GatewayError } from '../errors.ts';
@@ -30,8 +30,9 @@ export interface StreamFailure {
  * Streams `events` as server-sent events: `event: <name>` when named, then `data: <json>` (or the raw
  * `[DONE]` marker). Return its promise from the route handler: it hijacks the reply, sends status 200 with
  * `content-type: text/event-stream`, `cache-control: no-cache` and `connection: keep-alive`, writes each
- * event as it is produced (waiting for `drain` when the client reads slowly), applies the `disconnect` /
- * `malformed` faults after FRAMES_BEFORE_FAULT frames, and stops pulling events when the client goes away.
+ * event as it is produced (waiting for `drain` when the client reads slowly; events at hand gathered into few writes,
+ * see `writeAtHand`), applies the `disconnect` / `malformed` faults after FRAMES_BEFORE_FAULT frames, and stops
+ * pulling events when the client goes away.
  * Pacing is the producer's business. A producer that throws ends the stream (after `failure.errorEvent`).
  */
 export async function writeSse(request: FastifyRequest, reply: FastifyReply, events: EventSource<SseEvent>, failure: StreamFailure = {}) {
