@@ -16,6 +16,25 @@ const capped = (quotaMicros: number | null, tokenId = 'tok_a'): Principal => ({ 
 
 const refusedForQuota = (error: unknown) => error instanceof GatewayError && error.kind === 'forbidden' && /quota/.test(error.message);
 
+/** A temporary database holding account `a` and its token `tok_a` with a quota of `quotaMicros`. */
+function tokenWithQuota(quotaMicros: number) {
+  const db = tempDatabase();
+  const account = new AccountsRepo(db).ensure('a', 0);
+  const tokens = new TokensRepo(db);
+  tokens.insert({
+    token_id: 'tok_a',
+    account_id: account.id,
+    name: 'a',
+    token_hash: 'h',
+    token_hint: 'h',
+    created_at: 0,
+    expires_at: null,
+    quota_micros: quotaMicros,
+    models: null,
+  });
+  return { db, tokens };
+}
+
 test('reservations taken at once never hold more than the quota left; the one that would pass it is refused', () => {
   const ledger = new QuotaLedger(() => 200);
   const principal = capped(1_000);
@@ -99,21 +118,7 @@ test('a token without a quota holds nothing, and the ledger keeps no entry for i
 });
 
 test('a charge made but not yet written (group commit) still counts against the quota, until its write', async () => {
-  const db = tempDatabase();
-  const accounts = new AccountsRepo(db);
-  const tokens = new TokensRepo(db);
-  const account = accounts.ensure('a', 0);
-  tokens.insert({
-    token_id: 'tok_a',
-    account_id: account.id,
-    name: 'a',
-    token_hash: 'h',
-    token_hint: 'h',
-    created_at: 0,
-    expires_at: null,
-    quota_micros: 1_000,
-    models: null,
-  });
+  const { db, tokens } = tokenWithQuota(1_000);
   const ledger = new QuotaLedger((tokenId) => tokens.usedMicros(tokenId) ?? 0);
   const writes = new GroupCommit(db, (error) => assert.fail(String(error)));
   const clock = { now: () => 1_700_000_000_000 };
@@ -146,20 +151,7 @@ test('a charge made but not yet written (group commit) still counts against the 
 });
 
 test('a commit replayed one write at a time (another write failed) counts each charge once: the quota held stays exact', async () => {
-  const db = tempDatabase();
-  const account = new AccountsRepo(db).ensure('a', 0);
-  const tokens = new TokensRepo(db);
-  tokens.insert({
-    token_id: 'tok_a',
-    account_id: account.id,
-    name: 'a',
-    token_hash: 'h',
-    token_hint: 'h',
-    created_at: 0,
-    expires_at: null,
-    quota_micros: 1_000,
-    models: null,
-  });
+  const { db, tokens } = tokenWithQuota(1_000);
   const ledger = new QuotaLedger((tokenId) => tokens.usedMicros(tokenId) ?? 0);
   const reported: unknown[] = [];
   const writes = new GroupCommit(db, (error) => reported.push(error));
