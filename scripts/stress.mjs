@@ -23,6 +23,8 @@ const LOAD_WORKERS = 8;
 const WRITE_WORKERS = 4;
 /** Loops of part (a) that make a call, then read its journal entry back through the admin API (the journal thread's file). */
 const JOURNAL_WORKERS = 2;
+/** How long a round waits for its first journal entry read back before the kill comes at a random moment (a generous bound: the journal thread starts with the first recorded call, slowly on a busy machine). */
+const FIRST_ENTRY_WAIT_MS = 30_000;
 /** The admin token of every `gatehouse serve` this script starts (GATEHOUSE_ADMIN_TOKEN), for the journal reads. */
 const ADMIN_TOKEN = `stress-admin-${process.pid}-${Date.now()}`;
 /** /healthz must answer within this while the load runs (generous: two cores shared with other work). */
@@ -126,6 +128,9 @@ async function durabilityLoop() {
       const server = await serve(dataDir);
       token ??= server.token;
       let running = true;
+      /** Resolved once an entry of this round was read back, so every round kills with the journal under test. */
+      let firstShown;
+      const firstEntry = new Promise((resolve) => (firstShown = resolve));
       const worker = async (n) => {
         while (running) {
           try {
@@ -159,9 +164,10 @@ async function durabilityLoop() {
               { headers: { 'x-gatehouse-test-id': testId } },
             );
             // A call is recorded as its response closes, a moment after the client has the answer: read until it is listed.
-            for (let read = 0; read < 20 && running; read++) {
+            for (let read = 0; read < 200 && running; read++) {
               if ((await journalOf(server.url, testId)).length === 1) {
                 shown.add(testId);
+                firstShown();
                 break;
               }
               await sleep(25);
@@ -175,6 +181,7 @@ async function durabilityLoop() {
         ...Array.from({ length: WRITE_WORKERS }, (_, n) => worker(n)),
         ...Array.from({ length: JOURNAL_WORKERS }, (_, n) => journalWorker(n)),
       ];
+      await Promise.race([firstEntry, sleep(FIRST_ENTRY_WAIT_MS, undefined, { ref: false })]);
       await sleep(300 + Math.random() * 1_500);
       await killed(server.child, 'SIGKILL');
       running = false;
