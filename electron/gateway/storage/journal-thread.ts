@@ -1,6 +1,7 @@
 // The event loop's side of the journal thread: started on the first record or read and ended once idle, it takes each batch and read as a message and answers with a promise; stop() waits, bounded, for what was posted to be committed.
 import { existsSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../thread-start.ts';
 import type { JournalEntry, JournalQuery, JournalRecord, JournalSummary } from '../../../shared/journal.ts';
 import { journalFileOf } from './journal-store.ts';
 import type { JournalReply, JournalRequest, JournalWorkerData } from './journal-worker.ts';
@@ -139,7 +140,7 @@ export class JournalThread {
 
   private spawn(): Worker {
     const data: JournalWorkerData = { dataDir: this.dataDir };
-    const worker = new Worker(new URL(WORKER_FILE, import.meta.url), { workerData: data });
+    const worker = startThread(new URL(WORKER_FILE, import.meta.url), { workerData: data });
     worker.unref();
     let failure: Error | undefined;
     worker.on('message', (reply: JournalReply) => {

@@ -1,6 +1,7 @@
 // Entry of the journal thread: the only connection that writes the journal's store (journal.sqlite); it inserts each batch the event loop posts in one transaction, prunes past the limit, and answers reads, all in the order they were posted.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { JournalQuery, JournalRecord } from '../../../shared/journal.ts';
+import { flushThreadCompileCache } from '../thread-start.ts';
 import { JournalRepo } from './journal-repo.ts';
 import { openJournalStore } from './journal-store.ts';
 
@@ -24,6 +25,7 @@ const { dataDir } = workerData as JournalWorkerData;
 // The schema steps run here too, so the event loop never opens the file. A failure to open ends the thread (journal-thread.ts reports it).
 const db = openJournalStore(dataDir);
 const repo = new JournalRepo(db);
+flushThreadCompileCache();
 
 function run(request: JournalRequest): unknown {
   switch (request.op) {

@@ -1,6 +1,7 @@
 // Entry of the WAL checkpoint thread: its own connection to the database, copying the WAL's committed pages into the database file on a timer, so the event loop never does.
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { flushThreadCompileCache } from '../thread-start.ts';
 
 /** What the thread is started with. */
 export interface CheckpointWorkerData {
@@ -21,6 +22,7 @@ const { file, intervalMs } = workerData as CheckpointWorkerData;
 const db = new Database(file, { fileMustExist: true });
 // A checkpoint syncs the WAL before copying and the database file after: what a NORMAL group commit left to the page cache reaches the disk here.
 db.pragma('synchronous = FULL');
+flushThreadCompileCache();
 
 function round(): CheckpointReport {
   const [row] = db.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];

@@ -1,5 +1,6 @@
 // Keeps the WAL's checkpoints off the event loop: a worker thread with its own connection copies committed pages into the database file on a timer; the event loop's connection checkpoints only past a backstop.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../thread-start.ts';
 import type { Db } from './database.ts';
 import type { CheckpointReport, CheckpointWorkerData } from './wal-checkpoint-worker.ts';
 
@@ -102,7 +103,7 @@ export class WalCheckpointer {
 
   private spawn(): void {
     const data: CheckpointWorkerData = { file: this.db.name, intervalMs: this.options.intervalMs ?? CHECKPOINT_INTERVAL_MS };
-    const worker = new Worker(new URL(WORKER_FILE, import.meta.url), { workerData: data });
+    const worker = startThread(new URL(WORKER_FILE, import.meta.url), { workerData: data });
     // The thread never keeps the process alive on its own.
     worker.unref();
     let failure: Error | undefined;
