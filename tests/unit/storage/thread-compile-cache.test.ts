@@ -1,0 +1,52 @@
+// Tests that the storage threads load their modules through the gateway's compile cache: the stripped and compiled sources a thread loaded are in the process's cache folder, so the next thread reads them instead of stripping types again.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import module from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { openDatabase } from '../../../electron/gateway/storage/database.ts';
+import { JournalThread } from '../../../electron/gateway/storage/journal-thread.ts';
+import { WalCheckpointer } from '../../../electron/gateway/storage/wal-checkpoint.ts';
+import { eventually } from '../../helpers/eventually.ts';
+import { tempDataDir } from '../../helpers/gateway.ts';
+
+// This process compiles through a cache of its own, as `bin/run-ts.mjs` makes `gatehouse serve` do; it writes the cache only at exit.
+const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-compile-cache-'));
+module.enableCompileCache(cacheDir);
+after(() => rmSync(cacheDir, { recursive: true, force: true }));
+
+/** Whether a file of the cache folder holds `text` (the cache keeps a TypeScript module's stripped source). */
+function cached(text: string): boolean {
+  const files = (readdirSync(cacheDir, { recursive: true }) as string[])
+    .map((name) => path.join(cacheDir, name))
+    .filter((file) => statSync(file).isFile());
+  return files.some((file) => readFileSync(file).includes(text));
+}
+
+test('the WAL checkpoint thread’s modules land in the gateway’s compile cache while it runs', async () => {
+  const dir = tempDataDir();
+  const db = openDatabase(dir);
+  const checkpointer = new WalCheckpointer(db, { onError: () => {} });
+  try {
+    checkpointer.start();
+    assert.ok(checkpointer.thread, 'the thread started');
+    await eventually(() => cached('CATCH_UP_ROUNDS'), 'the checkpoint thread’s entry in the cache folder');
+  } finally {
+    await checkpointer.stop();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the journal thread’s modules land in the gateway’s compile cache once it answered', async () => {
+  const dir = tempDataDir();
+  const journal = new JournalThread(dir);
+  try {
+    assert.deepEqual(await journal.insert([], 10), []);
+    await eventually(() => cached('openJournalStore(dataDir)'), 'the journal thread’s entry in the cache folder');
+  } finally {
+    await journal.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
