@@ -43,10 +43,10 @@ test('under a long load the WAL stays bounded, and every row reaches the databas
   checkpointer.start();
   const pageSize = db.pragma('page_size', { simple: true }) as number;
   const wal = path.join(dir, `${DATABASE_FILE}-wal`);
-  // Each note spans three pages: 3,000 commits write about 9,000 WAL pages, over twice the backstop.
+  // Each note spans three pages: 6,000 commits write about 18,000 WAL pages, over four times the backstop.
   const text = 'x'.repeat(3 * pageSize);
   let largest = 0;
-  for (let i = 0; i < 3000; i += 1) {
+  for (let i = 0; i < 6000; i += 1) {
     insert(db, text);
     if (i % 50 === 0) {
       largest = Math.max(largest, statSync(wal).size);
@@ -56,10 +56,11 @@ test('under a long load the WAL stays bounded, and every row reaches the databas
   }
   largest = Math.max(largest, statSync(wal).size);
   // The backstop checkpoint is skipped while the thread's own checkpoint holds SQLite's checkpoint lock, so on a busy
-  // machine a few more commits land first: a quarter over the backstop, still far under the 9,000 pages written.
-  const bound = WAL_BACKSTOP_PAGES * 1.25 * (pageSize + 24);
+  // machine more commits land first (seen: nearly twice the backstop at a load of 10 on 2 cores): a generous bound of
+  // two and a half times the backstop, still far under the 18,000 pages written.
+  const bound = WAL_BACKSTOP_PAGES * 2.5 * (pageSize + 24);
   assert.ok(largest <= bound, `the WAL reached ${largest} bytes, over ${bound}`);
-  await eventually(() => rowsInFile(dir) === 3000, 'the 3,000 notes in the database file');
+  await eventually(() => rowsInFile(dir) === 6000, 'the 6,000 notes in the database file');
   assert.deepEqual(errors, []);
 });
 
