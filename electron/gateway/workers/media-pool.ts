@@ -1,7 +1,8 @@
 // A small bounded pool of worker threads for media and large text jobs, so image, audio and long-text work never blocks the event loop; a full queue is a 503.
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { GatewayError } from '../errors.ts';
+import { startThread } from '../thread-start.ts';
 import type { MediaJob, MediaJobKind, MediaJobs } from './media-jobs.ts';
 import type { MediaReply } from './media-worker.ts';
 
@@ -77,7 +78,8 @@ export class MediaPool {
   }
 
   private spawn(): Worker {
-    const worker = new Worker(new URL(WORKER_FILE, import.meta.url));
+    // Through the compile cache: a thread from the .ts sources does not strip them again (see thread-start.ts).
+    const worker = startThread(new URL(WORKER_FILE, import.meta.url));
     // The pool never keeps the process alive on its own.
     worker.unref();
     let failure: Error | undefined;

@@ -1,4 +1,4 @@
-// Tests that the storage threads load their modules through the gateway's compile cache: the stripped and compiled sources a thread loaded are in the process's cache folder, so the next thread reads them instead of stripping types again.
+// Tests that the storage threads and the media workers load their modules through the gateway's compile cache: the stripped and compiled sources a thread loaded are in the process's cache folder, so the next thread reads them instead of stripping types again.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import module from 'node:module';
@@ -8,6 +8,7 @@ import { after, test } from 'node:test';
 import { openDatabase } from '../../../electron/gateway/storage/database.ts';
 import { JournalThread } from '../../../electron/gateway/storage/journal-thread.ts';
 import { WalCheckpointer } from '../../../electron/gateway/storage/wal-checkpoint.ts';
+import { MediaPool } from '../../../electron/gateway/workers/media-pool.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { tempDataDir } from '../../helpers/gateway.ts';
 
@@ -50,5 +51,15 @@ test('the journal thread’s modules land in the gateway’s compile cache once 
   } finally {
     await journal.stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a media worker’s modules land in the gateway’s compile cache once it ran a job', { skip }, async () => {
+  const pool = new MediaPool({ workers: 1 });
+  try {
+    assert.ok((await pool.run('chat.tokens', { turns: [{ role: 'user', text: 'hello there' }] } as never)) > 0);
+    await eventually(() => cached('runMediaJob(job.kind'), 'the media worker’s entry in the cache folder');
+  } finally {
+    await pool.close();
   }
 });
