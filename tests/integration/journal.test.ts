@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { WebSocket } from 'ws';
 import { ADMIN_WS_PATH, ADMIN_WS_PROTOCOL, ADMIN_WS_TOKEN_PREFIX } from '../../shared/admin-events.ts';
+import { JOURNAL_BODY_LIMIT } from '../../shared/journal.ts';
 import { JournalRepo } from '../../electron/gateway/storage/journal-repo.ts';
 import { openJournalStore } from '../../electron/gateway/storage/journal-store.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -96,6 +97,29 @@ describe('request journal', () => {
     assert.equal(cut, 'failed', 'the SDK sees the connection drop');
     const dropped = (await admin('/journal?path=/v1/chat/completions')).body.items[0];
     assert.equal((await admin(`/journal/${dropped.id}`)).body.timing.cut, true);
+  });
+
+  test('a streamed answer of several writes past the body limit, in multi-byte characters, keeps its first characters as sent and counts every byte', async () => {
+    // 2- and 3-byte characters: the answer is written in several writes, far past JOURNAL_BODY_LIMIT bytes.
+    const text = 'é€ab'.repeat(30_000);
+    const added = await request(`${server.url}/admin/api/fixtures`, 'POST', {
+      token: server.gateway.adminToken,
+      body: [{ name: 'long-multibyte', match: { user: 'long multi-byte answer' }, response: { text } }],
+    });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    const raw = await client.chat.completions
+      .create({ model: 'sim-chat', stream: true, messages: [{ role: 'user', content: 'long multi-byte answer' }] })
+      .asResponse();
+    const received = Buffer.from(await raw.arrayBuffer());
+    const { items } = (await admin('/journal?path=/v1/chat/completions')).body;
+    const entry = (await admin(`/journal/${items[0].id}`)).body;
+    assert.equal(entry.fixture, 'long-multibyte');
+    assert.ok(entry.timing.chunks > 1, `written in ${entry.timing.chunks} writes`);
+    assert.equal(entry.response.bytes, received.length, 'every byte sent is counted');
+    assert.equal(entry.response.truncated, true);
+    const kept: string = entry.response.text;
+    assert.ok(received.toString('utf8').startsWith(kept), 'the first characters, as sent');
+    assert.ok(kept.length <= JOURNAL_BODY_LIMIT && Buffer.byteLength(kept) > JOURNAL_BODY_LIMIT, `${kept.length} characters kept`);
   });
 
   test('a JSON body that fits only without indentation is kept whole, compact; a larger one is cut and says so', async () => {

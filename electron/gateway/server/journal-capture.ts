@@ -26,6 +26,8 @@ const SAFE_REQUEST_HEADER =
 /** Query parameters that carry credentials (Gemini's `?key=`). */
 const SECRET_QUERY = new Set(['key', 'api_key', 'admin_token']);
 const MAX_OFFSETS = 500;
+/** Encoding names Node reads as UTF-8 (a string written so is kept as it is). */
+const UTF8_NAME = /^utf-?8$/i;
 /** The error of a call whose client left before any of the answer was sent. */
 const CLIENT_CLOSED_MESSAGE = 'The client closed the connection before the answer was sent.';
 
@@ -85,9 +87,18 @@ function errorMessageOf(status: number, text: string | null): string | null {
   return status >= 400 ? `HTTP ${status}` : null;
 }
 
-/** Watches what is written to the raw response: bytes, the first part as text, and when each write happened; its head's headers come from `watchHead`. */
+/** No lone surrogate: its UTF-8 bytes decode back to the same string (String.prototype.isWellFormed, ES2024, in Node 20 on). */
+const wellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+/**
+ * Watches what is written to the raw response: bytes, the first part as written, and when each write happened; its
+ * head's headers come from `watchHead`. A chunk is kept as it was written (a string is neither encoded nor copied):
+ * its text is made once, when the record asks for it.
+ */
 function tapResponse(raw: ServerResponse, startedAt: number) {
-  const kept: Buffer[] = [];
+  const kept: (Buffer | string)[] = [];
+  /** The encoding of each kept string that is not UTF-8, by its index in `kept` (almost always empty). */
+  let encodings: Map<number, BufferEncoding> | undefined;
   let keptBytes = 0;
   let bytes = 0;
   const offsets: number[] = [];
@@ -95,21 +106,35 @@ function tapResponse(raw: ServerResponse, startedAt: number) {
   let firstByteMs: number | null = null;
   const note = (chunk: unknown, encoding?: unknown) => {
     if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-    const buffer = Buffer.isBuffer(chunk)
-      ? chunk
-      : typeof chunk === 'string'
-        ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
-        : Buffer.from(chunk as Uint8Array);
-    if (buffer.length === 0) return;
+    let piece: Buffer | string;
+    let size: number;
+    if (typeof chunk === 'string') {
+      piece = chunk;
+      const named = typeof encoding === 'string' && !UTF8_NAME.test(encoding) ? (encoding as BufferEncoding) : undefined;
+      size = named === undefined ? Buffer.byteLength(chunk) : Buffer.byteLength(chunk, named);
+      if (named !== undefined && size > 0 && keptBytes <= JOURNAL_BODY_LIMIT) (encodings ??= new Map()).set(kept.length, named);
+    } else {
+      // A Buffer is kept as it is (as before); another Uint8Array is copied, as Buffer.from always did.
+      piece = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+      size = piece.length;
+    }
+    if (size === 0) return;
     const offset = Math.round(performance.now() - startedAt);
     firstByteMs ??= offset;
     writes += 1;
     if (offsets.length < MAX_OFFSETS) offsets.push(offset);
-    bytes += buffer.length;
+    bytes += size;
     if (keptBytes <= JOURNAL_BODY_LIMIT) {
-      kept.push(buffer);
-      keptBytes += buffer.length;
+      kept.push(piece);
+      keptBytes += size;
     }
+  };
+  /** The kept chunks decoded as UTF-8 once joined as bytes: strings are joined as they are when that gives the same text. */
+  const keptText = (): string => {
+    if (kept.length === 1 && typeof kept[0] === 'string' && encodings === undefined && wellFormed(kept[0])) return kept[0];
+    if (encodings === undefined && kept.every((piece) => typeof piece === 'string' && wellFormed(piece))) return kept.join('');
+    const buffers = kept.map((piece, index) => (typeof piece === 'string' ? Buffer.from(piece, encodings?.get(index) ?? 'utf8') : piece));
+    return (buffers.length === 1 ? buffers[0]! : Buffer.concat(buffers)).toString('utf8');
   };
   // Fastify and the stream writers pass their headers to writeHead, where getHeader() does not see them.
   let headHeaders: Record<string, unknown> = {};
@@ -132,7 +157,7 @@ function tapResponse(raw: ServerResponse, startedAt: number) {
     },
     body(contentType: string | null): JournalBody {
       if (!contentType || !TEXTUAL_CONTENT.test(contentType)) return { contentType, bytes, text: null, truncated: false };
-      const text = (kept.length === 1 ? kept[0]! : Buffer.concat(kept)).toString('utf8');
+      const text = keptText();
       return { contentType, bytes, text: text.slice(0, JOURNAL_BODY_LIMIT), truncated: bytes > JOURNAL_BODY_LIMIT };
     },
     timing(cut: boolean): StreamTiming {
