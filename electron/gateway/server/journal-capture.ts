@@ -137,22 +137,20 @@ function tapResponse(raw: ServerResponse, startedAt: number) {
     return (buffers.length === 1 ? buffers[0]! : Buffer.concat(buffers)).toString('utf8');
   };
   // Fastify and the stream writers pass their headers to writeHead, where getHeader() does not see them.
-  let headHeaders: Record<string, unknown> = {};
+  let headGiven: object = NO_HEADERS;
   tapWrites(raw, note);
   return {
-    /** Told the headers given to writeHead (see `watchHead`). */
+    /** Told the headers given to writeHead (see `watchHead`): kept as they are, read when the record is made. */
     head(given: object): void {
-      const lower: Record<string, unknown> = {};
-      for (const name in given) {
-        if (Object.hasOwn(given, name)) lower[name.toLowerCase()] = (given as Record<string, unknown>)[name];
-      }
-      headHeaders = lower;
+      headGiven = given;
     },
-    /** Every header sent, whichever way it was set (those given to writeHead win). */
+    /** Every header sent, whichever way it was set (those given to writeHead win, named in lower case). */
     headers(): Record<string, unknown> {
       // getHeaders() is a fresh copy: the head's headers are added to it, in the order a spread of both would give.
       const sent: Record<string, unknown> = raw.getHeaders();
-      for (const name in headHeaders) sent[name] = headHeaders[name];
+      for (const name in headGiven) {
+        if (Object.hasOwn(headGiven, name)) sent[name.toLowerCase()] = (headGiven as Record<string, unknown>)[name];
+      }
       return sent;
     },
     body(contentType: string | null): JournalBody {
