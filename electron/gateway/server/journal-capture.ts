@@ -68,6 +68,8 @@ function decodedOrRaw(text: string): string {
 
 /** A text whose first character past white space (as trimStart() skips it) opens a JSON object. */
 const STARTS_AN_OBJECT = /^\s*\{/;
+/** A field named `error` or `success` anywhere in a text: one regular expression scans an answer several times faster than two `includes`. */
+const NAMES_AN_ERROR_FIELD = /"(?:error|success)"/;
 
 /** The message of an error answer in any of the gateway's protocols (the portrait envelope answers business errors with 200). */
 function errorMessageOf(status: number, text: string | null): string | null {
@@ -76,7 +78,7 @@ function errorMessageOf(status: number, text: string | null): string | null {
   // A test of its start, not trimStart(): no copy of the whole answer.
   if (!STARTS_AN_OBJECT.test(text)) return status >= 400 ? `HTTP ${status}` : null;
   // A success status carries an error only in a field named so: most answers need no parse at all.
-  if (status < 400 && !text.includes('"error"') && !text.includes('"success"')) return null;
+  if (status < 400 && !NAMES_AN_ERROR_FIELD.test(text)) return null;
   try {
     const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown; success?: unknown };
     if (typeof body.error === 'object' && typeof body.error?.message === 'string') return body.error.message;
