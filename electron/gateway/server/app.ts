@@ -9,26 +9,26 @@ import type { UsageStatsService } from '../services/usage-stats.ts';
 import type { Clock } from '../time.ts';
 import { installJsonParser } from './body-parser.ts';
 import { CONNECTION_LIMITS, markAuthenticated, markUpgraded, serverOptionsOf, type ConnectionLimits } from './connection-guard.ts';
-import { installCors } from './cors.ts';
+import { corsStep } from './cors.ts';
 import { credentialOf } from './credentials.ts';
 import { renderError } from './error-render.ts';
 import { installRetryHints, RETRY_HINT_HEADER, retryHint } from './retry-hint.ts';
-import { installFaults, type FaultCounters } from './faults.ts';
+import { faultStep, type FaultCounters } from './faults.ts';
 import type { JournalRelay } from '../../../shared/journal.ts';
-import { installHostCheck } from './host-check.ts';
+import { hostCheckStep } from './host-check.ts';
 import type { HostPolicy } from './host-names.ts';
-import { installCallCounting } from './call-counting.ts';
-import { watchClients } from './call-context.ts';
+import { callCountingStep } from './call-counting.ts';
+import { dropAbandonedStep, watchClientStep } from './call-context.ts';
 import { installCallCapture } from './journal-capture.ts';
 import { installCassetteTap, type TapRecorder } from './cassette-tap.ts';
 import { installReplayNotes } from './replay-notes.ts';
 import type { CassetteAdmin } from '../../../shared/cassette-admin.ts';
 import { protocolOf } from './protocol.ts';
 import { lazySchemaCompilers } from './schema-compilers.ts';
-import { installRequestIds, requestIdOf } from './request-ids.ts';
+import { requestIdOf, requestIdStep } from './request-ids.ts';
 import { REQUEST_ID_HEADER } from '../../../shared/test-ids.ts';
 import { shownPath } from './shown-path.ts';
-import { syncHook } from './sync-hook.ts';
+import { syncSteps, type SyncStep } from './sync-hook.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -122,14 +122,21 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
     },
   });
 
-  // First of all: every answer, a refusal of the Host check included, carries its x-request-id.
-  installRequestIds(app);
+  // The app's own onRequest steps run as two hooks (before and after the call capture's), each one turn of Fastify's
+  // hook runner instead of one per step; their order is the order they would have as hooks of their own.
+  app.addHook(
+    'onRequest',
+    syncSteps(
+      // First of all: every answer, a refusal of the Host check included, carries its x-request-id.
+      requestIdStep(app),
+      // Before anything else reads the request: a foreign Host (DNS rebinding) is refused, and not journaled.
+      hostCheckStep(() => context.runtime.hosts),
+      // From the arrival of each request on: a client that leaves aborts its call, however early (see call-context.ts).
+      watchClientStep,
+    ),
+  );
   // Every error answer says whether a retry can help (the SDKs' x-should-retry).
   installRetryHints(app);
-  // Before anything else reads the request: a foreign Host (DNS rebinding) is refused, and not journaled.
-  installHostCheck(app, () => context.runtime.hosts);
-  // From the arrival of each request on: a client that leaves aborts its call, however early (see call-context.ts).
-  watchClients(app);
 
   // First after the Host check, so every call's end is seen; calls that name no token are counted there, not journaled.
   // Every API answer names its source (fixture, relay channel, simulator) in a header, journal on or off.
@@ -142,47 +149,34 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
   // `--replay`: the run's record names each cassette a call was answered from.
   if (context.cassetteFolder?.replaying) installReplayNotes(app, context.cassetteFolder);
 
-  // Every API call of a known token counts in the dashboard's totals, whether or not the journal is on.
-  installCallCounting(app, {
-    clock: context.clock,
-    stats: context.usageStats,
-    holderOf: (request) => request.principal ?? holderOf(context, request),
-    onError: (error) => context.events.emit('error', error),
-  });
-
-  // Before authentication: a preflight carries no credentials, and a refused call still needs its CORS headers to be readable.
-  installCors(app, () => context.runtime.corsOrigins);
-
   app.addHook(
     'onRequest',
-    syncHook((request) => {
-      if (request.ws) markUpgraded(request.raw.socket);
-      // An unknown path is answered before its body is read: a multipart or binary body to it never meets a parser.
-      if (!request.routeOptions.url) throw unknownEndpoint(request);
-      if (request.routeOptions.config.public) return;
-      try {
-        const principal = context.tokens.authenticate(credentialOf(request.headers, request.query));
-        request.principal = request.callNotes ? { ...principal, notes: request.callNotes } : principal;
-        markAuthenticated(request.raw.socket);
-      } catch (error) {
-        // Left without a principal, such a route authenticates again once upgraded and reports the refusal as an event.
-        if (request.ws && request.routeOptions.config.socketAuth) return;
-        // The token was identified: its call is refused after the body is read, so the journal keeps its model and body.
-        if (!request.ws && error instanceof GatewayError && error.kind === 'forbidden') {
-          request.refusal = error;
-          return;
-        }
-        throw error;
-      }
-    }),
+    syncSteps(
+      // Every API call of a known token counts in the dashboard's totals, whether or not the journal is on.
+      callCountingStep({
+        clock: context.clock,
+        stats: context.usageStats,
+        holderOf: (request) => request.principal ?? holderOf(context, request),
+        onError: (error) => context.events.emit('error', error),
+      }),
+      // Before authentication: a preflight carries no credentials, and a refused call still needs its CORS headers to be readable.
+      corsStep(() => context.runtime.corsOrigins),
+      authenticationStep(context),
+    ),
   );
-  // Before faults and routes; a body that does not parse still gets the refusal (see the error handler).
-  app.addHook(
-    'preValidation',
-    syncHook((request) => {
-      if (request.refusal) throw request.refusal;
-    }),
-  );
+
+  // Before the route: the refusal of a token found but not usable, a request whose client left, then the faults and
+  // latency asked for; one hook, waiting only when a latency or a fault is asked for.
+  const faults = faultStep(app, context.faults);
+  app.addHook('preHandler', (request, reply, done) => {
+    // After the body is read; a body that does not parse still gets the refusal (see the error handler).
+    if (request.refusal) throw request.refusal;
+    if (dropAbandonedStep(request, reply) === reply) return;
+    const waiting = faults(request, reply);
+    // As for an async hook: Fastify goes on after the wait, and stops there when the fault answered or hijacked the reply.
+    if (waiting === undefined) done();
+    else waiting.then(() => done(), done);
+  });
 
   app.setErrorHandler((error: FastifyError | GatewayError, request, reply) => {
     const gatewayError = request.refusal ?? toGatewayError(error);
@@ -200,9 +194,32 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
     return reply.status(status).send(body);
   });
 
-  installFaults(app, context.faults);
   for (const family of routes) await app.register(family, { context });
   return app;
+}
+
+/** The authentication `onRequest` step of every route not marked public (unknown paths are refused here, before their body is read). */
+function authenticationStep(context: AppContext): SyncStep {
+  return (request) => {
+    if (request.ws) markUpgraded(request.raw.socket);
+    // An unknown path is answered before its body is read: a multipart or binary body to it never meets a parser.
+    if (!request.routeOptions.url) throw unknownEndpoint(request);
+    if (request.routeOptions.config.public) return;
+    try {
+      const principal = context.tokens.authenticate(credentialOf(request.headers, request.query));
+      request.principal = request.callNotes ? { ...principal, notes: request.callNotes } : principal;
+      markAuthenticated(request.raw.socket);
+    } catch (error) {
+      // Left without a principal, such a route authenticates again once upgraded and reports the refusal as an event.
+      if (request.ws && request.routeOptions.config.socketAuth) return;
+      // The token was identified: its call is refused after the body is read, so the journal keeps its model and body.
+      if (!request.ws && error instanceof GatewayError && error.kind === 'forbidden') {
+        request.refusal = error;
+        return;
+      }
+      throw error;
+    }
+  };
 }
 
 /**

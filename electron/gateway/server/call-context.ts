@@ -1,9 +1,9 @@
 // Builds the provider call context of a request (its caller, protocol, raw body, headers) and watches its client from the request's arrival: a signal that aborts when the client goes away.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CassetteReplayNote } from '../../../shared/cassette.ts';
 import type { Principal } from '../principal.ts';
 import type { CallContext, InboundProtocol } from '../providers/types.ts';
-import { syncHook } from './sync-hook.ts';
+import type { SyncStep } from './sync-hook.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,23 +24,18 @@ declare module 'fastify' {
 export const CLIENT_CLOSED_STATUS = 499;
 
 /**
- * Watches every HTTP request's client from the moment the request arrives: `request.clientSignal` aborts when the
- * connection closes before the answer is finished (during the latency wait, the body read, authentication or the
- * handler alike), and a request whose client is gone by the time its handler would run is dropped there: no provider
- * or upstream is called and nothing is charged. Install it before any hook that waits.
+ * The `onRequest` step that watches every HTTP request's client from the moment the request arrives:
+ * `request.clientSignal` aborts when the connection closes before the answer is finished (during the latency wait, the
+ * body read, authentication or the handler alike). Run it before any hook that waits; with `dropAbandonedStep` as a
+ * `preHandler` step, a request whose client is gone by the time its handler would run is dropped there: no provider
+ * or upstream is called and nothing is charged.
  */
-export function watchClients(app: FastifyInstance): void {
-  app.addHook(
-    'onRequest',
-    syncHook((request, reply) => {
-      if (!request.ws) watchClient(request, reply);
-    }),
-  );
-  app.addHook(
-    'preHandler',
-    syncHook((request, reply) => (request.clientSignal?.aborted ? dropAbandoned(reply) : undefined)),
-  );
-}
+export const watchClientStep: SyncStep = (request, reply) => {
+  if (!request.ws) watchClient(request, reply);
+};
+
+/** The `preHandler` step that drops a request whose client went away (see `watchClientStep`). */
+export const dropAbandonedStep: SyncStep = (request, reply) => (request.clientSignal?.aborted ? dropAbandoned(reply) : undefined);
 
 /** Sets `request.clientSignal` (and `clientLeftEarly`) from now on; returns the signal. */
 function watchClient(request: FastifyRequest, reply: FastifyReply): AbortSignal {

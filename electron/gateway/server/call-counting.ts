@@ -1,11 +1,11 @@
 // Counts each finished API call of a known token (its model, status and duration) in the usage dashboard's per-day totals.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { performance } from 'node:perf_hooks';
 import { guarded } from '../safe-events.ts';
 import type { UsageStatsService } from '../services/usage-stats.ts';
 import type { Clock } from '../time.ts';
 import { isJournaledPath, modelOf } from './journal-capture.ts';
-import { syncHook } from './sync-hook.ts';
+import type { SyncStep } from './sync-hook.ts';
 
 /** What the counting hook needs from the gateway. */
 export interface CallCountingOptions {
@@ -18,32 +18,29 @@ export interface CallCountingOptions {
 }
 
 /**
- * Adds the hook. Calls naming no token of this gateway are not counted (any web page can send those), so the
+ * The counting `onRequest` step. Calls naming no token of this gateway are not counted (any web page can send those), so the
  * totals grow with the owner's tokens' calls only. A failure to count loses that count, never the call.
  */
-export function installCallCounting(app: FastifyInstance, { clock, stats, holderOf, onError }: CallCountingOptions): void {
-  app.addHook(
-    'onRequest',
-    syncHook((request, reply) => {
-      const path = request.url.split('?', 1)[0] ?? '';
-      if (!isJournaledPath(path) || request.ws || request.method === 'OPTIONS') return;
-      const startedAt = performance.now();
-      const at = clock.now();
-      reply.raw.once(
-        'close',
-        guarded(onError, () => {
-          const holder = holderOf(request);
-          if (holder === null) return;
-          stats.count({
-            at,
-            accountId: holder.accountId,
-            tokenId: holder.tokenId,
-            model: modelOf(path, request.body),
-            status: reply.raw.statusCode,
-            durationMs: performance.now() - startedAt,
-          });
-        }),
-      );
-    }),
-  );
+export function callCountingStep({ clock, stats, holderOf, onError }: CallCountingOptions): SyncStep {
+  return (request, reply) => {
+    const path = request.url.split('?', 1)[0] ?? '';
+    if (!isJournaledPath(path) || request.ws || request.method === 'OPTIONS') return;
+    const startedAt = performance.now();
+    const at = clock.now();
+    reply.raw.once(
+      'close',
+      guarded(onError, () => {
+        const holder = holderOf(request);
+        if (holder === null) return;
+        stats.count({
+          at,
+          accountId: holder.accountId,
+          tokenId: holder.tokenId,
+          model: modelOf(path, request.body),
+          status: reply.raw.statusCode,
+          durationMs: performance.now() - startedAt,
+        });
+      }),
+    );
+  };
 }

@@ -1,7 +1,7 @@
 // Faults on demand: the `x-gatehouse-fault` header (or a `-fault-<value>` model suffix) makes a call fail the way real upstreams fail.
 import type { OutgoingHttpHeaders } from 'node:http';
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError, invalid } from '../errors.ts';
 import { closeConnection, dropAbandoned } from './call-context.ts';
 import { protocolOf } from './protocol.ts';
@@ -65,55 +65,78 @@ export function paceOf(request: FastifyRequest): number | undefined {
   return paceOfHeaders(request.headers);
 }
 
-/** Installs the fault and latency hook for every gateway route except the portrait library, public and admin routes. */
-export function installFaults(app: FastifyInstance, attempts: FaultCounters): void {
+/**
+ * The fault and latency `preHandler` step for every gateway route except the portrait library, public and admin
+ * routes: undefined when the request goes on at once (no latency asked for, no fault to apply, as for most calls),
+ * else the promise of the wait and the fault.
+ */
+export function faultStep(
+  app: FastifyInstance,
+  attempts: FaultCounters,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | undefined {
   const held = new Set<() => void>();
   // preClose, not onClose: the server waits for open connections before onClose hooks run, so held calls must go first.
   app.addHook('preClose', async () => {
     for (const release of held) release();
   });
-
-  app.addHook('preHandler', async (request, reply) => {
-    if (!request.routeOptions.url || request.routeOptions.config.public || protocolOf(request.url) === 'portrait') return;
-    if (request.url.startsWith('/admin')) return;
+  return (request, reply) => {
+    if (!request.routeOptions.url || request.routeOptions.config.public || protocolOf(request.url) === 'portrait') return undefined;
+    if (request.url.startsWith('/admin')) return undefined;
     // A socket route left to refuse its caller itself (config.socketAuth) has no principal: no fault for such a caller.
-    if (!request.principal) return;
+    if (!request.principal) return undefined;
     const latency = Number(request.headers['x-gatehouse-latency-ms']);
-    if (Number.isFinite(latency) && latency > 0) {
-      await hold(held, Math.min(latency, MAX_LATENCY_MS), request.clientSignal);
-      // The client left while it waited: nothing more is done for it (no provider, no upstream, no charge).
-      if (request.clientSignal?.aborted) return dropAbandoned(reply);
-    }
+    const wait = Number.isFinite(latency) && latency > 0 ? Math.min(latency, MAX_LATENCY_MS) : 0;
+    if (wait > 0) return applyFault(held, attempts, request, reply, wait);
+    // The fault is read now, as the wait's absence allows: an unknown fault header is refused at once.
     const requested = requestedFault(request);
-    if (!requested || !attempts.fails(request, requested)) return;
-    (request as FastifyRequest & { gatehouseFault?: Fault }).gatehouseFault = requested.fault;
-    switch (requested.fault) {
-      case '429':
-        reply.header('retry-after', String(Math.ceil(RETRY_AFTER_MS / 1000))).header('retry-after-ms', String(RETRY_AFTER_MS));
-        throw new GatewayError('rate_limited', 'Rate limit reached (simulated by x-gatehouse-fault: 429)');
-      case '500':
-        throw new GatewayError('internal', 'The server had an error while processing your request (simulated fault 500)');
-      case '503':
-        throw new GatewayError('unavailable', 'The service is temporarily unavailable (simulated fault 503)');
-      case '529':
-        throw new GatewayError('overloaded', 'Overloaded (simulated fault 529)');
-      case 'timeout':
-        await hold(held, TIMEOUT_HOLD_MS, request.clientSignal);
+    return requested === undefined ? undefined : applyFault(held, attempts, request, reply, 0, requested);
+  };
+}
+
+/** Waits the asked latency (`wait` ms), then applies the request's fault (`read` when read already), if its attempt is still to fail. */
+async function applyFault(
+  held: Set<() => void>,
+  attempts: FaultCounters,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  wait: number,
+  read?: Requested,
+): Promise<unknown> {
+  if (wait > 0) {
+    await hold(held, wait, request.clientSignal);
+    // The client left while it waited: nothing more is done for it (no provider, no upstream, no charge).
+    if (request.clientSignal?.aborted) return dropAbandoned(reply);
+  }
+  const requested = read ?? requestedFault(request);
+  if (!requested || !attempts.fails(request, requested)) return undefined;
+  (request as FastifyRequest & { gatehouseFault?: Fault }).gatehouseFault = requested.fault;
+  switch (requested.fault) {
+    case '429':
+      reply.header('retry-after', String(Math.ceil(RETRY_AFTER_MS / 1000))).header('retry-after-ms', String(RETRY_AFTER_MS));
+      throw new GatewayError('rate_limited', 'Rate limit reached (simulated by x-gatehouse-fault: 429)');
+    case '500':
+      throw new GatewayError('internal', 'The server had an error while processing your request (simulated fault 500)');
+    case '503':
+      throw new GatewayError('unavailable', 'The service is temporarily unavailable (simulated fault 503)');
+    case '529':
+      throw new GatewayError('overloaded', 'Overloaded (simulated fault 529)');
+    case 'timeout':
+      await hold(held, TIMEOUT_HOLD_MS, request.clientSignal);
+      closeConnection(request);
+      return reply;
+    case 'disconnect':
+    case 'malformed':
+      if (isStreaming(request)) return undefined; // the SSE writer cuts or breaks the stream after a few frames
+      if (requested.fault === 'disconnect') {
         closeConnection(request);
         return reply;
-      case 'disconnect':
-      case 'malformed':
-        if (isStreaming(request)) return; // the SSE writer cuts or breaks the stream after a few frames
-        if (requested.fault === 'disconnect') {
-          closeConnection(request);
-          return reply;
-        }
-        reply.hijack();
-        reply.raw.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), 'content-type': 'application/json' });
-        reply.raw.end('{"id": "broken", "object": ');
-        return reply;
-    }
-  });
+      }
+      reply.hijack();
+      reply.raw.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), 'content-type': 'application/json' });
+      reply.raw.end('{"id": "broken", "object": ');
+      return reply;
+  }
+  return undefined;
 }
 
 /** Waits `ms`, or less: until the client goes away (`signal`) or the gateway stops (each wait is in `held` meanwhile). */

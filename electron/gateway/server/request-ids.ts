@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { CALLER_REQUEST_ID, REQUEST_ID_HEADER } from '../../../shared/test-ids.ts';
 import { publicId } from '../ids.ts';
-import { syncHook } from './sync-hook.ts';
+import type { SyncStep } from './sync-hook.ts';
 
 /** Fastify's `genReqId`: the request id of a request, as `request.id`. */
 export function requestIdOf(raw: IncomingMessage): string {
@@ -12,21 +12,19 @@ export function requestIdOf(raw: IncomingMessage): string {
 }
 
 /**
- * Puts the id on the answer before anything else runs: set on the raw response, it is kept by every way an answer is
- * written (Fastify's send, an error, a stream's own writeHead, a hijacked reply); a WebSocket upgrade's 101 gets it too.
+ * The `onRequest` step that puts the id on the answer before anything else runs (the app runs it first): set on the
+ * raw response, it is kept by every way an answer is written (Fastify's send, an error, a stream's own writeHead, a
+ * hijacked reply); a WebSocket upgrade's 101 gets it too.
  */
-export function installRequestIds(app: FastifyInstance): void {
+export function requestIdStep(app: FastifyInstance): SyncStep {
   const ofUpgrade = new WeakMap<IncomingMessage, string>();
-  app.addHook(
-    'onRequest',
-    syncHook((request, reply) => {
-      if (request.ws) ofUpgrade.set(request.raw, request.id);
-      else if (!reply.raw.headersSent) reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
-    }),
-  );
   // A WebSocket upgrade is answered by the socket server itself: its 101 gets the header there.
   app.websocketServer.on('headers', (headers: string[], raw: IncomingMessage) => {
     const id = ofUpgrade.get(raw);
     if (id !== undefined) headers.push(`${REQUEST_ID_HEADER}: ${id}`);
   });
+  return (request, reply) => {
+    if (request.ws) ofUpgrade.set(request.raw, request.id);
+    else if (!reply.raw.headersSent) reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
+  };
 }
