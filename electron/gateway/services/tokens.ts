@@ -7,6 +7,7 @@ import type { Clock } from '../time.ts';
 import { FIELD_LIMITS, tooLongMessage } from '../../../shared/field-limits.ts';
 import { GatewayError, invalid } from '../errors.ts';
 import type { Principal } from '../principal.ts';
+import { TokenHashes } from './token-hashes.ts';
 
 /** Micro-units per unit of currency: amounts are stored as integers. */
 export const MICROS = 1_000_000;
@@ -54,6 +55,8 @@ export class TokensService {
   private readonly accounts: AccountsRepo;
   private readonly tokens: TokensRepo;
   private readonly clock: Clock;
+  /** The hashes of the secrets presented lately (each API call presents its token). */
+  private readonly hashes = new TokenHashes();
   constructor(accounts: AccountsRepo, tokens: TokensRepo, clock: Clock) {
     this.accounts = accounts;
     this.tokens = tokens;
@@ -133,7 +136,7 @@ export class TokensService {
    */
   holderOf(secret: string | undefined): TokenHolder | null {
     if (secret === undefined || secret === '') return null;
-    const row = this.tokens.identify(hashToken(secret));
+    const row = this.identify(secret);
     return row ? { account: row.account_name, token: labelOf(row), accountId: row.account_id, tokenId: row.token_id } : null;
   }
 
@@ -142,7 +145,7 @@ export class TokensService {
     if (secret === undefined || secret === '') {
       throw new GatewayError('unauthorized', 'Missing API token: send it as Authorization: Bearer <token>');
     }
-    const row = this.tokens.identify(hashToken(secret));
+    const row = this.identify(secret);
     if (!row) throw new GatewayError('unauthorized', 'Invalid API token');
     if (row.revoked_at !== null) throw new GatewayError('forbidden', 'This API token has been revoked');
     if (row.expires_at !== null && row.expires_at <= this.clock.now()) {
@@ -160,6 +163,14 @@ export class TokensService {
       models: modelsOf(row),
       quotaMicros: row.quota_micros,
     };
+  }
+
+  /** The token a presented secret names, usable or not; undefined when it names none. */
+  private identify(secret: string): Readonly<TokenIdentity> | undefined {
+    const hash = this.hashes.of(secret);
+    const row = this.tokens.identify(hash);
+    if (row) this.hashes.keep(secret, hash);
+    return row;
   }
 
   /** Records the use of an accepted token, at most once per `LAST_USED_RESOLUTION_MS`; a failed write costs the note, never the call. */
