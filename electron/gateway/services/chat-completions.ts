@@ -44,9 +44,16 @@ export class ChatCompletionsService {
     });
   }
 
-  /** A whole completion: made, stored when asked (checked to fit before the charge), then billed. */
-  async create(parsed: ChatCall, call: CallContext): Promise<Record<string, unknown>> {
-    const result = await this.providers.for(call, parsed.chat.model).chat.complete(parsed.chat, call);
+  /**
+   * A whole completion: made, stored when asked (checked to fit before the charge), then billed. `chat`: the
+   * capability the call's route chose already (the same the providers give for this call and model).
+   */
+  async create(
+    parsed: ChatCall,
+    call: CallContext,
+    chat = this.providers.for(call, parsed.chat.model).chat,
+  ): Promise<Record<string, unknown>> {
+    const result = await chat.complete(parsed.chat, call);
     const completion = openaiChatCodec.render(result, parsed, this.meta(parsed.chat.model)) as Record<string, unknown>;
     if (parsed.store) this.stored.save(call.principal.accountId, this.stored.prepare(completion, parsed.messages, parsed.metadata));
     const bill = chatBillOf(call, call.principal, call.endpoint, parsed.chat.model, () => [parsed.chat]);
