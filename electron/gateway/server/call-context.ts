@@ -48,7 +48,8 @@ function watchClient(request: FastifyRequest, reply: FastifyReply): AbortSignal 
     controller.abort(new Error('the client went away'));
   };
   if (response.destroyed) gone();
-  else response.once('close', gone);
+  // `on`, not `once`: a response closes once, and `once` costs a wrapper per call.
+  else response.on('close', gone);
   return controller.signal;
 }
 

@@ -27,7 +27,8 @@ export function callCountingStep({ clock, stats, holderOf, onError }: CallCounti
     if (!isJournaledPath(path) || request.ws || request.method === 'OPTIONS') return;
     const startedAt = performance.now();
     const at = clock.now();
-    reply.raw.once(
+    // `on`, not `once`: a response closes once, and `once` costs a wrapper per call.
+    reply.raw.on(
       'close',
       guarded(onError, () => {
         const holder = holderOf(request);

@@ -23,8 +23,8 @@ export function isAllowedOrigin(origin: string, allowed: readonly string[]): boo
 export function corsStep(allowed: () => readonly string[]): SyncStep {
   return (request: FastifyRequest, reply: FastifyReply) => {
     const origin = request.headers.origin;
-    const path = request.url.split('?', 1)[0] ?? '';
-    if (typeof origin !== 'string' || isPrivatePath(path)) return;
+    // Most calls (SDKs, CLIs) send no Origin: their path is not even looked at.
+    if (typeof origin !== 'string' || isPrivatePath(request.url.split('?', 1)[0] ?? '')) return;
     const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
     reply.header('vary', 'Origin');
     if (!isAllowedOrigin(origin, allowed())) {

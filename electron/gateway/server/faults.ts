@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError, invalid } from '../errors.ts';
 import { closeConnection, dropAbandoned } from './call-context.ts';
-import { protocolOf } from './protocol.ts';
+import { isPortraitUrl } from './protocol.ts';
 import { paceOfHeaders } from '../protocols/pace.ts';
 import { FAULTS, type Fault } from '../../../shared/test-values.ts';
 import { testIdOf } from '../../../shared/test-ids.ts';
@@ -80,7 +80,7 @@ export function faultStep(
     for (const release of held) release();
   });
   return (request, reply) => {
-    if (!request.routeOptions.url || request.routeOptions.config.public || protocolOf(request.url) === 'portrait') return undefined;
+    if (!request.routeOptions.url || request.routeOptions.config.public || isPortraitUrl(request.url)) return undefined;
     if (request.url.startsWith('/admin')) return undefined;
     // A socket route left to refuse its caller itself (config.socketAuth) has no principal: no fault for such a caller.
     if (!request.principal) return undefined;

@@ -5,9 +5,15 @@ export type Protocol = 'portrait' | 'openai' | 'anthropic' | 'gemini';
 
 /** The protocol of a request URL (path with optional query). */
 export function protocolOf(url: string): Protocol {
-  const path = url.split('?', 1)[0] ?? '';
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
   if (path === '/v1/portrait' || path.startsWith('/v1/portrait/')) return 'portrait';
   if (path.startsWith('/v1/messages')) return 'anthropic';
   if (path.startsWith('/v1beta/') || /^\/v1\/models\/[^/]+:[A-Za-z]+$/.test(path)) return 'gemini';
   return 'openai';
+}
+
+/** True when `url` (path with optional query) is the portrait library's, as `protocolOf(url) === 'portrait'` is, without the other families' checks. */
+export function isPortraitUrl(url: string): boolean {
+  return url.startsWith('/v1/portrait') && (url.length === 12 || url[12] === '/' || url[12] === '?');
 }

@@ -1,0 +1,51 @@
+// The protocol of a request URL, and the portrait check the fault hook makes on every call without the other families' checks.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { isPortraitUrl, protocolOf } from '../../../electron/gateway/server/protocol.ts';
+
+const urls = [
+  '/v1/portrait',
+  '/v1/portrait/',
+  '/v1/portrait/groups',
+  '/v1/portrait?x=1',
+  '/v1/portrait/groups?page=2',
+  '/v1/portraits',
+  '/v1/portraitx/groups',
+  '/v1/portrai',
+  '/v1/chat/completions',
+  '/v1/chat/completions?q=/v1/portrait/',
+  '/v1/messages',
+  '/v1/messages?beta=true',
+  '/v1beta/models/gemini-2.0-flash:generateContent?key=k',
+  '/v1/models/gemini-2.0-flash:streamGenerateContent?alt=sse',
+  '/v1/models',
+  '/',
+];
+
+test('each URL has the protocol of its family, whatever its query', () => {
+  assert.deepEqual(
+    urls.map((url) => protocolOf(url)),
+    [
+      'portrait',
+      'portrait',
+      'portrait',
+      'portrait',
+      'portrait',
+      'openai',
+      'openai',
+      'openai',
+      'openai',
+      'openai',
+      'anthropic',
+      'anthropic',
+      'gemini',
+      'gemini',
+      'openai',
+      'openai',
+    ],
+  );
+});
+
+test('isPortraitUrl agrees with protocolOf on every URL', () => {
+  for (const url of urls) assert.equal(isPortraitUrl(url), protocolOf(url) === 'portrait', url);
+});
