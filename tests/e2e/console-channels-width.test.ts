@@ -1,10 +1,9 @@
 // End-to-end test in Chromium: on the Channels page at 1024 and 1280 px, in English and Chinese, a channel's buttons are in view, not hidden past the edge of the table's scrolling region.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
-import { ensureBuilt } from '../helpers/build.ts';
-import { consoleUrlOf, privateServeArgs, serveCli, type ServeProcess } from '../helpers/cli.ts';
+import type { Page } from 'playwright-core';
+import { browserSkipReason, screenshot } from '../helpers/browser.ts';
+import { openConsole, setConsolePrefs, type ConsoleSession } from '../helpers/console-session.ts';
 import { tempDirs } from '../helpers/gateway.ts';
 
 const skip = browserSkipReason();
@@ -12,17 +11,12 @@ if (skip) console.log(`# skipping the channels width e2e test: ${skip}`);
 
 describe('the Channels table at desktop widths', { skip }, () => {
   const dirs = tempDirs();
-  let server: ServeProcess;
-  let browser: Browser;
+  let session: ConsoleSession;
   let page: Page;
 
   before(async () => {
-    await ensureBuilt();
-    server = await serveCli(privateServeArgs(dirs.fresh(), { secrets: 'file' }));
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('pageerror', (error) => console.log(`# page error: ${error.message}`));
-    await page.goto(await consoleUrlOf(server));
+    session = await openConsole(dirs.fresh(), { width: 1280, height: 900 }, { secrets: 'file' });
+    page = session.page;
     await page.getByRole('navigation').getByRole('link', { name: 'Channels', exact: true }).click();
     // A channel as a user adds it: from a preset, with a key.
     const form = page.getByRole('form', { name: 'Add a channel' });
@@ -33,16 +27,14 @@ describe('the Channels table at desktop widths', { skip }, () => {
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
+    await session?.close();
     dirs.removeAll();
   });
 
   test('every button of a channel row lies inside the visible part of the table, and a click at its centre reaches it', async () => {
     const hidden: string[] = [];
     for (const language of ['en', 'zh'] as const) {
-      await page.evaluate(`localStorage.setItem('gatehouse.prefs', '${JSON.stringify({ theme: 'light', language })}')`);
-      await page.reload();
+      await setConsolePrefs(page, { language, theme: 'light' });
       await page.locator('.channels-page tbody tr').first().waitFor();
       for (const width of [1024, 1280]) {
         await page.setViewportSize({ width, height: 900 });

@@ -1,10 +1,9 @@
 // End-to-end test in Chromium: under 800 px the navigation bar keeps its own height on a page shorter than the window (Playground, 3D tasks), the page right below it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
-import { ensureBuilt } from '../helpers/build.ts';
-import { consoleUrlOf, privateServeArgs, serveCli, type ServeProcess } from '../helpers/cli.ts';
+import type { Page } from 'playwright-core';
+import { browserSkipReason, screenshot } from '../helpers/browser.ts';
+import { openConsole, setConsolePrefs, type ConsoleSession } from '../helpers/console-session.ts';
 import { tempDirs } from '../helpers/gateway.ts';
 
 const skip = browserSkipReason();
@@ -15,32 +14,23 @@ const BAR_MAX_PX = 100;
 
 describe('the navigation bar of a narrow window', { skip }, () => {
   const dirs = tempDirs();
-  let server: ServeProcess;
-  let browser: Browser;
+  let session: ConsoleSession;
   let page: Page;
 
   before(async () => {
-    await ensureBuilt();
-    server = await serveCli(privateServeArgs(dirs.fresh()));
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 390, height: 900 } });
-    page.on('pageerror', (error) => console.log(`# page error: ${error.message}`));
-    await page.goto(await consoleUrlOf(server));
-    await page.locator('main h1').waitFor();
+    session = await openConsole(dirs.fresh(), { width: 390, height: 900 });
+    page = session.page;
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
+    await session?.close();
     dirs.removeAll();
   });
 
   test('on short pages at 390 px the bar is one row high and the page heading is right below it, in English and Chinese', async () => {
     const problems: string[] = [];
     for (const language of ['en', 'zh'] as const) {
-      await page.evaluate(`localStorage.setItem('gatehouse.prefs', '${JSON.stringify({ theme: 'dark', language })}')`);
-      await page.reload();
-      await page.locator('main h1').waitFor();
+      await setConsolePrefs(page, { language, theme: 'dark' });
       for (const name of ['playground', 'tasks3d']) {
         await page.evaluate(`window.location.hash = '#/${name}'`);
         await page.waitForFunction(`window.location.hash === '#/${name}' && document.querySelector('main h1') !== null`);

@@ -1,10 +1,9 @@
 // End-to-end test in Chromium: in Chinese the console shows the gateway's own texts (where secrets are kept, the Models page's capabilities) and the custom channel preset in Chinese too.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
-import { ensureBuilt } from '../helpers/build.ts';
-import { consoleUrlOf, privateServeArgs, serveCli, type ServeProcess } from '../helpers/cli.ts';
+import type { Page } from 'playwright-core';
+import { browserSkipReason, screenshot } from '../helpers/browser.ts';
+import { openConsole, setConsolePrefs, type ConsoleSession } from '../helpers/console-session.ts';
 import { tempDirs } from '../helpers/gateway.ts';
 
 const skip = browserSkipReason();
@@ -15,8 +14,7 @@ const ENGLISH_CAPABILITIES = ['answers with the last user message', 'image gener
 
 describe('the gateway’s texts in a Chinese console', { skip }, () => {
   const dirs = tempDirs();
-  let server: ServeProcess;
-  let browser: Browser;
+  let session: ConsoleSession;
   let page: Page;
   const show = async (name: string, heading: string) => {
     await page.evaluate(`window.location.hash = '#/${name}'`);
@@ -24,21 +22,13 @@ describe('the gateway’s texts in a Chinese console', { skip }, () => {
   };
 
   before(async () => {
-    await ensureBuilt();
-    server = await serveCli(privateServeArgs(dirs.fresh(), { secrets: 'file' }));
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('pageerror', (error) => console.log(`# page error: ${error.message}`));
-    await page.goto(await consoleUrlOf(server));
-    await page.locator('main h1').waitFor();
-    await page.evaluate(`localStorage.setItem('gatehouse.prefs', '${JSON.stringify({ theme: 'dark', language: 'zh' })}')`);
-    await page.reload();
-    await page.locator('main h1').waitFor();
+    session = await openConsole(dirs.fresh(), { width: 1280, height: 900 }, { secrets: 'file' });
+    page = session.page;
+    await setConsolePrefs(page, { language: 'zh', theme: 'dark' });
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
+    await session?.close();
     dirs.removeAll();
   });
 
