@@ -61,7 +61,8 @@ export function answerHeaders(headers: HeaderView, key: string | null): Record<s
   return kept;
 }
 
-function single(value: string | string[] | undefined): string | undefined {
+/** A header's first value, unless absent or blank. */
+export function single(value: string | string[] | undefined): string | undefined {
   const first = Array.isArray(value) ? value[0] : value;
   return first !== undefined && first.trim() !== '' ? first : undefined;
 }

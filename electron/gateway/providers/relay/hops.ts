@@ -1,6 +1,7 @@
 // Relay hops: a relayed call says how many Gatehouse relays it passed, so a channel pointing back at the gateway (itself, or one relaying back) ends in a refusal instead of calls relaying each other until the gateway stops answering.
 import { ConfigurationError } from '../../errors.ts';
 import type { CallContext } from '../types.ts';
+import { single } from './headers.ts';
 
 /** The header each relayed call carries upstream: how many Gatehouse relays it passed, this one included. */
 export const RELAY_HOPS_HEADER = 'x-gatehouse-relay-hops';
@@ -10,8 +11,7 @@ export const MAX_RELAY_HOPS = 5;
 
 /** The relays `call` already passed (0 from a client; a value that is not a small whole number counts as 0). */
 function hopsOf(call: CallContext): number {
-  const raw = call.headers[RELAY_HOPS_HEADER];
-  const value = Number(Array.isArray(raw) ? raw[0] : raw);
+  const value = Number(single(call.headers[RELAY_HOPS_HEADER]));
   return Number.isInteger(value) && value > 0 ? value : 0;
 }
 
