@@ -7,7 +7,7 @@ export type Protocol = 'portrait' | 'openai' | 'anthropic' | 'gemini';
 export function protocolOf(url: string): Protocol {
   const query = url.indexOf('?');
   const path = query === -1 ? url : url.slice(0, query);
-  if (path === '/v1/portrait' || path.startsWith('/v1/portrait/')) return 'portrait';
+  if (isPortraitUrl(path)) return 'portrait';
   if (path.startsWith('/v1/messages')) return 'anthropic';
   if (path.startsWith('/v1beta/') || /^\/v1\/models\/[^/]+:[A-Za-z]+$/.test(path)) return 'gemini';
   return 'openai';
