@@ -41,7 +41,6 @@ export class UsageTap {
   /** Set once the answer passed a cap (`shared/sse-reader.ts`): nothing more passes, and the stream must end with this error. */
   failure: GatewayError | undefined;
   private readonly kind: RelayKind;
-  private readonly sse: boolean;
   private readonly json: boolean;
   private readonly hideUsage: boolean;
   private readonly renameTo: string | undefined;
@@ -60,11 +59,10 @@ export class UsageTap {
    */
   constructor(kind: RelayKind, format: 'sse' | 'json' | 'other', hideUsage: boolean, renameTo?: string) {
     this.kind = kind;
-    this.sse = format === 'sse';
     this.json = format === 'json';
-    this.hideUsage = this.sse && hideUsage;
+    this.hideUsage = format === 'sse' && hideUsage;
     this.renameTo = format === 'other' ? undefined : renameTo;
-    this.events = this.sse ? new SseReader() : undefined;
+    this.events = format === 'sse' ? new SseReader() : undefined;
   }
 
   /** The usage read so far, as the seam reports it. */
@@ -88,7 +86,7 @@ export class UsageTap {
   }
 
   private pieces(chunk: Uint8Array): Uint8Array[] {
-    if (this.sse) return this.passEvents(chunk);
+    if (this.events) return this.passEvents(this.events, chunk);
     if (!this.json) return [chunk];
     if (this.shape === 'unknown') {
       const first = firstValueByte(chunk);
@@ -124,8 +122,7 @@ export class UsageTap {
     return [renamed === undefined ? bytes : ENCODER.encode(renamed)];
   }
 
-  private passEvents(chunk: Uint8Array): Uint8Array[] {
-    const events = this.events!;
+  private passEvents(events: SseReader, chunk: Uint8Array): Uint8Array[] {
     const startsAnEvent = !events.holding;
     const kept: Uint8Array[] = [];
     let changed = false;
