@@ -61,18 +61,12 @@ function ownAddresses(): Set<string> {
 }
 
 /**
- * True when a request whose Host header is `header` may be served. Any port is accepted: DNS rebinding changes
- * which address a name points to, never the name a browser puts in Host, so only the name matters. A request with
- * no Host header at all (HTTP/1.0) is accepted: every browser sends one, so such a request cannot come from a web page.
- */
-export function isAllowedHost(header: string | undefined, policy: HostPolicy): boolean {
-  return hostVerdict(header, policy) !== 'refused';
-}
-
-/**
- * `isAllowedHost`, saying why: `named` when the policy alone allows the name (loopback, an allowed host, the listen
- * host: the same answer for the same header and policy), `interface` when it names one of this machine's addresses now
- * (a wildcard listen host; the interfaces may change), or `refused`.
+ * Whether a request whose Host header is `header` may be served, and why: `named` when the policy alone allows the
+ * name (loopback, an allowed host, the listen host: the same answer for the same header and policy), `interface` when
+ * it names one of this machine's addresses now (a wildcard listen host; the interfaces may change), or `refused`. Any
+ * port is accepted: DNS rebinding changes which address a name points to, never the name a browser puts in Host, so
+ * only the name matters. A request with no Host header at all (HTTP/1.0) is accepted: every browser sends one, so such
+ * a request cannot come from a web page.
  */
 export function hostVerdict(header: string | undefined, policy: HostPolicy): 'named' | 'interface' | 'refused' {
   if (header === undefined) return 'named';

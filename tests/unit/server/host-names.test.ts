@@ -1,7 +1,7 @@
 // Host header names in the form the DNS-rebinding check compares: canonical addresses, whatever spelling a client sent.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { hostNameOf, isAllowedHost, normalizeHostName } from '../../../electron/gateway/server/host-names.ts';
+import { hostNameOf, hostVerdict, normalizeHostName } from '../../../electron/gateway/server/host-names.ts';
 
 describe('host names', () => {
   test('numeric IPv4 spellings a browser accepts become the dotted-decimal address; canonical ones stay as they are', () => {
@@ -23,9 +23,9 @@ describe('host names', () => {
     const policy = { listenHost: '127.0.0.1', allowedHosts: ['gate.test'] };
     assert.equal(hostNameOf('127.0.0.1:8790'), '127.0.0.1');
     assert.equal(hostNameOf('0177.0.0.1:8790'), '127.0.0.1');
-    assert.equal(isAllowedHost('0x7f.1:8790', policy), true);
-    assert.equal(isAllowedHost('gate.test:1', policy), true);
-    assert.equal(isAllowedHost('10.0.0.1:8790', policy), false);
-    assert.equal(isAllowedHost('127.0.0.1.evil.example', policy), false);
+    assert.equal(hostVerdict('0x7f.1:8790', policy), 'named');
+    assert.equal(hostVerdict('gate.test:1', policy), 'named');
+    assert.equal(hostVerdict('10.0.0.1:8790', policy), 'refused');
+    assert.equal(hostVerdict('127.0.0.1.evil.example', policy), 'refused');
   });
 });
