@@ -174,15 +174,23 @@ async function writeAtHand<T>(
   } catch (error) {
     // A producer that threw is done; a Hold that failed leaves its producers to be closed below.
     exhausted = pulling;
-    const gatewayError = error instanceof GatewayError ? error : undefined;
-    if (!gatewayError) failure.report?.(error);
-    if (!watch.gone && failure.errorFrame)
-      pending += failure.errorFrame(gatewayError ?? new GatewayError('internal', 'The stream failed.'));
+    pending += failureFrame(error, watch, failure);
     tell();
     if (!watch.gone) raw.end(pending);
   } finally {
     if (!exhausted) items.return?.();
   }
+}
+
+/**
+ * What a stream whose producer threw ends with: the protocol's error frame (a GatewayError as it is, anything else as a
+ * generic internal error, reported), or nothing when the protocol has none or the client is gone.
+ */
+function failureFrame(error: unknown, watch: { gone: boolean }, failure: FrameFailure): string {
+  const gatewayError = error instanceof GatewayError ? error : undefined;
+  if (!gatewayError) failure.report?.(error);
+  if (watch.gone || !failure.errorFrame) return '';
+  return failure.errorFrame(gatewayError ?? new GatewayError('internal', 'The stream failed.'));
 }
 
 /** Writes frames one by one as the producer makes them (paced streams, relayed translations, and any stream a fault is set on). */
@@ -212,11 +220,7 @@ async function writeEach(
     if (!watch.gone) raw.end(close);
   } catch (error) {
     finished = true;
-    const gatewayError = error instanceof GatewayError ? error : undefined;
-    if (!gatewayError) failure.report?.(error);
-    if (!watch.gone && failure.errorFrame)
-      raw.write(failure.errorFrame(gatewayError ?? new GatewayError('internal', 'The stream failed.')));
-    if (!watch.gone) raw.end();
+    if (!watch.gone) raw.end(failureFrame(error, watch, failure));
   } finally {
     // The client left or a fault struck: the producer stops (and its own cleanup runs).
     if (!finished) await frames.return?.(undefined);
