@@ -1,12 +1,12 @@
 // The home folder whose coding tools Connect configures (`GATEHOUSE_HOME_DIR`, else the OS home) and the tools' own folder variables.
 import os from 'node:os';
-import type { ToolVariable, ToolVariables } from '../services/tool-config/tools.ts';
+import { TOOLS, type ToolVariables } from '../services/tool-config/tools.ts';
 
 /** The variable that names another home folder for Connect. */
 export const HOME_DIR_ENV = 'GATEHOUSE_HOME_DIR';
 
-/** The variables each tool reads for its own folder: Claude Code's, Codex's and Gemini CLI's. */
-const TOOL_VARIABLES: readonly ToolVariable[] = ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'GEMINI_CLI_HOME'];
+/** The variables each tool reads for its own folder (Claude Code's, Codex's and Gemini CLI's), as their definitions name them. */
+const TOOL_VARIABLES = Object.values(TOOLS).map((tool) => tool.movedBy.variable);
 
 export function toolHomeDir(env: NodeJS.ProcessEnv): string {
   return env[HOME_DIR_ENV] || os.homedir();
