@@ -47,13 +47,7 @@ export function openSqliteFile(dataDir: string, fileName: string, steps: readonl
   let db: Db | undefined;
   try {
     ensurePrivateFile(file);
-    db = new Database(file);
-    cacheStatements(db);
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
-    for (const suffix of ['-wal', '-shm']) tightenIfPresent(`${file}${suffix}`);
+    db = connect(file);
     assertUsableDatabase(db, file);
     beforeMigrate?.(db);
     migrate(db, steps);
@@ -61,6 +55,37 @@ export function openSqliteFile(dataDir: string, fileName: string, steps: readonl
   } catch (error) {
     db?.close();
     throw classify(error, file);
+  }
+}
+
+/**
+ * Opens again a file this process opened with `openSqliteFile` (its checks passed, its schema is current): only the
+ * connection and its pragmas, without the start-up checks (a write probe, the schema levels, an integrity check that
+ * reads every page), so a thread that reopens the file after an idle end does not redo them.
+ */
+export function reopenSqliteFile(dataDir: string, fileName: string): Db {
+  const file = path.join(dataDir, fileName);
+  try {
+    return connect(file);
+  } catch (error) {
+    throw classify(error, file);
+  }
+}
+
+/** A connection to `file` with the gateway's pragmas (WAL, FULL durability, foreign keys, a busy timeout) and owner-only WAL files. */
+function connect(file: string): Db {
+  const db = new Database(file);
+  try {
+    cacheStatements(db);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    for (const suffix of ['-wal', '-shm']) tightenIfPresent(`${file}${suffix}`);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
   }
 }
 

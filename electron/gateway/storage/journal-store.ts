@@ -1,6 +1,6 @@
 // The request journal's own SQLite file in the data dir (journal.sqlite): written only by the journal thread, kept apart from the product database so its inserts never wait on, or hold up, the bookkeeping's writes.
 import path from 'node:path';
-import { openSqliteFile, type Db } from './database.ts';
+import { openSqliteFile, reopenSqliteFile, type Db } from './database.ts';
 import type { Migration } from './migrations/index.ts';
 import { refuseNewerFile } from './schema-level.ts';
 
@@ -54,6 +54,11 @@ export const journalFileOf = (dataDir: string): string => path.join(dataDir, JOU
 /** Opens (creating if needed) `<dataDir>/journal.sqlite` with the product database's pragmas, durability and owner-only modes. */
 export function openJournalStore(dataDir: string): Db {
   return openSqliteFile(dataDir, JOURNAL_FILE, JOURNAL_STEPS);
+}
+
+/** Opens the store again in a process that opened it once already (see `reopenSqliteFile`). */
+export function reopenJournalStore(dataDir: string): Db {
+  return reopenSqliteFile(dataDir, JOURNAL_FILE);
 }
 
 /**

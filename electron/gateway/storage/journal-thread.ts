@@ -46,6 +46,8 @@ export class JournalThread {
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
   private stopped = false;
+  /** Whether a thread of this process opened the file with its checks (it answered): a later one only reconnects. */
+  private opened = false;
   /** The failure of a thread that stopped unexpectedly, and until when requests fail with it. */
   private failure: { error: Error; until: number } | undefined;
 
@@ -140,11 +142,12 @@ export class JournalThread {
   }
 
   private spawn(): Worker {
-    const data: JournalWorkerData = { dataDir: this.dataDir };
+    const data: JournalWorkerData = { dataDir: this.dataDir, opened: this.opened };
     const worker = startThread(new URL(WORKER_FILE, import.meta.url), { workerData: data });
     worker.unref();
     let failure: Error | undefined;
     worker.on('message', (reply: JournalReply) => {
+      this.opened = true;
       const waiting = this.waiting.get(reply.id);
       if (!waiting) return;
       this.waiting.delete(reply.id);
@@ -160,6 +163,8 @@ export class JournalThread {
       // A thread retired when idle ended as asked (nothing was waiting on it).
       if (this.retired.delete(worker)) return;
       if (this.worker === worker) this.worker = undefined;
+      // After a thread that stopped unexpectedly, the next one opens the file with every check again.
+      this.opened = false;
       const error =
         this.stopped && !failure
           ? new Error('The journal thread was ended before it answered (stop took too long)')

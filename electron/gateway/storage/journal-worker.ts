@@ -3,11 +3,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { JournalQuery, JournalRecord } from '../../../shared/journal.ts';
 import { flushThreadCompileCache } from '../thread-start.ts';
 import { JournalRepo } from './journal-repo.ts';
-import { openJournalStore } from './journal-store.ts';
+import { openJournalStore, reopenJournalStore } from './journal-store.ts';
 
 /** What the thread is started with. */
 export interface JournalWorkerData {
   dataDir: string;
+  /** True when an earlier thread of this process opened the file with its checks: this one only reconnects. */
+  opened: boolean;
 }
 
 /** One request of the event loop; each is answered by a JournalReply with the same `id`. */
@@ -21,9 +23,9 @@ export type JournalRequest = { id: number } & (
 /** The answer to one request: its value, or the message of what it threw. */
 export type JournalReply = { id: number } & ({ ok: true; value: unknown } | { ok: false; error: string });
 
-const { dataDir } = workerData as JournalWorkerData;
+const { dataDir, opened } = workerData as JournalWorkerData;
 // The schema steps run here too, so the event loop never opens the file. A failure to open ends the thread (journal-thread.ts reports it).
-const db = openJournalStore(dataDir);
+const db = opened ? reopenJournalStore(dataDir) : openJournalStore(dataDir);
 const repo = new JournalRepo(db);
 flushThreadCompileCache();
 
