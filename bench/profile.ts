@@ -1,4 +1,4 @@
-// `npm run bench:profile -- <case> [c] [s]`: one Gatehouse under one case's load, profiled (the inspector's CPU profiler, over the load only), then its hottest files and functions by self time.
+// `npm run bench:profile -- <case> [c] [s]`: one Gatehouse under one case's load, profiled (the inspector's CPU profiler, over the load only), then its hottest files and functions by self time; with BENCH_PROFILE=alloc, the bytes each function allocated per call instead.
 import { readFileSync } from 'node:fs';
 import { cpuMsOf, syscallsOf } from './lib/processes.ts';
 import { chatBody } from './lib/fixtures.ts';
@@ -22,6 +22,7 @@ if (!chosen) throw new Error(`usage: bench/profile.ts <${Object.keys(cases).join
 const concurrency = Number(process.argv[3] ?? 32);
 const seconds = Number(process.argv[4] ?? 5);
 const journal = process.env['BENCH_JOURNAL'] !== 'off';
+const alloc = process.env['BENCH_PROFILE'] === 'alloc';
 
 const upstream = chosen.relay ? await startChild<Ready>(new URL('./servers/upstream.ts', import.meta.url)) : undefined;
 const gatehouse = await startChild<Ready>(new URL('./servers/gatehouse.ts', import.meta.url), [
@@ -33,7 +34,7 @@ const before = syscallsOf(gatehouse.process.pid!);
 const mainBefore = syscallsOf(gatehouse.process.pid!, gatehouse.process.pid!);
 const cpuBefore = { all: cpuMsOf(gatehouse.process.pid!), main: cpuMsOf(gatehouse.process.pid!, gatehouse.process.pid!) };
 const started = gatehouse.next('profiling');
-gatehouse.process.send({ cmd: 'profile-start' });
+gatehouse.process.send({ cmd: 'profile-start', alloc });
 await started;
 const result = await runLoad(gatehouse.ready.url, spec, concurrency, seconds * 1000);
 const stopped = gatehouse.next('profile');
@@ -52,11 +53,18 @@ console.log(
 );
 const microsPerCall = (ms: number) => ((ms * 1000) / result.requests).toFixed(0);
 console.log(
-  `CPU time per call (profiler on): ${microsPerCall(cpuAfter.all - cpuBefore.all)} µs, of it on the main thread ${microsPerCall(cpuAfter.main - cpuBefore.main)} µs`,
+  `CPU time per call (${alloc ? 'allocation sampling' : 'profiler'} on): ${microsPerCall(cpuAfter.all - cpuBefore.all)} µs, of it on the main thread ${microsPerCall(cpuAfter.main - cpuBefore.main)} µs`,
 );
 await closePools();
 await gatehouse.stop();
 await upstream?.stop();
+
+/** A script's URL shortened to its room. */
+const short = (url: string) => url.replace(/^file:\/\/.*?\/(node_modules|electron)\//, '$1/') || '(native)';
+if (alloc) {
+  reportAllocations(file, result.requests);
+  process.exit(0);
+}
 
 interface Node {
   id: number;
@@ -70,7 +78,6 @@ for (const sample of profile.samples) selfCount.set(sample, (selfCount.get(sampl
 const total = profile.samples.length;
 const byFunction = new Map<string, number>();
 const byFile = new Map<string, number>();
-const short = (url: string) => url.replace(/^file:\/\/.*?\/(node_modules|electron)\//, '$1/') || '(native)';
 for (const [id, count] of selfCount) {
   const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
   const key = `${functionName || '(anonymous)'} ${short(url)}:${lineNumber + 1}`;
@@ -86,3 +93,36 @@ const top = (map: Map<string, number>, n: number) =>
 console.log(`\nself time by file (${total} samples):\n${top(byFile, 25).join('\n')}`);
 console.log(`\nself time by function:\n${top(byFunction, 40).join('\n')}`);
 console.log(`\nprofile (open in Chrome DevTools): ${file}`);
+
+interface AllocationNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: AllocationNode[];
+}
+
+/** Bytes allocated per call (sampled, collected objects included), by file and by function of the allocation. */
+function reportAllocations(path: string, calls: number): void {
+  const { head } = JSON.parse(readFileSync(path, 'utf8')) as { head: AllocationNode };
+  const perFunction = new Map<string, number>();
+  const perFile = new Map<string, number>();
+  let all = 0;
+  const visit = (node: AllocationNode) => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const where = short(url);
+    const key = `${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`;
+    perFunction.set(key, (perFunction.get(key) ?? 0) + node.selfSize);
+    const room = where.replace(/^(node_modules\/(@[^/]+\/)?[^/]+).*/, '$1');
+    perFile.set(room, (perFile.get(room) ?? 0) + node.selfSize);
+    all += node.selfSize;
+    node.children.forEach(visit);
+  };
+  visit(head);
+  const rows = (map: Map<string, number>, n: number) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([key, bytes]) => `${(bytes / calls).toFixed(0).padStart(7)} B  ${key}`);
+  console.log(`\nallocated per call: ${(all / calls).toFixed(0)} B (sampled)\n\nby file:\n${rows(perFile, 25).join('\n')}`);
+  console.log(`\nby function:\n${rows(perFunction, 40).join('\n')}`);
+  console.log(`\nprofile (open in Chrome DevTools): ${path}`);
+}

@@ -92,21 +92,31 @@ if (options.seed) {
   sampleAssetId = 'ast_bench0000000';
 }
 
-// `bench/profile.ts` profiles the load window only (not the start-up): profile-start, then profile-stop answers the .cpuprofile's path.
+// `bench/profile.ts` profiles the load window only (not the start-up): profile-start, then profile-stop answers the
+// profile's path: a .cpuprofile, or with `alloc` a .heapprofile of the sampled allocations, the ones collected since included.
 let profiler: Session | undefined;
-process.on('message', (message: { cmd: string }) => {
+let allocations = false;
+process.on('message', (message: { cmd: string; alloc?: boolean }) => {
   if (message.cmd === 'profile-start') {
     profiler = new Session();
     profiler.connect();
-    void profiler
-      .post('Profiler.enable')
-      .then(() => profiler!.post('Profiler.start'))
-      .then(() => process.send?.({ profiling: true }));
+    allocations = message.alloc === true;
+    const started = allocations
+      ? profiler.post('HeapProfiler.startSampling', {
+          samplingInterval: 1024,
+          includeObjectsCollectedByMajorGC: true,
+          includeObjectsCollectedByMinorGC: true,
+        })
+      : profiler.post('Profiler.enable').then(() => profiler!.post('Profiler.start'));
+    void started.then(() => process.send?.({ profiling: true }));
     return;
   }
   if (message.cmd === 'profile-stop' && profiler) {
-    void profiler.post('Profiler.stop').then(({ profile }) => {
-      const file = path.join(os.tmpdir(), `gatehouse-bench-${process.pid}.cpuprofile`);
+    const stopped = allocations
+      ? profiler.post('HeapProfiler.stopSampling')
+      : profiler.post('Profiler.stop').then(({ profile }) => ({ profile }));
+    void stopped.then(({ profile }) => {
+      const file = path.join(os.tmpdir(), `gatehouse-bench-${process.pid}.${allocations ? 'heapprofile' : 'cpuprofile'}`);
       writeFileSync(file, JSON.stringify(profile));
       process.send?.({ profile: file });
     });
