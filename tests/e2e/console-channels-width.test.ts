@@ -1,4 +1,4 @@
-// End-to-end test in Chromium: on the Channels page at 1024 and 1280 px, in English and Chinese, a channel's buttons are in view, not hidden past the edge of the table's scrolling region.
+// End-to-end test in Chromium: on the Channels page at 800, 1024 and 1280 px, in English and Chinese, a channel's buttons are in view, not hidden past the edge of the table's scrolling region, and the table needs no sideways scrolling (below 1100 px each channel is a block of labelled lines).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -9,7 +9,7 @@ import { tempDirs } from '../helpers/gateway.ts';
 const skip = browserSkipReason();
 if (skip) console.log(`# skipping the channels width e2e test: ${skip}`);
 
-describe('the Channels table at desktop widths', { skip }, () => {
+describe('the Channels table at window widths', { skip }, () => {
   const dirs = tempDirs();
   let session: ConsoleSession;
   let page: Page;
@@ -36,7 +36,7 @@ describe('the Channels table at desktop widths', { skip }, () => {
     for (const language of ['en', 'zh'] as const) {
       await setConsolePrefs(page, { language, theme: 'light' });
       await page.locator('.channels-page tbody tr').first().waitFor();
-      for (const width of [1024, 1280]) {
+      for (const width of [800, 1024, 1280]) {
         await page.setViewportSize({ width, height: 900 });
         const row = page.locator('.channels-page tbody tr').first();
         await row.scrollIntoViewIfNeeded();
@@ -51,6 +51,10 @@ describe('the Channels table at desktop widths', { skip }, () => {
           });
           if (!inView) hidden.push(`"${label}" at ${width} px (${language})`);
         }
+        const sideways = await page
+          .locator('.channels-page .table-scroll')
+          .evaluate((region: any) => region.scrollWidth - region.clientWidth);
+        if (sideways > 0) hidden.push(`the table scrolls ${sideways} px sideways at ${width} px (${language})`);
         await screenshot(page, `channels-width-${language}-${width}`);
       }
     }

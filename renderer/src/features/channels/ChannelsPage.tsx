@@ -43,26 +43,28 @@ function ChannelRow(props: { channel: ChannelSummary; onEdit: () => void }) {
   const busy = channels((state) => state.busy.includes(channel.id));
   return (
     <tr data-channel-id={channel.id}>
-      <td>
+      <td data-label={t('name')}>
         <strong>{channel.name}</strong>
         <div className="muted small">
           {channel.kind} · {channel.enabled ? t('channelEnabled') : t('channelDisabled')}
           {channel.reviewer && <span className="badge reviewer-badge"> · {t('channelIsReviewer')}</span>}
         </div>
       </td>
-      <td>
+      <td data-label={t('channelBaseUrl')}>
         <code title={channel.base_url}>{channel.base_url}</code>
         <div className="muted small">{channel.models}</div>
       </td>
-      <td>
+      <td data-label={`${t('channelPriority')} / ${t('channelWeight')}`}>
         {channel.priority} / {channel.weight}
       </td>
-      <td>{channel.key_hint === null ? <span className="muted">{t('channelKeyNone')}</span> : <code>{channel.key_hint}</code>}</td>
-      <td>
+      <td data-label={t('channelKey')}>
+        {channel.key_hint === null ? <span className="muted">{t('channelKeyNone')}</span> : <code>{channel.key_hint}</code>}
+      </td>
+      <td data-label={t('channelHealth')}>
         <Health channel={channel} />
         <TestOutcome channelId={channel.id} />
       </td>
-      <td>
+      <td data-label={t('channelResponseTime')}>
         <ResponseTime channel={channel} />
       </td>
       <td className="actions">
@@ -117,7 +119,7 @@ export function ChannelsPage() {
         {list && list.length === 0 && <EmptyState title={t('noChannelsTitle')}>{t('noChannelsBody')}</EmptyState>}
         {list && list.length > 0 && (
           <div className="table-scroll">
-            <table className="table" aria-label={t('navChannels')}>
+            <table className="table channels-table" aria-label={t('navChannels')}>
               <thead>
                 <tr>
                   <th>{t('name')}</th>
