@@ -184,6 +184,11 @@ export interface RecordConfig {
   dir: string;
   /** Also record what the simulator answered (`--record-simulated`); default only relayed exchanges. */
   simulated?: boolean;
+  /**
+   * Re-record (`--record-replace`): a request's first recording of the run replaces the cassettes the folder held for it;
+   * default: it is filed as the next sequence beside them.
+   */
+  replace?: boolean;
   /** JSON paths (`$.user`, `messages[0].content`) or header names (`x-team`) whose values never reach a cassette. */
   redact?: readonly string[];
 }

@@ -17,7 +17,7 @@ usage:
                   [--sim-review-ms 10000] [--sim-3d-ms 15000] [--secrets auto|keychain|file|none]
                   [--model-aliases gpt-4o=sim-chat,...] [--allowed-hosts NAME,...]
                   [--fixtures PATH]... [--strict] [--ephemeral] [--ready-json]
-                  [--record DIR [--record-simulated] [--record-redact PATH,...]]
+                  [--record DIR [--record-simulated] [--record-replace] [--record-redact PATH,...]]
                   [--replay DIR [--replay-miss simulate|relay|error] [--replay-ignore PATH,...] [--replay-speed N]]
   gatehouse token create --account NAME [--name LABEL] [--expires-at RFC3339] [--quota AMOUNT] [--data-dir DIR]
   gatehouse token list [--account NAME] [--data-dir DIR]

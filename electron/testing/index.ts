@@ -47,6 +47,8 @@ export interface StartGatehouseOptions {
   record?: string;
   /** Record what the simulator answers too (`--record-simulated`). */
   recordSimulated?: boolean;
+  /** Re-record: a request's first recording replaces the cassettes the folder held for it (`--record-replace`). */
+  recordReplace?: boolean;
   /** JSON paths or header names whose values never reach a cassette (`--record-redact`). */
   recordRedact?: readonly string[];
   /** Answer calls from this folder's cassettes (`--replay DIR`), after fixtures and before relay. */
@@ -154,6 +156,7 @@ function cassetteConfig(options: StartGatehouseOptions): { record?: RecordConfig
       record: {
         dir: path.resolve(options.record),
         ...(options.recordSimulated && { simulated: true }),
+        ...(options.recordReplace && { replace: true }),
         ...(options.recordRedact && { redact: options.recordRedact }),
       },
     }),

@@ -38,6 +38,7 @@ export const SERVE_ENV = {
   strict: 'GATEHOUSE_STRICT',
   record: 'GATEHOUSE_RECORD',
   'record-simulated': 'GATEHOUSE_RECORD_SIMULATED',
+  'record-replace': 'GATEHOUSE_RECORD_REPLACE',
   'record-redact': 'GATEHOUSE_RECORD_REDACT',
   replay: 'GATEHOUSE_REPLAY',
   'replay-miss': 'GATEHOUSE_REPLAY_MISS',
@@ -54,7 +55,7 @@ export const SERVE_SECRET_ENV = {
 } as const;
 
 /** The switches among the options (no value; their environment variables take 1/0). */
-type Switch = 'strict' | 'ephemeral' | 'ready-json' | 'record-simulated';
+type Switch = 'strict' | 'ephemeral' | 'ready-json' | 'record-simulated' | 'record-replace';
 
 /** The option that sets each saved setting. */
 const SETTING_OPTIONS = {
@@ -92,7 +93,7 @@ export interface ServeOptions {
   fixtures: string[];
   /** Refuse calls no fixture matches (`--strict`, `GATEHOUSE_STRICT=1`). */
   strict: boolean;
-  /** `--record DIR` (with `--record-simulated`, `--record-redact`): exchanges saved as cassettes; absent: none. */
+  /** `--record DIR` (with `--record-simulated`, `--record-replace`, `--record-redact`): exchanges saved as cassettes; absent: none. */
   record?: RecordConfig;
   /** `--replay DIR` (with `--replay-miss`, `--replay-ignore`, `--replay-speed`): calls answered from cassettes; absent: none. */
   replay?: ReplayConfig;
@@ -126,6 +127,7 @@ const SERVE_FLAGS = {
   fixtures: { type: 'string', multiple: true },
   strict: { type: 'boolean' },
   'record-simulated': { type: 'boolean' },
+  'record-replace': { type: 'boolean' },
   ephemeral: { type: 'boolean' },
   'ready-json': { type: 'boolean' },
 } as const;
@@ -194,7 +196,7 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
     unrouted: (unrouted?.value as UnroutedPolicy | undefined) ?? saved.unrouted ?? 'auto',
     fixtures: values.fixtures ?? (env[SERVE_ENV.fixtures] ?? '').split(path.delimiter).filter((entry) => entry !== ''),
     strict: switchOn('strict'),
-    ...cassettesOf(explicit, switchOn('record-simulated')),
+    ...cassettesOf(explicit, switchOn('record-simulated'), switchOn('record-replace')),
     ephemeral,
     readyJson: switchOn('ready-json'),
     ...secretsOf(env),
@@ -226,6 +228,7 @@ export function resolveSecretMode(flag: string | undefined, env: NodeJS.ProcessE
 function cassettesOf(
   explicit: (name: StringOption) => { value: string; from: string } | undefined,
   simulated: boolean,
+  replace: boolean,
 ): Pick<ServeOptions, 'record' | 'replay'> {
   const record = explicit('record');
   const replay = explicit('replay');
@@ -236,12 +239,15 @@ function cassettesOf(
   for (const [given, flag, needs] of [
     [redact, 'record-redact', record],
     [simulated ? { from: '--record-simulated' } : undefined, 'record-simulated', record],
+    [replace ? { from: '--record-replace' } : undefined, 'record-replace', record],
     [miss, 'replay-miss', replay],
     [ignore, 'replay-ignore', replay],
     [speed, 'replay-speed', replay],
   ] as const) {
     if (given && !needs) throw new UsageError(`${given.from} needs --${flag.split('-')[0]} DIR`);
   }
+  if (replace && record && replay && path.resolve(record.value) === path.resolve(replay.value))
+    throw new UsageError('--record-replace re-records a folder: it cannot also be the --replay folder of the same run');
   if (miss && !REPLAY_MISS_MODES.includes(miss.value as ReplayMiss))
     throw new UsageError(`${miss.from} must be one of ${REPLAY_MISS_MODES.join(', ')}; got "${miss.value}"`);
   const paths = (given: { value: string; from: string } | undefined, headers: boolean) =>
@@ -264,7 +270,7 @@ function cassettesOf(
       throw new UsageError(`${speed.from} must be a number from 0 (as fast as possible) to ${MAX_REPLAY_SPEED}; got "${speed.value}"`);
   }
   return {
-    ...(record && { record: { dir: path.resolve(record.value), simulated, redact: paths(redact, true) } }),
+    ...(record && { record: { dir: path.resolve(record.value), simulated, replace, redact: paths(redact, true) } }),
     ...(replay && {
       replay: {
         dir: path.resolve(replay.value),

@@ -1,4 +1,4 @@
-// Unit tests of the cassette options: --record and --replay with their companions, their GATEHOUSE_* variables, and the usage errors of a bad value or a companion without its folder.
+// Unit tests of the cassette options: --record and --replay with their companions (--record-replace among them), their GATEHOUSE_* variables, and the usage errors of a bad value or a companion without its folder.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -17,16 +17,30 @@ test('--record takes a folder, --record-simulated and --record-redact (paths or 
   assert.deepEqual(resolve(['--record', 'tapes', '--record-simulated', '--record-redact', '$.user, messages[0].content,x-team']).record, {
     dir: path.resolve('tapes'),
     simulated: true,
+    replace: false,
     redact: ['$.user', 'messages[0].content', 'x-team'],
   });
   assert.deepEqual(resolve([], { GATEHOUSE_RECORD: 'tapes', GATEHOUSE_RECORD_SIMULATED: '1' }).record, {
     dir: path.resolve('tapes'),
     simulated: true,
+    replace: false,
     redact: [],
   });
   refused(['--record-redact', '$.user'], /--record-redact needs --record DIR/);
   refused(['--record-simulated'], /--record-simulated needs --record DIR/);
   refused(['--record', 'tapes', '--record-redact', 'messages[x'], /--record-redact: "messages\[x" is not a JSON path/);
+});
+
+test('--record-replace (or GATEHOUSE_RECORD_REPLACE=1) re-records a folder; it needs --record and another folder than --replay', () => {
+  assert.equal(resolve(['--record', 'tapes']).record?.replace, false);
+  assert.equal(resolve(['--record', 'tapes', '--record-replace']).record?.replace, true);
+  assert.equal(resolve([], { GATEHOUSE_RECORD: 'tapes', GATEHOUSE_RECORD_REPLACE: '1' }).record?.replace, true);
+  assert.equal(resolve(['--record', 'new-tapes', '--record-replace', '--replay', 'tapes']).record?.replace, true);
+  refused(['--record-replace'], /--record-replace needs --record DIR/);
+  refused(
+    ['--record', 'tapes', '--record-replace', '--replay', './tapes'],
+    /--record-replace re-records a folder: it cannot also be the --replay folder/,
+  );
 });
 
 test('--replay takes a folder; --replay-miss, --replay-ignore and --replay-speed are checked', () => {

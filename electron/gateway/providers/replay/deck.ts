@@ -1,5 +1,6 @@
 // Opens the cassettes of a run from `record` and `replay`: one store per folder, the recorder (whose key scrub learns the keys relay routing and the service channels hand out), the shelf, and what the selector asks.
-import type { RecordConfig, ReplayConfig, ReplayMiss } from '../../../../shared/cassette.ts';
+import path from 'node:path';
+import { CassetteError, type RecordConfig, type ReplayConfig, type ReplayMiss } from '../../../../shared/cassette.ts';
 import { sleep } from '../../protocols/pace.ts';
 import type { Clock } from '../../time.ts';
 import type { CassetteDeck, ChannelDirectory, ServiceChannelDirectory } from '../types.ts';
@@ -34,8 +35,8 @@ export interface OpenedCassettes {
  */
 export function openCassettes(options: CassetteOptions): OpenedCassettes {
   const stores = new Map<string, CassetteStore>();
-  const storeOf = (dir: string) => {
-    const opened = new CassetteStore(dir);
+  const storeOf = (dir: string, replace = false) => {
+    const opened = new CassetteStore(dir, { replace });
     const known = stores.get(opened.dir);
     if (known) return known;
     stores.set(opened.dir, opened);
@@ -46,12 +47,14 @@ export function openCassettes(options: CassetteOptions): OpenedCassettes {
   const speed = replay?.speed ?? 1;
   const replayStore = replay && storeOf(replay.dir);
   const recordDir = options.record?.dir ?? (replay && miss === 'relay' ? replay.dir : undefined);
+  if (options.record?.replace && replayStore && path.resolve(options.record.dir) === replayStore.dir)
+    throw new CassetteError(replayStore.dir, '', 'is replayed from, so it cannot be re-recorded over in the same run (--record-replace)');
   const keys = new KeyWatch();
   const recorder =
     recordDir === undefined
       ? undefined
       : new StoreRecorder({
-          store: storeOf(recordDir),
+          store: storeOf(recordDir, options.record?.replace === true),
           clock: options.clock,
           simulated: options.record?.simulated ?? false,
           redact: options.record?.redact ?? [],

@@ -1,4 +1,4 @@
-// The cassette folder on disk: cassettes listed by the hash in their names (no file parsed to list them), saved atomically with the next sequence of their request, blobs written streamed and named by their content hash.
+// The cassette folder on disk: cassettes listed by the hash in their names (no file parsed to list them), saved atomically with the next sequence of their request (or, re-recording, over the folder's earlier ones), blobs written streamed and named by their content hash.
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { constants as fsConstants, readFileSync } from 'node:fs';
@@ -8,10 +8,11 @@ import { finished } from 'node:stream/promises';
 import { CASSETTE_FORMAT, CassetteError, type Cassette, type CassetteBlob } from '../../../../shared/cassette.ts';
 import { CASSETTE_HASH_CHARS, cassetteFileName, cassetteNameParts } from '../../../../shared/cassette-names.ts';
 import { parseCassette } from '../../../../shared/cassette-reader.ts';
-import { createFileAtomic } from '../../atomic-write.ts';
+import { createFileAtomic, writeFileAtomic } from '../../atomic-write.ts';
 import { randomBase62 } from '../../ids.ts';
 import { PRIVATE_FILE_MODE } from '../../private-files.ts';
 import type { CassetteDraft, SavedCassette } from '../types.ts';
+import { cassetteBlobs } from './catalog.ts';
 import { MAX_CASSETTE_BYTES, MAX_CASSETTES } from './limits.ts';
 
 /** Opens a file for reading, failing (ELOOP) when it was swapped for a symbolic link after it was checked (where the OS can tell). */
@@ -28,6 +29,15 @@ export interface CassetteListing {
   sequence: number;
 }
 
+/** How a store files what it records. */
+export interface CassetteStoreOptions {
+  /**
+   * `--record-replace`: the first cassette the store files for a request replaces the ones the folder held for it (every
+   * sequence, and the payload files no other cassette names); its later recordings of that request take sequences 2, 3….
+   */
+  replace?: boolean;
+}
+
 /** The prompt words a cassette's file name shows: the request's first user text, input or prompt. */
 export type PromptOf = (draft: CassetteDraft) => string | undefined;
 
@@ -39,10 +49,16 @@ export class CassetteStore {
   private readonly listeners: ((listing: CassetteListing, cassette: Cassette) => void)[] = [];
   /** Saves run one at a time, so two recordings of one request never take the same sequence. */
   private saving: Promise<unknown> = Promise.resolve();
+  private readonly replace: boolean;
+  /** Under `replace`: the hashes of the requests this store recorded (their earlier cassettes are gone). */
+  private readonly renewed = new Set<string>();
+  /** Payload file → the cassettes naming it; read once, at the first replaced cassette that named one, then kept up to date. */
+  private blobOwners: Map<string, Set<string>> | undefined;
 
   /** Opens `dir` (made when missing) and lists its cassettes by name; more than MAX_CASSETTES is a CassetteError. */
-  constructor(dir: string) {
+  constructor(dir: string, options: CassetteStoreOptions = {}) {
     this.dir = path.resolve(dir);
+    this.replace = options.replace === true;
     mkdirSync(this.dir, { recursive: true });
     for (const file of readdirSync(this.dir).sort()) {
       const parts = cassetteNameParts(file);
@@ -150,6 +166,8 @@ export class CassetteStore {
   }
 
   private saveNow(draft: CassetteDraft, prompt: string | undefined): SavedCassette {
+    const hash = draft.request.key.slice(0, CASSETTE_HASH_CHARS);
+    if (this.replace && !this.renewed.has(hash)) return this.saveOver(draft, prompt, hash);
     if (this.count >= MAX_CASSETTES)
       throw new CassetteError(
         this.dir,
@@ -157,7 +175,6 @@ export class CassetteStore {
         `holds ${this.count} cassettes, the most one folder may (${MAX_CASSETTES}); prune it or record elsewhere`,
       );
     const key = draft.request.key;
-    const hash = key.slice(0, CASSETTE_HASH_CHARS);
     for (let sequence = (this.ofKey(key).at(-1)?.sequence ?? 0) + 1; ; sequence += 1) {
       const file = cassetteFileName(key, draft.request.model, prompt, sequence);
       const cassette = { format: CASSETTE_FORMAT, ...draft, sequence } as Cassette;
@@ -174,9 +191,70 @@ export class CassetteStore {
     }
   }
 
+  /**
+   * The first recording of a request under `replace`: filed as sequence 1 over the folder's file of that name (atomically: a
+   * crash leaves the old cassette or the new one), then the request's other earlier cassettes and the payload files that
+   * only they named are removed.
+   */
+  private saveOver(draft: CassetteDraft, prompt: string | undefined, hash: string): SavedCassette {
+    const earlier = [...this.ofKey(draft.request.key)];
+    if (this.count - earlier.length >= MAX_CASSETTES)
+      throw new CassetteError(
+        this.dir,
+        '',
+        `holds ${this.count} cassettes, the most one folder may (${MAX_CASSETTES}); prune it or record elsewhere`,
+      );
+    const file = cassetteFileName(draft.request.key, draft.request.model, prompt, 1);
+    const cassette = { format: CASSETTE_FORMAT, ...draft, sequence: 1 } as Cassette;
+    const earlierBlobs = earlier.flatMap((listing) => this.blobsOf(listing.file));
+    if (earlierBlobs.length > 0) this.blobOwners ??= this.readBlobOwners();
+    writeFileAtomic(path.join(this.dir, file), `${JSON.stringify(cassette, null, 2)}\n`);
+    this.renewed.add(hash);
+    for (const listing of earlier) {
+      if (listing.file !== file) rmSync(path.join(this.dir, listing.file), { force: true });
+      this.forget(listing);
+    }
+    const saved = this.filed({ file, hash, sequence: 1 }, cassette);
+    for (const blob of earlierBlobs) {
+      if ((this.blobOwners?.get(blob)?.size ?? 0) === 0) rmSync(path.join(this.dir, blob), { force: true });
+    }
+    return saved;
+  }
+
+  /** The payload files a cassette names; none for a damaged one (its files are left alone). */
+  private blobsOf(file: string): string[] {
+    try {
+      return cassetteBlobs(this.readSync(file)).map((blob) => blob.file);
+    } catch {
+      return [];
+    }
+  }
+
+  /** Which cassettes of the folder name each payload file (damaged ones name none, as `gatehouse cassette prune` reads them). */
+  private readBlobOwners(): Map<string, Set<string>> {
+    const owners = new Map<string, Set<string>>();
+    for (const listing of this.list()) for (const blob of this.blobsOf(listing.file)) this.own(owners, blob, listing.file);
+    return owners;
+  }
+
+  private own(owners: Map<string, Set<string>>, blob: string, file: string): void {
+    const named = owners.get(blob) ?? new Set<string>();
+    named.add(file);
+    owners.set(blob, named);
+  }
+
+  private forget(listing: CassetteListing): void {
+    const list = this.byHash.get(listing.hash)?.filter((other) => other.file !== listing.file) ?? [];
+    if (list.length > 0) this.byHash.set(listing.hash, list);
+    else this.byHash.delete(listing.hash);
+    this.count -= 1;
+    if (this.blobOwners) for (const named of this.blobOwners.values()) named.delete(listing.file);
+  }
+
   private filed(listing: CassetteListing, cassette: Cassette): SavedCassette {
     const { file, sequence } = listing;
     this.add(listing);
+    if (this.blobOwners) for (const blob of cassetteBlobs(cassette)) this.own(this.blobOwners, blob.file, file);
     for (const listener of this.listeners) listener(listing, cassette);
     return { file, sequence };
   }

@@ -1,4 +1,4 @@
-// Unit tests of the cassette folder on disk: two writers of one folder never clobber each other's cassettes, a symbolic link is never followed out of the folder.
+// Unit tests of the cassette folder on disk: two writers of one folder never clobber each other's cassettes, re-recording replaces a request's earlier cassettes and the payloads only they named, a symbolic link is never followed out of the folder.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -55,6 +55,49 @@ test('two stores on one folder (two gateways recording into it) each add their r
       .sort((a, b) => a - b),
     Array.from({ length: 40 }, (_, index) => index + 1),
   );
+});
+
+test('re-recording (replace): the first recording of a request replaces its earlier cassettes and the payloads only they named', async () => {
+  const dir = dirs.fresh();
+  const earlier = new CassetteStore(dir);
+  const kept = await earlier.saveBlob(new TextEncoder().encode('a payload another request names too'));
+  const only = await earlier.saveBlob(new TextEncoder().encode('a payload only the old recordings name'));
+  await earlier.save(draft('old 1', only), 'the same text');
+  await earlier.save(draft('old 2', kept), 'the same text');
+  await earlier.save(draft('old 3'), 'the same text');
+  const other = { ...draft('another request', kept) };
+  other.request = { ...other.request, key: `f${other.request.key.slice(1)}` };
+  await earlier.save(other, 'another');
+  const cassettes = () =>
+    readdirSync(dir)
+      .filter((file) => file.endsWith('.json'))
+      .sort();
+  assert.equal(cassettes().length, 4);
+
+  const again = new CassetteStore(dir, { replace: true });
+  const first = await again.save(draft('new 1'), 'the same text');
+  const second = await again.save(draft('new 2'), 'the same text');
+  assert.deepEqual([first.sequence, second.sequence], [1, 2]);
+  const mine = cassettes().filter((file) => !file.includes('-another.'));
+  assert.deepEqual(mine, [first.file, second.file].sort(), 'the third old recording is gone');
+  const bodies = mine.map((file) => (JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as HttpCassette).response.body);
+  assert.deepEqual(
+    bodies.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    [{ text: 'new 1' }, { text: 'new 2' }],
+  );
+  assert.ok(
+    cassettes().some((file) => file.includes('-another.')),
+    'another request keeps its cassette',
+  );
+  const blobs = readdirSync(dir).filter((file) => file.startsWith('blob-'));
+  assert.deepEqual(blobs, [kept.file], 'the payload only the old recordings named is removed; the shared one stays');
+  assert.deepEqual(
+    new CassetteStore(dir).ofKey(draft('x').request.key).map((listing) => listing.sequence),
+    [1, 2],
+  );
+  // Without replace, a recording is filed beside the folder's.
+  const appended = await new CassetteStore(dir).save(draft('appended'), 'the same text');
+  assert.equal(appended.sequence, 3);
 });
 
 test('a cassette or a blob that is a symbolic link is refused naming it, never read through', async () => {
