@@ -1,4 +1,4 @@
-// End-to-end test in Chromium: in Chinese the console shows the gateway's own texts (where secrets are kept, the Models page's capabilities) and the custom channel preset in Chinese too.
+// End-to-end test in Chromium: in Chinese the console shows the gateway's own texts (where secrets are kept, the Models page's capabilities, the errors it answered calls with on the Logs page) and the custom channel preset in Chinese too.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -71,5 +71,28 @@ describe('the gateway’s texts in a Chinese console', { skip }, () => {
     await page.getByPlaceholder('按名称或能力筛选').fill('文本转语音');
     await table.locator('tbody tr', { hasText: 'sim-chat' }).waitFor({ state: 'detached' });
     assert.deepEqual(await table.locator('tbody tr code').allInnerTexts(), ['sim-tts']);
+  });
+
+  test('on the Logs page a call the gateway refused shows its error in Chinese, with the text the caller got beside it when opened', async () => {
+    const token = /sk-gh-[A-Za-z0-9]{40}/.exec(session.server.stdout.join('\n'))?.[0];
+    assert.ok(token, 'the first API token is printed at start');
+    const refused = await fetch(`${session.server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-gatehouse-fault': '429' },
+      body: JSON.stringify({ model: 'sim-chat', messages: [{ role: 'user', content: 'refuse me' }] }),
+    });
+    assert.equal(refused.status, 429);
+    const english = ((await refused.json()) as { error: { message: string } }).error.message;
+    await show('logs', '日志');
+    const row = page.locator('tbody tr', { hasText: '已达到速率限制' }).first();
+    await row.waitFor();
+    assert.ok(!(await row.innerText()).includes(english), 'the row shows no English error');
+    await row.click();
+    const error = page.getByTestId('log-error');
+    await error.waitFor();
+    await screenshot(page, 'server-texts-zh-logs');
+    const shown = await error.innerText();
+    assert.match(shown, /已达到速率限制（由 x-gatehouse-fault: 429 模拟）/);
+    assert.ok(shown.includes(`调用方收到的原文：${english}`), shown);
   });
 });

@@ -416,6 +416,7 @@ export const en = {
   logFirstOutputLabel: 'Time to first token',
   logUsage: 'Usage',
   logNotes: 'Notes',
+  logErrorAsSent: 'As the caller got it: {error}',
   logSearch: 'Search bodies',
   logSearchPlaceholder: 'text in a request or answer',
   logFrom: 'From',

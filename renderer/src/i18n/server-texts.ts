@@ -2,6 +2,7 @@
 import { useCallback } from 'react';
 import { useStores } from '../context.ts';
 import type { Language } from '../stores/prefs.ts';
+import { ZH_API_ERRORS } from './api-errors.ts';
 import { ZH_ERRORS } from './server-errors.ts';
 
 /** A server text's pattern and its Chinese rendering (`$1`… are the pattern's groups). */
@@ -37,7 +38,7 @@ const ZH: readonly [RegExp, string][] = [
 /** `text` in `language`: a known server text translated, anything else unchanged. */
 export function serverText(language: Language, text: string): string {
   if (language !== 'zh') return text;
-  for (const [pattern, zh] of [...ZH, ...ZH_ERRORS]) if (pattern.test(text)) return text.replace(pattern, zh);
+  for (const [pattern, zh] of [...ZH, ...ZH_ERRORS, ...ZH_API_ERRORS]) if (pattern.test(text)) return text.replace(pattern, zh);
   return text;
 }
 

@@ -401,6 +401,7 @@ export const zh: Record<MessageKey, string> = {
   logFirstOutputLabel: '首 token 耗时',
   logUsage: '用量',
   logNotes: '备注',
+  logErrorAsSent: '调用方收到的原文：{error}',
   logSearch: '搜索正文',
   logSearchPlaceholder: '请求或回答中的文字',
   logFrom: '从',

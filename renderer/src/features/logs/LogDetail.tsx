@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { formatMoney } from '../../../../shared/money.ts';
 import { useStores } from '../../context.ts';
 import { formatTime, useT } from '../../i18n/index.ts';
+import { serverText } from '../../i18n/server-texts.ts';
 import { Button, CopyButton, EmptyState, ErrorNote, Fact, Panel, Progress, Tabs } from '../../components/ui.tsx';
 import { answerSourceOf } from './answer-source.ts';
 import { AnswerSource } from './AnswerSource.tsx';
@@ -112,7 +113,10 @@ export function LogDetail() {
             </dl>
             {entry.error && (
               <div className="error-box" role="alert" data-testid="log-error">
-                {entry.error}
+                {serverText(language, entry.error)}
+                {serverText(language, entry.error) !== entry.error && (
+                  <div className="muted small">{t('logErrorAsSent', { error: entry.error })}</div>
+                )}
               </div>
             )}
             {entry.relay && <RelayNote relay={entry.relay} />}

@@ -3,6 +3,7 @@ import type { JournalSummary } from '../../../../shared/journal.ts';
 import { formatMoney } from '../../../../shared/money.ts';
 import { useStores } from '../../context.ts';
 import { formatClock, formatTime, useT } from '../../i18n/index.ts';
+import { useServerText } from '../../i18n/server-texts.ts';
 import { Button, EmptyState, ErrorNote, Pager, Panel, Progress } from '../../components/ui.tsx';
 import { answerSourceOf } from './answer-source.ts';
 import { AnswerSource } from './AnswerSource.tsx';
@@ -36,6 +37,7 @@ function CallFigures(props: { entry: JournalSummary }) {
 
 function LogRow(props: { entry: JournalSummary; selected: boolean }) {
   const t = useT();
+  const serverText = useServerText();
   const { journal, prefs } = useStores();
   const language = prefs((state) => state.language);
   const { entry } = props;
@@ -74,7 +76,7 @@ function LogRow(props: { entry: JournalSummary; selected: boolean }) {
           )}
         </div>
         <CallFigures entry={entry} />
-        {entry.error && <div className="small err-text">{entry.error}</div>}
+        {entry.error && <div className="small err-text">{serverText(entry.error)}</div>}
       </td>
       <td>
         <HttpStatus status={entry.status} />
