@@ -41,19 +41,37 @@ function writeItemNow<T>(kind: JoinedWrite<T>, item: T): void {
   }
 }
 
-/** Without a group commit (a CLI process, a unit test): each write is its own commit, at once. */
-export const writeAtOnce: CommittedWrites = {
-  defer: (write) => write(),
-  deferItem: writeItemNow,
-  flush: () => undefined,
-  commit: async (write) => write(),
-  commitItem: async (kind, item) => writeItemNow(kind, item),
+/** `writeItemNow` as a promise: resolved once written, rejected with the write's error. */
+function writeItemNowAsync<T>(kind: JoinedWrite<T>, item: T): Promise<void> {
+  try {
+    writeItemNow(kind, item);
+    return Promise.resolve();
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+}
+
+/** A plain write (`defer`, `commit`) as the item of a one-off kind: the write is the item, and it holds nothing to settle. */
+const plainWrite: JoinedWrite<() => void> = {
+  writeMany: (writes) => {
+    for (const write of writes) write();
+  },
+  writeOne: (write) => write(),
+  settled: () => undefined,
 };
 
-/** A queued write: a plain one (`write`), or an item of a joined kind. */
+/** Without a group commit (a CLI process, a unit test): each write is its own commit, at once. */
+export const writeAtOnce: CommittedWrites = {
+  defer: (write) => writeItemNow(plainWrite, write),
+  deferItem: writeItemNow,
+  flush: () => undefined,
+  commit: (write) => writeItemNowAsync(plainWrite, write),
+  commitItem: writeItemNowAsync,
+};
+
+/** A queued write: an item of a kind (a plain write is one of `plainWrite`), and who waits for its commit. */
 interface Queued {
-  write: (() => void) | undefined;
-  kind: JoinedWrite<unknown> | undefined;
+  kind: JoinedWrite<unknown>;
   item: unknown;
   done: ((error?: unknown) => void) | undefined;
 }
@@ -82,8 +100,9 @@ export class GroupCommit implements CommittedWrites {
     this.writeAll = db.transaction((batch: readonly Queued[]) => {
       let joined: Map<JoinedWrite<unknown>, unknown[]> | undefined;
       for (const queued of batch) {
-        if (queued.kind === undefined) {
-          queued.write!();
+        // Plain writes run in queue order, before the joined kinds write their items.
+        if (queued.kind === plainWrite) {
+          (queued.item as () => void)();
           continue;
         }
         joined ??= new Map();
@@ -100,59 +119,28 @@ export class GroupCommit implements CommittedWrites {
    * runs at once, as part of it, so a caller that makes a charge atomic with its own writes keeps it atomic.
    */
   defer(write: () => void): void {
-    if (this.db.inTransaction) {
-      write();
-      return;
-    }
-    this.enqueue({ write, kind: undefined, item: undefined, done: undefined });
+    this.deferItem(plainWrite, write);
   }
 
   /** Queues an item of a joined kind for the commit at the end of this turn; inside a transaction under way it is written at once. */
   deferItem<T>(kind: JoinedWrite<T>, item: T): void {
-    if (this.db.inTransaction) {
-      writeItemNow(kind, item);
-      return;
-    }
-    this.enqueue({ write: undefined, kind: kind as JoinedWrite<unknown>, item, done: undefined });
+    if (this.db.inTransaction) writeItemNow(kind, item);
+    else this.enqueue(kind, item, undefined);
   }
 
   /** Queues `write` and resolves once it is committed (rejects with its error, or the commit's). */
   commit(write: () => void): Promise<void> {
-    if (this.db.inTransaction) {
-      try {
-        write();
-        return Promise.resolve();
-      } catch (error) {
-        return Promise.reject(error as Error);
-      }
-    }
-    return new Promise((resolve, reject) =>
-      this.enqueue({ write, kind: undefined, item: undefined, done: (error) => (error === undefined ? resolve() : reject(error)) }),
-    );
+    return this.commitItem(plainWrite, write);
   }
 
   /** Queues an item of a joined kind and resolves once it is committed (rejects with its error, or the commit's). */
   commitItem<T>(kind: JoinedWrite<T>, item: T): Promise<void> {
-    if (this.db.inTransaction) {
-      try {
-        writeItemNow(kind, item);
-        return Promise.resolve();
-      } catch (error) {
-        return Promise.reject(error as Error);
-      }
-    }
-    return new Promise((resolve, reject) =>
-      this.enqueue({
-        write: undefined,
-        kind: kind as JoinedWrite<unknown>,
-        item,
-        done: (error) => (error === undefined ? resolve() : reject(error)),
-      }),
-    );
+    if (this.db.inTransaction) return writeItemNowAsync(kind, item);
+    return new Promise((resolve, reject) => this.enqueue(kind, item, (error) => (error === undefined ? resolve() : reject(error))));
   }
 
-  private enqueue(item: Queued): void {
-    this.queue.push(item);
+  private enqueue<T>(kind: JoinedWrite<T>, item: T, done: Queued['done']): void {
+    this.queue.push({ kind: kind as JoinedWrite<unknown>, item, done });
     this.scheduled ??= setImmediate(() => this.flush());
   }
 
@@ -190,8 +178,7 @@ export class GroupCommit implements CommittedWrites {
         this.db.transaction(() => {
           batch.forEach((queued, index) => {
             try {
-              if (queued.kind === undefined) this.db.transaction(queued.write!)();
-              else this.db.transaction(() => queued.kind!.writeOne(queued.item))();
+              this.db.transaction(() => queued.kind.writeOne(queued.item))();
             } catch (error) {
               failed.set(index, error);
             }
@@ -225,10 +212,9 @@ export class GroupCommit implements CommittedWrites {
     return true;
   }
 
-  /** Tells each joined item's kind that the item is committed or failed for good. */
+  /** Tells each item's kind that the item is committed or failed for good. */
   private settle(batch: readonly Queued[]): void {
     for (const queued of batch) {
-      if (queued.kind === undefined) continue;
       try {
         queued.kind.settled(queued.item);
       } catch (error) {
