@@ -5,6 +5,9 @@ export interface Clock {
   now(): number;
 }
 
+/** Milliseconds in a day. */
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
 export const systemClock: Clock = { now: () => Date.now() };
 
 /** Longest total jump of the testing API's clock (`POST /admin/api/clock/advance`): ten years. */
@@ -43,6 +46,14 @@ export class OffsetClock implements Clock {
   onAdvance(listener: () => void): void {
     this.listeners.add(listener);
   }
+}
+
+/**
+ * The UTC day (days since 1970-01-01) of an epoch-ms time: the day SQLite's `date(@at / 1000, 'unixepoch')` names for
+ * a bound time (bound as a real, so the division keeps the milliseconds), so a day computed here is the database's.
+ */
+export function dayNumberOf(at: number): number {
+  return Math.floor(at / DAY_MS);
 }
 
 /** RFC 3339 in UTC with an explicit `+00:00` offset and millisecond fraction, e.g. `2026-11-22T11:16:50.123+00:00`. */

@@ -1,7 +1,7 @@
 // Bounds on what the gateway keeps per account from API input: stored responses and chat completions, files, batches, 3D tasks and the raw usage ledger.
+import { DAY_MS } from '../time.ts';
 
 const MiB = 1024 * 1024;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Storage bounds; `createGateway({ storageLimits })` may lower them (tests, embedding hosts). */
 export interface StorageLimits {

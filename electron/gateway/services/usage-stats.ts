@@ -12,10 +12,8 @@ import { FIELD_LIMITS } from '../../../shared/field-limits.ts';
 import { invalid } from '../errors.ts';
 import { writeAtOnce, type DeferredWrites, type JoinedWrite } from '../storage/group-commit.ts';
 import type { CountedCall, StatsRow, UsageStatsRepo } from '../storage/usage-stats-repo.ts';
-import type { Clock } from '../time.ts';
+import { DAY_MS, dayNumberOf, type Clock } from '../time.ts';
 import { MICROS } from './tokens.ts';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A finished API call of a known token. */
 export interface FinishedCall {
@@ -34,13 +32,12 @@ export function bucketOf(durationMs: number): number {
 }
 
 /** The last day `dayOf` named, so the calls of one day share its text instead of formatting a date each. */
-let lastDay = { from: 0, to: 0, text: '1970-01-01' };
+let lastDay = { day: 0, text: '1970-01-01' };
 
-/** The UTC day (`YYYY-MM-DD`) of an epoch-ms time. */
+/** The UTC day (`YYYY-MM-DD`) of an epoch-ms time, the day the usage ledger's totals count it in (`dayNumberOf`). */
 export function dayOf(at: number): string {
-  if (at >= lastDay.from && at < lastDay.to) return lastDay.text;
-  const from = Math.floor(at / DAY_MS) * DAY_MS;
-  lastDay = { from, to: from + DAY_MS, text: new Date(from).toISOString().slice(0, 10) };
+  const day = dayNumberOf(at);
+  if (day !== lastDay.day) lastDay = { day, text: new Date(day * DAY_MS).toISOString().slice(0, 10) };
   return lastDay.text;
 }
 

@@ -1,4 +1,5 @@
 // Repository of the usage ledger: records billed calls and charges the token in the same transaction; rolls old records up into daily totals.
+import { dayNumberOf } from '../time.ts';
 import type { Db } from './database.ts';
 
 /** One billed call. */
@@ -25,9 +26,6 @@ interface DayTotals {
   output_tokens: number;
   amount_micros: number;
 }
-
-/** The UTC day of a record, as SQLite's `date(created_at / 1000, 'unixepoch')` counts it (whole seconds, then days). */
-const dayNumberOf = (createdAt: number): number => Math.floor(Math.trunc(createdAt / 1000) / 86_400);
 
 export class UsageRepo {
   private readonly db: Db;

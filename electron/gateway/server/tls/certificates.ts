@@ -4,6 +4,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import forge from 'node-forge';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../private-files.ts';
+import { DAY_MS } from '../../time.ts';
 import { hasNameConstraints, nameConstraintsExtension } from './name-constraints.ts';
 
 /** PEM texts the TLS listener needs, and where the CA lives for clients to trust. */
@@ -15,8 +16,6 @@ export interface LocalCertificates {
   /** Set when an existing CA was replaced on this start: one line telling the user to trust the new CA. */
   caNotice?: string;
 }
-
-const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * Lifetimes of the local CA and of the localhost certificate, and how early each is replaced. The CA is name-constrained
