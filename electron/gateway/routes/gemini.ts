@@ -7,8 +7,7 @@ import { parseCountTokens } from '../protocols/gemini/inbound/request.ts';
 import { estimateInputTokens, relayInputEstimate } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
-import { writeJsonArray, writeSse } from '../server/sse.ts';
-import { Hold, type AtHand } from '../protocols/at-hand.ts';
+import { writeJsonArray, writeSseData } from '../server/sse.ts';
 import { streamFailure } from '../server/stream-failure.ts';
 import { ChatMetering, chatBillOf } from '../services/chat-metering.ts';
 import { geminiEmbeddings } from './gemini-embeddings.ts';
@@ -48,15 +47,12 @@ export async function geminiRoutes(app: FastifyInstance, options: { context: Gat
         return geminiCodec.render(result, chatRequest, meta);
       }
       const deltas = metering.meter(await chat.stream(chatRequest, call), bill, () => estimateInputTokens(chatRequest));
-      const sse = request.query['alt'] === 'sse';
       // An answer at hand is written without an async step per chunk.
-      if (deltas.atHand) {
-        const chunks = geminiCodec.streamAtHand(deltas.atHand(), chatRequest, meta);
-        return sse ? writeSse(request, reply, asDataAtHand(chunks), failure) : writeJsonArray(request, reply, chunks, failure);
-      }
-      const chunks = geminiCodec.stream(deltas, chatRequest, meta);
-      if (sse) return writeSse(request, reply, asData(chunks), failure);
-      return writeJsonArray(request, reply, chunks, failure);
+      const chunks = deltas.atHand
+        ? geminiCodec.streamAtHand(deltas.atHand(), chatRequest, meta)
+        : geminiCodec.stream(deltas, chatRequest, meta);
+      const write = request.query['alt'] === 'sse' ? writeSseData : writeJsonArray;
+      return write(request, reply, chunks, failure);
     });
   };
 
@@ -100,16 +96,6 @@ function splitTarget(target: string): { model: string; method: string } {
   const model = target.slice(0, at);
   if (model.trim() === '') throw invalid('* model: must not be empty', 'model');
   return { model, method: target.slice(at + 1) };
-}
-
-/** Each chunk as a data-only SSE event. */
-async function* asData<T>(chunks: AsyncIterable<T>): AsyncGenerator<{ data: T }> {
-  for await (const data of chunks) yield { data };
-}
-
-/** `asData` over chunks at hand, Holds passed on. */
-function* asDataAtHand<T>(chunks: AtHand<T>): Generator<{ data: T } | Hold> {
-  for (const data of chunks) yield data instanceof Hold ? data : { data };
 }
 
 function versionOf(request: FastifyRequest): string {

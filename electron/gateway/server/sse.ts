@@ -36,18 +36,34 @@ export interface StreamFailure {
  * Pacing is the producer's business. A producer that throws ends the stream (after `failure.errorEvent`).
  */
 export async function writeSse(request: FastifyRequest, reply: FastifyReply, events: EventSource<SseEvent>, failure: StreamFailure = {}) {
-  const { errorEvent, report } = failure;
-  await writeFrames(request, reply, 'text/event-stream; charset=utf-8', events, sseFrame, ['', ''], {
+  await writeFrames(request, reply, SSE_TYPE, events, sseFrame, ['', ''], frameFailureOf(failure));
+}
+
+/** Streams `items` as data-only server-sent events, `data: <json>` each (Gemini's stream with `alt=sse`), as `writeSse` does. */
+export async function writeSseData(request: FastifyRequest, reply: FastifyReply, items: EventSource<unknown>, failure: StreamFailure = {}) {
+  await writeFrames(request, reply, SSE_TYPE, items, (item) => dataFrame(JSON.stringify(item)), ['', ''], frameFailureOf(failure));
+}
+
+const SSE_TYPE = 'text/event-stream; charset=utf-8';
+
+/** A stream's failure as frames: the protocol's error event framed as SSE. */
+function frameFailureOf({ errorEvent, report }: StreamFailure): FrameFailure {
+  return {
     ...(report && { report }),
     ...(errorEvent && { errorFrame: (error: GatewayError) => sseFrame(errorEvent(error)) }),
-  });
+  };
 }
 
 /** One SSE frame: `event:` (when named) and `data:` lines, or the raw `[DONE]` marker. */
 export function sseFrame(event: SseEvent): string {
-  return event === DONE
-    ? 'data: [DONE]\n\n'
-    : `${event.name ? `event: ${event.name}\n` : ''}data: ${event.json ?? JSON.stringify(event.data)}\n\n`;
+  if (event === DONE) return 'data: [DONE]\n\n';
+  const data = dataFrame(event.json ?? JSON.stringify(event.data));
+  return event.name ? `event: ${event.name}\n${data}` : data;
+}
+
+/** The `data:` line of an SSE frame and the blank line that ends it. */
+function dataFrame(json: string): string {
+  return `data: ${json}\n\n`;
 }
 
 /** Streams `items` as one JSON array written element by element (Gemini's stream without `alt=sse`); a failing producer ends it unclosed. */

@@ -1,4 +1,4 @@
-// Unit tests of the SSE writer with a fake response: a slow reader holds the producer back (backpressure), a client that leaves stops it, a failing producer ends the stream with an error frame; events at hand go out in few writes, after their Holds.
+// Unit tests of the SSE writer with a fake response: a slow reader holds the producer back (backpressure), a client that leaves stops it, a failing producer ends the stream with an error frame; events at hand go out in few writes, after their Holds; data-only events (Gemini) framed each as its item.
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { NamedEvent } from '../../../electron/gateway/protocols/named-event.ts';
 import { GatewayError } from '../../../electron/gateway/errors.ts';
 import { Hold } from '../../../electron/gateway/protocols/at-hand.ts';
-import { AT_HAND_WRITE_CHARS, writeSse } from '../../../electron/gateway/server/sse.ts';
+import { AT_HAND_WRITE_CHARS, writeSse, writeSseData } from '../../../electron/gateway/server/sse.ts';
 
 /** A response whose socket buffer is full (`write` returns false) until `accept()`; each 'drain' lets the writer go on. */
 class FakeResponse extends EventEmitter {
@@ -221,4 +221,27 @@ test("events at hand: a Hold's `sent` is told just before the frames after it go
   await done;
   assert.deepEqual(told, [0], 'told once, right before the write');
   assert.deepEqual(raw.frames, ['data: 1\n\ndata: 2\n\n']);
+});
+
+test('data-only events (Gemini with alt=sse): each item is one `data:` frame, at hand after its Holds or one by one, a failure ends with the error frame', async () => {
+  const atHandCall = fakeCall();
+  atHandCall.raw.accept();
+  const { wait, open } = gate();
+  const written = writeSseData(atHandCall.request, atHandCall.reply, [{ a: 1 }, new Hold(wait), { name: 'x' }]);
+  await ticks();
+  assert.deepEqual(atHandCall.raw.frames, [], 'nothing made after the Hold goes out before it resolves');
+  open();
+  await written;
+  assert.deepEqual(atHandCall.raw.frames, ['data: {"a":1}\n\ndata: {"name":"x"}\n\n'], 'one write, the items as they are');
+
+  const eachCall = fakeCall();
+  eachCall.raw.accept();
+  const { events } = producer(10, 2);
+  await writeSseData(eachCall.request, eachCall.reply, events, { errorEvent: (error) => ({ data: { error: error.kind } }) });
+  assert.deepEqual(eachCall.raw.frames, [
+    'data: {"data":{"index":0}}\n\n',
+    'data: {"data":{"index":1}}\n\n',
+    'data: {"error":"internal"}\n\n',
+  ]);
+  assert.ok(eachCall.raw.ended);
 });
