@@ -118,11 +118,8 @@ export class ChatMetering {
       for await (const delta of stream) {
         if (meter.firstOutput(delta)) bill.principal.notes?.firstOutput();
         const charge = meter.pass(delta);
-        if (charge) {
-          // Committed (with the turn's other bookkeeping) before the usage event goes out.
-          await charge;
-          meter.charged = true;
-        }
+        // Committed (with the turn's other bookkeeping) before the usage event goes out.
+        if (charge) await charge;
         yield delta;
       }
     } finally {
@@ -142,11 +139,9 @@ export class ChatMetering {
         // Noted when the writer sends it, which for a stream at hand may be after the charge below.
         if (meter.firstOutput(delta)) yield new Hold(undefined, () => bill.principal.notes?.firstOutput());
         const charge = meter.pass(delta);
-        if (charge) {
-          // Charged once the commit went through, even when the writer then stops here (the client left during the wait);
-          // a failed commit leaves it uncharged, so the end charges what was delivered, as the async path does.
-          yield new Hold(charge.then(() => void (meter.charged = true)));
-        }
+        // Charged once the commit went through, even when the writer then stops here (the client left during the wait);
+        // a failed commit leaves it uncharged, so the end charges what was delivered, as the async path does.
+        if (charge) yield new Hold(charge);
         yield delta;
       }
     } finally {
@@ -188,8 +183,8 @@ class StreamMeter {
   /** Characters passed on, which bound the output a usage delta may claim. */
   private answerSize = 0;
   private outputSeen = false;
-  /** Set by the stream once the usage charge is committed. */
-  charged = false;
+  /** Set once the usage charge is committed (by `pass`'s commit, so the end does not charge again). */
+  private charged = false;
 
   constructor(commit: StreamMeter['commit'], answered: StreamMeter['answered']) {
     this.commit = commit;
@@ -203,10 +198,13 @@ class StreamMeter {
     return true;
   }
 
-  /** Counts `delta`; a usage delta not yet charged starts its charge, returned to be awaited before the delta goes on. */
+  /**
+   * Counts `delta`; a usage delta not yet charged starts its charge, returned to be awaited before the delta goes on:
+   * once it is committed the stream counts as charged (a failed commit leaves it to `end`).
+   */
   pass(delta: ChatDelta): Promise<void> | undefined {
     if (delta.type === 'usage') {
-      if (!this.charged) return this.commit(delta, this.answerSize, this.deliveredTokens);
+      if (!this.charged) return this.commit(delta, this.answerSize, this.deliveredTokens).then(this.committed);
     } else if (delta.type === 'text') {
       this.add(delta.choice === 0 ? '0' : `${delta.choice}`, delta.text);
     } else if (delta.type === 'tool_arguments') {
@@ -220,6 +218,10 @@ class StreamMeter {
     // Nobody waits for this one (the caller left, or the stream ended without usage): it joins the turn's group commit.
     if (!this.charged) this.answered(this.deliveredTokens());
   }
+
+  private readonly committed = (): void => {
+    this.charged = true;
+  };
 
   private add(key: string, text: string): void {
     let counter = this.delivered.get(key);
