@@ -1,5 +1,6 @@
 // Serves the built console (out/renderer) at /console with a strict CSP and an SPA fallback; explains how to build it when missing.
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { queryOf } from '../server/protocol.ts';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -51,8 +52,7 @@ function secureHeaders(reply: FastifyReply): FastifyReply {
 export async function consoleRoutes(app: FastifyInstance, options: { context: GatewayContext; consoleDirs?: string[] }) {
   // Relative asset URLs need the trailing slash; keep the query (it may carry the admin token).
   app.get(CONSOLE_PATH, { config: { public: true } }, async (request, reply) => {
-    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-    return secureHeaders(reply).redirect(`${CONSOLE_PATH}/${query}`, 302);
+    return secureHeaders(reply).redirect(`${CONSOLE_PATH}/${queryOf(request)}`, 302);
   });
 
   app.get<{ Params: { '*': string } }>(`${CONSOLE_PATH}/*`, { config: { public: true } }, async (request, reply) => {

@@ -1,6 +1,7 @@
 // POST /v1/images/generations, /v1/images/edits and /v1/images/variations (multipart): parse, make through the call's provider (kept and billed), render, or relay (an edit's or variation's form streamed on); and the capability URLs of kept images.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { pathOf } from '../server/protocol.ts';
 import type { GatewayContext } from '../context.ts';
 import { notFound, invalid } from '../errors.ts';
 import type { Fields } from '../protocols/fields.ts';
@@ -39,7 +40,7 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
   // One file more than the images and the mask, so that the route's own count answers a clear 400 first.
   await app.register(multipart, { limits: formLimits(MAX_INPUT_IMAGES + 2, MAX_UPLOAD_FILE_BYTES) });
 
-  const callOfImages = (request: FastifyRequest, reply: FastifyReply) => callOf(request, reply, 'openai', request.url.split('?')[0]!);
+  const callOfImages = (request: FastifyRequest, reply: FastifyReply) => callOf(request, reply, 'openai', pathOf(request));
   const keep = (format: ImageResponseFormat) => format === 'url';
   /** The answer: each kept file as an absolute URL on the caller's listener, else the bytes. */
   const render = (request: FastifyRequest, prompt: string | undefined, made: ImagesMade) => {

@@ -1,5 +1,6 @@
 // Routes of the OpenAI Responses API: create (JSON, or SSE streamed as the provider answers, or relayed), retrieve, delete, list input items of and cancel stored responses per account (relayed ones at the channel that stored them), compact.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { queryOf } from '../server/protocol.ts';
 import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../errors.ts';
 import { publicId } from '../ids.ts';
@@ -111,7 +112,7 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
         `Response '${request.params.id}' was stored by a relay channel, and no channel serves model '${where.model}' now.`,
       );
     }
-    const query = QUERY_PARAMS[operation] && keptQuery(request.url, QUERY_PARAMS[operation]);
+    const query = QUERY_PARAMS[operation] && keptQuery(request, QUERY_PARAMS[operation]);
     const asked = {
       operation,
       model: where.model,
@@ -194,9 +195,9 @@ const QUERY_PARAMS: Partial<Record<string, ReadonlySet<string>>> = {
   responses_input_items: new Set(['include[]', 'include', 'after', 'before', 'limit', 'order']),
 };
 
-/** The query parameters of `url` named in `names`, as `?…`; undefined when none were given. */
-function keptQuery(url: string, names: ReadonlySet<string>): string | undefined {
-  const asked = new URLSearchParams(url.slice(url.indexOf('?') + 1 || url.length));
+/** The query parameters of the request's URL named in `names`, as `?…`; undefined when none were given. */
+function keptQuery(request: FastifyRequest, names: ReadonlySet<string>): string | undefined {
+  const asked = new URLSearchParams(queryOf(request));
   const kept = new URLSearchParams([...asked].filter(([name]) => names.has(name)));
   return kept.size > 0 ? `?${kept}` : undefined;
 }

@@ -23,7 +23,7 @@ import { installCallCapture } from './journal-capture.ts';
 import { installCassetteTap, type TapRecorder } from './cassette-tap.ts';
 import { installReplayNotes } from './replay-notes.ts';
 import type { CassetteAdmin } from '../../../shared/cassette-admin.ts';
-import { protocolOf } from './protocol.ts';
+import { pathOf, protocolOf } from './protocol.ts';
 import { lazySchemaCompilers } from './schema-compilers.ts';
 import { requestIdOf, requestIdStep } from './request-ids.ts';
 import { REQUEST_ID_HEADER } from '../../../shared/test-ids.ts';
@@ -104,12 +104,13 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? 'A path segment of the request URL is too long.'
           : 'The request URL is malformed (bad percent-encoding).';
-      const { status, body } = renderError(protocolOf(request.url), invalid(message));
+      const { status, body } = renderError(protocolOf(pathOf(request)), invalid(message));
       return (reply as FastifyReply).header(REQUEST_ID_HEADER, request.id).status(status).send(body);
     },
   });
   installJsonParser(app);
   app.decorateRequest('principal', null as unknown as Principal);
+  app.decorateRequest('urlPath', undefined);
 
   // One WebSocket server for every socket route (admin events, realtime), on the HTTP and TLS listeners alike.
   // Registered before the auth hook, so the plugin's own hooks still close the socket of a refused upgrade.
@@ -182,7 +183,7 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
     const gatewayError = request.refusal ?? toGatewayError(error);
     // Only unexpected failures are reported; a GatewayError (simulated faults included) is an answer, not a bug.
     if (gatewayError.kind === 'internal' && !(error instanceof GatewayError)) context.events.emit('error', error);
-    const { status, body } = renderError(protocolOf(request.url), gatewayError);
+    const { status, body } = renderError(protocolOf(pathOf(request)), gatewayError);
     // A fixture's scripted error may carry headers (Retry-After).
     if (gatewayError.scripted?.headers) reply.headers(gatewayError.scripted.headers);
     if (!reply.hasHeader(RETRY_HINT_HEADER)) reply.header(RETRY_HINT_HEADER, retryHint(status, gatewayError));
@@ -190,7 +191,7 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const { status, body } = renderError(protocolOf(request.url), unknownEndpoint(request));
+    const { status, body } = renderError(protocolOf(pathOf(request)), unknownEndpoint(request));
     return reply.status(status).send(body);
   });
 
@@ -242,7 +243,7 @@ function holderOf(context: AppContext, request: FastifyRequest): TokenHolder | n
 
 /** The 404 of a path no route serves, naming the method and the path as shown (never the query). */
 function unknownEndpoint(request: FastifyRequest): GatewayError {
-  return new GatewayError('not_found', `Unknown endpoint: ${request.method} ${shownPath(request.url)}`);
+  return new GatewayError('not_found', `Unknown endpoint: ${request.method} ${shownPath(pathOf(request))}`);
 }
 
 /** Maps Fastify's own errors (bad JSON, too large, wrong media type) onto gateway error kinds. */

@@ -1,5 +1,6 @@
 // CORS for browser clients of the API: allowed origins get their headers and preflights; the console and admin API stay same-origin only.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pathOf } from './protocol.ts';
 import { ADMIN_API_PREFIX, CONSOLE_PATH } from '../../../shared/admin-api.ts';
 import { GatewayError } from '../errors.ts';
 import type { SyncStep } from './sync-hook.ts';
@@ -24,7 +25,7 @@ export function corsStep(allowed: () => readonly string[]): SyncStep {
   return (request: FastifyRequest, reply: FastifyReply) => {
     const origin = request.headers.origin;
     // Most calls (SDKs, CLIs) send no Origin: their path is not even looked at.
-    if (typeof origin !== 'string' || isPrivatePath(request.url.split('?', 1)[0] ?? '')) return;
+    if (typeof origin !== 'string' || isPrivatePath(pathOf(request))) return;
     const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
     reply.header('vary', 'Origin');
     if (!isAllowedOrigin(origin, allowed())) {

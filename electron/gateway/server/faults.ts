@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError, invalid } from '../errors.ts';
 import { closeConnection, dropAbandoned } from './call-context.ts';
-import { isPortraitUrl } from './protocol.ts';
+import { isPortraitUrl, pathOf } from './protocol.ts';
 import { paceOfHeaders } from '../protocols/pace.ts';
 import { FAULTS, type Fault } from '../../../shared/test-values.ts';
 import { testIdOf } from '../../../shared/test-ids.ts';
@@ -80,8 +80,9 @@ export function faultStep(
     for (const release of held) release();
   });
   return (request, reply) => {
-    if (!request.routeOptions.url || request.routeOptions.config.public || isPortraitUrl(request.url)) return undefined;
-    if (request.url.startsWith('/admin')) return undefined;
+    if (!request.routeOptions.url || request.routeOptions.config.public) return undefined;
+    const path = pathOf(request);
+    if (isPortraitUrl(path) || path.startsWith('/admin')) return undefined;
     // A socket route left to refuse its caller itself (config.socketAuth) has no principal: no fault for such a caller.
     if (!request.principal) return undefined;
     const latency = Number(request.headers['x-gatehouse-latency-ms']);
@@ -215,7 +216,7 @@ export class FaultCounters {
 function modelOf(request: FastifyRequest): string | undefined {
   const body = request.body as { model?: unknown } | undefined;
   if (body && typeof body === 'object' && typeof body.model === 'string') return body.model;
-  const fromPath = /\/models\/([^/:?]+):/.exec(request.url)?.[1];
+  const fromPath = /\/models\/([^/:]+):/.exec(pathOf(request))?.[1];
   if (fromPath !== undefined) return fromPath;
   const query = (request.query as Record<string, unknown> | undefined)?.['model'];
   return typeof query === 'string' ? query : undefined;
@@ -223,5 +224,5 @@ function modelOf(request: FastifyRequest): string | undefined {
 
 function isStreaming(request: FastifyRequest): boolean {
   const body = request.body as { stream?: unknown } | undefined;
-  return (body !== null && typeof body === 'object' && body.stream === true) || request.url.includes(':streamGenerateContent');
+  return (body !== null && typeof body === 'object' && body.stream === true) || pathOf(request).includes(':streamGenerateContent');
 }

@@ -1,12 +1,35 @@
-// Tells which API family (and so which error protocol) a request path belongs to.
+// Tells which API family (and so which error protocol) a request path belongs to, and the path of a request (its URL without the query), split once per request.
+import type { FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The path of `url`, once `pathOf` split it (decorated as undefined on every request, so each keeps one shape). */
+    urlPath: string | undefined;
+  }
+}
+
+/** The path of a URL: what comes before its query (the whole URL when it has none). */
+export function pathOfUrl(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/** The path of the request's URL, split from the query once per request: every step and route that reads it shares it. */
+export function pathOf(request: FastifyRequest): string {
+  return (request.urlPath ??= pathOfUrl(request.url));
+}
+
+/** The query of the request's URL with its `?` (empty when it has none). */
+export function queryOf(request: FastifyRequest): string {
+  return request.url.slice(pathOf(request).length);
+}
 
 /** The caller protocols whose error shapes differ (ARCHITECTURE.md rule 4). */
 export type Protocol = 'portrait' | 'openai' | 'anthropic' | 'gemini';
 
-/** The protocol of a request URL (path with optional query). */
+/** The protocol of a request URL (path with optional query; the path alone, `pathOf`, when at hand). */
 export function protocolOf(url: string): Protocol {
-  const query = url.indexOf('?');
-  const path = query === -1 ? url : url.slice(0, query);
+  const path = pathOfUrl(url);
   if (isPortraitUrl(path)) return 'portrait';
   if (path.startsWith('/v1/messages')) return 'anthropic';
   if (path.startsWith('/v1beta/') || /^\/v1\/models\/[^/]+:[A-Za-z]+$/.test(path)) return 'gemini';

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { CassetteAdmin } from '../../../shared/cassette-admin.ts';
 import { isJournaledPath } from './journal-capture.ts';
+import { pathOf } from './protocol.ts';
 import { syncHook } from './sync-hook.ts';
 
 /** Adds the hook: an API call (or a realtime session) a cassette answered is told to `folder` when its connection closes. */
@@ -9,8 +10,7 @@ export function installReplayNotes(app: FastifyInstance, folder: Pick<CassetteAd
   app.addHook(
     'onRequest',
     syncHook((request, reply) => {
-      const [path = ''] = request.url.split('?', 1);
-      if (!isJournaledPath(path) || request.method === 'OPTIONS') return;
+      if (!isJournaledPath(pathOf(request)) || request.method === 'OPTIONS') return;
       const ended = () => {
         if (request.journalReplay) folder.replayed(request.journalReplay.file);
       };

@@ -1,7 +1,8 @@
-// The protocol of a request URL, and the portrait check the fault hook makes on every call without the other families' checks.
+// The protocol of a request URL, and the portrait check the fault hook makes on every call without the other families' checks; a request's path, split from its query once.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isPortraitUrl, protocolOf } from '../../../electron/gateway/server/protocol.ts';
+import type { FastifyRequest } from 'fastify';
+import { isPortraitUrl, pathOf, protocolOf, queryOf } from '../../../electron/gateway/server/protocol.ts';
 
 const urls = [
   '/v1/portrait',
@@ -48,4 +49,23 @@ test('each URL has the protocol of its family, whatever its query', () => {
 
 test('isPortraitUrl agrees with protocolOf on every URL', () => {
   for (const url of urls) assert.equal(isPortraitUrl(url), protocolOf(url) === 'portrait', url);
+});
+
+test("a request's path is split from its URL once, and with its query makes the URL again", () => {
+  for (const url of urls) {
+    let reads = 0;
+    const request = {
+      urlPath: undefined,
+      get url() {
+        reads += 1;
+        return url;
+      },
+    } as unknown as FastifyRequest;
+    const path = pathOf(request);
+    assert.equal(path, url.split('?', 1)[0], url);
+    assert.equal(pathOf(request), path);
+    assert.equal(reads, 1, `${url}: the URL is read once for the path, however often the path is asked for`);
+    assert.equal(path + queryOf(request), url);
+    assert.equal(protocolOf(path), protocolOf(url), url);
+  }
 });
