@@ -4,137 +4,16 @@ import type { AdminAsset, AssetStatus, AssetType, Group, Page } from './portrait
 import type { JournalEntry, JournalPage, JournalQuery } from './journal.ts';
 import type { ModelEntry } from './models.ts';
 import type { PriceInput, PriceRow } from './prices.ts';
-import type { ServerSettings, SettingsView, UnroutedPolicy } from './settings.ts';
+import type { ServerSettings, SettingsView } from './settings.ts';
 import type { UsageStats } from './usage-stats.ts';
 import type { AdminTask3d, Tasks3dQuery } from './tasks3d.ts';
 import type { FixtureListing } from './fixtures.ts';
 import type { ToolConfigApplyInput, ToolConfigPlan } from './tool-config.ts';
 import type { CassetteFolder, CassetteQuery } from './cassette-admin.ts';
-
-/** Path prefix of every admin API route. */
-export const ADMIN_API_PREFIX = '/admin/api';
-/** Path where the console is served. */
-export const CONSOLE_PATH = '/console';
-/** The console's Content-Security-Policy (sent by the gateway, enforced again by the desktop host): only its own files and origin. */
-export const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "worker-src 'none'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-/** Query parameter that hands the admin token to a console opened in a browser (moved to sessionStorage at once). */
-export const ADMIN_TOKEN_PARAM = 'admin_token';
-
-/** The ready-to-open console URL for a gateway base URL and admin token. */
-export function consoleUrlOf(baseUrl: string, adminToken: string): string {
-  return `${baseUrl}${CONSOLE_PATH}/?${new URLSearchParams({ [ADMIN_TOKEN_PARAM]: adminToken })}`;
-}
-
-/** A background scan as the console shows it. */
-export interface ScanSummary {
-  startedAt: number;
-  finishedAt: number;
-  checked: number;
-  errors: number;
-  /** Assets not terminal yet once the scan ended (those backing off included). */
-  pending?: number;
-  /** Assets the scan left alone because their refreshes keep failing (backoff). */
-  backingOff?: number;
-  /** The last refresh error the scan met (`ast_…: message`), or null. */
-  lastError?: string | null;
-}
-
-/** Where secrets go, as the console explains it. */
-export interface SecretStoreInfo {
-  kind: 'keychain' | 'file' | 'none';
-  description: string;
-  /** Why nothing is kept although no one chose that: "no keychain was found (no Secret Service on this machine)"; absent otherwise. */
-  cause?: string;
-}
-
-/** The gateway's state and effective settings (times are epoch milliseconds). */
-export interface ServerStatus {
-  version: string;
-  /** `relay` while at least one relay channel is enabled (its models are relayed), else `simulate` (every model is simulated). */
-  mode: 'simulate' | 'relay';
-  /** What a model no enabled channel serves gets on this run: the simulator, or the protocol's "model not found" (`--unrouted`). */
-  unrouted: UnroutedPolicy;
-  /** Base URL of the HTTP API. */
-  url: string;
-  /** Base URL of the TLS listener, when one runs. */
-  tlsUrl: string | null;
-  host: string;
-  port: number;
-  dataDir: string;
-  secrets: SecretStoreInfo;
-  refreshIntervalMs: number;
-  simReviewMs: number;
-  /** Origins allowed to call the API from a browser (empty: same origin only). */
-  corsOrigins: string[];
-  /** False when the request journal is off (`--journal off`): the Logs page then stays empty. */
-  journal: boolean;
-  startedAt: number;
-  /** When the next background scan runs, or null while the scheduler is stopped. */
-  nextScanAt: number | null;
-  lastScan: ScanSummary | null;
-  /** Names of the accounts that exist (each has at least one token). */
-  accounts: string[];
-  /**
-   * `kept`: the console address carries the console secret kept in the secret store (it survives restarts and can be
-   * rotated); `per-run`: a token made for this run, and a console secret can be kept; `none`: per run and none can be
-   * kept (`--secrets none`, the desktop window).
-   */
-  consoleSecret: 'kept' | 'per-run' | 'none';
-  /** True when the console can restart the server with its saved settings (`gatehouse serve`; the desktop app has its own way). */
-  canRestart: boolean;
-}
-
-/** A token as listed anywhere (CLI, admin API): never the secret itself. */
-export interface TokenSummary {
-  token_id: string;
-  account: string;
-  name: string;
-  /** Prefix and last characters of the secret. */
-  hint: string;
-  created_at: number;
-  expires_at: number | null;
-  revoked_at: number | null;
-  /** Spending limit in currency units; null means unlimited. */
-  quota: number | null;
-  used: number;
-  /** The model names the token may call (as the caller names them); null: any model. */
-  models: string[] | null;
-  /** When the token was last accepted (recorded at most about once a minute); null: never. */
-  last_used_at: number | null;
-}
-
-/** A token as the console lists it. */
-export interface AdminToken extends TokenSummary {
-  /** True when the secret store kept the secret, so "reveal" can show it again. */
-  revealable: boolean;
-}
-
-/** The console's API key of an account: one token shared by every console session (see `obtainConsoleKey`). */
-export interface ConsoleKey {
-  token_id: string;
-  secret: string;
-  /** `revealed`: a token whose secret the store kept; `created`: the `console` token this run made (and remembers). */
-  source: 'revealed' | 'created';
-}
-
-/** A newly created token: the only answer that carries the secret unasked. */
-export interface CreatedToken {
-  token: AdminToken;
-  secret: string;
-}
+import type { AdminToken, ConsoleKey, CreatedToken, TokenCreateBody, TokenUpdateBody } from './admin-tokens.ts';
+import type { ScanSummary, ServerStatus } from './server-status.ts';
+import type { ClockState, ResetBody, ResetResult } from './testing-api.ts';
+import { ADMIN_API_PREFIX } from './console-address.ts';
 
 /** Body of a group creation (same fields as the portrait API). */
 export interface GroupCreateBody {
@@ -183,59 +62,9 @@ export interface AssetReregisterBody {
   url: string;
 }
 
-/** Body of a token creation. `expires_at` is epoch ms; `quota` in currency units. */
-export interface TokenCreateBody {
-  account: string;
-  name?: string;
-  expires_at?: number;
-  quota?: number;
-  /** Model names the token may call; absent: any model. */
-  models?: string[];
-}
-
-/** Body of a token edit: each field present is changed (null: no expiry, no quota, any model). */
-export interface TokenUpdateBody {
-  /** Epoch ms, in the future. */
-  expires_at?: number | null;
-  /** Spending limit in currency units. */
-  quota?: number | null;
-  /** Model names the token may call (at most `TOKEN_MODELS_MAX`). */
-  models?: string[] | null;
-}
-
-/** Most model names one token may be limited to. */
-export const TOKEN_MODELS_MAX = 50;
-
 /** What the account-scoped routes take in their path. */
 export interface AccountParams {
   account: string;
-}
-
-/** Body of `POST /admin/api/reset`: everything (`{}`) or one test id's; `data` also empties every account's stored data. */
-export interface ResetBody {
-  test_id?: string;
-  /** Also empty groups, assets, 3D tasks, stored responses and chat completions, files and batches (of every account; not with `test_id`). */
-  data?: boolean;
-}
-
-/** What a reset cleared: counts of what went, per kind. */
-export interface ResetResult {
-  test_id: string | null;
-  /** Journal entries removed. */
-  journal: number;
-  /** Runtime fixtures removed (their times and sequence counters start over too). */
-  fixtures: number;
-  /** Requests whose counted faults (`x-gatehouse-fault: 429*N`) start over. */
-  fault_counters: number;
-  /** With `data: true`: rows removed per kind. */
-  data?: Record<string, number>;
-}
-
-/** The gateway's clock as the testing API moves it: how far ahead of real time, and the time it reads now. */
-export interface ClockState {
-  offset_ms: number;
-  /** RFC 3339 (UTC). */
-  now: string;
 }
 
 /** One admin route: its path parameters, query, JSON body and answer. */

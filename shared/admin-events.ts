@@ -1,5 +1,5 @@
 // Admin WebSocket contract: the path, the subprotocols that carry the admin token, and every event the gateway pushes.
-import type { ScanSummary } from './admin-api.ts';
+import type { ScanSummary } from './server-status.ts';
 import type { JournalSummary } from './journal.ts';
 import type { AdminAsset, Group } from './portrait.ts';
 

@@ -5,7 +5,7 @@ import { createContext, type GatewayContext } from './context.ts';
 import { buildApp } from './server/app.ts';
 import { REALTIME_LIMITS } from './realtime/limits.ts';
 import { chooseSubprotocol } from './routes/admin-socket.ts';
-import { consoleUrlOf } from '../../shared/admin-api.ts';
+import { consoleUrlOf } from '../../shared/console-address.ts';
 import { keptConsoleSecret, rotateConsoleSecret } from './services/console-secret.ts';
 import { issueToken } from './services/token-issue.ts';
 import { ROUTE_FAMILIES } from './routes/index.ts';

@@ -14,7 +14,7 @@ import {
 } from 'electron';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { CONSOLE_PATH } from '../../shared/admin-api.ts';
+import { CONSOLE_PATH } from '../../shared/console-address.ts';
 import { isOpenableExternalUrl, type DesktopConnection, type IpcEventContract } from '../../shared/ipc.ts';
 import { createGateway, DEFAULTS, selectSecretStore, type GatewayConfig } from '../gateway/index.ts';
 import { resolveServeOptions } from '../gateway/options/serve-options.ts';

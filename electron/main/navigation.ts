@@ -1,5 +1,5 @@
 // Which URLs the desktop window may show: the console on its gateway (or the dev server), nothing else.
-import { CONSOLE_PATH } from '../../shared/admin-api.ts';
+import { CONSOLE_PATH } from '../../shared/console-address.ts';
 
 /** True when `url` is a page of the app itself: the console on one of the allowed origins. */
 export function isAppUrl(url: string, allowedOrigins: readonly string[]): boolean {

@@ -1,6 +1,6 @@
 // The Electron security checklist applied to every web contents and session: no navigation away, no new windows, no permissions, a CSP on every page.
 import type { Session, WebContents } from 'electron';
-import { CONSOLE_CSP } from '../../shared/admin-api.ts';
+import { CONSOLE_CSP } from '../../shared/console-address.ts';
 import { isOpenableExternalUrl } from '../../shared/ipc.ts';
 
 export interface GuardOptions {

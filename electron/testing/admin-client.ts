@@ -1,5 +1,5 @@
 // The admin API as the testing helper calls it: JSON in and out with the admin token, an error answer thrown with its message.
-import { ADMIN_API_PREFIX } from '../../shared/admin-api.ts';
+import { ADMIN_API_PREFIX } from '../../shared/console-address.ts';
 
 /** An admin API call that was refused: the HTTP status and the gateway's message. */
 export class GatehouseAdminError extends Error {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createGateway, selectSecretStore, type Gateway } from '../gateway/index.ts';
-import type { ClockState } from '../../shared/admin-api.ts';
+import type { ClockState } from '../../shared/testing-api.ts';
 import type { RecordConfig, ReplayConfig, ReplayMiss } from '../../shared/cassette.ts';
 import { adminClient, type AdminCall } from './admin-client.ts';
 import type { Fixture } from './fixture-types.ts';
@@ -27,7 +27,7 @@ export type { FixtureListing } from '../../shared/fixtures.ts';
 export type { CassettesApi, CassetteFilter } from './cassettes.ts';
 export type { CassetteFolder, CassetteListing } from '../../shared/cassette-admin.ts';
 export type { ReplayMiss } from '../../shared/cassette.ts';
-export type { ClockState } from '../../shared/admin-api.ts';
+export type { ClockState } from '../../shared/testing-api.ts';
 export type { JournalEntry, JournalSummary } from '../../shared/journal.ts';
 
 /** How `startGatehouse` sets the gateway up. */

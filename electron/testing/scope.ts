@@ -2,7 +2,7 @@
 import type { FixtureListing } from '../../shared/fixtures.ts';
 import type { JournalEntry, JournalPage, JournalSummary } from '../../shared/journal.ts';
 import { JOURNAL_LIMIT } from '../../shared/journal.ts';
-import type { ResetResult } from '../../shared/admin-api.ts';
+import type { ResetResult } from '../../shared/testing-api.ts';
 import { MAX_TEST_ID_CHARS, TEST_ID_HEADER } from '../../shared/test-ids.ts';
 import type { AdminCall } from './admin-client.ts';
 import type { FixtureInput } from './fixture-types.ts';

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import type { Browser, Page } from 'playwright-core';
 import { CassetteStore } from '../../electron/gateway/providers/replay/store.ts';
-import { consoleUrlOf } from '../../shared/admin-api.ts';
+import { consoleUrlOf } from '../../shared/console-address.ts';
 import { assertFitsWidth, browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
 import { ensureBuilt } from '../helpers/build.ts';
 import { chatDraft } from '../helpers/cassettes.ts';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Fastify from 'fastify';
-import { CONSOLE_CSP } from '../../shared/admin-api.ts';
+import { CONSOLE_CSP } from '../../shared/console-address.ts';
 import { consoleRoutes, resolveInside } from '../../electron/gateway/routes/console.ts';
 import type { GatewayContext } from '../../electron/gateway/context.ts';
 import { consoleUrlOf, serveCli } from '../helpers/cli.ts';

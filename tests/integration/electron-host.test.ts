@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { runMediaJob } from '../../electron/gateway/workers/media-jobs.ts';
-import { CONSOLE_CSP } from '../../shared/admin-api.ts';
+import { CONSOLE_CSP } from '../../shared/console-address.ts';
 import { IPC_INVOKE_CHANNELS } from '../../shared/ipc.ts';
 import { ensureBuilt, OUT, ROOT } from '../helpers/build.ts';
 import { newEvent, standIn, type FakeBrowserWindow } from '../helpers/electron-stand-in.ts';

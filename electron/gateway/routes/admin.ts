@@ -1,6 +1,7 @@
 // Admin API of the console (/admin/api/…) and its event socket (/admin/ws), guarded by the admin token (the kept console secret, or a per-run token).
 import type { FastifyInstance } from 'fastify';
-import { ADMIN_ROUTES, type AdminRouteName, type ScanSummary } from '../../../shared/admin-api.ts';
+import { ADMIN_ROUTES, type AdminRouteName } from '../../../shared/admin-api.ts';
+import { type ScanSummary } from '../../../shared/server-status.ts';
 import type { GatewayContext } from '../context.ts';
 import { requireAdminToken } from '../server/admin-auth.ts';
 import { markAuthenticated } from '../server/connection-guard.ts';

@@ -4,7 +4,7 @@ import { queryOf } from '../server/protocol.ts';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CONSOLE_CSP, CONSOLE_PATH } from '../../../shared/admin-api.ts';
+import { CONSOLE_CSP, CONSOLE_PATH } from '../../../shared/console-address.ts';
 import type { GatewayContext } from '../context.ts';
 
 const TYPES: Record<string, string> = {

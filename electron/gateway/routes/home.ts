@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import packageJson from '../../../package.json' with { type: 'json' };
-import { CONSOLE_PATH } from '../../../shared/admin-api.ts';
+import { CONSOLE_PATH } from '../../../shared/console-address.ts';
 import type { GatewayContext } from '../context.ts';
 
 /** The page's one style sheet, allowed by its hash (no other style, no script, no image, no frame). */

@@ -1,7 +1,7 @@
 // CORS for browser clients of the API: allowed origins get their headers and preflights; the console and admin API stay same-origin only.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pathOf } from './protocol.ts';
-import { ADMIN_API_PREFIX, CONSOLE_PATH } from '../../../shared/admin-api.ts';
+import { ADMIN_API_PREFIX, CONSOLE_PATH } from '../../../shared/console-address.ts';
 import { GatewayError } from '../errors.ts';
 import type { SyncStep } from './sync-hook.ts';
 

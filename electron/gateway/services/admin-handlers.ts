@@ -1,12 +1,8 @@
 // The admin API's handlers, one per route of the shared contract, built on the gateway's own services.
-import {
-  consoleUrlOf,
-  type AdminApi,
-  type AdminRouteName,
-  type AdminToken,
-  type ScanSummary,
-  type ServerStatus,
-} from '../../../shared/admin-api.ts';
+import { type AdminApi, type AdminRouteName } from '../../../shared/admin-api.ts';
+import { type AdminToken } from '../../../shared/admin-tokens.ts';
+import { consoleUrlOf } from '../../../shared/console-address.ts';
+import { type ScanSummary, type ServerStatus } from '../../../shared/server-status.ts';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { JOURNAL_LIMIT } from '../../../shared/journal.ts';
 import type { UnroutedPolicy } from '../../../shared/settings.ts';

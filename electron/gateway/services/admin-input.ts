@@ -1,6 +1,7 @@
 // Validates the admin API's own inputs (token creation and edits, account names, journal filters, asset list options); portrait bodies reuse portrait-input.
 import { MAX_TEST_ID_CHARS } from '../../../shared/test-ids.ts';
-import { ASSET_SORTS, TOKEN_MODELS_MAX, type AssetSort, type TokenCreateBody, type TokenUpdateBody } from '../../../shared/admin-api.ts';
+import { ASSET_SORTS, type AssetSort } from '../../../shared/admin-api.ts';
+import { TOKEN_MODELS_MAX, type TokenCreateBody, type TokenUpdateBody } from '../../../shared/admin-tokens.ts';
 import { JOURNAL_FILTER_TEXT_LIMIT, JOURNAL_PROTOCOLS, type JournalProtocol, type JournalQuery } from '../../../shared/journal.ts';
 import { FIELD_LIMITS, tooLongMessage } from '../../../shared/field-limits.ts';
 import { invalid } from '../errors.ts';

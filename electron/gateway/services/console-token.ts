@@ -1,5 +1,5 @@
 // The console's own API key per account (playground, snippets, 3D tasks): a kept secret revealed, or one `console` token made and shared by every browser session.
-import type { ConsoleKey } from '../../../shared/admin-api.ts';
+import type { ConsoleKey } from '../../../shared/admin-tokens.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import { useSecretStore } from './secret-access.ts';
 import { issueToken, tokenSecretKey } from './token-issue.ts';

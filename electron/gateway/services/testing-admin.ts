@@ -1,5 +1,5 @@
 // The testing API's admin routes: `POST /admin/api/reset` (journal, runtime fixtures, counters, and with `data` the stored data) and the clock (`GET /admin/api/clock`, `POST /admin/api/clock/advance`).
-import type { ClockState, ResetResult } from '../../../shared/admin-api.ts';
+import type { ClockState, ResetResult } from '../../../shared/testing-api.ts';
 import type { FixtureAdmin } from '../../../shared/fixtures.ts';
 import { MAX_TEST_ID_CHARS } from '../../../shared/test-ids.ts';
 import { invalid } from '../errors.ts';

@@ -1,5 +1,5 @@
 // Accounts and API tokens: issue, list, revoke, and authenticate a presented secret.
-import type { TokenSummary } from '../../../shared/admin-api.ts';
+import type { TokenSummary } from '../../../shared/admin-tokens.ts';
 import { hashToken, newTokenSecret, publicId, tokenHint } from '../ids.ts';
 import type { AccountsRepo } from '../storage/accounts-repo.ts';
 import type { TokenIdentity, TokenRow, TokensRepo } from '../storage/tokens-repo.ts';

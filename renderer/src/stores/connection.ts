@@ -1,6 +1,6 @@
 // How the console finds its gateway: from the desktop host's bridge, or from the `?admin_token=` handoff kept in sessionStorage.
 import { create } from 'zustand';
-import { ADMIN_TOKEN_PARAM } from '../../../shared/admin-api.ts';
+import { ADMIN_TOKEN_PARAM } from '../../../shared/console-address.ts';
 import type { DesktopConnection, GatehouseBridge } from '../../../shared/ipc.ts';
 import type { SocketState } from '../api/admin-socket.ts';
 import type { KeyValueStorage } from './storage.ts';

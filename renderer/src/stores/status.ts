@@ -1,6 +1,6 @@
 // The gateway's status and the account the console acts for; the next scan time follows the event socket.
 import { create } from 'zustand';
-import type { ScanSummary, ServerStatus } from '../../../shared/admin-api.ts';
+import type { ScanSummary, ServerStatus } from '../../../shared/server-status.ts';
 import type { AdminCall } from '../api/admin-client.ts';
 import { messageOf } from './storage.ts';
 

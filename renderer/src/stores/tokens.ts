@@ -1,6 +1,6 @@
 // API tokens of every account: list, create (the secret shown once), reveal a kept secret, edit limits, revoke, delete revoked ones.
 import { create } from 'zustand';
-import type { AdminToken, CreatedToken, TokenCreateBody, TokenUpdateBody } from '../../../shared/admin-api.ts';
+import type { AdminToken, CreatedToken, TokenCreateBody, TokenUpdateBody } from '../../../shared/admin-tokens.ts';
 import type { AdminCall } from '../api/admin-client.ts';
 import type { FormResult } from './assets.ts';
 import { ApiError } from '../api/http.ts';

@@ -1,7 +1,7 @@
 // Unit tests of the status store: the chosen account survives reloads when it exists, falls back when it does not, and errors say why.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ServerStatus } from '../../../shared/admin-api.ts';
+import type { ServerStatus } from '../../../shared/server-status.ts';
 import { ApiError, UNREACHABLE } from '../../../renderer/src/api/http.ts';
 import { createAdminClient } from '../../../renderer/src/api/admin-client.ts';
 import { createStatusStore } from '../../../renderer/src/stores/status.ts';

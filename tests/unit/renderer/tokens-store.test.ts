@@ -1,7 +1,7 @@
 // Unit tests of the tokens and API-key stores: secret shown once, reveal and hide, revoke, and how the console picks a usable token.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { AdminToken } from '../../../shared/admin-api.ts';
+import type { AdminToken } from '../../../shared/admin-tokens.ts';
 import { ApiError } from '../../../renderer/src/api/http.ts';
 import { createApiKeyStore } from '../../../renderer/src/stores/api-key.ts';
 import { memoryStorage } from '../../../renderer/src/stores/storage.ts';

@@ -1,6 +1,6 @@
 // Edits a token's expiry, quota and model limit in place; the gateway's message shows beside the field it names.
 import { useState, type FormEvent } from 'react';
-import type { AdminToken } from '../../../../shared/admin-api.ts';
+import type { AdminToken } from '../../../../shared/admin-tokens.ts';
 import { useStores } from '../../context.ts';
 import { useT } from '../../i18n/index.ts';
 import { Button, ErrorNote, Field } from '../../components/ui.tsx';

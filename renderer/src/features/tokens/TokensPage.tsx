@@ -1,6 +1,6 @@
 // Tokens page: create (secret once), and a list with expiry, quota, usage, model limit and last use; reveal, edit, revoke, delete revoked.
 import { useEffect, useState } from 'react';
-import type { AdminToken } from '../../../../shared/admin-api.ts';
+import type { AdminToken } from '../../../../shared/admin-tokens.ts';
 import { useStores } from '../../context.ts';
 import { formatMoney } from '../../../../shared/money.ts';
 import { formatTime, useT } from '../../i18n/index.ts';
