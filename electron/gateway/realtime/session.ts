@@ -4,16 +4,16 @@ import { publicId } from '../ids.ts';
 import { isObject, type Fields } from '../protocols/fields.ts';
 import type { ChatRequest, ChatResult, ToolSpec } from '../protocols/neutral/chat.ts';
 import { streamPieces } from '../protocols/neutral/stream-pieces.ts';
-import { renderError } from '../server/error-render.ts';
 import { nestsDeeperThan, tooDeepMessage } from '../server/json-depth.ts';
-import { GatewayError } from '../errors.ts';
 import type { CallContext, ChatProvider, RealtimeProvider } from '../providers/types.ts';
 import { transcriptionPriceMicros } from '../services/pricing.ts';
-import { decodeAudio, encodeAudio, SESSION_RATE } from './audio-format.ts';
+import { decodeAudio, SESSION_RATE } from './audio-format.ts';
 import { Conversation, entryBytes, type Entry } from './conversation.ts';
 import { dialectName } from './event-names.ts';
-import { ClientEventError, expectNumber, expectObject, expectString, invalidField } from './fields.ts';
+import { errorEventOf } from './error-event.ts';
+import { expectObject, expectString, invalidField } from './fields.ts';
 import { InputAudio, msOfSamples, samplesOfMs } from './input-audio.ts';
+import { truncateAudio, withAudio } from './item-audio.ts';
 import { readClientItem, type ItemReader } from './items.ts';
 import { REALTIME_LIMITS } from './limits.ts';
 import { Responses } from './responses.ts';
@@ -356,19 +356,7 @@ export class RealtimeSession {
 
   private truncate(event: Fields): void {
     const entry = this.conversation.get(event['item_id']);
-    if (entry.item['type'] !== 'message' || entry.item['role'] !== 'assistant' || !entry.audio) {
-      throw invalidField('Only assistant messages with audio can be truncated.', 'item_id', 'invalid_value');
-    }
-    if (event['content_index'] !== 0)
-      throw invalidField("Invalid 'content_index': an assistant message has its audio at content_index 0.", 'content_index');
-    const endMs = Math.round(expectNumber(event['audio_end_ms'], 'audio_end_ms', 0, Number.MAX_SAFE_INTEGER));
-    const durationMs = msOfSamples(entry.audio.length);
-    if (endMs > durationMs) throw invalidField(`Audio content of ${durationMs}ms is already shorter than ${endMs}ms.`, 'audio_end_ms');
-    entry.audio = entry.audio.slice(0, samplesOfMs(endMs));
-    // The transcript goes: nothing the user has not heard stays in the context.
-    entry.turn = { role: 'assistant', text: '' };
-    const parts = entry.item['content'] as Fields[];
-    entry.item = { ...entry.item, content: parts.map((part) => ({ ...part, transcript: '' })) };
+    const endMs = truncateAudio(entry, event);
     this.emit('conversation.item.truncated', { item_id: entry.item['id'], content_index: 0, audio_end_ms: endMs });
   }
 
@@ -395,33 +383,6 @@ export class RealtimeSession {
 
   /** Sends an `error` event for a problem with a client event (or an unexpected failure). */
   private fail(error: unknown, eventId: string | null): void {
-    if (error instanceof ClientEventError) {
-      this.emit('error', {
-        error: { type: 'invalid_request_error', code: error.code, message: error.message, param: error.param, event_id: eventId },
-      });
-    } else if (error instanceof GatewayError) {
-      const { body } = renderError('openai', error) as { body: { error: Record<string, unknown> } };
-      this.emit('error', { error: { ...body.error, event_id: eventId } });
-    } else {
-      this.options.report(error);
-      this.emit('error', {
-        error: {
-          type: 'server_error',
-          code: 'server_error',
-          message: 'The simulated session failed; see the gateway log.',
-          param: null,
-          event_id: eventId,
-        },
-      });
-    }
+    this.emit('error', { error: errorEventOf(error, eventId, (failure) => this.options.report(failure)) });
   }
-}
-
-/** The item as `conversation.item.retrieved` shows it: with its audio, base64 in the session's output (assistant) or input (user) format. */
-function withAudio(entry: Entry, config: SessionConfig): Fields {
-  if (!entry.audio) return entry.item;
-  const format = entry.spoken === undefined ? config.outputFormat : config.inputFormat;
-  const audio = encodeAudio(entry.audio, format).toString('base64');
-  const parts = entry.item['content'] as Fields[];
-  return { ...entry.item, content: parts.map((part) => (/audio/.test(String(part['type'])) ? { ...part, audio } : part)) };
 }
