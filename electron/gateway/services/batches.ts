@@ -21,8 +21,7 @@ import type { ApiFiles } from './api-files.ts';
 import { BatchFlights, type Flight } from './batch-flights.ts';
 import type { BatchLines } from './batch-lines.ts';
 import type { StorageLimits } from './storage-limits.ts';
-
-type Json = Record<string, unknown>;
+import { countsOf, newBatch, seconds, usageTotal, type Json } from './batch-object.ts';
 
 /**
  * The pace of a batch by the gateway's clock (documented in docs/endpoints.md): `validating` for validatingMs, then at most
@@ -32,8 +31,6 @@ type Json = Record<string, unknown>;
 export const BATCH_PACE = { validatingMs: 1000, linesPerSecond: 50, concurrency: 8, finalizingMs: 1000 } as const;
 /** Most request lines in one input file, as on the real API. */
 export const MAX_BATCH_LINES = 50_000;
-/** How long a batch may take (its `completion_window`). */
-const WINDOW_MS = 24 * 60 * 60 * 1000;
 /** Input files kept in memory while their batches run (the rest are read again when their turn comes). */
 const CACHED_INPUTS = 4;
 
@@ -73,33 +70,7 @@ export class BatchesService {
       );
     const now = clock.now();
     const id = publicId('batch');
-    const batch: Json = {
-      id,
-      object: 'batch',
-      endpoint: asked.endpoint,
-      model: null,
-      errors: null,
-      input_file_id: asked.inputFileId,
-      completion_window: asked.completionWindow,
-      status: 'validating',
-      output_file_id: null,
-      error_file_id: null,
-      created_at: seconds(now),
-      in_progress_at: null,
-      expires_at: seconds(now + WINDOW_MS),
-      finalizing_at: null,
-      completed_at: null,
-      failed_at: null,
-      expired_at: null,
-      cancelling_at: null,
-      cancelled_at: null,
-      request_counts: { total: 0, completed: 0, failed: 0 },
-      usage: usageOf(0, 0),
-      metadata: asked.metadata,
-      ...(asked.outputExpiresAfterSeconds !== undefined && {
-        output_expires_after: { anchor: 'created_at', seconds: asked.outputExpiresAfterSeconds },
-      }),
-    };
+    const batch = newBatch(id, asked, now);
     this.deps.db.transaction(() => {
       for (const old of repo.finishedBefore(now - limits.batchMaxAgeMs, limits.pruneBatch)) repo.delete(old);
       if (repo.count(principal.accountId) >= limits.batchesPerAccount) {
@@ -376,35 +347,4 @@ export class BatchesService {
     this.deps.repo.update(row.batch_id, String(batch['status']), JSON.stringify(batch));
     return batch;
   }
-}
-
-function seconds(ms: number): number {
-  return Math.floor(ms / 1000);
-}
-
-function countsOf(results: readonly BatchResultRow[], total: number) {
-  const completed = results.filter((result) => result.ok === 1).length;
-  return { total, completed, failed: results.length - completed };
-}
-
-function usageOf(input: number, output: number) {
-  return {
-    input_tokens: input,
-    input_tokens_details: { cached_tokens: 0 },
-    output_tokens: output,
-    output_tokens_details: { reasoning_tokens: 0 },
-    total_tokens: input + output,
-  };
-}
-
-/** The tokens the answered lines report (chat and embeddings `prompt_tokens`/`completion_tokens`, responses `input_tokens`/`output_tokens`). */
-function usageTotal(outputs: readonly BatchResultRow[]) {
-  let input = 0;
-  let output = 0;
-  for (const result of outputs) {
-    const usage = ((JSON.parse(result.result_json) as { response?: { body?: { usage?: Json } } }).response?.body?.usage ?? {}) as Json;
-    input += Number(usage['prompt_tokens'] ?? usage['input_tokens'] ?? 0) || 0;
-    output += Number(usage['completion_tokens'] ?? usage['output_tokens'] ?? 0) || 0;
-  }
-  return usageOf(input, output);
 }
