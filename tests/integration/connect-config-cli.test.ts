@@ -210,6 +210,23 @@ describe("gatehouse connect honours the tools' own folder variables", () => {
     assert.equal(existsSync(path.join(elsewhere, 'codex/config.toml')), false, 'undo works in the same folder');
   });
 
+  test('a file connect cannot merge is named at the path the variable leads to, not in ~/.claude or ~/.gemini', () => {
+    const elsewhere = dirs.fresh();
+    const claudeDir = path.join(elsewhere, 'claude');
+    const geminiDir = path.join(elsewhere, 'gemini-home', '.gemini');
+    mkdirSync(claudeDir, { recursive: true });
+    mkdirSync(geminiDir, { recursive: true });
+    writeFileSync(path.join(claudeDir, 'settings.json'), '{"env": ');
+    writeFileSync(path.join(geminiDir, 'settings.json'), '{"model": "a name, not an object"}');
+    const box = underHome({ CLAUDE_CONFIG_DIR: claudeDir, GEMINI_CLI_HOME: path.join(elsewhere, 'gemini-home') });
+    const claude = box.connect('claude-code');
+    assert.notEqual(claude.code, 0);
+    assert.ok(claude.stderr.includes(`${path.join(claudeDir, 'settings.json')} is not plain JSON`), claude.stderr);
+    const gemini = box.connect('gemini-cli');
+    assert.notEqual(gemini.code, 0);
+    assert.ok(gemini.stderr.includes(`${path.join(geminiDir, 'settings.json')}: "model" is not an object`), gemini.stderr);
+  });
+
   test('without the variables the home folder is used; GATEHOUSE_HOME_DIR wins over them (a sandbox stays one)', () => {
     const plain = underHome({});
     assert.equal(plain.connect('codex').code, 0);

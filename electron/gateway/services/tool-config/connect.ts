@@ -19,7 +19,7 @@ import {
   writeToolFiles,
   type ToolPlace,
 } from './tool-files.ts';
-import { TOOL_FAMILY, TOOLS, type FileTexts, type FoundUpstream } from './tools.ts';
+import { TOOL_FAMILY, TOOLS, type ConnectTarget, type FileTexts, type FoundUpstream } from './tools.ts';
 
 /** What connecting reads and writes: the home folder, the gateway's base URL, its tokens and secret store, and its model list. */
 export interface ConnectContext extends ToolPlace {
@@ -133,13 +133,19 @@ function planOf(
   };
 }
 
+/** The tool's files as connecting `target` writes them; a file that cannot be merged is named by its path in the folder used. */
+function written(place: ToolPlace, tool: ConnectTool, current: FileTexts, target: ConnectTarget): FileTexts {
+  const definition = TOOLS[tool];
+  return definition.write(current, target, (name) => shownPath(place, definition, name));
+}
+
 /** What applying would change now (the token shown by name); nothing is written and no token is made. */
 export async function planConnect(context: ConnectContext, tool: ConnectTool, choice: ConnectChoice = {}): Promise<ToolConfigPlan> {
   const definition = TOOLS[tool];
   const current = textsOf(readToolBytes(context, definition));
   const model = await chosenModel(context, tool, choice);
   const trustFolder = checkTrustFolder(tool, choice.trustFolder);
-  const after = definition.write(current, { baseUrl: context.baseUrl, secret: tokenPlaceholder(tool), model, trustFolder });
+  const after = written(context, tool, current, { baseUrl: context.baseUrl, secret: tokenPlaceholder(tool), model, trustFolder });
   return planOf(context, tool, model, current, after, definition.secrets(current));
 }
 
@@ -154,10 +160,10 @@ export async function applyConnect(context: ConnectContext, tool: ConnectTool, c
   const model = await chosenModel(context, tool, choice);
   const trustFolder = checkTrustFolder(tool, choice.trustFolder);
   // Every file is read and checked before a token is made: a file that cannot be merged changes nothing.
-  definition.write(current, { baseUrl: context.baseUrl, secret: tokenPlaceholder(tool), model, trustFolder });
+  written(context, tool, current, { baseUrl: context.baseUrl, secret: tokenPlaceholder(tool), model, trustFolder });
   const account = choice.account?.trim() || DEFAULT_ACCOUNT;
   const { secret } = await toolTokenSecret(context.tokens, context.secrets, tool, account, context.now());
-  const after = definition.write(current, { baseUrl: context.baseUrl, secret, model, trustFolder });
+  const after = written(context, tool, current, { baseUrl: context.baseUrl, secret, model, trustFolder });
   writeToolFiles(context, definition, before, after);
   return { ...planOf(context, tool, model, current, after, [...definition.secrets(current), secret]), backup: true };
 }

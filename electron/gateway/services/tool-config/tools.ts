@@ -34,8 +34,11 @@ export interface ToolDefinition {
   files: readonly string[];
   /** Whether the tool has folder trust that connecting can set (`trustFolder`). */
   trustsFolders?: boolean;
-  /** The files' new texts (a file left out stays as it is); throws GatewayError when a file cannot be read safely (nothing is written then). */
-  write(current: FileTexts, target: ConnectTarget): FileTexts;
+  /**
+   * The files' new texts (a file left out stays as it is); throws GatewayError naming the file (`shown(name)`, its path as
+   * the user knows it, in the folder actually used) when one cannot be read safely (nothing is written then).
+   */
+  write(current: FileTexts, target: ConnectTarget, shown: (name: string) => string): FileTexts;
   /** The secrets in the current files, hidden in a diff. */
   secrets(current: FileTexts): string[];
   /** The upstream the current files point to with a key, if any (the gateway itself excepted). */
@@ -49,8 +52,8 @@ const claudeCode: ToolDefinition = {
   folder: '.claude',
   movedBy: { variable: 'CLAUDE_CONFIG_DIR', names: 'folder' },
   files: ['settings.json'],
-  write(current, { baseUrl, secret, model }) {
-    const settings = readJsonObject(current['settings.json'] ?? null, '~/.claude/settings.json');
+  write(current, { baseUrl, secret, model }, shown) {
+    const settings = readJsonObject(current['settings.json'] ?? null, shown('settings.json'));
     // The model for the main loop and for each alias Claude Code resolves (/model, subagents, background calls use haiku).
     const models = Object.fromEntries(
       ['ANTHROPIC_MODEL', 'ANTHROPIC_DEFAULT_OPUS_MODEL', 'ANTHROPIC_DEFAULT_SONNET_MODEL', 'ANTHROPIC_DEFAULT_HAIKU_MODEL'].map((name) => [
@@ -63,7 +66,7 @@ const claudeCode: ToolDefinition = {
       ['env'],
       { ANTHROPIC_BASE_URL: baseUrl, ANTHROPIC_AUTH_TOKEN: secret, ...models },
       CLAUDE_CLASHING,
-      '~/.claude/settings.json',
+      shown('settings.json'),
     );
     return { 'settings.json': jsonText(settings) };
   },
@@ -82,7 +85,7 @@ const claudeCode: ToolDefinition = {
 
 function envOfClaude(current: FileTexts): Record<string, unknown> | undefined {
   try {
-    return sectionOf(readJsonObject(current['settings.json'] ?? null, '~/.claude/settings.json'), ['env']);
+    return sectionOf(readJsonObject(current['settings.json'] ?? null, 'settings.json'), ['env']);
   } catch {
     return undefined;
   }
@@ -137,22 +140,24 @@ const geminiCli: ToolDefinition = {
   movedBy: { variable: 'GEMINI_CLI_HOME', names: 'home' },
   files: ['settings.json', '.env', 'trustedFolders.json'],
   trustsFolders: true,
-  write(current, { baseUrl, secret, model, trustFolder }) {
-    const settings = readJsonObject(current['settings.json'] ?? null, '~/.gemini/settings.json');
+  write(current, { baseUrl, secret, model, trustFolder }, shown) {
+    const settingsFile = shown('settings.json');
+    const settings = readJsonObject(current['settings.json'] ?? null, settingsFile);
     // Headless runs (`gemini -p`, CI) ask nothing: the auth type must be chosen in the settings.
-    mergeSection(settings, ['security', 'auth'], { selectedType: 'gemini-api-key' }, [], '~/.gemini/settings.json');
-    mergeSection(settings, ['model'], { name: model }, [], '~/.gemini/settings.json');
+    mergeSection(settings, ['security', 'auth'], { selectedType: 'gemini-api-key' }, [], settingsFile);
+    mergeSection(settings, ['model'], { name: model }, [], settingsFile);
     // Gemini CLI reads one .env only, the first found from the project folder up: a project's own `.env` would hide
     // ~/.gemini/.env (and with it the gateway and its token). With this it passes over such generic files.
-    mergeSection(settings, ['advanced'], { ignoreLocalEnv: true }, [], '~/.gemini/settings.json');
+    mergeSection(settings, ['advanced'], { ignoreLocalEnv: true }, [], settingsFile);
     const written: FileTexts = {
       'settings.json': jsonText(settings),
       '.env': editDotenv(current['.env'] ?? null, { GOOGLE_GEMINI_BASE_URL: baseUrl, GEMINI_API_KEY: secret }),
     };
     // With folder trust on (its default) an untrusted folder reads no ~/.gemini/.env and a headless run stops at once.
     if (trustFolder !== undefined) {
-      const trusted = readJsonObject(current['trustedFolders.json'] ?? null, '~/.gemini/trustedFolders.json');
-      mergeSection(trusted, [], { [trustFolder]: GEMINI_TRUST_FOLDER }, [], '~/.gemini/trustedFolders.json');
+      const trustedFile = shown('trustedFolders.json');
+      const trusted = readJsonObject(current['trustedFolders.json'] ?? null, trustedFile);
+      mergeSection(trusted, [], { [trustFolder]: GEMINI_TRUST_FOLDER }, [], trustedFile);
       written['trustedFolders.json'] = jsonText(trusted);
     }
     return written;
