@@ -44,24 +44,46 @@ export function fileHash(file) {
 /**
  * The bundle (its path, and `latin1` when it is all ASCII, else `utf8`) when `<dir>/current.json` names one whose
  * every input (the sources, the packages and this builder) is unchanged: same size, and same modification time or
- * else the same SHA-256. Undefined otherwise.
+ * else the same SHA-256. Undefined otherwise. An input found unchanged by its hash has its new time kept in the
+ * manifest (`rememberTimes`), so the next start checks it by its time alone instead of hashing it again.
  */
 export function freshBundle(dir = bundleDir()) {
+  const manifestFile = path.join(dir, 'current.json');
+  let text;
   let manifest;
   try {
-    manifest = JSON.parse(readFileSync(path.join(dir, 'current.json'), 'utf8'));
+    text = readFileSync(manifestFile, 'utf8');
+    manifest = JSON.parse(text);
   } catch {
     return undefined;
   }
   if (manifest?.version !== 1 || typeof manifest.bundle !== 'string' || !Array.isArray(manifest.inputs)) return undefined;
-  for (const [file, size, mtimeMs, sha256] of manifest.inputs) {
+  let retimed = false;
+  for (const input of manifest.inputs) {
+    const [file, size, mtimeMs, sha256] = input;
     const stat = statSync(file, { throwIfNoEntry: false });
     if (!stat || stat.size !== size) return undefined;
-    if (stat.mtimeMs !== mtimeMs && fileHash(file) !== sha256) return undefined;
+    if (stat.mtimeMs === mtimeMs) continue;
+    if (fileHash(file) !== sha256) return undefined;
+    input[2] = stat.mtimeMs;
+    retimed = true;
   }
   const bundle = path.join(dir, path.basename(manifest.bundle));
   if (!statSync(bundle, { throwIfNoEntry: false })) return undefined;
+  if (retimed) rememberTimes(manifestFile, text, manifest);
   return { file: bundle, encoding: manifest.ascii === true ? 'latin1' : 'utf8' };
+}
+
+/**
+ * Writes `manifest` (its inputs' new times) over `file` while the file still holds `read` (a build that published a
+ * newer manifest meanwhile keeps it); a manifest that cannot be written is left as it was: the next start hashes again.
+ */
+function rememberTimes(file, read, manifest) {
+  try {
+    if (readFileSync(file, 'utf8') === read) writeQuietly(file, JSON.stringify(manifest));
+  } catch {
+    // Gone or unreadable now: nothing to remember.
+  }
 }
 
 /** How old `file` is, ms (Infinity when it does not exist). */
@@ -155,12 +177,17 @@ export function runBundle({ file, encoding }, entry, args, root = ROOT) {
   return true;
 }
 
-/** Writes the script's code cache through a temporary file and a rename; a cache that cannot be written is skipped. */
+/** Writes the script's code cache; a cache that cannot be written is skipped. */
 function saveCodeCache(script, cacheFile) {
-  const temporary = `${cacheFile}.${process.pid}.tmp`;
+  writeQuietly(cacheFile, script.createCachedData());
+}
+
+/** Writes `data` to `file` through a temporary file and a rename (a reader sees the old file or the new one, whole); never throws. */
+function writeQuietly(file, data) {
+  const temporary = `${file}.${process.pid}.tmp`;
   try {
-    writeFileSync(temporary, script.createCachedData());
-    renameSync(temporary, cacheFile);
+    writeFileSync(temporary, data);
+    renameSync(temporary, file);
   } catch {
     removeQuietly(temporary);
   }

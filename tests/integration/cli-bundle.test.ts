@@ -1,4 +1,4 @@
-// Integration tests of the CLI bundle: a bundle runs only while every input it was built from is unchanged, a built one serves the gateway with its worker threads, and a failed build leaves the CLI running its sources.
+// Integration tests of the CLI bundle: a bundle runs only while every input it was built from is unchanged (a touched input hashed once), a built one serves the gateway with its worker threads, and a failed build leaves the CLI running its sources.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -63,6 +63,20 @@ describe('the gatehouse CLI bundle', () => {
     assert.equal(stale.stdout, sourcesUsage);
     rmSync(input);
     assert.equal(runCli(['--help'], env).stdout, sourcesUsage);
+  });
+
+  test('an input touched with the same bytes is hashed once: its new time is kept, and the next start checks it by its time alone', () => {
+    const { dir, input } = fakeBundle();
+    const env = { GATEHOUSE_CLI_BUNDLE_DIR: dir };
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(input, later, later);
+    assert.equal(runCli(['--help'], env).stdout, 'the bundle ran: --help\n');
+    const [[, , kept]] = JSON.parse(readFileSync(path.join(dir, 'current.json'), 'utf8')).inputs;
+    assert.equal(kept, statSync(input).mtimeMs, 'the manifest holds the time the hash was checked at');
+    // Other bytes of the same size under the same time: a start that only looks at the time cannot tell (a hash would).
+    writeFileSync(input, 'six');
+    utimesSync(input, later, later);
+    assert.equal(runCli(['--help'], env).stdout, 'the bundle ran: --help\n', 'no hash read on the second start');
   });
 
   test('a failed build or an unwritable folder leaves the CLI running its sources, with the same output', async () => {
