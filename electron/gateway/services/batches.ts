@@ -163,13 +163,8 @@ export class BatchesService {
 
   /** Reads the input file: an empty or oversized one fails the batch; otherwise it is `in_progress` with its line count. */
   private async validate(row: BatchRow, batch: Json): Promise<void> {
-    let lines: string[];
-    try {
-      lines = await this.inputOf(row, batch);
-    } catch (error) {
-      if (!(error instanceof GatewayError)) throw error;
-      return this.fail(row, batchError('invalid_file', `The input file cannot be read: ${error.message}`));
-    }
+    const lines = await this.readLines(row, batch);
+    if (!lines) return;
     if (lines.length === 0) return this.fail(row, batchError('empty_file', 'The input file has no request lines.'));
     if (lines.length > MAX_BATCH_LINES) {
       return this.fail(
@@ -191,13 +186,8 @@ export class BatchesService {
    * result the batch moves on to `finalizing`. An input file deleted before a restart let it be read again fails the batch.
    */
   private async runLines(row: BatchRow, batch: Json, now: number, signal: AbortSignal, onError: (error: unknown) => void): Promise<void> {
-    let lines: string[];
-    try {
-      lines = await this.inputOf(row, batch);
-    } catch (error) {
-      if (!(error instanceof GatewayError)) throw error;
-      return this.fail(row, batchError('invalid_file', `The input file cannot be read: ${error.message}`));
-    }
+    const lines = await this.readLines(row, batch);
+    if (!lines) return;
     const { repo } = this.deps;
     const flight = this.flights.open(row.batch_id, row.account_id, row.next_line, () => repo.resultLinesFrom(row.batch_id, row.next_line));
     const allowed = Math.floor(((now - Number(batch['in_progress_at']) * 1000) * BATCH_PACE.linesPerSecond) / 1000);
@@ -313,6 +303,17 @@ export class BatchesService {
     this.deps.repo.deleteResults(row.batch_id);
     this.inputs.delete(row.batch_id);
     this.flights.close(row.batch_id);
+  }
+
+  /** The batch's request lines (`inputOf`), or undefined once the batch failed because its input file cannot be read. */
+  private async readLines(row: BatchRow, batch: Json): Promise<string[] | undefined> {
+    try {
+      return await this.inputOf(row, batch);
+    } catch (error) {
+      if (!(error instanceof GatewayError)) throw error;
+      this.fail(row, batchError('invalid_file', `The input file cannot be read: ${error.message}`));
+      return undefined;
+    }
   }
 
   /** The request lines of the batch's input file (blank lines left out), read once while the batch runs. */
