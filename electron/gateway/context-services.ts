@@ -122,6 +122,7 @@ export function wireServices(deps: ServiceDeps): { services: ContextServices; as
   const journal = new JournalRecorder({
     store: journalStore,
     onAdded: (entry) => events.emit('journal.added', entry),
+    announcing: () => events.listenerCount('journal.added') > 0,
     onError: (error) => events.emit('error', error),
   });
   const storedResponses = new StoredResponses(new ResponsesRepo(db), db, clock, storageLimits);

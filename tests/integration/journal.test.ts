@@ -7,6 +7,7 @@ import { WebSocket } from 'ws';
 import { ADMIN_WS_PATH, ADMIN_WS_PROTOCOL, ADMIN_WS_TOKEN_PREFIX } from '../../shared/admin-events.ts';
 import { JOURNAL_BODY_LIMIT } from '../../shared/journal.ts';
 import { JournalRepo } from '../../electron/gateway/storage/journal-repo.ts';
+import { journalRowOf } from '../../electron/gateway/storage/journal-row.ts';
 import { openJournalStore } from '../../electron/gateway/storage/journal-store.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { request, startGateway, tempDataDir, type TestGateway } from '../helpers/gateway.ts';
@@ -337,7 +338,7 @@ describe('journal off', () => {
 describe('journal storage', () => {
   test('keeps only the newest entries and survives a reopen', () => {
     const dataDir = tempDataDir();
-    const record = (path: string) => journalRecord({ at: Date.now(), path });
+    const record = (path: string) => journalRowOf(journalRecord({ at: Date.now(), path }));
     let db = openJournalStore(dataDir);
     new JournalRepo(db).insertMany(['/v1/a', '/v1/b', '/v1/c', '/v1/d'].map(record), 3);
     db.close();

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { DATABASE_FILE, openDatabase } from '../../electron/gateway/storage/database.ts';
 import { openProductDatabase } from '../../electron/gateway/open-stores.ts';
 import { JournalRepo } from '../../electron/gateway/storage/journal-repo.ts';
+import { journalRowOf } from '../../electron/gateway/storage/journal-row.ts';
 import { openJournalStore } from '../../electron/gateway/storage/journal-store.ts';
 import { migrations } from '../../electron/gateway/storage/migrations/index.ts';
 import { tempDataDir } from '../helpers/gateway.ts';
@@ -141,20 +142,20 @@ test('journal entries from before migration 21 keep their bodies in their detail
     assert.deepEqual(repo.get(7)?.request.text, '{"q":"old hay"}');
     assert.deepEqual(repo.get(7)?.response.text, '{"a":"b"}');
     const [added] = repo.insertMany(
-      [journalRecord({ at: 2 }, { request: keptBody('{"q":"new \\"hay\\""}'), response: keptBody('{"a":"b"}') })],
+      [journalRowOf(journalRecord({ at: 2 }, { request: keptBody('{"q":"new \\"hay\\""}'), response: keptBody('{"a":"b"}') }))],
       100,
     );
-    const row = db.prepare('SELECT detail_json, request_text, response_text FROM journal WHERE id = ?').get(added!.id) as Record<
+    const row = db.prepare('SELECT detail_json, request_text, response_text FROM journal WHERE id = ?').get(added!) as Record<
       string,
       string
     >;
     assert.equal(row.request_text, '{"q":"new \\"hay\\""}', 'stored as received');
     assert.equal(row.response_text, '{"a":"b"}');
     assert.doesNotMatch(row.detail_json!, /hay/, 'the detail no longer carries the body');
-    assert.equal(repo.get(added!.id)?.request.text, '{"q":"new \\"hay\\""}');
+    assert.equal(repo.get(added!)?.request.text, '{"q":"new \\"hay\\""}');
     assert.deepEqual(
       repo.list({ q: 'HAY' }, 1, 10).items.map((item) => item.id),
-      [added!.id, 7],
+      [added!, 7],
       'the body search finds old and new entries alike',
     );
     db.close();
@@ -173,8 +174,8 @@ test('a journal cleared before the upgrade hands its id counter to journal.sqlit
        DELETE FROM journal;`,
     );
     const db = upgradedJournal(dir);
-    const [added] = new JournalRepo(db).insertMany([journalRecord({ at: 2 })], 100);
-    assert.equal(added!.id, 51);
+    const [added] = new JournalRepo(db).insertMany([journalRowOf(journalRecord({ at: 2 }))], 100);
+    assert.equal(added, 51);
     db.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

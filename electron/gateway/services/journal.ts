@@ -8,6 +8,8 @@ export interface JournalRecorderOptions {
   store: Pick<JournalThread, 'insert'>;
   /** Called once per entry after it is committed. */
   onAdded: (entry: JournalSummary) => void;
+  /** Whether `onAdded` has anyone to tell now (no summary is made for nobody); always, when not given. */
+  announcing?: () => boolean;
   /** Told of each failure to record (the entry is lost, the call and the process are not). */
   onError: (error: unknown) => void;
   /** How long a record may wait for its batch. */
@@ -74,16 +76,17 @@ export class JournalRecorder {
     if (this.pending.length === 0) return Promise.resolve();
     const batch = this.pending;
     this.pending = [];
-    let inserted: Promise<JournalSummary[]>;
+    let inserted: Promise<number[]>;
     try {
       inserted = this.options.store.insert(batch, this.options.limit ?? JOURNAL_LIMIT);
     } catch (error) {
       inserted = Promise.reject(error);
     }
     const done = inserted.then(
-      (added) => {
+      (ids) => {
+        if (this.options.announcing?.() === false) return;
         const announce = guarded(this.fail, this.options.onAdded);
-        for (const entry of added) announce(entry);
+        batch.forEach((record, index) => announce(summaryOf(record, ids[index]!)));
       },
       // Not written (a failure announces nothing).
       this.fail,
@@ -99,4 +102,10 @@ export class JournalRecorder {
     this.stopped = true;
     await Promise.all(this.posted);
   }
+}
+
+/** A committed record as listed: its summary fields with the id it was given. */
+function summaryOf(record: JournalRecord, id: number): JournalSummary {
+  const { detail: _detail, relay: _relay, ...summary } = record;
+  return { id, ...summary };
 }

@@ -1,14 +1,14 @@
-// Repository of the request journal: batched inserts, filtered newest-first pages, one entry with its details, pruning and clearing.
+// Repository of the request journal: batched inserts (of rows, see journal-row.ts), filtered newest-first pages, one entry with its details, pruning and clearing.
 import {
   JOURNAL_SEARCH_SCAN,
   type JournalDetail,
   type JournalEntry,
   type JournalQuery,
-  type JournalRecord,
   type JournalRelay,
   type JournalSummary,
 } from '../../../shared/journal.ts';
 import type { Db } from './database.ts';
+import { detailJsonOf, JOURNAL_ROW_COLUMNS, type JournalRow } from './journal-row.ts';
 
 interface Row {
   id: number;
@@ -41,6 +41,11 @@ interface Row {
   /** Null in entries recorded before migration 26 and in those no cassette answered. */
   cassette: string | null;
 }
+
+/** One place per column a row fills. */
+const INSERT_PLACES = JOURNAL_ROW_COLUMNS.split(',')
+  .map(() => '?')
+  .join(', ');
 
 const SUMMARY_COLUMNS =
   "id, at, method, path, protocol, model, account, status, duration_ms, stream, error, COALESCE(token, json_extract(detail_json, '$.token')) AS token, input_tokens, output_tokens, amount_micros, first_output_ms, test_id, request_id, source, COALESCE(fixture, json_extract(detail_json, '$.fixture')) AS fixture, cassette";
@@ -84,52 +89,18 @@ export class JournalRepo {
     this.db = db;
   }
 
-  /** Inserts the records in one transaction, keeps only the newest `limit` entries, and returns the summaries with their ids. */
-  insertMany(records: readonly JournalRecord[], limit: number): JournalSummary[] {
-    const insert = this.db.prepare(
-      `INSERT INTO journal (at, method, path, protocol, model, account, status, duration_ms, stream, error, detail_json, relay_json,
-         token, input_tokens, output_tokens, amount_micros, first_output_ms, request_text, response_text, test_id, request_id, source,
-         fixture, cassette)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+  /** Inserts the rows in one transaction, keeps only the newest `limit` entries, and returns the new entries' ids in order. */
+  insertMany(rows: readonly JournalRow[], limit: number): number[] {
+    const insert = this.db.prepare(`INSERT INTO journal (${JOURNAL_ROW_COLUMNS}) VALUES (${INSERT_PLACES})`);
     return this.db.transaction(() => {
-      let lastId = 0;
-      const added = records.map((record) => {
-        const { detail, relay, ...summary } = record;
-        const { lastInsertRowid } = insert.run(
-          summary.at,
-          summary.method,
-          summary.path,
-          summary.protocol,
-          summary.model,
-          summary.account,
-          summary.status,
-          summary.durationMs,
-          summary.stream ? 1 : 0,
-          summary.error,
-          // The bodies' texts go to their own columns, stored as they are rather than escaped inside the detail's JSON.
-          JSON.stringify({ ...detail, request: { ...detail.request, text: null }, response: { ...detail.response, text: null } }),
-          relay ? JSON.stringify(relay) : null,
-          summary.token ?? null,
-          summary.usage?.inputTokens ?? null,
-          summary.usage?.outputTokens ?? null,
-          summary.usage ? Math.round(summary.usage.cost * 1_000_000) : null,
-          summary.firstOutputMs ?? null,
-          detail.request.text,
-          detail.response.text,
-          summary.test_id ?? null,
-          summary.request_id ?? null,
-          summary.source ?? null,
-          summary.fixture ?? null,
-          summary.cassette ?? null,
-        );
-        lastId = Number(lastInsertRowid);
-        return { id: lastId, ...summary };
-      });
+      const ids: number[] = [];
+      for (const row of rows) {
+        ids.push(Number(insert.run(row[0], detailJsonOf(row[1]), row[2] === null ? null : JSON.stringify(row[2])).lastInsertRowid));
+      }
       // Ids are given in order and never reused: the newest `limit` entries are among the last `limit` ids (fewer when a
       // test id's entries were reset), so the journal never holds more than `limit`.
-      this.db.prepare('DELETE FROM journal WHERE id <= ?').run(lastId - limit);
-      return added;
+      if (ids.length > 0) this.db.prepare('DELETE FROM journal WHERE id <= ?').run(ids[ids.length - 1]! - limit);
+      return ids;
     })();
   }
 

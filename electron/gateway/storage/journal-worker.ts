@@ -1,8 +1,9 @@
 // Entry of the journal thread: the only connection that writes the journal's store (journal.sqlite); it inserts each batch the event loop posts in one transaction, prunes past the limit, and answers reads, all in the order they were posted.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { JournalQuery, JournalRecord } from '../../../shared/journal.ts';
+import type { JournalQuery } from '../../../shared/journal.ts';
 import { flushThreadCompileCache } from '../thread-start.ts';
 import { JournalRepo } from './journal-repo.ts';
+import type { JournalRow } from './journal-row.ts';
 import { openJournalStore, reopenJournalStore } from './journal-store.ts';
 
 /** What the thread is started with. */
@@ -14,7 +15,7 @@ export interface JournalWorkerData {
 
 /** One request of the event loop; each is answered by a JournalReply with the same `id`. */
 export type JournalRequest = { id: number } & (
-  | { op: 'insert'; records: JournalRecord[]; limit: number }
+  | { op: 'insert'; rows: JournalRow[]; limit: number }
   | { op: 'list'; filter: Omit<JournalQuery, 'p' | 'page_size'>; page: number; pageSize: number }
   | { op: 'get'; entryId: number }
   | { op: 'clear'; testId?: string }
@@ -32,7 +33,7 @@ flushThreadCompileCache();
 function run(request: JournalRequest): unknown {
   switch (request.op) {
     case 'insert':
-      return repo.insertMany(request.records, request.limit);
+      return repo.insertMany(request.rows, request.limit);
     case 'list':
       return repo.list(request.filter, request.page, request.pageSize);
     case 'get':
