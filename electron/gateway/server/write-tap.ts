@@ -1,4 +1,4 @@
-// Wraps a response's write and end so that each chunk is seen (with its encoding) before it goes out: the journal's capture and the cassette tap read answers through it.
+// Wraps a response's writeHead, write and end so that its head's headers and each chunk (with its encoding) are seen before they go out: the journal's capture and the cassette tap read answers through it.
 import type { ServerResponse } from 'node:http';
 
 /** Calls `seen(chunk, encoding)` for every chunk written to `raw` through write or end, then writes it as before. */
@@ -13,4 +13,26 @@ export function tapWrites(raw: ServerResponse, seen: (chunk: unknown, encoding: 
     seen(chunk, rest[0]);
     return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
   } as ServerResponse['end'];
+}
+
+/** The headers of a writeHead given none (never written to). */
+export const NO_HEADERS: object = Object.freeze({});
+
+/**
+ * Calls `onHead` with the headers passed to writeHead (an empty object when none), just before the head is written:
+ * one wrap per call, however many parts of the gateway need to see its head.
+ */
+export function watchHead(raw: ServerResponse, onHead: (given: object) => void): void {
+  const writeHead = raw.writeHead;
+  raw.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
+    let given: object = NO_HEADERS;
+    for (const item of rest) {
+      if (typeof item === 'object' && item !== null) {
+        if (!Array.isArray(item)) given = item;
+        break;
+      }
+    }
+    onHead(given);
+    return (writeHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
+  } as ServerResponse['writeHead'];
 }
