@@ -7,7 +7,7 @@ import type { CallNotes } from '../principal.ts';
 import type { CassetteRecorder, RecordedCall } from '../providers/types.ts';
 import { calledPath } from './call-context.ts';
 import { isJournaledPath, modelOf } from './journal-capture.ts';
-import { tapWrites } from './write-tap.ts';
+import { NO_HEADERS, sentHeaders, tapWrites, watchHead } from './write-tap.ts';
 
 /** Content types a cassette keeps inline as text. */
 const TEXTUAL = /json|text\/|event-stream|xml|x-ndjson/i;
@@ -72,7 +72,7 @@ export function installCassetteTap(app: FastifyInstance, recorder: TapRecorder, 
     // Decided at the answer's head: whether this exchange is recorded at all (else nothing is held).
     let call: RecordedCall | undefined;
     let relay: { channel: string; upstreamModel?: string } | undefined;
-    let headHeaders: Record<string, unknown> = {};
+    let headHeaders: object = NO_HEADERS;
     const held: { atMs: number; bytes: Uint8Array }[] = [];
     let heldBytes = 0;
     let spill: { sink: ReturnType<TapRecorder['openBlob']>; chunks: { atMs: number; bytes: number }[] } | undefined;
@@ -86,12 +86,7 @@ export function installCassetteTap(app: FastifyInstance, recorder: TapRecorder, 
       if (relayed) relay = { channel: relayed.channel!, ...(relayed.upstreamModel && { upstreamModel: relayed.upstreamModel }) };
       return recordedCallOf(request);
     };
-    const headers = (): Record<string, string> =>
-      Object.fromEntries(
-        Object.entries({ ...raw.getHeaders(), ...headHeaders })
-          .filter(([, value]) => value !== undefined)
-          .map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value)]),
-      );
+    const headers = (): Record<string, string> => sentHeaders(raw, headHeaders);
     let decided = false;
     const note = (chunk: unknown, encoding?: unknown) => {
       if (!decided) {
@@ -123,12 +118,7 @@ export function installCassetteTap(app: FastifyInstance, recorder: TapRecorder, 
         heldBytes += kept.length;
       }
     };
-    const writeHead = raw.writeHead;
-    raw.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
-      const given = rest.find((item) => typeof item === 'object' && item !== null);
-      if (given && !Array.isArray(given)) headHeaders = { ...given };
-      return (writeHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
-    } as ServerResponse['writeHead'];
+    watchHead(raw, (given) => (headHeaders = given));
     tapWrites(raw, note);
     raw.once('close', () => {
       const whole = raw.writableFinished;

@@ -78,8 +78,8 @@ export function recordOf(
   call: CallFacts & { model: string | null },
 ): JournalRecord {
   const { path } = call;
-  const sent = tap.headers();
-  const contentType = typeof sent['content-type'] === 'string' ? sent['content-type'] : null;
+  const responseHeaders = tap.headers((name) => name !== 'set-cookie');
+  const contentType = responseHeaders['content-type'] ?? null;
   const stream = (contentType ?? '').includes('event-stream') || path.includes(':streamGenerateContent');
   // A client that left before any of its answer was sent is recorded so, whatever was written after it left.
   const status = request.clientLeftEarly ? CLIENT_CLOSED_STATUS : raw.statusCode;
@@ -92,7 +92,7 @@ export function recordOf(
     query: queryOf(call.search),
     requestHeaders: safeRequestHeaders(request),
     request: requestBodyOf(request),
-    responseHeaders: stringHeaders(sent, (name) => name !== 'set-cookie'),
+    responseHeaders,
     response,
     timing,
   };

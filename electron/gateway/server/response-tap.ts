@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { JOURNAL_BODY_LIMIT, type JournalBody, type StreamTiming } from '../../../shared/journal.ts';
 import { TEXTUAL_CONTENT } from './journal-body.ts';
-import { NO_HEADERS, tapWrites } from './write-tap.ts';
+import { NO_HEADERS, sentHeaders, tapWrites } from './write-tap.ts';
 
 /** Most write times a stream's entry keeps. */
 const MAX_OFFSETS = 500;
@@ -67,14 +67,9 @@ export function tapResponse(raw: ServerResponse, startedAt: number) {
     head(given: object): void {
       headGiven = given;
     },
-    /** Every header sent, whichever way it was set (those given to writeHead win, named in lower case). */
-    headers(): Record<string, unknown> {
-      // getHeaders() is a fresh copy: the head's headers are added to it, in the order a spread of both would give.
-      const sent: Record<string, unknown> = raw.getHeaders();
-      for (const name in headGiven) {
-        if (Object.hasOwn(headGiven, name)) sent[name.toLowerCase()] = (headGiven as Record<string, unknown>)[name];
-      }
-      return sent;
+    /** Every header sent, whichever way it was set (see `sentHeaders`), but those `keep` refuses. */
+    headers(keep: (name: string) => boolean): Record<string, string> {
+      return sentHeaders(raw, headGiven, keep);
     },
     body(contentType: string | null): JournalBody {
       if (!contentType || !TEXTUAL_CONTENT.test(contentType)) return { contentType, bytes, text: null, truncated: false };

@@ -36,3 +36,28 @@ export function watchHead(raw: ServerResponse, onHead: (given: object) => void):
     return (writeHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
   } as ServerResponse['writeHead'];
 }
+
+/** One header value as one string (a list joined as HTTP joins it). */
+const headerText = (value: unknown): string => (Array.isArray(value) ? value.join(', ') : String(value));
+
+/**
+ * Every header of `raw`'s answer, whichever way it was set: those set on it and those given to writeHead (`given`, which
+ * win), named in lower case, each value one string, the names `keep` refuses left out. Built in one pass over each.
+ */
+export function sentHeaders(raw: ServerResponse, given: object, keep: (name: string) => boolean = () => true): Record<string, string> {
+  const sent: Record<string, string> = {};
+  // getHeaders() is a fresh copy, named in lower case.
+  const set = raw.getHeaders();
+  for (const name in set) {
+    const value = set[name];
+    if (value !== undefined && keep(name)) sent[name] = headerText(value);
+  }
+  for (const name in given) {
+    if (!Object.hasOwn(given, name)) continue;
+    const value = (given as Record<string, unknown>)[name];
+    const lower = name.toLowerCase();
+    if (value === undefined) delete sent[lower];
+    else if (keep(lower)) sent[lower] = headerText(value);
+  }
+  return sent;
+}
