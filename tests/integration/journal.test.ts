@@ -8,7 +8,8 @@ import { ADMIN_WS_PATH, ADMIN_WS_PROTOCOL, ADMIN_WS_TOKEN_PREFIX } from '../../s
 import { JOURNAL_BODY_LIMIT } from '../../shared/journal.ts';
 import { JournalRepo } from '../../electron/gateway/storage/journal-repo.ts';
 import { journalRowOf } from '../../electron/gateway/storage/journal-row.ts';
-import { openJournalStore } from '../../electron/gateway/storage/journal-store.ts';
+import { openSqliteFile } from '../../electron/gateway/storage/database.ts';
+import { JOURNAL_FILE, JOURNAL_PAGE_SIZE, JOURNAL_STEPS, openJournalStore } from '../../electron/gateway/storage/journal-store.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { request, startGateway, tempDataDir, type TestGateway } from '../helpers/gateway.ts';
 import { journalRecord } from '../helpers/journal.ts';
@@ -374,5 +375,30 @@ describe('journal storage', () => {
     );
     db.close();
     rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('a new journal.sqlite has 8 KiB pages; a file made before keeps its 4 KiB pages and its entries', () => {
+    const fresh = tempDataDir();
+    const older = tempDataDir();
+    try {
+      const db = openJournalStore(fresh);
+      assert.equal(db.pragma('page_size', { simple: true }), JOURNAL_PAGE_SIZE);
+      assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+      db.close();
+      // What the previous version made: the usual open, SQLite's default page size.
+      const made = openSqliteFile(older, JOURNAL_FILE, JOURNAL_STEPS);
+      new JournalRepo(made).insertMany([journalRowOf(journalRecord({ path: '/v1/old' }))], 10);
+      made.close();
+      const reopened = openJournalStore(older);
+      assert.equal(reopened.pragma('page_size', { simple: true }), 4096);
+      assert.deepEqual(
+        new JournalRepo(reopened).list({}, 1, 10).items.map((item) => item.path),
+        ['/v1/old'],
+      );
+      reopened.close();
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+      rmSync(older, { recursive: true, force: true });
+    }
   });
 });
