@@ -6,7 +6,7 @@ import type { Clock } from '../time.ts';
 import { nameAnswerSource } from './answer-source.ts';
 import { NotesOfCall } from './call-notes.ts';
 import { recordOf, relayedSessionRecord } from './journal-record.ts';
-import { tapResponse } from './response-tap.ts';
+import { ResponseTap } from './response-tap.ts';
 import { syncHook } from './sync-hook.ts';
 import { watchHead } from './write-tap.ts';
 
@@ -77,12 +77,13 @@ export function installCallCapture(app: FastifyInstance, journal: JournalHookOpt
       }
       const { recorder, clock, holderOf } = journal;
       const at = clock.now();
-      const tap = tapResponse(raw, startedAt);
+      const tap = new ResponseTap(raw, startedAt);
       watchHead(raw, (given) => {
         nameAnswerSource(request, raw, notes.decidedBy);
         tap.head(given);
       });
-      raw.once('close', () => {
+      // Closed once: a plain listener, no wrapper made per call.
+      raw.on('close', () => {
         try {
           const holder = holderOf(request);
           if (holder === null) {

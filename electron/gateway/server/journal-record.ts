@@ -14,6 +14,9 @@ import type { ResponseTap } from './response-tap.ts';
 /** Request headers worth showing; credentials (authorization, x-api-key, x-goog-api-key, cookies) are never kept. */
 const SAFE_REQUEST_HEADER =
   /^(content-type|content-length|accept|user-agent|origin|openai-beta|anthropic-version|anthropic-beta|x-stainless-[a-z-]+|x-goog-api-client|x-gatehouse-[a-z-]+)$/;
+const isSafeRequestHeader = (name: string): boolean => SAFE_REQUEST_HEADER.test(name);
+/** Every answer header is kept but the cookies it sets. */
+const notSetCookie = (name: string): boolean => name !== 'set-cookie';
 /** Query parameters that carry credentials (Gemini's `?key=`). */
 const SECRET_QUERY = new Set(['key', 'api_key', 'admin_token']);
 /** The error of a call whose client left before any of the answer was sent. */
@@ -78,7 +81,7 @@ export function recordOf(
   call: CallFacts & { model: string | null },
 ): JournalRecord {
   const { path } = call;
-  const responseHeaders = tap.headers((name) => name !== 'set-cookie');
+  const responseHeaders = tap.headers(notSetCookie);
   const contentType = responseHeaders['content-type'] ?? null;
   const stream = (contentType ?? '').includes('event-stream') || path.includes(':streamGenerateContent');
   // A client that left before any of its answer was sent is recorded so, whatever was written after it left.
@@ -86,7 +89,7 @@ export function recordOf(
   const response = tap.body(contentType);
   const timing = stream ? tap.timing(!raw.writableFinished) : null;
   const { usage } = notes;
-  const told = [...notes.texts, ...replayNotes(request)];
+  const replayed = replayNote(request);
   // Plain literals, the optional keys added last: an object spread in a literal costs microseconds per record here.
   const detail: JournalDetail = {
     query: queryOf(call.search),
@@ -96,7 +99,8 @@ export function recordOf(
     response,
     timing,
   };
-  if (told.length > 0) detail.notes = told;
+  if (replayed !== null) detail.notes = [...notes.texts, replayed];
+  else if (notes.texts.length > 0) detail.notes = notes.texts.slice();
   const record: JournalRecord = {
     at: call.at,
     method: request.method,
@@ -124,13 +128,11 @@ export function recordOf(
   return record;
 }
 
-/** What the owner should know of a replayed call: a cassette recorded through another client protocol was rendered through this one's. */
-function replayNotes(request: FastifyRequest): string[] {
+/** What the owner should know of a replayed call: a cassette recorded through another client protocol was rendered through this one's; null otherwise. */
+function replayNote(request: FastifyRequest): string | null {
   const replay = request.journalReplay;
-  if (!replay?.translatedFrom) return [];
-  return [
-    `Replayed from ${replay.file} (sequence ${replay.sequence}), recorded through the ${replay.translatedFrom} protocol and rendered through this call's: what that protocol cannot carry is lost (see docs/record-replay.md).`,
-  ];
+  if (!replay?.translatedFrom) return null;
+  return `Replayed from ${replay.file} (sequence ${replay.sequence}), recorded through the ${replay.translatedFrom} protocol and rendered through this call's: what that protocol cannot carry is lost (see docs/record-replay.md).`;
 }
 
 /** A call's query without credentials, for its entry's detail. */
@@ -140,7 +142,7 @@ function queryOf(search: string): Record<string, string> {
 
 /** A call's safe request headers, for its entry's detail. */
 function safeRequestHeaders(request: FastifyRequest): Record<string, string> {
-  return stringHeaders(request.headers, (name) => SAFE_REQUEST_HEADER.test(name));
+  return stringHeaders(request.headers, isSafeRequestHeader);
 }
 
 /**
