@@ -1,4 +1,4 @@
-// Starts a worker thread that loads its modules through the process's compile cache, so a thread run from TypeScript sources does not strip their types again.
+// Starts and ends the gateway's worker threads: each loads its modules through the process's compile cache (a thread run from TypeScript sources does not strip their types again), is found beside its module or the bundle, and ends bounded.
 import module from 'node:module';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
@@ -26,4 +26,46 @@ export function flushThreadCompileCache(): void {
   } catch {
     // A cache that cannot be written leaves the next thread to strip its sources again: nothing else changes.
   }
+}
+
+/**
+ * The URL of the worker entry `name` beside the module whose `import.meta.url` is `base`: run from sources (Node strips
+ * the types) its sibling `<name>.ts`; in the Electron bundle the `<name>.js` entry next to the main bundle.
+ */
+export function workerEntry(base: string, name: string): URL {
+  return new URL(`./${name}${base.endsWith('.ts') ? '.ts' : '.js'}`, base);
+}
+
+/**
+ * Starts the worker entry `name` beside `base` (see `workerEntry`) with `workerData`. The thread never keeps the process
+ * alive on its own (a caller awaiting it refs it); `onExit` is told when it ended, with the error it threw, if it did.
+ */
+export function startWorker(
+  base: string,
+  name: string,
+  workerData: unknown,
+  onExit: (failure: Error | undefined, code: number) => void,
+): Worker {
+  const worker = startThread(workerEntry(base, name), { workerData });
+  worker.unref();
+  let failure: Error | undefined;
+  // An error ends the thread: 'exit' follows it.
+  worker.on('error', (error) => (failure = error));
+  worker.on('exit', (code) => onExit(failure, code));
+  return worker;
+}
+
+/** What ended a thread, for a message: the error it threw, else its exit code. */
+export const threadEndOf = (failure: Error | undefined, code: number): string => failure?.message ?? `exit code ${code}`;
+
+/**
+ * Waits until each of `workers` ended (each asked to by its owner, a message of its own); past `boundMs` those still
+ * running are ended. The bound's timer is referenced: the process waits for it even when nothing else keeps it alive.
+ */
+export async function threadsEnded(workers: readonly Worker[], boundMs: number): Promise<void> {
+  if (workers.length === 0) return;
+  const ended = Promise.all(workers.map((worker) => new Promise((resolve) => worker.once('exit', resolve))));
+  const late = setTimeout(() => workers.forEach((worker) => void worker.terminate()), boundMs);
+  await ended;
+  clearTimeout(late);
 }

@@ -1,7 +1,7 @@
 // The event loop's side of the journal thread: started on the first record or read and ended once idle, it takes each batch and read as a message and answers with a promise; stop() waits, bounded, for what was posted to be committed.
 import { existsSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
-import { startThread } from '../thread-start.ts';
+import { startWorker, threadEndOf, threadsEnded } from '../thread-start.ts';
 import type { JournalEntry, JournalQuery, JournalRecord, JournalSummary } from '../../../shared/journal.ts';
 import { journalRowOf } from './journal-row.ts';
 import { journalFileOf } from './journal-store.ts';
@@ -17,9 +17,6 @@ export const JOURNAL_RESTART_MS = 1_000;
  * another (a few ms on the event loop).
  */
 export const JOURNAL_IDLE_MS = 10_000;
-
-// Run from sources (`.ts`, Node strips the types) the worker is its sibling `.ts`; in the Electron bundle it is the `journal-worker.js` entry next to the main bundle.
-const WORKER_FILE = import.meta.url.endsWith('.ts') ? './journal-worker.ts' : './journal-worker.js';
 
 /** A request as posted, without the id the thread gives it. */
 type Request = JournalRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
@@ -100,13 +97,7 @@ export class JournalThread {
     if (this.idle) clearTimeout(this.idle);
     this.worker?.postMessage('stop');
     // The running thread and any retired one still closing its file.
-    const workers = [...this.retired, ...(this.worker ? [this.worker] : [])];
-    if (workers.length === 0) return;
-    const ended = Promise.all(workers.map((worker) => new Promise((resolve) => worker.once('exit', resolve))));
-    // Referenced: the process waits for this bound even when nothing else keeps it alive.
-    const late = setTimeout(() => workers.forEach((worker) => void worker.terminate()), JOURNAL_STOP_MS);
-    await ended;
-    clearTimeout(late);
+    await threadsEnded([...this.retired, ...(this.worker ? [this.worker] : [])], JOURNAL_STOP_MS);
   }
 
   /** No thread and no file: nothing was ever recorded in this data dir, and a read need not start the thread. */
@@ -147,9 +138,7 @@ export class JournalThread {
 
   private spawn(): Worker {
     const data: JournalWorkerData = { dataDir: this.dataDir, opened: this.opened };
-    const worker = startThread(new URL(WORKER_FILE, import.meta.url), { workerData: data });
-    worker.unref();
-    let failure: Error | undefined;
+    const worker = startWorker(import.meta.url, 'journal-worker', data, (failure, code) => this.ended(worker, failure, code));
     worker.on('message', (reply: JournalReply) => {
       this.opened = true;
       const waiting = this.waiting.get(reply.id);
@@ -162,22 +151,23 @@ export class JournalThread {
       if (reply.ok) waiting.resolve(reply.value);
       else waiting.reject(new Error(`Journal: ${reply.error}`));
     });
-    worker.on('error', (error) => (failure = error));
-    worker.on('exit', (code) => {
-      // A thread retired when idle ended as asked (nothing was waiting on it).
-      if (this.retired.delete(worker)) return;
-      if (this.worker === worker) this.worker = undefined;
-      // After a thread that stopped unexpectedly, the next one opens the file with every check again.
-      this.opened = false;
-      const error =
-        this.stopped && !failure
-          ? new Error('The journal thread was ended before it answered (stop took too long)')
-          : new Error(`The journal thread stopped (${failure?.message ?? `exit code ${code}`})`);
-      if (!this.stopped) this.failure = { error, until: Date.now() + JOURNAL_RESTART_MS };
-      for (const waiting of this.waiting.values()) waiting.reject(error);
-      this.waiting.clear();
-    });
     this.worker = worker;
     return worker;
+  }
+
+  /** A thread ended: as asked when idle, or else its requests fail and the next start opens the file with every check. */
+  private ended(worker: Worker, failure: Error | undefined, code: number): void {
+    // A thread retired when idle ended as asked (nothing was waiting on it).
+    if (this.retired.delete(worker)) return;
+    if (this.worker === worker) this.worker = undefined;
+    // After a thread that stopped unexpectedly, the next one opens the file with every check again.
+    this.opened = false;
+    const error =
+      this.stopped && !failure
+        ? new Error('The journal thread was ended before it answered (stop took too long)')
+        : new Error(`The journal thread stopped (${threadEndOf(failure, code)})`);
+    if (!this.stopped) this.failure = { error, until: Date.now() + JOURNAL_RESTART_MS };
+    for (const waiting of this.waiting.values()) waiting.reject(error);
+    this.waiting.clear();
   }
 }

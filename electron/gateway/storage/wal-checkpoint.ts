@@ -1,6 +1,6 @@
 // Keeps the WAL's checkpoints off the event loop: a worker thread with its own connection copies committed pages into the database file on a timer; the event loop's connection checkpoints only past a backstop.
 import type { Worker } from 'node:worker_threads';
-import { startThread } from '../thread-start.ts';
+import { startWorker, threadEndOf, threadsEnded } from '../thread-start.ts';
 import type { Db } from './database.ts';
 import type { CheckpointReport, CheckpointWorkerData } from './wal-checkpoint-worker.ts';
 
@@ -21,9 +21,6 @@ export const CHECKPOINT_RESTART_MS = 1000;
  * checkpoints on the event loop's connection as it does by default.
  */
 export const CHECKPOINT_START_DELAY_MS = 1000;
-
-// Run from sources (`.ts`, Node strips the types) the worker is its sibling `.ts`; in the Electron bundle it is the `wal-checkpoint-worker.js` entry next to the main bundle.
-const WORKER_FILE = import.meta.url.endsWith('.ts') ? './wal-checkpoint-worker.ts' : './wal-checkpoint-worker.js';
 
 export interface WalCheckpointerOptions {
   /** Told when the thread stops unexpectedly (it is restarted after CHECKPOINT_RESTART_MS). */
@@ -87,12 +84,9 @@ export class WalCheckpointer {
     const worker = this.worker;
     this.worker = undefined;
     if (worker) {
-      const ended = new Promise((resolve) => worker.once('exit', resolve));
       worker.postMessage('stop');
       // A last checkpoint that waits on a lock never holds the stop (a restart from the console hung on it): the thread is ended.
-      const late = setTimeout(() => void worker.terminate(), CHECKPOINT_STOP_MS);
-      await ended;
-      clearTimeout(late);
+      await threadsEnded([worker], CHECKPOINT_STOP_MS);
     }
     try {
       this.db.pragma('wal_autocheckpoint = 1000');
@@ -103,28 +97,27 @@ export class WalCheckpointer {
 
   private spawn(): void {
     const data: CheckpointWorkerData = { file: this.db.name, intervalMs: this.options.intervalMs ?? CHECKPOINT_INTERVAL_MS };
-    const worker = startThread(new URL(WORKER_FILE, import.meta.url), { workerData: data });
     // The thread never keeps the process alive on its own.
-    worker.unref();
-    let failure: Error | undefined;
+    const worker = startWorker(import.meta.url, 'wal-checkpoint-worker', data, (failure, code) => this.ended(worker, failure, code));
     worker.on('message', (_report: CheckpointReport) => (this.rounds += 1));
-    worker.on('error', (error) => (failure = error));
-    worker.on('exit', (code) => {
-      if (this.worker !== worker) return;
-      this.worker = undefined;
-      if (this.stopped) return;
-      this.report(
-        new Error(
-          `The WAL checkpoint thread stopped (${failure?.message ?? `exit code ${code}`}); another starts in ${CHECKPOINT_RESTART_MS} ms, and the database checkpoints on the event loop past ${WAL_BACKSTOP_PAGES} WAL pages meanwhile.`,
-        ),
-      );
-      this.restart = setTimeout(() => {
-        this.restart = undefined;
-        if (!this.stopped) this.spawn();
-      }, CHECKPOINT_RESTART_MS);
-      this.restart.unref();
-    });
     this.worker = worker;
+  }
+
+  /** A thread ended: unless stopped, that is reported and another started after CHECKPOINT_RESTART_MS. */
+  private ended(worker: Worker, failure: Error | undefined, code: number): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    if (this.stopped) return;
+    this.report(
+      new Error(
+        `The WAL checkpoint thread stopped (${threadEndOf(failure, code)}); another starts in ${CHECKPOINT_RESTART_MS} ms, and the database checkpoints on the event loop past ${WAL_BACKSTOP_PAGES} WAL pages meanwhile.`,
+      ),
+    );
+    this.restart = setTimeout(() => {
+      this.restart = undefined;
+      if (!this.stopped) this.spawn();
+    }, CHECKPOINT_RESTART_MS);
+    this.restart.unref();
   }
 
   private report(error: unknown): void {
