@@ -72,6 +72,35 @@ test('a batch is committed in journal.sqlite by the thread (the product database
   }
 });
 
+test('each entry is announced as recorded with the id the journal lists it by; while nobody listens none is made, and entries are committed all the same', async () => {
+  const dataDir = dirs.fresh();
+  const store = new JournalThread(dataDir);
+  const announced: JournalSummary[] = [];
+  let listening = true;
+  const recorder = new JournalRecorder({
+    store,
+    onAdded: (entry) => announced.push(entry),
+    announcing: () => listening,
+    onError: () => {},
+  });
+  try {
+    const call = journalRecord({ at: 1_700_000_000_000, path: '/v1/chat/completions', test_id: 'announce', request_id: 'req_1' });
+    recorder.add(call);
+    await recorder.flush();
+    const listed = await store.list({ test_id: 'announce' }, 1, 10);
+    const { detail: _detail, ...summary } = call;
+    assert.deepEqual(announced, [{ id: listed.items[0]!.id, ...summary }]);
+    listening = false;
+    recorder.add(record('/v1/embeddings'));
+    await recorder.flush();
+    assert.equal(announced.length, 1, 'nothing announced while nobody listens');
+    assert.deepEqual(stored(dataDir), ['/v1/chat/completions', '/v1/embeddings']);
+  } finally {
+    await recorder.stop();
+    await store.stop();
+  }
+});
+
 test('a read posted right after a flush sees the batch (the thread answers in order), and a clear by test id removes only its entries', async () => {
   const dataDir = dirs.fresh();
   const { store, recorder } = recorderIn(dataDir);
