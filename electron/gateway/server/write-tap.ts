@@ -46,10 +46,9 @@ const headerText = (value: unknown): string => (Array.isArray(value) ? value.joi
  */
 export function sentHeaders(raw: ServerResponse, given: object, keep: (name: string) => boolean = () => true): Record<string, string> {
   const sent: Record<string, string> = {};
-  // getHeaders() is a fresh copy, named in lower case.
-  const set = raw.getHeaders();
-  for (const name in set) {
-    const value = set[name];
+  // Named in lower case; read one by one rather than through getHeaders(), a copy of them all.
+  for (const name of raw.getHeaderNames()) {
+    const value = raw.getHeader(name);
     if (value !== undefined && keep(name)) sent[name] = headerText(value);
   }
   for (const name in given) {
