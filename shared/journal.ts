@@ -36,7 +36,7 @@ export interface JournalSummary {
   usage?: JournalUsage | null;
   /**
    * For a stream: milliseconds from the request's arrival to its first output (text or tool call) as the gateway
-   * produced it, else (a relayed stream) to the first byte of the answer; null otherwise.
+   * produced it, never before the answer's first byte left (else, a relayed stream, to that first byte); null otherwise.
    */
   firstOutputMs?: number | null;
   /** The call's `x-gatehouse-test-id` (or `x-test-id`), its first 256 characters; null when it named none (or an older entry). */

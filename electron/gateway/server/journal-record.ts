@@ -114,8 +114,9 @@ export function recordOf(
     error: request.clientLeftEarly ? CLIENT_CLOSED_MESSAGE : errorMessageOf(status, response.text),
     token: call.token,
     usage: usage && { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cost: usage.amountMicros / 1_000_000 },
-    // A relayed stream's output is not read by the gateway: its first byte is the nearest it knows.
-    firstOutputMs: timing ? (notes.firstOutputMs ?? timing.firstByteMs) : null,
+    // A relayed stream's output is not read by the gateway: its first byte is the nearest it knows. An output made before the
+    // first byte left (a stream at hand is made whole, then written at once) reached the caller with that byte.
+    firstOutputMs: timing ? Math.max(notes.firstOutputMs ?? 0, timing.firstByteMs) : null,
     test_id: testIdOf(request.headers) ?? null,
     request_id: request.id,
     // Who answered: a fixture, else a cassette, else a relay channel (its tries noted), else the simulator; none for a call refused before.
