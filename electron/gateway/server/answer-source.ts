@@ -27,7 +27,7 @@ function headerValue(request: FastifyRequest, source: JournalSource): string {
 
 /**
  * Names the answer's source on `raw` as its head is about to be written (JSON, error or stream alike): called by the
- * API call's one head watch (journal-capture.ts `watchApiCall`), which also knows whether a fixture answered.
+ * API call's one head watch (journal-capture.ts, through write-tap.ts `watchHead`), which also knows whether a fixture answered.
  */
 export function nameAnswerSource(request: FastifyRequest, raw: ServerResponse, decidedBy: 'fixture' | 'replay' | null): void {
   const source = answerSourceOf(request, decidedBy);

@@ -7,6 +7,7 @@ import type { CallNotes } from '../principal.ts';
 import type { CassetteRecorder, RecordedCall } from '../providers/types.ts';
 import { calledPath } from './call-context.ts';
 import { isJournaledPath, modelOf } from './journal-capture.ts';
+import { pathOf } from './protocol.ts';
 import { NO_HEADERS, sentHeaders, tapWrites, watchHead } from './write-tap.ts';
 
 /** Content types a cassette keeps inline as text. */
@@ -45,7 +46,7 @@ export function installCassetteTap(app: FastifyInstance, recorder: TapRecorder, 
     await Promise.allSettled([...writing]);
   });
   app.addHook('onRequest', async (request, reply) => {
-    const [path = ''] = request.url.split('?', 1);
+    const path = pathOf(request);
     if (!isJournaledPath(path) || request.method === 'OPTIONS' || request.ws) return;
     const startedAt = performance.now();
     let fixture = false;

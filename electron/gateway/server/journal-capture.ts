@@ -5,17 +5,17 @@ import type { JournalRecorder } from '../services/journal.ts';
 import type { Clock } from '../time.ts';
 import { nameAnswerSource } from './answer-source.ts';
 import { NotesOfCall } from './call-notes.ts';
+import { pathOf } from './protocol.ts';
 import { recordOf, relayedSessionRecord } from './journal-record.ts';
 import { ResponseTap } from './response-tap.ts';
 import { syncHook } from './sync-hook.ts';
 import { watchHead } from './write-tap.ts';
 
-/** A request URL's path and query, as `url.split('?', 2)` gives them (the query ends at a second '?'), without the array. */
-function splitUrl(url: string): { path: string; search: string } {
-  const mark = url.indexOf('?');
-  if (mark === -1) return { path: url, search: '' };
-  const end = url.indexOf('?', mark + 1);
-  return { path: url.slice(0, mark), search: url.slice(mark + 1, end === -1 ? undefined : end) };
+/** The query of a request whose path is `path`, without its `?` and up to a second one (as `url.split('?', 2)` gives it). */
+function searchOf(url: string, path: string): string {
+  if (path.length === url.length) return '';
+  const end = url.indexOf('?', path.length + 1);
+  return url.slice(path.length + 1, end === -1 ? undefined : end);
 }
 
 /** API paths are journaled; the console, admin API, health checks and sockets are not. */
@@ -60,11 +60,11 @@ export function installCallCapture(app: FastifyInstance, journal: JournalHookOpt
   app.addHook(
     'onRequest',
     syncHook((request, reply) => {
-      const { path, search } = splitUrl(request.url);
+      const path = pathOf(request);
       // Preflights are not calls of the API; nor are sockets, but for a relayed realtime session.
       if (!isJournaledPath(path) || request.method === 'OPTIONS') return;
       if (request.ws) {
-        if (journal) journalSession(request, journal, path, search);
+        if (journal) journalSession(request, journal, path, searchOf(request.url, path));
         return;
       }
       const startedAt = performance.now();
@@ -94,7 +94,7 @@ export function installCallCapture(app: FastifyInstance, journal: JournalHookOpt
             recordOf(request, raw, tap, notes, {
               at,
               path,
-              search,
+              search: searchOf(request.url, path),
               startedAt,
               account: holder.account,
               token: holder.token,

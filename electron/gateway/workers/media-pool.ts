@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { GatewayError } from '../errors.ts';
-import { startThread } from '../thread-start.ts';
+import { startThread, workerEntry } from '../thread-start.ts';
 import type { MediaJob, MediaJobKind, MediaJobs } from './media-jobs.ts';
 import type { MediaReply } from './media-worker.ts';
 
@@ -10,9 +10,6 @@ import type { MediaReply } from './media-worker.ts';
 export const DEFAULT_MEDIA_WORKERS = Math.max(1, availableParallelism() - 1);
 /** Jobs that may wait for a free worker by default; one more is refused with a 503. */
 export const DEFAULT_MEDIA_QUEUE = 16;
-
-// Run from sources (`.ts`, Node strips the types) the worker is its sibling `.ts`; in the Electron bundle it is the `media-worker.js` entry next to the main bundle.
-const WORKER_FILE = import.meta.url.endsWith('.ts') ? './media-worker.ts' : './media-worker.js';
 
 /** How many workers and how many waiting jobs. */
 export interface MediaPoolOptions {
@@ -79,7 +76,7 @@ export class MediaPool {
 
   private spawn(): Worker {
     // Through the compile cache: a thread from the .ts sources does not strip them again (see thread-start.ts).
-    const worker = startThread(new URL(WORKER_FILE, import.meta.url));
+    const worker = startThread(workerEntry(import.meta.url, 'media-worker'));
     // The pool never keeps the process alive on its own.
     worker.unref();
     let failure: Error | undefined;
