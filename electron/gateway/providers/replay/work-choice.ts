@@ -3,7 +3,7 @@ import { GatewayError } from '../../errors.ts';
 import type { ReportError } from '../../safe-events.ts';
 import type { Clock } from '../../time.ts';
 import type { ScriptedWork } from '../fixtures/scripted-work.ts';
-import type { CallContext, CassetteDeck, ProviderBundle } from '../types.ts';
+import type { CallContext, CassetteDeck, CassetteShelf, ProviderBundle } from '../types.ts';
 import { MAX_REALTIME_CANDIDATES } from './limits.ts';
 import { realtimeCall, replayRealtime } from './realtime-replay.ts';
 import { RealtimeSessionTape } from './realtime-tape.ts';
@@ -55,17 +55,18 @@ export class WorkCassettes {
    * under `--replay-miss error`, the refusal of one none answers); undefined for other calls and for misses the other providers take.
    */
   replay(call: CallContext, model: string, general: ProviderBundle): WorkDecision {
+    const { shelf } = this.deck;
+    const playback = this.playback;
+    // Without --replay nothing is replayed: no decision to keep, so none is kept per call.
+    if (!shelf || !playback) return undefined;
     // Decided once per call: a service that asks again gets the same cassette (a sequence counts each call once).
     if (this.decided.has(call)) return this.decided.get(call);
-    const decision = this.decide(call, model, general);
+    const decision = this.decide(call, model, general, shelf, playback);
     this.decided.set(call, decision);
     return decision;
   }
 
-  private decide(call: CallContext, model: string, general: ProviderBundle): WorkDecision {
-    const { shelf } = this.deck;
-    const playback = this.playback;
-    if (!shelf || !playback) return undefined;
+  private decide(call: CallContext, model: string, general: ProviderBundle, shelf: CassetteShelf, playback: Playback): WorkDecision {
     const what = recordedCallOf(call, model);
     if (!what) return undefined;
     const key = shelf.requestOf(what.call).key;
