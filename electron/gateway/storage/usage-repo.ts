@@ -27,6 +27,39 @@ interface DayTotals {
   amount_micros: number;
 }
 
+/** Records one INSERT writes at most: a commit's records go in statements of this many rows, bound by position (one statement per row, its fields bound by name, was most of a charge's share of the commit). */
+export const RECORDS_PER_INSERT = 16;
+
+/** The INSERT of `rows` records (1 to RECORDS_PER_INSERT), its values in the order `insertAll` binds them. */
+const insertOf = (rows: number): string =>
+  `INSERT INTO usage_records (account_id, token_id, endpoint, model, input_tokens, output_tokens, amount_micros, created_at) VALUES ${Array.from(
+    { length: rows },
+    () => '(?, ?, ?, ?, ?, ?, ?, ?)',
+  ).join(', ')}`;
+const INSERTS = Array.from({ length: RECORDS_PER_INSERT + 1 }, (_, rows) => (rows === 0 ? '' : insertOf(rows)));
+
+/** Inserts `entries` in statements of RECORDS_PER_INSERT rows (the last one shorter), in order. */
+function insertAll(db: Db, entries: readonly UsageRecord[]): void {
+  for (let start = 0; start < entries.length; start += RECORDS_PER_INSERT) {
+    const end = Math.min(entries.length, start + RECORDS_PER_INSERT);
+    const values: (string | number)[] = [];
+    for (let index = start; index < end; index++) {
+      const entry = entries[index]!;
+      values.push(
+        entry.account_id,
+        entry.token_id,
+        entry.endpoint,
+        entry.model,
+        entry.input_tokens,
+        entry.output_tokens,
+        entry.amount_micros,
+        entry.created_at,
+      );
+    }
+    db.prepare(INSERTS[end - start]!).run(values);
+  }
+}
+
 export class UsageRepo {
   private readonly db: Db;
   /** `recordAll`'s transaction, made once (making it on every charge was a visible share of the charge). */
@@ -34,15 +67,11 @@ export class UsageRepo {
   constructor(db: Db) {
     this.db = db;
     this.recordAtomically = db.transaction((entries: readonly UsageRecord[]) => {
-      const insert = this.db.prepare(
-        `INSERT INTO usage_records (account_id, token_id, endpoint, model, input_tokens, output_tokens, amount_micros, created_at)
-         VALUES (@account_id, @token_id, @endpoint, @model, @input_tokens, @output_tokens, @amount_micros, @created_at)`,
-      );
       // One record per call; the tokens' amounts and the day totals once per token and per (day, token, model).
+      insertAll(this.db, entries);
       const spent = new Map<string, number>();
       const days = new Map<string, DayTotals>();
       for (const entry of entries) {
-        insert.run(entry);
         spent.set(entry.token_id, (spent.get(entry.token_id) ?? 0) + entry.amount_micros);
         const key = `${dayNumberOf(entry.created_at)}\n${entry.token_id}\n${entry.model}`;
         const totals = days.get(key);

@@ -1,0 +1,58 @@
+// Unit tests of the usage ledger's writes: the records of one commit, however many, are stored whole and in order, and each token's spent amount and the day totals agree with them.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { AccountsRepo } from '../../../electron/gateway/storage/accounts-repo.ts';
+import { RECORDS_PER_INSERT, UsageRepo, type UsageRecord } from '../../../electron/gateway/storage/usage-repo.ts';
+import { tempDatabase } from '../../helpers/database.ts';
+
+const db = tempDatabase();
+const account = new AccountsRepo(db).ensure('local', 0);
+for (const tokenId of ['tok_a', 'tok_b'])
+  db.prepare("INSERT INTO tokens (token_id, account_id, name, token_hash, token_hint, created_at) VALUES (?, ?, ?, ?, 'hint', 0)").run(
+    tokenId,
+    account.id,
+    tokenId,
+    `hash-${tokenId}`,
+  );
+const DAY = 86_400_000;
+
+/** Record `index` of a commit: two tokens, two models, two days, every figure its own. */
+function recordOf(index: number): UsageRecord {
+  return {
+    account_id: account.id,
+    token_id: index % 2 === 0 ? 'tok_a' : 'tok_b',
+    endpoint: index % 3 === 0 ? '/v1/messages' : '/v1/chat/completions',
+    model: index % 5 === 0 ? 'model-x' : 'model-y',
+    input_tokens: 10 + index,
+    output_tokens: 1000 + index,
+    amount_micros: 7 * index + 1,
+    created_at: (index % 4 === 0 ? 40 * DAY : 41 * DAY) + index,
+  };
+}
+
+test('a commit of more records than one INSERT takes stores each of them, in order, with the same totals as one by one', () => {
+  const repo = new UsageRepo(db);
+  for (const count of [1, RECORDS_PER_INSERT, 2 * RECORDS_PER_INSERT + 5]) {
+    db.exec('DELETE FROM usage_records; DELETE FROM usage_stats_daily; UPDATE tokens SET used_micros = 0');
+    const entries = Array.from({ length: count }, (_, index) => recordOf(index));
+    repo.recordAll(entries);
+    const stored = db
+      .prepare(
+        'SELECT account_id, token_id, endpoint, model, input_tokens, output_tokens, amount_micros, created_at FROM usage_records ORDER BY id',
+      )
+      .all();
+    assert.deepEqual(stored, entries, `${count} records`);
+    const spent = db.prepare('SELECT token_id, used_micros FROM tokens ORDER BY token_id').all();
+    const expected = ['tok_a', 'tok_b'].map((tokenId) => ({
+      token_id: tokenId,
+      used_micros: entries.filter((entry) => entry.token_id === tokenId).reduce((sum, entry) => sum + entry.amount_micros, 0),
+    }));
+    assert.deepEqual(spent, expected, `${count} records: each token's spent amount`);
+    const days = db.prepare('SELECT SUM(calls) AS calls, SUM(input_tokens) AS input FROM usage_stats_daily').get();
+    assert.deepEqual(
+      days,
+      { calls: count, input: entries.reduce((sum, entry) => sum + entry.input_tokens, 0) },
+      `${count} records: day totals`,
+    );
+  }
+});
