@@ -1,5 +1,6 @@
 // Simulated chat answers kept by their request: the engine is deterministic, so a request seen again (a test suite's, a load test's) is answered from here.
 import type { ChatRequest, ChatResult } from '../../protocols/neutral/chat.ts';
+import { requestSize, type RequestSize } from './request-size.ts';
 
 /** Answers kept; past it the oldest is dropped. */
 export const ANSWER_CACHE_ENTRIES = 256;
@@ -11,9 +12,13 @@ export const MAX_CACHED_REQUEST_CHARS = 4 * 1024;
 export class AnswerCache {
   private readonly answers = new Map<string, ChatResult>();
 
-  /** The answer to `request`: kept, or made by `make` (and kept when the request is small). */
-  answer(request: ChatRequest, make: (request: ChatRequest) => ChatResult): ChatResult {
-    const key = keyOf(request);
+  /** The answer to `request`: kept, or made by `make` (and kept when the request is small); `size`: its walk, when the caller made it already. */
+  answer(
+    request: ChatRequest,
+    make: (request: ChatRequest) => ChatResult,
+    size: RequestSize = requestSize(request, MAX_CACHED_REQUEST_CHARS),
+  ): ChatResult {
+    const key = keyOf(request, size);
     if (key === undefined) return make(request);
     const kept = this.answers.get(key);
     if (kept) return copyOf(kept);
@@ -24,16 +29,12 @@ export class AnswerCache {
   }
 }
 
-/** The request's JSON when it is small enough to be kept (its text and images measured first, so a long prompt is never serialized here). */
-function keyOf(request: ChatRequest): string | undefined {
-  let size = request.system?.length ?? 0;
-  for (const turn of request.turns) {
-    size += turn.text.length;
-    if (turn.role === 'user')
-      for (const part of turn.parts ?? [])
-        size += part.type === 'text' ? part.text.length : 'url' in part ? part.url.length : part.data.length;
-    if (size > MAX_CACHED_REQUEST_CHARS) return undefined;
-  }
+/**
+ * The request's JSON when it is small enough to be kept; its text and images (`size`, never more than their JSON) are
+ * measured first, so a long prompt is never serialized here.
+ */
+function keyOf(request: ChatRequest, size: RequestSize): string | undefined {
+  if (size.text + size.parts > MAX_CACHED_REQUEST_CHARS) return undefined;
   const key = JSON.stringify(request);
   return key.length <= MAX_CACHED_REQUEST_CHARS ? key : undefined;
 }

@@ -7,6 +7,7 @@ import type { CallContext, ChatProvider } from '../types.ts';
 import type { MediaPool } from '../../workers/media-pool.ts';
 import { simulateChat } from './text/engine.ts';
 import { AnswerCache } from './answer-cache.ts';
+import { requestSize, type RequestSize } from './request-size.ts';
 import { eachStreamPiece } from '../../protocols/neutral/stream-pieces.ts';
 
 /**
@@ -41,40 +42,21 @@ export class SimulatedChat implements ChatProvider {
   }
 
   async countTokens(request: ChatRequest): Promise<number> {
-    return !this.workers || inLine(request) ? estimateInputTokens(request) : this.workers.run('chat.tokens', request);
+    return !this.workers || inLine(requestSize(request, MAX_INLINE_CHAT_CHARS))
+      ? estimateInputTokens(request)
+      : this.workers.run('chat.tokens', request);
   }
 
   private answer(request: ChatRequest): ChatResult | Promise<ChatResult> {
-    return !this.workers || inLine(request) ? this.answers.answer(request, simulateChat) : this.workers.run('chat', request);
+    // One walk tells both whether the request is worked on here and whether its answer may be kept.
+    const size = requestSize(request, MAX_INLINE_CHAT_CHARS);
+    return !this.workers || inLine(size) ? this.answers.answer(request, simulateChat, size) : this.workers.run('chat', request);
   }
 }
 
-/** True when the text of `request` (prompt, tool calls, tools and schemas) is small enough to work on in-line (MAX_INLINE_CHAT_CHARS). */
-function inLine(request: ChatRequest): boolean {
-  let budget = MAX_INLINE_CHAT_CHARS - (request.system?.length ?? 0);
-  for (const turn of request.turns) {
-    budget -= turn.text.length;
-    if (turn.role === 'assistant') for (const call of turn.toolCalls ?? []) budget -= call.arguments.length + call.name.length;
-    if (budget < 0) return false;
-  }
-  return budget >= 0 && withinBudget([request.tools, request.format], budget);
-}
-
-/** True when the strings of a JSON-like value, one character more per value, add up to at most `budget`; stops as soon as they do not. */
-function withinBudget(value: unknown, budget: number): boolean {
-  const stack = [value];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    budget -= typeof item === 'string' ? item.length + 1 : 1;
-    if (budget < 0) return false;
-    if (item !== null && typeof item === 'object') {
-      for (const [key, inner] of Object.entries(item)) {
-        budget -= key.length;
-        stack.push(inner);
-      }
-    }
-  }
-  return true;
+/** True when the text of a request of `size` (prompt, tool calls, tools and schemas) is small enough to work on in-line (MAX_INLINE_CHAT_CHARS). */
+function inLine(size: RequestSize): boolean {
+  return size.text <= MAX_INLINE_CHAT_CHARS;
 }
 
 /**
