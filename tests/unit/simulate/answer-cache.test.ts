@@ -1,10 +1,11 @@
-// Unit tests of the simulated chat provider's kept answers: the engine's answer for every field of the request, copies callers cannot spoil, the bound on entries and on request size.
+// Unit tests of the simulated chat provider's kept answers: the engine's answer for every field of the request, copies callers cannot spoil, streams cut once and shared, the bound on entries and on request size.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AnswerCache, ANSWER_CACHE_ENTRIES, MAX_CACHED_REQUEST_CHARS } from '../../../electron/gateway/providers/simulate/answer-cache.ts';
 import { SimulatedChat } from '../../../electron/gateway/providers/simulate/chat.ts';
 import { simulateChat } from '../../../electron/gateway/providers/simulate/text/engine.ts';
 import type { ChatRequest, ChatResult } from '../../../electron/gateway/protocols/neutral/chat.ts';
+import { collectChat, foldChat, type ChatDelta } from '../../../electron/gateway/protocols/neutral/deltas.ts';
 
 const ask = (text: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({
   model: 'sim-chat',
@@ -71,3 +72,28 @@ test(`at most ${ANSWER_CACHE_ENTRIES} answers are kept (the oldest goes first), 
   cache.answer(image, make);
   assert.equal(made.length, ANSWER_CACHE_ENTRIES + 6, 'so is a request with a large image');
 });
+
+test('the streams of a kept answer, cut once and shared, each spell the engine answer (text, several choices, tool calls)', async () => {
+  const chat = new SimulatedChat();
+  const call = { headers: {}, signal: new AbortController().signal } as unknown as Parameters<SimulatedChat['stream']>[1];
+  const requests = [
+    ask('Tell me a story about a lighthouse.', { n: 2 }),
+    ask('What is the weather?', {
+      tools: [{ name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],
+      toolChoice: 'required',
+    }),
+  ];
+  for (const request of requests) {
+    const expected = simulateChat(request);
+    for (let round = 0; round < 3; round++) {
+      const stream = await chat.stream(request, call);
+      assert.deepEqual(await collectChat(stream), expected, `${JSON.stringify(request)}, stream ${round}`);
+      assert.deepEqual(collectAtHand(stream.atHand!()), expected, `${JSON.stringify(request)}, stream at hand ${round}`);
+    }
+  }
+});
+
+/** The answer the deltas of a stream at hand spell. */
+function collectAtHand(deltas: Iterable<unknown>): ChatResult {
+  return foldChat([...deltas] as ChatDelta[]);
+}

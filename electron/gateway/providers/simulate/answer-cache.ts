@@ -8,9 +8,21 @@ export const ANSWER_CACHE_ENTRIES = 256;
 /** Characters of a request's JSON (its key) up to which its answer is kept; a larger request is answered afresh each time. */
 export const MAX_CACHED_REQUEST_CHARS = 4 * 1024;
 
+/** The pieces one answer streams, per choice: its text's, or (when the choice calls tools) each call's arguments' fragments. */
+export interface ChoicePieces {
+  text: readonly string[];
+  arguments: readonly (readonly string[])[];
+}
+
+/** A kept answer, and its stream pieces once it was streamed (the same for every stream of it, so cut once). */
+interface Kept {
+  result: ChatResult;
+  pieces: ChoicePieces[] | undefined;
+}
+
 /** A bounded map from a request's JSON to the answer the engine gave it; each answer handed out is a copy of its own. */
 export class AnswerCache {
-  private readonly answers = new Map<string, ChatResult>();
+  private readonly answers = new Map<string, Kept>();
 
   /** The answer to `request`: kept, or made by `make` (and kept when the request is small); `size`: its walk, when the caller made it already. */
   answer(
@@ -18,14 +30,37 @@ export class AnswerCache {
     make: (request: ChatRequest) => ChatResult,
     size: RequestSize = requestSize(request, MAX_CACHED_REQUEST_CHARS),
   ): ChatResult {
+    const kept = this.kept(request, make, size);
+    return kept === undefined ? make(request) : copyOf(kept.result);
+  }
+
+  /**
+   * `answer`, with the pieces a stream of it is cut into (`cut`) when it is kept (cut on its first stream, then shared: they
+   * are never changed); undefined pieces for an answer not kept, which its stream cuts as it goes.
+   */
+  streamed(
+    request: ChatRequest,
+    make: (request: ChatRequest) => ChatResult,
+    size: RequestSize,
+    cut: (result: ChatResult) => ChoicePieces[],
+  ): { result: ChatResult; pieces: readonly ChoicePieces[] | undefined } {
+    const kept = this.kept(request, make, size);
+    if (kept === undefined) return { result: make(request), pieces: undefined };
+    kept.pieces ??= cut(kept.result);
+    return { result: copyOf(kept.result), pieces: kept.pieces };
+  }
+
+  /** The kept answer to `request` (made and kept now when new), or undefined when its request is too large to keep. */
+  private kept(request: ChatRequest, make: (request: ChatRequest) => ChatResult, size: RequestSize): Kept | undefined {
     const key = keyOf(request, size);
-    if (key === undefined) return make(request);
-    const kept = this.answers.get(key);
-    if (kept) return copyOf(kept);
-    const made = make(request);
+    if (key === undefined) return undefined;
+    const known = this.answers.get(key);
+    if (known) return known;
+    // A refusal (the engine throws) keeps nothing.
+    const kept = { result: copyOf(make(request)), pieces: undefined };
     if (this.answers.size >= ANSWER_CACHE_ENTRIES) this.answers.delete(this.answers.keys().next().value!);
-    this.answers.set(key, copyOf(made));
-    return made;
+    this.answers.set(key, kept);
+    return kept;
   }
 }
 
