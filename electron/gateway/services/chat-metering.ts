@@ -129,7 +129,8 @@ export class ChatMetering {
 
   /** `metered` over deltas all at hand: the charge's commit is a Hold before the usage delta, which the writer waits for. */
   private *meteredAtHand(deltas: AtHand<ChatDelta>, bill: ChatBill, inputTokens: () => number): Generator<ChatDelta | Hold> {
-    const meter = this.streamMeter(bill, inputTokens);
+    // The whole answer is in memory already: what passed is counted only if a charge asks for it.
+    const meter = this.streamMeter(bill, inputTokens, true);
     try {
       for (const delta of deltas) {
         if (delta instanceof Hold) {
@@ -149,11 +150,15 @@ export class ChatMetering {
     }
   }
 
-  /** The meter of one stream of `bill`: its usage charge bounded by what was delivered, committed; or, without one, charged for what was. */
-  private streamMeter(bill: ChatBill, inputTokens: () => number): StreamMeter {
+  /**
+   * The meter of one stream of `bill`: its usage charge bounded by what was delivered, committed; or, without one, charged
+   * for what was. `atHand`: the stream's answer is all in memory, so the meter keeps what passed and counts it only if asked.
+   */
+  private streamMeter(bill: ChatBill, inputTokens: () => number, atHand = false): StreamMeter {
     return new StreamMeter(
       (reported, answerSize, delivered) => this.chargeCommitted(bill, this.bounded(bill, reported, answerSize, inputTokens, delivered)),
       (outputTokens) => this.chargeAnswered(bill, { inputTokens: inputTokens(), outputTokens }),
+      atHand,
     );
   }
 
@@ -173,22 +178,26 @@ function inputEstimateOf(bill: ChatBill): number {
 
 /**
  * What one stream delivered, as its deltas pass: the output per choice (text) and per tool call (arguments), counted
- * apart so pieces of different outputs never merge into one token and never kept; the first output told; the charge
- * made once, on the usage delta, or at the end for what was delivered when none came.
+ * apart so pieces of different outputs never merge into one token and never kept (but for a stream at hand, whose
+ * deltas are kept and counted only when a charge asks); the first output told; the charge made once, on the usage
+ * delta, or at the end for what was delivered when none came.
  */
 class StreamMeter {
   private readonly commit: (reported: ChatUsage, answerSize: number, deliveredTokens: () => number) => Promise<void>;
   private readonly answered: (outputTokens: number) => void;
   private readonly delivered = new Map<string, TokenCounter>();
+  /** A stream at hand's text and argument deltas passed and not yet counted; undefined: each is counted as it passes. */
+  private readonly uncounted: ChatDelta[] | undefined;
   /** Characters passed on, which bound the output a usage delta may claim. */
   private answerSize = 0;
   private outputSeen = false;
   /** Set once the usage charge is committed (by `pass`'s commit, so the end does not charge again). */
   private charged = false;
 
-  constructor(commit: StreamMeter['commit'], answered: StreamMeter['answered']) {
+  constructor(commit: StreamMeter['commit'], answered: StreamMeter['answered'], atHand: boolean) {
     this.commit = commit;
     this.answered = answered;
+    this.uncounted = atHand ? [] : undefined;
   }
 
   /** True for the stream's first delta of output (text, a tool call or its arguments), once. */
@@ -205,10 +214,10 @@ class StreamMeter {
   pass(delta: ChatDelta): Promise<void> | undefined {
     if (delta.type === 'usage') {
       if (!this.charged) return this.commit(delta, this.answerSize, this.deliveredTokens).then(this.committed);
-    } else if (delta.type === 'text') {
-      this.add(delta.choice === 0 ? '0' : `${delta.choice}`, delta.text);
-    } else if (delta.type === 'tool_arguments') {
-      this.add(`${delta.choice}:${delta.call}`, delta.fragment);
+    } else if (delta.type === 'text' || delta.type === 'tool_arguments') {
+      this.answerSize += delta.type === 'text' ? delta.text.length : delta.fragment.length;
+      if (this.uncounted) this.uncounted.push(delta);
+      else this.count(delta);
     }
     return undefined;
   }
@@ -223,14 +232,23 @@ class StreamMeter {
     this.charged = true;
   };
 
+  /** Counts a text or argument delta in its output's counter. */
+  private count(delta: ChatDelta): void {
+    if (delta.type === 'text') this.add(delta.choice === 0 ? '0' : `${delta.choice}`, delta.text);
+    else if (delta.type === 'tool_arguments') this.add(`${delta.choice}:${delta.call}`, delta.fragment);
+  }
+
   private add(key: string, text: string): void {
     let counter = this.delivered.get(key);
     if (!counter) this.delivered.set(key, (counter = new TokenCounter()));
     counter.add(text);
-    this.answerSize += text.length;
   }
 
   private readonly deliveredTokens = (): number => {
+    if (this.uncounted) {
+      for (const delta of this.uncounted) this.count(delta);
+      this.uncounted.length = 0;
+    }
     let outputTokens = 0;
     for (const counter of this.delivered.values()) outputTokens += counter.count;
     return outputTokens;

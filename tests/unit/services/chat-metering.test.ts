@@ -167,3 +167,15 @@ test('at hand: a stream closed once its commit went through (the client left dur
   items.return!();
   assert.deepEqual(ways, ['committed']);
 });
+
+test('at hand: a stream cut short is charged for its outputs counted apart, text and tool arguments of two choices, as the async path counts them', () => {
+  const cut = [
+    ...DELTAS.slice(0, 1),
+    { type: 'tool_call', choice: 1, call: 0, id: 'c', name: 'f' },
+    { type: 'tool_arguments', choice: 1, call: 0, fragment: '{"a":' },
+  ] as ChatDelta[];
+  const { charges, items } = meteredAtHand(cut, Promise.resolve());
+  for (let next = items.next(); !next.done; next = items.next()) void next.value;
+  // "Hello," is 2 tokens, the arguments {"a": 5, as in the async test above.
+  assert.deepEqual(charges, [{ endpoint: '/v1/chat/completions', model: 'm', inputTokens: 10, outputTokens: 2 + 5 }]);
+});
