@@ -29,7 +29,7 @@ export async function openaiChatRoutes(app: FastifyInstance, options: { context:
         const estimate = relayInputEstimate(parsed.chat);
         return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, estimate));
       }
-      if (!parsed.stream) return chatCompletions.create(parsed, call, chat);
+      if (!parsed.stream) return chatCompletions.create(parsed, call, chat, bill);
       const meta = chatCompletions.meta(parsed.chat.model);
       const metered = metering.meter(await chat.stream(parsed.chat, call), bill, () => estimateInputTokens(parsed.chat));
       // A stored completion is recorded as it streams; otherwise an answer at hand is written without an async step per event.

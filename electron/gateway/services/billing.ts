@@ -96,20 +96,24 @@ export class BillingService {
 
   /** Charges a call to the caller's token, committed before it returns; returns the amount in micro-units. */
   charge(principal: Principal, usage: Usage): number {
-    const { entry, amount } = this.entryOf(principal, usage);
+    const entry = this.entryOf(principal, usage);
     writeAtOnce.deferItem(this.charges, { entry, principal });
-    return amount;
+    return entry.amount_micros;
   }
 
   /**
    * Charges a call before its answer goes out, like `charge`, but resolves once the charge is durable as part of this
    * event-loop turn's group commit: the caller awaits it before answering, so what is acknowledged is still committed,
-   * and concurrent calls share one flush. Resolves with the amount in micro-units.
+   * and concurrent calls share one flush (the group commit's own promise, without one of its own on top).
    */
-  async chargeCommitted(principal: Principal, usage: Usage): Promise<number> {
-    const { entry, amount } = this.entryOf(principal, usage);
-    await this.writes.commitItem(this.charges, { entry, principal });
-    return amount;
+  chargeCommitted(principal: Principal, usage: Usage): Promise<void> {
+    let entry: UsageRecord;
+    try {
+      entry = this.entryOf(principal, usage);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    return this.writes.commitItem(this.charges, { entry, principal });
   }
 
   /**
@@ -118,9 +122,9 @@ export class BillingService {
    * flushing on its own. Returns the amount in micro-units.
    */
   chargeAnswered(principal: Principal, usage: Usage): number {
-    const { entry, amount } = this.entryOf(principal, usage);
+    const entry = this.entryOf(principal, usage);
     this.writes.deferItem(this.charges, { entry, principal });
-    return amount;
+    return entry.amount_micros;
   }
 
   private amountOf(usage: Omit<Usage, 'endpoint'>): number {
@@ -128,7 +132,8 @@ export class BillingService {
     return usage.amountMicros ?? amountAt(this.prices.priceOf(priced), usage.inputTokens, usage.outputTokens);
   }
 
-  private entryOf(principal: Principal, usage: Usage): { entry: UsageRecord; amount: number } {
+  /** The ledger record of a charge (its amount in `amount_micros`), counted against the token's quota until written. */
+  private entryOf(principal: Principal, usage: Usage): UsageRecord {
     const amount = this.amountOf(usage);
     // Until it is written, the charge counts against the token's quota in memory.
     this.quotas?.pending(principal, amount);
@@ -144,7 +149,7 @@ export class BillingService {
       created_at: this.clock.now(),
     };
     principal.notes?.charged({ inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, amountMicros: amount });
-    return { entry, amount };
+    return entry;
   }
 
   /**

@@ -8,7 +8,7 @@ import type { ChatCall } from '../protocols/openai/inbound/chat-request.ts';
 import type { CallContext, ProviderSelector } from '../providers/types.ts';
 import type { Clock } from '../time.ts';
 import type { BillingService } from './billing.ts';
-import { ChatMetering, chatBillOf } from './chat-metering.ts';
+import { ChatMetering, chatBillOf, type ChatBill } from './chat-metering.ts';
 import type { StoredChatCompletions } from './stored-chat-completions.ts';
 
 export class ChatCompletionsService {
@@ -46,17 +46,18 @@ export class ChatCompletionsService {
 
   /**
    * A whole completion: made, stored when asked (checked to fit before the charge), then billed. `chat`: the
-   * capability the call's route chose already (the same the providers give for this call and model).
+   * capability the call's route chose already (the same the providers give for this call and model); `bill`: the
+   * call's bill the route made already (the same `chatBillOf` makes here).
    */
   async create(
     parsed: ChatCall,
     call: CallContext,
     chat = this.providers.for(call, parsed.chat.model).chat,
+    bill: ChatBill = chatBillOf(call, call.principal, call.endpoint, parsed.chat.model, () => [parsed.chat]),
   ): Promise<Record<string, unknown>> {
     const result = await chat.complete(parsed.chat, call);
     const completion = openaiChatCodec.render(result, parsed, this.meta(parsed.chat.model)) as Record<string, unknown>;
     if (parsed.store) this.stored.save(call.principal.accountId, this.stored.prepare(completion, parsed.messages, parsed.metadata));
-    const bill = chatBillOf(call, call.principal, call.endpoint, parsed.chat.model, () => [parsed.chat]);
     await this.metering.chargeResult(bill, result);
     return completion;
   }

@@ -162,8 +162,9 @@ export class ChatMetering {
     );
   }
 
-  private async chargeCommitted(bill: ChatBill, usage: { inputTokens: number; outputTokens: number }): Promise<void> {
-    await this.billing.chargeCommitted(bill.principal, { endpoint: bill.endpoint, model: bill.model, ...usage });
+  private chargeCommitted(bill: ChatBill, usage: { inputTokens: number; outputTokens: number }): Promise<void> {
+    const { inputTokens, outputTokens } = usage;
+    return this.billing.chargeCommitted(bill.principal, { endpoint: bill.endpoint, model: bill.model, inputTokens, outputTokens });
   }
 
   private chargeAnswered(bill: ChatBill, usage: { inputTokens: number; outputTokens: number }): void {
