@@ -18,14 +18,22 @@ function randomByte(): number {
   return byte;
 }
 
+/** The character codes of ALPHABET, and a scratch buffer an id is spelled in before it becomes one string (not one per character). */
+const ALPHABET_CODES = Buffer.from(ALPHABET, 'latin1');
+const spelled = Buffer.alloc(64);
+
 /** `length` random base62 characters (rejection sampling keeps them uniform). */
 export function randomBase62(length: number): string {
-  let out = '';
-  while (out.length < length) {
-    const byte = randomByte();
-    if (byte < 248) out += ALPHABET[byte % 62];
+  if (length > spelled.length) {
+    let out = '';
+    while (out.length < length) out += randomBase62(Math.min(spelled.length, length - out.length));
+    return out;
   }
-  return out;
+  for (let filled = 0; filled < length;) {
+    const byte = randomByte();
+    if (byte < 248) spelled[filled++] = ALPHABET_CODES[byte % 62]!;
+  }
+  return spelled.toString('latin1', 0, length);
 }
 
 /** A public id such as `grp_…` or `ast_…`: a prefix and 20 random characters. */
