@@ -23,7 +23,9 @@ export interface CallCountingOptions {
  */
 export function callCountingStep({ clock, stats, holderOf, onError }: CallCountingOptions): SyncStep {
   return (request, reply) => {
-    const path = request.url.split('?', 1)[0] ?? '';
+    const { url } = request;
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
     if (!isJournaledPath(path) || request.ws || request.method === 'OPTIONS') return;
     const startedAt = performance.now();
     const at = clock.now();
