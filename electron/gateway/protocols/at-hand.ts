@@ -18,6 +18,14 @@ export class Hold {
 /** A stream pulled synchronously: its items, and the Holds among them. */
 export type AtHand<T> = Iterable<T | Hold>;
 
+/** A stream's items: all at hand (pulled synchronously, Holds among them), or as they arrive. */
+export type AtHandOrAsync<T> = AtHand<T> | AsyncIterable<T>;
+
+/** True when `items` are pulled synchronously. */
+export function isAtHand<T>(items: AtHandOrAsync<T>): items is AtHand<T> {
+  return Symbol.iterator in items;
+}
+
 /** How a stage turns a stream: what it makes before the first item, of each item, and after the last (pushed on `out`, zero or more each). */
 export interface Steps<T, U> {
   begin?(out: U[]): void;

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { publicId } from '../ids.ts';
 import { anthropicCodec } from '../protocols/anthropic/inbound/codec.ts';
+import { streamEvents } from '../protocols/neutral/codec.ts';
 import { parseMessagesBody } from '../protocols/anthropic/inbound/request.ts';
 import { estimateInputTokens, relayInputEstimate } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
@@ -46,8 +47,7 @@ export async function anthropicMessagesRoutes(app: FastifyInstance, options: { c
       const meta = { id, model: parsed.chat.model, inputTokens: stream.inputTokens ?? estimate() };
       const metered = metering.meter(stream, bill, estimate);
       // An answer at hand is written without an async step per event.
-      if (metered.atHand) return writeSse(request, reply, anthropicCodec.streamAtHand(metered.atHand(), parsed, meta), failure);
-      return writeSse(request, reply, anthropicCodec.stream(metered, parsed, meta), failure);
+      return writeSse(request, reply, streamEvents(anthropicCodec, metered, parsed, meta), failure);
     });
   });
 

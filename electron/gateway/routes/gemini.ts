@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { randomBase62 } from '../ids.ts';
 import { geminiCodec } from '../protocols/gemini/inbound/codec.ts';
+import { streamEvents } from '../protocols/neutral/codec.ts';
 import { parseCountTokens } from '../protocols/gemini/inbound/request.ts';
 import { estimateInputTokens, relayInputEstimate } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
@@ -48,9 +49,7 @@ export async function geminiRoutes(app: FastifyInstance, options: { context: Gat
       }
       const deltas = metering.meter(await chat.stream(chatRequest, call), bill, () => estimateInputTokens(chatRequest));
       // An answer at hand is written without an async step per chunk.
-      const chunks = deltas.atHand
-        ? geminiCodec.streamAtHand(deltas.atHand(), chatRequest, meta)
-        : geminiCodec.stream(deltas, chatRequest, meta);
+      const chunks = streamEvents(geminiCodec, deltas, chatRequest, meta);
       const write = request.query['alt'] === 'sse' ? writeSseData : writeJsonArray;
       return write(request, reply, chunks, failure);
     });

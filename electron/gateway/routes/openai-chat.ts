@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayContext } from '../context.ts';
 import { openaiChatCodec } from '../protocols/openai/inbound/chat-codec.ts';
+import { streamEvents } from '../protocols/neutral/codec.ts';
 import { estimateInputTokens, relayInputEstimate } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
@@ -32,11 +33,9 @@ export async function openaiChatRoutes(app: FastifyInstance, options: { context:
       if (!parsed.stream) return chatCompletions.create(parsed, call, chat, bill);
       const meta = chatCompletions.meta(parsed.chat.model);
       const metered = metering.meter(await chat.stream(parsed.chat, call), bill, () => estimateInputTokens(parsed.chat));
-      // A stored completion is recorded as it streams; otherwise an answer at hand is written without an async step per event.
-      if (!parsed.store && metered.atHand)
-        return writeSse(request, reply, openaiChatCodec.streamAtHand(metered.atHand(), parsed, meta), failure);
-      const deltas = chatCompletions.keepWhenStored(parsed, call, metered, meta);
-      return writeSse(request, reply, openaiChatCodec.stream(deltas, parsed, meta), failure);
+      // A stored completion is recorded as it streams (event by event); otherwise an answer at hand is written without an async step per event.
+      const deltas = parsed.store ? chatCompletions.keepWhenStored(parsed, call, metered, meta) : metered;
+      return writeSse(request, reply, streamEvents(openaiChatCodec, deltas, parsed, meta), failure);
     });
   });
 }

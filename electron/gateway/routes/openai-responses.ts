@@ -5,6 +5,7 @@ import type { GatewayContext } from '../context.ts';
 import { GatewayError } from '../errors.ts';
 import { publicId } from '../ids.ts';
 import { responsesCodec } from '../protocols/responses/inbound/codec.ts';
+import { streamEvents } from '../protocols/neutral/codec.ts';
 import { chatRequestOf, type ResponsesCall } from '../protocols/responses/inbound/request.ts';
 import type { CallContext } from '../providers/types.ts';
 import { asInput, type Conversations } from '../services/conversations.ts';
@@ -90,9 +91,7 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
         responses.addTurn(parsed, call, response);
       };
       // An answer at hand is written without an async step per event.
-      if (deltas.atHand)
-        return writeSse(request, reply, responsesCodec.streamAtHand(deltas.atHand(), parsed, { ...meta, onComplete }), failure);
-      return writeSse(request, reply, responsesCodec.stream(deltas, parsed, { ...meta, onComplete }), failure);
+      return writeSse(request, reply, streamEvents(responsesCodec, deltas, parsed, { ...meta, onComplete }), failure);
     });
   });
 

@@ -2,7 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { GatewayError } from '../errors.ts';
-import { Hold, type AtHand } from '../protocols/at-hand.ts';
+import { Hold, isAtHand, type AtHand } from '../protocols/at-hand.ts';
 import { DONE, type NamedEvent, type SseEvent } from '../protocols/named-event.ts';
 import { streamFaultOf } from './faults.ts';
 
@@ -95,11 +95,6 @@ async function* mapFrames<T>(source: EventSource<T>, frame: (item: T) => string)
       if (item.done) await item.done;
     }
   }
-}
-
-/** True when `source` is pulled synchronously. */
-function isAtHand<T>(source: EventSource<T>): source is AtHand<T> {
-  return Symbol.iterator in source;
 }
 
 interface FrameFailure {

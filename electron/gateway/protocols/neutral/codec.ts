@@ -2,7 +2,7 @@
 import type { ChatRequest, ChatResult } from './chat.ts';
 import type { ChannelCompatName } from '../../../../shared/channels.ts';
 import type { ChatDelta, ChatStream } from './deltas.ts';
-import type { AtHand, Hold } from '../at-hand.ts';
+import type { AtHand, AtHandOrAsync, Hold } from '../at-hand.ts';
 
 /**
  * A client protocol's side of chat (OpenAI chat, completions, Anthropic Messages, Gemini, Responses): it turns
@@ -42,4 +42,17 @@ export interface OutboundChatCodec<UpstreamRequest = unknown, UpstreamAnswer = u
    * GatewayError (upstream-errors.ts gives the kind of a status) after the deltas before it.
    */
   deltas(events: AsyncIterable<UpstreamEvent>): AsyncIterable<ChatDelta>;
+}
+
+/**
+ * The client's stream events of `deltas` by `codec`: pulled synchronously when the whole answer is at hand (the stream
+ * offers `atHand` and the codec `streamAtHand`), else made as the deltas arrive. The one place a route's stream chooses.
+ */
+export function streamEvents<Call, Meta, Event>(
+  codec: Pick<InboundChatCodec<unknown, Call, Meta, Event>, 'stream' | 'streamAtHand'>,
+  deltas: ChatStream,
+  call: Call,
+  meta: Meta,
+): AtHandOrAsync<Event> {
+  return deltas.atHand && codec.streamAtHand ? codec.streamAtHand(deltas.atHand(), call, meta) : codec.stream(deltas, call, meta);
 }
