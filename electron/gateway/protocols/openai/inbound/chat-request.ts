@@ -61,24 +61,22 @@ export function parseChatBody(body: unknown): ChatCall {
   const parallelToolCalls = optionalBoolean(fields, 'parallel_tool_calls');
   const effort = reasoningEffortOf(fields);
   const stop = stopOf(fields['stop']);
-  const chat: ChatRequest = {
-    model,
-    turns: nameToolResults(turns),
-    ...(system.length > 0 && { system: system.join('\n\n') }),
-    ...(tools.length > 0 && {
-      tools,
-      toolChoice: legacyFunctions ? parseFunctionCall(fields['function_call'], tools) : parseToolChoice(fields['tool_choice'], tools),
-    }),
-    format: parseFormat(fields['response_format']),
-    ...(maxTokens !== undefined && { maxTokens }),
-    ...(stop && { stop }),
-    ...(seed !== undefined && { seed }),
-    ...(n !== undefined && { n }),
-    ...(temperature !== undefined && { temperature }),
-    ...(topP !== undefined && { topP }),
-    ...(parallelToolCalls !== undefined && tools.length > 0 && { parallelToolCalls }),
-    ...(effort !== undefined && { reasoning: { effort } }),
-  };
+  // Fields set one by one in the order they always had (a request's JSON is the simulator's answer key), not spread in.
+  const chat: ChatRequest = { model, turns: nameToolResults(turns) };
+  if (system.length > 0) chat.system = system.join('\n\n');
+  if (tools.length > 0) {
+    chat.tools = tools;
+    chat.toolChoice = legacyFunctions ? parseFunctionCall(fields['function_call'], tools) : parseToolChoice(fields['tool_choice'], tools);
+  }
+  chat.format = parseFormat(fields['response_format']);
+  if (maxTokens !== undefined) chat.maxTokens = maxTokens;
+  if (stop) chat.stop = stop;
+  if (seed !== undefined) chat.seed = seed;
+  if (n !== undefined) chat.n = n;
+  if (temperature !== undefined) chat.temperature = temperature;
+  if (topP !== undefined) chat.topP = topP;
+  if (parallelToolCalls !== undefined && tools.length > 0) chat.parallelToolCalls = parallelToolCalls;
+  if (effort !== undefined) chat.reasoning = { effort };
   const store = optionalBoolean(fields, 'store') ?? false;
   const metadata = absent(fields, 'metadata') ? null : metadataOf(fields['metadata']);
   return { chat, ...streamFlags(fields), legacyFunctions, store, metadata, messages };
