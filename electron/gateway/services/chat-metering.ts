@@ -57,17 +57,22 @@ export class ChatMetering {
   }
 
   /** Charges a whole answer for its usage, bounded; resolves once the charge is durable (await it before answering). */
-  async chargeResult(bill: ChatBill, result: ChatResult): Promise<void> {
-    let answerSize = 0;
-    for (const choice of result.choices) {
-      answerSize += choice.text.length;
-      for (const call of choice.toolCalls) answerSize += call.arguments.length;
+  chargeResult(bill: ChatBill, result: ChatResult): Promise<void> {
+    try {
+      let answerSize = 0;
+      for (const choice of result.choices) {
+        answerSize += choice.text.length;
+        for (const call of choice.toolCalls) answerSize += call.arguments.length;
+      }
+      const output = () => result.choices.reduce((sum, choice) => sum + countTokens(choice.text), 0);
+      return this.chargeCommitted(
+        bill,
+        this.bounded(bill, result.usage, answerSize, () => inputEstimateOf(bill), output),
+      );
+    } catch (error) {
+      // As from an async function: a failure is the promise's.
+      return Promise.reject(error as Error);
     }
-    const output = () => result.choices.reduce((sum, choice) => sum + countTokens(choice.text), 0);
-    await this.chargeCommitted(
-      bill,
-      this.bounded(bill, result.usage, answerSize, () => inputEstimateOf(bill), output),
-    );
   }
 
   /**
@@ -92,9 +97,9 @@ export class ChatMetering {
     input: () => number,
     output: () => number,
   ): { inputTokens: number; outputTokens: number } {
-    const { inputTokens, outputTokens, note } = boundUsage(reported, () => usageBoundOf(bill.size, answerSize), { input, output });
-    if (note !== undefined) bill.principal.notes?.note(note);
-    return { inputTokens, outputTokens };
+    const usage = boundUsage(reported, () => usageBoundOf(bill.size, answerSize), { input, output });
+    if (usage.note !== undefined) bill.principal.notes?.note(usage.note);
+    return usage;
   }
 
   /**

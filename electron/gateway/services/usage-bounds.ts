@@ -80,19 +80,28 @@ export function boundUsage(
   bound: () => UsageBound,
   estimate: { input: () => number; output: () => number },
 ): BoundedUsage {
+  // Straight-line checks (no closure, no list): every charge passes here.
   let limits: UsageBound | undefined;
-  const odd: string[] = [];
-  const check = (value: number | undefined, which: 'input' | 'output', name: string, estimated: () => number): number => {
-    if (value === undefined) return estimated();
-    limits ??= bound();
-    if (Number.isSafeInteger(value) && value >= 0 && value <= limits[which]) return value;
-    odd.push(`${name} ${String(value)}`);
-    return estimated();
-  };
-  const inputTokens = check(reported.inputTokens, 'input', 'input tokens', estimate.input);
-  const outputTokens = check(reported.outputTokens, 'output', 'output tokens', estimate.output);
-  if (odd.length === 0) return { inputTokens, outputTokens };
-  return { inputTokens, outputTokens, note: `Upstream usage out of bounds (${odd.join(', ')}); charged the estimate.` };
+  let odd: string | undefined;
+  let inputTokens = reported.inputTokens;
+  if (inputTokens === undefined) inputTokens = estimate.input();
+  else if (!within(inputTokens, (limits ??= bound()).input)) {
+    odd = `input tokens ${String(inputTokens)}`;
+    inputTokens = estimate.input();
+  }
+  let outputTokens = reported.outputTokens;
+  if (outputTokens === undefined) outputTokens = estimate.output();
+  else if (!within(outputTokens, (limits ??= bound()).output)) {
+    odd = `${odd === undefined ? '' : `${odd}, `}output tokens ${String(outputTokens)}`;
+    outputTokens = estimate.output();
+  }
+  if (odd === undefined) return { inputTokens, outputTokens };
+  return { inputTokens, outputTokens, note: `Upstream usage out of bounds (${odd}); charged the estimate.` };
+}
+
+/** True when a reported count is a whole number from 0 to `limit`. */
+function within(value: number, limit: number): boolean {
+  return Number.isSafeInteger(value) && value >= 0 && value <= limit;
 }
 
 /** Images in the user turns of `chat`. */
