@@ -22,23 +22,35 @@ function randomByte(): number {
 const ALPHABET_CODES = Buffer.from(ALPHABET, 'latin1');
 const spelled = Buffer.alloc(64);
 
-/** `length` random base62 characters (rejection sampling keeps them uniform). */
+/** Spells `length` random base62 characters into `spelled` from `offset` (rejection sampling keeps them uniform). */
+function spellRandom(offset: number, length: number): void {
+  for (let filled = offset; filled < offset + length;) {
+    const byte = randomByte();
+    if (byte < 248) spelled[filled++] = ALPHABET_CODES[byte % 62]!;
+  }
+}
+
+/** `length` random base62 characters. */
 export function randomBase62(length: number): string {
   if (length > spelled.length) {
     let out = '';
     while (out.length < length) out += randomBase62(Math.min(spelled.length, length - out.length));
     return out;
   }
-  for (let filled = 0; filled < length;) {
-    const byte = randomByte();
-    if (byte < 248) spelled[filled++] = ALPHABET_CODES[byte % 62]!;
-  }
+  spellRandom(0, length);
   return spelled.toString('latin1', 0, length);
 }
 
-/** A public id such as `grp_…` or `ast_…`: a prefix and 20 random characters. */
+/** Characters of random in a public id. */
+const PUBLIC_ID_RANDOM = 20;
+
+/** A public id such as `grp_…` or `ast_…`: an ASCII prefix and 20 random characters (made as one flat string). */
 export function publicId(prefix: string): string {
-  return `${prefix}_${randomBase62(20)}`;
+  if (prefix.length + 1 + PUBLIC_ID_RANDOM > spelled.length) return `${prefix}_${randomBase62(PUBLIC_ID_RANDOM)}`;
+  const start = spelled.write(prefix, 0, 'latin1');
+  spelled[start] = 0x5f; // '_'
+  spellRandom(start + 1, PUBLIC_ID_RANDOM);
+  return spelled.toString('latin1', 0, start + 1 + PUBLIC_ID_RANDOM);
 }
 
 /** Prefix of every API token this gateway issues. */
