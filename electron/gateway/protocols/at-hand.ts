@@ -41,20 +41,28 @@ export interface Steps<T, U> {
  */
 export function* stepAtHand<T, U>(items: AtHand<T>, steps: Steps<T, U>): Generator<U | Hold> {
   const out: U[] = [];
+  // `out` is emptied only every STEPPED_KEPT items: emptying it drops its storage, which the next step would make again.
+  let next = 0;
   steps.begin?.(out);
-  yield* out.splice(0);
+  while (next < out.length) yield out[next++]!;
   for (const item of items) {
     if (item instanceof Hold) {
       yield item;
       continue;
     }
     steps.step(item, out);
-    for (let index = 0; index < out.length; index++) yield out[index]!;
-    out.length = 0;
+    while (next < out.length) yield out[next++]!;
+    if (next >= STEPPED_KEPT) {
+      out.length = 0;
+      next = 0;
+    }
   }
   steps.end?.(out);
-  yield* out;
+  while (next < out.length) yield out[next++]!;
 }
+
+/** Items a synchronous stage keeps made before it lets them go (see `stepAtHand`). */
+const STEPPED_KEPT = 64;
 
 /** The same steps over an async stream. */
 export async function* stepAsync<T, U>(items: AsyncIterable<T>, steps: Steps<T, U>): AsyncGenerator<U> {

@@ -1,0 +1,44 @@
+// Unit tests of a synchronous stream stage: over a long stream (more items than it keeps made at once) it gives what the async stage gives, in order, with each Hold where it stood.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Hold, stepAsync, stepAtHand, type Steps } from '../../../electron/gateway/protocols/at-hand.ts';
+
+/** Each number becomes itself and its double (none for a multiple of 7); the stream opens with 'begin' and closes with 'end'. */
+const steps: Steps<number, string> = {
+  begin: (out) => out.push('begin'),
+  step: (item, out) => {
+    if (item % 7 === 0) return;
+    out.push(`${item}`, `${item * 2}`);
+  },
+  end: (out) => out.push('end'),
+};
+
+test('a long stream at hand gives the async stage its items, in order, and each Hold where it stood', async () => {
+  const items = Array.from({ length: 300 }, (_, index) => index);
+  const holds = new Map([5, 64, 65, 200].map((at) => [at, new Hold(undefined)]));
+  const withHolds = items.flatMap((item) => (holds.has(item) ? [holds.get(item)!, item] : [item]));
+  const atHand = [...stepAtHand(withHolds, steps)];
+  const expected: string[] = [];
+  for await (const made of stepAsync(
+    (async function* () {
+      yield* items;
+    })(),
+    steps,
+  ))
+    expected.push(made);
+  assert.deepEqual(
+    atHand.filter((made) => !(made instanceof Hold)),
+    expected,
+  );
+  for (const [at, hold] of holds) {
+    const position = atHand.indexOf(hold);
+    const following = items.slice(at).find((item) => item % 7 !== 0)!;
+    assert.equal(atHand[position + 1], `${following}`, `the Hold before ${at} stands before what ${following} makes`);
+    const before = items.slice(0, at).findLast((item) => item % 7 !== 0);
+    assert.equal(
+      atHand[position - 1],
+      before === undefined ? 'begin' : `${before * 2}`,
+      `the Hold before ${at} stands after what came before`,
+    );
+  }
+});
