@@ -118,8 +118,11 @@ function chunkSteps(meta: CompletionMeta, includeUsage: boolean, options: ChatAn
   // A content chunk is the most frequent event by far: its JSON is written around the piece, the rest made once.
   const contentHead = `${JSON.stringify(base).slice(0, -1)},"choices":[{"index":`;
   const contentTail = `},"logprobs":null,"finish_reason":null}]${includeUsage ? ',"usage":null' : ''}}`;
+  // Up to the piece, made once for the first choice (nearly every chunk's): a chunk is then three strings joined, not five.
+  const firstChoicePrefix = `${contentHead}0,"delta":{"content":`;
+  const prefixOf = (index: number) => (index === 0 ? firstChoicePrefix : `${contentHead}${index},"delta":{"content":`);
   const content = (index: number, text: string): NamedEvent =>
-    new ContentChunk(`${contentHead}${index},"delta":{"content":${JSON.stringify(text)}${contentTail}`, chunk, index, text);
+    new ContentChunk(prefixOf(index) + JSON.stringify(text) + contentTail, chunk, index, text);
   const started = new Set<number>();
   const opening = (index: number, withCalls: boolean, out: SseEvent[]) => {
     if (started.has(index)) return;
