@@ -77,8 +77,9 @@ export function callOf(request: FastifyRequest, reply: FastifyReply, protocol: I
     method: request.method,
     path: calledPath(request.url),
     endpoint,
-    ...(request.rawBody && { rawBody: request.rawBody }),
-    ...(request.receivedBody?.json && { body: request.body }),
+    // Set (undefined when absent) rather than spread in: a call context is made for every call.
+    rawBody: request.rawBody,
+    body: request.receivedBody?.json ? request.body : undefined,
     headers: request.headers,
     signal: request.clientSignal ?? watchClient(request, reply),
     noteRelay: (relay) => {
