@@ -71,12 +71,18 @@ export class UsageRepo {
       insertAll(this.db, entries);
       const spent = new Map<string, number>();
       const days = new Map<string, DayTotals>();
+      // The group of the record before: a commit's records mostly share their day, token and model, so no key is made for them.
+      let lastDay = -1;
+      let lastTotals: DayTotals | undefined;
       for (const entry of entries) {
         spent.set(entry.token_id, (spent.get(entry.token_id) ?? 0) + entry.amount_micros);
-        const key = `${dayNumberOf(entry.created_at)}\n${entry.token_id}\n${entry.model}`;
-        const totals = days.get(key);
+        const day = dayNumberOf(entry.created_at);
+        let totals =
+          lastDay === day && lastTotals?.token_id === entry.token_id && lastTotals.model === entry.model ? lastTotals : undefined;
+        const key = totals === undefined ? `${day}\n${entry.token_id}\n${entry.model}` : undefined;
+        if (key !== undefined) totals = days.get(key);
         if (totals === undefined) {
-          days.set(key, {
+          totals = {
             created_at: entry.created_at,
             account_id: entry.account_id,
             token_id: entry.token_id,
@@ -85,13 +91,16 @@ export class UsageRepo {
             input_tokens: entry.input_tokens,
             output_tokens: entry.output_tokens,
             amount_micros: entry.amount_micros,
-          });
+          };
+          days.set(key!, totals);
         } else {
           totals.calls += 1;
           totals.input_tokens += entry.input_tokens;
           totals.output_tokens += entry.output_tokens;
           totals.amount_micros += entry.amount_micros;
         }
+        lastDay = day;
+        lastTotals = totals;
       }
       const charge = this.db.prepare('UPDATE tokens SET used_micros = used_micros + ? WHERE token_id = ?');
       for (const [tokenId, micros] of spent) charge.run(micros, tokenId);
