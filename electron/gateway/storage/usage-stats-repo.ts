@@ -53,14 +53,28 @@ export class UsageStatsRepo {
   /** Counts calls in their days, tokens, models and latency buckets: one upsert per group, the same totals as one by one. */
   countCalls(calls: readonly CountedCall[]): void {
     const groups = new Map<string, CountedCall & { calls: number; errors: number }>();
+    // The group of the call before: a commit's calls mostly share their day, token, model and bucket, so no key is made for them.
+    let last: (CountedCall & { calls: number; errors: number }) | undefined;
     for (const call of calls) {
-      const key = `${call.day}\n${call.token_id}\n${call.model}\n${call.bucket}`;
-      const group = groups.get(key);
-      if (group === undefined) groups.set(key, { ...call, calls: 1, errors: call.error ? 1 : 0 });
-      else {
-        group.calls += 1;
-        group.errors += call.error ? 1 : 0;
+      let group =
+        last !== undefined &&
+        last.day === call.day &&
+        last.token_id === call.token_id &&
+        last.model === call.model &&
+        last.bucket === call.bucket
+          ? last
+          : undefined;
+      if (group === undefined) {
+        const key = `${call.day}\n${call.token_id}\n${call.model}\n${call.bucket}`;
+        group = groups.get(key);
+        if (group === undefined) {
+          groups.set(key, (last = { ...call, calls: 1, errors: call.error ? 1 : 0 }));
+          continue;
+        }
       }
+      group.calls += 1;
+      group.errors += call.error ? 1 : 0;
+      last = group;
     }
     const upsert = this.db.prepare(
       `INSERT INTO call_stats_daily (day, account_id, token_id, model, bucket, calls, errors)
