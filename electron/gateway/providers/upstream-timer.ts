@@ -17,21 +17,24 @@ export class UpstreamTimeout extends GatewayError {
 
 /**
  * Watches one upstream call from its start. `abort` is called once with an UpstreamTimeout when a limit runs out, so the
- * connection is closed; `read` passes a body on and throws that error when a chunk takes longer than `idleTimeoutMs`
- * (only time spent waiting for the upstream counts, never time the reader spends passing a chunk on) or the deadline passes.
+ * connection is closed; a read of the body waits (`waitFor`, or `read` over any async iterable) within `idleTimeoutMs`
+ * (only time spent waiting for the upstream counts, never time the reader spends passing a chunk on) and the deadline.
+ *
+ * One timer per call, not one per limit: it fires at the earliest moment a limit could run out, checks which one did (none,
+ * when a wait ended meanwhile) and is set again for the next such moment. A call that ends within its limits, the usual
+ * case, sets one timer and clears it.
  */
 export class UpstreamTimer {
   private readonly limits: UpstreamTimeouts;
   private readonly abort: (reason: UpstreamTimeout) => void;
-  private deadlineTimer: NodeJS.Timeout | undefined;
-  private headersTimer: NodeJS.Timeout | undefined;
-  /**
-   * The idle timeout: one timer per call, re-armed (`refresh`) at each wait for a chunk instead of a new timer per
-   * chunk; when it fires while no wait is under way (the reader is passing a chunk on), it does nothing.
-   */
-  private idleTimer: NodeJS.Timeout | undefined;
-  /** Whether a read is waiting for the upstream now (only then does the idle timeout count). */
-  private waiting = false;
+  /** When the call started, and when the current wait for a chunk did (-1: no wait under way), on `performance.now()`'s clock. */
+  private readonly started: number;
+  private waitingSince = -1;
+  private headers = false;
+  private timer: NodeJS.Timeout | undefined;
+  /** When the timer fires, on the same clock. */
+  private due = 0;
+  private stopped = false;
   private wake: ((error: UpstreamTimeout) => void) | undefined;
   /** The limit that ran out, once one has. */
   expired: UpstreamTimeout | undefined;
@@ -39,21 +42,33 @@ export class UpstreamTimer {
   constructor(limits: UpstreamTimeouts, abort: (reason: UpstreamTimeout) => void) {
     this.limits = limits;
     this.abort = abort;
-    this.deadlineTimer = setTimeout(
-      () => this.expire(new UpstreamTimeout(`the upstream did not finish its answer within the deadline of ${limits.deadlineMs} ms`)),
-      limits.deadlineMs,
-    );
-    if (limits.timeoutMs < limits.deadlineMs)
-      this.headersTimer = setTimeout(
-        () => this.expire(new UpstreamTimeout(`no response headers within ${limits.timeoutMs} ms`)),
-        limits.timeoutMs,
-      );
+    this.started = performance.now();
+    this.arm(this.started + Math.min(limits.timeoutMs, limits.deadlineMs), this.started);
   }
 
   /** The headers arrived: only the idle timeout and the deadline still apply. */
   headersArrived(): void {
-    clearTimeout(this.headersTimer);
-    this.headersTimer = undefined;
+    this.headers = true;
+  }
+
+  /**
+   * A read starts waiting for the upstream: the idle timeout counts from now, and `wake` is called with the UpstreamTimeout
+   * when a limit runs out before `waited()`. Returns the UpstreamTimeout at once (and waits for nothing) when one already ran out.
+   */
+  waitFor(wake: (error: UpstreamTimeout) => void): UpstreamTimeout | undefined {
+    if (this.expired) return this.expired;
+    const now = performance.now();
+    this.waitingSince = now;
+    this.wake = wake;
+    // The timer must fire by the time this wait runs out (with the usual limits it already does).
+    if (!this.stopped && this.due > now + this.limits.idleTimeoutMs) this.arm(now + this.limits.idleTimeoutMs, now);
+    return undefined;
+  }
+
+  /** The wait begun by `waitFor` ended (a chunk, the end, or an error came). */
+  waited(): void {
+    this.waitingSince = -1;
+    this.wake = undefined;
   }
 
   /**
@@ -91,47 +106,61 @@ export class UpstreamTimer {
     return { [Symbol.asyncIterator]: () => iterator };
   }
 
-  /** Clears every timer (the call ended or was stopped). */
+  /** Clears the timer (the call ended or was stopped). */
   stop(): void {
-    clearTimeout(this.deadlineTimer);
-    clearTimeout(this.headersTimer);
-    clearTimeout(this.idleTimer);
-    this.deadlineTimer = this.headersTimer = this.idleTimer = undefined;
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   /** `pending`, or the UpstreamTimeout when the idle timeout or the deadline runs out first. */
   private within<T>(pending: Promise<T>): Promise<T> {
-    if (this.expired) {
-      pending.catch(() => undefined);
-      return Promise.reject(this.expired);
-    }
-    this.waiting = true;
-    if (this.idleTimer) this.idleTimer.refresh();
-    else this.idleTimer = setTimeout(() => this.idled(), this.limits.idleTimeoutMs);
     return new Promise<T>((resolve, reject) => {
-      this.wake = reject;
+      const expired = this.waitFor(reject);
+      if (expired) {
+        pending.catch(() => undefined);
+        reject(expired);
+        return;
+      }
       pending.then(
         (value) => {
-          this.waiting = false;
-          this.wake = undefined;
+          this.waited();
           resolve(value);
         },
         (error: unknown) => {
-          this.waiting = false;
-          this.wake = undefined;
+          this.waited();
           reject(this.expired ?? error);
         },
       );
     });
   }
 
-  /** The idle timer fired: a read waited `idleTimeoutMs` for the upstream (else it fired while the reader worked, and counts for nothing). */
-  private idled(): void {
-    if (this.waiting) this.expire(new UpstreamTimeout(`the upstream sent nothing for ${this.limits.idleTimeoutMs} ms`));
+  /** The timer fired: expires the limit that ran out, if one did, else sets the timer for the next moment one could. */
+  private check(): void {
+    this.timer = undefined;
+    if (this.stopped || this.expired) return;
+    const { timeoutMs, idleTimeoutMs, deadlineMs } = this.limits;
+    const now = performance.now();
+    if (now - this.started >= deadlineMs)
+      return this.expire(new UpstreamTimeout(`the upstream did not finish its answer within the deadline of ${deadlineMs} ms`));
+    if (!this.headers && now - this.started >= timeoutMs)
+      return this.expire(new UpstreamTimeout(`no response headers within ${timeoutMs} ms`));
+    if (this.waitingSince >= 0 && now - this.waitingSince >= idleTimeoutMs)
+      return this.expire(new UpstreamTimeout(`the upstream sent nothing for ${idleTimeoutMs} ms`));
+    // A wait that starts after now runs out no sooner than now + idleTimeoutMs.
+    let next = Math.min(this.started + deadlineMs, (this.waitingSince >= 0 ? this.waitingSince : now) + idleTimeoutMs);
+    if (!this.headers) next = Math.min(next, this.started + timeoutMs);
+    this.arm(next, now);
+  }
+
+  /** Sets the timer to fire at `at` (`now`: the clock's time), in place of any set before. */
+  private arm(at: number, now: number): void {
+    clearTimeout(this.timer);
+    this.due = at;
+    this.timer = setTimeout(() => this.check(), Math.max(1, Math.ceil(at - now)));
   }
 
   private expire(error: UpstreamTimeout): void {
-    if (this.expired) return;
     this.expired = error;
     this.stop();
     this.abort(error);

@@ -1,7 +1,7 @@
 // Tries the channels of a model in order until one answers: the next on a connection error, a timeout before headers or within an error body, or a retryable status; never once a body is being passed on.
 import { hideSecret } from '../../../../shared/channels.ts';
 import { ConfigurationError, GatewayError } from '../../errors.ts';
-import type { CallContext, ChannelDirectory, PassthroughRequest, RelayChannel, RelayedUsage, UpstreamReply } from '../types.ts';
+import type { CallContext, ChannelDirectory, PassthroughRequest, RelayChannel, UpstreamReply } from '../types.ts';
 import { attemptLog } from './attempts.ts';
 import { answerHeaders, upstreamHeaders } from './headers.ts';
 import { refuseRelayLoop } from './hops.ts';
@@ -10,6 +10,7 @@ import type { RelayKind } from './kind.ts';
 import { RELAY_KINDS } from './kinds.ts';
 import { callerGone, upstreamFetch, type Fetched, type UpstreamInit } from './upstream-fetch.ts';
 import type { HeaderView } from './upstream-headers.ts';
+import { RelayedBody } from './relayed-body.ts';
 import { UsageTap } from './usage-tap.ts';
 import { UpstreamTimeout } from '../upstream-timer.ts';
 
@@ -18,9 +19,6 @@ export const RETRYABLE = new Set([408, 429, 500, 502, 503, 504, 529]);
 
 /** A `Retry-After` up to this long puts the channel back at the end of the list, tried again no sooner; a longer one is not waited for. */
 export const RETRY_AFTER_CAP_MS = 2_000;
-
-/** An empty chunk. */
-const NO_BYTES = new Uint8Array(0);
 
 /** Most of an error answer's body kept to give the caller when no channel answers better. */
 const ERROR_BODY_LIMIT = 64 * 1024;
@@ -179,58 +177,8 @@ function streamed(fetched: Fetched, kind: RelayKind, hideUsage: boolean, renameT
   const headers = answerHeaders(response.headers, key);
   const type = headers['content-type'] ?? '';
   const format = /text\/event-stream/i.test(type) ? 'sse' : /json/i.test(type) ? 'json' : 'other';
-  const tap = new UsageTap(kind, format, hideUsage, renameTo);
-  let settle!: (usage: RelayedUsage) => void;
-  let answerBytes = 0;
-  const usage = new Promise<RelayedUsage>((resolve) => (settle = (seen) => resolve({ ...seen, answerBytes })));
-  async function* body(): AsyncGenerator<Uint8Array> {
-    try {
-      if (!response.body) return;
-      // The key is scrubbed in this loop (no stream layer of its own: a layer is two promises per chunk); its held tail passes at the end.
-      const scrubber = keyScrubber(key);
-      try {
-        for await (const chunk of response.body) {
-          const scrubbed = scrubber ? scrubber.pass(chunk) : chunk;
-          if (scrubbed.length === 0) continue;
-          const passed = tap.pass(scrubbed);
-          answerBytes += passed.length;
-          if (passed.length > 0) yield passed;
-          if (tap.failure) break;
-        }
-        const tail = !tap.failure && scrubber ? scrubber.end() : NO_BYTES;
-        if (tail.length > 0) {
-          const passed = tap.pass(tail);
-          answerBytes += passed.length;
-          if (passed.length > 0) yield passed;
-        }
-      } catch (error) {
-        if (error instanceof UpstreamTimeout) throw error;
-        throw new GatewayError('upstream_failed', 'The upstream broke off the answer mid-way.');
-      }
-      // Past a cap (one event or the whole stream too long): the upstream is closed (finally) and the caller's stream ends with the error.
-      if (tap.failure) throw tap.failure;
-      const rest = tap.end();
-      answerBytes += rest.length;
-      if (rest.length > 0) yield rest;
-    } finally {
-      stop();
-      settle(tap.relayed());
-    }
-  }
-  const generator = body();
-  // A body closed before it was read (the caller left first) never runs the generator's `finally`: stop and settle here too.
-  const iterable: AsyncIterable<Uint8Array> = {
-    [Symbol.asyncIterator]: () => ({
-      next: () => generator.next(),
-      return: async () => {
-        const result = await generator.return(undefined);
-        stop();
-        settle(tap.relayed());
-        return result;
-      },
-    }),
-  };
-  return { status: response.status, headers, body: iterable, usage };
+  const body = new RelayedBody(response.body, keyScrubber(key), new UsageTap(kind, format, hideUsage, renameTo), stop);
+  return { status: response.status, headers, body, usage: body.usage };
 }
 
 /** An answer already read whole (an error), with nothing to bill. */

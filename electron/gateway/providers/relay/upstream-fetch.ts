@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { request as UndiciRequest } from 'undici';
 import { GatewayError } from '../../errors.ts';
 import { decodedBody } from './content-decoding.ts';
+import { UpstreamBody } from './upstream-body.ts';
 import { UpstreamHeaders } from './upstream-headers.ts';
 import { UpstreamTimer, type UpstreamTimeouts } from '../upstream-timer.ts';
 
@@ -74,7 +75,7 @@ export async function upstreamFetch(url: string, init: UpstreamInit, limits: Ups
     }
     const decoded = decodedBody(answer.body, headers.get('content-encoding'));
     if (decoded !== answer.body) for (const name of ['content-encoding', 'content-length']) headers.delete(name);
-    const response = { status, ok: status >= 200 && status < 300, headers, body: timer.read<Uint8Array>(decoded) };
+    const response = { status, ok: status >= 200 && status < 300, headers, body: new UpstreamBody(decoded, timer) };
     return { response, stop };
   } catch (error) {
     stop();

@@ -1,0 +1,112 @@
+// A successful upstream answer as the caller gets it, chunk by chunk: the channel's key scrubbed, usage read and caps kept by the tap, the upstream stopped and the usage settled once it ends.
+import type { SecretScrubber } from '../../../../shared/secret-scrub.ts';
+import { GatewayError } from '../../errors.ts';
+import type { RelayedUsage } from '../types.ts';
+import { UpstreamTimeout } from '../upstream-timer.ts';
+import type { UsageTap } from './usage-tap.ts';
+
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+const NO_BYTES = new Uint8Array(0);
+
+/** Where the body is: passing the upstream's chunks, then the scrubber's held tail, then what the tap held, then ended. */
+type Phase = 'reading' | 'ending' | 'rest' | 'done';
+
+/**
+ * The body of a relayed answer: a plain iterator, not a generator (one promise per chunk). Each chunk of `source` is scrubbed
+ * of the key (the scrubber's held tail passes at the end), then passed through `tap`; past a cap the upstream is closed and
+ * the body ends with the tap's failure. A break of the upstream is a GatewayError (an UpstreamTimeout as it is). Once the
+ * body ended, was given up (`return`) or broke, `stop` is called and `usage` settles with what passed.
+ */
+export class RelayedBody implements AsyncIterableIterator<Uint8Array> {
+  /** Settles once the body ended: the usage read, with the bytes passed. */
+  readonly usage: Promise<RelayedUsage>;
+  private readonly source: AsyncIterator<Uint8Array> | undefined;
+  private readonly scrubber: SecretScrubber | null;
+  private readonly tap: UsageTap;
+  private readonly stop: () => void;
+  private settle!: (usage: RelayedUsage) => void;
+  private phase: Phase = 'reading';
+  private answerBytes = 0;
+  private finished = false;
+
+  constructor(source: AsyncIterable<Uint8Array> | null, scrubber: SecretScrubber | null, tap: UsageTap, stop: () => void) {
+    this.source = source?.[Symbol.asyncIterator]();
+    this.scrubber = scrubber;
+    this.tap = tap;
+    this.stop = stop;
+    this.usage = new Promise((resolve) => (this.settle = resolve));
+    if (!this.source) this.phase = 'done';
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  async next(): Promise<IteratorResult<Uint8Array>> {
+    const tap = this.tap;
+    while (this.phase === 'reading') {
+      let step: IteratorResult<Uint8Array>;
+      try {
+        step = await this.source!.next();
+      } catch (error) {
+        this.phase = 'done';
+        this.finish();
+        throw error instanceof UpstreamTimeout ? error : new GatewayError('upstream_failed', 'The upstream broke off the answer mid-way.');
+      }
+      if (step.done) {
+        this.phase = 'ending';
+        break;
+      }
+      const scrubbed = this.scrubber ? this.scrubber.pass(step.value) : step.value;
+      if (scrubbed.length === 0) continue;
+      const passed = tap.pass(scrubbed);
+      this.answerBytes += passed.length;
+      // Past a cap (one event or the whole stream too long): the upstream is closed and the caller's stream ends with the error.
+      if (tap.failure) {
+        this.phase = 'ending';
+        void this.source!.return?.();
+      }
+      if (passed.length > 0) return { done: false, value: passed };
+    }
+    // The scrubber's held tail, then what the tap held (a whole JSON answer renamed), each as a chunk of its own.
+    if (this.phase === 'ending') {
+      this.phase = 'rest';
+      const tail = !tap.failure && this.scrubber ? this.scrubber.end() : NO_BYTES;
+      if (tail.length > 0) {
+        const passed = tap.pass(tail);
+        this.answerBytes += passed.length;
+        if (passed.length > 0) return { done: false, value: passed };
+      }
+    }
+    if (this.phase === 'rest') {
+      this.phase = 'done';
+      if (tap.failure) {
+        this.finish();
+        throw tap.failure;
+      }
+      const rest = tap.end();
+      this.answerBytes += rest.length;
+      if (rest.length > 0) return { done: false, value: rest };
+    }
+    this.finish();
+    return DONE;
+  }
+
+  /** The caller stopped reading: the upstream is closed and what passed is settled. */
+  return(): Promise<IteratorResult<Uint8Array>> {
+    if (this.phase === 'reading') void this.source!.return?.();
+    this.phase = 'done';
+    this.finish();
+    return Promise.resolve(DONE);
+  }
+
+  /** Stops the upstream and settles the usage (once; later calls do nothing). */
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.stop();
+    const usage = this.tap.relayed();
+    usage.answerBytes = this.answerBytes;
+    this.settle(usage);
+  }
+}
