@@ -16,7 +16,16 @@ import { translatingBundle } from './relay/translate/bundle.ts';
 import { translatedRealtimeBundle } from './relay/translate/realtime.ts';
 import { translatedEmbeddings } from './relay/translate/embeddings.ts';
 import { wireOfCall } from './relay/wires.ts';
-import type { CallContext, CassetteDeck, ChannelDirectory, ModelCatalogue, ProviderBundle, ProviderSelector } from './types.ts';
+import type {
+  CallContext,
+  CassetteDeck,
+  ChannelDirectory,
+  ChannelKind,
+  ChatWire,
+  ModelCatalogue,
+  ProviderBundle,
+  ProviderSelector,
+} from './types.ts';
 
 import type { ReplayMiss } from '../../../shared/cassette.ts';
 import type { UnroutedPolicy } from '../../../shared/settings.ts';
@@ -27,6 +36,13 @@ export { UNROUTED_POLICIES, type UnroutedPolicy } from '../../../shared/settings
 
 /** Most served model names a "model not found" lists. */
 export const SERVED_NAMES_SHOWN = 20;
+
+/**
+ * Most relay bundles kept for reuse, one per (model, channel kind, chat wire) called: a bundle holds no state of a call
+ * or of the channels (it asks the directory at each call), so a model's calls share one instead of building it each
+ * time. Past the limit (a `*` channel may see any model name) the kept ones are dropped and built again as called.
+ */
+export const RELAY_BUNDLES_KEPT = 256;
 
 export interface RoutingOptions {
   /** The configured channels; absent: every call is simulated. */
@@ -58,6 +74,8 @@ export class ProviderChoice implements ProviderSelector {
   private readonly fixtures: FixtureChoice | undefined;
   private readonly replay: ReplayChoice | undefined;
   private readonly work: WorkCassettes | undefined;
+  /** The relay bundles built so far, by kind, wire and model (see RELAY_BUNDLES_KEPT). */
+  private readonly relayBundles = new Map<string, ProviderBundle>();
 
   constructor(simulate: ProviderBundle, options: RoutingOptions = {}) {
     this.channels = options.channels;
@@ -113,11 +131,11 @@ export class ProviderChoice implements ProviderSelector {
     if (wire) {
       // Chat: pass-through to the channels speaking the caller's wire, else translation to the others.
       const kind = kindOfProtocol(call.protocol)!;
-      if (channels.wiresServing(model).includes(wire)) return relayBundle(channels, model, kind, this.catalogue, wire);
+      if (channels.wiresServing(model).includes(wire)) return this.relayBundleOf(channels, model, kind, wire);
       return translatingBundle(channels, model, kinds, this.catalogue);
     }
     const kind = kindOfProtocol(call.protocol);
-    if (kind && kinds.includes(kind)) return relayBundle(channels, model, kind, this.catalogue);
+    if (kind && kinds.includes(kind)) return this.relayBundleOf(channels, model, kind);
     const served = [...new Set(kinds)].join(' and ');
     // A realtime session for a model no OpenAI channel serves runs here, its text turns translated to the other kinds' chat.
     if (call.protocol === 'realtime') return translatedRealtimeBundle(channels, model, kinds, this.catalogue);
@@ -133,6 +151,18 @@ export class ProviderChoice implements ProviderSelector {
     // Embeddings translate between OpenAI and Gemini (an OpenAI or Gemini caller, a model the other kind serves).
     const embeddings = (kind === 'openai' || kind === 'gemini') && translatedEmbeddings(channels, model, kinds);
     return embeddings ? { ...refusing, embeddings } : refusing;
+  }
+
+  /** The relay bundle of `model` over the `kind` channels (speaking `wire`), built once and kept (see RELAY_BUNDLES_KEPT). */
+  private relayBundleOf(channels: ChannelDirectory, model: string, kind: ChannelKind, wire?: ChatWire): ProviderBundle {
+    const key = `${kind} ${wire ?? ''} ${model}`;
+    let bundle = this.relayBundles.get(key);
+    if (bundle === undefined) {
+      if (this.relayBundles.size >= RELAY_BUNDLES_KEPT) this.relayBundles.clear();
+      bundle = relayBundle(channels, model, kind, this.catalogue, wire);
+      this.relayBundles.set(key, bundle);
+    }
+    return bundle;
   }
 
   /**

@@ -16,7 +16,10 @@ import { openRealtime } from './openai/realtime.ts';
 import { refusingBundle } from './refusing.ts';
 import { TranslatingChat } from './translate/chat.ts';
 
-/** The bundle answering calls for `model` through the `kind` channels of `channels`; a chat call only through those speaking its `wire`. */
+/**
+ * The bundle answering calls for `model` through the `kind` channels of `channels`; a chat call only through those speaking
+ * its `wire`. It holds no state of a call or of the channels (the directory is asked at each call), so it can be kept.
+ */
 export function relayBundle(
   channels: ChannelDirectory,
   model: string,
@@ -33,8 +36,7 @@ export function relayBundle(
     passthrough: {
       forward: async (request, call) => {
         const candidates = await channels.candidates(model, kind);
-        const speaking = wire ? candidates.filter((channel) => wiresOfChannel(channel.kind, channel.api).includes(wire)) : candidates;
-        return forwardWithFailover(channels, pinned(speaking, request), request, call);
+        return forwardWithFailover(channels, pinned(wire ? speaking(candidates, wire) : candidates, request), request, call);
       },
     },
     // Realtime sessions are an OpenAI protocol: only OpenAI channels open them (others keep the refusal above).
@@ -44,6 +46,12 @@ export function relayBundle(
       },
     }),
   };
+}
+
+/** The channels of `candidates` that speak `wire` (the same list when all do, the usual case). */
+function speaking(candidates: RelayChannel[], wire: ChatWire): RelayChannel[] {
+  const speaks = (channel: RelayChannel) => wiresOfChannel(channel.kind, channel.api).includes(wire);
+  return candidates.every(speaks) ? candidates : candidates.filter(speaks);
 }
 
 /** The channels to try: only the one `request` is pinned to (a stored response lives there), else all of them. */
