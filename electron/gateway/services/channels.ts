@@ -1,13 +1,11 @@
 // Relay channels: add, list, update, remove with every field checked, keys in the secret store; also the ChannelDirectory relay routing reads (health and cooldown included).
 import {
   CHANNEL_COOLDOWN,
-  compatOfChannel,
   hideSecret,
   isServiceKind,
   secretHint,
   VOLCENGINE_DEFAULTS,
   wiresOfChannel,
-  type ChannelCompatName,
   type ChannelInput,
   type ChannelSummary,
 } from '../../../shared/channels.ts';
@@ -27,7 +25,9 @@ import { keepsNothingWhy, type SecretStore } from '../secrets/secret-store.ts';
 import type { ChannelRow, ChannelsRepo } from '../storage/channels-repo.ts';
 import { writeAtOnce, type DeferredWrites } from '../storage/group-commit.ts';
 import type { Clock } from '../time.ts';
-import { checkKey, checkServiceKey, isLoopbackUrl } from './channel-input.ts';
+import { checkKey, checkServiceKey } from './channel-input.ts';
+import { factsOf, relayChannelFrom } from './channel-facts.ts';
+import { servingInOrder } from './channel-order.ts';
 import { storedModels, upstreamModelOf, type ModelEntry } from './channel-models.ts';
 import { channelSettings } from './channel-settings.ts';
 import { channelSummary } from './channel-summary.ts';
@@ -48,32 +48,6 @@ const ERROR_TEXT_LIMIT = 500;
 export function cooldownAfter(streak: number): number {
   if (streak < CHANNEL_COOLDOWN.failures) return 0;
   return Math.min(CHANNEL_COOLDOWN.firstCooldownMs * 2 ** (streak - CHANNEL_COOLDOWN.failures), CHANNEL_COOLDOWN.maxCooldownMs);
-}
-
-/** What a channel row gives every call alike: its extra headers parsed, its compatibility profile, whether its base URL is loopback. */
-interface RowFacts {
-  headers: Readonly<Record<string, string>>;
-  compat: ChannelCompatName;
-  loopback: boolean;
-}
-
-/**
- * The facts of each row, worked out once per row object: the channel list is read again, as new objects, whenever a
- * channel changes, so a changed channel is worked out afresh (and an old row's facts go with it).
- */
-const rowFacts = new WeakMap<Readonly<ChannelRow>, RowFacts>();
-
-function factsOf(row: Readonly<ChannelRow>): RowFacts {
-  let facts = rowFacts.get(row);
-  if (facts === undefined) {
-    facts = {
-      headers: Object.freeze(JSON.parse(row.headers) as Record<string, string>),
-      compat: compatOfChannel(row.base_url, row.compat as ChannelCompatName | null),
-      loopback: isLoopbackUrl(row.base_url),
-    };
-    rowFacts.set(row, facts);
-  }
-  return facts;
 }
 
 export interface ChannelsServiceOptions {
@@ -258,34 +232,21 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
 
   async candidates(model: string, kind: ChannelKind): Promise<RelayChannel[]> {
     const now = this.clock.now();
-    const all = this.repo
-      .list()
-      .filter((row) => row.enabled === 1 && row.kind === kind)
-      .flatMap((row) => {
-        const upstream = upstreamModelOf(storedModels(row.models), model);
-        return upstream === undefined ? [] : [{ row, upstream }];
-      });
-    const rested = ({ row }: (typeof all)[number]) =>
+    const resting = (row: Readonly<ChannelRow>) =>
       (row.cooldown_until !== null && row.cooldown_until > now) || this.modelCooldowns.cooling(row.channel_id, model, now);
-    const fresh = all.filter((entry) => !rested(entry));
-    // With no other candidate, a cooling channel is tried anyway: an SDK's own retries never turn a lone provider into refusals.
-    const serving = fresh.length > 0 ? fresh : all;
-    const ordered: typeof serving = [];
-    // The list comes highest priority first: shuffle each run of equal priority by weight.
-    for (let start = 0; start < serving.length;) {
-      let end = start;
-      while (end < serving.length && serving[end]!.row.priority === serving[start]!.row.priority) end += 1;
-      ordered.push(...this.weightedOrder(serving.slice(start, end)));
-      start = end;
-    }
     const channels: RelayChannel[] = [];
-    for (const { row, upstream } of ordered) {
-      const channel = await this.relayChannelOf(row, upstream).catch((error: unknown) => {
-        this.repo.noteError(row.channel_id, clip(`the secret store failed: ${(error as Error).message}`), this.clock.now());
-        return undefined;
-      });
+    for (const { row, upstream } of servingInOrder(this.repo.list(), model, kind, resting, this.random)) {
+      // A key read from the store a moment ago is used as it is: no await per call.
+      const kept = this.keptRelayChannel(row, upstream, now);
+      const channel =
+        kept !== undefined
+          ? (kept ?? undefined)
+          : await this.relayChannelOf(row, upstream).catch((error: unknown) => {
+              this.repo.noteError(row.channel_id, clip(`the secret store failed: ${(error as Error).message}`), this.clock.now());
+              return null;
+            });
       if (channel) channels.push(channel);
-      else this.repo.noteError(row.channel_id, missingKeyMessage(row, this.secrets), this.clock.now());
+      else if (channel === undefined) this.repo.noteError(row.channel_id, missingKeyMessage(row, this.secrets), this.clock.now());
     }
     return channels;
   }
@@ -334,52 +295,25 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
       );
   }
 
-  /** Picks without replacement, each pick with a chance proportional to its weight. */
-  private weightedOrder<T extends { row: ChannelRow }>(items: T[]): T[] {
-    const left = [...items];
-    const out: T[] = [];
-    while (left.length > 0) {
-      const total = left.reduce((sum, item) => sum + item.row.weight, 0);
-      let point = this.random() * total;
-      let index = 0;
-      while (index < left.length - 1 && point >= left[index]!.row.weight) {
-        point -= left[index]!.row.weight;
-        index += 1;
-      }
-      out.push(...left.splice(index, 1));
-    }
-    return out;
+  /** The channel for relay, its key read from the store (briefly cached per revision); undefined when its key is missing. */
+  private async relayChannelOf(row: Readonly<ChannelRow>, upstreamModel: string): Promise<RelayChannel | undefined> {
+    const now = this.clock.now();
+    const kept = this.keptRelayChannel(row, upstreamModel, now);
+    if (kept !== undefined) return kept ?? undefined;
+    const key = await this.secrets.get(channelSecretName(row.channel_id));
+    this.keys.set(row.channel_id, { revision: row.revision, key, readAt: now });
+    return key === null ? undefined : relayChannelFrom(row, upstreamModel, key);
   }
 
-  /** The channel for relay, its key read from the store (briefly cached per revision); undefined when its key is missing. */
-  private async relayChannelOf(row: ChannelRow, upstreamModel: string): Promise<RelayChannel | undefined> {
-    let key: string | null = null;
-    if (row.key_hint !== null) {
-      const cached = this.keys.get(row.channel_id);
-      const now = this.clock.now();
-      if (cached && cached.revision === row.revision && now - cached.readAt < KEY_CACHE_MS) key = cached.key;
-      else {
-        key = await this.secrets.get(channelSecretName(row.channel_id));
-        this.keys.set(row.channel_id, { revision: row.revision, key, readAt: now });
-      }
-      if (key === null) return undefined;
-    }
-    return {
-      id: row.channel_id,
-      name: row.name,
-      kind: row.kind as ChannelKind,
-      baseUrl: row.base_url,
-      upstreamModel,
-      priority: row.priority,
-      weight: row.weight,
-      timeoutMs: row.timeout_ms,
-      idleTimeoutMs: row.idle_timeout_ms,
-      deadlineMs: row.deadline_ms,
-      headers: factsOf(row).headers,
-      key,
-      ...(row.api !== null && { api: row.api as ChannelApi }),
-      ...(row.kind === 'openai' && { compat: factsOf(row).compat }),
-    };
+  /**
+   * The channel for relay when its key needs no read of the store (it has none, or one read within KEY_CACHE_MS for its
+   * revision); null when the store was found without its key; undefined when the store must be asked.
+   */
+  private keptRelayChannel(row: Readonly<ChannelRow>, upstreamModel: string, now: number): RelayChannel | null | undefined {
+    if (row.key_hint === null) return relayChannelFrom(row, upstreamModel, null);
+    const cached = this.keys.get(row.channel_id);
+    if (!cached || cached.revision !== row.revision || now - cached.readAt >= KEY_CACHE_MS) return undefined;
+    return cached.key === null ? null : relayChannelFrom(row, upstreamModel, cached.key);
   }
 
   private assertNameFree(name: string): void {

@@ -305,6 +305,17 @@ describe('ChannelsService as the ChannelDirectory', () => {
     assert.match(service.find('k')!.health.last_error!, /not in the secret store/);
   });
 
+  test('a channel whose secret store fails is skipped, and its last error says the store failed (not that the key is missing)', async () => {
+    const { secrets, service } = setup();
+    const store = secrets as ReturnType<typeof memoryStore>;
+    await service.add({ ...base, name: 'locked', key: 'key-locked-123456' });
+    store.get = async () => {
+      throw new Error('the keychain is locked');
+    };
+    assert.deepEqual(await service.candidates('m', 'openai'), []);
+    assert.equal(service.find('locked')!.health.last_error, 'the secret store failed: the keychain is locked');
+  });
+
   test('an error recorded with the key in it keeps only the hint', async () => {
     const { service } = setup();
     const channel = await service.add({ ...base, name: 'echo', key: 'sk-echo-secret-7777' });
