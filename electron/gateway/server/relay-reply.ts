@@ -44,12 +44,14 @@ export async function relayReply(
   holdForTick(raw);
   // Headers set before the hijack (CORS, for one) go out too.
   // An error answer says whether a retry can help, the upstream's own hint first.
-  raw.writeHead(upstream.status, {
-    ...(reply.getHeaders() as OutgoingHttpHeaders),
-    ...withRetryHint(upstream.status, upstream.headers),
-    ...RELAYED_BODY_HEADERS,
-    'x-accel-buffering': 'no',
-  });
+  // One object for the head (Fastify's copy of its headers): no further copies of it.
+  const head = Object.assign(
+    reply.getHeaders() as OutgoingHttpHeaders,
+    withRetryHint(upstream.status, upstream.headers),
+    RELAYED_BODY_HEADERS,
+  );
+  head['x-accel-buffering'] = 'no';
+  raw.writeHead(upstream.status, head);
   const sse = /text\/event-stream/i.test(upstream.headers['content-type'] ?? '');
   // A stream's headers go out now, as the upstream's did (a client learns the stream is open before its first event);
   // other answers send them with their first bytes, one write instead of two.

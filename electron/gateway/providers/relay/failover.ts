@@ -52,7 +52,8 @@ export async function forwardWithFailover(
   const note = attemptLog(call);
   for (let turn = queue.shift(); turn; turn = queue.shift()) {
     const { channel } = turn;
-    await waitUntil(turn.notBefore, call.signal);
+    // Only a channel put back by a Retry-After waits (no await, so no extra turn, for the others).
+    if (turn.notBefore > 0) await waitUntil(turn.notBefore, call.signal);
     const kind = RELAY_KINDS[channel.kind];
     const translated = request.translated?.(channel);
     const url = kind.url(channel, translated ? { ...request, ...translated } : request);
@@ -111,13 +112,13 @@ export async function forwardWithFailover(
       const modelFailure = { missing: true };
       directory.record(channel.id, { ok: false, latencyMs, error: `HTTP 404: model not found`, model: request.model, modelFailure });
     } else {
-      directory.record(channel.id, { ok: true, latencyMs, ...(response.ok && { model: request.model }) });
+      directory.record(channel.id, response.ok ? { ok: true, latencyMs, model: request.model } : { ok: true, latencyMs });
     }
     note(channel, latencyMs, { status: response.status }, true);
     if (!response.ok) return buffered(response.status, answerHeaders(response.headers, channel.key), errorBytes!);
     // The caller's model name goes back into the answer only when the channel renamed it (a translator renders it itself).
     const renameTo = channel.upstreamModel !== request.model && !translated ? request.model : undefined;
-    return { ...streamed(fetched, kind, hideUsage, renameTo, channel.key), channelId: channel.id };
+    return streamed(fetched, kind, hideUsage, renameTo, channel);
   }
   if (last?.answer) return buffered(last.answer.status, last.answer.headers, last.answer.body);
   if (last?.refusal) throw last.refusal;
@@ -171,14 +172,21 @@ function upstreamInit(
   return { init: { headers: upstreamHeaders(call, channel, kind), body }, hideUsage };
 }
 
-/** A successful answer passed on as it arrives, the channel's key scrubbed from it first, its usage read on the way. */
-function streamed(fetched: Fetched, kind: RelayKind, hideUsage: boolean, renameTo: string | undefined, key: string | null): UpstreamReply {
+/** A successful answer of `channel` passed on as it arrives, the channel's key scrubbed from it first, its usage read on the way. */
+function streamed(
+  fetched: Fetched,
+  kind: RelayKind,
+  hideUsage: boolean,
+  renameTo: string | undefined,
+  channel: RelayChannel,
+): UpstreamReply {
   const { response, stop } = fetched;
+  const key = channel.key;
   const headers = answerHeaders(response.headers, key);
   const type = headers['content-type'] ?? '';
   const format = /text\/event-stream/i.test(type) ? 'sse' : /json/i.test(type) ? 'json' : 'other';
   const body = new RelayedBody(response.body, keyScrubber(key), new UsageTap(kind, format, hideUsage, renameTo), stop);
-  return { status: response.status, headers, body, usage: body.usage };
+  return { status: response.status, headers, body, usage: body.usage, channelId: channel.id };
 }
 
 /** An answer already read whole (an error), with nothing to bill. */

@@ -1,6 +1,6 @@
 // Which headers cross the relay: the channel's credential and extra headers plus the caller's protocol headers go upstream; the upstream's content and protocol headers come back.
 import type { CallContext, RelayChannel } from '../types.ts';
-import { nextHop } from './hops.ts';
+import { nextHopCount, RELAY_HOPS_HEADER } from './hops.ts';
 import { headerScrubber } from './key-scrub.ts';
 import type { HeaderView } from './upstream-headers.ts';
 import type { RelayKind } from './kind.ts';
@@ -28,7 +28,7 @@ export function upstreamHeaders(
   else callerHeaders(call, channel, headers);
   for (const [name, value] of Object.entries(channel.headers)) headers[name.toLowerCase()] = value;
   if (channel.key !== null) Object.assign(headers, kind.auth(channel.key));
-  Object.assign(headers, nextHop(call));
+  headers[RELAY_HOPS_HEADER] = nextHopCount(call);
   return headers;
 }
 

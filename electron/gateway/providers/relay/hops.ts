@@ -15,9 +15,9 @@ function hopsOf(call: CallContext): number {
   return Number.isInteger(value) && value > 0 ? value : 0;
 }
 
-/** The hop header a call relayed on from `call` carries. */
-export function nextHop(call: CallContext): Record<string, string> {
-  return { [RELAY_HOPS_HEADER]: String(hopsOf(call) + 1) };
+/** The value of the hop header a call relayed on from `call` carries. */
+export function nextHopCount(call: CallContext): string {
+  return String(hopsOf(call) + 1);
 }
 
 /** Throws the 508 refusal when `call` already passed MAX_RELAY_HOPS relays: a channel's base URL leads back to a gateway on the way. */

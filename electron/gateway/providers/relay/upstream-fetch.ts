@@ -22,7 +22,7 @@ export interface Fetched {
   stop(): void;
 }
 
-/** What is sent: the method (POST by default), headers and body (none for GET and DELETE; a stream for a multipart form). */
+/** What is sent: the method (POST by default), headers (made for this request: `accept-encoding` is set on them) and body (none for GET and DELETE; a stream for a multipart form). */
 export interface UpstreamInit {
   method?: 'POST' | 'GET' | 'DELETE';
   headers: Record<string, string>;
@@ -58,11 +58,13 @@ export async function upstreamFetch(url: string, init: UpstreamInit, limits: Ups
     controller.abort(new Error('the relay stopped reading'));
   };
   try {
+    // The body is passed on as it comes; one encoded anyway is decoded (an encoded one would reach the caller without its encoding header).
+    init.headers['accept-encoding'] = 'identity';
+    const sent = init.body === undefined || Buffer.isBuffer(init.body) ? init.body : Readable.from(init.body);
     const answer = await undiciRequest(url, {
       method: init.method ?? 'POST',
-      // The body is passed on as it comes; one encoded anyway is decoded (an encoded one would reach the caller without its encoding header).
-      headers: { ...init.headers, 'accept-encoding': 'identity' },
-      ...(init.body !== undefined && { body: Buffer.isBuffer(init.body) ? init.body : Readable.from(init.body) }),
+      headers: init.headers,
+      body: sent,
       signal: controller.signal,
     });
     timer.headersArrived();
