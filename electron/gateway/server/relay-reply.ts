@@ -33,11 +33,17 @@ export async function relayReply(
 ): Promise<void> {
   const upstream = await passthrough.forward(asked, call);
   // The answer has gone out when its usage is known: a charge that fails is reported, never thrown out of the process.
-  upstream.usage
-    .then((usage) => {
-      if (usage && charge) charge(usage, upstream.channelId);
-    })
-    .catch((error: unknown) => failure.report?.(error));
+  // One `then` with both handlers (no second promise for a `catch`); the charge's own failure is caught where it runs.
+  void upstream.usage.then(
+    (usage) => {
+      try {
+        if (usage && charge) charge(usage, upstream.channelId);
+      } catch (error) {
+        failure.report?.(error);
+      }
+    },
+    (error: unknown) => failure.report?.(error),
+  );
   reply.hijack();
   const raw = reply.raw;
   // The head leaves with whatever of the body is already here (see holdForTick), at the latest at the end of this tick.

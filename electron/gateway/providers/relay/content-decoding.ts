@@ -18,7 +18,8 @@ const DECODERS: Record<string, () => Transform> = {
  * coding, without reading the body: passed on raw, it would reach the caller without its `content-encoding` header.
  */
 export function decodedBody(body: Readable, contentEncoding: string | null): Readable {
-  const codings = (contentEncoding ?? '')
+  if (contentEncoding === null) return body;
+  const codings = contentEncoding
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
     .filter((coding) => coding !== '' && coding !== 'identity');
