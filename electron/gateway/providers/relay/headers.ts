@@ -1,7 +1,7 @@
 // Which headers cross the relay: the channel's credential and extra headers plus the caller's protocol headers go upstream; the upstream's content and protocol headers come back.
 import type { CallContext, RelayChannel } from '../types.ts';
 import { nextHopCount, RELAY_HOPS_HEADER } from './hops.ts';
-import { headerScrubber } from './key-scrub.ts';
+import { headerScrubber, holdsKey } from './key-scrub.ts';
 import type { HeaderView } from './upstream-headers.ts';
 import type { RelayKind } from './kind.ts';
 
@@ -51,14 +51,31 @@ function callerHeaders(call: CallContext, channel: RelayChannel, headers: Record
  */
 export function answerHeaders(headers: HeaderView, key: string | null): Record<string, string> {
   const kept: Record<string, string> = {};
-  const scrub = headerScrubber(key);
-  const lowerKey = key?.toLowerCase();
   headers.forEach((value, name) => {
-    if (!ANSWER_HEADERS.test(name)) return;
-    if (lowerKey && (name.includes(lowerKey) || scrub(name) !== name)) return;
-    kept[name] = scrub(value);
+    if (ANSWER_HEADERS.test(name)) kept[name] = value;
   });
-  return kept;
+  if (!key) return kept;
+  // The usual answer holds no form of the key in any name or value: one scrub of them all together tells so (a form in
+  // one of them is a form in all of them together); only an answer that holds one is scrubbed header by header.
+  const lowerKey = key.toLowerCase();
+  let text = '';
+  for (const name in kept) {
+    if (name.includes(lowerKey)) return scrubbed(kept, key);
+    text += `${name}\n${kept[name]}\n`;
+  }
+  return holdsKey(text, key) ? scrubbed(kept, key) : kept;
+}
+
+/** `kept` with `key` in any encoding replaced by its hint in each value; a header whose name holds the key is dropped. */
+function scrubbed(kept: Record<string, string>, key: string): Record<string, string> {
+  const scrub = headerScrubber(key);
+  const lowerKey = key.toLowerCase();
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(kept)) {
+    if (name.includes(lowerKey) || scrub(name) !== name) continue;
+    out[name] = scrub(value);
+  }
+  return out;
 }
 
 /** A header's first value, unless absent or blank. */

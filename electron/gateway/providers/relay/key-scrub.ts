@@ -5,10 +5,32 @@ import { scrubText, scrubWhole, SecretScrubber, type HiddenSecret } from '../../
 type Key = string | null | undefined;
 
 /** The keys given, each with its hint (`ascii`: the hint's ellipsis as three dots, for a header value). */
-function hiddenOf(keys: readonly Key[], ascii = false): HiddenSecret[] {
+function hiddenOf(keys: readonly Key[], ascii = false): readonly HiddenSecret[] {
+  if (keys.length === 1) return hiddenOfKey(keys[0], ascii);
   return keys
     .filter((key): key is string => typeof key === 'string' && key !== '')
     .map((secret) => ({ secret, hint: ascii ? secretHint(secret).replace('…', '...') : secretHint(secret) }));
+}
+
+/** The hidden forms last made for one key, plain and ASCII: a relayed call asks for its channel's key several times. */
+const lastHidden: { plain?: { key: string; hidden: readonly HiddenSecret[] }; ascii?: { key: string; hidden: readonly HiddenSecret[] } } =
+  {};
+
+function hiddenOfKey(key: Key, ascii: boolean): readonly HiddenSecret[] {
+  if (typeof key !== 'string' || key === '') return [];
+  const slot = ascii ? 'ascii' : 'plain';
+  const last = lastHidden[slot];
+  if (last?.key === key) return last.hidden;
+  const hint = ascii ? secretHint(key).replace('…', '...') : secretHint(key);
+  const hidden = Object.freeze([Object.freeze({ secret: key, hint })]);
+  lastHidden[slot] = { key, hidden };
+  return hidden;
+}
+
+/** Whether `text` holds `key` in any encoding the scrub finds. */
+export function holdsKey(text: string, key: Key): boolean {
+  const hidden = hiddenOfKey(key, false);
+  return hidden.length > 0 && scrubText(text, hidden) !== text;
 }
 
 /** A streaming scrubber of the keys (see SecretScrubber); null when there is no key to hide. */
