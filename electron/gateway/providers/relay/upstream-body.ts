@@ -25,18 +25,19 @@ export class UpstreamBody implements AsyncIterableIterator<Uint8Array> {
     this.stream = stream;
     this.timer = timer;
     this.expire = (error) => this.fail(error);
+    // `on`, not `once`, for 'end' and 'close' too: each comes once, and `once` wraps its listener in one more closure.
     stream.on('readable', () => {
       if (this.resolve === undefined) return;
       const chunk = stream.read() as Uint8Array | null;
       // Nothing yet (or the end, which 'end' reports next): keep waiting.
       if (chunk !== null) this.answer({ done: false, value: chunk });
     });
-    stream.once('end', () => {
+    stream.on('end', () => {
       this.ended = true;
       if (this.resolve !== undefined) this.answer(DONE);
     });
     stream.on('error', (error: unknown) => this.fail(error));
-    stream.once('close', () => {
+    stream.on('close', () => {
       if (!this.ended) this.fail(new Error('the upstream body closed before its end'));
     });
   }
