@@ -6,6 +6,47 @@ export type { HiddenSecret } from './secret-forms.ts';
 const encoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);
 
+/** Match states of ended scrubbers kept per compiled machine for the next ones (made anew they were most of a short scrub). */
+const SPARE_STATES_KEPT = 16;
+
+/**
+ * What a scrubber tracks per step of its machine: the partial matches alive (steps and start offsets, this byte's and the
+ * next's) and, per step, the generation it was last added in and its slot then. The generation only grows, so a state
+ * handed to another scrubber needs no clearing.
+ */
+interface MatchState {
+  steps: Int32Array;
+  starts: Float64Array;
+  nextSteps: Int32Array;
+  nextStarts: Float64Array;
+  readonly addedIn: Float64Array;
+  readonly slotOf: Int32Array;
+  generation: number;
+}
+
+const spareStates = new WeakMap<Machine, MatchState[]>();
+
+function matchStateOf(machine: Machine): MatchState {
+  const spare = spareStates.get(machine)?.pop();
+  if (spare) return spare;
+  const size = machine.byteA.length;
+  return {
+    steps: new Int32Array(size),
+    starts: new Float64Array(size),
+    nextSteps: new Int32Array(size),
+    nextStarts: new Float64Array(size),
+    addedIn: new Float64Array(size).fill(-1),
+    slotOf: new Int32Array(size),
+    generation: 0,
+  };
+}
+
+function giveBack(machine: Machine, state: MatchState): void {
+  const spare = spareStates.get(machine) ?? [];
+  if (spare.length < SPARE_STATES_KEPT) spare.push(state);
+  spareStates.set(machine, spare);
+}
+
 /**
  * Scrubs a byte stream cut anywhere: `pass` gives back at once every byte that cannot be the start of an encoded secret
  * (with each secret found replaced by its hint) and holds back only a tail that still could be (never longer than the
@@ -14,17 +55,10 @@ const EMPTY = new Uint8Array(0);
  */
 export class SecretScrubber {
   private readonly machine: Machine;
-  /** Steps expected next by the partial matches alive, and the offset each started at (the earliest one per step). */
-  private steps: Int32Array;
-  private starts: Float64Array;
+  /** The partial matches alive (taken from the machine's spares at the first byte, given back at the end); see MatchState. */
+  private state: MatchState | undefined;
   private count = 0;
-  private nextSteps: Int32Array;
-  private nextStarts: Float64Array;
   private nextCount = 0;
-  /** Per step: the generation it was last added in, and its slot then. */
-  private readonly addedIn: Float64Array;
-  private readonly slotOf: Int32Array;
-  private generation = 0;
   /** Matched spans not yet written (disjoint, in order); overlapping matches are merged into one span. */
   private readonly spans: { start: number; end: number; who: number }[] = [];
   /** Bytes held back, from offset `heldAt`. */
@@ -37,13 +71,6 @@ export class SecretScrubber {
 
   constructor(hidden: readonly HiddenSecret[]) {
     this.machine = compiled(hidden);
-    const size = this.machine.byteA.length;
-    this.steps = new Int32Array(size);
-    this.starts = new Float64Array(size);
-    this.nextSteps = new Int32Array(size);
-    this.nextStarts = new Float64Array(size);
-    this.addedIn = new Float64Array(size).fill(-1);
-    this.slotOf = new Int32Array(size);
   }
 
   /** The most bytes this scrubber ever holds back: its longest encoded form. */
@@ -59,6 +86,7 @@ export class SecretScrubber {
   /** The bytes of `chunk` (and of the tail held before it) that are decided, scrubbed. */
   pass(chunk: Uint8Array): Uint8Array {
     const chunkAt = this.offset;
+    this.state ??= matchStateOf(this.machine);
     for (let index = 0; index < chunk.length; index++) {
       if (this.count === 0) {
         // Nothing partly matched: skip to the next byte that can start a match.
@@ -74,21 +102,24 @@ export class SecretScrubber {
   /** The held tail, scrubbed: the stream ended. */
   end(): Uint8Array {
     this.count = 0;
+    if (this.state) giveBack(this.machine, this.state);
+    this.state = undefined;
     return this.flush(EMPTY, this.offset, this.offset);
   }
 
   /** Advances every partial match over `byte` (at offset `at`) and starts the ones it begins. */
   private read(byte: number, at: number): void {
     const { byteA, byteB } = this.machine;
-    this.generation++;
+    const state = this.state!;
+    state.generation++;
     this.nextCount = 0;
     for (let slot = 0; slot < this.count; slot++) {
-      const step = this.steps[slot]!;
-      if (byteA[step] === byte || byteB[step] === byte) this.advance(step, this.starts[slot]!, at);
+      const step = state.steps[slot]!;
+      if (byteA[step] === byte || byteB[step] === byte) this.advance(step, state.starts[slot]!, at);
     }
     for (const step of this.machine.startsOn[byte]!) this.advance(step, at, at);
-    [this.steps, this.nextSteps] = [this.nextSteps, this.steps];
-    [this.starts, this.nextStarts] = [this.nextStarts, this.starts];
+    [state.steps, state.nextSteps] = [state.nextSteps, state.steps];
+    [state.starts, state.nextStarts] = [state.nextStarts, state.starts];
     this.count = this.nextCount;
   }
 
@@ -102,15 +133,16 @@ export class SecretScrubber {
   }
 
   private expect(step: number, start: number): void {
-    if (this.addedIn[step] === this.generation) {
-      const slot = this.slotOf[step]!;
-      if (start < this.nextStarts[slot]!) this.nextStarts[slot] = start;
+    const state = this.state!;
+    if (state.addedIn[step] === state.generation) {
+      const slot = state.slotOf[step]!;
+      if (start < state.nextStarts[slot]!) state.nextStarts[slot] = start;
       return;
     }
-    this.addedIn[step] = this.generation;
-    this.slotOf[step] = this.nextCount;
-    this.nextSteps[this.nextCount] = step;
-    this.nextStarts[this.nextCount] = start;
+    state.addedIn[step] = state.generation;
+    state.slotOf[step] = this.nextCount;
+    state.nextSteps[this.nextCount] = step;
+    state.nextStarts[this.nextCount] = start;
     this.nextCount++;
   }
 
@@ -126,7 +158,7 @@ export class SecretScrubber {
 
   private earliestStart(): number {
     let earliest = Infinity;
-    for (let slot = 0; slot < this.count; slot++) earliest = Math.min(earliest, this.starts[slot]!);
+    for (let slot = 0; slot < this.count; slot++) earliest = Math.min(earliest, this.state!.starts[slot]!);
     return earliest;
   }
 

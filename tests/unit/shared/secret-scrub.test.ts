@@ -107,6 +107,44 @@ describe('SecretScrubber', () => {
     );
   });
 
+  test('many scrubbers of one key, interleaved, ended or abandoned mid-match: each writes what the whole text scrubbed gives', () => {
+    // Scrubbers of one machine share its spare match states: one ended hands its state to the next made.
+    fc.assert(
+      fc.property(
+        key,
+        fc.array(fc.tuple(fc.array(fc.tuple(filler, encoding), { maxLength: 3 }), fc.array(fc.nat(), { maxLength: 6 }), fc.boolean()), {
+          minLength: 2,
+          maxLength: 8,
+        }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 40 }),
+        (secret, streams, order) => {
+          const hidden = [{ secret, hint: secretHint(secret) }];
+          const runs = streams.map(([pieces, cuts, abandoned]) => {
+            const bytes = Buffer.from(pieces.map(([before, how]) => before + encode(secret, how)).join('') + 'end');
+            const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+            const bounds = [...points, bytes.length].map((to, index, all) => [index === 0 ? 0 : all[index - 1]!, to] as const);
+            return { bytes, bounds, abandoned, scrubber: new SecretScrubber(hidden), out: [] as Uint8Array[], done: false };
+          });
+          // One piece of a stream chosen by `order` at a time, until every stream ended (or was dropped before its end).
+          for (let turn = 0; runs.some((run) => !run.done); turn++) {
+            const open = runs.filter((run) => !run.done);
+            const run = open[order[turn % order.length]! % open.length]!;
+            const next = run.bounds.shift();
+            if (next) run.out.push(run.scrubber.pass(run.bytes.subarray(next[0], next[1])));
+            if (run.bounds.length === 0 || (run.abandoned && run.bounds.length === 1)) {
+              if (!run.abandoned) run.out.push(run.scrubber.end());
+              run.done = true;
+            }
+          }
+          for (const run of runs.filter((one) => !one.abandoned)) {
+            assert.equal(Buffer.concat(run.out).toString('utf8'), scrubText(run.bytes.toString('utf8'), hidden));
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   test('a key split across chunks, half of it escaped, is still found; the bytes before it are not held', () => {
     const secret = 'sk-proj-0123456789abcdefghijklmnop';
     const escaped = [...secret.slice(10)].map((char) => unicodeEscape(char, true)).join('');
