@@ -6,8 +6,14 @@ export type { HiddenSecret } from './secret-forms.ts';
 const encoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);
 
-/** Match states of ended scrubbers kept per compiled machine for the next ones (made anew they were most of a short scrub). */
-const SPARE_STATES_KEPT = 16;
+/**
+ * Bytes of match states kept from ended scrubbers for the next ones of the same keys (made anew, a state, about 36 bytes
+ * per step of its matcher: 100 KB for a 56-character key, 290 KB for a 164-character one, was most of a short scrub).
+ */
+export const SPARE_STATE_BYTES = 4 * 1024 * 1024;
+
+/** A match state's bytes per step: three Int32Arrays and three Float64Arrays. */
+const STATE_BYTES_PER_STEP = 3 * 4 + 3 * 8;
 
 /**
  * What a scrubber tracks per step of its machine: the partial matches alive (steps and start offsets, this byte's and the
@@ -24,11 +30,18 @@ interface MatchState {
   generation: number;
 }
 
-const spareStates = new WeakMap<Machine, MatchState[]>();
+/** The states kept, newest last, with their machine and size; at most SPARE_STATE_BYTES together. */
+const spares: { machine: Machine; state: MatchState; bytes: number }[] = [];
+let spareBytes = 0;
 
 function matchStateOf(machine: Machine): MatchState {
-  const spare = spareStates.get(machine)?.pop();
-  if (spare) return spare;
+  for (let index = spares.length - 1; index >= 0; index--) {
+    const spare = spares[index]!;
+    if (spare.machine !== machine) continue;
+    spares.splice(index, 1);
+    spareBytes -= spare.bytes;
+    return spare.state;
+  }
   const size = machine.byteA.length;
   return {
     steps: new Int32Array(size),
@@ -41,10 +54,17 @@ function matchStateOf(machine: Machine): MatchState {
   };
 }
 
+/** The bytes of match states kept now (at most SPARE_STATE_BYTES). */
+export function keptMatchStateBytes(): number {
+  return spareBytes;
+}
+
 function giveBack(machine: Machine, state: MatchState): void {
-  const spare = spareStates.get(machine) ?? [];
-  if (spare.length < SPARE_STATES_KEPT) spare.push(state);
-  spareStates.set(machine, spare);
+  const bytes = state.addedIn.length * STATE_BYTES_PER_STEP;
+  if (bytes > SPARE_STATE_BYTES) return;
+  spares.push({ machine, state, bytes });
+  spareBytes += bytes;
+  while (spareBytes > SPARE_STATE_BYTES) spareBytes -= spares.shift()!.bytes;
 }
 
 /**

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { hideSecret, secretHint } from '../../../shared/channels.ts';
-import { SecretScrubber, scrubText, scrubWhole } from '../../../shared/secret-scrub.ts';
+import { keptMatchStateBytes, SecretScrubber, scrubText, scrubWhole, SPARE_STATE_BYTES } from '../../../shared/secret-scrub.ts';
 import { percentEscape as percent, reveals, unicodeEscape } from '../../helpers/secret-encodings.ts';
 
 const KEY_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_/+.';
@@ -143,6 +143,21 @@ describe('SecretScrubber', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  test('the match states kept for later scrubbers stay within SPARE_STATE_BYTES, however many long keys were scrubbed at once', () => {
+    const keys = Array.from({ length: 40 }, (_, index) => `sk-proj-${String(index).padStart(4, '0')}${'Zq8xW3'.repeat(26)}`);
+    const open = keys.flatMap((secret) =>
+      [0, 1].map(() => ({ secret, scrubber: new SecretScrubber([{ secret, hint: secretHint(secret) }]) })),
+    );
+    for (const { secret, scrubber } of open) {
+      const out = Buffer.concat([scrubber.pass(Buffer.from(`{"echo":"${secret}"}`)), scrubber.end()]).toString();
+      assert.equal(out, `{"echo":"${secretHint(secret)}"}`);
+      assert.ok(keptMatchStateBytes() <= SPARE_STATE_BYTES, `${keptMatchStateBytes()} bytes kept`);
+    }
+    assert.ok(keptMatchStateBytes() > 0, 'the latest states are kept');
+    // The first keys' states were dropped to stay within the bound: their scrubbers make their own and still find the key.
+    assert.equal(scrubText(`a ${keys[0]} b`, [{ secret: keys[0]!, hint: secretHint(keys[0]!) }]), `a ${secretHint(keys[0]!)} b`);
   });
 
   test('a key split across chunks, half of it escaped, is still found; the bytes before it are not held', () => {
