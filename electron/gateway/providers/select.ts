@@ -171,9 +171,10 @@ export class ProviderChoice implements ProviderSelector {
    * naming the served models (a typo is not answered as if it were real), only the catalogue answers.
    */
   private unroutedBundle(model: string): ProviderBundle {
-    if (this.unrouted === 'simulate') return this.general;
-    const served = [...new Set((this.channels?.listedModels() ?? []).map((entry) => entry.model))];
-    if (this.unrouted === 'auto' && (served.length === 0 || isSimulatorModel(model))) return this.general;
+    if (this.unrouted === 'simulate' || (this.unrouted === 'auto' && isSimulatorModel(model))) return this.general;
+    const listed = this.channels?.listedModels() ?? [];
+    if (this.unrouted === 'auto' && listed.length === 0) return this.general;
+    const served = [...new Set(listed.map((entry) => entry.model))];
     const shown =
       served.slice(0, SERVED_NAMES_SHOWN).join(', ') + (served.length > SERVED_NAMES_SHOWN ? `, … (${served.length} in all)` : '');
     const message = `The model '${model}' does not exist` + (served.length > 0 ? `; the channels serve: ${shown}` : '');
