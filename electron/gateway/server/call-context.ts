@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CassetteReplayNote } from '../../../shared/cassette.ts';
 import type { Principal } from '../principal.ts';
 import type { CallContext, InboundProtocol } from '../providers/types.ts';
+import { pathOf } from './protocol.ts';
 import type { SyncStep } from './sync-hook.ts';
 
 declare module 'fastify' {
@@ -75,7 +76,7 @@ export function callOf(request: FastifyRequest, reply: FastifyReply, protocol: I
     principal: request.principal,
     protocol,
     method: request.method,
-    path: calledPath(request.url),
+    path: calledPath(request),
     endpoint,
     // Set (undefined when absent) rather than spread in: a call context is made for every call.
     rawBody: request.rawBody,
@@ -95,10 +96,11 @@ export function callOf(request: FastifyRequest, reply: FastifyReply, protocol: I
  * The path of a call as cassettes match it: without the query (a Gemini `?key=` never reaches a cassette), but for Gemini's
  * `alt=sse`, which turns a JSON-array stream into server-sent events (`?alt=sse` is kept).
  */
-export function calledPath(url: string): string {
-  // Most calls have no query, or none that could name `alt` (even percent-encoded): no split and no parse for them.
-  if (!url.includes('?')) return url;
-  const [path = '', query = ''] = url.split('?', 2);
+export function calledPath(request: FastifyRequest): string {
+  const path = pathOf(request);
+  // Most calls have no query, or none that could name `alt` (even percent-encoded): no parse for them.
+  if (path.length === request.url.length) return path;
+  const [query = ''] = request.url.slice(path.length + 1).split('?', 1);
   if (!query.includes('alt') && !query.includes('%')) return path;
   return new URLSearchParams(query).get('alt') === 'sse' ? `${path}?alt=sse` : path;
 }

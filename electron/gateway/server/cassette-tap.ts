@@ -20,7 +20,7 @@ export type TapRecorder = Pick<CassetteRecorder, 'recordHttp' | 'openBlob' | 'si
 export function recordedCallOf(request: FastifyRequest): RecordedCall | undefined {
   const kind = request.callKind;
   if (!kind) return undefined;
-  const path = calledPath(request.url);
+  const path = calledPath(request);
   const body = request.receivedBody?.json ? (request.body as unknown) : undefined;
   const stream = (typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true) || path.includes(':stream');
   return {
