@@ -4,10 +4,12 @@ import { cpuMsOf, syscallsOf } from './lib/processes.ts';
 import { chatBody } from './lib/fixtures.ts';
 import { closePools, runLoad, type RequestSpec } from './lib/load.ts';
 import { startChild } from './lib/processes.ts';
+import { BENCH_CHANNEL_KEY } from './sections/relay.ts';
 
 type Ready = { url: string; token?: string };
-const cases: Record<string, { relay: boolean; spec: (token: string) => RequestSpec }> = {
+const cases: Record<string, { relay: boolean; keyed?: boolean; spec: (token: string) => RequestSpec }> = {
   'relay-json': { relay: true, spec: (token) => chat(token, false, 'bench-model') },
+  'relay-json-keyed': { relay: true, keyed: true, spec: (token) => chat(token, false, 'bench-model') },
   'relay-sse': { relay: true, spec: (token) => chat(token, true, 'bench-model') },
   'simulate-json': { relay: false, spec: (token) => chat(token, false, 'sim-chat') },
   'simulate-sse': { relay: false, spec: (token) => chat(token, true, 'sim-chat') },
@@ -26,7 +28,11 @@ const alloc = process.env['BENCH_PROFILE'] === 'alloc';
 
 const upstream = chosen.relay ? await startChild<Ready>(new URL('./servers/upstream.ts', import.meta.url)) : undefined;
 const gatehouse = await startChild<Ready>(new URL('./servers/gatehouse.ts', import.meta.url), [
-  JSON.stringify({ journal, ...(upstream && { channelBaseUrl: `${upstream.ready.url}/v1` }) }),
+  JSON.stringify({
+    journal,
+    ...(upstream && { channelBaseUrl: `${upstream.ready.url}/v1` }),
+    ...(chosen.keyed && { channelKey: BENCH_CHANNEL_KEY }),
+  }),
 ]);
 const spec = chosen.spec(gatehouse.ready.token!);
 await runLoad(gatehouse.ready.url, spec, concurrency, 1000);

@@ -113,6 +113,15 @@ function targetRows(results: BenchResults): string[][] {
     'bare node:http',
     '≥ 50 %',
   );
+  share(
+    'the same through a channel with a key (every real provider channel has one)',
+    relay,
+    'chat, JSON',
+    32,
+    'gatehouse (journal on, channel key)',
+    'bare node:http',
+    '–',
+  );
   const floor = figureOf(relay, 'chat, JSON', 1, 'bare node:http');
   const added = (who: string) => {
     const one = figureOf(relay, 'chat, JSON', 1, who);

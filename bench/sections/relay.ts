@@ -28,6 +28,12 @@ const gatehouseScript = new URL('../servers/gatehouse.ts', import.meta.url);
 const bareRelayScript = new URL('../servers/bare-relay.ts', import.meta.url);
 const bareNodeRelayScript = new URL('../servers/bare-node-relay.ts', import.meta.url);
 
+/** The relayed channel's key of the keyed contender: as long as an OpenAI project key's classic form (the upstream ignores it). */
+export const BENCH_CHANNEL_KEY = `sk-bench-${'k3Yq9ZpX'.repeat(6)}`;
+
+/** The contender relaying through a channel with a key. */
+const KEYED_CONTENDER = 'gatehouse (journal on, channel key)';
+
 /** The bench's Gatehouse server in an older checkout ($BENCH_BEFORE_DIR), run beside this one to record before and after in one run. */
 export function beforeScript(): URL | undefined {
   const dir = process.env['BENCH_BEFORE_DIR'];
@@ -46,6 +52,13 @@ export async function benchRelay(plan: RoundPlan, concurrencies: number[], execA
     children.push(journalOn);
     const journalOff = await startChild<Ready>(gatehouseScript, [JSON.stringify({ journal: false, channelBaseUrl: base })], execArgv);
     children.push(journalOff);
+    // A channel with a key, as every real provider's is: its answers are scrubbed of the key in every encoding.
+    const keyed = await startChild<Ready>(
+      gatehouseScript,
+      [JSON.stringify({ journal: true, channelBaseUrl: base, channelKey: BENCH_CHANNEL_KEY })],
+      execArgv,
+    );
+    children.push(keyed);
     const bareRelay = await startChild<Ready>(bareRelayScript, [base]);
     children.push(bareRelay);
     const bareNodeRelay = await startChild<Ready>(bareNodeRelayScript, [base]);
@@ -75,6 +88,7 @@ export async function benchRelay(plan: RoundPlan, concurrencies: number[], execA
           origin: journalOff.ready.url,
           spec: { method: 'POST', path, body, headers: bearer(journalOff) },
         },
+        { name: KEYED_CONTENDER, origin: keyed.ready.url, spec: { method: 'POST', path, body, headers: bearer(keyed) } },
       ];
       contenders.push({ name: 'bare Fastify relay (floor)', origin: bareRelay.ready.url, spec: { method: 'POST', path, body } });
       contenders.push({ name: 'bare node:http relay', origin: bareNodeRelay.ready.url, spec: { method: 'POST', path, body } });

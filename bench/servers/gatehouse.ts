@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createGateway, type GatewayConfig } from '../../electron/gateway/index.ts';
 import type { ReviewVerdict, Reviewer } from '../../electron/gateway/providers/types.ts';
+import { openFileStore } from '../../electron/gateway/secrets/file-store.ts';
 import { noSecretStore } from '../../electron/gateway/secrets/secret-store.ts';
 import { AccountsRepo } from '../../electron/gateway/storage/accounts-repo.ts';
 import { AssetsRepo } from '../../electron/gateway/storage/assets-repo.ts';
@@ -15,6 +16,8 @@ export interface GatehouseChildOptions {
   journal: boolean;
   /** An OpenAI-kind channel serving every model at this base URL (relay mode). */
   channelBaseUrl?: string;
+  /** That channel's key, kept in a secrets file of the temporary data dir (as a real channel's is kept; the upstream ignores it). */
+  channelKey?: string;
   /** Assets seeded through the storage layer: how many and with which status. */
   seed?: { assets: number; status: 'Active' | 'Processing' };
   /** A reviewer answering each check after this many ms (for the background scan). */
@@ -44,7 +47,7 @@ function fixedLatencyReviewer(ms: number): Reviewer {
 const config: GatewayConfig = {
   dataDir,
   port: 0,
-  secrets: noSecretStore,
+  secrets: options.channelKey ? openFileStore(dataDir) : noSecretStore,
   journal: options.journal,
   refreshIntervalMs: 3_600_000,
   simReviewMs: 0,
@@ -55,7 +58,13 @@ const { url, firstToken } = await gateway.start();
 const db = gateway.context.db;
 
 if (options.channelBaseUrl) {
-  await gateway.context.channels.add({ name: 'bench-upstream', kind: 'openai', base_url: options.channelBaseUrl, models: '*' });
+  await gateway.context.channels.add({
+    name: 'bench-upstream',
+    kind: 'openai',
+    base_url: options.channelBaseUrl,
+    models: '*',
+    ...(options.channelKey && { key: options.channelKey }),
+  });
 }
 
 let sampleAssetId = '';
