@@ -44,6 +44,16 @@ export function seedGroup(db: Db, accountName: string, groupId: string, now: num
   return { account, group };
 }
 
+/** An account (made when missing) with API token rows of the given ids, written straight to the tables (no secrets). */
+export function seedTokens(db: Db, accountName: string, tokenIds: readonly string[]): AccountRow {
+  const account = new AccountsRepo(db).ensure(accountName, 0);
+  const insert = db.prepare(
+    "INSERT INTO tokens (token_id, account_id, name, token_hash, token_hint, created_at) VALUES (?, ?, ?, ?, 'hint', 0)",
+  );
+  for (const tokenId of tokenIds) insert.run(tokenId, account.id, tokenId, `hash-${tokenId}`);
+  return account;
+}
+
 /**
  * Runs a count query on a copy of a SQLite file without its WAL: what checkpoints have copied into the file so far.
  * -1 when the copy cannot be read yet (taken while a checkpoint wrote the file, or before the table reached it).

@@ -1,19 +1,11 @@
 // Unit tests of the usage ledger's writes: the records of one commit, however many and in whatever order, are stored whole and in order, and each token's spent amount and the day totals agree with them.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AccountsRepo } from '../../../electron/gateway/storage/accounts-repo.ts';
 import { RECORDS_PER_INSERT, UsageRepo, type UsageRecord } from '../../../electron/gateway/storage/usage-repo.ts';
-import { tempDatabase } from '../../helpers/database.ts';
+import { seedTokens, tempDatabase } from '../../helpers/database.ts';
 
 const db = tempDatabase();
-const account = new AccountsRepo(db).ensure('local', 0);
-for (const tokenId of ['tok_a', 'tok_b'])
-  db.prepare("INSERT INTO tokens (token_id, account_id, name, token_hash, token_hint, created_at) VALUES (?, ?, ?, ?, 'hint', 0)").run(
-    tokenId,
-    account.id,
-    tokenId,
-    `hash-${tokenId}`,
-  );
+const account = seedTokens(db, 'local', ['tok_a', 'tok_b']);
 const DAY = 86_400_000;
 
 /** Record `index` of a commit: two tokens, two models, two days, every figure its own. */

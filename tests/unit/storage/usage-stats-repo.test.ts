@@ -1,19 +1,11 @@
 // Unit tests of the dashboard's call counts: the calls of one commit, in whatever order, are counted in their day, token, model and latency bucket, errors apart.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AccountsRepo } from '../../../electron/gateway/storage/accounts-repo.ts';
 import { UsageStatsRepo, type CountedCall } from '../../../electron/gateway/storage/usage-stats-repo.ts';
-import { tempDatabase } from '../../helpers/database.ts';
+import { seedTokens, tempDatabase } from '../../helpers/database.ts';
 
 const db = tempDatabase();
-const account = new AccountsRepo(db).ensure('local', 0);
-for (const tokenId of ['tok_a', 'tok_b'])
-  db.prepare("INSERT INTO tokens (token_id, account_id, name, token_hash, token_hint, created_at) VALUES (?, ?, ?, ?, 'hint', 0)").run(
-    tokenId,
-    account.id,
-    tokenId,
-    `hash-${tokenId}`,
-  );
+const account = seedTokens(db, 'local', ['tok_a', 'tok_b']);
 
 /** Call `index` of a commit: two days, two tokens, two models, three buckets, every fifth an error. */
 function callOf(index: number): CountedCall {
