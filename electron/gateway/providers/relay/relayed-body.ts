@@ -43,53 +43,63 @@ export class RelayedBody implements AsyncIterableIterator<Uint8Array> {
   }
 
   async next(): Promise<IteratorResult<Uint8Array>> {
-    const tap = this.tap;
-    while (this.phase === 'reading') {
-      let step: IteratorResult<Uint8Array>;
-      try {
-        step = await this.source!.next();
-      } catch (error) {
-        this.phase = 'done';
-        this.finish();
-        throw error instanceof UpstreamTimeout ? error : new GatewayError('upstream_failed', 'The upstream broke off the answer mid-way.');
-      }
-      if (step.done) {
-        this.phase = 'ending';
-        break;
-      }
-      const scrubbed = this.scrubber ? this.scrubber.pass(step.value) : step.value;
-      if (scrubbed.length === 0) continue;
-      const passed = tap.pass(scrubbed);
-      this.answerBytes += passed.length;
-      // Past a cap (one event or the whole stream too long): the upstream is closed and the caller's stream ends with the error.
-      if (tap.failure) {
-        this.phase = 'ending';
-        void this.source!.return?.();
-      }
-      if (passed.length > 0) return { done: false, value: passed };
-    }
-    // The scrubber's held tail, then what the tap held (a whole JSON answer renamed), each as a chunk of its own.
-    if (this.phase === 'ending') {
-      this.phase = 'rest';
-      const tail = !tap.failure && this.scrubber ? this.scrubber.end() : NO_BYTES;
-      if (tail.length > 0) {
-        const passed = tap.pass(tail);
+    try {
+      const tap = this.tap;
+      while (this.phase === 'reading') {
+        let step: IteratorResult<Uint8Array>;
+        try {
+          step = await this.source!.next();
+        } catch (error) {
+          this.phase = 'done';
+          this.finish();
+          throw error instanceof UpstreamTimeout
+            ? error
+            : new GatewayError('upstream_failed', 'The upstream broke off the answer mid-way.');
+        }
+        if (step.done) {
+          this.phase = 'ending';
+          break;
+        }
+        const scrubbed = this.scrubber ? this.scrubber.pass(step.value) : step.value;
+        if (scrubbed.length === 0) continue;
+        const passed = tap.pass(scrubbed);
         this.answerBytes += passed.length;
+        // Past a cap (one event or the whole stream too long): the upstream is closed and the caller's stream ends with the error.
+        if (tap.failure) {
+          this.phase = 'ending';
+          void this.source!.return?.();
+        }
         if (passed.length > 0) return { done: false, value: passed };
       }
-    }
-    if (this.phase === 'rest') {
-      this.phase = 'done';
-      if (tap.failure) {
-        this.finish();
-        throw tap.failure;
+      // The scrubber's held tail, then what the tap held (a whole JSON answer renamed), each as a chunk of its own.
+      if (this.phase === 'ending') {
+        this.phase = 'rest';
+        const tail = !tap.failure && this.scrubber ? this.scrubber.end() : NO_BYTES;
+        if (tail.length > 0) {
+          const passed = tap.pass(tail);
+          this.answerBytes += passed.length;
+          if (passed.length > 0) return { done: false, value: passed };
+        }
       }
-      const rest = tap.end();
-      this.answerBytes += rest.length;
-      if (rest.length > 0) return { done: false, value: rest };
+      if (this.phase === 'rest') {
+        this.phase = 'done';
+        if (tap.failure) {
+          this.finish();
+          throw tap.failure;
+        }
+        const rest = tap.end();
+        this.answerBytes += rest.length;
+        if (rest.length > 0) return { done: false, value: rest };
+      }
+      this.finish();
+      return DONE;
+    } catch (error) {
+      // Whatever broke (the upstream, a cap, or the scrub or tap themselves), the upstream is closed and the usage settles.
+      if (this.phase === 'reading') void this.source?.return?.();
+      this.phase = 'done';
+      this.finish();
+      throw error;
     }
-    this.finish();
-    return DONE;
   }
 
   /** The caller stopped reading: the upstream is closed and what passed is settled. */
