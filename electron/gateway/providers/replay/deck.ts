@@ -1,4 +1,5 @@
 // Opens the cassettes of a run from `record` and `replay`: one store per folder, the recorder (whose key scrub learns the keys relay routing and the service channels hand out), the shelf, and what the selector asks.
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { CassetteError, type RecordConfig, type ReplayConfig, type ReplayMiss } from '../../../../shared/cassette.ts';
 import { sleep } from '../../protocols/pace.ts';
@@ -29,6 +30,18 @@ export interface OpenedCassettes {
   watchServices(directory: ServiceChannelDirectory): ServiceChannelDirectory;
 }
 
+/** Whether two folders are one (through links and a case-insensitive file system too, once the first exists). */
+function sameFolder(one: string, other: string): boolean {
+  const real = (dir: string) => {
+    try {
+      return realpathSync.native(dir);
+    } catch {
+      return path.resolve(dir);
+    }
+  };
+  return real(one) === real(other);
+}
+
 /**
  * Opens the folders (made when missing). A replay whose misses relay records them in its own folder when no `record`
  * folder is given. Throws a CassetteError for a folder over its bounds, or (with an ignore list) a damaged cassette.
@@ -47,7 +60,7 @@ export function openCassettes(options: CassetteOptions): OpenedCassettes {
   const speed = replay?.speed ?? 1;
   const replayStore = replay && storeOf(replay.dir);
   const recordDir = options.record?.dir ?? (replay && miss === 'relay' ? replay.dir : undefined);
-  if (options.record?.replace && replayStore && path.resolve(options.record.dir) === replayStore.dir)
+  if (options.record?.replace && replayStore && sameFolder(options.record.dir, replayStore.dir))
     throw new CassetteError(replayStore.dir, '', 'is replayed from, so it cannot be re-recorded over in the same run (--record-replace)');
   const keys = new KeyWatch();
   const recorder =

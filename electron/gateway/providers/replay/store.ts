@@ -54,6 +54,8 @@ export class CassetteStore {
   private readonly renewed = new Set<string>();
   /** Payload file → the cassettes naming it; read once, at the first replaced cassette that named one, then kept up to date. */
   private blobOwners: Map<string, Set<string>> | undefined;
+  /** Under `replace`: the payload files this store saved (a recording under way names one before its cassette is filed). */
+  private readonly savedBlobs = new Set<string>();
 
   /** Opens `dir` (made when missing) and lists its cassettes by name; more than MAX_CASSETTES is a CassetteError. */
   constructor(dir: string, options: CassetteStoreOptions = {}) {
@@ -126,6 +128,7 @@ export class CassetteStore {
       const target = path.join(this.dir, file);
       if (existsSync(target) && statSync(target).size === bytes) rmSync(temporary);
       else renameSync(temporary, target);
+      if (this.replace) this.savedBlobs.add(file);
       return { file, bytes, sha256 };
     } catch (error) {
       out.destroy();
@@ -215,8 +218,9 @@ export class CassetteStore {
       this.forget(listing);
     }
     const saved = this.filed({ file, hash, sequence: 1 }, cassette);
+    // A payload this run saved stays: a recording still under way may name it (identical bytes are kept once).
     for (const blob of earlierBlobs) {
-      if ((this.blobOwners?.get(blob)?.size ?? 0) === 0) rmSync(path.join(this.dir, blob), { force: true });
+      if ((this.blobOwners?.get(blob)?.size ?? 0) === 0 && !this.savedBlobs.has(blob)) rmSync(path.join(this.dir, blob), { force: true });
     }
     return saved;
   }

@@ -100,6 +100,25 @@ test('re-recording (replace): the first recording of a request replaces its earl
   assert.equal(appended.sequence, 3);
 });
 
+test('re-recording keeps a payload a recording under way saved already, though only a replaced cassette named it before', async () => {
+  const dir = dirs.fresh();
+  const bytes = new TextEncoder().encode('an image two requests send');
+  const earlier = new CassetteStore(dir);
+  const image = await earlier.saveBlob(bytes);
+  await earlier.save(draft('old', image), 'the same text');
+  const again = new CassetteStore(dir, { replace: true });
+  // Another request's recording saves the same bytes (kept once, under the same name) before its cassette is filed...
+  const inFlight = await again.saveBlob(bytes);
+  assert.equal(inFlight.file, image.file);
+  // ...then the first request is recorded again: its old cassette goes, the payload the other recording names stays.
+  await again.save(draft('new'), 'the same text');
+  assert.ok(readdirSync(dir).includes(image.file), 'the payload of the recording under way is still there');
+  const other = draft('another request', inFlight);
+  other.request = { ...other.request, key: `f${other.request.key.slice(1)}` };
+  const filed = await again.save(other, 'another');
+  assert.doesNotThrow(() => again.checkBlob(inFlight, filed.file));
+});
+
 test('a cassette or a blob that is a symbolic link is refused naming it, never read through', async () => {
   const dir = dirs.fresh();
   const outside = path.join(dirs.fresh(), 'secret.txt');
