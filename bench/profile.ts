@@ -25,6 +25,8 @@ const concurrency = Number(process.argv[3] ?? 32);
 const seconds = Number(process.argv[4] ?? 5);
 const journal = process.env['BENCH_JOURNAL'] !== 'off';
 const alloc = process.env['BENCH_PROFILE'] === 'alloc';
+/** `BENCH_PROFILE=off`: no profiler, only the counts and the CPU time per call (what the profiler's own cost does not move). */
+const profiled = process.env['BENCH_PROFILE'] !== 'off';
 
 const upstream = chosen.relay ? await startChild<Ready>(new URL('./servers/upstream.ts', import.meta.url)) : undefined;
 const gatehouse = await startChild<Ready>(new URL('./servers/gatehouse.ts', import.meta.url), [
@@ -39,13 +41,18 @@ await runLoad(gatehouse.ready.url, spec, concurrency, 1000);
 const before = syscallsOf(gatehouse.process.pid!);
 const mainBefore = syscallsOf(gatehouse.process.pid!, gatehouse.process.pid!);
 const cpuBefore = { all: cpuMsOf(gatehouse.process.pid!), main: cpuMsOf(gatehouse.process.pid!, gatehouse.process.pid!) };
-const started = gatehouse.next('profiling');
-gatehouse.process.send({ cmd: 'profile-start', alloc });
-await started;
+if (profiled) {
+  const started = gatehouse.next('profiling');
+  gatehouse.process.send({ cmd: 'profile-start', alloc });
+  await started;
+}
 const result = await runLoad(gatehouse.ready.url, spec, concurrency, seconds * 1000);
-const stopped = gatehouse.next('profile');
-gatehouse.process.send({ cmd: 'profile-stop' });
-const file = ((await stopped) as { profile: string }).profile;
+let file: string | undefined;
+if (profiled) {
+  const stopped = gatehouse.next('profile');
+  gatehouse.process.send({ cmd: 'profile-stop' });
+  file = ((await stopped) as { profile: string }).profile;
+}
 const after = syscallsOf(gatehouse.process.pid!);
 const mainAfter = syscallsOf(gatehouse.process.pid!, gatehouse.process.pid!);
 const cpuAfter = { all: cpuMsOf(gatehouse.process.pid!), main: cpuMsOf(gatehouse.process.pid!, gatehouse.process.pid!) };
@@ -59,7 +66,7 @@ console.log(
 );
 const microsPerCall = (ms: number) => ((ms * 1000) / result.requests).toFixed(0);
 console.log(
-  `CPU time per call (${alloc ? 'allocation sampling' : 'profiler'} on): ${microsPerCall(cpuAfter.all - cpuBefore.all)} µs, of it on the main thread ${microsPerCall(cpuAfter.main - cpuBefore.main)} µs`,
+  `CPU time per call (${!profiled ? 'no profiler' : alloc ? 'allocation sampling on' : 'profiler on'}): ${microsPerCall(cpuAfter.all - cpuBefore.all)} µs, of it on the main thread ${microsPerCall(cpuAfter.main - cpuBefore.main)} µs`,
 );
 await closePools();
 await gatehouse.stop();
@@ -67,6 +74,7 @@ await upstream?.stop();
 
 /** A script's URL shortened to its room. */
 const short = (url: string) => url.replace(/^file:\/\/.*?\/(node_modules|electron)\//, '$1/') || '(native)';
+if (file === undefined) process.exit(0);
 if (alloc) {
   reportAllocations(file, result.requests);
   process.exit(0);
