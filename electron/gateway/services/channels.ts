@@ -237,16 +237,17 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
     const channels: RelayChannel[] = [];
     for (const { row, upstream } of servingInOrder(this.repo.list(), model, kind, resting, this.random)) {
       // A key read from the store a moment ago is used as it is: no await per call.
-      const kept = this.keptRelayChannel(row, upstream, now);
-      const channel =
-        kept !== undefined
-          ? (kept ?? undefined)
-          : await this.relayChannelOf(row, upstream).catch((error: unknown) => {
-              this.repo.noteError(row.channel_id, clip(`the secret store failed: ${(error as Error).message}`), this.clock.now());
-              return null;
-            });
+      let channel = this.keptRelayChannel(row, upstream, now);
+      if (channel === undefined) {
+        try {
+          channel = await this.readRelayChannel(row, upstream, now);
+        } catch (error) {
+          this.repo.noteError(row.channel_id, clip(`the secret store failed: ${(error as Error).message}`), this.clock.now());
+          continue;
+        }
+      }
       if (channel) channels.push(channel);
-      else if (channel === undefined) this.repo.noteError(row.channel_id, missingKeyMessage(row, this.secrets), this.clock.now());
+      else this.repo.noteError(row.channel_id, missingKeyMessage(row, this.secrets), this.clock.now());
     }
     return channels;
   }
@@ -299,10 +300,15 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
   private async relayChannelOf(row: Readonly<ChannelRow>, upstreamModel: string): Promise<RelayChannel | undefined> {
     const now = this.clock.now();
     const kept = this.keptRelayChannel(row, upstreamModel, now);
-    if (kept !== undefined) return kept ?? undefined;
+    const channel = kept === undefined ? await this.readRelayChannel(row, upstreamModel, now) : kept;
+    return channel ?? undefined;
+  }
+
+  /** The channel for relay with its key read from the store now (and kept for KEY_CACHE_MS); null when the store lacks it. */
+  private async readRelayChannel(row: Readonly<ChannelRow>, upstreamModel: string, now: number): Promise<RelayChannel | null> {
     const key = await this.secrets.get(channelSecretName(row.channel_id));
     this.keys.set(row.channel_id, { revision: row.revision, key, readAt: now });
-    return key === null ? undefined : relayChannelFrom(row, upstreamModel, key);
+    return key === null ? null : relayChannelFrom(row, upstreamModel, key);
   }
 
   /**
