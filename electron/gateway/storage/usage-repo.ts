@@ -1,6 +1,7 @@
 // Repository of the usage ledger: records billed calls and charges the token in the same transaction; rolls old records up into daily totals.
 import { dayNumberOf } from '../time.ts';
 import type { Db } from './database.ts';
+import { groupRuns, type Grouping } from './run-groups.ts';
 
 /** One billed call. */
 export interface UsageRecord {
@@ -60,6 +61,29 @@ function insertAll(db: Db, entries: readonly UsageRecord[]): void {
   }
 }
 
+/** Records by (day, token, model): their day totals. */
+const BY_DAY: Grouping<UsageRecord, DayTotals> = {
+  belongs: (totals, entry) =>
+    totals.token_id === entry.token_id && totals.model === entry.model && dayNumberOf(totals.created_at) === dayNumberOf(entry.created_at),
+  keyOf: (entry) => `${dayNumberOf(entry.created_at)}\n${entry.token_id}\n${entry.model}`,
+  start: (entry) => ({
+    created_at: entry.created_at,
+    account_id: entry.account_id,
+    token_id: entry.token_id,
+    model: entry.model,
+    calls: 1,
+    input_tokens: entry.input_tokens,
+    output_tokens: entry.output_tokens,
+    amount_micros: entry.amount_micros,
+  }),
+  add: (totals, entry) => {
+    totals.calls += 1;
+    totals.input_tokens += entry.input_tokens;
+    totals.output_tokens += entry.output_tokens;
+    totals.amount_micros += entry.amount_micros;
+  },
+};
+
 export class UsageRepo {
   private readonly db: Db;
   /** `recordAll`'s transaction, made once (making it on every charge was a visible share of the charge). */
@@ -70,38 +94,7 @@ export class UsageRepo {
       // One record per call; the tokens' amounts and the day totals once per token and per (day, token, model).
       insertAll(this.db, entries);
       const spent = new Map<string, number>();
-      const days = new Map<string, DayTotals>();
-      // The group of the record before: a commit's records mostly share their day, token and model, so no key is made for them.
-      let lastDay = -1;
-      let lastTotals: DayTotals | undefined;
-      for (const entry of entries) {
-        spent.set(entry.token_id, (spent.get(entry.token_id) ?? 0) + entry.amount_micros);
-        const day = dayNumberOf(entry.created_at);
-        let totals =
-          lastDay === day && lastTotals?.token_id === entry.token_id && lastTotals.model === entry.model ? lastTotals : undefined;
-        const key = totals === undefined ? `${day}\n${entry.token_id}\n${entry.model}` : undefined;
-        if (key !== undefined) totals = days.get(key);
-        if (totals === undefined) {
-          totals = {
-            created_at: entry.created_at,
-            account_id: entry.account_id,
-            token_id: entry.token_id,
-            model: entry.model,
-            calls: 1,
-            input_tokens: entry.input_tokens,
-            output_tokens: entry.output_tokens,
-            amount_micros: entry.amount_micros,
-          };
-          days.set(key!, totals);
-        } else {
-          totals.calls += 1;
-          totals.input_tokens += entry.input_tokens;
-          totals.output_tokens += entry.output_tokens;
-          totals.amount_micros += entry.amount_micros;
-        }
-        lastDay = day;
-        lastTotals = totals;
-      }
+      for (const entry of entries) spent.set(entry.token_id, (spent.get(entry.token_id) ?? 0) + entry.amount_micros);
       const charge = this.db.prepare('UPDATE tokens SET used_micros = used_micros + ? WHERE token_id = ?');
       for (const [tokenId, micros] of spent) charge.run(micros, tokenId);
       // The dashboard's per-day totals, kept as each call is charged (never rebuilt from the ledger).
@@ -114,7 +107,7 @@ export class UsageRepo {
            output_tokens = output_tokens + excluded.output_tokens,
            amount_micros = amount_micros + excluded.amount_micros`,
       );
-      for (const totals of days.values()) addToDay.run(totals);
+      for (const totals of groupRuns(entries, BY_DAY)) addToDay.run(totals);
     });
   }
 

@@ -1,5 +1,6 @@
 // Repository of the dashboard's per-day totals: counts each call in its latency bucket, and reads totals by day, model, token and account.
 import type { Db } from './database.ts';
+import { groupRuns, type Grouping } from './run-groups.ts';
 
 /** One finished API call, as the dashboard counts it. */
 export interface CountedCall {
@@ -39,6 +40,18 @@ const GROUPINGS = {
 /** A grouping of the totals. */
 export type StatsGrouping = keyof typeof GROUPINGS;
 
+/** Counted calls by (day, token, model, latency bucket): their counts. */
+const BY_BUCKET: Grouping<CountedCall, CountedCall & { calls: number; errors: number }> = {
+  belongs: (group, call) =>
+    group.day === call.day && group.token_id === call.token_id && group.model === call.model && group.bucket === call.bucket,
+  keyOf: (call) => `${call.day}\n${call.token_id}\n${call.model}\n${call.bucket}`,
+  start: (call) => ({ ...call, calls: 1, errors: call.error ? 1 : 0 }),
+  add: (group, call) => {
+    group.calls += 1;
+    group.errors += call.error ? 1 : 0;
+  },
+};
+
 export class UsageStatsRepo {
   private readonly db: Db;
   constructor(db: Db) {
@@ -52,36 +65,12 @@ export class UsageStatsRepo {
 
   /** Counts calls in their days, tokens, models and latency buckets: one upsert per group, the same totals as one by one. */
   countCalls(calls: readonly CountedCall[]): void {
-    const groups = new Map<string, CountedCall & { calls: number; errors: number }>();
-    // The group of the call before: a commit's calls mostly share their day, token, model and bucket, so no key is made for them.
-    let last: (CountedCall & { calls: number; errors: number }) | undefined;
-    for (const call of calls) {
-      let group =
-        last !== undefined &&
-        last.day === call.day &&
-        last.token_id === call.token_id &&
-        last.model === call.model &&
-        last.bucket === call.bucket
-          ? last
-          : undefined;
-      if (group === undefined) {
-        const key = `${call.day}\n${call.token_id}\n${call.model}\n${call.bucket}`;
-        group = groups.get(key);
-        if (group === undefined) {
-          groups.set(key, (last = { ...call, calls: 1, errors: call.error ? 1 : 0 }));
-          continue;
-        }
-      }
-      group.calls += 1;
-      group.errors += call.error ? 1 : 0;
-      last = group;
-    }
     const upsert = this.db.prepare(
       `INSERT INTO call_stats_daily (day, account_id, token_id, model, bucket, calls, errors)
        VALUES (@day, @account_id, @token_id, @model, @bucket, @calls, @errors)
        ON CONFLICT (day, token_id, model, bucket) DO UPDATE SET calls = calls + excluded.calls, errors = errors + excluded.errors`,
     );
-    for (const { day, account_id, token_id, model, bucket, calls: count, errors } of groups.values())
+    for (const { day, account_id, token_id, model, bucket, calls: count, errors } of groupRuns(calls, BY_BUCKET))
       upsert.run({ day, account_id, token_id, model, bucket, calls: count, errors });
   }
 
