@@ -171,12 +171,7 @@ export class CassetteStore {
   private saveNow(draft: CassetteDraft, prompt: string | undefined): SavedCassette {
     const hash = draft.request.key.slice(0, CASSETTE_HASH_CHARS);
     if (this.replace && !this.renewed.has(hash)) return this.saveOver(draft, prompt, hash);
-    if (this.count >= MAX_CASSETTES)
-      throw new CassetteError(
-        this.dir,
-        '',
-        `holds ${this.count} cassettes, the most one folder may (${MAX_CASSETTES}); prune it or record elsewhere`,
-      );
+    this.refuseWhenFull(this.count);
     const key = draft.request.key;
     for (let sequence = (this.ofKey(key).at(-1)?.sequence ?? 0) + 1; ; sequence += 1) {
       const file = cassetteFileName(key, draft.request.model, prompt, sequence);
@@ -201,12 +196,7 @@ export class CassetteStore {
    */
   private saveOver(draft: CassetteDraft, prompt: string | undefined, hash: string): SavedCassette {
     const earlier = [...this.ofKey(draft.request.key)];
-    if (this.count - earlier.length >= MAX_CASSETTES)
-      throw new CassetteError(
-        this.dir,
-        '',
-        `holds ${this.count} cassettes, the most one folder may (${MAX_CASSETTES}); prune it or record elsewhere`,
-      );
+    this.refuseWhenFull(this.count - earlier.length);
     const file = cassetteFileName(draft.request.key, draft.request.model, prompt, 1);
     const cassette = { format: CASSETTE_FORMAT, ...draft, sequence: 1 } as Cassette;
     const earlierBlobs = earlier.flatMap((listing) => this.blobsOf(listing.file));
@@ -223,6 +213,16 @@ export class CassetteStore {
       if ((this.blobOwners?.get(blob)?.size ?? 0) === 0 && !this.savedBlobs.has(blob)) rmSync(path.join(this.dir, blob), { force: true });
     }
     return saved;
+  }
+
+  /** A CassetteError when a folder holding `count` cassettes may take no more (MAX_CASSETTES). */
+  private refuseWhenFull(count: number): void {
+    if (count >= MAX_CASSETTES)
+      throw new CassetteError(
+        this.dir,
+        '',
+        `holds ${this.count} cassettes, the most one folder may (${MAX_CASSETTES}); prune it or record elsewhere`,
+      );
   }
 
   /** The payload files a cassette names; none for a damaged one (its files are left alone). */
