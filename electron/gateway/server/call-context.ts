@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CassetteReplayNote } from '../../../shared/cassette.ts';
 import type { Principal } from '../principal.ts';
 import type { CallContext, InboundProtocol } from '../providers/types.ts';
-import { pathOf } from './protocol.ts';
+import { pathOf, searchOf } from './protocol.ts';
 import type { SyncStep } from './sync-hook.ts';
 
 declare module 'fastify' {
@@ -100,7 +100,7 @@ export function calledPath(request: FastifyRequest): string {
   const path = pathOf(request);
   // Most calls have no query, or none that could name `alt` (even percent-encoded): no parse for them.
   if (path.length === request.url.length) return path;
-  const [query = ''] = request.url.slice(path.length + 1).split('?', 1);
+  const query = searchOf(request);
   if (!query.includes('alt') && !query.includes('%')) return path;
   return new URLSearchParams(query).get('alt') === 'sse' ? `${path}?alt=sse` : path;
 }

@@ -5,6 +5,7 @@ import { guarded } from '../safe-events.ts';
 import type { UsageStatsService } from '../services/usage-stats.ts';
 import type { Clock } from '../time.ts';
 import { isJournaledPath, modelOf } from './journal-capture.ts';
+import { pathOf } from './protocol.ts';
 import type { SyncStep } from './sync-hook.ts';
 
 /** What the counting hook needs from the gateway. */
@@ -23,9 +24,7 @@ export interface CallCountingOptions {
  */
 export function callCountingStep({ clock, stats, holderOf, onError }: CallCountingOptions): SyncStep {
   return (request, reply) => {
-    const { url } = request;
-    const query = url.indexOf('?');
-    const path = query === -1 ? url : url.slice(0, query);
+    const path = pathOf(request);
     if (!isJournaledPath(path) || request.ws || request.method === 'OPTIONS') return;
     const startedAt = performance.now();
     const at = clock.now();

@@ -5,18 +5,11 @@ import type { JournalRecorder } from '../services/journal.ts';
 import type { Clock } from '../time.ts';
 import { nameAnswerSource } from './answer-source.ts';
 import { NotesOfCall } from './call-notes.ts';
-import { pathOf } from './protocol.ts';
+import { pathOf, searchOf } from './protocol.ts';
 import { recordOf, relayedSessionRecord } from './journal-record.ts';
 import { ResponseTap } from './response-tap.ts';
 import { syncHook } from './sync-hook.ts';
 import { watchHead } from './write-tap.ts';
-
-/** The query of a request whose path is `path`, without its `?` and up to a second one (as `url.split('?', 2)` gives it). */
-function searchOf(url: string, path: string): string {
-  if (path.length === url.length) return '';
-  const end = url.indexOf('?', path.length + 1);
-  return url.slice(path.length + 1, end === -1 ? undefined : end);
-}
 
 /** API paths are journaled; the console, admin API, health checks and sockets are not. */
 export function isJournaledPath(path: string): boolean {
@@ -64,7 +57,7 @@ export function installCallCapture(app: FastifyInstance, journal: JournalHookOpt
       // Preflights are not calls of the API; nor are sockets, but for a relayed realtime session.
       if (!isJournaledPath(path) || request.method === 'OPTIONS') return;
       if (request.ws) {
-        if (journal) journalSession(request, journal, path, searchOf(request.url, path));
+        if (journal) journalSession(request, journal, path, searchOf(request));
         return;
       }
       const startedAt = performance.now();
@@ -94,7 +87,7 @@ export function installCallCapture(app: FastifyInstance, journal: JournalHookOpt
             recordOf(request, raw, tap, notes, {
               at,
               path,
-              search: searchOf(request.url, path),
+              search: searchOf(request),
               startedAt,
               account: holder.account,
               token: holder.token,

@@ -24,6 +24,15 @@ export function queryOf(request: FastifyRequest): string {
   return request.url.slice(pathOf(request).length);
 }
 
+/** The query of the request's URL without its `?`, up to a second `?` (as `url.split('?', 2)` gives it); empty when it has none. */
+export function searchOf(request: FastifyRequest): string {
+  const path = pathOf(request);
+  const { url } = request;
+  if (path.length === url.length) return '';
+  const end = url.indexOf('?', path.length + 1);
+  return url.slice(path.length + 1, end === -1 ? undefined : end);
+}
+
 /** The caller protocols whose error shapes differ (ARCHITECTURE.md rule 4). */
 export type Protocol = 'portrait' | 'openai' | 'anthropic' | 'gemini';
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FastifyRequest } from 'fastify';
-import { isPortraitUrl, pathOf, protocolOf, queryOf } from '../../../electron/gateway/server/protocol.ts';
+import { isPortraitUrl, pathOf, protocolOf, queryOf, searchOf } from '../../../electron/gateway/server/protocol.ts';
 
 const urls = [
   '/v1/portrait',
@@ -67,5 +67,12 @@ test("a request's path is split from its URL once, and with its query makes the 
     assert.equal(reads, 1, `${url}: the URL is read once for the path, however often the path is asked for`);
     assert.equal(path + queryOf(request), url);
     assert.equal(protocolOf(path), protocolOf(url), url);
+  }
+});
+
+test("a request's search is its query without the '?', as url.split('?', 2) gives it", () => {
+  for (const url of [...urls, '/v1/models?', '/v1beta/models/g:streamGenerateContent?alt=sse?key=x', '/v1/x?a=1&b=2']) {
+    const request = { urlPath: undefined, url } as unknown as FastifyRequest;
+    assert.equal(searchOf(request), url.split('?', 2)[1] ?? '', url);
   }
 });
