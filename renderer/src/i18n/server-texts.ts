@@ -35,10 +35,13 @@ const ZH: readonly [RegExp, string][] = [
   [/^relayed to the (\w+) channel (.+)$/, '转发到 $1 渠道 $2'],
 ];
 
+/** Every Chinese rendering, the first match wins. */
+const ZH_ALL: readonly [RegExp, string][] = [...ZH, ...ZH_ERRORS, ...ZH_API_ERRORS];
+
 /** `text` in `language`: a known server text translated, anything else unchanged. */
 export function serverText(language: Language, text: string): string {
   if (language !== 'zh') return text;
-  for (const [pattern, zh] of [...ZH, ...ZH_ERRORS, ...ZH_API_ERRORS]) if (pattern.test(text)) return text.replace(pattern, zh);
+  for (const [pattern, zh] of ZH_ALL) if (pattern.test(text)) return text.replace(pattern, zh);
   return text;
 }
 

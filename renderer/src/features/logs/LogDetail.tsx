@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { formatMoney } from '../../../../shared/money.ts';
 import { useStores } from '../../context.ts';
 import { formatTime, useT } from '../../i18n/index.ts';
-import { serverText } from '../../i18n/server-texts.ts';
+import { useServerText } from '../../i18n/server-texts.ts';
 import { Button, CopyButton, EmptyState, ErrorNote, Fact, Panel, Progress, Tabs } from '../../components/ui.tsx';
 import { answerSourceOf } from './answer-source.ts';
 import { AnswerSource } from './AnswerSource.tsx';
@@ -111,14 +111,7 @@ export function LogDetail() {
                 <Fact label={t('logFirstOutputLabel')}>{entry.firstOutputMs} ms</Fact>
               )}
             </dl>
-            {entry.error && (
-              <div className="error-box" role="alert" data-testid="log-error">
-                {serverText(language, entry.error)}
-                {serverText(language, entry.error) !== entry.error && (
-                  <div className="muted small">{t('logErrorAsSent', { error: entry.error })}</div>
-                )}
-              </div>
-            )}
+            {entry.error && <CallError error={entry.error} />}
             {entry.relay && <RelayNote relay={entry.relay} />}
             {entry.timing && <StreamTimeline timing={entry.timing} durationMs={entry.durationMs} />}
             <StreamText entry={entry} />
@@ -154,6 +147,19 @@ export function LogDetail() {
           </div>
         )}
       </Panel>
+    </div>
+  );
+}
+
+/** The error the call was answered with, in the console's language; beside it the caller's own text when that differs. */
+function CallError(props: { error: string }) {
+  const t = useT();
+  const serverText = useServerText();
+  const shown = serverText(props.error);
+  return (
+    <div className="error-box" role="alert" data-testid="log-error">
+      {shown}
+      {shown !== props.error && <div className="muted small">{t('logErrorAsSent', { error: props.error })}</div>}
     </div>
   );
 }
