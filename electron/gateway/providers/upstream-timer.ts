@@ -135,6 +135,9 @@ export class UpstreamTimer {
     });
   }
 
+  /** `check`, as the timer calls it (made once per call, not per setting of the timer). */
+  private readonly fire = (): void => this.check();
+
   /** The timer fired: expires the limit that ran out, if one did, else sets the timer for the next moment one could. */
   private check(): void {
     this.timer = undefined;
@@ -157,7 +160,7 @@ export class UpstreamTimer {
   private arm(at: number, now: number): void {
     clearTimeout(this.timer);
     this.due = at;
-    this.timer = setTimeout(() => this.check(), Math.max(1, Math.ceil(at - now)));
+    this.timer = setTimeout(this.fire, Math.max(1, Math.ceil(at - now)));
   }
 
   private expire(error: UpstreamTimeout): void {
