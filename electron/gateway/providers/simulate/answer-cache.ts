@@ -1,5 +1,6 @@
 // Simulated chat answers kept by their request: the engine is deterministic, so a request seen again (a test suite's, a load test's) is answered from here.
 import type { ChatRequest, ChatResult } from '../../protocols/neutral/chat.ts';
+import type { ChatDelta } from '../../protocols/neutral/deltas.ts';
 import { requestSize, type RequestSize } from './request-size.ts';
 
 /** Answers kept; past it the oldest is dropped. */
@@ -8,16 +9,10 @@ export const ANSWER_CACHE_ENTRIES = 256;
 /** Characters of a request's JSON (its key) up to which its answer is kept; a larger request is answered afresh each time. */
 export const MAX_CACHED_REQUEST_CHARS = 4 * 1024;
 
-/** The pieces one answer streams, per choice: its text's, or (when the choice calls tools) each call's arguments' fragments. */
-export interface ChoicePieces {
-  text: readonly string[];
-  arguments: readonly (readonly string[])[];
-}
-
-/** A kept answer, and its stream pieces once it was streamed (the same for every stream of it, so cut once). */
+/** A kept answer, and its stream's deltas once it was streamed (the same for every stream of it, so made once). */
 interface Kept {
   result: ChatResult;
-  pieces: ChoicePieces[] | undefined;
+  deltas: readonly ChatDelta[] | undefined;
 }
 
 /** A bounded map from a request's JSON to the answer the engine gave it; each answer handed out is a copy of its own. */
@@ -35,19 +30,19 @@ export class AnswerCache {
   }
 
   /**
-   * `answer`, with the pieces a stream of it is cut into (`cut`) when it is kept (cut on its first stream, then shared: they
-   * are never changed); undefined pieces for an answer not kept, which its stream cuts as it goes.
+   * `answer`, with the deltas a stream of it spells (`spell`) when it is kept (made on its first stream, then shared, frozen:
+   * every stream of it reads the same ones); undefined deltas for an answer not kept, which its stream makes as it goes.
    */
   streamed(
     request: ChatRequest,
     make: (request: ChatRequest) => ChatResult,
     size: RequestSize,
-    cut: (result: ChatResult) => ChoicePieces[],
-  ): { result: ChatResult; pieces: readonly ChoicePieces[] | undefined } {
+    spell: (result: ChatResult) => readonly ChatDelta[],
+  ): { result: ChatResult; deltas: readonly ChatDelta[] | undefined } {
     const kept = this.kept(request, make, size);
-    if (kept === undefined) return { result: make(request), pieces: undefined };
-    kept.pieces ??= cut(kept.result);
-    return { result: copyOf(kept.result), pieces: kept.pieces };
+    if (kept === undefined) return { result: make(request), deltas: undefined };
+    kept.deltas ??= spell(kept.result);
+    return { result: copyOf(kept.result), deltas: kept.deltas };
   }
 
   /** The kept answer to `request` (made and kept now when new), or undefined when its request is too large to keep. */
@@ -57,7 +52,7 @@ export class AnswerCache {
     const known = this.answers.get(key);
     if (known) return known;
     // A refusal (the engine throws) keeps nothing.
-    const kept = { result: copyOf(make(request)), pieces: undefined };
+    const kept = { result: copyOf(make(request)), deltas: undefined };
     if (this.answers.size >= ANSWER_CACHE_ENTRIES) this.answers.delete(this.answers.keys().next().value!);
     this.answers.set(key, kept);
     return kept;

@@ -6,9 +6,9 @@ import { paced, paceOfHeaders } from '../../protocols/pace.ts';
 import type { CallContext, ChatProvider } from '../types.ts';
 import type { MediaPool } from '../../workers/media-pool.ts';
 import { simulateChat } from './text/engine.ts';
-import { AnswerCache, type ChoicePieces } from './answer-cache.ts';
+import { AnswerCache } from './answer-cache.ts';
 import { requestSize, type RequestSize } from './request-size.ts';
-import { eachStreamPiece, streamPieces } from '../../protocols/neutral/stream-pieces.ts';
+import { eachStreamPiece } from '../../protocols/neutral/stream-pieces.ts';
 
 /**
  * Characters of prompt text (system, turns, tool call arguments) a simulated chat works on in-line, on the event loop;
@@ -31,13 +31,13 @@ export class SimulatedChat implements ChatProvider {
 
   /** The engine decides the whole answer first (a refusal is thrown before anything streams), then it is yielded piece by piece. */
   async stream(request: ChatRequest, call: CallContext): Promise<ChatStream> {
-    const { result, pieces } = await this.streamed(request);
+    const { result, deltas } = await this.streamed(request);
     const pace = paceOfHeaders(call.headers);
     return {
       inputTokens: result.usage.inputTokens,
-      [Symbol.asyncIterator]: () => paced(resultDeltas(result, pieces), pace, call.signal),
+      [Symbol.asyncIterator]: () => paced(deltas ?? resultDeltas(result), pace, call.signal),
       // Unpaced, the whole answer can be pulled at once (the writer still stops when the client leaves).
-      ...(pace === undefined && { atHand: () => resultDeltas(result, pieces) }),
+      ...(pace === undefined && { atHand: () => deltas ?? resultDeltas(result) }),
     };
   }
 
@@ -53,20 +53,17 @@ export class SimulatedChat implements ChatProvider {
     return !this.workers || inLine(size) ? this.answers.answer(request, simulateChat, size) : this.workers.run('chat', request);
   }
 
-  /** `answer`, with the stream pieces of a kept answer (cut once for all its streams). */
-  private async streamed(request: ChatRequest): Promise<{ result: ChatResult; pieces: readonly ChoicePieces[] | undefined }> {
+  /** `answer`, with the stream's deltas of a kept answer (made once for all its streams). */
+  private async streamed(request: ChatRequest): Promise<{ result: ChatResult; deltas: readonly ChatDelta[] | undefined }> {
     const size = requestSize(request, MAX_INLINE_CHAT_CHARS);
-    if (this.workers && !inLine(size)) return { result: await this.workers.run('chat', request), pieces: undefined };
-    return this.answers.streamed(request, simulateChat, size, piecesOf);
+    if (this.workers && !inLine(size)) return { result: await this.workers.run('chat', request), deltas: undefined };
+    return this.answers.streamed(request, simulateChat, size, keptDeltas);
   }
 }
 
-/** The pieces `resultDeltas` cuts `result` into, all at once. */
-function piecesOf(result: ChatResult): ChoicePieces[] {
-  return result.choices.map((answer) => ({
-    text: answer.toolCalls.length === 0 ? streamPieces(answer.text) : [],
-    arguments: answer.toolCalls.map((toolCall) => streamPieces(toolCall.arguments)),
-  }));
+/** The deltas `resultDeltas` spells `result` with, all at once and frozen (a kept answer's, read by every stream of it). */
+function keptDeltas(result: ChatResult): readonly ChatDelta[] {
+  return Object.freeze(Array.from(resultDeltas(result), (delta) => Object.freeze(delta)));
 }
 
 /** True when the text of a request of `size` (prompt, tool calls, tools and schemas) is small enough to work on in-line (MAX_INLINE_CHAT_CHARS). */
@@ -77,18 +74,15 @@ function inLine(size: RequestSize): boolean {
 /**
  * The deltas that spell `result`, choice after choice: text one token per delta (an empty text is one empty
  * delta), or each tool call's start and its arguments one token per fragment, then the finish; usage last.
- * `pieces`: the result cut already (`piecesOf`), else it is cut as it streams.
  */
-export function* resultDeltas(result: ChatResult, pieces?: readonly ChoicePieces[]): Generator<ChatDelta> {
+export function* resultDeltas(result: ChatResult): Generator<ChatDelta> {
   for (const [choice, answer] of result.choices.entries()) {
-    const cut = pieces?.[choice];
     if (answer.toolCalls.length === 0) {
-      for (const text of cut?.text ?? eachStreamPiece(answer.text)) yield { type: 'text', choice, text };
+      for (const text of eachStreamPiece(answer.text)) yield { type: 'text', choice, text };
     }
     for (const [call, toolCall] of answer.toolCalls.entries()) {
       yield { type: 'tool_call', choice, call, id: toolCall.id, name: toolCall.name };
-      for (const fragment of cut?.arguments[call] ?? eachStreamPiece(toolCall.arguments))
-        yield { type: 'tool_arguments', choice, call, fragment };
+      for (const fragment of eachStreamPiece(toolCall.arguments)) yield { type: 'tool_arguments', choice, call, fragment };
     }
     yield {
       type: 'finish',
