@@ -4,8 +4,8 @@
 export interface NamedEvent {
   name?: string;
   data: unknown;
-  /** `data` already written as JSON (the same text `JSON.stringify(data)` gives), when the builder made it cheaper itself. */
-  json?: string;
+  /** The event's whole SSE frame already written (the same text `sseFrame` makes of `name` and `data`), when the builder made it cheaper itself. */
+  frame?: string;
 }
 
 /** A frame written as-is: `data: [DONE]`, the end marker of OpenAI chat and completions streams. */
@@ -13,3 +13,20 @@ export const DONE = Symbol('done');
 
 /** What an SSE stream carries: events, and OpenAI's end marker. */
 export type SseEvent = NamedEvent | typeof DONE;
+
+/** What starts an SSE frame's `data:` line, and what ends the frame (the line's end and the blank line). */
+export const DATA_FRAME_START = 'data: ';
+export const FRAME_END = '\n\n';
+
+/** One SSE frame: `event:` (when named) and `data:` lines, or the raw `[DONE]` marker. */
+export function sseFrame(event: SseEvent): string {
+  if (event === DONE) return 'data: [DONE]\n\n';
+  if (event.frame !== undefined) return event.frame;
+  const data = dataFrame(JSON.stringify(event.data));
+  return event.name ? `event: ${event.name}\n${data}` : data;
+}
+
+/** The `data:` line of an SSE frame and the blank line that ends it. */
+export function dataFrame(json: string): string {
+  return DATA_FRAME_START + json + FRAME_END;
+}

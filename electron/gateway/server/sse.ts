@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { GatewayError } from '../errors.ts';
 import { Hold, isAtHand, type AtHand } from '../protocols/at-hand.ts';
-import { DONE, type NamedEvent, type SseEvent } from '../protocols/named-event.ts';
+import { dataFrame, sseFrame, type NamedEvent, type SseEvent } from '../protocols/named-event.ts';
 import { streamFaultOf } from './faults.ts';
 
 /** Frames written before a `disconnect` or `malformed` fault strikes (fewer when the stream is shorter: never its last frame). */
@@ -54,17 +54,7 @@ function frameFailureOf({ errorEvent, report }: StreamFailure): FrameFailure {
   };
 }
 
-/** One SSE frame: `event:` (when named) and `data:` lines, or the raw `[DONE]` marker. */
-export function sseFrame(event: SseEvent): string {
-  if (event === DONE) return 'data: [DONE]\n\n';
-  const data = dataFrame(event.json ?? JSON.stringify(event.data));
-  return event.name ? `event: ${event.name}\n${data}` : data;
-}
-
-/** The `data:` line of an SSE frame and the blank line that ends it. */
-function dataFrame(json: string): string {
-  return `data: ${json}\n\n`;
-}
+export { sseFrame };
 
 /** Streams `items` as one JSON array written element by element (Gemini's stream without `alt=sse`); a failing producer ends it unclosed. */
 export async function writeJsonArray(

@@ -5,6 +5,7 @@ import { anthropicStreamEvents, anthropicStreamEventsAtHand } from '../../../ele
 import { Hold } from '../../../electron/gateway/protocols/at-hand.ts';
 import { toGenerateContentChunks, toGenerateContentChunksAtHand } from '../../../electron/gateway/protocols/gemini/inbound/response.ts';
 import type { ChatDelta } from '../../../electron/gateway/protocols/neutral/deltas.ts';
+import { sseFrame } from '../../../electron/gateway/protocols/named-event.ts';
 import { openaiChatCodec } from '../../../electron/gateway/protocols/openai/inbound/chat-codec.ts';
 import { responsesCodec } from '../../../electron/gateway/protocols/responses/inbound/codec.ts';
 
@@ -145,13 +146,14 @@ test('every client protocol gives the same events from deltas at hand as from th
     const got = [...streamAtHand()];
     assert.equal(got.filter((item) => item === hold).length, 1, `${name}: the Hold passed on once`);
     const events = got.filter((item) => item !== hold);
-    // An SSE event is its name and data (and, for some, its own JSON, checked below); how it holds them is its own.
+    // An SSE event is its name and data (and, for some, its own frame, checked below); how it holds them is its own.
     const shown = (item: unknown) =>
       typeof item === 'object' && item !== null && 'data' in item ? { name: (item as { name?: string }).name, data: item.data } : item;
     assert.deepEqual(events.map(shown), expected.map(shown), name);
-    // The frames the writer makes: an event's own JSON, when it brings one, is what its data serializes to.
-    for (const event of events as { data?: unknown; json?: string }[])
-      if (event.json !== undefined) assert.equal(event.json, JSON.stringify(event.data), name);
+    // The frames the writer makes: an event's own frame, when it brings one, is the frame of its name and data.
+    for (const event of events as { name?: string; data?: unknown; frame?: string }[])
+      if (event.frame !== undefined)
+        assert.equal(event.frame, sseFrame({ ...(event.name && { name: event.name }), data: event.data }), name);
     assert.ok(
       events.slice(0, got.indexOf(hold)).every((event) => !JSON.stringify(event ?? null).includes('"output_tokens":9')),
       `${name}: no usage before the Hold`,

@@ -2,7 +2,7 @@
 import type { ChatResult, FinishReason, ToolCall } from '../../neutral/chat.ts';
 import type { ChatDelta } from '../../neutral/deltas.ts';
 import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
-import { DONE, type NamedEvent, type SseEvent } from '../../named-event.ts';
+import { DATA_FRAME_START, DONE, FRAME_END, type NamedEvent, type SseEvent } from '../../named-event.ts';
 import { finishReasonOf, reasoningContentOf, REASONING_PART_SEPARATOR, usageOf } from '../chat-tables.ts';
 
 /** What every object of one completion shares. */
@@ -92,14 +92,14 @@ export function chatCompletionChunksAtHand(
   return stepAtHand(deltas, chunkSteps(meta, includeUsage, options));
 }
 
-/** A content chunk: its JSON made up front, its data only when something asks for it (the SSE writer reads the JSON alone). */
+/** A content chunk: its SSE frame made up front, its data only when something asks for it (the SSE writer reads the frame alone). */
 class ContentChunk implements NamedEvent {
-  readonly json: string;
+  readonly frame: string;
   private readonly chunk: (index: number, delta: Record<string, unknown>) => { data: unknown };
   private readonly index: number;
   private readonly text: string;
-  constructor(json: string, chunk: ContentChunk['chunk'], index: number, text: string) {
-    this.json = json;
+  constructor(frame: string, chunk: ContentChunk['chunk'], index: number, text: string) {
+    this.frame = frame;
     this.chunk = chunk;
     this.index = index;
     this.text = text;
@@ -115,9 +115,9 @@ function chunkSteps(meta: CompletionMeta, includeUsage: boolean, options: ChatAn
   const chunk = (index: number, delta: Record<string, unknown>, finish: string | null = null) => ({
     data: { ...base, choices: [{ index, delta, logprobs: null, finish_reason: finish }], ...(includeUsage && { usage: null }) },
   });
-  // A content chunk is the most frequent event by far: its JSON is written around the piece, the rest made once.
-  const contentHead = `${JSON.stringify(base).slice(0, -1)},"choices":[{"index":`;
-  const contentTail = `},"logprobs":null,"finish_reason":null}]${includeUsage ? ',"usage":null' : ''}}`;
+  // A content chunk is the most frequent event by far: its frame is written around the piece, the rest made once.
+  const contentHead = `${DATA_FRAME_START}${JSON.stringify(base).slice(0, -1)},"choices":[{"index":`;
+  const contentTail = `},"logprobs":null,"finish_reason":null}]${includeUsage ? ',"usage":null' : ''}}${FRAME_END}`;
   // Up to the piece, made once for the first choice (nearly every chunk's): a chunk is then three strings joined, not five.
   const firstChoicePrefix = `${contentHead}0,"delta":{"content":`;
   const prefixOf = (index: number) => (index === 0 ? firstChoicePrefix : `${contentHead}${index},"delta":{"content":`);
