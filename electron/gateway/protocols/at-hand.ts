@@ -33,6 +33,12 @@ export interface Steps<T, U> {
   end?(out: U[]): void;
   /** What it still sends when its async source fails, before the failure goes on. */
   fail?(out: U[]): void;
+  /**
+   * Items taken together, at hand only (the async path steps each, as each leaves on its own): `joins` tells whether
+   * `item` joins `run` (empty: starts one) instead of being stepped; `made` turns the run into one item (its events made
+   * in one pass), given out where its first item stood.
+   */
+  gather?: { joins(item: T, run: readonly T[]): boolean; made(run: readonly T[]): U };
 }
 
 /**
@@ -43,9 +49,20 @@ export function* stepAtHand<T, U>(items: AtHand<T>, steps: Steps<T, U>): Generat
   const out: U[] = [];
   // `out` is emptied only every STEPPED_KEPT items: emptying it drops its storage, which the next step would make again.
   let next = 0;
+  const gather = steps.gather;
+  let run: T[] = [];
   steps.begin?.(out);
   while (next < out.length) yield out[next++]!;
   for (const item of items) {
+    if (gather && !(item instanceof Hold) && gather.joins(item, run)) {
+      run.push(item);
+      continue;
+    }
+    if (run.length > 0) {
+      const made = gather!.made(run);
+      run = [];
+      yield made;
+    }
     if (item instanceof Hold) {
       yield item;
       continue;
@@ -57,6 +74,7 @@ export function* stepAtHand<T, U>(items: AtHand<T>, steps: Steps<T, U>): Generat
       next = 0;
     }
   }
+  if (run.length > 0) yield gather!.made(run);
   steps.end?.(out);
   while (next < out.length) yield out[next++]!;
 }

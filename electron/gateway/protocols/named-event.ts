@@ -11,16 +11,34 @@ export interface NamedEvent {
 /** A frame written as-is: `data: [DONE]`, the end marker of OpenAI chat and completions streams. */
 export const DONE = Symbol('done');
 
-/** What an SSE stream carries: events, and OpenAI's end marker. */
-export type SseEvent = NamedEvent | typeof DONE;
+/**
+ * Events written together: their frames' text made in one pass (a stream at hand writes it as is), the events themselves
+ * made only for a writer that sends them one by one (a stream fault counts frames).
+ */
+export class EventRun {
+  readonly frames: string;
+  private readonly made: () => NamedEvent[];
+  constructor(frames: string, made: () => NamedEvent[]) {
+    this.frames = frames;
+    this.made = made;
+  }
+  /** The run's events, one by one: the same frames as `frames`. */
+  events(): NamedEvent[] {
+    return this.made();
+  }
+}
+
+/** What an SSE stream carries: events, runs of them, and OpenAI's end marker. */
+export type SseEvent = NamedEvent | EventRun | typeof DONE;
 
 /** What starts an SSE frame's `data:` line, and what ends the frame (the line's end and the blank line). */
 export const DATA_FRAME_START = 'data: ';
 export const FRAME_END = '\n\n';
 
-/** One SSE frame: `event:` (when named) and `data:` lines, or the raw `[DONE]` marker. */
+/** One SSE frame: `event:` (when named) and `data:` lines, or the raw `[DONE]` marker (a run: its frames). */
 export function sseFrame(event: SseEvent): string {
   if (event === DONE) return 'data: [DONE]\n\n';
+  if (event instanceof EventRun) return event.frames;
   if (event.frame !== undefined) return event.frame;
   const data = dataFrame(JSON.stringify(event.data));
   return event.name ? `event: ${event.name}\n${data}` : data;

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { GatewayError } from '../errors.ts';
 import { Hold, isAtHand, type AtHand } from '../protocols/at-hand.ts';
-import { dataFrame, sseFrame, type NamedEvent, type SseEvent } from '../protocols/named-event.ts';
+import { dataFrame, EventRun, sseFrame, type NamedEvent, type SseEvent } from '../protocols/named-event.ts';
 import { streamFaultOf } from './faults.ts';
 
 /** Frames written before a `disconnect` or `malformed` fault strikes (fewer when the stream is shorter: never its last frame). */
@@ -75,10 +75,14 @@ export async function writeJsonArray(
   );
 }
 
-/** `source` with each element turned into its frame, pulled one at a time (the Holds of a source at hand waited for). */
+/**
+ * `source` with each element turned into its frame, pulled one at a time (the Holds of a source at hand waited for, a
+ * run of events written event by event).
+ */
 async function* mapFrames<T>(source: EventSource<T>, frame: (item: T) => string): AsyncGenerator<string> {
   for await (const item of source) {
-    if (!(item instanceof Hold)) yield frame(item);
+    if (item instanceof EventRun) for (const event of item.events()) yield frame(event as T);
+    else if (!(item instanceof Hold)) yield frame(item);
     else {
       // Frames go out as they are made here, so what follows the Hold goes out next.
       item.sent?.();

@@ -142,7 +142,7 @@ describe('render', () => {
       events.push(event);
     }
     const deltas = events.flatMap((event) =>
-      typeof event === 'symbol' ? [] : (event.data as any).choices.map((choice: any) => choice.delta),
+      typeof event === 'symbol' || !('data' in event) ? [] : (event.data as any).choices.map((choice: any) => choice.delta),
     );
     assert.deepEqual(deltas, [
       { role: 'assistant', content: '', refusal: null },

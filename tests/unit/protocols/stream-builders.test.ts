@@ -5,7 +5,7 @@ import { anthropicStreamEvents, anthropicStreamEventsAtHand } from '../../../ele
 import { Hold } from '../../../electron/gateway/protocols/at-hand.ts';
 import { toGenerateContentChunks, toGenerateContentChunksAtHand } from '../../../electron/gateway/protocols/gemini/inbound/response.ts';
 import type { ChatDelta } from '../../../electron/gateway/protocols/neutral/deltas.ts';
-import { sseFrame } from '../../../electron/gateway/protocols/named-event.ts';
+import { EventRun, sseFrame, type SseEvent } from '../../../electron/gateway/protocols/named-event.ts';
 import { openaiChatCodec } from '../../../electron/gateway/protocols/openai/inbound/chat-codec.ts';
 import { responsesCodec } from '../../../electron/gateway/protocols/responses/inbound/codec.ts';
 
@@ -145,7 +145,8 @@ test('every client protocol gives the same events from deltas at hand as from th
     const expected = await listOf(stream());
     const got = [...streamAtHand()];
     assert.equal(got.filter((item) => item === hold).length, 1, `${name}: the Hold passed on once`);
-    const events = got.filter((item) => item !== hold);
+    // A run of events (text pieces written together) stands for its events, one by one.
+    const events = got.filter((item) => item !== hold).flatMap((item) => (item instanceof EventRun ? item.events() : [item]));
     // An SSE event is its name and data (and, for some, its own frame, checked below); how it holds them is its own.
     const shown = (item: unknown) =>
       typeof item === 'object' && item !== null && 'data' in item ? { name: (item as { name?: string }).name, data: item.data } : item;
@@ -158,5 +159,47 @@ test('every client protocol gives the same events from deltas at hand as from th
       events.slice(0, got.indexOf(hold)).every((event) => !JSON.stringify(event ?? null).includes('"output_tokens":9')),
       `${name}: no usage before the Hold`,
     );
+    if (name.startsWith('OpenAI')) {
+      const framesOf = (items: unknown[]) => items.map((item) => (item === hold ? '' : sseFrame(item as SseEvent))).join('');
+      assert.equal(framesOf(got), framesOf(expected), `${name}: the same frames written`);
+    }
   }
+});
+
+test('OpenAI chat at hand: the text pieces of an opened choice leave as one run, the same frames event by event, each time a kept answer is streamed', async () => {
+  const text = (choice: number, pieces: string[]): ChatDelta[] => pieces.map((piece) => ({ type: 'text', choice, text: piece }));
+  const words = ['In', ' practice', ',', ' "say"', ' wörld', ' \u2028', ' \\', ' ✓', '.'];
+  const answer: ChatDelta[] = [
+    ...text(0, words),
+    { type: 'finish', choice: 0, reason: 'stop' },
+    ...text(1, words.slice(2)),
+    { type: 'finish', choice: 1, reason: 'length' },
+    { type: 'usage', inputTokens: 7, outputTokens: 9 },
+  ];
+  // A kept answer's deltas are frozen and shared by its streams (their quoted texts then kept too).
+  const kept = Object.freeze(answer.map((delta) => Object.freeze({ ...delta })));
+  const meta = { id: 'chatcmpl-1', created: 1, model: 'm' };
+  for (const includeUsage of [false, true])
+    for (const legacy of [false, true]) {
+      const call = openaiChatCodec.parse({
+        model: 'm',
+        messages: [{ role: 'user', content: 'hi' }],
+        stream: true,
+        n: 2,
+        ...(includeUsage && { stream_options: { include_usage: true } }),
+        ...(legacy && { functions: [{ name: 'f', parameters: {} }] }),
+      });
+      const name = `include_usage ${includeUsage}, legacy functions ${legacy}`;
+      const staged = (await listOf(openaiChatCodec.stream(streamOf(answer), call, meta))).map(sseFrame).join('');
+      for (const deltas of [answer, kept, kept]) {
+        const items = [...openaiChatCodec.streamAtHand(deltas, call, meta)];
+        const runs = items.filter((item) => item instanceof EventRun);
+        assert.deepEqual(
+          runs.map((run) => run.events().length),
+          [words.length - 1, words.length - 3],
+          `${name}: one run per choice, every piece but the first`,
+        );
+        assert.equal(items.map((item) => sseFrame(item as SseEvent)).join(''), staged, `${name}: the same frames`);
+      }
+    }
 });

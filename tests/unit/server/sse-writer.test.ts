@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { NamedEvent } from '../../../electron/gateway/protocols/named-event.ts';
+import { EventRun, sseFrame, type NamedEvent } from '../../../electron/gateway/protocols/named-event.ts';
 import { GatewayError } from '../../../electron/gateway/errors.ts';
 import { Hold } from '../../../electron/gateway/protocols/at-hand.ts';
 import { AT_HAND_WRITE_CHARS, writeSse, writeSseData } from '../../../electron/gateway/server/sse.ts';
@@ -108,6 +108,27 @@ test('a finished list of events (as the audio route passes) is written whole', a
   await writeSse(request, reply, [{ data: 1 }, { name: 'x', data: 2 }]);
   assert.deepEqual(raw.frames, ['data: 1\n\nevent: x\ndata: 2\n\n'], 'one write');
   assert.ok(raw.ended);
+});
+
+test('a run of events at hand leaves as its frames in the one write; under a stream fault its events count one by one', async () => {
+  const events: NamedEvent[] = [1, 2, 3, 4].map((index) => ({ data: { index } }));
+  const run = () => new EventRun(events.map(sseFrame).join(''), () => events);
+  const whole = fakeCall();
+  whole.raw.accept();
+  await writeSse(whole.request, whole.reply, [{ data: { index: 0 } }, run(), { data: { index: 5 } }]);
+  assert.deepEqual(whole.raw.frames, [[0, 1, 2, 3, 4, 5].map((index) => `data: {"index":${index}}\n\n`).join('')], 'one write');
+  for (const fault of ['disconnect', 'malformed'] as const) {
+    const { raw, reply, request } = fakeCall();
+    raw.accept();
+    (request as FastifyRequest & { gatehouseFault?: string }).gatehouseFault = fault;
+    await writeSse(request, reply, [{ data: { index: 0 } }, run(), { data: { index: 5 } }]);
+    const written = [0, 1, 2].map((index) => `data: {"index":${index}}\n\n`);
+    assert.deepEqual(
+      raw.frames,
+      fault === 'disconnect' ? written : [...written, 'data: {"malformed": tru\n\n'],
+      `${fault}: after 3 frames`,
+    );
+  }
 });
 
 /** A synchronous producer of `before` events, a Hold on `wait`, then `after` events; records what was pulled and whether it was closed. */

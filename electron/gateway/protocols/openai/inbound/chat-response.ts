@@ -2,7 +2,7 @@
 import type { ChatResult, FinishReason, ToolCall } from '../../neutral/chat.ts';
 import type { ChatDelta } from '../../neutral/deltas.ts';
 import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
-import { DATA_FRAME_START, DONE, FRAME_END, type NamedEvent, type SseEvent } from '../../named-event.ts';
+import { DATA_FRAME_START, DONE, EventRun, FRAME_END, type NamedEvent, type SseEvent } from '../../named-event.ts';
 import { finishReasonOf, reasoningContentOf, REASONING_PART_SEPARATOR, usageOf } from '../chat-tables.ts';
 
 /** What every object of one completion shares. */
@@ -109,6 +109,26 @@ class ContentChunk implements NamedEvent {
   }
 }
 
+type TextDelta = Extract<ChatDelta, { type: 'text' }>;
+
+/**
+ * The JSON strings of a run's texts; kept for a run of frozen deltas (a kept answer's, shared by every stream of it, see
+ * `ChatStream.atHand`), found again by its first and last delta.
+ */
+function quotedTexts(run: readonly TextDelta[]): readonly string[] {
+  const first = run[0]!;
+  const last = run[run.length - 1]!;
+  const shared = Object.isFrozen(first);
+  const known = shared ? quotedRuns.get(first) : undefined;
+  if (known && known.last === last && known.quoted.length === run.length) return known.quoted;
+  const quoted = run.map((delta) => JSON.stringify(delta.text));
+  if (shared) quotedRuns.set(first, { last, quoted });
+  return quoted;
+}
+
+/** `quotedTexts` kept by the first delta of their run. */
+const quotedRuns = new WeakMap<TextDelta, { last: TextDelta; quoted: readonly string[] }>();
+
 /** The chunks each delta makes, and the end marker. */
 function chunkSteps(meta: CompletionMeta, includeUsage: boolean, options: ChatAnswerOptions): Steps<ChatDelta, SseEvent> {
   const base = header(meta, 'chat.completion.chunk');
@@ -170,5 +190,16 @@ function chunkSteps(meta: CompletionMeta, includeUsage: boolean, options: ChatAn
   const end = (out: SseEvent[]): void => {
     out.push(DONE);
   };
-  return { step, end };
+  // At hand, the text pieces of a choice already opened are written together: their frames joined in one pass.
+  const gather = {
+    joins: (delta: ChatDelta, run: readonly TextDelta[]) =>
+      delta.type === 'text' && started.has(delta.choice) && (run.length === 0 || run[0]!.choice === delta.choice),
+    made: (run: readonly TextDelta[]): SseEvent => {
+      const index = run[0]!.choice;
+      const prefix = prefixOf(index);
+      const frames = prefix + quotedTexts(run).join(contentTail + prefix) + contentTail;
+      return new EventRun(frames, () => run.map((delta) => content(index, delta.text)));
+    },
+  };
+  return { step, end, gather };
 }
