@@ -174,6 +174,9 @@ test('OpenAI chat at hand: the text pieces of an opened choice leave as one run,
     { type: 'finish', choice: 0, reason: 'stop' },
     ...text(1, words.slice(2)),
     { type: 'finish', choice: 1, reason: 'length' },
+    { type: 'tool_call', choice: 2, call: 0, id: 'call_1', name: 'f' },
+    { type: 'tool_arguments', choice: 2, call: 0, fragment: '{}' },
+    { type: 'finish', choice: 2, reason: 'tool_calls' },
     { type: 'usage', inputTokens: 7, outputTokens: 9 },
   ];
   // A kept answer's deltas are frozen and shared by its streams (their quoted texts then kept too).
@@ -185,12 +188,17 @@ test('OpenAI chat at hand: the text pieces of an opened choice leave as one run,
         model: 'm',
         messages: [{ role: 'user', content: 'hi' }],
         stream: true,
-        n: 2,
+        n: 3,
         ...(includeUsage && { stream_options: { include_usage: true } }),
         ...(legacy && { functions: [{ name: 'f', parameters: {} }] }),
       });
       const name = `include_usage ${includeUsage}, legacy functions ${legacy}`;
-      const staged = (await listOf(openaiChatCodec.stream(streamOf(answer), call, meta))).map(sseFrame).join('');
+      const events = await listOf(openaiChatCodec.stream(streamOf(answer), call, meta));
+      // A frame written up front (an opening, a piece, a finish) is the frame of the event's data.
+      for (const event of events)
+        if (typeof event === 'object' && 'frame' in event && event.frame !== undefined)
+          assert.equal(event.frame, sseFrame({ data: event.data }), `${name}: a written frame`);
+      const staged = events.map(sseFrame).join('');
       for (const deltas of [answer, kept, kept]) {
         const items = [...openaiChatCodec.streamAtHand(deltas, call, meta)];
         const runs = items.filter((item) => item instanceof EventRun);

@@ -92,20 +92,16 @@ export function chatCompletionChunksAtHand(
   return stepAtHand(deltas, chunkSteps(meta, includeUsage, options));
 }
 
-/** A content chunk: its SSE frame made up front, its data only when something asks for it (the SSE writer reads the frame alone). */
-class ContentChunk implements NamedEvent {
+/** A chunk whose SSE frame was written around its changing parts up front, its data made only when something asks for it (the SSE writer reads the frame alone). */
+class WrittenChunk implements NamedEvent {
   readonly frame: string;
-  private readonly chunk: (index: number, delta: Record<string, unknown>) => { data: unknown };
-  private readonly index: number;
-  private readonly text: string;
-  constructor(frame: string, chunk: ContentChunk['chunk'], index: number, text: string) {
+  private readonly make: () => unknown;
+  constructor(frame: string, make: () => unknown) {
     this.frame = frame;
-    this.chunk = chunk;
-    this.index = index;
-    this.text = text;
+    this.make = make;
   }
   get data(): unknown {
-    return this.chunk(this.index, { content: this.text }).data;
+    return this.make();
   }
 }
 
@@ -135,20 +131,28 @@ function chunkSteps(meta: CompletionMeta, includeUsage: boolean, options: ChatAn
   const chunk = (index: number, delta: Record<string, unknown>, finish: string | null = null) => ({
     data: { ...base, choices: [{ index, delta, logprobs: null, finish_reason: finish }], ...(includeUsage && { usage: null }) },
   });
-  // A content chunk is the most frequent event by far: its frame is written around the piece, the rest made once.
+  // The chunks of a plain answer (its opening, its pieces, its finish) have their frames written around what changes, the rest made once.
   const contentHead = `${DATA_FRAME_START}${JSON.stringify(base).slice(0, -1)},"choices":[{"index":`;
-  const contentTail = `},"logprobs":null,"finish_reason":null}]${includeUsage ? ',"usage":null' : ''}}${FRAME_END}`;
+  const choiceEnd = `}]${includeUsage ? ',"usage":null' : ''}}${FRAME_END}`;
+  const contentTail = `},"logprobs":null,"finish_reason":null${choiceEnd}`;
   // Up to the piece, made once for the first choice (nearly every chunk's): a chunk is then three strings joined, not five.
   const firstChoicePrefix = `${contentHead}0,"delta":{"content":`;
   const prefixOf = (index: number) => (index === 0 ? firstChoicePrefix : `${contentHead}${index},"delta":{"content":`);
   const content = (index: number, text: string): NamedEvent =>
-    new ContentChunk(prefixOf(index) + JSON.stringify(text) + contentTail, chunk, index, text);
+    new WrittenChunk(prefixOf(index) + JSON.stringify(text) + contentTail, () => chunk(index, { content: text }).data);
   const started = new Set<number>();
   const opening = (index: number, withCalls: boolean, out: SseEvent[]) => {
     if (started.has(index)) return;
     started.add(index);
-    out.push(chunk(index, { role: 'assistant', content: withCalls ? null : '', refusal: null }));
+    const json = `{"role":"assistant","content":${withCalls ? 'null' : '""'},"refusal":null`;
+    const make = () => chunk(index, { role: 'assistant', content: withCalls ? null : '', refusal: null }).data;
+    out.push(new WrittenChunk(`${contentHead}${index},"delta":${json}${contentTail}`, make));
   };
+  const finishing = (index: number, finish: string): NamedEvent =>
+    new WrittenChunk(
+      `${contentHead}${index},"delta":{},"logprobs":null,"finish_reason":${JSON.stringify(finish)}${choiceEnd}`,
+      () => chunk(index, {}, finish).data,
+    );
   const legacy = options.legacyFunctions === true;
   // The reasoning part each choice is in, so a new part is set apart as in the whole answer's `reasoning_content`.
   const reasoningPart = new Map<number, number>();
@@ -180,7 +184,7 @@ function chunkSteps(meta: CompletionMeta, includeUsage: boolean, options: ChatAn
         break;
       case 'finish':
         opening(delta.choice, false, out);
-        out.push(chunk(delta.choice, {}, finishOf(delta.reason, options)));
+        out.push(finishing(delta.choice, finishOf(delta.reason, options)));
         break;
       case 'usage':
         if (includeUsage) out.push({ data: { ...base, choices: [], usage: usageOf(delta) } });
