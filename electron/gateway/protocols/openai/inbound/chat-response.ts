@@ -194,14 +194,15 @@ function chunkSteps(meta: CompletionMeta, includeUsage: boolean, options: ChatAn
   const end = (out: SseEvent[]): void => {
     out.push(DONE);
   };
-  // At hand, the text pieces of a choice already opened are written together: their frames joined in one pass.
+  // At hand, the text pieces of a choice already opened are written together: their frames made in one pass (flattened once, by the write).
   const gather = {
     joins: (delta: ChatDelta, run: readonly TextDelta[]) =>
       delta.type === 'text' && started.has(delta.choice) && (run.length === 0 || run[0]!.choice === delta.choice),
     made: (run: readonly TextDelta[]): SseEvent => {
       const index = run[0]!.choice;
       const prefix = prefixOf(index);
-      const frames = prefix + quotedTexts(run).join(contentTail + prefix) + contentTail;
+      let frames = '';
+      for (const quoted of quotedTexts(run)) frames += prefix + quoted + contentTail;
       return new EventRun(frames, () => run.map((delta) => content(index, delta.text)));
     },
   };
