@@ -42,3 +42,23 @@ test('a long stream at hand gives the async stage its items, in order, and each 
     );
   }
 });
+
+test('items a stage gathers leave as one item where the first stood: a Hold or an item that does not join ends the run; the async stage steps each', async () => {
+  // Even numbers join a run (of evens only); a run is made as its items joined by '+'.
+  const gathering: Steps<number, string> = {
+    ...steps,
+    gather: { joins: (item) => item % 2 === 0, made: (run) => run.join('+') },
+  };
+  const hold = new Hold(undefined);
+  const atHand = [...stepAtHand([2, 4, 6, 1, 8, hold, 10, 12, 3, 14], gathering)];
+  assert.deepEqual(atHand, ['begin', '2+4+6', '1', '2', '8', hold, '10+12', '3', '6', '14', 'end']);
+  const each: string[] = [];
+  for await (const made of stepAsync(
+    (async function* () {
+      yield* [2, 4, 3];
+    })(),
+    gathering,
+  ))
+    each.push(made);
+  assert.deepEqual(each, ['begin', '2', '4', '4', '8', '3', '6', 'end'], 'the async stage steps each item');
+});
