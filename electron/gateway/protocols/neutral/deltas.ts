@@ -28,6 +28,7 @@ export interface ChatStream extends AsyncIterable<ChatDelta> {
   /**
    * The same deltas pulled synchronously, when the whole answer is at hand and nothing paces it (a simulated answer
    * without `x-gatehouse-pace`): a consumer that can take them so skips an async step per delta. Each call starts over.
+   * Frozen deltas are shared by every stream of one answer (a kept simulated answer's), so a stage may keep what it makes of them.
    */
   readonly atHand?: () => AtHand<ChatDelta>;
 }
