@@ -36,7 +36,9 @@ export interface Steps<T, U> {
   /**
    * Items taken together, at hand only (the async path steps each, as each leaves on its own): `joins` tells whether
    * `item` joins `run` (empty: starts one) instead of being stepped; `made` turns the run into one item (its events made
-   * in one pass), given out where its first item stood.
+   * in one pass), given out where its first item stood. The item after a run is pulled before the run is given out (only
+   * it tells the run ended), so a source should not start anything on that pull that a consumer stopping at the run must
+   * not see started (the metering's charge starts at the usage delta, which a finish always precedes in a simulated answer).
    */
   gather?: { joins(item: T, run: readonly T[]): boolean; made(run: readonly T[]): U };
 }
