@@ -54,6 +54,7 @@ function frameFailureOf({ errorEvent, report }: StreamFailure): FrameFailure {
   };
 }
 
+/** An event's SSE frame (made in protocols/named-event.ts), as the relay's mid-stream error frame is written too. */
 export { sseFrame };
 
 /** Streams `items` as one JSON array written element by element (Gemini's stream without `alt=sse`); a failing producer ends it unclosed. */
