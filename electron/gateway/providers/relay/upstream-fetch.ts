@@ -1,4 +1,5 @@
 // One upstream request (undici's request API: no WHATWG streams per call): aborted when the caller goes away, and given up when its headers, a body chunk or the whole answer take longer than the channel allows.
+import { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
 import type { request as UndiciRequest } from 'undici';
 import { GatewayError } from '../../errors.ts';
@@ -38,6 +39,23 @@ async function loadRequest(): Promise<typeof UndiciRequest> {
 }
 
 /**
+ * What stops one upstream request: undici's request API takes an EventEmitter that emits 'abort' (its `reason` set first) as
+ * well as an AbortSignal, and an emitter costs a call far less than an AbortController, its AbortSignal and their listeners.
+ */
+class UpstreamAbort extends EventEmitter {
+  reason: unknown = undefined;
+  private fired = false;
+
+  /** Stops the request with `reason` (the first call only). */
+  abort(reason: unknown): void {
+    if (this.fired) return;
+    this.fired = true;
+    this.reason = reason;
+    this.emit('abort');
+  }
+}
+
+/**
  * Sends `init` to `url` (a streamed body is pulled as the upstream reads it). Rejects when the connection fails or no headers came
  * within the channel's `timeoutMs` (a message fit to show), or with `callerGone()` when `signal` fires first. The body then throws
  * an UpstreamTimeout when the upstream is silent for `idleTimeoutMs` or the whole call passes `deadlineMs`; either closes the connection.
@@ -45,7 +63,7 @@ async function loadRequest(): Promise<typeof UndiciRequest> {
 export async function upstreamFetch(url: string, init: UpstreamInit, limits: UpstreamTimeouts, signal: AbortSignal): Promise<Fetched> {
   const undiciRequest = loadedRequest ?? (await loadRequest());
   if (signal.aborted) throw callerGone();
-  const controller = new AbortController();
+  const controller = new UpstreamAbort();
   const onAbort = () => controller.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   const timer = new UpstreamTimer(limits, (reason) => controller.abort(reason));
@@ -65,7 +83,7 @@ export async function upstreamFetch(url: string, init: UpstreamInit, limits: Ups
       method: init.method ?? 'POST',
       headers: init.headers,
       body: sent,
-      signal: controller.signal,
+      signal: controller,
     });
     timer.headersArrived();
     const headers = new UpstreamHeaders(answer.headers);
