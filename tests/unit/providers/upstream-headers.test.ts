@@ -46,3 +46,19 @@ test('delete removes a header from every reading', () => {
   view.forEach((_value, name) => names.push(name));
   assert.equal(names.includes('content-length'), false);
 });
+
+test('forEachMatching visits, in the same order, the headers forEach visits whose name matches', () => {
+  const view = new UpstreamHeaders(fields());
+  const all: [string, string][] = [];
+  view.forEach((value, name) => all.push([name, value]));
+  const matching: [string, string][] = [];
+  view.forEachMatching(/^(x-|retry)/, (value, name) => matching.push([name, value]));
+  assert.deepEqual(
+    matching,
+    all.filter(([name]) => /^(x-|retry)/.test(name)),
+  );
+  assert.deepEqual(
+    matching.map(([name]) => name),
+    ['retry-after', 'x-ratelimit-remaining-requests', 'x-request-id'],
+  );
+});

@@ -221,7 +221,7 @@ async function errorBody(fetched: Fetched, key: string | null): Promise<Uint8Arr
 }
 
 /** The wait a `retry-after-ms` or `retry-after` (seconds or an HTTP date) header asks for, in ms. */
-export function retryAfterMs(headers: HeaderView): number | undefined {
+export function retryAfterMs(headers: Pick<HeaderView, 'get' | 'has'>): number | undefined {
   const ms = Number(headers.get('retry-after-ms'));
   if (headers.has('retry-after-ms') && Number.isFinite(ms) && ms >= 0) return ms;
   const value = headers.get('retry-after');

@@ -51,8 +51,8 @@ function callerHeaders(call: CallContext, channel: RelayChannel, headers: Record
  */
 export function answerHeaders(headers: HeaderView, key: string | null): Record<string, string> {
   const kept: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    if (ANSWER_HEADERS.test(name)) kept[name] = value;
+  headers.forEachMatching(ANSWER_HEADERS, (value, name) => {
+    kept[name] = value;
   });
   if (!key) return kept;
   // The usual answer holds no form of the key in any name or value: one scrub of them all together tells so (a form in

@@ -7,6 +7,8 @@ export interface HeaderView {
   get(name: string): string | null;
   has(name: string): boolean;
   forEach(visit: (value: string, name: string) => void): void;
+  /** `forEach` over the headers whose name `test` matches only (the others are neither sorted nor read). */
+  forEachMatching(test: RegExp, visit: (value: string, name: string) => void): void;
 }
 
 /** HTTP's white space around a field value (what a WHATWG Headers strips). */
@@ -46,7 +48,18 @@ export class UpstreamHeaders implements HeaderView {
   }
 
   forEach(visit: (value: string, name: string) => void): void {
-    const names = Object.keys(this.fields).sort();
+    this.visit(Object.keys(this.fields), visit);
+  }
+
+  forEachMatching(test: RegExp, visit: (value: string, name: string) => void): void {
+    const names: string[] = [];
+    for (const name in this.fields) if (test.test(name)) names.push(name);
+    this.visit(names, visit);
+  }
+
+  /** Visits `names` in order with their values (a name whose value is gone is skipped). */
+  private visit(names: string[], visit: (value: string, name: string) => void): void {
+    if (names.length > 1) names.sort();
     for (const name of names) {
       const value = this.get(name);
       if (value !== null) visit(value, name);
