@@ -4,7 +4,12 @@ import { describe, test } from 'node:test';
 import { secretHint } from '../../../shared/channels.ts';
 import { GatewayError } from '../../../electron/gateway/errors.ts';
 import { noSecretStore, type SecretStore } from '../../../electron/gateway/secrets/secret-store.ts';
-import { ChannelsService, cooldownAfter, SUCCESS_NOTE_RESOLUTION_MS } from '../../../electron/gateway/services/channels.ts';
+import {
+  ChannelsService,
+  cooldownAfter,
+  SERVING_MODELS_KEPT,
+  SUCCESS_NOTE_RESOLUTION_MS,
+} from '../../../electron/gateway/services/channels.ts';
 import { ChannelsRepo } from '../../../electron/gateway/storage/channels-repo.ts';
 import { manualClock } from '../../helpers/clock.ts';
 import { tempDatabase } from '../../helpers/database.ts';
@@ -202,6 +207,30 @@ describe('ChannelsService as the ChannelDirectory', () => {
     assert.equal((await rejection(service.update('compat', { api: 'both' as never }))).param, 'api');
     assert.equal((await service.update('compat', { api: 'responses' })).api, 'responses');
     assert.equal((await service.update('compat', { kind: 'gemini' })).api, null, 'other kinds have no api');
+  });
+
+  test('the kinds and wires serving a model are worked out once while the channels stay the same, and again after any change', async () => {
+    const { service } = setup();
+    const chat = await service.add({ ...base, name: 'compat', models: 'm' });
+    const kinds = service.kindsServing('m');
+    const wires = service.wiresServing('m');
+    assert.deepEqual([kinds, wires], [['openai'], ['openai-chat']]);
+    assert.equal(service.kindsServing('m'), kinds, 'the next call gets the same list, not one made again');
+    assert.equal(service.wiresServing('m'), wires);
+    await service.add({ kind: 'anthropic', name: 'a', base_url: 'https://api.anthropic.com', models: 'm', priority: 5 });
+    assert.deepEqual(
+      [service.kindsServing('m'), service.wiresServing('m')],
+      [
+        ['anthropic', 'openai'],
+        ['anthropic', 'openai-chat'],
+      ],
+    );
+    await service.update(chat.id, { enabled: false });
+    assert.deepEqual([service.kindsServing('m'), service.wiresServing('m')], [['anthropic'], ['anthropic']]);
+    // Past SERVING_MODELS_KEPT models the kept answers start over, and every one is still right.
+    for (let index = 0; index <= SERVING_MODELS_KEPT; index++) assert.deepEqual(service.kindsServing(`other-${index}`), []);
+    assert.deepEqual(service.kindsServing('m'), ['anthropic']);
+    assert.throws(() => (service.kindsServing('m') as string[]).push('gemini'), TypeError, 'a kept list cannot be changed by a caller');
   });
 
   test('cooldown: 3 failures in a row → 30 s, doubling per further failure up to 5 min; a success ends it', async () => {

@@ -184,9 +184,9 @@ export type ChannelOutcome =
 /** The configured channels, as relay routing reads them (implemented over SQLite and the secret store; changes apply to the next call). */
 export interface ChannelDirectory {
   /** The kinds of the enabled channels that serve `model` (empty: no channel does, the simulator answers or the call is refused). Synchronous: it decides the bundle of a call. */
-  kindsServing(model: string): ChannelKind[];
+  kindsServing(model: string): readonly ChannelKind[];
   /** The chat wires the enabled channels serving `model` speak, the wire of the highest-priority channel first (empty: no channel serves it). */
-  wiresServing(model: string): ChatWire[];
+  wiresServing(model: string): readonly ChatWire[];
   /**
    * The enabled channels of `kind` serving `model` that are not cooling down (nor resting that model), in the order to
    * try: priority first, weighted random within one. When every one is cooling down, all of them, as nothing else could answer.
