@@ -1,7 +1,7 @@
 // One upstream request (undici's request API: no WHATWG streams per call): aborted when the caller goes away, and given up when its headers, a body chunk or the whole answer take longer than the channel allows.
 import { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
-import type { request as UndiciRequest } from 'undici';
+import type { getGlobalDispatcher as GetDispatcher, request as UndiciRequest } from 'undici';
 import { GatewayError } from '../../errors.ts';
 import { decodedBody } from './content-decoding.ts';
 import { UpstreamBody } from './upstream-body.ts';
@@ -30,12 +30,35 @@ export interface UpstreamInit {
   body?: Buffer | AsyncIterable<Uint8Array>;
 }
 
-/** undici's `request`, once loaded: undici is a tenth of the gateway's start-up, so it loads with the first relayed call, not at start. */
-let loadedRequest: typeof UndiciRequest | undefined;
+/** undici, once loaded: undici is a tenth of the gateway's start-up, so it loads with the first relayed call, not at start. */
+let loaded: { request: typeof UndiciRequest; dispatcher: typeof GetDispatcher } | undefined;
 
-async function loadRequest(): Promise<typeof UndiciRequest> {
-  loadedRequest = (await import('undici')).request;
-  return loadedRequest;
+async function loadUndici(): Promise<NonNullable<typeof loaded>> {
+  const undici = await import('undici');
+  loaded = { request: undici.request, dispatcher: undici.getGlobalDispatcher };
+  return loaded;
+}
+
+/** Most upstream URLs whose origin and path are kept parsed (a channel's few paths; past it the list starts over). */
+export const UPSTREAM_TARGETS_KEPT = 256;
+
+/** Upstream URLs as undici's `request` would parse them: the origin and the path with its query. */
+const targets = new Map<string, { origin: string; path: string }>();
+
+/**
+ * The origin and path undici's `request` would send `url` to, parsed once per URL; undefined for a URL it would refuse
+ * (not http or https, or no URL at all), which then goes through `request` itself to fail as it always did.
+ */
+function targetOf(url: string): { origin: string; path: string } | undefined {
+  let target = targets.get(url);
+  if (target === undefined) {
+    const parsed = URL.parse(url);
+    if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) return undefined;
+    if (targets.size >= UPSTREAM_TARGETS_KEPT) targets.clear();
+    target = { origin: parsed.origin, path: parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname };
+    targets.set(url, target);
+  }
+  return target;
 }
 
 /**
@@ -61,7 +84,7 @@ class UpstreamAbort extends EventEmitter {
  * an UpstreamTimeout when the upstream is silent for `idleTimeoutMs` or the whole call passes `deadlineMs`; either closes the connection.
  */
 export async function upstreamFetch(url: string, init: UpstreamInit, limits: UpstreamTimeouts, signal: AbortSignal): Promise<Fetched> {
-  const undiciRequest = loadedRequest ?? (await loadRequest());
+  const undici = loaded ?? (await loadUndici());
   if (signal.aborted) throw callerGone();
   const controller = new UpstreamAbort();
   const onAbort = () => controller.abort(signal.reason);
@@ -79,12 +102,14 @@ export async function upstreamFetch(url: string, init: UpstreamInit, limits: Ups
     // The body is passed on as it comes; one encoded anyway is decoded (an encoded one would reach the caller without its encoding header).
     init.headers['accept-encoding'] = 'identity';
     const sent = init.body === undefined || Buffer.isBuffer(init.body) ? init.body : Readable.from(init.body);
-    const answer = await undiciRequest(url, {
-      method: init.method ?? 'POST',
-      headers: init.headers,
-      body: sent,
-      signal: controller,
-    });
+    const method = init.method ?? 'POST';
+    // The global dispatcher is asked as undici's `request(url)` asks it, without parsing the URL on every call.
+    const target = targetOf(url);
+    const answer = await (target
+      ? undici
+          .dispatcher()
+          .request({ origin: target.origin, path: target.path, method, headers: init.headers, body: sent, signal: controller })
+      : undici.request(url, { method, headers: init.headers, body: sent, signal: controller }));
     timer.headersArrived();
     const headers = new UpstreamHeaders(answer.headers);
     body = answer.body;
