@@ -274,8 +274,11 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
     const latencyMs = Math.max(0, Math.round(outcome.latencyMs));
     if (outcome.ok) {
       if (outcome.model !== undefined) this.modelCooldowns.succeed(channelId, outcome.model);
-      if (!this.successWorthNoting(channelId, now)) return;
-      this.writes.defer(() => this.repo.recordSuccess(channelId, latencyMs, now));
+      // Decided where it is written: at the group commit, inside its transaction, where the rows are read without a
+      // lock of their own (checking here cost every relayed call a data_version read in the turn of its answer).
+      this.writes.defer(() => {
+        if (this.successWorthNoting(channelId, now)) this.repo.recordSuccess(channelId, latencyMs, now);
+      });
     } else {
       this.writes.flush();
       // An upstream may echo the credential in its error: the text kept never holds a key this process has read.

@@ -11,6 +11,7 @@ import {
   SUCCESS_NOTE_RESOLUTION_MS,
 } from '../../../electron/gateway/services/channels.ts';
 import { ChannelsRepo } from '../../../electron/gateway/storage/channels-repo.ts';
+import { GroupCommit } from '../../../electron/gateway/storage/group-commit.ts';
 import { manualClock } from '../../helpers/clock.ts';
 import { tempDatabase } from '../../helpers/database.ts';
 
@@ -319,6 +320,26 @@ describe('ChannelsService as the ChannelDirectory', () => {
     service.record(channel.id, { ok: true, latencyMs: 40 });
     assert.equal(health().consecutive_failures, 0, 'the streak ends with the next success, however soon');
     assert.equal(health().last_latency_ms, 40);
+  });
+
+  test('successes waiting for one group commit note the channel once: the first, decided when it is written', async () => {
+    const db = tempDatabase();
+    const clock = manualClock();
+    const commits = new GroupCommit(db, (error) => assert.fail(String(error)));
+    const service = new ChannelsService({ repo: new ChannelsRepo(db), secrets: memoryStore(), clock, writes: commits });
+    const channel = await service.add({ ...base, name: 'busy' });
+    const health = () => service.find('busy')!.health;
+    service.record(channel.id, { ok: true, latencyMs: 10 });
+    service.record(channel.id, { ok: true, latencyMs: 20 });
+    assert.equal(health().last_ok_at, null, 'nothing is written before the commit');
+    commits.flush();
+    assert.equal(health().last_latency_ms, 10, 'the second success found the first one noted, within the resolution');
+    assert.equal(health().last_ok_at, clock.now());
+    service.record(channel.id, { ok: false, latencyMs: 5, error: 'HTTP 502: bad gateway' });
+    service.record(channel.id, { ok: true, latencyMs: 30 });
+    commits.flush();
+    assert.equal(health().consecutive_failures, 0, 'a success after a failure is still noted at once');
+    assert.equal(health().last_latency_ms, 30);
   });
 
   test('a channel whose key is missing from the store is skipped with the reason; a changed key is read again at once', async () => {
