@@ -1,13 +1,16 @@
 // Records the usage and amount of every billed call against its token and account (portrait calls are never billed); rolls old records up.
 import { writeAtOnce, type CommittedWrites, type JoinedWrite } from '../storage/group-commit.ts';
 import type { UsageRecord, UsageRepo } from '../storage/usage-repo.ts';
-import type { Clock } from '../time.ts';
+import { DAY_MS, type Clock } from '../time.ts';
 import { FIELD_LIMITS } from '../../../shared/field-limits.ts';
 import { amountAt, priceOf } from './pricing.ts';
 import type { PriceLookup } from './price-table.ts';
 import { NOTHING_HELD, type QuotaLedger, type Reservation } from './quota-ledger.ts';
 import { STORAGE_LIMITS, type StorageLimits } from './storage-limits.ts';
 import type { Principal } from './tokens.ts';
+
+/** A usage record dated more than this after the clock's now was written while the clock was set ahead: the roll-up takes it at once. */
+export const RECORD_AHEAD_MS = DAY_MS;
 
 /** What a billed call used. */
 export interface Usage {
@@ -154,14 +157,15 @@ export class BillingService {
 
   /**
    * At write time, at most once per `usageRollupEveryMs` (or right away while old records remain), rolls up one
-   * bounded batch of records older than `usageRawMaxAgeMs`. A failure is reported, never thrown: the charge stands.
+   * bounded batch of records older than `usageRawMaxAgeMs` (or dated more than RECORD_AHEAD_MS ahead). A failure is
+   * reported, never thrown: the charge stands.
    */
   rollUpStep(): number {
     const { limits } = this.upkeep;
     const now = this.clock.now();
     if (now - this.lastRollUp < limits.usageRollupEveryMs) return 0;
     try {
-      const rolled = this.repo.rollUp(now - limits.usageRawMaxAgeMs, limits.pruneBatch);
+      const rolled = this.repo.rollUp(now - limits.usageRawMaxAgeMs, limits.pruneBatch, now + RECORD_AHEAD_MS);
       this.lastRollUp = rolled >= limits.pruneBatch ? Number.NEGATIVE_INFINITY : now;
       return rolled;
     } catch (error) {

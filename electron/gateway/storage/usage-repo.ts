@@ -125,22 +125,27 @@ export class UsageRepo {
   }
 
   /**
-   * Rolls up at most `limit` records created before `before` into `usage_daily` (one row per UTC day, token,
-   * endpoint and model) and deletes them, in one transaction; returns how many records it rolled up. Tokens'
-   * spent amounts (`tokens.used_micros`) are not touched: they already include every record.
+   * Rolls up old records into `usage_daily` (one row per UTC day, token, endpoint and model) and deletes them, in one
+   * transaction; returns how many it rolled up. It looks at the `limit` oldest records by id (the order they were
+   * written, so the old ones come first; a charge updates no index by time) and takes those created before `before`, or
+   * after `ahead` (written while the clock was set ahead: they would otherwise hold their place at the front for as long).
+   * Tokens' spent amounts (`tokens.used_micros`) are not touched: they already include every record.
    */
-  rollUp(before: number, limit: number): number {
+  rollUp(before: number, limit: number, ahead: number): number {
     return this.db.transaction(() => {
       const last = this.db
-        .prepare('SELECT MAX(id) AS id, COUNT(*) AS n FROM (SELECT id FROM usage_records WHERE created_at < ? ORDER BY id LIMIT ?)')
-        .get(before, limit) as { id: number | null; n: number };
+        .prepare(
+          `SELECT MAX(id) AS id, COUNT(*) AS n FROM (SELECT id, created_at FROM usage_records ORDER BY id LIMIT @limit)
+            WHERE created_at < @before OR created_at > @ahead`,
+        )
+        .get({ limit, before, ahead }) as { id: number | null; n: number };
       if (last.id === null) return 0;
       this.db
         .prepare(
           `INSERT INTO usage_daily (day, account_id, token_id, endpoint, model, calls, input_tokens, output_tokens, amount_micros)
            SELECT date(created_at / 1000, 'unixepoch'), account_id, token_id, endpoint, model,
                   COUNT(*), SUM(input_tokens), SUM(output_tokens), SUM(amount_micros)
-             FROM usage_records WHERE id <= @last AND created_at < @before
+             FROM usage_records WHERE id <= @last AND (created_at < @before OR created_at > @ahead)
             GROUP BY date(created_at / 1000, 'unixepoch'), account_id, token_id, endpoint, model
            ON CONFLICT (day, token_id, endpoint, model) DO UPDATE SET
              calls = calls + excluded.calls,
@@ -148,8 +153,10 @@ export class UsageRepo {
              output_tokens = output_tokens + excluded.output_tokens,
              amount_micros = amount_micros + excluded.amount_micros`,
         )
-        .run({ last: last.id, before });
-      this.db.prepare('DELETE FROM usage_records WHERE id <= ? AND created_at < ?').run(last.id, before);
+        .run({ last: last.id, before, ahead });
+      this.db
+        .prepare('DELETE FROM usage_records WHERE id <= @last AND (created_at < @before OR created_at > @ahead)')
+        .run({ last: last.id, before, ahead });
       return last.n;
     })();
   }

@@ -61,3 +61,29 @@ test('a commit of more records than one INSERT takes stores each of them, in ord
     }
   }
 });
+
+test('the roll-up takes the old records among the oldest by id, and one dated ahead of the clock at once; a charge updates no index of the ledger', () => {
+  const repo = new UsageRepo(db);
+  db.exec('DELETE FROM usage_records; DELETE FROM usage_daily');
+  const at = (created_at: number, token_id = 'tok_a'): UsageRecord => ({ ...recordOf(0), token_id, created_at });
+  const now = 200 * DAY;
+  const before = now - 90 * DAY;
+  const ahead = now + DAY;
+  // Written in this order: two old records, a young one, one written while the clock was set a year ahead, an old one
+  // written after the clock was set back, and a young one.
+  repo.recordAll([at(before - 5), at(before - 4), at(now - 1), at(now + 365 * DAY, 'tok_b'), at(before - 3), at(now)]);
+  const left = () =>
+    (db.prepare('SELECT created_at FROM usage_records ORDER BY id').all() as { created_at: number }[]).map((row) => row.created_at);
+  assert.equal(repo.rollUp(before, 2, ahead), 2, 'a step takes at most its limit, the oldest first');
+  assert.deepEqual(left(), [now - 1, now + 365 * DAY, before - 3, now]);
+  assert.equal(repo.rollUp(before, 3, ahead), 2, 'a young record in the way holds back none behind it within the limit');
+  assert.deepEqual(left(), [now - 1, now]);
+  assert.equal(repo.rollUp(before, 1000, ahead), 0);
+  const days = db.prepare('SELECT token_id, day, calls FROM usage_daily ORDER BY day').all();
+  assert.deepEqual(days, [
+    { token_id: 'tok_a', day: '1970-04-20', calls: 3 },
+    { token_id: 'tok_b', day: '1971-07-20', calls: 1 },
+  ]);
+  const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'usage_records'").all();
+  assert.deepEqual(indexes, [], 'records are found by id: the commit of a charge writes no index page');
+});

@@ -26,6 +26,7 @@ import { conversations } from './024-conversations.ts';
 import { channelCompat } from './025-channel-compat.ts';
 import { journalCassettes } from './026-journal-cassettes.ts';
 import { journalOut } from './027-journal-out.ts';
+import { ledgerById } from './028-ledger-by-id.ts';
 import type { Db } from '../database.ts';
 
 /** One numbered schema step. */
@@ -69,4 +70,5 @@ export const migrations: readonly Migration[] = [
   channelCompat,
   journalCassettes,
   journalOut,
+  ledgerById,
 ];
