@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { retryAfterMs } from '../../../electron/gateway/providers/relay/failover.ts';
 import { anthropicKind } from '../../../electron/gateway/providers/relay/anthropic/kind.ts';
 import { openaiKind } from '../../../electron/gateway/providers/relay/openai/kind.ts';
-import { JSON_TAP_LIMIT, UsageTap } from '../../../electron/gateway/providers/relay/usage-tap.ts';
+import { JSON_TAP_LIMIT, UNREAD_EVENT_BYTES, UsageTap } from '../../../electron/gateway/providers/relay/usage-tap.ts';
 import { geminiKind } from '../../../electron/gateway/providers/relay/gemini/kind.ts';
 import { throughTap } from '../../helpers/relay.ts';
 import { countTokens } from '../../../electron/gateway/protocols/neutral/tokens.ts';
@@ -95,4 +95,51 @@ test('a Gemini JSON array stream passes byte for byte and its usage is read elem
   const tap = new UsageTap(geminiKind, 'json', false);
   assert.equal(through(tap, array, 64 * 1024), array);
   assert.deepEqual([tap.usage.inputTokens, tap.usage.outputTokens], [6, 9]);
+});
+
+test('text-only events are read only when the text delivered is asked for: a stream that reports its usage parses none of them', () => {
+  let reads = 0;
+  const counted: typeof openaiKind = { ...openaiKind, read: (data, usage, hide) => ((reads += 1), openaiKind.read(data, usage, hide)) };
+  const tap = new UsageTap(counted, 'sse', false);
+  assert.equal(through(tap, stream, 7), stream);
+  assert.equal(reads, 1, 'only the usage chunk was read');
+  assert.deepEqual([tap.usage.inputTokens, tap.usage.outputTokens], [7, 3]);
+  const usage = tap.relayed();
+  assert.equal(reads, 1, 'settling the usage reads nothing more');
+  assert.equal(usage.deliveredTokens, countTokens('Hello'));
+  assert.equal(reads, 3, 'asked for, the text events are read, once');
+  assert.equal(usage.deliveredTokens, countTokens('Hello'));
+  assert.equal(reads, 3);
+});
+
+test('the text delivered counts the same whichever events are put off: words split across events, escapes, a word that must be read, a long stream', () => {
+  const pieces = ['Hel', 'lo wor', 'ld, the ', 'response', ' is \u00e9t\u00e9 🎉', '日本', 'end'];
+  // JSON.stringify writes é and 🎉 as they are; one event spells its text with \u escapes, as some upstreams do.
+  const escaped = (text: string) =>
+    chunk(text).replace(/[^\x20-\x7e]/gu, (char) =>
+      [...char].map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+    );
+  const events = pieces.map((text, index) => `data: ${index === 4 ? escaped(text) : chunk(text)}\n\n`).join('');
+  for (const kind of [openaiKind, anthropicKind]) {
+    const body =
+      kind === openaiKind
+        ? events
+        : pieces
+            .map(
+              (text) =>
+                `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } })}\n\n`,
+            )
+            .join('');
+    for (const size of [1, 9, 10_000]) {
+      const tap = new UsageTap(kind, 'sse', false);
+      assert.equal(through(tap, body, size), body);
+      assert.equal(tap.relayed().deliveredTokens, countTokens(pieces.join('')), `every ${size} bytes`);
+    }
+  }
+  // Past UNREAD_EVENT_BYTES the events put off are read at once, in order: the count is the same.
+  const long = Array.from({ length: 6000 }, (_, index) => `word${index % 7} `);
+  const tap = new UsageTap(openaiKind, 'sse', false);
+  through(tap, long.map((text) => `data: ${chunk(text)}\n\n`).join(''), 4096);
+  assert.ok(6000 * chunk('word0 ').length > UNREAD_EVENT_BYTES);
+  assert.equal(tap.relayed().deliveredTokens, countTokens(long.join('')));
 });

@@ -2,12 +2,15 @@
 import type { TokenCounter } from '../../protocols/neutral/token-counter.ts';
 import type { PassthroughRequest, RelayChannel } from '../types.ts';
 
+/** What a reader hands the text delivered to, piece by piece in order (a TokenCounter, or a queue in front of one). */
+export type TextCount = Pick<TokenCounter, 'add'>;
+
 /** Usage as a tap collects it; a reader fills it in from each event (or whole answer) it sees. */
 export interface UsageCount {
   inputTokens?: number;
   outputTokens?: number;
   /** The text (and tool arguments) delivered, counted as it passes: constant memory however long the answer. */
-  delivered: TokenCounter;
+  delivered: TextCount;
   /** Responses API: the id of the response the upstream created. */
   responseId?: string;
   /** Responses API: the output items of the finished response (a JSON Response, or the stream's `response.completed`). */
@@ -33,6 +36,21 @@ export interface RelayKind {
   read(data: unknown, usage: UsageCount, hideUsage: boolean): boolean;
   /** Sets the model name one event (or whole answer) carries to `name`, the caller's; true when it carried one. */
   renameModel(data: unknown, name: string): boolean;
+  /**
+   * True when a stream event whose data is `data` can give `read` nothing but delivered text (no usage, no response id,
+   * never dropped), told from its text without parsing it: such an event is read only when the delivered text is asked for.
+   */
+  onlyDelivers(data: string): boolean;
+}
+
+/**
+ * True when `data` holds none of `words` and no `\u` escape (which could spell one): a JSON text without them has no key
+ * or string value equal to one of them.
+ */
+export function holdsNone(data: string, words: readonly string[]): boolean {
+  if (data.includes('\\u')) return false;
+  for (const word of words) if (data.includes(word)) return false;
+  return true;
 }
 
 /** `base` without its trailing slashes. */

@@ -4,11 +4,17 @@ import type { GatewayError } from '../../errors.ts';
 import { TokenCounter } from '../../protocols/neutral/token-counter.ts';
 import type { RelayedUsage } from '../types.ts';
 import { JsonArrayPieces } from './json-array-pieces.ts';
-import type { RelayKind, UsageCount } from './kind.ts';
+import type { RelayKind, TextCount, UsageCount } from './kind.ts';
 import { streamCapError } from './stream-caps.ts';
 
 /** Most of a JSON (non-SSE) answer kept to read its usage (and rename its model) at the end; a longer answer is billed by estimate and passed as it is. */
 export const JSON_TAP_LIMIT = 8 * 1024 * 1024;
+
+/**
+ * Most characters of stream events put off unread (events that can only deliver text, read only if a charge needs the text
+ * delivered: a stream that reports its usage never does); past it they are read at once.
+ */
+export const UNREAD_EVENT_BYTES = 256 * 1024;
 
 const NOTHING = new Uint8Array(0);
 
@@ -36,8 +42,13 @@ function firstValueByte(chunk: Uint8Array): number | undefined {
   return undefined;
 }
 
+/** A stream event put off unread (its data), or text an event read meanwhile delivered, to count after those before it. */
+type Unread = string | { text: string };
+
 export class UsageTap {
-  readonly usage: UsageCount = { delivered: new TokenCounter() };
+  /** The text delivered, counted in the order it passed. */
+  private readonly delivered = new TokenCounter();
+  readonly usage: UsageCount = { delivered: this.delivered };
   /** Set once the answer passed a cap (`shared/sse-reader.ts`): nothing more passes, and the stream must end with this error. */
   failure: GatewayError | undefined;
   private readonly kind: RelayKind;
@@ -52,6 +63,14 @@ export class UsageTap {
   private shape: 'unknown' | 'array' | 'whole' = 'unknown';
   /** The element reader of a JSON array answer, made once the answer is seen to be one. */
   private array: JsonArrayPieces | undefined;
+  /** The stream events put off unread (see UNREAD_EVENT_BYTES) and the text queued behind them, in order, and their length. */
+  private unread: Unread[] = [];
+  private unreadBytes = 0;
+  /** `usage` as an event read while others are put off sees it: its figures are `usage`'s own, its text is queued behind them. */
+  private readonly queued: UsageCount = queuedBehind(this.usage, (text) => {
+    this.unread.push({ text });
+    this.unreadBytes += text.length;
+  });
 
   /**
    * `format`: an event stream, a JSON answer, or other bytes (audio: passed, not read); `hideUsage`: drop the usage event the caller
@@ -65,10 +84,20 @@ export class UsageTap {
     this.events = format === 'sse' ? new SseReader() : undefined;
   }
 
-  /** The usage read so far, as the seam reports it. */
+  /** The usage read so far, as the seam reports it; the delivered tokens are counted when first asked for (the events put off read then). */
   relayed(): RelayedUsage {
-    const { delivered, ...figures } = this.usage;
-    return { ...figures, deliveredTokens: delivered.count };
+    const { delivered: _counted, ...figures } = this.usage;
+    const count = () => {
+      this.readUnread();
+      return this.delivered.count;
+    };
+    let deliveredTokens: number | undefined;
+    return {
+      ...figures,
+      get deliveredTokens() {
+        return (deliveredTokens ??= count());
+      },
+    };
   }
 
   /**
@@ -168,15 +197,39 @@ export class UsageTap {
   private readEvent(event: SseEvent): Uint8Array[] | null {
     const data = event.data;
     if (data === undefined || data === '' || data === '[DONE]') return event.raw;
+    // An event that can only deliver text (and is not renamed) passes as it came, read later and only if its text is asked for.
+    if (this.renameTo === undefined && this.kind.onlyDelivers(data)) {
+      this.unread.push(data);
+      this.unreadBytes += data.length;
+      if (this.unreadBytes > UNREAD_EVENT_BYTES) this.readUnread();
+      return event.raw;
+    }
     const value = parsed(data);
     if (value === undefined) return event.raw;
-    if (!this.kind.read(value, this.usage, this.hideUsage)) return null;
+    // While events are put off, the text this one delivers waits behind theirs (the count follows the order it passed).
+    if (!this.kind.read(value, this.unread.length > 0 ? this.queued : this.usage, this.hideUsage)) return null;
     const renamed = this.rename(value) ? serialized(value) : undefined;
     // Not renamed, or nested too deep to write again: the event passes as it came.
     if (renamed === undefined) return event.raw;
     // The event's other fields (event:, id:) stay; its data becomes the renamed JSON on one line.
     const others = event.lines.filter((line) => !line.startsWith('data:'));
     return [ENCODER.encode([...others, `data: ${renamed}`].join('\n') + '\n\n')];
+  }
+
+  /** Reads the events put off and counts the text queued behind them, in the order they passed (each event can only deliver text). */
+  private readUnread(): void {
+    if (this.unread.length === 0) return;
+    const unread = this.unread;
+    this.unread = [];
+    this.unreadBytes = 0;
+    for (const item of unread) {
+      if (typeof item !== 'string') {
+        this.delivered.add(item.text);
+        continue;
+      }
+      const value = parsed(item);
+      if (value !== undefined) this.kind.read(value, this.usage, this.hideUsage);
+    }
   }
 
   /** Renames the model in `value` back to the caller's name; true when it changed something. */
@@ -205,4 +258,42 @@ function parsed(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** `usage` with its figures read and set on `usage` itself and the text delivered handed to `queue` instead of counted. */
+function queuedBehind(usage: UsageCount, queue: (text: string) => void): UsageCount {
+  const delivered: TextCount = { add: queue };
+  return {
+    delivered,
+    get inputTokens() {
+      return usage.inputTokens;
+    },
+    set inputTokens(value) {
+      usage.inputTokens = value;
+    },
+    get outputTokens() {
+      return usage.outputTokens;
+    },
+    set outputTokens(value) {
+      usage.outputTokens = value;
+    },
+    get responseId() {
+      return usage.responseId;
+    },
+    set responseId(value) {
+      usage.responseId = value;
+    },
+    get outputItems() {
+      return usage.outputItems;
+    },
+    set outputItems(value) {
+      usage.outputItems = value;
+    },
+    get audioSeconds() {
+      return usage.audioSeconds;
+    },
+    set audioSeconds(value) {
+      usage.audioSeconds = value;
+    },
+  };
 }

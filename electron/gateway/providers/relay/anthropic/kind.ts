@@ -1,6 +1,6 @@
 // The Anthropic upstream kind: /v1/messages and count_tokens under the channel's base, x-api-key credential, usage of message_start, message_delta and whole messages.
 import { GatewayError } from '../../../errors.ts';
-import { count, editJson, record, renameField, trimBase, type RelayKind } from '../kind.ts';
+import { count, editJson, holdsNone, record, renameField, trimBase, type RelayKind } from '../kind.ts';
 
 const PATHS: Partial<Record<string, string>> = {
   messages: '/v1/messages',
@@ -54,7 +54,12 @@ export const anthropicKind: RelayKind = {
     const whole = renameField(json, 'model', name);
     return renameField(record(json?.['message']), 'model', name) || whole;
   },
+  // Usage sits under `usage` (a message's, or a message_start's message's).
+  onlyDelivers: (data) => holdsNone(data, USAGE_WORD),
 };
+
+/** The word whose absence from an event's text means `read` takes only delivered text from it. */
+const USAGE_WORD = ['usage'] as const;
 
 /** Input tokens, cache reads and writes included (they are input the model read). */
 function inputOf(usage: Record<string, unknown>): number | undefined {

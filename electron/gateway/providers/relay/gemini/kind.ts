@@ -1,6 +1,6 @@
 // The Gemini upstream kind: models/{model}:{method} (generate, count, embed) under the caller's API version, x-goog-api-key credential, usageMetadata of answers and stream chunks.
 import { GatewayError } from '../../../errors.ts';
-import { count, editJson, record, renameField, trimBase, type RelayKind } from '../kind.ts';
+import { count, editJson, holdsNone, record, renameField, trimBase, type RelayKind } from '../kind.ts';
 
 const METHODS = new Set(['generateContent', 'streamGenerateContent', 'countTokens', 'embedContent', 'batchEmbedContents']);
 
@@ -40,7 +40,12 @@ export const geminiKind: RelayKind = {
   },
   // Answers and stream chunks carry `modelVersion`; a JSON array stream (no alt=sse) comes here element by element.
   renameModel: (data, name) => renameField(record(data), 'modelVersion', name),
+  // Usage sits under `usageMetadata`.
+  onlyDelivers: (data) => holdsNone(data, USAGE_WORD),
 };
+
+/** The word whose absence from an event's text means `read` takes only delivered text from it. */
+const USAGE_WORD = ['usage'] as const;
 
 /** Sets the `model` of each of a batch's requests to the channel's model (`models/{name}`); true when it changed one. */
 function namedIn(body: Record<string, unknown>, upstreamModel: string): boolean {

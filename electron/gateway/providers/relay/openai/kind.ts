@@ -1,7 +1,7 @@
 // The OpenAI upstream kind: paths under the channel's /v1 base (chat, completions, embeddings, rerank, moderations, images, audio, responses; Cohere's /v2/rerank beside it), Bearer credential, stream usage asked for (and hidden when the caller did not ask), usage of chunks and answers.
 import { GatewayError } from '../../../errors.ts';
 import { fitChatBody } from '../../../protocols/openai/outbound/chat-compat.ts';
-import { count, editJson, record, renameField, trimBase, type RelayKind, type UsageCount } from '../kind.ts';
+import { count, editJson, holdsNone, record, renameField, trimBase, type RelayKind, type UsageCount } from '../kind.ts';
 import { readResponsesEvent } from './responses.ts';
 
 const PATHS: Partial<Record<string, string>> = {
@@ -81,7 +81,12 @@ export const openaiKind: RelayKind = {
   },
   // Answers and stream chunks carry `model`.
   renameModel: (data, name) => renameField(record(data), 'model', name),
+  // Usage (a chat chunk's, a transcript's duration) sits under `usage`; a Responses API event names `response`.
+  onlyDelivers: (data) => holdsNone(data, ONLY_DELIVERS_UNLESS),
 };
+
+/** Words whose absence from an event's text means `read` takes only delivered text from it. */
+const ONLY_DELIVERS_UNLESS = ['usage', 'response'] as const;
 
 /**
  * The base an operation's path goes under: the channel's, but Cohere's v2 rerank sits beside its /v1 (`https://host/v1` →
