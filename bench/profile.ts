@@ -1,6 +1,6 @@
 // `npm run bench:profile -- <case> [c] [s]`: one Gatehouse under one case's load, profiled (the inspector's CPU profiler, over the load only), then its hottest files and functions by self time; with BENCH_PROFILE=alloc, the bytes each function allocated per call instead.
 import { readFileSync } from 'node:fs';
-import { cpuMsOf, syscallsOf } from './lib/processes.ts';
+import { cpuMsOf, syscallsOf, threadCpuMsOf } from './lib/processes.ts';
 import { chatBody } from './lib/fixtures.ts';
 import { closePools, runLoad, type RequestSpec } from './lib/load.ts';
 import { startChild } from './lib/processes.ts';
@@ -29,17 +29,23 @@ const alloc = process.env['BENCH_PROFILE'] === 'alloc';
 const profiled = process.env['BENCH_PROFILE'] !== 'off';
 
 const upstream = chosen.relay ? await startChild<Ready>(new URL('./servers/upstream.ts', import.meta.url)) : undefined;
-const gatehouse = await startChild<Ready>(new URL('./servers/gatehouse.ts', import.meta.url), [
-  JSON.stringify({
-    journal,
-    ...(upstream && { channelBaseUrl: `${upstream.ready.url}/v1` }),
-    ...(chosen.keyed && { channelKey: BENCH_CHANNEL_KEY }),
-  }),
-]);
+const gatehouse = await startChild<Ready>(
+  new URL('./servers/gatehouse.ts', import.meta.url),
+  [
+    JSON.stringify({
+      journal,
+      ...(upstream && { channelBaseUrl: `${upstream.ready.url}/v1` }),
+      ...(chosen.keyed && { channelKey: BENCH_CHANNEL_KEY }),
+    }),
+    // BENCH_NODE_ARGS: flags for the Gatehouse process alone (say `--trace-gc-nvp`), which NODE_OPTIONS does not take.
+  ],
+  (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
+);
 const spec = chosen.spec(gatehouse.ready.token!);
 await runLoad(gatehouse.ready.url, spec, concurrency, 1000);
 const before = syscallsOf(gatehouse.process.pid!);
 const mainBefore = syscallsOf(gatehouse.process.pid!, gatehouse.process.pid!);
+const threadsBefore = threadCpuMsOf(gatehouse.process.pid!);
 const cpuBefore = { all: cpuMsOf(gatehouse.process.pid!), main: cpuMsOf(gatehouse.process.pid!, gatehouse.process.pid!) };
 if (profiled) {
   const started = gatehouse.next('profiling');
@@ -55,6 +61,7 @@ if (profiled) {
 }
 const after = syscallsOf(gatehouse.process.pid!);
 const mainAfter = syscallsOf(gatehouse.process.pid!, gatehouse.process.pid!);
+const threadsAfter = threadCpuMsOf(gatehouse.process.pid!);
 const cpuAfter = { all: cpuMsOf(gatehouse.process.pid!), main: cpuMsOf(gatehouse.process.pid!, gatehouse.process.pid!) };
 const perCall = (count: number) => (count / result.requests).toFixed(2);
 console.log(`${name} c=${concurrency}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, errors ${result.errors}`);
@@ -68,6 +75,11 @@ const microsPerCall = (ms: number) => ((ms * 1000) / result.requests).toFixed(0)
 console.log(
   `CPU time per call (${!profiled ? 'no profiler' : alloc ? 'allocation sampling on' : 'profiler on'}): ${microsPerCall(cpuAfter.all - cpuBefore.all)} µs, of it on the main thread ${microsPerCall(cpuAfter.main - cpuBefore.main)} µs`,
 );
+const byThread = [...threadsAfter]
+  .map(([thread, ms]) => [thread, ms - (threadsBefore.get(thread) ?? 0)] as const)
+  .filter(([, ms]) => ms > 0)
+  .sort((a, b) => b[1] - a[1]);
+console.log(`of it by thread: ${byThread.map(([thread, ms]) => `${thread} ${microsPerCall(ms)} µs`).join(', ')}`);
 await closePools();
 await gatehouse.stop();
 await upstream?.stop();

@@ -1,6 +1,6 @@
 // Child processes of the bench: start a server script and wait for its first IPC message, read its resident memory, stop it.
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 
 /** A running child and the first message it sent (its URL and whatever else it reports). */
@@ -85,6 +85,24 @@ export function cpuMsOf(pid: number, thread?: number): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/**
+ * CPU time (user and system, ms) of each of a process's threads so far, summed by thread name (`MainThread`, `V8Worker`
+ * for the garbage collector's helpers, a worker thread's name or `WorkerThread`, `libuv-worker`...), from /proc (Linux);
+ * empty elsewhere. A thread that ended is no longer counted.
+ */
+export function threadCpuMsOf(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  try {
+    for (const thread of readdirSync(`/proc/${pid}/task`)) {
+      const name = readFileSync(`/proc/${pid}/task/${thread}/comm`, 'utf8').trim();
+      byName.set(name, (byName.get(name) ?? 0) + cpuMsOf(pid, Number(thread)));
+    }
+  } catch {
+    // Not Linux, or the process ended.
+  }
+  return byName;
 }
 
 /** The read and write system calls a process has made so far, from /proc (Linux); NaN elsewhere. */

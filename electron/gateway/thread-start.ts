@@ -37,8 +37,9 @@ export function workerEntry(base: string, name: string): URL {
 }
 
 /**
- * Starts the worker entry `name` beside `base` (see `workerEntry`) with `workerData`. The thread never keeps the process
- * alive on its own (a caller awaiting it refs it); `onExit` is told when it ended, with the error it threw, if it did.
+ * Starts the worker entry `name` beside `base` (see `workerEntry`) with `workerData`, the thread named so (as the system
+ * lists it: its CPU time is told apart from the other threads'). The thread never keeps the process alive on its own (a
+ * caller awaiting it refs it); `onExit` is told when it ended, with the error it threw, if it did.
  */
 export function startWorker(
   base: string,
@@ -46,7 +47,7 @@ export function startWorker(
   workerData: unknown,
   onExit: (failure: Error | undefined, code: number) => void,
 ): Worker {
-  const worker = startThread(workerEntry(base, name), { workerData });
+  const worker = startThread(workerEntry(base, name), { workerData, name });
   worker.unref();
   let failure: Error | undefined;
   // An error ends the thread: 'exit' follows it.
