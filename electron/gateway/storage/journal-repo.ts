@@ -95,7 +95,7 @@ export class JournalRepo {
     return this.db.transaction(() => {
       const ids: number[] = [];
       for (const row of rows) {
-        ids.push(Number(insert.run(row[0], detailJsonOf(row[1]), row[2] === null ? null : JSON.stringify(row[2])).lastInsertRowid));
+        ids.push(Number(insert.run(row[0], detailJsonOf(row[1]), row[2]).lastInsertRowid));
       }
       // Ids are given in order and never reused: the newest `limit` entries are among the last `limit` ids (fewer when a
       // test id's entries were reset), so the journal never holds more than `limit`.
