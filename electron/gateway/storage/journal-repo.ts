@@ -7,6 +7,7 @@ import {
   type JournalRelay,
   type JournalSummary,
 } from '../../../shared/journal.ts';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.ts';
 import { detailJsonOf, JOURNAL_ROW_COLUMNS, type JournalRow } from './journal-row.ts';
 
@@ -42,10 +43,23 @@ interface Row {
   cassette: string | null;
 }
 
-/** One place per column a row fills. */
-const INSERT_PLACES = JOURNAL_ROW_COLUMNS.split(',')
-  .map(() => '?')
-  .join(', ');
+/** The columns a row fills, in the order of its values. */
+const ROW_COLUMNS = JOURNAL_ROW_COLUMNS.split(', ');
+/** The place of `relay_json`, the last column. */
+const RELAY_PLACE = ROW_COLUMNS.length - 1;
+
+/**
+ * Most INSERT statements kept, one per set of columns rows leave null: binding a null costs better-sqlite3 as much as a
+ * text (its type is tried against every other first), so a row binds only its values and leaves the rest to their
+ * default, null. A row whose set is not among them binds every column, nulls included.
+ */
+export const JOURNAL_INSERTS_KEPT = 64;
+
+/** The INSERT of the columns a bit of `nulls` does not name (bit i: the i-th of ROW_COLUMNS). */
+function insertSql(nulls: number): string {
+  const named = ROW_COLUMNS.filter((_, index) => (nulls & (1 << index)) === 0);
+  return `INSERT INTO journal (${named.join(', ')}) VALUES (${named.map(() => '?').join(', ')})`;
+}
 
 const SUMMARY_COLUMNS =
   "id, at, method, path, protocol, model, account, status, duration_ms, stream, error, COALESCE(token, json_extract(detail_json, '$.token')) AS token, input_tokens, output_tokens, amount_micros, first_output_ms, test_id, request_id, source, COALESCE(fixture, json_extract(detail_json, '$.fixture')) AS fixture, cassette";
@@ -85,23 +99,45 @@ const summaryOf = (row: SummaryRow): JournalSummary => ({
 
 export class JournalRepo {
   private readonly db: Db;
+  /** The INSERT of each set of null columns met, by its bits (see `insertSql`); at most JOURNAL_INSERTS_KEPT. */
+  private readonly inserts = new Map<number, Statement>();
   constructor(db: Db) {
     this.db = db;
   }
 
   /** Inserts the rows in one transaction, keeps only the newest `limit` entries, and returns the new entries' ids in order. */
   insertMany(rows: readonly JournalRow[], limit: number): number[] {
-    const insert = this.db.prepare(`INSERT INTO journal (${JOURNAL_ROW_COLUMNS}) VALUES (${INSERT_PLACES})`);
     return this.db.transaction(() => {
       const ids: number[] = [];
-      for (const row of rows) {
-        ids.push(Number(insert.run(row[0], detailJsonOf(row[1]), row[2]).lastInsertRowid));
-      }
+      for (const row of rows) ids.push(this.insertRow(row));
       // Ids are given in order and never reused: the newest `limit` entries are among the last `limit` ids (fewer when a
       // test id's entries were reset), so the journal never holds more than `limit`.
       if (ids.length > 0) this.db.prepare('DELETE FROM journal WHERE id <= ?').run(ids[ids.length - 1]! - limit);
       return ids;
     })();
+  }
+
+  /** Inserts one row, binding only the values it has; answers its id. */
+  private insertRow([columns, detail, relay]: JournalRow): number {
+    const values: (string | number)[] = [];
+    let nulls = 0;
+    for (let index = 0; index < columns.length; index++) {
+      const value = columns[index]!;
+      if (value === null) nulls |= 1 << index;
+      else values.push(value);
+    }
+    const detailJson = detailJsonOf(detail);
+    values.push(detailJson);
+    if (relay === null) nulls |= 1 << RELAY_PLACE;
+    else values.push(relay);
+    let insert = this.inserts.get(nulls);
+    if (!insert && this.inserts.size < JOURNAL_INSERTS_KEPT) {
+      insert = this.db.prepare(insertSql(nulls));
+      this.inserts.set(nulls, insert);
+    }
+    // A set past the kept statements: every column bound, nulls included.
+    const { lastInsertRowid } = insert ? insert.run(...values) : this.db.prepare(insertSql(0)).run(columns, detailJson, relay);
+    return Number(lastInsertRowid);
   }
 
   /** A page of summaries, newest first. */
