@@ -118,7 +118,10 @@ export class JournalRepo {
   }
 
   /** Inserts one row, binding only the values it has; answers its id. */
-  private insertRow([columns, detail, relay]: JournalRow): number {
+  private insertRow(row: JournalRow): number {
+    // Read by index: no destructuring through the array iterator.
+    const columns = row[0];
+    const relay = row[2];
     const values: (string | number)[] = [];
     let nulls = 0;
     for (let index = 0; index < columns.length; index++) {
@@ -126,7 +129,7 @@ export class JournalRepo {
       if (value === null) nulls |= 1 << index;
       else values.push(value);
     }
-    const detailJson = detailJsonOf(detail);
+    const detailJson = detailJsonOf(row[1]);
     values.push(detailJson);
     if (relay === null) nulls |= 1 << RELAY_PLACE;
     else values.push(relay);
