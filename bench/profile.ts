@@ -1,5 +1,6 @@
 // `npm run bench:profile -- <case> [c] [s]`: one Gatehouse under one case's load, profiled (the inspector's CPU profiler, over the load only), then its hottest files and functions by self time; with BENCH_PROFILE=alloc, the bytes each function allocated per call instead.
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { cpuMsOf, syscallsOf, threadCpuMsOf } from './lib/processes.ts';
 import { chatBody } from './lib/fixtures.ts';
 import { closePools, runLoad, type RequestSpec } from './lib/load.ts';
@@ -7,15 +8,36 @@ import { startChild } from './lib/processes.ts';
 import { BENCH_CHANNEL_KEY } from './sections/relay.ts';
 
 type Ready = { url: string; token?: string };
+/** The chat bench's question, asked in each protocol's own shape (the simulated answer then is the same text). */
+const QUESTION = 'Say something short.';
+const asked = { model: 'sim-chat', messages: [{ role: 'user', content: QUESTION }] };
 const cases: Record<string, { relay: boolean; keyed?: boolean; spec: (token: string) => RequestSpec }> = {
   'relay-json': { relay: true, spec: (token) => chat(token, false, 'bench-model') },
   'relay-json-keyed': { relay: true, keyed: true, spec: (token) => chat(token, false, 'bench-model') },
   'relay-sse': { relay: true, spec: (token) => chat(token, true, 'bench-model') },
   'simulate-json': { relay: false, spec: (token) => chat(token, false, 'sim-chat') },
   'simulate-sse': { relay: false, spec: (token) => chat(token, true, 'sim-chat') },
+  // The same simulated answer streamed as the other protocols' clients ask for it (Claude Code, Gemini CLI, Codex).
+  'simulate-anthropic-sse': {
+    relay: false,
+    spec: (token) => post(token, '/v1/messages', { ...asked, max_tokens: 1024, stream: true }, { 'anthropic-version': '2023-06-01' }),
+  },
+  'simulate-gemini-sse': {
+    relay: false,
+    spec: (token) =>
+      post(token, '/v1beta/models/sim-chat:streamGenerateContent?alt=sse', { contents: [{ role: 'user', parts: [{ text: QUESTION }] }] }),
+  },
+  // `store: false`, as Codex asks: the stream alone, not the stored response's writes.
+  'simulate-responses-sse': {
+    relay: false,
+    spec: (token) => post(token, '/v1/responses', { model: 'sim-chat', input: QUESTION, stream: true, store: false }),
+  },
 };
 function chat(token: string, stream: boolean, model: string): RequestSpec {
-  return { method: 'POST', path: '/v1/chat/completions', headers: { authorization: `Bearer ${token}` }, body: chatBody(stream, model) };
+  return post(token, '/v1/chat/completions', chatBody(stream, model));
+}
+function post(token: string, path: string, body: object, headers: Record<string, string> = {}): RequestSpec {
+  return { method: 'POST', path, headers: { authorization: `Bearer ${token}`, ...headers }, body };
 }
 
 const name = process.argv[2] ?? 'relay-json';
@@ -28,9 +50,12 @@ const alloc = process.env['BENCH_PROFILE'] === 'alloc';
 /** `BENCH_PROFILE=off`: no profiler, only the counts and the CPU time per call (what the profiler's own cost does not move). */
 const profiled = process.env['BENCH_PROFILE'] !== 'off';
 
-const upstream = chosen.relay ? await startChild<Ready>(new URL('./servers/upstream.ts', import.meta.url)) : undefined;
+/** `BENCH_CHECKOUT=DIR`: the Gatehouse of another checkout (its bench/servers/gatehouse.ts) under this script's cases, say a BEFORE without a new case. */
+const checkout = process.env['BENCH_CHECKOUT'];
+const servers = checkout ? new URL(`file://${path.resolve(checkout)}/bench/servers/`) : new URL('./servers/', import.meta.url);
+const upstream = chosen.relay ? await startChild<Ready>(new URL('./upstream.ts', servers)) : undefined;
 const gatehouse = await startChild<Ready>(
-  new URL('./servers/gatehouse.ts', import.meta.url),
+  new URL('./gatehouse.ts', servers),
   [
     JSON.stringify({
       journal,
