@@ -12,18 +12,56 @@ export interface NamedEvent {
 export const DONE = Symbol('done');
 
 /**
- * Events written together: their frames' text made in one pass (a stream at hand writes it as is), the events themselves
- * made only for a writer that sends them one by one (a stream fault counts frames).
+ * What the events of a run share around each one's quoted text (a JSON string): event i's JSON is `head + quoted[i] +
+ * tail`, then, when `numbered`, its number (counted from `from`) and `close` (a Responses event's `sequence_number`).
  */
-export class EventRun {
-  readonly frames: string;
-  private readonly made: () => NamedEvent[];
-  constructor(frames: string, made: () => NamedEvent[]) {
-    this.frames = frames;
+export interface RunShape {
+  /** The events' name (their SSE `event:` line); absent for data-only protocols. */
+  name?: string;
+  head: string;
+  quoted: readonly string[];
+  tail: string;
+  numbered?: { from: number; close: string };
+}
+
+/**
+ * Events written together (`T`: the events a stage makes, NamedEvents or a data-only protocol's objects): their text made
+ * in one pass around each one's quoted piece (a stream at hand writes it as is), the events themselves made only for a
+ * writer that sends them one by one (a stream fault counts frames).
+ */
+export class EventRun<T = NamedEvent> {
+  private readonly shape: RunShape;
+  private readonly made: () => T[];
+  constructor(shape: RunShape, made: () => T[]) {
+    this.shape = shape;
     this.made = made;
   }
-  /** The run's events, one by one: the same frames as `frames`. */
-  events(): NamedEvent[] {
+  /** How many events the run stands for. */
+  get size(): number {
+    return this.shape.quoted.length;
+  }
+  /** The run's SSE frames: per event its `event:` line (when named), its `data:` line and the blank line. */
+  get frames(): string {
+    const name = this.shape.name;
+    return this.framed(name === undefined ? DATA_FRAME_START : `event: ${name}\n${DATA_FRAME_START}`, FRAME_END);
+  }
+  /** Each event's JSON between `before` and `after`, concatenated (not joined: the write's one flattening is their only copy). */
+  framed(before: string, after: string): string {
+    const { head, quoted, tail, numbered } = this.shape;
+    const opening = before + head;
+    let text = '';
+    if (numbered === undefined) {
+      const closing = tail + after;
+      for (const piece of quoted) text += opening + piece + closing;
+    } else {
+      const closing = numbered.close + after;
+      let number = numbered.from;
+      for (const piece of quoted) text += opening + piece + tail + number++ + closing;
+    }
+    return text;
+  }
+  /** The run's events, one by one: the same text as `framed` makes. */
+  events(): T[] {
     return this.made();
   }
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { EventRun, sseFrame, type NamedEvent } from '../../../electron/gateway/protocols/named-event.ts';
+import { EventRun, type NamedEvent } from '../../../electron/gateway/protocols/named-event.ts';
 import { GatewayError } from '../../../electron/gateway/errors.ts';
 import { Hold } from '../../../electron/gateway/protocols/at-hand.ts';
 import { AT_HAND_WRITE_CHARS, writeSse, writeSseData } from '../../../electron/gateway/server/sse.ts';
@@ -112,7 +112,7 @@ test('a finished list of events (as the audio route passes) is written whole', a
 
 test('a run of events at hand leaves as its frames in the one write; under a stream fault its events count one by one', async () => {
   const events: NamedEvent[] = [1, 2, 3, 4].map((index) => ({ data: { index } }));
-  const run = () => new EventRun(events.map(sseFrame).join(''), () => events);
+  const run = () => new EventRun({ head: '{"index":', quoted: ['1', '2', '3', '4'], tail: '}' }, () => events);
   const whole = fakeCall();
   whole.raw.accept();
   await writeSse(whole.request, whole.reply, [{ data: { index: 0 } }, run(), { data: { index: 5 } }]);

@@ -1,6 +1,7 @@
 // The named SSE events of a streamed Anthropic Message as its deltas arrive: message_start, content blocks with their deltas, ping, message_delta, message_stop.
 import type { ChatDelta } from '../../neutral/deltas.ts';
-import type { NamedEvent } from '../../named-event.ts';
+import { EventRun, type NamedEvent } from '../../named-event.ts';
+import { quotedTexts } from '../../quoted-texts.ts';
 import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
 import { carryOpaque, carryToolId } from '../../neutral/carry.ts';
 import { isAnthropic, STOP_REASONS, toolUseId, type AnthropicStopReason } from './message.ts';
@@ -19,15 +20,16 @@ export interface AnthropicStreamMeta {
  * does), then, once the usage is known, `message_delta` with the stop reason and output tokens, and `message_stop`.
  */
 export function anthropicStreamEvents(deltas: AsyncIterable<ChatDelta>, meta: AnthropicStreamMeta): AsyncGenerator<NamedEvent> {
-  return stepAsync(deltas, eventSteps(meta));
+  // Runs are gathered at hand only: the async path steps each delta.
+  return stepAsync(deltas, eventSteps(meta)) as AsyncGenerator<NamedEvent>;
 }
 
-/** The events of `anthropicStreamEvents` from deltas all at hand, pulled synchronously. */
-export function anthropicStreamEventsAtHand(deltas: AtHand<ChatDelta>, meta: AnthropicStreamMeta): Iterable<NamedEvent | Hold> {
+/** The events of `anthropicStreamEvents` from deltas all at hand, pulled synchronously (the text pieces of an open block as one EventRun). */
+export function anthropicStreamEventsAtHand(deltas: AtHand<ChatDelta>, meta: AnthropicStreamMeta): Iterable<NamedEvent | EventRun | Hold> {
   return stepAtHand(deltas, eventSteps(meta));
 }
 
-function eventSteps(meta: AnthropicStreamMeta): Steps<ChatDelta, NamedEvent> {
+function eventSteps(meta: AnthropicStreamMeta): Steps<ChatDelta, NamedEvent | EventRun> {
   const event = (data: { type: string; [key: string]: unknown }): NamedEvent => ({ name: data.type, data });
   let blocks = 0;
   let open = false;
@@ -120,5 +122,18 @@ function eventSteps(meta: AnthropicStreamMeta): Steps<ChatDelta, NamedEvent> {
         break;
     }
   };
-  return { begin, step };
+  // At hand, the text pieces of an open text block are written together: their frames made in one pass around each quoted piece.
+  const gather = {
+    joins: (delta: ChatDelta) => delta.type === 'text' && delta.choice === 0 && textOpen && delta.text !== '',
+    made: (run: readonly TextDelta[]): EventRun => {
+      const index = blocks - 1;
+      const head = `{"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":`;
+      const events = () =>
+        run.map((delta) => event({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: delta.text } }));
+      return new EventRun({ name: 'content_block_delta', head, quoted: quotedTexts(run), tail: '}}' }, events);
+    },
+  };
+  return { begin, step, gather };
 }
+
+type TextDelta = Extract<ChatDelta, { type: 'text' }>;

@@ -3,6 +3,7 @@ import type { ChatResult, FinishReason, ToolCall } from '../../neutral/chat.ts';
 import type { ChatDelta } from '../../neutral/deltas.ts';
 import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
 import { DATA_FRAME_START, DONE, EventRun, FRAME_END, type NamedEvent, type SseEvent } from '../../named-event.ts';
+import { quotedTexts } from '../../quoted-texts.ts';
 import { finishReasonOf, reasoningContentOf, REASONING_PART_SEPARATOR, usageOf } from '../chat-tables.ts';
 
 /** What every object of one completion shares. */
@@ -107,24 +108,6 @@ class WrittenChunk implements NamedEvent {
 
 type TextDelta = Extract<ChatDelta, { type: 'text' }>;
 
-/**
- * The JSON strings of a run's texts; kept for a run of frozen deltas (a kept answer's, shared by every stream of it, see
- * `ChatStream.atHand`), found again by its first and last delta.
- */
-function quotedTexts(run: readonly TextDelta[]): readonly string[] {
-  const first = run[0]!;
-  const last = run[run.length - 1]!;
-  const shared = Object.isFrozen(first);
-  const known = shared ? quotedRuns.get(first) : undefined;
-  if (known && known.last === last && known.quoted.length === run.length) return known.quoted;
-  const quoted = run.map((delta) => JSON.stringify(delta.text));
-  if (shared) quotedRuns.set(first, { last, quoted });
-  return quoted;
-}
-
-/** `quotedTexts` kept by the first delta of their run. */
-const quotedRuns = new WeakMap<TextDelta, { last: TextDelta; quoted: readonly string[] }>();
-
 /** The chunks each delta makes, and the end marker. */
 function chunkSteps(meta: CompletionMeta, includeUsage: boolean, options: ChatAnswerOptions): Steps<ChatDelta, SseEvent> {
   const base = header(meta, 'chat.completion.chunk');
@@ -132,9 +115,13 @@ function chunkSteps(meta: CompletionMeta, includeUsage: boolean, options: ChatAn
     data: { ...base, choices: [{ index, delta, logprobs: null, finish_reason: finish }], ...(includeUsage && { usage: null }) },
   });
   // The chunks of a plain answer (its opening, its pieces, its finish) have their frames written around what changes, the rest made once.
-  const contentHead = `${DATA_FRAME_START}${JSON.stringify(base).slice(0, -1)},"choices":[{"index":`;
-  const choiceEnd = `}]${includeUsage ? ',"usage":null' : ''}}${FRAME_END}`;
-  const contentTail = `},"logprobs":null,"finish_reason":null${choiceEnd}`;
+  const jsonHead = `${JSON.stringify(base).slice(0, -1)},"choices":[{"index":`;
+  const contentHead = DATA_FRAME_START + jsonHead;
+  const choiceJsonEnd = `}]${includeUsage ? ',"usage":null' : ''}}`;
+  const choiceEnd = choiceJsonEnd + FRAME_END;
+  // A piece's JSON after its text, and its frame's.
+  const pieceTail = `},"logprobs":null,"finish_reason":null${choiceJsonEnd}`;
+  const contentTail = pieceTail + FRAME_END;
   // Up to the piece, made once for the first choice (nearly every chunk's): a chunk is then three strings joined, not five.
   const firstChoicePrefix = `${contentHead}0,"delta":{"content":`;
   const prefixOf = (index: number) => (index === 0 ? firstChoicePrefix : `${contentHead}${index},"delta":{"content":`);
@@ -200,10 +187,8 @@ function chunkSteps(meta: CompletionMeta, includeUsage: boolean, options: ChatAn
       delta.type === 'text' && started.has(delta.choice) && (run.length === 0 || run[0]!.choice === delta.choice),
     made: (run: readonly TextDelta[]): SseEvent => {
       const index = run[0]!.choice;
-      const prefix = prefixOf(index);
-      let frames = '';
-      for (const quoted of quotedTexts(run)) frames += prefix + quoted + contentTail;
-      return new EventRun(frames, () => run.map((delta) => content(index, delta.text)));
+      const shape = { head: `${jsonHead}${index},"delta":{"content":`, quoted: quotedTexts(run), tail: pieceTail };
+      return new EventRun(shape, () => run.map((delta) => content(index, delta.text)));
     },
   };
   return { step, end, gather };
