@@ -1,7 +1,8 @@
 // The named SSE events of a streamed Response as its deltas arrive, in the documented order, each with its increasing sequence_number.
 import type { ChatDelta } from '../../neutral/deltas.ts';
 import type { Fields } from '../../fields.ts';
-import type { NamedEvent } from '../../named-event.ts';
+import { EventRun, type NamedEvent } from '../../named-event.ts';
+import { quotedTexts } from '../../quoted-texts.ts';
 import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
 import type { ResponseItem } from './items.ts';
 import type { ResponsesCall } from './request.ts';
@@ -33,19 +34,20 @@ export function responseStreamEvents(
   call: ResponsesCall,
   meta: ResponseStreamMeta,
 ): AsyncGenerator<NamedEvent> {
-  return stepAsync(deltas, eventSteps(call, meta));
+  // Runs are gathered at hand only: the async path steps each delta.
+  return stepAsync(deltas, eventSteps(call, meta)) as AsyncGenerator<NamedEvent>;
 }
 
-/** The events of `responseStreamEvents` from deltas all at hand, pulled synchronously. */
+/** The events of `responseStreamEvents` from deltas all at hand, pulled synchronously (the text pieces of an open message as one EventRun). */
 export function responseStreamEventsAtHand(
   deltas: AtHand<ChatDelta>,
   call: ResponsesCall,
   meta: ResponseStreamMeta,
-): Iterable<NamedEvent | Hold> {
+): Iterable<NamedEvent | EventRun | Hold> {
   return stepAtHand(deltas, eventSteps(call, meta));
 }
 
-function eventSteps(call: ResponsesCall, meta: ResponseStreamMeta): Steps<ChatDelta, NamedEvent> {
+function eventSteps(call: ResponsesCall, meta: ResponseStreamMeta): Steps<ChatDelta, NamedEvent | EventRun> {
   let sequence = 0;
   const event = (data: Fields): NamedEvent => ({ name: String(data['type']), data: { ...data, sequence_number: sequence++ } });
   const begin = (out: NamedEvent[]) => {
@@ -174,5 +176,34 @@ function eventSteps(call: ResponsesCall, meta: ResponseStreamMeta): Steps<ChatDe
       }
     }
   };
-  return { begin, step };
+  // At hand, the text pieces of an open message are written together: their frames made in one pass around each quoted
+  // piece, numbered in turn; the message's text grows as the pieces pass, as it does event by event.
+  const gather = {
+    joins: (delta: ChatDelta) => delta.type === 'text' && delta.choice === 0 && open?.kind === 'message' && delta.text !== '',
+    made: (run: readonly TextDelta[]): EventRun => {
+      const message = open as Extract<OpenItem, { kind: 'message' }>;
+      for (const delta of run) message.text += delta.text;
+      const from = sequence;
+      sequence += run.length;
+      const { item_id, output_index } = at(message.item);
+      const type = 'response.output_text.delta';
+      const head = `{"type":"${type}","item_id":${JSON.stringify(item_id)},"output_index":${output_index},"content_index":0,"delta":`;
+      const events = () =>
+        run.map((delta, index): NamedEvent => {
+          const data = { type, item_id, output_index, content_index: 0, delta: delta.text, logprobs: [], sequence_number: from + index };
+          return { name: type, data };
+        });
+      const shape = {
+        name: type,
+        head,
+        quoted: quotedTexts(run),
+        tail: ',"logprobs":[],"sequence_number":',
+        numbered: { from, close: '}' },
+      };
+      return new EventRun(shape, events);
+    },
+  };
+  return { begin, step, gather };
 }
+
+type TextDelta = Extract<ChatDelta, { type: 'text' }>;
