@@ -39,9 +39,10 @@ export async function writeSse(request: FastifyRequest, reply: FastifyReply, eve
   await writeFrames(request, reply, SSE_TYPE, events, sseFrame, ['', ''], frameFailureOf(failure));
 }
 
-/** Streams `items` as data-only server-sent events, `data: <json>` each (Gemini's stream with `alt=sse`), as `writeSse` does. */
+/** Streams `items` as data-only server-sent events, `data: <json>` each (Gemini's stream with `alt=sse`; a run at hand as its frames), as `writeSse` does. */
 export async function writeSseData(request: FastifyRequest, reply: FastifyReply, items: EventSource<unknown>, failure: StreamFailure = {}) {
-  await writeFrames(request, reply, SSE_TYPE, items, (item) => dataFrame(JSON.stringify(item)), ['', ''], frameFailureOf(failure));
+  const frame = (item: unknown) => (item instanceof EventRun ? item.frames : dataFrame(JSON.stringify(item)));
+  await writeFrames(request, reply, SSE_TYPE, items, frame, ['', ''], frameFailureOf(failure));
 }
 
 const SSE_TYPE = 'text/event-stream; charset=utf-8';
@@ -57,7 +58,13 @@ function frameFailureOf({ errorEvent, report }: StreamFailure): FrameFailure {
 /** An event's SSE frame (made in protocols/named-event.ts), as the relay's mid-stream error frame is written too. */
 export { sseFrame };
 
-/** Streams `items` as one JSON array written element by element (Gemini's stream without `alt=sse`); a failing producer ends it unclosed. */
+/** What stands between two elements of a streamed JSON array (as Gemini writes it). */
+const ELEMENT_SEPARATOR = ',\r\n';
+
+/**
+ * Streams `items` as one JSON array written element by element (Gemini's stream without `alt=sse`; a run of elements at
+ * hand in one pass); a failing producer ends it unclosed.
+ */
 export async function writeJsonArray(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -70,7 +77,14 @@ export async function writeJsonArray(
     reply,
     'application/json; charset=utf-8',
     items,
-    (item) => `${index++ === 0 ? '' : ',\r\n'}${JSON.stringify(item)}`,
+    (item) => {
+      if (!(item instanceof EventRun)) return `${index++ === 0 ? '' : ELEMENT_SEPARATOR}${JSON.stringify(item)}`;
+      // A run's elements, each after the separator but the array's first.
+      const elements = item.framed(ELEMENT_SEPARATOR, '');
+      const first = index === 0;
+      index += item.size;
+      return first ? elements.slice(ELEMENT_SEPARATOR.length) : elements;
+    },
     ['[', ']'],
     failure.report ? { report: failure.report } : {},
   );

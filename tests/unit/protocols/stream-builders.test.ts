@@ -5,7 +5,7 @@ import { anthropicStreamEvents, anthropicStreamEventsAtHand } from '../../../ele
 import { Hold } from '../../../electron/gateway/protocols/at-hand.ts';
 import { toGenerateContentChunks, toGenerateContentChunksAtHand } from '../../../electron/gateway/protocols/gemini/inbound/response.ts';
 import type { ChatDelta } from '../../../electron/gateway/protocols/neutral/deltas.ts';
-import { EventRun, sseFrame, type SseEvent } from '../../../electron/gateway/protocols/named-event.ts';
+import { dataFrame, EventRun, sseFrame, type SseEvent } from '../../../electron/gateway/protocols/named-event.ts';
 import { openaiChatCodec } from '../../../electron/gateway/protocols/openai/inbound/chat-codec.ts';
 import { responsesCodec } from '../../../electron/gateway/protocols/responses/inbound/codec.ts';
 
@@ -210,4 +210,69 @@ test('OpenAI chat at hand: the text pieces of an opened choice leave as one run,
         assert.equal(items.map((item) => sseFrame(item as SseEvent)).join(''), staged, `${name}: the same frames`);
       }
     }
+});
+
+test('Anthropic, Gemini and Responses at hand: text pieces leave as runs, written as the same frames as event by event, each time a kept answer is streamed', async () => {
+  const text = (choice: number, pieces: string[]): ChatDelta[] => pieces.map((piece) => ({ type: 'text', choice, text: piece }));
+  const words = ['In', ' practice', ',', ' "say"', ' wörld', ' \u2028', ' \\', ' ✓', '.'];
+  const answer: ChatDelta[] = [
+    ...text(0, words),
+    { type: 'tool_call', choice: 0, call: 0, id: 'call_1', name: 'f' },
+    { type: 'tool_arguments', choice: 0, call: 0, fragment: '{}' },
+    // Text after a call (a new block, a new message item), an empty piece amid it.
+    ...text(0, [...words.slice(3, 6), '', ...words.slice(6)]),
+    { type: 'finish', choice: 0, reason: 'stop' },
+    ...text(1, words.slice(1)),
+    { type: 'finish', choice: 1, reason: 'length' },
+    { type: 'usage', inputTokens: 7, outputTokens: 9 },
+  ];
+  // A kept answer's deltas are frozen and shared by its streams (their quoted texts then kept too).
+  const kept = Object.freeze(answer.map((delta) => Object.freeze({ ...delta })));
+  const responsesCall = responsesCodec.parse({ model: 'm', input: 'hi' });
+  const responsesMeta = () => {
+    let ids = 0;
+    return { id: 'resp_1', createdAt: 1, newId: (prefix: string) => `${prefix}_${ids++}` };
+  };
+  const dataFramed = (item: unknown) => (item instanceof EventRun ? item.frames : dataFrame(JSON.stringify(item)));
+  const cases: [string, () => AsyncIterable<unknown>, (deltas: readonly ChatDelta[]) => Iterable<unknown>, (item: unknown) => string][] = [
+    [
+      'Anthropic',
+      () => anthropicStreamEvents(streamOf(answer), { id: 'msg_1', model: 'm', inputTokens: 7 }),
+      (deltas) => anthropicStreamEventsAtHand(deltas, { id: 'msg_1', model: 'm', inputTokens: 7 }),
+      (item) => sseFrame(item as SseEvent),
+    ],
+    [
+      'Gemini (alt=sse)',
+      () => toGenerateContentChunks(streamOf(answer), { model: 'm', responseId: 'r' }),
+      (deltas) => toGenerateContentChunksAtHand(deltas, { model: 'm', responseId: 'r' }),
+      dataFramed,
+    ],
+    [
+      'Responses',
+      () => responsesCodec.stream(streamOf(answer), responsesCall, responsesMeta()),
+      (deltas) => responsesCodec.streamAtHand(deltas, responsesCall, responsesMeta()),
+      (item) => sseFrame(item as SseEvent),
+    ],
+  ];
+  for (const [name, stream, streamAtHand, framed] of cases) {
+    const events = await listOf(stream());
+    const staged = events.map(framed).join('');
+    for (const deltas of [answer, kept, kept]) {
+      const items = [...streamAtHand(deltas)];
+      const runs = items.filter((item) => item instanceof EventRun);
+      assert.ok(runs.length >= 2, `${name}: the pieces of each text leave as a run`);
+      // A run stands for as many events as it is framed as, each made on demand the same as event by event.
+      assert.equal(
+        items.reduce<number>((sum, item) => sum + (item instanceof EventRun ? item.size : 1), 0),
+        events.length,
+        name,
+      );
+      assert.deepEqual(
+        runs.flatMap((run) => run.events().map(framed)).join(''),
+        runs.map((run) => framed(run)).join(''),
+        `${name}: a run's events, one by one, are its frames`,
+      );
+      assert.equal(items.map(framed).join(''), staged, `${name}: the same frames`);
+    }
+  }
 });

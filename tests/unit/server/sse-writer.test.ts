@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EventRun, type NamedEvent } from '../../../electron/gateway/protocols/named-event.ts';
 import { GatewayError } from '../../../electron/gateway/errors.ts';
 import { Hold } from '../../../electron/gateway/protocols/at-hand.ts';
-import { AT_HAND_WRITE_CHARS, writeSse, writeSseData } from '../../../electron/gateway/server/sse.ts';
+import { AT_HAND_WRITE_CHARS, writeJsonArray, writeSse, writeSseData } from '../../../electron/gateway/server/sse.ts';
 
 /** A response whose socket buffer is full (`write` returns false) until `accept()`; each 'drain' lets the writer go on. */
 class FakeResponse extends EventEmitter {
@@ -129,6 +129,39 @@ test('a run of events at hand leaves as its frames in the one write; under a str
       `${fault}: after 3 frames`,
     );
   }
+});
+
+test('a run of data-only elements at hand (a Gemini stream) is written as its elements: SSE data frames, or JSON array elements after the separator', async () => {
+  const elements = [1, 2, 3].map((index) => ({ index }));
+  const run = () => new EventRun({ head: '{"index":', quoted: ['1', '2', '3'], tail: '}' }, () => elements);
+  const sse = fakeCall();
+  sse.raw.accept();
+  await writeSseData(sse.request, sse.reply, [{ index: 0 }, run()]);
+  assert.deepEqual(sse.raw.frames, [[0, 1, 2, 3].map((index) => `data: {"index":${index}}\n\n`).join('')], 'one write');
+  const arrays: string[] = [];
+  for (const items of [
+    [{ index: 0 }, run(), { index: 4 }],
+    [run(), { index: 4 }],
+  ]) {
+    const { raw, reply, request } = fakeCall();
+    raw.accept();
+    await writeJsonArray(request, reply, items);
+    arrays.push(raw.frames.join(''));
+  }
+  assert.deepEqual(
+    arrays.map((text) => JSON.parse(text)),
+    [
+      [0, 1, 2, 3, 4],
+      [1, 2, 3, 4],
+    ].map((list) => list.map((index) => ({ index }))),
+  );
+  assert.equal(arrays[0], '[{"index":0},\r\n{"index":1},\r\n{"index":2},\r\n{"index":3},\r\n{"index":4}]');
+  // Under a fault, a run's elements are written one by one: the array's first without the separator.
+  const faulted = fakeCall();
+  faulted.raw.accept();
+  (faulted.request as FastifyRequest & { gatehouseFault?: string }).gatehouseFault = 'disconnect';
+  await writeJsonArray(faulted.request, faulted.reply, [run(), { index: 4 }]);
+  assert.deepEqual(faulted.raw.frames, ['[', '{"index":1}', ',\r\n{"index":2}', ',\r\n{"index":3}']);
 });
 
 /** A synchronous producer of `before` events, a Hold on `wait`, then `after` events; records what was pulled and whether it was closed. */

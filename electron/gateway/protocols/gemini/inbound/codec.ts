@@ -1,6 +1,7 @@
 // The inbound codec of Gemini's generateContent and streamGenerateContent: bodies (with the path's model) to neutral requests, answers back.
 import type { ChatRequest } from '../../neutral/chat.ts';
 import type { InboundChatCodec } from '../../neutral/codec.ts';
+import type { EventRun } from '../../named-event.ts';
 import { parseGenerateContent } from './request.ts';
 import {
   toGenerateContentChunks,
@@ -16,4 +17,11 @@ export const geminiCodec = {
   render: (result, _chat, meta) => toGenerateContentResponse(result, meta),
   stream: (deltas, _chat, meta) => toGenerateContentChunks(deltas, meta),
   streamAtHand: (deltas, _chat, meta) => toGenerateContentChunksAtHand(deltas, meta),
-} satisfies Required<InboundChatCodec<{ body: unknown; model: string }, ChatRequest, GeminiAnswerMeta, GenerateContentResponse>>;
+} satisfies Required<
+  InboundChatCodec<
+    { body: unknown; model: string },
+    ChatRequest,
+    GeminiAnswerMeta,
+    GenerateContentResponse | EventRun<GenerateContentResponse>
+  >
+>;

@@ -4,6 +4,8 @@ import type { ChatChoice, ChatResult, FinishReason, ToolCall } from '../../neutr
 import type { ChatDelta } from '../../neutral/deltas.ts';
 import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
 import { carryOpaque } from '../../neutral/carry.ts';
+import { EventRun } from '../../named-event.ts';
+import { quotedTexts } from '../../quoted-texts.ts';
 
 /** A part of generated content: text (a thought when `thought`), or a function call; either may carry a thought signature. */
 export type GeminiPart =
@@ -62,18 +64,22 @@ export function toGenerateContentResponse(result: ChatResult, meta: GeminiAnswer
  * stream's); candidates whose deltas interleave share a chunk until one of them has a next piece.
  */
 export function toGenerateContentChunks(deltas: AsyncIterable<ChatDelta>, meta: GeminiAnswerMeta): AsyncGenerator<GenerateContentResponse> {
-  return stepAsync(deltas, chunkSteps(meta));
+  // Runs are gathered at hand only: the async path steps each delta.
+  return stepAsync(deltas, chunkSteps(meta)) as AsyncGenerator<GenerateContentResponse>;
 }
 
 /**
- * The chunks of `toGenerateContentChunks` from deltas all at hand, pulled synchronously (a charge whose commit fails
- * ends the stream without the piece held back: the failure reaches the writer, not this stage).
+ * The chunks of `toGenerateContentChunks` from deltas all at hand, pulled synchronously, a candidate's text pieces as one
+ * EventRun (a charge whose commit fails ends the stream without the piece held back: the failure reaches the writer, not this stage).
  */
-export function toGenerateContentChunksAtHand(deltas: AtHand<ChatDelta>, meta: GeminiAnswerMeta): Iterable<GenerateContentResponse | Hold> {
+export function toGenerateContentChunksAtHand(
+  deltas: AtHand<ChatDelta>,
+  meta: GeminiAnswerMeta,
+): Iterable<GenerateContentResponse | EventRun<GenerateContentResponse> | Hold> {
   return stepAtHand(deltas, chunkSteps(meta));
 }
 
-function chunkSteps(meta: GeminiAnswerMeta): Steps<ChatDelta, GenerateContentResponse> {
+function chunkSteps(meta: GeminiAnswerMeta): Steps<ChatDelta, GenerateContentResponse | EventRun<GenerateContentResponse>> {
   let pending = new Map<number, GeminiCandidate>();
   const chunk = (usage?: GeminiUsage): GenerateContentResponse => ({
     candidates: [...pending.values()],
@@ -93,8 +99,11 @@ function chunkSteps(meta: GeminiAnswerMeta): Steps<ChatDelta, GenerateContentRes
     pending.set(index, { content: { role: 'model', parts }, index });
     parted.add(index);
   };
+  /** The text delta whose plain text part `pending` holds alone, if it does: the pieces of its candidate that follow may be gathered. */
+  let held: TextDelta | undefined;
   /** The chunks one delta completes (most complete none: the delta is held in `pending`). */
   const step = (delta: ChatDelta, out: GenerateContentResponse[]) => {
+    held = undefined;
     switch (delta.type) {
       case 'reasoning': {
         const parts = thoughtParts(delta);
@@ -103,7 +112,10 @@ function chunkSteps(meta: GeminiAnswerMeta): Steps<ChatDelta, GenerateContentRes
       }
       case 'text':
         // An empty text is a part only as the candidate's first (an empty answer).
-        if (delta.text !== '' || !texted.has(delta.choice)) put(delta.choice, [{ text: delta.text }], out);
+        if (delta.text !== '' || !texted.has(delta.choice)) {
+          put(delta.choice, [{ text: delta.text }], out);
+          if (pending.size === 1) held = delta;
+        }
         texted.add(delta.choice);
         break;
       case 'tool_call': {
@@ -139,9 +151,35 @@ function chunkSteps(meta: GeminiAnswerMeta): Steps<ChatDelta, GenerateContentRes
   const end = (out: GenerateContentResponse[]) => {
     if (pending.size > 0) out.push(chunk());
   };
+  // At hand, a candidate's text pieces that follow its held one are gathered: the held piece and every one but the last
+  // leave as chunks of one run, written in one pass around each quoted piece; the last is held in its turn.
+  let chunkTail: string | undefined;
+  const gather = {
+    joins: (delta: ChatDelta) => delta.type === 'text' && delta.text !== '' && held !== undefined && delta.choice === held.choice,
+    made: (run: readonly TextDelta[]): EventRun<GenerateContentResponse> => {
+      const index = held!.choice;
+      const pieces = [held!, ...run.slice(0, -1)];
+      const last = run[run.length - 1]!;
+      held = last;
+      pending = new Map([[index, { content: { role: 'model', parts: [{ text: last.text }] }, index }]]);
+      chunkTail ??= `],"modelVersion":${JSON.stringify(meta.model)},"responseId":${JSON.stringify(meta.responseId)}}`;
+      const tail = `}]},"index":${index}}${chunkTail}`;
+      const chunks = () =>
+        pieces.map((piece): GenerateContentResponse => {
+          const candidate: GeminiCandidate = { content: { role: 'model', parts: [{ text: piece.text }] }, index };
+          return { candidates: [candidate], modelVersion: meta.model, responseId: meta.responseId };
+        });
+      return new EventRun(
+        { head: '{"candidates":[{"content":{"role":"model","parts":[{"text":', quoted: quotedTexts(pieces), tail },
+        chunks,
+      );
+    },
+  };
   // A stream broken upstream still delivers the piece it held back before the error ends it.
-  return { step, end, fail: end };
+  return { step, end, fail: end, gather };
 }
+
+type TextDelta = Extract<ChatDelta, { type: 'text' }>;
 
 /** Gemini's token usage block (thoughts apart from the candidates' tokens); also the answer's shape for countTokens' `totalTokens`. */
 export function usageOf(usage: ChatResult['usage']): GeminiUsage {
