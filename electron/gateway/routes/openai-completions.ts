@@ -5,6 +5,7 @@ import { publicId } from '../ids.ts';
 import { openaiCompletionsCodec } from '../protocols/openai/inbound/completions-codec.ts';
 import { choicesPerPrompt } from '../protocols/openai/inbound/completions.ts';
 import { joinChatResults, joinChatStreams } from '../protocols/neutral/join.ts';
+import { streamEvents } from '../protocols/neutral/codec.ts';
 import { estimateInputTokens, relayInputEstimate } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
@@ -46,7 +47,8 @@ export async function openaiCompletionsRoutes(app: FastifyInstance, options: { c
         streams,
         streams.map(() => choicesPerPrompt(parsed)),
       );
-      return writeSse(request, reply, openaiCompletionsCodec.stream(metering.meter(joined, bill, estimate), parsed, meta), failure);
+      // Answers at hand are written without an async step per event.
+      return writeSse(request, reply, streamEvents(openaiCompletionsCodec, metering.meter(joined, bill, estimate), parsed, meta), failure);
     });
   });
 }

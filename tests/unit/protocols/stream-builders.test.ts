@@ -7,6 +7,7 @@ import { toGenerateContentChunks, toGenerateContentChunksAtHand } from '../../..
 import type { ChatDelta } from '../../../electron/gateway/protocols/neutral/deltas.ts';
 import { dataFrame, EventRun, sseFrame, type SseEvent } from '../../../electron/gateway/protocols/named-event.ts';
 import { openaiChatCodec } from '../../../electron/gateway/protocols/openai/inbound/chat-codec.ts';
+import { openaiCompletionsCodec } from '../../../electron/gateway/protocols/openai/inbound/completions-codec.ts';
 import { responsesCodec } from '../../../electron/gateway/protocols/responses/inbound/codec.ts';
 
 /** The deltas as a stream, and the stream builder's output as a list. */
@@ -212,7 +213,7 @@ test('OpenAI chat at hand: the text pieces of an opened choice leave as one run,
     }
 });
 
-test('Anthropic, Gemini and Responses at hand: text pieces leave as runs, written as the same frames as event by event, each time a kept answer is streamed', async () => {
+test('Anthropic, Gemini, Responses and legacy completions at hand: text pieces leave as runs, written as the same frames as event by event, each time a kept answer is streamed', async () => {
   const text = (choice: number, pieces: string[]): ChatDelta[] => pieces.map((piece) => ({ type: 'text', choice, text: piece }));
   const words = ['In', ' practice', ',', ' "say"', ' wörld', ' \u2028', ' \\', ' ✓', '.'];
   const answer: ChatDelta[] = [
@@ -254,6 +255,23 @@ test('Anthropic, Gemini and Responses at hand: text pieces leave as runs, writte
       (item) => sseFrame(item as SseEvent),
     ],
   ];
+  for (const echo of [false, true]) {
+    const call = openaiCompletionsCodec.parse({
+      model: 'm',
+      prompt: 'Say "hi"',
+      n: 2,
+      echo,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const meta = { id: 'cmpl-1', created: 1, model: 'm' };
+    cases.push([
+      `legacy completions, echo ${echo}`,
+      () => openaiCompletionsCodec.stream(streamOf(answer), call, meta),
+      (deltas) => openaiCompletionsCodec.streamAtHand!(deltas, call, meta),
+      (item) => sseFrame(item as SseEvent),
+    ]);
+  }
   for (const [name, stream, streamAtHand, framed] of cases) {
     const events = await listOf(stream());
     const staged = events.map(framed).join('');

@@ -70,6 +70,7 @@ test('joined streams fold into the joined results: choices renumbered in order, 
     [first, second].map((result) => ({
       inputTokens: result.usage.inputTokens,
       [Symbol.asyncIterator]: () => streamOf(resultDeltas(result)),
+      atHand: () => resultDeltas(result),
     })),
     [1, 2],
   );
@@ -81,4 +82,8 @@ test('joined streams fold into the joined results: choices renumbered in order, 
     [{ type: 'usage', inputTokens: 5, outputTokens: 6 }],
   );
   assert.deepEqual(await collectChat(streamOf(deltas)), joinChatResults([first, second]));
+  // Streams all at hand join at hand too, to the same deltas; one that is not leaves the join async only.
+  assert.deepEqual([...joined.atHand!()], deltas);
+  const async = joinChatStreams([joined, { [Symbol.asyncIterator]: () => streamOf(resultDeltas(first)) }], [3, 1]);
+  assert.equal(async.atHand, undefined);
 });

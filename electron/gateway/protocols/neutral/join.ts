@@ -1,6 +1,7 @@
 // Joins several answers into one: the legacy completions API answers every prompt of a call as choices of one completion.
 import type { ChatResult } from './chat.ts';
 import type { ChatDelta, ChatStream } from './deltas.ts';
+import { Hold } from '../at-hand.ts';
 
 /** The answers one after another: their choices in order, their usage summed. */
 export function joinChatResults(results: readonly ChatResult[]): ChatResult {
@@ -16,30 +17,74 @@ export function joinChatResults(results: readonly ChatResult[]): ChatResult {
 /**
  * The streams one after another, `choices[i]` choices each: stream i's choices are renumbered after those of the
  * streams before it, and their usage deltas become one, summed, at the end (none when a stream stopped without one).
+ * At hand when every stream is.
  */
 export function joinChatStreams(streams: readonly ChatStream[], choices: readonly number[]): ChatStream {
   const known = streams.every((stream) => stream.inputTokens !== undefined);
+  const atHand = streams.every((stream) => stream.atHand !== undefined);
   return {
     ...(known && { inputTokens: streams.reduce((sum, stream) => sum + stream.inputTokens!, 0) }),
     [Symbol.asyncIterator]: () => joined(streams, choices),
+    ...(atHand && { atHand: () => joinedAtHand(streams, choices) }),
   };
 }
 
 async function* joined(streams: readonly ChatStream[], choices: readonly number[]): AsyncGenerator<ChatDelta> {
-  const usage = { inputTokens: 0, outputTokens: 0 };
-  let counted = 0;
-  let offset = 0;
+  const join = new Join(streams.length);
   for (const [index, stream] of streams.entries()) {
     for await (const delta of stream) {
-      if (delta.type === 'usage') {
-        usage.inputTokens += delta.inputTokens;
-        usage.outputTokens += delta.outputTokens;
-        counted++;
-      } else {
-        yield { ...delta, choice: delta.choice + offset };
+      const passed = join.pass(delta);
+      if (passed) yield passed;
+    }
+    join.next(choices[index]);
+  }
+  if (join.counted()) yield join.usage();
+}
+
+/** `joined` over the streams' deltas at hand (a Hold passed on where it stood). */
+function* joinedAtHand(streams: readonly ChatStream[], choices: readonly number[]): Generator<ChatDelta | Hold> {
+  const join = new Join(streams.length);
+  for (const [index, stream] of streams.entries()) {
+    for (const delta of stream.atHand!()) {
+      if (delta instanceof Hold) yield delta;
+      else {
+        const passed = join.pass(delta);
+        if (passed) yield passed;
       }
     }
-    offset += choices[index] ?? 1;
+    join.next(choices[index]);
   }
-  if (counted === streams.length) yield { type: 'usage', ...usage };
+  if (join.counted()) yield join.usage();
+}
+
+/** The join's rules, delta by delta: the usage kept to be summed, any other delta renumbered (as it is in the first stream). */
+class Join {
+  private readonly streams: number;
+  private readonly summed = { inputTokens: 0, outputTokens: 0 };
+  private usages = 0;
+  private offset = 0;
+  constructor(streams: number) {
+    this.streams = streams;
+  }
+  /** The delta passed on, or undefined for a usage delta (summed). */
+  pass(delta: ChatDelta): ChatDelta | undefined {
+    if (delta.type === 'usage') {
+      this.summed.inputTokens += delta.inputTokens;
+      this.summed.outputTokens += delta.outputTokens;
+      this.usages++;
+      return undefined;
+    }
+    // The first stream's deltas pass as they are (a kept answer's frozen deltas stay shared, see ChatStream.atHand).
+    return this.offset === 0 ? delta : { ...delta, choice: delta.choice + this.offset };
+  }
+  /** The stream ended, after `choices` choices. */
+  next(choices: number | undefined): void {
+    this.offset += choices ?? 1;
+  }
+  counted(): boolean {
+    return this.usages === this.streams;
+  }
+  usage(): ChatDelta {
+    return { type: 'usage', ...this.summed };
+  }
 }

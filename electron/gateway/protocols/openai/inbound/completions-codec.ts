@@ -2,11 +2,18 @@
 import type { InboundChatCodec } from '../../neutral/codec.ts';
 import type { SseEvent } from '../../named-event.ts';
 import type { CompletionMeta } from './chat-response.ts';
-import { parseCompletionBody, textCompletionChunks, toTextCompletion, type CompletionCall } from './completions.ts';
+import {
+  parseCompletionBody,
+  textCompletionChunks,
+  textCompletionChunksAtHand,
+  toTextCompletion,
+  type CompletionCall,
+} from './completions.ts';
 
 /** OpenAI legacy completions, client side: the answer rendered is every prompt's, joined in prompt order. */
 export const openaiCompletionsCodec: InboundChatCodec<unknown, CompletionCall, CompletionMeta, SseEvent> = {
   parse: parseCompletionBody,
   render: (result, call, meta) => toTextCompletion(call, result, meta),
   stream: (deltas, call, meta) => textCompletionChunks(deltas, call, meta),
+  streamAtHand: (deltas, call, meta) => textCompletionChunksAtHand(deltas, call, meta),
 };

@@ -3,7 +3,9 @@ import type { ChatRequest, ChatResult } from '../../neutral/chat.ts';
 import { invalid } from '../../../errors.ts';
 import { objectBody, optionalBoolean, optionalNumber, requiredString } from '../../fields.ts';
 import type { ChatDelta } from '../../neutral/deltas.ts';
-import { DONE, type SseEvent } from '../../named-event.ts';
+import { DONE, EventRun, type SseEvent } from '../../named-event.ts';
+import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
+import { quotedTexts } from '../../quoted-texts.ts';
 import { stopOf, streamFlags } from './chat-request.ts';
 import { finishReasonOf } from '../chat-tables.ts';
 import { SYSTEM_FINGERPRINT, type CompletionMeta } from './chat-response.ts';
@@ -100,11 +102,26 @@ export function toTextCompletion(call: CompletionCall, result: ChatResult, meta:
  * prompt comes first), then a chunk with empty text and its finish reason; with `includeUsage`, a last chunk with
  * empty `choices` and the usage. `[DONE]` ends the stream.
  */
-export async function* textCompletionChunks(
+export function textCompletionChunks(
   deltas: AsyncIterable<ChatDelta>,
   call: CompletionCall,
   meta: CompletionMeta,
 ): AsyncGenerator<SseEvent> {
+  return stepAsync(deltas, chunkSteps(call, meta));
+}
+
+/** The chunks of `textCompletionChunks` from deltas all at hand, pulled synchronously (a choice's text pieces as one EventRun). */
+export function textCompletionChunksAtHand(
+  deltas: AtHand<ChatDelta>,
+  call: CompletionCall,
+  meta: CompletionMeta,
+): Iterable<SseEvent | Hold> {
+  return stepAtHand(deltas, chunkSteps(call, meta));
+}
+
+type TextDelta = Extract<ChatDelta, { type: 'text' }>;
+
+function chunkSteps(call: CompletionCall, meta: CompletionMeta): Steps<ChatDelta, SseEvent> {
   const chunk = (index: number, text: string, finish: string | null) => ({
     data: { ...envelope(meta), choices: [{ text, index, logprobs: null, finish_reason: finish }] },
   });
@@ -114,17 +131,35 @@ export async function* textCompletionChunks(
     echoed.add(index);
     return promptOf(call, index);
   };
-  for await (const delta of deltas) {
+  const step = (delta: ChatDelta, out: SseEvent[]) => {
     if (delta.type === 'text') {
       const text = echo(delta.choice) + delta.text;
-      if (text !== '') yield chunk(delta.choice, text, null);
+      if (text !== '') out.push(chunk(delta.choice, text, null));
     } else if (delta.type === 'finish') {
       const prompt = echo(delta.choice);
-      if (prompt !== '') yield chunk(delta.choice, prompt, null);
-      yield chunk(delta.choice, '', finishReasonOf(delta.reason));
+      if (prompt !== '') out.push(chunk(delta.choice, prompt, null));
+      out.push(chunk(delta.choice, '', finishReasonOf(delta.reason)));
     } else if (delta.type === 'usage' && call.includeUsage) {
-      yield { data: { ...envelope(meta), choices: [], usage: completionUsage(delta) } };
+      out.push({ data: { ...envelope(meta), choices: [], usage: completionUsage(delta) } });
     }
-  }
-  yield DONE;
+  };
+  const end = (out: SseEvent[]) => {
+    out.push(DONE);
+  };
+  // At hand, a choice's text pieces (its prompt echoed already) are written together: their frames made in one pass around each quoted piece.
+  let head: string | undefined;
+  const gather = {
+    joins: (delta: ChatDelta, run: readonly TextDelta[]) =>
+      delta.type === 'text' &&
+      delta.text !== '' &&
+      (!call.echo || echoed.has(delta.choice)) &&
+      (run.length === 0 || run[0]!.choice === delta.choice),
+    made: (run: readonly TextDelta[]): SseEvent => {
+      const index = run[0]!.choice;
+      head ??= `${JSON.stringify(envelope(meta)).slice(0, -1)},"choices":[{"text":`;
+      const tail = `,"index":${index},"logprobs":null,"finish_reason":null}]}`;
+      return new EventRun({ head, quoted: quotedTexts(run), tail }, () => run.map((delta) => chunk(index, delta.text, null)));
+    },
+  };
+  return { step, end, gather };
 }
