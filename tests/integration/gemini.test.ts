@@ -164,8 +164,9 @@ describe('Gemini API (simulate mode)', () => {
     );
   });
 
-  test('a disconnected or malformed stream makes the SDK throw instead of ending quietly', async () => {
+  test('a disconnected or malformed stream makes the SDK throw instead of ending quietly, after its first 3 chunks', async () => {
     for (const fault of ['disconnect', 'malformed']) {
+      let chunks = 0;
       await assert.rejects(
         (async () => {
           const stream = await ai.models.generateContentStream({
@@ -173,11 +174,13 @@ describe('Gemini API (simulate mode)', () => {
             contents: 'Tell me a long story about ships.',
             config: { httpOptions: { headers: { 'x-gatehouse-fault': fault } } },
           });
-          for await (const _chunk of stream);
+          for await (const _chunk of stream) chunks++;
         })(),
         Error,
         fault,
       );
+      // The answer's text pieces leave together when nothing is at fault: a fault still counts them one by one.
+      assert.equal(chunks, 3, fault);
     }
   });
 

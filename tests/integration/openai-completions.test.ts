@@ -101,6 +101,22 @@ describe('legacy completions', () => {
     assert.deepEqual(shapeErrors(plain.body, TEXT_COMPLETION, 'text_completion'), []);
   });
 
+  test('a stream fault still strikes after 3 chunks, though the text pieces of a stream at hand leave together', async () => {
+    const params = { model: 'sim-chat', prompt: ['Explain tides', 'Explain winds'], max_tokens: 60, stream: true as const };
+    for (const fault of ['disconnect', 'malformed']) {
+      const stream = await suite.client.completions.create(params, { headers: { 'x-gatehouse-fault': fault } });
+      let chunks = 0;
+      await assert.rejects(
+        (async () => {
+          for await (const _chunk of stream) chunks++;
+        })(),
+        Error,
+        fault,
+      );
+      assert.equal(chunks, 3, fault);
+    }
+  });
+
   test('each call is billed at the price table: sim-chat $1 / $3 and sim-echo $0.10 / $0.10 per million tokens', async () => {
     const { tokens, db } = suite.gw.gateway.context;
     const { secret, token } = tokens.create({ account: 'local' });
