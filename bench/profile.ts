@@ -27,6 +27,10 @@ const cases: Record<string, { relay: boolean; keyed?: boolean; spec: (token: str
     spec: (token) =>
       post(token, '/v1beta/models/sim-chat:streamGenerateContent?alt=sse', { contents: [{ role: 'user', parts: [{ text: QUESTION }] }] }),
   },
+  'simulate-completions-sse': {
+    relay: false,
+    spec: (token) => post(token, '/v1/completions', { model: 'sim-chat', prompt: QUESTION, max_tokens: 1024, stream: true }),
+  },
   // `store: false`, as Codex asks: the stream alone, not the stored response's writes.
   'simulate-responses-sse': {
     relay: false,
