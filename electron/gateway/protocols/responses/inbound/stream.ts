@@ -1,7 +1,7 @@
 // The named SSE events of a streamed Response as its deltas arrive, in the documented order, each with its increasing sequence_number.
 import type { ChatDelta } from '../../neutral/deltas.ts';
 import type { Fields } from '../../fields.ts';
-import { EventRun, type NamedEvent } from '../../named-event.ts';
+import { dataFrame, EventRun, type NamedEvent } from '../../named-event.ts';
 import { quotedTexts } from '../../quoted-texts.ts';
 import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
 import type { ResponseItem } from './items.ts';
@@ -50,10 +50,17 @@ export function responseStreamEventsAtHand(
 function eventSteps(call: ResponsesCall, meta: ResponseStreamMeta): Steps<ChatDelta, NamedEvent | EventRun> {
   let sequence = 0;
   const event = (data: Fields): NamedEvent => ({ name: String(data['type']), data: { ...data, sequence_number: sequence++ } });
+  // The response as it starts, serialized once for both events that carry it (their frames written around it).
+  const starting = (type: string, started: Fields, json: string): NamedEvent => {
+    const sequence_number = sequence++;
+    const frame = `event: ${type}\n${dataFrame(`{"type":"${type}","response":${json},"sequence_number":${sequence_number}}`)}`;
+    return { name: type, data: { type, response: started, sequence_number }, frame };
+  };
   const begin = (out: NamedEvent[]) => {
     const started = responseObject(call, meta);
-    out.push(event({ type: 'response.created', response: started }));
-    out.push(event({ type: 'response.in_progress', response: started }));
+    const json = JSON.stringify(started);
+    out.push(starting('response.created', started, json));
+    out.push(starting('response.in_progress', started, json));
   };
   const output: ResponseItem[] = [];
   let open: OpenItem | undefined;
