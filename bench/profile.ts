@@ -50,7 +50,9 @@ if (!chosen) throw new Error(`usage: bench/profile.ts <${Object.keys(cases).join
 const concurrency = Number(process.argv[3] ?? 32);
 const seconds = Number(process.argv[4] ?? 5);
 const journal = process.env['BENCH_JOURNAL'] !== 'off';
-const alloc = process.env['BENCH_PROFILE'] === 'alloc';
+/** `BENCH_PROFILE=promoted`: as alloc, but only the sampled objects no scavenge collected (promoted to the old generation, or alive at the end). */
+const promoted = process.env['BENCH_PROFILE'] === 'promoted';
+const alloc = process.env['BENCH_PROFILE'] === 'alloc' || promoted;
 /** `BENCH_PROFILE=off`: no profiler, only the counts and the CPU time per call (what the profiler's own cost does not move). */
 const profiled = process.env['BENCH_PROFILE'] !== 'off';
 
@@ -78,7 +80,7 @@ const threadsBefore = threadCpuMsOf(gatehouse.process.pid!);
 const cpuBefore = { all: cpuMsOf(gatehouse.process.pid!), main: cpuMsOf(gatehouse.process.pid!, gatehouse.process.pid!) };
 if (profiled) {
   const started = gatehouse.next('profiling');
-  gatehouse.process.send({ cmd: 'profile-start', alloc });
+  gatehouse.process.send({ cmd: 'profile-start', alloc, promoted });
   await started;
 }
 const result = await runLoad(gatehouse.ready.url, spec, concurrency, seconds * 1000);
@@ -177,7 +179,9 @@ function reportAllocations(path: string, calls: number): void {
       .sort((a, b) => b[1] - a[1])
       .slice(0, n)
       .map(([key, bytes]) => `${(bytes / calls).toFixed(0).padStart(7)} B  ${key}`);
-  console.log(`\nallocated per call: ${(all / calls).toFixed(0)} B (sampled)\n\nby file:\n${rows(perFile, 25).join('\n')}`);
+  console.log(
+    `\n${promoted ? 'promoted (outlived a scavenge)' : 'allocated'} per call: ${(all / calls).toFixed(0)} B (sampled)\n\nby file:\n${rows(perFile, 25).join('\n')}`,
+  );
   console.log(`\nby function:\n${rows(perFunction, 40).join('\n')}`);
   console.log(`\nprofile (open in Chrome DevTools): ${path}`);
 }

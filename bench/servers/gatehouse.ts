@@ -102,10 +102,11 @@ if (options.seed) {
 }
 
 // `bench/profile.ts` profiles the load window only (not the start-up): profile-start, then profile-stop answers the
-// profile's path: a .cpuprofile, or with `alloc` a .heapprofile of the sampled allocations, the ones collected since included.
+// profile's path: a .cpuprofile, or with `alloc` a .heapprofile of the sampled allocations, the ones collected since included
+// (with `promoted`, only those no scavenge collected).
 let profiler: Session | undefined;
 let allocations = false;
-process.on('message', (message: { cmd: string; alloc?: boolean }) => {
+process.on('message', (message: { cmd: string; alloc?: boolean; promoted?: boolean }) => {
   if (message.cmd === 'profile-start') {
     profiler = new Session();
     profiler.connect();
@@ -114,7 +115,8 @@ process.on('message', (message: { cmd: string; alloc?: boolean }) => {
       ? profiler.post('HeapProfiler.startSampling', {
           samplingInterval: 1024,
           includeObjectsCollectedByMajorGC: true,
-          includeObjectsCollectedByMinorGC: true,
+          // `promoted`: leave out what a scavenge collected, so only what outlived the young generation is left.
+          includeObjectsCollectedByMinorGC: message.promoted !== true,
         })
       : profiler.post('Profiler.enable').then(() => profiler!.post('Profiler.start'));
     void started.then(() => process.send?.({ profiling: true }));
