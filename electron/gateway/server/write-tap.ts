@@ -5,14 +5,17 @@ import type { ServerResponse } from 'node:http';
 export function tapWrites(raw: ServerResponse, seen: (chunk: unknown, encoding: unknown) => void): void {
   const write = raw.write;
   const end = raw.end;
-  raw.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+  // Each wrap is made into a local first, then set: see `watchHead`.
+  const tappedWrite = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
     seen(chunk, rest[0]);
     return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
-  } as ServerResponse['write'];
-  raw.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+  };
+  const tappedEnd = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
     seen(chunk, rest[0]);
     return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
-  } as ServerResponse['end'];
+  };
+  raw.write = tappedWrite as ServerResponse['write'];
+  raw.end = tappedEnd as ServerResponse['end'];
 }
 
 /** The headers of a writeHead given none (never written to). */
@@ -24,7 +27,10 @@ export const NO_HEADERS: object = Object.freeze({});
  */
 export function watchHead(raw: ServerResponse, onHead: (given: object) => void): void {
   const writeHead = raw.writeHead;
-  raw.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
+  // Made into a local first, then set. V8 makes a function written straight into a property (`raw.writeHead = function …`)
+  // in the old generation, as if it were a long-lived method: each call's wrap would then keep its call's objects (through
+  // `onHead`) alive past every young-generation collection until a full one (bench/results/2026-11-26-s5-gc.md).
+  const watched = function (this: ServerResponse, status: number, ...rest: unknown[]) {
     let given: object = NO_HEADERS;
     for (const item of rest) {
       if (typeof item === 'object' && item !== null) {
@@ -34,7 +40,8 @@ export function watchHead(raw: ServerResponse, onHead: (given: object) => void):
     }
     onHead(given);
     return (writeHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
-  } as ServerResponse['writeHead'];
+  };
+  raw.writeHead = watched as ServerResponse['writeHead'];
 }
 
 /** One header value as one string (a list joined as HTTP joins it). */
