@@ -24,7 +24,10 @@ export class UpstreamBody implements AsyncIterableIterator<Uint8Array> {
   constructor(stream: Readable, timer: UpstreamTimer) {
     this.stream = stream;
     this.timer = timer;
-    this.expire = (error) => this.fail(error);
+    // Made into a local first: a function written straight into a property is made in the old generation, and would keep
+    // this call's objects alive past every young-generation collection (server/write-tap.ts `watchHead`).
+    const expire = (error: UpstreamTimeout) => this.fail(error);
+    this.expire = expire;
     // `on`, not `once`, for 'end' and 'close' too: each comes once, and `once` wraps its listener in one more closure.
     stream.on('readable', () => {
       if (this.resolve === undefined) return;

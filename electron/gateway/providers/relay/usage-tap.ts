@@ -67,7 +67,7 @@ export class UsageTap {
   private unread: Unread[] = [];
   private unreadBytes = 0;
   /** `usage` as an event read while others are put off sees it: its figures are `usage`'s own, its text is queued behind them. */
-  private readonly queued: UsageCount = queuedBehind(this.usage, (text) => {
+  private readonly queued: UsageCount = new QueuedBehind(this.usage, (text) => {
     this.unread.push({ text });
     this.unreadBytes += text.length;
   });
@@ -260,40 +260,46 @@ function parsed(text: string): unknown {
   }
 }
 
-/** `usage` with its figures read and set on `usage` itself and the text delivered handed to `queue` instead of counted. */
-function queuedBehind(usage: UsageCount, queue: (text: string) => void): UsageCount {
-  const delivered: TextCount = { add: queue };
-  return {
-    delivered,
-    get inputTokens() {
-      return usage.inputTokens;
-    },
-    set inputTokens(value) {
-      usage.inputTokens = value;
-    },
-    get outputTokens() {
-      return usage.outputTokens;
-    },
-    set outputTokens(value) {
-      usage.outputTokens = value;
-    },
-    get responseId() {
-      return usage.responseId;
-    },
-    set responseId(value) {
-      usage.responseId = value;
-    },
-    get outputItems() {
-      return usage.outputItems;
-    },
-    set outputItems(value) {
-      usage.outputItems = value;
-    },
-    get audioSeconds() {
-      return usage.audioSeconds;
-    },
-    set audioSeconds(value) {
-      usage.audioSeconds = value;
-    },
-  };
+/**
+ * `usage` with its figures read and set on `usage` itself and the text delivered handed to `queue` instead of counted. A
+ * class, not an object literal with getters: V8 makes a literal's accessors in the old generation, and through their
+ * context they kept each relayed call's objects alive past every young-generation collection (bench/results/2026-11-26-s5-gc.md).
+ */
+class QueuedBehind implements UsageCount {
+  readonly delivered: TextCount;
+  private readonly usage: UsageCount;
+  constructor(usage: UsageCount, queue: (text: string) => void) {
+    this.usage = usage;
+    this.delivered = { add: queue };
+  }
+  get inputTokens() {
+    return this.usage.inputTokens;
+  }
+  set inputTokens(value) {
+    this.usage.inputTokens = value;
+  }
+  get outputTokens() {
+    return this.usage.outputTokens;
+  }
+  set outputTokens(value) {
+    this.usage.outputTokens = value;
+  }
+  get responseId() {
+    return this.usage.responseId;
+  }
+  set responseId(value) {
+    this.usage.responseId = value;
+  }
+  get outputItems() {
+    return this.usage.outputItems;
+  }
+  set outputItems(value) {
+    this.usage.outputItems = value;
+  }
+  get audioSeconds() {
+    return this.usage.audioSeconds;
+  }
+  set audioSeconds(value) {
+    this.usage.audioSeconds = value;
+  }
 }
