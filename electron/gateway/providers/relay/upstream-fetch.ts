@@ -7,6 +7,7 @@ import { decodedBody } from './content-decoding.ts';
 import { UpstreamBody } from './upstream-body.ts';
 import { UpstreamHeaders } from './upstream-headers.ts';
 import { UpstreamTimer, type UpstreamTimeouts } from '../upstream-timer.ts';
+import { requestThrough } from './upstream-request.ts';
 
 /** What relay reads of an upstream answer: its status, headers and body bytes as they arrive. */
 export interface UpstreamResponse {
@@ -106,9 +107,14 @@ export async function upstreamFetch(url: string, init: UpstreamInit, limits: Ups
     // The global dispatcher is asked as undici's `request(url)` asks it, without parsing the URL on every call.
     const target = targetOf(url);
     const answer = await (target
-      ? undici
-          .dispatcher()
-          .request({ origin: target.origin, path: target.path, method, headers: init.headers, body: sent, signal: controller })
+      ? requestThrough(undici.dispatcher(), {
+          origin: target.origin,
+          path: target.path,
+          method,
+          headers: init.headers,
+          body: sent,
+          signal: controller,
+        })
       : undici.request(url, { method, headers: init.headers, body: sent, signal: controller }));
     timer.headersArrived();
     const headers = new UpstreamHeaders(answer.headers);
