@@ -11,10 +11,10 @@ interface RequestHandlerFields {
   context: unknown;
 }
 type Callback = (error: Error | null, data: Dispatcher.ResponseData) => void;
-type RequestHandlerClass = new (
+type RequestHandlerClass = (new (
   options: Dispatcher.RequestOptions,
   callback: Callback,
-) => RequestHandlerFields & Dispatcher.DispatchHandler;
+) => RequestHandlerFields & Dispatcher.DispatchHandler) & { prototype: Dispatcher.DispatchHandler };
 
 interface Controller {
   abort(reason?: unknown): void;
@@ -52,7 +52,9 @@ let Handler: RequestHandlerClass | undefined;
 function handlerClass(): RequestHandlerClass {
   if (Handler === undefined) {
     const { RequestHandler } = createRequire(import.meta.url)('undici/lib/api/api-request.js') as { RequestHandler: RequestHandlerClass };
-    Handler = youngAbortHandler(RequestHandler);
+    // Overridden only while undici's method is the one this module's copies (undici 8.12's): another undici keeps its own.
+    const copied = String(RequestHandler.prototype.onRequestStart).includes('this.abort = (reason) => controller.abort(reason)');
+    Handler = copied ? youngAbortHandler(RequestHandler) : RequestHandler;
   }
   return Handler;
 }
