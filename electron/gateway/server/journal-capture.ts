@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { performance } from 'node:perf_hooks';
 import type { JournalRecorder } from '../services/journal.ts';
 import type { Clock } from '../time.ts';
-import { nameAnswerSource } from './answer-source.ts';
+import { keepAnswerSourcePlace, nameAnswerSource } from './answer-source.ts';
 import { NotesOfCall } from './call-notes.ts';
 import { pathOf, searchOf } from './protocol.ts';
 import { recordOf, relayedSessionRecord } from './journal-record.ts';
@@ -63,16 +63,17 @@ export function installCallCapture(app: FastifyInstance, journal: JournalHookOpt
       const startedAt = performance.now();
       const notes = new NotesOfCall(startedAt);
       request.callNotes = notes;
+      keepAnswerSourcePlace(reply);
       const raw = reply.raw;
       if (!journal) {
-        watchHead(raw, () => nameAnswerSource(request, raw, notes.decidedBy));
+        watchHead(raw, (given) => nameAnswerSource(request, raw, given, notes.decidedBy));
         return;
       }
       const { recorder, clock, holderOf } = journal;
       const at = clock.now();
       const tap = new ResponseTap(raw, startedAt);
       watchHead(raw, (given) => {
-        nameAnswerSource(request, raw, notes.decidedBy);
+        nameAnswerSource(request, raw, given, notes.decidedBy);
         tap.head(given);
       });
       // Closed once: a plain listener, no wrapper made per call.

@@ -12,9 +12,11 @@ export function requestIdOf(raw: IncomingMessage): string {
 }
 
 /**
- * The `onRequest` step that puts the id on the answer before anything else runs (the app runs it first): set on the
- * raw response, it is kept by every way an answer is written (Fastify's send, an error, a stream's own writeHead, a
- * hijacked reply); a WebSocket upgrade's 101 gets it too.
+ * The `onRequest` step that puts the id on the answer before anything else runs (the app runs it first), so it is the
+ * head's first header: set among the reply's headers, it is kept by every way an answer is written (Fastify's send, an
+ * error, a stream Fastify sends, and the gateway's own writers of a hijacked reply, which each write the reply's headers
+ * with theirs); a WebSocket upgrade's 101 gets it too. Not set on the raw response: one header set there sends every
+ * header of the head through Node's setHeader again as it is written (its slower path).
  */
 export function requestIdStep(app: FastifyInstance): SyncStep {
   const ofUpgrade = new WeakMap<IncomingMessage, string>();
@@ -25,6 +27,6 @@ export function requestIdStep(app: FastifyInstance): SyncStep {
   });
   return (request, reply) => {
     if (request.ws) ofUpgrade.set(request.raw, request.id);
-    else if (!reply.raw.headersSent) reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
+    else if (!reply.raw.headersSent) reply.header(REQUEST_ID_HEADER, request.id);
   };
 }
