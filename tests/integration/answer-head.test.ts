@@ -157,7 +157,17 @@ describe('the head of an answer', () => {
       'x-should-retry: false',
       'content-type: application/json; charset=utf-8',
     ]);
-    const health = await head(`${gw.url}/health`, 'GET', {});
-    assert.deepEqual(health.lines[0], 'x-request-id: <id>');
+    const health = await head(`${gw.url}/healthz`, 'GET', {});
+    assert.deepEqual(health, {
+      status: 200,
+      lines: [
+        'x-request-id: <id>',
+        'content-type: application/json; charset=utf-8',
+        'content-length: <n>',
+        'date',
+        'connection',
+        'keep-alive',
+      ],
+    });
   });
 });
