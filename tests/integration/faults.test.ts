@@ -121,6 +121,23 @@ describe('faults on demand', () => {
     assert.equal(dataOf(portrait).name, 'no faults here');
     assert.equal(dataOf(await portraitClient(gw.url, gw.token).listGroups()).total, 1);
   });
+
+  test('only an authenticated API call is faulted: a public route, the admin API and an unknown path answer as without the header', async () => {
+    for (const value of ['500', 'bogus']) {
+      const headers = { 'x-gatehouse-fault': value, 'x-gatehouse-latency-ms': '1' };
+      const health = await request(`${gw.url}/healthz`, 'GET', { headers });
+      assert.deepEqual([health.status, health.body], [200, { status: 'ok' }]);
+      const admin = await request(`${gw.url}/admin/api/tokens`, 'GET', { token: gw.gateway.adminToken, headers });
+      assert.equal(admin.status, 200);
+      const unknown = await request(`${gw.url}/v1/no-such-endpoint`, 'POST', { token: gw.token, body: {}, headers });
+      assert.equal(unknown.status, 404);
+      assert.match(unknown.body.error.message, /Unknown endpoint: POST \/v1\/no-such-endpoint/);
+      const refused = await request(`${gw.url}/v1/chat/completions`, 'POST', { token: 'sk-gh-not-a-token', body: CHAT, headers });
+      assert.equal(refused.status, 401);
+    }
+    const bogus = await failure(client().chat.completions.create(CHAT, fault('bogus')));
+    assert.ok(bogus instanceof OpenAI.BadRequestError, 'an authenticated call with an unknown fault is refused');
+  });
 });
 
 test('a call held by the timeout fault is released when the gateway stops, so stopping does not hang', { timeout: 30_000 }, async () => {

@@ -204,15 +204,17 @@ function authenticationStep(context: AppContext): SyncStep {
   return (request) => {
     if (request.ws) markUpgraded(request.raw.socket);
     // An unknown path is answered before its body is read: a multipart or binary body to it never meets a parser.
-    if (!request.routeOptions.url) throw unknownEndpoint(request);
-    if (request.routeOptions.config.public) return;
+    // Read once: Fastify builds `routeOptions` anew on every read.
+    const route = request.routeOptions;
+    if (!route.url) throw unknownEndpoint(request);
+    if (route.config.public) return;
     try {
       const principal = context.tokens.authenticate(credentialOf(request.headers, request.query));
       request.principal = request.callNotes ? { ...principal, notes: request.callNotes } : principal;
       markAuthenticated(request.raw.socket);
     } catch (error) {
       // Left without a principal, such a route authenticates again once upgraded and reports the refusal as an event.
-      if (request.ws && request.routeOptions.config.socketAuth) return;
+      if (request.ws && route.config.socketAuth) return;
       // The token was identified: its call is refused after the body is read, so the journal keeps its model and body.
       if (!request.ws && error instanceof GatewayError && error.kind === 'forbidden') {
         request.refusal = error;

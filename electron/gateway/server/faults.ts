@@ -80,11 +80,12 @@ export function faultStep(
     for (const release of held) release();
   });
   return (request, reply) => {
-    if (!request.routeOptions.url || request.routeOptions.config.public) return undefined;
+    // Only an authenticated caller's call: a public route and a socket route left to refuse its caller itself
+    // (config.socketAuth) have no principal, and an unknown path is refused before this step. (Read from the principal,
+    // not from `request.routeOptions`, which Fastify builds anew on every read.)
+    if (!request.principal) return undefined;
     const path = pathOf(request);
     if (isPortraitUrl(path) || path.startsWith('/admin')) return undefined;
-    // A socket route left to refuse its caller itself (config.socketAuth) has no principal: no fault for such a caller.
-    if (!request.principal) return undefined;
     const latency = Number(request.headers['x-gatehouse-latency-ms']);
     const wait = Number.isFinite(latency) && latency > 0 ? Math.min(latency, MAX_LATENCY_MS) : 0;
     if (wait > 0) return applyFault(held, attempts, request, reply, wait);
