@@ -57,6 +57,8 @@ export class TokensService {
   private readonly clock: Clock;
   /** The hashes of the secrets presented lately (each API call presents its token). */
   private readonly hashes = new TokenHashes();
+  /** The principal of each token row kept by the repository (`principalOf`); a row no longer kept takes its principal with it. */
+  private readonly principals = new WeakMap<Readonly<TokenIdentity>, Principal>();
   constructor(accounts: AccountsRepo, tokens: TokensRepo, clock: Clock) {
     this.accounts = accounts;
     this.tokens = tokens;
@@ -155,14 +157,29 @@ export class TokensService {
       throw new GatewayError('forbidden', 'This API token has used up its quota');
     }
     this.noteUse(row);
-    return {
-      accountId: row.account_id,
-      accountName: row.account_name,
-      tokenId: row.token_id,
-      tokenLabel: labelOf(row),
-      models: modelsOf(row),
-      quotaMicros: row.quota_micros,
-    };
+    return this.principalOf(row);
+  }
+
+  /**
+   * The principal of an accepted token's row: made once per row the repository keeps (a row stays the same object until
+   * the tokens table changes), frozen and shared by the token's calls, so a call does not build it (nor parse its model
+   * list) again.
+   */
+  private principalOf(row: Readonly<TokenIdentity>): Principal {
+    let principal = this.principals.get(row);
+    if (principal === undefined) {
+      const models = modelsOf(row);
+      principal = Object.freeze({
+        accountId: row.account_id,
+        accountName: row.account_name,
+        tokenId: row.token_id,
+        tokenLabel: labelOf(row),
+        models: models === null ? null : Object.freeze(models),
+        quotaMicros: row.quota_micros,
+      });
+      this.principals.set(row, principal);
+    }
+    return principal;
   }
 
   /** The token a presented secret names, usable or not; undefined when it names none. */
