@@ -9,6 +9,7 @@ import { rmSync } from 'node:fs';
 import { firstTokenOf, privateServeArgs, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { startGateway, tempDataDir, type TestGateway } from '../helpers/gateway.ts';
 import { openRaw } from '../helpers/realtime.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { trickle, type Trickler } from '../helpers/trickle.ts';
 
 const SHORT = {
@@ -128,6 +129,31 @@ describe('connection limits', () => {
     controller.abort();
     assert.equal(await answer, 'still waiting');
   });
+});
+
+describe('stopping with a long grace time', () => {
+  test(
+    'a connection whose call was answered (a refused call still trickling its body) closes at once; one in flight waits for it',
+    { timeout: 60_000 },
+    async () => {
+      const gw = await startGateway({ connectionLimits: { ...SHORT, requestTimeoutMs: 300_000, shutdownGraceMs: 600_000 } });
+      const refused = await trickle(gw.url, { token: 'sk-gh-not-a-token', everyMs: 50 });
+      const inFlight = await trickle(gw.url, { token: gw.token, everyMs: 50 });
+      try {
+        // The refusal is answered before its body is read; the valid token's call waits for its body.
+        await eventually(() => refused.received().includes(' 401 '), 'the refusal');
+        const stopping = gw.stop();
+        await refused.closed;
+        assert.equal(inFlight.isClosed(), false, 'the call in flight is given its grace time');
+        inFlight.stop();
+        await stopping;
+      } finally {
+        refused.stop();
+        inFlight.stop();
+        await gw.stop();
+      }
+    },
+  );
 });
 
 describe('graceful shutdown of gatehouse serve', () => {

@@ -71,6 +71,12 @@ interface TrackedSocket extends Socket {
   [ADMITTED_AT]?: number;
 }
 
+/** The `close` listener of every response: its request is no longer in flight on its socket. */
+function requestEnded(this: ServerResponse): void {
+  const socket = this.req.socket as TrackedSocket;
+  socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 1) - 1;
+}
+
 /** Records that a request on `socket` presented a valid token: the connection no longer counts as unauthenticated. */
 export function markAuthenticated(socket: Socket): void {
   (socket as TrackedSocket)[AUTHENTICATED] = true;
@@ -106,9 +112,8 @@ export class ConnectionGuard {
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       const socket = request.socket as TrackedSocket;
       socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 0) + 1;
-      response.once('close', () => {
-        socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 1) - 1;
-      });
+      // `on` with one shared listener: a response closes once, and `once` or a closure would cost a wrapper per request.
+      response.on('close', requestEnded);
     });
   }
 
