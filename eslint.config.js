@@ -140,6 +140,26 @@ export default tseslint.config(
   },
   ...layerBlocks(),
   {
+    // V8 makes a function written straight into a property (`x.f = () => ...`) or an object literal's accessor in the
+    // old generation: made per call, it keeps what it closes over past every young collection (bench/results/2026-11-26-s5-gc.md).
+    files: ['electron/gateway/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "AssignmentExpression[left.type='MemberExpression'][right.type=/^(ArrowFunctionExpression|FunctionExpression)$/]",
+          message:
+            'Make the function into a local first, then set it (a function written into a property is made old; see CONTRIBUTING.md).',
+        },
+        {
+          selector: 'ObjectExpression > Property[kind=/^(get|set)$/]',
+          message:
+            "Use a class (accessors on its prototype): an object literal's accessors are made old, per object (see CONTRIBUTING.md).",
+        },
+      ],
+    },
+  },
+  {
     files: ['electron/cli/**/*.ts'],
     rules: restrictImports([
       gatewayEntryPoints,

@@ -94,6 +94,9 @@ export class UsageTap {
     let deliveredTokens: number | undefined;
     return {
       ...figures,
+      // An own, enumerable getter (callers spread the usage, which a class's prototype getter would not survive); one per
+      // relayed call, made once the answer ended.
+      // eslint-disable-next-line no-restricted-syntax
       get deliveredTokens() {
         return (deliveredTokens ??= count());
       },
