@@ -143,3 +143,14 @@ test('the text delivered counts the same whichever events are put off: words spl
   assert.ok(6000 * chunk('word0 ').length > UNREAD_EVENT_BYTES);
   assert.equal(tap.relayed().deliveredTokens, countTokens(long.join('')));
 });
+
+test('the text of an event read at once while others wait unread is counted after theirs, in the order the client got it', () => {
+  // The space is spelled with a \u escape, so its event is read at once while "ab" waits unread: counted in the wrong
+  // order, "ab" and "cd" would join into one word.
+  const events = [chunk('ab'), chunk(' ').replace(' ', '\\u0020'), chunk('cd')].map((data) => `data: ${data}\n\n`).join('');
+  for (const size of [1, 10_000]) {
+    const tap = new UsageTap(openaiKind, 'sse', false);
+    assert.equal(through(tap, events, size), events);
+    assert.equal(tap.relayed().deliveredTokens, countTokens('ab cd'), `every ${size} bytes`);
+  }
+});
