@@ -48,6 +48,7 @@ type Unread = string | { text: string };
 export class UsageTap {
   /** The text delivered, counted in the order it passed. */
   private readonly delivered = new TokenCounter();
+  /** The usage read; its `delivered` is `delivered`, or `queued` while an event is read behind events put off. */
   readonly usage: UsageCount = { delivered: this.delivered };
   /** Set once the answer passed a cap (`shared/sse-reader.ts`): nothing more passes, and the stream must end with this error. */
   failure: GatewayError | undefined;
@@ -66,11 +67,13 @@ export class UsageTap {
   /** The stream events put off unread (see UNREAD_EVENT_BYTES) and the text queued behind them, in order, and their length. */
   private unread: Unread[] = [];
   private unreadBytes = 0;
-  /** `usage` as an event read while others are put off sees it: its figures are `usage`'s own, its text is queued behind them. */
-  private readonly queued: UsageCount = new QueuedBehind(this.usage, (text) => {
-    this.unread.push({ text });
-    this.unreadBytes += text.length;
-  });
+  /** Where an event read while others are put off hands its text: queued behind theirs (`usage.delivered` while it is read). */
+  private readonly queued: TextCount = {
+    add: (text) => {
+      this.unread.push({ text });
+      this.unreadBytes += text.length;
+    },
+  };
 
   /**
    * `format`: an event stream, a JSON answer, or other bytes (audio: passed, not read); `hideUsage`: drop the usage event the caller
@@ -210,7 +213,8 @@ export class UsageTap {
     const value = parsed(data);
     if (value === undefined) return event.raw;
     // While events are put off, the text this one delivers waits behind theirs (the count follows the order it passed).
-    if (!this.kind.read(value, this.unread.length > 0 ? this.queued : this.usage, this.hideUsage)) return null;
+    this.usage.delivered = this.unread.length > 0 ? this.queued : this.delivered;
+    if (!this.kind.read(value, this.usage, this.hideUsage)) return null;
     const renamed = this.rename(value) ? serialized(value) : undefined;
     // Not renamed, or nested too deep to write again: the event passes as it came.
     if (renamed === undefined) return event.raw;
@@ -225,6 +229,7 @@ export class UsageTap {
     const unread = this.unread;
     this.unread = [];
     this.unreadBytes = 0;
+    this.usage.delivered = this.delivered;
     for (const item of unread) {
       if (typeof item !== 'string') {
         this.delivered.add(item.text);
@@ -260,49 +265,5 @@ function parsed(text: string): unknown {
     return JSON.parse(text) as unknown;
   } catch {
     return undefined;
-  }
-}
-
-/**
- * `usage` with its figures read and set on `usage` itself and the text delivered handed to `queue` instead of counted. A
- * class, not an object literal with getters: V8 makes a literal's accessors in the old generation, and through their
- * context they kept each relayed call's objects alive past every young-generation collection (bench/results/2026-11-26-s5-gc.md).
- */
-class QueuedBehind implements UsageCount {
-  readonly delivered: TextCount;
-  private readonly usage: UsageCount;
-  constructor(usage: UsageCount, queue: (text: string) => void) {
-    this.usage = usage;
-    this.delivered = { add: queue };
-  }
-  get inputTokens() {
-    return this.usage.inputTokens;
-  }
-  set inputTokens(value) {
-    this.usage.inputTokens = value;
-  }
-  get outputTokens() {
-    return this.usage.outputTokens;
-  }
-  set outputTokens(value) {
-    this.usage.outputTokens = value;
-  }
-  get responseId() {
-    return this.usage.responseId;
-  }
-  set responseId(value) {
-    this.usage.responseId = value;
-  }
-  get outputItems() {
-    return this.usage.outputItems;
-  }
-  set outputItems(value) {
-    this.usage.outputItems = value;
-  }
-  get audioSeconds() {
-    return this.usage.audioSeconds;
-  }
-  set audioSeconds(value) {
-    this.usage.audioSeconds = value;
   }
 }
