@@ -26,6 +26,21 @@ export interface HostileUpstream {
   close(): Promise<void>;
 }
 
+/**
+ * A handler answering OpenAI chat: the model `gpt-broken` is refused with a 500, any other gets a one-choice answer
+ * ("relayed") with `headers` beside its content type.
+ */
+export function chatAnswers(headers: Record<string, string> = {}): HostileHandler {
+  return (received, response) => {
+    const { model } = JSON.parse(received.body.toString('utf8')) as { model: string };
+    if (model === 'gpt-broken')
+      return void response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"down"}}');
+    const choices = [{ index: 0, message: { role: 'assistant', content: 'relayed' }, finish_reason: 'stop' }];
+    response.writeHead(200, { 'content-type': 'application/json', ...headers });
+    response.end(JSON.stringify({ id: 'c1', object: 'chat.completion', created: 1, model, choices }));
+  };
+}
+
 /** Starts an upstream on 127.0.0.1, port 0, answering each request with `handler` (default: 404). */
 export async function hostileUpstream(handler?: HostileHandler): Promise<HostileUpstream> {
   let current: HostileHandler = handler ?? ((_, response) => void response.writeHead(404).end());

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { request as jsonRequest, startGateway, type TestGateway } from '../helpers/gateway.ts';
-import { hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
+import { chatAnswers, hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
 
 /** Headers Node adds itself after the answer's own (their values change per call). */
 const NODE_OWN = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
@@ -52,14 +52,7 @@ describe('the head of an answer', () => {
 
   before(async () => {
     // The upstream answers with its own request id; `gpt-broken` is refused with a 500.
-    upstream = await hostileUpstream((received, response) => {
-      const { model } = JSON.parse(received.body.toString('utf8')) as { model: string };
-      if (model === 'gpt-broken')
-        return void response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"down"}}');
-      const choices = [{ index: 0, message: { role: 'assistant', content: 'relayed' }, finish_reason: 'stop' }];
-      response.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'upstream-7', 'x-other': 'dropped' });
-      response.end(JSON.stringify({ id: 'c1', object: 'chat.completion', created: 1, model, choices }));
-    });
+    upstream = await hostileUpstream(chatAnswers({ 'x-request-id': 'upstream-7', 'x-other': 'dropped' }));
     gw = await startGateway({ corsOrigins: ['https://app.example'] });
     const added = await jsonRequest(`${gw.url}/admin/api/channels`, 'POST', {
       token: gw.gateway.adminToken,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
-import { hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
+import { chatAnswers, hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
 import { settle } from '../helpers/relay.ts';
 
 describe('x-gatehouse-source', () => {
@@ -14,14 +14,7 @@ describe('x-gatehouse-source', () => {
 
   before(async () => {
     // The upstream answers `gpt-real` and refuses `gpt-broken` with a 500.
-    upstream = await hostileUpstream((received, response) => {
-      const { model } = JSON.parse(received.body.toString('utf8')) as { model: string };
-      if (model === 'gpt-broken')
-        return void response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"down"}}');
-      const choices = [{ index: 0, message: { role: 'assistant', content: 'relayed' }, finish_reason: 'stop' }];
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ id: 'c1', object: 'chat.completion', created: 1, model, choices }));
-    });
+    upstream = await hostileUpstream(chatAnswers());
     gw = await startGateway();
     const added = await admin('POST', '/channels', {
       name: 'real',
