@@ -231,17 +231,28 @@ describe('an endless stream of small valid events', { timeout: 240_000 }, () => 
       headers: (token: string) => ({ 'x-api-key': token, 'anthropic-version': '2023-06-01' }),
       body: { model: 'any', max_tokens: 50, stream: true, messages: ask },
     },
+    {
+      // Its first event names no usage (held unread), every later one does (`"usage":null`, as OpenAI sends with
+      // include_usage): their text must still be counted as it passes, not queued behind the first.
+      name: 'relayed OpenAI chat whose events after the first carry "usage":null',
+      path: '/v1/chat/completions',
+      headers: (token: string) => ({ authorization: `Bearer ${token}` }),
+      body: { model: 'any', stream: true, messages: ask },
+      first: `data: ${JSON.stringify({ choices: [{ index: 0, delta: { role: 'assistant', content: '' } }] })}\n\n`,
+      usage: { usage: null },
+    },
   ];
   for (const route of routes) {
     test(`${route.name}: memory stays flat while tens of MB of deltas pass`, async () => {
       v8.setFlagsFromString('--expose-gc');
       const gc = vm.runInNewContext('gc') as () => void;
       const words = 'lorem ipsum dolor sit amet '.repeat(40);
-      const event = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: words } }] })}\n\n`;
+      const event = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: words } }], ...route.usage })}\n\n`;
       const batch = Buffer.from(event.repeat(Math.floor(CHUNK / event.length)));
       const total = 48 * 1024 * 1024;
       const up = await hostileUpstream(async (_request, response) => {
         response.writeHead(200, { 'content-type': 'text/event-stream' });
+        if (route.first !== undefined) response.write(route.first);
         for (let sent = 0; sent < total && !response.destroyed; sent += batch.length) {
           if (!response.write(batch)) await drained(response);
         }

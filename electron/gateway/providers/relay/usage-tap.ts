@@ -212,9 +212,12 @@ export class UsageTap {
     }
     const value = parsed(data);
     if (value === undefined) return event.raw;
-    // While events are put off, the text this one delivers waits behind theirs (the count follows the order it passed).
+    // While events are put off, the text this one delivers waits behind theirs (the count follows the order it passed),
+    // within the same bound: a stream whose later events all name their usage would otherwise queue all its text.
     this.usage.delivered = this.unread.length > 0 ? this.queued : this.delivered;
-    if (!this.kind.read(value, this.usage, this.hideUsage)) return null;
+    const kept = this.kind.read(value, this.usage, this.hideUsage);
+    if (this.unreadBytes > UNREAD_EVENT_BYTES) this.readUnread();
+    if (!kept) return null;
     const renamed = this.rename(value) ? serialized(value) : undefined;
     // Not renamed, or nested too deep to write again: the event passes as it came.
     if (renamed === undefined) return event.raw;
