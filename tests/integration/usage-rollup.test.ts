@@ -116,3 +116,34 @@ describe('usage roll-up', () => {
     }
   });
 });
+
+describe('usage roll-up after the clock was set back', () => {
+  const clock = manualClock();
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startGateway({ clock });
+  });
+  after(() => gw.stop());
+
+  test('records written while the clock stood more than a day ahead are rolled up at the next write once it is set back', async () => {
+    const local = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
+    const chat = (text: string) => local.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: text }] });
+    const raw = () => gw.gateway.context.db.prepare('SELECT created_at FROM usage_records ORDER BY id').all() as { created_at: number }[];
+    const start = clock.now();
+    await chat('a call at the real time');
+    // The clock set ten days ahead (an admin or test clock trying out an expiry), three calls charged then.
+    const ahead = 10 * 24 * 60 * 60 * 1000;
+    clock.advance(ahead);
+    for (const text of ['one', 'two', 'three']) await chat(`a call ten days ahead: ${text}`);
+    // Set back to the real time, a few minutes on.
+    clock.advance(-ahead + 5 * 60 * 1000);
+    await chat('a call after the clock was set back');
+    assert.deepEqual(
+      raw().map((row) => row.created_at),
+      [start, clock.now()],
+      'the three records dated ten days ahead left the raw ledger',
+    );
+    const days = gw.gateway.context.db.prepare('SELECT day, calls FROM usage_daily ORDER BY day').all();
+    assert.deepEqual(days, [{ day: '2026-12-02', calls: 3 }]);
+  });
+});

@@ -157,13 +157,14 @@ export class BillingService {
 
   /**
    * At write time, at most once per `usageRollupEveryMs` (or right away while old records remain), rolls up one
-   * bounded batch of records older than `usageRawMaxAgeMs` (or dated more than RECORD_AHEAD_MS ahead). A failure is
-   * reported, never thrown: the charge stands.
+   * bounded batch of records older than `usageRawMaxAgeMs` (or dated more than RECORD_AHEAD_MS ahead). A clock set back
+   * behind the last step runs it at once (it would otherwise wait until the clock caught up again, the records written
+   * ahead with it). A failure is reported, never thrown: the charge stands.
    */
   rollUpStep(): number {
     const { limits } = this.upkeep;
     const now = this.clock.now();
-    if (now - this.lastRollUp < limits.usageRollupEveryMs) return 0;
+    if (now >= this.lastRollUp && now - this.lastRollUp < limits.usageRollupEveryMs) return 0;
     try {
       const rolled = this.repo.rollUp(now - limits.usageRawMaxAgeMs, limits.pruneBatch, now + RECORD_AHEAD_MS);
       this.lastRollUp = rolled >= limits.pruneBatch ? Number.NEGATIVE_INFINITY : now;
