@@ -5,14 +5,12 @@ import {
   isServiceKind,
   secretHint,
   VOLCENGINE_DEFAULTS,
-  wiresOfChannel,
   type ChannelInput,
   type ChannelSummary,
 } from '../../../shared/channels.ts';
 import { publicId } from '../ids.ts';
 import { GatewayError, invalid, notFound, UpstreamError } from '../errors.ts';
 import type {
-  ChannelApi,
   ChannelDirectory,
   ChannelKind,
   ChannelOutcome,
@@ -28,6 +26,7 @@ import type { Clock } from '../time.ts';
 import { checkKey, checkServiceKey } from './channel-input.ts';
 import { factsOf, relayChannelFrom } from './channel-facts.ts';
 import { servingInOrder } from './channel-order.ts';
+import { ServingModels } from './serving-models.ts';
 import { storedModels, upstreamModelOf, type ModelEntry } from './channel-models.ts';
 import { channelSettings } from './channel-settings.ts';
 import { channelSummary } from './channel-summary.ts';
@@ -37,14 +36,6 @@ import { useSecretStore } from './secret-access.ts';
 /** How fresh a busy channel's last success and latency are kept (at most one write per channel per this many ms). */
 export const SUCCESS_NOTE_RESOLUTION_MS = 1000;
 
-/** Most models whose serving kinds and wires are kept between calls while the channels stay the same; past it the list starts over. */
-export const SERVING_MODELS_KEPT = 256;
-
-/** The kinds and chat wires of the enabled channels serving one model. */
-interface Serving {
-  readonly kinds: readonly ChannelKind[];
-  readonly wires: readonly ChatWire[];
-}
 /** The secret store entry of a channel's key (token secrets are `token:…`, so the two never collide). */
 export const channelSecretName = (channelId: string): string => `channel:${channelId}`;
 
@@ -81,8 +72,8 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
   private readonly keys = new Map<string, { revision: number; key: string | null; readAt: number }>();
   private readonly writes: DeferredWrites;
   private readonly modelCooldowns = new ModelCooldowns();
-  /** The kinds and wires serving each model asked lately, for the channel rows they were worked out from (see `servingOf`). */
-  private serving: { rows: readonly Readonly<ChannelRow>[]; byModel: Map<string, Serving> } | undefined;
+  /** The kinds and wires serving each model asked lately, for the channel rows they were worked out from. */
+  private readonly serving = new ServingModels();
 
   constructor(options: ChannelsServiceOptions) {
     this.repo = options.repo;
@@ -208,7 +199,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
   }
 
   kindsServing(model: string): readonly ChannelKind[] {
-    return this.servingOf(model).kinds;
+    return this.serving.of(this.repo.list(), model).kinds;
   }
 
   /**
@@ -226,25 +217,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
   }
 
   wiresServing(model: string): readonly ChatWire[] {
-    return this.servingOf(model).wires;
-  }
-
-  /**
-   * The kinds and wires serving `model`, worked out once per model while the channel rows stay the same (every call asks
-   * both to choose its bundle); a change of the rows (`repo.list()` gives new ones) starts over, and so does the
-   * SERVING_MODELS_KEPT-th model (a caller names any model it likes).
-   */
-  private servingOf(model: string): Serving {
-    const rows = this.repo.list();
-    let memo = this.serving;
-    if (memo === undefined || memo.rows !== rows) memo = this.serving = { rows, byModel: new Map() };
-    let serving = memo.byModel.get(model);
-    if (serving === undefined) {
-      if (memo.byModel.size >= SERVING_MODELS_KEPT) memo.byModel.clear();
-      serving = Object.freeze({ kinds: Object.freeze(kindsOf(rows, model)), wires: Object.freeze(wiresOf(rows, model)) });
-      memo.byModel.set(model, serving);
-    }
-    return serving;
+    return this.serving.of(this.repo.list(), model).wires;
   }
 
   async candidates(model: string, kind: ChannelKind): Promise<RelayChannel[]> {
@@ -379,25 +352,4 @@ function missingKeyMessage(row: ChannelRow, secrets: SecretStore): string {
 
 function clip(text: string): string {
   return text.length > ERROR_TEXT_LIMIT ? `${text.slice(0, ERROR_TEXT_LIMIT)}…` : text;
-}
-
-/** The kinds of the enabled chat channels among `rows` that serve `model`, each once. */
-function kindsOf(rows: readonly Readonly<ChannelRow>[], model: string): ChannelKind[] {
-  const kinds: ChannelKind[] = [];
-  for (const row of rows) {
-    // Portrait and 3D service channels serve no chat models: relay routing never sees them.
-    if (row.enabled !== 1 || isServiceKind(row.kind) || kinds.includes(row.kind as ChannelKind)) continue;
-    if (upstreamModelOf(storedModels(row.models), model) !== undefined) kinds.push(row.kind as ChannelKind);
-  }
-  return kinds;
-}
-
-/** The chat wires the enabled channels among `rows` serving `model` speak, each once; the rows come highest priority first, so the first wire is the best channel's. */
-function wiresOf(rows: readonly Readonly<ChannelRow>[], model: string): ChatWire[] {
-  const wires: ChatWire[] = [];
-  for (const row of rows) {
-    if (row.enabled !== 1 || upstreamModelOf(storedModels(row.models), model) === undefined) continue;
-    for (const wire of wiresOfChannel(row.kind as ChannelKind, row.api as ChannelApi | null)) if (!wires.includes(wire)) wires.push(wire);
-  }
-  return wires;
 }

@@ -4,12 +4,8 @@ import { describe, test } from 'node:test';
 import { secretHint } from '../../../shared/channels.ts';
 import { GatewayError } from '../../../electron/gateway/errors.ts';
 import { noSecretStore, type SecretStore } from '../../../electron/gateway/secrets/secret-store.ts';
-import {
-  ChannelsService,
-  cooldownAfter,
-  SERVING_MODELS_KEPT,
-  SUCCESS_NOTE_RESOLUTION_MS,
-} from '../../../electron/gateway/services/channels.ts';
+import { ChannelsService, cooldownAfter, SUCCESS_NOTE_RESOLUTION_MS } from '../../../electron/gateway/services/channels.ts';
+import { SERVING_MODELS_KEPT } from '../../../electron/gateway/services/serving-models.ts';
 import { ChannelsRepo } from '../../../electron/gateway/storage/channels-repo.ts';
 import { GroupCommit } from '../../../electron/gateway/storage/group-commit.ts';
 import { manualClock } from '../../helpers/clock.ts';
