@@ -21,6 +21,9 @@ export type ChatDelta =
   | { type: 'finish'; choice: number; reason: FinishReason; stopSequence?: string }
   | ({ type: 'usage' } & ChatUsage);
 
+/** A delta of text: what the codecs gather at hand into one run of events (`Steps.gather`). */
+export type TextDelta = Extract<ChatDelta, { type: 'text' }>;
+
 /** A streamed answer: its deltas, and what is known before the first one. */
 export interface ChatStream extends AsyncIterable<ChatDelta> {
   /** Input tokens when known up front (Anthropic's `message_start` reports them); absent: only the usage delta tells. */

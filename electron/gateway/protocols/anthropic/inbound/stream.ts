@@ -1,5 +1,5 @@
 // The named SSE events of a streamed Anthropic Message as its deltas arrive: message_start, content blocks with their deltas, ping, message_delta, message_stop.
-import type { ChatDelta } from '../../neutral/deltas.ts';
+import type { ChatDelta, TextDelta } from '../../neutral/deltas.ts';
 import { EventRun, type NamedEvent } from '../../named-event.ts';
 import { quotedTexts } from '../../quoted-texts.ts';
 import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
@@ -135,5 +135,3 @@ function eventSteps(meta: AnthropicStreamMeta): Steps<ChatDelta, NamedEvent | Ev
   };
   return { begin, step, gather };
 }
-
-type TextDelta = Extract<ChatDelta, { type: 'text' }>;

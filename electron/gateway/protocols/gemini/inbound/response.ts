@@ -1,7 +1,7 @@
 // Renders Gemini GenerateContentResponse objects: one whole answer from a neutral ChatResult, or the chunks of a stream from its deltas.
 import { parseToolArguments } from '../../turns.ts';
 import type { ChatChoice, ChatResult, FinishReason, ToolCall } from '../../neutral/chat.ts';
-import type { ChatDelta } from '../../neutral/deltas.ts';
+import type { ChatDelta, TextDelta } from '../../neutral/deltas.ts';
 import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
 import { carryOpaque } from '../../neutral/carry.ts';
 import { EventRun } from '../../named-event.ts';
@@ -178,8 +178,6 @@ function chunkSteps(meta: GeminiAnswerMeta): Steps<ChatDelta, GenerateContentRes
   // A stream broken upstream still delivers the piece it held back before the error ends it.
   return { step, end, fail: end, gather };
 }
-
-type TextDelta = Extract<ChatDelta, { type: 'text' }>;
 
 /** Gemini's token usage block (thoughts apart from the candidates' tokens); also the answer's shape for countTokens' `totalTokens`. */
 export function usageOf(usage: ChatResult['usage']): GeminiUsage {

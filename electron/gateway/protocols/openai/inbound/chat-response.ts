@@ -1,6 +1,6 @@
 // Renders OpenAI chat completion objects from a neutral chat result, and streamed `chat.completion.chunk` events from its deltas.
 import type { ChatResult, FinishReason, ToolCall } from '../../neutral/chat.ts';
-import type { ChatDelta } from '../../neutral/deltas.ts';
+import type { ChatDelta, TextDelta } from '../../neutral/deltas.ts';
 import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
 import { DATA_FRAME_START, DONE, EventRun, FRAME_END, type NamedEvent, type SseEvent } from '../../named-event.ts';
 import { quotedTexts } from '../../quoted-texts.ts';
@@ -105,8 +105,6 @@ class WrittenChunk implements NamedEvent {
     return this.make();
   }
 }
-
-type TextDelta = Extract<ChatDelta, { type: 'text' }>;
 
 /** The chunks each delta makes, and the end marker. */
 function chunkSteps(meta: CompletionMeta, includeUsage: boolean, options: ChatAnswerOptions): Steps<ChatDelta, SseEvent> {

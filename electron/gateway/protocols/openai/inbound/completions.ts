@@ -2,7 +2,7 @@
 import type { ChatRequest, ChatResult } from '../../neutral/chat.ts';
 import { invalid } from '../../../errors.ts';
 import { objectBody, optionalBoolean, optionalNumber, requiredString } from '../../fields.ts';
-import type { ChatDelta } from '../../neutral/deltas.ts';
+import type { ChatDelta, TextDelta } from '../../neutral/deltas.ts';
 import { DONE, EventRun, type SseEvent } from '../../named-event.ts';
 import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
 import { quotedTexts } from '../../quoted-texts.ts';
@@ -118,8 +118,6 @@ export function textCompletionChunksAtHand(
 ): Iterable<SseEvent | Hold> {
   return stepAtHand(deltas, chunkSteps(call, meta));
 }
-
-type TextDelta = Extract<ChatDelta, { type: 'text' }>;
 
 function chunkSteps(call: CompletionCall, meta: CompletionMeta): Steps<ChatDelta, SseEvent> {
   const chunk = (index: number, text: string, finish: string | null) => ({

@@ -1,5 +1,5 @@
 // The named SSE events of a streamed Response as its deltas arrive, in the documented order, each with its increasing sequence_number.
-import type { ChatDelta } from '../../neutral/deltas.ts';
+import type { ChatDelta, TextDelta } from '../../neutral/deltas.ts';
 import type { Fields } from '../../fields.ts';
 import { dataFrame, EventRun, type NamedEvent } from '../../named-event.ts';
 import { quotedTexts } from '../../quoted-texts.ts';
@@ -212,5 +212,3 @@ function eventSteps(call: ResponsesCall, meta: ResponseStreamMeta): Steps<ChatDe
   };
   return { begin, step, gather };
 }
-
-type TextDelta = Extract<ChatDelta, { type: 'text' }>;
