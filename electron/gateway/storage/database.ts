@@ -5,6 +5,7 @@ import { assertUsableDatabase, assertWritableDir, classify, dataDirUnusable } fr
 import { migrations, type Migration } from './migrations/index.ts';
 import { assertKnownSchema, refuseNewerFile } from './schema-level.ts';
 import { cacheStatements } from './statement-cache.ts';
+import { guardConnection } from './sync-mode.ts';
 import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../private-files.ts';
 
 export type Db = Database.Database;
@@ -21,7 +22,7 @@ export interface OpenDatabaseOptions {
 /**
  * Opens (creating if needed) `<dataDir>/gatehouse.sqlite` and brings its schema up to date.
  * `synchronous = FULL` makes every committed write durable before the request is answered (the bookkeeping group
- * commit switches to NORMAL for its own transaction, see group-commit.ts).
+ * commit switches to NORMAL for its own transactions, and every other write back to FULL: see sync-mode.ts).
  * The data dir is kept at 0700 and the database with its -wal/-shm at 0600. A data dir that cannot be written, a file
  * that is no database, a database failing the integrity check or one a newer Gatehouse wrote throws a DataDirError (see
  * data-dir-check.ts and schema-level.ts).
@@ -76,7 +77,8 @@ export function reopenSqliteFile(dataDir: string, fileName: string): Db {
 function connect(file: string): Db {
   const db = new Database(file);
   try {
-    cacheStatements(db);
+    const syncMode = guardConnection(db);
+    cacheStatements(db, (statement) => syncMode.guard(statement));
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');

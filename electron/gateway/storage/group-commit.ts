@@ -1,5 +1,6 @@
 // Group commit for bookkeeping writes (usage ledger, channel health): queued during one event-loop turn and committed together in one transaction, so concurrent calls share one durable flush (and writes of one kind share their statements).
 import type { Db } from './database.ts';
+import { syncModeOf, type SyncMode } from './sync-mode.ts';
 
 /** Most writes one commit takes; a longer queue is committed in several transactions. */
 export const GROUP_COMMIT_LIMIT = 1000;
@@ -87,6 +88,8 @@ interface Queued {
  */
 export class GroupCommit implements CommittedWrites {
   private readonly db: Db;
+  /** The connection's durability mode: NORMAL for the commit, FULL for every other write. */
+  private readonly sync: SyncMode;
   private readonly onError: (error: unknown) => void;
   private queue: Queued[] = [];
   private scheduled: NodeJS.Immediate | undefined;
@@ -96,6 +99,7 @@ export class GroupCommit implements CommittedWrites {
 
   constructor(db: Db, onError: (error: unknown) => void) {
     this.db = db;
+    this.sync = syncModeOf(db);
     this.onError = onError;
     this.writeAll = db.transaction((batch: readonly Queued[]) => {
       let joined: Map<JoinedWrite<unknown>, unknown[]> | undefined;
@@ -154,19 +158,19 @@ export class GroupCommit implements CommittedWrites {
    * `synchronous=NORMAL`: in WAL mode a committed transaction is in the WAL file (the kernel's page cache) when the
    * commit returns, so a crash of the process (`kill -9`) loses none of it, yet the commit does not wait for the disk
    * flush that only a power loss or a crash of the machine would need (the next FULL commit or checkpoint flushes it).
+   * The connection stays at NORMAL until a write outside the group commit sets FULL back before it starts (`SyncMode`),
+   * so commits that follow one another run no PRAGMA.
    */
   flush(): void {
     if (this.scheduled) clearImmediate(this.scheduled);
     this.scheduled = undefined;
     if (this.queue.length === 0) return;
     // A closed database (a write queued as the gateway stops) fails each write below, as any failed commit does.
-    const relaxed = this.setSynchronous('NORMAL');
-    try {
-      this.commitQueue();
-    } finally {
-      if (relaxed) this.setSynchronous('FULL');
-    }
+    this.sync.relaxedFor(this.commitAll);
   }
+
+  /** `commitQueue` bound once (the flush passes it on every commit). */
+  private readonly commitAll = (): void => this.commitQueue();
 
   private commitQueue(): void {
     while (this.queue.length > 0) {
@@ -220,16 +224,6 @@ export class GroupCommit implements CommittedWrites {
       } catch (error) {
         this.report(error);
       }
-    }
-  }
-
-  /** Sets the connection's durability mode; false when it could not (the database is closed). */
-  private setSynchronous(mode: 'NORMAL' | 'FULL'): boolean {
-    try {
-      this.db.prepare(`PRAGMA synchronous = ${mode}`).run();
-      return true;
-    } catch {
-      return false;
     }
   }
 

@@ -68,18 +68,56 @@ test('db.prepare answers the same compiled statement for the same SQL text', () 
   assert.notEqual(db.prepare(sql), db.prepare(`${sql} WHERE id > 0`));
 });
 
-test('a group commit does not wait for the disk flush; the connection is back to synchronous=FULL after it', async () => {
+test('a group commit does not wait for the disk flush, and stays so for the next one; every other write runs with synchronous=FULL', async () => {
   db.exec('DELETE FROM notes');
   const writes = new GroupCommit(db, () => undefined);
+  const level = () => db.pragma('synchronous', { simple: true });
   let during: unknown;
-  const committed = writes.commit(() => {
-    during = db.pragma('synchronous', { simple: true });
+  await writes.commit(() => {
+    during = level();
     insert('fast')();
   });
-  await committed;
   assert.equal(during, 1, 'NORMAL (1) while the group commits');
-  assert.equal(db.pragma('synchronous', { simple: true }), 2, 'FULL (2) for every other write');
-  assert.deepEqual(texts(), ['fast']);
+  assert.equal(level(), 1, 'left at NORMAL for the next group commit (no PRAGMA between two of them)');
+  await writes.commit(() => {
+    during = level();
+    insert('faster')();
+  });
+  assert.equal(during, 1);
+
+  // Each way of writing outside the group commit sets FULL (2) back before it starts.
+  const writeNoting = (text: string) => {
+    during = level();
+    insert(text)();
+  };
+  const outside: [string, () => unknown][] = [
+    ['a statement run', () => insert('run')()],
+    ['a statement read with RETURNING', () => db.prepare('INSERT INTO notes (text) VALUES (?) RETURNING id').get('returning')],
+    ['exec', () => db.exec("INSERT INTO notes (text) VALUES ('exec')")],
+    ['a transaction', () => db.transaction(() => writeNoting('transaction'))()],
+    ['an immediate transaction', () => db.transaction(() => writeNoting('immediate')).immediate()],
+    [
+      'BEGIN run as a statement',
+      () => {
+        db.prepare('BEGIN').run();
+        writeNoting('begin');
+        db.prepare('COMMIT').run();
+      },
+    ],
+  ];
+  for (const [way, write] of outside) {
+    await writes.commit(() => undefined);
+    assert.equal(level(), 1, `NORMAL after the group commit, before ${way}`);
+    during = undefined;
+    write();
+    assert.equal(level(), 2, `FULL for ${way}`);
+    if (during !== undefined) assert.equal(during, 2, `FULL inside ${way}`);
+  }
+  assert.deepEqual(texts(), ['fast', 'faster', 'run', 'returning', 'exec', 'transaction', 'immediate', 'begin']);
+  // A read changes nothing: the next group commit needs no PRAGMA either.
+  await writes.commit(() => undefined);
+  assert.equal(texts().length, 8);
+  assert.equal(level(), 1);
 });
 
 test('what a group commit committed survives a kill -9 of the process right after it', async () => {

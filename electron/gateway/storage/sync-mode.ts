@@ -1,0 +1,125 @@
+// A connection's durability mode: `synchronous=FULL` for every write but the bookkeeping group commit's (`NORMAL`), switched only when the kind of write changes, not twice around every group commit.
+import Database from 'better-sqlite3';
+
+type Db = Database.Database;
+type Mode = 'NORMAL' | 'FULL';
+
+/** Statement text that starts a transaction although SQLite calls it read-only (`BEGIN`, a `SAVEPOINT` outside one). */
+const STARTS_TRANSACTION = /^\s*(BEGIN|SAVEPOINT)\b/i;
+
+/** The connections whose every write path is guarded (`guardConnection`), by connection. */
+const guarded = new WeakMap<Db, SyncMode>();
+
+/**
+ * What the group commit asks of its connection: `relaxedFor(commit)` runs its transaction with `synchronous=NORMAL`.
+ * On a guarded connection (every connection `storage/database.ts` opens) the mode then stays `NORMAL` and the next
+ * write outside a group commit (a statement that writes, a transaction, `exec`) sets `FULL` back before it starts: so
+ * back-to-back group commits run no PRAGMA at all, and every other write still commits with `FULL`. On a connection
+ * opened otherwise, `FULL` is set back right after the commit.
+ */
+export class SyncMode {
+  private readonly db: Db;
+  /** Whether every write outside a group commit passes `beforeWrite` (else `FULL` is set back after each commit). */
+  private readonly guarding: boolean;
+  /** True while the connection is left at `NORMAL` by a group commit. */
+  private relaxed = false;
+  /** True while a group commit's transaction runs: its own writes keep `NORMAL`. */
+  private committing = false;
+
+  constructor(db: Db, guarding: boolean) {
+    this.db = db;
+    this.guarding = guarding;
+  }
+
+  /**
+   * Before a write outside the group commit starts: `FULL` again if a group commit left `NORMAL`. Inside a transaction
+   * under way nothing changes (SQLite refuses it there, and its start was guarded). Throws when the mode cannot be set
+   * (a closed connection), so no write goes on at `NORMAL`.
+   */
+  beforeWrite(): void {
+    if (this.relaxed && !this.committing && !this.db.inTransaction) this.set('FULL');
+  }
+
+  /**
+   * Runs `commit` (the group commit's transaction) with `synchronous=NORMAL` when it can be set (not on a closed
+   * connection, nor inside a transaction under way, which the commit then joins at that transaction's mode).
+   */
+  relaxedFor(commit: () => void): void {
+    if (!this.relaxed) this.trySet('NORMAL');
+    this.committing = true;
+    try {
+      commit();
+    } finally {
+      this.committing = false;
+      if (!this.guarding && this.relaxed) this.trySet('FULL');
+    }
+  }
+
+  /** Wraps a compiled statement's ways of running so a statement that may write passes `beforeWrite` first. */
+  guard(statement: Database.Statement): void {
+    if (statement.readonly && !STARTS_TRANSACTION.test(statement.source)) return;
+    const beforeWrite = (): void => this.beforeWrite();
+    for (const name of ['run', 'get', 'all', 'iterate'] as const) {
+      const method = statement[name] as (...params: unknown[]) => unknown;
+      function guardedMethod(this: Database.Statement, ...params: unknown[]): unknown {
+        beforeWrite();
+        return method.apply(this, params);
+      }
+      (statement as unknown as Record<string, unknown>)[name] = guardedMethod;
+    }
+  }
+
+  private trySet(mode: Mode): void {
+    try {
+      this.set(mode);
+    } catch {
+      // A closed connection (its writes fail on their own), or a transaction under way (the commit joins it).
+    }
+  }
+
+  /** Compiled afresh each time: SQLite applies this PRAGMA as it compiles it (a kept statement run again may not). */
+  private set(mode: Mode): void {
+    (Database.prototype.prepare.call(this.db, `PRAGMA synchronous = ${mode}`) as Database.Statement<[]>).run();
+    this.relaxed = mode === 'NORMAL';
+  }
+}
+
+/**
+ * Guards every write path of a new connection (its transactions and `exec` here; its statements as `cacheStatements`
+ * compiles them, through the returned mode's `guard`), so a group commit may leave the connection at `NORMAL`.
+ */
+export function guardConnection(db: Db): SyncMode {
+  const mode = new SyncMode(db, true);
+  guarded.set(db, mode);
+  const exec = db.exec.bind(db);
+  function guardedExec(source: string): Db {
+    mode.beforeWrite();
+    return exec(source);
+  }
+  db.exec = guardedExec;
+  const transaction = db.transaction.bind(db);
+  function guardedTransaction(fn: (...params: unknown[]) => unknown): unknown {
+    const made = transaction(fn);
+    const before = (variant: (...params: unknown[]) => unknown) =>
+      function (this: unknown, ...params: unknown[]): unknown {
+        mode.beforeWrite();
+        return variant.apply(this, params);
+      };
+    const variants = {
+      default: before(made),
+      deferred: before(made.deferred),
+      immediate: before(made.immediate),
+      exclusive: before(made.exclusive),
+    };
+    const properties = { ...variants, database: db };
+    for (const variant of Object.values(variants)) Object.assign(variant, properties);
+    return variants.default;
+  }
+  db.transaction = guardedTransaction as typeof db.transaction;
+  return mode;
+}
+
+/** The durability mode of `db`: the one `guardConnection` made, or (a connection opened otherwise) one that sets `FULL` back after each commit. */
+export function syncModeOf(db: Db): SyncMode {
+  return guarded.get(db) ?? new SyncMode(db, false);
+}
