@@ -7,6 +7,7 @@ import { gatewayBefore, hostileUpstream, type HostileUpstream, type ReceivedRequ
 import { eventually } from '../helpers/eventually.ts';
 import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { quotaToken } from '../helpers/quota.ts';
+import { CHARGES_BUCKET } from '../../electron/gateway/storage/usage-stats-repo.ts';
 
 /** Calls per token and model, all sent at once. */
 const CALLS = 25;
@@ -51,7 +52,7 @@ function stored(gw: TestGateway) {
     .all();
   const days = db
     .prepare(
-      'SELECT day, account_id, token_id, model, calls, input_tokens, output_tokens, amount_micros FROM usage_stats_daily ORDER BY day, token_id, model',
+      `SELECT day, account_id, token_id, model, billed AS calls, input_tokens, output_tokens, amount_micros FROM stats_daily WHERE bucket = ${CHARGES_BUCKET} ORDER BY day, token_id, model`,
     )
     .all();
   const ledgerByDay = db
@@ -67,7 +68,7 @@ function stored(gw: TestGateway) {
   } & Totals)[];
   const counted = db
     .prepare(
-      'SELECT token_id, model, SUM(calls) AS calls, SUM(errors) AS errors FROM call_stats_daily GROUP BY token_id, model ORDER BY token_id, model',
+      'SELECT token_id, model, SUM(calls) AS calls, SUM(errors) AS errors FROM stats_daily WHERE bucket >= 0 GROUP BY token_id, model ORDER BY token_id, model',
     )
     .all();
   const ledgerCalls = db

@@ -6,9 +6,10 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { DATABASE_FILE, openDatabase } from '../../electron/gateway/storage/database.ts';
 import { migrations } from '../../electron/gateway/storage/migrations/index.ts';
+import { CHARGES_BUCKET } from '../../electron/gateway/storage/usage-stats-repo.ts';
 import { tempDataDir } from '../helpers/gateway.ts';
 
-test('an older file gets usage_stats_daily filled from usage_daily and usage_records, one row per day, token and model', () => {
+test('an older file gets usage_stats_daily filled from usage_daily and usage_records, one row per day, token and model (in stats_daily since migration 29)', () => {
   const dir = tempDataDir();
   try {
     const old = new Database(path.join(dir, DATABASE_FILE));
@@ -30,7 +31,9 @@ test('an older file gets usage_stats_daily filled from usage_daily and usage_rec
     const db = openDatabase(dir);
     assert.deepEqual(
       db
-        .prepare('SELECT day, token_id, model, calls, input_tokens, output_tokens, amount_micros FROM usage_stats_daily ORDER BY day')
+        .prepare(
+          `SELECT day, token_id, model, billed AS calls, input_tokens, output_tokens, amount_micros FROM stats_daily WHERE bucket = ${CHARGES_BUCKET} ORDER BY day`,
+        )
         .all(),
       [
         { day: '2026-01-01', token_id: 'tok', model: 'sim-chat', calls: 5, input_tokens: 45, output_tokens: 87, amount_micros: 411 },

@@ -2,6 +2,7 @@
 import { dayNumberOf } from '../time.ts';
 import type { Db } from './database.ts';
 import { groupRuns, type Grouping } from './run-groups.ts';
+import { CHARGES_BUCKET } from './usage-stats-repo.ts';
 
 /** One billed call. */
 export interface UsageRecord {
@@ -84,6 +85,19 @@ const BY_DAY: Grouping<UsageRecord, DayTotals> = {
   },
 };
 
+/**
+ * The upsert of one (day, token, model)'s charges into the dashboard's totals (`stats_daily`, the charges' bucket beside
+ * the counted calls' rows of that day, token and model), its values bound by position: a record's time (the day is
+ * computed from it), token, model, account, calls, input and output tokens, amount.
+ */
+const ADD_TO_DAY = `INSERT INTO stats_daily (day, token_id, model, bucket, account_id, calls, errors, billed, input_tokens, output_tokens, amount_micros)
+  VALUES (date(? / 1000, 'unixepoch'), ?, ?, ${CHARGES_BUCKET}, ?, 0, 0, ?, ?, ?, ?)
+  ON CONFLICT (day, token_id, model, bucket) DO UPDATE SET
+    billed = billed + excluded.billed,
+    input_tokens = input_tokens + excluded.input_tokens,
+    output_tokens = output_tokens + excluded.output_tokens,
+    amount_micros = amount_micros + excluded.amount_micros`;
+
 export class UsageRepo {
   private readonly db: Db;
   /** `recordAll`'s transaction, made once (making it on every charge was a visible share of the charge). */
@@ -98,16 +112,18 @@ export class UsageRepo {
       const charge = this.db.prepare('UPDATE tokens SET used_micros = used_micros + ? WHERE token_id = ?');
       for (const [tokenId, micros] of spent) charge.run(micros, tokenId);
       // The dashboard's per-day totals, kept as each call is charged (never rebuilt from the ledger).
-      const addToDay = this.db.prepare(
-        `INSERT INTO usage_stats_daily (day, account_id, token_id, model, calls, input_tokens, output_tokens, amount_micros)
-         VALUES (date(@created_at / 1000, 'unixepoch'), @account_id, @token_id, @model, @calls, @input_tokens, @output_tokens, @amount_micros)
-         ON CONFLICT (day, token_id, model) DO UPDATE SET
-           calls = calls + excluded.calls,
-           input_tokens = input_tokens + excluded.input_tokens,
-           output_tokens = output_tokens + excluded.output_tokens,
-           amount_micros = amount_micros + excluded.amount_micros`,
-      );
-      for (const totals of groupRuns(entries, BY_DAY)) addToDay.run(totals);
+      const addToDay = this.db.prepare(ADD_TO_DAY);
+      for (const totals of groupRuns(entries, BY_DAY))
+        addToDay.run(
+          totals.created_at,
+          totals.token_id,
+          totals.model,
+          totals.account_id,
+          totals.calls,
+          totals.input_tokens,
+          totals.output_tokens,
+          totals.amount_micros,
+        );
     });
   }
 

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RECORDS_PER_INSERT, UsageRepo, type UsageRecord } from '../../../electron/gateway/storage/usage-repo.ts';
+import { CHARGES_BUCKET } from '../../../electron/gateway/storage/usage-stats-repo.ts';
 import { seedTokens, tempDatabase } from '../../helpers/database.ts';
 
 const db = tempDatabase();
@@ -31,7 +32,7 @@ test('a commit of more records than one INSERT takes stores each of them, in ord
     const runs = [...mixed].sort((a, b) => byGroup(a).localeCompare(byGroup(b)));
     for (const [order, entries] of Object.entries({ mixed, runs })) {
       const what = `${count} records, ${order}`;
-      db.exec('DELETE FROM usage_records; DELETE FROM usage_stats_daily; UPDATE tokens SET used_micros = 0');
+      db.exec('DELETE FROM usage_records; DELETE FROM stats_daily; UPDATE tokens SET used_micros = 0');
       repo.recordAll(entries);
       const stored = db
         .prepare(
@@ -47,7 +48,7 @@ test('a commit of more records than one INSERT takes stores each of them, in ord
       assert.deepEqual(spent, expected, `${what}: each token's spent amount`);
       const days = db
         .prepare(
-          `SELECT token_id, model, day, calls, input_tokens, output_tokens, amount_micros FROM usage_stats_daily ORDER BY token_id, model, day`,
+          `SELECT token_id, model, day, billed AS calls, input_tokens, output_tokens, amount_micros FROM stats_daily WHERE bucket = ${CHARGES_BUCKET} ORDER BY token_id, model, day`,
         )
         .all();
       const ledger = db

@@ -32,9 +32,9 @@ test('the calls of one commit, mixed or in runs, are counted in their day, token
     expected.set(keyOf(call), counted);
   }
   for (const [order, calls] of Object.entries({ mixed, runs })) {
-    db.exec('DELETE FROM call_stats_daily');
+    db.exec('DELETE FROM stats_daily');
     repo.countCalls(calls);
-    const rows = db.prepare('SELECT day, token_id, model, bucket, calls, errors FROM call_stats_daily').all() as (CountedCall & {
+    const rows = db.prepare('SELECT day, token_id, model, bucket, calls, errors FROM stats_daily').all() as (CountedCall & {
       calls: number;
       errors: number;
     })[];

@@ -27,6 +27,7 @@ import { channelCompat } from './025-channel-compat.ts';
 import { journalCassettes } from './026-journal-cassettes.ts';
 import { journalOut } from './027-journal-out.ts';
 import { ledgerById } from './028-ledger-by-id.ts';
+import { statsDaily } from './029-stats-daily.ts';
 import type { Db } from '../database.ts';
 
 /** One numbered schema step. */
@@ -71,4 +72,5 @@ export const migrations: readonly Migration[] = [
   journalCassettes,
   journalOut,
   ledgerById,
+  statsDaily,
 ];
