@@ -8,7 +8,7 @@ import { chooseSubprotocol } from './routes/admin-socket.ts';
 import { consoleUrlOf } from '../../shared/console-address.ts';
 import { keptConsoleSecret, rotateConsoleSecret } from './services/console-secret.ts';
 import { issueToken } from './services/token-issue.ts';
-import { ROUTE_FAMILIES } from './routes/index.ts';
+import { ROUTE_FAMILIES, SOCKET_ROUTE_FAMILIES } from './routes/index.ts';
 import { CONNECTION_LIMITS, ConnectionGuard } from './server/connection-guard.ts';
 import { normalizeHostName, type HostPolicy } from './server/host-names.ts';
 import { listen } from './server/listen.ts';
@@ -187,6 +187,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       app = await buildApp({
         context,
         routes: ROUTE_FAMILIES,
+        sockets: SOCKET_ROUTE_FAMILIES,
         chooseSubprotocol,
         maxSocketMessageBytes: REALTIME_LIMITS.eventBytes,
         limits,

@@ -5,6 +5,7 @@ import { ADMIN_WS_PATH, ADMIN_WS_PROTOCOL, type AdminEvent } from '../../../shar
 import type { GatewayContext, GatewayEvents } from '../context.ts';
 import { guarded } from '../safe-events.ts';
 import { presentedAdminToken } from '../server/admin-auth.ts';
+import { guardAdmin } from './admin.ts';
 
 /** Chooses the admin subprotocol when offered, else the first that carries no credential (for other socket routes). */
 export function chooseSubprotocol(protocols: Set<string>): string | false {
@@ -13,8 +14,10 @@ export function chooseSubprotocol(protocols: Set<string>): string | false {
   return plain ?? false;
 }
 
-/** Registers GET /admin/ws on an app that has @fastify/websocket and the admin-token hook. */
-export function adminSocketRoute(app: FastifyInstance, context: GatewayContext): void {
+/** GET /admin/ws, a socket route family (registered where @fastify/websocket serves), behind the admin routes' own hooks. */
+export async function adminSocketRoutes(app: FastifyInstance, options: { context: GatewayContext }): Promise<void> {
+  const { context } = options;
+  guardAdmin(app, context);
   const { events, accounts, scheduler } = context;
   app.get(ADMIN_WS_PATH, { websocket: true, config: { public: true } }, (socket: WebSocket, request) => {
     // The token subprotocol was checked by the hook; the socket must still speak the admin protocol.

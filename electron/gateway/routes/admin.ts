@@ -7,7 +7,6 @@ import { requireAdminToken } from '../server/admin-auth.ts';
 import { markAuthenticated } from '../server/connection-guard.ts';
 import { requireSameOrigin } from '../server/same-origin.ts';
 import { createAdminHandlers, type AdminHandler, type AdminInput } from '../services/admin-handlers.ts';
-import { adminSocketRoute } from './admin-socket.ts';
 
 export async function adminRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
   const { context } = options;
@@ -16,15 +15,7 @@ export async function adminRoutes(app: FastifyInstance, options: { context: Gate
   context.events.on('scan.finished', onScan);
   app.addHook('onClose', async () => void context.events.off('scan.finished', onScan));
 
-  // Every route of this plugin, the socket included, answers its own origin only and needs the admin token (API tokens are not accepted here).
-  app.addHook('onRequest', async (request) => {
-    requireSameOrigin(request);
-    requireAdminToken(request.headers, context.runtime.adminToken);
-    markAuthenticated(request.raw.socket);
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
+  guardAdmin(app, context);
 
   const handlers = createAdminHandlers(context, { lastScan: () => lastScan });
   for (const name of Object.keys(ADMIN_ROUTES) as AdminRouteName[]) {
@@ -42,6 +33,19 @@ export async function adminRoutes(app: FastifyInstance, options: { context: Gate
         } as AdminInput<AdminRouteName>),
     });
   }
+}
 
-  adminSocketRoute(app, context);
+/**
+ * The hooks of every admin route, the event socket's included (its own plugin, in the socket scope): it answers its own
+ * origin only and needs the admin token (API tokens are not accepted here), and its answers are never cached.
+ */
+export function guardAdmin(app: FastifyInstance, context: GatewayContext): void {
+  app.addHook('onRequest', async (request) => {
+    requireSameOrigin(request);
+    requireAdminToken(request.headers, context.runtime.adminToken);
+    markAuthenticated(request.raw.socket);
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
 }

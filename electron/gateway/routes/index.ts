@@ -2,6 +2,7 @@
 import type { GatewayContext } from '../context.ts';
 import type { RouteFamily as AppRouteFamily } from '../server/app.ts';
 import { adminRoutes } from './admin.ts';
+import { adminSocketRoutes } from './admin-socket.ts';
 import { anthropicMessagesRoutes } from './anthropic-messages.ts';
 import { geminiRoutes } from './gemini.ts';
 import { openaiResponsesRoutes } from './openai-responses.ts';
@@ -27,7 +28,7 @@ import { portraitRoutes } from './portrait.ts';
 /** A route family: a Fastify plugin that receives the gateway context. */
 export type RouteFamily = AppRouteFamily<GatewayContext>;
 
-/** Every route family, registered in this order. Add a family here and nowhere else. */
+/** Every route family of plain HTTP routes, registered in this order. Add a family here and nowhere else. */
 export const ROUTE_FAMILIES: readonly RouteFamily[] = [
   healthRoutes,
   homeRoutes,
@@ -45,10 +46,12 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
   openaiResponsesRoutes,
   openaiConversationsRoutes,
   tasks3dRoutes,
-  realtimeRoutes,
   imagesRoutes,
   audioRoutes,
   moderationsRoutes,
   filesRoutes,
   batchesRoutes,
 ];
+
+/** The route families of WebSocket routes: registered after the others, in the one scope @fastify/websocket serves. */
+export const SOCKET_ROUTE_FAMILIES: readonly RouteFamily[] = [adminSocketRoutes, realtimeRoutes];

@@ -1,5 +1,4 @@
 // Builds the Fastify app: body parsing, authentication, errors in each caller's protocol, and every route family.
-import websocket from '@fastify/websocket';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { GatewayError, invalid } from '../errors.ts';
 import type { CallNotes, Principal } from '../principal.ts';
@@ -28,6 +27,7 @@ import { lazySchemaCompilers } from './schema-compilers.ts';
 import { requestIdOf, requestIdStep } from './request-ids.ts';
 import { REQUEST_ID_HEADER } from '../../../shared/test-ids.ts';
 import { shownPath } from './shown-path.ts';
+import { isUpgrade, SocketScope, type SocketSettings } from './socket-scope.ts';
 import { syncSteps, type SyncStep } from './sync-hook.ts';
 
 declare module 'fastify' {
@@ -73,19 +73,17 @@ export interface AppContext {
 export type RouteFamily<C> = (app: FastifyInstance, options: { context: C }) => Promise<void>;
 
 /** What the composition root hands the app: the context, the route table and the socket settings of the routes. */
-export interface AppSetup<C extends AppContext> {
+export interface AppSetup<C extends AppContext> extends SocketSettings {
   context: C;
-  /** Every route family, registered in this order. */
+  /** Every route family of plain HTTP routes, registered in this order. */
   routes: readonly RouteFamily<C>[];
-  /** Picks the WebSocket subprotocol of an upgrade from those the client offered (false: none). */
-  chooseSubprotocol: (protocols: Set<string>) => string | false;
-  /** Largest WebSocket message a client may send, in bytes; over it the socket closes with 1009. */
-  maxSocketMessageBytes: number;
+  /** The route families of WebSocket routes, registered after `routes` in a scope of their own (see socket-scope.ts). */
+  sockets: readonly RouteFamily<C>[];
   limits?: ConnectionLimits;
 }
 
 export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promise<FastifyInstance> {
-  const { context, routes, chooseSubprotocol, maxSocketMessageBytes, limits = CONNECTION_LIMITS } = setup;
+  const { context, routes, sockets: socketRoutes, limits = CONNECTION_LIMITS } = setup;
   const app = Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT,
@@ -112,24 +110,17 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
   app.decorateRequest('principal', null as unknown as Principal);
   app.decorateRequest('urlPath', undefined);
 
-  // One WebSocket server for every socket route (admin events, realtime), on the HTTP and TLS listeners alike.
-  // Registered before the auth hook, so the plugin's own hooks still close the socket of a refused upgrade.
-  // A client message over maxSocketMessageBytes (the realtime limit on one event) closes its socket with 1009 (message too big); the socket is left to finish
-  // that close handshake instead of being cut (the plugin's default error handler terminates it).
-  await app.register(websocket, {
-    options: { handleProtocols: chooseSubprotocol, maxPayload: maxSocketMessageBytes },
-    errorHandler: (_error, socket) => {
-      if (socket.readyState === socket.OPEN) socket.terminate();
-    },
-  });
+  // The WebSocket routes are registered last, in a scope of their own; what an upgrade needs elsewhere is done here.
+  const sockets = new SocketScope();
 
   // The app's own onRequest steps run as two hooks (before and after the call capture's), each one turn of Fastify's
   // hook runner instead of one per step; their order is the order they would have as hooks of their own.
   app.addHook(
     'onRequest',
     syncSteps(
-      // First of all: every answer, a refusal of the Host check included, carries its x-request-id.
-      requestIdStep(app),
+      // First of all: every answer, a refusal of the Host check included, carries its x-request-id (an upgrade: its 101,
+      // and its socket closes once an HTTP answer refused it).
+      requestIdStep((request, reply) => sockets.arrived(request, reply)),
       // Before anything else reads the request: a foreign Host (DNS rebinding) is refused, and not journaled.
       hostCheckStep(() => context.runtime.hosts),
       // From the arrival of each request on: a client that leaves aborts its call, however early (see call-context.ts).
@@ -175,9 +166,14 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
     if (dropAbandonedStep(request, reply) === reply) return;
     const waiting = faults(request, reply);
     // As for an async hook: Fastify goes on after the wait, and stops there when the fault answered or hijacked the reply.
-    if (waiting === undefined) done();
-    else waiting.then(() => done(), done);
+    if (waiting === undefined) toHandler(request, reply, done);
+    else waiting.then(() => toHandler(request, reply, done), done);
   });
+  // Last before the handler: an upgrade to a route that serves no socket opens and is closed at once.
+  const toHandler = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (isUpgrade(request)) sockets.refuseElsewhere(request, reply);
+    done();
+  };
 
   app.setErrorHandler((error: FastifyError | GatewayError, request, reply) => {
     const gatewayError = request.refusal ?? toGatewayError(error);
@@ -196,13 +192,17 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
   });
 
   for (const family of routes) await app.register(family, { context });
+  await sockets.register(app, setup, async (scope) => {
+    for (const family of socketRoutes) await scope.register(family, { context });
+  });
   return app;
 }
 
 /** The authentication `onRequest` step of every route not marked public (unknown paths are refused here, before their body is read). */
 function authenticationStep(context: AppContext): SyncStep {
   return (request) => {
-    if (request.ws) markUpgraded(request.raw.socket);
+    const upgrade = isUpgrade(request);
+    if (upgrade) markUpgraded(request.raw.socket);
     // An unknown path is answered before its body is read: a multipart or binary body to it never meets a parser.
     // Read once: Fastify builds `routeOptions` anew on every read.
     const route = request.routeOptions;
@@ -214,9 +214,9 @@ function authenticationStep(context: AppContext): SyncStep {
       markAuthenticated(request.raw.socket);
     } catch (error) {
       // Left without a principal, such a route authenticates again once upgraded and reports the refusal as an event.
-      if (request.ws && route.config.socketAuth) return;
+      if (upgrade && route.config.socketAuth) return;
       // The token was identified: its call is refused after the body is read, so the journal keeps its model and body.
-      if (!request.ws && error instanceof GatewayError && error.kind === 'forbidden') {
+      if (!upgrade && error instanceof GatewayError && error.kind === 'forbidden') {
         request.refusal = error;
         return;
       }

@@ -5,6 +5,7 @@ import type { Principal } from '../principal.ts';
 import type { CallContext, InboundProtocol } from '../providers/types.ts';
 import { pathOf, searchOf } from './protocol.ts';
 import type { SyncStep } from './sync-hook.ts';
+import { isUpgrade } from './socket-scope.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,7 +33,7 @@ export const CLIENT_CLOSED_STATUS = 499;
  * or upstream is called and nothing is charged.
  */
 export const watchClientStep: SyncStep = (request, reply) => {
-  if (!request.ws) watchClient(request, reply);
+  if (!isUpgrade(request)) watchClient(request, reply);
 };
 
 /** The `preHandler` step that drops a request whose client went away (see `watchClientStep`). */

@@ -7,6 +7,7 @@ import type { Clock } from '../time.ts';
 import { isJournaledPath, modelOf } from './journal-capture.ts';
 import { pathOf } from './protocol.ts';
 import type { SyncStep } from './sync-hook.ts';
+import { isUpgrade } from './socket-scope.ts';
 
 /** What the counting hook needs from the gateway. */
 export interface CallCountingOptions {
@@ -59,7 +60,7 @@ export function callCountingStep({ clock, stats, holderOf, onError }: CallCounti
   }
   return (request, reply) => {
     const path = pathOf(request);
-    if (!isJournaledPath(path) || request.ws || request.method === 'OPTIONS') return;
+    if (!isJournaledPath(path) || isUpgrade(request) || request.method === 'OPTIONS') return;
     const startedAt = performance.now();
     const raw = reply.raw as ServerResponse & { [COUNTED]?: Counted };
     raw[COUNTED] = { request, path, at: clock.now(), startedAt };

@@ -9,6 +9,7 @@ import { calledPath } from './call-context.ts';
 import { isJournaledPath, modelOf } from './journal-capture.ts';
 import { pathOf } from './protocol.ts';
 import { NO_HEADERS, sentHeaders, tapWrites, watchHead } from './write-tap.ts';
+import { isUpgrade } from './socket-scope.ts';
 
 /** Content types a cassette keeps inline as text. */
 const TEXTUAL = /json|text\/|event-stream|xml|x-ndjson/i;
@@ -47,7 +48,7 @@ export function installCassetteTap(app: FastifyInstance, recorder: TapRecorder, 
   });
   app.addHook('onRequest', async (request, reply) => {
     const path = pathOf(request);
-    if (!isJournaledPath(path) || request.method === 'OPTIONS' || request.ws) return;
+    if (!isJournaledPath(path) || request.method === 'OPTIONS' || isUpgrade(request)) return;
     const startedAt = performance.now();
     let fixture = false;
     let usage: CassetteUsage | undefined;

@@ -10,6 +10,7 @@ import { recordOf, relayedSessionRecord } from './journal-record.ts';
 import { ResponseTap } from './response-tap.ts';
 import { syncHook } from './sync-hook.ts';
 import { watchHead } from './write-tap.ts';
+import { isUpgrade } from './socket-scope.ts';
 
 /** API paths are journaled; the console, admin API, health checks and sockets are not. */
 export function isJournaledPath(path: string): boolean {
@@ -56,7 +57,7 @@ export function installCallCapture(app: FastifyInstance, journal: JournalHookOpt
       const path = pathOf(request);
       // Preflights are not calls of the API; nor are sockets, but for a relayed realtime session.
       if (!isJournaledPath(path) || request.method === 'OPTIONS') return;
-      if (request.ws) {
+      if (isUpgrade(request)) {
         if (journal) journalSession(request, journal, path, searchOf(request));
         return;
       }

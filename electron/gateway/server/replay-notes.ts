@@ -4,6 +4,7 @@ import type { CassetteAdmin } from '../../../shared/cassette-admin.ts';
 import { isJournaledPath } from './journal-capture.ts';
 import { pathOf } from './protocol.ts';
 import { syncHook } from './sync-hook.ts';
+import { isUpgrade } from './socket-scope.ts';
 
 /** Adds the hook: an API call (or a realtime session) a cassette answered is told to `folder` when its connection closes. */
 export function installReplayNotes(app: FastifyInstance, folder: Pick<CassetteAdmin, 'replayed'>): void {
@@ -14,7 +15,7 @@ export function installReplayNotes(app: FastifyInstance, folder: Pick<CassetteAd
       const ended = () => {
         if (request.journalReplay) folder.replayed(request.journalReplay.file);
       };
-      if (request.ws) request.raw.socket.once('close', ended);
+      if (isUpgrade(request)) request.raw.socket.once('close', ended);
       else reply.raw.once('close', ended);
     }),
   );
