@@ -11,6 +11,7 @@ import { streamFailure } from '../server/stream-failure.ts';
 import { ChatMetering, chatBillOf } from '../services/chat-metering.ts';
 
 const ENDPOINT = '/v1/chat/completions';
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export async function openaiChatRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
   const { billing, chatCompletions, events, providers } = options.context;
@@ -30,7 +31,12 @@ export async function openaiChatRoutes(app: FastifyInstance, options: { context:
         const estimate = relayInputEstimate(parsed.chat);
         return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, estimate));
       }
-      if (!parsed.stream) return chatCompletions.create(parsed, call, chat, bill);
+      if (!parsed.stream) {
+        const answer = await chatCompletions.answer(parsed, call, chat, bill);
+        // The completion's own JSON text, with the header Fastify gives the JSON it serializes.
+        if (typeof answer === 'string') reply.type(JSON_TYPE);
+        return answer;
+      }
       const meta = chatCompletions.meta(parsed.chat.model);
       const metered = metering.meter(await chat.stream(parsed.chat, call), bill, () => estimateInputTokens(parsed.chat));
       // A stored completion is recorded as it streams (event by event); otherwise an answer at hand is written without an async step per event.

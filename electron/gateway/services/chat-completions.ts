@@ -2,10 +2,10 @@
 import { GatewayError } from '../errors.ts';
 import { publicId } from '../ids.ts';
 import type { ChatDelta } from '../protocols/neutral/deltas.ts';
-import type { CompletionMeta } from '../protocols/openai/inbound/chat-response.ts';
+import { chatCompletionText, type CompletionMeta } from '../protocols/openai/inbound/chat-response.ts';
 import { openaiChatCodec } from '../protocols/openai/inbound/chat-codec.ts';
 import type { ChatCall } from '../protocols/openai/inbound/chat-request.ts';
-import type { CallContext, ProviderSelector } from '../providers/types.ts';
+import type { CallContext, ChatProvider, ProviderSelector } from '../providers/types.ts';
 import type { Clock } from '../time.ts';
 import type { BillingService } from './billing.ts';
 import { ChatMetering, chatBillOf, type ChatBill } from './chat-metering.ts';
@@ -60,5 +60,17 @@ export class ChatCompletionsService {
     if (parsed.store) this.stored.save(call.principal.accountId, this.stored.prepare(completion, parsed.messages, parsed.metadata));
     await this.metering.chargeResult(bill, result);
     return completion;
+  }
+
+  /**
+   * `create`, answered as the completion's JSON text when nothing else reads it as an object (not stored): a kept simulated
+   * answer's text is then rendered once, only its id, created time and model written per call.
+   */
+  async answer(parsed: ChatCall, call: CallContext, chat: ChatProvider, bill: ChatBill): Promise<Record<string, unknown> | string> {
+    if (parsed.store) return this.create(parsed, call, chat, bill);
+    const result = await chat.complete(parsed.chat, call);
+    const text = chatCompletionText(result, this.meta(parsed.chat.model), { legacyFunctions: parsed.legacyFunctions });
+    await this.metering.chargeResult(bill, result);
+    return text;
   }
 }

@@ -1,6 +1,7 @@
 // Simulated chat answers kept by their request: the engine is deterministic, so a request seen again (a test suite's, a load test's) is answered from here.
 import type { ChatRequest, ChatResult } from '../../protocols/neutral/chat.ts';
 import type { ChatDelta } from '../../protocols/neutral/deltas.ts';
+import { withRenders, type KeptRenders } from '../../protocols/neutral/kept-renders.ts';
 import { requestSize, type RequestSize } from './request-size.ts';
 
 /** Answers kept; past it the oldest is dropped. */
@@ -9,13 +10,17 @@ export const ANSWER_CACHE_ENTRIES = 256;
 /** Characters of a request's JSON (its key) up to which its answer is kept; a larger request is answered afresh each time. */
 export const MAX_CACHED_REQUEST_CHARS = 4 * 1024;
 
-/** A kept answer, and its stream's deltas once it was streamed (the same for every stream of it, so made once). */
+/** A kept answer, its stream's deltas once it was streamed (the same for every stream of it, so made once), and the texts codecs rendered it as. */
 interface Kept {
   result: ChatResult;
   deltas: readonly ChatDelta[] | undefined;
+  renders: KeptRenders;
 }
 
-/** A bounded map from a request's JSON to the answer the engine gave it; each answer handed out is a copy of its own. */
+/**
+ * A bounded map from a request's JSON to the answer the engine gave it; each answer handed out is a copy of its own,
+ * marked with the kept answer's renders (`protocols/neutral/kept-renders.ts`), so a codec renders a kept answer once.
+ */
 export class AnswerCache {
   private readonly answers = new Map<string, Kept>();
 
@@ -26,7 +31,7 @@ export class AnswerCache {
     size: RequestSize = requestSize(request, MAX_CACHED_REQUEST_CHARS),
   ): ChatResult {
     const kept = this.kept(request, make, size);
-    return kept === undefined ? make(request) : copyOf(kept.result);
+    return kept === undefined ? make(request) : withRenders(copyOf(kept.result), kept.renders);
   }
 
   /**
@@ -52,7 +57,7 @@ export class AnswerCache {
     const known = this.answers.get(key);
     if (known) return known;
     // A refusal (the engine throws) keeps nothing.
-    const kept = { result: copyOf(make(request)), deltas: undefined };
+    const kept = { result: copyOf(make(request)), deltas: undefined, renders: new Map() };
     if (this.answers.size >= ANSWER_CACHE_ENTRIES) this.answers.delete(this.answers.keys().next().value!);
     this.answers.set(key, kept);
     return kept;

@@ -4,6 +4,7 @@ import type { ChatDelta, TextDelta } from '../../neutral/deltas.ts';
 import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
 import { DATA_FRAME_START, DONE, EventRun, FRAME_END, type NamedEvent, type SseEvent } from '../../named-event.ts';
 import { quotedTexts } from '../../quoted-texts.ts';
+import { renderedOnce } from '../../neutral/kept-renders.ts';
 import { finishReasonOf, reasoningContentOf, REASONING_PART_SEPARATOR, usageOf } from '../chat-tables.ts';
 
 /** What every object of one completion shares. */
@@ -66,6 +67,21 @@ export function toChatCompletion(result: ChatResult, meta: CompletionMeta, optio
     })),
     usage: usageOf(result.usage),
   };
+}
+
+/** The meta a completion's text after its identity is rendered with, and the length of that identity's JSON text. */
+const BLANK_META: CompletionMeta = { id: '', created: 0, model: '' };
+const BLANK_IDENTITY_LENGTH = JSON.stringify({ id: '', object: 'chat.completion', created: 0, model: '' }).length - 1;
+
+/**
+ * `toChatCompletion`'s JSON text, as `JSON.stringify` writes it: its identity (id, created, model) written per call, the
+ * rest after it made once per kept answer (`renderedOnce`), else now.
+ */
+export function chatCompletionText(result: ChatResult, meta: CompletionMeta, options: ChatAnswerOptions = {}): string {
+  const rest = renderedOnce(result, options.legacyFunctions ? 'openai-chat-legacy' : 'openai-chat', () =>
+    JSON.stringify(toChatCompletion(result, BLANK_META, options)).slice(BLANK_IDENTITY_LENGTH),
+  );
+  return `{"id":${JSON.stringify(meta.id)},"object":"chat.completion","created":${JSON.stringify(meta.created)},"model":${JSON.stringify(meta.model)}${rest}`;
 }
 
 /**
