@@ -7,6 +7,7 @@ import type { Principal } from '../principal.ts';
 import type { ImagesProvider, ModerationProvider, RealtimeProvider, SpeechProvider, TranscriptionProvider } from './seam/media.ts';
 import type { Mesh3dProvider, Reviewer } from './seam/portrait-3d.ts';
 import type { PassthroughProvider, RealtimeRelayProvider } from './seam/relay.ts';
+import type { CallDecision } from './seam/once-per-call.ts';
 
 export * from './seam/media.ts';
 export type * from './seam/portrait-3d.ts';
@@ -38,6 +39,8 @@ export interface CallContext {
   readonly noteRelay?: (relay: JournalRelay) => void;
   /** Tells the journal which cassette answered a replayed call (`--replay`); absent where nothing is journaled. */
   readonly noteReplay?: (replay: CassetteReplayNote) => void;
+  /** The decisions made once for this call (fixtures', replay's: `seam/once-per-call.ts`); set by them, nobody else. */
+  decided?: CallDecision | undefined;
 }
 
 /** Chat models: every text endpoint (chat, completions, messages, generateContent, responses, realtime) ends here. */

@@ -90,6 +90,7 @@ export function callOf(request: FastifyRequest, reply: FastifyReply, protocol: I
     noteReplay: (replay) => {
       request.journalReplay = replay;
     },
+    decided: undefined,
   };
 }
 
