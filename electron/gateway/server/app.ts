@@ -18,7 +18,7 @@ import { hostCheckStep } from './host-check.ts';
 import type { HostPolicy } from './host-names.ts';
 import { callCountingStep } from './call-counting.ts';
 import { dropAbandonedStep, watchClientStep } from './call-context.ts';
-import { installCallCapture } from './journal-capture.ts';
+import { callCaptureStep } from './journal-capture.ts';
 import { installCassetteTap, type TapRecorder } from './cassette-tap.ts';
 import { installReplayNotes } from './replay-notes.ts';
 import type { CassetteAdmin } from '../../../shared/cassette-admin.ts';
@@ -113,49 +113,50 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
   // The WebSocket routes are registered last, in a scope of their own; what an upgrade needs elsewhere is done here.
   const sockets = new SocketScope();
 
-  // The app's own onRequest steps run as two hooks (before and after the call capture's), each one turn of Fastify's
-  // hook runner instead of one per step; their order is the order they would have as hooks of their own.
-  app.addHook(
-    'onRequest',
-    syncSteps(
-      // First of all: every answer, a refusal of the Host check included, carries its x-request-id (an upgrade: its 101,
-      // and its socket closes once an HTTP answer refused it).
-      requestIdStep((request, reply) => sockets.arrived(request, reply)),
-      // Before anything else reads the request: a foreign Host (DNS rebinding) is refused, and not journaled.
-      hostCheckStep(() => context.runtime.hosts),
-      // From the arrival of each request on: a client that leaves aborts its call, however early (see call-context.ts).
-      watchClientStep,
+  // The app's own onRequest steps and the call capture's run as one hook (one turn of Fastify's hook runner instead of
+  // one per step), in the order they would have as hooks of their own; the cassette tap and the replay notes, when on,
+  // are hooks of their own between the capture and the rest, so the steps then run as two hooks around them.
+  const arrival: SyncStep[] = [
+    // First of all: every answer, a refusal of the Host check included, carries its x-request-id (an upgrade: its 101,
+    // and its socket closes once an HTTP answer refused it).
+    requestIdStep((request, reply) => sockets.arrived(request, reply)),
+    // Before anything else reads the request: a foreign Host (DNS rebinding) is refused, and not journaled.
+    hostCheckStep(() => context.runtime.hosts),
+    // From the arrival of each request on: a client that leaves aborts its call, however early (see call-context.ts).
+    watchClientStep,
+    // First after the Host check, so every call's end is seen; calls that name no token are counted there, not journaled.
+    // Every API answer names its source (fixture, relay channel, simulator) in a header, journal on or off.
+    callCaptureStep(
+      context.runtime.journal
+        ? { recorder: context.journal, clock: context.clock, holderOf: (request) => holderOf(context, request) }
+        : null,
     ),
-  );
+  ];
+  const admission: SyncStep[] = [
+    // Every API call of a known token counts in the dashboard's totals, whether or not the journal is on.
+    callCountingStep({
+      clock: context.clock,
+      stats: context.usageStats,
+      holderOf: (request) => request.principal ?? holderOf(context, request),
+      onError: (error) => context.events.emit('error', error),
+    }),
+    // Before authentication: a preflight carries no credentials, and a refused call still needs its CORS headers to be readable.
+    corsStep(() => context.runtime.corsOrigins),
+    authenticationStep(context),
+  ];
+  const recording = context.cassettes?.recorder;
+  const replaying = context.cassetteFolder?.replaying ? context.cassetteFolder : undefined;
+  if (!recording && !replaying) app.addHook('onRequest', syncSteps(...arrival, ...admission));
+  else {
+    app.addHook('onRequest', syncSteps(...arrival));
+    // `--record`: relayed (and with --record-simulated, simulated) exchanges become cassettes once they ended whole.
+    if (recording) installCassetteTap(app, recording, (error) => context.events.emit('error', error));
+    // `--replay`: the run's record names each cassette a call was answered from.
+    if (replaying) installReplayNotes(app, replaying);
+    app.addHook('onRequest', syncSteps(...admission));
+  }
   // Every error answer says whether a retry can help (the SDKs' x-should-retry).
   installRetryHints(app);
-
-  // First after the Host check, so every call's end is seen; calls that name no token are counted there, not journaled.
-  // Every API answer names its source (fixture, relay channel, simulator) in a header, journal on or off.
-  installCallCapture(
-    app,
-    context.runtime.journal ? { recorder: context.journal, clock: context.clock, holderOf: (request) => holderOf(context, request) } : null,
-  );
-  // `--record`: relayed (and with --record-simulated, simulated) exchanges become cassettes once they ended whole.
-  if (context.cassettes?.recorder) installCassetteTap(app, context.cassettes.recorder, (error) => context.events.emit('error', error));
-  // `--replay`: the run's record names each cassette a call was answered from.
-  if (context.cassetteFolder?.replaying) installReplayNotes(app, context.cassetteFolder);
-
-  app.addHook(
-    'onRequest',
-    syncSteps(
-      // Every API call of a known token counts in the dashboard's totals, whether or not the journal is on.
-      callCountingStep({
-        clock: context.clock,
-        stats: context.usageStats,
-        holderOf: (request) => request.principal ?? holderOf(context, request),
-        onError: (error) => context.events.emit('error', error),
-      }),
-      // Before authentication: a preflight carries no credentials, and a refused call still needs its CORS headers to be readable.
-      corsStep(() => context.runtime.corsOrigins),
-      authenticationStep(context),
-    ),
-  );
 
   // Before the route: the refusal of a token found but not usable, a request whose client left, then the faults and
   // latency asked for; one hook, waiting only when a latency or a fault is asked for.

@@ -1,5 +1,5 @@
 // Watches each API call once: its notes and answer source header always, and for the request journal the request and the answer as written (streams included, with chunk timing), never credentials.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { performance } from 'node:perf_hooks';
 import type { JournalRecorder } from '../services/journal.ts';
 import type { Clock } from '../time.ts';
@@ -8,7 +8,7 @@ import { NotesOfCall } from './call-notes.ts';
 import { pathOf, searchOf } from './protocol.ts';
 import { recordOf, relayedSessionRecord } from './journal-record.ts';
 import { ResponseTap } from './response-tap.ts';
-import { syncHook } from './sync-hook.ts';
+import type { SyncStep } from './sync-hook.ts';
 import { watchHead } from './write-tap.ts';
 import { isUpgrade } from './socket-scope.ts';
 
@@ -42,66 +42,63 @@ export interface JournalHookOptions {
 }
 
 /**
- * Adds the one hook that watches API calls (after the Host check, before authentication): each call gets its notes
- * (`request.callNotes`, where the services note charges, first output and a fixture answer) and its answer's
- * `x-gatehouse-source` header, set as the head is written; with `journal`, each finished (or abandoned) call that
- * names one of the gateway's tokens also becomes one journal record (a refused token's call included). Calls naming
- * none (what any web page can send with a no-cors fetch) are only counted, so they cannot push real entries out. A
- * failure while recording loses that entry, never the process. One hook, one notes object and one writeHead wrap per
- * call serve both.
+ * The one step that watches API calls (after the Host check, before authentication; run among the app's own onRequest
+ * steps, see app.ts): each call gets its notes (`request.callNotes`, where the services note charges, first output and a
+ * fixture answer) and its answer's `x-gatehouse-source` header, set as the head is written; with `journal`, each
+ * finished (or abandoned) call that names one of the gateway's tokens also becomes one journal record (a refused token's
+ * call included). Calls naming none (what any web page can send with a no-cors fetch) are only counted, so they cannot
+ * push real entries out. A failure while recording loses that entry, never the process. One step, one notes object and
+ * one writeHead wrap per call serve both.
  */
-export function installCallCapture(app: FastifyInstance, journal: JournalHookOptions | null): void {
-  app.addHook(
-    'onRequest',
-    syncHook((request, reply) => {
-      const path = pathOf(request);
-      // Preflights are not calls of the API; nor are sockets, but for a relayed realtime session.
-      if (!isJournaledPath(path) || request.method === 'OPTIONS') return;
-      if (isUpgrade(request)) {
-        if (journal) journalSession(request, journal, path, searchOf(request));
-        return;
-      }
-      const startedAt = performance.now();
-      const notes = new NotesOfCall(startedAt);
-      request.callNotes = notes;
-      keepAnswerSourcePlace(reply);
-      const raw = reply.raw;
-      if (!journal) {
-        watchHead(raw, (given) => nameAnswerSource(request, raw, given, notes.decidedBy));
-        return;
-      }
-      const { recorder, clock, holderOf } = journal;
-      const at = clock.now();
-      const tap = new ResponseTap(raw, startedAt);
-      watchHead(raw, (given) => {
-        nameAnswerSource(request, raw, given, notes.decidedBy);
-        tap.head(given);
-      });
-      // Closed once: a plain listener, no wrapper made per call.
-      raw.on('close', () => {
-        try {
-          const holder = holderOf(request);
-          if (holder === null) {
-            recorder.countUnauthenticated();
-            return;
-          }
-          recorder.add(
-            recordOf(request, raw, tap, notes, {
-              at,
-              path,
-              search: searchOf(request),
-              startedAt,
-              account: holder.account,
-              token: holder.token,
-              model: modelOf(path, request.body),
-            }),
-          );
-        } catch (error) {
-          recorder.fail(error);
+export function callCaptureStep(journal: JournalHookOptions | null): SyncStep {
+  return (request, reply) => {
+    const path = pathOf(request);
+    // Preflights are not calls of the API; nor are sockets, but for a relayed realtime session.
+    if (!isJournaledPath(path) || request.method === 'OPTIONS') return;
+    if (isUpgrade(request)) {
+      if (journal) journalSession(request, journal, path, searchOf(request));
+      return;
+    }
+    const startedAt = performance.now();
+    const notes = new NotesOfCall(startedAt);
+    request.callNotes = notes;
+    keepAnswerSourcePlace(reply);
+    const raw = reply.raw;
+    if (!journal) {
+      watchHead(raw, (given) => nameAnswerSource(request, raw, given, notes.decidedBy));
+      return;
+    }
+    const { recorder, clock, holderOf } = journal;
+    const at = clock.now();
+    const tap = new ResponseTap(raw, startedAt);
+    watchHead(raw, (given) => {
+      nameAnswerSource(request, raw, given, notes.decidedBy);
+      tap.head(given);
+    });
+    // Closed once: a plain listener, no wrapper made per call.
+    raw.on('close', () => {
+      try {
+        const holder = holderOf(request);
+        if (holder === null) {
+          recorder.countUnauthenticated();
+          return;
         }
-      });
-    }),
-  );
+        recorder.add(
+          recordOf(request, raw, tap, notes, {
+            at,
+            path,
+            search: searchOf(request),
+            startedAt,
+            account: holder.account,
+            token: holder.token,
+            model: modelOf(path, request.body),
+          }),
+        );
+      } catch (error) {
+        recorder.fail(error);
+      }
+    });
+  };
 }
 
 /** The socket of a realtime session closes when it ends; only a session relay tried to open upstream becomes an entry. */
