@@ -7,7 +7,7 @@ import { WebSocket } from 'ws';
 import { ADMIN_WS_PATH, ADMIN_WS_PROTOCOL, ADMIN_WS_TOKEN_PREFIX } from '../../shared/admin-events.ts';
 import { JOURNAL_BODY_LIMIT } from '../../shared/journal.ts';
 import { JournalRepo } from '../../electron/gateway/storage/journal-repo.ts';
-import { journalRowOf } from '../../electron/gateway/storage/journal-row.ts';
+import { journalRowsOf } from '../../electron/gateway/storage/journal-row.ts';
 import { openSqliteFile } from '../../electron/gateway/storage/database.ts';
 import { JOURNAL_FILE, JOURNAL_PAGE_SIZE, JOURNAL_STEPS, openJournalStore } from '../../electron/gateway/storage/journal-store.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -339,9 +339,9 @@ describe('journal off', () => {
 describe('journal storage', () => {
   test('keeps only the newest entries and survives a reopen', () => {
     const dataDir = tempDataDir();
-    const record = (path: string) => journalRowOf(journalRecord({ at: Date.now(), path }));
+    const record = (path: string) => journalRecord({ at: Date.now(), path });
     let db = openJournalStore(dataDir);
-    new JournalRepo(db).insertMany(['/v1/a', '/v1/b', '/v1/c', '/v1/d'].map(record), 3);
+    new JournalRepo(db).insertMany(journalRowsOf(['/v1/a', '/v1/b', '/v1/c', '/v1/d'].map(record)), 3);
     db.close();
     db = openJournalStore(dataDir);
     const repo = new JournalRepo(db);
@@ -351,14 +351,14 @@ describe('journal storage', () => {
     );
     assert.equal(repo.list({ path: 'C' }, 1, 10).total, 1, 'the path filter ignores case');
     // Batch after batch, and after the journal is cleared (ids go on), it holds the newest `limit` and no more.
-    for (const batch of [['/v1/e'], ['/v1/f', '/v1/g', '/v1/h', '/v1/i', '/v1/j']]) repo.insertMany(batch.map(record), 3);
+    for (const batch of [['/v1/e'], ['/v1/f', '/v1/g', '/v1/h', '/v1/i', '/v1/j']]) repo.insertMany(journalRowsOf(batch.map(record)), 3);
     assert.deepEqual(
       repo.list({}, 1, 10).items.map((item) => item.path),
       ['/v1/j', '/v1/i', '/v1/h'],
     );
     assert.equal(repo.clear(), 3);
-    repo.insertMany(['/v1/k', '/v1/l'].map(record), 3);
-    repo.insertMany(['/v1/m', '/v1/n'].map(record), 3);
+    repo.insertMany(journalRowsOf(['/v1/k', '/v1/l'].map(record)), 3);
+    repo.insertMany(journalRowsOf(['/v1/m', '/v1/n'].map(record)), 3);
     const kept = repo.list({}, 1, 10).items;
     assert.deepEqual(
       kept.map((item) => item.path),
@@ -387,7 +387,7 @@ describe('journal storage', () => {
       db.close();
       // What the previous version made: the usual open, SQLite's default page size.
       const made = openSqliteFile(older, JOURNAL_FILE, JOURNAL_STEPS);
-      new JournalRepo(made).insertMany([journalRowOf(journalRecord({ path: '/v1/old' }))], 10);
+      new JournalRepo(made).insertMany(journalRowsOf([journalRecord({ path: '/v1/old' })]), 10);
       made.close();
       const reopened = openJournalStore(older);
       assert.equal(reopened.pragma('page_size', { simple: true }), 4096);

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { DATABASE_FILE, openDatabase } from '../../electron/gateway/storage/database.ts';
 import { openProductDatabase } from '../../electron/gateway/open-stores.ts';
 import { JournalRepo } from '../../electron/gateway/storage/journal-repo.ts';
-import { journalRowOf } from '../../electron/gateway/storage/journal-row.ts';
+import { journalRowsOf } from '../../electron/gateway/storage/journal-row.ts';
 import { openJournalStore } from '../../electron/gateway/storage/journal-store.ts';
 import { migrations } from '../../electron/gateway/storage/migrations/index.ts';
 import { tempDataDir } from '../helpers/gateway.ts';
@@ -142,7 +142,7 @@ test('journal entries from before migration 21 keep their bodies in their detail
     assert.deepEqual(repo.get(7)?.request.text, '{"q":"old hay"}');
     assert.deepEqual(repo.get(7)?.response.text, '{"a":"b"}');
     const [added] = repo.insertMany(
-      [journalRowOf(journalRecord({ at: 2 }, { request: keptBody('{"q":"new \\"hay\\""}'), response: keptBody('{"a":"b"}') }))],
+      journalRowsOf([journalRecord({ at: 2 }, { request: keptBody('{"q":"new \\"hay\\""}'), response: keptBody('{"a":"b"}') })]),
       100,
     );
     const row = db.prepare('SELECT detail_json, request_text, response_text FROM journal WHERE id = ?').get(added!) as Record<
@@ -174,7 +174,7 @@ test('a journal cleared before the upgrade hands its id counter to journal.sqlit
        DELETE FROM journal;`,
     );
     const db = upgradedJournal(dir);
-    const [added] = new JournalRepo(db).insertMany([journalRowOf(journalRecord({ at: 2 }))], 100);
+    const [added] = new JournalRepo(db).insertMany(journalRowsOf([journalRecord({ at: 2 })]), 100);
     assert.equal(added, 51);
     db.close();
   } finally {

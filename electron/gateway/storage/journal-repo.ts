@@ -9,7 +9,14 @@ import {
 } from '../../../shared/journal.ts';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.ts';
-import { detailJsonOf, JOURNAL_ROW_COLUMNS, type JournalRow } from './journal-row.ts';
+import {
+  detailJsonOf,
+  JOURNAL_COLUMN_VALUES,
+  JOURNAL_RELAY_PLACE,
+  JOURNAL_ROW_COLUMNS,
+  JOURNAL_ROW_WIDTH,
+  type JournalRows,
+} from './journal-row.ts';
 
 interface Row {
   id: number;
@@ -45,8 +52,8 @@ interface Row {
 
 /** The columns a row fills, in the order of its values. */
 const ROW_COLUMNS = JOURNAL_ROW_COLUMNS.split(', ');
-/** The place of `relay_json`, the last column. */
-const RELAY_PLACE = ROW_COLUMNS.length - 1;
+/** The place of `relay_json` among the columns, the last one (its bit in a set of null columns). */
+const RELAY_COLUMN = ROW_COLUMNS.length - 1;
 
 /**
  * Most INSERT statements kept, one per set of columns rows leave null: binding a null costs better-sqlite3 as much as a
@@ -105,11 +112,11 @@ export class JournalRepo {
     this.db = db;
   }
 
-  /** Inserts the rows in one transaction, keeps only the newest `limit` entries, and returns the new entries' ids in order. */
-  insertMany(rows: readonly JournalRow[], limit: number): number[] {
+  /** Inserts the rows (a batch, see journal-row.ts) in one transaction, keeps only the newest `limit` entries, and returns the new entries' ids in order. */
+  insertMany(rows: JournalRows, limit: number): number[] {
     return this.db.transaction(() => {
       const ids: number[] = [];
-      for (const row of rows) ids.push(this.insertRow(row));
+      for (let at = 0; at < rows.length; at += JOURNAL_ROW_WIDTH) ids.push(this.insertRow(rows, at));
       // Ids are given in order and never reused: the newest `limit` entries are among the last `limit` ids (fewer when a
       // test id's entries were reset), so the journal never holds more than `limit`.
       if (ids.length > 0) this.db.prepare('DELETE FROM journal WHERE id <= ?').run(ids[ids.length - 1]! - limit);
@@ -117,21 +124,19 @@ export class JournalRepo {
     })();
   }
 
-  /** Inserts one row, binding only the values it has; answers its id. */
-  private insertRow(row: JournalRow): number {
-    // Read by index: no destructuring through the array iterator.
-    const columns = row[0];
-    const relay = row[2];
+  /** Inserts the row at `at` of `rows`, binding only the values it has; answers its id. */
+  private insertRow(rows: JournalRows, at: number): number {
+    const relay = rows[at + JOURNAL_RELAY_PLACE] as string | null;
     const values: (string | number)[] = [];
     let nulls = 0;
-    for (let index = 0; index < columns.length; index++) {
-      const value = columns[index]!;
+    for (let index = 0; index < JOURNAL_COLUMN_VALUES; index++) {
+      const value = rows[at + index] as string | number | null;
       if (value === null) nulls |= 1 << index;
       else values.push(value);
     }
-    const detailJson = detailJsonOf(row[1]);
+    const detailJson = detailJsonOf(rows, at);
     values.push(detailJson);
-    if (relay === null) nulls |= 1 << RELAY_PLACE;
+    if (relay === null) nulls |= 1 << RELAY_COLUMN;
     else values.push(relay);
     let insert = this.inserts.get(nulls);
     if (!insert && this.inserts.size < JOURNAL_INSERTS_KEPT) {
@@ -139,7 +144,9 @@ export class JournalRepo {
       this.inserts.set(nulls, insert);
     }
     // A set past the kept statements: every column bound, nulls included.
-    const { lastInsertRowid } = insert ? insert.run(...values) : this.db.prepare(insertSql(0)).run(columns, detailJson, relay);
+    const { lastInsertRowid } = insert
+      ? insert.run(...values)
+      : this.db.prepare(insertSql(0)).run(rows.slice(at, at + JOURNAL_COLUMN_VALUES), detailJson, relay);
     return Number(lastInsertRowid);
   }
 

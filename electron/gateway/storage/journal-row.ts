@@ -1,94 +1,113 @@
-// A journal record as it is handed to the journal thread: flat arrays in the order of the table's columns (a structured clone of arrays writes no property names), its headers and relay already JSON, and the detail's JSON made from them there.
+// Journal records as they are handed to the journal thread: one flat array per batch, each record's values in the order of the table's columns (a structured clone of arrays writes no property names), its headers and relay already JSON, and the detail's JSON made from them there.
 import type { JournalDetail, JournalRecord } from '../../../shared/journal.ts';
 
-/** The columns a row fills, in the order of `JournalRow`'s values and then `detail_json` and `relay_json`. */
+/** The columns a row fills, in the order of a row's column values (see `JournalRows`) and then `detail_json` and `relay_json`. */
 export const JOURNAL_ROW_COLUMNS =
   'at, method, path, protocol, model, account, status, duration_ms, stream, error, token, input_tokens, output_tokens, amount_micros, first_output_ms, request_text, response_text, test_id, request_id, source, fixture, cassette, detail_json, relay_json';
 
-/** The column values as bound (numbers, texts, nulls), `detail_json` and `relay_json` excepted. */
-type ColumnValues = (string | number | null)[];
+/** The number of column values of a row, `detail_json` and `relay_json` excepted (they come first in a row). */
+export const JOURNAL_COLUMN_VALUES = JOURNAL_ROW_COLUMNS.split(', ').length - 2;
+/** The place in a row of each of the detail's values (after the column values), then of the relay's JSON. */
+const QUERY = JOURNAL_COLUMN_VALUES;
+const REQUEST_HEADERS = QUERY + 1;
+const REQUEST_TYPE = QUERY + 2;
+const REQUEST_BYTES = QUERY + 3;
+const REQUEST_TRUNCATED = QUERY + 4;
+const RESPONSE_HEADERS = QUERY + 5;
+const RESPONSE_TYPE = QUERY + 6;
+const RESPONSE_BYTES = QUERY + 7;
+const RESPONSE_TRUNCATED = QUERY + 8;
+const TIMING = QUERY + 9;
+const NOTES = QUERY + 10;
+/** The place in a row of the relay's JSON (`relay_json`; null when not relayed), its last value. */
+export const JOURNAL_RELAY_PLACE = QUERY + 11;
+/** How many values each row takes in a batch. */
+export const JOURNAL_ROW_WIDTH = JOURNAL_RELAY_PLACE + 1;
 
-/** A value's JSON text (`JSON.stringify` of what the name says). */
-type Json = string;
+/** A value of a row: a column's number, text or null, or one of the detail's values (see `journalRowsOf`). */
+type RowValue = string | number | boolean | null | JournalDetail['query'] | JournalDetail['timing'] | string[];
 
 /**
- * The detail without the bodies' texts (they have columns of their own): query, request headers (JSON), request content
- * type, bytes and truncation, response headers (JSON), content type, bytes and truncation, timing, notes (null when none).
- * The headers cross as JSON text: made on the event loop for about what cloning them as objects costs there, they are a
- * string for the thread to deserialize instead of two objects of a dozen strings, and go into the detail's JSON as they are.
+ * A batch of records as posted to the journal thread: one flat array, each record's values at JOURNAL_ROW_WIDTH places
+ * from the last one's, so the structured clone writes (and the thread reads back) one array per batch rather than three
+ * per record. A record's values: its column values (numbers, texts, nulls) in the order of JOURNAL_ROW_COLUMNS; then its
+ * detail without the bodies' texts (they have columns of their own): query (null when empty), request headers (JSON),
+ * request content type, bytes and truncation, response headers (JSON), content type, bytes and truncation, timing, notes
+ * (null when none); then its relay's JSON. The headers cross as JSON text: made on the event loop for about what cloning
+ * them as objects costs there, they are a string for the thread to deserialize instead of two objects of a dozen
+ * strings, and go into the detail's JSON as they are.
  */
-type DetailValues = [
-  query: JournalDetail['query'],
-  requestHeaders: Json,
-  requestType: string | null,
-  requestBytes: number,
-  requestTruncated: boolean,
-  responseHeaders: Json,
-  responseType: string | null,
-  responseBytes: number,
-  responseTruncated: boolean,
-  timing: JournalDetail['timing'],
-  notes: string[] | null,
-];
+export type JournalRows = RowValue[];
 
-/** One record as posted to the journal thread: its column values, its detail's values, its relay's JSON (`relay_json`; null when not relayed). */
-export type JournalRow = [columns: ColumnValues, detail: DetailValues, relay: Json | null];
+/** The records made one batch of rows (on the event loop, at the hand-over): their values read once, only headers and relay made JSON. */
+export function journalRowsOf(records: readonly JournalRecord[]): JournalRows {
+  // Pushed, never made with a length: a holey array would be cloned as a sparse one, key by key.
+  const rows: JournalRows = [];
+  for (const record of records) pushRow(rows, record);
+  return rows;
+}
 
-/** A record made a row (on the event loop, just before the hand-over): its values read once, only its headers and relay made JSON. */
-export function journalRowOf(record: JournalRecord): JournalRow {
+function pushRow(rows: JournalRows, record: JournalRecord): void {
   const { detail, usage } = record;
   const { request, response } = detail;
-  return [
-    [
-      record.at,
-      record.method,
-      record.path,
-      record.protocol,
-      record.model,
-      record.account,
-      record.status,
-      record.durationMs,
-      record.stream ? 1 : 0,
-      record.error,
-      record.token ?? null,
-      usage ? usage.inputTokens : null,
-      usage ? usage.outputTokens : null,
-      usage ? Math.round(usage.cost * 1_000_000) : null,
-      record.firstOutputMs ?? null,
-      // The bodies' texts go to their own columns, stored as they are rather than escaped inside the detail's JSON.
-      request.text,
-      response.text,
-      record.test_id ?? null,
-      record.request_id ?? null,
-      record.source ?? null,
-      record.fixture ?? null,
-      record.cassette ?? null,
-    ],
-    [
-      detail.query,
-      JSON.stringify(detail.requestHeaders),
-      request.contentType,
-      request.bytes,
-      request.truncated,
-      JSON.stringify(detail.responseHeaders),
-      response.contentType,
-      response.bytes,
-      response.truncated,
-      detail.timing,
-      detail.notes ?? null,
-    ],
+  rows.push(
+    record.at,
+    record.method,
+    record.path,
+    record.protocol,
+    record.model,
+    record.account,
+    record.status,
+    record.durationMs,
+    record.stream ? 1 : 0,
+    record.error,
+    record.token ?? null,
+    usage ? usage.inputTokens : null,
+    usage ? usage.outputTokens : null,
+    usage ? Math.round(usage.cost * 1_000_000) : null,
+    record.firstOutputMs ?? null,
+    // The bodies' texts go to their own columns, stored as they are rather than escaped inside the detail's JSON.
+    request.text,
+    response.text,
+    record.test_id ?? null,
+    record.request_id ?? null,
+    record.source ?? null,
+    record.fixture ?? null,
+    record.cassette ?? null,
+    // An empty query (almost every call's) crosses as null: no object to clone.
+    isEmpty(detail.query) ? null : detail.query,
+    JSON.stringify(detail.requestHeaders),
+    request.contentType,
+    request.bytes,
+    request.truncated,
+    JSON.stringify(detail.responseHeaders),
+    response.contentType,
+    response.bytes,
+    response.truncated,
+    detail.timing,
+    detail.notes ?? null,
     record.relay ? JSON.stringify(record.relay) : null,
-  ];
+  );
+}
+
+function isEmpty(object: object): boolean {
+  for (const _ in object) return false;
+  return true;
+}
+
+/** The JSON of a body's detail without its text, as `JSON.stringify` writes `{ contentType, bytes, text: null, truncated }`. */
+function bodyJson(contentType: RowValue, bytes: RowValue, truncated: RowValue): string {
+  return `{"contentType":${JSON.stringify(contentType)},"bytes":${JSON.stringify(bytes)},"text":null,"truncated":${JSON.stringify(truncated)}}`;
 }
 
 /**
- * The `detail_json` of a row (on the journal thread): the detail as it was recorded, its bodies' texts null; the same
- * text `JSON.stringify` makes of the detail, its headers' JSON put in as it came.
+ * The `detail_json` of the row at `at` in `rows` (on the journal thread): the detail as it was recorded, its bodies'
+ * texts null; the same text `JSON.stringify` makes of the detail, its headers' JSON put in as it came.
  */
-export function detailJsonOf(values: DetailValues): string {
-  // Read by index: no destructuring through the array iterator.
-  const request = JSON.stringify({ contentType: values[2], bytes: values[3], text: null, truncated: values[4] });
-  const response = JSON.stringify({ contentType: values[6], bytes: values[7], text: null, truncated: values[8] });
-  const notes = values[10] === null ? '' : `,"notes":${JSON.stringify(values[10])}`;
-  return `{"query":${JSON.stringify(values[0])},"requestHeaders":${values[1]},"request":${request},"responseHeaders":${values[5]},"response":${response},"timing":${JSON.stringify(values[9])}${notes}}`;
+export function detailJsonOf(rows: JournalRows, at: number): string {
+  const query = rows[at + QUERY]!;
+  const notes = rows[at + NOTES]!;
+  const request = bodyJson(rows[at + REQUEST_TYPE]!, rows[at + REQUEST_BYTES]!, rows[at + REQUEST_TRUNCATED]!);
+  const response = bodyJson(rows[at + RESPONSE_TYPE]!, rows[at + RESPONSE_BYTES]!, rows[at + RESPONSE_TRUNCATED]!);
+  return `{"query":${query === null ? '{}' : JSON.stringify(query)},"requestHeaders":${rows[at + REQUEST_HEADERS] as string},"request":${request},"responseHeaders":${rows[at + RESPONSE_HEADERS] as string},"response":${response},"timing":${JSON.stringify(rows[at + TIMING])}${notes === null ? '' : `,"notes":${JSON.stringify(notes)}`}}`;
 }

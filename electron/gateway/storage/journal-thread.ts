@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { startWorker, threadEndOf, threadsEnded } from '../thread-start.ts';
 import type { JournalEntry, JournalQuery, JournalRecord, JournalSummary } from '../../../shared/journal.ts';
-import { journalRowOf } from './journal-row.ts';
+import { journalRowsOf } from './journal-row.ts';
 import { journalFileOf } from './journal-store.ts';
 import type { JournalReply, JournalRequest, JournalWorkerData } from './journal-worker.ts';
 
@@ -56,10 +56,10 @@ export class JournalThread {
 
   /**
    * Inserts the records in one transaction, keeps the newest `limit`, and answers their ids in order. They cross to the
-   * thread as rows (journal-row.ts) and only ids come back: the caller has the rest.
+   * thread as one batch of rows (journal-row.ts) and only ids come back: the caller has the rest.
    */
   insert(records: readonly JournalRecord[], limit: number): Promise<number[]> {
-    return this.call({ op: 'insert', rows: records.map(journalRowOf), limit }) as Promise<number[]>;
+    return this.call({ op: 'insert', rows: journalRowsOf(records), limit }) as Promise<number[]>;
   }
 
   /** A page of summaries, newest first. */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import type { JournalEntry, JournalRecord } from '../../../shared/journal.ts';
 import { JOURNAL_INSERTS_KEPT, JournalRepo } from '../../../electron/gateway/storage/journal-repo.ts';
-import { journalRowOf } from '../../../electron/gateway/storage/journal-row.ts';
+import { journalRowsOf } from '../../../electron/gateway/storage/journal-row.ts';
 import { openJournalStore } from '../../../electron/gateway/storage/journal-store.ts';
 import { tempDirs } from '../../helpers/gateway.ts';
 import { journalRecord, keptBody } from '../../helpers/journal.ts';
@@ -106,7 +106,7 @@ test('an entry reads back as recorded, its detail stored as the JSON of its deta
   try {
     const repo = new JournalRepo(db);
     const plain = journalRecord({ model: null, account: null, token: null, error: 'HTTP 401', status: 401 });
-    const [relayedId, plainId] = repo.insertMany([relayed, plain].map(journalRowOf), 10);
+    const [relayedId, plainId] = repo.insertMany(journalRowsOf([relayed, plain]), 10);
     assert.deepEqual(repo.get(relayedId!), entryOf(relayed, relayedId!));
     assert.deepEqual(repo.get(plainId!), entryOf(plain, plainId!));
     const stored = db.prepare('SELECT detail_json, relay_json FROM journal WHERE id = ?').get(relayedId) as {
@@ -120,6 +120,21 @@ test('an entry reads back as recorded, its detail stored as the JSON of its deta
       'the same text JSON.stringify makes of the detail, its bodies in their own columns',
     );
     assert.equal(stored.relay_json, JSON.stringify(relayed.relay));
+    // A call's usual detail: no query (it crosses to the thread as null), no timing, no notes.
+    const plainStored = db.prepare('SELECT detail_json, relay_json FROM journal WHERE id = ?').get(plainId) as {
+      detail_json: string;
+      relay_json: string | null;
+    };
+    assert.deepEqual(plain.detail.query, {});
+    assert.equal(
+      plainStored.detail_json,
+      JSON.stringify({
+        ...plain.detail,
+        request: { ...plain.detail.request, text: null },
+        response: { ...plain.detail.response, text: null },
+      }),
+    );
+    assert.equal(plainStored.relay_json, null);
   } finally {
     db.close();
   }
@@ -131,7 +146,7 @@ test(`rows with more sets of null fields than the ${JOURNAL_INSERTS_KEPT} INSERT
     const repo = new JournalRepo(db);
     // Every set of the first seven fields left null, with the last fields' sets turning over: 128 sets in all.
     const records = Array.from({ length: 2 * JOURNAL_INSERTS_KEPT }, (_, index) => withNulls(index | ((index % 5) << 8)));
-    const ids = repo.insertMany(records.map(journalRowOf), 1_000);
+    const ids = repo.insertMany(journalRowsOf(records), 1_000);
     assert.equal(new Set(ids).size, records.length);
     assert.deepEqual(
       ids,
@@ -139,7 +154,7 @@ test(`rows with more sets of null fields than the ${JOURNAL_INSERTS_KEPT} INSERT
     );
     records.forEach((record, index) => assert.deepEqual(repo.get(ids[index]!), entryOf(record, ids[index]!), `record ${index}`));
     // Batches after the kept INSERTs are all made insert the same way.
-    const again = repo.insertMany([withNulls(0), withNulls(0x7ff), relayed].map(journalRowOf), 1_000);
+    const again = repo.insertMany(journalRowsOf([withNulls(0), withNulls(0x7ff), relayed]), 1_000);
     assert.deepEqual(repo.get(again[2]!), entryOf(relayed, again[2]!));
     assert.deepEqual(repo.get(again[1]!), entryOf(withNulls(0x7ff), again[1]!));
   } finally {
