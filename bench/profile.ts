@@ -4,6 +4,7 @@ import path from 'node:path';
 import { cpuMsOf, syscallsOf, threadCpuMsOf } from './lib/processes.ts';
 import { chatBody } from './lib/fixtures.ts';
 import { closePools, runLoad, type RequestSpec } from './lib/load.ts';
+import { JIT_WARMUP_CONCURRENCY, JIT_WARMUP_MS } from './lib/rounds.ts';
 import { startChild } from './lib/processes.ts';
 import { BENCH_CHANNEL_KEY } from './sections/relay.ts';
 
@@ -73,7 +74,9 @@ const gatehouse = await startChild<Ready>(
   (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
 );
 const spec = chosen.spec(gatehouse.ready.token!);
-await runLoad(gatehouse.ready.url, spec, concurrency, 1000);
+// First a JIT warm-up at c=32 (`BENCH_JIT_WARMUP_MS`), then the case's own warm-up at its concurrency (`BENCH_WARMUP_MS`).
+await runLoad(gatehouse.ready.url, spec, JIT_WARMUP_CONCURRENCY, Number(process.env['BENCH_JIT_WARMUP_MS'] ?? JIT_WARMUP_MS));
+await runLoad(gatehouse.ready.url, spec, concurrency, Number(process.env['BENCH_WARMUP_MS'] ?? 1000));
 const before = syscallsOf(gatehouse.process.pid!);
 const mainBefore = syscallsOf(gatehouse.process.pid!, gatehouse.process.pid!);
 const threadsBefore = threadCpuMsOf(gatehouse.process.pid!);

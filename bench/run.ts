@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closePools } from './lib/load.ts';
+import { JIT_WARMUP_MS, JIT_WARMUP_QUICK_MS } from './lib/rounds.ts';
 import { renderMarkdown, type BenchResults } from './lib/report.ts';
 import { benchFootprint } from './sections/footprint.ts';
 import { beforeScript, benchRelay } from './sections/relay.ts';
@@ -14,7 +15,12 @@ import { benchSimulate } from './sections/simulate.ts';
 // `--quick` (or BENCH_QUICK=1): fewer and shorter rounds and smaller stores, about a quarter of the full run's time.
 const quick = process.argv.includes('--quick') || process.env['BENCH_QUICK'] === '1';
 const env = (name: string, full: number, short = full) => Number(process.env[name] ?? (quick ? short : full));
-const plan = { rounds: env('BENCH_ROUNDS', 5, 3), roundMs: env('BENCH_ROUND_MS', 2000, 1000), warmupMs: env('BENCH_WARMUP_MS', 1000, 500) };
+const plan = {
+  rounds: env('BENCH_ROUNDS', 5, 3),
+  roundMs: env('BENCH_ROUND_MS', 2000, 1000),
+  warmupMs: env('BENCH_WARMUP_MS', 1000, 500),
+  jitWarmupMs: env('BENCH_JIT_WARMUP_MS', JIT_WARMUP_MS, JIT_WARMUP_QUICK_MS),
+};
 const concurrencies = [1, 32];
 const only = new Set((process.env['BENCH_ONLY'] ?? 'relay,simulate,scan,footprint').split(','));
 const label = process.env['BENCH_LABEL'] ?? 'latest';

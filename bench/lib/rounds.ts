@@ -19,16 +19,42 @@ export interface CaseFigures {
   errors: number;
 }
 
+/**
+ * How long each contender process is first run at `JIT_WARMUP_CONCURRENCY` (full bench; quick: 5 s), before its first case's
+ * own warm-up: V8 keeps compiling a process's hot path for seconds (a relayed call at c=32 spent 233–255 µs of CPU in the
+ * 5 s after a 1 s warm-up, 141–164 µs after a 10 s one, most of the difference on the compilers' threads), so every
+ * contender is measured compiled, not only the ones with little code (`results/2026-11-27-s6-relay.md`).
+ */
+export const JIT_WARMUP_MS = 10_000;
+/** The JIT warm-up of a quick run. */
+export const JIT_WARMUP_QUICK_MS = 5_000;
+/** The concurrency of the JIT warm-up: many calls a second, so the compilers see the hot path soon. */
+export const JIT_WARMUP_CONCURRENCY = 32;
+
 /** How long and how often each contender runs. */
 export interface RoundPlan {
   rounds: number;
   roundMs: number;
   warmupMs: number;
+  /** Each contender process's JIT warm-up (`JIT_WARMUP_MS`), run once, with its first case. */
+  jitWarmupMs: number;
 }
 
-/** Runs every contender `plan.rounds` times at `concurrency`, alternating them, after one warm-up run each. */
+/** The contenders (by origin) whose JIT warm-up has run. */
+const compiled = new Set<string>();
+
+/**
+ * Runs every contender `plan.rounds` times at `concurrency`, alternating them, after one warm-up run each (a contender
+ * met for the first time is first given its JIT warm-up, the same for every contender).
+ */
 export async function compare(contenders: Contender[], concurrency: number, plan: RoundPlan): Promise<CaseFigures[]> {
-  for (const contender of contenders) await runLoad(contender.origin, contender.spec, concurrency, plan.warmupMs);
+  for (const contender of contenders) {
+    if (!compiled.has(contender.origin) && plan.jitWarmupMs > 0) {
+      compiled.add(contender.origin);
+      await runLoad(contender.origin, contender.spec, JIT_WARMUP_CONCURRENCY, plan.jitWarmupMs);
+    }
+    await runLoad(contender.origin, contender.spec, concurrency, plan.warmupMs);
+  }
   const results: LoadResult[][] = contenders.map(() => []);
   for (let round = 0; round < plan.rounds; round++) {
     for (let step = 0; step < contenders.length; step++) {
