@@ -1,7 +1,7 @@
 // `npm run bench:profile -- <case> [c] [s]`: one Gatehouse under one case's load, profiled (the inspector's CPU profiler, over the load only), then its hottest files and functions by self time; with BENCH_PROFILE=alloc, the bytes each function allocated per call instead.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { cpuMsOf, syscallsOf, threadCpuMsOf } from './lib/processes.ts';
+import { cpuMsOf, syscallsOf, threadCpuMsOf, threadSwitchesOf } from './lib/processes.ts';
 import { chatBody } from './lib/fixtures.ts';
 import { closePools, runLoad, type RequestSpec } from './lib/load.ts';
 import { JIT_WARMUP_CONCURRENCY, JIT_WARMUP_MS } from './lib/rounds.ts';
@@ -80,6 +80,7 @@ await runLoad(gatehouse.ready.url, spec, concurrency, Number(process.env['BENCH_
 const before = syscallsOf(gatehouse.process.pid!);
 const mainBefore = syscallsOf(gatehouse.process.pid!, gatehouse.process.pid!);
 const threadsBefore = threadCpuMsOf(gatehouse.process.pid!);
+const switchesBefore = threadSwitchesOf(gatehouse.process.pid!);
 const cpuBefore = { all: cpuMsOf(gatehouse.process.pid!), main: cpuMsOf(gatehouse.process.pid!, gatehouse.process.pid!) };
 if (profiled) {
   const started = gatehouse.next('profiling');
@@ -96,6 +97,7 @@ if (profiled) {
 const after = syscallsOf(gatehouse.process.pid!);
 const mainAfter = syscallsOf(gatehouse.process.pid!, gatehouse.process.pid!);
 const threadsAfter = threadCpuMsOf(gatehouse.process.pid!);
+const switchesAfter = threadSwitchesOf(gatehouse.process.pid!);
 const cpuAfter = { all: cpuMsOf(gatehouse.process.pid!), main: cpuMsOf(gatehouse.process.pid!, gatehouse.process.pid!) };
 const perCall = (count: number) => (count / result.requests).toFixed(2);
 console.log(`${name} c=${concurrency}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, errors ${result.errors}`);
@@ -114,6 +116,17 @@ const byThread = [...threadsAfter]
   .filter(([, ms]) => ms > 0)
   .sort((a, b) => b[1] - a[1]);
 console.log(`of it by thread: ${byThread.map(([thread, ms]) => `${thread} ${microsPerCall(ms)} µs`).join(', ')}`);
+// How often each thread went to sleep (and so was woken) per call, and was preempted: what a call costs beyond its own work.
+const switches = [...switchesAfter]
+  .map(([thread, after]) => {
+    const before = switchesBefore.get(thread) ?? { voluntary: 0, involuntary: 0 };
+    return [thread, after.voluntary - before.voluntary, after.involuntary - before.involuntary] as const;
+  })
+  .filter(([, voluntary, involuntary]) => voluntary + involuntary > 0)
+  .sort((a, b) => b[1] - a[1]);
+console.log(
+  `wake-ups (and preemptions) per call by thread: ${switches.map(([thread, voluntary, involuntary]) => `${thread} ${perCall(voluntary)} (${perCall(involuntary)})`).join(', ')}`,
+);
 await closePools();
 await gatehouse.stop();
 await upstream?.stop();

@@ -105,6 +105,28 @@ export function threadCpuMsOf(pid: number): Map<string, number> {
   return byName;
 }
 
+/**
+ * The context switches of each thread of `pid` so far, summed by thread name, from /proc (Linux; empty elsewhere):
+ * `voluntary` when it went to sleep (waited for work: each is a wake-up later), `involuntary` when the scheduler took the
+ * core from it.
+ */
+export function threadSwitchesOf(pid: number): Map<string, { voluntary: number; involuntary: number }> {
+  const byName = new Map<string, { voluntary: number; involuntary: number }>();
+  try {
+    for (const thread of readdirSync(`/proc/${pid}/task`)) {
+      const name = readFileSync(`/proc/${pid}/task/${thread}/comm`, 'utf8').trim();
+      const status = readFileSync(`/proc/${pid}/task/${thread}/status`, 'utf8');
+      const counts = byName.get(name) ?? { voluntary: 0, involuntary: 0 };
+      counts.voluntary += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      counts.involuntary += Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      byName.set(name, counts);
+    }
+  } catch {
+    // Not Linux, or the process ended.
+  }
+  return byName;
+}
+
 /** The read and write system calls a process has made so far, from /proc (Linux); NaN elsewhere. */
 export function syscallsOf(pid: number, thread?: number): { reads: number; writes: number } {
   try {
