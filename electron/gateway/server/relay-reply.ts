@@ -63,7 +63,8 @@ export async function relayReply(
   // other answers send them with their first bytes, one write instead of two.
   if (sse) raw.flushHeaders();
   let gone = false;
-  raw.once('close', () => (gone = true));
+  // `on`, not `once`: a response closes once, and `once` costs a wrapper per call.
+  raw.on('close', () => (gone = true));
   const chunks = upstream.body[Symbol.asyncIterator]();
   let finished = false;
   // Any other answer keeps its latest chunk until the next one comes or the body ends: its last bytes and its end then

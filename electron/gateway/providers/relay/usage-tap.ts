@@ -150,11 +150,22 @@ export class UsageTap {
         ? Buffer.from(this.copy[0]!.buffer, this.copy[0]!.byteOffset, this.copy[0]!.byteLength)
         : Buffer.concat(this.copy);
     const value = parsed(bytes.toString('utf8'));
-    if (value !== undefined) this.kind.read(value, this.usage, false);
+    if (value !== undefined) this.readWhole(value);
     if (this.renameTo === undefined) return [];
     // A renamed answer was held whole: it goes out now, renamed when it parsed and can be written again, else as it came.
     const renamed = value !== undefined && this.rename(value) ? serialized(value) : undefined;
     return [renamed === undefined ? bytes : ENCODER.encode(renamed)];
+  }
+
+  /**
+   * Reads a whole JSON answer: its usage now, the text it delivered queued to be counted only if a charge asks for it (an
+   * answer that reports its usage, the usual one, never does), within UNREAD_EVENT_BYTES as a stream's put-off events are.
+   */
+  private readWhole(value: unknown): void {
+    this.usage.delivered = this.queued;
+    this.kind.read(value, this.usage, false);
+    this.usage.delivered = this.delivered;
+    if (this.unreadBytes > UNREAD_EVENT_BYTES) this.readUnread();
   }
 
   private passEvents(events: SseReader, chunk: Uint8Array): Uint8Array[] {
