@@ -37,10 +37,6 @@ export class UpstreamCall implements Dispatcher.DispatchHandler, AsyncIterableIt
   private readonly held: Uint8Array[] = [];
   private heldCount = 0;
   private paused = false;
-  /** A hand-over of held chunks to a waiting read is queued (see `deliver`). */
-  private flushing = false;
-  /** `deliver`, as queued (made once per call, into a local first: see `expire`). */
-  private readonly flush: () => void;
   private failure: unknown;
   /** The waiting read's callbacks (undefined when no read waits). */
   private resolve: ((step: IteratorResult<Uint8Array>) => void) | undefined;
@@ -53,8 +49,6 @@ export class UpstreamCall implements Dispatcher.DispatchHandler, AsyncIterableIt
     });
     const expire = (error: UpstreamTimeout) => this.fail(error);
     this.expire = expire;
-    const flush = () => this.deliver();
-    this.flush = flush;
     if (sent !== null && typeof sent === 'object' && typeof (sent as { destroy?: unknown }).destroy === 'function') {
       this.sent = sent as { destroy(error?: Error): void };
     }
@@ -94,13 +88,12 @@ export class UpstreamCall implements Dispatcher.DispatchHandler, AsyncIterableIt
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.failure !== undefined) return;
+    if (this.resolve !== undefined) {
+      this.answer({ done: false, value: chunk });
+      return;
+    }
     this.held.push(chunk);
     this.heldCount += chunk.length;
-    // A waiting read gets what came by the end of this parse, in one piece (an upstream's burst of events is one chunk).
-    if (this.resolve !== undefined && !this.flushing) {
-      this.flushing = true;
-      queueMicrotask(this.flush);
-    }
     if (this.heldCount >= UPSTREAM_HELD_BYTES && !this.paused) {
       this.paused = true;
       controller.pause();
@@ -109,8 +102,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler, AsyncIterableIt
 
   onResponseEnd(): void {
     this.ended = true;
-    // A read waiting for data that came in this parse gets it first (the next read then the end).
-    if (this.resolve !== undefined && this.held.length === 0) this.answer(DONE);
+    if (this.resolve !== undefined) this.answer(DONE);
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
@@ -133,7 +125,15 @@ export class UpstreamCall implements Dispatcher.DispatchHandler, AsyncIterableIt
 
   next(): Promise<IteratorResult<Uint8Array>> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
-    if (this.held.length > 0) return Promise.resolve({ done: false, value: this.take() });
+    const chunk = this.held.shift();
+    if (chunk !== undefined) {
+      this.heldCount -= chunk.length;
+      if (this.paused && this.held.length === 0) {
+        this.paused = false;
+        this.controller?.resume();
+      }
+      return Promise.resolve({ done: false, value: chunk });
+    }
     if (this.ended) return Promise.resolve(DONE);
     const expired = this.timer?.waitFor(this.expire);
     if (expired) return Promise.reject(expired);
@@ -149,25 +149,6 @@ export class UpstreamCall implements Dispatcher.DispatchHandler, AsyncIterableIt
     this.heldCount = 0;
     if (!this.ended && this.failure === undefined) this.abort(new Error('the relay stopped reading'));
     return Promise.resolve(DONE);
-  }
-
-  /** Everything held, in one piece (as a Node stream's `read()` gives it); a paused connection is resumed. */
-  private take(): Uint8Array {
-    const held = this.held;
-    const chunk = held.length === 1 ? held[0]! : Buffer.concat(held, this.heldCount);
-    held.length = 0;
-    this.heldCount = 0;
-    if (this.paused) {
-      this.paused = false;
-      this.controller?.resume();
-    }
-    return chunk;
-  }
-
-  /** Hands what the last parse brought to the read waiting for it (queued once per parse by `onResponseData`). */
-  private deliver(): void {
-    this.flushing = false;
-    if (this.resolve !== undefined && this.held.length > 0) this.answer({ done: false, value: this.take() });
   }
 
   /** Ends the wait of the read waiting now with `step`. */
