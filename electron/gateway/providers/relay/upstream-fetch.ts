@@ -1,4 +1,5 @@
-// One upstream request (undici's dispatcher with a handler of its own: no WHATWG or Node streams per call): aborted when the caller goes away, and given up when its headers, a body chunk or the whole answer take longer than the channel allows.
+// One upstream request (undici's request API: no WHATWG streams per call): aborted when the caller goes away, and given up when its headers, a body chunk or the whole answer take longer than the channel allows.
+import { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
 import type { getGlobalDispatcher as GetDispatcher, request as UndiciRequest } from 'undici';
 import { GatewayError } from '../../errors.ts';
@@ -6,7 +7,7 @@ import { decodedBody } from './content-decoding.ts';
 import { UpstreamBody } from './upstream-body.ts';
 import { UpstreamHeaders } from './upstream-headers.ts';
 import { UpstreamTimer, type UpstreamTimeouts } from '../upstream-timer.ts';
-import { UpstreamCall } from './upstream-call.ts';
+import { requestThrough } from './upstream-request.ts';
 
 /** What relay reads of an upstream answer: its status, headers and body bytes as they arrive. */
 export interface UpstreamResponse {
@@ -62,6 +63,23 @@ function targetOf(url: string): { origin: string; path: string } | undefined {
 }
 
 /**
+ * What stops one upstream request: undici's request API takes an EventEmitter that emits 'abort' (its `reason` set first) as
+ * well as an AbortSignal, and an emitter costs a call far less than an AbortController, its AbortSignal and their listeners.
+ */
+class UpstreamAbort extends EventEmitter {
+  reason: unknown = undefined;
+  private fired = false;
+
+  /** Stops the request with `reason` (the first call only). */
+  abort(reason: unknown): void {
+    if (this.fired) return;
+    this.fired = true;
+    this.reason = reason;
+    this.emit('abort');
+  }
+}
+
+/**
  * Sends `init` to `url` (a streamed body is pulled as the upstream reads it). Rejects when the connection fails or no headers came
  * within the channel's `timeoutMs` (a message fit to show), or with `callerGone()` when `signal` fires first. The body then throws
  * an UpstreamTimeout when the upstream is silent for `idleTimeoutMs` or the whole call passes `deadlineMs`; either closes the connection.
@@ -69,45 +87,46 @@ function targetOf(url: string): { origin: string; path: string } | undefined {
 export async function upstreamFetch(url: string, init: UpstreamInit, limits: UpstreamTimeouts, signal: AbortSignal): Promise<Fetched> {
   const undici = loaded ?? (await loadUndici());
   if (signal.aborted) throw callerGone();
-  // The body is passed on as it comes; one encoded anyway is decoded (an encoded one would reach the caller without its encoding header).
-  init.headers['accept-encoding'] = 'identity';
-  const sent = init.body === undefined || Buffer.isBuffer(init.body) ? init.body : Readable.from(init.body);
-  const call = new UpstreamCall(sent);
-  const onAbort = () => call.abort(abortReason(signal.reason));
+  const controller = new UpstreamAbort();
+  const onAbort = () => controller.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
-  const timer = new UpstreamTimer(limits, (reason) => call.abort(reason));
+  const timer = new UpstreamTimer(limits, (reason) => controller.abort(reason));
+  let body: Readable | undefined;
   const stop = () => {
     timer.stop();
     signal.removeEventListener('abort', onAbort);
-    // An answer the upstream finished has nothing left to stop (and an abort reason costs a stack trace per call).
-    if (!call.ended) call.abort(new Error('the relay stopped reading'));
+    // A body read to its end has nothing left to stop (and an abort reason costs a stack trace per call).
+    if (body?.readableEnded) return;
+    controller.abort(new Error('the relay stopped reading'));
   };
   try {
+    // The body is passed on as it comes; one encoded anyway is decoded (an encoded one would reach the caller without its encoding header).
+    init.headers['accept-encoding'] = 'identity';
+    const sent = init.body === undefined || Buffer.isBuffer(init.body) ? init.body : Readable.from(init.body);
     const method = init.method ?? 'POST';
     // The global dispatcher is asked as undici's `request(url)` asks it, without parsing the URL on every call.
-    const target = targetOf(url) ?? (await refused(undici.request, url));
-    undici.dispatcher().dispatch({ origin: target.origin, path: target.path, method, headers: init.headers, body: sent ?? null }, call);
-    const answer = await call.head;
+    const target = targetOf(url);
+    const answer = await (target
+      ? requestThrough(undici.dispatcher(), {
+          origin: target.origin,
+          path: target.path,
+          method,
+          headers: init.headers,
+          body: sent,
+          signal: controller,
+        })
+      : undici.request(url, { method, headers: init.headers, body: sent, signal: controller }));
     timer.headersArrived();
     const headers = new UpstreamHeaders(answer.headers);
-    const status = answer.status;
+    body = answer.body;
+    const status = answer.statusCode;
     // A final status outside 200–599 is no HTTP answer a caller could read (informational ones never reach here).
     if (status < 200 || status > 599) {
       throw new GatewayError('upstream_failed', `answered with HTTP status ${status}, which is not a final HTTP status`);
     }
-    const encoding = headers.get('content-encoding');
-    let body: AsyncIterable<Uint8Array>;
-    if (encoding === null) {
-      call.watchedBy(timer);
-      body = call;
-    } else {
-      // Decoded as a stream (rare: relay asks for identity), the reads of the decoded bytes within the channel's limits.
-      const raw = Readable.from(call, { objectMode: false });
-      const decoded = decodedBody(raw, encoding);
-      if (decoded !== raw) for (const name of ['content-encoding', 'content-length']) headers.delete(name);
-      body = new UpstreamBody(decoded, timer);
-    }
-    const response = { status, ok: status >= 200 && status < 300, headers, body };
+    const decoded = decodedBody(answer.body, headers.get('content-encoding'));
+    if (decoded !== answer.body) for (const name of ['content-encoding', 'content-length']) headers.delete(name);
+    const response = { status, ok: status >= 200 && status < 300, headers, body: new UpstreamBody(decoded, timer) };
     return { response, stop };
   } catch (error) {
     stop();
@@ -116,18 +135,6 @@ export async function upstreamFetch(url: string, init: UpstreamInit, limits: Ups
     if (timer.expired) throw timer.expired;
     throw new GatewayError('upstream_failed', `connection failed (${causeOf(error)})`);
   }
-}
-
-/** The caller's abort reason as an Error (undici takes only an Error to abort with). */
-function abortReason(reason: unknown): Error {
-  return reason instanceof Error ? reason : new Error('the caller went away');
-}
-
-/** What undici's `request` throws for a URL it would refuse (not http or https, or no URL at all); it sends nothing. */
-async function refused(request: typeof UndiciRequest, url: string): Promise<never> {
-  const answer = await request(url, { method: 'GET' });
-  answer.body.destroy();
-  throw new Error(`the URL ${url} was not refused as expected`);
 }
 
 /** What a relay attempt throws once the caller went away (nobody reads it; it must not pass for a gateway bug). */
