@@ -113,7 +113,14 @@ export class ChatMetering {
     return {
       ...(stream.inputTokens !== undefined && { inputTokens: stream.inputTokens }),
       [Symbol.asyncIterator]: () => this.metered(stream, bill, inputTokens),
-      ...(atHand && { atHand: () => this.meteredAtHand(atHand(), bill, inputTokens) }),
+      ...(atHand && {
+        atHand: () =>
+          new MeteredAtHand(
+            atHand(),
+            () => this.streamMeter(bill, inputTokens, true),
+            () => bill.principal.notes?.firstOutput(),
+          ),
+      }),
     };
   }
 
@@ -125,29 +132,6 @@ export class ChatMetering {
         const charge = meter.pass(delta);
         // Committed (with the turn's other bookkeeping) before the usage event goes out.
         if (charge) await charge;
-        yield delta;
-      }
-    } finally {
-      meter.end();
-    }
-  }
-
-  /** `metered` over deltas all at hand: the charge's commit is a Hold before the usage delta, which the writer waits for. */
-  private *meteredAtHand(deltas: AtHand<ChatDelta>, bill: ChatBill, inputTokens: () => number): Generator<ChatDelta | Hold> {
-    // The whole answer is in memory already: what passed is counted only if a charge asks for it.
-    const meter = this.streamMeter(bill, inputTokens, true);
-    try {
-      for (const delta of deltas) {
-        if (delta instanceof Hold) {
-          yield delta;
-          continue;
-        }
-        // Noted when the writer sends it, which for a stream at hand may be after the charge below.
-        if (meter.firstOutput(delta)) yield new Hold(undefined, () => bill.principal.notes?.firstOutput());
-        const charge = meter.pass(delta);
-        // Charged once the commit went through, even when the writer then stops here (the client left during the wait);
-        // a failed commit leaves it uncharged, so the end charges what was delivered, as the async path does.
-        if (charge) yield new Hold(charge);
         yield delta;
       }
     } finally {
@@ -174,6 +158,126 @@ export class ChatMetering {
 
   private chargeAnswered(bill: ChatBill, usage: { inputTokens: number; outputTokens: number }): void {
     this.billing.chargeAnswered(bill.principal, { endpoint: bill.endpoint, model: bill.model, ...usage });
+  }
+}
+
+/** What an iterator gives once it ended. */
+const ENDED: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
+
+/**
+ * `ChatMetering.metered` over deltas all at hand, written as an iterator (a generator's resume per delta was the stream's
+ * largest own cost): the charge's commit is a Hold before the usage delta, which the writer waits for, and the first
+ * output is noted by a Hold's `sent` before it. It steps as the generator it replaces did: the meter starts on the first
+ * pull (a stream never pulled is never charged), each delta is passed to the meter on the pull that gives it (or its
+ * charge's Hold) out, and the meter ends (charging what was delivered when no usage charge was committed) when the
+ * deltas end or throw, when metering throws (the deltas then closed), or when the consumer returns (the deltas closed
+ * first).
+ */
+class MeteredAtHand implements IterableIterator<ChatDelta | Hold> {
+  private readonly deltas: AtHand<ChatDelta>;
+  private readonly startMeter: () => StreamMeter;
+  private readonly tellFirstOutput: () => void;
+  private meter: StreamMeter | undefined;
+  /** The deltas when they are an array (a kept answer's frozen ones): read by index, no iterator between. */
+  private array: readonly (ChatDelta | Hold)[] | undefined;
+  /** The deltas' iterator while it is open (not an array, not ended, not thrown). */
+  private source: Iterator<ChatDelta | Hold> | undefined;
+  private index = 0;
+  /** A delta given out next: after its first output's Hold (`unpassed`: not yet passed to the meter) or its charge's Hold. */
+  private held: ChatDelta | undefined;
+  private unpassed = false;
+  private ended = false;
+
+  constructor(deltas: AtHand<ChatDelta>, startMeter: () => StreamMeter, tellFirstOutput: () => void) {
+    this.deltas = deltas;
+    this.startMeter = startMeter;
+    this.tellFirstOutput = tellFirstOutput;
+  }
+
+  [Symbol.iterator](): this {
+    return this;
+  }
+
+  next(): IteratorResult<ChatDelta | Hold> {
+    if (this.ended) return ENDED;
+    try {
+      const meter = this.meter ?? this.start();
+      const held = this.held;
+      if (held !== undefined) {
+        this.held = undefined;
+        if (!this.unpassed) return { value: held, done: false };
+        this.unpassed = false;
+        return this.passed(meter, held);
+      }
+      const delta = this.pull();
+      if (delta === undefined) {
+        this.end();
+        return ENDED;
+      }
+      if (delta instanceof Hold) return { value: delta, done: false };
+      // Noted when the writer sends it, which for a stream at hand may be after the charge below.
+      if (meter.firstOutput(delta)) {
+        this.held = delta;
+        this.unpassed = true;
+        return { value: new Hold(undefined, this.tellFirstOutput), done: false };
+      }
+      return this.passed(meter, delta);
+    } catch (error) {
+      this.end();
+      throw error;
+    }
+  }
+
+  /** The consumer stopped: the deltas are closed, then the meter ends. */
+  return(): IteratorReturnResult<undefined> {
+    // Like a generator's return, a stream never pulled ends without its meter started (nothing charged, nothing opened).
+    this.end();
+    return ENDED;
+  }
+
+  /** `delta` passed to the meter: given out now, or after its charge's Hold. */
+  private passed(meter: StreamMeter, delta: ChatDelta): IteratorResult<ChatDelta | Hold> {
+    const charge = meter.pass(delta);
+    if (charge === undefined) return { value: delta, done: false };
+    // Charged once the commit went through, even when the writer then stops here (the client left during the wait);
+    // a failed commit leaves it uncharged, so the end charges what was delivered, as the async path does.
+    this.held = delta;
+    return { value: new Hold(charge), done: false };
+  }
+
+  /** The meter started, then the deltas opened (a meter started ends even when they fail to open). */
+  private start(): StreamMeter {
+    const meter = (this.meter = this.startMeter());
+    const deltas = this.deltas;
+    if (Array.isArray(deltas)) this.array = deltas as readonly (ChatDelta | Hold)[];
+    else this.source = deltas[Symbol.iterator]();
+    return meter;
+  }
+
+  /** The next delta or Hold, undefined once the deltas ended. */
+  private pull(): ChatDelta | Hold | undefined {
+    const array = this.array;
+    if (array !== undefined) return this.index < array.length ? array[this.index++] : undefined;
+    const source = this.source!;
+    // Deltas that ended or threw are not closed again.
+    this.source = undefined;
+    const next = source.next();
+    if (next.done) return undefined;
+    this.source = source;
+    return next.value;
+  }
+
+  /** Ends once: closes the deltas when still open, then ends the meter (its charge for what was delivered). */
+  private end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    const source = this.source;
+    this.source = undefined;
+    try {
+      source?.return?.();
+    } finally {
+      this.meter?.end();
+    }
   }
 }
 

@@ -91,7 +91,7 @@ test("a relayed answer is charged by the upstream's usage; the input estimate is
 });
 
 /** A stream at hand over `deltas`, metered with a billing whose commit resolves when `commit` does. */
-function meteredAtHand(deltas: ChatDelta[], commit: Promise<void>) {
+function meteredAtHand(deltas: Iterable<ChatDelta>, commit: Promise<void>) {
   const charges: Usage[] = [];
   const ways: ('committed' | 'answered')[] = [];
   const billing = {
@@ -178,4 +178,50 @@ test('at hand: a stream cut short is charged for its outputs counted apart, text
   for (let next = items.next(); !next.done; next = items.next()) void next.value;
   // "Hello," is 2 tokens, the arguments {"a": 5, as in the async test above.
   assert.deepEqual(charges, [{ endpoint: '/v1/chat/completions', model: 'm', inputTokens: 10, outputTokens: 2 + 5 }]);
+});
+
+test('at hand from an iterator (a join of several prompts): closed before the end charge when the consumer stops; one that throws or never opens is charged for what was delivered', () => {
+  const order: string[] = [];
+  const left = meteredAtHand(
+    (function* () {
+      try {
+        yield* DELTAS;
+      } finally {
+        order.push('closed');
+      }
+    })(),
+    Promise.resolve(),
+  );
+  left.items.next(); // the first output's mark
+  left.items.next();
+  left.items.next();
+  left.ways.push = (...ways) => (order.push(...ways), ways.length);
+  left.items.return!();
+  assert.deepEqual(order, ['closed', 'answered'], 'the deltas are closed, then what was delivered is charged');
+  assert.deepEqual(left.charges, [{ endpoint: '/v1/chat/completions', model: 'm', inputTokens: 10, outputTokens: 3 }]);
+  assert.equal(left.items.next().done, true);
+  left.items.return!();
+  assert.equal(left.charges.length, 1, 'charged once');
+
+  const broken = meteredAtHand(
+    (function* () {
+      yield* DELTAS.slice(0, 2);
+      throw new Error('the engine broke');
+    })(),
+    Promise.resolve(),
+  );
+  const seen: unknown[] = [];
+  assert.throws(() => {
+    for (let next = broken.items.next(); !next.done; next = broken.items.next()) seen.push(next.value);
+  }, /the engine broke/);
+  assert.equal(seen.length, 3, 'the first output mark and two deltas');
+  assert.deepEqual(broken.ways, ['answered']);
+  assert.deepEqual(broken.charges, [{ endpoint: '/v1/chat/completions', model: 'm', inputTokens: 10, outputTokens: 3 }]);
+  assert.equal(broken.items.next().done, true, 'ended once it threw');
+
+  let opened = false;
+  const unpulled = meteredAtHand({ [Symbol.iterator]: () => ((opened = true), DELTAS[Symbol.iterator]()) }, Promise.resolve());
+  unpulled.items.return!();
+  assert.equal(opened, false, 'deltas never pulled are never opened');
+  assert.deepEqual(unpulled.charges, [], 'nor charged: nothing was delivered, and the stream never started');
 });
