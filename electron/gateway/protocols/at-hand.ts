@@ -45,40 +45,135 @@ export interface Steps<T, U> {
 
 /**
  * A stream's items turned by `steps`, Holds passed on where they stood: the synchronous twin of `stepAsync`, so a
- * stage writes its rules once for both.
+ * stage writes its rules once for both. An iterator written out (a generator's resume per item was a stream's largest
+ * own cost) that steps as the generator it replaces did: `begin` on the first pull, `items` opened once what `begin`
+ * made is given out, each item pulled only when what came before is given out (the item after a run before the run),
+ * `end` on the pull after the last item (and the last run); `items` are closed when the consumer returns while they
+ * are open, or when a step throws (not when they threw themselves).
  */
-export function* stepAtHand<T, U>(items: AtHand<T>, steps: Steps<T, U>): Generator<U | Hold> {
-  const out: U[] = [];
+export function stepAtHand<T, U>(items: AtHand<T>, steps: Steps<T, U>): IterableIterator<U | Hold> {
+  return new SteppedAtHand(items, steps);
+}
+
+/** Where a `SteppedAtHand` stands: before its first pull, among the items, past the last item (`end` not yet made), or ended. */
+const FRESH = 0;
+const ITEMS = 1;
+const LAST = 2;
+const ENDED_STAGE = 3;
+
+/** What an iterator gives once it ended. */
+const ENDED: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
+
+class SteppedAtHand<T, U> implements IterableIterator<U | Hold> {
+  private readonly items: AtHand<T>;
+  private readonly steps: Steps<T, U>;
+  private stage = FRESH;
+  /** The items' iterator while it is open (pulled, not ended, not thrown). */
+  private source: Iterator<T | Hold> | undefined;
   // `out` is emptied only every STEPPED_KEPT items: emptying it drops its storage, which the next step would make again.
-  let next = 0;
-  const gather = steps.gather;
-  let run: T[] = [];
-  steps.begin?.(out);
-  while (next < out.length) yield out[next++]!;
-  for (const item of items) {
-    if (gather && !(item instanceof Hold) && gather.joins(item, run)) {
-      run.push(item);
-      continue;
-    }
-    if (run.length > 0) {
-      const made = gather!.made(run);
-      run = [];
-      yield made;
-    }
-    if (item instanceof Hold) {
-      yield item;
-      continue;
-    }
-    steps.step(item, out);
-    while (next < out.length) yield out[next++]!;
-    if (next >= STEPPED_KEPT) {
-      out.length = 0;
-      next = 0;
+  private readonly out: U[] = [];
+  private given = 0;
+  private run: T[] = [];
+  /** The item that ended a run, pulled before the run was given out and turned on the next pull. */
+  private after: T | Hold | undefined;
+  private hasAfter = false;
+
+  constructor(items: AtHand<T>, steps: Steps<T, U>) {
+    this.items = items;
+    this.steps = steps;
+  }
+
+  [Symbol.iterator](): this {
+    return this;
+  }
+
+  next(): IteratorResult<U | Hold> {
+    const out = this.out;
+    try {
+      for (;;) {
+        if (this.given < out.length) return { value: out[this.given++]!, done: false };
+        if (this.given >= STEPPED_KEPT) {
+          out.length = 0;
+          this.given = 0;
+        }
+        switch (this.stage) {
+          case FRESH:
+            this.stage = ITEMS;
+            this.steps.begin?.(out);
+            continue;
+          case LAST:
+            this.stage = ENDED_STAGE;
+            this.steps.end?.(out);
+            continue;
+          case ENDED_STAGE:
+            return ENDED;
+        }
+        let item: T | Hold;
+        if (this.hasAfter) {
+          item = this.after!;
+          this.after = undefined;
+          this.hasAfter = false;
+        } else {
+          const source = this.source ?? this.items[Symbol.iterator]();
+          // Items that ended or threw are not closed again.
+          this.source = undefined;
+          const next = source.next();
+          if (next.done) {
+            this.stage = LAST;
+            if (this.run.length > 0) return { value: this.made(), done: false };
+            continue;
+          }
+          this.source = source;
+          item = next.value;
+        }
+        const gather = this.steps.gather;
+        if (gather && !(item instanceof Hold) && gather.joins(item, this.run)) {
+          this.run.push(item);
+          continue;
+        }
+        if (this.run.length > 0) {
+          const made = this.made();
+          this.after = item;
+          this.hasAfter = true;
+          return { value: made, done: false };
+        }
+        if (item instanceof Hold) return { value: item, done: false };
+        this.steps.step(item, out);
+      }
+    } catch (error) {
+      const source = this.close();
+      try {
+        source?.return?.();
+      } catch {
+        // As a for-of closing its items on a throw: the step's error is the one that goes on.
+      }
+      throw error;
     }
   }
-  if (run.length > 0) yield gather!.made(run);
-  steps.end?.(out);
-  while (next < out.length) yield out[next++]!;
+
+  /** The consumer stopped: the items are closed when open. */
+  return(): IteratorReturnResult<undefined> {
+    const source = this.close();
+    source?.return?.();
+    return ENDED;
+  }
+
+  /** Ended: nothing made is given out any more; the items' iterator still open, if any, for the caller to close. */
+  private close(): Iterator<T | Hold> | undefined {
+    this.stage = ENDED_STAGE;
+    this.out.length = 0;
+    this.given = 0;
+    const source = this.source;
+    this.source = undefined;
+    return source;
+  }
+
+  /** The run gathered so far, made into one item (a new run starts: a made item may keep the old one). */
+  private made(): U {
+    const run = this.run;
+    this.run = [];
+    return this.steps.gather!.made(run);
+  }
 }
 
 /** Items a synchronous stage keeps made before it lets them go (see `stepAtHand`). */

@@ -62,3 +62,43 @@ test('items a stage gathers leave as one item where the first stood: a Hold or a
     each.push(made);
   assert.deepEqual(each, ['begin', '2', '4', '4', '8', '3', '6', 'end'], 'the async stage steps each item');
 });
+
+test('a stage at hand opens its items only once what it began with is given out, closes them when its consumer stops or a step throws, and gives nothing more once stopped', () => {
+  const log: string[] = [];
+  const source = (values: number[]) => ({
+    [Symbol.iterator]: function* () {
+      log.push('opened');
+      try {
+        yield* values;
+      } finally {
+        log.push('closed');
+      }
+    },
+  });
+  const stopped = stepAtHand(source([1, 2, 3]), steps);
+  assert.deepEqual(stopped.next(), { value: 'begin', done: false });
+  assert.deepEqual(log, [], 'not opened while what began the stream is given out');
+  assert.deepEqual(stopped.next(), { value: '1', done: false });
+  assert.deepEqual(log, ['opened']);
+  stopped.return!();
+  assert.deepEqual(log, ['opened', 'closed'], 'closed when the consumer stops');
+  assert.equal(stopped.next().done, true, 'the second piece made of 1 is not given out once stopped');
+
+  log.length = 0;
+  const throwing = stepAtHand(source([1, 2]), {
+    ...steps,
+    step: (item, out) => {
+      if (item === 2) throw new Error('a bad item');
+      out.push(`${item}`);
+    },
+  });
+  assert.throws(() => [...throwing], /a bad item/);
+  assert.deepEqual(log, ['opened', 'closed'], 'closed when a step throws');
+  assert.equal(throwing.next().done, true);
+
+  log.length = 0;
+  const unopened = stepAtHand(source([1]), steps);
+  unopened.next();
+  unopened.return!();
+  assert.deepEqual(log, [], 'never opened, so never closed');
+});
