@@ -1,24 +1,17 @@
 // Integration tests of a kept simulated answer written as JSON text: the bytes JSON.stringify writes, a fresh id and created time per call, the model as asked, tool calls in the shape each call asked for.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import OpenAI from 'openai';
+import { describe, test } from 'node:test';
 import { manualClock } from '../helpers/clock.ts';
-import { startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { useOpenAIGateway } from '../helpers/openai-suite.ts';
 
 describe('simulated chat JSON from a kept answer', () => {
   const clock = manualClock();
-  let gw: TestGateway;
-  let client: OpenAI;
-  before(async () => {
-    gw = await startGateway({ clock });
-    client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
-  });
-  after(() => gw.stop());
+  const suite = useOpenAIGateway({ clock });
 
   const post = async (body: unknown) => {
-    const response = await fetch(`${gw.url}/v1/chat/completions`, {
+    const response = await fetch(`${suite.gw.url}/v1/chat/completions`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${gw.token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${suite.gw.token}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
     return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
@@ -51,7 +44,7 @@ describe('simulated chat JSON from a kept answer', () => {
     const parameters = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
     const messages = [{ role: 'user' as const, content: 'What is the weather in Paris?' }];
     for (let round = 0; round < 2; round++) {
-      const withTools = await client.chat.completions.create({
+      const withTools = await suite.client.chat.completions.create({
         model: 'sim-chat',
         messages,
         tools: [{ type: 'function', function: { name: 'get_weather', parameters } }],
@@ -60,7 +53,7 @@ describe('simulated chat JSON from a kept answer', () => {
       assert.equal(withTools.choices[0]!.finish_reason, 'tool_calls');
       assert.equal(withTools.choices[0]!.message.tool_calls?.[0]?.type, 'function');
       assert.equal(withTools.choices[0]!.message.function_call, undefined);
-      const legacy = await client.chat.completions.create({
+      const legacy = await suite.client.chat.completions.create({
         model: 'sim-chat',
         messages,
         functions: [{ name: 'get_weather', parameters }],
