@@ -62,7 +62,7 @@ const LAST = 2;
 const ENDED_STAGE = 3;
 
 /** What an iterator gives once it ended. */
-const ENDED: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
+export const ENDED: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
 
 class SteppedAtHand<T, U> implements IterableIterator<U | Hold> {
   private readonly items: AtHand<T>;
@@ -109,10 +109,13 @@ class SteppedAtHand<T, U> implements IterableIterator<U | Hold> {
             return ENDED;
         }
         let item: T | Hold;
+        // The item that ended a run is stepped on its own, never the start of the next run (as the generator did).
+        let heldOver = false;
         if (this.hasAfter) {
           item = this.after!;
           this.after = undefined;
           this.hasAfter = false;
+          heldOver = true;
         } else {
           const source = this.source ?? this.items[Symbol.iterator]();
           // Items that ended or threw are not closed again.
@@ -127,7 +130,7 @@ class SteppedAtHand<T, U> implements IterableIterator<U | Hold> {
           item = next.value;
         }
         const gather = this.steps.gather;
-        if (gather && !(item instanceof Hold) && gather.joins(item, this.run)) {
+        if (gather && !heldOver && !(item instanceof Hold) && gather.joins(item, this.run)) {
           this.run.push(item);
           continue;
         }

@@ -63,6 +63,14 @@ test('items a stage gathers leave as one item where the first stood: a Hold or a
   assert.deepEqual(each, ['begin', '2', '4', '4', '8', '3', '6', 'end'], 'the async stage steps each item');
 });
 
+test('the item that ends a run is stepped on its own, even when it could start the next run (a run joins items of one tens)', () => {
+  const byTens: Steps<number, string> = {
+    ...steps,
+    gather: { joins: (item, run) => run.length === 0 || Math.floor(run[0]! / 10) === Math.floor(item / 10), made: (run) => run.join('+') },
+  };
+  assert.deepEqual([...stepAtHand([11, 12, 31, 32, 33], byTens)], ['begin', '11+12', '31', '62', '32+33', 'end']);
+});
+
 test('a stage at hand opens its items only once what it began with is given out, closes them when its consumer stops or a step throws, and gives nothing more once stopped', () => {
   const log: string[] = [];
   const source = (values: number[]) => ({
