@@ -1,5 +1,5 @@
 // Bills chat calls: a whole answer from its usage, a stream on its usage delta, or, cut short, for what it delivered; relayed answers by the upstream's usage.
-import { Hold, type AtHand } from '../protocols/at-hand.ts';
+import { ENDED, Hold, type AtHand } from '../protocols/at-hand.ts';
 import type { ChatRequest, ChatResult, ChatUsage } from '../protocols/neutral/chat.ts';
 import type { ChatDelta, ChatStream } from '../protocols/neutral/deltas.ts';
 import { TokenCounter } from '../protocols/neutral/token-counter.ts';
@@ -161,9 +161,6 @@ export class ChatMetering {
   }
 }
 
-/** What an iterator gives once it ended. */
-const ENDED: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
-
 /**
  * `ChatMetering.metered` over deltas all at hand, written as an iterator (a generator's resume per delta was the stream's
  * largest own cost): the charge's commit is a Hold before the usage delta, which the writer waits for, and the first
@@ -223,7 +220,7 @@ class MeteredAtHand implements IterableIterator<ChatDelta | Hold> {
       }
       return this.passed(meter, delta);
     } catch (error) {
-      this.end();
+      this.end(true);
       throw error;
     }
   }
@@ -267,14 +264,19 @@ class MeteredAtHand implements IterableIterator<ChatDelta | Hold> {
     return next.value;
   }
 
-  /** Ends once: closes the deltas when still open, then ends the meter (its charge for what was delivered). */
-  private end(): void {
+  /**
+   * Ends once: closes the deltas when still open, then ends the meter (its charge for what was delivered). `thrown`: a
+   * step threw, and as a for-of closing its items on a throw, that error goes on, not one of closing the deltas.
+   */
+  private end(thrown = false): void {
     if (this.ended) return;
     this.ended = true;
     const source = this.source;
     this.source = undefined;
     try {
       source?.return?.();
+    } catch (error) {
+      if (!thrown) throw error;
     } finally {
       this.meter?.end();
     }

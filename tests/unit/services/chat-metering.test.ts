@@ -225,3 +225,25 @@ test('at hand from an iterator (a join of several prompts): closed before the en
   assert.equal(opened, false, 'deltas never pulled are never opened');
   assert.deepEqual(unpulled.charges, [], 'nor charged: nothing was delivered, and the stream never started');
 });
+
+test('at hand: a delta the meter cannot read ends the stream with that error, even when closing the deltas fails too', () => {
+  let closed = 0;
+  const failing = meteredAtHand(
+    {
+      [Symbol.iterator]: () => ({
+        next: () => ({ value: null as unknown as ChatDelta, done: false }),
+        return: () => {
+          closed++;
+          throw new Error('closing failed');
+        },
+      }),
+    },
+    Promise.resolve(),
+  );
+  assert.throws(
+    () => failing.items.next(),
+    (error: Error) => error instanceof TypeError,
+  );
+  assert.equal(closed, 1, 'the deltas were closed');
+  assert.equal(failing.items.next().done, true, 'ended once it threw');
+});
