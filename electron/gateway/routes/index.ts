@@ -28,7 +28,7 @@ import { portraitRoutes } from './portrait.ts';
 /** A route family: a Fastify plugin that receives the gateway context. */
 export type RouteFamily = AppRouteFamily<GatewayContext>;
 
-/** Every route family of plain HTTP routes, registered in this order. Add a family here and nowhere else. */
+/** Every route family of plain HTTP routes, registered in this order. Add a family here (or, for WebSocket routes, in SOCKET_ROUTE_FAMILIES below) and nowhere else. */
 export const ROUTE_FAMILIES: readonly RouteFamily[] = [
   healthRoutes,
   homeRoutes,

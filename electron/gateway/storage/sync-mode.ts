@@ -86,7 +86,9 @@ export class SyncMode {
 
 /**
  * Guards every write path of a new connection (its transactions and `exec` here; its statements as `cacheStatements`
- * compiles them, through the returned mode's `guard`), so a group commit may leave the connection at `NORMAL`.
+ * compiles them, through the returned mode's `guard`), so a group commit may leave the connection at `NORMAL`. Not
+ * guarded: `db.pragma()`, which better-sqlite3 compiles without `prepare` (the gateway writes a pragma only inside a
+ * transaction, whose start was guarded), and a `BEGIN` written after a leading SQL comment (none is).
  */
 export function guardConnection(db: Db): SyncMode {
   const mode = new SyncMode(db, true);
