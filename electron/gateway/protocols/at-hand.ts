@@ -64,12 +64,73 @@ const ENDED_STAGE = 3;
 /** What an iterator gives once it ended. */
 export const ENDED: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
 
-class SteppedAtHand<T, U> implements IterableIterator<U | Hold> {
+/** What `PulledItems.next` answers once the items ended. */
+export const NO_MORE: unique symbol = Symbol('no more items');
+
+/**
+ * The items of a stream at hand as an iterator written out pulls them (`stepAtHand`'s, the metering's): an array read by
+ * index, any other iterable through its iterator, opened on the first pull; closed at most once, and not once they ended
+ * or threw (as a for-of leaves them).
+ */
+export class PulledItems<T> {
   private readonly items: AtHand<T>;
+  private opened = false;
+  /** The items when they are an array (a kept answer's frozen deltas): read by index, no iterator between. */
+  private array: readonly (T | Hold)[] | undefined;
+  private index = 0;
+  /** The items' iterator while it is open (pulled, not ended, not thrown, not closed). */
+  private source: Iterator<T | Hold> | undefined;
+
+  constructor(items: AtHand<T>) {
+    this.items = items;
+  }
+
+  /** The next item or Hold, NO_MORE once they ended; what the items throw goes on (they are then not closed). */
+  next(): T | Hold | typeof NO_MORE {
+    if (!this.opened) {
+      this.opened = true;
+      const items = this.items;
+      if (Array.isArray(items)) this.array = items as readonly (T | Hold)[];
+      else this.source = items[Symbol.iterator]();
+    }
+    const array = this.array;
+    if (array !== undefined) return this.index < array.length ? array[this.index++]! : NO_MORE;
+    const source = this.source;
+    if (source === undefined) return NO_MORE;
+    // Items that ended or threw are not closed again.
+    this.source = undefined;
+    const next = source.next();
+    if (next.done) return NO_MORE;
+    this.source = source;
+    return next.value;
+  }
+
+  /**
+   * No more pulls: the items are closed when still open (never opened ones are not opened). `quietly`: a step threw, and
+   * as a for-of closing its items on a throw, that error goes on, not one of closing them.
+   */
+  close(quietly = false): void {
+    this.opened = true;
+    this.array = undefined;
+    const source = this.source;
+    this.source = undefined;
+    if (source === undefined) return;
+    if (!quietly) {
+      source.return?.();
+      return;
+    }
+    try {
+      source.return?.();
+    } catch {
+      // The step's error is the one that goes on.
+    }
+  }
+}
+
+class SteppedAtHand<T, U> implements IterableIterator<U | Hold> {
   private readonly steps: Steps<T, U>;
   private stage = FRESH;
-  /** The items' iterator while it is open (pulled, not ended, not thrown). */
-  private source: Iterator<T | Hold> | undefined;
+  private readonly pulled: PulledItems<T>;
   // `out` is emptied only every STEPPED_KEPT items: emptying it drops its storage, which the next step would make again.
   private readonly out: U[] = [];
   private given = 0;
@@ -79,7 +140,7 @@ class SteppedAtHand<T, U> implements IterableIterator<U | Hold> {
   private hasAfter = false;
 
   constructor(items: AtHand<T>, steps: Steps<T, U>) {
-    this.items = items;
+    this.pulled = new PulledItems(items);
     this.steps = steps;
   }
 
@@ -117,17 +178,13 @@ class SteppedAtHand<T, U> implements IterableIterator<U | Hold> {
           this.hasAfter = false;
           heldOver = true;
         } else {
-          const source = this.source ?? this.items[Symbol.iterator]();
-          // Items that ended or threw are not closed again.
-          this.source = undefined;
-          const next = source.next();
-          if (next.done) {
+          const next = this.pulled.next();
+          if (next === NO_MORE) {
             this.stage = LAST;
             if (this.run.length > 0) return { value: this.made(), done: false };
             continue;
           }
-          this.source = source;
-          item = next.value;
+          item = next;
         }
         const gather = this.steps.gather;
         if (gather && !heldOver && !(item instanceof Hold) && gather.joins(item, this.run)) {
@@ -144,31 +201,23 @@ class SteppedAtHand<T, U> implements IterableIterator<U | Hold> {
         this.steps.step(item, out);
       }
     } catch (error) {
-      const source = this.close();
-      try {
-        source?.return?.();
-      } catch {
-        // As a for-of closing its items on a throw: the step's error is the one that goes on.
-      }
+      this.close(true);
       throw error;
     }
   }
 
   /** The consumer stopped: the items are closed when open. */
   return(): IteratorReturnResult<undefined> {
-    const source = this.close();
-    source?.return?.();
+    this.close(false);
     return ENDED;
   }
 
-  /** Ended: nothing made is given out any more; the items' iterator still open, if any, for the caller to close. */
-  private close(): Iterator<T | Hold> | undefined {
+  /** Ended: nothing made is given out any more, and the items are closed when open (`quietly`: a step threw). */
+  private close(quietly: boolean): void {
     this.stage = ENDED_STAGE;
     this.out.length = 0;
     this.given = 0;
-    const source = this.source;
-    this.source = undefined;
-    return source;
+    this.pulled.close(quietly);
   }
 
   /** The run gathered so far, made into one item (a new run starts: a made item may keep the old one). */

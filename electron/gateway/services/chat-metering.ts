@@ -1,5 +1,5 @@
 // Bills chat calls: a whole answer from its usage, a stream on its usage delta, or, cut short, for what it delivered; relayed answers by the upstream's usage.
-import { ENDED, Hold, type AtHand } from '../protocols/at-hand.ts';
+import { ENDED, Hold, NO_MORE, PulledItems, type AtHand } from '../protocols/at-hand.ts';
 import type { ChatRequest, ChatResult, ChatUsage } from '../protocols/neutral/chat.ts';
 import type { ChatDelta, ChatStream } from '../protocols/neutral/deltas.ts';
 import { TokenCounter } from '../protocols/neutral/token-counter.ts';
@@ -171,22 +171,17 @@ export class ChatMetering {
  * first).
  */
 class MeteredAtHand implements IterableIterator<ChatDelta | Hold> {
-  private readonly deltas: AtHand<ChatDelta>;
+  private readonly deltas: PulledItems<ChatDelta>;
   private readonly startMeter: () => StreamMeter;
   private readonly tellFirstOutput: () => void;
   private meter: StreamMeter | undefined;
-  /** The deltas when they are an array (a kept answer's frozen ones): read by index, no iterator between. */
-  private array: readonly (ChatDelta | Hold)[] | undefined;
-  /** The deltas' iterator while it is open (not an array, not ended, not thrown). */
-  private source: Iterator<ChatDelta | Hold> | undefined;
-  private index = 0;
   /** A delta given out next: after its first output's Hold (`unpassed`: not yet passed to the meter) or its charge's Hold. */
   private held: ChatDelta | undefined;
   private unpassed = false;
   private ended = false;
 
   constructor(deltas: AtHand<ChatDelta>, startMeter: () => StreamMeter, tellFirstOutput: () => void) {
-    this.deltas = deltas;
+    this.deltas = new PulledItems(deltas);
     this.startMeter = startMeter;
     this.tellFirstOutput = tellFirstOutput;
   }
@@ -198,7 +193,8 @@ class MeteredAtHand implements IterableIterator<ChatDelta | Hold> {
   next(): IteratorResult<ChatDelta | Hold> {
     if (this.ended) return ENDED;
     try {
-      const meter = this.meter ?? this.start();
+      // The meter starts on the first pull, before the deltas open (a meter started ends even when they fail to open).
+      const meter = (this.meter ??= this.startMeter());
       const held = this.held;
       if (held !== undefined) {
         this.held = undefined;
@@ -206,8 +202,8 @@ class MeteredAtHand implements IterableIterator<ChatDelta | Hold> {
         this.unpassed = false;
         return this.passed(meter, held);
       }
-      const delta = this.pull();
-      if (delta === undefined) {
+      const delta = this.deltas.next();
+      if (delta === NO_MORE) {
         this.end();
         return ENDED;
       }
@@ -242,28 +238,6 @@ class MeteredAtHand implements IterableIterator<ChatDelta | Hold> {
     return { value: new Hold(charge), done: false };
   }
 
-  /** The meter started, then the deltas opened (a meter started ends even when they fail to open). */
-  private start(): StreamMeter {
-    const meter = (this.meter = this.startMeter());
-    const deltas = this.deltas;
-    if (Array.isArray(deltas)) this.array = deltas as readonly (ChatDelta | Hold)[];
-    else this.source = deltas[Symbol.iterator]();
-    return meter;
-  }
-
-  /** The next delta or Hold, undefined once the deltas ended. */
-  private pull(): ChatDelta | Hold | undefined {
-    const array = this.array;
-    if (array !== undefined) return this.index < array.length ? array[this.index++] : undefined;
-    const source = this.source!;
-    // Deltas that ended or threw are not closed again.
-    this.source = undefined;
-    const next = source.next();
-    if (next.done) return undefined;
-    this.source = source;
-    return next.value;
-  }
-
   /**
    * Ends once: closes the deltas when still open, then ends the meter (its charge for what was delivered). `thrown`: a
    * step threw, and as a for-of closing its items on a throw, that error goes on, not one of closing the deltas.
@@ -271,12 +245,8 @@ class MeteredAtHand implements IterableIterator<ChatDelta | Hold> {
   private end(thrown = false): void {
     if (this.ended) return;
     this.ended = true;
-    const source = this.source;
-    this.source = undefined;
     try {
-      source?.return?.();
-    } catch (error) {
-      if (!thrown) throw error;
+      this.deltas.close(thrown);
     } finally {
       this.meter?.end();
     }
