@@ -6,12 +6,11 @@ import { streamEvents } from '../protocols/neutral/codec.ts';
 import { estimateInputTokens, relayInputEstimate } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
-import { writeSse } from '../server/sse.ts';
+import { JSON_TYPE, writeSse } from '../server/sse.ts';
 import { streamFailure } from '../server/stream-failure.ts';
 import { ChatMetering, chatBillOf } from '../services/chat-metering.ts';
 
 const ENDPOINT = '/v1/chat/completions';
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 export async function openaiChatRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
   const { billing, chatCompletions, events, providers } = options.context;

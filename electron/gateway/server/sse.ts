@@ -46,6 +46,8 @@ export async function writeSseData(request: FastifyRequest, reply: FastifyReply,
 }
 
 const SSE_TYPE = 'text/event-stream; charset=utf-8';
+/** The content type of JSON: what Fastify gives the JSON it serializes, and a route the JSON text it wrote itself. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** A stream's failure as frames: the protocol's error event framed as SSE. */
 function frameFailureOf({ errorEvent, report }: StreamFailure): FrameFailure {
@@ -75,7 +77,7 @@ export async function writeJsonArray(
   await writeFrames(
     request,
     reply,
-    'application/json; charset=utf-8',
+    JSON_TYPE,
     items,
     (item) => {
       if (!(item instanceof EventRun)) return `${index++ === 0 ? '' : ELEMENT_SEPARATOR}${JSON.stringify(item)}`;
