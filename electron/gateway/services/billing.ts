@@ -58,7 +58,7 @@ export class BillingService {
    */
   private readonly charges: JoinedWrite<Charge> = {
     writeMany: (charges) => {
-      this.repo.recordAll(charges.map((charge) => charge.entry));
+      this.repo.appendAll(charges.map((charge) => charge.entry));
       this.rollUpStep();
     },
     writeOne: (charge) => {

@@ -7,8 +7,10 @@ export const GROUP_COMMIT_LIMIT = 1000;
 
 /**
  * Writes of one kind (one item each, e.g. a charge) that one commit writes together: `writeMany` writes all the items of
- * a commit at once (e.g. one UPDATE per token for many charges), `writeOne` writes one item alone and atomically (without
- * a group commit, inside a transaction under way, and when a failed commit is replayed one write at a time), and
+ * a commit at once (e.g. one UPDATE per token for many charges) inside the commit's transaction, and needs no savepoint
+ * of its own (when it throws, the whole commit is rolled back and written again one item at a time, each in a savepoint),
+ * `writeOne` writes one item alone and atomically (without a group commit, inside a transaction under way, and when a
+ * failed commit is replayed one write at a time), and
  * `settled` is told once per item, after its commit or its failure (what the item held in memory until then can go).
  * `settled` must not throw.
  */

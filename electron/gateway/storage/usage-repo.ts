@@ -104,27 +104,35 @@ export class UsageRepo {
   private readonly recordAtomically: (entries: readonly UsageRecord[]) => void;
   constructor(db: Db) {
     this.db = db;
-    this.recordAtomically = db.transaction((entries: readonly UsageRecord[]) => {
-      // One record per call; the tokens' amounts and the day totals once per token and per (day, token, model).
-      insertAll(this.db, entries);
-      const spent = new Map<string, number>();
-      for (const entry of entries) spent.set(entry.token_id, (spent.get(entry.token_id) ?? 0) + entry.amount_micros);
-      const charge = this.db.prepare('UPDATE tokens SET used_micros = used_micros + ? WHERE token_id = ?');
-      for (const [tokenId, micros] of spent) charge.run(micros, tokenId);
-      // The dashboard's per-day totals, kept as each call is charged (never rebuilt from the ledger).
-      const addToDay = this.db.prepare(ADD_TO_DAY);
-      for (const totals of groupRuns(entries, BY_DAY))
-        addToDay.run(
-          totals.created_at,
-          totals.token_id,
-          totals.model,
-          totals.account_id,
-          totals.calls,
-          totals.input_tokens,
-          totals.output_tokens,
-          totals.amount_micros,
-        );
-    });
+    this.recordAtomically = db.transaction((entries: readonly UsageRecord[]) => this.appendAll(entries));
+  }
+
+  /**
+   * Appends records (one per call) and adds their amounts to each token's usage (one UPDATE per token) and to the day's
+   * totals (one upsert per day, token and model), inside the caller's transaction, with no savepoint of its own: for a
+   * caller that rolls its whole transaction back when this throws (the group commit's `writeMany`, whose failed commit is
+   * then written again one charge at a time). `recordAll` is the same, atomic on its own.
+   */
+  appendAll(entries: readonly UsageRecord[]): void {
+    // One record per call; the tokens' amounts and the day totals once per token and per (day, token, model).
+    insertAll(this.db, entries);
+    const spent = new Map<string, number>();
+    for (const entry of entries) spent.set(entry.token_id, (spent.get(entry.token_id) ?? 0) + entry.amount_micros);
+    const charge = this.db.prepare('UPDATE tokens SET used_micros = used_micros + ? WHERE token_id = ?');
+    for (const [tokenId, micros] of spent) charge.run(micros, tokenId);
+    // The dashboard's per-day totals, kept as each call is charged (never rebuilt from the ledger).
+    const addToDay = this.db.prepare(ADD_TO_DAY);
+    for (const totals of groupRuns(entries, BY_DAY))
+      addToDay.run(
+        totals.created_at,
+        totals.token_id,
+        totals.model,
+        totals.account_id,
+        totals.calls,
+        totals.input_tokens,
+        totals.output_tokens,
+        totals.amount_micros,
+      );
   }
 
   /** Appends a record, adds its amount to the token's usage and to the day's totals, atomically. */
