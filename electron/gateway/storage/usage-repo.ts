@@ -119,7 +119,8 @@ export class UsageRepo {
     const spent = new Map<string, number>();
     for (const entry of entries) spent.set(entry.token_id, (spent.get(entry.token_id) ?? 0) + entry.amount_micros);
     const charge = this.db.prepare('UPDATE tokens SET used_micros = used_micros + ? WHERE token_id = ?');
-    for (const [tokenId, micros] of spent) charge.run(micros, tokenId);
+    // A token charged nothing (a free or unpriced model) keeps its amount: no statement runs for it.
+    for (const [tokenId, micros] of spent) if (micros !== 0) charge.run(micros, tokenId);
     // The dashboard's per-day totals, kept as each call is charged (never rebuilt from the ledger).
     const addToDay = this.db.prepare(ADD_TO_DAY);
     for (const totals of groupRuns(entries, BY_DAY))
