@@ -1,0 +1,74 @@
+// Unit test of the statements one group commit runs for a charged and counted call: one per row it writes, in one transaction, no savepoint, nothing for a token charged nothing.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import Database from 'better-sqlite3';
+import { BillingService } from '../../../electron/gateway/services/billing.ts';
+import { UsageStatsService } from '../../../electron/gateway/services/usage-stats.ts';
+import { GroupCommit } from '../../../electron/gateway/storage/group-commit.ts';
+import { UsageRepo } from '../../../electron/gateway/storage/usage-repo.ts';
+import { UsageStatsRepo } from '../../../electron/gateway/storage/usage-stats-repo.ts';
+import { seedTokens, tempDatabase } from '../../helpers/database.ts';
+
+// Every statement's `run` is seen (the connection's write guard keeps the method it finds as it compiles a statement, so
+// the hook goes on the prototype before the database is opened).
+const prototype = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as { run: (...params: unknown[]) => unknown };
+const run = prototype.run;
+let ran: string[] | undefined;
+prototype.run = function (this: Database.Statement, ...params: unknown[]): unknown {
+  ran?.push(this.source.trim().split(/\s+/).slice(0, 3).join(' '));
+  return run.apply(this, params);
+};
+
+const db = tempDatabase();
+const account = seedTokens(db, 'local', ['tok_a']);
+const writes = new GroupCommit(db, (error) => assert.fail(String(error)));
+const clock = { now: () => Date.parse('2026-11-27T05:00:00Z') };
+const billing = new BillingService(
+  new UsageRepo(db),
+  clock,
+  {},
+  {
+    limits: { usageRawMaxAgeMs: 365 * 86_400_000, pruneBatch: 100, usageRollupEveryMs: 3_600_000 },
+    onError: (error) => assert.fail(String(error)),
+    writes,
+  },
+);
+const stats = new UsageStatsService(new UsageStatsRepo(db), clock, writes);
+const principal = { accountId: account.id, accountName: 'local', tokenId: 'tok_a' };
+
+/** The statements of one group commit of a relayed call charged `amountMicros` and counted. */
+function statementsOf(amountMicros: number): string[] {
+  billing.chargeAnswered(principal, { endpoint: '/v1/chat/completions', model: 'm', inputTokens: 10, outputTokens: 20, amountMicros });
+  stats.count({ at: clock.now(), accountId: account.id, tokenId: 'tok_a', model: 'm', status: 200, durationMs: 5 });
+  ran = [];
+  try {
+    writes.flush();
+    return ran;
+  } finally {
+    ran = undefined;
+  }
+}
+
+test("a commit of a charged and counted call runs one statement per row it writes, in one transaction without a savepoint; a charge of nothing leaves the token's row alone", () => {
+  // The first call of the day makes its rows and the roll-up's first step runs.
+  statementsOf(30);
+  assert.deepEqual(statementsOf(30), [
+    'BEGIN',
+    'INSERT INTO usage_records',
+    'UPDATE tokens SET',
+    'INSERT INTO stats_daily',
+    'INSERT INTO stats_daily',
+    'COMMIT',
+  ]);
+  assert.deepEqual(statementsOf(0), ['BEGIN', 'INSERT INTO usage_records', 'INSERT INTO stats_daily', 'INSERT INTO stats_daily', 'COMMIT']);
+  const token = db.prepare('SELECT used_micros FROM tokens WHERE token_id = ?').get('tok_a') as { used_micros: number };
+  assert.equal(token.used_micros, 60, 'the token has spent what it was charged');
+  const rows = db.prepare('SELECT bucket, calls, billed, amount_micros FROM stats_daily ORDER BY bucket').all();
+  assert.deepEqual(
+    rows.map((row) => ({ ...(row as object) })),
+    [
+      { bucket: -1, calls: 0, billed: 3, amount_micros: 60 },
+      { bucket: 0, calls: 3, billed: 0, amount_micros: 0 },
+    ],
+  );
+});
