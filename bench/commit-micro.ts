@@ -1,4 +1,4 @@
-// `node bin/run-ts.mjs bench/commit-micro.ts [checkout] [calls per commit] [commits]`: the CPU of one bookkeeping group commit (K calls charged and counted) with a checkout's storage, on one thread.
+// `node bin/run-ts.mjs bench/commit-micro.ts [checkout] [calls per commit] [commits] [amount per call]`: the CPU of one bookkeeping group commit (K calls charged and counted) with a checkout's storage, on one thread.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +6,8 @@ import path from 'node:path';
 const root = path.resolve(process.argv[2] ?? '.');
 const perCommit = Number(process.argv[3] ?? 1);
 const commits = Number(process.argv[4] ?? 5000);
+/** Micro-units each call is charged (0: a free or unpriced model, as the relay bench's upstream model is). */
+const amount = Number(process.argv[5] ?? 30);
 /** Commits made before the timing starts (statements compiled, the optimizing compilers done). */
 const WARM_UP = 1000;
 
@@ -34,7 +36,7 @@ try {
     model: 'sim-chat',
     input_tokens: 10,
     output_tokens: 20 + index,
-    amount_micros: 30,
+    amount_micros: amount,
     created_at: at,
   }));
   const calls = Array.from({ length: perCommit }, (_, index) => ({
@@ -57,7 +59,7 @@ try {
   const used = process.cpuUsage(start);
   const perCommitUs = (used.user + used.system) / commits;
   console.log(
-    `${path.basename(root)}, ${perCommit} calls per commit: ${perCommitUs.toFixed(1)} µs CPU per commit (${(perCommitUs / perCommit).toFixed(1)} per call), of it system ${(used.system / commits).toFixed(1)}`,
+    `${path.basename(root)}, ${perCommit} calls per commit of ${amount} micro-units each: ${perCommitUs.toFixed(1)} µs CPU per commit (${(perCommitUs / perCommit).toFixed(1)} per call), of it system ${(used.system / commits).toFixed(1)}`,
   );
 } finally {
   db.close();
