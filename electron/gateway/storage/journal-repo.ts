@@ -17,6 +17,7 @@ import {
   JOURNAL_ROW_WIDTH,
   type JournalRows,
 } from './journal-row.ts';
+import { packJournalText, unpackJournalText } from './journal-pack.ts';
 
 interface Row {
   id: number;
@@ -41,6 +42,8 @@ interface Row {
   /** The bodies' texts; null in entries recorded before migration 21 (their detail holds them) and for bodies kept without text. */
   request_text: string | null;
   response_text: string | null;
+  /** The answer's text packed (journal-pack.ts), `response_text` then null; null in entries recorded before step 2 and whenever packing saved too little. */
+  response_packed: string | null;
   /** Null in entries recorded before migration 23 (their detail may name the fixture). */
   test_id: string | null;
   request_id: string | null;
@@ -50,10 +53,13 @@ interface Row {
   cassette: string | null;
 }
 
-/** The columns a row fills, in the order of its values. */
-const ROW_COLUMNS = JOURNAL_ROW_COLUMNS.split(', ');
-/** The place of `relay_json` among the columns, the last one (its bit in a set of null columns). */
-const RELAY_COLUMN = ROW_COLUMNS.length - 1;
+/** The columns a row fills, in the order of its values: those of a row as posted, then the packed answer made here. */
+const ROW_COLUMNS = [...JOURNAL_ROW_COLUMNS.split(', '), 'response_packed'];
+/** The place of `relay_json` among the columns (its bit in a set of null columns), then of `response_packed`, the last one. */
+const RELAY_COLUMN = ROW_COLUMNS.indexOf('relay_json');
+const PACKED_COLUMN = RELAY_COLUMN + 1;
+/** The place of the answer's text among a row's column values: left null when the text is stored packed. */
+const RESPONSE_TEXT = ROW_COLUMNS.indexOf('response_text');
 
 /**
  * Most INSERT statements kept, one per set of columns rows leave null: binding a null costs better-sqlite3 as much as a
@@ -74,10 +80,10 @@ const SUMMARY_COLUMNS =
 /** A body's text: its own column, or, in an entry recorded before migration 21, inside the detail. */
 const TEXT_OF = {
   request: "COALESCE(request_text, json_extract(detail_json, '$.request.text'))",
-  response: "COALESCE(response_text, json_extract(detail_json, '$.response.text'))",
+  response: "COALESCE(response_text, journal_unpacked(response_packed), json_extract(detail_json, '$.response.text'))",
 };
 
-type SummaryRow = Omit<Row, 'detail_json' | 'relay_json' | 'request_text' | 'response_text'>;
+type SummaryRow = Omit<Row, 'detail_json' | 'relay_json' | 'request_text' | 'response_text' | 'response_packed'>;
 
 const summaryOf = (row: SummaryRow): JournalSummary => ({
   id: row.id,
@@ -104,12 +110,23 @@ const summaryOf = (row: SummaryRow): JournalSummary => ({
   cassette: row.cassette,
 });
 
+/** Every column value of the row at `at`, nulls included, the answer's text null when it is stored packed. */
+function allValues(rows: JournalRows, at: number, packed: string | null): JournalRows {
+  const values = rows.slice(at, at + JOURNAL_COLUMN_VALUES);
+  if (packed !== null) values[RESPONSE_TEXT] = null;
+  return values;
+}
+
 export class JournalRepo {
   private readonly db: Db;
   /** The INSERT of each set of null columns met, by its bits (see `insertSql`); at most JOURNAL_INSERTS_KEPT. */
   private readonly inserts = new Map<number, Statement>();
   constructor(db: Db) {
     this.db = db;
+    // The body search reads a packed answer's text through this.
+    db.function('journal_unpacked', { deterministic: true }, (packed: unknown) =>
+      typeof packed === 'string' ? unpackJournalText(packed) : null,
+    );
   }
 
   /** Inserts the rows (a batch, see journal-row.ts) in one transaction, keeps only the newest `limit` entries, and returns the new entries' ids in order. */
@@ -124,13 +141,18 @@ export class JournalRepo {
     })();
   }
 
-  /** Inserts the row at `at` of `rows`, binding only the values it has; answers its id. */
+  /**
+   * Inserts the row at `at` of `rows`, binding only the values it has, its answer's text packed when that pays
+   * (journal-pack.ts: a stream's events repeat most of each other; fewer bytes are fewer pages to write); answers its id.
+   */
   private insertRow(rows: JournalRows, at: number): number {
     const relay = rows[at + JOURNAL_RELAY_PLACE] as string | null;
+    const answer = rows[at + RESPONSE_TEXT];
+    const packed = typeof answer === 'string' ? packJournalText(answer) : null;
     const values: (string | number)[] = [];
     let nulls = 0;
     for (let index = 0; index < JOURNAL_COLUMN_VALUES; index++) {
-      const value = rows[at + index] as string | number | null;
+      const value = index === RESPONSE_TEXT && packed !== null ? null : (rows[at + index] as string | number | null);
       if (value === null) nulls |= 1 << index;
       else values.push(value);
     }
@@ -138,6 +160,8 @@ export class JournalRepo {
     values.push(detailJson);
     if (relay === null) nulls |= 1 << RELAY_COLUMN;
     else values.push(relay);
+    if (packed === null) nulls |= 1 << PACKED_COLUMN;
+    else values.push(packed);
     let insert = this.inserts.get(nulls);
     if (!insert && this.inserts.size < JOURNAL_INSERTS_KEPT) {
       insert = this.db.prepare(insertSql(nulls));
@@ -146,7 +170,7 @@ export class JournalRepo {
     // A set past the kept statements: every column bound, nulls included.
     const { lastInsertRowid } = insert
       ? insert.run(...values)
-      : this.db.prepare(insertSql(0)).run(rows.slice(at, at + JOURNAL_COLUMN_VALUES), detailJson, relay);
+      : this.db.prepare(insertSql(0)).run(allValues(rows, at, packed), detailJson, relay, packed);
     return Number(lastInsertRowid);
   }
 
@@ -194,7 +218,10 @@ export class JournalRepo {
       ...summaryOf({ ...row, fixture: row.fixture ?? detailFixture ?? null }),
       ...stored,
       request: { ...stored.request, text: row.request_text ?? stored.request.text },
-      response: { ...stored.response, text: row.response_text ?? stored.response.text },
+      response: {
+        ...stored.response,
+        text: row.response_text ?? (row.response_packed === null ? stored.response.text : unpackJournalText(row.response_packed)),
+      },
       token: row.token ?? detailToken ?? null,
       ...(row.relay_json !== null && { relay: JSON.parse(row.relay_json) as JournalRelay }),
     };

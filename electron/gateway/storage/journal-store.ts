@@ -13,7 +13,7 @@ export const JOURNAL_FILE = 'journal.sqlite';
 /**
  * The store's own numbered schema steps (recorded in its own `schema_migrations`). Never edit one; add a new number.
  * Step 1 is the product database's `journal` table as its migrations 5 to 26 left it (ids never reused, no index: at
- * most JOURNAL_LIMIT entries).
+ * most JOURNAL_LIMIT entries); step 2 adds the packed answer text.
  */
 export const JOURNAL_STEPS: readonly Migration[] = [
   {
@@ -48,6 +48,13 @@ CREATE TABLE journal (
   cassette         TEXT
 );
 `,
+  },
+  {
+    // An answer's text packed line by line (storage/journal-pack.ts; `response_text` then null): a streamed answer's
+    // entry takes about a tenth of its bytes.
+    version: 2,
+    name: 'journal-packed-answers',
+    sql: 'ALTER TABLE journal ADD COLUMN response_packed TEXT;',
   },
 ];
 

@@ -161,3 +161,46 @@ test(`rows with more sets of null fields than the ${JOURNAL_INSERTS_KEPT} INSERT
     db.close();
   }
 });
+
+/** A streamed answer as a simulated chat stream writes it: events that repeat all but their content (emoji whose halves match, a line that starts as a packed one does). */
+const STREAM = ['In', ' practice', ',', ' say 😀', ' say 😃', '\u00011,2,x', ' é', ' done.']
+  .map(
+    (content) =>
+      `data: {"id":"chatcmpl_1","object":"chat.completion.chunk","created":1,"model":"sim-chat","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}},"finish_reason":null}],"usage":null}\n\n`,
+  )
+  .join('')
+  .repeat(6)
+  .concat('data: [DONE]\n\n');
+
+/** The total length of the texts stored in an entry's row, whichever columns hold them. */
+function storedChars(db: ReturnType<typeof openJournalStore>, id: number): number {
+  const row = db.prepare('SELECT * FROM journal WHERE id = ?').get(id) as Record<string, unknown>;
+  return Object.values(row).reduce<number>((sum, value) => sum + (typeof value === 'string' ? value.length : 0), 0);
+}
+
+test('a streamed answer is stored in a fraction of its length, and reads back and is found by search exactly as it was written', () => {
+  const db = openJournalStore(dirs.fresh());
+  try {
+    const repo = new JournalRepo(db);
+    const response = { contentType: 'text/event-stream', bytes: Buffer.byteLength(STREAM), text: STREAM, truncated: false };
+    const streamed = journalRecord({ stream: true, path: '/v1/chat/completions' }, { response });
+    const [id] = repo.insertMany(journalRowsOf([streamed]), 10);
+    assert.deepEqual(repo.get(id!), entryOf(streamed, id!));
+    assert.ok(storedChars(db, id!) < STREAM.length / 4, `${storedChars(db, id!)} characters stored for an answer of ${STREAM.length}`);
+    assert.deepEqual(
+      repo.list({ q: 'say 😃' }, 1, 10).items.map((item) => item.id),
+      [id],
+      'the body search reads the answer as written',
+    );
+    assert.equal(repo.list({ q: 'not in the stream' }, 1, 10).total, 0);
+    // Past the INSERTs kept (every column bound), a packed answer reads back as well.
+    const records = Array.from({ length: JOURNAL_INSERTS_KEPT + 8 }, (_, index) => ({
+      ...withNulls(index),
+      detail: { ...withNulls(index).detail, response },
+    }));
+    const ids = repo.insertMany(journalRowsOf(records), 1_000);
+    records.forEach((record, index) => assert.deepEqual(repo.get(ids[index]!), entryOf(record, ids[index]!), `record ${index}`));
+  } finally {
+    db.close();
+  }
+});
