@@ -70,6 +70,24 @@ describe('request journal', () => {
     assert.ok(entry.timing.firstByteMs <= entry.durationMs);
   });
 
+  test('a streamed answer reads back exactly as the client received it, and the body search finds a word of it', async () => {
+    const raw = await client.chat.completions
+      .create({ model: 'sim-chat', stream: true, messages: [{ role: 'user', content: 'stream read back whole' }] })
+      .asResponse();
+    const received = await raw.text();
+    assert.ok(received.length > 2048, `${received.length} characters: long enough to be stored packed`);
+    const { items } = (await admin('/journal?path=/v1/chat/completions')).body;
+    const entry = (await admin(`/journal/${items[0].id}`)).body;
+    assert.equal(entry.response.text, received);
+    assert.equal(entry.response.bytes, Buffer.byteLength(received));
+    const word = /"content":" ?(\w{4,})"/.exec(received)![1]!;
+    const found = (await admin(`/journal?path=/v1/chat/completions&q=${encodeURIComponent(word)}`)).body;
+    assert.ok(
+      found.items.some((item: { id: number }) => item.id === items[0].id),
+      `the search for ${word} finds the entry`,
+    );
+  });
+
   test('a paced stream read to its end by the SDK is whole, its writes spaced by the pace; a disconnect fault is cut', async () => {
     const stream = await client.chat.completions.create(
       { model: 'sim-chat', stream: true, messages: [{ role: 'user', content: 'paced for the journal' }] },
