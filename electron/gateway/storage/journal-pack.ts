@@ -13,42 +13,54 @@ const WORTH_PACKING = 0.75;
 const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
 const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
 
+/** What the packer knows of the last line that began with a given character: its bounds, and what it shared with its own predecessor. */
+interface Last {
+  start: number;
+  end: number;
+  head: string;
+  tail: string;
+}
+
 /**
  * The packed form of `text` when it is worth storing instead (long enough, and at most WORTH_PACKING of its length),
- * else null. Lines are cut at `\n`; an empty line is kept empty; a line that shares at least MIN_SHARED characters of
- * start and end with the last non-empty line before it becomes `MARK<start>,<end>,<the rest>`; any other line is kept
- * as it is, but one that starts with MARK is written as a packed line sharing nothing. No cut falls inside a surrogate
- * pair, so every part is well-formed text (SQLite stores it as UTF-8). `unpackJournalText` gives back `text` exactly.
+ * else null. Lines are cut at `\n`; an empty line is kept empty. A line is compared with the last line before it that
+ * began with the same character (a stream's `data:` lines with each other, its `event:` lines with each other, a
+ * carriage return with none that matters): one that shares at least MIN_SHARED characters of start and end with it
+ * becomes `MARK<its first character><start>,<end>,<the rest>`; any other line is kept as it is, but one that starts
+ * with MARK is written as a packed line sharing nothing. A line that begins with half a surrogate pair is kept as it is,
+ * and no cut falls inside a pair, so every part is well-formed text (SQLite stores it as UTF-8). `unpackJournalText`
+ * gives back `text` exactly.
  */
 export function packJournalText(text: string): string | null {
   if (text.length < JOURNAL_PACK_MIN_CHARS) return null;
   let packed = '';
-  // The last non-empty line (its bounds in `text`), and the start and end it shared with the one before it: the next
-  // line is first tried against those by string equality (native), then by character only past them.
-  let refStart = 0;
-  let refEnd = 0;
-  let head = '';
-  let tail = '';
+  /** By first character: the last line that began with it (see `Last`); the next such line is first tried against what that one shared, by string equality (native), then by character past it. */
+  const lasts = new Map<number, Last>();
   let start = 0;
   for (;;) {
     const newline = text.indexOf('\n', start);
     const end = newline === -1 ? text.length : newline;
-    if (end > start) {
-      const shorter = Math.min(end - start, refEnd - refStart);
-      let shared = sharedPart(text, start, head, shorter, true);
-      while (shared < shorter && text.charCodeAt(start + shared) === text.charCodeAt(refStart + shared)) shared++;
+    const first = text.charCodeAt(start);
+    if (end > start && (isHighSurrogate(first) || isLowSurrogate(first))) packed += text.slice(start, end);
+    else if (end > start) {
+      const last = lasts.get(first);
+      const ref: Last = last ?? { start, end: start, head: '', tail: '' };
+      const shorter = Math.min(end - start, ref.end - ref.start);
+      let shared = sharedPart(text, start, ref.head, shorter, true);
+      while (shared < shorter && text.charCodeAt(start + shared) === text.charCodeAt(ref.start + shared)) shared++;
       if (shared > 0 && isHighSurrogate(text.charCodeAt(start + shared - 1))) shared--;
       const rest = shorter - shared;
-      let sharedEnd = sharedPart(text, end, tail, rest, false);
-      while (sharedEnd < rest && text.charCodeAt(end - 1 - sharedEnd) === text.charCodeAt(refEnd - 1 - sharedEnd)) sharedEnd++;
+      let sharedEnd = sharedPart(text, end, ref.tail, rest, false);
+      while (sharedEnd < rest && text.charCodeAt(end - 1 - sharedEnd) === text.charCodeAt(ref.end - 1 - sharedEnd)) sharedEnd++;
       if (sharedEnd > 0 && isLowSurrogate(text.charCodeAt(end - sharedEnd))) sharedEnd--;
-      if (shared !== head.length) head = text.slice(start, start + shared);
-      if (sharedEnd !== tail.length) tail = text.slice(end - sharedEnd, end);
-      if (shared + sharedEnd >= MIN_SHARED) packed += `${MARK}${shared},${sharedEnd},${text.slice(start + shared, end - sharedEnd)}`;
-      else if (text.charCodeAt(start) === MARK_CODE) packed += `${MARK}0,0,${text.slice(start, end)}`;
+      if (shared !== ref.head.length) ref.head = text.slice(start, start + shared);
+      if (sharedEnd !== ref.tail.length) ref.tail = text.slice(end - sharedEnd, end);
+      if (shared + sharedEnd >= MIN_SHARED || first === MARK_CODE)
+        packed += `${MARK}${text[start]!}${shared},${sharedEnd},${text.slice(start + shared, end - sharedEnd)}`;
       else packed += text.slice(start, end);
-      refStart = start;
-      refEnd = end;
+      ref.start = start;
+      ref.end = end;
+      if (!last) lasts.set(first, ref);
     }
     if (newline === -1) break;
     packed += '\n';
@@ -74,21 +86,26 @@ function sharedPart(text: string, at: number, known: string, most: number, front
 /** The text `packJournalText` packed. */
 export function unpackJournalText(packed: string): string {
   let text = '';
-  let last = '';
+  /** By first character: the last line that began with it. */
+  const lasts = new Map<number, string>();
   let start = 0;
   for (;;) {
     const newline = packed.indexOf('\n', start);
     const end = newline === -1 ? packed.length : newline;
     if (packed.charCodeAt(start) === MARK_CODE && end > start) {
-      const first = packed.indexOf(',', start);
-      const second = packed.indexOf(',', first + 1);
-      const shared = Number(packed.slice(start + 1, first));
-      const sharedEnd = Number(packed.slice(first + 1, second));
-      last = last.slice(0, shared) + packed.slice(second + 1, end) + last.slice(last.length - sharedEnd);
-      text += last;
+      const first = packed.charCodeAt(start + 1);
+      const comma = packed.indexOf(',', start + 2);
+      const second = packed.indexOf(',', comma + 1);
+      const shared = Number(packed.slice(start + 2, comma));
+      const sharedEnd = Number(packed.slice(comma + 1, second));
+      const last = lasts.get(first) ?? '';
+      const line = last.slice(0, shared) + packed.slice(second + 1, end) + last.slice(last.length - sharedEnd);
+      lasts.set(first, line);
+      text += line;
     } else if (end > start) {
-      last = packed.slice(start, end);
-      text += last;
+      const line = packed.slice(start, end);
+      lasts.set(packed.charCodeAt(start), line);
+      text += line;
     }
     if (newline === -1) break;
     text += '\n';

@@ -60,6 +60,18 @@ test('a stream of similar events packs to a fraction of its length; a short or u
   assert.ok(packed !== null && packed.length < events.length / 4, `${packed?.length} of ${events.length}`);
   assert.equal(unpackJournalText(packed), events);
   assert.equal(packJournalText(events.slice(0, JOURNAL_PACK_MIN_CHARS - 1)), null, 'too short to pay');
+  // Named events (Anthropic, Responses) alternate `event:` and `data:` lines, some streams end lines with CRLF: each line
+  // is compared with the last one that began as it does.
+  const named = ['Hello', ' there', ' 😀', ' and', ' more']
+    .map(
+      (text) =>
+        `event: content_block_delta\r\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":${JSON.stringify(text)}}}\r\n\r\n`,
+    )
+    .join('')
+    .repeat(12);
+  const packedNamed = packJournalText(named);
+  assert.ok(packedNamed !== null && packedNamed.length < named.length / 4, `${packedNamed?.length} of ${named.length}`);
+  assert.equal(unpackJournalText(packedNamed), named);
   const unlike = Array.from({ length: 400 }, (_, index) => `${index * 7919}`.repeat(3)).join('\n');
   assert.equal(packJournalText(unlike), null, 'lines that share little are stored as they are');
 });
