@@ -75,7 +75,7 @@ describe('request journal', () => {
       .create({ model: 'sim-chat', stream: true, messages: [{ role: 'user', content: 'stream read back whole' }] })
       .asResponse();
     const received = await raw.text();
-    assert.ok(received.length > 2048, `${received.length} characters: long enough to be stored packed`);
+    assert.ok(received.length > 4096, `${received.length} characters: long enough to be stored packed`);
     const { items } = (await admin('/journal?path=/v1/chat/completions')).body;
     const entry = (await admin(`/journal/${items[0].id}`)).body;
     assert.equal(entry.response.text, received);

@@ -6,7 +6,14 @@ const MARK_CODE = 1;
 /** A line is packed only when it shares at least this many characters with the one before (else it is kept as it is). */
 const MIN_SHARED = 16;
 /** Texts shorter than this are stored as they are: packing them would save too little to pay for itself. */
-export const JOURNAL_PACK_MIN_CHARS = 2048;
+export const JOURNAL_PACK_MIN_CHARS = 4096;
+/**
+ * Texts whose non-empty lines are shorter than this on average are stored as they are: packing costs about 150 ns per
+ * line on the journal thread, storing costs about 2.5 ns per character, so short lines (an Anthropic stream's
+ * `event:` and `data:` pairs, 60 characters a line) cost more to pack than they save (measured: 7 KB of them, 23 µs
+ * stored as they are, 40 µs packed; an OpenAI chat stream, 280 characters a line, 40 µs as it is, 28 µs packed).
+ */
+export const JOURNAL_PACK_MIN_LINE_CHARS = 128;
 /** A packed text is kept only when it is at most this share of the text's length (else the text is stored as it is). */
 const WORTH_PACKING = 0.75;
 
@@ -22,8 +29,8 @@ interface Last {
 }
 
 /**
- * The packed form of `text` when it is worth storing instead (long enough, and at most WORTH_PACKING of its length),
- * else null. Lines are cut at `\n`; an empty line is kept empty. A line is compared with the last line before it that
+ * The packed form of `text` when it is worth storing instead (long enough, its lines long enough, and at most
+ * WORTH_PACKING of its length), else null. Lines are cut at `\n`; an empty line is kept empty. A line is compared with the last line before it that
  * began with the same character (a stream's `data:` lines with each other, its `event:` lines with each other, a
  * carriage return with none that matters): one that shares at least MIN_SHARED characters of start and end with it
  * becomes `MARK<its first character><start>,<end>,<the rest>`; any other line is kept as it is, but one that starts
@@ -32,7 +39,26 @@ interface Last {
  * gives back `text` exactly.
  */
 export function packJournalText(text: string): string | null {
-  if (text.length < JOURNAL_PACK_MIN_CHARS) return null;
+  if (text.length < JOURNAL_PACK_MIN_CHARS || text.length < JOURNAL_PACK_MIN_LINE_CHARS * nonEmptyLines(text)) return null;
+  const packed = packLines(text);
+  return packed.length <= text.length * WORTH_PACKING ? packed : null;
+}
+
+/** How many lines of `text` (cut at `\n`) are not empty. */
+function nonEmptyLines(text: string): number {
+  let count = 0;
+  let start = 0;
+  for (;;) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    if (end > start) count++;
+    if (newline === -1) return count;
+    start = end + 1;
+  }
+}
+
+/** `text` packed line by line, whatever it saves (see `packJournalText`). */
+export function packLines(text: string): string {
   let packed = '';
   /** By first character: the last line that began with it (see `Last`); the next such line is first tried against what that one shared, by string equality (native), then by character past it. */
   const lasts = new Map<number, Last>();
@@ -66,7 +92,7 @@ export function packJournalText(text: string): string | null {
     packed += '\n';
     start = end + 1;
   }
-  return packed.length <= text.length * WORTH_PACKING ? packed : null;
+  return packed;
 }
 
 /**
