@@ -39,22 +39,24 @@ interface Last {
  * gives back `text` exactly.
  */
 export function packJournalText(text: string): string | null {
-  if (text.length < JOURNAL_PACK_MIN_CHARS || text.length < JOURNAL_PACK_MIN_LINE_CHARS * nonEmptyLines(text)) return null;
+  if (text.length < JOURNAL_PACK_MIN_CHARS) return null;
+  // Judged on the text's first JOURNAL_PACK_MIN_CHARS characters: a bounded look, and a stream's lines are alike.
+  if (JOURNAL_PACK_MIN_CHARS < JOURNAL_PACK_MIN_LINE_CHARS * nonEmptyLines(text, JOURNAL_PACK_MIN_CHARS)) return null;
   const packed = packLines(text);
   return packed.length <= text.length * WORTH_PACKING ? packed : null;
 }
 
-/** How many lines of `text` (cut at `\n`) are not empty. */
-function nonEmptyLines(text: string): number {
+/** How many lines (cut at `\n`) of the first `length` characters of `text` are not empty. */
+function nonEmptyLines(text: string, length: number): number {
   let count = 0;
   let start = 0;
-  for (;;) {
+  while (start < length) {
     const newline = text.indexOf('\n', start);
-    const end = newline === -1 ? text.length : newline;
+    const end = newline === -1 || newline > length ? length : newline;
     if (end > start) count++;
-    if (newline === -1) return count;
     start = end + 1;
   }
+  return count;
 }
 
 /** `text` packed line by line, whatever it saves (see `packJournalText`). */
