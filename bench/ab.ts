@@ -1,0 +1,76 @@
+// `node bin/run-ts.mjs bench/ab.ts <simulate-json|simulate-sse> DIR...`: the Gatehouse of each checkout under one simulated chat case at c=32, in short alternating windows, and each one's main-thread CPU per call (and the kernel's part of it).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { chatBody } from './lib/fixtures.ts';
+import { closePools, runLoad, type RequestSpec } from './lib/load.ts';
+import { cpuMsOf, startChild, syscallsOf } from './lib/processes.ts';
+import { JIT_WARMUP_CONCURRENCY, JIT_WARMUP_MS } from './lib/rounds.ts';
+
+type Ready = { url: string; token?: string };
+
+/**
+ * Why: a change of a few µs per call on the event loop is lost between two `bench:profile` runs minutes apart on a
+ * shared machine. Here every checkout's process runs at once, warmed up alike, and they take turns in windows of
+ * `AB_WINDOW_MS` (2 s), the order rotated every round, for `AB_ROUNDS` (12) rounds: a busy spell slows the windows of
+ * one round alike, so compare the quartiles, and the rounds pair by pair.
+ */
+const [caseName = 'simulate-sse', ...dirs] = process.argv.slice(2);
+if (!['simulate-json', 'simulate-sse'].includes(caseName) || dirs.length === 0) {
+  throw new Error('usage: bench/ab.ts <simulate-json|simulate-sse> CHECKOUT_DIR...');
+}
+const rounds = Number(process.env['AB_ROUNDS'] ?? 12);
+const windowMs = Number(process.env['AB_WINDOW_MS'] ?? 2000);
+const concurrency = 32;
+const journal = process.env['BENCH_JOURNAL'] !== 'off';
+
+/** CPU time the kernel spent for one thread so far, in ms (stime, the 13th field after the command name; Linux). */
+function kernelMsOf(pid: number, thread: number): number {
+  const fields = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[12]) * 10;
+}
+
+const servers = [];
+for (const dir of dirs) {
+  const url = new URL(`file://${path.resolve(dir)}/bench/servers/gatehouse.ts`);
+  servers.push(await startChild<Ready>(url, [JSON.stringify({ journal })]));
+}
+const specs: RequestSpec[] = servers.map((server) => ({
+  method: 'POST',
+  path: '/v1/chat/completions',
+  headers: { authorization: `Bearer ${server.ready.token!}` },
+  body: chatBody(caseName === 'simulate-sse', 'sim-chat'),
+}));
+for (const [index, server] of servers.entries()) {
+  await runLoad(server.ready.url, specs[index]!, JIT_WARMUP_CONCURRENCY, Number(process.env['BENCH_JIT_WARMUP_MS'] ?? JIT_WARMUP_MS));
+}
+
+const main = dirs.map(() => [] as number[]);
+const kernel = dirs.map(() => [] as number[]);
+const writes = dirs.map(() => [] as number[]);
+for (let round = 0; round < rounds; round++) {
+  for (let turn = 0; turn < servers.length; turn++) {
+    const index = (turn + round) % servers.length;
+    const server = servers[index]!;
+    const pid = server.process.pid!;
+    const before = { cpu: cpuMsOf(pid, pid), kernel: kernelMsOf(pid, pid), writes: syscallsOf(pid, pid).writes };
+    const { requests } = await runLoad(server.ready.url, specs[index]!, concurrency, windowMs);
+    main[index]!.push(((cpuMsOf(pid, pid) - before.cpu) * 1000) / requests);
+    kernel[index]!.push(((kernelMsOf(pid, pid) - before.kernel) * 1000) / requests);
+    writes[index]!.push((syscallsOf(pid, pid).writes - before.writes) / requests);
+  }
+}
+
+const at = (values: number[], share: number) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) * share)]!;
+const µs = (value: number) => value.toFixed(1);
+console.log(
+  `${caseName} c=${concurrency}, journal ${journal ? 'on' : 'off'}, ${rounds} rounds of ${windowMs} ms, load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`,
+);
+for (const [index, dir] of dirs.entries()) {
+  const own = main[index]!;
+  console.log(
+    `${dir}: main thread µs per call min ${µs(at(own, 0))}, p25 ${µs(at(own, 0.25))}, median ${µs(at(own, 0.5))}, p75 ${µs(at(own, 0.75))}` +
+      ` (kernel median ${µs(at(kernel[index]!, 0.5))}; writes per call ${at(writes[index]!, 0.5).toFixed(2)}); by round: ${own.map((value) => value.toFixed(0)).join(' ')}`,
+  );
+}
+await closePools();
+for (const server of servers) await server.stop();
