@@ -36,9 +36,7 @@ export async function serviceFetch(request: ServiceRequest): Promise<ServiceAnsw
   const limit = request.limit ?? SERVICE_JSON_LIMIT;
   const controller = new AbortController();
   const whole = Math.min(request.timeoutMs, request.deadlineMs);
-  const timer = new UpstreamTimer({ timeoutMs: whole, idleTimeoutMs: request.idleTimeoutMs, deadlineMs: whole }, (reason) =>
-    controller.abort(reason),
-  );
+  const timer = new UpstreamTimer({ timeoutMs: whole, idleTimeoutMs: request.idleTimeoutMs, deadlineMs: whole }, controller);
   const where = new URL(request.url).origin;
   try {
     const response = await fetch(request.url, {

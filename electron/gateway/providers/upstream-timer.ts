@@ -15,8 +15,13 @@ export class UpstreamTimeout extends GatewayError {
   }
 }
 
+/** What an UpstreamTimer stops when a limit runs out. */
+export interface Abortable {
+  abort(reason: UpstreamTimeout): void;
+}
+
 /**
- * Watches one upstream call from its start. `abort` is called once with an UpstreamTimeout when a limit runs out, so the
+ * Watches one upstream call from its start. `call.abort` is called once with an UpstreamTimeout when a limit runs out, so the
  * connection is closed; a read of the body waits (`waitFor`, or `read` over any async iterable) within `idleTimeoutMs`
  * (only time spent waiting for the upstream counts, never time the reader spends passing a chunk on) and the deadline.
  *
@@ -26,7 +31,8 @@ export class UpstreamTimeout extends GatewayError {
  */
 export class UpstreamTimer {
   private readonly limits: UpstreamTimeouts;
-  private readonly abort: (reason: UpstreamTimeout) => void;
+  /** What is aborted when a limit runs out (an AbortController, or the relay's own per-call object: no closure per call). */
+  private readonly call: Abortable;
   /** When the call started, and when the current wait for a chunk did (-1: no wait under way), on `performance.now()`'s clock. */
   private readonly started: number;
   private waitingSince = -1;
@@ -39,9 +45,9 @@ export class UpstreamTimer {
   /** The limit that ran out, once one has. */
   expired: UpstreamTimeout | undefined;
 
-  constructor(limits: UpstreamTimeouts, abort: (reason: UpstreamTimeout) => void) {
+  constructor(limits: UpstreamTimeouts, call: Abortable) {
     this.limits = limits;
-    this.abort = abort;
+    this.call = call;
     this.started = performance.now();
     this.arm(this.started + Math.min(limits.timeoutMs, limits.deadlineMs), this.started);
   }
@@ -166,7 +172,7 @@ export class UpstreamTimer {
   private expire(error: UpstreamTimeout): void {
     this.expired = error;
     this.stop();
-    this.abort(error);
+    this.call.abort(error);
     this.wake?.(error);
   }
 }

@@ -30,7 +30,7 @@ function upstream(chunks: string[]) {
 function body(chunks: string[], scrubber: SecretScrubber | null = null) {
   const { source, seen } = upstream(chunks);
   let stops = 0;
-  const relayed = new RelayedBody(source, scrubber, new UsageTap(openaiKind, 'other', false), () => (stops += 1));
+  const relayed = new RelayedBody(source, scrubber, new UsageTap(openaiKind, 'other', false), { stop: () => (stops += 1) });
   return { relayed, seen, stops: () => stops };
 }
 

@@ -180,12 +180,12 @@ function streamed(
   renameTo: string | undefined,
   channel: RelayChannel,
 ): UpstreamReply {
-  const { response, stop } = fetched;
+  const { response } = fetched;
   const key = channel.key;
   const headers = answerHeaders(response.headers, key);
   const type = headers['content-type'] ?? '';
   const format = /text\/event-stream/i.test(type) ? 'sse' : /json/i.test(type) ? 'json' : 'other';
-  const body = new RelayedBody(response.body, keyScrubber(key), new UsageTap(kind, format, hideUsage, renameTo), stop);
+  const body = new RelayedBody(response.body, keyScrubber(key), new UsageTap(kind, format, hideUsage, renameTo), fetched);
   return { status: response.status, headers, body, usage: body.usage, channelId: channel.id };
 }
 

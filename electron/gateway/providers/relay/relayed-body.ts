@@ -15,7 +15,7 @@ type Phase = 'reading' | 'ending' | 'rest' | 'done';
  * The body of a relayed answer: a plain iterator, not a generator (one promise per chunk). Each chunk of `source` is scrubbed
  * of the key (the scrubber's held tail passes at the end), then passed through `tap`; past a cap the upstream is closed and
  * the body ends with the tap's failure. A break of the upstream is a GatewayError (an UpstreamTimeout as it is). Once the
- * body ended, was given up (`return`) or broke, `stop` is called and `usage` settles with what passed.
+ * body ended, was given up (`return`) or broke, `upstream.stop()` is called and `usage` settles with what passed.
  */
 export class RelayedBody implements AsyncIterableIterator<Uint8Array> {
   /** Settles once the body ended: the usage read, with the bytes passed. */
@@ -23,17 +23,18 @@ export class RelayedBody implements AsyncIterableIterator<Uint8Array> {
   private readonly source: AsyncIterator<Uint8Array> | undefined;
   private readonly scrubber: SecretScrubber | null;
   private readonly tap: UsageTap;
-  private readonly stop: () => void;
+  /** The upstream request, stopped once the body ended (the Fetched itself: no closure per call). */
+  private readonly upstream: { stop(): void };
   private settle!: (usage: RelayedUsage) => void;
   private phase: Phase = 'reading';
   private answerBytes = 0;
   private finished = false;
 
-  constructor(source: AsyncIterable<Uint8Array> | null, scrubber: SecretScrubber | null, tap: UsageTap, stop: () => void) {
+  constructor(source: AsyncIterable<Uint8Array> | null, scrubber: SecretScrubber | null, tap: UsageTap, upstream: { stop(): void }) {
     this.source = source?.[Symbol.asyncIterator]();
     this.scrubber = scrubber;
     this.tap = tap;
-    this.stop = stop;
+    this.upstream = upstream;
     this.usage = new Promise((resolve) => (this.settle = resolve));
     if (!this.source) this.phase = 'done';
   }
@@ -114,7 +115,7 @@ export class RelayedBody implements AsyncIterableIterator<Uint8Array> {
   private finish(): void {
     if (this.finished) return;
     this.finished = true;
-    this.stop();
+    this.upstream.stop();
     const usage = this.tap.relayed();
     usage.answerBytes = this.answerBytes;
     this.settle(usage);

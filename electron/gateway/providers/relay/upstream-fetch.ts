@@ -63,19 +63,46 @@ function targetOf(url: string): { origin: string; path: string } | undefined {
 }
 
 /**
- * What stops one upstream request: undici's request API takes an EventEmitter that emits 'abort' (its `reason` set first) as
- * well as an AbortSignal, and an emitter costs a call far less than an AbortController, its AbortSignal and their listeners.
+ * One upstream request's stopping, in one object per call: the EventEmitter undici's request API takes to abort it (it
+ * emits 'abort', its `reason` set first; an emitter costs a call far less than an AbortController and its AbortSignal),
+ * the listener of the caller's signal (`handleEvent`: no closure of its own), and `stop` of the Fetched it answers with.
  */
-class UpstreamAbort extends EventEmitter {
+class UpstreamCall extends EventEmitter implements Fetched {
   reason: unknown = undefined;
+  response!: UpstreamResponse;
+  /** The answer's stream, once headers came (a body read to its end has nothing left to stop). */
+  body: Readable | undefined = undefined;
+  readonly timer: UpstreamTimer;
+  private readonly signal: AbortSignal;
   private fired = false;
 
-  /** Stops the request with `reason` (the first call only). */
+  constructor(limits: UpstreamTimeouts, signal: AbortSignal) {
+    super();
+    this.signal = signal;
+    // No `once`: `stop` removes the listener, and an aborted signal fires no more.
+    signal.addEventListener('abort', this);
+    this.timer = new UpstreamTimer(limits, this);
+  }
+
+  /** Stops the request with `reason` (the first call only): what the timer calls when a limit runs out. */
   abort(reason: unknown): void {
     if (this.fired) return;
     this.fired = true;
     this.reason = reason;
     this.emit('abort');
+  }
+
+  /** The caller's signal fired: the request stops with its reason. */
+  handleEvent(): void {
+    this.abort(this.signal.reason);
+  }
+
+  stop(): void {
+    this.timer.stop();
+    this.signal.removeEventListener('abort', this);
+    // A body read to its end has nothing left to stop (and an abort reason costs a stack trace per call).
+    if (this.body?.readableEnded) return;
+    this.abort(new Error('the relay stopped reading'));
   }
 }
 
@@ -87,18 +114,8 @@ class UpstreamAbort extends EventEmitter {
 export async function upstreamFetch(url: string, init: UpstreamInit, limits: UpstreamTimeouts, signal: AbortSignal): Promise<Fetched> {
   const undici = loaded ?? (await loadUndici());
   if (signal.aborted) throw callerGone();
-  const controller = new UpstreamAbort();
-  const onAbort = () => controller.abort(signal.reason);
-  signal.addEventListener('abort', onAbort, { once: true });
-  const timer = new UpstreamTimer(limits, (reason) => controller.abort(reason));
-  let body: Readable | undefined;
-  const stop = () => {
-    timer.stop();
-    signal.removeEventListener('abort', onAbort);
-    // A body read to its end has nothing left to stop (and an abort reason costs a stack trace per call).
-    if (body?.readableEnded) return;
-    controller.abort(new Error('the relay stopped reading'));
-  };
+  const call = new UpstreamCall(limits, signal);
+  const timer = call.timer;
   try {
     // The body is passed on as it comes; one encoded anyway is decoded (an encoded one would reach the caller without its encoding header).
     init.headers['accept-encoding'] = 'identity';
@@ -113,12 +130,12 @@ export async function upstreamFetch(url: string, init: UpstreamInit, limits: Ups
           method,
           headers: init.headers,
           body: sent,
-          signal: controller,
+          signal: call,
         })
-      : undici.request(url, { method, headers: init.headers, body: sent, signal: controller }));
+      : undici.request(url, { method, headers: init.headers, body: sent, signal: call }));
     timer.headersArrived();
     const headers = new UpstreamHeaders(answer.headers);
-    body = answer.body;
+    call.body = answer.body;
     const status = answer.statusCode;
     // A final status outside 200–599 is no HTTP answer a caller could read (informational ones never reach here).
     if (status < 200 || status > 599) {
@@ -126,10 +143,10 @@ export async function upstreamFetch(url: string, init: UpstreamInit, limits: Ups
     }
     const decoded = decodedBody(answer.body, headers.get('content-encoding'));
     if (decoded !== answer.body) for (const name of ['content-encoding', 'content-length']) headers.delete(name);
-    const response = { status, ok: status >= 200 && status < 300, headers, body: new UpstreamBody(decoded, timer) };
-    return { response, stop };
+    call.response = { status, ok: status >= 200 && status < 300, headers, body: new UpstreamBody(decoded, timer) };
+    return call;
   } catch (error) {
-    stop();
+    call.stop();
     if (signal.aborted) throw callerGone();
     if (error instanceof GatewayError) throw error;
     if (timer.expired) throw timer.expired;

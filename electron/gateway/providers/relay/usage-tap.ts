@@ -58,7 +58,9 @@ export class UsageTap {
   private readonly renameTo: string | undefined;
   /** The event reader of an event stream (none for other answers). */
   private readonly events: SseReader | undefined;
-  private readonly copy: Uint8Array[] = [];
+  /** A JSON answer's bytes kept to read at its end: its first chunk, then (made only for a second) the list of them all. */
+  private first: Uint8Array | undefined;
+  private copy: Uint8Array[] | undefined;
   private copied = 0;
   /** A JSON answer: undecided until its first character, then an array passed element by element or one value (held whole when renamed). */
   private shape: 'unknown' | 'array' | 'whole' = 'unknown';
@@ -89,14 +91,9 @@ export class UsageTap {
 
   /** The usage read so far, as the seam reports it; the delivered tokens are counted when first asked for (the events put off read then). */
   relayed(): RelayedUsage {
-    const { delivered: _counted, ...figures } = this.usage;
-    const count = () => {
-      this.readUnread();
-      return this.delivered.count;
-    };
+    const count = () => this.deliveredCount();
     let deliveredTokens: number | undefined;
-    return {
-      ...figures,
+    const relayed: RelayedUsage = {
       // An own, enumerable getter (callers spread the usage, which a class's prototype getter would not survive); one per
       // relayed call, made once the answer ended.
       // eslint-disable-next-line no-restricted-syntax
@@ -104,6 +101,20 @@ export class UsageTap {
         return (deliveredTokens ??= count());
       },
     };
+    // The figures read, set one by one (a rest spread of the usage copies it through a slow generic path).
+    const { inputTokens, outputTokens, responseId, outputItems, audioSeconds } = this.usage;
+    if (inputTokens !== undefined) relayed.inputTokens = inputTokens;
+    if (outputTokens !== undefined) relayed.outputTokens = outputTokens;
+    if (responseId !== undefined) relayed.responseId = responseId;
+    if (outputItems !== undefined) relayed.outputItems = outputItems;
+    if (audioSeconds !== undefined) relayed.audioSeconds = audioSeconds;
+    return relayed;
+  }
+
+  /** The tokens of the text delivered, the events put off read first. */
+  private deliveredCount(): number {
+    this.readUnread();
+    return this.delivered.count;
   }
 
   /**
@@ -112,7 +123,7 @@ export class UsageTap {
    */
   pass(chunk: Uint8Array): Uint8Array {
     if (this.failure) return NOTHING;
-    return join(this.pieces(chunk));
+    return this.passed(chunk);
   }
 
   /** What is left to pass on once the upstream's body ended (a last event without its blank line, a held JSON answer), after reading the whole answer. */
@@ -120,20 +131,35 @@ export class UsageTap {
     return this.failure ? NOTHING : join(this.endPieces());
   }
 
-  private pieces(chunk: Uint8Array): Uint8Array[] {
+  /** The bytes of `chunk` to pass on (see `pass`): the chunk itself in the usual case, with no list made for it. */
+  private passed(chunk: Uint8Array): Uint8Array {
     if (this.events) return this.passEvents(this.events, chunk);
-    if (!this.json) return [chunk];
+    if (!this.json) return chunk;
     if (this.shape === 'unknown') {
       const first = firstValueByte(chunk);
       // Space before the value passes as it came.
-      if (first === undefined) return [chunk];
+      if (first === undefined) return chunk;
       this.shape = first === OPEN_BRACKET ? 'array' : 'whole';
     }
     if (this.shape === 'array') return this.passElements(chunk);
     if (this.renameTo !== undefined) return this.passRenamedJson(chunk);
-    if (this.copied + chunk.length <= JSON_TAP_LIMIT) this.copy.push(chunk);
+    if (this.copied + chunk.length <= JSON_TAP_LIMIT) this.keep(chunk);
     this.copied += chunk.length;
-    return [chunk];
+    return chunk;
+  }
+
+  /** Keeps a chunk of a JSON answer to read at its end. */
+  private keep(chunk: Uint8Array): void {
+    if (this.first === undefined) this.first = chunk;
+    else (this.copy ??= [this.first]).push(chunk);
+  }
+
+  /** The JSON answer's bytes kept (nothing kept: none). */
+  private kept(): Buffer {
+    const first = this.first;
+    if (first === undefined) return Buffer.alloc(0);
+    if (this.copy !== undefined) return Buffer.concat(this.copy);
+    return Buffer.isBuffer(first) ? first : Buffer.from(first.buffer, first.byteOffset, first.byteLength);
   }
 
   private endPieces(): Uint8Array[] {
@@ -145,10 +171,7 @@ export class UsageTap {
     if (!this.json) return [];
     if (this.array) return [this.array.rest()];
     if (this.copied > JSON_TAP_LIMIT) return [];
-    const bytes =
-      this.copy.length === 1
-        ? Buffer.from(this.copy[0]!.buffer, this.copy[0]!.byteOffset, this.copy[0]!.byteLength)
-        : Buffer.concat(this.copy);
+    const bytes = this.kept();
     const value = parsed(bytes.toString('utf8'));
     if (value !== undefined) this.readWhole(value);
     if (this.renameTo === undefined) return [];
@@ -168,7 +191,7 @@ export class UsageTap {
     if (this.unreadBytes > UNREAD_EVENT_BYTES) this.readUnread();
   }
 
-  private passEvents(events: SseReader, chunk: Uint8Array): Uint8Array[] {
+  private passEvents(events: SseReader, chunk: Uint8Array): Uint8Array {
     const startsAnEvent = !events.holding;
     const kept: Uint8Array[] = [];
     let changed = false;
@@ -179,14 +202,14 @@ export class UsageTap {
     }
     if (events.overflow) {
       this.failure = streamCapError(events.overflow);
-      return kept;
+      return join(kept);
     }
     // The usual chunk, whole events passed as they came: its own bytes go on.
-    if (startsAnEvent && !changed && !events.holding) return [chunk];
-    return kept;
+    if (startsAnEvent && !changed && !events.holding) return chunk;
+    return join(kept);
   }
 
-  private passElements(chunk: Uint8Array): Uint8Array[] {
+  private passElements(chunk: Uint8Array): Uint8Array {
     const array = (this.array ??= new JsonArrayPieces());
     const pieces = array.push(chunk, (element) => {
       const value = parsed(ELEMENT_DECODER.decode(element));
@@ -196,18 +219,19 @@ export class UsageTap {
       return renamed === undefined ? element : ENCODER.encode(renamed);
     });
     if (array.overflow) this.failure = streamCapError(array.overflow);
-    return pieces;
+    return join(pieces);
   }
 
-  private passRenamedJson(chunk: Uint8Array): Uint8Array[] {
+  private passRenamedJson(chunk: Uint8Array): Uint8Array {
     this.copied += chunk.length;
     if (this.copied <= JSON_TAP_LIMIT) {
-      this.copy.push(chunk);
-      return [];
+      this.keep(chunk);
+      return NOTHING;
     }
     // Too long to hold: what was held and the rest pass as they are.
-    const held = this.copy.splice(0);
-    return [...held, chunk];
+    const held = this.first === undefined ? [] : (this.copy ?? [this.first]);
+    this.first = this.copy = undefined;
+    return join([...held, chunk]);
   }
 
   /** One SSE event as it is passed on: its own bytes, renamed bytes, or null when it is dropped. */
