@@ -65,7 +65,7 @@ function targetOf(url: string): { origin: string; path: string } | undefined {
 /**
  * One upstream request's stopping, in one object per call: the EventEmitter undici's request API takes to abort it (it
  * emits 'abort', its `reason` set first; an emitter costs a call far less than an AbortController and its AbortSignal),
- * the listener of the caller's signal (`handleEvent`: no closure of its own), and `stop` of the Fetched it answers with.
+ * what the timer stops when a limit runs out, and the Fetched it answers with (`stop`).
  */
 class UpstreamCall extends EventEmitter implements Fetched {
   reason: unknown = undefined;
@@ -75,12 +75,17 @@ class UpstreamCall extends EventEmitter implements Fetched {
   readonly timer: UpstreamTimer;
   private readonly signal: AbortSignal;
   private fired = false;
+  /** The caller's signal's listener (a function: a listener object kept the call's objects alive longer, s7-relay.md). */
+  private readonly onAbort: () => void;
 
   constructor(limits: UpstreamTimeouts, signal: AbortSignal) {
     super();
     this.signal = signal;
-    // No `once`: `stop` removes the listener, and an aborted signal fires no more.
-    signal.addEventListener('abort', this);
+    // Made into a local first, then set (server/write-tap.ts `watchHead`). No `once`: `stop` removes the listener, and an
+    // aborted signal fires no more.
+    const onAbort = () => this.abort(signal.reason);
+    this.onAbort = onAbort;
+    signal.addEventListener('abort', onAbort);
     this.timer = new UpstreamTimer(limits, this);
   }
 
@@ -92,14 +97,9 @@ class UpstreamCall extends EventEmitter implements Fetched {
     this.emit('abort');
   }
 
-  /** The caller's signal fired: the request stops with its reason. */
-  handleEvent(): void {
-    this.abort(this.signal.reason);
-  }
-
   stop(): void {
     this.timer.stop();
-    this.signal.removeEventListener('abort', this);
+    this.signal.removeEventListener('abort', this.onAbort);
     // A body read to its end has nothing left to stop (and an abort reason costs a stack trace per call).
     if (this.body?.readableEnded) return;
     this.abort(new Error('the relay stopped reading'));
