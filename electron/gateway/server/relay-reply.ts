@@ -84,6 +84,9 @@ export async function relayReply(
       }
     }
     if (!gone) raw.end(held);
+    // The answer went out (end writes at once): a body that left its usage to read after its end reads it now, in this
+    // turn, so its charge is noted before the call's journal entry is made (providers/relay/relayed-body.ts).
+    if (finished) void chunks.return?.();
   } catch (error) {
     finished = true;
     const gatewayError = error instanceof GatewayError ? error : undefined;

@@ -62,3 +62,39 @@ test('the scrub throwing mid-body: the error reaches the reader, the upstream is
   assert.notEqual(usage, 'unsettled', 'the usage settles');
   assert.deepEqual(await relayed.next(), { done: true, value: undefined }, 'a body that broke reads as ended');
 });
+
+/** A JSON answer's body (two chunks, as an upstream may send it) with its usage, through an OpenAI tap. */
+function jsonBody() {
+  const answer = JSON.stringify({ choices: [{ message: { content: 'Hello there' } }], usage: { prompt_tokens: 7, completion_tokens: 3 } });
+  const { source } = upstream([answer.slice(0, 20), answer.slice(20)]);
+  let stops = 0;
+  const relayed = new RelayedBody(source, null, new UsageTap(openaiKind, 'json', false), { stop: () => (stops += 1) });
+  return { relayed, answer, stops: () => stops };
+}
+
+test('a JSON answer passed as it came: its end reaches the reader before its usage is read, which then settles with the figures it carried', async () => {
+  const { relayed, answer, stops } = jsonBody();
+  let settled = false;
+  void relayed.usage.then(() => (settled = true));
+  const parts: string[] = [];
+  let step = await relayed.next();
+  for (; !step.done; step = await relayed.next()) parts.push(Buffer.from(step.value).toString());
+  assert.equal(parts.join(''), answer);
+  // The caller writes the answer's end in this turn; the usage (and so the charge) follows it.
+  assert.equal(settled, false, 'the usage is not settled before the reader got the end');
+  assert.equal(stops(), 1, 'the upstream is stopped at the end');
+  const usage = await relayed.usage;
+  assert.equal(usage.inputTokens, 7);
+  assert.equal(usage.outputTokens, 3);
+  assert.equal(usage.answerBytes, Buffer.byteLength(answer));
+  assert.equal(stops(), 1);
+});
+
+test('a JSON answer given up right after its end: the usage is still read from it', async () => {
+  const { relayed } = jsonBody();
+  while (!(await relayed.next()).done);
+  await relayed.return();
+  const usage = await relayed.usage;
+  assert.equal(usage.inputTokens, 7);
+  assert.equal(usage.outputTokens, 3);
+});

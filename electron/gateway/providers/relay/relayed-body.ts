@@ -6,6 +6,8 @@ import { UpstreamTimeout } from '../upstream-timer.ts';
 import type { UsageTap } from './usage-tap.ts';
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+/** What the tick after a body's end runs (a function with an argument: no closure per call). */
+const endLater = (body: RelayedBody) => body.endNow();
 const NO_BYTES = new Uint8Array(0);
 
 /** Where the body is: passing the upstream's chunks, then the scrubber's held tail, then what the tap held, then ended. */
@@ -29,6 +31,9 @@ export class RelayedBody implements AsyncIterableIterator<Uint8Array> {
   private phase: Phase = 'reading';
   private answerBytes = 0;
   private finished = false;
+  private stopped = false;
+  /** The tap's end is left to read after the caller got the body's end (see `next`). */
+  private endLeft = false;
 
   constructor(source: AsyncIterable<Uint8Array> | null, scrubber: SecretScrubber | null, tap: UsageTap, upstream: { stop(): void }) {
     this.source = source?.[Symbol.asyncIterator]();
@@ -88,6 +93,15 @@ export class RelayedBody implements AsyncIterableIterator<Uint8Array> {
           this.finish();
           throw tap.failure;
         }
+        // An answer whose end passes nothing more (the usual JSON answer): the reader gets the end now and writes it; the
+        // usage is read (and settled, and charged) once it gives the body back (`return`, as relay-reply.ts does right
+        // after writing the end), or in the next tick at the latest: at c=1 that work no longer delays the answer.
+        if (tap.endsEmpty()) {
+          this.stopUpstream();
+          this.endLeft = true;
+          process.nextTick(endLater, this);
+          return DONE;
+        }
         const rest = tap.end();
         this.answerBytes += rest.length;
         if (rest.length > 0) return { done: false, value: rest };
@@ -107,17 +121,40 @@ export class RelayedBody implements AsyncIterableIterator<Uint8Array> {
   return(): Promise<IteratorResult<Uint8Array>> {
     if (this.phase === 'reading') void this.source!.return?.();
     this.phase = 'done';
+    this.endNow();
     this.finish();
     return Promise.resolve(DONE);
+  }
+
+  /**
+   * Reads the usage at the tap's end left by `next` (once), then settles it. The answer went out whole already: a tap that
+   * fails to read it settles the usage read so far (billed by estimate, as an answer that does not parse).
+   */
+  endNow(): void {
+    if (!this.endLeft) return;
+    this.endLeft = false;
+    try {
+      this.tap.end();
+    } catch {
+      // Nothing to cut or report to: the usage read so far is what is settled.
+    }
+    this.finish();
   }
 
   /** Stops the upstream and settles the usage (once; later calls do nothing). */
   private finish(): void {
     if (this.finished) return;
     this.finished = true;
-    this.upstream.stop();
+    this.stopUpstream();
     const usage = this.tap.relayed();
     usage.answerBytes = this.answerBytes;
     this.settle(usage);
+  }
+
+  /** Stops the upstream request (once). */
+  private stopUpstream(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.upstream.stop();
   }
 }

@@ -131,6 +131,14 @@ export class UsageTap {
     return this.failure ? NOTHING : join(this.endPieces());
   }
 
+  /**
+   * True when `end` can pass no bytes: an answer passed as it came (a JSON value not renamed, or other bytes), neither held
+   * nor cut into events or elements. Its end then only reads the usage, which can wait until the answer went out.
+   */
+  endsEmpty(): boolean {
+    return this.events === undefined && this.array === undefined && (this.renameTo === undefined || !this.json);
+  }
+
   /** The bytes of `chunk` to pass on (see `pass`): the chunk itself in the usual case, with no list made for it. */
   private passed(chunk: Uint8Array): Uint8Array {
     if (this.events) return this.passEvents(this.events, chunk);
