@@ -98,3 +98,12 @@ test('a JSON answer given up right after its end: the usage is still read from i
   assert.equal(usage.inputTokens, 7);
   assert.equal(usage.outputTokens, 3);
 });
+
+test('a JSON answer read once more after its end: the usage is still read from it, not settled empty', async () => {
+  const { relayed } = jsonBody();
+  while (!(await relayed.next()).done);
+  assert.equal((await relayed.next()).done, true);
+  const usage = await relayed.usage;
+  assert.equal(usage.inputTokens, 7);
+  assert.equal(usage.outputTokens, 3);
+});

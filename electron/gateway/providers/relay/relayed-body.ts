@@ -121,31 +121,32 @@ export class RelayedBody implements AsyncIterableIterator<Uint8Array> {
   return(): Promise<IteratorResult<Uint8Array>> {
     if (this.phase === 'reading') void this.source!.return?.();
     this.phase = 'done';
-    this.endNow();
     this.finish();
     return Promise.resolve(DONE);
   }
 
-  /**
-   * Reads the usage at the tap's end left by `next` (once), then settles it. The answer went out whole already: a tap that
-   * fails to read it settles the usage read so far (billed by estimate, as an answer that does not parse).
-   */
+  /** Settles the usage now, if not yet (the tick after a body's end left to read runs it: see `next`). */
   endNow(): void {
-    if (!this.endLeft) return;
-    this.endLeft = false;
-    try {
-      this.tap.end();
-    } catch {
-      // Nothing to cut or report to: the usage read so far is what is settled.
-    }
     this.finish();
   }
 
-  /** Stops the upstream and settles the usage (once; later calls do nothing). */
+  /**
+   * Stops the upstream and settles the usage (once; later calls do nothing). A tap's end left by `next` is read first,
+   * whoever comes first (`return`, another `next`, the tick after): the answer went out whole already, so a tap that fails
+   * to read it settles the usage read so far (billed by estimate, as an answer that does not parse).
+   */
   private finish(): void {
     if (this.finished) return;
     this.finished = true;
     this.stopUpstream();
+    if (this.endLeft) {
+      this.endLeft = false;
+      try {
+        this.tap.end();
+      } catch {
+        // Nothing to cut or report to: the usage read so far is what is settled.
+      }
+    }
     const usage = this.tap.relayed();
     usage.answerBytes = this.answerBytes;
     this.settle(usage);
