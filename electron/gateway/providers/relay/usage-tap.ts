@@ -42,6 +42,10 @@ function firstValueByte(chunk: Uint8Array): number | undefined {
   return undefined;
 }
 
+/** The figures `relayed()` copies by name; any other field of a UsageCount but `delivered` must be `never` (see there). */
+type CopiedFigures = Pick<UsageCount, 'inputTokens' | 'outputTokens' | 'responseId' | 'outputItems' | 'audioSeconds'> &
+  Record<Exclude<keyof UsageCount, 'delivered' | 'inputTokens' | 'outputTokens' | 'responseId' | 'outputItems' | 'audioSeconds'>, never>;
+
 /** A stream event put off unread (its data), or text an event read meanwhile delivered, to count after those before it. */
 type Unread = string | { text: string };
 
@@ -101,8 +105,9 @@ export class UsageTap {
         return (deliveredTokens ??= count());
       },
     };
-    // The figures read, set one by one (a rest spread of the usage copies it through a slow generic path).
-    const { inputTokens, outputTokens, responseId, outputItems, audioSeconds } = this.usage;
+    // The figures read, set one by one (a rest spread of the usage copies it through a slow generic path). The type names
+    // every figure of a UsageCount: one added there and not copied here fails to compile.
+    const { inputTokens, outputTokens, responseId, outputItems, audioSeconds }: CopiedFigures = this.usage;
     if (inputTokens !== undefined) relayed.inputTokens = inputTokens;
     if (outputTokens !== undefined) relayed.outputTokens = outputTokens;
     if (responseId !== undefined) relayed.responseId = responseId;
