@@ -114,6 +114,8 @@ export class UsageRepo {
    * then written again one charge at a time). `recordAll` is the same, atomic on its own.
    */
   appendAll(entries: readonly UsageRecord[]): void {
+    if (!this.db.inTransaction)
+      throw new Error('UsageRepo.appendAll writes inside a transaction under way (recordAll is atomic on its own)');
     // One record per call; the tokens' amounts and the day totals once per token and per (day, token, model).
     insertAll(this.db, entries);
     const spent = new Map<string, number>();

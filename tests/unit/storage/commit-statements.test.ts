@@ -72,3 +72,34 @@ test("a commit of a charged and counted call runs one statement per row it write
     ],
   );
 });
+
+test('a commit whose charges include one that cannot be written (its account is gone) writes the others once each and reports that one', () => {
+  const errors: unknown[] = [];
+  const own = new GroupCommit(db, (error) => errors.push(error));
+  const ownBilling = new BillingService(
+    new UsageRepo(db),
+    clock,
+    {},
+    {
+      limits: { usageRawMaxAgeMs: 365 * 86_400_000, pruneBatch: 100, usageRollupEveryMs: 3_600_000 },
+      onError: (error) => errors.push(error),
+      writes: own,
+    },
+  );
+  const before = (db.prepare('SELECT used_micros FROM tokens WHERE token_id = ?').get('tok_a') as { used_micros: number }).used_micros;
+  const calls = () => (db.prepare('SELECT COUNT(*) AS n FROM usage_records').get() as { n: number }).n;
+  const recorded = calls();
+  const charge = (accountId: number, amountMicros: number) =>
+    ownBilling.chargeAnswered(
+      { ...principal, accountId },
+      { endpoint: '/v1/chat/completions', model: 'm', inputTokens: 1, outputTokens: 1, amountMicros },
+    );
+  charge(account.id, 5);
+  charge(account.id + 1000, 7);
+  charge(account.id, 11);
+  own.flush();
+  assert.equal(errors.length, 1, 'the one charge that cannot be written is reported');
+  assert.equal(calls(), recorded + 2, 'the two others are recorded, once each');
+  const after = (db.prepare('SELECT used_micros FROM tokens WHERE token_id = ?').get('tok_a') as { used_micros: number }).used_micros;
+  assert.equal(after, before + 16, "the token has spent the two others' amounts, once each");
+});
