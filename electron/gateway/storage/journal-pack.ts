@@ -1,6 +1,6 @@
-// A journal body's text packed line by line against the line before it (an event stream repeats most of each event), so a streamed answer's entry is stored in a tenth of its bytes; unpacked to the very same text.
+// A journal body's text packed line by line against the last line that began with the same character (an event stream repeats most of each event), so a streamed answer's entry is stored in a tenth of its bytes; unpacked to the very same text.
 
-/** Starts a packed line: it holds only what differs from the last non-empty line before it. */
+/** Starts a packed line: it holds only what differs from the last line before it that began with the same character. */
 const MARK = '\u0001';
 const MARK_CODE = 1;
 /** A line is packed only when it shares at least this many characters with the one before (else it is kept as it is). */
