@@ -201,10 +201,21 @@ export class JournalRepo {
       where.push(`(instr(lower(${TEXT_OF.request}), lower(?)) > 0 OR instr(lower(${TEXT_OF.response}), lower(?)) > 0)`);
     }
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const skipped = (page - 1) * pageSize;
+    if (filter.q) {
+      // The bodies are read (and a packed one unpacked) once: the matching ids give both the total and the page.
+      const ids = (this.db.prepare(`SELECT id FROM journal ${clause} ORDER BY id DESC`).all(...args) as { id: number }[]).map(
+        (row) => row.id,
+      );
+      const rows = this.db
+        .prepare(`SELECT ${SUMMARY_COLUMNS} FROM journal WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id DESC`)
+        .all(JSON.stringify(ids.slice(skipped, skipped + pageSize))) as SummaryRow[];
+      return { total: ids.length, items: rows.map(summaryOf) };
+    }
     const { total } = this.db.prepare(`SELECT COUNT(*) AS total FROM journal ${clause}`).get(...args) as { total: number };
     const rows = this.db
       .prepare(`SELECT ${SUMMARY_COLUMNS} FROM journal ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`)
-      .all(...args, pageSize, (page - 1) * pageSize) as SummaryRow[];
+      .all(...args, pageSize, skipped) as SummaryRow[];
     return { total, items: rows.map(summaryOf) };
   }
 

@@ -204,3 +204,24 @@ test('a streamed answer is stored in a fraction of its length, and reads back an
     db.close();
   }
 });
+
+test('a body search pages its matches newest first, its total counting every match, whatever the page', () => {
+  const db = openJournalStore(dirs.fresh());
+  try {
+    const repo = new JournalRepo(db);
+    const response = (text: string) => ({ contentType: 'application/json', bytes: Buffer.byteLength(text), text, truncated: false });
+    const records = Array.from({ length: 7 }, (_, index) =>
+      journalRecord({ path: '/v1/chat/completions' }, { response: response(index % 3 === 1 ? `plain ${index}` : `a wombat ${index}`) }),
+    );
+    const ids = repo.insertMany(journalRowsOf(records), 100);
+    const matching = ids.filter((_, index) => index % 3 !== 1).reverse();
+    const pages = [1, 2, 3, 4].map((page) => repo.list({ q: 'WOMBAT' }, page, 2));
+    for (const listed of pages) assert.equal(listed.total, matching.length);
+    assert.deepEqual(
+      pages.map((listed) => listed.items.map((item) => item.id)),
+      [matching.slice(0, 2), matching.slice(2, 4), matching.slice(4, 6), []],
+    );
+  } finally {
+    db.close();
+  }
+});
