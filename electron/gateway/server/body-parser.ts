@@ -38,36 +38,54 @@ export function installJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);
   const parse: ContentTypeParserFunction = (request, body, done) => {
     const buffer = typeof body === 'string' ? Buffer.from(body) : body;
+    // A small body is decoded and parsed in the turn that read it, without a closure per step.
+    if (buffer.length <= PARSE_IN_ONE_TURN_BYTES) {
+      const text = received(request, buffer);
+      if (text.trim() === '') done(null, undefined);
+      else parseReceived(request, text, done);
+      return;
+    }
     // A large body is decoded and parsed in turns of the event loop of their own, so other callers are served between the steps.
-    const step = (next: () => void) => (buffer.length > PARSE_IN_ONE_TURN_BYTES ? setImmediate(next) : next());
-    step(() => {
-      const text = buffer.toString('utf8');
-      const head = buffer.length <= JOURNAL_BODY_LIMIT ? text : Buffer.from(buffer.subarray(0, JOURNAL_BODY_LIMIT));
-      const received: ReceivedBody = { head, bytes: buffer.length, json: false };
-      request.receivedBody = received;
-      request.rawBody = buffer;
+    setImmediate(() => {
+      const text = received(request, buffer);
       if (text.trim() === '') {
         done(null, undefined);
         return;
       }
-      step(() => {
-        if (nestsDeeperThan(text)) {
-          done(invalid(tooDeepMessage('Request body')), undefined);
-          return;
-        }
-        try {
-          const parsed: unknown = JSON.parse(text);
-          received.json = true;
-          // The route runs in the turn after the parse, not in the same one.
-          step(() => done(null, parsed));
-        } catch (error) {
-          done(invalid(`Request body is not valid JSON: ${(error as Error).message}`), undefined);
-        }
-      });
+      // A refusal is answered at once; the route runs in a turn after the parse.
+      setImmediate(() =>
+        parseReceived(request, text, (error, parsed) => (error ? done(error, undefined) : setImmediate(() => done(null, parsed)))),
+      );
     });
   };
   // The same parser named for the content type nearly every call sends: Fastify finds it in its cache at once, where a
   // body that only the catch-all takes has its Content-Type header parsed again on every request.
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, parse);
   app.addContentTypeParser('*', { parseAs: 'buffer' }, parse);
+}
+
+/** Decodes `buffer` and notes it on `request` (`receivedBody`, `rawBody`); returns its text. */
+function received(request: FastifyRequest, buffer: Buffer): string {
+  const text = buffer.toString('utf8');
+  const head = buffer.length <= JOURNAL_BODY_LIMIT ? text : Buffer.from(buffer.subarray(0, JOURNAL_BODY_LIMIT));
+  request.receivedBody = { head, bytes: buffer.length, json: false };
+  request.rawBody = buffer;
+  return text;
+}
+
+/** Parses a body's text (not blank): too deep or not JSON is a 400; parsed, it is marked as JSON. */
+function parseReceived(request: FastifyRequest, text: string, done: (error: Error | null, parsed?: unknown) => void): void {
+  if (nestsDeeperThan(text)) {
+    done(invalid(tooDeepMessage('Request body')), undefined);
+    return;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    done(invalid(`Request body is not valid JSON: ${(error as Error).message}`), undefined);
+    return;
+  }
+  request.receivedBody!.json = true;
+  done(null, parsed);
 }
