@@ -1,10 +1,28 @@
 // Keeps what a repository read of a small, rarely written table until the table is written through this process or another connection commits.
 import type { Db } from './database.ts';
 
-/** Writes of each table through this process, per connection: a cache made before a write is stale after it. */
-const generations = new WeakMap<Db, Map<string, number>>();
+/** How many times a table was written through this process: a cache made before a write is stale after it. */
+interface Generation {
+  count: number;
+}
 
-const generationOf = (db: Db, table: string): number => generations.get(db)?.get(table) ?? 0;
+/** The write count of each table, per connection; a cache holds its table's own, so its check looks nothing up. */
+const generations = new WeakMap<Db, Map<string, Generation>>();
+
+/** The write count of `table` on `db`: made at 0 when first asked, then the same one for every cache of it and `noteWrite`. */
+function generationOf(db: Db, table: string): Generation {
+  let tables = generations.get(db);
+  if (!tables) {
+    tables = new Map();
+    generations.set(db, tables);
+  }
+  let generation = tables.get(table);
+  if (!generation) {
+    generation = { count: 0 };
+    tables.set(table, generation);
+  }
+  return generation;
+}
 
 /** `data_version` of each connection as read in this event-loop turn (forgotten at its end). */
 const versionsThisTurn = new Map<Db, number>();
@@ -25,12 +43,7 @@ function dataVersionOf(db: Db): number {
 
 /** Tells the caches of `table` that it changed; every repository method that writes the table calls it. */
 export function noteWrite(db: Db, table: string): void {
-  let tables = generations.get(db);
-  if (!tables) {
-    tables = new Map();
-    generations.set(db, tables);
-  }
-  tables.set(table, generationOf(db, table) + 1);
+  generationOf(db, table).count += 1;
 }
 
 /**
@@ -40,23 +53,24 @@ export function noteWrite(db: Db, table: string): void {
  */
 export class ReadCache<T> {
   private readonly db: Db;
-  private readonly table: string;
+  /** Its table's write count, held so that a check reads it at once. */
+  private readonly writes: Generation;
   private readonly read: () => T;
   private kept: { value: T; generation: number; dataVersion: number } | undefined;
 
   constructor(db: Db, table: string, read: () => T) {
     this.db = db;
-    this.table = table;
+    this.writes = generationOf(db, table);
     this.read = read;
   }
 
   /** Tells every cache of this table that it changed (see `noteWrite`); call it from each method that writes the table. */
   changed(): void {
-    noteWrite(this.db, this.table);
+    this.writes.count += 1;
   }
 
   get(): T {
-    const generation = generationOf(this.db, this.table);
+    const generation = this.writes.count;
     const dataVersion = dataVersionOf(this.db);
     const kept = this.kept;
     if (kept && kept.generation === generation && kept.dataVersion === dataVersion) return kept.value;
