@@ -27,6 +27,11 @@ function generationOf(db: Db, table: string): Generation {
 /** `data_version` of each connection as read in this event-loop turn (forgotten at its end). */
 const versionsThisTurn = new Map<Db, number>();
 
+/** Forgets the turn's `data_version` reads (one function for every turn, not a closure made per turn). */
+function forgetVersions(): void {
+  versionsThisTurn.clear();
+}
+
 /**
  * SQLite's `data_version` of `db`, read at most once per event-loop turn: every cache checked while one request is
  * handled shares one read (what another process commits meanwhile shows from the next turn, as if it came a moment later).
@@ -35,7 +40,7 @@ function dataVersionOf(db: Db): number {
   let version = versionsThisTurn.get(db);
   if (version === undefined) {
     version = (db.prepare('PRAGMA data_version').get() as { data_version: number }).data_version;
-    if (versionsThisTurn.size === 0) setImmediate(() => versionsThisTurn.clear()).unref();
+    if (versionsThisTurn.size === 0) setImmediate(forgetVersions).unref();
     versionsThisTurn.set(db, version);
   }
   return version;
