@@ -81,6 +81,11 @@ export interface JournalBody {
   text: string | null;
   /** True when `text` stops short of the whole body. */
   truncated: boolean;
+  /**
+   * Only in a record on its way to the journal thread: a long answer's UTF-8 bytes as written (`text` then null), kept
+   * off the V8 heap; the thread decodes them and cuts the text at JOURNAL_BODY_LIMIT (see server/response-tap.ts).
+   */
+  utf8?: Uint8Array;
 }
 
 /** One try of a relayed call on a channel: the upstream's HTTP status, or the error when none answered (never a key). */

@@ -2,7 +2,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { JournalBody, JournalDetail, JournalProtocol, JournalRecord } from '../../../shared/journal.ts';
+import {
+  JOURNAL_BODY_LIMIT,
+  type JournalBody,
+  type JournalDetail,
+  type JournalProtocol,
+  type JournalRecord,
+} from '../../../shared/journal.ts';
 import { testIdOf } from '../../../shared/test-ids.ts';
 import { answerSourceOf } from './answer-source.ts';
 import { CLIENT_CLOSED_STATUS } from './call-context.ts';
@@ -49,6 +55,20 @@ function errorMessageOf(status: number, text: string | null): string | null {
     // Not JSON: a stream or plain text.
   }
   return status >= 400 ? `HTTP ${status}` : null;
+}
+
+/**
+ * The answer's text as `errorMessageOf` needs it: when it was kept as bytes (a long answer, see response-tap.ts), decoded
+ * only if it may open a JSON object; else null, which `errorMessageOf` reads as it reads any text that opens none.
+ */
+function textForError(response: JournalBody): string | null {
+  const { utf8 } = response;
+  if (utf8 === undefined) return response.text;
+  let at = 0;
+  // ASCII white space (all of `\s` below 0x80); past it, any other ASCII character but `{` opens no object.
+  while (at < utf8.length && (utf8[at] === 0x20 || (utf8[at]! >= 0x09 && utf8[at]! <= 0x0d))) at += 1;
+  if (at === utf8.length || (utf8[at]! < 0x80 && utf8[at] !== 0x7b)) return null;
+  return Buffer.from(utf8.buffer, utf8.byteOffset, utf8.length).toString('utf8').slice(0, JOURNAL_BODY_LIMIT);
 }
 
 /** The headers `keep` accepts, named in lower case, each value as one string. */
@@ -111,7 +131,7 @@ export function recordOf(
     status,
     durationMs: Math.round(performance.now() - call.startedAt),
     stream,
-    error: request.clientLeftEarly ? CLIENT_CLOSED_MESSAGE : errorMessageOf(status, response.text),
+    error: request.clientLeftEarly ? CLIENT_CLOSED_MESSAGE : errorMessageOf(status, textForError(response)),
     token: call.token,
     usage: usage && { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cost: usage.amountMicros / 1_000_000 },
     // A relayed stream's output is not read by the gateway: its first byte is the nearest it knows. An output made before the

@@ -9,9 +9,34 @@ import { NO_HEADERS, sentHeaders, tapWrites } from './write-tap.ts';
 const MAX_OFFSETS = 500;
 /** Encoding names Node reads as UTF-8 (a string written so is kept as it is). */
 const UTF8_NAME = /^utf-?8$/i;
+/**
+ * A UTF-8 string chunk of at least this many characters is encoded when written and kept as bytes, and an answer of at
+ * least this many bytes goes to the journal thread as bytes, which decodes it: its text stays off the V8 heap while its
+ * record waits for its batch (a string would outlive scavenges and be copied and promoted). Shorter ones stay strings.
+ */
+export const ANSWER_AS_BYTES = 4096;
+/** The bytes of an answer that go to the journal: enough for JOURNAL_BODY_LIMIT characters however encoded (at most 3 bytes a UTF-16 unit, and one character cut). */
+const ANSWER_BYTES_CUT = 3 * JOURNAL_BODY_LIMIT + 3;
 
 /** No lone surrogate: its UTF-8 bytes decode back to the same string (String.prototype.isWellFormed, ES2024, in Node 20 on). */
 const wellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+/** Where `ownUtf8` encodes a string first: room for JOURNAL_BODY_LIMIT characters, made on first use. */
+let scratch: Buffer | undefined;
+
+/**
+ * `text` (at most JOURNAL_BODY_LIMIT characters) as UTF-8 in storage of its own, never Node's shared pool, so it can be
+ * moved to the journal thread, and of its exact size: encoded into the scratch buffer (at most 3 bytes a UTF-16 unit; a
+ * lone surrogate written as U+FFFD, as Buffer.from does), which gives the count, then copied. One allocation, no count
+ * pass of its own.
+ */
+function ownUtf8(text: string): Buffer {
+  scratch ??= Buffer.allocUnsafeSlow(3 * JOURNAL_BODY_LIMIT);
+  const size = scratch.write(text);
+  const own = Buffer.allocUnsafeSlow(size);
+  scratch.copy(own, 0, 0, size);
+  return own;
+}
 
 /**
  * Watches what is written to the raw response: bytes, the first part as written, and when each write happened; its
@@ -25,6 +50,8 @@ export class ResponseTap {
   /** The encoding of each kept string that is not UTF-8, by its index in `kept` (almost always empty). */
   private encodings: Map<number, BufferEncoding> | undefined;
   private keptBytes = 0;
+  /** The bytes this tap encoded a string chunk into, while they are the only piece kept (see `note`): no other code holds them. */
+  private made: Buffer | undefined;
   private bytes = 0;
   private readonly offsets: number[] = [];
   private writes = 0;
@@ -51,8 +78,10 @@ export class ResponseTap {
   body(contentType: string | null): JournalBody {
     const { bytes } = this;
     if (!contentType || !TEXTUAL_CONTENT.test(contentType)) return { contentType, bytes, text: null, truncated: false };
+    const truncated = bytes > JOURNAL_BODY_LIMIT;
+    if (this.keptBytes >= ANSWER_AS_BYTES) return { contentType, bytes, text: null, truncated, utf8: this.keptUtf8() };
     const text = this.keptText();
-    return { contentType, bytes, text: text.slice(0, JOURNAL_BODY_LIMIT), truncated: bytes > JOURNAL_BODY_LIMIT };
+    return { contentType, bytes, text: text.slice(0, JOURNAL_BODY_LIMIT), truncated };
   }
 
   timing(cut: boolean): StreamTiming {
@@ -64,11 +93,22 @@ export class ResponseTap {
     let piece: Buffer | string;
     let size: number;
     if (typeof chunk === 'string') {
-      piece = chunk;
       const named = typeof encoding === 'string' && !UTF8_NAME.test(encoding) ? (encoding as BufferEncoding) : undefined;
-      size = named === undefined ? Buffer.byteLength(chunk) : Buffer.byteLength(chunk, named);
-      if (named !== undefined && size > 0 && this.keptBytes <= JOURNAL_BODY_LIMIT)
-        (this.encodings ??= new Map()).set(this.kept.length, named);
+      if (
+        named === undefined &&
+        chunk.length >= ANSWER_AS_BYTES &&
+        chunk.length <= JOURNAL_BODY_LIMIT &&
+        this.keptBytes <= JOURNAL_BODY_LIMIT
+      ) {
+        piece = ownUtf8(chunk);
+        size = piece.length;
+        if (this.kept.length === 0) this.made = piece;
+      } else {
+        piece = chunk;
+        size = named === undefined ? Buffer.byteLength(chunk) : Buffer.byteLength(chunk, named);
+        if (named !== undefined && size > 0 && this.keptBytes <= JOURNAL_BODY_LIMIT)
+          (this.encodings ??= new Map()).set(this.kept.length, named);
+      }
     } else {
       // A Buffer is kept as it is (as before); another Uint8Array is copied, as Buffer.from always did.
       piece = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
@@ -91,7 +131,30 @@ export class ResponseTap {
     const { kept, encodings } = this;
     if (kept.length === 1 && typeof kept[0] === 'string' && encodings === undefined && wellFormed(kept[0])) return kept[0];
     if (encodings === undefined && kept.every((piece) => typeof piece === 'string' && wellFormed(piece))) return kept.join('');
-    const buffers = kept.map((piece, index) => (typeof piece === 'string' ? Buffer.from(piece, encodings?.get(index) ?? 'utf8') : piece));
+    const buffers = this.keptBuffers();
     return (buffers.length === 1 ? buffers[0]! : Buffer.concat(buffers)).toString('utf8');
+  }
+
+  /** Each kept chunk as bytes: a string encoded as it was written. */
+  private keptBuffers(): Buffer[] {
+    const { encodings } = this;
+    return this.kept.map((piece, index) => (typeof piece === 'string' ? Buffer.from(piece, encodings?.get(index) ?? 'utf8') : piece));
+  }
+
+  /**
+   * The kept chunks' bytes (at most ANSWER_BYTES_CUT: what decodes to the journal's text) in storage of their own that no
+   * other code holds, so the journal can move them to its thread: the chunk this tap encoded when it is the only one (at
+   * most 3 × JOURNAL_BODY_LIMIT bytes), else a copy (a Buffer the writer gave may be a view of a larger one, or still being written).
+   */
+  private keptUtf8(): Buffer {
+    const { made, kept } = this;
+    if (made !== undefined && kept.length === 1) return made;
+    const into = Buffer.allocUnsafeSlow(Math.min(this.keptBytes, ANSWER_BYTES_CUT));
+    let at = 0;
+    for (const piece of this.keptBuffers()) {
+      at += piece.copy(into, at, 0, Math.min(piece.length, into.length - at));
+      if (at === into.length) break;
+    }
+    return into;
   }
 }

@@ -1,5 +1,5 @@
 // Journal records as they are handed to the journal thread: one flat array per batch, each record's values in the order of the table's columns (a structured clone of arrays writes no property names), its headers and relay already JSON, and the detail's JSON made from them there.
-import type { JournalDetail, JournalRecord } from '../../../shared/journal.ts';
+import { JOURNAL_BODY_LIMIT, type JournalDetail, type JournalRecord } from '../../../shared/journal.ts';
 
 /** The columns a row fills, in the order of a row's column values (see `JournalRows`) and then `detail_json` and `relay_json`. */
 export const JOURNAL_ROW_COLUMNS =
@@ -7,6 +7,8 @@ export const JOURNAL_ROW_COLUMNS =
 
 /** The number of column values of a row, `detail_json` and `relay_json` excepted (they come first in a row). */
 export const JOURNAL_COLUMN_VALUES = JOURNAL_ROW_COLUMNS.split(', ').length - 2;
+/** The place in a row of the answer's text: on the way to the thread, its UTF-8 bytes when the capture kept them so. */
+const RESPONSE_TEXT = JOURNAL_ROW_COLUMNS.split(', ').indexOf('response_text');
 /** The place in a row of each of the detail's values (after the column values), then of the relay's JSON. */
 const QUERY = JOURNAL_COLUMN_VALUES;
 const REQUEST_HEADERS = QUERY + 1;
@@ -25,7 +27,7 @@ export const JOURNAL_RELAY_PLACE = QUERY + 11;
 export const JOURNAL_ROW_WIDTH = JOURNAL_RELAY_PLACE + 1;
 
 /** A value of a row: a column's number, text or null, or one of the detail's values (see `journalRowsOf`). */
-type RowValue = string | number | boolean | null | JournalDetail['query'] | JournalDetail['timing'] | string[];
+type RowValue = string | number | boolean | null | JournalDetail['query'] | JournalDetail['timing'] | string[] | Uint8Array;
 
 /**
  * A batch of records as posted to the journal thread: one flat array, each record's values at JOURNAL_ROW_WIDTH places
@@ -40,11 +42,28 @@ type RowValue = string | number | boolean | null | JournalDetail['query'] | Jour
 export type JournalRows = RowValue[];
 
 /** The records made one batch of rows (on the event loop, at the hand-over): their values read once, only headers and relay made JSON. */
-export function journalRowsOf(records: readonly JournalRecord[]): JournalRows {
+export function journalRowsOf(records: readonly JournalRecord[], moved?: ArrayBuffer[]): JournalRows {
   // Pushed, never made with a length: a holey array would be cloned as a sparse one, key by key.
   const rows: JournalRows = [];
-  for (const record of records) pushRow(rows, record);
+  for (const record of records) {
+    pushRow(rows, record);
+    // An answer kept as bytes is in storage of its own (server/response-tap.ts): moved to the thread, not copied.
+    const { utf8 } = record.detail.response;
+    if (moved && utf8 !== undefined) moved.push(utf8.buffer as ArrayBuffer);
+  }
   return rows;
+}
+
+/**
+ * On the journal thread, before the insert: each answer that came as UTF-8 bytes made its text in place, decoded and
+ * cut at JOURNAL_BODY_LIMIT characters: the text the capture would have made of the same chunks on the event loop.
+ */
+export function decodeJournalAnswers(rows: JournalRows): void {
+  for (let at = RESPONSE_TEXT; at < rows.length; at += JOURNAL_ROW_WIDTH) {
+    const answer = rows[at];
+    if (answer instanceof Uint8Array)
+      rows[at] = Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength).toString('utf8').slice(0, JOURNAL_BODY_LIMIT);
+  }
 }
 
 function pushRow(rows: JournalRows, record: JournalRecord): void {
@@ -68,7 +87,7 @@ function pushRow(rows: JournalRows, record: JournalRecord): void {
     record.firstOutputMs ?? null,
     // The bodies' texts go to their own columns, stored as they are rather than escaped inside the detail's JSON.
     request.text,
-    response.text,
+    response.text ?? response.utf8 ?? null,
     record.test_id ?? null,
     record.request_id ?? null,
     record.source ?? null,

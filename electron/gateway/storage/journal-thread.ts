@@ -59,7 +59,8 @@ export class JournalThread {
    * thread as one batch of rows (journal-row.ts) and only ids come back: the caller has the rest.
    */
   insert(records: readonly JournalRecord[], limit: number): Promise<number[]> {
-    return this.call({ op: 'insert', rows: journalRowsOf(records), limit }) as Promise<number[]>;
+    const moved: ArrayBuffer[] = [];
+    return this.call({ op: 'insert', rows: journalRowsOf(records, moved), limit }, moved) as Promise<number[]>;
   }
 
   /** A page of summaries, newest first. */
@@ -105,7 +106,8 @@ export class JournalThread {
     return this.worker === undefined && !existsSync(journalFileOf(this.dataDir));
   }
 
-  private call(request: Request): Promise<unknown> {
+  /** Posts `request`; the buffers in `moved` go to the thread (detached here), not copied. */
+  private call(request: Request, moved?: ArrayBuffer[]): Promise<unknown> {
     if (this.stopped) return Promise.reject(new Error('The journal is stopped'));
     if (this.failure && Date.now() < this.failure.until) return Promise.reject(this.failure.error);
     const worker = this.worker ?? this.spawn();
@@ -116,7 +118,7 @@ export class JournalThread {
       // The thread keeps the process alive only while an answer is awaited.
       if (this.waiting.size === 0) worker.ref();
       this.waiting.set(id, { resolve, reject });
-      worker.postMessage({ ...request, id } as JournalRequest);
+      worker.postMessage({ ...request, id } as JournalRequest, moved);
     });
   }
 
