@@ -10,6 +10,7 @@ import {
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.ts';
 import {
+  decodeJournalAnswers,
   detailJsonOf,
   JOURNAL_COLUMN_VALUES,
   JOURNAL_RELAY_PLACE,
@@ -129,8 +130,12 @@ export class JournalRepo {
     );
   }
 
-  /** Inserts the rows (a batch, see journal-row.ts) in one transaction, keeps only the newest `limit` entries, and returns the new entries' ids in order. */
+  /**
+   * Inserts the rows (a batch, see journal-row.ts) in one transaction, keeps only the newest `limit` entries, and returns
+   * the new entries' ids in order. An answer that came as UTF-8 bytes is decoded first (`decodeJournalAnswers`).
+   */
   insertMany(rows: JournalRows, limit: number): number[] {
+    decodeJournalAnswers(rows);
     return this.db.transaction(() => {
       const ids: number[] = [];
       for (let at = 0; at < rows.length; at += JOURNAL_ROW_WIDTH) ids.push(this.insertRow(rows, at));

@@ -3,7 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { JournalQuery } from '../../../shared/journal.ts';
 import { flushThreadCompileCache } from '../thread-start.ts';
 import { JournalRepo } from './journal-repo.ts';
-import { decodeJournalAnswers, type JournalRows } from './journal-row.ts';
+import type { JournalRows } from './journal-row.ts';
 import { openJournalStore, reopenJournalStore } from './journal-store.ts';
 
 /** What the thread is started with. */
@@ -33,7 +33,6 @@ flushThreadCompileCache();
 function run(request: JournalRequest): unknown {
   switch (request.op) {
     case 'insert':
-      decodeJournalAnswers(request.rows);
       return repo.insertMany(request.rows, request.limit);
     case 'list':
       return repo.list(request.filter, request.page, request.pageSize);

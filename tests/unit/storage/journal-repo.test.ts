@@ -1,7 +1,7 @@
 // The journal's rows on a real journal.sqlite: an entry reads back as it was recorded whatever its values (texts that need escaping, any set of null fields, a relay), and its stored detail is the JSON of its detail.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import type { JournalEntry, JournalRecord } from '../../../shared/journal.ts';
+import { JOURNAL_BODY_LIMIT, type JournalEntry, type JournalRecord } from '../../../shared/journal.ts';
 import { JOURNAL_INSERTS_KEPT, JournalRepo } from '../../../electron/gateway/storage/journal-repo.ts';
 import { journalRowsOf } from '../../../electron/gateway/storage/journal-row.ts';
 import { openJournalStore } from '../../../electron/gateway/storage/journal-store.ts';
@@ -220,6 +220,33 @@ test('a body search pages its matches newest first, its total counting every mat
     assert.deepEqual(
       pages.map((listed) => listed.items.map((item) => item.id)),
       [matching.slice(0, 2), matching.slice(2, 4), matching.slice(4, 6), []],
+    );
+  } finally {
+    db.close();
+  }
+});
+
+test('an answer handed over as its UTF-8 bytes (a long one, kept off the heap) is stored and read back as its text, cut at the journal limit', () => {
+  const db = openJournalStore(dirs.fresh());
+  try {
+    const repo = new JournalRepo(db);
+    const long = (text: string) => ({
+      contentType: 'text/event-stream',
+      bytes: Buffer.byteLength(text),
+      text: null,
+      truncated: text.length > JOURNAL_BODY_LIMIT,
+      utf8: Buffer.from(text),
+    });
+    const fits = 'data: {"content":"ünï ✓ 😀"}\n\n'.repeat(200);
+    const over = 'data: {"content":"wombat ✓"}\n\n'.repeat(Math.ceil((JOURNAL_BODY_LIMIT * 1.2) / 29));
+    const records = [fits, over].map((text) => journalRecord({ stream: true }, { response: long(text) }));
+    const [first, second] = repo.insertMany(journalRowsOf(records), 10);
+    assert.equal(repo.get(first!)!.response.text, fits);
+    assert.equal(repo.get(second!)!.response.text, over.slice(0, JOURNAL_BODY_LIMIT));
+    assert.equal(repo.get(second!)!.response.truncated, true);
+    assert.deepEqual(
+      repo.list({ q: 'WOMBAT' }, 1, 10).items.map((item) => item.id),
+      [second],
     );
   } finally {
     db.close();
