@@ -56,11 +56,14 @@ describe('gatehouse serve footprint', () => {
     try {
       const pid = server.child.pid!;
       const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: firstTokenOf(server), maxRetries: 0 });
+      // A long prompt (about 24 KB, as a pasted file would be): each call in flight holds its body, its parse and its
+      // journal record, so the burst grows the heap even now that a streamed answer's text is kept off it.
+      const prompt = 'Tell me about the lighthouse keeper and the ships that passed his light. '.repeat(330);
       const stream = async () => {
         const events = await client.chat.completions.create({
           model: 'sim-chat',
           stream: true,
-          messages: [{ role: 'user', content: 'Tell me about the lighthouse keeper.' }],
+          messages: [{ role: 'user', content: prompt }],
         });
         for await (const event of events) void event;
       };
