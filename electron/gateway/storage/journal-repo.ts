@@ -14,6 +14,7 @@ import {
   detailJsonOf,
   JOURNAL_COLUMN_VALUES,
   JOURNAL_RELAY_PLACE,
+  JOURNAL_RESPONSE_TEXT,
   JOURNAL_ROW_COLUMNS,
   JOURNAL_ROW_WIDTH,
   type JournalRows,
@@ -59,8 +60,6 @@ const ROW_COLUMNS = [...JOURNAL_ROW_COLUMNS.split(', '), 'response_packed'];
 /** The place of `relay_json` among the columns (its bit in a set of null columns), then of `response_packed`, the last one. */
 const RELAY_COLUMN = ROW_COLUMNS.indexOf('relay_json');
 const PACKED_COLUMN = RELAY_COLUMN + 1;
-/** The place of the answer's text among a row's column values: left null when the text is stored packed. */
-const RESPONSE_TEXT = ROW_COLUMNS.indexOf('response_text');
 
 /**
  * Most INSERT statements kept, one per set of columns rows leave null: binding a null costs better-sqlite3 as much as a
@@ -111,13 +110,6 @@ const summaryOf = (row: SummaryRow): JournalSummary => ({
   cassette: row.cassette,
 });
 
-/** Every column value of the row at `at`, nulls included, the answer's text null when it is stored packed. */
-function allValues(rows: JournalRows, at: number, packed: string | null): JournalRows {
-  const values = rows.slice(at, at + JOURNAL_COLUMN_VALUES);
-  if (packed !== null) values[RESPONSE_TEXT] = null;
-  return values;
-}
-
 export class JournalRepo {
   private readonly db: Db;
   /** The INSERT of each set of null columns met, by its bits (see `insertSql`); at most JOURNAL_INSERTS_KEPT. */
@@ -152,12 +144,14 @@ export class JournalRepo {
    */
   private insertRow(rows: JournalRows, at: number): number {
     const relay = rows[at + JOURNAL_RELAY_PLACE] as string | null;
-    const answer = rows[at + RESPONSE_TEXT];
+    const answer = rows[at + JOURNAL_RESPONSE_TEXT];
     const packed = typeof answer === 'string' ? packJournalText(answer) : null;
+    // Stored packed, the answer's own column stays null (the batch is this thread's own: it is changed in place).
+    if (packed !== null) rows[at + JOURNAL_RESPONSE_TEXT] = null;
     const values: (string | number)[] = [];
     let nulls = 0;
     for (let index = 0; index < JOURNAL_COLUMN_VALUES; index++) {
-      const value = index === RESPONSE_TEXT && packed !== null ? null : (rows[at + index] as string | number | null);
+      const value = rows[at + index] as string | number | null;
       if (value === null) nulls |= 1 << index;
       else values.push(value);
     }
@@ -175,7 +169,7 @@ export class JournalRepo {
     // A set past the kept statements: every column bound, nulls included.
     const { lastInsertRowid } = insert
       ? insert.run(...values)
-      : this.db.prepare(insertSql(0)).run(allValues(rows, at, packed), detailJson, relay, packed);
+      : this.db.prepare(insertSql(0)).run(rows.slice(at, at + JOURNAL_COLUMN_VALUES), detailJson, relay, packed);
     return Number(lastInsertRowid);
   }
 

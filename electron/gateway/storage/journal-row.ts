@@ -8,7 +8,7 @@ export const JOURNAL_ROW_COLUMNS =
 /** The number of column values of a row, `detail_json` and `relay_json` excepted (they come first in a row). */
 export const JOURNAL_COLUMN_VALUES = JOURNAL_ROW_COLUMNS.split(', ').length - 2;
 /** The place in a row of the answer's text: on the way to the thread, its UTF-8 bytes when the capture kept them so. */
-const RESPONSE_TEXT = JOURNAL_ROW_COLUMNS.split(', ').indexOf('response_text');
+export const JOURNAL_RESPONSE_TEXT = JOURNAL_ROW_COLUMNS.split(', ').indexOf('response_text');
 /** The place in a row of each of the detail's values (after the column values), then of the relay's JSON. */
 const QUERY = JOURNAL_COLUMN_VALUES;
 const REQUEST_HEADERS = QUERY + 1;
@@ -59,7 +59,7 @@ export function journalRowsOf(records: readonly JournalRecord[], moved?: ArrayBu
  * cut at JOURNAL_BODY_LIMIT characters: the text the capture would have made of the same chunks on the event loop.
  */
 export function decodeJournalAnswers(rows: JournalRows): void {
-  for (let at = RESPONSE_TEXT; at < rows.length; at += JOURNAL_ROW_WIDTH) {
+  for (let at = JOURNAL_RESPONSE_TEXT; at < rows.length; at += JOURNAL_ROW_WIDTH) {
     const answer = rows[at];
     if (answer instanceof Uint8Array)
       rows[at] = Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength).toString('utf8').slice(0, JOURNAL_BODY_LIMIT);
