@@ -1,6 +1,5 @@
 // Test helper: a secret written the ways a reader could decode it (JSON escapes, percent, base64), and a check that a text or a directory holds it in none of them.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { filesUnder } from './files-under.ts';
 
 /** `char` as JSON's `\uXXXX`, hex in the case asked. */
 export function unicodeEscape(char: string, upper = false): string {
@@ -49,8 +48,7 @@ export function reveals(text: string, secret: string): boolean {
 
 /** The files under `dir` (every one, at any depth) whose bytes reveal `secret`, relative to `dir`. */
 export function revealingFiles(dir: string, secret: string): string[] {
-  return (readdirSync(dir, { recursive: true }) as string[])
-    .map((name) => path.join(dir, name))
-    .filter((file) => statSync(file).isFile() && reveals(readFileSync(file).toString('latin1'), secret))
-    .map((file) => path.relative(dir, file));
+  return filesUnder(dir)
+    .filter(({ bytes }) => reveals(bytes.toString('latin1'), secret))
+    .map(({ name }) => name);
 }

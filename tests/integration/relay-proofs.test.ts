@@ -1,14 +1,14 @@
 // Proofs of relay's promises through real upstream Gatehouses: multipart forms stream upstream while the client still sends, a client abort cuts the upstream stream at once, and a channel key is nowhere but the secret store.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { secretHint } from '../../shared/channels.ts';
 import { memoryChannels, type TestChannel } from '../helpers/channels.ts';
 import { PATIENCE_MS } from '../helpers/eventually.ts';
+import { filesUnder } from '../helpers/files-under.ts';
 import { consoleUrlOf, firstTokenOf, privateServeArgs, runCliAsync, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { request, startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
 import { journalEntries } from '../helpers/relay.ts';
@@ -269,11 +269,9 @@ describe('a channel key is nowhere but the secret store', () => {
 
     const holding = (text: string) => text.includes(key);
     const scanDir = () =>
-      (readdirSync(dataDir, { recursive: true }) as string[])
-        .map((name) => path.join(dataDir, name))
-        .filter((file) => statSync(file).isFile())
-        .filter((file) => readFileSync(file).includes(Buffer.from(key)))
-        .map((file) => path.relative(dataDir, file));
+      filesUnder(dataDir)
+        .filter(({ bytes }) => bytes.includes(key))
+        .map(({ name }) => name);
     const whileRunning = scanDir();
     const files = (readdirSync(dataDir) as string[]).join(' ');
     assert.match(files, /gatehouse\.sqlite-wal/, 'the running database has its WAL, scanned too');

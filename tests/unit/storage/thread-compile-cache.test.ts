@@ -1,6 +1,6 @@
 // Tests that the storage threads and the media workers load their modules through the gateway's compile cache: the stripped and compiled sources a thread loaded are in the process's cache folder, so the next thread reads them instead of stripping types again.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import { JournalThread } from '../../../electron/gateway/storage/journal-thread.
 import { WalCheckpointer } from '../../../electron/gateway/storage/wal-checkpoint.ts';
 import { MediaPool } from '../../../electron/gateway/workers/media-pool.ts';
 import { eventually } from '../../helpers/eventually.ts';
+import { filesUnder } from '../../helpers/files-under.ts';
 import { tempDataDir } from '../../helpers/gateway.ts';
 
 // This process compiles through a cache of its own, as `bin/run-ts.mjs` makes `gatehouse serve` do; it writes the cache only at exit.
@@ -19,12 +20,9 @@ after(() => rmSync(cacheDir, { recursive: true, force: true }));
 /** Why the tests cannot run here (NODE_DISABLE_COMPILE_CACHE, a Node without the cache): printed as the skip reason. */
 const skip = enabled ? false : 'Node’s compile cache is off in this process (NODE_DISABLE_COMPILE_CACHE?): nothing to hand to the threads';
 
-/** Whether a file of the cache folder holds `text` (the cache keeps a TypeScript module's stripped source). */
+/** Whether a file of the cache folder holds `text` (the cache keeps a TypeScript module's stripped source); the cache writes a temporary file and renames it, so a file may go between listing and reading. */
 function cached(text: string): boolean {
-  const files = (readdirSync(cacheDir, { recursive: true }) as string[])
-    .map((name) => path.join(cacheDir, name))
-    .filter((file) => statSync(file).isFile());
-  return files.some((file) => readFileSync(file).includes(text));
+  return filesUnder(cacheDir).some(({ bytes }) => bytes.includes(text));
 }
 
 test('the WAL checkpoint thread’s modules land in the gateway’s compile cache while it runs', { skip }, async () => {
