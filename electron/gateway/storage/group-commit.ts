@@ -130,7 +130,7 @@ export class GroupCommit implements CommittedWrites {
 
   /** Queues an item of a joined kind for the commit at the end of this turn; inside a transaction under way it is written at once. */
   deferItem<T>(kind: JoinedWrite<T>, item: T): void {
-    if (this.db.inTransaction) writeItemNow(kind, item);
+    if (this.sync.inTransaction) writeItemNow(kind, item);
     else this.enqueue(kind, item, undefined);
   }
 
@@ -141,7 +141,7 @@ export class GroupCommit implements CommittedWrites {
 
   /** Queues an item of a joined kind and resolves once it is committed (rejects with its error, or the commit's). */
   commitItem<T>(kind: JoinedWrite<T>, item: T): Promise<void> {
-    if (this.db.inTransaction) return writeItemNowAsync(kind, item);
+    if (this.sync.inTransaction) return writeItemNowAsync(kind, item);
     return new Promise((resolve, reject) => this.enqueue(kind, item, (error) => (error === undefined ? resolve() : reject(error))));
   }
 

@@ -1,4 +1,4 @@
-// A connection's durability mode: `synchronous=FULL` for every write but the bookkeeping group commit's (`NORMAL`), switched only when the kind of write changes, not twice around every group commit.
+// A connection's durability mode: `synchronous=FULL` for every write but the bookkeeping group commit's (`NORMAL`), switched only when the kind of write changes, not twice around every group commit; and whether a transaction is under way, known without a call into SQLite.
 import Database from 'better-sqlite3';
 
 type Db = Database.Database;
@@ -6,6 +6,8 @@ type Mode = 'NORMAL' | 'FULL';
 
 /** Statement text that starts a transaction although SQLite calls it read-only (`BEGIN`, a `SAVEPOINT` outside one). */
 const STARTS_TRANSACTION = /^\s*(BEGIN|SAVEPOINT)\b/i;
+/** SQL given to `exec` that may start a transaction anywhere in it (a trigger's `BEGIN` too: a false alarm costs one native check). */
+const MAY_START_TRANSACTION = /\b(BEGIN|SAVEPOINT)\b/i;
 
 /** The connections whose every write path is guarded (`guardConnection`), by connection. */
 const guarded = new WeakMap<Db, SyncMode>();
@@ -25,6 +27,10 @@ export class SyncMode {
   private relaxed = false;
   /** True while a group commit's transaction runs: its own writes keep `NORMAL`. */
   private committing = false;
+  /** Transaction functions (`db.transaction`) running now on a guarded connection, nested ones included. */
+  private running = 0;
+  /** Set when a transaction may have been started otherwise (`exec`, a `BEGIN` statement): then SQLite is asked. */
+  private untracked = false;
 
   constructor(db: Db, guarding: boolean) {
     this.db = db;
@@ -37,7 +43,35 @@ export class SyncMode {
    * (a closed connection), so no write goes on at `NORMAL`.
    */
   beforeWrite(): void {
-    if (this.relaxed && !this.committing && !this.db.inTransaction) this.set('FULL');
+    if (this.relaxed && !this.committing && !this.inTransaction) this.set('FULL');
+  }
+
+  /**
+   * Whether a transaction is under way on the connection, as `db.inTransaction` says, which is a call into the native
+   * binding (a few hundred ns, and the group commit asks it for every charge and count). On a guarded connection every
+   * transaction starts through a transaction function (counted here) or through `exec` or a `BEGIN`/`SAVEPOINT`
+   * statement (noted here): with neither, none is under way and SQLite is not asked.
+   */
+  get inTransaction(): boolean {
+    if (this.guarding && this.running === 0 && !this.untracked) return false;
+    const under = this.db.inTransaction;
+    // What `exec` or a statement started has ended: until the next one, the count alone answers again.
+    if (!under && this.running === 0) this.untracked = false;
+    return under;
+  }
+
+  /** A guarded connection's transaction function starts (see `guardConnection`); `transactionEnded` once it returned or threw. */
+  transactionStarted(): void {
+    this.running += 1;
+  }
+
+  transactionEnded(): void {
+    this.running -= 1;
+  }
+
+  /** A guarded connection's `exec` or statement may have started a transaction that no transaction function counts. */
+  mayHaveStarted(): void {
+    this.untracked = true;
   }
 
   /**
@@ -57,8 +91,14 @@ export class SyncMode {
 
   /** Wraps a compiled statement's ways of running so a statement that may write passes `beforeWrite` first. */
   guard(statement: Database.Statement): void {
-    if (statement.readonly && !STARTS_TRANSACTION.test(statement.source)) return;
-    const beforeWrite = (): void => this.beforeWrite();
+    const starts = STARTS_TRANSACTION.test(statement.source);
+    if (statement.readonly && !starts) return;
+    const beforeWrite = starts
+      ? (): void => {
+          this.beforeWrite();
+          this.mayHaveStarted();
+        }
+      : (): void => this.beforeWrite();
     for (const name of ['run', 'get', 'all', 'iterate'] as const) {
       const method = statement[name] as (...params: unknown[]) => unknown;
       function guardedMethod(this: Database.Statement, ...params: unknown[]): unknown {
@@ -96,6 +136,7 @@ export function guardConnection(db: Db): SyncMode {
   const exec = db.exec.bind(db);
   function guardedExec(source: string): Db {
     mode.beforeWrite();
+    if (MAY_START_TRANSACTION.test(source)) mode.mayHaveStarted();
     return exec(source);
   }
   db.exec = guardedExec;
@@ -105,7 +146,12 @@ export function guardConnection(db: Db): SyncMode {
     const before = (variant: (...params: unknown[]) => unknown) =>
       function (this: unknown, ...params: unknown[]): unknown {
         mode.beforeWrite();
-        return variant.apply(this, params);
+        mode.transactionStarted();
+        try {
+          return variant.apply(this, params);
+        } finally {
+          mode.transactionEnded();
+        }
       };
     const variants = {
       default: before(made),

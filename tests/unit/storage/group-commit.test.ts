@@ -62,6 +62,27 @@ test('flush() commits at once; inside a transaction under way a write joins it (
   assert.equal(writes.pending, 0);
 });
 
+test('a transaction begun by exec or by a BEGIN statement, not a transaction function, is joined as well; once it ended, writes wait for the turn again', async () => {
+  db.exec('DELETE FROM notes');
+  const writes = new GroupCommit(db, () => undefined);
+  // Queued first: the group commit has run (and the connection knows of no transaction) before the BEGIN below.
+  await writes.commit(insert('before'));
+  db.exec('BEGIN');
+  writes.defer(insert('in exec'));
+  assert.equal(writes.pending, 0, 'written at once, inside the transaction begun by exec');
+  db.exec('ROLLBACK');
+  assert.deepEqual(texts(), ['before'], 'rolled back with it');
+  writes.defer(insert('after exec'));
+  assert.equal(writes.pending, 1, 'outside any transaction, queued for the turn');
+  writes.flush();
+  db.prepare('BEGIN').run();
+  const joined = writes.commit(insert('in statement'));
+  assert.equal(writes.pending, 0, 'written at once, inside the transaction begun by a statement');
+  db.prepare('ROLLBACK').run();
+  await joined;
+  assert.deepEqual(texts(), ['before', 'after exec']);
+});
+
 test('db.prepare answers the same compiled statement for the same SQL text', () => {
   const sql = 'SELECT COUNT(*) AS n FROM notes';
   assert.equal(db.prepare(sql), db.prepare(sql));
