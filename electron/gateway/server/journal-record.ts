@@ -20,7 +20,21 @@ import type { ResponseTap } from './response-tap.ts';
 /** Request headers worth showing; credentials (authorization, x-api-key, x-goog-api-key, cookies) are never kept. */
 const SAFE_REQUEST_HEADER =
   /^(content-type|content-length|accept|user-agent|origin|openai-beta|anthropic-version|anthropic-beta|x-stainless-[a-z-]+|x-goog-api-client|x-gatehouse-[a-z-]+)$/;
-const isSafeRequestHeader = (name: string): boolean => SAFE_REQUEST_HEADER.test(name);
+/** The names SAFE_REQUEST_HEADER accepts as they are (not by a prefix), and the start of every name it accepts by one. */
+const SAFE_REQUEST_NAMES = new Set([
+  'content-type',
+  'content-length',
+  'accept',
+  'user-agent',
+  'origin',
+  'openai-beta',
+  'anthropic-version',
+  'anthropic-beta',
+  'x-goog-api-client',
+]);
+/** SAFE_REQUEST_HEADER's verdict: a set's look-up for the names every call sends, the expression only for names starting `x-`. */
+const isSafeRequestHeader = (name: string): boolean =>
+  SAFE_REQUEST_NAMES.has(name) || (name.startsWith('x-') && SAFE_REQUEST_HEADER.test(name));
 /** Every answer header is kept but the cookies it sets. */
 const notSetCookie = (name: string): boolean => name !== 'set-cookie';
 /** Query parameters that carry credentials (Gemini's `?key=`). */
@@ -71,13 +85,12 @@ function textForError(response: JournalBody): string | null {
   return Buffer.from(utf8.buffer, utf8.byteOffset, utf8.length).toString('utf8').slice(0, JOURNAL_BODY_LIMIT);
 }
 
-/** The headers `keep` accepts, named in lower case, each value as one string. */
+/** The headers `keep` accepts of a request's (named in lower case by Node), each value as one string. */
 function stringHeaders(headers: Record<string, unknown>, keep: (name: string) => boolean): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const name in headers) {
     const value = headers[name];
-    const lower = name.toLowerCase();
-    if (value !== undefined && keep(lower)) kept[lower] = Array.isArray(value) ? value.join(', ') : String(value);
+    if (value !== undefined && keep(name)) kept[name] = Array.isArray(value) ? value.join(', ') : String(value);
   }
   return kept;
 }

@@ -114,9 +114,20 @@ function isEmpty(object: object): boolean {
   return true;
 }
 
+/**
+ * A row's value as `JSON.stringify` writes it: a number, boolean or null spelled here (most of a row's detail), anything
+ * else (a string to escape, an object) by `JSON.stringify`.
+ */
+function jsonOf(value: RowValue): string {
+  if (value === null) return 'null';
+  if (typeof value === 'number') return Number.isFinite(value) ? `${value}` : 'null';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return JSON.stringify(value);
+}
+
 /** The JSON of a body's detail without its text, as `JSON.stringify` writes `{ contentType, bytes, text: null, truncated }`. */
 function bodyJson(contentType: RowValue, bytes: RowValue, truncated: RowValue): string {
-  return `{"contentType":${JSON.stringify(contentType)},"bytes":${JSON.stringify(bytes)},"text":null,"truncated":${JSON.stringify(truncated)}}`;
+  return `{"contentType":${jsonOf(contentType)},"bytes":${jsonOf(bytes)},"text":null,"truncated":${jsonOf(truncated)}}`;
 }
 
 /**
@@ -128,5 +139,5 @@ export function detailJsonOf(rows: JournalRows, at: number): string {
   const notes = rows[at + NOTES]!;
   const request = bodyJson(rows[at + REQUEST_TYPE]!, rows[at + REQUEST_BYTES]!, rows[at + REQUEST_TRUNCATED]!);
   const response = bodyJson(rows[at + RESPONSE_TYPE]!, rows[at + RESPONSE_BYTES]!, rows[at + RESPONSE_TRUNCATED]!);
-  return `{"query":${query === null ? '{}' : JSON.stringify(query)},"requestHeaders":${rows[at + REQUEST_HEADERS] as string},"request":${request},"responseHeaders":${rows[at + RESPONSE_HEADERS] as string},"response":${response},"timing":${JSON.stringify(rows[at + TIMING])}${notes === null ? '' : `,"notes":${JSON.stringify(notes)}`}}`;
+  return `{"query":${query === null ? '{}' : JSON.stringify(query)},"requestHeaders":${rows[at + REQUEST_HEADERS] as string},"request":${request},"responseHeaders":${rows[at + RESPONSE_HEADERS] as string},"response":${response},"timing":${jsonOf(rows[at + TIMING]!)}${notes === null ? '' : `,"notes":${JSON.stringify(notes)}`}}`;
 }
