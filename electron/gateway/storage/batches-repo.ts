@@ -25,6 +25,16 @@ export interface BatchResultRow {
 /** Statuses of batches still being worked on. */
 export const ACTIVE_BATCH_STATUSES = ['validating', 'in_progress', 'finalizing', 'cancelling'] as const;
 
+/** The statuses of a batch still being worked on, as the placeholders of a statement. */
+const ACTIVE_PLACES = ACTIVE_BATCH_STATUSES.map(() => '?').join(', ');
+/** Whether any batch is still being worked on. */
+const ANY_ACTIVE = `SELECT 1 FROM batches WHERE status IN (${ACTIVE_PLACES}) LIMIT 1`;
+/** The batches still being worked on, in turns per account (see `active`). */
+const ACTIVE_IN_TURNS = `SELECT * FROM (
+   SELECT *, ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY id) AS turn FROM batches
+   WHERE status IN (${ACTIVE_PLACES})
+ ) ORDER BY turn, id LIMIT ?`;
+
 export class BatchesRepo {
   private readonly db: Db;
   constructor(db: Db) {
@@ -57,14 +67,11 @@ export class BatchesRepo {
    * and so on (oldest first within a turn), so one account's many batches never push another account's out.
    */
   active(limit: number): BatchRow[] {
-    return this.db
-      .prepare(
-        `SELECT * FROM (
-           SELECT *, ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY id) AS turn FROM batches
-           WHERE status IN (${ACTIVE_BATCH_STATUSES.map(() => '?').join(', ')})
-         ) ORDER BY turn, id LIMIT ?`,
-      )
-      .all(...ACTIVE_BATCH_STATUSES, limit) as BatchRow[];
+    // The batch runner asks every 100 ms, and almost always there is none: a look in the status index answers that in a few
+    // µs, where the query below (two sorts in temporary trees) takes 50 to 150 µs of the event loop even on an empty table.
+    const any = this.db.prepare(ANY_ACTIVE).get(...ACTIVE_BATCH_STATUSES);
+    if (any === undefined) return [];
+    return this.db.prepare(ACTIVE_IN_TURNS).all(...ACTIVE_BATCH_STATUSES, limit) as BatchRow[];
   }
 
   /** Writes a batch's object and status. */
