@@ -149,6 +149,10 @@ export function guardConnection(db: Db): SyncMode {
         mode.transactionStarted();
         try {
           return variant.apply(this, params);
+        } catch (error) {
+          // A rollback that failed too would leave the transaction open: SQLite is asked until it says none is.
+          mode.mayHaveStarted();
+          throw error;
         } finally {
           mode.transactionEnded();
         }
