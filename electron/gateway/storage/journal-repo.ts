@@ -17,6 +17,7 @@ import {
   JOURNAL_RESPONSE_TEXT,
   JOURNAL_ROW_COLUMNS,
   JOURNAL_ROW_WIDTH,
+  type JournalBatch,
   type JournalRows,
 } from './journal-row.ts';
 import { packJournalText, unpackJournalText } from './journal-pack.ts';
@@ -123,14 +124,14 @@ export class JournalRepo {
   }
 
   /**
-   * Inserts the rows (a batch, see journal-row.ts) in one transaction, keeps only the newest `limit` entries, and returns
+   * Inserts the rows of a batch (in its parts, see journal-row.ts) in one transaction, keeps only the newest `limit` entries, and returns
    * the new entries' ids in order. An answer that came as UTF-8 bytes is decoded first (`decodeJournalAnswers`).
    */
-  insertMany(rows: JournalRows, limit: number): number[] {
-    decodeJournalAnswers(rows);
+  insertMany(batch: JournalBatch, limit: number): number[] {
+    decodeJournalAnswers(batch);
     return this.db.transaction(() => {
       const ids: number[] = [];
-      for (let at = 0; at < rows.length; at += JOURNAL_ROW_WIDTH) ids.push(this.insertRow(rows, at));
+      for (const rows of batch) for (let at = 0; at < rows.length; at += JOURNAL_ROW_WIDTH) ids.push(this.insertRow(rows, at));
       // Ids are given in order and never reused: the newest `limit` entries are among the last `limit` ids (fewer when a
       // test id's entries were reset), so the journal never holds more than `limit`.
       if (ids.length > 0) this.db.prepare('DELETE FROM journal WHERE id <= ?').run(ids[ids.length - 1]! - limit);

@@ -30,9 +30,9 @@ export const JOURNAL_ROW_WIDTH = JOURNAL_RELAY_PLACE + 1;
 type RowValue = string | number | boolean | null | JournalDetail['query'] | JournalDetail['timing'] | string[] | Uint8Array;
 
 /**
- * A batch of records as posted to the journal thread: one flat array, each record's values at JOURNAL_ROW_WIDTH places
- * from the last one's, so the structured clone writes (and the thread reads back) one array per batch rather than three
- * per record. A record's values: its column values (numbers, texts, nulls) in the order of JOURNAL_ROW_COLUMNS; then its
+ * Records as posted to the journal thread: one flat array (a part of a batch, see `JournalBatch`), each record's values at
+ * JOURNAL_ROW_WIDTH places from the last one's, so the structured clone writes (and the thread reads back) one array per
+ * part rather than three per record. A record's values: its column values (numbers, texts, nulls) in the order of JOURNAL_ROW_COLUMNS; then its
  * detail without the bodies' texts (they have columns of their own): query (null when empty), request headers (JSON),
  * request content type, bytes and truncation, response headers (JSON), content type, bytes and truncation, timing, notes
  * (null when none); then its relay's JSON. The headers cross as JSON text: made on the event loop for about what cloning
@@ -41,29 +41,50 @@ type RowValue = string | number | boolean | null | JournalDetail['query'] | Jour
  */
 export type JournalRows = RowValue[];
 
+/**
+ * Rows in one part of a batch: a part's array (JOURNAL_ROW_WIDTH values a row, 8 bytes each, and room to grow) stays
+ * well under V8's largest object of the young generation (128 KiB). One array for a whole batch (a thousand rows at 10,000
+ * calls a second) was made in the large-object space: every value pushed into it was a store from an old object to a young
+ * one, which the next scavenge has to visit, and it was copied there each time it grew.
+ */
+export const JOURNAL_ROWS_PER_PART = 200;
+
+/**
+ * A batch as posted to the journal thread: its rows in parts of at most JOURNAL_ROWS_PER_PART rows, in order (one part
+ * for a batch of up to that many).
+ */
+export type JournalBatch = JournalRows[];
+
 /** The records made one batch of rows (on the event loop, at the hand-over): their values read once, only headers and relay made JSON. */
-export function journalRowsOf(records: readonly JournalRecord[], moved?: ArrayBuffer[]): JournalRows {
+export function journalRowsOf(records: readonly JournalRecord[], moved?: ArrayBuffer[]): JournalBatch {
+  const parts: JournalBatch = [];
   // Pushed, never made with a length: a holey array would be cloned as a sparse one, key by key.
-  const rows: JournalRows = [];
+  let rows: JournalRows = [];
   for (const record of records) {
+    if (rows.length === JOURNAL_ROWS_PER_PART * JOURNAL_ROW_WIDTH) {
+      parts.push(rows);
+      rows = [];
+    }
     pushRow(rows, record);
     // An answer kept as bytes is in storage of its own (server/response-tap.ts): moved to the thread, not copied.
     const { utf8 } = record.detail.response;
     if (moved && utf8 !== undefined) moved.push(utf8.buffer as ArrayBuffer);
   }
-  return rows;
+  if (rows.length > 0) parts.push(rows);
+  return parts;
 }
 
 /**
  * On the journal thread, before the insert: each answer that came as UTF-8 bytes made its text in place, decoded and
  * cut at JOURNAL_BODY_LIMIT characters: the text the capture would have made of the same chunks on the event loop.
  */
-export function decodeJournalAnswers(rows: JournalRows): void {
-  for (let at = JOURNAL_RESPONSE_TEXT; at < rows.length; at += JOURNAL_ROW_WIDTH) {
-    const answer = rows[at];
-    if (answer instanceof Uint8Array)
-      rows[at] = Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength).toString('utf8').slice(0, JOURNAL_BODY_LIMIT);
-  }
+export function decodeJournalAnswers(batch: JournalBatch): void {
+  for (const rows of batch)
+    for (let at = JOURNAL_RESPONSE_TEXT; at < rows.length; at += JOURNAL_ROW_WIDTH) {
+      const answer = rows[at];
+      if (answer instanceof Uint8Array)
+        rows[at] = Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength).toString('utf8').slice(0, JOURNAL_BODY_LIMIT);
+    }
 }
 
 function pushRow(rows: JournalRows, record: JournalRecord): void {

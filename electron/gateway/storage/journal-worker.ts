@@ -3,7 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { JournalQuery } from '../../../shared/journal.ts';
 import { flushThreadCompileCache } from '../thread-start.ts';
 import { JournalRepo } from './journal-repo.ts';
-import type { JournalRows } from './journal-row.ts';
+import type { JournalBatch } from './journal-row.ts';
 import { openJournalStore, reopenJournalStore } from './journal-store.ts';
 
 /** What the thread is started with. */
@@ -15,7 +15,7 @@ export interface JournalWorkerData {
 
 /** One request of the event loop; each is answered by a JournalReply with the same `id`. */
 export type JournalRequest = { id: number } & (
-  | { op: 'insert'; rows: JournalRows; limit: number }
+  | { op: 'insert'; rows: JournalBatch; limit: number }
   | { op: 'list'; filter: Omit<JournalQuery, 'p' | 'page_size'>; page: number; pageSize: number }
   | { op: 'get'; entryId: number }
   | { op: 'clear'; testId?: string }
