@@ -1,4 +1,4 @@
-// Journal records as they are handed to the journal thread: one flat array per batch, each record's values in the order of the table's columns (a structured clone of arrays writes no property names), its headers and relay already JSON, and the detail's JSON made from them there.
+// Journal records as they are handed to the journal thread: flat arrays of at most 200 rows each (a batch's parts), each record's values in the order of the table's columns (a structured clone of arrays writes no property names), its headers and relay already JSON, and the detail's JSON made from them there.
 import { JOURNAL_BODY_LIMIT, type JournalDetail, type JournalRecord } from '../../../shared/journal.ts';
 
 /** The columns a row fills, in the order of a row's column values (see `JournalRows`) and then `detail_json` and `relay_json`. */
