@@ -66,17 +66,26 @@ export class EventRun<T = NamedEvent> {
   }
 }
 
-/** What an SSE stream carries: events, runs of them, and OpenAI's end marker. */
-export type SseEvent = NamedEvent | EventRun | typeof DONE;
+/** Frames already written as UTF-8 bytes (a kept answer's stream, see neutral/kept-stream.ts), sent as they are. */
+export class WrittenBytes {
+  readonly bytes: Buffer;
+  constructor(bytes: Buffer) {
+    this.bytes = bytes;
+  }
+}
+
+/** What an SSE stream carries: events, runs of them, frames written as bytes, and OpenAI's end marker. */
+export type SseEvent = NamedEvent | EventRun | WrittenBytes | typeof DONE;
 
 /** What starts an SSE frame's `data:` line, and what ends the frame (the line's end and the blank line). */
 export const DATA_FRAME_START = 'data: ';
 export const FRAME_END = '\n\n';
 
-/** One SSE frame: `event:` (when named) and `data:` lines, or the raw `[DONE]` marker (a run: its frames). */
+/** One SSE frame: `event:` (when named) and `data:` lines, or the raw `[DONE]` marker (a run: its frames; bytes: their text). */
 export function sseFrame(event: SseEvent): string {
   if (event === DONE) return 'data: [DONE]\n\n';
   if (event instanceof EventRun) return event.frames;
+  if (event instanceof WrittenBytes) return event.bytes.toString();
   if (event.frame !== undefined) return event.frame;
   const data = dataFrame(JSON.stringify(event.data));
   return event.name ? `event: ${event.name}\n${data}` : data;

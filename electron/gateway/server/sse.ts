@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { GatewayError } from '../errors.ts';
 import { Hold, isAtHand, type AtHand } from '../protocols/at-hand.ts';
-import { dataFrame, EventRun, sseFrame, type NamedEvent, type SseEvent } from '../protocols/named-event.ts';
+import { dataFrame, EventRun, sseFrame, WrittenBytes, type NamedEvent, type SseEvent } from '../protocols/named-event.ts';
 import { streamFaultOf } from './faults.ts';
 
 /** Frames written before a `disconnect` or `malformed` fault strikes (fewer when the stream is shorter: never its last frame). */
@@ -36,8 +36,11 @@ export interface StreamFailure {
  * Pacing is the producer's business. A producer that throws ends the stream (after `failure.errorEvent`).
  */
 export async function writeSse(request: FastifyRequest, reply: FastifyReply, events: EventSource<SseEvent>, failure: StreamFailure = {}) {
-  await writeFrames(request, reply, SSE_TYPE, events, sseFrame, ['', ''], frameFailureOf(failure));
+  await writeFrames(request, reply, SSE_TYPE, events, sseFrameOrBytes, ['', ''], frameFailureOf(failure));
 }
+
+/** An event's frame, or the bytes of frames written already (a kept answer's stream), sent as they are. */
+const sseFrameOrBytes = (event: SseEvent): string | Buffer => (event instanceof WrittenBytes ? event.bytes : sseFrame(event));
 
 /** Streams `items` as data-only server-sent events, `data: <json>` each (Gemini's stream with `alt=sse`; a run at hand as its frames), as `writeSse` does. */
 export async function writeSseData(request: FastifyRequest, reply: FastifyReply, items: EventSource<unknown>, failure: StreamFailure = {}) {
@@ -96,7 +99,7 @@ export async function writeJsonArray(
  * `source` with each element turned into its frame, pulled one at a time (the Holds of a source at hand waited for, a
  * run of events written event by event).
  */
-async function* mapFrames<T>(source: EventSource<T>, frame: (item: T) => string): AsyncGenerator<string> {
+async function* mapFrames<T>(source: EventSource<T>, frame: (item: T) => string | Buffer): AsyncGenerator<string | Buffer> {
   for await (const item of source) {
     if (item instanceof EventRun) for (const event of item.events()) yield frame(event as T);
     else if (!(item instanceof Hold)) yield frame(item);
@@ -118,7 +121,7 @@ async function writeFrames<T>(
   reply: FastifyReply,
   contentType: string,
   source: EventSource<T>,
-  frame: (item: T) => string,
+  frame: (item: T) => string | Buffer,
   ends: [string, string],
   failure: FrameFailure,
 ): Promise<void> {
@@ -154,12 +157,12 @@ async function writeAtHand<T>(
   raw: ServerResponse,
   watch: { gone: boolean },
   source: AtHand<T>,
-  frame: (item: T) => string,
+  frame: (item: T) => string | Buffer,
   [open, close]: [string, string],
   failure: FrameFailure,
 ): Promise<void> {
   const items = source[Symbol.iterator]();
-  let pending = open;
+  let pending: string | Buffer = open;
   /** The `sent` of the Holds whose following frames are in `pending`, told just before it goes out. */
   const sent: (() => void)[] = [];
   const tell = () => {
@@ -183,7 +186,7 @@ async function writeAtHand<T>(
         // What is made before the wait (a charge's commit, which a whole JSON answer waits for too) leaves with what follows it.
         await item.done;
       } else {
-        pending += frame(item);
+        pending = joined(pending, frame(item));
         if (pending.length < AT_HAND_WRITE_CHARS) continue;
         tell();
         await writeFrame(raw, pending);
@@ -192,16 +195,32 @@ async function writeAtHand<T>(
       if (watch.gone) return;
     }
     tell();
-    if (!watch.gone) raw.end(pending + close);
+    if (!watch.gone) raw.end(joined(pending, close));
   } catch (error) {
     // A producer that threw is done; a Hold that failed leaves its producers to be closed below.
     exhausted = pulling;
-    pending += failureFrame(error, watch, failure);
+    pending = joined(pending, failureFrame(error, watch, failure));
     tell();
     if (!watch.gone) raw.end(pending);
   } finally {
     if (!exhausted) items.return?.();
   }
+}
+
+/**
+ * `first` then `second` in one write: a string when both are, else bytes (a view over both when `second`'s bytes follow
+ * `first`'s in the same storage, as the spans of a kept stream do).
+ */
+function joined(first: string | Buffer, second: string | Buffer): string | Buffer {
+  if (typeof first === 'string' && typeof second === 'string') return first + second;
+  if (second.length === 0) return first;
+  if (first.length === 0) return second;
+  if (typeof first !== 'string' && typeof second !== 'string') {
+    if (first.buffer === second.buffer && first.byteOffset + first.length === second.byteOffset)
+      return Buffer.from(first.buffer, first.byteOffset, first.length + second.length);
+    return Buffer.concat([first, second]);
+  }
+  return Buffer.concat([Buffer.from(first), Buffer.from(second)]);
 }
 
 /**
@@ -220,7 +239,7 @@ async function writeEach(
   raw: ServerResponse,
   watch: { gone: boolean },
   fault: 'disconnect' | 'malformed' | undefined,
-  frames: AsyncIterator<string>,
+  frames: AsyncIterator<string | Buffer>,
   [open, close]: [string, string],
   failure: FrameFailure,
 ): Promise<void> {

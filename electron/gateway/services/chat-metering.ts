@@ -2,6 +2,7 @@
 import { ENDED, Hold, NO_MORE, PulledItems, type AtHand } from '../protocols/at-hand.ts';
 import type { ChatRequest, ChatResult, ChatUsage } from '../protocols/neutral/chat.ts';
 import type { ChatDelta, ChatStream } from '../protocols/neutral/deltas.ts';
+import { KeptSpan, type KeptSpans } from '../protocols/neutral/kept-stream.ts';
 import { TokenCounter } from '../protocols/neutral/token-counter.ts';
 import { countRequestTokens, countTokens } from '../protocols/neutral/tokens.ts';
 import type { CallContext, RelayedUsage } from '../providers/types.ts';
@@ -110,16 +111,18 @@ export class ChatMetering {
   meter(stream: ChatStream, bill: ChatBill, inputEstimate: () => number): ChatStream {
     const inputTokens = () => stream.inputTokens ?? inputEstimate();
     const atHand = stream.atHand;
+    const keptAtHand = atHand && stream.keptAtHand;
+    const startMeter = () => this.streamMeter(bill, inputTokens, true);
+    const tellFirstOutput = () => bill.principal.notes?.firstOutput();
     return {
       ...(stream.inputTokens !== undefined && { inputTokens: stream.inputTokens }),
       [Symbol.asyncIterator]: () => this.metered(stream, bill, inputTokens),
-      ...(atHand && {
-        atHand: () =>
-          new MeteredAtHand(
-            atHand(),
-            () => this.streamMeter(bill, inputTokens, true),
-            () => bill.principal.notes?.firstOutput(),
-          ),
+      ...(atHand && { atHand: () => new MeteredAtHand(atHand(), startMeter, tellFirstOutput) }),
+      ...(keptAtHand && {
+        keptAtHand: (): KeptSpans => {
+          const { kept, spans } = keptAtHand();
+          return { kept, spans: new MeteredSpans(kept.deltas, spans, startMeter, tellFirstOutput) };
+        },
       }),
     };
   }
@@ -247,6 +250,103 @@ class MeteredAtHand implements IterableIterator<ChatDelta | Hold> {
     this.ended = true;
     try {
       this.deltas.close(thrown);
+    } finally {
+      this.meter?.end();
+    }
+  }
+}
+
+/**
+ * `MeteredAtHand` over a kept answer's deltas given out in spans: each delta is passed to the meter as there, and a span
+ * is cut where a Hold goes (the first output's before its delta, the charge's before the usage delta), so the spans
+ * and Holds given out stand for the same deltas and Holds in the same order. Its steps, start and end are the same.
+ */
+class MeteredSpans implements IterableIterator<KeptSpan | Hold> {
+  private readonly deltas: readonly ChatDelta[];
+  private readonly spans: PulledItems<KeptSpan>;
+  private readonly startMeter: () => StreamMeter;
+  private readonly tellFirstOutput: () => void;
+  private meter: StreamMeter | undefined;
+  /** The span being walked: its deltas from `start` on are given out next, those before `at` already passed to the meter. */
+  private span: KeptSpan | undefined;
+  private start = 0;
+  private at = 0;
+  /** A Hold given out next, after the part of the span before it. */
+  private held: Hold | undefined;
+  private ended = false;
+
+  constructor(deltas: readonly ChatDelta[], spans: AtHand<KeptSpan>, startMeter: () => StreamMeter, tellFirstOutput: () => void) {
+    this.deltas = deltas;
+    this.spans = new PulledItems(spans);
+    this.startMeter = startMeter;
+    this.tellFirstOutput = tellFirstOutput;
+  }
+
+  [Symbol.iterator](): this {
+    return this;
+  }
+
+  next(): IteratorResult<KeptSpan | Hold> {
+    if (this.ended) return ENDED;
+    try {
+      const meter = (this.meter ??= this.startMeter());
+      const held = this.held;
+      if (held !== undefined) {
+        this.held = undefined;
+        return { value: held, done: false };
+      }
+      for (;;) {
+        const span = this.span;
+        if (span === undefined) {
+          const next = this.spans.next();
+          if (next === NO_MORE) {
+            this.end();
+            return ENDED;
+          }
+          if (next instanceof Hold) return { value: next, done: false };
+          this.span = next;
+          this.start = this.at = next.from;
+          continue;
+        }
+        const deltas = this.deltas;
+        while (this.at < span.to) {
+          const index = this.at;
+          const delta = deltas[index]!;
+          // Its first output is noted when the writer sends it: the Hold, then the delta, passed on the next pull.
+          if (meter.firstOutput(delta)) return this.cut(index, new Hold(undefined, this.tellFirstOutput));
+          this.at = index + 1;
+          const charge = meter.pass(delta);
+          if (charge !== undefined) return this.cut(index, new Hold(charge));
+        }
+        this.span = undefined;
+        if (this.start < span.to) return { value: new KeptSpan(this.start, span.to), done: false };
+      }
+    } catch (error) {
+      this.end(true);
+      throw error;
+    }
+  }
+
+  return(): IteratorReturnResult<undefined> {
+    this.end();
+    return ENDED;
+  }
+
+  /** The span's deltas before `index` given out (when any), then `hold`; the span goes on from `index`. */
+  private cut(index: number, hold: Hold): IteratorResult<KeptSpan | Hold> {
+    const start = this.start;
+    this.start = index;
+    if (start === index) return { value: hold, done: false };
+    this.held = hold;
+    return { value: new KeptSpan(start, index), done: false };
+  }
+
+  /** Ends once, as `MeteredAtHand.end`. */
+  private end(thrown = false): void {
+    if (this.ended) return;
+    this.ended = true;
+    try {
+      this.spans.close(thrown);
     } finally {
       this.meter?.end();
     }

@@ -3,6 +3,7 @@ import type { ChatRequest, ChatResult } from './chat.ts';
 import type { ChannelCompatName } from '../../../../shared/channels.ts';
 import type { ChatDelta, ChatStream } from './deltas.ts';
 import type { AtHand, AtHandOrAsync, Hold } from '../at-hand.ts';
+import type { KeptSpans } from './kept-stream.ts';
 
 /**
  * A client protocol's side of chat (OpenAI chat, completions, Anthropic Messages, Gemini, Responses): it turns
@@ -44,15 +45,25 @@ export interface OutboundChatCodec<UpstreamRequest = unknown, UpstreamAnswer = u
   deltas(events: AsyncIterable<UpstreamEvent>): AsyncIterable<ChatDelta>;
 }
 
+/** A client protocol that writes a kept answer's stream rendered once (neutral/kept-stream.ts), only each call's identity written per call. */
+export interface KeptStreamWriter<Call, Meta, Event> {
+  /** The events of a kept answer's spans (see ChatStream.keptAtHand), the Holds among them passed on where they stood. */
+  streamKept(spans: KeptSpans, call: Call, meta: Meta): Iterable<Event | Hold>;
+}
+
 /**
  * The client's stream events of `deltas` by `codec`: pulled synchronously when the whole answer is at hand (the stream
  * offers `atHand` and the codec `streamAtHand`), else made as the deltas arrive. The one place a route's stream chooses.
+ * `whole`: the writer sends what is at hand in few writes (no stream fault counts its frames one by one), so a kept
+ * answer's stream may go as the bytes the codec rendered once (`streamKept`).
  */
 export function streamEvents<Call, Meta, Event>(
-  codec: Pick<InboundChatCodec<unknown, Call, Meta, Event>, 'stream' | 'streamAtHand'>,
+  codec: Pick<InboundChatCodec<unknown, Call, Meta, Event>, 'stream' | 'streamAtHand'> & Partial<KeptStreamWriter<Call, Meta, Event>>,
   deltas: ChatStream,
   call: Call,
   meta: Meta,
+  whole = false,
 ): AtHandOrAsync<Event> {
+  if (whole && deltas.keptAtHand && codec.streamKept) return codec.streamKept(deltas.keptAtHand(), call, meta);
   return deltas.atHand && codec.streamAtHand ? codec.streamAtHand(deltas.atHand(), call, meta) : codec.stream(deltas, call, meta);
 }

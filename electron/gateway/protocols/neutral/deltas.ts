@@ -1,5 +1,6 @@
 // The neutral chat stream: the deltas a chat provider yields while its answer is produced, and their fold back into a whole answer.
 import type { AtHand } from '../at-hand.ts';
+import type { KeptSpans } from './kept-stream.ts';
 import type { ChatChoice, ChatResult, ChatUsage, FinishReason, Reasoning } from './chat.ts';
 
 /**
@@ -34,6 +35,11 @@ export interface ChatStream extends AsyncIterable<ChatDelta> {
    * Frozen deltas are shared by every stream of one answer (a kept simulated answer's), so a stage may keep what it makes of them.
    */
   readonly atHand?: () => AtHand<ChatDelta>;
+  /**
+   * The same deltas in spans, the kept answer's (with `atHand` only, when its deltas are a kept answer's frozen ones): a
+   * codec that renders a kept stream once (kept-stream.ts) writes each span at once. Each call starts over.
+   */
+  readonly keptAtHand?: () => KeptSpans;
 }
 
 /** Folds a whole stream back into the answer it spells (non-streaming calls over a streaming upstream, and tests). */

@@ -2,6 +2,7 @@
 import type { ChatRequest, ChatResult } from '../../protocols/neutral/chat.ts';
 import type { ChatDelta } from '../../protocols/neutral/deltas.ts';
 import { withRenders, type KeptRenders } from '../../protocols/neutral/kept-renders.ts';
+import { KeptStream } from '../../protocols/neutral/kept-stream.ts';
 import { requestSize, type RequestSize } from './request-size.ts';
 
 /** Answers kept; past it the oldest is dropped. */
@@ -10,10 +11,10 @@ export const ANSWER_CACHE_ENTRIES = 256;
 /** Characters of a request's JSON (its key) up to which its answer is kept; a larger request is answered afresh each time. */
 export const MAX_CACHED_REQUEST_CHARS = 4 * 1024;
 
-/** A kept answer, its stream's deltas once it was streamed (the same for every stream of it, so made once), and the texts codecs rendered it as. */
+/** A kept answer, its stream once it was streamed (its deltas and their renders, the same for every stream of it, so made once), and the texts codecs rendered it as. */
 interface Kept {
   result: ChatResult;
-  deltas: readonly ChatDelta[] | undefined;
+  stream: KeptStream | undefined;
   renders: KeptRenders;
 }
 
@@ -35,19 +36,20 @@ export class AnswerCache {
   }
 
   /**
-   * `answer`, with the deltas a stream of it spells (`spell`) when it is kept (made on its first stream, then shared, frozen:
-   * every stream of it reads the same ones); undefined deltas for an answer not kept, which its stream makes as it goes.
+   * `answer`, with the stream of it when it is kept: the deltas it spells (`spell`; made on its first stream, then shared,
+   * frozen: every stream of it reads the same ones) and the renders codecs make of them; undefined for an answer not kept,
+   * whose stream makes its deltas as it goes.
    */
   streamed(
     request: ChatRequest,
     make: (request: ChatRequest) => ChatResult,
     size: RequestSize,
     spell: (result: ChatResult) => readonly ChatDelta[],
-  ): { result: ChatResult; deltas: readonly ChatDelta[] | undefined } {
+  ): { result: ChatResult; stream: KeptStream | undefined } {
     const kept = this.kept(request, make, size);
-    if (kept === undefined) return { result: make(request), deltas: undefined };
-    kept.deltas ??= spell(kept.result);
-    return { result: copyOf(kept.result), deltas: kept.deltas };
+    if (kept === undefined) return { result: make(request), stream: undefined };
+    kept.stream ??= new KeptStream(spell(kept.result));
+    return { result: copyOf(kept.result), stream: kept.stream };
   }
 
   /** The kept answer to `request` (made and kept now when new), or undefined when its request is too large to keep. */
@@ -57,7 +59,7 @@ export class AnswerCache {
     const known = this.answers.get(key);
     if (known) return known;
     // A refusal (the engine throws) keeps nothing.
-    const kept = { result: copyOf(make(request)), deltas: undefined, renders: new Map() };
+    const kept = { result: copyOf(make(request)), stream: undefined, renders: new Map() };
     if (this.answers.size >= ANSWER_CACHE_ENTRIES) this.answers.delete(this.answers.keys().next().value!);
     this.answers.set(key, kept);
     return kept;

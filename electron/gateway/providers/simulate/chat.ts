@@ -9,6 +9,7 @@ import { simulateChat } from './text/engine.ts';
 import { AnswerCache } from './answer-cache.ts';
 import { requestSize, type RequestSize } from './request-size.ts';
 import { eachStreamPiece } from '../../protocols/neutral/stream-pieces.ts';
+import { KeptSpan, type KeptStream } from '../../protocols/neutral/kept-stream.ts';
 
 /**
  * Characters of prompt text (system, turns, tool call arguments) a simulated chat works on in-line, on the event loop;
@@ -31,13 +32,16 @@ export class SimulatedChat implements ChatProvider {
 
   /** The engine decides the whole answer first (a refusal is thrown before anything streams), then it is yielded piece by piece. */
   async stream(request: ChatRequest, call: CallContext): Promise<ChatStream> {
-    const { result, deltas } = await this.streamed(request);
+    const { result, stream } = await this.streamed(request);
+    const deltas = stream?.deltas;
     const pace = paceOfHeaders(call.headers);
     return {
       inputTokens: result.usage.inputTokens,
       [Symbol.asyncIterator]: () => paced(deltas ?? resultDeltas(result), pace, call.signal),
       // Unpaced, the whole answer can be pulled at once (the writer still stops when the client leaves).
       ...(pace === undefined && { atHand: () => deltas ?? resultDeltas(result) }),
+      // A kept answer's, as one span of its deltas: a codec may write it as the bytes it rendered once.
+      ...(pace === undefined && stream && { keptAtHand: () => ({ kept: stream, spans: [new KeptSpan(0, stream.deltas.length)] }) }),
     };
   }
 
@@ -53,10 +57,10 @@ export class SimulatedChat implements ChatProvider {
     return !this.workers || inLine(size) ? this.answers.answer(request, simulateChat, size) : this.workers.run('chat', request);
   }
 
-  /** `answer`, with the stream's deltas of a kept answer (made once for all its streams). */
-  private async streamed(request: ChatRequest): Promise<{ result: ChatResult; deltas: readonly ChatDelta[] | undefined }> {
+  /** `answer`, with the stream of a kept answer (its deltas made once for all its streams). */
+  private async streamed(request: ChatRequest): Promise<{ result: ChatResult; stream: KeptStream | undefined }> {
     const size = requestSize(request, MAX_INLINE_CHAT_CHARS);
-    if (this.workers && !inLine(size)) return { result: await this.workers.run('chat', request), deltas: undefined };
+    if (this.workers && !inLine(size)) return { result: await this.workers.run('chat', request), stream: undefined };
     return this.answers.streamed(request, simulateChat, size, keptDeltas);
   }
 }

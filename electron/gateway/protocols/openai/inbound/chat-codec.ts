@@ -1,8 +1,14 @@
 // The inbound codec of POST /v1/chat/completions: OpenAI chat bodies to neutral requests, answers back as completions or chunks.
-import type { InboundChatCodec } from '../../neutral/codec.ts';
+import type { InboundChatCodec, KeptStreamWriter } from '../../neutral/codec.ts';
 import type { SseEvent } from '../../named-event.ts';
 import { parseChatBody, type ChatCall } from './chat-request.ts';
-import { chatCompletionChunks, chatCompletionChunksAtHand, toChatCompletion, type CompletionMeta } from './chat-response.ts';
+import {
+  chatCompletionChunks,
+  chatCompletionChunksAtHand,
+  chatCompletionChunksKept,
+  toChatCompletion,
+  type CompletionMeta,
+} from './chat-response.ts';
 
 /** OpenAI chat completions, client side. */
 export const openaiChatCodec = {
@@ -11,4 +17,5 @@ export const openaiChatCodec = {
   stream: (deltas, call, meta) => chatCompletionChunks(deltas, meta, call.includeUsage, { legacyFunctions: call.legacyFunctions }),
   streamAtHand: (deltas, call, meta) =>
     chatCompletionChunksAtHand(deltas, meta, call.includeUsage, { legacyFunctions: call.legacyFunctions }),
-} satisfies Required<InboundChatCodec<unknown, ChatCall, CompletionMeta, SseEvent>>;
+  streamKept: (spans, call, meta) => chatCompletionChunksKept(spans, meta, call.includeUsage, { legacyFunctions: call.legacyFunctions }),
+} satisfies Required<InboundChatCodec<unknown, ChatCall, CompletionMeta, SseEvent>> & KeptStreamWriter<ChatCall, CompletionMeta, SseEvent>;

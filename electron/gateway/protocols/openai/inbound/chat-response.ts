@@ -2,7 +2,8 @@
 import type { ChatResult, FinishReason, ToolCall } from '../../neutral/chat.ts';
 import type { ChatDelta, TextDelta } from '../../neutral/deltas.ts';
 import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
-import { DATA_FRAME_START, DONE, EventRun, FRAME_END, type NamedEvent, type SseEvent } from '../../named-event.ts';
+import { DATA_FRAME_START, DONE, EventRun, FRAME_END, sseFrame, type NamedEvent, type SseEvent } from '../../named-event.ts';
+import { keptFrames, type KeptSpans, type KeptStreamCodec } from '../../neutral/kept-stream.ts';
 import { quotedTexts } from '../../quoted-texts.ts';
 import { renderedOnce } from '../../neutral/kept-renders.ts';
 import { finishReasonOf, reasoningContentOf, REASONING_PART_SEPARATOR, usageOf } from '../chat-tables.ts';
@@ -108,6 +109,39 @@ export function chatCompletionChunksAtHand(
 ): Iterable<SseEvent | Hold> {
   return stepAtHand(deltas, chunkSteps(meta, includeUsage, options));
 }
+
+/**
+ * The chunks of a kept answer's stream (`spans` of its deltas, see ChatStream.keptAtHand): the same bytes as
+ * `chatCompletionChunksAtHand` writes, rendered once per kept answer and variant, only the identity written per call.
+ */
+export function chatCompletionChunksKept(
+  spans: KeptSpans,
+  meta: CompletionMeta,
+  includeUsage: boolean,
+  options: ChatAnswerOptions = {},
+): Iterable<SseEvent | Hold> {
+  const legacy = options.legacyFunctions === true;
+  const codec = includeUsage ? (legacy ? KEPT_USAGE_LEGACY : KEPT_USAGE) : legacy ? KEPT_LEGACY : KEPT_PLAIN;
+  return keptFrames(spans, codec, meta);
+}
+
+/** Every chunk's JSON opens with its identity, as `header` writes it. */
+const chunkIdentity = (meta: CompletionMeta) =>
+  `{"id":${JSON.stringify(meta.id)},"object":"chat.completion.chunk","created":${JSON.stringify(meta.created)},"model":${JSON.stringify(meta.model)}`;
+
+/** How a kept stream of each variant (usage chunk or not, legacy function calls or not) is rendered. */
+const keptCodec = (includeUsage: boolean, legacyFunctions: boolean): KeptStreamCodec<CompletionMeta, SseEvent> => ({
+  variant: `openai-chat-stream${includeUsage ? '+usage' : ''}${legacyFunctions ? '+functions' : ''}`,
+  stage: (deltas, meta) => chatCompletionChunksAtHand(deltas, meta, includeUsage, { legacyFunctions }),
+  frame: sseFrame,
+  blank: BLANK_META,
+  probe: { id: 'chatcmpl-probe', created: 1, model: 'probe' },
+  identity: chunkIdentity,
+});
+const KEPT_PLAIN = keptCodec(false, false);
+const KEPT_USAGE = keptCodec(true, false);
+const KEPT_LEGACY = keptCodec(false, true);
+const KEPT_USAGE_LEGACY = keptCodec(true, true);
 
 /** A chunk whose SSE frame was written around its changing parts up front, its data made only when something asks for it (the SSE writer reads the frame alone). */
 class WrittenChunk implements NamedEvent {
