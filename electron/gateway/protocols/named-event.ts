@@ -66,7 +66,10 @@ export class EventRun<T = NamedEvent> {
   }
 }
 
-/** Frames already written as UTF-8 bytes (a kept answer's stream, see neutral/kept-stream.ts), sent as they are. */
+/**
+ * Frames already written as UTF-8 bytes (a kept answer's stream, see neutral/kept-stream.ts), sent as they are. Their
+ * storage is their own (a view of one ArrayBuffer no other code holds), and their maker reads it no more once given out.
+ */
 export class WrittenBytes {
   readonly bytes: Buffer;
   constructor(bytes: Buffer) {

@@ -21,6 +21,18 @@ const ANSWER_BYTES_CUT = 3 * JOURNAL_BODY_LIMIT + 3;
 /** No lone surrogate: its UTF-8 bytes decode back to the same string (String.prototype.isWellFormed, ES2024, in Node 20 on). */
 const wellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
+/** Storage written to a response whole by a writer that reads it no more (a kept stream's bytes, see `givenAway`). */
+const givenAwayStorage = new WeakSet<ArrayBufferLike>();
+
+/**
+ * Notes that `bytes`, about to be written to a response, are the whole of their storage and that no other code holds it
+ * or reads it after the write (a kept answer's stream, see WrittenBytes): the journal may then move them to its thread
+ * once the response finished, instead of copying them.
+ */
+export function givenAway(bytes: Buffer): void {
+  if (bytes.byteOffset === 0 && bytes.length === bytes.buffer.byteLength) givenAwayStorage.add(bytes.buffer);
+}
+
 /** Where `ownUtf8` encodes a string first: room for JOURNAL_BODY_LIMIT characters, made on first use. */
 let scratch: Buffer | undefined;
 
@@ -52,6 +64,8 @@ export class ResponseTap {
   private keptBytes = 0;
   /** The bytes this tap encoded a string chunk into, while they are the only piece kept (see `note`): no other code holds them. */
   private made: Buffer | undefined;
+  /** The first chunk kept when its writer gave its storage away (`givenAway`): no other code holds it once the response finished. */
+  private given: Buffer | undefined;
   private bytes = 0;
   private readonly offsets: number[] = [];
   private writes = 0;
@@ -113,6 +127,7 @@ export class ResponseTap {
       // A Buffer is kept as it is (as before); another Uint8Array is copied, as Buffer.from always did.
       piece = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
       size = piece.length;
+      if (this.kept.length === 0 && givenAwayStorage.has(piece.buffer)) this.given = piece;
     }
     if (size === 0) return;
     const offset = Math.round(performance.now() - this.startedAt);
@@ -144,11 +159,13 @@ export class ResponseTap {
   /**
    * The kept chunks' bytes (at most ANSWER_BYTES_CUT: what decodes to the journal's text) in storage of their own that no
    * other code holds, so the journal can move them to its thread: the chunk this tap encoded when it is the only one (at
-   * most 3 × JOURNAL_BODY_LIMIT bytes), else a copy (a Buffer the writer gave may be a view of a larger one, or still being written).
+   * most 3 × JOURNAL_BODY_LIMIT bytes), or the one chunk its writer gave away once the response finished (the socket is
+   * done with it), else a copy (a Buffer the writer gave may be a view of a larger one, or still being written).
    */
   private keptUtf8(): Buffer {
-    const { made, kept } = this;
+    const { made, given, kept } = this;
     if (made !== undefined && kept.length === 1) return made;
+    if (given !== undefined && kept.length === 1 && given.length <= ANSWER_BYTES_CUT && this.raw.writableFinished) return given;
     const into = Buffer.allocUnsafeSlow(Math.min(this.keptBytes, ANSWER_BYTES_CUT));
     let at = 0;
     for (const piece of this.keptBuffers()) {

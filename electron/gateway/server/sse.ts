@@ -5,6 +5,7 @@ import { GatewayError } from '../errors.ts';
 import { Hold, isAtHand, type AtHand } from '../protocols/at-hand.ts';
 import { dataFrame, EventRun, sseFrame, WrittenBytes, type NamedEvent, type SseEvent } from '../protocols/named-event.ts';
 import { streamFaultOf } from './faults.ts';
+import { givenAway } from './response-tap.ts';
 
 /** Frames written before a `disconnect` or `malformed` fault strikes (fewer when the stream is shorter: never its last frame). */
 export const FRAMES_BEFORE_FAULT = 3;
@@ -195,7 +196,10 @@ async function writeAtHand<T>(
       if (watch.gone) return;
     }
     tell();
-    if (!watch.gone) raw.end(joined(pending, close));
+    const last = joined(pending, close);
+    // Bytes here are a kept stream's, or the writer's own join of them: nothing reads them once written.
+    if (typeof last !== 'string') givenAway(last);
+    if (!watch.gone) raw.end(last);
   } catch (error) {
     // A producer that threw is done; a Hold that failed leaves its producers to be closed below.
     exhausted = pulling;

@@ -93,7 +93,8 @@ class StreamTemplate {
   filled(identity: string): { bytes: Buffer; marks: readonly number[] } {
     const size = Buffer.byteLength(identity);
     const laid = this.laidFor(size);
-    const bytes = Buffer.allocUnsafe(laid.bytes.length);
+    // Storage of its own (never Node's shared pool): once written, the journal may move it to its thread.
+    const bytes = Buffer.allocUnsafeSlow(laid.bytes.length);
     laid.bytes.copy(bytes);
     const holes = laid.holes;
     if (holes.length > 0) {

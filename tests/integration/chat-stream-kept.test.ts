@@ -1,0 +1,86 @@
+// Integration tests of a kept simulated answer streamed as the bytes rendered once: over HTTP the client gets what the frame-by-frame path sends, the same charge, and a journal entry that reads back as received.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { eventually } from '../helpers/eventually.ts';
+import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
+
+const user = (content: string) => [{ role: 'user', content }];
+const WEATHER = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+
+/** Bodies whose streams differ in every way the bytes can. */
+const VARIANTS: Record<string, Record<string, unknown>> = {
+  plain: { model: 'sim-chat', messages: user('Describe a harbour at dawn.') },
+  'include_usage and n=2': { model: 'sim-chat', messages: user('Name a fruit.'), n: 2, stream_options: { include_usage: true } },
+  'tool calls': {
+    model: 'sim-chat',
+    messages: user('Weather in Oslo?'),
+    tools: [{ type: 'function', function: WEATHER }],
+    tool_choice: 'required',
+  },
+  'legacy functions': {
+    model: 'sim-chat',
+    messages: user('Weather in Oslo?'),
+    functions: [WEATHER],
+    function_call: { name: 'get_weather' },
+  },
+  'non-ASCII text': { model: 'sim-echo', messages: user('Grüße aus Zürich: 東京の灯台 🌊, «ñandú».') },
+};
+
+/** The identity a call's chunks carry (its own id and time), written the same for every call so two calls compare. */
+const sameIdentity = (text: string) => text.replace(/"id":"chatcmpl_[^"]*"/g, '"id":"ID"').replace(/"created":\d+/g, '"created":0');
+
+describe('a kept simulated answer streamed whole', () => {
+  let server: TestGateway;
+  before(async () => {
+    server = await startGateway();
+  });
+  after(() => server.stop());
+
+  const post = async (body: Record<string, unknown>, paced: boolean) => {
+    const response = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${server.token}`,
+        'content-type': 'application/json',
+        // Paced, the answer is written frame by frame as it is produced (a pace this fast barely waits).
+        ...(paced && { 'x-gatehouse-pace': '100000' }),
+      },
+      body: JSON.stringify({ ...body, stream: true }),
+    });
+    assert.equal(response.status, 200);
+    return { type: response.headers.get('content-type'), text: await response.text() };
+  };
+  const charges = () =>
+    server.gateway.context.db
+      .prepare("SELECT input_tokens, output_tokens FROM usage_records WHERE endpoint = '/v1/chat/completions' ORDER BY id")
+      .all() as { input_tokens: number; output_tokens: number }[];
+  const admin = (path: string) => request(`${server.url}/admin/api${path}`, 'GET', { token: server.gateway.adminToken });
+
+  test('the client gets the bytes, the charge and the journal entry of the frame-by-frame path, for every variant', async () => {
+    for (const [name, body] of Object.entries(VARIANTS)) {
+      const before = charges().length;
+      const paced = await post(body, true);
+      const kept = [await post(body, false), await post(body, false)];
+      for (const answer of kept) {
+        assert.equal(answer.type, paced.type, `${name}: the same content type`);
+        assert.equal(sameIdentity(answer.text), sameIdentity(paced.text), `${name}: the same stream but for its id and time`);
+        assert.notEqual(answer.text, paced.text, `${name}: each call has its own id`);
+      }
+      const charged = charges().slice(before);
+      assert.equal(charged.length, 3, `${name}: each call charged once`);
+      assert.deepEqual(charged[1], charged[0], `${name}: the same charge`);
+      assert.deepEqual(charged[2], charged[0], `${name}: the same charge`);
+      // The journal keeps each answer as the client received it (the kept stream's bytes moved to its thread whole).
+      const items = await eventually(async () => {
+        const list = (await admin('/journal?path=/v1/chat/completions&limit=3')).body.items as { id: number }[];
+        return list.length >= 3 && list;
+      }, `${name}: the three calls are journaled`);
+      const received = [kept[1]!.text, kept[0]!.text, paced.text];
+      for (const [index, item] of items.slice(0, 3).entries()) {
+        const entry = (await admin(`/journal/${item.id}`)).body;
+        assert.equal(entry.response.text, received[index], `${name}: entry ${index} reads back as received`);
+        assert.equal(entry.response.bytes, Buffer.byteLength(received[index]!));
+      }
+    }
+  });
+});
