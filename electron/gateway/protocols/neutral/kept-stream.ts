@@ -93,9 +93,9 @@ class StreamTemplate {
   filled(identity: string): { bytes: Buffer; marks: readonly number[] } {
     const size = Buffer.byteLength(identity);
     const laid = this.laidFor(size);
-    // A copy in storage of its own (never Node's shared pool): once written, the journal may move it to its thread. Made by
-    // the typed array's own copy, which allocates and copies in one step (cheaper than allocating, then copying into it).
-    const bytes = Buffer.from(new Uint8Array(laid.bytes).buffer);
+    // Storage of its own (never Node's shared pool): once written, the journal may move it to its thread.
+    const bytes = Buffer.allocUnsafeSlow(laid.bytes.length);
+    laid.bytes.copy(bytes);
     const holes = laid.holes;
     if (holes.length > 0) {
       const first = holes[0]!;
