@@ -36,12 +36,13 @@ describe('a kept simulated answer streamed whole', () => {
   });
   after(() => server.stop());
 
-  const post = async (body: Record<string, unknown>, paced: boolean) => {
-    const response = await fetch(`${server.url}/v1/chat/completions`, {
+  const post = async (body: Record<string, unknown>, paced: boolean, path = '/v1/chat/completions') => {
+    const response = await fetch(`${server.url}${path}`, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${server.token}`,
         'content-type': 'application/json',
+        'anthropic-version': '2023-06-01',
         // Paced, the answer is written frame by frame as it is produced (a pace this fast barely waits).
         ...(paced && { 'x-gatehouse-pace': '100000' }),
       },
@@ -81,6 +82,21 @@ describe('a kept simulated answer streamed whole', () => {
         assert.equal(entry.response.text, received[index], `${name}: entry ${index} reads back as received`);
         assert.equal(entry.response.bytes, Buffer.byteLength(received[index]!));
       }
+    }
+  });
+
+  test('an Anthropic Messages stream of a kept answer is the frame-by-frame bytes but for its own message id', async () => {
+    const bodies = [
+      { model: 'sim-chat', max_tokens: 300, messages: user('Describe a harbour at dawn.') },
+      { model: 'sim-echo', max_tokens: 300, messages: user('Grüße aus Zürich: 東京の灯台 🌊.') },
+    ];
+    for (const body of bodies) {
+      const paced = await post(body, true, '/v1/messages');
+      const kept = await post(body, false, '/v1/messages');
+      const sameId = (text: string) => text.replace(/"id":"msg_[^"]*"/, '"id":"ID"');
+      assert.match(kept.text, /^event: message_start\n/);
+      assert.equal(sameId(kept.text), sameId(paced.text), `${body.model}: the same stream`);
+      assert.notEqual(kept.text, paced.text, `${body.model}: each message has its own id`);
     }
   });
 });

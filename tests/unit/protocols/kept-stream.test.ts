@@ -8,6 +8,7 @@ import { ChatMetering } from '../../../electron/gateway/services/chat-metering.t
 import type { BillingService, Usage } from '../../../electron/gateway/services/billing.ts';
 import type { Principal } from '../../../electron/gateway/principal.ts';
 import { openaiChatCodec } from '../../../electron/gateway/protocols/openai/inbound/chat-codec.ts';
+import { anthropicCodec } from '../../../electron/gateway/protocols/anthropic/inbound/codec.ts';
 import type { CompletionMeta } from '../../../electron/gateway/protocols/openai/inbound/chat-response.ts';
 import { streamEvents } from '../../../electron/gateway/protocols/neutral/codec.ts';
 import { MAX_KEPT_STREAM_BYTES } from '../../../electron/gateway/protocols/neutral/kept-stream.ts';
@@ -61,10 +62,15 @@ const VARIANTS: Record<string, Record<string, unknown>> = {
   'non-ASCII text and model': { model: 'sim-echo', messages: user('Grüße aus Zürich: 東京の灯台 🌊, «ñandú» — déjà vu.') },
 };
 
-/** A call of `body` through the simulator, the metering and the OpenAI codec, written by the SSE writer: `whole` lets a kept answer go as its rendered bytes. */
-function harness(failCommit = false) {
+/** A client protocol's codec as the harness drives it. */
+type Codec<Meta> = {
+  parse(body: unknown): { chat: Parameters<SimulatedChat['stream']>[0] };
+} & Parameters<typeof streamEvents<never, Meta, never>>[0];
+
+/** A call of `body` through the simulator, the metering and `codec` (OpenAI's unless told), written by the SSE writer: `whole` lets a kept answer go as its rendered bytes. */
+function harness<Meta = CompletionMeta>(failCommit = false, codec: Codec<Meta> = openaiChatCodec as unknown as Codec<Meta>) {
   const chat = new SimulatedChat();
-  return async (body: Record<string, unknown>, whole: boolean, meta: CompletionMeta) => {
+  return async (body: Record<string, unknown>, whole: boolean, meta: Meta) => {
     const charges: { usage: Usage; way: string }[] = [];
     let firstOutputs = 0;
     const billing = {
@@ -75,7 +81,7 @@ function harness(failCommit = false) {
       chargeAnswered: (_principal: Principal, usage: Usage) => void charges.push({ usage, way: 'answered' }),
     } as unknown as BillingService;
     const principal = { notes: { firstOutput: () => firstOutputs++, note() {} } } as unknown as Principal;
-    const parsed = openaiChatCodec.parse({ ...body, stream: true });
+    const parsed = codec.parse({ ...body, stream: true });
     const call = { headers: {}, signal: new AbortController().signal } as unknown as Parameters<SimulatedChat['stream']>[1];
     const stream = await chat.stream(parsed.chat, call);
     const metered = new ChatMetering(billing).meter(
@@ -86,7 +92,7 @@ function harness(failCommit = false) {
     const raw = new CapturedResponse();
     const reply = { hijack() {}, getHeaders: () => ({}), raw } as unknown as FastifyReply;
     const reported: unknown[] = [];
-    const events = streamEvents(openaiChatCodec, metered, parsed, meta, whole);
+    const events = streamEvents(codec, metered, parsed as never, meta, whole);
     await writeSse(
       {} as FastifyRequest,
       reply,
@@ -185,4 +191,36 @@ test(`a stream over ${MAX_KEPT_STREAM_BYTES} bytes is not kept rendered: it goes
   );
   assert.deepEqual(kept.raw.bytes(), staged.raw.bytes());
   assert.deepEqual(kept.charges, staged.charges);
+});
+
+test('an Anthropic Messages stream of a kept answer is written the same way: the bytes of the stages, its id and model its own', async () => {
+  const call = harness<{ id: string; model: string; inputTokens: number }>(false, anthropicCodec as never);
+  const bodies = [
+    { model: 'claude-sonnet-4-5', max_tokens: 200, messages: user('Tell me about lighthouses on rocky coasts.') },
+    {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 200,
+      messages: user('What is the weather in Paris?'),
+      tools: [{ name: WEATHER.name, input_schema: WEATHER.parameters }],
+      tool_choice: { type: 'any' },
+    },
+    { model: 'sim-echo', max_tokens: 200, messages: user('Grüße aus Zürich: 東京の灯台 🌊, «ñandú» — déjà vu.') },
+  ];
+  for (const body of bodies) {
+    for (const meta of [
+      { id: 'msg_0123456789abcdefghij', model: body.model, inputTokens: 14 },
+      { id: 'msg_"x"', model: 'ünïcødé-model', inputTokens: 14 },
+    ]) {
+      const staged = await call(body, false, meta);
+      const kept = await call(body, true, meta);
+      assert.ok(Buffer.isBuffer(kept.raw.writes[0]), `${body.model}: written as bytes`);
+      assert.equal(kept.raw.writes.length, 1);
+      assert.deepEqual(kept.raw.bytes(), staged.raw.bytes(), `${body.model}: the same bytes`);
+      assert.deepEqual(kept.charges, staged.charges);
+      const [name, data] = kept.raw.bytes().toString().split('\n\n')[0]!.split('\n');
+      assert.equal(name, 'event: message_start');
+      const { message } = JSON.parse(data!.slice('data: '.length)) as { message: { id: string; model: string } };
+      assert.deepEqual([message.id, message.model], [meta.id, meta.model], "the call's own id and model");
+    }
+  }
 });

@@ -1,6 +1,7 @@
 // The named SSE events of a streamed Anthropic Message as its deltas arrive: message_start, content blocks with their deltas, ping, message_delta, message_stop.
 import type { ChatDelta, TextDelta } from '../../neutral/deltas.ts';
-import { EventRun, type NamedEvent } from '../../named-event.ts';
+import { EventRun, sseFrame, type NamedEvent, type WrittenBytes } from '../../named-event.ts';
+import { keptFrames, type KeptSpans, type KeptStreamCodec } from '../../neutral/kept-stream.ts';
 import { quotedTexts } from '../../quoted-texts.ts';
 import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
 import { carryOpaque, carryToolId } from '../../neutral/carry.ts';
@@ -27,6 +28,33 @@ export function anthropicStreamEvents(deltas: AsyncIterable<ChatDelta>, meta: An
 /** The events of `anthropicStreamEvents` from deltas all at hand, pulled synchronously (the text pieces of an open block as one EventRun). */
 export function anthropicStreamEventsAtHand(deltas: AtHand<ChatDelta>, meta: AnthropicStreamMeta): Iterable<NamedEvent | EventRun | Hold> {
   return stepAtHand(deltas, eventSteps(meta));
+}
+
+/**
+ * The events of a kept answer's stream (`spans` of its deltas, see ChatStream.keptAtHand): the same bytes as
+ * `anthropicStreamEventsAtHand` writes, rendered once per kept answer (and input tokens), only the id and model written per call.
+ */
+export function anthropicStreamEventsKept(
+  spans: KeptSpans,
+  meta: AnthropicStreamMeta,
+): Iterable<NamedEvent | EventRun | WrittenBytes | Hold> {
+  return keptFrames(spans, keptCodecOf(meta.inputTokens), meta);
+}
+
+/** `message_start` opens with the message's identity. */
+const messageIdentity = (meta: AnthropicStreamMeta) =>
+  `{"type":"message_start","message":{"id":${JSON.stringify(meta.id)},"type":"message","role":"assistant","model":${JSON.stringify(meta.model)}`;
+
+/** How a kept stream is rendered: its input tokens (the same for every stream of one kept answer) are part of its bytes. */
+function keptCodecOf(inputTokens: number): KeptStreamCodec<AnthropicStreamMeta, NamedEvent | EventRun> {
+  return {
+    variant: `anthropic-messages+in${inputTokens}`,
+    stage: anthropicStreamEventsAtHand,
+    frame: sseFrame,
+    blank: { id: '', model: '', inputTokens },
+    probe: { id: 'msg_probe', model: 'probe', inputTokens },
+    identity: messageIdentity,
+  };
 }
 
 function eventSteps(meta: AnthropicStreamMeta): Steps<ChatDelta, NamedEvent | EventRun> {
