@@ -1,4 +1,4 @@
-// `node bin/run-ts.mjs bench/ab.ts <simulate-json|simulate-sse> DIR...`: the Gatehouse of each checkout under one simulated chat case at c=32, in short alternating windows, and each one's main-thread CPU per call (and the kernel's part of it).
+// `node bin/run-ts.mjs bench/ab.ts <simulate-json|simulate-sse|simulate-messages-sse> DIR...`: the Gatehouse of each checkout under one simulated chat case at c=32, in short alternating windows, and each one's main-thread CPU per call (and the kernel's part of it).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chatBody } from './lib/fixtures.ts';
@@ -15,9 +15,11 @@ type Ready = { url: string; token?: string };
  * one round alike, so compare the quartiles, and the rounds pair by pair.
  */
 const [caseName = 'simulate-sse', ...dirs] = process.argv.slice(2);
-if (!['simulate-json', 'simulate-sse'].includes(caseName) || dirs.length === 0) {
-  throw new Error('usage: bench/ab.ts <simulate-json|simulate-sse> CHECKOUT_DIR...');
+if (!['simulate-json', 'simulate-sse', 'simulate-messages-sse'].includes(caseName) || dirs.length === 0) {
+  throw new Error('usage: bench/ab.ts <simulate-json|simulate-sse|simulate-messages-sse> CHECKOUT_DIR...');
 }
+/** `simulate-messages-sse`: the same prompt streamed as an Anthropic Message (POST /v1/messages). */
+const messages = caseName === 'simulate-messages-sse';
 const rounds = Number(process.env['AB_ROUNDS'] ?? 12);
 const windowMs = Number(process.env['AB_WINDOW_MS'] ?? 2000);
 const concurrency = 32;
@@ -36,9 +38,11 @@ for (const dir of dirs) {
 }
 const specs: RequestSpec[] = servers.map((server) => ({
   method: 'POST',
-  path: '/v1/chat/completions',
-  headers: { authorization: `Bearer ${server.ready.token!}` },
-  body: chatBody(caseName === 'simulate-sse', 'sim-chat'),
+  path: messages ? '/v1/messages' : '/v1/chat/completions',
+  headers: { authorization: `Bearer ${server.ready.token!}`, ...(messages && { 'anthropic-version': '2023-06-01' }) },
+  body: messages
+    ? { model: 'sim-chat', max_tokens: 1024, messages: [{ role: 'user', content: 'Say something short.' }], stream: true }
+    : chatBody(caseName === 'simulate-sse', 'sim-chat'),
 }));
 for (const [index, server] of servers.entries()) {
   await runLoad(server.ready.url, specs[index]!, JIT_WARMUP_CONCURRENCY, Number(process.env['BENCH_JIT_WARMUP_MS'] ?? JIT_WARMUP_MS));
