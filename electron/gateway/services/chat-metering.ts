@@ -119,10 +119,10 @@ export class ChatMetering {
       [Symbol.asyncIterator]: () => this.metered(stream, bill, inputTokens),
       ...(atHand && { atHand: () => new MeteredAtHand(atHand(), startMeter, tellFirstOutput) }),
       ...(keptAtHand && {
-        keptAtHand: (): KeptSpans => {
-          const { kept, spans } = keptAtHand();
-          return { kept, spans: new MeteredSpans(kept.deltas, spans, startMeter, tellFirstOutput) };
-        },
+        keptAtHand: {
+          kept: keptAtHand.kept,
+          spans: () => new MeteredSpans(keptAtHand.kept.deltas, keptAtHand.spans(), startMeter, tellFirstOutput),
+        } satisfies KeptSpans,
       }),
     };
   }

@@ -11,18 +11,33 @@ import { openaiChatCodec } from '../../../electron/gateway/protocols/openai/inbo
 import { anthropicCodec } from '../../../electron/gateway/protocols/anthropic/inbound/codec.ts';
 import type { CompletionMeta } from '../../../electron/gateway/protocols/openai/inbound/chat-response.ts';
 import { streamEvents } from '../../../electron/gateway/protocols/neutral/codec.ts';
-import { MAX_KEPT_STREAM_BYTES } from '../../../electron/gateway/protocols/neutral/kept-stream.ts';
-import { writeSse } from '../../../electron/gateway/server/sse.ts';
+import {
+  keptFrames,
+  KeptSpan,
+  KeptStream,
+  MAX_KEPT_STREAM_BYTES,
+  type KeptStreamCodec,
+} from '../../../electron/gateway/protocols/neutral/kept-stream.ts';
+import { Hold } from '../../../electron/gateway/protocols/at-hand.ts';
+import type { WrittenBytes } from '../../../electron/gateway/protocols/named-event.ts';
+import { AT_HAND_WRITE_CHARS, writeSse } from '../../../electron/gateway/server/sse.ts';
 import { streamFailure } from '../../../electron/gateway/server/stream-failure.ts';
 
-/** A response that keeps each write as it was given (a string or bytes). */
+/** A response that keeps each write as it was given (a string or bytes); `leaving`: its client leaves once the first write is made (the socket closes instead of draining). */
 class CapturedResponse extends EventEmitter {
   readonly writes: (string | Buffer)[] = [];
+  private readonly leaving: boolean;
+  constructor(leaving = false) {
+    super();
+    this.leaving = leaving;
+  }
   writeHead() {}
   flushHeaders() {}
   write(chunk: string | Buffer) {
     if (chunk.length > 0) this.writes.push(chunk);
-    return true;
+    if (!this.leaving) return true;
+    setImmediate(() => this.emit('close'));
+    return false;
   }
   end(chunk?: string | Buffer) {
     if (chunk !== undefined && chunk.length > 0) this.writes.push(chunk);
@@ -58,7 +73,7 @@ const VARIANTS: Record<string, Record<string, unknown>> = {
     functions: [WEATHER],
     function_call: { name: 'get_weather' },
   },
-  'n=3': { model: 'gpt-4o-mini', messages: user('Name a colour.'), n: 3, stream_options: { include_usage: true } },
+  'n=3': { model: 'gpt-4o-mini', messages: user('Name a colour.'), n: 3, max_tokens: 20, stream_options: { include_usage: true } },
   'non-ASCII text and model': { model: 'sim-echo', messages: user('Grüße aus Zürich: 東京の灯台 🌊, «ñandú» — déjà vu.') },
 };
 
@@ -67,15 +82,23 @@ type Codec<Meta> = {
   parse(body: unknown): { chat: Parameters<SimulatedChat['stream']>[0] };
 } & Parameters<typeof streamEvents<never, Meta, never>>[0];
 
-/** A call of `body` through the simulator, the metering and `codec` (OpenAI's unless told), written by the SSE writer: `whole` lets a kept answer go as its rendered bytes. */
+/** How the client of a call leaves before the end: once the first write is made, or while the charge is committed. */
+type Leaving = 'after first write' | 'at the commit';
+
+/**
+ * A call of `body` through the simulator, the metering and `codec` (OpenAI's unless told), written by the SSE writer:
+ * `whole` lets a kept answer go as its rendered bytes. `offered`: the stream offered its kept spans (the answer is kept).
+ */
 function harness<Meta = CompletionMeta>(failCommit = false, codec: Codec<Meta> = openaiChatCodec as unknown as Codec<Meta>) {
   const chat = new SimulatedChat();
-  return async (body: Record<string, unknown>, whole: boolean, meta: Meta) => {
+  return async (body: Record<string, unknown>, whole: boolean, meta: Meta, leaving?: Leaving) => {
+    const raw = new CapturedResponse(leaving === 'after first write');
     const charges: { usage: Usage; way: string }[] = [];
     let firstOutputs = 0;
     const billing = {
       chargeCommitted: (_principal: Principal, usage: Usage) => {
         charges.push({ usage, way: 'committed' });
+        if (leaving === 'at the commit') raw.emit('close');
         return failCommit ? Promise.reject(new Error('the disk is gone')) : Promise.resolve();
       },
       chargeAnswered: (_principal: Principal, usage: Usage) => void charges.push({ usage, way: 'answered' }),
@@ -89,7 +112,6 @@ function harness<Meta = CompletionMeta>(failCommit = false, codec: Codec<Meta> =
       { principal, endpoint: '/v1/chat/completions', model: parsed.chat.model },
       () => 1,
     );
-    const raw = new CapturedResponse();
     const reply = { hijack() {}, getHeaders: () => ({}), raw } as unknown as FastifyReply;
     const reported: unknown[] = [];
     const events = streamEvents(codec, metered, parsed as never, meta, whole);
@@ -99,7 +121,7 @@ function harness<Meta = CompletionMeta>(failCommit = false, codec: Codec<Meta> =
       events,
       streamFailure('openai', (error) => reported.push(error)),
     );
-    return { raw, charges, firstOutputs, reported };
+    return { raw, charges, firstOutputs, reported, offered: stream.keptAtHand !== undefined, kept: stream.keptAtHand?.kept };
   };
 }
 
@@ -178,12 +200,23 @@ test('a kept stream whose charge fails writes what the stages write (the answer,
   }
 });
 
-test(`a stream over ${MAX_KEPT_STREAM_BYTES} bytes is not kept rendered: it goes through the stages, the same bytes`, async () => {
+/** A kept answer (its request is 3.3 KiB of JSON, under the answer cache's 4 KiB) whose stream is ~600 KB: four echoes of its prompt. */
+const LONG_ANSWER = {
+  model: 'sim-echo',
+  n: 4,
+  max_tokens: 4000,
+  messages: user('lorem ipsum dolor sit amet '.repeat(120)),
+  stream_options: { include_usage: true },
+};
+
+/** A kept answer of a short stream whose model name (3.9 K characters) is written in each of its ~190 chunks: ~780 KB with it, ~12 KB without. */
+const LONG_MODEL = { model: `sim-echo${'m'.repeat(3936)}`, n: 4, messages: user('a '.repeat(20)) };
+
+test(`a kept answer whose stream is over ${MAX_KEPT_STREAM_BYTES} bytes is not kept rendered: it goes through the stages, the same bytes`, async () => {
   const call = harness();
-  const long = Array.from({ length: 700 }, (_, index) => `word${index}`).join(' ');
-  const body = { model: 'sim-echo', messages: user(long), max_tokens: 4000 };
-  const staged = await call(body, false, META);
-  const kept = await call(body, true, META);
+  const staged = await call(LONG_ANSWER, false, META);
+  const kept = await call(LONG_ANSWER, true, META);
+  assert.ok(kept.offered, 'the answer is kept (a short request), so the render was tried');
   assert.ok(staged.raw.bytes().length > MAX_KEPT_STREAM_BYTES, `the stream is long: ${staged.raw.bytes().length} bytes`);
   assert.ok(
     kept.raw.writes.every((chunk) => typeof chunk === 'string'),
@@ -191,6 +224,70 @@ test(`a stream over ${MAX_KEPT_STREAM_BYTES} bytes is not kept rendered: it goes
   );
   assert.deepEqual(kept.raw.bytes(), staged.raw.bytes());
   assert.deepEqual(kept.charges, staged.charges);
+});
+
+test('a client that leaves mid-stream is charged as on the staged path (for what it was written), not for the whole kept answer', async () => {
+  assert.ok(MAX_KEPT_STREAM_BYTES <= AT_HAND_WRITE_CHARS, 'a kept stream rendered leaves in one write, after all it metered');
+  const call = harness();
+  for (const [name, body] of [
+    ['a long answer', LONG_ANSWER],
+    ['a long model name', LONG_MODEL],
+  ] as const) {
+    const meta = { ...META, model: body.model };
+    const whole = await call(body, false, meta);
+    const staged = await call(body, false, meta, 'after first write');
+    const kept = await call(body, true, meta, 'after first write');
+    assert.ok(kept.offered, `${name}: the answer is kept`);
+    const sizes = (writes: (string | Buffer)[]) => writes.map((chunk) => chunk.length);
+    assert.ok(staged.raw.writes.length < whole.raw.writes.length, `${name}: the client left before the end`);
+    assert.ok(
+      (staged.charges[0]?.usage.outputTokens ?? 0) < whole.charges[0]!.usage.outputTokens,
+      `${name}: the staged path charges what was written`,
+    );
+    assert.deepEqual(kept.charges, staged.charges, `${name}: the same charge`);
+    assert.deepEqual(sizes(kept.raw.writes), sizes(staged.raw.writes), `${name}: the same writes`);
+  }
+});
+
+test(`a kept answer whose identities would take its stream over ${MAX_KEPT_STREAM_BYTES} bytes goes through the stages for that call, and no longer layout is kept`, async () => {
+  const call = harness();
+  const short = { ...LONG_MODEL, model: 'sim-echo' };
+  const shortMeta = { ...META, model: short.model };
+  const longMeta = { ...META, model: LONG_MODEL.model };
+  await call(LONG_MODEL, false, longMeta);
+  const staged = await call(LONG_MODEL, false, longMeta);
+  const kept = await call(LONG_MODEL, true, longMeta);
+  assert.ok(kept.offered, 'the answer is kept');
+  assert.ok(staged.raw.bytes().length > 20 * MAX_KEPT_STREAM_BYTES, `the stream is long with its model: ${staged.raw.bytes().length}`);
+  assert.ok(
+    kept.raw.writes.every((chunk) => typeof chunk === 'string'),
+    'written through the stages',
+  );
+  assert.deepEqual(kept.raw.bytes(), staged.raw.bytes());
+  const renders = [...(kept.kept?.renders.values() ?? [])];
+  assert.equal(renders.length, 1, 'the variant was rendered');
+  assert.ok(renders[0] !== null && renders[0]!.keptBytes <= MAX_KEPT_STREAM_BYTES, `kept: ${renders[0]?.keptBytes} bytes`);
+  // The same answer asked with a short model name (another kept answer: the model is part of the request) is kept rendered.
+  await call(short, false, shortMeta);
+  const keptShort = await call(short, true, shortMeta);
+  assert.ok(Buffer.isBuffer(keptShort.raw.writes[0]), 'a short identity: written as the bytes rendered once');
+  assert.deepEqual(keptShort.raw.bytes(), (await call(short, false, shortMeta)).raw.bytes());
+});
+
+test('a client that leaves while the charge of a kept stream is committed is charged as on the staged path, and sent nothing', async () => {
+  const call = harness();
+  const body = VARIANTS['include_usage']!;
+  await call(body, false, META);
+  const staged = await call(body, false, META, 'at the commit');
+  const kept = await call(body, true, META, 'at the commit');
+  assert.ok(kept.offered);
+  assert.deepEqual(kept.charges, staged.charges);
+  assert.deepEqual(
+    kept.charges.map((charge) => charge.way),
+    ['committed'],
+  );
+  assert.equal(kept.raw.writes.length, 0);
+  assert.equal(staged.raw.writes.length, 0);
 });
 
 test('an Anthropic Messages stream of a kept answer is written the same way: the bytes of the stages, its id and model its own', async () => {
@@ -223,4 +320,42 @@ test('an Anthropic Messages stream of a kept answer is written the same way: the
       assert.deepEqual([message.id, message.model], [meta.id, meta.model], "the call's own id and model");
     }
   }
+});
+
+test('a stage that puts a Hold of its own among its frames, or does not pass each mark on, is not kept rendered: its stream goes through the stages', async () => {
+  const chat = new SimulatedChat();
+  const parsed = openaiChatCodec.parse({ ...VARIANTS['plain'], stream: true });
+  const call = { headers: {}, signal: new AbortController().signal } as unknown as Parameters<SimulatedChat['stream']>[1];
+  await chat.stream(parsed.chat, call);
+  const deltas = (await chat.stream(parsed.chat, call)).keptAtHand!.kept.deltas;
+  /** A codec writing one frame per delta, each opening with the call's id; `misstep` changes what its stage passes on (a delta's frame or a mark). */
+  const codec = (misstep: (item: string | Hold, index: number) => (string | Hold)[]): KeptStreamCodec<{ id: string }, string> => ({
+    variant: 'test',
+    *stage(items, meta) {
+      let index = 0;
+      for (const item of items) yield* misstep(item instanceof Hold ? item : `{"id":${JSON.stringify(meta.id)},"n":${index}}`, index++);
+    },
+    frame: (event) => `data: ${event}\n\n`,
+    blank: { id: '' },
+    probe: { id: 'probe' },
+    identity: (meta) => `{"id":${JSON.stringify(meta.id)}`,
+  });
+  const written = (misstep: Parameters<typeof codec>[0]) => {
+    const frames = keptFrames({ kept: new KeptStream(deltas), spans: () => [new KeptSpan(0, deltas.length)] }, codec(misstep), {
+      id: 'call',
+    });
+    return frames && Buffer.concat([...frames].map((item) => (item as WrittenBytes).bytes)).toString();
+  };
+  const passed = written((item) => [item]);
+  assert.ok(passed?.startsWith('data: {"id":"call","n":1}\n\n'), 'a stage that passes each mark on is kept rendered');
+  assert.equal(
+    written((item, index) => (index === 3 ? [new Hold(undefined), item] : [item])),
+    undefined,
+    'a Hold of its own',
+  );
+  assert.equal(
+    written((item) => (item instanceof Hold ? [] : [item])),
+    undefined,
+    'marks not passed on',
+  );
 });

@@ -47,8 +47,11 @@ export interface OutboundChatCodec<UpstreamRequest = unknown, UpstreamAnswer = u
 
 /** A client protocol that writes a kept answer's stream rendered once (neutral/kept-stream.ts), only each call's identity written per call. */
 export interface KeptStreamWriter<Call, Meta, Event> {
-  /** The events of a kept answer's spans (see ChatStream.keptAtHand), the Holds among them passed on where they stood. */
-  streamKept(spans: KeptSpans, call: Call, meta: Meta): Iterable<Event | Hold>;
+  /**
+   * The events of a kept answer's spans (see ChatStream.keptAtHand), the Holds among them passed on where they stood; or
+   * undefined when this stream is not written as its render (its spans not asked for): `streamAtHand` then makes it.
+   */
+  streamKept(spans: KeptSpans, call: Call, meta: Meta): Iterable<Event | Hold> | undefined;
 }
 
 /**
@@ -64,6 +67,7 @@ export function streamEvents<Call, Meta, Event>(
   meta: Meta,
   whole = false,
 ): AtHandOrAsync<Event> {
-  if (whole && deltas.keptAtHand && codec.streamKept) return codec.streamKept(deltas.keptAtHand(), call, meta);
+  const kept = whole && deltas.keptAtHand && codec.streamKept?.(deltas.keptAtHand, call, meta);
+  if (kept) return kept;
   return deltas.atHand && codec.streamAtHand ? codec.streamAtHand(deltas.atHand(), call, meta) : codec.stream(deltas, call, meta);
 }

@@ -36,10 +36,11 @@ export interface ChatStream extends AsyncIterable<ChatDelta> {
    */
   readonly atHand?: () => AtHand<ChatDelta>;
   /**
-   * The same deltas in spans, the kept answer's (with `atHand` only, when its deltas are a kept answer's frozen ones): a
-   * codec that renders a kept stream once (kept-stream.ts) writes each span at once. Each call starts over.
+   * The kept answer's stream and the same deltas in spans (with `atHand` only, when its deltas are a kept answer's frozen
+   * ones): a codec that renders a kept stream once (kept-stream.ts) writes each span at once, or, when it does not write
+   * this stream so, takes `atHand` instead (the spans then never asked for).
    */
-  readonly keptAtHand?: () => KeptSpans;
+  readonly keptAtHand?: KeptSpans;
 }
 
 /** Folds a whole stream back into the answer it spells (non-streaming calls over a streaming upstream, and tests). */

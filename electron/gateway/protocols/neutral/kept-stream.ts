@@ -4,9 +4,11 @@ import { WrittenBytes } from '../named-event.ts';
 import type { ChatDelta } from './deltas.ts';
 
 /**
- * Bytes a kept answer's stream may render to, its identities left out, and still be kept rendered (per codec variant); a
- * longer stream is made through the codec's stages every time. Bounds what the answer cache holds for streams: at most
- * ANSWER_CACHE_ENTRIES answers, one render (this many bytes and its identities) per variant streamed.
+ * Bytes a kept answer's stream may take, the call's identities written in, and still be written as its render (per codec
+ * variant); a longer one (a long answer, or a long model name written in every chunk) is made through the codec's stages
+ * for that call. It bounds what the answer cache holds for streams: at most ANSWER_CACHE_ENTRIES answers, per variant
+ * streamed one layout of at most this many bytes. Under server/sse.ts's AT_HAND_WRITE_CHARS, so a stream written as its
+ * render leaves in one write, after everything it metered: a client that leaves is charged as on the stages.
  */
 export const MAX_KEPT_STREAM_BYTES = 32 * 1024;
 
@@ -30,10 +32,13 @@ export class KeptSpan {
   }
 }
 
-/** A kept answer's stream at hand: its deltas given out in spans, with the Holds a stage put among them (see ChatStream.keptAtHand). */
+/**
+ * A kept answer's stream at hand (see ChatStream.keptAtHand): the stream, and its deltas given out in spans with the Holds a
+ * stage put among them, made (and metered) only when a codec writes it as its render; each call starts over.
+ */
 export interface KeptSpans {
   readonly kept: KeptStream;
-  readonly spans: AtHand<KeptSpan>;
+  spans(): AtHand<KeptSpan>;
 }
 
 /** How a codec renders a kept stream: its variant, its stages over deltas at hand, an event's frame, and the identity it writes. */
@@ -53,24 +58,24 @@ export interface KeptStreamCodec<Meta, Event> {
 }
 
 /**
- * The events of `spans` (a kept stream's deltas given out in spans, the Holds among them) as `codec` writes them: each
- * span one `WrittenBytes` of its frames, cut from one copy of the stream rendered once per variant, with `meta`'s identity
- * written in; a stream not kept rendered goes through the codec's stages, delta by delta, as any stream at hand.
+ * The events of a kept stream as `codec` writes them for `meta`: each span of its deltas (the Holds among them passed on)
+ * one `WrittenBytes` of its frames, cut from one copy of the stream rendered once per variant, with `meta`'s identity
+ * written in; undefined when it is not written so (not kept rendered, or over MAX_KEPT_STREAM_BYTES with this identity):
+ * the caller then makes it through the codec's stages, and the spans are not asked for.
  */
 export function keptFrames<Meta, Event>(
   { kept, spans }: KeptSpans,
   codec: KeptStreamCodec<Meta, Event>,
   meta: Meta,
-): Iterable<Event | WrittenBytes | Hold> {
-  const template = templateOf(kept, codec);
-  if (template === null) return codec.stage(new SpannedDeltas(kept.deltas, spans), meta);
-  return new KeptFrames(spans, kept.deltas.length, template, codec.identity(meta));
+): Iterable<WrittenBytes | Hold> | undefined {
+  const filled = templateOf(kept, codec)?.filled(codec.identity(meta));
+  return filled && new KeptFrames(spans(), kept.deltas.length, filled);
 }
 
 /**
- * The stream rendered once: its bytes laid out for identities of one length (the last call's: nearly every call's), where
- * each identity goes in them, and where each delta's frames start. Only the laid-out bytes are kept; identities of another
- * length lay them out anew.
+ * The stream rendered once: its bytes laid out for identities of one length (the last call's that fit: nearly every
+ * call's), where each identity goes in them, and where each delta's frames start. Only the laid-out bytes are kept (at
+ * most MAX_KEPT_STREAM_BYTES); identities of another length lay them out anew, when they fit.
  */
 class StreamTemplate {
   /** Where an identity goes, in order, and where each delta boundary (0 to the deltas' count) falls: in the bytes with every identity left out. */
@@ -78,6 +83,8 @@ class StreamTemplate {
   private readonly marks: readonly number[];
   /** Identities before each mark. */
   private readonly holesBefore: readonly number[];
+  /** The bytes with every identity left out. */
+  private readonly constantBytes: number;
   /** The bytes for identities of `identityBytes` bytes (the holes left as they are), and where the holes and marks fall in them. */
   private laid: { identityBytes: number; bytes: Buffer; holes: readonly number[]; marks: readonly number[] };
 
@@ -86,12 +93,22 @@ class StreamTemplate {
     this.holes = holes;
     this.marks = marks;
     this.holesBefore = marks.map((mark) => holes.filter((hole) => hole < mark).length);
+    this.constantBytes = constant.length;
     this.laid = { identityBytes: 0, bytes: constant, holes, marks };
   }
 
-  /** The stream's bytes with `identity` written at every hole (a copy of its own), and where each delta's frames start in them. */
-  filled(identity: string): { bytes: Buffer; marks: readonly number[] } {
+  /** The bytes it keeps laid out (what MAX_KEPT_STREAM_BYTES bounds). */
+  get keptBytes(): number {
+    return this.laid.bytes.length;
+  }
+
+  /**
+   * The stream's bytes with `identity` written at every hole (a copy of its own), and where each delta's frames start in
+   * them; undefined when they would be over MAX_KEPT_STREAM_BYTES (nothing laid out for them).
+   */
+  filled(identity: string): { bytes: Buffer; marks: readonly number[] } | undefined {
     const size = Buffer.byteLength(identity);
+    if (this.constantBytes + this.holes.length * size > MAX_KEPT_STREAM_BYTES) return undefined;
     const laid = this.laidFor(size);
     // Storage of its own (never Node's shared pool): once written, the journal may move it to its thread.
     const bytes = Buffer.allocUnsafeSlow(laid.bytes.length);
@@ -105,7 +122,7 @@ class StreamTemplate {
     return { bytes, marks: laid.marks };
   }
 
-  /** The layout for identities of `size` bytes, made from the last one when their sizes differ. */
+  /** The layout for identities of `size` bytes, made from the last one when their sizes differ (the last one then dropped). */
   private laidFor(size: number) {
     const last = this.laid;
     if (last.identityBytes === size) return last;
@@ -142,9 +159,10 @@ function rendered<Meta, Event>(deltas: readonly ChatDelta[], codec: KeptStreamCo
   const blank = framesOf(deltas, codec, codec.blank);
   const blankIdentity = codec.identity(codec.blank);
   const probeIdentity = codec.identity(codec.probe);
-  if (blankIdentity === '' || blankIdentity === probeIdentity) return null;
+  if (blank === null || blankIdentity === '' || blankIdentity === probeIdentity) return null;
   const parts = blank.text.split(blankIdentity);
   const probe = framesOf(deltas, codec, codec.probe);
+  if (probe === null) return null;
   // The identity must be all that differs, wherever it stands, and each delta's frames must be the same but for it.
   if (probe.text !== parts.join(probeIdentity)) return null;
   const constant = Buffer.from(parts.join(''));
@@ -170,8 +188,15 @@ function rendered<Meta, Event>(deltas: readonly ChatDelta[], codec: KeptStreamCo
   return new StreamTemplate(constant, holes, marks);
 }
 
-/** The frames of `deltas` for `meta`, with a mark before each delta and after the last (the end's frames after it). */
-function framesOf<Meta, Event>(deltas: readonly ChatDelta[], codec: KeptStreamCodec<Meta, Event>, meta: Meta) {
+/**
+ * The frames of `deltas` for `meta`, with a mark before each delta and after the last (the end's frames after it); null
+ * when the stage puts a Hold of its own among them or does not pass each mark on (its stream cannot be cut at the marks).
+ */
+function framesOf<Meta, Event>(
+  deltas: readonly ChatDelta[],
+  codec: KeptStreamCodec<Meta, Event>,
+  meta: Meta,
+): { text: string; marks: number[] } | null {
   const marker = new Hold(undefined);
   const items: (ChatDelta | Hold)[] = [];
   for (const delta of deltas) items.push(marker, delta);
@@ -180,29 +205,26 @@ function framesOf<Meta, Event>(deltas: readonly ChatDelta[], codec: KeptStreamCo
   const marks: number[] = [];
   for (const item of codec.stage(items, meta)) {
     if (item === marker) marks.push(text.length);
-    else if (item instanceof Hold) return { text: '', marks: [] };
+    else if (item instanceof Hold) return null;
     else text += codec.frame(item);
   }
-  return { text, marks };
+  return marks.length === deltas.length + 1 ? { text, marks } : null;
 }
 
 /**
- * The spans of a kept stream, each given out as its frames' bytes (views of one copy of the rendered stream, made on the
- * first span), the Holds among them passed on; the spans closed when the consumer stops.
+ * The spans of a kept stream, each given out as its frames' bytes (views of the call's copy of the rendered stream), the
+ * Holds among them passed on; the spans closed when the consumer stops.
  */
 class KeptFrames implements IterableIterator<WrittenBytes | Hold> {
   private readonly spans: PulledItems<KeptSpan>;
   /** The stream's deltas: a span that ends at the last one also gives out the end's frames. */
   private readonly count: number;
-  private readonly template: StreamTemplate;
-  private readonly identity: string;
-  private filled: { bytes: Buffer; marks: readonly number[] } | undefined;
+  private readonly filled: { bytes: Buffer; marks: readonly number[] };
 
-  constructor(spans: AtHand<KeptSpan>, count: number, template: StreamTemplate, identity: string) {
+  constructor(spans: AtHand<KeptSpan>, count: number, filled: { bytes: Buffer; marks: readonly number[] }) {
     this.spans = new PulledItems(spans);
     this.count = count;
-    this.template = template;
-    this.identity = identity;
+    this.filled = filled;
   }
 
   [Symbol.iterator](): this {
@@ -213,45 +235,10 @@ class KeptFrames implements IterableIterator<WrittenBytes | Hold> {
     const span = this.spans.next();
     if (span === NO_MORE) return ENDED;
     if (span instanceof Hold) return { value: span, done: false };
-    const { bytes, marks } = (this.filled ??= this.template.filled(this.identity));
+    const { bytes, marks } = this.filled;
     const last = span.to === this.count;
     const from = span.from === 0 ? 0 : marks[span.from]!;
     return { value: new WrittenBytes(bytes.subarray(from, last ? bytes.length : marks[span.to]!)), done: false };
-  }
-
-  return(): IteratorReturnResult<undefined> {
-    this.spans.close();
-    return ENDED;
-  }
-}
-
-/** Spans given out delta by delta (a stream not kept rendered goes through the codec's stages), the Holds among them passed on. */
-class SpannedDeltas implements IterableIterator<ChatDelta | Hold> {
-  private readonly deltas: readonly ChatDelta[];
-  private readonly spans: PulledItems<KeptSpan>;
-  private span: KeptSpan | undefined;
-  private at = 0;
-
-  constructor(deltas: readonly ChatDelta[], spans: AtHand<KeptSpan>) {
-    this.deltas = deltas;
-    this.spans = new PulledItems(spans);
-  }
-
-  [Symbol.iterator](): this {
-    return this;
-  }
-
-  next(): IteratorResult<ChatDelta | Hold> {
-    for (;;) {
-      const span = this.span;
-      if (span !== undefined && this.at < span.to) return { value: this.deltas[this.at++]!, done: false };
-      this.span = undefined;
-      const next = this.spans.next();
-      if (next === NO_MORE) return ENDED;
-      if (next instanceof Hold) return { value: next, done: false };
-      this.span = next;
-      this.at = next.from;
-    }
   }
 
   return(): IteratorReturnResult<undefined> {

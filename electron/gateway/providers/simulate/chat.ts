@@ -41,7 +41,7 @@ export class SimulatedChat implements ChatProvider {
       // Unpaced, the whole answer can be pulled at once (the writer still stops when the client leaves).
       ...(pace === undefined && { atHand: () => deltas ?? resultDeltas(result) }),
       // A kept answer's, as one span of its deltas: a codec may write it as the bytes it rendered once.
-      ...(pace === undefined && stream && { keptAtHand: () => ({ kept: stream, spans: [new KeptSpan(0, stream.deltas.length)] }) }),
+      ...(pace === undefined && stream && { keptAtHand: { kept: stream, spans: () => [new KeptSpan(0, stream.deltas.length)] } }),
     };
   }
 

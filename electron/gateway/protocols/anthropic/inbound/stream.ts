@@ -32,12 +32,13 @@ export function anthropicStreamEventsAtHand(deltas: AtHand<ChatDelta>, meta: Ant
 
 /**
  * The events of a kept answer's stream (`spans` of its deltas, see ChatStream.keptAtHand): the same bytes as
- * `anthropicStreamEventsAtHand` writes, rendered once per kept answer (and input tokens), only the id and model written per call.
+ * `anthropicStreamEventsAtHand` writes, rendered once per kept answer (and input tokens), only the id and model written per
+ * call (undefined when not written so: see keptFrames).
  */
 export function anthropicStreamEventsKept(
   spans: KeptSpans,
   meta: AnthropicStreamMeta,
-): Iterable<NamedEvent | EventRun | WrittenBytes | Hold> {
+): Iterable<NamedEvent | EventRun | WrittenBytes | Hold> | undefined {
   return keptFrames(spans, keptCodecOf(meta.inputTokens), meta);
 }
 

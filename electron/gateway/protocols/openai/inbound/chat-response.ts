@@ -112,14 +112,15 @@ export function chatCompletionChunksAtHand(
 
 /**
  * The chunks of a kept answer's stream (`spans` of its deltas, see ChatStream.keptAtHand): the same bytes as
- * `chatCompletionChunksAtHand` writes, rendered once per kept answer and variant, only the identity written per call.
+ * `chatCompletionChunksAtHand` writes, rendered once per kept answer and variant, only the identity written per call
+ * (undefined when not written so: see keptFrames).
  */
 export function chatCompletionChunksKept(
   spans: KeptSpans,
   meta: CompletionMeta,
   includeUsage: boolean,
   options: ChatAnswerOptions = {},
-): Iterable<SseEvent | Hold> {
+): Iterable<SseEvent | Hold> | undefined {
   const legacy = options.legacyFunctions === true;
   const codec = includeUsage ? (legacy ? KEPT_USAGE_LEGACY : KEPT_USAGE) : legacy ? KEPT_LEGACY : KEPT_PLAIN;
   return keptFrames(spans, codec, meta);
