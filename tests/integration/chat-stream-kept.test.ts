@@ -51,10 +51,10 @@ describe('a kept simulated answer streamed whole', () => {
     assert.equal(response.status, 200);
     return { type: response.headers.get('content-type'), text: await response.text() };
   };
-  const charges = () =>
+  const charges = (endpoint = '/v1/chat/completions') =>
     server.gateway.context.db
-      .prepare("SELECT input_tokens, output_tokens FROM usage_records WHERE endpoint = '/v1/chat/completions' ORDER BY id")
-      .all() as { input_tokens: number; output_tokens: number }[];
+      .prepare('SELECT input_tokens, output_tokens FROM usage_records WHERE endpoint = ? ORDER BY id')
+      .all(endpoint) as { input_tokens: number; output_tokens: number }[];
   const admin = (path: string) => request(`${server.url}/admin/api${path}`, 'GET', { token: server.gateway.adminToken });
 
   test('the client gets the bytes, the charge and the journal entry of the frame-by-frame path, for every variant', async () => {
@@ -85,18 +85,38 @@ describe('a kept simulated answer streamed whole', () => {
     }
   });
 
-  test('an Anthropic Messages stream of a kept answer is the frame-by-frame bytes but for its own message id', async () => {
+  test('an Anthropic Messages stream of a kept answer is the frame-by-frame bytes but for its own message id, with the same charge and a journal entry as received', async () => {
     const bodies = [
       { model: 'sim-chat', max_tokens: 300, messages: user('Describe a harbour at dawn.') },
       { model: 'sim-echo', max_tokens: 300, messages: user('Grüße aus Zürich: 東京の灯台 🌊.') },
     ];
     for (const body of bodies) {
+      const before = charges('/v1/messages').length;
+      const journaled = async () => (await admin('/journal?path=/v1/messages&limit=3')).body.items as { id: number }[];
+      const lastBefore = (await journaled())[0]?.id ?? 0;
       const paced = await post(body, true, '/v1/messages');
-      const kept = await post(body, false, '/v1/messages');
+      const kept = [await post(body, false, '/v1/messages'), await post(body, false, '/v1/messages')];
       const sameId = (text: string) => text.replace(/"id":"msg_[^"]*"/, '"id":"ID"');
-      assert.match(kept.text, /^event: message_start\n/);
-      assert.equal(sameId(kept.text), sameId(paced.text), `${body.model}: the same stream`);
-      assert.notEqual(kept.text, paced.text, `${body.model}: each message has its own id`);
+      for (const answer of kept) {
+        assert.match(answer.text, /^event: message_start\n/);
+        assert.equal(sameId(answer.text), sameId(paced.text), `${body.model}: the same stream`);
+        assert.notEqual(answer.text, paced.text, `${body.model}: each message has its own id`);
+      }
+      const charged = charges('/v1/messages').slice(before);
+      assert.equal(charged.length, 3, `${body.model}: each call charged once`);
+      assert.ok(charged[0]!.output_tokens > 0);
+      assert.deepEqual(charged[1], charged[0], `${body.model}: the same charge`);
+      assert.deepEqual(charged[2], charged[0], `${body.model}: the same charge`);
+      const items = await eventually(async () => {
+        const list = await journaled();
+        return list.length === 3 && list.every((item) => item.id > lastBefore) && list;
+      }, `${body.model}: the three calls are journaled`);
+      const received = [kept[1]!.text, kept[0]!.text, paced.text];
+      for (const [index, item] of items.slice(0, 3).entries()) {
+        const entry = (await admin(`/journal/${item.id}`)).body;
+        assert.equal(entry.response.text, received[index], `${body.model}: entry ${index} reads back as received`);
+        assert.equal(entry.response.bytes, Buffer.byteLength(received[index]!));
+      }
     }
   });
 });
