@@ -92,7 +92,7 @@ describe('a kept simulated answer streamed whole', () => {
     ];
     for (const body of bodies) {
       const before = charges('/v1/messages').length;
-      const journaled = async () => (await admin('/journal?path=/v1/messages&limit=3')).body.items as { id: number }[];
+      const journaled = async () => (await admin('/journal?path=/v1/messages')).body.items as { id: number }[];
       const lastBefore = (await journaled())[0]?.id ?? 0;
       const paced = await post(body, true, '/v1/messages');
       const kept = [await post(body, false, '/v1/messages'), await post(body, false, '/v1/messages')];
@@ -108,8 +108,8 @@ describe('a kept simulated answer streamed whole', () => {
       assert.deepEqual(charged[1], charged[0], `${body.model}: the same charge`);
       assert.deepEqual(charged[2], charged[0], `${body.model}: the same charge`);
       const items = await eventually(async () => {
-        const list = await journaled();
-        return list.length === 3 && list.every((item) => item.id > lastBefore) && list;
+        const list = (await journaled()).filter((item) => item.id > lastBefore);
+        return list.length === 3 && list;
       }, `${body.model}: the three calls are journaled`);
       const received = [kept[1]!.text, kept[0]!.text, paced.text];
       for (const [index, item] of items.slice(0, 3).entries()) {
