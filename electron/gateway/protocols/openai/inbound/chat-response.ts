@@ -82,8 +82,12 @@ export function chatCompletionText(result: ChatResult, meta: CompletionMeta, opt
   const rest = renderedOnce(result, options.legacyFunctions ? 'openai-chat-legacy' : 'openai-chat', () =>
     JSON.stringify(toChatCompletion(result, BLANK_META, options)).slice(BLANK_IDENTITY_LENGTH),
   );
-  return `{"id":${JSON.stringify(meta.id)},"object":"chat.completion","created":${JSON.stringify(meta.created)},"model":${JSON.stringify(meta.model)}${rest}`;
+  return `${identityText('chat.completion', meta)}${rest}`;
 }
+
+/** A completion's (or chunk's) JSON text up to its identity's end (id, object, created, model), as `JSON.stringify` writes it. */
+const identityText = (object: string, meta: CompletionMeta) =>
+  `{"id":${JSON.stringify(meta.id)},"object":"${object}","created":${JSON.stringify(meta.created)},"model":${JSON.stringify(meta.model)}`;
 
 /**
  * The chunks of a streamed completion as its deltas arrive: per choice the role first (content null when the choice
@@ -127,8 +131,7 @@ export function chatCompletionChunksKept(
 }
 
 /** Every chunk's JSON opens with its identity, as `header` writes it. */
-const chunkIdentity = (meta: CompletionMeta) =>
-  `{"id":${JSON.stringify(meta.id)},"object":"chat.completion.chunk","created":${JSON.stringify(meta.created)},"model":${JSON.stringify(meta.model)}`;
+const chunkIdentity = (meta: CompletionMeta) => identityText('chat.completion.chunk', meta);
 
 /** How a kept stream of each variant (usage chunk or not, legacy function calls or not) is rendered. */
 const keptCodec = (includeUsage: boolean, legacyFunctions: boolean): KeptStreamCodec<CompletionMeta, SseEvent> => ({
