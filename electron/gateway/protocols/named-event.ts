@@ -84,11 +84,14 @@ export type SseEvent = NamedEvent | EventRun | WrittenBytes | typeof DONE;
 export const DATA_FRAME_START = 'data: ';
 export const FRAME_END = '\n\n';
 
-/** One SSE frame: `event:` (when named) and `data:` lines, or the raw `[DONE]` marker (a run: its frames; bytes: their text). */
+/**
+ * One SSE frame: `event:` (when named) and `data:` lines, or the raw `[DONE]` marker (a run: its frames). Frames written
+ * as bytes are sent as they are (server/sse.ts), never decoded back to text: asked for their text, it throws.
+ */
 export function sseFrame(event: SseEvent): string {
   if (event === DONE) return 'data: [DONE]\n\n';
   if (event instanceof EventRun) return event.frames;
-  if (event instanceof WrittenBytes) return event.bytes.toString();
+  if (event instanceof WrittenBytes) throw new TypeError('Frames written as bytes are sent as they are, not as text.');
   if (event.frame !== undefined) return event.frame;
   const data = dataFrame(JSON.stringify(event.data));
   return event.name ? `event: ${event.name}\n${data}` : data;

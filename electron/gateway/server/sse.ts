@@ -188,6 +188,7 @@ async function writeAtHand<T>(
         await item.done;
       } else {
         pending = joined(pending, frame(item));
+        // Bytes (a kept stream's) are counted as bytes, at least their characters: such a write is never larger.
         if (pending.length < AT_HAND_WRITE_CHARS) continue;
         tell();
         await writeFrame(raw, pending);
@@ -224,7 +225,7 @@ function joined(first: string | Buffer, second: string | Buffer): string | Buffe
       return Buffer.from(first.buffer, first.byteOffset, first.length + second.length);
     return Buffer.concat([first, second]);
   }
-  return Buffer.concat([Buffer.from(first), Buffer.from(second)]);
+  return Buffer.concat([typeof first === 'string' ? Buffer.from(first) : first, typeof second === 'string' ? Buffer.from(second) : second]);
 }
 
 /**
