@@ -1,4 +1,4 @@
-// `node bin/run-ts.mjs bench/ab.ts <simulate-json|simulate-sse|simulate-messages-sse> DIR...`: the Gatehouse of each checkout under one simulated chat case at c=32, in short alternating windows, and each one's main-thread CPU per call (and the kernel's part of it).
+// `node bin/run-ts.mjs bench/ab.ts <simulate-json|simulate-sse|simulate-messages-sse|relay-json> DIR...`: the Gatehouse of each checkout under one simulated (or relayed) chat case at c=32, in short alternating windows, and each one's main-thread CPU per call (and the kernel's part of it).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chatBody } from './lib/fixtures.ts';
@@ -15,11 +15,13 @@ type Ready = { url: string; token?: string };
  * one round alike, so compare the quartiles, and the rounds pair by pair.
  */
 const [caseName = 'simulate-sse', ...dirs] = process.argv.slice(2);
-if (!['simulate-json', 'simulate-sse', 'simulate-messages-sse'].includes(caseName) || dirs.length === 0) {
-  throw new Error('usage: bench/ab.ts <simulate-json|simulate-sse|simulate-messages-sse> CHECKOUT_DIR...');
+if (!['simulate-json', 'simulate-sse', 'simulate-messages-sse', 'relay-json'].includes(caseName) || dirs.length === 0) {
+  throw new Error('usage: bench/ab.ts <simulate-json|simulate-sse|simulate-messages-sse|relay-json> CHECKOUT_DIR...');
 }
 /** `simulate-messages-sse`: the same prompt streamed as an Anthropic Message (POST /v1/messages). */
 const messages = caseName === 'simulate-messages-sse';
+/** `relay-json`: every checkout relays to one baseline upstream (this checkout's), through a channel serving every model. */
+const relay = caseName === 'relay-json';
 const rounds = Number(process.env['AB_ROUNDS'] ?? 12);
 const windowMs = Number(process.env['AB_WINDOW_MS'] ?? 2000);
 const concurrency = 32;
@@ -31,10 +33,13 @@ function kernelMsOf(pid: number, thread: number): number {
   return Number(fields[12]) * 10;
 }
 
+const upstream = relay ? await startChild<Ready>(new URL('./servers/upstream.ts', import.meta.url)) : undefined;
 const servers = [];
 for (const dir of dirs) {
   const url = new URL(`file://${path.resolve(dir)}/bench/servers/gatehouse.ts`);
-  servers.push(await startChild<Ready>(url, [JSON.stringify({ journal })]));
+  servers.push(
+    await startChild<Ready>(url, [JSON.stringify({ journal, ...(upstream && { channelBaseUrl: `${upstream.ready.url}/v1` }) })]),
+  );
 }
 const specs: RequestSpec[] = servers.map((server) => ({
   method: 'POST',
@@ -42,7 +47,7 @@ const specs: RequestSpec[] = servers.map((server) => ({
   headers: { authorization: `Bearer ${server.ready.token!}`, ...(messages && { 'anthropic-version': '2023-06-01' }) },
   body: messages
     ? { model: 'sim-chat', max_tokens: 1024, messages: [{ role: 'user', content: 'Say something short.' }], stream: true }
-    : chatBody(caseName === 'simulate-sse', 'sim-chat'),
+    : chatBody(caseName === 'simulate-sse', relay ? 'bench-model' : 'sim-chat'),
 }));
 for (const [index, server] of servers.entries()) {
   await runLoad(server.ready.url, specs[index]!, JIT_WARMUP_CONCURRENCY, Number(process.env['BENCH_JIT_WARMUP_MS'] ?? JIT_WARMUP_MS));
@@ -51,6 +56,7 @@ for (const [index, server] of servers.entries()) {
 const main = dirs.map(() => [] as number[]);
 const kernel = dirs.map(() => [] as number[]);
 const writes = dirs.map(() => [] as number[]);
+const rates = dirs.map(() => [] as number[]);
 for (let round = 0; round < rounds; round++) {
   for (let turn = 0; turn < servers.length; turn++) {
     const index = (turn + round) % servers.length;
@@ -61,6 +67,7 @@ for (let round = 0; round < rounds; round++) {
     main[index]!.push(((cpuMsOf(pid, pid) - before.cpu) * 1000) / requests);
     kernel[index]!.push(((kernelMsOf(pid, pid) - before.kernel) * 1000) / requests);
     writes[index]!.push((syscallsOf(pid, pid).writes - before.writes) / requests);
+    rates[index]!.push((requests * 1000) / windowMs);
   }
 }
 
@@ -73,8 +80,10 @@ for (const [index, dir] of dirs.entries()) {
   const own = main[index]!;
   console.log(
     `${dir}: main thread µs per call min ${µs(at(own, 0))}, p25 ${µs(at(own, 0.25))}, median ${µs(at(own, 0.5))}, p75 ${µs(at(own, 0.75))}` +
-      ` (kernel median ${µs(at(kernel[index]!, 0.5))}; writes per call ${at(writes[index]!, 0.5).toFixed(2)}); by round: ${own.map((value) => value.toFixed(0)).join(' ')}`,
+      ` (kernel median ${µs(at(kernel[index]!, 0.5))}; writes per call ${at(writes[index]!, 0.5).toFixed(2)}; req/s median ${at(rates[index]!, 0.5).toFixed(0)}); by round: ${own.map((value) => value.toFixed(0)).join(' ')}` +
+      `; req/s by round: ${rates[index]!.map((value) => value.toFixed(0)).join(' ')}`,
   );
 }
 await closePools();
 for (const server of servers) await server.stop();
+await upstream?.stop();
