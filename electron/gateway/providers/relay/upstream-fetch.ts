@@ -1,13 +1,12 @@
-// One upstream request (undici's request API: no WHATWG streams per call): aborted when the caller goes away, and given up when its headers, a body chunk or the whole answer take longer than the channel allows.
-import { EventEmitter } from 'node:events';
+// One upstream request (undici's dispatcher with a handler of its own, upstream-call.ts: no WHATWG or Node streams per call): aborted when the caller goes away, and given up when its headers, a body chunk or the whole answer take longer than the channel allows.
 import { Readable } from 'node:stream';
 import type { getGlobalDispatcher as GetDispatcher, request as UndiciRequest } from 'undici';
 import { GatewayError } from '../../errors.ts';
 import { decodedBody } from './content-decoding.ts';
 import { UpstreamBody } from './upstream-body.ts';
+import { UpstreamCall } from './upstream-call.ts';
 import { UpstreamHeaders } from './upstream-headers.ts';
 import { UpstreamTimer, type UpstreamTimeouts } from '../upstream-timer.ts';
-import { requestThrough } from './upstream-request.ts';
 
 /** What relay reads of an upstream answer: its status, headers and body bytes as they arrive. */
 export interface UpstreamResponse {
@@ -63,46 +62,32 @@ function targetOf(url: string): { origin: string; path: string } | undefined {
 }
 
 /**
- * One upstream request's stopping, in one object per call: the EventEmitter undici's request API takes to abort it (it
- * emits 'abort', its `reason` set first; an emitter costs a call far less than an AbortController and its AbortSignal),
- * what the timer stops when a limit runs out, and the Fetched it answers with (`stop`).
+ * One upstream request in one object per call: undici's handler and the answer's body (UpstreamCall), what the timer
+ * stops when a limit runs out, and the Fetched it answers with (`stop`).
  */
-class UpstreamCall extends EventEmitter implements Fetched {
-  reason: unknown = undefined;
+class FetchedCall extends UpstreamCall implements Fetched {
   response!: UpstreamResponse;
-  /** The answer's stream, once headers came (a body read to its end has nothing left to stop). */
-  body: Readable | undefined = undefined;
   readonly timer: UpstreamTimer;
   private readonly signal: AbortSignal;
-  private fired = false;
   /** The caller's signal's listener (a function: a listener object kept the call's objects alive longer, s7-relay.md). */
   private readonly onAbort: () => void;
 
-  constructor(limits: UpstreamTimeouts, signal: AbortSignal) {
-    super();
+  constructor(limits: UpstreamTimeouts, signal: AbortSignal, sent: unknown) {
+    super(sent);
     this.signal = signal;
     // Made into a local first, then set (server/write-tap.ts `watchHead`). No `once`: `stop` removes the listener, and an
     // aborted signal fires no more.
-    const onAbort = () => this.abort(signal.reason);
+    const onAbort = () => this.abort(signal.reason instanceof Error ? signal.reason : new Error('the caller went away'));
     this.onAbort = onAbort;
     signal.addEventListener('abort', onAbort);
     this.timer = new UpstreamTimer(limits, this);
   }
 
-  /** Stops the request with `reason` (the first call only): what the timer calls when a limit runs out. */
-  abort(reason: unknown): void {
-    if (this.fired) return;
-    this.fired = true;
-    this.reason = reason;
-    this.emit('abort');
-  }
-
   stop(): void {
     this.timer.stop();
     this.signal.removeEventListener('abort', this.onAbort);
-    // A body read to its end has nothing left to stop (and an abort reason costs a stack trace per call).
-    if (this.body?.readableEnded) return;
-    this.abort(new Error('the relay stopped reading'));
+    // An answer the upstream finished has nothing left to stop (and an abort reason costs a stack trace per call).
+    if (!this.ended) this.abort(new Error('the relay stopped reading'));
   }
 }
 
@@ -114,36 +99,37 @@ class UpstreamCall extends EventEmitter implements Fetched {
 export async function upstreamFetch(url: string, init: UpstreamInit, limits: UpstreamTimeouts, signal: AbortSignal): Promise<Fetched> {
   const undici = loaded ?? (await loadUndici());
   if (signal.aborted) throw callerGone();
-  const call = new UpstreamCall(limits, signal);
+  // The body is passed on as it comes; one encoded anyway is decoded (an encoded one would reach the caller without its encoding header).
+  init.headers['accept-encoding'] = 'identity';
+  const sent = init.body === undefined || Buffer.isBuffer(init.body) ? init.body : Readable.from(init.body);
+  const call = new FetchedCall(limits, signal, sent);
   const timer = call.timer;
   try {
-    // The body is passed on as it comes; one encoded anyway is decoded (an encoded one would reach the caller without its encoding header).
-    init.headers['accept-encoding'] = 'identity';
-    const sent = init.body === undefined || Buffer.isBuffer(init.body) ? init.body : Readable.from(init.body);
     const method = init.method ?? 'POST';
     // The global dispatcher is asked as undici's `request(url)` asks it, without parsing the URL on every call.
-    const target = targetOf(url);
-    const answer = await (target
-      ? requestThrough(undici.dispatcher(), {
-          origin: target.origin,
-          path: target.path,
-          method,
-          headers: init.headers,
-          body: sent,
-          signal: call,
-        })
-      : undici.request(url, { method, headers: init.headers, body: sent, signal: call }));
+    const target = targetOf(url) ?? (await refused(undici.request, url));
+    undici.dispatcher().dispatch({ origin: target.origin, path: target.path, method, headers: init.headers, body: sent ?? null }, call);
+    const answer = await call.head;
     timer.headersArrived();
     const headers = new UpstreamHeaders(answer.headers);
-    call.body = answer.body;
-    const status = answer.statusCode;
+    const status = answer.status;
     // A final status outside 200–599 is no HTTP answer a caller could read (informational ones never reach here).
     if (status < 200 || status > 599) {
       throw new GatewayError('upstream_failed', `answered with HTTP status ${status}, which is not a final HTTP status`);
     }
-    const decoded = decodedBody(answer.body, headers.get('content-encoding'));
-    if (decoded !== answer.body) for (const name of ['content-encoding', 'content-length']) headers.delete(name);
-    call.response = { status, ok: status >= 200 && status < 300, headers, body: new UpstreamBody(decoded, timer) };
+    const encoding = headers.get('content-encoding');
+    let body: AsyncIterable<Uint8Array>;
+    if (encoding === null) {
+      call.watchedBy(timer);
+      body = call;
+    } else {
+      // Decoded as a stream (rare: relay asks for identity), the reads of the decoded bytes within the channel's limits.
+      const raw = Readable.from(call, { objectMode: false });
+      const decoded = decodedBody(raw, encoding);
+      if (decoded !== raw) for (const name of ['content-encoding', 'content-length']) headers.delete(name);
+      body = new UpstreamBody(decoded, timer);
+    }
+    call.response = { status, ok: status >= 200 && status < 300, headers, body };
     return call;
   } catch (error) {
     call.stop();
@@ -152,6 +138,13 @@ export async function upstreamFetch(url: string, init: UpstreamInit, limits: Ups
     if (timer.expired) throw timer.expired;
     throw new GatewayError('upstream_failed', `connection failed (${causeOf(error)})`);
   }
+}
+
+/** What undici's `request` throws for a URL it would refuse (not http or https, or no URL at all); it sends nothing. */
+async function refused(request: typeof UndiciRequest, url: string): Promise<never> {
+  const answer = await request(url, { method: 'GET' });
+  answer.body.destroy();
+  throw new Error(`the URL ${url} was not refused as expected`);
 }
 
 /** What a relay attempt throws once the caller went away (nobody reads it; it must not pass for a gateway bug). */

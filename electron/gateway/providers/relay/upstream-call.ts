@@ -1,0 +1,195 @@
+// One upstream request as undici's dispatcher runs it, through a handler of its own: the head settles a promise and the body's chunks are read straight off the handler, the connection paused while they wait (no request handler, async resource, Readable or abort emitter per call).
+import type { Dispatcher } from 'undici';
+import type { UpstreamTimeout, UpstreamTimer } from '../upstream-timer.ts';
+
+/** Most bytes of an answer held unread before the upstream connection is paused (a Node stream's default high-water mark). */
+export const UPSTREAM_HELD_BYTES = 64 * 1024;
+
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
+/** The final head of an upstream answer (informational ones pass unseen). */
+export interface UpstreamHead {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * One upstream request's handler and its answer's body. `head` settles with the final head, or rejects with why none came
+ * (the connection failed, or `abort` was called). The body (this, as an async iterator) yields the chunks as they came,
+ * each wait for the upstream within the limits of the timer it is `watchedBy` (a read that outlasts one rejects with its
+ * UpstreamTimeout); an upstream that breaks off rejects the read; `return()` aborts a request not read to its end.
+ */
+export class UpstreamCall implements Dispatcher.DispatchHandler, AsyncIterableIterator<Uint8Array> {
+  readonly head: Promise<UpstreamHead>;
+  /** Set once the upstream sent its whole answer (some of it may still be held unread). */
+  ended = false;
+  private settleHead!: (head: UpstreamHead) => void;
+  private failHead!: (error: unknown) => void;
+  private headed = false;
+  private waits: UpstreamTimer | undefined;
+  /** What the timer calls when a limit runs out during a wait. Made into a local first: a function written straight into a
+   * property is made in the old generation, and would keep this call's objects alive past every young-generation
+   * collection (server/write-tap.ts `watchHead`). */
+  private readonly expire: (error: UpstreamTimeout) => void;
+  private controller: Dispatcher.DispatchController | undefined;
+  /** Why the request was stopped (set once). */
+  private reason: Error | undefined;
+  /** A request body that is a stream, destroyed when the request fails (as undici's own request handler does). */
+  private sent: { destroy(error?: Error): void } | undefined;
+  private readonly held: Uint8Array[] = [];
+  private heldCount = 0;
+  private paused = false;
+  /** A hand-over of held chunks to a waiting read is queued (see `deliver`). */
+  private flushing = false;
+  /** `deliver`, as queued (made once per call, into a local first: see `expire`). */
+  private readonly flush: () => void;
+  private failure: unknown;
+  /** The waiting read's callbacks (undefined when no read waits). */
+  private resolve: ((step: IteratorResult<Uint8Array>) => void) | undefined;
+  private reject: ((error: unknown) => void) | undefined;
+
+  constructor(sent?: unknown) {
+    this.head = new Promise((resolve, reject) => {
+      this.settleHead = resolve;
+      this.failHead = reject;
+    });
+    const expire = (error: UpstreamTimeout) => this.fail(error);
+    this.expire = expire;
+    const flush = () => this.deliver();
+    this.flush = flush;
+    if (sent !== null && typeof sent === 'object' && typeof (sent as { destroy?: unknown }).destroy === 'function') {
+      this.sent = sent as { destroy(error?: Error): void };
+    }
+  }
+
+  /** Bytes received and not yet read (at most about UPSTREAM_HELD_BYTES and one more chunk). */
+  get heldBytes(): number {
+    return this.heldCount;
+  }
+
+  /** The clocks the body's reads wait within (set before the head is awaited). */
+  watchedBy(timer: UpstreamTimer): void {
+    this.waits = timer;
+  }
+
+  /** Stops the request with `reason` (the first call only): a request not started yet is stopped when it starts. */
+  abort(reason: Error): void {
+    if (this.reason !== undefined) return;
+    this.reason = reason;
+    this.controller?.abort(reason);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    if (this.reason !== undefined) {
+      controller.abort(this.reason);
+      return;
+    }
+    this.controller = controller;
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: UpstreamHead['headers']): void {
+    // An informational head (100 Continue, 103 Early Hints) is not the answer.
+    if (status < 200) return;
+    this.headed = true;
+    this.settleHead({ status, headers });
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.failure !== undefined) return;
+    this.held.push(chunk);
+    this.heldCount += chunk.length;
+    // A waiting read gets what came by the end of this parse, in one piece (an upstream's burst of events is one chunk).
+    if (this.resolve !== undefined && !this.flushing) {
+      this.flushing = true;
+      queueMicrotask(this.flush);
+    }
+    if (this.heldCount >= UPSTREAM_HELD_BYTES && !this.paused) {
+      this.paused = true;
+      controller.pause();
+    }
+  }
+
+  onResponseEnd(): void {
+    this.ended = true;
+    // A read waiting for data that came in this parse gets it first (the next read then the end).
+    if (this.resolve !== undefined && this.held.length === 0) this.answer(DONE);
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    if (this.sent !== undefined) {
+      const sent = this.sent;
+      this.sent = undefined;
+      sent.destroy(error);
+    }
+    if (!this.headed) {
+      this.headed = true;
+      this.failHead(error);
+      return;
+    }
+    this.fail(error);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<Uint8Array>> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    if (this.held.length > 0) return Promise.resolve({ done: false, value: this.take() });
+    if (this.ended) return Promise.resolve(DONE);
+    const expired = this.waits?.waitFor(this.expire);
+    if (expired) return Promise.reject(expired);
+    return new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
+
+  /** The reader gave up: a request not read to its end is aborted. */
+  return(): Promise<IteratorResult<Uint8Array>> {
+    this.held.length = 0;
+    this.heldCount = 0;
+    if (!this.ended && this.failure === undefined) this.abort(new Error('the relay stopped reading'));
+    return Promise.resolve(DONE);
+  }
+
+  /** Everything held, in one piece (as a Node stream's `read()` gives it); a paused connection is resumed. */
+  private take(): Uint8Array {
+    const held = this.held;
+    const chunk = held.length === 1 ? held[0]! : Buffer.concat(held, this.heldCount);
+    held.length = 0;
+    this.heldCount = 0;
+    if (this.paused) {
+      this.paused = false;
+      this.controller?.resume();
+    }
+    return chunk;
+  }
+
+  /** Hands what the last parse brought to the read waiting for it (queued once per parse by `onResponseData`). */
+  private deliver(): void {
+    this.flushing = false;
+    if (this.resolve !== undefined && this.held.length > 0) this.answer({ done: false, value: this.take() });
+  }
+
+  /** Ends the wait of the read waiting now with `step`. */
+  private answer(step: IteratorResult<Uint8Array>): void {
+    const resolve = this.resolve!;
+    this.resolve = this.reject = undefined;
+    this.waits?.waited();
+    resolve(step);
+  }
+
+  /** The first error the body met (the UpstreamTimeout when a limit ran out, whatever undici says); a waiting read gets it. */
+  private fail(error: unknown): void {
+    if (this.failure !== undefined) return;
+    this.failure = this.waits?.expired ?? error;
+    this.held.length = 0;
+    this.heldCount = 0;
+    const reject = this.reject;
+    if (reject === undefined) return;
+    this.resolve = this.reject = undefined;
+    this.waits?.waited();
+    reject(this.failure);
+  }
+}
