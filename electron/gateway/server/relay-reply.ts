@@ -46,8 +46,11 @@ export async function relayReply(
   );
   reply.hijack();
   const raw = reply.raw;
-  // The head leaves with whatever of the body is already here (see holdForTick), at the latest at the end of this tick.
-  holdForTick(raw);
+  const sse = /text\/event-stream/i.test(upstream.headers['content-type'] ?? '');
+  // A stream's head leaves with whatever of its events is already here (see holdForTick), at the latest at the end of
+  // this tick. Any other answer's head leaves with its first write, and `end` writes all it holds in one piece: nothing
+  // to hold for them.
+  if (sse) holdForTick(raw);
   // Headers set before the hijack (CORS, for one) go out too.
   // An error answer says whether a retry can help, the upstream's own hint first.
   // One object for the head (Fastify's copy of its headers): no further copies of it.
@@ -58,20 +61,19 @@ export async function relayReply(
   );
   head['x-accel-buffering'] = 'no';
   raw.writeHead(upstream.status, head);
-  const sse = /text\/event-stream/i.test(upstream.headers['content-type'] ?? '');
   // A stream's headers go out now, as the upstream's did (a client learns the stream is open before its first event);
   // other answers send them with their first bytes, one write instead of two.
   if (sse) raw.flushHeaders();
-  let gone = false;
-  // `on`, not `once`: a response closes once, and `once` costs a wrapper per call.
-  raw.on('close', () => (gone = true));
+  // The caller went away (the response closed before its end): the call's signal says so (`watchClient`), no listener of
+  // its own per call.
+  const signal = call.signal;
   const chunks = upstream.body[Symbol.asyncIterator]();
   let finished = false;
   // Any other answer keeps its latest chunk until the next one comes or the body ends: its last bytes and its end then
   // leave in one write (a short answer, head included, in one), where they were two (see holdForTick).
   let held: Uint8Array | undefined;
   try {
-    while (!gone) {
+    while (!signal.aborted) {
       const next = await chunks.next();
       if (next.done) {
         finished = true;
@@ -83,7 +85,7 @@ export async function relayReply(
         held = next.value;
       }
     }
-    if (!gone) raw.end(held);
+    if (!signal.aborted) raw.end(held);
     // The answer went out (end writes at once): a body that left its usage to read after its end reads it now, in this
     // turn, so its charge is noted before the call's journal entry is made (providers/relay/relayed-body.ts).
     if (finished) void chunks.return?.();
@@ -91,11 +93,11 @@ export async function relayReply(
     finished = true;
     const gatewayError = error instanceof GatewayError ? error : undefined;
     if (!gatewayError) failure.report?.(error);
-    if (!gone && sse && failure.errorEvent) {
+    if (!signal.aborted && sse && failure.errorEvent) {
       raw.write(sseFrame(failure.errorEvent(gatewayError ?? new GatewayError('upstream_failed', 'The relayed stream failed.'))));
     }
     // A stream ends after its error event; any other answer is cut (the connection closes before its end), never passed off as whole.
-    if (!gone) {
+    if (!signal.aborted) {
       if (sse) raw.end();
       else {
         if (held) raw.write(held);
