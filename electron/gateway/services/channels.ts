@@ -220,12 +220,26 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
     return this.serving.of(this.repo.list(), model).wires;
   }
 
+  candidatesAtHand(model: string, kind: ChannelKind): RelayChannel[] | undefined {
+    const now = this.clock.now();
+    const serving = this.servingNow(model, kind, now);
+    const channels: RelayChannel[] = [];
+    let keyless: Readonly<ChannelRow>[] | undefined;
+    for (const { row, upstream } of serving) {
+      const channel = this.keptRelayChannel(row, upstream, now);
+      // A key to read from the store: `candidates` reads it (nothing is noted here, so nothing twice).
+      if (channel === undefined) return undefined;
+      if (channel) channels.push(channel);
+      else (keyless ??= []).push(row);
+    }
+    if (keyless) for (const row of keyless) this.repo.noteError(row.channel_id, missingKeyMessage(row, this.secrets), this.clock.now());
+    return channels;
+  }
+
   async candidates(model: string, kind: ChannelKind): Promise<RelayChannel[]> {
     const now = this.clock.now();
-    const resting = (row: Readonly<ChannelRow>) =>
-      (row.cooldown_until !== null && row.cooldown_until > now) || this.modelCooldowns.cooling(row.channel_id, model, now);
     const channels: RelayChannel[] = [];
-    for (const { row, upstream } of servingInOrder(this.repo.list(), model, kind, resting, this.random)) {
+    for (const { row, upstream } of this.servingNow(model, kind, now)) {
       // A key read from the store a moment ago is used as it is: no await per call.
       let channel = this.keptRelayChannel(row, upstream, now);
       if (channel === undefined) {
@@ -240,6 +254,13 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
       else this.repo.noteError(row.channel_id, missingKeyMessage(row, this.secrets), this.clock.now());
     }
     return channels;
+  }
+
+  /** The rows serving `model` on `kind` channels at `now`, in the order to try (see `servingInOrder`). */
+  private servingNow(model: string, kind: ChannelKind, now: number): ReturnType<typeof servingInOrder> {
+    const resting = (row: Readonly<ChannelRow>) =>
+      (row.cooldown_until !== null && row.cooldown_until > now) || this.modelCooldowns.cooling(row.channel_id, model, now);
+    return servingInOrder(this.repo.list(), model, kind, resting, this.random);
   }
 
   record(channelId: string, outcome: ChannelOutcome): void {

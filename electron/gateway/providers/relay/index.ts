@@ -34,9 +34,17 @@ export function relayBundle(
     // A chat completions call the gateway must read itself (`store: true`, kept locally) goes through the neutral model.
     ...(wire === 'openai-chat' && { chat: new TranslatingChat(channels, model, [kind]) }),
     passthrough: {
-      forward: async (request, call) => {
-        const candidates = await channels.candidates(model, kind);
-        return forwardWithFailover(channels, pinned(wire ? speaking(candidates, wire) : candidates, request), request, call);
+      // Not async: with the channels at hand (the usual call) the answer is failover's own promise, no await before it.
+      forward: (request, call) => {
+        const send = (candidates: RelayChannel[]) =>
+          forwardWithFailover(channels, pinned(wire ? speaking(candidates, wire) : candidates, request), request, call);
+        try {
+          const atHand = channels.candidatesAtHand?.(model, kind);
+          return atHand ? send(atHand) : channels.candidates(model, kind).then(send);
+        } catch (error) {
+          // As from an async function: a refusal is the promise's.
+          return Promise.reject(error as Error);
+        }
       },
     },
     // Realtime sessions are an OpenAI protocol: only OpenAI channels open them (others keep the refusal above).

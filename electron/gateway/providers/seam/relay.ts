@@ -192,6 +192,11 @@ export interface ChannelDirectory {
    * try: priority first, weighted random within one. When every one is cooling down, all of them, as nothing else could answer.
    */
   candidates(model: string, kind: ChannelKind): Promise<RelayChannel[]>;
+  /**
+   * `candidates` as a list at once, when no channel's key must first be read from the secret store (the usual call: a key
+   * read a moment ago is kept); undefined when one must (then ask `candidates`).
+   */
+  candidatesAtHand?(model: string, kind: ChannelKind): RelayChannel[] | undefined;
   /** Records an attempt: consecutive failures put a channel in cooldown; a success ends it. */
   record(channelId: string, outcome: ChannelOutcome): void;
   /** Every model a channel serves by name (not `*`), with its channel, for the model catalogue. */
