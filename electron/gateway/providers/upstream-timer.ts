@@ -25,9 +25,10 @@ export interface Abortable {
  * connection is closed; a read of the body waits (`waitFor`, or `read` over any async iterable) within `idleTimeoutMs`
  * (only time spent waiting for the upstream counts, never time the reader spends passing a chunk on) and the deadline.
  *
- * One timer per call, not one per limit: it fires at the earliest moment a limit could run out, checks which one did (none,
- * when a wait ended meanwhile) and is set again for the next such moment. A call that ends within its limits, the usual
- * case, sets one timer and clears it.
+ * No timer per limit, nor per call: each call has the earliest moment one of its limits could run out, and one Node timer
+ * shared by every call (`SharedClock`) fires at the earliest of them all. A call whose moment came checks which limit ran
+ * out (none, when a wait ended meanwhile) and names its next such moment. A call that ends within its limits, the usual
+ * case, is only added to the shared clock's set and taken out of it.
  */
 export class UpstreamTimer {
   private readonly limits: UpstreamTimeouts;
@@ -37,9 +38,8 @@ export class UpstreamTimer {
   private readonly started: number;
   private waitingSince = -1;
   private headers = false;
-  private timer: NodeJS.Timeout | undefined;
-  /** When the timer fires, on the same clock. */
-  private due = 0;
+  /** When the shared clock next checks this call, on the same clock. */
+  due = 0;
   private stopped = false;
   private wake: ((error: UpstreamTimeout) => void) | undefined;
   /** The limit that ran out, once one has. */
@@ -112,11 +112,10 @@ export class UpstreamTimer {
     return { [Symbol.asyncIterator]: () => iterator };
   }
 
-  /** Clears the timer (the call ended or was stopped). */
+  /** Stops watching the call (it ended or was stopped). */
   stop(): void {
     this.stopped = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    CLOCK.remove(this);
   }
 
   /** `pending`, or the UpstreamTimeout when the idle timeout or the deadline runs out first. */
@@ -141,15 +140,13 @@ export class UpstreamTimer {
     });
   }
 
-  /** `check`, as the timer calls it (made once per call, not per setting of the timer). */
-  private readonly fire = (): void => this.check();
-
-  /** The timer fired: expires the limit that ran out, if one did, else sets the timer for the next moment one could. */
-  private check(): void {
-    this.timer = undefined;
+  /**
+   * The shared clock reached `due` (it is `now`): expires the limit that ran out, if one did, else names the next moment
+   * one could.
+   */
+  check(now: number): void {
     if (this.stopped || this.expired) return;
     const { timeoutMs, idleTimeoutMs, deadlineMs } = this.limits;
-    const now = performance.now();
     if (now - this.started >= deadlineMs)
       return this.expire(new UpstreamTimeout(`the upstream did not finish its answer within the deadline of ${deadlineMs} ms`));
     if (!this.headers && now - this.started >= timeoutMs)
@@ -162,11 +159,10 @@ export class UpstreamTimer {
     this.arm(next, now);
   }
 
-  /** Sets the timer to fire at `at` (`now`: the clock's time), in place of any set before. */
+  /** Has the shared clock check this call at `at` (`now`: the clock's time), in place of any moment named before. */
   private arm(at: number, now: number): void {
-    clearTimeout(this.timer);
     this.due = at;
-    this.timer = setTimeout(this.fire, Math.max(1, Math.ceil(at - now)));
+    CLOCK.add(this, now);
   }
 
   private expire(error: UpstreamTimeout): void {
@@ -176,3 +172,57 @@ export class UpstreamTimer {
     this.wake?.(error);
   }
 }
+
+/**
+ * The one Node timer every upstream call's limits share: set for the earliest `due` among the calls watched, it checks
+ * the calls whose moment came and is set again for the next earliest. A call taken out of the set leaves the timer as it
+ * is: it fires at most once more, finds nothing due, and is set again only while calls are watched. It does not hold the
+ * process up (unref): a call in flight has its connection doing that.
+ */
+class SharedClock {
+  private readonly watched = new Set<UpstreamTimer>();
+  private timer: NodeJS.Timeout | undefined;
+  /** When the timer fires (Infinity: not set), on `performance.now()`'s clock. */
+  private at = Number.POSITIVE_INFINITY;
+  /** `fire`, made once for the process. */
+  private readonly onTimer = (): void => this.fire();
+
+  /** Watches `call` until its `due` (again, if it was: its moment may have moved). */
+  add(call: UpstreamTimer, now: number): void {
+    this.watched.add(call);
+    if (call.due < this.at) this.set(call.due, now);
+  }
+
+  remove(call: UpstreamTimer): void {
+    this.watched.delete(call);
+  }
+
+  private set(at: number, now: number): void {
+    clearTimeout(this.timer);
+    this.at = at;
+    this.timer = setTimeout(this.onTimer, Math.max(1, Math.ceil(at - now)));
+    this.timer.unref();
+  }
+
+  /** Checks every call whose moment came (each names its next one, or is done), then sets the timer for the earliest left. */
+  private fire(): void {
+    this.timer = undefined;
+    this.at = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    const came: UpstreamTimer[] = [];
+    for (const call of this.watched) if (call.due <= now) came.push(call);
+    try {
+      for (const call of came) {
+        this.watched.delete(call);
+        call.check(now);
+      }
+    } finally {
+      // Whatever one call's abort threw, the others stay watched.
+      let next = Number.POSITIVE_INFINITY;
+      for (const call of this.watched) if (call.due < next) next = call.due;
+      if (next < this.at) this.set(next, now);
+    }
+  }
+}
+
+const CLOCK = new SharedClock();
