@@ -65,7 +65,11 @@ export interface PassthroughRequest {
 export interface RelayedUsage {
   inputTokens?: number;
   outputTokens?: number;
-  /** The token estimate of the text (and tool arguments) delivered, counted as it passed: the output when the answer carried no usage. */
+  /**
+   * The token estimate of the text (and tool arguments) delivered, counted as it passed: the output when the answer carried
+   * no usage. A relayed answer's is a getter of its class (counted when first read): read it off the usage, as a spread
+   * does not copy it.
+   */
   deliveredTokens: number;
   /** Bytes of the answer passed to the caller (they bound the output an upstream may claim). */
   answerBytes?: number;
