@@ -112,7 +112,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler, AsyncIterableIt
   onResponseEnd(): void {
     this.ended = true;
     // A read waiting for data that came in this parse gets it first (the next read then the end).
-    if (this.resolve !== undefined && this.held.length === 0) this.answer(DONE);
+    if (this.held.length === 0) this.answer(DONE);
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
@@ -166,18 +166,30 @@ export class UpstreamCall implements Dispatcher.DispatchHandler, AsyncIterableIt
     return chunk;
   }
 
-  /** Hands what the last parse brought to the read waiting for it (queued once per parse by `onResponseData`). */
+  /**
+   * Hands what the last parse brought to the read waiting for it (queued once per parse by `onResponseData`). The read
+   * stops waiting before `take` resumes the connection: undici parses on inside `resume`, and the end or more data it
+   * brings there must find no read waiting (they are the next read's), or the end would answer this read in its place.
+   */
   private deliver(): void {
     this.flushing = false;
-    if (this.resolve !== undefined && this.held.length > 0) this.answer({ done: false, value: this.take() });
+    if (this.held.length === 0) return;
+    const resolve = this.stopWaiting();
+    if (resolve !== undefined) resolve({ done: false, value: this.take() });
   }
 
-  /** Ends the wait of the read waiting now with `step`. */
+  /** Ends the wait of the read waiting now (if one does) with `step`. */
   private answer(step: IteratorResult<Uint8Array>): void {
-    const resolve = this.resolve!;
+    this.stopWaiting()?.(step);
+  }
+
+  /** The waiting read's resolve, taken off this (nothing after it can answer that read twice); undefined when no read waits. */
+  private stopWaiting(): ((step: IteratorResult<Uint8Array>) => void) | undefined {
+    const resolve = this.resolve;
+    if (resolve === undefined) return undefined;
     this.resolve = this.reject = undefined;
     this.waits?.waited();
-    resolve(step);
+    return resolve;
   }
 
   /** The first error the body met (the UpstreamTimeout when a limit ran out, whatever undici says); a waiting read gets it. */
