@@ -1,7 +1,7 @@
-// Integration tests of the relay's own undici handler (upstream-call.ts) through a real gateway: a JSON answer whose body comes after its head, at or past the held-bytes bound, reaches the caller whole (and the gateway lives on).
+// Integration tests of the relay's own undici handler (upstream-call.ts) through a real gateway: a JSON answer whose body comes after its head, at or past the held-bytes bound, reaches the caller whole; a streamed form to an upstream that refuses the connection is a 502, not a dead process.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import OpenAI from 'openai';
+import OpenAI, { APIError, toFile } from 'openai';
 import { UPSTREAM_HELD_BYTES } from '../../electron/gateway/providers/relay/upstream-call.ts';
 import type { TestGateway } from '../helpers/gateway.ts';
 import { gatewayBefore, hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
@@ -53,4 +53,27 @@ describe('a JSON answer whose body comes after its head', () => {
       assert.equal(again.choices[0]!.message.content, contentOf(size));
     });
   }
+});
+
+test('a streamed form (a transcription, a translation) to an upstream that refuses the connection is a 502 naming why', async () => {
+  // An upstream closed before the call: its port refuses connections.
+  const up = await hostileUpstream();
+  await up.close();
+  const gw = await gatewayBefore(up, 'openai');
+  started.push({ up: { ...up, close: async () => {} }, gw });
+  const openai = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
+  const file = await toFile(Buffer.alloc(4000), 'a.wav', { type: 'audio/wav' });
+  for (const call of [
+    () => openai.audio.transcriptions.create({ model: 'whisper-1', file }),
+    () => openai.audio.translations.create({ model: 'whisper-1', file }),
+  ]) {
+    await assert.rejects(call(), (error) => {
+      assert.ok(error instanceof APIError, String(error));
+      assert.equal(error.status, 502);
+      assert.match(error.message, /ECONNREFUSED/);
+      return true;
+    });
+  }
+  // Still alive: it answers its health check.
+  assert.equal((await fetch(`${gw.url}/healthz`)).status, 200);
 });

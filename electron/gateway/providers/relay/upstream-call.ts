@@ -7,6 +7,15 @@ export const UPSTREAM_HELD_BYTES = 64 * 1024;
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 
+/** A request body sent as a stream (a multipart form's `Readable`). */
+interface SentStream {
+  on(event: 'error', listener: () => void): unknown;
+  destroy(error?: Error): void;
+}
+
+/** The error listener of a request body destroyed by the request's failure (the request reports that failure). */
+function ignore(): void {}
+
 /** The final head of an upstream answer (informational ones pass unseen). */
 export interface UpstreamHead {
   status: number;
@@ -35,7 +44,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler, AsyncIterableIt
   /** Why the request was stopped (set once). */
   private reason: Error | undefined;
   /** A request body that is a stream, destroyed when the request fails (as undici's own request handler does). */
-  private sent: { destroy(error?: Error): void } | undefined;
+  private sent: SentStream | undefined;
   private readonly held: Uint8Array[] = [];
   private heldCount = 0;
   private paused = false;
@@ -58,7 +67,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler, AsyncIterableIt
     const flush = () => this.deliver();
     this.flush = flush;
     if (sent !== null && typeof sent === 'object' && typeof (sent as { destroy?: unknown }).destroy === 'function') {
-      this.sent = sent as { destroy(error?: Error): void };
+      this.sent = sent as SentStream;
     }
   }
 
@@ -119,6 +128,9 @@ export class UpstreamCall implements Dispatcher.DispatchHandler, AsyncIterableIt
     if (this.sent !== undefined) {
       const sent = this.sent;
       this.sent = undefined;
+      // A listener first (as undici's own handler does): undici took its own off, and a stream destroyed with an error and
+      // none would throw it out of the process (a form to an upstream that refused the connection).
+      sent.on('error', ignore);
       sent.destroy(error);
     }
     if (!this.headed) {
