@@ -27,7 +27,7 @@ export function geminiEmbeddings(context: GatewayContext, failure: StreamFailure
         const forward = { operation, model, stream: false, apiVersion } as const;
         // Gemini's embeddings answers carry no usage: billed by the estimate of the texts.
         return relayReply(request, reply, passthrough, forward, call, failure, (usage) =>
-          metering.chargeRelayed(bill, { ...usage, outputTokens: 0, deliveredTokens: 0 }, estimate),
+          metering.chargeRelayed(bill, { ...usage, outputTokens: 0 }, estimate),
         );
       }
       const { vectors } = await retrieval.embed(asked, call);

@@ -25,7 +25,7 @@ export async function embeddingsRoutes(app: FastifyInstance, options: { context:
         const bill = { principal: request.principal, endpoint: ENDPOINT, model: asked.model };
         const forward = { operation: 'embeddings', model: asked.model, stream: false } as const;
         return relayReply(request, reply, passthrough, forward, call, failure, (usage) =>
-          metering.chargeRelayed(bill, { ...usage, outputTokens: 0, deliveredTokens: 0 }, estimate),
+          metering.chargeRelayed(bill, { ...usage, outputTokens: 0 }, estimate),
         );
       }
       const { vectors, usage } = await retrieval.embed(asked, call);

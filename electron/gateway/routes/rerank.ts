@@ -27,7 +27,7 @@ export async function rerankRoutes(app: FastifyInstance, options: { context: Gat
           const bill = { principal: request.principal, endpoint, model };
           const forward = { operation: endpoint === '/v1/rerank' ? 'rerank' : 'rerank_v2', model, stream: false } as const;
           return relayReply(request, reply, passthrough, forward, call, failure, (usage) =>
-            metering.chargeRelayed(bill, { ...usage, outputTokens: 0, deliveredTokens: 0 }, estimate),
+            metering.chargeRelayed(bill, { ...usage, outputTokens: 0 }, estimate),
           );
         }
         const { results, usage } = await retrieval.rerank({ model, query, documents, topN }, call);

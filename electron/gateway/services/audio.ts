@@ -47,15 +47,13 @@ export class AudioService {
    */
   chargeRelayedTranscript(model: string, reported: RelayedUsage, call: CallContext): void {
     // A count the upstream sent but that is no count (NaN: negative, fractional, a string) is not believed.
-    const inputTokens = believable(reported.inputTokens);
-    const outputTokens = believable(reported.outputTokens);
-    const seconds = reported.audioSeconds ?? (inputTokens ?? 0) / AUDIO_TOKENS_PER_SECOND;
+    const usage = { ...reported, inputTokens: believable(reported.inputTokens), outputTokens: believable(reported.outputTokens) };
+    const seconds = usage.audioSeconds ?? (usage.inputTokens ?? 0) / AUDIO_TOKENS_PER_SECOND;
     this.billing.chargeAnswered(call.principal, {
       endpoint: call.endpoint,
       model,
-      inputTokens: inputTokens ?? Math.ceil(seconds * AUDIO_TOKENS_PER_SECOND),
-      // Read off the usage itself: its delivered tokens are counted by a getter of its class, which a spread would not copy.
-      outputTokens: outputTokens ?? reported.deliveredTokens,
+      inputTokens: usage.inputTokens ?? Math.ceil(seconds * AUDIO_TOKENS_PER_SECOND),
+      outputTokens: usage.outputTokens ?? usage.delivered.tokens,
       amountMicros: transcriptionPriceMicros(seconds),
     });
   }

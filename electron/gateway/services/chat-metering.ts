@@ -86,7 +86,7 @@ export class ChatMetering {
     // The relayed answer has gone out already: the charge joins this turn's group commit (see BillingService.chargeAnswered).
     this.chargeAnswered(
       bill,
-      this.bounded(bill, usage, answerSize, inputEstimate, () => usage.deliveredTokens),
+      this.bounded(bill, usage, answerSize, inputEstimate, () => usage.delivered.tokens),
     );
   }
 

@@ -99,8 +99,8 @@ describe('realtime relay events', () => {
     events.end();
     events.end();
     assert.deepEqual(charged, [
-      { deliveredTokens: countTokens('Hello '), inputTokens: 7, outputTokens: 2 },
-      { deliveredTokens: countTokens('cut short') },
+      { delivered: { tokens: countTokens('Hello ') }, inputTokens: 7, outputTokens: 2 },
+      { delivered: { tokens: countTokens('cut short') } },
     ]);
   });
 
@@ -110,6 +110,6 @@ describe('realtime relay events', () => {
     const delta = 'word '.repeat(20_000);
     for (let i = 0; i < 30; i += 1) events.fromUpstream(json({ type: 'response.output_text.delta', response_id: 'r1', delta }));
     events.end();
-    assert.deepEqual(charged, [{ deliveredTokens: 30 * countTokens(delta) }]);
+    assert.deepEqual(charged, [{ delivered: { tokens: 30 * countTokens(delta) } }]);
   });
 });

@@ -16,7 +16,7 @@ test('OpenAI chunks get the caller name back, split anywhere; [DONE] and the tex
   for (const size of [1, 4, 10_000]) {
     const tap = new UsageTap(openaiKind, 'sse', false, 'fast');
     assert.equal(through(tap, stream, size), stream.replaceAll('gpt-4o-mini-2024', 'fast'));
-    assert.equal(tap.relayed().deliveredTokens, countTokens('Héllo "x"'));
+    assert.equal(tap.relayed().delivered.tokens, countTokens('Héllo "x"'));
   }
 });
 
@@ -49,7 +49,7 @@ test('a Gemini JSON array is renamed element by element as each completes, brace
       (JSON.parse(passed) as { modelVersion: string }[]).map((element) => element.modelVersion),
       ['mine', 'mine'],
     );
-    assert.deepEqual([tap.usage.inputTokens, tap.usage.outputTokens, tap.relayed().deliveredTokens], [5, 2, countTokens('a {[ "q" \\ b')]);
+    assert.deepEqual([tap.usage.inputTokens, tap.usage.outputTokens, tap.relayed().delivered.tokens], [5, 2, countTokens('a {[ "q" \\ b')]);
   }
   // The first element goes out before the array ends: nothing waits for the whole stream.
   const tap = new UsageTap(geminiKind, 'json', false, 'mine');

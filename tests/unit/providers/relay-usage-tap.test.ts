@@ -16,13 +16,13 @@ const stream = `data: ${chunk('Hel')}\n\ndata: ${chunk('lo')}\n\ndata: ${usageCh
 
 const through = throughTap;
 /** The usage a tap reports, as plain figures: those it read, and the tokens delivered (counted when asked for). */
-const figures = (usage: RelayedUsage) => ({ ...usage, deliveredTokens: usage.deliveredTokens });
+const figures = (usage: RelayedUsage) => ({ ...usage, delivered: { tokens: usage.delivered.tokens } });
 
 test('an OpenAI stream passes untouched when the client asked for usage, and its usage is read whatever the chunking', () => {
   for (const size of [1, 5, 64, 10_000]) {
     const tap = new UsageTap(openaiKind, 'sse', false);
     assert.equal(through(tap, stream, size), stream);
-    assert.deepEqual(figures(tap.relayed()), { inputTokens: 7, outputTokens: 3, deliveredTokens: countTokens('Hello') });
+    assert.deepEqual(figures(tap.relayed()), { inputTokens: 7, outputTokens: 3, delivered: { tokens: countTokens('Hello') } });
   }
 });
 
@@ -32,7 +32,7 @@ test('whole events pass as the very bytes that came; events split anywhere, insi
   const events = wide.split(/(?<=\n\n)/).map((event) => Buffer.from(event));
   const whole = new UsageTap(openaiKind, 'sse', false);
   for (const event of events) assert.equal(whole.pass(event), event, 'no copy of a whole event');
-  assert.equal(whole.relayed().deliveredTokens, countTokens('héllo 日本 🎉\n\n'));
+  assert.equal(whole.relayed().delivered.tokens, countTokens('héllo 日本 🎉\n\n'));
   for (let size = 1; size <= 12; size += 1) {
     const tap = new UsageTap(openaiKind, 'sse', false);
     const out: Uint8Array[] = [];
@@ -68,7 +68,7 @@ test('a cut Anthropic stream keeps the input of message_start and the text deliv
   const delta = { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi there' } };
   through(tap, `event: message_start\ndata: ${JSON.stringify(start)}\n\nevent: content_block_delta\ndata: ${JSON.stringify(delta)}\n\n`, 3);
   assert.equal(tap.usage.inputTokens, 12);
-  assert.equal(tap.relayed().deliveredTokens, countTokens('Hi there'));
+  assert.equal(tap.relayed().delivered.tokens, countTokens('Hi there'));
 });
 
 test('a whole JSON answer is read at its end', () => {
@@ -78,7 +78,7 @@ test('a whole JSON answer is read at its end', () => {
     JSON.stringify({ type: 'message', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 4, output_tokens: 2 } }),
     9,
   );
-  assert.deepEqual(figures(tap.relayed()), { inputTokens: 4, outputTokens: 2, deliveredTokens: countTokens('ok') });
+  assert.deepEqual(figures(tap.relayed()), { inputTokens: 4, outputTokens: 2, delivered: { tokens: countTokens('ok') } });
 });
 
 test('Retry-After is read from retry-after-ms, seconds or a date', () => {
@@ -109,10 +109,17 @@ test('text-only events are read only when the text delivered is asked for: a str
   assert.deepEqual([tap.usage.inputTokens, tap.usage.outputTokens], [7, 3]);
   const usage = tap.relayed();
   assert.equal(reads, 1, 'settling the usage reads nothing more');
-  assert.equal(usage.deliveredTokens, countTokens('Hello'));
+  assert.equal(usage.delivered.tokens, countTokens('Hello'));
   assert.equal(reads, 3, 'asked for, the text events are read, once');
-  assert.equal(usage.deliveredTokens, countTokens('Hello'));
+  assert.equal(usage.delivered.tokens, countTokens('Hello'));
   assert.equal(reads, 3);
+});
+
+test('a copy of the relayed usage (a spread, as the audio and embeddings charges make) keeps the text it delivered', () => {
+  const tap = new UsageTap(openaiKind, 'sse', false);
+  through(tap, `data: ${chunk('Hel')}\n\ndata: ${chunk('lo')}\n\ndata: [DONE]\n\n`, 64);
+  const copy = { ...tap.relayed(), outputTokens: undefined };
+  assert.equal(copy.delivered.tokens, countTokens('Hello'));
 });
 
 test('the text delivered counts the same whichever events are put off: words split across events, escapes, a word that must be read, a long stream', () => {
@@ -136,7 +143,7 @@ test('the text delivered counts the same whichever events are put off: words spl
     for (const size of [1, 9, 10_000]) {
       const tap = new UsageTap(kind, 'sse', false);
       assert.equal(through(tap, body, size), body);
-      assert.equal(tap.relayed().deliveredTokens, countTokens(pieces.join('')), `every ${size} bytes`);
+      assert.equal(tap.relayed().delivered.tokens, countTokens(pieces.join('')), `every ${size} bytes`);
     }
   }
   // Past UNREAD_EVENT_BYTES the events put off are read at once, in order: the count is the same.
@@ -144,7 +151,7 @@ test('the text delivered counts the same whichever events are put off: words spl
   const tap = new UsageTap(openaiKind, 'sse', false);
   through(tap, long.map((text) => `data: ${chunk(text)}\n\n`).join(''), 4096);
   assert.ok(6000 * chunk('word0 ').length > UNREAD_EVENT_BYTES);
-  assert.equal(tap.relayed().deliveredTokens, countTokens(long.join('')));
+  assert.equal(tap.relayed().delivered.tokens, countTokens(long.join('')));
 });
 
 test('the text of an event read at once while others wait unread is counted after theirs, in the order the client got it', () => {
@@ -154,6 +161,6 @@ test('the text of an event read at once while others wait unread is counted afte
   for (const size of [1, 10_000]) {
     const tap = new UsageTap(openaiKind, 'sse', false);
     assert.equal(through(tap, events, size), events);
-    assert.equal(tap.relayed().deliveredTokens, countTokens('ab cd'), `every ${size} bytes`);
+    assert.equal(tap.relayed().delivered.tokens, countTokens('ab cd'), `every ${size} bytes`);
   }
 });

@@ -20,7 +20,7 @@ test('a charge that throws after a relayed answer is reported; the answer and th
         yield Buffer.from('{"id":"chatcmpl-1",');
         yield Buffer.from('"usage":{"prompt_tokens":3}}');
       })(),
-      usage: Promise.resolve<RelayedUsage>({ inputTokens: 3, outputTokens: 1, deliveredTokens: 0 }),
+      usage: Promise.resolve<RelayedUsage>({ inputTokens: 3, outputTokens: 1, delivered: { tokens: 0 } }),
       channelId: 'ch_1',
     }),
   };

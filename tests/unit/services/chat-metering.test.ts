@@ -77,9 +77,9 @@ test("a relayed answer is charged by the upstream's usage; the input estimate is
   let asked = 0;
   const estimate = () => (asked++, 10);
   const relayed = new ChatMetering(billing);
-  relayed.chargeRelayed(bill, { inputTokens: 7, outputTokens: 3, deliveredTokens: countTokens('Hello, world!') }, estimate);
+  relayed.chargeRelayed(bill, { inputTokens: 7, outputTokens: 3, delivered: { tokens: countTokens('Hello, world!') } }, estimate);
   assert.equal(asked, 0, 'a whole answer carries its input tokens');
-  relayed.chargeRelayed(bill, { deliveredTokens: countTokens('Hello, world!') }, estimate);
+  relayed.chargeRelayed(bill, { delivered: { tokens: countTokens('Hello, world!') } }, estimate);
   assert.equal(asked, 1, 'a stream cut before its usage asks the estimate');
   assert.deepEqual(
     charges.map(({ inputTokens, outputTokens }) => [inputTokens, outputTokens]),

@@ -2,7 +2,7 @@
 import { SseReader, type SseEvent } from '../../../../shared/sse-reader.ts';
 import type { GatewayError } from '../../errors.ts';
 import { TokenCounter } from '../../protocols/neutral/token-counter.ts';
-import type { RelayedUsage } from '../types.ts';
+import type { DeliveredText, RelayedUsage } from '../types.ts';
 import { JsonArrayPieces } from './json-array-pieces.ts';
 import type { RelayKind, TextCount, UsageCount } from './kind.ts';
 import { streamCapError } from './stream-caps.ts';
@@ -49,7 +49,7 @@ type CopiedFigures = Pick<UsageCount, 'inputTokens' | 'outputTokens' | 'response
 /** A stream event put off unread (its data), or text an event read meanwhile delivered, to count after those before it. */
 type Unread = string | { text: string };
 
-export class UsageTap {
+export class UsageTap implements DeliveredText {
   /** The text delivered, counted in the order it passed. */
   private readonly delivered = new TokenCounter();
   /** The usage read; its `delivered` is `delivered`, or `queued` while an event is read behind events put off. */
@@ -93,9 +93,13 @@ export class UsageTap {
     this.events = format === 'sse' ? new SseReader() : undefined;
   }
 
-  /** The usage read so far, as the seam reports it; the delivered tokens are counted when first asked for (the events put off read then). */
+  /**
+   * The usage read so far, as the seam reports it. Its `delivered` is this tap, whose `tokens` are counted when asked for
+   * (the events put off read then). A plain object: an object literal with a getter of its own cost about a microsecond
+   * per call (V8 defines such an accessor through its runtime on every evaluation).
+   */
   relayed(): RelayedUsage {
-    const relayed = new TapUsage(this);
+    const relayed: RelayedUsage = { delivered: this };
     // The figures read, set one by one (a rest spread of the usage copies it through a slow generic path). The type names
     // every figure of a UsageCount: one added there and not copied here fails to compile.
     const { inputTokens, outputTokens, responseId, outputItems, audioSeconds }: CopiedFigures = this.usage;
@@ -108,7 +112,7 @@ export class UsageTap {
   }
 
   /** The tokens of the text delivered, the events put off read first. */
-  deliveredCount(): number {
+  get tokens(): number {
     this.readUnread();
     return this.delivered.count;
   }
@@ -285,33 +289,6 @@ export class UsageTap {
   /** Renames the model in `value` back to the caller's name; true when it changed something. */
   private rename(value: unknown): boolean {
     return this.renameTo !== undefined && this.kind.renameModel(value, this.renameTo);
-  }
-}
-
-/**
- * The usage a tap read, as the seam reports it: `deliveredTokens` is counted when first asked for, by a getter of the
- * class. An object literal with a getter of its own cost about a microsecond per call (V8 defines such an accessor
- * through its runtime on every evaluation). A spread of it does not copy `deliveredTokens`: a caller that spreads it sets
- * its own (the embeddings and rerank routes, whose answers deliver no text).
- */
-class TapUsage implements RelayedUsage {
-  // Declared only: a figure is an own property once read (set by `relayed`), as in the object it replaces.
-  declare inputTokens?: number;
-  declare outputTokens?: number;
-  declare answerBytes?: number;
-  declare responseId?: string;
-  declare outputItems?: Record<string, unknown>[];
-  declare audioSeconds?: number;
-  // Private fields: not among the usage's own properties (a spread, a comparison).
-  readonly #tap: UsageTap;
-  #counted: number | undefined = undefined;
-
-  constructor(tap: UsageTap) {
-    this.#tap = tap;
-  }
-
-  get deliveredTokens(): number {
-    return (this.#counted ??= this.#tap.deliveredCount());
   }
 }
 

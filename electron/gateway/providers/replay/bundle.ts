@@ -44,7 +44,7 @@ function replayPassthrough(cassette: HttpCassette, file: string, playback: Playb
               ? {
                   inputTokens: recorded.inputTokens,
                   outputTokens: recorded.outputTokens,
-                  deliveredTokens: recorded.outputTokens,
+                  delivered: { tokens: recorded.outputTokens },
                   answerBytes: bytes,
                   ...(responseId !== undefined && { responseId }),
                 }

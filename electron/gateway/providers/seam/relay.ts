@@ -61,16 +61,21 @@ export interface PassthroughRequest {
   };
 }
 
+/** The text (and tool arguments) an answer delivered, counted as it passed. */
+export interface DeliveredText {
+  /** Its token estimate (a relayed answer's is counted when first read). */
+  readonly tokens: number;
+}
+
 /** Usage read from an upstream's own answer as it passed; a figure the answer did not carry (a cut stream) is absent. */
 export interface RelayedUsage {
   inputTokens?: number;
   outputTokens?: number;
   /**
-   * The token estimate of the text (and tool arguments) delivered, counted as it passed: the output when the answer carried
-   * no usage. A relayed answer's is a getter of its class (counted when first read): read it off the usage, as a spread
-   * does not copy it.
+   * The text delivered, whose tokens are the output when the answer carried no usage. An object, not a count: a relayed
+   * answer's is counted only when read, and a copy or a spread of the usage keeps it, as it is a plain property.
    */
-  deliveredTokens: number;
+  delivered: DeliveredText;
   /** Bytes of the answer passed to the caller (they bound the output an upstream may claim). */
   answerBytes?: number;
   /** Responses API: the id of the response the upstream created (JSON `id`, or the stream's `response.created`). */

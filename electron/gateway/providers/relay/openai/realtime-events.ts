@@ -49,7 +49,7 @@ export class RealtimeEvents {
       const inputTokens = count(usage?.['input_tokens']);
       const outputTokens = count(usage?.['output_tokens']);
       this.charge({
-        deliveredTokens,
+        delivered: { tokens: deliveredTokens },
         ...(inputTokens !== undefined && { inputTokens }),
         ...(outputTokens !== undefined && { outputTokens }),
       });
@@ -85,7 +85,7 @@ export class RealtimeEvents {
   end(): void {
     const cut = [...this.open.values()];
     this.open.clear();
-    for (const counter of cut) this.charge({ deliveredTokens: counter.count });
+    for (const counter of cut) this.charge({ delivered: { tokens: counter.count } });
   }
 
   private renames(): boolean {
