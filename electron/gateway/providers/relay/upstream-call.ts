@@ -1,11 +1,10 @@
 // One upstream request as undici's dispatcher runs it, through a handler of its own: the head settles a promise and the body's chunks are read straight off the handler, the connection paused while they wait (no request handler, async resource, Readable or abort emitter per call).
 import type { Dispatcher } from 'undici';
-import type { UpstreamTimeout, UpstreamTimer } from '../upstream-timer.ts';
+import type { UpstreamTimer } from '../upstream-timer.ts';
+import { READS_DONE, UpstreamReads } from './upstream-reads.ts';
 
 /** Most bytes of an answer held unread before the upstream connection is paused (a Node stream's default high-water mark). */
 export const UPSTREAM_HELD_BYTES = 64 * 1024;
-
-const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 
 /** A request body sent as a stream (a multipart form's `Readable`). */
 interface SentStream {
@@ -28,18 +27,11 @@ export interface UpstreamHead {
  * each wait for the upstream within the limits of the timer it is `watchedBy` (a read that outlasts one rejects with its
  * UpstreamTimeout); an upstream that breaks off rejects the read; `return()` aborts a request not read to its end.
  */
-export class UpstreamCall implements Dispatcher.DispatchHandler, AsyncIterableIterator<Uint8Array> {
+export class UpstreamCall extends UpstreamReads implements Dispatcher.DispatchHandler {
   readonly head: Promise<UpstreamHead>;
-  /** Set once the upstream sent its whole answer (some of it may still be held unread). */
-  ended = false;
   private settleHead!: (head: UpstreamHead) => void;
   private failHead!: (error: unknown) => void;
   private headed = false;
-  private waits: UpstreamTimer | undefined;
-  /** What the timer calls when a limit runs out during a wait. Made into a local first: a function written straight into a
-   * property is made in the old generation, and would keep this call's objects alive past every young-generation
-   * collection (server/write-tap.ts `watchHead`). */
-  private readonly expire: (error: UpstreamTimeout) => void;
   private controller: Dispatcher.DispatchController | undefined;
   /** Why the request was stopped (set once). */
   private reason: Error | undefined;
@@ -50,20 +42,15 @@ export class UpstreamCall implements Dispatcher.DispatchHandler, AsyncIterableIt
   private paused = false;
   /** A hand-over of held chunks to a waiting read is queued (see `deliver`). */
   private flushing = false;
-  /** `deliver`, as queued (made once per call, into a local first: see `expire`). */
+  /** `deliver`, as queued (made once per call, into a local first: see UpstreamReads's `expire`). */
   private readonly flush: () => void;
-  private failure: unknown;
-  /** The waiting read's callbacks (undefined when no read waits). */
-  private resolve: ((step: IteratorResult<Uint8Array>) => void) | undefined;
-  private reject: ((error: unknown) => void) | undefined;
 
   constructor(sent?: unknown) {
+    super(undefined);
     this.head = new Promise((resolve, reject) => {
       this.settleHead = resolve;
       this.failHead = reject;
     });
-    const expire = (error: UpstreamTimeout) => this.fail(error);
-    this.expire = expire;
     const flush = () => this.deliver();
     this.flush = flush;
     if (sent !== null && typeof sent === 'object' && typeof (sent as { destroy?: unknown }).destroy === 'function') {
@@ -108,7 +95,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler, AsyncIterableIt
     this.held.push(chunk);
     this.heldCount += chunk.length;
     // A waiting read gets what came by the end of this parse, in one piece (an upstream's burst of events is one chunk).
-    if (this.resolve !== undefined && !this.flushing) {
+    if (this.waiting && !this.flushing) {
       this.flushing = true;
       queueMicrotask(this.flush);
     }
@@ -121,7 +108,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler, AsyncIterableIt
   onResponseEnd(): void {
     this.ended = true;
     // A read waiting for data that came in this parse gets it first (the next read then the end).
-    if (this.held.length === 0) this.answer(DONE);
+    if (this.held.length === 0) this.answer();
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
@@ -141,28 +128,16 @@ export class UpstreamCall implements Dispatcher.DispatchHandler, AsyncIterableIt
     this.fail(error);
   }
 
-  [Symbol.asyncIterator](): this {
-    return this;
-  }
-
-  next(): Promise<IteratorResult<Uint8Array>> {
-    if (this.failure !== undefined) return Promise.reject(this.failure);
-    if (this.held.length > 0) return Promise.resolve({ done: false, value: this.take() });
-    if (this.ended) return Promise.resolve(DONE);
-    const expired = this.waits?.waitFor(this.expire);
-    if (expired) return Promise.reject(expired);
-    return new Promise((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
-  }
-
   /** The reader gave up: a request not read to its end is aborted. */
   return(): Promise<IteratorResult<Uint8Array>> {
     this.held.length = 0;
     this.heldCount = 0;
     if (!this.ended && this.failure === undefined) this.abort(new Error('the relay stopped reading'));
-    return Promise.resolve(DONE);
+    return Promise.resolve(READS_DONE);
+  }
+
+  protected atHand(): Uint8Array | null {
+    return this.held.length > 0 ? this.take() : null;
   }
 
   /** Everything held, in one piece (as a Node stream's `read()` gives it); a paused connection is resumed. */
@@ -190,30 +165,11 @@ export class UpstreamCall implements Dispatcher.DispatchHandler, AsyncIterableIt
     if (resolve !== undefined) resolve({ done: false, value: this.take() });
   }
 
-  /** Ends the wait of the read waiting now (if one does) with `step`. */
-  private answer(step: IteratorResult<Uint8Array>): void {
-    this.stopWaiting()?.(step);
-  }
-
-  /** The waiting read's resolve, taken off this (nothing after it can answer that read twice); undefined when no read waits. */
-  private stopWaiting(): ((step: IteratorResult<Uint8Array>) => void) | undefined {
-    const resolve = this.resolve;
-    if (resolve === undefined) return undefined;
-    this.resolve = this.reject = undefined;
-    this.waits?.waited();
-    return resolve;
-  }
-
-  /** The first error the body met (the UpstreamTimeout when a limit ran out, whatever undici says); a waiting read gets it. */
-  private fail(error: unknown): void {
+  /** The first error the body met (see UpstreamReads): what was held unread is dropped. */
+  protected override fail(error: unknown): void {
     if (this.failure !== undefined) return;
-    this.failure = this.waits?.expired ?? error;
     this.held.length = 0;
     this.heldCount = 0;
-    const reject = this.reject;
-    if (reject === undefined) return;
-    this.resolve = this.reject = undefined;
-    this.waits?.waited();
-    reject(this.failure);
+    super.fail(error);
   }
 }
