@@ -25,7 +25,7 @@ import { writeAtOnce, type DeferredWrites } from '../storage/group-commit.ts';
 import type { Clock } from '../time.ts';
 import { checkKey, checkServiceKey } from './channel-input.ts';
 import { factsOf, relayChannelFrom } from './channel-facts.ts';
-import { servingInOrder } from './channel-order.ts';
+import { servingInOrder, type Serving } from './channel-order.ts';
 import { ServingModels } from './serving-models.ts';
 import { storedModels, upstreamModelOf, type ModelEntry } from './channel-models.ts';
 import { channelSettings } from './channel-settings.ts';
@@ -224,40 +224,66 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
     const now = this.clock.now();
     const serving = this.servingNow(model, kind, now);
     const channels: RelayChannel[] = [];
-    let keyless: Readonly<ChannelRow>[] | undefined;
-    for (const { row, upstream } of serving) {
-      const channel = this.keptRelayChannel(row, upstream, now);
-      // A key to read from the store: `candidates` reads it (nothing is noted here, so nothing twice).
-      if (channel === undefined) return undefined;
-      if (channel) channels.push(channel);
-      else (keyless ??= []).push(row);
-    }
-    if (keyless) for (const row of keyless) this.repo.noteError(row.channel_id, missingKeyMessage(row, this.secrets), this.clock.now());
+    const keyless: Readonly<ChannelRow>[] = [];
+    // A key to read from the store: `candidates` reads it (nothing is noted here, so nothing twice).
+    if (this.keptChannels(serving, 0, now, channels, keyless) < serving.length) return undefined;
+    this.noteKeyless(keyless);
     return channels;
   }
 
   async candidates(model: string, kind: ChannelKind): Promise<RelayChannel[]> {
     const now = this.clock.now();
+    const serving = this.servingNow(model, kind, now);
     const channels: RelayChannel[] = [];
-    for (const { row, upstream } of this.servingNow(model, kind, now)) {
-      // A key read from the store a moment ago is used as it is: no await per call.
-      let channel = this.keptRelayChannel(row, upstream, now);
-      if (channel === undefined) {
-        try {
-          channel = await this.readRelayChannel(row, upstream, now);
-        } catch (error) {
-          this.repo.noteError(row.channel_id, clip(`the secret store failed: ${(error as Error).message}`), this.clock.now());
-          continue;
-        }
+    const keyless: Readonly<ChannelRow>[] = [];
+    // The keys read from the store a moment ago are used as they are (no await per call); the others are read here.
+    for (let index = 0; index < serving.length; index++) {
+      index = this.keptChannels(serving, index, now, channels, keyless);
+      if (index === serving.length) break;
+      const { row, upstream } = serving[index]!;
+      let channel: RelayChannel | null;
+      try {
+        channel = await this.readRelayChannel(row, upstream, now);
+      } catch (error) {
+        this.repo.noteError(row.channel_id, clip(`the secret store failed: ${(error as Error).message}`), this.clock.now());
+        continue;
       }
       if (channel) channels.push(channel);
-      else this.repo.noteError(row.channel_id, missingKeyMessage(row, this.secrets), this.clock.now());
+      else keyless.push(row);
     }
+    this.noteKeyless(keyless);
     return channels;
   }
 
+  /**
+   * Pushes the channels of `serving` from `from` on whose keys are at hand onto `channels` in order (the rows that have no
+   * key onto `keyless`), up to the first whose key must be read from the store: returns its index (the list's length when
+   * there is none).
+   */
+  private keptChannels(
+    serving: readonly Serving[],
+    from: number,
+    now: number,
+    channels: RelayChannel[],
+    keyless: Readonly<ChannelRow>[],
+  ): number {
+    for (let index = from; index < serving.length; index++) {
+      const { row, upstream } = serving[index]!;
+      const channel = this.keptRelayChannel(row, upstream, now);
+      if (channel === undefined) return index;
+      if (channel) channels.push(channel);
+      else keyless.push(row);
+    }
+    return serving.length;
+  }
+
+  /** Notes on each channel of `rows` that it has no key to call with. */
+  private noteKeyless(rows: readonly Readonly<ChannelRow>[]): void {
+    for (const row of rows) this.repo.noteError(row.channel_id, missingKeyMessage(row, this.secrets), this.clock.now());
+  }
+
   /** The rows serving `model` on `kind` channels at `now`, in the order to try (see `servingInOrder`). */
-  private servingNow(model: string, kind: ChannelKind, now: number): ReturnType<typeof servingInOrder> {
+  private servingNow(model: string, kind: ChannelKind, now: number): Serving[] {
     const resting = (row: Readonly<ChannelRow>) =>
       (row.cooldown_until !== null && row.cooldown_until > now) || this.modelCooldowns.cooling(row.channel_id, model, now);
     return servingInOrder(this.repo.list(), model, kind, resting, this.random);
