@@ -1,9 +1,12 @@
-// Integration tests of the relay's own undici handler (upstream-call.ts) through a real gateway: a JSON answer whose body comes after its head, at or past the held-bytes bound, reaches the caller whole; a streamed form to an upstream that refuses the connection is a 502, not a dead process.
+// Integration tests of the relay's own undici handler (upstream-call.ts) through a real gateway: a JSON answer whose body comes after its head, at or past the held-bytes bound, reaches the caller whole; a streamed form to an upstream that refuses the connection is a 502, not a dead process; a channel whose connection never completes is given up at its own time limit.
 import assert from 'node:assert/strict';
+import net from 'node:net';
+import { once } from 'node:events';
 import { after, describe, test } from 'node:test';
 import OpenAI, { APIError, toFile } from 'openai';
 import { UPSTREAM_HELD_BYTES } from '../../electron/gateway/providers/relay/upstream-call.ts';
-import type { TestGateway } from '../helpers/gateway.ts';
+import { memoryChannels } from '../helpers/channels.ts';
+import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { gatewayBefore, hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
 
 /** How long the upstream waits between its head and its body: long enough for the relay to be reading, waiting for it. */
@@ -76,4 +79,47 @@ test('a streamed form (a transcription, a translation) to an upstream that refus
   }
   // Still alive: it answers its health check.
   assert.equal((await fetch(`${gw.url}/healthz`)).status, 200);
+});
+
+/** Far below undici's own connect timeout (10 s), which a channel's limit must not wait for; far above the channel's 300 ms. */
+const GIVEN_UP_WITHIN_MS = 5_000;
+
+test('a channel whose connection never completes (TLS handshake unanswered) is given up at its own timeout for the next one', async () => {
+  // Accepts TCP connections and never says a word: an https channel there never gets its handshake, so undici never starts the request.
+  const silent: net.Socket[] = [];
+  const blackHole = net.createServer((socket) => silent.push(socket));
+  blackHole.listen(0, '127.0.0.1');
+  await once(blackHole, 'listening');
+  const port = (blackHole.address() as net.AddressInfo).port;
+  const spare = await hostileUpstream((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(completionOf('from the spare'));
+  });
+  const gw = await startGateway({
+    channels: memoryChannels([
+      {
+        name: 'unreachable',
+        kind: 'openai',
+        baseUrl: `https://127.0.0.1:${port}/v1`,
+        key: 'sk-a',
+        models: ['*'],
+        priority: 2,
+        timeoutMs: 300,
+      },
+      { name: 'spare', kind: 'openai', baseUrl: spare.url, key: 'sk-b', models: ['*'], priority: 1 },
+    ]),
+  });
+  started.push({ up: spare, gw });
+  try {
+    const openai = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.token, maxRetries: 0 });
+    const began = performance.now();
+    const completion = await openai.chat.completions.create({ model: 'gpt-late', messages: [{ role: 'user', content: 'hi' }] });
+    const took = performance.now() - began;
+    assert.equal(completion.choices[0]!.message.content, 'from the spare');
+    assert.ok(silent.length > 0, 'the gateway did try the unreachable channel first');
+    assert.ok(took < GIVEN_UP_WITHIN_MS, `answered by the spare after ${Math.round(took)} ms`);
+  } finally {
+    for (const socket of silent) socket.destroy();
+    blackHole.close();
+  }
 });

@@ -68,11 +68,19 @@ export class UpstreamCall extends UpstreamReads implements Dispatcher.DispatchHa
     this.waits = timer;
   }
 
-  /** Stops the request with `reason` (the first call only): a request not started yet is stopped when it starts. */
+  /**
+   * Stops the request with `reason` (the first call only). A request not started yet (undici still connecting) fails its
+   * head at once, so a time limit or a caller's leaving does not wait for undici's own connect timeout; the request is
+   * stopped when it starts.
+   */
   abort(reason: Error): void {
     if (this.reason !== undefined) return;
     this.reason = reason;
-    this.controller?.abort(reason);
+    if (this.controller !== undefined) this.controller.abort(reason);
+    else if (!this.headed) {
+      this.headed = true;
+      this.failHead(reason);
+    }
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
