@@ -8,9 +8,8 @@ import { parseMessagesBody } from '../protocols/anthropic/inbound/request.ts';
 import { estimateInputTokens, relayInputEstimate } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
-import { writeSse } from '../server/sse.ts';
+import { writeSse, writesWhole } from '../server/sse.ts';
 import { streamFailure } from '../server/stream-failure.ts';
-import { streamFaultOf } from '../server/faults.ts';
 import { ChatMetering, chatBillOf } from '../services/chat-metering.ts';
 import { invalid } from '../errors.ts';
 import { countedTokens } from './token-count.ts';
@@ -49,7 +48,7 @@ export async function anthropicMessagesRoutes(app: FastifyInstance, options: { c
       const metered = metering.meter(stream, bill, estimate);
       // An answer at hand is written without an async step per event, a kept answer's as the bytes rendered once (but when a
       // stream fault counts its frames one by one).
-      return writeSse(request, reply, streamEvents(anthropicCodec, metered, parsed, meta, streamFaultOf(request) === undefined), failure);
+      return writeSse(request, reply, streamEvents(anthropicCodec, metered, parsed, meta, writesWhole(request)), failure);
     });
   });
 

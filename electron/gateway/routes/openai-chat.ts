@@ -6,9 +6,8 @@ import { streamEvents } from '../protocols/neutral/codec.ts';
 import { estimateInputTokens, relayInputEstimate } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
-import { JSON_TYPE, writeSse } from '../server/sse.ts';
+import { JSON_TYPE, writeSse, writesWhole } from '../server/sse.ts';
 import { streamFailure } from '../server/stream-failure.ts';
-import { streamFaultOf } from '../server/faults.ts';
 import { ChatMetering, chatBillOf, type ChatBill } from '../services/chat-metering.ts';
 import type { ChatCall } from '../protocols/openai/inbound/chat-request.ts';
 import type { CallContext, ChatProvider } from '../providers/types.ts';
@@ -59,6 +58,6 @@ export async function openaiChatRoutes(app: FastifyInstance, options: { context:
     // A stored completion is recorded as it streams (event by event); otherwise an answer at hand is written without an async
     // step per event, a kept answer's as the bytes rendered once (but when a stream fault counts its frames one by one).
     const deltas = parsed.store ? chatCompletions.keepWhenStored(parsed, call, metered, meta) : metered;
-    return writeSse(request, reply, streamEvents(openaiChatCodec, deltas, parsed, meta, streamFaultOf(request) === undefined), failure);
+    return writeSse(request, reply, streamEvents(openaiChatCodec, deltas, parsed, meta, writesWhole(request)), failure);
   }
 }

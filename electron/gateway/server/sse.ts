@@ -40,6 +40,14 @@ export async function writeSse(request: FastifyRequest, reply: FastifyReply, eve
   await writeFrames(request, reply, SSE_TYPE, events, sseFrameOrBytes, ['', ''], frameFailureOf(failure));
 }
 
+/**
+ * Whether a stream at hand is written whole, in few writes (no stream fault counts its frames one by one): the condition
+ * `writeSse` writes by, which a route passes to `streamEvents` so a kept answer's stream goes as the bytes rendered once.
+ */
+export function writesWhole(request: FastifyRequest): boolean {
+  return streamFaultOf(request) === undefined;
+}
+
 /** An event's frame, or the bytes of frames written already (a kept answer's stream), sent as they are. */
 const sseFrameOrBytes = (event: SseEvent): string | Buffer => (event instanceof WrittenBytes ? event.bytes : sseFrame(event));
 
@@ -130,7 +138,7 @@ async function writeFrames<T>(
   const raw = reply.raw;
   const fault = streamFaultOf(request);
   // A fault counts frames one by one: only the frame-by-frame writer strikes it.
-  const atHand = !fault && isAtHand(source);
+  const atHand = writesWhole(request) && isAtHand(source);
   // The head and the frames made in this tick leave in one write; a frame made later goes out in its own tick.
   if (!atHand) holdForTick(raw);
   // Headers set before the hijack (CORS, for one) go out too.
