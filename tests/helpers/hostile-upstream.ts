@@ -1,5 +1,6 @@
 // Test helper: an upstream a test scripts byte by byte (node:http on port 0), to play a broken or hostile provider behind a relay channel; it records every request it receives.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { after } from 'node:test';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ChannelKind } from '../../electron/gateway/providers/types.ts';
 import { memoryChannels, type TestChannel } from './channels.ts';
@@ -86,4 +87,16 @@ export async function gatewayBefore(
   channel: Partial<TestChannel> = {},
 ): Promise<TestGateway> {
   return startGateway({ channels: memoryChannels([{ name: 'hostile', kind, baseUrl: upstream.url, key, models: ['*'], ...channel }]) });
+}
+
+/** A list of the upstreams and gateways a test file starts: each gateway, then its upstream, is stopped once the file's tests ran. */
+export function stoppedAfterAll(): { up: HostileUpstream; gw: TestGateway }[] {
+  const started: { up: HostileUpstream; gw: TestGateway }[] = [];
+  after(async () => {
+    for (const { up, gw } of started.splice(0)) {
+      await gw.stop();
+      await up.close();
+    }
+  });
+  return started;
 }

@@ -5,14 +5,13 @@ import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { MAX_SSE_EVENT_BYTES } from '../../shared/sse-reader.ts';
 import type { ChannelKind } from '../../electron/gateway/providers/types.ts';
-import type { TestGateway } from '../helpers/gateway.ts';
-import { gatewayBefore, hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
+import { gatewayBefore, hostileUpstream, stoppedAfterAll } from '../helpers/hostile-upstream.ts';
 
 const CHUNK = 64 * 1024;
 /** What a hostile upstream sends at most before it gives up: three times the per-event cap. */
@@ -20,13 +19,7 @@ const HOSTILE_BYTES = 3 * MAX_SSE_EVENT_BYTES;
 /** The median /healthz answer time allowed while a hostile stream runs. */
 const HEALTH_BOUND_MS = 500;
 
-const started: { up: HostileUpstream; gw: TestGateway }[] = [];
-after(async () => {
-  for (const { up, gw } of started.splice(0)) {
-    await gw.stop();
-    await up.close();
-  }
-});
+const started = stoppedAfterAll();
 
 /** An upstream that answers every call with `head` and then 64 KiB chunks of one endless line; `cut` settles when its answer closes: true when the gateway closed it before it was done. */
 async function endlessLine(kind: ChannelKind, contentType: string, head: string) {

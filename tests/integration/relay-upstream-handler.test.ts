@@ -2,23 +2,17 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { once } from 'node:events';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import OpenAI, { APIError, toFile } from 'openai';
 import { UPSTREAM_HELD_BYTES } from '../../electron/gateway/providers/relay/upstream-call.ts';
 import { memoryChannels } from '../helpers/channels.ts';
-import { startGateway, type TestGateway } from '../helpers/gateway.ts';
-import { gatewayBefore, hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
+import { startGateway } from '../helpers/gateway.ts';
+import { gatewayBefore, hostileUpstream, stoppedAfterAll } from '../helpers/hostile-upstream.ts';
 
 /** How long the upstream waits between its head and its body: long enough for the relay to be reading, waiting for it. */
 const BODY_AFTER_HEAD_MS = 50;
 
-const started: { up: HostileUpstream; gw: TestGateway }[] = [];
-after(async () => {
-  for (const { up, gw } of started.splice(0)) {
-    await gw.stop();
-    await up.close();
-  }
-});
+const started = stoppedAfterAll();
 
 /** A chat completion of `content`, as JSON text. */
 function completionOf(content: string): string {
