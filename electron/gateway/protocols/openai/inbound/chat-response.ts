@@ -85,9 +85,24 @@ export function chatCompletionText(result: ChatResult, meta: CompletionMeta, opt
   return `${identityText('chat.completion', meta)}${rest}`;
 }
 
-/** A completion's (or chunk's) JSON text up to its identity's end (id, object, created, model), as `JSON.stringify` writes it. */
+/**
+ * A completion's (or chunk's) JSON text up to its identity's end (id, object, created, model), as `JSON.stringify` writes
+ * it: a whole `created` spelled as its digits, and the model's JSON text made once while calls name the same model.
+ */
 const identityText = (object: string, meta: CompletionMeta) =>
-  `{"id":${JSON.stringify(meta.id)},"object":"${object}","created":${JSON.stringify(meta.created)},"model":${JSON.stringify(meta.model)}`;
+  `{"id":${JSON.stringify(meta.id)},"object":"${object}","created":${Number.isSafeInteger(meta.created) ? `${meta.created}` : JSON.stringify(meta.created)},"model":${modelText(meta.model)}`;
+
+/** The last model `modelText` wrote, and its JSON text. */
+let lastModel = '';
+let lastModelText = '""';
+/** `JSON.stringify(model)`, made again only when the model is not the one of the call before. */
+function modelText(model: string): string {
+  if (model !== lastModel) {
+    lastModelText = JSON.stringify(model);
+    lastModel = model;
+  }
+  return lastModelText;
+}
 
 /**
  * The chunks of a streamed completion as its deltas arrive: per choice the role first (content null when the choice
