@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chatBody } from './lib/fixtures.ts';
 import { closePools, runLoad, type RequestSpec } from './lib/load.ts';
-import { cpuMsOf, startChild, syscallsOf } from './lib/processes.ts';
+import { cpuMsOf, startChild, syscallsOf, threadCpuMsOf } from './lib/processes.ts';
 import { JIT_WARMUP_CONCURRENCY, JIT_WARMUP_MS } from './lib/rounds.ts';
 
 type Ready = { url: string; token?: string };
@@ -57,13 +57,22 @@ const main = dirs.map(() => [] as number[]);
 const kernel = dirs.map(() => [] as number[]);
 const writes = dirs.map(() => [] as number[]);
 const rates = dirs.map(() => [] as number[]);
+/** The journal thread's CPU per call (its thread is named `journal-worker`), and the whole process's. */
+const journalThread = dirs.map(() => [] as number[]);
+const whole = dirs.map(() => [] as number[]);
 for (let round = 0; round < rounds; round++) {
   for (let turn = 0; turn < servers.length; turn++) {
     const index = (turn + round) % servers.length;
     const server = servers[index]!;
     const pid = server.process.pid!;
     const before = { cpu: cpuMsOf(pid, pid), kernel: kernelMsOf(pid, pid), writes: syscallsOf(pid, pid).writes };
+    const threadsBefore = threadCpuMsOf(pid);
     const { requests } = await runLoad(server.ready.url, specs[index]!, concurrency, windowMs);
+    const threadsAfter = threadCpuMsOf(pid);
+    const sum = (threads: Map<string, number>) => [...threads.values()].reduce((total, ms) => total + ms, 0);
+    const journalMs = (threadsAfter.get('journal-worker') ?? 0) - (threadsBefore.get('journal-worker') ?? 0);
+    journalThread[index]!.push((Math.max(0, journalMs) * 1000) / requests);
+    whole[index]!.push(((sum(threadsAfter) - sum(threadsBefore)) * 1000) / requests);
     main[index]!.push(((cpuMsOf(pid, pid) - before.cpu) * 1000) / requests);
     kernel[index]!.push(((kernelMsOf(pid, pid) - before.kernel) * 1000) / requests);
     writes[index]!.push((syscallsOf(pid, pid).writes - before.writes) / requests);
@@ -80,7 +89,7 @@ for (const [index, dir] of dirs.entries()) {
   const own = main[index]!;
   console.log(
     `${dir}: main thread µs per call min ${µs(at(own, 0))}, p25 ${µs(at(own, 0.25))}, median ${µs(at(own, 0.5))}, p75 ${µs(at(own, 0.75))}` +
-      ` (kernel median ${µs(at(kernel[index]!, 0.5))}; writes per call ${at(writes[index]!, 0.5).toFixed(2)}; req/s median ${at(rates[index]!, 0.5).toFixed(0)}); by round: ${own.map((value) => value.toFixed(0)).join(' ')}` +
+      ` (kernel median ${µs(at(kernel[index]!, 0.5))}; journal thread median ${µs(at(journalThread[index]!, 0.5))}, p25 ${µs(at(journalThread[index]!, 0.25))}; whole process median ${µs(at(whole[index]!, 0.5))}, p25 ${µs(at(whole[index]!, 0.25))}; writes per call ${at(writes[index]!, 0.5).toFixed(2)}; req/s median ${at(rates[index]!, 0.5).toFixed(0)}); by round: ${own.map((value) => value.toFixed(0)).join(' ')}` +
       `; req/s by round: ${rates[index]!.map((value) => value.toFixed(0)).join(' ')}`,
   );
 }
