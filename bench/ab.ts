@@ -1,4 +1,4 @@
-// `node bin/run-ts.mjs bench/ab.ts <simulate-json|simulate-sse|simulate-messages-sse|relay-json> DIR...`: the Gatehouse of each checkout under one simulated (or relayed) chat case at c=32, in short alternating windows, and each one's main-thread CPU per call (and the kernel's part of it).
+// `node bin/run-ts.mjs bench/ab.ts <simulate-json|simulate-sse|simulate-messages-sse|relay-json> DIR...`: the Gatehouse of each checkout under one simulated (or relayed) chat case at c=32, in short alternating windows, and each one's main-thread CPU per call (and the kernel's part of it), its journal thread's and its whole process's.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chatBody } from './lib/fixtures.ts';
