@@ -30,7 +30,9 @@ test('a commit of more records than one INSERT takes stores each of them, in ord
     const mixed = Array.from({ length: count }, (_, index) => recordOf(index));
     // The same records in runs of one day, token and model, as a commit's records mostly come.
     const runs = [...mixed].sort((a, b) => byGroup(a).localeCompare(byGroup(b)));
-    for (const [order, entries] of Object.entries({ mixed, runs })) {
+    // Every record of one account, token, endpoint and model (the usual commit): each its own figures and time.
+    const oneCall = mixed.map((entry) => ({ ...entry, token_id: 'tok_a', endpoint: '/v1/chat/completions', model: 'model-y' }));
+    for (const [order, entries] of Object.entries({ mixed, runs, oneCall })) {
       const what = `${count} records, ${order}`;
       db.exec('DELETE FROM usage_records; DELETE FROM stats_daily; UPDATE tokens SET used_micros = 0');
       repo.recordAll(entries);
