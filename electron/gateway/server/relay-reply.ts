@@ -73,6 +73,15 @@ export async function relayReply(
   // leave in one write (a short answer, head included, in one), where they were two (see holdForTick).
   let held: Uint8Array | undefined;
   try {
+    // Any other answer the upstream already sent whole (a small JSON answer: its head, body and end came in one parse)
+    // is written and ended in this turn, without a read per step.
+    const whole = sse || signal.aborted ? undefined : upstream.body.atOnce?.();
+    if (whole !== undefined) {
+      raw.end(whole.length > 0 ? whole : undefined);
+      finished = true;
+      void chunks.return?.();
+      return;
+    }
     while (!signal.aborted) {
       const next = await chunks.next();
       if (next.done) {

@@ -20,6 +20,10 @@ before(async () => {
   const big = Buffer.alloc(BIG);
   for (let index = 0; index < BIG; index += 4096) big.writeUInt32BE(index, index);
   server = createServer((request, response) => {
+    if (request.url === '/small') {
+      response.end('{"a small":"answer"}');
+      return;
+    }
     if (request.url === '/early-hints') {
       response.writeEarlyHints({ link: '</style.css>; rel=preload' });
       response.end('after hints');
@@ -74,4 +78,19 @@ test('a request stopped before it starts fails with the reason it was stopped fo
   call.abort(reason);
   client.dispatch({ path: '/big', method: 'GET' }, call);
   await assert.rejects(call.head, (error) => error === reason);
+});
+
+test('a small answer is at hand whole once its end came (what the relay then writes in one turn); before its end, nothing is', async () => {
+  const call = new UpstreamCall();
+  client.dispatch({ path: '/small', method: 'GET' }, call);
+  assert.equal((await call.head).status, 200);
+  await eventually(() => call.ended, 'the end came');
+  assert.equal(Buffer.from(call.wholeAtHand()!).toString(), '{"a small":"answer"}');
+  assert.equal(call.wholeAtHand()!.length, 0, 'taken: nothing is left');
+  assert.deepEqual(await call.next(), { done: true, value: undefined });
+  const open = new UpstreamCall();
+  client.dispatch({ path: '/big', method: 'GET' }, open);
+  await open.head;
+  assert.equal(open.wholeAtHand(), undefined, 'an answer still coming is not whole');
+  await open.return();
 });

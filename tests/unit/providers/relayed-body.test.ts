@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SecretScrubber } from '../../../shared/secret-scrub.ts';
+import { MAX_SSE_EVENT_BYTES } from '../../../shared/sse-reader.ts';
 import { openaiKind } from '../../../electron/gateway/providers/relay/openai/kind.ts';
 import { RelayedBody } from '../../../electron/gateway/providers/relay/relayed-body.ts';
 import { UsageTap } from '../../../electron/gateway/providers/relay/usage-tap.ts';
@@ -106,4 +107,93 @@ test('a JSON answer read once more after its end: the usage is still read from i
   const usage = await relayed.usage;
   assert.equal(usage.inputTokens, 7);
   assert.equal(usage.outputTokens, 3);
+});
+
+/** An upstream that already sent its whole answer (`chunks` joined): `wholeAtHand` gives it at once, as upstream-call.ts's handler does. */
+function sentWhole(chunks: (string | Uint8Array)[]) {
+  const seen = { reads: 0, closed: false };
+  const bytes = Buffer.concat(chunks.map((chunk) => (typeof chunk === 'string' ? encoder.encode(chunk) : chunk)));
+  let taken = false;
+  const source = {
+    [Symbol.asyncIterator]: () => ({
+      next: async () => {
+        seen.reads += 1;
+        return { done: true as const, value: undefined };
+      },
+      return: async () => {
+        seen.closed = true;
+        return { done: true as const, value: undefined };
+      },
+      wholeAtHand: () => {
+        if (taken) return new Uint8Array(0);
+        taken = true;
+        return bytes;
+      },
+    }),
+  };
+  return { source, seen };
+}
+
+test('an answer the upstream already sent whole is given at once, in one piece: the key scrubbed, the usage read from it, the upstream stopped once', async () => {
+  const key = 'sk-live-whole-answer-1234';
+  const answer = JSON.stringify({ choices: [{ message: { content: `echo ${key}` } }], usage: { prompt_tokens: 5, completion_tokens: 2 } });
+  const { source, seen } = sentWhole([answer]);
+  let stops = 0;
+  const scrubber = new SecretScrubber([{ secret: key, hint: 'sk-…1234' }]);
+  const relayed = new RelayedBody(source, scrubber, new UsageTap(openaiKind, 'json', false), { stop: () => (stops += 1) });
+  const whole = relayed.atOnce();
+  assert.ok(whole !== undefined, 'the whole answer is at hand');
+  assert.equal(Buffer.from(whole).toString(), answer.replace(key, 'sk-…1234'));
+  assert.deepEqual(await relayed.next(), { done: true, value: undefined }, 'nothing is left to read');
+  assert.equal(seen.reads, 0, 'no read waited for the upstream');
+  await relayed.return();
+  const usage = await relayed.usage;
+  assert.equal(usage.inputTokens, 5);
+  assert.equal(usage.outputTokens, 2);
+  assert.equal(usage.answerBytes, whole.length);
+  assert.equal(stops, 1);
+});
+
+test('an answer sent whole that ends with the start of the key: the tail the scrubber held back comes out last, in the same piece', async () => {
+  const key = 'sk-live-whole-answer-1234';
+  const { source } = sentWhole([`audio ${key} bytes `, key.slice(0, 10)]);
+  const scrubber = new SecretScrubber([{ secret: key, hint: 'sk-…1234' }]);
+  const relayed = new RelayedBody(source, scrubber, new UsageTap(openaiKind, 'other', false), { stop: () => {} });
+  const whole = relayed.atOnce();
+  assert.ok(whole !== undefined);
+  assert.equal(Buffer.from(whole).toString(), `audio sk-…1234 bytes ${key.slice(0, 10)}`);
+  await relayed.return();
+  assert.equal((await relayed.usage).answerBytes, whole.length);
+});
+
+test("a renamed JSON answer sent whole is given at once with the caller's model name", async () => {
+  const answer = JSON.stringify({ model: 'upstream-model', choices: [], usage: { prompt_tokens: 1, completion_tokens: 1 } });
+  const { source } = sentWhole([answer]);
+  const relayed = new RelayedBody(source, null, new UsageTap(openaiKind, 'json', false, 'my-model'), { stop: () => {} });
+  const whole = relayed.atOnce();
+  assert.ok(whole !== undefined);
+  assert.equal(JSON.parse(Buffer.from(whole).toString()).model, 'my-model');
+  await relayed.return();
+  assert.equal((await relayed.usage).outputTokens, 1);
+});
+
+test("an answer sent whole that passes a cap is not given at once: what came before the cap is read, then the cap's error", async () => {
+  const first = 'data: {"choices":[]}\n\n';
+  const { source } = sentWhole([first, 'data: ', Buffer.alloc(MAX_SSE_EVENT_BYTES + 1, 0x78)]);
+  let stops = 0;
+  const relayed = new RelayedBody(source, null, new UsageTap(openaiKind, 'sse', false), { stop: () => (stops += 1) });
+  assert.equal(relayed.atOnce(), undefined);
+  const step = await relayed.next();
+  assert.equal(Buffer.from(step.value as Uint8Array).toString(), first);
+  await assert.rejects(relayed.next(), /stream event over 16 MiB/);
+  assert.equal(stops, 1);
+  assert.equal((await relayed.usage).answerBytes, first.length);
+});
+
+test('an upstream that has not ended gives nothing at once: the body is read as before', async () => {
+  const { relayed } = jsonBody();
+  assert.equal(relayed.atOnce(), undefined);
+  const parts: string[] = [];
+  for await (const chunk of relayed) parts.push(Buffer.from(chunk).toString());
+  assert.equal(JSON.parse(parts.join('')).usage.prompt_tokens, 7);
 });

@@ -10,6 +10,12 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value:
 const endLater = (body: RelayedBody) => body.endNow();
 const NO_BYTES = new Uint8Array(0);
 
+/** A source that can give the rest of its body at once when the upstream already sent all of it (upstream-call.ts). */
+export interface WholeAtHand {
+  /** The rest of the body in one piece (empty when nothing is left), taken; undefined while the upstream has not ended. */
+  wholeAtHand?(): Uint8Array | undefined;
+}
+
 /** Where the body is: passing the upstream's chunks, then the scrubber's held tail, then what the tap held, then ended. */
 type Phase = 'reading' | 'ending' | 'rest' | 'done';
 
@@ -22,7 +28,7 @@ type Phase = 'reading' | 'ending' | 'rest' | 'done';
 export class RelayedBody implements AsyncIterableIterator<Uint8Array> {
   /** Settles once the body ended: the usage read, with the bytes passed. */
   readonly usage: Promise<RelayedUsage>;
-  private readonly source: AsyncIterator<Uint8Array> | undefined;
+  private readonly source: (AsyncIterator<Uint8Array> & WholeAtHand) | undefined;
   private readonly scrubber: SecretScrubber | null;
   private readonly tap: UsageTap;
   /** The upstream request, stopped once the body ended (the Fetched itself: no closure per call). */
@@ -32,11 +38,13 @@ export class RelayedBody implements AsyncIterableIterator<Uint8Array> {
   private answerBytes = 0;
   private finished = false;
   private stopped = false;
-  /** The tap's end is left to read after the caller got the body's end (see `next`). */
+  /** The tap's end is left to read after the caller got the body's end (see `passRest`). */
   private endLeft = false;
+  /** What `atOnce` passed before a cap cut the answer: the next read's. */
+  private pending: Uint8Array | undefined;
 
   constructor(source: AsyncIterable<Uint8Array> | null, scrubber: SecretScrubber | null, tap: UsageTap, upstream: { stop(): void }) {
-    this.source = source?.[Symbol.asyncIterator]();
+    this.source = source?.[Symbol.asyncIterator]() as (AsyncIterator<Uint8Array> & WholeAtHand) | undefined;
     this.scrubber = scrubber;
     this.tap = tap;
     this.upstream = upstream;
@@ -50,7 +58,12 @@ export class RelayedBody implements AsyncIterableIterator<Uint8Array> {
 
   async next(): Promise<IteratorResult<Uint8Array>> {
     try {
-      const tap = this.tap;
+      // What `atOnce` passed before a cap cut the answer goes first (the cap's error follows).
+      const pending = this.pending;
+      if (pending !== undefined) {
+        this.pending = undefined;
+        return { done: false, value: pending };
+      }
       while (this.phase === 'reading') {
         let step: IteratorResult<Uint8Array>;
         try {
@@ -66,45 +79,19 @@ export class RelayedBody implements AsyncIterableIterator<Uint8Array> {
           this.phase = 'ending';
           break;
         }
-        const scrubbed = this.scrubber ? this.scrubber.pass(step.value) : step.value;
-        if (scrubbed.length === 0) continue;
-        const passed = tap.pass(scrubbed);
-        this.answerBytes += passed.length;
-        // Past a cap (one event or the whole stream too long): the upstream is closed and the caller's stream ends with the error.
-        if (tap.failure) {
-          this.phase = 'ending';
-          void this.source!.return?.();
-        }
+        const passed = this.passChunk(step.value);
         if (passed.length > 0) return { done: false, value: passed };
       }
       // The scrubber's held tail, then what the tap held (a whole JSON answer renamed), each as a chunk of its own.
       if (this.phase === 'ending') {
         this.phase = 'rest';
-        const tail = !tap.failure && this.scrubber ? this.scrubber.end() : NO_BYTES;
-        if (tail.length > 0) {
-          const passed = tap.pass(tail);
-          this.answerBytes += passed.length;
-          if (passed.length > 0) return { done: false, value: passed };
-        }
+        const passed = this.passTail();
+        if (passed.length > 0) return { done: false, value: passed };
       }
+      // The tap's end (an answer whose end passes nothing returns the end without settling: see `passRest`).
       if (this.phase === 'rest') {
-        this.phase = 'done';
-        if (tap.failure) {
-          this.finish();
-          throw tap.failure;
-        }
-        // An answer whose end passes nothing more (the usual JSON answer): the reader gets the end now and writes it; the
-        // usage is read (and settled, and charged) once it gives the body back (`return`, as relay-reply.ts does right
-        // after writing the end), or in the next tick at the latest: at c=1 that work no longer delays the answer.
-        if (tap.endsEmpty()) {
-          this.stopUpstream();
-          this.endLeft = true;
-          process.nextTick(endLater, this);
-          return DONE;
-        }
-        const rest = tap.end();
-        this.answerBytes += rest.length;
-        if (rest.length > 0) return { done: false, value: rest };
+        const rest = this.passRest();
+        return rest.length > 0 ? { done: false, value: rest } : DONE;
       }
       this.finish();
       return DONE;
@@ -117,6 +104,87 @@ export class RelayedBody implements AsyncIterableIterator<Uint8Array> {
     }
   }
 
+  /**
+   * The rest of the answer in one piece, when the upstream has sent all of it already (with our handler a small answer's
+   * head, body and end arrive in one parse): scrubbed, tapped and capped as `next` passes it, in this turn, without a
+   * promise per step. The body is then at its end (its usage read at `return()` or the tick after, as `next` leaves it).
+   * Undefined when the upstream has not ended, its source cannot tell, or a cap cut the answer (what passed before the cap
+   * is then the next read's, and the cap's error the one after): read on with `next`. Throws what `next` would throw
+   * when the scrub or the tap breaks.
+   */
+  atOnce(): Uint8Array | undefined {
+    if (this.phase !== 'reading') return undefined;
+    const whole = this.source!.wholeAtHand?.();
+    if (whole === undefined) return undefined;
+    try {
+      this.phase = 'ending';
+      const passed = whole.length > 0 ? this.passChunk(whole) : NO_BYTES;
+      this.phase = 'rest';
+      const tail = this.passTail();
+      if (this.tap.failure) {
+        const cut = joined(passed, tail);
+        if (cut.length > 0) this.pending = cut;
+        return undefined;
+      }
+      return joined(joined(passed, tail), this.passRest());
+    } catch (error) {
+      // The scrub or the tap broke: as from `next`, the usage settles and the error is thrown.
+      this.phase = 'done';
+      this.finish();
+      throw error;
+    }
+  }
+
+  /** One chunk of the upstream's body as it passes on: scrubbed, then through the tap; past a cap the upstream is closed. */
+  private passChunk(chunk: Uint8Array): Uint8Array {
+    const scrubbed = this.scrubber ? this.scrubber.pass(chunk) : chunk;
+    if (scrubbed.length === 0) return NO_BYTES;
+    const tap = this.tap;
+    const passed = tap.pass(scrubbed);
+    this.answerBytes += passed.length;
+    // Past a cap (one event or the whole stream too long): the upstream is closed and the caller's stream ends with the error.
+    if (tap.failure && this.phase === 'reading') {
+      this.phase = 'ending';
+      void this.source!.return?.();
+    }
+    return passed;
+  }
+
+  /** The scrubber's held tail as it passes on, once the upstream's body ended (nothing once a cap was passed). */
+  private passTail(): Uint8Array {
+    const tap = this.tap;
+    const tail = !tap.failure && this.scrubber ? this.scrubber.end() : NO_BYTES;
+    if (tail.length === 0) return NO_BYTES;
+    const passed = tap.pass(tail);
+    this.answerBytes += passed.length;
+    return passed;
+  }
+
+  /**
+   * What the tap held, as it passes on at the end (the body is then done; past a cap this throws the cap's error). An
+   * answer whose end passes nothing more (the usual JSON answer): the reader gets the end now and writes it; the usage is
+   * read (and settled, and charged) once it gives the body back (`return`, as relay-reply.ts does right after writing
+   * the end), or in the next tick at the latest: at c=1 that work no longer delays the answer.
+   */
+  private passRest(): Uint8Array {
+    const tap = this.tap;
+    this.phase = 'done';
+    if (tap.failure) {
+      this.finish();
+      throw tap.failure;
+    }
+    if (tap.endsEmpty()) {
+      this.stopUpstream();
+      this.endLeft = true;
+      process.nextTick(endLater, this);
+      return NO_BYTES;
+    }
+    const rest = tap.end();
+    this.answerBytes += rest.length;
+    if (rest.length === 0) this.finish();
+    return rest;
+  }
+
   /** The caller stopped reading: the upstream is closed and what passed is settled. */
   return(): Promise<IteratorResult<Uint8Array>> {
     if (this.phase === 'reading') void this.source!.return?.();
@@ -125,13 +193,13 @@ export class RelayedBody implements AsyncIterableIterator<Uint8Array> {
     return Promise.resolve(DONE);
   }
 
-  /** Settles the usage now, if not yet (the tick after a body's end left to read runs it: see `next`). */
+  /** Settles the usage now, if not yet (the tick after a body's end left to read runs it: see `passRest`). */
   endNow(): void {
     this.finish();
   }
 
   /**
-   * Stops the upstream and settles the usage (once; later calls do nothing). A tap's end left by `next` is read first,
+   * Stops the upstream and settles the usage (once; later calls do nothing). A tap's end left by `passRest` is read first,
    * whoever comes first (`return`, another `next`, the tick after): the answer went out whole already, so a tap that fails
    * to read it settles the usage read so far (billed by estimate, as an answer that does not parse).
    */
@@ -158,4 +226,10 @@ export class RelayedBody implements AsyncIterableIterator<Uint8Array> {
     this.stopped = true;
     this.upstream.stop();
   }
+}
+
+/** `first` and then `second` in one piece (either alone when the other is empty, the usual case). */
+function joined(first: Uint8Array, second: Uint8Array): Uint8Array {
+  if (second.length === 0) return first;
+  return first.length === 0 ? second : Buffer.concat([first, second]);
 }

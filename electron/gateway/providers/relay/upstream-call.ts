@@ -6,6 +6,8 @@ import { READS_DONE, UpstreamReads } from './upstream-reads.ts';
 /** Most bytes of an answer held unread before the upstream connection is paused (a Node stream's default high-water mark). */
 export const UPSTREAM_HELD_BYTES = 64 * 1024;
 
+const NOTHING = new Uint8Array(0);
+
 /** A request body sent as a stream (a multipart form's `Readable`). */
 interface SentStream {
   on(event: 'error', listener: () => void): unknown;
@@ -142,6 +144,15 @@ export class UpstreamCall extends UpstreamReads implements Dispatcher.DispatchHa
     this.heldCount = 0;
     if (!this.ended && this.failure === undefined) this.abort(new Error('the relay stopped reading'));
     return Promise.resolve(READS_DONE);
+  }
+
+  /**
+   * The rest of the body in one piece once the upstream sent its whole answer (empty when nothing is left), taken; undefined
+   * while it has not ended, or once the body failed (RelayedBody's `atOnce`).
+   */
+  wholeAtHand(): Uint8Array | undefined {
+    if (!this.ended || this.failure !== undefined) return undefined;
+    return this.held.length > 0 ? this.take() : NOTHING;
   }
 
   protected atHand(): Uint8Array | null {

@@ -90,8 +90,12 @@ export interface RelayedUsage {
 export interface UpstreamReply {
   status: number;
   headers: Readonly<Record<string, string>>;
-  /** The body chunk by chunk; pulling stops the upstream when the caller stops. Throws a GatewayError when the upstream breaks off. */
-  body: AsyncIterable<Uint8Array>;
+  /**
+   * The body chunk by chunk; pulling stops the upstream when the caller stops. Throws a GatewayError when the upstream breaks off.
+   * `atOnce`, where offered: the rest of the body in one piece when the upstream already sent all of it (then only `return()`
+   * is left to call), else undefined (read on as usual).
+   */
+  body: AsyncIterable<Uint8Array> & { atOnce?(): Uint8Array | undefined };
   /** Settles once the body ended (finished, cut or broken): the usage seen, or null for an error answer (nothing to bill). Never rejects. */
   usage: Promise<RelayedUsage | null>;
   /** The channel that answered (absent when none did). */
