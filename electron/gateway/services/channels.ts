@@ -1,13 +1,5 @@
-// Relay channels: add, list, update, remove with every field checked, keys in the secret store; also the ChannelDirectory relay routing reads (health and cooldown included).
-import {
-  CHANNEL_COOLDOWN,
-  hideSecret,
-  isServiceKind,
-  secretHint,
-  VOLCENGINE_DEFAULTS,
-  type ChannelInput,
-  type ChannelSummary,
-} from '../../../shared/channels.ts';
+// Relay channels: add, list, update, remove with every field checked, keys in the secret store; also the ChannelDirectory relay routing reads (its pick, keys and health in modules of their own).
+import { isServiceKind, secretHint, VOLCENGINE_DEFAULTS, type ChannelInput, type ChannelSummary } from '../../../shared/channels.ts';
 import { publicId } from '../ids.ts';
 import { GatewayError, invalid, notFound, UpstreamError } from '../errors.ts';
 import type {
@@ -24,31 +16,19 @@ import type { ChannelRow, ChannelsRepo } from '../storage/channels-repo.ts';
 import { writeAtOnce, type DeferredWrites } from '../storage/group-commit.ts';
 import type { Clock } from '../time.ts';
 import { checkKey, checkServiceKey } from './channel-input.ts';
-import { factsOf, relayChannelFrom } from './channel-facts.ts';
-import { servingInOrder, type Serving } from './channel-order.ts';
+import { factsOf } from './channel-facts.ts';
+import { ChannelHealth, clipError } from './channel-health.ts';
+import { ChannelKeys, channelSecretName } from './channel-keys.ts';
+import { servingInOrder } from './channel-order.ts';
+import { channelsWithKeys, type PickNotes } from './channel-pick.ts';
 import { ServingModels } from './serving-models.ts';
 import { storedModels, upstreamModelOf, type ModelEntry } from './channel-models.ts';
 import { channelSettings } from './channel-settings.ts';
 import { channelSummary } from './channel-summary.ts';
-import { ModelCooldowns } from './model-cooldowns.ts';
 import { useSecretStore } from './secret-access.ts';
 
-/** How fresh a busy channel's last success and latency are kept (at most one write per channel per this many ms). */
-export const SUCCESS_NOTE_RESOLUTION_MS = 1000;
-
-/** The secret store entry of a channel's key (token secrets are `token:…`, so the two never collide). */
-export const channelSecretName = (channelId: string): string => `channel:${channelId}`;
-
-/** How long a key read from the secret store is reused (a change of the channel's revision drops it at once). */
-const KEY_CACHE_MS = 10_000;
-/** Longest error text kept as a channel's last error. */
-const ERROR_TEXT_LIMIT = 500;
-
-/** The cooldown after `streak` consecutive failures (0: none yet): see CHANNEL_COOLDOWN. */
-export function cooldownAfter(streak: number): number {
-  if (streak < CHANNEL_COOLDOWN.failures) return 0;
-  return Math.min(CHANNEL_COOLDOWN.firstCooldownMs * 2 ** (streak - CHANNEL_COOLDOWN.failures), CHANNEL_COOLDOWN.maxCooldownMs);
-}
+export { channelSecretName } from './channel-keys.ts';
+export { cooldownAfter, SUCCESS_NOTE_RESOLUTION_MS } from './channel-health.ts';
 
 export interface ChannelsServiceOptions {
   repo: ChannelsRepo;
@@ -69,9 +49,10 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
   private readonly secrets: SecretStore;
   private readonly clock: Clock;
   private readonly random: () => number;
-  private readonly keys = new Map<string, { revision: number; key: string | null; readAt: number }>();
-  private readonly writes: DeferredWrites;
-  private readonly modelCooldowns = new ModelCooldowns();
+  private readonly keys: ChannelKeys;
+  private readonly health: ChannelHealth;
+  /** What the pick notes on a channel it cannot call (made once). */
+  private readonly notes: PickNotes;
   /** The kinds and wires serving each model asked lately, for the channel rows they were worked out from. */
   private readonly serving = new ServingModels();
 
@@ -80,7 +61,15 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
     this.secrets = options.secrets;
     this.clock = options.clock;
     this.random = options.random ?? Math.random;
-    this.writes = options.writes ?? writeAtOnce;
+    this.keys = new ChannelKeys(options.secrets);
+    this.health = new ChannelHealth(options.repo, options.clock, options.writes ?? writeAtOnce, this.keys);
+    this.notes = {
+      keyless: (rows) => {
+        for (const row of rows) this.repo.noteError(row.channel_id, missingKeyMessage(row, this.secrets), this.clock.now());
+      },
+      storeFailed: (row, error) =>
+        this.repo.noteError(row.channel_id, clipError(`the secret store failed: ${error.message}`), this.clock.now()),
+    };
   }
 
   /** Where keys are kept, as the user is told. */
@@ -130,7 +119,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
     const row = this.repo.findById(id);
     if (!row || !isServiceKind(row.kind)) return undefined;
     const upstream = model === undefined ? '' : (upstreamModelOf(storedModels(row.models), model) ?? model);
-    const channel = await this.relayChannelOf(row, upstream);
+    const channel = await this.keys.channelOf(row, upstream, this.clock.now());
     if (!channel) throw new UpstreamError(missingKeyMessage(row, this.secrets));
     return {
       id: channel.id,
@@ -171,7 +160,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
     }
     const updated = this.repo.update(row.channel_id, { ...settings, key_hint: keyHint }, this.clock.now());
     if (!updated) throw notFound(`No channel named "${nameOrId}"`, 'name');
-    this.keys.delete(row.channel_id);
+    this.keys.forget(row.channel_id);
     return this.summarize(updated);
   }
 
@@ -179,7 +168,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
   async remove(nameOrId: string): Promise<ChannelSummary> {
     const row = this.require(nameOrId);
     this.repo.remove(row.channel_id);
-    this.keys.delete(row.channel_id);
+    this.keys.forget(row.channel_id);
     // The channel is gone either way; a key the store fails to delete opens nothing of ours any more.
     if (row.key_hint !== null) await this.secrets.delete(channelSecretName(row.channel_id)).catch(() => false);
     return this.summarize(row);
@@ -193,7 +182,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
     const row = this.require(nameOrId);
     const models = storedModels(row.models);
     const upstream = model === undefined ? '' : (upstreamModelOf(models, model) ?? model);
-    const channel = await this.relayChannelOf(row, upstream);
+    const channel = await this.keys.channelOf(row, upstream, this.clock.now());
     if (!channel) throw new GatewayError('unavailable', missingKeyMessage(row, this.secrets));
     return { channel, models };
   }
@@ -220,109 +209,18 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
     return this.serving.of(this.repo.list(), model).wires;
   }
 
-  candidatesAtHand(model: string, kind: ChannelKind): RelayChannel[] | undefined {
-    const now = this.clock.now();
-    const serving = this.servingNow(model, kind, now);
-    const channels: RelayChannel[] = [];
-    const keyless: Readonly<ChannelRow>[] = [];
-    // A key to read from the store: `candidates` reads it (nothing is noted here, so nothing twice).
-    if (this.keptChannels(serving, 0, now, channels, keyless) < serving.length) return undefined;
-    this.noteKeyless(keyless);
-    return channels;
-  }
-
-  async candidates(model: string, kind: ChannelKind): Promise<RelayChannel[]> {
-    const now = this.clock.now();
-    const serving = this.servingNow(model, kind, now);
-    const channels: RelayChannel[] = [];
-    const keyless: Readonly<ChannelRow>[] = [];
-    // The keys read from the store a moment ago are used as they are (no await per call); the others are read here.
-    for (let index = 0; index < serving.length; index++) {
-      index = this.keptChannels(serving, index, now, channels, keyless);
-      if (index === serving.length) break;
-      const { row, upstream } = serving[index]!;
-      let channel: RelayChannel | null;
-      try {
-        channel = await this.readRelayChannel(row, upstream, now);
-      } catch (error) {
-        this.repo.noteError(row.channel_id, clip(`the secret store failed: ${(error as Error).message}`), this.clock.now());
-        continue;
-      }
-      if (channel) channels.push(channel);
-      else keyless.push(row);
-    }
-    this.noteKeyless(keyless);
-    return channels;
-  }
-
   /**
-   * Pushes the channels of `serving` from `from` on whose keys are at hand onto `channels` in order (the rows that have no
-   * key onto `keyless`), up to the first whose key must be read from the store: returns its index (the list's length when
-   * there is none).
+   * The channels to try for `model` on `kind` channels: the list itself when every key is at hand (the usual call, no
+   * promise), else a promise that reads the others from the secret store (see `channelsWithKeys`).
    */
-  private keptChannels(
-    serving: readonly Serving[],
-    from: number,
-    now: number,
-    channels: RelayChannel[],
-    keyless: Readonly<ChannelRow>[],
-  ): number {
-    for (let index = from; index < serving.length; index++) {
-      const { row, upstream } = serving[index]!;
-      const channel = this.keptRelayChannel(row, upstream, now);
-      if (channel === undefined) return index;
-      if (channel) channels.push(channel);
-      else keyless.push(row);
-    }
-    return serving.length;
-  }
-
-  /** Notes on each channel of `rows` that it has no key to call with. */
-  private noteKeyless(rows: readonly Readonly<ChannelRow>[]): void {
-    for (const row of rows) this.repo.noteError(row.channel_id, missingKeyMessage(row, this.secrets), this.clock.now());
-  }
-
-  /** The rows serving `model` on `kind` channels at `now`, in the order to try (see `servingInOrder`). */
-  private servingNow(model: string, kind: ChannelKind, now: number): Serving[] {
-    const resting = (row: Readonly<ChannelRow>) =>
-      (row.cooldown_until !== null && row.cooldown_until > now) || this.modelCooldowns.cooling(row.channel_id, model, now);
-    return servingInOrder(this.repo.list(), model, kind, resting, this.random);
+  candidates(model: string, kind: ChannelKind): RelayChannel[] | Promise<RelayChannel[]> {
+    const now = this.clock.now();
+    const resting = (row: Readonly<ChannelRow>) => this.health.resting(row, model, now);
+    return channelsWithKeys(servingInOrder(this.repo.list(), model, kind, resting, this.random), now, this.keys, this.notes);
   }
 
   record(channelId: string, outcome: ChannelOutcome): void {
-    const now = this.clock.now();
-    const latencyMs = Math.max(0, Math.round(outcome.latencyMs));
-    if (outcome.ok) {
-      if (outcome.model !== undefined) this.modelCooldowns.succeed(channelId, outcome.model);
-      // Decided where it is written: at the group commit, inside its transaction, where the rows are read without a
-      // lock of their own (checking here cost every relayed call a data_version read in the turn of its answer).
-      this.writes.defer(() => {
-        if (this.successWorthNoting(channelId, now)) this.repo.recordSuccess(channelId, latencyMs, now);
-      });
-    } else {
-      this.writes.flush();
-      // An upstream may echo the credential in its error: the text kept never holds a key this process has read.
-      const key = this.keys.get(channelId)?.key;
-      const error = hideSecret(outcome.error, key ?? null);
-      if (outcome.modelFailure && outcome.model !== undefined) {
-        // The upstream refused one model: it rests on this channel, the channel's other models are not touched.
-        this.modelCooldowns.fail(channelId, outcome.model, now, outcome.modelFailure, cooldownAfter);
-        this.repo.noteError(channelId, clip(error), now);
-        return;
-      }
-      this.repo.recordFailure(channelId, { latencyMs, error: clip(error), now }, cooldownAfter);
-    }
-  }
-
-  /**
-   * A success is written when it changes the channel's health (a failure streak or a cooldown ends) or the last
-   * one noted is older than SUCCESS_NOTE_RESOLUTION_MS: a busy channel's last success and latency stay that fresh
-   * without a write per call.
-   */
-  private successWorthNoting(channelId: string, now: number): boolean {
-    const row = this.repo.list().find((candidate) => candidate.channel_id === channelId);
-    if (!row || row.consecutive_failures !== 0 || row.cooldown_until !== null || row.last_ok_at === null) return true;
-    return now < row.last_ok_at || now - row.last_ok_at >= SUCCESS_NOTE_RESOLUTION_MS;
+    this.health.record(channelId, outcome);
   }
 
   listedModels(): { model: string; channel: string; kind: ChannelKind }[] {
@@ -334,32 +232,6 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
           .filter((entry) => entry.local !== '*')
           .map((entry) => ({ model: entry.local, channel: row.name, kind: row.kind as ChannelKind })),
       );
-  }
-
-  /** The channel for relay, its key read from the store (briefly cached per revision); undefined when its key is missing. */
-  private async relayChannelOf(row: Readonly<ChannelRow>, upstreamModel: string): Promise<RelayChannel | undefined> {
-    const now = this.clock.now();
-    const kept = this.keptRelayChannel(row, upstreamModel, now);
-    const channel = kept === undefined ? await this.readRelayChannel(row, upstreamModel, now) : kept;
-    return channel ?? undefined;
-  }
-
-  /** The channel for relay with its key read from the store now (and kept for KEY_CACHE_MS); null when the store lacks it. */
-  private async readRelayChannel(row: Readonly<ChannelRow>, upstreamModel: string, now: number): Promise<RelayChannel | null> {
-    const key = await this.secrets.get(channelSecretName(row.channel_id));
-    this.keys.set(row.channel_id, { revision: row.revision, key, readAt: now });
-    return key === null ? null : relayChannelFrom(row, upstreamModel, key);
-  }
-
-  /**
-   * The channel for relay when its key needs no read of the store (it has none, or one read within KEY_CACHE_MS for its
-   * revision); null when the store was found without its key; undefined when the store must be asked.
-   */
-  private keptRelayChannel(row: Readonly<ChannelRow>, upstreamModel: string, now: number): RelayChannel | null | undefined {
-    if (row.key_hint === null) return relayChannelFrom(row, upstreamModel, null);
-    const cached = this.keys.get(row.channel_id);
-    if (!cached || cached.revision !== row.revision || now - cached.readAt >= KEY_CACHE_MS) return undefined;
-    return cached.key === null ? null : relayChannelFrom(row, upstreamModel, cached.key);
   }
 
   private assertNameFree(name: string): void {
@@ -395,8 +267,4 @@ function missingKeyMessage(row: ChannelRow, secrets: SecretStore): string {
   return secrets.kind === 'none'
     ? `channel "${row.name}" has a key, but this gateway keeps no secrets, because ${keepsNothingWhy(secrets)}: choose "a locked file in the data dir" under Secret store on the Settings page, or start it with --secrets file or --secrets keychain`
     : `the key of channel "${row.name}" is not in the secret store (${secrets.description}): set it again with gatehouse channel update ${row.name} --key-stdin`;
-}
-
-function clip(text: string): string {
-  return text.length > ERROR_TEXT_LIMIT ? `${text.slice(0, ERROR_TEXT_LIMIT)}…` : text;
 }

@@ -39,8 +39,8 @@ export function relayBundle(
         const send = (candidates: RelayChannel[]) =>
           forwardWithFailover(channels, pinned(wire ? speaking(candidates, wire) : candidates, request), request, call);
         try {
-          const atHand = channels.candidatesAtHand?.(model, kind);
-          return atHand ? send(atHand) : channels.candidates(model, kind).then(send);
+          const candidates = channels.candidates(model, kind);
+          return Array.isArray(candidates) ? send(candidates) : candidates.then(send);
         } catch (error) {
           // As from an async function: a refusal is the promise's.
           return Promise.reject(error as Error);
@@ -50,10 +50,20 @@ export function relayBundle(
     // Realtime sessions are an OpenAI protocol: only OpenAI channels open them (others keep the refusal above).
     ...(kind === 'openai' && {
       realtimeRelay: {
-        open: (client, request, call) => openRealtime(channels, RELAY_KINDS[kind], channels.candidates(model, kind), client, request, call),
+        open: (client, request, call) =>
+          openRealtime(channels, RELAY_KINDS[kind], candidatesOf(channels, model, kind), client, request, call),
       },
     }),
   };
+}
+
+/** `channels.candidates` as a promise (a throw is its rejection, as from an async method). */
+function candidatesOf(channels: ChannelDirectory, model: string, kind: ChannelKind): Promise<RelayChannel[]> {
+  try {
+    return Promise.resolve(channels.candidates(model, kind));
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
 }
 
 /** The channels of `candidates` that speak `wire` (the same list when all do, the usual case). */

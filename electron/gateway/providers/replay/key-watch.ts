@@ -1,7 +1,7 @@
 // The channel keys a recording must keep out of its cassettes: every key this run handed to an upstream (relay channels, and the platform and volcengine service channels of portrait reviews and 3D tasks), learned by watching the directories they come from.
 import { keyParts, secretHint } from '../../../../shared/channels.ts';
 import type { HiddenSecret } from '../../../../shared/secret-scrub.ts';
-import type { ChannelDirectory, ServiceChannelDirectory } from '../types.ts';
+import type { ChannelDirectory, RelayChannel, ServiceChannelDirectory } from '../types.ts';
 
 /** One watch over every kind of channel the recorder can see: what it learned is hidden in every cassette and blob saved after. */
 export class KeyWatch {
@@ -17,10 +17,9 @@ export class KeyWatch {
     return {
       kindsServing: (model) => directory.kindsServing(model),
       wiresServing: (model) => directory.wiresServing(model),
-      candidates: async (model, kind) => {
-        const found = await directory.candidates(model, kind);
-        for (const channel of found) this.note(channel.key);
-        return found;
+      candidates: (model, kind) => {
+        const found = directory.candidates(model, kind);
+        return Array.isArray(found) ? this.noted(found) : found.then((list) => this.noted(list));
       },
       record: (channelId, outcome) => directory.record(channelId, outcome),
       listedModels: () => directory.listedModels(),
@@ -37,6 +36,12 @@ export class KeyWatch {
         return channel;
       },
     };
+  }
+
+  /** `channels`, each one's key noted. */
+  private noted(channels: RelayChannel[]): RelayChannel[] {
+    for (const channel of channels) this.note(channel.key);
+    return channels;
   }
 
   private note(key: string | null | undefined): void {

@@ -203,13 +203,10 @@ export interface ChannelDirectory {
   /**
    * The enabled channels of `kind` serving `model` that are not cooling down (nor resting that model), in the order to
    * try: priority first, weighted random within one. When every one is cooling down, all of them, as nothing else could answer.
+   * The list itself when no channel's key must first be read from the secret store (the usual call: a key read a moment
+   * ago is kept), else a promise of it.
    */
-  candidates(model: string, kind: ChannelKind): Promise<RelayChannel[]>;
-  /**
-   * `candidates` as a list at once, when no channel's key must first be read from the secret store (the usual call: a key
-   * read a moment ago is kept); undefined when one must (then ask `candidates`).
-   */
-  candidatesAtHand?(model: string, kind: ChannelKind): RelayChannel[] | undefined;
+  candidates(model: string, kind: ChannelKind): RelayChannel[] | Promise<RelayChannel[]>;
   /** Records an attempt: consecutive failures put a channel in cooldown; a success ends it. */
   record(channelId: string, outcome: ChannelOutcome): void;
   /** Every model a channel serves by name (not `*`), with its channel, for the model catalogue. */
