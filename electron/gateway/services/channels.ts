@@ -16,7 +16,6 @@ import type { ChannelRow, ChannelsRepo } from '../storage/channels-repo.ts';
 import { writeAtOnce, type DeferredWrites } from '../storage/group-commit.ts';
 import type { Clock } from '../time.ts';
 import { checkKey, checkServiceKey } from './channel-input.ts';
-import { factsOf } from './channel-facts.ts';
 import { ChannelHealth, clipError } from './channel-health.ts';
 import { ChannelKeys, channelSecretName } from './channel-keys.ts';
 import { servingInOrder } from './channel-order.ts';
@@ -196,13 +195,7 @@ export class ChannelsService implements ChannelDirectory, ServiceChannelDirector
    * key and a loopback base URL (a local Ollama or LM Studio). Such a model is priced 0 unless the owner priced it.
    */
   freeModel(model: string): boolean {
-    let served = false;
-    for (const row of this.repo.list()) {
-      if (row.enabled !== 1 || isServiceKind(row.kind) || upstreamModelOf(storedModels(row.models), model) === undefined) continue;
-      if (row.key_hint !== null || !factsOf(row).loopback) return false;
-      served = true;
-    }
-    return served;
+    return this.serving.of(this.repo.list(), model).free;
   }
 
   wiresServing(model: string): readonly ChatWire[] {
