@@ -78,36 +78,46 @@ export class SseReader {
       this.overflow = 'stream';
       return events;
     }
-    /** Where the line being read starts in `chunk`, and how far `chunk` is held as part of an event. */
+    // A plain view of a Node Buffer: a Buffer's own subarray makes a Buffer through its subclass, a Uint8Array's is V8's.
+    const bytes = chunk.constructor === Uint8Array ? chunk : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    /** Where the line being read starts in the chunk, how far the chunk is counted into the event, and where the event's bytes not yet in `raw` start. */
     let from = 0;
     let held = 0;
-    if (this.afterCr && chunk.length > 0) {
+    let unkept = 0;
+    if (this.afterCr && bytes.length > 0) {
       this.afterCr = false;
       // The LF of a CR LF split between chunks: it belongs to the line end already read (and its bytes to the next event's).
-      if (chunk[0] === LF) from = 1;
+      if (bytes[0] === LF) from = 1;
     }
-    let nextCr = chunk.indexOf(CR, from);
-    let nextLf = chunk.indexOf(LF, from);
+    let nextCr = bytes.indexOf(CR, from);
+    let nextLf = bytes.indexOf(LF, from);
     while (nextCr >= 0 || nextLf >= 0) {
       const end = nextCr < 0 ? nextLf : nextLf < 0 ? nextCr : Math.min(nextCr, nextLf);
       let after = end + 1;
-      if (chunk[end] === CR) {
-        if (after < chunk.length) {
-          if (chunk[after] === LF) after += 1;
+      if (bytes[end] === CR) {
+        if (after < bytes.length) {
+          if (bytes[after] === LF) after += 1;
         } else {
           this.afterCr = true;
         }
       }
-      if (!this.hold(chunk.subarray(held, after))) return events;
+      if (!this.hold(after - held)) return events;
       held = after;
-      this.line.push(chunk.subarray(from, end));
+      if (end > from) this.line.push(bytes.subarray(from, end));
       const event = this.endLine();
-      if (event) events.push(event);
+      // An event's bytes in this chunk join its raw bytes once it ends: one piece per event and chunk, not one per line.
+      if (event) {
+        event.raw.push(bytes.subarray(unkept, after));
+        unkept = after;
+        events.push(event);
+      }
       from = after;
-      if (nextCr >= 0 && nextCr < from) nextCr = chunk.indexOf(CR, from);
-      if (nextLf >= 0 && nextLf < from) nextLf = chunk.indexOf(LF, from);
+      if (nextCr >= 0 && nextCr < from) nextCr = bytes.indexOf(CR, from);
+      if (nextLf >= 0 && nextLf < from) nextLf = bytes.indexOf(LF, from);
     }
-    if (held < chunk.length && this.hold(chunk.subarray(held))) this.line.push(chunk.subarray(from));
+    if (held < bytes.length && this.hold(bytes.length - held)) this.line.push(bytes.subarray(from));
+    // The start of an event this chunk did not end is held with it.
+    if (!this.overflow && unkept < bytes.length) this.raw.push(bytes.subarray(unkept));
     return events;
   }
 
@@ -118,10 +128,9 @@ export class SseReader {
     return last ?? this.dispatch(false);
   }
 
-  /** Counts `bytes` into the event being read; false (and `overflow` set) when that passes the cap. */
-  private hold(bytes: Uint8Array): boolean {
-    if (bytes.length === 0) return true;
-    this.eventBytes += bytes.length;
+  /** Counts `length` more bytes into the event being read; false (and `overflow` set) when that passes the cap. */
+  private hold(length: number): boolean {
+    this.eventBytes += length;
     if (this.eventBytes > this.limits.eventBytes) {
       this.overflow = 'event';
       // Nothing more is read: what was held goes now.
@@ -130,7 +139,6 @@ export class SseReader {
       this.lines = [];
       return false;
     }
-    this.raw.push(bytes);
     return true;
   }
 
@@ -154,6 +162,10 @@ export class SseReader {
   /** The bytes of the line just ended as text, a byte order mark at the very start of the stream left out. */
   private decodeLine(): string {
     const pieces = this.line;
+    if (pieces.length === 0) {
+      this.atStart = false;
+      return '';
+    }
     this.line = [];
     let bytes = pieces.length === 1 ? pieces[0]! : concat(pieces);
     if (this.atStart) {
@@ -164,15 +176,16 @@ export class SseReader {
   }
 
   private dispatch(complete: boolean): SseEvent {
+    const data = this.data;
     const event: SseEvent = {
       type: this.type,
-      data: this.data?.join('\n'),
+      data: data === undefined ? undefined : data.length === 1 ? data[0] : data.join('\n'),
       id: this.lastId,
-      ...(this.retry !== undefined && { retry: this.retry }),
       lines: this.lines,
       raw: this.raw,
       complete,
     };
+    if (this.retry !== undefined) event.retry = this.retry;
     this.raw = [];
     this.eventBytes = 0;
     this.lines = [];
