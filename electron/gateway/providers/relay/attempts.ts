@@ -15,7 +15,11 @@ export function attemptLog(call: CallContext): (channel: RelayChannel, ms: numbe
   return (channel, ms, outcome, answered = false) => {
     const error = 'error' in outcome ? hideSecret(outcome.error, channel.key) : null;
     relay.attempts.push({ channel: channel.name, status: 'status' in outcome ? outcome.status : null, error, ms: Math.round(ms) });
-    if (answered) Object.assign(relay, { channel: channel.name, upstreamModel: channel.upstreamModel });
-    call.noteRelay?.({ ...relay, attempts: [...relay.attempts] });
+    if (answered) {
+      relay.channel = channel.name;
+      relay.upstreamModel = channel.upstreamModel;
+    }
+    // A copy as it stands now: a later try does not change what was told.
+    call.noteRelay?.({ channel: relay.channel, upstreamModel: relay.upstreamModel, attempts: relay.attempts.slice() });
   };
 }

@@ -30,8 +30,8 @@ type Failure = {
   refusal?: ConfigurationError;
 };
 
-/** A candidate, with the earliest time it may be tried (a Retry-After being honoured). */
-type Turn = { channel: RelayChannel; notBefore: number; again: boolean };
+/** A channel put back by its Retry-After, with the earliest time it may be tried again. */
+type Turn = { channel: RelayChannel; notBefore: number };
 
 /**
  * Forwards `request` over the channels of its model in `directory` order, recording each attempt. Resolves with the first
@@ -47,13 +47,17 @@ export async function forwardWithFailover(
   refuseRelayLoop(call, request.model);
   if (channels.length === 0) throw allCoolingDown(request.model);
   // A form streamed upstream can be sent only once: the first channel gets it, and no retry follows.
-  const queue: Turn[] = (request.form ? channels.slice(0, 1) : channels).map((channel) => ({ channel, notBefore: 0, again: false }));
+  const tries = request.form ? 1 : channels.length;
+  /** The channels put back by a Retry-After, tried once more after all the others, in the order put back (made for the first). */
+  let again: Turn[] | undefined;
   let last: Failure | undefined;
   const note = attemptLog(call);
-  for (let turn = queue.shift(); turn; turn = queue.shift()) {
-    const { channel } = turn;
+  for (let index = 0; ; index++) {
+    const turn = index < tries ? undefined : again?.shift();
+    if (index >= tries && turn === undefined) break;
+    const channel = turn === undefined ? channels[index]! : turn.channel;
     // Only a channel put back by a Retry-After waits (no await, so no extra turn, for the others).
-    if (turn.notBefore > 0) await waitUntil(turn.notBefore, call.signal);
+    if (turn !== undefined) await waitUntil(turn.notBefore, call.signal);
     const kind = RELAY_KINDS[channel.kind];
     const translated = request.translated?.(channel);
     const url = kind.url(channel, translated ? { ...request, ...translated } : request);
@@ -95,8 +99,8 @@ export async function forwardWithFailover(
       });
       note(channel, latencyMs, { status: response.status });
       last = { message: `channel '${channel.name}': HTTP ${response.status}`, answer };
-      if (wait !== undefined && wait <= RETRY_AFTER_CAP_MS && !turn.again && !request.form)
-        queue.push({ channel, notBefore: Date.now() + wait, again: true });
+      if (wait !== undefined && wait <= RETRY_AFTER_CAP_MS && turn === undefined && !request.form)
+        (again ??= []).push({ channel, notBefore: Date.now() + wait });
       continue;
     }
     // A refused credential is the channel's fault, never the caller's: the next channel is tried, and the caller never sees the upstream's 401.

@@ -44,8 +44,8 @@ export class UpstreamCall extends UpstreamReads implements Dispatcher.DispatchHa
   private paused = false;
   /** A hand-over of held chunks to a waiting read is queued (see `deliver`). */
   private flushing = false;
-  /** `deliver`, as queued (made once per call, into a local first: see UpstreamReads's `expire`). */
-  private readonly flush: () => void;
+  /** `deliver`, as queued (made once, for the first read that waits, into a local first: see UpstreamReads's `expire`). */
+  private flush: (() => void) | undefined;
 
   constructor(sent?: unknown) {
     super(undefined);
@@ -53,8 +53,6 @@ export class UpstreamCall extends UpstreamReads implements Dispatcher.DispatchHa
       this.settleHead = resolve;
       this.failHead = reject;
     });
-    const flush = () => this.deliver();
-    this.flush = flush;
     if (sent !== null && typeof sent === 'object' && typeof (sent as { destroy?: unknown }).destroy === 'function') {
       this.sent = sent as SentStream;
     }
@@ -107,7 +105,12 @@ export class UpstreamCall extends UpstreamReads implements Dispatcher.DispatchHa
     // A waiting read gets what came by the end of this parse, in one piece (an upstream's burst of events is one chunk).
     if (this.waiting && !this.flushing) {
       this.flushing = true;
-      queueMicrotask(this.flush);
+      let flush = this.flush;
+      if (flush === undefined) {
+        flush = () => this.deliver();
+        this.flush = flush;
+      }
+      queueMicrotask(flush);
     }
     if (this.heldCount >= UPSTREAM_HELD_BYTES && !this.paused) {
       this.paused = true;

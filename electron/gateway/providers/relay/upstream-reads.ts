@@ -15,18 +15,16 @@ export abstract class UpstreamReads implements AsyncIterableIterator<Uint8Array>
   protected failure: unknown;
   /** The clocks a read waits within (none: a read waits as long as it takes). */
   protected waits: UpstreamTimer | undefined;
-  /** What the timer calls when a limit runs out during a wait. Made into a local first: a function written straight into a
-   * property is made in the old generation, and would keep this call's objects alive past every young-generation
-   * collection (server/write-tap.ts `watchHead`). */
-  private readonly expire: (error: UpstreamTimeout) => void;
+  /** What the timer calls when a limit runs out during a wait, made for the first wait (an answer at hand whole never
+   * waits). Made into a local first: a function written straight into a property is made in the old generation, and would
+   * keep this call's objects alive past every young-generation collection (server/write-tap.ts `watchHead`). */
+  private expire: ((error: UpstreamTimeout) => void) | undefined;
   /** The waiting read's callbacks (undefined when no read waits). */
   private resolve: ((step: IteratorResult<Uint8Array>) => void) | undefined;
   private reject: ((error: unknown) => void) | undefined;
 
   constructor(waits: UpstreamTimer | undefined) {
     this.waits = waits;
-    const expire = (error: UpstreamTimeout) => this.fail(error);
-    this.expire = expire;
   }
 
   /** The bytes at hand, taken (null when none are). */
@@ -41,8 +39,15 @@ export abstract class UpstreamReads implements AsyncIterableIterator<Uint8Array>
     const chunk = this.atHand();
     if (chunk !== null) return Promise.resolve({ done: false, value: chunk });
     if (this.ended) return Promise.resolve(DONE);
-    const expired = this.waits?.waitFor(this.expire);
-    if (expired) return Promise.reject(expired);
+    if (this.waits !== undefined) {
+      let expire = this.expire;
+      if (expire === undefined) {
+        expire = (error: UpstreamTimeout) => this.fail(error);
+        this.expire = expire;
+      }
+      const expired = this.waits.waitFor(expire);
+      if (expired) return Promise.reject(expired);
+    }
     return new Promise((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
