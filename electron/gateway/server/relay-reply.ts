@@ -47,10 +47,6 @@ export async function relayReply(
   reply.hijack();
   const raw = reply.raw;
   const sse = /text\/event-stream/i.test(upstream.headers['content-type'] ?? '');
-  // A stream's head leaves with whatever of its events is already here (see holdForTick), at the latest at the end of
-  // this tick. Any other answer's head leaves with its first write, and `end` writes all it holds in one piece: nothing
-  // to hold for them.
-  if (sse) holdForTick(raw);
   // Headers set before the hijack (CORS, for one) go out too.
   // An error answer says whether a retry can help, the upstream's own hint first.
   // One object for the head (Fastify's copy of its headers): no further copies of it.
@@ -61,9 +57,6 @@ export async function relayReply(
   );
   head['x-accel-buffering'] = 'no';
   raw.writeHead(upstream.status, head);
-  // A stream's headers go out now, as the upstream's did (a client learns the stream is open before its first event);
-  // other answers send them with their first bytes, one write instead of two.
-  if (sse) raw.flushHeaders();
   // The caller went away (the response closed before its end): the call's signal says so (`watchClient`), no listener of
   // its own per call.
   const signal = call.signal;
@@ -73,14 +66,21 @@ export async function relayReply(
   // leave in one write (a short answer, head included, in one), where they were two (see holdForTick).
   let held: Uint8Array | undefined;
   try {
-    // Any other answer the upstream already sent whole (a small JSON answer: its head, body and end came in one parse)
-    // is written and ended in this turn, without a read per step.
-    const whole = sse || signal.aborted ? undefined : upstream.body.atOnce?.();
+    // An answer the upstream already sent whole (a small JSON answer or a short stream: its head, body and end came in one
+    // parse) leaves with its head in one write, ended in this turn, without a read per step.
+    const whole = signal.aborted ? undefined : upstream.body.atOnce?.();
     if (whole !== undefined) {
       raw.end(whole.length > 0 ? whole : undefined);
       finished = true;
       void chunks.return?.();
       return;
+    }
+    if (sse) {
+      // A stream's head leaves with whatever of its events is already here (see holdForTick), at the latest at the end of
+      // this tick, as the upstream's did (a client learns the stream is open before its first event). Any other answer's
+      // head leaves with its first bytes, and `end` writes all it holds in one piece: nothing to hold for them.
+      holdForTick(raw);
+      raw.flushHeaders();
     }
     while (!signal.aborted) {
       const next = await chunks.next();

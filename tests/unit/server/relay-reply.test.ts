@@ -54,3 +54,59 @@ test('a charge that throws after a relayed answer is reported; the answer and th
     await app.close();
   }
 });
+
+test('an answer the upstream already sent whole (JSON, or a short stream) is written at once with its head: no read waits for the upstream', async () => {
+  const answers: Record<string, { type: string; bytes: string }> = {
+    json: { type: 'application/json', bytes: '{"id":"chatcmpl-2","usage":{"prompt_tokens":1}}' },
+    sse: { type: 'text/event-stream', bytes: 'data: {"id":"chatcmpl-3"}\n\ndata: [DONE]\n\n' },
+  };
+  const reads: string[] = [];
+  let returned = 0;
+  const passthrough: PassthroughProvider = {
+    forward: async (request) => {
+      const answer = answers[request.model]!;
+      const body = {
+        [Symbol.asyncIterator]: () => body,
+        next: async (): Promise<IteratorResult<Uint8Array>> => {
+          reads.push(request.model);
+          return { done: true, value: undefined };
+        },
+        return: async (): Promise<IteratorResult<Uint8Array>> => {
+          returned += 1;
+          return { done: true, value: undefined };
+        },
+        atOnce: () => Buffer.from(answer.bytes),
+      };
+      return {
+        status: 200,
+        headers: { 'content-type': answer.type },
+        body,
+        usage: Promise.resolve<RelayedUsage>({ inputTokens: 1, outputTokens: 1, delivered: { tokens: 0 } }),
+      };
+    },
+  };
+  const app = Fastify();
+  app.post('/v1/chat/completions', async (request, reply) => {
+    const call = callOf(request, reply, 'openai', '/v1/chat/completions');
+    const model = (request.body as { model: string }).model;
+    return relayReply(request, reply, passthrough, { operation: 'chat', model, stream: model === 'sse' }, call, {});
+  });
+  try {
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    for (const [model, answer] of Object.entries(answers)) {
+      const response = await fetch(`${url}/v1/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ model }),
+        headers: { 'content-type': 'application/json' },
+      });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('content-type'), answer.type);
+      assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+      assert.equal(await response.text(), answer.bytes);
+    }
+    assert.deepEqual(reads, [], 'no read of the body waited');
+    await eventually(() => returned === 2, 'each body is given back, so its usage is read');
+  } finally {
+    await app.close();
+  }
+});
