@@ -5,6 +5,7 @@ import { SecretScrubber } from '../../../shared/secret-scrub.ts';
 import { MAX_SSE_EVENT_BYTES } from '../../../shared/sse-reader.ts';
 import { openaiKind } from '../../../electron/gateway/providers/relay/openai/kind.ts';
 import { RelayedBody } from '../../../electron/gateway/providers/relay/relayed-body.ts';
+import type { RelayedUsage } from '../../../electron/gateway/providers/types.ts';
 import { UsageTap } from '../../../electron/gateway/providers/relay/usage-tap.ts';
 
 const encoder = new TextEncoder();
@@ -196,4 +197,17 @@ test('an upstream that has not ended gives nothing at once: the body is read as 
   const parts: string[] = [];
   for await (const chunk of relayed) parts.push(Buffer.from(chunk).toString());
   assert.equal(JSON.parse(parts.join('')).usage.prompt_tokens, 7);
+});
+
+test('a stream sent whole settles its usage when given at once, even if the body is never given back', async () => {
+  const usageEvent = JSON.stringify({ choices: [], usage: { prompt_tokens: 4, completion_tokens: 6 } });
+  // Its last event has no blank line: the tap's end passes it, so the end is read in `atOnce`, not left for later.
+  const { source } = sentWhole([`data: {"choices":[{"delta":{"content":"hi"}}]}\n\ndata: ${usageEvent}\n\ndata: [DONE]`]);
+  let stops = 0;
+  const relayed = new RelayedBody(source, null, new UsageTap(openaiKind, 'sse', false), { stop: () => (stops += 1) });
+  assert.ok(relayed.atOnce() !== undefined);
+  const usage = await Promise.race([relayed.usage, new Promise((resolve) => setTimeout(() => resolve('unsettled'), 5_000))]);
+  assert.notEqual(usage, 'unsettled', 'the usage settles');
+  assert.equal((usage as RelayedUsage).outputTokens, 6);
+  assert.equal(stops, 1);
 });

@@ -107,7 +107,8 @@ export class RelayedBody implements AsyncIterableIterator<Uint8Array> {
   /**
    * The rest of the answer in one piece, when the upstream has sent all of it already (with our handler a small answer's
    * head, body and end arrive in one parse): scrubbed, tapped and capped as `next` passes it, in this turn, without a
-   * promise per step. The body is then at its end (its usage read at `return()` or the tick after, as `next` leaves it).
+   * promise per step. The body is then at its end (its usage settled, or read at `return()` or the tick after, as `next`
+   * leaves a JSON answer passed as it came).
    * Undefined when the upstream has not ended, its source cannot tell, or a cap cut the answer (what passed before the cap
    * is then the next read's, and the cap's error the one after): read on with `next`. Throws what `next` would throw
    * when the scrub or the tap breaks.
@@ -126,7 +127,11 @@ export class RelayedBody implements AsyncIterableIterator<Uint8Array> {
         if (cut.length > 0) this.pending = cut;
         return undefined;
       }
-      return joined(joined(passed, tail), this.passRest());
+      const rest = this.passRest();
+      // An end read here (a renamed answer, a stream's last event) settles now: the caller writes the answer before
+      // anything it awaits. An end left for later settles at `return()`, or the tick after at the latest.
+      if (!this.endLeft) this.finish();
+      return joined(joined(passed, tail), rest);
     } catch (error) {
       // The scrub or the tap broke: as from `next`, the usage settles and the error is thrown.
       this.phase = 'done';
