@@ -40,6 +40,10 @@ export class UpstreamTimer {
   private headers = false;
   /** When the shared clock next checks this call, on the same clock. */
   due = 0;
+  /** The shared clock's list of calls watched runs through these (see SharedClock): whether this call is in it, and its neighbours. */
+  watched = false;
+  before: UpstreamTimer | undefined;
+  after: UpstreamTimer | undefined;
   private stopped = false;
   private wake: ((error: UpstreamTimeout) => void) | undefined;
   /** The limit that ran out, once one has. */
@@ -180,7 +184,9 @@ export class UpstreamTimer {
  * process up (unref): a call in flight has its connection doing that.
  */
 class SharedClock {
-  private readonly watched = new Set<UpstreamTimer>();
+  /** The calls watched, oldest first, linked through their own fields: no hash of each call's object, as a Set takes. */
+  private first: UpstreamTimer | undefined;
+  private last: UpstreamTimer | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** When the timer fires (Infinity: not set), on `performance.now()`'s clock. */
   private at = Number.POSITIVE_INFINITY;
@@ -189,12 +195,26 @@ class SharedClock {
 
   /** Watches `call` until its `due` (again, if it was: its moment may have moved). */
   add(call: UpstreamTimer, now: number): void {
-    this.watched.add(call);
+    if (!call.watched) {
+      call.watched = true;
+      call.before = this.last;
+      call.after = undefined;
+      if (this.last === undefined) this.first = call;
+      else this.last.after = call;
+      this.last = call;
+    }
     if (call.due < this.at) this.set(call.due, now);
   }
 
   remove(call: UpstreamTimer): void {
-    this.watched.delete(call);
+    if (!call.watched) return;
+    call.watched = false;
+    const { before, after } = call;
+    if (before === undefined) this.first = after;
+    else before.after = after;
+    if (after === undefined) this.last = before;
+    else after.before = before;
+    call.before = call.after = undefined;
   }
 
   private set(at: number, now: number): void {
@@ -210,16 +230,16 @@ class SharedClock {
     this.at = Number.POSITIVE_INFINITY;
     const now = performance.now();
     const came: UpstreamTimer[] = [];
-    for (const call of this.watched) if (call.due <= now) came.push(call);
+    for (let call = this.first; call !== undefined; call = call.after) if (call.due <= now) came.push(call);
     try {
       for (const call of came) {
-        this.watched.delete(call);
+        this.remove(call);
         call.check(now);
       }
     } finally {
       // Whatever one call's abort threw, the others stay watched.
       let next = Number.POSITIVE_INFINITY;
-      for (const call of this.watched) if (call.due < next) next = call.due;
+      for (let call = this.first; call !== undefined; call = call.after) if (call.due < next) next = call.due;
       if (next < this.at) this.set(next, now);
     }
   }
