@@ -1,6 +1,7 @@
 // Builds the relay bundle of one call: pass-through to the channels of the caller's kind (and chat wire) serving its model; every neutral capability is "not built yet".
 import { wiresOfChannel } from '../../../../shared/channels.ts';
 import { GatewayError } from '../../errors.ts';
+import { candidatesOf } from './candidates-of.ts';
 import type {
   ChannelDirectory,
   ChannelKind,
@@ -55,15 +56,6 @@ export function relayBundle(
       },
     }),
   };
-}
-
-/** `channels.candidates` as a promise (a throw is its rejection, as from an async method). */
-function candidatesOf(channels: ChannelDirectory, model: string, kind: ChannelKind): Promise<RelayChannel[]> {
-  try {
-    return Promise.resolve(channels.candidates(model, kind));
-  } catch (error) {
-    return Promise.reject(error as Error);
-  }
 }
 
 /** The channels of `candidates` that speak `wire` (the same list when all do, the usual case). */

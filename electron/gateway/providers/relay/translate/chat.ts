@@ -15,6 +15,7 @@ import type {
   RelayChannel,
   UpstreamReply,
 } from '../../types.ts';
+import { candidatesOfKinds } from '../candidates-of.ts';
 import { forwardWithFailover } from '../failover.ts';
 import { COUNTING_WIRES } from './count.ts';
 import { sseJson } from './event-stream.ts';
@@ -81,9 +82,8 @@ export class TranslatingChat implements ChatProvider {
   }
 
   /** The candidate channels of every kind serving the model, best priority first. */
-  private async candidates(): Promise<RelayChannel[]> {
-    const lists = await Promise.all(this.kinds.map((kind) => this.channels.candidates(this.model, kind)));
-    return lists.flat().sort((a, b) => b.priority - a.priority);
+  private candidates(): Promise<RelayChannel[]> {
+    return candidatesOfKinds(this.channels, this.model, this.kinds);
   }
 
   /** Sends `request` over the candidate channels (best first), each in its own wire; the reply and the wire of the channel that answered (none: every one failed). */

@@ -3,6 +3,7 @@ import { GatewayError } from '../../../errors.ts';
 import { countTokens } from '../../../protocols/neutral/tokens.ts';
 import { upstreamError } from '../../../protocols/neutral/upstream-errors.ts';
 import type { CallContext, ChannelDirectory, ChannelKind, EmbeddingInput, EmbeddingsProvider, RelayChannel } from '../../types.ts';
+import { candidatesOfKinds } from '../candidates-of.ts';
 import { forwardWithFailover } from '../failover.ts';
 import { record } from '../kind.ts';
 import { parsedOrText, readWhole } from './chat.ts';
@@ -34,8 +35,7 @@ async function embed(channels: ChannelDirectory, kinds: readonly EmbeddingKind[]
       'input',
     );
   }
-  const lists = await Promise.all(usable.map((kind) => channels.candidates(request.model, kind)));
-  const candidates = lists.flat().sort((a, b) => b.priority - a.priority);
+  const candidates = await candidatesOfKinds(channels, request.model, usable);
   const reply = await forwardWithFailover(
     channels,
     candidates,
