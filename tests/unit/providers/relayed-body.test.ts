@@ -211,3 +211,21 @@ test('a stream sent whole settles its usage when given at once, even if the body
   assert.equal((usage as RelayedUsage).outputTokens, 6);
   assert.equal(stops, 1);
 });
+
+test('a source that breaks while giving its whole answer: the error is thrown, the usage settles and the upstream is stopped once', async () => {
+  const source = {
+    [Symbol.asyncIterator]: () => ({
+      next: async () => ({ done: true as const, value: undefined }),
+      wholeAtHand: () => {
+        throw new Error('the connection could not be resumed');
+      },
+    }),
+  };
+  let stops = 0;
+  const relayed = new RelayedBody(source, null, new UsageTap(openaiKind, 'json', false), { stop: () => (stops += 1) });
+  assert.throws(() => relayed.atOnce(), /could not be resumed/);
+  // relay-reply.ts gives nothing back after a throw: the body must settle by itself.
+  const usage = await Promise.race([relayed.usage, new Promise((resolve) => setTimeout(() => resolve('unsettled'), 5_000))]);
+  assert.notEqual(usage, 'unsettled', 'the usage settles');
+  assert.equal(stops, 1);
+});

@@ -115,9 +115,9 @@ export class RelayedBody implements AsyncIterableIterator<Uint8Array> {
    */
   atOnce(): Uint8Array | undefined {
     if (this.phase !== 'reading') return undefined;
-    const whole = this.source!.wholeAtHand?.();
-    if (whole === undefined) return undefined;
     try {
+      const whole = this.source!.wholeAtHand?.();
+      if (whole === undefined) return undefined;
       this.phase = 'ending';
       const passed = whole.length > 0 ? this.passChunk(whole) : NO_BYTES;
       this.phase = 'rest';
@@ -133,7 +133,7 @@ export class RelayedBody implements AsyncIterableIterator<Uint8Array> {
       if (!this.endLeft) this.finish();
       return joined(joined(passed, tail), rest);
     } catch (error) {
-      // The scrub or the tap broke: as from `next`, the usage settles and the error is thrown.
+      // The source, the scrub or the tap broke: as from `next`, the usage settles and the error is thrown.
       this.phase = 'done';
       this.finish();
       throw error;
