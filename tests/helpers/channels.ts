@@ -43,7 +43,7 @@ export function memoryChannels(channels: TestChannel[]): ChannelDirectory & { at
           .flatMap((channel) => wiresOfChannel(channel.kind, channel.api)),
       ),
     ],
-    async candidates(model, kind) {
+    candidates(model, kind) {
       return serving(model)
         .filter((channel) => channel.kind === kind)
         .sort((a, b) => (b.priority ?? 0) - (a.priority ?? 0))
