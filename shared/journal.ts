@@ -86,6 +86,8 @@ export interface JournalBody {
    * off the V8 heap; the thread decodes them and cuts the text at JOURNAL_BODY_LIMIT (see server/response-tap.ts).
    */
   utf8?: Uint8Array;
+  /** Only with `utf8`, when they are a kept stream's render whole: which render, and the identity written in (see protocols/neutral/kept-stream.ts `KeptMark`). */
+  kept?: { readonly id: number; readonly identity: string };
 }
 
 /** One try of a relayed call on a channel: the upstream's HTTP status, or the error when none answered (never a key). */

@@ -2,6 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { JOURNAL_BODY_LIMIT, type JournalBody, type StreamTiming } from '../../../shared/journal.ts';
+import { keptMarkOf } from '../protocols/neutral/kept-stream.ts';
 import { TEXTUAL_CONTENT } from './journal-body.ts';
 import { NO_HEADERS, sentHeaders, tapWrites } from './write-tap.ts';
 
@@ -93,7 +94,14 @@ export class ResponseTap {
     const { bytes } = this;
     if (!contentType || !TEXTUAL_CONTENT.test(contentType)) return { contentType, bytes, text: null, truncated: false };
     const truncated = bytes > JOURNAL_BODY_LIMIT;
-    if (this.keptBytes >= ANSWER_AS_BYTES) return { contentType, bytes, text: null, truncated, utf8: this.keptUtf8() };
+    if (this.keptBytes >= ANSWER_AS_BYTES) {
+      const utf8 = this.keptUtf8();
+      // A kept stream's render, whole: the journal thread may pack it from its template (storage/journal-kept-packs.ts).
+      const kept = utf8 === this.given ? keptMarkOf(utf8.buffer) : undefined;
+      return kept === undefined
+        ? { contentType, bytes, text: null, truncated, utf8 }
+        : { contentType, bytes, text: null, truncated, utf8, kept };
+    }
     const text = this.keptText();
     return { contentType, bytes, text: text.slice(0, JOURNAL_BODY_LIMIT), truncated };
   }

@@ -20,6 +20,31 @@ const WORTH_PACKING = 0.75;
 const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
 const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
 
+/**
+ * The holes of a text packed to make a template of its packs (journal-kept-packs.ts): each place an identity goes holds
+ * `chars` hole characters, the k-th of them code `from + k`, found nowhere else in the text. The pack notes where its
+ * result rests on a hole's characters: a cut where a line stopped matching its predecessor at a hole character holds for
+ * another identity only while that character differs from the other side (`unequal`: pairs of the hole character's
+ * index and the other side, a character's code, or -1 - the index of another hole character); a line that begins with
+ * one is packed by a predecessor its identity chooses (`steady` false: no template).
+ */
+export interface PackHoles {
+  readonly from: number;
+  readonly chars: number;
+  readonly unequal: number[];
+  steady: boolean;
+}
+
+/** Notes (see PackHoles) that the characters `mine` and `theirs` differed where a line's match with its predecessor ended. */
+function noteCut(holes: PackHoles, mine: number, theirs: number): void {
+  const hole = mine - holes.from;
+  const other = theirs - holes.from;
+  const mineIsHole = hole >= 0 && hole < holes.chars;
+  const otherIsHole = other >= 0 && other < holes.chars;
+  if (mineIsHole) holes.unequal.push(hole, otherIsHole ? -1 - other : theirs);
+  else if (otherIsHole) holes.unequal.push(other, mine);
+}
+
 /** What the packer knows of the last line that began with a given character: its bounds, and what it shared with its own predecessor. */
 interface Last {
   start: number;
@@ -38,11 +63,11 @@ interface Last {
  * and no cut falls inside a pair, so every part is well-formed text (SQLite stores it as UTF-8). `unpackJournalText`
  * gives back `text` exactly.
  */
-export function packJournalText(text: string): string | null {
+export function packJournalText(text: string, holes?: PackHoles): string | null {
   if (text.length < JOURNAL_PACK_MIN_CHARS) return null;
   // Judged on the text's first JOURNAL_PACK_MIN_CHARS characters: a bounded look, and a stream's lines are alike.
   if (JOURNAL_PACK_MIN_CHARS < JOURNAL_PACK_MIN_LINE_CHARS * nonEmptyLines(text, JOURNAL_PACK_MIN_CHARS)) return null;
-  const packed = packLines(text);
+  const packed = packLines(text, holes);
   return packed.length <= text.length * WORTH_PACKING ? packed : null;
 }
 
@@ -59,8 +84,8 @@ function nonEmptyLines(text: string, length: number): number {
   return count;
 }
 
-/** `text` packed line by line, whatever it saves (see `packJournalText`). */
-export function packLines(text: string): string {
+/** `text` packed line by line, whatever it saves (see `packJournalText`); `holes` told where its result rests on them. */
+export function packLines(text: string, holes?: PackHoles): string {
   let packed = '';
   /** By first character: the last line that began with it (see `Last`); the next such line is first tried against what that one shared, by string equality (native), then by character past it. */
   const lasts = new Map<number, Last>();
@@ -71,15 +96,19 @@ export function packLines(text: string): string {
     const first = text.charCodeAt(start);
     if (end > start && (isHighSurrogate(first) || isLowSurrogate(first))) packed += text.slice(start, end);
     else if (end > start) {
+      if (holes !== undefined && first - holes.from >= 0 && first - holes.from < holes.chars) holes.steady = false;
       const last = lasts.get(first);
       const ref: Last = last ?? { start, end: start, head: '', tail: '' };
       const shorter = Math.min(end - start, ref.end - ref.start);
       let shared = sharedPart(text, start, ref.head, shorter, true);
       while (shared < shorter && text.charCodeAt(start + shared) === text.charCodeAt(ref.start + shared)) shared++;
+      if (holes !== undefined && shared < shorter) noteCut(holes, text.charCodeAt(start + shared), text.charCodeAt(ref.start + shared));
       if (shared > 0 && isHighSurrogate(text.charCodeAt(start + shared - 1))) shared--;
       const rest = shorter - shared;
       let sharedEnd = sharedPart(text, end, ref.tail, rest, false);
       while (sharedEnd < rest && text.charCodeAt(end - 1 - sharedEnd) === text.charCodeAt(ref.end - 1 - sharedEnd)) sharedEnd++;
+      if (holes !== undefined && sharedEnd < rest)
+        noteCut(holes, text.charCodeAt(end - 1 - sharedEnd), text.charCodeAt(ref.end - 1 - sharedEnd));
       if (sharedEnd > 0 && isLowSurrogate(text.charCodeAt(end - sharedEnd))) sharedEnd--;
       if (shared !== ref.head.length) ref.head = text.slice(start, start + shared);
       if (sharedEnd !== ref.tail.length) ref.tail = text.slice(end - sharedEnd, end);

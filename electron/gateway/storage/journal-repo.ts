@@ -10,9 +10,11 @@ import {
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.ts';
 import {
-  decodeJournalAnswers,
+  decodedJournalAnswer,
   detailJsonOf,
   JOURNAL_COLUMN_VALUES,
+  JOURNAL_KEPT_ID,
+  JOURNAL_KEPT_IDENTITY,
   JOURNAL_RELAY_PLACE,
   JOURNAL_RESPONSE_TEXT,
   JOURNAL_ROW_COLUMNS,
@@ -20,6 +22,7 @@ import {
   type JournalBatch,
   type JournalRows,
 } from './journal-row.ts';
+import { KeptPacks } from './journal-kept-packs.ts';
 import { packJournalText, unpackJournalText } from './journal-pack.ts';
 
 interface Row {
@@ -115,6 +118,8 @@ export class JournalRepo {
   private readonly db: Db;
   /** The INSERT of each set of null columns met, by its bits (see `insertSql`); at most JOURNAL_INSERTS_KEPT. */
   private readonly inserts = new Map<number, Statement>();
+  /** Kept streams' packed answers, made from a template instead of packed line by line (see journal-kept-packs.ts). */
+  private readonly keptPacks = new KeptPacks();
   constructor(db: Db) {
     this.db = db;
     // The body search reads a packed answer's text through this.
@@ -125,10 +130,9 @@ export class JournalRepo {
 
   /**
    * Inserts the rows of a batch (in its parts, see journal-row.ts) in one transaction, keeps only the newest `limit` entries, and returns
-   * the new entries' ids in order. An answer that came as UTF-8 bytes is decoded first (`decodeJournalAnswers`).
+   * the new entries' ids in order.
    */
   insertMany(batch: JournalBatch, limit: number): number[] {
-    decodeJournalAnswers(batch);
     return this.db.transaction(() => {
       const ids: number[] = [];
       for (const rows of batch) for (let at = 0; at < rows.length; at += JOURNAL_ROW_WIDTH) ids.push(this.insertRow(rows, at));
@@ -145,8 +149,7 @@ export class JournalRepo {
    */
   private insertRow(rows: JournalRows, at: number): number {
     const relay = rows[at + JOURNAL_RELAY_PLACE] as string | null;
-    const answer = rows[at + JOURNAL_RESPONSE_TEXT];
-    const packed = typeof answer === 'string' ? packJournalText(answer) : null;
+    const packed = this.packedAnswer(rows, at);
     // Stored packed, the answer's own column stays null (the batch is this thread's own: it is changed in place).
     if (packed !== null) rows[at + JOURNAL_RESPONSE_TEXT] = null;
     const values: (string | number)[] = [];
@@ -172,6 +175,24 @@ export class JournalRepo {
       ? insert.run(...values)
       : this.db.prepare(insertSql(0)).run(rows.slice(at, at + JOURNAL_COLUMN_VALUES), detailJson, relay, packed);
     return Number(lastInsertRowid);
+  }
+
+  /**
+   * The packed text of the answer of the row at `at` (null when it is stored as it is): a kept stream's from its template
+   * when that proves it the same; else its text (UTF-8 bytes decoded in place, see `decodedJournalAnswer`) packed.
+   */
+  private packedAnswer(rows: JournalRows, at: number): string | null {
+    const answer = rows[at + JOURNAL_RESPONSE_TEXT];
+    if (!(answer instanceof Uint8Array)) return typeof answer === 'string' ? packJournalText(answer) : null;
+    const id = rows[at + JOURNAL_KEPT_ID] as number | null;
+    const identity = rows[at + JOURNAL_KEPT_IDENTITY] as string | null;
+    const fast = id === null || identity === null ? undefined : this.keptPacks.packed(id, identity, answer);
+    if (fast !== undefined) return fast;
+    const text = decodedJournalAnswer(answer);
+    rows[at + JOURNAL_RESPONSE_TEXT] = text;
+    const packed = packJournalText(text);
+    if (id !== null && identity !== null) this.keptPacks.learn(id, identity, answer, text, packed);
+    return packed;
   }
 
   /** A page of summaries, newest first. */

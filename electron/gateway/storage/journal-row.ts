@@ -21,10 +21,13 @@ const RESPONSE_BYTES = QUERY + 7;
 const RESPONSE_TRUNCATED = QUERY + 8;
 const TIMING = QUERY + 9;
 const NOTES = QUERY + 10;
-/** The place in a row of the relay's JSON (`relay_json`; null when not relayed), its last value. */
+/** The place in a row of the relay's JSON (`relay_json`; null when not relayed). */
 export const JOURNAL_RELAY_PLACE = QUERY + 11;
+/** The places in a row of a kept stream's render id and identity, when its answer's bytes are that render whole (else null): its last values. */
+export const JOURNAL_KEPT_ID = QUERY + 12;
+export const JOURNAL_KEPT_IDENTITY = QUERY + 13;
 /** How many values each row takes in a batch. */
-export const JOURNAL_ROW_WIDTH = JOURNAL_RELAY_PLACE + 1;
+export const JOURNAL_ROW_WIDTH = JOURNAL_KEPT_IDENTITY + 1;
 
 /** A value of a row: a column's number, text or null, or one of the detail's values (see `journalRowsOf`). */
 type RowValue = string | number | boolean | null | JournalDetail['query'] | JournalDetail['timing'] | string[] | Uint8Array;
@@ -75,16 +78,11 @@ export function journalRowsOf(records: readonly JournalRecord[], moved?: ArrayBu
 }
 
 /**
- * On the journal thread, before the insert: each answer that came as UTF-8 bytes made its text in place, decoded and
- * cut at JOURNAL_BODY_LIMIT characters: the text the capture would have made of the same chunks on the event loop.
+ * On the journal thread, before the insert: the text of an answer that came as UTF-8 bytes, decoded and cut at
+ * JOURNAL_BODY_LIMIT characters: the text the capture would have made of the same chunks on the event loop.
  */
-export function decodeJournalAnswers(batch: JournalBatch): void {
-  for (const rows of batch)
-    for (let at = JOURNAL_RESPONSE_TEXT; at < rows.length; at += JOURNAL_ROW_WIDTH) {
-      const answer = rows[at];
-      if (answer instanceof Uint8Array)
-        rows[at] = Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength).toString('utf8').slice(0, JOURNAL_BODY_LIMIT);
-    }
+export function decodedJournalAnswer(answer: Uint8Array): string {
+  return Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength).toString('utf8').slice(0, JOURNAL_BODY_LIMIT);
 }
 
 function pushRow(rows: JournalRows, record: JournalRecord): void {
@@ -127,6 +125,8 @@ function pushRow(rows: JournalRows, record: JournalRecord): void {
     detail.timing,
     detail.notes ?? null,
     record.relay ? JSON.stringify(record.relay) : null,
+    response.kept?.id ?? null,
+    response.kept?.identity ?? null,
   );
 }
 

@@ -12,6 +12,20 @@ import type { ChatDelta } from './deltas.ts';
  */
 export const MAX_KEPT_STREAM_BYTES = 32 * 1024;
 
+/** Which render a kept stream's bytes are (its id, one per variant of a kept answer) and the identity written into them: what the journal is told of them. */
+export interface KeptMark {
+  readonly id: number;
+  readonly identity: string;
+}
+
+/** The mark of each call's copy of a render, by its storage (the journal reads it once the response finished). */
+const marks = new WeakMap<ArrayBufferLike, KeptMark>();
+/** Renders made so far in this process: the next one's id. */
+let rendersMade = 0;
+
+/** The mark of the bytes in `storage` when they are a call's copy of a kept stream's render (see `KeptMark`). */
+export const keptMarkOf = (storage: ArrayBufferLike): KeptMark | undefined => marks.get(storage);
+
 /** A kept answer's stream: its frozen deltas (shared by every stream of it) and the renders codecs made of them. */
 export class KeptStream {
   readonly deltas: readonly ChatDelta[];
@@ -78,6 +92,8 @@ export function keptFrames<Meta, Event>(
  * most MAX_KEPT_STREAM_BYTES); identities of another length lay them out anew, when they fit.
  */
 class StreamTemplate {
+  /** This render's id in the process (see `KeptMark`). */
+  private readonly id = ++rendersMade;
   /** Where an identity goes, in order, and where each delta boundary (0 to the deltas' count) falls: in the bytes with every identity left out. */
   private readonly holes: readonly number[];
   private readonly marks: readonly number[];
@@ -119,6 +135,7 @@ class StreamTemplate {
       bytes.write(identity, first);
       for (let index = 1; index < holes.length; index++) bytes.copyWithin(holes[index]!, first, first + size);
     }
+    marks.set(bytes.buffer, { id: this.id, identity });
     return { bytes, marks: laid.marks };
   }
 

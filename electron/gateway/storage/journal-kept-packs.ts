@@ -1,0 +1,147 @@
+// A kept stream's answer packed for the journal from a template made once per stream and identity lengths, the call's identity (id, time, model) written in: the very text `packJournalText` gives, without packing it line by line.
+import { JOURNAL_BODY_LIMIT } from '../../../shared/journal.ts';
+import { packJournalText, type PackHoles } from './journal-pack.ts';
+
+/**
+ * Kept streams (by their render's id, see protocols/neutral/kept-stream.ts) the journal thread keeps a packed template
+ * of: at most this many, each the answer's bytes (at most MAX_KEPT_STREAM_BYTES, 32 KiB) and its packed text. A stream
+ * past them evicts the one kept longest; an evicted stream's answers are packed line by line until it is kept again.
+ */
+export const JOURNAL_KEPT_TEMPLATES = 32;
+
+/** The first of the characters that stand for an identity's while a template is made (the private use area). */
+const HOLE_FROM = 0xe000;
+/** Identities longer than this (the private use area's size) get no template. */
+const HOLE_CHARS = 0x1900;
+/** A character of the private use area: a text with one gets no template (it could be taken for a hole's). */
+const PRIVATE_USE = /[\ue000-\uf8ff]/;
+/** What an identity written into a template may not hold: a line break (it would cut a line) or half a surrogate pair (the pack cuts around them). */
+const UNSAFE_IDENTITY = /[\n\ud800-\udfff]/;
+
+/** One kept stream's answers for identities of one length (in UTF-16 units and UTF-8 bytes). */
+interface Template {
+  readonly identityChars: number;
+  readonly identityBytes: number;
+  /** The answer's bytes with `written` at every hole: an answer is the template's only if it is these bytes with its identity written. */
+  readonly bytes: Buffer;
+  /** Where each identity starts in `bytes`. */
+  readonly holes: readonly number[];
+  written: string;
+  /** The packed answer cut at each identity (joined with a call's own, it is that call's packed answer); null when the answer is not packed (stored as it is). */
+  readonly packed: readonly string[] | null;
+  /** What the packed text's cuts require of an identity (see PackHoles `unequal`). */
+  readonly unequal: readonly number[];
+  /** The identity a full pack first agreed with; trusted once a full pack of another identity agreed too. */
+  readonly first: string;
+  trusted: boolean;
+}
+
+/**
+ * The journal thread's templates of kept streams' packed answers. For an answer that came as a kept stream's bytes with
+ * its identity, `packed` gives its packed text from the stream's template when the bytes are the template's with that
+ * identity written in and the template is trusted; otherwise the caller decodes and packs as always, then tells `learn`.
+ */
+export class KeptPacks {
+  private readonly templates = new Map<number, Template>();
+
+  /** How many kept streams have a template (at most JOURNAL_KEPT_TEMPLATES). */
+  get size(): number {
+    return this.templates.size;
+  }
+
+  /**
+   * The text `packJournalText` gives for `bytes` decoded (they are under JOURNAL_BODY_LIMIT, so not cut), when stream
+   * `id`'s template proves it: the same lengths, the very bytes with `identity` written in, an identity every cut of the
+   * pack holds for; undefined otherwise, and when the answer is not stored packed.
+   */
+  packed(id: number, identity: string, bytes: Uint8Array): string | undefined {
+    const template = this.templates.get(id);
+    if (template === undefined || !template.trusted || template.packed === null) return undefined;
+    return fits(template, identity, bytes) ? template.packed.join(identity) : undefined;
+  }
+
+  /**
+   * Told what the full path made of a kept stream's answer: `text`, `bytes` decoded, and `packed`, what
+   * `packJournalText` gave for it. Makes the stream's template for identities of this length when it has none (the one
+   * it had for another length dropped), or trusts it when this is a second identity whose full pack it agrees with.
+   */
+  learn(id: number, identity: string, bytes: Uint8Array, text: string, packed: string | null): void {
+    const template = this.templates.get(id);
+    if (template !== undefined && template.identityChars === identity.length && template.bytes.length === bytes.length) {
+      if (template.trusted || identity === template.first || !fits(template, identity, bytes)) return;
+      // A template that does not agree is never trusted (the proof below failed, which it should not).
+      if (agrees(template, identity, packed)) template.trusted = true;
+      else this.templates.delete(id);
+      return;
+    }
+    const made = templateOf(identity, bytes, text, packed);
+    this.templates.delete(id);
+    if (made === undefined) return;
+    if (this.templates.size >= JOURNAL_KEPT_TEMPLATES) this.templates.delete(this.templates.keys().next().value!);
+    this.templates.set(id, made);
+  }
+}
+
+/** Whether `template`'s packed text with `identity` written in is `packed`. */
+function agrees(template: Template, identity: string, packed: string | null): boolean {
+  return template.packed === null ? packed === null : packed === template.packed.join(identity);
+}
+
+/**
+ * Whether `bytes` are `template`'s bytes with `identity` written at each hole (written into the template's own bytes
+ * first, when another one is there), for an identity of the template's lengths that every cut holds for.
+ */
+function fits(template: Template, identity: string, bytes: Uint8Array): boolean {
+  if (identity.length !== template.identityChars || bytes.length !== template.bytes.length) return false;
+  if (UNSAFE_IDENTITY.test(identity) || Buffer.byteLength(identity) !== template.identityBytes) return false;
+  const { unequal } = template;
+  for (let index = 0; index < unequal.length; index += 2) {
+    const other = unequal[index + 1]!;
+    if (identity.charCodeAt(unequal[index]!) === (other >= 0 ? other : identity.charCodeAt(-1 - other))) return false;
+  }
+  if (identity !== template.written) {
+    const { bytes: own, holes, identityBytes } = template;
+    const first = holes[0]!;
+    own.write(identity, first);
+    // `set` from one view: about half what `copyWithin` or `copy` costs a hole.
+    const written = own.subarray(first, first + identityBytes);
+    for (let index = 1; index < holes.length; index++) own.set(written, holes[index]!);
+    template.written = identity;
+  }
+  return template.bytes.equals(bytes);
+}
+
+/**
+ * A template of `text` (the decoded `bytes`, packed to `packed`) for identities of `identity`'s lengths, or undefined when
+ * none can be proved. Every place `identity` stands is a hole. The text is packed again with each hole's characters
+ * ones found nowhere else, which shows every cut of the pack falls where the text is the same for any identity of these
+ * lengths (but for the characters PackHoles `unequal` names), and where each identity lands whole in the packed text.
+ */
+function templateOf(identity: string, bytes: Uint8Array, text: string, packed: string | null): Template | undefined {
+  if (identity === '' || identity.length > HOLE_CHARS || UNSAFE_IDENTITY.test(identity)) return undefined;
+  if (bytes.length > JOURNAL_BODY_LIMIT || PRIVATE_USE.test(text)) return undefined;
+  const parts = text.split(identity);
+  if (parts.length < 2) return undefined;
+  // The bytes are this text's own encoding (no invalid sequence decoded to U+FFFD), so each call's are checked as bytes.
+  const own = Buffer.from(text);
+  if (!own.equals(bytes)) return undefined;
+  const identityBytes = Buffer.byteLength(identity);
+  const holes: number[] = [];
+  let at = 0;
+  for (const part of parts.slice(0, -1)) {
+    at += Buffer.byteLength(part);
+    holes.push(at);
+    at += identityBytes;
+  }
+  const base = { identityChars: identity.length, identityBytes, bytes: own, holes, written: identity, first: identity, trusted: false };
+  if (packed === null) return { ...base, packed: null, unequal: [] };
+  const holeText = String.fromCharCode(...Array.from({ length: identity.length }, (_, index) => HOLE_FROM + index));
+  const found: PackHoles = { from: HOLE_FROM, chars: identity.length, unequal: [], steady: true };
+  const packedHoles = packJournalText(parts.join(holeText), found);
+  if (packedHoles === null || !found.steady) return undefined;
+  const packedParts = packedHoles.split(holeText);
+  // A hole cut by a line's shared start or end would leave some of its characters alone.
+  if (packedParts.some((part) => PRIVATE_USE.test(part))) return undefined;
+  const template: Template = { ...base, packed: packedParts, unequal: found.unequal };
+  return fits(template, identity, bytes) && agrees(template, identity, packed) ? template : undefined;
+}

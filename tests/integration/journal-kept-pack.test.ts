@@ -1,0 +1,80 @@
+// Integration test of kept streams journaled through a real gateway: their answers, packed from the journal thread's templates, are stored as packJournalText packs them and read back (entry, search) byte for byte as the client received them.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import OpenAI from 'openai';
+import { packJournalText } from '../../electron/gateway/storage/journal-pack.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
+
+/** Two variants (the usage chunk or not) of two kept answers, for two models: each streamed several times, each call its own id. */
+const CALLS = [
+  { model: 'sim-chat', prompt: 'Describe a harbour at dawn, with its boats and gulls.', usage: true },
+  { model: 'sim-chat', prompt: 'Describe a harbour at dawn, with its boats and gulls.', usage: false },
+  { model: 'sim-echo', prompt: 'Grüße aus Zürich: 東京の灯台, «ñandú» — déjà vu. '.repeat(3), usage: true },
+  { model: 'sim-echo', prompt: 'Grüße aus Zürich: 東京の灯台, «ñandú» — déjà vu. '.repeat(3), usage: false },
+];
+const ROUNDS = 4;
+
+describe('kept streams journaled from the thread’s templates', () => {
+  let server: TestGateway;
+  before(async () => {
+    server = await startGateway();
+  });
+  after(() => server.stop());
+
+  test('several calls of two variants and two models: stored as packJournalText packs them, each entry and search as received', async () => {
+    const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: server.token, maxRetries: 0 });
+    const admin = (route: string) => request(`${server.url}/admin/api${route}`, 'GET', { token: server.gateway.adminToken });
+    const received: string[] = [];
+    for (let round = 0; round < ROUNDS; round++)
+      for (const call of CALLS) {
+        const response = await client.chat.completions
+          .create({
+            model: call.model,
+            messages: [{ role: 'user', content: call.prompt }],
+            stream: true,
+            ...(call.usage && { stream_options: { include_usage: true } }),
+          })
+          .asResponse();
+        assert.equal(response.status, 200);
+        received.push(await response.text());
+      }
+    assert.equal(new Set(received).size, received.length, 'each call has its own id');
+    const items = await eventually(async () => {
+      const list = (await admin(`/journal?path=/v1/chat/completions&page_size=${received.length}`)).body.items as { id: number }[];
+      return list.length === received.length && list.toReversed();
+    }, 'every call is journaled');
+    for (const [index, item] of items.entries()) {
+      const entry = (await admin(`/journal/${item.id}`)).body;
+      assert.equal(entry.response.text, received[index], `entry ${index} reads back as received`);
+      assert.equal(entry.response.bytes, Buffer.byteLength(received[index]!));
+      // Found by its own id, which only its answer holds (the search reads the packed text through journal_unpacked).
+      const id = /"id":"([^"]+)"/.exec(received[index]!)![1]!;
+      const found = (await admin(`/journal?path=/v1/chat/completions&q=${encodeURIComponent(id)}`)).body.items as { id: number }[];
+      assert.deepEqual(
+        found.map((hit) => hit.id),
+        [item.id],
+        `entry ${index} found by its id`,
+      );
+    }
+    // What is stored: the very packed text of what was sent, in the real file.
+    const db = new Database(path.join(server.dataDir, 'journal.sqlite'), { readonly: true });
+    try {
+      const rows = db.prepare('SELECT response_text, response_packed FROM journal ORDER BY id').all() as {
+        response_text: string | null;
+        response_packed: string | null;
+      }[];
+      const stored = rows.slice(-received.length);
+      for (const [index, row] of stored.entries()) {
+        const packed = packJournalText(received[index]!);
+        assert.notEqual(packed, null, `answer ${index} is stored packed`);
+        assert.equal(row.response_packed, packed, `answer ${index}: the packed text packJournalText gives`);
+        assert.equal(row.response_text, null);
+      }
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -1,0 +1,233 @@
+// Unit tests of a kept stream's answer packed for the journal from its template: for real kept streams (every variant, random identities of every length) and for random texts with identities anywhere, what the template gives is the very text packJournalText gives, or nothing.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { SimulatedChat } from '../../../electron/gateway/providers/simulate/chat.ts';
+import { openaiChatCodec } from '../../../electron/gateway/protocols/openai/inbound/chat-codec.ts';
+import { chatCompletionChunksKept, type CompletionMeta } from '../../../electron/gateway/protocols/openai/inbound/chat-response.ts';
+import { keptMarkOf } from '../../../electron/gateway/protocols/neutral/kept-stream.ts';
+import { WrittenBytes } from '../../../electron/gateway/protocols/named-event.ts';
+import { JOURNAL_KEPT_TEMPLATES, KeptPacks } from '../../../electron/gateway/storage/journal-kept-packs.ts';
+import { packJournalText } from '../../../electron/gateway/storage/journal-pack.ts';
+import { decodedJournalAnswer } from '../../../electron/gateway/storage/journal-row.ts';
+import { chatBody } from '../../../bench/lib/fixtures.ts';
+
+const user = (content: string) => [{ role: 'user', content }];
+const WEATHER = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+
+/** The bench's stream (12 KB, 42 events) and bodies whose streams differ in every way the bytes can. */
+const BODIES: Record<string, Record<string, unknown>> = {
+  bench: chatBody(true) as Record<string, unknown>,
+  plain: { model: 'gpt-4o-mini', messages: user('Tell me about lighthouses on rocky coasts.'), stream: true },
+  'tool calls': {
+    model: 'gpt-4o-mini',
+    messages: user('What is the weather in Paris?'),
+    tools: [{ type: 'function', function: WEATHER }],
+    tool_choice: 'required',
+    stream: true,
+    stream_options: { include_usage: true },
+  },
+  'legacy functions': {
+    model: 'gpt-4o-mini',
+    messages: user('What is the weather in Paris?'),
+    functions: [WEATHER],
+    function_call: { name: 'get_weather' },
+    stream: true,
+  },
+  'n=3': {
+    model: 'gpt-4o-mini',
+    messages: user('Name a colour.'),
+    n: 3,
+    max_tokens: 60,
+    stream: true,
+    stream_options: { include_usage: true },
+  },
+  'non-ASCII': { model: 'sim-echo', messages: user('Grüße aus Zürich: 東京の灯台 🌊, «ñandú» — déjà vu. '.repeat(12)), stream: true },
+};
+
+const chat = new SimulatedChat();
+
+/** A call of `body` for `meta` as the gateway streams a kept answer: the bytes written (the render with `meta`'s identity) and their mark; undefined when not written so. */
+async function keptCall(body: Record<string, unknown>, meta: CompletionMeta) {
+  const parsed = openaiChatCodec.parse(body);
+  const call = { headers: {}, signal: new AbortController().signal } as unknown as Parameters<SimulatedChat['stream']>[1];
+  const stream = await chat.stream(parsed.chat, call);
+  const includeUsage = (body['stream_options'] as { include_usage?: boolean } | undefined)?.include_usage === true;
+  const frames = chatCompletionChunksKept(stream.keptAtHand!, meta, includeUsage, { legacyFunctions: body['functions'] !== undefined });
+  if (frames === undefined) return undefined;
+  const written = [...frames].filter((item): item is WrittenBytes => item instanceof WrittenBytes);
+  assert.equal(written.length, 1, 'one span, one write');
+  const bytes = written[0]!.bytes;
+  const mark = keptMarkOf(bytes.buffer);
+  assert.ok(mark !== undefined, 'the render is marked');
+  assert.equal(bytes.length, bytes.buffer.byteLength, 'the whole of its storage');
+  return { bytes: new Uint8Array(bytes), mark };
+}
+
+/** What the journal thread stores for one answer: from the template when it gives one, else decoded, packed and learned; with the text packJournalText gives. */
+function stored(packs: KeptPacks, id: number, identity: string, bytes: Uint8Array) {
+  const text = decodedJournalAnswer(bytes);
+  const expected = packJournalText(text);
+  const fast = packs.packed(id, identity, bytes);
+  if (fast === undefined) packs.learn(id, identity, bytes, text, expected);
+  return { fast, expected };
+}
+
+const IDENTITY_UNITS = ['a', 'Z', '7', '-', '_', '"', '\\', 'é', '東', '😀', ' ', '{', '[', ':', ',', '\n', '\u0001'];
+/** Texts of those units: now and then a line break or a surrogate pair (no template for those), mostly not. */
+const units = (maxLength: number) =>
+  fc
+    .oneof(
+      {
+        arbitrary: fc.array(fc.constantFrom(...IDENTITY_UNITS.filter((unit) => unit !== '\n' && unit !== '😀')), { maxLength }),
+        weight: 6,
+      },
+      { arbitrary: fc.array(fc.constantFrom(...IDENTITY_UNITS), { maxLength }), weight: 1 },
+    )
+    .map((parts) => parts.join(''));
+const metas = fc.record({
+  id: units(40).map((tail) => `chatcmpl-${tail}`),
+  created: fc.oneof(fc.nat(99), fc.nat(2_000_000_000)),
+  model: fc.oneof(fc.constantFrom('gpt-4o-mini', 'bench-model', 'sim-echo'), units(30)),
+});
+
+/** Ids' tails as a call's are made (letters and digits). */
+const ids = fc.string({
+  unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'),
+  minLength: 40,
+  maxLength: 40,
+});
+/** `id` with each of its letters and digits replaced by the next of `tail`'s: another id of the same lengths (in UTF-16 units and UTF-8 bytes). */
+const sameLength = (id: string, tail: string) => {
+  let next = 0;
+  return id.replace(/[a-zA-Z0-9]/g, () => tail[next++ % tail.length]!);
+};
+
+test('a real kept stream packed from its template is the very text packJournalText gives, for every variant and random identities', async () => {
+  const packs = new KeptPacks();
+  let fast = 0;
+  let calls = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom(...Object.keys(BODIES)),
+      metas,
+      fc.array(fc.oneof({ arbitrary: ids, weight: 4 }, { arbitrary: metas, weight: 1 }), { minLength: 1, maxLength: 8 }),
+      async (name, base, others) => {
+        // Calls of the base identity's lengths (another id of the same length), and of other lengths.
+        const called = [base, ...others.map((other) => (typeof other === 'string' ? { ...base, id: sameLength(base.id, other) } : other))];
+        for (const meta of called) {
+          const kept = await keptCall(BODIES[name]!, meta);
+          if (kept === undefined) continue;
+          const { fast: made, expected } = stored(packs, kept.mark.id, kept.mark.identity, kept.bytes);
+          // Calls a template may answer: a stream stored packed, an identity with no line break or surrogate.
+          if (expected !== null && !/[\n\ud800-\udfff]/.test(kept.mark.identity)) calls++;
+          if (made === undefined) continue;
+          fast++;
+          assert.equal(made, expected, `${name}: ${JSON.stringify(meta)}`);
+        }
+      },
+    ),
+    { numRuns: 300 },
+  );
+  // The bench's stream, one identity length, as the bench calls it: from the third call on, every answer from the template.
+  const bench: (string | undefined)[] = [];
+  for (let call = 0; call < 20; call++) {
+    const meta = { id: `chatcmpl-${String(call).padStart(24, '0')}`, created: 1_764_230_000 + call, model: 'bench-model' };
+    const kept = (await keptCall(BODIES['bench']!, meta))!;
+    const { fast: made, expected } = stored(packs, kept.mark.id, kept.mark.identity, kept.bytes);
+    assert.notEqual(expected, null, 'the bench stream is stored packed');
+    if (made !== undefined) assert.equal(made, expected);
+    bench.push(made);
+  }
+  assert.ok(
+    bench.slice(2).every((made) => made !== undefined),
+    'trusted after a second identity agreed',
+  );
+  // Each template answers from its third identity of one length on (the random runs change lengths often).
+  assert.ok(fast > calls / 5, `the template answered ${fast} of ${calls} calls`);
+  assert.ok(packs.size <= JOURNAL_KEPT_TEMPLATES);
+});
+
+/** A character that stands for the identity in a random text (replaced by each identity in turn). */
+const HOLE = '\u{10ffff}';
+/**
+ * Pieces of random lines: characters identities are made of too (so a line's match with another may end at an
+ * identity's character), the pack's mark and separators, surrogate pairs, a carriage return, and the hole (in the line
+ * every line is made from, so at the same place in most, and among what is inserted, so elsewhere in some).
+ */
+const PIECES = ['data: ', '{"x":', 'abc', 'a', 'b', '{', '[', '1', ',', '\u0001', '😀', '\r', 'é', HOLE, HOLE, HOLE];
+/** Identities' characters: mostly ones of one byte found in the lines, now and then one of two bytes, a surrogate pair or a line break (no template for those). */
+const identityChar = fc.oneof(
+  { arbitrary: fc.constantFrom('a', 'b', '{', '[', '1', ',', '"', 'x'), weight: 30 },
+  { arbitrary: fc.constantFrom('é', '😀', '\n'), weight: 1 },
+);
+
+test('a random text with identities anywhere (line starts, where lines part, inside shared parts) packs from its template to what packJournalText gives, or not at all', () => {
+  let fast = 0;
+  fc.assert(
+    fc.property(
+      fc.array(fc.constantFrom(...PIECES), { minLength: 40, maxLength: 120 }),
+      fc.array(fc.record({ cut: fc.nat(), inserted: fc.array(fc.constantFrom(...PIECES), { maxLength: 4 }), empty: fc.boolean() }), {
+        minLength: 2,
+        maxLength: 40,
+      }),
+      fc.integer({ min: 1, max: 8 }),
+      fc.array(fc.array(identityChar, { minLength: 8, maxLength: 8 }), { minLength: 2, maxLength: 10 }),
+      (base, lines, length, identities) => {
+        let template = '';
+        for (const { cut, inserted, empty } of lines) {
+          const at = cut % (base.length + 1);
+          template += empty ? '\n' : [...base.slice(0, at), ...inserted, ...base.slice(at), '\n'].join('');
+        }
+        template = template.repeat(Math.ceil(5000 / template.length));
+        const packs = new KeptPacks();
+        for (const chars of identities) {
+          // Identities of one length in UTF-16 units, mostly (a surrogate pair may be cut in two: no template then).
+          const identity = chars.join('').slice(0, length);
+          const text = template.replaceAll(HOLE, identity);
+          const { fast: made, expected } = stored(packs, 1, identity, Buffer.from(text));
+          if (made === undefined) continue;
+          fast++;
+          assert.equal(made, expected, JSON.stringify({ identity, text: text.slice(0, 200) }));
+        }
+      },
+    ),
+    { numRuns: 1000 },
+  );
+  assert.ok(fast > 0, 'some of them from the template');
+});
+
+test('an identity that begins lines is never packed from a template: its first character chooses which line each is packed against', () => {
+  // Lines that begin with the identity, between lines that begin with "a": an identity beginning with "a" packs them against each other.
+  const line = (index: number) => `${HOLE}${'-'.repeat(150)}${index % 10}\na${'-'.repeat(150)}${index % 7}\n`;
+  const template = Array.from({ length: 40 }, (_, index) => line(index)).join('');
+  const packs = new KeptPacks();
+  for (const identity of ['b-1', 'b-2', 'b-3', 'a-4', 'a-5']) {
+    const text = template.replaceAll(HOLE, identity);
+    const { fast: made, expected } = stored(packs, 1, identity, Buffer.from(text));
+    // Packed against their like, the lines pack; against each other, they do not.
+    assert.equal(expected === null, identity.startsWith('a'), identity);
+    assert.equal(made, undefined, identity);
+  }
+});
+
+test(`the journal thread keeps at most ${JOURNAL_KEPT_TEMPLATES} templates: a stream past them evicts the oldest, which is made again when it comes back`, async () => {
+  const packs = new KeptPacks();
+  const kept = async (call: number) =>
+    (await keptCall(BODIES['bench']!, { id: `chatcmpl-${String(call).padStart(24, '0')}`, created: 1_764_230_000, model: 'bench-model' }))!;
+  const first = await kept(0);
+  const second = await kept(1);
+  stored(packs, 1, first.mark.identity, first.bytes);
+  stored(packs, 1, second.mark.identity, second.bytes);
+  assert.notEqual(stored(packs, 1, first.mark.identity, first.bytes).fast, undefined, 'stream 1 from its template');
+  for (let id = 2; id <= JOURNAL_KEPT_TEMPLATES + 1; id++) stored(packs, id, first.mark.identity, first.bytes);
+  assert.equal(packs.size, JOURNAL_KEPT_TEMPLATES);
+  assert.equal(
+    stored(packs, 1, second.mark.identity, second.bytes).fast,
+    undefined,
+    'stream 1 evicted: packed line by line, its template made again',
+  );
+  assert.equal(stored(packs, 1, first.mark.identity, first.bytes).fast, undefined, 'not trusted before a second identity agreed');
+  const again = stored(packs, 1, second.mark.identity, second.bytes);
+  assert.equal(again.fast, again.expected, 'trusted again');
+});
