@@ -22,6 +22,8 @@ const UNSAFE_IDENTITY = /[\n\ud800-\udfff]/;
 interface Template {
   readonly identityChars: number;
   readonly identityBytes: number;
+  /** The answer's length in bytes. */
+  readonly answerBytes: number;
   /** The answer's bytes with `written` at every hole: an answer is the template's only if it is these bytes with its identity written. */
   readonly bytes: Buffer;
   /** Where each identity starts in `bytes`. */
@@ -31,9 +33,14 @@ interface Template {
   readonly packed: readonly string[] | null;
   /** What the packed text's cuts require of an identity (see PackHoles `unequal`). */
   readonly unequal: readonly number[];
-  /** The identity a full pack first agreed with; trusted once a full pack of another identity agreed too. */
+  /** The identity a full pack first agreed with. */
   readonly first: string;
-  trusted: boolean;
+  /**
+   * Made (checked against one full pack), trusted once a full pack of another identity agreed too, or refused: none
+   * could be proved, or a full pack disagreed (which the proof rules out): its answers of these lengths are packed line
+   * by line, and no template is tried again for them.
+   */
+  state: 'made' | 'trusted' | 'refused';
 }
 
 /**
@@ -56,7 +63,7 @@ export class KeptPacks {
    */
   packed(id: number, identity: string, bytes: Uint8Array): string | undefined {
     const template = this.templates.get(id);
-    if (template === undefined || !template.trusted || template.packed === null) return undefined;
+    if (template === undefined || template.state !== 'trusted' || template.packed === null) return undefined;
     return fits(template, identity, bytes) ? template.packed.join(identity) : undefined;
   }
 
@@ -67,19 +74,22 @@ export class KeptPacks {
    */
   learn(id: number, identity: string, bytes: Uint8Array, text: string, packed: string | null): void {
     const template = this.templates.get(id);
-    if (template !== undefined && template.identityChars === identity.length && template.bytes.length === bytes.length) {
-      if (template.trusted || identity === template.first || !fits(template, identity, bytes)) return;
-      // A template that does not agree is never trusted (the proof below failed, which it should not).
-      if (agrees(template, identity, packed)) template.trusted = true;
-      else this.templates.delete(id);
+    if (template !== undefined && template.identityChars === identity.length && template.answerBytes === bytes.length) {
+      if (template.state !== 'made' || identity === template.first || !fits(template, identity, bytes)) return;
+      template.state = agrees(template, identity, packed) ? 'trusted' : 'refused';
       return;
     }
-    const made = templateOf(identity, bytes, text, packed);
+    const made = templateOf(identity, bytes, text, packed) ?? refused(identity, bytes);
     this.templates.delete(id);
-    if (made === undefined) return;
     if (this.templates.size >= JOURNAL_KEPT_TEMPLATES) this.templates.delete(this.templates.keys().next().value!);
     this.templates.set(id, made);
   }
+}
+
+/** What is kept of a stream whose answers of these lengths get no template (see Template `state`). */
+function refused(identity: string, bytes: Uint8Array): Template {
+  const none = { bytes: Buffer.alloc(0), holes: [], written: '', packed: null, unequal: [] };
+  return { ...none, identityChars: identity.length, identityBytes: 0, answerBytes: bytes.length, first: identity, state: 'refused' };
 }
 
 /** Whether `template`'s packed text with `identity` written in is `packed`. */
@@ -133,7 +143,7 @@ function templateOf(identity: string, bytes: Uint8Array, text: string, packed: s
     holes.push(at);
     at += identityBytes;
   }
-  const base = { identityChars: identity.length, identityBytes, bytes: own, holes, written: identity, first: identity, trusted: false };
+  const base = { ...refused(identity, bytes), identityBytes, bytes: own, holes, written: identity, state: 'made' as const };
   if (packed === null) return { ...base, packed: null, unequal: [] };
   const holeText = String.fromCharCode(...Array.from({ length: identity.length }, (_, index) => HOLE_FROM + index));
   const found: PackHoles = { from: HOLE_FROM, chars: identity.length, unequal: [], steady: true };
