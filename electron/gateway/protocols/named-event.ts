@@ -66,14 +66,23 @@ export class EventRun<T = NamedEvent> {
   }
 }
 
+/** Which kept render (its id, one per variant of a kept answer, see neutral/kept-stream.ts) bytes are, and the identity written into them: what the journal is told of them. */
+export interface KeptMark {
+  readonly id: number;
+  readonly identity: string;
+}
+
 /**
  * Frames already written as UTF-8 bytes (a kept answer's stream, see neutral/kept-stream.ts), sent as they are. Their
  * storage is their own (a view of one ArrayBuffer no other code holds), and their maker reads it no more once given out.
  */
 export class WrittenBytes {
   readonly bytes: Buffer;
-  constructor(bytes: Buffer) {
+  /** Which kept render they are part of, with which identity written in (told to the journal with them). */
+  readonly kept: KeptMark | undefined;
+  constructor(bytes: Buffer, kept?: KeptMark) {
     this.bytes = bytes;
+    this.kept = kept;
   }
 }
 

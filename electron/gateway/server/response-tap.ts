@@ -2,7 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { JOURNAL_BODY_LIMIT, type JournalBody, type StreamTiming } from '../../../shared/journal.ts';
-import { keptMarkOf } from '../protocols/neutral/kept-stream.ts';
+import type { KeptMark } from '../protocols/named-event.ts';
 import { TEXTUAL_CONTENT } from './journal-body.ts';
 import { NO_HEADERS, sentHeaders, tapWrites } from './write-tap.ts';
 
@@ -22,16 +22,17 @@ const ANSWER_BYTES_CUT = 3 * JOURNAL_BODY_LIMIT + 3;
 /** No lone surrogate: its UTF-8 bytes decode back to the same string (String.prototype.isWellFormed, ES2024, in Node 20 on). */
 const wellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
-/** Storage written to a response whole by a writer that reads it no more (a kept stream's bytes, see `givenAway`). */
-const givenAwayStorage = new WeakSet<ArrayBufferLike>();
+/** Storage written to a response whole by a writer that reads it no more (a kept stream's bytes, see `givenAway`), and which kept render it is (null when not told). */
+const givenAwayStorage = new WeakMap<ArrayBufferLike, KeptMark | null>();
 
 /**
  * Notes that `bytes`, about to be written to a response, are the whole of their storage and that no other code holds it
  * or reads it after the write (a kept answer's stream, see WrittenBytes): the journal may then move them to its thread
- * once the response finished, instead of copying them.
+ * once the response finished, instead of copying them; `kept`, when they are a kept render whole, tells the journal
+ * which (so it may pack them from its template, storage/journal-kept-packs.ts).
  */
-export function givenAway(bytes: Buffer): void {
-  if (bytes.byteOffset === 0 && bytes.length === bytes.buffer.byteLength) givenAwayStorage.add(bytes.buffer);
+export function givenAway(bytes: Buffer, kept?: KeptMark): void {
+  if (bytes.byteOffset === 0 && bytes.length === bytes.buffer.byteLength) givenAwayStorage.set(bytes.buffer, kept ?? null);
 }
 
 /** Where `ownUtf8` encodes a string first: room for JOURNAL_BODY_LIMIT characters, made on first use. */
@@ -97,8 +98,8 @@ export class ResponseTap {
     if (this.keptBytes >= ANSWER_AS_BYTES) {
       const utf8 = this.keptUtf8();
       // A kept stream's render, whole: the journal thread may pack it from its template (storage/journal-kept-packs.ts).
-      const kept = utf8 === this.given ? keptMarkOf(utf8.buffer) : undefined;
-      return kept === undefined
+      const kept = utf8 === this.given ? givenAwayStorage.get(utf8.buffer) : undefined;
+      return kept === undefined || kept === null
         ? { contentType, bytes, text: null, truncated, utf8 }
         : { contentType, bytes, text: null, truncated, utf8, kept };
     }

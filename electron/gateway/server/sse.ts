@@ -179,6 +179,8 @@ async function writeAtHand<T>(
   };
   let pulling = false;
   let exhausted = false;
+  /** The last frames written as bytes (a kept stream's): which render they are is told with the storage given away. */
+  let bytesItem: WrittenBytes | undefined;
   try {
     for (;;) {
       pulling = true;
@@ -195,6 +197,7 @@ async function writeAtHand<T>(
         // What is made before the wait (a charge's commit, which a whole JSON answer waits for too) leaves with what follows it.
         await item.done;
       } else {
+        if (item instanceof WrittenBytes) bytesItem = item;
         pending = joined(pending, frame(item));
         // Bytes (a kept stream's) are counted as bytes, at least their characters: such a write is never larger.
         if (pending.length < AT_HAND_WRITE_CHARS) continue;
@@ -206,8 +209,9 @@ async function writeAtHand<T>(
     }
     tell();
     const last = joined(pending, close);
-    // Bytes here are a kept stream's, or the writer's own join of them: nothing reads them once written.
-    if (typeof last !== 'string') givenAway(last);
+    // Bytes here are a kept stream's, or the writer's own join of them: nothing reads them once written. They are still
+    // that render when they are a view of its storage (its spans joined), not a join with anything else.
+    if (typeof last !== 'string') givenAway(last, last.buffer === bytesItem?.bytes.buffer ? bytesItem.kept : undefined);
     if (!watch.gone) raw.end(last);
   } catch (error) {
     // A producer that threw is done; a Hold that failed leaves its producers to be closed below.

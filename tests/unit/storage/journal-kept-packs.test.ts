@@ -5,7 +5,6 @@ import fc from 'fast-check';
 import { SimulatedChat } from '../../../electron/gateway/providers/simulate/chat.ts';
 import { openaiChatCodec } from '../../../electron/gateway/protocols/openai/inbound/chat-codec.ts';
 import { chatCompletionChunksKept, type CompletionMeta } from '../../../electron/gateway/protocols/openai/inbound/chat-response.ts';
-import { keptMarkOf } from '../../../electron/gateway/protocols/neutral/kept-stream.ts';
 import { WrittenBytes } from '../../../electron/gateway/protocols/named-event.ts';
 import { JOURNAL_KEPT_TEMPLATES, KeptPacks } from '../../../electron/gateway/storage/journal-kept-packs.ts';
 import { packJournalText } from '../../../electron/gateway/storage/journal-pack.ts';
@@ -58,8 +57,8 @@ async function keptCall(body: Record<string, unknown>, meta: CompletionMeta) {
   const written = [...frames].filter((item): item is WrittenBytes => item instanceof WrittenBytes);
   assert.equal(written.length, 1, 'one span, one write');
   const bytes = written[0]!.bytes;
-  const mark = keptMarkOf(bytes.buffer);
-  assert.ok(mark !== undefined, 'the render is marked');
+  const mark = written[0]!.kept;
+  assert.ok(mark !== undefined, 'the render says which it is');
   assert.equal(bytes.length, bytes.buffer.byteLength, 'the whole of its storage');
   return { bytes: new Uint8Array(bytes), mark };
 }

@@ -1,6 +1,6 @@
 // A kept answer's whole stream rendered once per codec variant as UTF-8 bytes, each call's identity (id, time, model) written into a copy of them.
 import { ENDED, Hold, NO_MORE, PulledItems, type AtHand } from '../at-hand.ts';
-import { WrittenBytes } from '../named-event.ts';
+import { WrittenBytes, type KeptMark } from '../named-event.ts';
 import type { ChatDelta } from './deltas.ts';
 
 /**
@@ -12,19 +12,8 @@ import type { ChatDelta } from './deltas.ts';
  */
 export const MAX_KEPT_STREAM_BYTES = 32 * 1024;
 
-/** Which render a kept stream's bytes are (its id, one per variant of a kept answer) and the identity written into them: what the journal is told of them. */
-export interface KeptMark {
-  readonly id: number;
-  readonly identity: string;
-}
-
-/** The mark of each call's copy of a render, by its storage (the journal reads it once the response finished). */
-const marks = new WeakMap<ArrayBufferLike, KeptMark>();
 /** Renders made so far in this process: the next one's id. */
 let rendersMade = 0;
-
-/** The mark of the bytes in `storage` when they are a call's copy of a kept stream's render (see `KeptMark`). */
-export const keptMarkOf = (storage: ArrayBufferLike): KeptMark | undefined => marks.get(storage);
 
 /** A kept answer's stream: its frozen deltas (shared by every stream of it) and the renders codecs made of them. */
 export class KeptStream {
@@ -86,6 +75,13 @@ export function keptFrames<Meta, Event>(
   return filled && new KeptFrames(spans(), kept.deltas.length, filled);
 }
 
+/** A call's copy of a render: its bytes, where each delta's frames start in them, and which render with which identity. */
+interface Filled {
+  bytes: Buffer;
+  marks: readonly number[];
+  kept: KeptMark;
+}
+
 /**
  * The stream rendered once: its bytes laid out for identities of one length (the last call's that fit: nearly every
  * call's), where each identity goes in them, and where each delta's frames start. Only the laid-out bytes are kept (at
@@ -122,7 +118,7 @@ class StreamTemplate {
    * The stream's bytes with `identity` written at every hole (a copy of its own), and where each delta's frames start in
    * them; undefined when they would be over MAX_KEPT_STREAM_BYTES (nothing laid out for them).
    */
-  filled(identity: string): { bytes: Buffer; marks: readonly number[] } | undefined {
+  filled(identity: string): Filled | undefined {
     const size = Buffer.byteLength(identity);
     if (this.constantBytes + this.holes.length * size > MAX_KEPT_STREAM_BYTES) return undefined;
     const laid = this.laidFor(size);
@@ -135,8 +131,7 @@ class StreamTemplate {
       bytes.write(identity, first);
       for (let index = 1; index < holes.length; index++) bytes.copyWithin(holes[index]!, first, first + size);
     }
-    marks.set(bytes.buffer, { id: this.id, identity });
-    return { bytes, marks: laid.marks };
+    return { bytes, marks: laid.marks, kept: { id: this.id, identity } };
   }
 
   /** The layout for identities of `size` bytes, made from the last one when their sizes differ (the last one then dropped). */
@@ -236,9 +231,9 @@ class KeptFrames implements IterableIterator<WrittenBytes | Hold> {
   private readonly spans: PulledItems<KeptSpan>;
   /** The stream's deltas: a span that ends at the last one also gives out the end's frames. */
   private readonly count: number;
-  private readonly filled: { bytes: Buffer; marks: readonly number[] };
+  private readonly filled: Filled;
 
-  constructor(spans: AtHand<KeptSpan>, count: number, filled: { bytes: Buffer; marks: readonly number[] }) {
+  constructor(spans: AtHand<KeptSpan>, count: number, filled: Filled) {
     this.spans = new PulledItems(spans);
     this.count = count;
     this.filled = filled;
@@ -252,10 +247,10 @@ class KeptFrames implements IterableIterator<WrittenBytes | Hold> {
     const span = this.spans.next();
     if (span === NO_MORE) return ENDED;
     if (span instanceof Hold) return { value: span, done: false };
-    const { bytes, marks } = this.filled;
+    const { bytes, marks, kept } = this.filled;
     const last = span.to === this.count;
     const from = span.from === 0 ? 0 : marks[span.from]!;
-    return { value: new WrittenBytes(bytes.subarray(from, last ? bytes.length : marks[span.to]!)), done: false };
+    return { value: new WrittenBytes(bytes.subarray(from, last ? bytes.length : marks[span.to]!), kept), done: false };
   }
 
   return(): IteratorReturnResult<undefined> {
