@@ -113,7 +113,7 @@ function fits(template: Template, identity: string, bytes: Uint8Array): boolean 
     const { bytes: own, holes, identityBytes } = template;
     const first = holes[0]!;
     own.write(identity, first);
-    // `set` from one view: about half what `copyWithin` or `copy` costs a hole.
+    // `set` from one view: about half what `copyWithin` or `copy` costs a hole (as in kept-stream.ts).
     const written = own.subarray(first, first + identityBytes);
     for (let index = 1; index < holes.length; index++) own.set(written, holes[index]!);
     template.written = identity;
