@@ -5,9 +5,19 @@ import { packJournalText, type PackHoles } from './journal-pack.ts';
 /**
  * Kept streams (by their render's id, see protocols/neutral/kept-stream.ts) the journal thread keeps a packed template
  * of: at most this many, each the answer's bytes (at most MAX_KEPT_STREAM_BYTES, 32 KiB) and its packed text. A stream
- * past them evicts the one kept longest; an evicted stream's answers are packed line by line until it is kept again.
+ * past them drops the one used longest ago, whose answers are then packed line by line (a template is made once per
+ * stream: streams taking turns past the bound would otherwise make one on every answer).
  */
 export const JOURNAL_KEPT_TEMPLATES = 32;
+/**
+ * Kept streams the journal thread remembers having seen (once, or made a template of), by their render's id: at most
+ * this many, the one noted longest ago forgotten first. A stream's first answer makes no template: most of a test
+ * suite's prompts are asked once, and a template costs about three packs to make.
+ */
+export const JOURNAL_KEPT_SIGHTINGS = 1024;
+/** What the journal thread remembers of a kept stream (see JOURNAL_KEPT_SIGHTINGS). */
+const SEEN_ONCE = 1;
+const TEMPLATE_MADE = 2;
 
 /** The first of the characters that stand for an identity's while a template is made (the private use area). */
 const HOLE_FROM = 0xe000;
@@ -29,16 +39,15 @@ interface Template {
   /** Where each identity starts in `bytes`. */
   readonly holes: readonly number[];
   written: string;
-  /** The packed answer cut at each identity (joined with a call's own, it is that call's packed answer); null when the answer is not packed (stored as it is). */
-  readonly packed: readonly string[] | null;
+  /** The packed answer cut at each identity (joined with a call's own, it is that call's packed answer). */
+  readonly packed: readonly string[];
   /** What the packed text's cuts require of an identity (see PackHoles `unequal`). */
   readonly unequal: readonly number[];
   /** The identity a full pack first agreed with. */
   readonly first: string;
   /**
-   * Made (checked against one full pack), trusted once a full pack of another identity agreed too, or refused: none
-   * could be proved, or a full pack disagreed (which the proof rules out): its answers of these lengths are packed line
-   * by line, and no template is tried again for them.
+   * Made (checked against one full pack), trusted once a full pack of another identity agreed too, or refused: a full
+   * pack disagreed (which the proof rules out): its answers are packed line by line, and no template is tried again.
    */
   state: 'made' | 'trusted' | 'refused';
 }
@@ -49,7 +58,9 @@ interface Template {
  * identity written in and the template is trusted; otherwise the caller decodes and packs as always, then tells `learn`.
  */
 export class KeptPacks {
+  /** The templates, the one used longest ago first. */
   private readonly templates = new Map<number, Template>();
+  private readonly seen = new Map<number, typeof SEEN_ONCE | typeof TEMPLATE_MADE>();
 
   /** How many kept streams have a template (at most JOURNAL_KEPT_TEMPLATES). */
   get size(): number {
@@ -63,38 +74,55 @@ export class KeptPacks {
    */
   packed(id: number, identity: string, bytes: Uint8Array): string | undefined {
     const template = this.templates.get(id);
-    if (template === undefined || template.state !== 'trusted' || template.packed === null) return undefined;
-    return fits(template, identity, bytes) ? template.packed.join(identity) : undefined;
+    if (template === undefined || template.state !== 'trusted') return undefined;
+    if (!fits(template, identity, bytes)) return undefined;
+    // Used now: the last to be dropped at the bound.
+    this.templates.delete(id);
+    this.templates.set(id, template);
+    return template.packed.join(identity);
   }
 
   /**
    * Told what the full path made of a kept stream's answer: `text`, `bytes` decoded, and `packed`, what
-   * `packJournalText` gave for it. Makes the stream's template for identities of this length when it has none (the one
-   * it had for another length dropped), or trusts it when this is a second identity whose full pack it agrees with.
+   * `packJournalText` gave for it. Notes a stream's first answer; makes its template at its second, for identities of
+   * that length (once per stream: not again once dropped, nor for another length); trusts the template when a later
+   * answer of another identity packs to what it agrees with.
    */
   learn(id: number, identity: string, bytes: Uint8Array, text: string, packed: string | null): void {
     const template = this.templates.get(id);
-    if (template !== undefined && template.identityChars === identity.length && template.answerBytes === bytes.length) {
+    if (template !== undefined) {
+      if (template.identityChars !== identity.length || template.answerBytes !== bytes.length) return;
       if (template.state !== 'made' || identity === template.first || !fits(template, identity, bytes)) return;
       template.state = agrees(template, identity, packed) ? 'trusted' : 'refused';
       return;
     }
-    const made = templateOf(identity, bytes, text, packed) ?? refused(identity, bytes);
-    this.templates.delete(id);
+    const seen = this.seen.get(id);
+    if (seen !== SEEN_ONCE) {
+      if (seen === undefined) this.note(id, SEEN_ONCE);
+      return;
+    }
+    this.note(id, TEMPLATE_MADE);
+    const made = templateOf(identity, bytes, text, packed);
+    if (made === undefined) return;
     if (this.templates.size >= JOURNAL_KEPT_TEMPLATES) this.templates.delete(this.templates.keys().next().value!);
     this.templates.set(id, made);
   }
+
+  /** Remembers `what` of stream `id` (the one noted longest ago forgotten past JOURNAL_KEPT_SIGHTINGS). */
+  private note(id: number, what: typeof SEEN_ONCE | typeof TEMPLATE_MADE): void {
+    if (!this.seen.delete(id) && this.seen.size >= JOURNAL_KEPT_SIGHTINGS) this.seen.delete(this.seen.keys().next().value!);
+    this.seen.set(id, what);
+  }
 }
 
-/** What is kept of a stream whose answers of these lengths get no template (see Template `state`). */
-function refused(identity: string, bytes: Uint8Array): Template {
-  const none = { bytes: Buffer.alloc(0), holes: [], written: '', packed: null, unequal: [] };
-  return { ...none, identityChars: identity.length, identityBytes: 0, answerBytes: bytes.length, first: identity, state: 'refused' };
+/** A template's lengths and first identity, before its bytes, holes and packed text are known. */
+function baseOf(identity: string, bytes: Uint8Array) {
+  return { identityChars: identity.length, answerBytes: bytes.length, first: identity, unequal: [] as number[] };
 }
 
 /** Whether `template`'s packed text with `identity` written in is `packed`. */
 function agrees(template: Template, identity: string, packed: string | null): boolean {
-  return template.packed === null ? packed === null : packed === template.packed.join(identity);
+  return packed === template.packed.join(identity);
 }
 
 /**
@@ -143,8 +171,9 @@ function templateOf(identity: string, bytes: Uint8Array, text: string, packed: s
     holes.push(at);
     at += identityBytes;
   }
-  const base = { ...refused(identity, bytes), identityBytes, bytes: own, holes, written: identity, state: 'made' as const };
-  if (packed === null) return { ...base, packed: null, unequal: [] };
+  const base = { ...baseOf(identity, bytes), identityBytes, bytes: own, holes, written: identity, state: 'made' as const };
+  // An answer stored as it is (not packed) needs no template.
+  if (packed === null) return undefined;
   const holeText = String.fromCharCode(...Array.from({ length: identity.length }, (_, index) => HOLE_FROM + index));
   const found: PackHoles = { from: HOLE_FROM, chars: identity.length, unequal: [], steady: true };
   const packedHoles = packJournalText(parts.join(holeText), found);

@@ -8,8 +8,12 @@ import { chatCompletionChunksKept, type CompletionMeta } from '../../../electron
 import { WrittenBytes } from '../../../electron/gateway/protocols/named-event.ts';
 import { JOURNAL_KEPT_TEMPLATES, KeptPacks } from '../../../electron/gateway/storage/journal-kept-packs.ts';
 import { packJournalText } from '../../../electron/gateway/storage/journal-pack.ts';
-import { decodedJournalAnswer } from '../../../electron/gateway/storage/journal-row.ts';
+import { JournalRepo } from '../../../electron/gateway/storage/journal-repo.ts';
+import { decodedJournalAnswer, journalRowsOf } from '../../../electron/gateway/storage/journal-row.ts';
+import { openJournalStore } from '../../../electron/gateway/storage/journal-store.ts';
 import { chatBody } from '../../../bench/lib/fixtures.ts';
+import { tempDirs } from '../../helpers/gateway.ts';
+import { journalRecord } from '../../helpers/journal.ts';
 
 const user = (content: string) => [{ role: 'user', content }];
 const WEATHER = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
@@ -103,15 +107,16 @@ const sameLength = (id: string, tail: string) => {
 };
 
 test('a real kept stream packed from its template is the very text packJournalText gives, for every variant and random identities', async () => {
-  const packs = new KeptPacks();
   let fast = 0;
   let calls = 0;
   await fc.assert(
     fc.asyncProperty(
       fc.constantFrom(...Object.keys(BODIES)),
       metas,
-      fc.array(fc.oneof({ arbitrary: ids, weight: 4 }, { arbitrary: metas, weight: 1 }), { minLength: 1, maxLength: 8 }),
+      fc.array(fc.oneof({ arbitrary: ids, weight: 4 }, { arbitrary: metas, weight: 1 }), { minLength: 3, maxLength: 10 }),
       async (name, base, others) => {
+        // A journal thread of its own per run: a stream's template is made once, for the lengths of its second answer.
+        const packs = new KeptPacks();
         // Calls of the base identity's lengths (another id of the same length), and of other lengths.
         const called = [base, ...others.map((other) => (typeof other === 'string' ? { ...base, id: sameLength(base.id, other) } : other))];
         for (const meta of called) {
@@ -128,23 +133,25 @@ test('a real kept stream packed from its template is the very text packJournalTe
     ),
     { numRuns: 300 },
   );
-  // The bench's stream, one identity length, as the bench calls it: from the third call on, every answer from the template.
+  // The bench's stream, one identity length, as the bench calls it: its template made at the second call, trusted at the
+  // third, and from the fourth call on every answer from it.
+  // A journal thread of its own: above, the same stream was seen with identities of other lengths (a template is made once per stream).
+  const benchPacks = new KeptPacks();
   const bench: (string | undefined)[] = [];
   for (let call = 0; call < 20; call++) {
     const meta = { id: `chatcmpl-${String(call).padStart(24, '0')}`, created: 1_764_230_000 + call, model: 'bench-model' };
     const kept = (await keptCall(BODIES['bench']!, meta))!;
-    const { fast: made, expected } = stored(packs, kept.mark.id, kept.mark.identity, kept.bytes);
+    const { fast: made, expected } = stored(benchPacks, kept.mark.id, kept.mark.identity, kept.bytes);
     assert.notEqual(expected, null, 'the bench stream is stored packed');
     if (made !== undefined) assert.equal(made, expected);
     bench.push(made);
   }
   assert.ok(
-    bench.slice(2).every((made) => made !== undefined),
+    bench.slice(3).every((made) => made !== undefined),
     'trusted after a second identity agreed',
   );
-  // Each template answers from its third identity of one length on (the random runs change lengths often).
+  // A template answers from a stream's fourth answer on, when its second, third and later ones are of one length.
   assert.ok(fast > calls / 5, `the template answered ${fast} of ${calls} calls`);
-  assert.ok(packs.size <= JOURNAL_KEPT_TEMPLATES);
 });
 
 /** A character that stands for the identity in a random text (replaced by each identity in turn). */
@@ -210,23 +217,64 @@ test('an identity that begins lines is never packed from a template: its first c
   }
 });
 
-test(`the journal thread keeps at most ${JOURNAL_KEPT_TEMPLATES} templates: a stream past them evicts the oldest, which is made again when it comes back`, async () => {
+test(`a stream's first answer makes no template, its second does, and at most ${JOURNAL_KEPT_TEMPLATES} are kept: the one used longest ago is dropped, and not made again`, async () => {
   const packs = new KeptPacks();
   const kept = async (call: number) =>
     (await keptCall(BODIES['bench']!, { id: `chatcmpl-${String(call).padStart(24, '0')}`, created: 1_764_230_000, model: 'bench-model' }))!;
-  const first = await kept(0);
-  const second = await kept(1);
-  stored(packs, 1, first.mark.identity, first.bytes);
-  stored(packs, 1, second.mark.identity, second.bytes);
-  assert.notEqual(stored(packs, 1, first.mark.identity, first.bytes).fast, undefined, 'stream 1 from its template');
-  for (let id = 2; id <= JOURNAL_KEPT_TEMPLATES + 1; id++) stored(packs, id, first.mark.identity, first.bytes);
+  const answers = [await kept(0), await kept(1), await kept(2), await kept(3)];
+  /** Stream `id`'s answer for the `call`th identity: whether its template gave it (always the text packJournalText gives). */
+  const fromTemplate = (id: number, call: number) => {
+    const answer = answers[call % answers.length]!;
+    const { fast, expected } = stored(packs, id, answer.mark.identity, answer.bytes);
+    if (fast !== undefined) assert.equal(fast, expected);
+    return fast !== undefined;
+  };
+  // Streams asked once each (most of a test suite's prompts): not one template made.
+  for (let id = 1_000; id < 1_000 + 3 * JOURNAL_KEPT_TEMPLATES; id++) fromTemplate(id, 0);
+  assert.equal(packs.size, 0, 'a stream seen once makes no template');
+  // One stream more than the bound, taking turns: seen, made (the last one made drops the first), trusted, then answered.
+  const streams = JOURNAL_KEPT_TEMPLATES + 1;
+  const answered: number[] = [];
+  for (let round = 0; round < 6; round++) {
+    let count = 0;
+    for (let id = 1; id <= streams; id++) if (fromTemplate(id, round)) count++;
+    answered.push(count);
+  }
+  assert.deepEqual(answered, [0, 0, 0, streams - 1, streams - 1, streams - 1], 'the streams kept answer from their templates every round');
   assert.equal(packs.size, JOURNAL_KEPT_TEMPLATES);
-  assert.equal(
-    stored(packs, 1, second.mark.identity, second.bytes).fast,
-    undefined,
-    'stream 1 evicted: packed line by line, its template made again',
-  );
-  assert.equal(stored(packs, 1, first.mark.identity, first.bytes).fast, undefined, 'not trusted before a second identity agreed');
-  const again = stored(packs, 1, second.mark.identity, second.bytes);
-  assert.equal(again.fast, again.expected, 'trusted again');
+  assert.equal(fromTemplate(1, 6), false, 'the stream dropped is packed line by line, its template not made again');
+  // Stream 2, made first of those kept, is used now; a new stream's template then drops stream 3, used longest ago.
+  assert.equal(fromTemplate(2, 6), true);
+  fromTemplate(5_000, 0);
+  fromTemplate(5_000, 1);
+  assert.equal(fromTemplate(2, 7), true, 'the stream used last is kept');
+  assert.equal(fromTemplate(3, 7), false, 'the stream used longest ago is dropped');
+});
+
+test("the journal's rows carry a kept stream's mark to its template: from the fourth answer on the repository stores them packed from it, each reading back as written", async () => {
+  const dirs = tempDirs();
+  const db = openJournalStore(dirs.fresh());
+  const fromTemplate: boolean[] = [];
+  const packed = KeptPacks.prototype.packed;
+  KeptPacks.prototype.packed = function (this: KeptPacks, ...args: Parameters<KeptPacks['packed']>) {
+    const made = packed.apply(this, args);
+    fromTemplate.push(made !== undefined);
+    return made;
+  };
+  try {
+    const repo = new JournalRepo(db);
+    for (let call = 0; call < 6; call++) {
+      const meta = { id: `chatcmpl-${String(call).padStart(24, '0')}`, created: 1_764_230_000 + call, model: 'bench-model' };
+      const { bytes, mark } = (await keptCall(BODIES['bench']!, meta))!;
+      const text = decodedJournalAnswer(bytes);
+      const response = { contentType: 'text/event-stream', bytes: bytes.length, text: null, truncated: false, utf8: bytes, kept: mark };
+      const [id] = repo.insertMany(journalRowsOf([journalRecord({ stream: true, path: '/v1/chat/completions' }, { response })]), 100);
+      assert.equal(repo.get(id!)?.response.text, text, `answer ${call} reads back as written`);
+    }
+    assert.deepEqual(fromTemplate, [false, false, false, true, true, true]);
+  } finally {
+    KeptPacks.prototype.packed = packed;
+    db.close();
+    dirs.removeAll();
+  }
 });
