@@ -22,6 +22,7 @@ import { Hold } from '../../../electron/gateway/protocols/at-hand.ts';
 import type { WrittenBytes } from '../../../electron/gateway/protocols/named-event.ts';
 import { AT_HAND_WRITE_CHARS, writeSse } from '../../../electron/gateway/server/sse.ts';
 import { streamFailure } from '../../../electron/gateway/server/stream-failure.ts';
+import { LEGACY_FUNCTIONS_BODY, TOOL_CALLS_BODY, user, WEATHER } from '../../helpers/chat-variants.ts';
 
 /** A response that keeps each write as it was given (a string or bytes); `leaving`: its client leaves once the first write is made (the socket closes instead of draining). */
 class CapturedResponse extends EventEmitter {
@@ -49,9 +50,6 @@ class CapturedResponse extends EventEmitter {
   }
 }
 
-const user = (content: string) => [{ role: 'user', content }];
-const WEATHER = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
-
 /** Bodies whose streams differ in every way the bytes can: usage chunk, tool calls, legacy functions, several choices, text beyond ASCII. */
 const VARIANTS: Record<string, Record<string, unknown>> = {
   plain: { model: 'gpt-4o-mini', messages: user('Tell me about lighthouses on rocky coasts.') },
@@ -60,19 +58,8 @@ const VARIANTS: Record<string, Record<string, unknown>> = {
     messages: user('Tell me about lighthouses on rocky coasts.'),
     stream_options: { include_usage: true },
   },
-  'tool calls': {
-    model: 'gpt-4o-mini',
-    messages: user('What is the weather in Paris?'),
-    tools: [{ type: 'function', function: WEATHER }],
-    tool_choice: 'required',
-    stream_options: { include_usage: true },
-  },
-  'legacy functions': {
-    model: 'gpt-4o-mini',
-    messages: user('What is the weather in Paris?'),
-    functions: [WEATHER],
-    function_call: { name: 'get_weather' },
-  },
+  'tool calls': { ...TOOL_CALLS_BODY },
+  'legacy functions': { ...LEGACY_FUNCTIONS_BODY },
   'n=3': { model: 'gpt-4o-mini', messages: user('Name a colour.'), n: 3, max_tokens: 20, stream_options: { include_usage: true } },
   'non-ASCII text and model': { model: 'sim-echo', messages: user('Grüße aus Zürich: 東京の灯台 🌊, «ñandú» — déjà vu.') },
 };

@@ -14,29 +14,14 @@ import { openJournalStore } from '../../../electron/gateway/storage/journal-stor
 import { chatBody } from '../../../bench/lib/fixtures.ts';
 import { tempDirs } from '../../helpers/gateway.ts';
 import { journalRecord } from '../../helpers/journal.ts';
-
-const user = (content: string) => [{ role: 'user', content }];
-const WEATHER = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+import { LEGACY_FUNCTIONS_BODY, TOOL_CALLS_BODY, user } from '../../helpers/chat-variants.ts';
 
 /** The bench's stream (12 KB, 42 events) and bodies whose streams differ in every way the bytes can. */
 const BODIES: Record<string, Record<string, unknown>> = {
   bench: chatBody(true) as Record<string, unknown>,
   plain: { model: 'gpt-4o-mini', messages: user('Tell me about lighthouses on rocky coasts.'), stream: true },
-  'tool calls': {
-    model: 'gpt-4o-mini',
-    messages: user('What is the weather in Paris?'),
-    tools: [{ type: 'function', function: WEATHER }],
-    tool_choice: 'required',
-    stream: true,
-    stream_options: { include_usage: true },
-  },
-  'legacy functions': {
-    model: 'gpt-4o-mini',
-    messages: user('What is the weather in Paris?'),
-    functions: [WEATHER],
-    function_call: { name: 'get_weather' },
-    stream: true,
-  },
+  'tool calls': { ...TOOL_CALLS_BODY, stream: true },
+  'legacy functions': { ...LEGACY_FUNCTIONS_BODY, stream: true },
   'n=3': {
     model: 'gpt-4o-mini',
     messages: user('Name a colour.'),
