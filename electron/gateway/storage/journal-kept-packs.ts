@@ -1,6 +1,7 @@
 // A kept stream's answer packed for the journal from a template made once per stream and identity lengths, the call's identity (id, time, model) written in: the very text `packJournalText` gives, without packing it line by line.
 import { JOURNAL_BODY_LIMIT } from '../../../shared/journal.ts';
 import { packJournalText, type PackHoles } from './journal-pack.ts';
+import { writeAtHoles } from '../hole-writes.ts';
 
 /**
  * Kept streams (by their render's id, see protocols/neutral/kept-stream.ts) the journal thread keeps a packed template
@@ -138,12 +139,7 @@ function fits(template: Template, identity: string, bytes: Uint8Array): boolean 
     if (identity.charCodeAt(unequal[index]!) === (other >= 0 ? other : identity.charCodeAt(-1 - other))) return false;
   }
   if (identity !== template.written) {
-    const { bytes: own, holes, identityBytes } = template;
-    const first = holes[0]!;
-    own.write(identity, first);
-    // `set` from one view: about half what `copyWithin` or `copy` costs a hole (as in kept-stream.ts).
-    const written = own.subarray(first, first + identityBytes);
-    for (let index = 1; index < holes.length; index++) own.set(written, holes[index]!);
+    writeAtHoles(template.bytes, template.holes, identity, template.identityBytes);
     template.written = identity;
   }
   return template.bytes.equals(bytes);

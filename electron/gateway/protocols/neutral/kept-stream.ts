@@ -1,6 +1,7 @@
 // A kept answer's whole stream rendered once per codec variant as UTF-8 bytes, each call's identity (id, time, model) written into a copy of them.
 import { ENDED, Hold, NO_MORE, PulledItems, type AtHand } from '../at-hand.ts';
 import { WrittenBytes, type KeptMark } from '../named-event.ts';
+import { writeAtHoles } from '../../hole-writes.ts';
 import type { ChatDelta } from './deltas.ts';
 
 /**
@@ -125,14 +126,7 @@ class StreamTemplate {
     // Storage of its own (never Node's shared pool): once written, the journal may move it to its thread.
     const bytes = Buffer.allocUnsafeSlow(laid.bytes.length);
     laid.bytes.copy(bytes);
-    const holes = laid.holes;
-    if (holes.length > 0) {
-      const first = holes[0]!;
-      bytes.write(identity, first);
-      // `set` from one view: about half what `copyWithin` costs a hole (61 holes: 0.9 µs against 2.2).
-      const written = bytes.subarray(first, first + size);
-      for (let index = 1; index < holes.length; index++) bytes.set(written, holes[index]!);
-    }
+    writeAtHoles(bytes, laid.holes, identity, size);
     return { bytes, marks: laid.marks, kept: { id: this.id, identity } };
   }
 
