@@ -1,4 +1,4 @@
-// `node bin/run-ts.mjs bench/ab.ts <simulate-json|simulate-sse|simulate-messages-sse|relay-json> DIR...`: the Gatehouse of each checkout under one simulated (or relayed) chat case at c=32, in short alternating windows, and each one's main-thread CPU per call (and the kernel's part of it), its journal thread's and its whole process's.
+// `node bin/run-ts.mjs bench/ab.ts <simulate-json|simulate-sse|simulate-messages-sse|simulate-gemini-sse|simulate-completions-sse|simulate-responses-sse|relay-json> DIR...`: the Gatehouse of each checkout under one simulated (or relayed) chat case at c=32, in short alternating windows, and each one's main-thread CPU per call (and the kernel's part of it), its journal thread's and its whole process's.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chatBody } from './lib/fixtures.ts';
@@ -15,11 +15,31 @@ type Ready = { url: string; token?: string };
  * one round alike, so compare the quartiles, and the rounds pair by pair.
  */
 const [caseName = 'simulate-sse', ...dirs] = process.argv.slice(2);
-if (!['simulate-json', 'simulate-sse', 'simulate-messages-sse', 'relay-json'].includes(caseName) || dirs.length === 0) {
-  throw new Error('usage: bench/ab.ts <simulate-json|simulate-sse|simulate-messages-sse|relay-json> CHECKOUT_DIR...');
+/** The same prompt streamed in the other protocols, as their clients ask (Claude Code, Gemini CLI, the legacy completions, Codex): path, body and headers. */
+const OTHER_STREAMS: Record<string, { path: string; body: Record<string, unknown>; headers?: Record<string, string> }> = {
+  'simulate-messages-sse': {
+    path: '/v1/messages',
+    body: { model: 'sim-chat', max_tokens: 1024, messages: [{ role: 'user', content: 'Say something short.' }], stream: true },
+    headers: { 'anthropic-version': '2023-06-01' },
+  },
+  'simulate-gemini-sse': {
+    path: '/v1beta/models/sim-chat:streamGenerateContent?alt=sse',
+    body: { contents: [{ role: 'user', parts: [{ text: 'Say something short.' }] }] },
+  },
+  'simulate-completions-sse': {
+    path: '/v1/completions',
+    body: { model: 'sim-chat', prompt: 'Say something short.', max_tokens: 1024, stream: true },
+  },
+  // `store: false`, as Codex asks: the stream alone, not the stored response's writes.
+  'simulate-responses-sse': {
+    path: '/v1/responses',
+    body: { model: 'sim-chat', input: 'Say something short.', stream: true, store: false },
+  },
+};
+if (!(['simulate-json', 'simulate-sse', 'relay-json'].includes(caseName) || caseName in OTHER_STREAMS) || dirs.length === 0) {
+  throw new Error(`usage: bench/ab.ts <simulate-json|simulate-sse|relay-json|${Object.keys(OTHER_STREAMS).join('|')}> CHECKOUT_DIR...`);
 }
-/** `simulate-messages-sse`: the same prompt streamed as an Anthropic Message (POST /v1/messages). */
-const messages = caseName === 'simulate-messages-sse';
+const other = OTHER_STREAMS[caseName];
 /** `relay-json`: every checkout relays to one baseline upstream (this checkout's), through a channel serving every model. */
 const relay = caseName === 'relay-json';
 const rounds = Number(process.env['AB_ROUNDS'] ?? 12);
@@ -43,11 +63,9 @@ for (const dir of dirs) {
 }
 const specs: RequestSpec[] = servers.map((server) => ({
   method: 'POST',
-  path: messages ? '/v1/messages' : '/v1/chat/completions',
-  headers: { authorization: `Bearer ${server.ready.token!}`, ...(messages && { 'anthropic-version': '2023-06-01' }) },
-  body: messages
-    ? { model: 'sim-chat', max_tokens: 1024, messages: [{ role: 'user', content: 'Say something short.' }], stream: true }
-    : chatBody(caseName === 'simulate-sse', relay ? 'bench-model' : 'sim-chat'),
+  path: other ? other.path : '/v1/chat/completions',
+  headers: { authorization: `Bearer ${server.ready.token!}`, ...other?.headers },
+  body: other ? other.body : chatBody(caseName === 'simulate-sse', relay ? 'bench-model' : 'sim-chat'),
 }));
 for (const [index, server] of servers.entries()) {
   await runLoad(server.ready.url, specs[index]!, JIT_WARMUP_CONCURRENCY, Number(process.env['BENCH_JIT_WARMUP_MS'] ?? JIT_WARMUP_MS));

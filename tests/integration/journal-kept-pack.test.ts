@@ -1,4 +1,4 @@
-// Integration test of kept streams journaled through a real gateway: their answers, packed from the journal thread's templates, are stored as packJournalText packs them and read back (entry, search) byte for byte as the client received them.
+// Integration test of kept streams journaled through a real gateway (OpenAI chat, Gemini's alt=sse, legacy completions): their answers, packed from the journal thread's templates, are stored as packJournalText packs them and read back (entry, search) byte for byte as the client received them.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -60,21 +60,72 @@ describe('kept streams journaled from the thread’s templates', () => {
       );
     }
     // What is stored: the very packed text of what was sent, in the real file.
-    const db = new Database(path.join(server.dataDir, 'journal.sqlite'), { readonly: true });
-    try {
-      const rows = db.prepare('SELECT response_text, response_packed FROM journal ORDER BY id').all() as {
-        response_text: string | null;
-        response_packed: string | null;
-      }[];
-      const stored = rows.slice(-received.length);
-      for (const [index, row] of stored.entries()) {
-        const packed = packJournalText(received[index]!);
-        assert.notEqual(packed, null, `answer ${index} is stored packed`);
-        assert.equal(row.response_packed, packed, `answer ${index}: the packed text packJournalText gives`);
-        assert.equal(row.response_text, null);
-      }
-    } finally {
-      db.close();
+    storedAsPacked(server, received);
+  });
+
+  test("Gemini's alt=sse and legacy completions streams, several calls each: stored as packJournalText packs them, each entry as received", async () => {
+    const admin = (route: string) => request(`${server.url}/admin/api${route}`, 'GET', { token: server.gateway.adminToken });
+    const streamed = async (url: string, body: unknown, headers: Record<string, string>) => {
+      const response = await fetch(`${server.url}${url}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+      assert.equal(response.status, 200);
+      assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
+      return response.text();
+    };
+    const gemini = (model: string) =>
+      streamed(
+        `/v1beta/models/${model}:streamGenerateContent?alt=sse`,
+        { contents: [{ role: 'user', parts: [{ text: CALLS[0]!.prompt }] }] },
+        { 'x-goog-api-key': server.token },
+      );
+    const completions = (model: string, usage: boolean) =>
+      streamed(
+        '/v1/completions',
+        { model, prompt: CALLS[2]!.prompt, max_tokens: 60, stream: true, ...(usage && { stream_options: { include_usage: true } }) },
+        { authorization: `Bearer ${server.token}` },
+      );
+    const received: string[] = [];
+    for (let round = 0; round < ROUNDS; round++)
+      for (const call of [
+        () => gemini('sim-chat'),
+        () => gemini('gemini-2.5-flash'),
+        () => completions('sim-echo', true),
+        () => completions('sim-echo', false),
+      ])
+        received.push(await call());
+    assert.equal(new Set(received).size, received.length, 'each call has its own id');
+    const items = await eventually(async () => {
+      const list = (await admin(`/journal?page_size=${received.length}`)).body.items as { id: number }[];
+      return list.length === received.length && list.toReversed();
+    }, 'every call is journaled');
+    for (const [index, item] of items.entries()) {
+      const entry = (await admin(`/journal/${item.id}`)).body;
+      assert.equal(entry.response.text, received[index], `entry ${index} reads back as received`);
+      assert.equal(entry.response.bytes, Buffer.byteLength(received[index]!));
     }
+    storedAsPacked(server, received);
   });
 });
+
+/** The last `received.length` journal rows of the real file: each the very packed text of what was sent, in turn. */
+function storedAsPacked(server: TestGateway, received: readonly string[]) {
+  const db = new Database(path.join(server.dataDir, 'journal.sqlite'), { readonly: true });
+  try {
+    const rows = db.prepare('SELECT response_text, response_packed FROM journal ORDER BY id').all() as {
+      response_text: string | null;
+      response_packed: string | null;
+    }[];
+    const stored = rows.slice(-received.length);
+    for (const [index, row] of stored.entries()) {
+      const packed = packJournalText(received[index]!);
+      assert.notEqual(packed, null, `answer ${index} is stored packed`);
+      assert.equal(row.response_packed, packed, `answer ${index}: the packed text packJournalText gives`);
+      assert.equal(row.response_text, null);
+    }
+  } finally {
+    db.close();
+  }
+}

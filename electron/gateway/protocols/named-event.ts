@@ -110,3 +110,8 @@ export function sseFrame(event: SseEvent): string {
 export function dataFrame(json: string): string {
   return DATA_FRAME_START + json + FRAME_END;
 }
+
+/** A data-only protocol's item as its SSE frame (Gemini's stream with `alt=sse`): its JSON's `data:` line, or a run's frames. */
+export function dataOnlyFrame(item: unknown): string {
+  return item instanceof EventRun ? item.frames : dataFrame(JSON.stringify(item));
+}

@@ -4,11 +4,14 @@ import type { GatewayContext } from '../context.ts';
 import { randomBase62 } from '../ids.ts';
 import { geminiCodec } from '../protocols/gemini/inbound/codec.ts';
 import { streamEvents } from '../protocols/neutral/codec.ts';
+import type { ChatRequest } from '../protocols/neutral/chat.ts';
+import type { WrittenBytes } from '../protocols/named-event.ts';
+import type { GeminiAnswerMeta, GeminiChunk } from '../protocols/gemini/inbound/response.ts';
 import { parseCountTokens } from '../protocols/gemini/inbound/request.ts';
 import { estimateInputTokens, relayInputEstimate } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
-import { writeJsonArray, writeSseData } from '../server/sse.ts';
+import { writeJsonArray, writeSseData, writesWhole } from '../server/sse.ts';
 import { streamFailure } from '../server/stream-failure.ts';
 import { ChatMetering, chatBillOf } from '../services/chat-metering.ts';
 import { geminiEmbeddings } from './gemini-embeddings.ts';
@@ -48,10 +51,16 @@ export async function geminiRoutes(app: FastifyInstance, options: { context: Gat
         return geminiCodec.render(result, chatRequest, meta);
       }
       const deltas = metering.meter(await chat.stream(chatRequest, call), bill, () => estimateInputTokens(chatRequest));
-      // An answer at hand is written without an async step per chunk.
-      const chunks = streamEvents(geminiCodec, deltas, chatRequest, meta);
-      const write = request.query['alt'] === 'sse' ? writeSseData : writeJsonArray;
-      return write(request, reply, chunks, failure);
+      // An answer at hand is written without an async step per chunk; a kept one's SSE frames as the bytes rendered once.
+      const sse = request.query['alt'] === 'sse';
+      const chunks = streamEvents<ChatRequest, GeminiAnswerMeta, GeminiChunk | WrittenBytes>(
+        geminiCodec,
+        deltas,
+        chatRequest,
+        meta,
+        sse && writesWhole(request),
+      );
+      return (sse ? writeSseData : writeJsonArray)(request, reply, chunks, failure);
     });
   };
 

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { GatewayError } from '../errors.ts';
 import { Hold, isAtHand, type AtHand } from '../protocols/at-hand.ts';
-import { dataFrame, EventRun, sseFrame, WrittenBytes, type NamedEvent, type SseEvent } from '../protocols/named-event.ts';
+import { dataOnlyFrame, EventRun, sseFrame, WrittenBytes, type NamedEvent, type SseEvent } from '../protocols/named-event.ts';
 import { streamFaultOf } from './faults.ts';
 import { givenAway } from './response-tap.ts';
 
@@ -51,9 +51,12 @@ export function writesWhole(request: FastifyRequest): boolean {
 /** An event's frame, or the bytes of frames written already (a kept answer's stream), sent as they are. */
 const sseFrameOrBytes = (event: SseEvent): string | Buffer => (event instanceof WrittenBytes ? event.bytes : sseFrame(event));
 
-/** Streams `items` as data-only server-sent events, `data: <json>` each (Gemini's stream with `alt=sse`; a run at hand as its frames), as `writeSse` does. */
+/**
+ * Streams `items` as data-only server-sent events, `data: <json>` each (Gemini's stream with `alt=sse`; a run at hand as
+ * its frames, frames written as bytes as they are), as `writeSse` does.
+ */
 export async function writeSseData(request: FastifyRequest, reply: FastifyReply, items: EventSource<unknown>, failure: StreamFailure = {}) {
-  const frame = (item: unknown) => (item instanceof EventRun ? item.frames : dataFrame(JSON.stringify(item)));
+  const frame = (item: unknown) => (item instanceof WrittenBytes ? item.bytes : dataOnlyFrame(item));
   await writeFrames(request, reply, SSE_TYPE, items, frame, ['', ''], frameFailureOf(failure));
 }
 

@@ -20,7 +20,12 @@ import {
 } from '../../../electron/gateway/protocols/neutral/kept-stream.ts';
 import { Hold } from '../../../electron/gateway/protocols/at-hand.ts';
 import type { WrittenBytes } from '../../../electron/gateway/protocols/named-event.ts';
-import { AT_HAND_WRITE_CHARS, writeSse } from '../../../electron/gateway/server/sse.ts';
+import { AT_HAND_WRITE_CHARS, writeSse, writeSseData } from '../../../electron/gateway/server/sse.ts';
+import { geminiCodec } from '../../../electron/gateway/protocols/gemini/inbound/codec.ts';
+import { openaiCompletionsCodec } from '../../../electron/gateway/protocols/openai/inbound/completions-codec.ts';
+import { choicesPerPrompt } from '../../../electron/gateway/protocols/openai/inbound/completions.ts';
+import { joinChatStreams } from '../../../electron/gateway/protocols/neutral/join.ts';
+import type { ChatStream } from '../../../electron/gateway/protocols/neutral/deltas.ts';
 import { streamFailure } from '../../../electron/gateway/server/stream-failure.ts';
 import { LEGACY_FUNCTIONS_BODY, TOOL_CALLS_BODY, user, WEATHER } from '../../helpers/chat-variants.ts';
 
@@ -64,9 +69,10 @@ const VARIANTS: Record<string, Record<string, unknown>> = {
   'non-ASCII text and model': { model: 'sim-echo', messages: user('Grüße aus Zürich: 東京の灯台 🌊, «ñandú» — déjà vu.') },
 };
 
-/** A client protocol's codec as the harness drives it. */
+/** A client protocol's codec as the harness drives it; `joined`: the stream as its route passes it on (the legacy completions' join). */
 type Codec<Meta> = {
   parse(body: unknown): { chat: Parameters<SimulatedChat['stream']>[0] };
+  joined?: (stream: ChatStream, call: never) => ChatStream;
 } & Parameters<typeof streamEvents<never, Meta, never>>[0];
 
 /** How the client of a call leaves before the end: once the first write is made, or while the charge is committed. */
@@ -76,7 +82,11 @@ type Leaving = 'after first write' | 'at the commit';
  * A call of `body` through the simulator, the metering and `codec` (OpenAI's unless told), written by the SSE writer:
  * `whole` lets a kept answer go as its rendered bytes. `offered`: the stream offered its kept spans (the answer is kept).
  */
-function harness<Meta = CompletionMeta>(failCommit = false, codec: Codec<Meta> = openaiChatCodec as unknown as Codec<Meta>) {
+function harness<Meta = CompletionMeta>(
+  failCommit = false,
+  codec: Codec<Meta> = openaiChatCodec as unknown as Codec<Meta>,
+  write: typeof writeSse = writeSse,
+) {
   const chat = new SimulatedChat();
   return async (body: Record<string, unknown>, whole: boolean, meta: Meta, leaving?: Leaving) => {
     const raw = new CapturedResponse(leaving === 'after first write');
@@ -93,7 +103,8 @@ function harness<Meta = CompletionMeta>(failCommit = false, codec: Codec<Meta> =
     const principal = { notes: { firstOutput: () => firstOutputs++, note() {} } } as unknown as Principal;
     const parsed = codec.parse({ ...body, stream: true });
     const call = { headers: {}, signal: new AbortController().signal } as unknown as Parameters<SimulatedChat['stream']>[1];
-    const stream = await chat.stream(parsed.chat, call);
+    const asked = await chat.stream(parsed.chat, call);
+    const stream = codec.joined ? codec.joined(asked, parsed as never) : asked;
     const metered = new ChatMetering(billing).meter(
       stream,
       { principal, endpoint: '/v1/chat/completions', model: parsed.chat.model },
@@ -102,7 +113,7 @@ function harness<Meta = CompletionMeta>(failCommit = false, codec: Codec<Meta> =
     const reply = { hijack() {}, getHeaders: () => ({}), raw } as unknown as FastifyReply;
     const reported: unknown[] = [];
     const events = streamEvents(codec, metered, parsed as never, meta, whole);
-    await writeSse(
+    await write(
       {} as FastifyRequest,
       reply,
       events,
@@ -307,6 +318,122 @@ test('an Anthropic Messages stream of a kept answer is written the same way: the
       assert.deepEqual([message.id, message.model], [meta.id, meta.model], "the call's own id and model");
     }
   }
+});
+
+/** Gemini's codec as the harness drives it: the body's model is its path's. */
+const GEMINI = { ...geminiCodec, parse: (body: { model: string }) => ({ chat: geminiCodec.parse({ body, model: body.model }) }) };
+
+test("a Gemini stream (alt=sse) of a kept answer is written the same way: the bytes of the stages' data-only frames, its model and response id its own", async () => {
+  for (const failCommit of [false, true]) {
+    const call = harness<{ model: string; responseId: string }>(failCommit, GEMINI as never, writeSseData);
+    const bodies = [
+      { model: 'gemini-2.5-flash', contents: [{ role: 'user', parts: [{ text: 'Tell me about lighthouses on rocky coasts.' }] }] },
+      {
+        model: 'gemini-2.5-flash',
+        contents: [{ role: 'user', parts: [{ text: 'What is the weather in Paris?' }] }],
+        tools: [{ functionDeclarations: [{ name: WEATHER.name, parameters: WEATHER.parameters }] }],
+        toolConfig: { functionCallingConfig: { mode: 'ANY' } },
+      },
+      { model: 'gemini-2.5-flash', contents: [{ parts: [{ text: 'Name a colour.' }] }], generationConfig: { candidateCount: 3 } },
+      { model: 'sim-echo', contents: [{ parts: [{ text: 'Grüße aus Zürich: 東京の灯台 🌊, «ñandú» — déjà vu.' }] }] },
+    ];
+    for (const body of bodies) {
+      for (const meta of [
+        { model: body.model, responseId: 'AbCdEfGhIjKlMnOpQrStUv' },
+        { model: 'ünïcødé-"model"', responseId: 'x' },
+      ]) {
+        const staged = await call(body, false, meta);
+        const kept = await call(body, true, meta);
+        const name = `${JSON.stringify(body).slice(0, 120)} ${JSON.stringify(meta)}${failCommit ? ', the charge failing' : ''}`;
+        assert.ok(kept.offered, `${name}: the answer is kept`);
+        // A failed charge cuts the stream before its usage chunk: a tool call's only chunk is held until then (only the error frame).
+        if (!failCommit || !body.tools) {
+          assert.ok(Buffer.isBuffer(kept.raw.writes[0]), `${name}: written as bytes`);
+          assert.equal(kept.raw.writes.length, 1, name);
+        }
+        assert.deepEqual(kept.raw.bytes(), staged.raw.bytes(), `${name}: the same bytes`);
+        assert.deepEqual(kept.charges, staged.charges, `${name}: the same charges`);
+        if (failCommit) continue;
+        const chunks = kept.raw.bytes().toString().split('\n\n').filter(Boolean);
+        assert.ok(chunks.length >= 1);
+        for (const chunk of chunks) {
+          const parsed = JSON.parse(chunk.slice('data: '.length)) as { modelVersion: string; responseId: string };
+          assert.deepEqual([parsed.modelVersion, parsed.responseId], [meta.model, meta.responseId], "the call's own model and id");
+        }
+      }
+    }
+  }
+});
+
+/** The legacy completions codec as the harness drives it: one prompt's request, joined as its route joins it. */
+const COMPLETIONS = {
+  ...openaiCompletionsCodec,
+  parse: (body: unknown) => {
+    const parsed = openaiCompletionsCodec.parse(body);
+    return { ...parsed, chat: parsed.requests[0]! };
+  },
+  joined: (stream: ChatStream, parsed: Parameters<typeof choicesPerPrompt>[0]) => joinChatStreams([stream], [choicesPerPrompt(parsed)]),
+};
+
+test('a legacy completions stream of a kept answer is written the same way, its identity its own; with echo it goes through the stages', async () => {
+  for (const failCommit of [false, true]) {
+    const call = harness<CompletionMeta>(failCommit, COMPLETIONS as never);
+    const bodies = [
+      { model: 'gpt-3.5-turbo-instruct', prompt: 'Tell me about lighthouses on rocky coasts.', max_tokens: 60 },
+      { model: 'gpt-3.5-turbo-instruct', prompt: 'Name a colour.', n: 3, max_tokens: 20, stream_options: { include_usage: true } },
+      { model: 'sim-echo', prompt: 'Grüße aus Zürich: 東京の灯台 🌊, «ñandú» — déjà vu.', max_tokens: 60 },
+    ];
+    for (const body of bodies) {
+      for (const meta of [
+        { id: 'cmpl-0123456789abcdefghijklmn', created: 1_764_230_000, model: body.model },
+        { id: 'cmpl-"x"', created: 7, model: 'ünïcødé-model' },
+      ]) {
+        const staged = await call(body, false, meta);
+        const kept = await call(body, true, meta);
+        const name = `${body.model} n=${body.n ?? 1} ${JSON.stringify(meta)}${failCommit ? ', the charge failing' : ''}`;
+        assert.ok(Buffer.isBuffer(kept.raw.writes[0]), `${name}: written as bytes`);
+        assert.deepEqual(kept.raw.bytes(), staged.raw.bytes(), `${name}: the same bytes`);
+        assert.deepEqual(kept.charges, staged.charges, `${name}: the same charges`);
+        if (failCommit) continue;
+        const chunks = kept.raw
+          .bytes()
+          .toString()
+          .split('\n\n')
+          .filter((frame) => frame.startsWith('data: {'));
+        for (const chunk of chunks) {
+          const parsed = JSON.parse(chunk.slice('data: '.length)) as CompletionMeta;
+          assert.deepEqual({ id: parsed.id, created: parsed.created, model: parsed.model }, meta);
+        }
+      }
+    }
+    const echo = { model: 'gpt-3.5-turbo-instruct', prompt: 'Say this is a test.', echo: true, max_tokens: 20 };
+    const staged = await call(echo, false, META);
+    const kept = await call(echo, true, META);
+    assert.ok(kept.offered, 'the answer is kept');
+    assert.ok(
+      kept.raw.writes.every((chunk) => typeof chunk === 'string'),
+      'echo: written through the stages',
+    );
+    assert.deepEqual(kept.raw.bytes(), staged.raw.bytes());
+    assert.match(kept.raw.bytes().toString(), /Say this is a test\./);
+  }
+});
+
+test("a joined stream keeps a lone stream's spans only when the join leaves its deltas as they are", async () => {
+  const chat = new SimulatedChat();
+  const parsed = openaiChatCodec.parse({ ...VARIANTS['plain'], stream: true });
+  const call = { headers: {}, signal: new AbortController().signal } as unknown as Parameters<SimulatedChat['stream']>[1];
+  await chat.stream(parsed.chat, call);
+  const stream = await chat.stream(parsed.chat, call);
+  assert.ok(stream.keptAtHand);
+  assert.equal(joinChatStreams([stream], [1]).keptAtHand, stream.keptAtHand, 'one stream: its spans');
+  assert.equal(joinChatStreams([stream, stream], [1, 1]).keptAtHand, undefined, 'two streams: renumbered, their usage summed');
+  // A usage the sum would change (its reasoning tokens left out): the joined deltas are not the kept ones.
+  const deltas = [...stream.keptAtHand.kept.deltas];
+  const usage = deltas.pop()!;
+  const detailed = new KeptStream([...deltas, { ...usage, reasoningTokens: 3 } as typeof usage]);
+  const withDetails = { ...stream, atHand: stream.atHand, keptAtHand: { kept: detailed, spans: stream.keptAtHand.spans } };
+  assert.equal(joinChatStreams([withDetails], [1]).keptAtHand, undefined, 'a usage with details: not kept');
 });
 
 test('a stage that puts a Hold of its own among its frames, or does not pass each mark on, is not kept rendered: its stream goes through the stages', async () => {

@@ -6,6 +6,11 @@ import { SimulatedChat } from '../../../electron/gateway/providers/simulate/chat
 import { openaiChatCodec } from '../../../electron/gateway/protocols/openai/inbound/chat-codec.ts';
 import { chatCompletionChunksKept, type CompletionMeta } from '../../../electron/gateway/protocols/openai/inbound/chat-response.ts';
 import { WrittenBytes } from '../../../electron/gateway/protocols/named-event.ts';
+import { geminiCodec } from '../../../electron/gateway/protocols/gemini/inbound/codec.ts';
+import { toGenerateContentSseKept } from '../../../electron/gateway/protocols/gemini/inbound/response.ts';
+import { openaiCompletionsCodec } from '../../../electron/gateway/protocols/openai/inbound/completions-codec.ts';
+import { textCompletionChunksKept } from '../../../electron/gateway/protocols/openai/inbound/completions.ts';
+import type { KeptSpans } from '../../../electron/gateway/protocols/neutral/kept-stream.ts';
 import { JOURNAL_KEPT_TEMPLATES, KeptPacks } from '../../../electron/gateway/storage/journal-kept-packs.ts';
 import { packJournalText } from '../../../electron/gateway/storage/journal-pack.ts';
 import { JournalRepo } from '../../../electron/gateway/storage/journal-repo.ts';
@@ -35,13 +40,20 @@ const BODIES: Record<string, Record<string, unknown>> = {
 
 const chat = new SimulatedChat();
 
+const CALL = { headers: {}, signal: new AbortController().signal } as unknown as Parameters<SimulatedChat['stream']>[1];
+
 /** A call of `body` for `meta` as the gateway streams a kept answer: the bytes written (the render with `meta`'s identity) and their mark; undefined when not written so. */
 async function keptCall(body: Record<string, unknown>, meta: CompletionMeta) {
   const parsed = openaiChatCodec.parse(body);
-  const call = { headers: {}, signal: new AbortController().signal } as unknown as Parameters<SimulatedChat['stream']>[1];
-  const stream = await chat.stream(parsed.chat, call);
+  const stream = await chat.stream(parsed.chat, CALL);
   const includeUsage = (body['stream_options'] as { include_usage?: boolean } | undefined)?.include_usage === true;
-  const frames = chatCompletionChunksKept(stream.keptAtHand!, meta, includeUsage, { legacyFunctions: body['functions'] !== undefined });
+  return writtenOnce(
+    chatCompletionChunksKept(stream.keptAtHand!, meta, includeUsage, { legacyFunctions: body['functions'] !== undefined }),
+  );
+}
+
+/** The one write of a kept render's single span (`frames`), and its mark; undefined when the stream is not written so. */
+function writtenOnce(frames: Iterable<unknown> | undefined) {
   if (frames === undefined) return undefined;
   const written = [...frames].filter((item): item is WrittenBytes => item instanceof WrittenBytes);
   assert.equal(written.length, 1, 'one span, one write');
@@ -152,6 +164,63 @@ const identityChar = fc.oneof(
   { arbitrary: fc.constantFrom('a', 'b', '{', '[', '1', ',', '"', 'x'), weight: 30 },
   { arbitrary: fc.constantFrom('é', '😀', '\n'), weight: 1 },
 );
+
+/** The kept streams of the other protocols written as renders: Gemini's `alt=sse` and legacy completions, a kept call of each for an identity. */
+const OTHER_PROTOCOLS: Record<string, { kept(identity: { id: string; model: string }): Promise<ReturnType<typeof writtenOnce>> }> = {
+  gemini: {
+    async kept({ id, model }) {
+      const body = { contents: [{ role: 'user', parts: [{ text: 'Tell me about lighthouses on rocky coasts.' }] }] };
+      const stream = await chat.stream(geminiCodec.parse({ body, model: 'gemini-2.5-flash' }), CALL);
+      return writtenOnce(toGenerateContentSseKept(stream.keptAtHand!, { model, responseId: id }));
+    },
+  },
+  completions: {
+    async kept({ id, model }) {
+      const parsed = openaiCompletionsCodec.parse({
+        model: 'gpt-3.5-turbo-instruct',
+        prompt: 'Tell me about lighthouses.',
+        max_tokens: 80,
+      });
+      const stream = await chat.stream(parsed.requests[0]!, CALL);
+      return writtenOnce(textCompletionChunksKept(stream.keptAtHand as KeptSpans, parsed, { id, created: 1_764_230_000, model }));
+    },
+  },
+};
+
+test("Gemini's and legacy completions' kept streams pack from their templates to the very text packJournalText gives, and from the fourth answer on", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom(...Object.keys(OTHER_PROTOCOLS)),
+      fc.record({ id: units(40), model: fc.oneof(fc.constantFrom('gemini-2.5-flash', 'sim-echo'), units(30)) }),
+      fc.array(ids, { minLength: 3, maxLength: 6 }),
+      async (name, base, others) => {
+        const packs = new KeptPacks();
+        for (const identity of [base, ...others.map((other) => ({ ...base, id: sameLength(base.id, other) }))]) {
+          const kept = await OTHER_PROTOCOLS[name]!.kept(identity);
+          assert.ok(kept, `${name}: written as its render`);
+          const { fast: made, expected } = stored(packs, kept.mark.id, kept.mark.identity, kept.bytes);
+          if (made !== undefined) assert.equal(made, expected, `${name}: ${JSON.stringify(identity)}`);
+        }
+      },
+    ),
+    { numRuns: 100 },
+  );
+  for (const name of Object.keys(OTHER_PROTOCOLS)) {
+    const packs = new KeptPacks();
+    const made: (string | undefined)[] = [];
+    for (let call = 0; call < 10; call++) {
+      const kept = (await OTHER_PROTOCOLS[name]!.kept({ id: `resp-${String(call).padStart(22, '0')}`, model: 'bench-model' }))!;
+      const row = stored(packs, kept.mark.id, kept.mark.identity, kept.bytes);
+      assert.notEqual(row.expected, null, `${name}: the stream is stored packed`);
+      if (row.fast !== undefined) assert.equal(row.fast, row.expected);
+      made.push(row.fast);
+    }
+    assert.ok(
+      made.slice(3).every((text) => text !== undefined),
+      `${name}: from the fourth answer on, packed from its template`,
+    );
+  }
+});
 
 test('a random text with identities anywhere (line starts, where lines part, inside shared parts) packs from its template to what packJournalText gives, or not at all', () => {
   let fast = 0;

@@ -2,6 +2,7 @@
 import type { ChatResult } from './chat.ts';
 import type { ChatDelta, ChatStream } from './deltas.ts';
 import { Hold } from '../at-hand.ts';
+import type { KeptSpans } from './kept-stream.ts';
 
 /** The answers one after another: their choices in order, their usage summed. */
 export function joinChatResults(results: readonly ChatResult[]): ChatResult {
@@ -17,16 +18,30 @@ export function joinChatResults(results: readonly ChatResult[]): ChatResult {
 /**
  * The streams one after another, `choices[i]` choices each: stream i's choices are renumbered after those of the
  * streams before it, and their usage deltas become one, summed, at the end (none when a stream stopped without one).
- * At hand when every stream is.
+ * At hand when every stream is; a lone kept stream keeps its spans when the join passes its deltas as they are.
  */
 export function joinChatStreams(streams: readonly ChatStream[], choices: readonly number[]): ChatStream {
   const known = streams.every((stream) => stream.inputTokens !== undefined);
   const atHand = streams.every((stream) => stream.atHand !== undefined);
+  const kept = atHand && streams.length === 1 ? keptAsJoined(streams[0]!) : undefined;
   return {
     ...(known && { inputTokens: streams.reduce((sum, stream) => sum + stream.inputTokens!, 0) }),
     [Symbol.asyncIterator]: () => joined(streams, choices),
     ...(atHand && { atHand: () => joinedAtHand(streams, choices) }),
+    ...(kept && { keptAtHand: kept }),
   };
+}
+
+/**
+ * A lone stream's kept spans, when joining it changes none of its deltas: its last one is its usage with no field the
+ * sum leaves out (cached or reasoning tokens), so what a codec writes of the kept deltas, and what is charged for them,
+ * is what it writes of and charges for the joined ones.
+ */
+function keptAsJoined(stream: ChatStream): KeptSpans | undefined {
+  const kept = stream.keptAtHand;
+  const last = kept?.kept.deltas.at(-1);
+  if (last?.type !== 'usage' || Object.keys(last).length !== 3) return undefined;
+  return kept;
 }
 
 async function* joined(streams: readonly ChatStream[], choices: readonly number[]): AsyncGenerator<ChatDelta> {

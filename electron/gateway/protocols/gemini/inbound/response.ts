@@ -4,7 +4,8 @@ import type { ChatChoice, ChatResult, FinishReason, ToolCall } from '../../neutr
 import type { ChatDelta, TextDelta } from '../../neutral/deltas.ts';
 import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
 import { carryOpaque } from '../../neutral/carry.ts';
-import { EventRun } from '../../named-event.ts';
+import { dataOnlyFrame, EventRun, type WrittenBytes } from '../../named-event.ts';
+import { keptFrames, type KeptSpans, type KeptStreamCodec } from '../../neutral/kept-stream.ts';
 import { quotedTexts } from '../../quoted-texts.ts';
 
 /** A part of generated content: text (a thought when `thought`), or a function call; either may carry a thought signature. */
@@ -34,6 +35,9 @@ export interface GenerateContentResponse {
   modelVersion: string;
   responseId: string;
 }
+
+/** What a stream's stage gives: a chunk, or a run of chunks written together. */
+export type GeminiChunk = GenerateContentResponse | EventRun<GenerateContentResponse>;
 
 /** Identity of one answer, repeated on every chunk of a stream. */
 export interface GeminiAnswerMeta {
@@ -78,6 +82,25 @@ export function toGenerateContentChunksAtHand(
 ): Iterable<GenerateContentResponse | EventRun<GenerateContentResponse> | Hold> {
   return stepAtHand(deltas, chunkSteps(meta));
 }
+
+/**
+ * The chunks of a kept answer's stream as data-only SSE frames (`spans` of its deltas, see ChatStream.keptAtHand): the same
+ * bytes as `toGenerateContentChunksAtHand` written with `alt=sse`, rendered once per kept answer, only the model and
+ * response id written per call (undefined when not written so: see keptFrames).
+ */
+export function toGenerateContentSseKept(spans: KeptSpans, meta: GeminiAnswerMeta): Iterable<WrittenBytes | Hold> | undefined {
+  return keptFrames(spans, KEPT_SSE, meta);
+}
+
+/** How a kept stream is rendered as SSE: every chunk's JSON ends with its identity (`JSON.stringify` writes its fields last). */
+const KEPT_SSE: KeptStreamCodec<GeminiAnswerMeta, GeminiChunk> = {
+  variant: 'gemini-sse',
+  stage: toGenerateContentChunksAtHand,
+  frame: dataOnlyFrame,
+  blank: { model: '', responseId: '' },
+  probe: { model: 'probe', responseId: 'probe-response' },
+  identity: (meta) => `"modelVersion":${JSON.stringify(meta.model)},"responseId":${JSON.stringify(meta.responseId)}}`,
+};
 
 function chunkSteps(meta: GeminiAnswerMeta): Steps<ChatDelta, GenerateContentResponse | EventRun<GenerateContentResponse>> {
   let pending = new Map<number, GeminiCandidate>();

@@ -3,12 +3,13 @@ import type { ChatRequest, ChatResult } from '../../neutral/chat.ts';
 import { invalid } from '../../../errors.ts';
 import { objectBody, optionalBoolean, optionalNumber, requiredString } from '../../fields.ts';
 import type { ChatDelta, TextDelta } from '../../neutral/deltas.ts';
-import { DONE, EventRun, type SseEvent } from '../../named-event.ts';
+import { DONE, EventRun, sseFrame, type SseEvent } from '../../named-event.ts';
+import { keptFrames, type KeptSpans, type KeptStreamCodec } from '../../neutral/kept-stream.ts';
 import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
 import { quotedTexts } from '../../quoted-texts.ts';
 import { stopOf, streamFlags } from './chat-request.ts';
 import { finishReasonOf } from '../chat-tables.ts';
-import { SYSTEM_FINGERPRINT, type CompletionMeta } from './chat-response.ts';
+import { identityText, SYSTEM_FINGERPRINT, type CompletionMeta } from './chat-response.ts';
 
 /** The real API's default output limit of a legacy completion when `max_tokens` is absent. */
 export const DEFAULT_COMPLETION_MAX_TOKENS = 16;
@@ -118,6 +119,34 @@ export function textCompletionChunksAtHand(
 ): Iterable<SseEvent | Hold> {
   return stepAtHand(deltas, chunkSteps(call, meta));
 }
+
+/**
+ * The chunks of a kept answer's stream (`spans` of its deltas, see ChatStream.keptAtHand): the same bytes as
+ * `textCompletionChunksAtHand` writes, rendered once per kept answer and variant, only the identity written per call;
+ * undefined when not written so (see keptFrames), and for `echo`, whose prompt the kept deltas do not carry.
+ */
+export function textCompletionChunksKept(
+  spans: KeptSpans,
+  call: CompletionCall,
+  meta: CompletionMeta,
+): Iterable<SseEvent | Hold> | undefined {
+  if (call.echo) return undefined;
+  return keptFrames(spans, call.includeUsage ? KEPT_USAGE : KEPT_PLAIN, meta);
+}
+
+/** How a kept stream of each variant (usage chunk or not) is rendered: every chunk's JSON opens with its identity, as `envelope` is written. */
+const keptCodec = (includeUsage: boolean): KeptStreamCodec<CompletionMeta, SseEvent> => ({
+  variant: `openai-completions-stream${includeUsage ? '+usage' : ''}`,
+  stage: (deltas, meta) => textCompletionChunksAtHand(deltas, { ...BLANK_CALL, includeUsage }, meta),
+  frame: sseFrame,
+  blank: { id: '', created: 0, model: '' },
+  probe: { id: 'cmpl-probe', created: 1, model: 'probe' },
+  identity: (meta) => identityText('text_completion', meta),
+});
+/** What the stages read of a call without `echo`: only whether the usage chunk is asked for. */
+const BLANK_CALL: CompletionCall = { model: '', prompts: [], requests: [], echo: false, stream: true, includeUsage: false };
+const KEPT_PLAIN = keptCodec(false);
+const KEPT_USAGE = keptCodec(true);
 
 function chunkSteps(call: CompletionCall, meta: CompletionMeta): Steps<ChatDelta, SseEvent> {
   const chunk = (index: number, text: string, finish: string | null) => ({
