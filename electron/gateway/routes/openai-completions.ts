@@ -9,7 +9,7 @@ import { streamEvents } from '../protocols/neutral/codec.ts';
 import { estimateInputTokens, relayInputEstimate } from '../protocols/neutral/tokens.ts';
 import { callOf } from '../server/call-context.ts';
 import { relayReply } from '../server/relay-reply.ts';
-import { writeSse } from '../server/sse.ts';
+import { writeSse, writesWhole } from '../server/sse.ts';
 import { streamFailure } from '../server/stream-failure.ts';
 import { ChatMetering, chatBillOf } from '../services/chat-metering.ts';
 
@@ -47,8 +47,9 @@ export async function openaiCompletionsRoutes(app: FastifyInstance, options: { c
         streams,
         streams.map(() => choicesPerPrompt(parsed)),
       );
-      // Answers at hand are written without an async step per event.
-      return writeSse(request, reply, streamEvents(openaiCompletionsCodec, metering.meter(joined, bill, estimate), parsed, meta), failure);
+      // Answers at hand are written without an async step per event, a kept one's as the bytes rendered once (see writesWhole).
+      const metered = metering.meter(joined, bill, estimate);
+      return writeSse(request, reply, streamEvents(openaiCompletionsCodec, metered, parsed, meta, writesWhole(request)), failure);
     });
   });
 }
