@@ -1,10 +1,11 @@
-// Integration test of kept streams journaled through a real gateway (OpenAI chat, Gemini's alt=sse, legacy completions): their answers, packed from the journal thread's templates, are stored as packJournalText packs them and read back (entry, search) byte for byte as the client received them.
+// Integration test of kept streams journaled through a real gateway (OpenAI chat, Gemini's alt=sse, legacy completions, Anthropic Messages): their answers, packed from the journal thread's templates, are stored as packJournalText packs them and read back (entry, search) byte for byte as the client received them.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import OpenAI from 'openai';
 import { packJournalText } from '../../electron/gateway/storage/journal-pack.ts';
+import { keptPack } from '../../electron/gateway/storage/journal-kept-packs.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
 
@@ -107,6 +108,59 @@ describe('kept streams journaled from the thread’s templates', () => {
       assert.equal(entry.response.bytes, Buffer.byteLength(received[index]!));
     }
     storedAsPacked(server, received);
+  });
+});
+
+describe('an Anthropic Messages kept stream journaled', () => {
+  let server: TestGateway;
+  before(async () => {
+    server = await startGateway();
+  });
+  after(() => server.stop());
+
+  test('its short lines are stored as they are until its template is trusted, then packed from it, and always read back as received', async () => {
+    const admin = (route: string) => request(`${server.url}/admin/api${route}`, 'GET', { token: server.gateway.adminToken });
+    const received: string[] = [];
+    for (let call = 0; call < 6; call++) {
+      const response = await fetch(`${server.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': server.token, 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({
+          model: 'sim-chat',
+          max_tokens: 1024,
+          stream: true,
+          messages: [{ role: 'user', content: 'Say something short.' }],
+        }),
+      });
+      assert.equal(response.status, 200);
+      received.push(await response.text());
+    }
+    assert.equal(new Set(received).size, received.length, 'each call has its own id');
+    assert.equal(packJournalText(received[0]!), null, 'its lines are too short for a line by line pack to pay');
+    const items = await eventually(async () => {
+      const list = (await admin(`/journal?path=/v1/messages&page_size=${received.length}`)).body.items as { id: number }[];
+      return list.length === received.length && list.toReversed();
+    }, 'every call is journaled');
+    for (const [index, item] of items.entries()) {
+      const entry = (await admin(`/journal/${item.id}`)).body;
+      assert.equal(entry.response.text, received[index], `entry ${index} reads back as received`);
+    }
+    const db = new Database(path.join(server.dataDir, 'journal.sqlite'), { readonly: true });
+    try {
+      const rows = db.prepare('SELECT response_text, response_packed FROM journal ORDER BY id').all() as {
+        response_text: string | null;
+        response_packed: string | null;
+      }[];
+      const stored = rows.slice(-received.length);
+      // The first answer is noted, the second makes the template, the third trusts it: stored as they are; then packed from it.
+      for (const [index, row] of stored.entries()) {
+        const packed = index >= 3 ? keptPack(received[index]!) : null;
+        assert.deepEqual(row, { response_text: packed === null ? received[index] : null, response_packed: packed }, `answer ${index}`);
+        if (packed !== null) assert.ok(packed.length < received[index]!.length / 2, `answer ${index} packed to ${packed.length}`);
+      }
+    } finally {
+      db.close();
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-// A kept stream's answer packed for the journal from a template made once per stream and identity lengths, the call's identity (id, time, model) written in: the very text `packJournalText` gives, without packing it line by line.
+// A kept stream's answer packed for the journal from a template made once per stream and identity lengths, the call's identity (id, time, model) written in: the very text `packJournalText` gives (short lines too), without packing it line by line.
 import { JOURNAL_BODY_LIMIT } from '../../../shared/journal.ts';
 import { packJournalText, type PackHoles } from './journal-pack.ts';
 import { writeAtHoles } from '../hole-writes.ts';
@@ -57,6 +57,10 @@ interface Template {
  * The journal thread's templates of kept streams' packed answers. For an answer that came as a kept stream's bytes with
  * its identity, `packed` gives its packed text from the stream's template when the bytes are the template's with that
  * identity written in and the template is trusted; otherwise the caller decodes and packs as always, then tells `learn`.
+ * A template packs short lines too (`packJournalText`'s `shortLines`: an Anthropic stream's 60-character `event:` and
+ * `data:` lines), which a line by line pack leaves as they are because packing them costs more than storing them saves:
+ * from a template the pack costs nothing, and the row is a quarter of the text. Such a stream's answers are stored as
+ * they are until its template is trusted, and after it is dropped; read back, both are the same text.
  */
 export class KeptPacks {
   /** The templates, the one used longest ago first. */
@@ -69,7 +73,7 @@ export class KeptPacks {
   }
 
   /**
-   * The text `packJournalText` gives for `bytes` decoded (they are under JOURNAL_BODY_LIMIT, so not cut), when stream
+   * The text `keptPack` gives for `bytes` decoded (they are under JOURNAL_BODY_LIMIT, so not cut), when stream
    * `id`'s template proves it: the same lengths, the very bytes with `identity` written in, an identity every cut of the
    * pack holds for; undefined otherwise, and when the answer is not stored packed.
    */
@@ -85,16 +89,17 @@ export class KeptPacks {
 
   /**
    * Told what the full path made of a kept stream's answer: `text`, `bytes` decoded, and `packed`, what
-   * `packJournalText` gave for it. Notes a stream's first answer; makes its template at its second, for identities of
-   * that length (once per stream: not again once dropped, nor for another length); trusts the template when a later
-   * answer of another identity packs to what it agrees with.
+   * `packJournalText` gave for it (null: stored as it is, its `keptPack` then made here when a template needs it). Notes
+   * a stream's first answer; makes its template at its second, for identities of that length (once per stream: not again
+   * once dropped, nor for another length); trusts the template when a later answer of another identity packs to what it
+   * agrees with.
    */
   learn(id: number, identity: string, bytes: Uint8Array, text: string, packed: string | null): void {
     const template = this.templates.get(id);
     if (template !== undefined) {
       if (template.identityChars !== identity.length || template.answerBytes !== bytes.length) return;
       if (template.state !== 'made' || identity === template.first || !fits(template, identity, bytes)) return;
-      template.state = agrees(template, identity, packed) ? 'trusted' : 'refused';
+      template.state = agrees(template, identity, packed ?? keptPack(text)) ? 'trusted' : 'refused';
       return;
     }
     const seen = this.seen.get(id);
@@ -103,7 +108,7 @@ export class KeptPacks {
       return;
     }
     this.note(id, TEMPLATE_MADE);
-    const made = templateOf(identity, bytes, text, packed);
+    const made = templateOf(identity, bytes, text, packed ?? keptPack(text));
     if (made === undefined) return;
     if (this.templates.size >= JOURNAL_KEPT_TEMPLATES) this.templates.delete(this.templates.keys().next().value!);
     this.templates.set(id, made);
@@ -114,6 +119,11 @@ export class KeptPacks {
     if (!this.seen.delete(id) && this.seen.size >= JOURNAL_KEPT_SIGHTINGS) this.seen.delete(this.seen.keys().next().value!);
     this.seen.set(id, what);
   }
+}
+
+/** What a template packs a kept stream's answer to: `packJournalText`'s text, short lines packed too. */
+export function keptPack(text: string): string | null {
+  return packJournalText(text, undefined, true);
 }
 
 /** A template's lengths and first identity, before its bytes, holes and packed text are known. */
@@ -146,7 +156,7 @@ function fits(template: Template, identity: string, bytes: Uint8Array): boolean 
 }
 
 /**
- * A template of `text` (the decoded `bytes`, packed to `packed`) for identities of `identity`'s lengths, or undefined when
+ * A template of `text` (the decoded `bytes`, packed to `packed` by `keptPack`) for identities of `identity`'s lengths, or undefined when
  * none can be proved. Every place `identity` stands is a hole. The text is packed again with each hole's characters
  * ones found nowhere else, which shows every cut of the pack falls where the text is the same for any identity of these
  * lengths (but for the characters PackHoles `unequal` names), and where each identity lands whole in the packed text.
@@ -168,11 +178,11 @@ function templateOf(identity: string, bytes: Uint8Array, text: string, packed: s
     at += identityBytes;
   }
   const base = { ...baseOf(identity, bytes), identityBytes, bytes: own, holes, written: identity, state: 'made' as const };
-  // An answer stored as it is (not packed) needs no template.
+  // An answer not worth packing, short lines and all, needs no template.
   if (packed === null) return undefined;
   const holeText = String.fromCharCode(...Array.from({ length: identity.length }, (_, index) => HOLE_FROM + index));
   const found: PackHoles = { from: HOLE_FROM, chars: identity.length, unequal: [], steady: true };
-  const packedHoles = packJournalText(parts.join(holeText), found);
+  const packedHoles = packJournalText(parts.join(holeText), found, true);
   if (packedHoles === null || !found.steady) return undefined;
   const packedParts = packedHoles.split(holeText);
   // A hole cut by a line's shared start or end would leave some of its characters alone.

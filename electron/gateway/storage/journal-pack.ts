@@ -55,7 +55,8 @@ interface Last {
 
 /**
  * The packed form of `text` when it is worth storing instead (long enough, its lines long enough, and at most
- * WORTH_PACKING of its length), else null. Lines are cut at `\n`; an empty line is kept empty. A line is compared with the last line before it that
+ * WORTH_PACKING of its length), else null. `shortLines`: packed whatever its lines' length, as a kept stream's answer is
+ * once its template packs it for nothing (journal-kept-packs.ts). Lines are cut at `\n`; an empty line is kept empty. A line is compared with the last line before it that
  * began with the same character (a stream's `data:` lines with each other, its `event:` lines with each other, a
  * carriage return with none that matters): one that shares at least MIN_SHARED characters of start and end with it
  * becomes `MARK<its first character><start>,<end>,<the rest>`; any other line is kept as it is, but one that starts
@@ -63,10 +64,10 @@ interface Last {
  * and no cut falls inside a pair, so every part is well-formed text (SQLite stores it as UTF-8). `unpackJournalText`
  * gives back `text` exactly.
  */
-export function packJournalText(text: string, holes?: PackHoles): string | null {
+export function packJournalText(text: string, holes?: PackHoles, shortLines = false): string | null {
   if (text.length < JOURNAL_PACK_MIN_CHARS) return null;
   // Judged on the text's first JOURNAL_PACK_MIN_CHARS characters: a bounded look, and a stream's lines are alike.
-  if (JOURNAL_PACK_MIN_CHARS < JOURNAL_PACK_MIN_LINE_CHARS * nonEmptyLines(text, JOURNAL_PACK_MIN_CHARS)) return null;
+  if (!shortLines && JOURNAL_PACK_MIN_CHARS < JOURNAL_PACK_MIN_LINE_CHARS * nonEmptyLines(text, JOURNAL_PACK_MIN_CHARS)) return null;
   const packed = packLines(text, holes);
   return packed.length <= text.length * WORTH_PACKING ? packed : null;
 }

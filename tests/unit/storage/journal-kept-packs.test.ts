@@ -1,4 +1,4 @@
-// Unit tests of a kept stream's answer packed for the journal from its template: for real kept streams (every variant, random identities of every length) and for random texts with identities anywhere, what the template gives is the very text packJournalText gives, or nothing.
+// Unit tests of a kept stream's answer packed for the journal from its template: for real kept streams (every protocol and variant, random identities of every length) and for random texts with identities anywhere, what the template gives is the very text packJournalText gives (short lines packed too: keptPack), or nothing.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
@@ -6,13 +6,15 @@ import { SimulatedChat } from '../../../electron/gateway/providers/simulate/chat
 import { openaiChatCodec } from '../../../electron/gateway/protocols/openai/inbound/chat-codec.ts';
 import { chatCompletionChunksKept, type CompletionMeta } from '../../../electron/gateway/protocols/openai/inbound/chat-response.ts';
 import { WrittenBytes } from '../../../electron/gateway/protocols/named-event.ts';
+import { anthropicCodec } from '../../../electron/gateway/protocols/anthropic/inbound/codec.ts';
+import { anthropicStreamEventsKept } from '../../../electron/gateway/protocols/anthropic/inbound/stream.ts';
 import { geminiCodec } from '../../../electron/gateway/protocols/gemini/inbound/codec.ts';
 import { toGenerateContentSseKept } from '../../../electron/gateway/protocols/gemini/inbound/response.ts';
 import { openaiCompletionsCodec } from '../../../electron/gateway/protocols/openai/inbound/completions-codec.ts';
 import { textCompletionChunksKept } from '../../../electron/gateway/protocols/openai/inbound/completions.ts';
 import type { KeptSpans } from '../../../electron/gateway/protocols/neutral/kept-stream.ts';
-import { JOURNAL_KEPT_TEMPLATES, KeptPacks } from '../../../electron/gateway/storage/journal-kept-packs.ts';
-import { packJournalText } from '../../../electron/gateway/storage/journal-pack.ts';
+import { JOURNAL_KEPT_TEMPLATES, keptPack, KeptPacks } from '../../../electron/gateway/storage/journal-kept-packs.ts';
+import { packJournalText, unpackJournalText } from '../../../electron/gateway/storage/journal-pack.ts';
 import { JournalRepo } from '../../../electron/gateway/storage/journal-repo.ts';
 import { decodedJournalAnswer, journalRowsOf } from '../../../electron/gateway/storage/journal-row.ts';
 import { openJournalStore } from '../../../electron/gateway/storage/journal-store.ts';
@@ -64,12 +66,19 @@ function writtenOnce(frames: Iterable<unknown> | undefined) {
   return { bytes: new Uint8Array(bytes), mark };
 }
 
-/** What the journal thread stores for one answer: from the template when it gives one, else decoded, packed and learned; with the text packJournalText gives. */
+/**
+ * What the journal thread stores for one answer: from the template when it gives one (`fast`), else decoded, packed and
+ * learned; with the text a template must give (`expected`: packJournalText's, short lines packed too), which reads back
+ * as the answer's text.
+ */
 function stored(packs: KeptPacks, id: number, identity: string, bytes: Uint8Array) {
   const text = decodedJournalAnswer(bytes);
-  const expected = packJournalText(text);
+  const expected = keptPack(text);
+  const packed = packJournalText(text);
+  if (packed !== null) assert.equal(expected, packed, 'lines long enough to pack: the same text either way');
+  if (expected !== null) assert.equal(unpackJournalText(expected), text);
   const fast = packs.packed(id, identity, bytes);
-  if (fast === undefined) packs.learn(id, identity, bytes, text, expected);
+  if (fast === undefined) packs.learn(id, identity, bytes, text, packed);
   return { fast, expected };
 }
 
@@ -165,8 +174,19 @@ const identityChar = fc.oneof(
   { arbitrary: fc.constantFrom('é', '😀', '\n'), weight: 1 },
 );
 
-/** The kept streams of the other protocols written as renders: Gemini's `alt=sse` and legacy completions, a kept call of each for an identity. */
+/**
+ * The kept streams of the other protocols written as renders, a kept call of each for an identity: Anthropic Messages
+ * (short lines, stored as they are but from a template), Gemini's `alt=sse` and legacy completions.
+ */
 const OTHER_PROTOCOLS: Record<string, { kept(identity: { id: string; model: string }): Promise<ReturnType<typeof writtenOnce>> }> = {
+  anthropic: {
+    async kept({ id, model }) {
+      const body = { model: 'sim-chat', max_tokens: 1024, messages: user('Say something short.') };
+      const parsed = anthropicCodec.parse(body);
+      const stream = await chat.stream(parsed.chat, CALL);
+      return writtenOnce(anthropicStreamEventsKept(stream.keptAtHand!, { id, model, inputTokens: 12 }));
+    },
+  },
   gemini: {
     async kept({ id, model }) {
       const body = { contents: [{ role: 'user', parts: [{ text: 'Tell me about lighthouses on rocky coasts.' }] }] };
@@ -187,7 +207,7 @@ const OTHER_PROTOCOLS: Record<string, { kept(identity: { id: string; model: stri
   },
 };
 
-test("Gemini's and legacy completions' kept streams pack from their templates to the very text packJournalText gives, and from the fourth answer on", async () => {
+test("Anthropic's, Gemini's and legacy completions' kept streams pack from their templates to the very text packJournalText gives (Anthropic's short lines too), from the fourth answer on", async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.constantFrom(...Object.keys(OTHER_PROTOCOLS)),

@@ -42,9 +42,12 @@ export function anthropicStreamEventsKept(
   return keptFrames(spans, keptCodecOf(meta.inputTokens), meta);
 }
 
-/** `message_start` opens with the message's identity. */
+/**
+ * `message_start`'s message opens with its identity. Only what changes: a constant before it would be a hole's start
+ * that the next `data:` line shares, which the journal thread's template refuses (journal-kept-packs.ts).
+ */
 const messageIdentity = (meta: AnthropicStreamMeta) =>
-  `{"type":"message_start","message":{"id":${JSON.stringify(meta.id)},"type":"message","role":"assistant","model":${JSON.stringify(meta.model)}`;
+  `"id":${JSON.stringify(meta.id)},"type":"message","role":"assistant","model":${JSON.stringify(meta.model)}`;
 
 /** How a kept stream is rendered: its input tokens (the same for every stream of one kept answer) are part of its bytes. */
 function keptCodecOf(inputTokens: number): KeptStreamCodec<AnthropicStreamMeta, NamedEvent | EventRun> {
