@@ -46,7 +46,8 @@ describe('a kept simulated answer streamed whole', () => {
         // Paced, the answer is written frame by frame as it is produced (a pace this fast barely waits).
         ...(paced && { 'x-gatehouse-pace': '100000' }),
       },
-      body: JSON.stringify({ ...body, stream: true }),
+      // Gemini's body has no `stream` (its path says it); the others ask for it.
+      body: JSON.stringify(path.includes(':streamGenerateContent') ? body : { ...body, stream: true }),
     });
     assert.equal(response.status, 200);
     return { type: response.headers.get('content-type'), text: await response.text() };
@@ -81,6 +82,62 @@ describe('a kept simulated answer streamed whole', () => {
         const entry = (await admin(`/journal/${item.id}`)).body;
         assert.equal(entry.response.text, received[index], `${name}: entry ${index} reads back as received`);
         assert.equal(entry.response.bytes, Buffer.byteLength(received[index]!));
+      }
+    }
+  });
+
+  test("Gemini's alt=sse and legacy completions streams of a kept answer are the frame-by-frame bytes but for their identity, with the same charge and a journal entry as received", async () => {
+    const calls = [
+      {
+        path: '/v1beta/models/sim-chat:streamGenerateContent?alt=sse',
+        endpoint: '/v1beta/models:streamGenerateContent',
+        body: { contents: [{ role: 'user', parts: [{ text: 'Describe a harbour at dawn.' }] }] },
+        same: (text: string) => text.replace(/"responseId":"[^"]*"/g, '"responseId":"ID"'),
+      },
+      {
+        path: '/v1beta/models/sim-echo:streamGenerateContent?alt=sse',
+        endpoint: '/v1beta/models:streamGenerateContent',
+        body: { contents: [{ parts: [{ text: 'Grüße aus Zürich: 東京の灯台 🌊.' }] }] },
+        same: (text: string) => text.replace(/"responseId":"[^"]*"/g, '"responseId":"ID"'),
+      },
+      ...[false, true].map((usage) => ({
+        path: '/v1/completions',
+        endpoint: '/v1/completions',
+        body: {
+          model: 'sim-chat',
+          prompt: 'Describe a harbour at dawn.',
+          max_tokens: 80,
+          ...(usage && { stream_options: { include_usage: true } }),
+        },
+        same: (text: string) => text.replace(/"id":"cmpl_[^"]*"/g, '"id":"ID"').replace(/"created":\d+/g, '"created":0'),
+      })),
+    ];
+    for (const { path, endpoint, body, same } of calls) {
+      const name = `${path} ${JSON.stringify(body).slice(0, 80)}`;
+      const before = charges(endpoint).length;
+      const journaled = async () =>
+        (await admin(`/journal?path=${encodeURIComponent(path.split('?')[0]!)}`)).body.items as { id: number }[];
+      const lastBefore = (await journaled())[0]?.id ?? 0;
+      const paced = await post(body, true, path);
+      const kept = [await post(body, false, path), await post(body, false, path)];
+      for (const answer of kept) {
+        assert.equal(answer.type, paced.type, `${name}: the same content type`);
+        assert.equal(same(answer.text), same(paced.text), `${name}: the same stream but for its identity`);
+        assert.notEqual(answer.text, paced.text, `${name}: each call has its own identity`);
+      }
+      const charged = charges(endpoint).slice(before);
+      assert.equal(charged.length, 3, `${name}: each call charged once`);
+      assert.ok(charged[0]!.output_tokens > 0);
+      assert.deepEqual(charged[1], charged[0], `${name}: the same charge`);
+      assert.deepEqual(charged[2], charged[0], `${name}: the same charge`);
+      const items = await eventually(async () => {
+        const list = (await journaled()).filter((item) => item.id > lastBefore);
+        return list.length === 3 && list;
+      }, `${name}: the three calls are journaled`);
+      const received = [kept[1]!.text, kept[0]!.text, paced.text];
+      for (const [index, item] of items.slice(0, 3).entries()) {
+        const entry = (await admin(`/journal/${item.id}`)).body;
+        assert.equal(entry.response.text, received[index], `${name}: entry ${index} reads back as received`);
       }
     }
   });
