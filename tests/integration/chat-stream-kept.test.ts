@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { eventually } from '../helpers/eventually.ts';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { geminiCodec } from '../../electron/gateway/protocols/gemini/inbound/codec.ts';
+import { openaiCompletionsCodec } from '../../electron/gateway/protocols/openai/inbound/completions-codec.ts';
 
 const user = (content: string) => [{ role: 'user', content }];
 const WEATHER = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
@@ -86,21 +88,62 @@ describe('a kept simulated answer streamed whole', () => {
     }
   });
 
-  test("Gemini's alt=sse and legacy completions streams of a kept answer are the frame-by-frame bytes but for their identity, with the same charge and a journal entry as received", async () => {
-    const calls = [
-      {
-        path: '/v1beta/models/sim-chat:streamGenerateContent?alt=sse',
-        endpoint: '/v1beta/models:streamGenerateContent',
-        body: { contents: [{ role: 'user', parts: [{ text: 'Describe a harbour at dawn.' }] }] },
-        same: (text: string) => text.replace(/"responseId":"[^"]*"/g, '"responseId":"ID"'),
-      },
-      {
-        path: '/v1beta/models/sim-echo:streamGenerateContent?alt=sse',
-        endpoint: '/v1beta/models:streamGenerateContent',
-        body: { contents: [{ parts: [{ text: 'Grüße aus Zürich: 東京の灯台 🌊.' }] }] },
-        same: (text: string) => text.replace(/"responseId":"[^"]*"/g, '"responseId":"ID"'),
-      },
-      ...[false, true].map((usage) => ({
+  /**
+   * Asks `body` once paced (frame by frame) and twice not (the kept answer's render), and checks what a client and the
+   * owner see: the same bytes but for the call's identity (`same` writes it alike), the same charge, and each journal
+   * entry as received.
+   */
+  const keptLikePaced = async (call: { path: string; endpoint: string; body: Record<string, unknown>; same: (text: string) => string }) => {
+    const { path, endpoint, body, same } = call;
+    const name = `${path} ${JSON.stringify(body).slice(0, 80)}`;
+    const before = charges(endpoint).length;
+    const journaled = async () => (await admin(`/journal?path=${encodeURIComponent(path.split('?')[0]!)}`)).body.items as { id: number }[];
+    const lastBefore = (await journaled())[0]?.id ?? 0;
+    const paced = await post(body, true, path);
+    const kept = [await post(body, false, path), await post(body, false, path)];
+    for (const answer of kept) {
+      assert.equal(answer.type, paced.type, `${name}: the same content type`);
+      assert.equal(same(answer.text), same(paced.text), `${name}: the same stream but for its identity`);
+      assert.notEqual(answer.text, paced.text, `${name}: each call has its own identity`);
+    }
+    const charged = charges(endpoint).slice(before);
+    assert.equal(charged.length, 3, `${name}: each call charged once`);
+    assert.ok(charged[0]!.output_tokens > 0);
+    assert.deepEqual(charged[1], charged[0], `${name}: the same charge`);
+    assert.deepEqual(charged[2], charged[0], `${name}: the same charge`);
+    const items = await eventually(async () => {
+      const list = (await journaled()).filter((item) => item.id > lastBefore);
+      return list.length === 3 && list;
+    }, `${name}: the three calls are journaled`);
+    const received = [kept[1]!.text, kept[0]!.text, paced.text];
+    for (const [index, item] of items.slice(0, 3).entries()) {
+      const entry = (await admin(`/journal/${item.id}`)).body;
+      assert.equal(entry.response.text, received[index], `${name}: entry ${index} reads back as received`);
+      assert.equal(entry.response.bytes, Buffer.byteLength(received[index]!));
+    }
+    return kept;
+  };
+
+  test("Gemini's alt=sse and legacy completions streams of a kept answer are the frame-by-frame bytes but for their identity, with the same charge and a journal entry as received", async (t) => {
+    // The bytes are the same either way: the codecs' kept renders are watched to show the routes write them.
+    const geminiKept = t.mock.method(geminiCodec, 'streamKept');
+    const completionsKept = t.mock.method(openaiCompletionsCodec, 'streamKept');
+    const rendered = (spy: { mock: { calls: readonly { result?: unknown }[] } }) =>
+      spy.mock.calls.filter((call) => call.result !== undefined).length;
+    const gemini = (model: string, text: string) => ({
+      path: `/v1beta/models/${model}:streamGenerateContent?alt=sse`,
+      endpoint: '/v1beta/models:streamGenerateContent',
+      body: { contents: [{ role: 'user', parts: [{ text }] }] },
+      same: (text: string) => text.replace(/"responseId":"[^"]*"/g, '"responseId":"ID"'),
+    });
+    for (const call of [gemini('sim-chat', 'Describe a harbour at dawn.'), gemini('sim-echo', 'Grüße aus Zürich: 東京の灯台 🌊.')]) {
+      const before = rendered(geminiKept);
+      await keptLikePaced(call);
+      assert.equal(rendered(geminiKept) - before, 2, `${call.path}: both unpaced calls written as the kept render`);
+    }
+    for (const usage of [false, true]) {
+      const before = rendered(completionsKept);
+      await keptLikePaced({
         path: '/v1/completions',
         endpoint: '/v1/completions',
         body: {
@@ -110,35 +153,8 @@ describe('a kept simulated answer streamed whole', () => {
           ...(usage && { stream_options: { include_usage: true } }),
         },
         same: (text: string) => text.replace(/"id":"cmpl_[^"]*"/g, '"id":"ID"').replace(/"created":\d+/g, '"created":0'),
-      })),
-    ];
-    for (const { path, endpoint, body, same } of calls) {
-      const name = `${path} ${JSON.stringify(body).slice(0, 80)}`;
-      const before = charges(endpoint).length;
-      const journaled = async () =>
-        (await admin(`/journal?path=${encodeURIComponent(path.split('?')[0]!)}`)).body.items as { id: number }[];
-      const lastBefore = (await journaled())[0]?.id ?? 0;
-      const paced = await post(body, true, path);
-      const kept = [await post(body, false, path), await post(body, false, path)];
-      for (const answer of kept) {
-        assert.equal(answer.type, paced.type, `${name}: the same content type`);
-        assert.equal(same(answer.text), same(paced.text), `${name}: the same stream but for its identity`);
-        assert.notEqual(answer.text, paced.text, `${name}: each call has its own identity`);
-      }
-      const charged = charges(endpoint).slice(before);
-      assert.equal(charged.length, 3, `${name}: each call charged once`);
-      assert.ok(charged[0]!.output_tokens > 0);
-      assert.deepEqual(charged[1], charged[0], `${name}: the same charge`);
-      assert.deepEqual(charged[2], charged[0], `${name}: the same charge`);
-      const items = await eventually(async () => {
-        const list = (await journaled()).filter((item) => item.id > lastBefore);
-        return list.length === 3 && list;
-      }, `${name}: the three calls are journaled`);
-      const received = [kept[1]!.text, kept[0]!.text, paced.text];
-      for (const [index, item] of items.slice(0, 3).entries()) {
-        const entry = (await admin(`/journal/${item.id}`)).body;
-        assert.equal(entry.response.text, received[index], `${name}: entry ${index} reads back as received`);
-      }
+      });
+      assert.equal(rendered(completionsKept) - before, 2, `completions (usage ${usage}): both unpaced calls written as the kept render`);
     }
   });
 
@@ -148,32 +164,9 @@ describe('a kept simulated answer streamed whole', () => {
       { model: 'sim-echo', max_tokens: 300, messages: user('Grüße aus Zürich: 東京の灯台 🌊.') },
     ];
     for (const body of bodies) {
-      const before = charges('/v1/messages').length;
-      const journaled = async () => (await admin('/journal?path=/v1/messages')).body.items as { id: number }[];
-      const lastBefore = (await journaled())[0]?.id ?? 0;
-      const paced = await post(body, true, '/v1/messages');
-      const kept = [await post(body, false, '/v1/messages'), await post(body, false, '/v1/messages')];
-      const sameId = (text: string) => text.replace(/"id":"msg_[^"]*"/, '"id":"ID"');
-      for (const answer of kept) {
-        assert.match(answer.text, /^event: message_start\n/);
-        assert.equal(sameId(answer.text), sameId(paced.text), `${body.model}: the same stream`);
-        assert.notEqual(answer.text, paced.text, `${body.model}: each message has its own id`);
-      }
-      const charged = charges('/v1/messages').slice(before);
-      assert.equal(charged.length, 3, `${body.model}: each call charged once`);
-      assert.ok(charged[0]!.output_tokens > 0);
-      assert.deepEqual(charged[1], charged[0], `${body.model}: the same charge`);
-      assert.deepEqual(charged[2], charged[0], `${body.model}: the same charge`);
-      const items = await eventually(async () => {
-        const list = (await journaled()).filter((item) => item.id > lastBefore);
-        return list.length === 3 && list;
-      }, `${body.model}: the three calls are journaled`);
-      const received = [kept[1]!.text, kept[0]!.text, paced.text];
-      for (const [index, item] of items.slice(0, 3).entries()) {
-        const entry = (await admin(`/journal/${item.id}`)).body;
-        assert.equal(entry.response.text, received[index], `${body.model}: entry ${index} reads back as received`);
-        assert.equal(entry.response.bytes, Buffer.byteLength(received[index]!));
-      }
+      const same = (text: string) => text.replace(/"id":"msg_[^"]*"/, '"id":"ID"');
+      const kept = await keptLikePaced({ path: '/v1/messages', endpoint: '/v1/messages', body, same });
+      for (const answer of kept) assert.match(answer.text, /^event: message_start\n/);
     }
   });
 });

@@ -40,7 +40,7 @@ export function joinChatStreams(streams: readonly ChatStream[], choices: readonl
 function keptAsJoined(stream: ChatStream): KeptSpans | undefined {
   const kept = stream.keptAtHand;
   const last = kept?.kept.deltas.at(-1);
-  if (last?.type !== 'usage' || Object.keys(last).length !== 3) return undefined;
+  if (last?.type !== 'usage' || last.cachedInputTokens !== undefined || last.reasoningTokens !== undefined) return undefined;
   return kept;
 }
 

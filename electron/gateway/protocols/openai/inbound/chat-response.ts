@@ -145,18 +145,30 @@ export function chatCompletionChunksKept(
   return keptFrames(spans, codec, meta);
 }
 
-/** Every chunk's JSON opens with its identity, as `header` writes it. */
-const chunkIdentity = (meta: CompletionMeta) => identityText('chat.completion.chunk', meta);
-
-/** How a kept stream of each variant (usage chunk or not, legacy function calls or not) is rendered. */
-const keptCodec = (includeUsage: boolean, legacyFunctions: boolean): KeptStreamCodec<CompletionMeta, SseEvent> => ({
-  variant: `openai-chat-stream${includeUsage ? '+usage' : ''}${legacyFunctions ? '+functions' : ''}`,
-  stage: (deltas, meta) => chatCompletionChunksAtHand(deltas, meta, includeUsage, { legacyFunctions }),
+/**
+ * How an OpenAI stream's kept render of one variant is made: SSE frames whose chunks' JSON each open with their identity
+ * (`identityText` of `object`), as the chat chunks' `header` and the legacy completions' `envelope` write it.
+ */
+export const openAiKeptCodec = (
+  variant: string,
+  object: string,
+  stage: KeptStreamCodec<CompletionMeta, SseEvent>['stage'],
+): KeptStreamCodec<CompletionMeta, SseEvent> => ({
+  variant,
+  stage,
   frame: sseFrame,
   blank: BLANK_META,
-  probe: { id: 'chatcmpl-probe', created: 1, model: 'probe' },
-  identity: chunkIdentity,
+  probe: { id: `${object}-probe`, created: 1, model: 'probe' },
+  identity: (meta) => identityText(object, meta),
 });
+
+/** How a kept chat stream of each variant (usage chunk or not, legacy function calls or not) is rendered. */
+const keptCodec = (includeUsage: boolean, legacyFunctions: boolean) =>
+  openAiKeptCodec(
+    `openai-chat-stream${includeUsage ? '+usage' : ''}${legacyFunctions ? '+functions' : ''}`,
+    'chat.completion.chunk',
+    (deltas, meta) => chatCompletionChunksAtHand(deltas, meta, includeUsage, { legacyFunctions }),
+  );
 const KEPT_PLAIN = keptCodec(false, false);
 const KEPT_USAGE = keptCodec(true, false);
 const KEPT_LEGACY = keptCodec(false, true);

@@ -3,13 +3,13 @@ import type { ChatRequest, ChatResult } from '../../neutral/chat.ts';
 import { invalid } from '../../../errors.ts';
 import { objectBody, optionalBoolean, optionalNumber, requiredString } from '../../fields.ts';
 import type { ChatDelta, TextDelta } from '../../neutral/deltas.ts';
-import { DONE, EventRun, sseFrame, type SseEvent } from '../../named-event.ts';
-import { keptFrames, type KeptSpans, type KeptStreamCodec } from '../../neutral/kept-stream.ts';
+import { DONE, EventRun, type SseEvent } from '../../named-event.ts';
+import { keptFrames, type KeptSpans } from '../../neutral/kept-stream.ts';
 import { stepAsync, stepAtHand, type AtHand, type Hold, type Steps } from '../../at-hand.ts';
 import { quotedTexts } from '../../quoted-texts.ts';
 import { stopOf, streamFlags } from './chat-request.ts';
 import { finishReasonOf } from '../chat-tables.ts';
-import { identityText, SYSTEM_FINGERPRINT, type CompletionMeta } from './chat-response.ts';
+import { openAiKeptCodec, SYSTEM_FINGERPRINT, type CompletionMeta } from './chat-response.ts';
 
 /** The real API's default output limit of a legacy completion when `max_tokens` is absent. */
 export const DEFAULT_COMPLETION_MAX_TOKENS = 16;
@@ -135,14 +135,10 @@ export function textCompletionChunksKept(
 }
 
 /** How a kept stream of each variant (usage chunk or not) is rendered: every chunk's JSON opens with its identity, as `envelope` is written. */
-const keptCodec = (includeUsage: boolean): KeptStreamCodec<CompletionMeta, SseEvent> => ({
-  variant: `openai-completions-stream${includeUsage ? '+usage' : ''}`,
-  stage: (deltas, meta) => textCompletionChunksAtHand(deltas, { ...BLANK_CALL, includeUsage }, meta),
-  frame: sseFrame,
-  blank: { id: '', created: 0, model: '' },
-  probe: { id: 'cmpl-probe', created: 1, model: 'probe' },
-  identity: (meta) => identityText('text_completion', meta),
-});
+const keptCodec = (includeUsage: boolean) =>
+  openAiKeptCodec(`openai-completions-stream${includeUsage ? '+usage' : ''}`, 'text_completion', (deltas, meta) =>
+    textCompletionChunksAtHand(deltas, { ...BLANK_CALL, includeUsage }, meta),
+  );
 /** What the stages read of a call without `echo`: only whether the usage chunk is asked for. */
 const BLANK_CALL: CompletionCall = { model: '', prompts: [], requests: [], echo: false, stream: true, includeUsage: false };
 const KEPT_PLAIN = keptCodec(false);
