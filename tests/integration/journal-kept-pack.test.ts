@@ -145,41 +145,35 @@ describe('an Anthropic Messages kept stream journaled', () => {
       const entry = (await admin(`/journal/${item.id}`)).body;
       assert.equal(entry.response.text, received[index], `entry ${index} reads back as received`);
     }
-    const db = new Database(path.join(server.dataDir, 'journal.sqlite'), { readonly: true });
-    try {
-      const rows = db.prepare('SELECT response_text, response_packed FROM journal ORDER BY id').all() as {
-        response_text: string | null;
-        response_packed: string | null;
-      }[];
-      const stored = rows.slice(-received.length);
-      // The first answer is noted, the second makes the template, the third trusts it: stored as they are; then packed from it.
-      for (const [index, row] of stored.entries()) {
-        const packed = index >= 3 ? keptPack(received[index]!) : null;
-        assert.deepEqual(row, { response_text: packed === null ? received[index] : null, response_packed: packed }, `answer ${index}`);
-        if (packed !== null) assert.ok(packed.length < received[index]!.length / 2, `answer ${index} packed to ${packed.length}`);
-      }
-    } finally {
-      db.close();
+    // The first answer is noted, the second makes the template, the third trusts it: stored as they are; then packed from it.
+    for (const [index, row] of lastRows(server, received.length).entries()) {
+      const packed = index >= 3 ? keptPack(received[index]!) : null;
+      assert.deepEqual(row, { response_text: packed === null ? received[index] : null, response_packed: packed }, `answer ${index}`);
+      if (packed !== null) assert.ok(packed.length < received[index]!.length / 2, `answer ${index} packed to ${packed.length}`);
     }
   });
 });
 
-/** The last `received.length` journal rows of the real file: each the very packed text of what was sent, in turn. */
-function storedAsPacked(server: TestGateway, received: readonly string[]) {
+/** The answer columns of the real file's last `count` journal rows, oldest first. */
+function lastRows(server: TestGateway, count: number) {
   const db = new Database(path.join(server.dataDir, 'journal.sqlite'), { readonly: true });
   try {
     const rows = db.prepare('SELECT response_text, response_packed FROM journal ORDER BY id').all() as {
       response_text: string | null;
       response_packed: string | null;
     }[];
-    const stored = rows.slice(-received.length);
-    for (const [index, row] of stored.entries()) {
-      const packed = packJournalText(received[index]!);
-      assert.notEqual(packed, null, `answer ${index} is stored packed`);
-      assert.equal(row.response_packed, packed, `answer ${index}: the packed text packJournalText gives`);
-      assert.equal(row.response_text, null);
-    }
+    return rows.slice(-count);
   } finally {
     db.close();
+  }
+}
+
+/** The last `received.length` journal rows of the real file: each the very packed text of what was sent, in turn. */
+function storedAsPacked(server: TestGateway, received: readonly string[]) {
+  for (const [index, row] of lastRows(server, received.length).entries()) {
+    const packed = packJournalText(received[index]!);
+    assert.notEqual(packed, null, `answer ${index} is stored packed`);
+    assert.equal(row.response_packed, packed, `answer ${index}: the packed text packJournalText gives`);
+    assert.equal(row.response_text, null);
   }
 }
