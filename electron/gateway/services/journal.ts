@@ -1,11 +1,12 @@
 // The request journal's writer: collects recorded calls, hands them to the journal thread in batches (one transaction per batch there), and announces each one once committed.
 import { JOURNAL_LIMIT, type JournalRecord, type JournalSummary } from '../../../shared/journal.ts';
 import { guarded } from '../safe-events.ts';
+import { JournalRowsMade, rowGivesSummary, summaryOfRow } from '../storage/journal-row.ts';
 import type { JournalThread } from '../storage/journal-thread.ts';
 
 export interface JournalRecorderOptions {
   /** Where a batch is written: the journal thread, the only writer of journal.sqlite. */
-  store: Pick<JournalThread, 'insert'>;
+  store: Pick<JournalThread, 'insertRows'>;
   /** Called once per entry after it is committed. */
   onAdded: (entry: JournalSummary) => void;
   /** Whether `onAdded` has anyone to tell now (no summary is made for nobody); always, when not given. */
@@ -24,7 +25,10 @@ export interface JournalRecorderOptions {
  */
 export class JournalRecorder {
   private readonly options: JournalRecorderOptions;
-  private pending: JournalRecord[] = [];
+  /** The pending records, made rows as they come (see JournalRowsMade). */
+  private readonly pending = new JournalRowsMade();
+  /** The pending records whose row does not give their summary (see `rowGivesSummary`; none the capture makes), by their place. */
+  private keptForSummary: Map<number, JournalRecord> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private unauthenticatedCalls = 0;
@@ -46,7 +50,9 @@ export class JournalRecorder {
 
   add(record: JournalRecord): void {
     if (this.stopped) return;
-    this.pending.push(record);
+    const place = this.pending.size;
+    this.pending.add(record);
+    if (!rowGivesSummary(record)) (this.keptForSummary ??= new Map()).set(place, record);
     if (!this.timer) {
       this.timer = setTimeout(
         guarded(this.fail, () => void this.flush()),
@@ -73,12 +79,13 @@ export class JournalRecorder {
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.pending.length === 0) return Promise.resolve();
-    const batch = this.pending;
-    this.pending = [];
+    if (this.pending.size === 0) return Promise.resolve();
+    const { batch, moved } = this.pending.take();
+    const kept = this.keptForSummary;
+    this.keptForSummary = undefined;
     let inserted: Promise<number[]>;
     try {
-      inserted = this.options.store.insert(batch, this.options.limit ?? JOURNAL_LIMIT);
+      inserted = this.options.store.insertRows(batch, moved, this.options.limit ?? JOURNAL_LIMIT);
     } catch (error) {
       inserted = Promise.reject(error);
     }
@@ -86,7 +93,10 @@ export class JournalRecorder {
       (ids) => {
         if (this.options.announcing?.() === false) return;
         const announce = guarded(this.fail, this.options.onAdded);
-        batch.forEach((record, index) => announce(summaryOf(record, ids[index]!)));
+        ids.forEach((id, index) => {
+          const record = kept?.get(index);
+          announce(record === undefined ? summaryOfRow(batch, index, id) : summaryOf(record, id));
+        });
       },
       // Not written (a failure announces nothing).
       this.fail,

@@ -1,10 +1,34 @@
 // Journal records as they are handed to the journal thread: flat arrays of at most 200 rows each (a batch's parts), each record's values in the order of the table's columns (a structured clone of arrays writes no property names), its headers and relay already JSON, and the detail's JSON made from them there.
-import { JOURNAL_BODY_LIMIT, type JournalDetail, type JournalRecord } from '../../../shared/journal.ts';
+import { JOURNAL_BODY_LIMIT, type JournalDetail, type JournalRecord, type JournalSummary } from '../../../shared/journal.ts';
 
 /** The columns a row fills, in the order of a row's column values (see `JournalRows`) and then `detail_json` and `relay_json`. */
 export const JOURNAL_ROW_COLUMNS =
   'at, method, path, protocol, model, account, status, duration_ms, stream, error, token, input_tokens, output_tokens, amount_micros, first_output_ms, request_text, response_text, test_id, request_id, source, fixture, cassette, detail_json, relay_json';
 
+/** The place in a row of each column's value, by the column's name. */
+const COLUMN = Object.fromEntries(JOURNAL_ROW_COLUMNS.split(', ').map((name, place) => [name, place])) as Record<SummaryColumn, number>;
+/** The columns a summary is read from. */
+type SummaryColumn =
+  | 'at'
+  | 'method'
+  | 'path'
+  | 'protocol'
+  | 'model'
+  | 'account'
+  | 'status'
+  | 'duration_ms'
+  | 'stream'
+  | 'error'
+  | 'token'
+  | 'input_tokens'
+  | 'output_tokens'
+  | 'amount_micros'
+  | 'first_output_ms'
+  | 'test_id'
+  | 'request_id'
+  | 'source'
+  | 'fixture'
+  | 'cassette';
 /** The number of column values of a row, `detail_json` and `relay_json` excepted (they come first in a row). */
 export const JOURNAL_COLUMN_VALUES = JOURNAL_ROW_COLUMNS.split(', ').length - 2;
 /** The place in a row of the answer's text: on the way to the thread, its UTF-8 bytes when the capture kept them so. */
@@ -58,23 +82,110 @@ export const JOURNAL_ROWS_PER_PART = 200;
  */
 export type JournalBatch = JournalRows[];
 
-/** The records made one batch of rows (on the event loop, at the hand-over): their values read once, only headers and relay made JSON. */
-export function journalRowsOf(records: readonly JournalRecord[], moved?: ArrayBuffer[]): JournalBatch {
-  const parts: JournalBatch = [];
+/**
+ * A batch of rows made as its records come (at each call's end, while what the record points to is still fresh in the
+ * caches): each record is read once, into its part's row, and is not kept, so it dies young instead of waiting for its
+ * batch (up to the recorder's flush and the thread's answer) and being promoted. `take` hands the batch over.
+ */
+export class JournalRowsMade {
+  private parts: JournalBatch = [];
   // Pushed, never made with a length: a holey array would be cloned as a sparse one, key by key.
-  let rows: JournalRows = [];
-  for (const record of records) {
-    if (rows.length === JOURNAL_ROWS_PER_PART * JOURNAL_ROW_WIDTH) {
-      parts.push(rows);
-      rows = [];
+  private rows: JournalRows = [];
+  private moved: ArrayBuffer[] = [];
+  private count = 0;
+
+  /** Records made rows since the last `take`. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Makes `record` the next row (whole or not at all: its values are read before any is pushed). */
+  add(record: JournalRecord): void {
+    if (this.rows.length === JOURNAL_ROWS_PER_PART * JOURNAL_ROW_WIDTH) {
+      this.parts.push(this.rows);
+      this.rows = [];
     }
-    pushRow(rows, record);
+    pushRow(this.rows, record);
+    this.count += 1;
     // An answer kept as bytes is in storage of its own (server/response-tap.ts): moved to the thread, not copied.
     const { utf8 } = record.detail.response;
-    if (moved && utf8 !== undefined) moved.push(utf8.buffer as ArrayBuffer);
+    if (utf8 !== undefined) this.moved.push(utf8.buffer as ArrayBuffer);
   }
-  if (rows.length > 0) parts.push(rows);
-  return parts;
+
+  /** The batch made so far (its parts in order) and the buffers to move with it; starts the next one. */
+  take(): { batch: JournalBatch; moved: ArrayBuffer[] } {
+    const { parts, rows, moved } = this;
+    if (rows.length > 0) parts.push(rows);
+    this.parts = [];
+    this.rows = [];
+    this.moved = [];
+    this.count = 0;
+    return { batch: parts, moved };
+  }
+}
+
+/** The records made one batch of rows (their values read once, only headers and relay made JSON); `moved` gets the buffers to move with it. */
+export function journalRowsOf(records: readonly JournalRecord[], moved?: ArrayBuffer[]): JournalBatch {
+  const made = new JournalRowsMade();
+  for (const record of records) made.add(record);
+  const taken = made.take();
+  moved?.push(...taken.moved);
+  return taken.batch;
+}
+
+/**
+ * Whether the summary `summaryOfRow` makes of `record`'s row is the one made of the record itself (its fields but the
+ * detail and relay): every field of it present (a record the capture makes has them all), and its cost what the row's
+ * whole micro-units give back. Else the record is kept for its summary.
+ */
+export function rowGivesSummary(record: JournalRecord): boolean {
+  const { usage } = record;
+  return (
+    record.token !== undefined &&
+    usage !== undefined &&
+    record.firstOutputMs !== undefined &&
+    record.test_id !== undefined &&
+    record.request_id !== undefined &&
+    record.source !== undefined &&
+    record.fixture !== undefined &&
+    record.cassette !== undefined &&
+    (usage === null || Math.round(usage.cost * 1_000_000) / 1_000_000 === usage.cost)
+  );
+}
+
+/** The summary (with `id`) of the row at `index` in `batch`, a record `rowGivesSummary` accepted: its fields in the record's order. */
+export function summaryOfRow(batch: JournalBatch, index: number, id: number): JournalSummary {
+  const rows = batch[Math.floor(index / JOURNAL_ROWS_PER_PART)]!;
+  const at = (index % JOURNAL_ROWS_PER_PART) * JOURNAL_ROW_WIDTH;
+  const input = rows[at + COLUMN.input_tokens] as number | null;
+  return {
+    id,
+    at: rows[at + COLUMN.at] as number,
+    method: rows[at + COLUMN.method] as string,
+    path: rows[at + COLUMN.path] as string,
+    protocol: rows[at + COLUMN.protocol] as JournalSummary['protocol'],
+    model: rows[at + COLUMN.model] as string | null,
+    account: rows[at + COLUMN.account] as string | null,
+    status: rows[at + COLUMN.status] as number,
+    durationMs: rows[at + COLUMN.duration_ms] as number,
+    stream: rows[at + COLUMN.stream] === 1,
+    error: rows[at + COLUMN.error] as string | null,
+    token: rows[at + COLUMN.token] as string | null,
+    usage:
+      input === null
+        ? null
+        : {
+            inputTokens: input,
+            outputTokens: rows[at + COLUMN.output_tokens] as number,
+            cost: (rows[at + COLUMN.amount_micros] as number) / 1_000_000,
+          },
+    firstOutputMs: rows[at + COLUMN.first_output_ms] as number | null,
+    test_id: rows[at + COLUMN.test_id] as string | null,
+    request_id: rows[at + COLUMN.request_id] as string | null,
+    source: rows[at + COLUMN.source] as JournalSummary['source'],
+    fixture: rows[at + COLUMN.fixture] as string | null,
+    cassette: rows[at + COLUMN.cassette] as string | null,
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { startWorker, threadEndOf, threadsEnded } from '../thread-start.ts';
 import type { JournalEntry, JournalQuery, JournalRecord, JournalSummary } from '../../../shared/journal.ts';
-import { journalRowsOf } from './journal-row.ts';
+import { journalRowsOf, type JournalBatch } from './journal-row.ts';
 import { journalFileOf } from './journal-store.ts';
 import type { JournalReply, JournalRequest, JournalWorkerData } from './journal-worker.ts';
 
@@ -60,7 +60,12 @@ export class JournalThread {
    */
   insert(records: readonly JournalRecord[], limit: number): Promise<number[]> {
     const moved: ArrayBuffer[] = [];
-    return this.call({ op: 'insert', rows: journalRowsOf(records, moved), limit }, moved) as Promise<number[]>;
+    return this.insertRows(journalRowsOf(records, moved), moved, limit);
+  }
+
+  /** `insert` of records already made a batch of rows (journal-row.ts), the buffers in `moved` moved with it. */
+  insertRows(batch: JournalBatch, moved: ArrayBuffer[], limit: number): Promise<number[]> {
+    return this.call({ op: 'insert', rows: batch, limit }, moved) as Promise<number[]>;
   }
 
   /** A page of summaries, newest first. */
