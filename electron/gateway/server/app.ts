@@ -16,7 +16,7 @@ import { faultStep, type FaultCounters } from './faults.ts';
 import type { JournalRelay } from '../../../shared/journal.ts';
 import { hostCheckStep } from './host-check.ts';
 import type { HostPolicy } from './host-names.ts';
-import { callCountingStep } from './call-counting.ts';
+import { callCounter } from './call-counting.ts';
 import { dropAbandonedStep, watchClientStep } from './call-context.ts';
 import { callCaptureStep } from './journal-capture.ts';
 import { installCassetteTap, type TapRecorder } from './cassette-tap.ts';
@@ -126,20 +126,18 @@ export async function buildApp<C extends AppContext>(setup: AppSetup<C>): Promis
     watchClientStep,
     // First after the Host check, so every call's end is seen; calls that name no token are counted there, not journaled.
     // Every API answer names its source (fixture, relay channel, simulator) in a header, journal on or off.
-    callCaptureStep(
-      context.runtime.journal
-        ? { recorder: context.journal, clock: context.clock, holderOf: (request) => holderOf(context, request) }
-        : null,
-    ),
+    // Every API call of a known token also counts in the dashboard's totals, whether or not the journal is on.
+    callCaptureStep({
+      clock: context.clock,
+      journal: context.runtime.journal ? { recorder: context.journal, holderOf: (request) => holderOf(context, request) } : null,
+      count: callCounter({
+        stats: context.usageStats,
+        holderOf: (request) => request.principal ?? holderOf(context, request),
+        onError: (error) => context.events.emit('error', error),
+      }),
+    }),
   ];
   const admission: SyncStep[] = [
-    // Every API call of a known token counts in the dashboard's totals, whether or not the journal is on.
-    callCountingStep({
-      clock: context.clock,
-      stats: context.usageStats,
-      holderOf: (request) => request.principal ?? holderOf(context, request),
-      onError: (error) => context.events.emit('error', error),
-    }),
     // Before authentication: a preflight carries no credentials, and a refused call still needs its CORS headers to be readable.
     corsStep(() => context.runtime.corsOrigins),
     authenticationStep(context),

@@ -3,15 +3,10 @@ import type { FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { UsageStatsService } from '../services/usage-stats.ts';
-import type { Clock } from '../time.ts';
-import { isJournaledPath, modelOf } from './journal-capture.ts';
-import { pathOf } from './protocol.ts';
-import type { SyncStep } from './sync-hook.ts';
-import { isUpgrade } from './socket-scope.ts';
+import { modelOf } from './journal-capture.ts';
 
-/** What the counting hook needs from the gateway. */
+/** What the count needs from the gateway. */
 export interface CallCountingOptions {
-  clock: Clock;
   stats: Pick<UsageStatsService, 'count'>;
   /** The account and token ids of the token a call named (accepted or refused), or null when it named none of this gateway's. */
   holderOf: (request: FastifyRequest) => { accountId: number; tokenId: string } | null;
@@ -19,36 +14,26 @@ export interface CallCountingOptions {
   onError: (error: unknown) => void;
 }
 
-/** A counted call's facts, kept on its response until it closes. */
-interface Counted {
-  request: FastifyRequest;
-  path: string;
-  at: number;
-  startedAt: number;
-}
-
-/** Where a counted call's facts wait on its raw response for its `close`. */
-const COUNTED = Symbol('gatehouse.counted');
+/** Counts one finished call: its request, its closed response, its path, when it arrived (the clock's) and started (performance.now()). */
+export type CallCounter = (request: FastifyRequest, raw: ServerResponse, path: string, at: number, startedAt: number) => void;
 
 /**
- * The counting `onRequest` step. Calls naming no token of this gateway are not counted (any web page can send those), so the
+ * The count of each finished API call, run by the call capture's one close listener (journal-capture.ts, which decides
+ * which calls are API calls). Calls naming no token of this gateway are not counted (any web page can send those), so the
  * totals grow with the owner's tokens' calls only. A failure to count loses that count, never the call.
  */
-export function callCountingStep({ clock, stats, holderOf, onError }: CallCountingOptions): SyncStep {
-  // One listener for every call (the response is `this`), its facts on the response: no closures made per call.
-  function counted(this: ServerResponse & { [COUNTED]?: Counted }): void {
-    const call = this[COUNTED];
-    if (call === undefined) return;
+export function callCounter({ stats, holderOf, onError }: CallCountingOptions): CallCounter {
+  return (request, raw, path, at, startedAt) => {
     try {
-      const holder = holderOf(call.request);
+      const holder = holderOf(request);
       if (holder === null) return;
       stats.count({
-        at: call.at,
+        at,
         accountId: holder.accountId,
         tokenId: holder.tokenId,
-        model: modelOf(call.path, call.request.body),
-        status: this.statusCode,
-        durationMs: performance.now() - call.startedAt,
+        model: modelOf(path, request.body),
+        status: raw.statusCode,
+        durationMs: performance.now() - startedAt,
       });
     } catch (error) {
       try {
@@ -57,14 +42,5 @@ export function callCountingStep({ clock, stats, holderOf, onError }: CallCounti
         // The report itself failed: the count is lost, never the process.
       }
     }
-  }
-  return (request, reply) => {
-    const path = pathOf(request);
-    if (!isJournaledPath(path) || isUpgrade(request) || request.method === 'OPTIONS') return;
-    const startedAt = performance.now();
-    const raw = reply.raw as ServerResponse & { [COUNTED]?: Counted };
-    raw[COUNTED] = { request, path, at: clock.now(), startedAt };
-    // `on`, not `once`: a response closes once, and `once` costs a wrapper per call.
-    raw.on('close', counted);
   };
 }

@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { JournalRecorder } from '../services/journal.ts';
 import type { Clock } from '../time.ts';
 import { keepAnswerSourcePlace, nameAnswerSource } from './answer-source.ts';
+import type { CallCounter } from './call-counting.ts';
 import { NotesOfCall } from './call-notes.ts';
 import { pathOf, searchOf } from './protocol.ts';
 import { recordOf, relayedSessionRecord } from './journal-record.ts';
@@ -36,7 +37,6 @@ function decodedOrRaw(text: string): string {
 /** What the journal needs from the gateway. */
 export interface JournalHookOptions {
   recorder: JournalRecorder;
-  clock: Clock;
   /** The account and token name of the API token a call named (usable or refused), or null when it named none of this gateway's. */
   holderOf: (request: FastifyRequest) => { account: string; token: string } | null;
 }
@@ -50,13 +50,22 @@ export interface JournalHookOptions {
  * push real entries out. A failure while recording loses that entry, never the process. One step, one notes object and
  * one writeHead wrap per call serve both.
  */
-export function callCaptureStep(journal: JournalHookOptions | null): SyncStep {
+export function callCaptureStep({
+  clock,
+  journal,
+  count,
+}: {
+  clock: Clock;
+  journal: JournalHookOptions | null;
+  /** The dashboard's count of the call (call-counting.ts), made by the same close listener, after its journal record. */
+  count: CallCounter;
+}): SyncStep {
   return (request, reply) => {
     const path = pathOf(request);
     // Preflights are not calls of the API; nor are sockets, but for a relayed realtime session.
     if (!isJournaledPath(path) || request.method === 'OPTIONS') return;
     if (isUpgrade(request)) {
-      if (journal) journalSession(request, journal, path, searchOf(request));
+      if (journal) journalSession(request, journal, clock, path, searchOf(request));
       return;
     }
     const startedAt = performance.now();
@@ -64,45 +73,52 @@ export function callCaptureStep(journal: JournalHookOptions | null): SyncStep {
     request.callNotes = notes;
     keepAnswerSourcePlace(reply);
     const raw = reply.raw;
+    const at = clock.now();
     if (!journal) {
       watchHead(raw, (given) => nameAnswerSource(request, raw, given, notes.decidedBy));
+      // Closed once: a plain listener, no wrapper made per call.
+      raw.on('close', () => count(request, raw, path, at, startedAt));
       return;
     }
-    const { recorder, clock, holderOf } = journal;
-    const at = clock.now();
+    const { recorder, holderOf } = journal;
     const tap = new ResponseTap(raw, startedAt);
     watchHead(raw, (given) => {
       nameAnswerSource(request, raw, given, notes.decidedBy);
       tap.head(given);
     });
-    // Closed once: a plain listener, no wrapper made per call.
+    // Closed once: a plain listener, no wrapper made per call; one for the journal and the count.
     raw.on('close', () => {
       try {
         const holder = holderOf(request);
-        if (holder === null) {
-          recorder.countUnauthenticated();
-          return;
-        }
-        recorder.add(
-          recordOf(request, raw, tap, notes, {
-            at,
-            path,
-            search: searchOf(request),
-            startedAt,
-            account: holder.account,
-            token: holder.token,
-            model: modelOf(path, request.body),
-          }),
-        );
+        if (holder === null) recorder.countUnauthenticated();
+        else
+          recorder.add(
+            recordOf(request, raw, tap, notes, {
+              at,
+              path,
+              search: searchOf(request),
+              startedAt,
+              account: holder.account,
+              token: holder.token,
+              model: modelOf(path, request.body),
+            }),
+          );
       } catch (error) {
         recorder.fail(error);
       }
+      count(request, raw, path, at, startedAt);
     });
   };
 }
 
 /** The socket of a realtime session closes when it ends; only a session relay tried to open upstream becomes an entry. */
-function journalSession(request: FastifyRequest, { recorder, clock, holderOf }: JournalHookOptions, path: string, search: string): void {
+function journalSession(
+  request: FastifyRequest,
+  { recorder, holderOf }: JournalHookOptions,
+  clock: Clock,
+  path: string,
+  search: string,
+): void {
   const startedAt = performance.now();
   const at = clock.now();
   request.raw.socket.once('close', () => {
