@@ -183,3 +183,51 @@ test('an idle thread ends (closing the file, its memory given back); the next ba
     await store.stop();
   }
 });
+
+test('a record with every summary field (as the capture makes them) is announced from its batch row exactly as from the record itself; one whose row cannot give it (a cost of a fraction of a micro-unit, a field absent) is announced from the record, each in its place', async () => {
+  const dataDir = dirs.fresh();
+  const { store, recorder, announced, errors } = recorderIn(dataDir);
+  const full = (index: number, call: Partial<Omit<JournalRecord, 'detail'>>): JournalRecord =>
+    journalRecord({
+      at: 1_700_000_000_000 + index,
+      path: `/v1/call-${index}`,
+      token: 'default',
+      usage: null,
+      firstOutputMs: null,
+      test_id: null,
+      request_id: `req_${index}`,
+      source: 'simulate',
+      fixture: null,
+      cassette: null,
+      ...call,
+    });
+  const records = [
+    full(0, {}),
+    full(1, { usage: { inputTokens: 12, outputTokens: 120, cost: 0.000153 }, stream: true, firstOutputMs: 4 }),
+    full(2, { usage: { inputTokens: 1, outputTokens: 2, cost: 0.0000015 } }),
+    full(3, { status: 429, error: 'Rate limited "now"', model: null, account: null, token: null, source: null }),
+    full(4, { source: 'fixture', fixture: 'greeting', test_id: 't-1' }),
+    full(5, { source: 'replay', cassette: 'chat-0001.json', relay: { channel: null, upstreamModel: null, attempts: [] } }),
+    journalRecord({ at: 6, path: '/v1/call-6' }),
+    full(7, { usage: { inputTokens: 3, outputTokens: 4, cost: 12.5 } }),
+  ];
+  try {
+    for (const record of records) recorder.add(record);
+    await recorder.flush();
+    assert.deepEqual(errors, []);
+    const ids = (await store.list({}, 1, 20)).items.map((item) => item.id).reverse();
+    const expected = records.map((record, index) => {
+      const { detail: _detail, relay: _relay, ...summary } = record;
+      return { id: ids[index]!, ...summary };
+    });
+    assert.deepEqual(announced, expected);
+    // The same text too: the console is sent each summary as JSON.
+    assert.deepEqual(
+      announced.map((summary) => JSON.stringify(summary)),
+      expected.map((summary) => JSON.stringify(summary)),
+    );
+  } finally {
+    await recorder.stop();
+    await store.stop();
+  }
+});
