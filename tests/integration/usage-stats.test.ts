@@ -77,3 +77,24 @@ describe('usage dashboard and models (admin API)', () => {
     assert.deepEqual(alias.price, chat.price);
   });
 });
+
+test('with the journal off, each call of a known token is still counted once in the dashboard, and a call naming none is not', async () => {
+  const server = await startGateway({ journal: false });
+  try {
+    const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: server.token, maxRetries: 0 });
+    await client.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'Hello there' }] });
+    await assert.rejects(client.chat.completions.create({ model: 'sim-chat-fault-429', messages: [{ role: 'user', content: 'x' }] }));
+    await assert.rejects(new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'sk-unknown', maxRetries: 0 }).models.list());
+    const { body } = await request(`${server.url}/admin/api/usage?days=7`, 'GET', { token: server.gateway.adminToken });
+    const stats = body as UsageStats;
+    assert.equal(stats.totals.calls, 2);
+    assert.equal(stats.totals.errors, 1);
+    assert.equal(
+      stats.latency.buckets.reduce((sum, n) => sum + n, 0),
+      2,
+    );
+    assert.equal(stats.byModel.find((row) => row.key === 'sim-chat')?.calls, 1);
+  } finally {
+    await server.stop();
+  }
+});
