@@ -1,9 +1,8 @@
 // Counts each finished API call of a known token (its model, status and duration) in the usage dashboard's per-day totals.
 import type { FastifyRequest } from 'fastify';
-import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { UsageStatsService } from '../services/usage-stats.ts';
-import { modelOf } from './journal-capture.ts';
+import { modelOf, type CallCounter } from './journal-capture.ts';
 
 /** What the count needs from the gateway. */
 export interface CallCountingOptions {
@@ -13,9 +12,6 @@ export interface CallCountingOptions {
   /** Told of a failure to count (the call and the process are unaffected). */
   onError: (error: unknown) => void;
 }
-
-/** Counts one finished call: its request, its closed response, its path, when it arrived (the clock's) and started (performance.now()). */
-export type CallCounter = (request: FastifyRequest, raw: ServerResponse, path: string, at: number, startedAt: number) => void;
 
 /**
  * The count of each finished API call, run by the call capture's one close listener (journal-capture.ts, which decides

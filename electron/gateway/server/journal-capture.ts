@@ -1,10 +1,10 @@
-// Watches each API call once: its notes and answer source header always, and for the request journal the request and the answer as written (streams included, with chunk timing), never credentials.
+// Watches each API call once: its notes and answer source header always, the dashboard's count of it at its end, and for the request journal the request and the answer as written (streams included, with chunk timing), never credentials.
 import type { FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { JournalRecorder } from '../services/journal.ts';
 import type { Clock } from '../time.ts';
 import { keepAnswerSourcePlace, nameAnswerSource } from './answer-source.ts';
-import type { CallCounter } from './call-counting.ts';
 import { NotesOfCall } from './call-notes.ts';
 import { pathOf, searchOf } from './protocol.ts';
 import { recordOf, relayedSessionRecord } from './journal-record.ts';
@@ -33,6 +33,9 @@ function decodedOrRaw(text: string): string {
     return text;
   }
 }
+
+/** Counts one finished call (call-counting.ts): its request, its closed response, its path, when it arrived (the clock's) and started (performance.now()). */
+export type CallCounter = (request: FastifyRequest, raw: ServerResponse, path: string, at: number, startedAt: number) => void;
 
 /** What the journal needs from the gateway. */
 export interface JournalHookOptions {

@@ -92,11 +92,12 @@ export class JournalRecorder {
     const done = inserted.then(
       (ids) => {
         if (this.options.announcing?.() === false) return;
-        const announce = guarded(this.fail, this.options.onAdded);
-        ids.forEach((id, index) => {
+        // The summary is made inside the guard too: nothing of an announcement can reject the flush.
+        const announce = guarded(this.fail, (id: number, index: number) => {
           const record = kept?.get(index);
-          announce(record === undefined ? summaryOfRow(batch, index, id) : summaryOf(record, id));
+          this.options.onAdded(record === undefined ? summaryOfRow(batch, index, id) : summaryOf(record, id));
         });
+        ids.forEach((id, index) => announce(id, index));
       },
       // Not written (a failure announces nothing).
       this.fail,

@@ -1,34 +1,46 @@
-// Journal records as they are handed to the journal thread: flat arrays of at most 200 rows each (a batch's parts), each record's values in the order of the table's columns (a structured clone of arrays writes no property names), its headers and relay already JSON, and the detail's JSON made from them there.
+// Journal records as they are handed to the journal thread, each made its row as the recorder is given it (and a summary read back from a row): flat arrays of at most 200 rows each (a batch's parts), each record's values in the order of the table's columns (a structured clone of arrays writes no property names), its headers and relay already JSON, and the detail's JSON made from them there.
 import { JOURNAL_BODY_LIMIT, type JournalDetail, type JournalRecord, type JournalSummary } from '../../../shared/journal.ts';
 
 /** The columns a row fills, in the order of a row's column values (see `JournalRows`) and then `detail_json` and `relay_json`. */
 export const JOURNAL_ROW_COLUMNS =
   'at, method, path, protocol, model, account, status, duration_ms, stream, error, token, input_tokens, output_tokens, amount_micros, first_output_ms, request_text, response_text, test_id, request_id, source, fixture, cassette, detail_json, relay_json';
 
-/** The place in a row of each column's value, by the column's name. */
-const COLUMN = Object.fromEntries(JOURNAL_ROW_COLUMNS.split(', ').map((name, place) => [name, place])) as Record<SummaryColumn, number>;
-/** The columns a summary is read from. */
-type SummaryColumn =
-  | 'at'
-  | 'method'
-  | 'path'
-  | 'protocol'
-  | 'model'
-  | 'account'
-  | 'status'
-  | 'duration_ms'
-  | 'stream'
-  | 'error'
-  | 'token'
-  | 'input_tokens'
-  | 'output_tokens'
-  | 'amount_micros'
-  | 'first_output_ms'
-  | 'test_id'
-  | 'request_id'
-  | 'source'
-  | 'fixture'
-  | 'cassette';
+/** The columns a summary is read from (see `summaryOfRow`). */
+const SUMMARY_COLUMNS = [
+  'at',
+  'method',
+  'path',
+  'protocol',
+  'model',
+  'account',
+  'status',
+  'duration_ms',
+  'stream',
+  'error',
+  'token',
+  'input_tokens',
+  'output_tokens',
+  'amount_micros',
+  'first_output_ms',
+  'test_id',
+  'request_id',
+  'source',
+  'fixture',
+  'cassette',
+] as const;
+/** The place in a row of each summary column's value; a column missing from JOURNAL_ROW_COLUMNS fails the module's load, not a summary. */
+const COLUMN = placesOf(SUMMARY_COLUMNS);
+
+function placesOf<Name extends string>(names: readonly Name[]): Record<Name, number> {
+  const columns = JOURNAL_ROW_COLUMNS.split(', ');
+  const places = {} as Record<Name, number>;
+  for (const name of names) {
+    const place = columns.indexOf(name);
+    if (place < 0) throw new Error(`A journal summary reads the column ${name}, which a journal row does not have.`);
+    places[name] = place;
+  }
+  return places;
+}
 /** The number of column values of a row, `detail_json` and `relay_json` excepted (they come first in a row). */
 export const JOURNAL_COLUMN_VALUES = JOURNAL_ROW_COLUMNS.split(', ').length - 2;
 /** The place in a row of the answer's text: on the way to the thread, its UTF-8 bytes when the capture kept them so. */

@@ -1,4 +1,4 @@
-// The journal's writer over a real journal thread: a batch is committed in journal.sqlite by the thread, announced once committed, read back in the order posted, never lost at stop; a failure loses the batch, not the process.
+// The journal's writer over a real journal thread: a batch is committed in journal.sqlite by the thread, announced once committed, read back in the order posted, never lost at stop; a batch the thread cannot write is lost, not the process, and a record that cannot be made a row is lost alone.
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
@@ -225,6 +225,52 @@ test('a record with every summary field (as the capture makes them) is announced
     assert.deepEqual(
       announced.map((summary) => JSON.stringify(summary)),
       expected.map((summary) => JSON.stringify(summary)),
+    );
+  } finally {
+    await recorder.stop();
+    await store.stop();
+  }
+});
+
+test('a batch of several parts is announced entry by entry in its places, and a record that cannot be made a row is refused alone: the others are stored and announced', async () => {
+  const dataDir = dirs.fresh();
+  const { store, recorder, announced, errors } = recorderIn(dataDir);
+  // Every field a summary has, as the capture makes them; every 97th with a cost its row cannot give back (kept for its summary).
+  const full = (index: number): JournalRecord =>
+    journalRecord({
+      at: 1_700_000_000_000 + index,
+      path: `/v1/call-${index}`,
+      usage: { inputTokens: index, outputTokens: 1, cost: index % 97 === 0 ? 0.0000015 : 0.000153 },
+      firstOutputMs: null,
+      test_id: null,
+      request_id: `req_${index}`,
+      source: 'simulate',
+      fixture: null,
+      cassette: null,
+    });
+  // A relay note JSON cannot write (as a BigInt): its row cannot be made.
+  const unwritable = journalRecord({ path: '/v1/unwritable', relay: { channel: null, upstreamModel: null, attempts: [1n] as never } });
+  const records = Array.from({ length: 450 }, (_, index) => full(index));
+  try {
+    for (const [index, record] of records.entries()) {
+      recorder.add(record);
+      if (index === 250) assert.throws(() => recorder.add(unwritable), TypeError);
+    }
+    await recorder.flush();
+    assert.deepEqual(errors, []);
+    const paths = stored(dataDir);
+    assert.deepEqual(
+      paths,
+      records.map((record) => record.path),
+      'every other record stored, in order (450 rows: three parts)',
+    );
+    const ids = (await store.list({}, 1, 500)).items.map((item) => item.id).reverse();
+    assert.deepEqual(
+      announced,
+      records.map((record, index) => {
+        const { detail: _detail, relay: _relay, ...summary } = record;
+        return { id: ids[index]!, ...summary };
+      }),
     );
   } finally {
     await recorder.stop();
