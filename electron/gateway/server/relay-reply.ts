@@ -56,7 +56,6 @@ export async function relayReply(
     RELAYED_BODY_HEADERS,
   );
   head['x-accel-buffering'] = 'no';
-  raw.writeHead(upstream.status, head);
   // The caller went away (the response closed before its end): the call's signal says so (`watchClient`), no listener of
   // its own per call.
   const signal = call.signal;
@@ -67,14 +66,18 @@ export async function relayReply(
   let held: Uint8Array | undefined;
   try {
     // An answer the upstream already sent whole (a small JSON answer or a short stream: its head, body and end came in one
-    // parse) leaves with its head in one write, ended in this turn, without a read per step.
+    // parse) leaves with its head in one write, ended in this turn, without a read per step. Its length is known, so it
+    // goes with a Content-Length: no chunked framing to write, nor for the client to read.
     const whole = signal.aborted ? undefined : upstream.body.atOnce?.();
     if (whole !== undefined) {
+      if (mayHaveBody(upstream.status)) head['content-length'] = whole.length;
+      raw.writeHead(upstream.status, head);
       raw.end(whole.length > 0 ? whole : undefined);
       finished = true;
       void chunks.return?.();
       return;
     }
+    raw.writeHead(upstream.status, head);
     if (sse) {
       // A stream's head leaves with whatever of its events is already here (see holdForTick), at the latest at the end of
       // this tick, as the upstream's did (a client learns the stream is open before its first event). Any other answer's
@@ -100,6 +103,8 @@ export async function relayReply(
     if (finished) void chunks.return?.();
   } catch (error) {
     finished = true;
+    // A whole answer whose scrub or tap broke has no head out yet: it gets the one every other answer got before its body.
+    if (!raw.headersSent) raw.writeHead(upstream.status, head);
     const gatewayError = error instanceof GatewayError ? error : undefined;
     if (!gatewayError) failure.report?.(error);
     if (!signal.aborted && sse && failure.errorEvent) {
@@ -117,4 +122,9 @@ export async function relayReply(
     // The caller left: the upstream request stops (and the usage seen so far is charged).
     if (!finished) await chunks.return?.();
   }
+}
+
+/** Whether an answer with `status` may carry a body, and so a Content-Length (204 and 304 must not: RFC 9110 8.6). */
+function mayHaveBody(status: number): boolean {
+  return status !== 204 && status !== 304;
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Fastify from 'fastify';
 import type { PassthroughProvider, RelayedUsage } from '../../../electron/gateway/providers/types.ts';
+import { GatewayError } from '../../../electron/gateway/errors.ts';
 import { callOf } from '../../../electron/gateway/server/call-context.ts';
 import { relayReply } from '../../../electron/gateway/server/relay-reply.ts';
 import { eventually } from '../../helpers/eventually.ts';
@@ -102,10 +103,86 @@ test('an answer the upstream already sent whole (JSON, or a short stream) is wri
       assert.equal(response.status, 200);
       assert.equal(response.headers.get('content-type'), answer.type);
       assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+      // Its length is known: it goes with a Content-Length, not chunked.
+      assert.equal(response.headers.get('content-length'), String(Buffer.byteLength(answer.bytes)));
+      assert.equal(response.headers.get('transfer-encoding'), null);
       assert.equal(await response.text(), answer.bytes);
     }
     assert.deepEqual(reads, [], 'no read of the body waited');
     await eventually(() => returned === 2, 'each body is given back, so its usage is read');
+  } finally {
+    await app.close();
+  }
+});
+
+/** A relayed answer's body that gives its chunks one read at a time, and nothing at once (the upstream has not ended). */
+function arriving(chunks: string[]): AsyncIterable<Uint8Array> & { atOnce(): Uint8Array | undefined } {
+  return {
+    async *[Symbol.asyncIterator]() {
+      for (const chunk of chunks) yield Buffer.from(chunk);
+    },
+    atOnce: () => undefined,
+  };
+}
+
+/** A Fastify app answering POST /relay through `passthrough` (with the OpenAI stream's error event). */
+async function relayApp(passthrough: PassthroughProvider, stream: boolean) {
+  const app = Fastify();
+  app.post('/relay', async (request, reply) => {
+    const call = callOf(request, reply, 'openai', '/v1/chat/completions');
+    const failure = {
+      errorEvent: (error: { message: string }) => ({ data: { error: { message: error.message } } }),
+    };
+    return relayReply(request, reply, passthrough, { operation: 'chat', model: 'm', stream }, call, failure);
+  });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, url: `${url}/relay` };
+}
+
+test('an answer still arriving is sent chunked (its length is not known when its head goes)', async () => {
+  const passthrough: PassthroughProvider = {
+    forward: async () => ({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: arriving(['{"id":"chatcmpl-4",', '"usage":{"prompt_tokens":2}}']),
+      usage: Promise.resolve<RelayedUsage>({ inputTokens: 2, outputTokens: 1, delivered: { tokens: 0 } }),
+    }),
+  };
+  const { app, url } = await relayApp(passthrough, false);
+  try {
+    const response = await fetch(url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-length'), null);
+    assert.equal(response.headers.get('transfer-encoding'), 'chunked');
+    assert.equal(await response.text(), '{"id":"chatcmpl-4","usage":{"prompt_tokens":2}}');
+  } finally {
+    await app.close();
+  }
+});
+
+test('a whole stream whose scrub or tap breaks still gets its head, then the error event, as one that broke mid-way', async () => {
+  const passthrough: PassthroughProvider = {
+    forward: async () => ({
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      body: {
+        [Symbol.asyncIterator]() {
+          return { next: async () => ({ done: true as const, value: undefined }) };
+        },
+        atOnce: () => {
+          throw new GatewayError('upstream_failed', 'The relayed stream failed its scrub.');
+        },
+      },
+      usage: Promise.resolve<RelayedUsage>({ inputTokens: 2, outputTokens: 1, delivered: { tokens: 0 } }),
+    }),
+  };
+  const { app, url } = await relayApp(passthrough, true);
+  try {
+    const response = await fetch(url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'text/event-stream');
+    assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(await response.text(), 'data: {"error":{"message":"The relayed stream failed its scrub."}}\n\n');
   } finally {
     await app.close();
   }
