@@ -21,8 +21,11 @@ export interface SseEvent {
   id: string;
   /** The reconnection time its `retry:` field set (ASCII digits only), if any. */
   retry?: number;
-  /** Its lines, decoded, without their line ends or the blank line that ended it (comments and unknown fields included). */
-  lines: string[];
+  /**
+   * Its lines but its `data:` ones, decoded, without their line ends (`event:`, `id:`, `retry:`, comments and unknown
+   * fields): what must stay when an event's data is written anew. Most events have none (one shared empty list).
+   */
+  others: readonly string[];
   /** Its bytes exactly as they came, line ends included: the pieces of all events together are the stream. */
   raw: Uint8Array[];
   /** False for what was left when the stream ended before the event's blank line. */
@@ -34,7 +37,14 @@ export type SseOverflow = 'event' | 'stream';
 
 const CR = 0x0d;
 const LF = 0x0a;
+const COLON = 0x3a;
+const SPACE = 0x20;
 const BOM = [0xef, 0xbb, 0xbf];
+/** The field name `data` (the only field read without decoding its line: most lines are one). */
+const DATA = [0x64, 0x61, 0x74, 0x61];
+/** What an event with no lines (or bytes) of a kind holds: one list shared by all, never written to. */
+const NO_LINES: readonly string[] = Object.freeze([]);
+const NO_PIECES = Object.freeze([]) as unknown as Uint8Array[];
 
 /**
  * Feeds chunks of an event stream in and gets each event out once its blank line arrives. Each byte is looked at once;
@@ -52,12 +62,16 @@ export class SseReader {
   private atStart = true;
   /** The last line ended with a CR: an LF right after it belongs to that line end. */
   private afterCr = false;
-  private raw: Uint8Array[] = [];
+  /** The event's bytes so far (NO_PIECES until it has some: most events are one piece, made as a list of one). */
+  private raw: Uint8Array[] = NO_PIECES;
   private eventBytes = 0;
+  /** The start of a line a chunk did not end, held until the chunk that does (most lines end in the chunk they start in). */
   private line: Uint8Array[] = [];
-  private lines: string[] = [];
+  private others: string[] = NO_LINES as string[];
   private type = '';
-  private data: string[] | undefined;
+  /** The event's first data line's value, and the later ones' (most events have one). */
+  private data: string | undefined;
+  private moreData: string[] | undefined;
   private retry: number | undefined;
 
   constructor(limits: SseLimits = { eventBytes: MAX_SSE_EVENT_BYTES, streamBytes: MAX_SSE_STREAM_BYTES }) {
@@ -103,11 +117,12 @@ export class SseReader {
       }
       if (!this.hold(after - held)) return events;
       held = after;
-      if (end > from) this.line.push(bytes.subarray(from, end));
-      const event = this.endLine();
+      const event = this.endLine(bytes, from, end);
       // An event's bytes in this chunk join its raw bytes once it ends: one piece per event and chunk, not one per line.
       if (event) {
-        event.raw.push(bytes.subarray(unkept, after));
+        const piece = bytes.subarray(unkept, after);
+        if (event.raw === NO_PIECES) event.raw = [piece];
+        else event.raw.push(piece);
         unkept = after;
         events.push(event);
       }
@@ -117,14 +132,18 @@ export class SseReader {
     }
     if (held < bytes.length && this.hold(bytes.length - held)) this.line.push(bytes.subarray(from));
     // The start of an event this chunk did not end is held with it.
-    if (!this.overflow && unkept < bytes.length) this.raw.push(bytes.subarray(unkept));
+    if (!this.overflow && unkept < bytes.length) {
+      const piece = bytes.subarray(unkept);
+      if (this.raw === NO_PIECES) this.raw = [piece];
+      else this.raw.push(piece);
+    }
     return events;
   }
 
   /** The stream ended: what is held (an event without its blank line, its last line read even without a line end), or undefined. */
   end(): SseEvent | undefined {
     if (this.overflow || !this.holding) return undefined;
-    const last = this.line.some((piece) => piece.length > 0) ? this.endLine() : undefined;
+    const last = this.line.some((piece) => piece.length > 0) ? this.endLine(NO_BYTES, 0, 0) : undefined;
     return last ?? this.dispatch(false);
   }
 
@@ -134,67 +153,94 @@ export class SseReader {
     if (this.eventBytes > this.limits.eventBytes) {
       this.overflow = 'event';
       // Nothing more is read: what was held goes now.
-      this.raw = [];
+      this.raw = NO_PIECES;
       this.line = [];
-      this.lines = [];
+      this.others = NO_LINES as string[];
       return false;
     }
     return true;
   }
 
-  /** Reads the line just ended; the event when it was the blank line that ends one. */
-  private endLine(): SseEvent | undefined {
-    const line = this.decodeLine();
-    if (line === '') return this.dispatch(true);
-    this.lines.push(line);
-    if (line.startsWith(':')) return undefined;
-    const colon = line.indexOf(':');
-    const field = colon < 0 ? line : line.slice(0, colon);
-    let value = colon < 0 ? '' : line.slice(colon + 1);
+  /**
+   * Reads the line just ended, `chunk` from `from` to `end` after what earlier chunks held of it; the event when it was the
+   * blank line that ends one. A `data:` line is told by its bytes and only its value decoded; any other line is decoded
+   * whole and kept in the event's `others`.
+   */
+  private endLine(chunk: Uint8Array, from: number, end: number): SseEvent | undefined {
+    let bytes = chunk;
+    let start = from;
+    let stop = end;
+    const pieces = this.line;
+    if (pieces.length > 0) {
+      if (end > from) pieces.push(chunk.subarray(from, end));
+      bytes = pieces.length === 1 ? pieces[0]! : concat(pieces);
+      start = 0;
+      stop = bytes.length;
+      this.line = [];
+    }
+    if (this.atStart) {
+      this.atStart = false;
+      // A byte order mark at the very start of the stream is left out.
+      if (stop - start >= 3 && bytes[start] === BOM[0] && bytes[start + 1] === BOM[1] && bytes[start + 2] === BOM[2]) start += 3;
+    }
+    if (start === stop) return this.dispatch(true);
+    // The field name runs to the first colon (the whole line when it has none): scanned within the line only.
+    let colon = start;
+    while (colon < stop && bytes[colon] !== COLON) colon += 1;
+    if (colon < stop && colon - start === 4 && isData(bytes, start)) {
+      let value = colon + 1;
+      if (value < stop && bytes[value] === SPACE) value += 1;
+      const text = value === stop ? '' : this.decoder.decode(bytes.subarray(value, stop));
+      if (this.data === undefined) this.data = text;
+      else (this.moreData ??= []).push(text);
+      return undefined;
+    }
+    const line = this.decoder.decode(bytes.subarray(start, stop));
+    if (this.others === NO_LINES) this.others = [line];
+    else this.others.push(line);
+    if (colon === start) return undefined;
+    const field = colon === stop ? line : line.slice(0, line.indexOf(':'));
+    let value = colon === stop ? '' : line.slice(line.indexOf(':') + 1);
     if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') (this.data ??= []).push(value);
-    else if (field === 'event') this.type = value;
+    if (field === 'data') {
+      // `data` with no colon: a data line with an empty value.
+      if (this.data === undefined) this.data = value;
+      else (this.moreData ??= []).push(value);
+    } else if (field === 'event') this.type = value;
     else if (field === 'id' && !value.includes('\0')) this.lastId = value;
     else if (field === 'retry' && /^[0-9]+$/.test(value)) this.retry = Number(value);
     return undefined;
   }
 
-  /** The bytes of the line just ended as text, a byte order mark at the very start of the stream left out. */
-  private decodeLine(): string {
-    const pieces = this.line;
-    if (pieces.length === 0) {
-      this.atStart = false;
-      return '';
-    }
-    this.line = [];
-    let bytes = pieces.length === 1 ? pieces[0]! : concat(pieces);
-    if (this.atStart) {
-      this.atStart = false;
-      if (bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2]) bytes = bytes.subarray(3);
-    }
-    return bytes.length === 0 ? '' : this.decoder.decode(bytes);
-  }
-
   private dispatch(complete: boolean): SseEvent {
-    const data = this.data;
+    const first = this.data;
+    const more = this.moreData;
     const event: SseEvent = {
       type: this.type,
-      data: data === undefined ? undefined : data.length === 1 ? data[0] : data.join('\n'),
+      data: more === undefined ? first : [first, ...more].join('\n'),
       id: this.lastId,
-      lines: this.lines,
+      others: this.others,
       raw: this.raw,
       complete,
     };
     if (this.retry !== undefined) event.retry = this.retry;
-    this.raw = [];
+    this.raw = NO_PIECES;
     this.eventBytes = 0;
-    this.lines = [];
+    this.others = NO_LINES as string[];
     this.type = '';
     this.data = undefined;
+    this.moreData = undefined;
     this.retry = undefined;
     return event;
   }
 }
+
+/** Whether the four bytes of `bytes` at `at` spell `data`. */
+function isData(bytes: Uint8Array, at: number): boolean {
+  return bytes[at] === DATA[0] && bytes[at + 1] === DATA[1] && bytes[at + 2] === DATA[2] && bytes[at + 3] === DATA[3];
+}
+
+const NO_BYTES = new Uint8Array(0);
 
 /** The bytes of `pieces` in one array. */
 export function concat(pieces: readonly Uint8Array[]): Uint8Array {

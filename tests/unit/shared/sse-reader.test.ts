@@ -67,6 +67,21 @@ describe('the event stream rules', () => {
     ]);
   });
 
+  test("an event's lines but its data: ones are kept decoded, in order (what a renamed event writes again); a data-only event has none", () => {
+    const text = 'event: e\nid: 1\n: c\ndata: x\ndata\nretry: 9\n\ndata: {"y":"é"}\n\n';
+    for (let cut = 0; cut < text.length; cut += 1) {
+      const { events } = read(encode(text), [cut]);
+      assert.deepEqual(
+        events.map((event) => [event.data, [...event.others]]),
+        [
+          ['x\n', ['event: e', 'id: 1', ': c', 'data', 'retry: 9']],
+          ['{"y":"é"}', []],
+        ],
+        `cut at ${cut}`,
+      );
+    }
+  });
+
   test('an event without data is not one a browser dispatches, and its type does not leak into the next', () => {
     const { events } = read(encode('event: ping\n\ndata: a\n\n'));
     assert.equal(events[0]!.data, undefined);

@@ -265,8 +265,7 @@ export class UsageTap implements DeliveredText {
     // Not renamed, or nested too deep to write again: the event passes as it came.
     if (renamed === undefined) return event.raw;
     // The event's other fields (event:, id:) stay; its data becomes the renamed JSON on one line.
-    const others = event.lines.filter((line) => !line.startsWith('data:'));
-    return [ENCODER.encode([...others, `data: ${renamed}`].join('\n') + '\n\n')];
+    return [ENCODER.encode([...event.others, `data: ${renamed}`].join('\n') + '\n\n')];
   }
 
   /** Reads the events put off and counts the text queued behind them, in the order they passed (each event can only deliver text). */
