@@ -1,4 +1,4 @@
-// `node bin/run-ts.mjs bench/ab.ts <simulate-json|simulate-sse|simulate-messages-sse|simulate-gemini-sse|simulate-completions-sse|simulate-responses-sse|relay-json> DIR...`: the Gatehouse of each checkout under one simulated (or relayed) chat case at c=32, in short alternating windows, and each one's main-thread CPU per call (and the kernel's part of it), its journal thread's and its whole process's.
+// `node bin/run-ts.mjs bench/ab.ts <simulate-json|simulate-sse|simulate-messages-sse|simulate-gemini-sse|simulate-completions-sse|simulate-responses-sse|relay-json|relay-sse> DIR...`: the Gatehouse of each checkout under one simulated (or relayed) chat case at c=32, in short alternating windows, and each one's main-thread CPU per call (and the kernel's part of it), its journal thread's and its whole process's.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chatBody } from './lib/fixtures.ts';
@@ -36,12 +36,12 @@ const OTHER_STREAMS: Record<string, { path: string; body: Record<string, unknown
     body: { model: 'sim-chat', input: 'Say something short.', stream: true, store: false },
   },
 };
-if (!(['simulate-json', 'simulate-sse', 'relay-json'].includes(caseName) || caseName in OTHER_STREAMS) || dirs.length === 0) {
-  throw new Error(`usage: bench/ab.ts <simulate-json|simulate-sse|relay-json|${Object.keys(OTHER_STREAMS).join('|')}> CHECKOUT_DIR...`);
+if (!(['simulate-json', 'simulate-sse', 'relay-json', 'relay-sse'].includes(caseName) || caseName in OTHER_STREAMS) || dirs.length === 0) {
+  throw new Error(`usage: bench/ab.ts <simulate-json|simulate-sse|relay-json|relay-sse|${Object.keys(OTHER_STREAMS).join('|')}> CHECKOUT_DIR...`);
 }
 const other = OTHER_STREAMS[caseName];
-/** `relay-json`: every checkout relays to one baseline upstream (this checkout's), through a channel serving every model. */
-const relay = caseName === 'relay-json';
+/** `relay-json`, `relay-sse`: every checkout relays to one baseline upstream (this checkout's), through a channel serving every model. */
+const relay = caseName === 'relay-json' || caseName === 'relay-sse';
 const rounds = Number(process.env['AB_ROUNDS'] ?? 12);
 const windowMs = Number(process.env['AB_WINDOW_MS'] ?? 2000);
 const concurrency = 32;
@@ -65,7 +65,7 @@ const specs: RequestSpec[] = servers.map((server) => ({
   method: 'POST',
   path: other ? other.path : '/v1/chat/completions',
   headers: { authorization: `Bearer ${server.ready.token!}`, ...other?.headers },
-  body: other ? other.body : chatBody(caseName === 'simulate-sse', relay ? 'bench-model' : 'sim-chat'),
+  body: other ? other.body : chatBody(caseName === 'simulate-sse' || caseName === 'relay-sse', relay ? 'bench-model' : 'sim-chat'),
 }));
 for (const [index, server] of servers.entries()) {
   await runLoad(server.ready.url, specs[index]!, JIT_WARMUP_CONCURRENCY, Number(process.env['BENCH_JIT_WARMUP_MS'] ?? JIT_WARMUP_MS));
