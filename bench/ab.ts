@@ -37,7 +37,9 @@ const OTHER_STREAMS: Record<string, { path: string; body: Record<string, unknown
   },
 };
 if (!(['simulate-json', 'simulate-sse', 'relay-json', 'relay-sse'].includes(caseName) || caseName in OTHER_STREAMS) || dirs.length === 0) {
-  throw new Error(`usage: bench/ab.ts <simulate-json|simulate-sse|relay-json|relay-sse|${Object.keys(OTHER_STREAMS).join('|')}> CHECKOUT_DIR...`);
+  throw new Error(
+    `usage: bench/ab.ts <simulate-json|simulate-sse|relay-json|relay-sse|${Object.keys(OTHER_STREAMS).join('|')}> CHECKOUT_DIR...`,
+  );
 }
 const other = OTHER_STREAMS[caseName];
 /** `relay-json`, `relay-sse`: every checkout relays to one baseline upstream (this checkout's), through a channel serving every model. */

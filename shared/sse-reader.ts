@@ -11,7 +11,7 @@ export interface SseLimits {
   streamBytes: number;
 }
 
-/** One event as it came: its fields as the specification reads them, and its lines and bytes as they were. */
+/** One event as it came: its fields as the specification reads them, its other lines, and its bytes as they were. */
 export interface SseEvent {
   /** The value of its last `event:` field; '' when it had none (a browser then names it `message`). */
   type: string;
@@ -22,8 +22,9 @@ export interface SseEvent {
   /** The reconnection time its `retry:` field set (ASCII digits only), if any. */
   retry?: number;
   /**
-   * Its lines but its `data:` ones, decoded, without their line ends (`event:`, `id:`, `retry:`, comments and unknown
-   * fields): what must stay when an event's data is written anew. Most events have none (one shared empty list).
+   * Its lines but its `data:` ones, decoded, without their line ends (`event:`, `id:`, `retry:`, comments, unknown fields,
+   * and a bare `data` line without a colon, as a line that does not start with `data:`): what must stay when an event's
+   * data is written anew. Most events have none (one shared empty list).
    */
   others: readonly string[];
   /** Its bytes exactly as they came, line ends included: the pieces of all events together are the stream. */
@@ -42,6 +43,8 @@ const SPACE = 0x20;
 const BOM = [0xef, 0xbb, 0xbf];
 /** The field name `data` (the only field read without decoding its line: most lines are one). */
 const DATA = [0x64, 0x61, 0x74, 0x61];
+/** The bytes of a last line read at the stream's end, when nothing of it is in the chunk at hand. */
+const NO_BYTES = new Uint8Array(0);
 /** What an event with no lines (or bytes) of a kind holds: one list shared by all, never written to. */
 const NO_LINES: readonly string[] = Object.freeze([]);
 const NO_PIECES = Object.freeze([]) as unknown as Uint8Array[];
@@ -239,8 +242,6 @@ export class SseReader {
 function isData(bytes: Uint8Array, at: number): boolean {
   return bytes[at] === DATA[0] && bytes[at + 1] === DATA[1] && bytes[at + 2] === DATA[2] && bytes[at + 3] === DATA[3];
 }
-
-const NO_BYTES = new Uint8Array(0);
 
 /** The bytes of `pieces` in one array. */
 export function concat(pieces: readonly Uint8Array[]): Uint8Array {

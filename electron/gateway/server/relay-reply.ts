@@ -1,4 +1,4 @@
-// Writes a relayed upstream answer to the caller as it arrives: its status and headers, then its bytes with backpressure; a break mid-stream ends with the protocol's error event.
+// Writes a relayed upstream answer to the caller as it arrives: its status and headers, then its bytes with backpressure (an answer the upstream sent whole at once, with its Content-Length); a break mid-stream ends with the protocol's error event.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { GatewayError } from '../errors.ts';

@@ -1,4 +1,4 @@
-// Unit test of writing a relayed answer: the bytes go out as the upstream sends them, and a charge that throws once the answer ended is reported, never thrown out of the process.
+// Unit test of writing a relayed answer: the bytes go out as the upstream sends them (chunked while still arriving, with a Content-Length when the upstream sent them whole), a whole stream that breaks still gets its head and error event, and a charge that throws once the answer ended is reported, never thrown out of the process.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Fastify from 'fastify';
@@ -42,6 +42,9 @@ test('a charge that throws after a relayed answer is reported; the answer and th
       headers: { 'content-type': 'application/json' },
     });
     assert.equal(answer.status, 200);
+    // Still arriving when its head went: its length unknown, it goes chunked.
+    assert.equal(answer.headers.get('content-length'), null);
+    assert.equal(answer.headers.get('transfer-encoding'), 'chunked');
     assert.equal(await answer.text(), '{"id":"chatcmpl-1","usage":{"prompt_tokens":3}}');
     // The charge fails after the answer went out: polled, since a busy machine may not have got there yet.
     await eventually(() => reported.length > 0, 'the failed charge is reported');
@@ -57,9 +60,11 @@ test('a charge that throws after a relayed answer is reported; the answer and th
 });
 
 test('an answer the upstream already sent whole (JSON, or a short stream) is written at once with its head: no read waits for the upstream', async () => {
-  const answers: Record<string, { type: string; bytes: string }> = {
-    json: { type: 'application/json', bytes: '{"id":"chatcmpl-2","usage":{"prompt_tokens":1}}' },
-    sse: { type: 'text/event-stream', bytes: 'data: {"id":"chatcmpl-3"}\n\ndata: [DONE]\n\n' },
+  // Multi-byte text: the length counts bytes. A 204 has no body, so no length either.
+  const answers: Record<string, { type: string; bytes: string; status?: number }> = {
+    json: { type: 'application/json', bytes: '{"id":"chatcmpl-2","text":"Grüße, 東京 🌊","usage":{"prompt_tokens":1}}' },
+    sse: { type: 'text/event-stream', bytes: 'data: {"id":"chatcmpl-3","text":"é"}\n\ndata: [DONE]\n\n' },
+    empty: { type: 'application/json', bytes: '', status: 204 },
   };
   const reads: string[] = [];
   let returned = 0;
@@ -79,7 +84,7 @@ test('an answer the upstream already sent whole (JSON, or a short stream) is wri
         atOnce: () => Buffer.from(answer.bytes),
       };
       return {
-        status: 200,
+        status: answer.status ?? 200,
         headers: { 'content-type': answer.type },
         body,
         usage: Promise.resolve<RelayedUsage>({ inputTokens: 1, outputTokens: 1, delivered: { tokens: 0 } }),
@@ -100,30 +105,20 @@ test('an answer the upstream already sent whole (JSON, or a short stream) is wri
         body: JSON.stringify({ model }),
         headers: { 'content-type': 'application/json' },
       });
-      assert.equal(response.status, 200);
+      assert.equal(response.status, answer.status ?? 200);
       assert.equal(response.headers.get('content-type'), answer.type);
       assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
-      // Its length is known: it goes with a Content-Length, not chunked.
-      assert.equal(response.headers.get('content-length'), String(Buffer.byteLength(answer.bytes)));
+      // Its length is known: it goes with a Content-Length, not chunked (a 204 with neither).
+      assert.equal(response.headers.get('content-length'), answer.status === 204 ? null : String(Buffer.byteLength(answer.bytes)));
       assert.equal(response.headers.get('transfer-encoding'), null);
       assert.equal(await response.text(), answer.bytes);
     }
     assert.deepEqual(reads, [], 'no read of the body waited');
-    await eventually(() => returned === 2, 'each body is given back, so its usage is read');
+    await eventually(() => returned === 3, 'each body is given back, so its usage is read');
   } finally {
     await app.close();
   }
 });
-
-/** A relayed answer's body that gives its chunks one read at a time, and nothing at once (the upstream has not ended). */
-function arriving(chunks: string[]): AsyncIterable<Uint8Array> & { atOnce(): Uint8Array | undefined } {
-  return {
-    async *[Symbol.asyncIterator]() {
-      for (const chunk of chunks) yield Buffer.from(chunk);
-    },
-    atOnce: () => undefined,
-  };
-}
 
 /** A Fastify app answering POST /relay through `passthrough` (with the OpenAI stream's error event). */
 async function relayApp(passthrough: PassthroughProvider, stream: boolean) {
@@ -138,27 +133,6 @@ async function relayApp(passthrough: PassthroughProvider, stream: boolean) {
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, url: `${url}/relay` };
 }
-
-test('an answer still arriving is sent chunked (its length is not known when its head goes)', async () => {
-  const passthrough: PassthroughProvider = {
-    forward: async () => ({
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-      body: arriving(['{"id":"chatcmpl-4",', '"usage":{"prompt_tokens":2}}']),
-      usage: Promise.resolve<RelayedUsage>({ inputTokens: 2, outputTokens: 1, delivered: { tokens: 0 } }),
-    }),
-  };
-  const { app, url } = await relayApp(passthrough, false);
-  try {
-    const response = await fetch(url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
-    assert.equal(response.status, 200);
-    assert.equal(response.headers.get('content-length'), null);
-    assert.equal(response.headers.get('transfer-encoding'), 'chunked');
-    assert.equal(await response.text(), '{"id":"chatcmpl-4","usage":{"prompt_tokens":2}}');
-  } finally {
-    await app.close();
-  }
-});
 
 test('a whole stream whose scrub or tap breaks still gets its head, then the error event, as one that broke mid-way', async () => {
   const passthrough: PassthroughProvider = {
