@@ -43,14 +43,8 @@ describe('kept streams journaled from the thread’s templates', () => {
         received.push(await response.text());
       }
     assert.equal(new Set(received).size, received.length, 'each call has its own id');
-    const items = await eventually(async () => {
-      const list = (await admin(`/journal?path=/v1/chat/completions&page_size=${received.length}`)).body.items as { id: number }[];
-      return list.length === received.length && list.toReversed();
-    }, 'every call is journaled');
+    const items = await readBackAsReceived(server, 'path=/v1/chat/completions&', received);
     for (const [index, item] of items.entries()) {
-      const entry = (await admin(`/journal/${item.id}`)).body;
-      assert.equal(entry.response.text, received[index], `entry ${index} reads back as received`);
-      assert.equal(entry.response.bytes, Buffer.byteLength(received[index]!));
       // Found by its own id, which only its answer holds (the search reads the packed text through journal_unpacked).
       const id = /"id":"([^"]+)"/.exec(received[index]!)![1]!;
       const found = (await admin(`/journal?path=/v1/chat/completions&q=${encodeURIComponent(id)}`)).body.items as { id: number }[];
@@ -65,7 +59,6 @@ describe('kept streams journaled from the thread’s templates', () => {
   });
 
   test("Gemini's alt=sse and legacy completions streams, several calls each: stored as packJournalText packs them, each entry as received", async () => {
-    const admin = (route: string) => request(`${server.url}/admin/api${route}`, 'GET', { token: server.gateway.adminToken });
     const streamed = async (url: string, body: unknown, headers: Record<string, string>) => {
       const response = await fetch(`${server.url}${url}`, {
         method: 'POST',
@@ -98,28 +91,11 @@ describe('kept streams journaled from the thread’s templates', () => {
       ])
         received.push(await call());
     assert.equal(new Set(received).size, received.length, 'each call has its own id');
-    const items = await eventually(async () => {
-      const list = (await admin(`/journal?page_size=${received.length}`)).body.items as { id: number }[];
-      return list.length === received.length && list.toReversed();
-    }, 'every call is journaled');
-    for (const [index, item] of items.entries()) {
-      const entry = (await admin(`/journal/${item.id}`)).body;
-      assert.equal(entry.response.text, received[index], `entry ${index} reads back as received`);
-      assert.equal(entry.response.bytes, Buffer.byteLength(received[index]!));
-    }
+    await readBackAsReceived(server, '', received);
     storedAsPacked(server, received);
   });
-});
 
-describe('an Anthropic Messages kept stream journaled', () => {
-  let server: TestGateway;
-  before(async () => {
-    server = await startGateway();
-  });
-  after(() => server.stop());
-
-  test('its short lines are stored as they are until its template is trusted, then packed from it, and always read back as received', async () => {
-    const admin = (route: string) => request(`${server.url}/admin/api${route}`, 'GET', { token: server.gateway.adminToken });
+  test('an Anthropic Messages stream: its short lines are stored as they are until its template is trusted, then packed from it, and always read back as received', async () => {
     const received: string[] = [];
     for (let call = 0; call < 6; call++) {
       const response = await fetch(`${server.url}/v1/messages`, {
@@ -137,14 +113,7 @@ describe('an Anthropic Messages kept stream journaled', () => {
     }
     assert.equal(new Set(received).size, received.length, 'each call has its own id');
     assert.equal(packJournalText(received[0]!), null, 'its lines are too short for a line by line pack to pay');
-    const items = await eventually(async () => {
-      const list = (await admin(`/journal?path=/v1/messages&page_size=${received.length}`)).body.items as { id: number }[];
-      return list.length === received.length && list.toReversed();
-    }, 'every call is journaled');
-    for (const [index, item] of items.entries()) {
-      const entry = (await admin(`/journal/${item.id}`)).body;
-      assert.equal(entry.response.text, received[index], `entry ${index} reads back as received`);
-    }
+    await readBackAsReceived(server, 'path=/v1/messages&', received);
     // The first answer is noted, the second makes the template, the third trusts it: stored as they are; then packed from it.
     for (const [index, row] of lastRows(server, received.length).entries()) {
       const packed = index >= 3 ? keptPack(received[index]!) : null;
@@ -153,6 +122,24 @@ describe('an Anthropic Messages kept stream journaled', () => {
     }
   });
 });
+
+/**
+ * Waits until the journal lists as many entries as `received` (filtered by `query`, ending in `&` when given), then
+ * checks each reads back as its answer was received, text and bytes, oldest first; gives the entries.
+ */
+async function readBackAsReceived(server: TestGateway, query: string, received: readonly string[]) {
+  const admin = (route: string) => request(`${server.url}/admin/api${route}`, 'GET', { token: server.gateway.adminToken });
+  const items = await eventually(async () => {
+    const list = (await admin(`/journal?${query}page_size=${received.length}`)).body.items as { id: number }[];
+    return list.length === received.length && list.toReversed();
+  }, 'every call is journaled');
+  for (const [index, item] of items.entries()) {
+    const entry = (await admin(`/journal/${item.id}`)).body;
+    assert.equal(entry.response.text, received[index], `entry ${index} reads back as received`);
+    assert.equal(entry.response.bytes, Buffer.byteLength(received[index]!));
+  }
+  return items;
+}
 
 /** The answer columns of the real file's last `count` journal rows, oldest first. */
 function lastRows(server: TestGateway, count: number) {

@@ -82,6 +82,18 @@ type Leaving = 'after first write' | 'at the commit';
  * A call of `body` through the simulator, the metering and `codec` (OpenAI's unless told), written by the SSE writer:
  * `whole` lets a kept answer go as its rendered bytes. `offered`: the stream offered its kept spans (the answer is kept).
  */
+/** Every chunk of an OpenAI stream's `bytes` carries the call's own identity: `meta`'s id, time and model. */
+function chunksCarry(bytes: Buffer, meta: CompletionMeta, name = JSON.stringify(meta)) {
+  const chunks = bytes
+    .toString()
+    .split('\n\n')
+    .filter((frame) => frame.startsWith('data: {'));
+  for (const chunk of chunks) {
+    const parsed = JSON.parse(chunk.slice('data: '.length)) as CompletionMeta;
+    assert.deepEqual({ id: parsed.id, created: parsed.created, model: parsed.model }, meta, name);
+  }
+}
+
 function harness<Meta = CompletionMeta>(
   failCommit = false,
   codec: Codec<Meta> = openaiChatCodec as unknown as Codec<Meta>,
@@ -167,15 +179,7 @@ test("each call's identity is its own: another id, time and model (of another le
     const [staged, kept] = [await call(body, false, meta), await call(body, true, meta)];
     assert.ok(Buffer.isBuffer(kept.raw.writes[0]));
     assert.deepEqual(kept.raw.bytes(), staged.raw.bytes(), JSON.stringify(meta));
-    const chunks = kept.raw
-      .bytes()
-      .toString()
-      .split('\n\n')
-      .filter((frame) => frame.startsWith('data: {'));
-    for (const chunk of chunks) {
-      const parsed = JSON.parse(chunk.slice('data: '.length)) as CompletionMeta;
-      assert.deepEqual({ id: parsed.id, created: parsed.created, model: parsed.model }, meta);
-    }
+    chunksCarry(kept.raw.bytes(), meta);
   }
 });
 
@@ -395,15 +399,7 @@ test('a legacy completions stream of a kept answer is written the same way, its 
         assert.deepEqual(kept.raw.bytes(), staged.raw.bytes(), `${name}: the same bytes`);
         assert.deepEqual(kept.charges, staged.charges, `${name}: the same charges`);
         if (failCommit) continue;
-        const chunks = kept.raw
-          .bytes()
-          .toString()
-          .split('\n\n')
-          .filter((frame) => frame.startsWith('data: {'));
-        for (const chunk of chunks) {
-          const parsed = JSON.parse(chunk.slice('data: '.length)) as CompletionMeta;
-          assert.deepEqual({ id: parsed.id, created: parsed.created, model: parsed.model }, meta);
-        }
+        chunksCarry(kept.raw.bytes(), meta, name);
       }
     }
     const echo = { model: 'gpt-3.5-turbo-instruct', prompt: 'Say this is a test.', echo: true, max_tokens: 20 };

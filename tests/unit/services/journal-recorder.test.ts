@@ -18,6 +18,29 @@ after(() => dirs.removeAll());
 
 const record = (path: string): JournalRecord => journalRecord({ at: 1_700_000_000_000, path });
 
+/** A record with every field a summary has, as the capture makes them (`call` changing some). */
+const full = (index: number, call: Partial<Omit<JournalRecord, 'detail'>> = {}): JournalRecord =>
+  journalRecord({
+    at: 1_700_000_000_000 + index,
+    path: `/v1/call-${index}`,
+    token: 'default',
+    usage: null,
+    firstOutputMs: null,
+    test_id: null,
+    request_id: `req_${index}`,
+    source: 'simulate',
+    fixture: null,
+    cassette: null,
+    ...call,
+  });
+
+/** The summaries `records` are announced as, with the ids `ids` the journal lists them by. */
+const summariesOf = (records: readonly JournalRecord[], ids: readonly number[]) =>
+  records.map((record, index) => {
+    const { detail: _detail, relay: _relay, ...summary } = record;
+    return { id: ids[index]!, ...summary };
+  });
+
 /** The paths journal.sqlite holds, read on a connection of its own (what a process started after this one would find). */
 function stored(dataDir: string): string[] {
   const db = new Database(path.join(dataDir, JOURNAL_FILE), { readonly: true, fileMustExist: true });
@@ -187,20 +210,6 @@ test('an idle thread ends (closing the file, its memory given back); the next ba
 test('a record with every summary field (as the capture makes them) is announced from its batch row exactly as from the record itself; one whose row cannot give it (a cost of a fraction of a micro-unit, a field absent) is announced from the record, each in its place', async () => {
   const dataDir = dirs.fresh();
   const { store, recorder, announced, errors } = recorderIn(dataDir);
-  const full = (index: number, call: Partial<Omit<JournalRecord, 'detail'>>): JournalRecord =>
-    journalRecord({
-      at: 1_700_000_000_000 + index,
-      path: `/v1/call-${index}`,
-      token: 'default',
-      usage: null,
-      firstOutputMs: null,
-      test_id: null,
-      request_id: `req_${index}`,
-      source: 'simulate',
-      fixture: null,
-      cassette: null,
-      ...call,
-    });
   const records = [
     full(0, {}),
     full(1, { usage: { inputTokens: 12, outputTokens: 120, cost: 0.000153 }, stream: true, firstOutputMs: 4 }),
@@ -216,10 +225,7 @@ test('a record with every summary field (as the capture makes them) is announced
     await recorder.flush();
     assert.deepEqual(errors, []);
     const ids = (await store.list({}, 1, 20)).items.map((item) => item.id).reverse();
-    const expected = records.map((record, index) => {
-      const { detail: _detail, relay: _relay, ...summary } = record;
-      return { id: ids[index]!, ...summary };
-    });
+    const expected = summariesOf(records, ids);
     assert.deepEqual(announced, expected);
     // The same text too: the console is sent each summary as JSON.
     assert.deepEqual(
@@ -235,22 +241,12 @@ test('a record with every summary field (as the capture makes them) is announced
 test('a batch of several parts is announced entry by entry in its places, and a record that cannot be made a row is refused alone: the others are stored and announced', async () => {
   const dataDir = dirs.fresh();
   const { store, recorder, announced, errors } = recorderIn(dataDir);
-  // Every field a summary has, as the capture makes them; every 97th with a cost its row cannot give back (kept for its summary).
-  const full = (index: number): JournalRecord =>
-    journalRecord({
-      at: 1_700_000_000_000 + index,
-      path: `/v1/call-${index}`,
-      usage: { inputTokens: index, outputTokens: 1, cost: index % 97 === 0 ? 0.0000015 : 0.000153 },
-      firstOutputMs: null,
-      test_id: null,
-      request_id: `req_${index}`,
-      source: 'simulate',
-      fixture: null,
-      cassette: null,
-    });
   // A relay note JSON cannot write (as a BigInt): its row cannot be made.
   const unwritable = journalRecord({ path: '/v1/unwritable', relay: { channel: null, upstreamModel: null, attempts: [1n] as never } });
-  const records = Array.from({ length: 450 }, (_, index) => full(index));
+  // Every 97th with a cost its row cannot give back (kept for its summary).
+  const records = Array.from({ length: 450 }, (_, index) =>
+    full(index, { usage: { inputTokens: index, outputTokens: 1, cost: index % 97 === 0 ? 0.0000015 : 0.000153 } }),
+  );
   try {
     for (const [index, record] of records.entries()) {
       recorder.add(record);
@@ -265,13 +261,7 @@ test('a batch of several parts is announced entry by entry in its places, and a 
       'every other record stored, in order (450 rows: three parts)',
     );
     const ids = (await store.list({}, 1, 500)).items.map((item) => item.id).reverse();
-    assert.deepEqual(
-      announced,
-      records.map((record, index) => {
-        const { detail: _detail, relay: _relay, ...summary } = record;
-        return { id: ids[index]!, ...summary };
-      }),
-    );
+    assert.deepEqual(announced, summariesOf(records, ids));
   } finally {
     await recorder.stop();
     await store.stop();
