@@ -6,8 +6,12 @@ import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 
-/** A /healthz answer slower than this means the event loop was held (the stall before the fix was about 5 s). */
-const HEALTHZ_BOUND_MS = 1000;
+/**
+ * A /healthz answer slower than this means the event loop was held by the prompt's work (the stall before the fix was
+ * about 5 s on a quiet machine, more on a busy one). Generous: the body's own JSON.parse of 30 MB still holds the loop a
+ * few hundred ms, which on a slow two-core machine beside two CPU-bound processes read 1.25 s (b6ad842 as well).
+ */
+const HEALTHZ_BOUND_MS = 2500;
 /** An unbroken word of CJK letters: one token, and a stack overflow for a regular expression run over it. */
 const CJK_WORD = '\u6c49'.repeat(8_000_000);
 
@@ -45,7 +49,7 @@ describe('long prompts', () => {
   const prose = (field: (content: string) => unknown) =>
     Buffer.from(JSON.stringify(field('Tell me about the gardens of Kyōto, please. '.repeat(660_000))));
 
-  test('/healthz answers within a second each while a 30 MB simulated chat is answered', async () => {
+  test('/healthz answers within the bound each while a 30 MB simulated chat is answered', async () => {
     const body = prose((content) => ({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }] }));
     assert.ok(body.length > 29_000_000);
     const { answer, slowest, answered } = await pollWhile('/v1/chat/completions', body);
@@ -54,7 +58,7 @@ describe('long prompts', () => {
     assert.ok(slowest < HEALTHZ_BOUND_MS, `the slowest /healthz took ${Math.round(slowest)} ms`);
   });
 
-  test('/healthz answers within a second each while a 30 MB count_tokens is counted', async () => {
+  test('/healthz answers within the bound each while a 30 MB count_tokens is counted', async () => {
     const body = prose((content) => ({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content }] }));
     const { answer, slowest, answered } = await pollWhile('/v1/messages/count_tokens', body, { 'anthropic-version': '2023-06-01' });
     assert.equal(answer.status, 200);
