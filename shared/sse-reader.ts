@@ -123,9 +123,7 @@ export class SseReader {
       const event = this.endLine(bytes, from, end);
       // An event's bytes in this chunk join its raw bytes once it ends: one piece per event and chunk, not one per line.
       if (event) {
-        const piece = bytes.subarray(unkept, after);
-        if (event.raw === NO_PIECES) event.raw = [piece];
-        else event.raw.push(piece);
+        event.raw = withPiece(event.raw, bytes.subarray(unkept, after));
         unkept = after;
         events.push(event);
       }
@@ -135,11 +133,7 @@ export class SseReader {
     }
     if (held < bytes.length && this.hold(bytes.length - held)) this.line.push(bytes.subarray(from));
     // The start of an event this chunk did not end is held with it.
-    if (!this.overflow && unkept < bytes.length) {
-      const piece = bytes.subarray(unkept);
-      if (this.raw === NO_PIECES) this.raw = [piece];
-      else this.raw.push(piece);
-    }
+    if (!this.overflow && unkept < bytes.length) this.raw = withPiece(this.raw, bytes.subarray(unkept));
     return events;
   }
 
@@ -193,26 +187,28 @@ export class SseReader {
     if (colon < stop && colon - start === 4 && isData(bytes, start)) {
       let value = colon + 1;
       if (value < stop && bytes[value] === SPACE) value += 1;
-      const text = value === stop ? '' : this.decoder.decode(bytes.subarray(value, stop));
-      if (this.data === undefined) this.data = text;
-      else (this.moreData ??= []).push(text);
+      this.addData(value === stop ? '' : this.decoder.decode(bytes.subarray(value, stop)));
       return undefined;
     }
     const line = this.decoder.decode(bytes.subarray(start, stop));
-    if (this.others === NO_LINES) this.others = [line];
-    else this.others.push(line);
+    this.others = withPiece(this.others, line);
     if (colon === start) return undefined;
-    const field = colon === stop ? line : line.slice(0, line.indexOf(':'));
-    let value = colon === stop ? '' : line.slice(line.indexOf(':') + 1);
+    const at = colon === stop ? -1 : line.indexOf(':');
+    const field = at < 0 ? line : line.slice(0, at);
+    let value = at < 0 ? '' : line.slice(at + 1);
     if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') {
-      // `data` with no colon: a data line with an empty value.
-      if (this.data === undefined) this.data = value;
-      else (this.moreData ??= []).push(value);
-    } else if (field === 'event') this.type = value;
+    // `data` with no colon: a data line with an empty value.
+    if (field === 'data') this.addData(value);
+    else if (field === 'event') this.type = value;
     else if (field === 'id' && !value.includes('\0')) this.lastId = value;
     else if (field === 'retry' && /^[0-9]+$/.test(value)) this.retry = Number(value);
     return undefined;
+  }
+
+  /** Adds a data line's value to the event's (most events have one: no list made for it). */
+  private addData(value: string): void {
+    if (this.data === undefined) this.data = value;
+    else (this.moreData ??= []).push(value);
   }
 
   private dispatch(complete: boolean): SseEvent {
@@ -236,6 +232,13 @@ export class SseReader {
     this.retry = undefined;
     return event;
   }
+}
+
+/** `list` with `item` added: a new list of one in place of a shared empty one (NO_PIECES, NO_LINES), else `list` itself. */
+function withPiece<T>(list: T[], item: T): T[] {
+  if (list === NO_PIECES || list === NO_LINES) return [item];
+  list.push(item);
+  return list;
 }
 
 /** Whether the four bytes of `bytes` at `at` spell `data`. */
