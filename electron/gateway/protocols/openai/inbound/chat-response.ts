@@ -89,7 +89,7 @@ export function chatCompletionText(result: ChatResult, meta: CompletionMeta, opt
  * A completion's (or chunk's) JSON text up to its identity's end (id, object, created, model), as `JSON.stringify` writes
  * it: a whole `created` spelled as its digits, and the model's JSON text made once while calls name the same model.
  */
-export const identityText = (object: string, meta: CompletionMeta) =>
+const identityText = (object: string, meta: CompletionMeta) =>
   `{"id":${JSON.stringify(meta.id)},"object":"${object}","created":${Number.isSafeInteger(meta.created) ? `${meta.created}` : JSON.stringify(meta.created)},"model":${modelText(meta.model)}`;
 
 /** The last model `modelText` wrote, and its JSON text. */
