@@ -1,7 +1,7 @@
 // `node bin/run-ts.mjs bench/ab.ts <simulate-json|simulate-sse|simulate-messages-sse|simulate-gemini-sse|simulate-completions-sse|simulate-responses-sse|relay-json|relay-sse> DIR...`: the Gatehouse of each checkout under one simulated (or relayed) chat case at c=32, in short alternating windows, and each one's main-thread CPU per call (and the kernel's part of it), its journal thread's and its whole process's.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chatBody } from './lib/fixtures.ts';
+import { chatBody, OTHER_PROTOCOL_STREAMS, type BenchAsk } from './lib/fixtures.ts';
 import { closePools, runLoad, type RequestSpec } from './lib/load.ts';
 import { cpuMsOf, startChild, syscallsOf, threadCpuMsOf } from './lib/processes.ts';
 import { JIT_WARMUP_CONCURRENCY, JIT_WARMUP_MS } from './lib/rounds.ts';
@@ -15,26 +15,12 @@ type Ready = { url: string; token?: string };
  * one round alike, so compare the quartiles, and the rounds pair by pair.
  */
 const [caseName = 'simulate-sse', ...dirs] = process.argv.slice(2);
-/** The same prompt streamed in the other protocols, as their clients ask (Claude Code, Gemini CLI, the legacy completions, Codex): path, body and headers. */
-const OTHER_STREAMS: Record<string, { path: string; body: Record<string, unknown>; headers?: Record<string, string> }> = {
-  'simulate-messages-sse': {
-    path: '/v1/messages',
-    body: { model: 'sim-chat', max_tokens: 1024, messages: [{ role: 'user', content: 'Say something short.' }], stream: true },
-    headers: { 'anthropic-version': '2023-06-01' },
-  },
-  'simulate-gemini-sse': {
-    path: '/v1beta/models/sim-chat:streamGenerateContent?alt=sse',
-    body: { contents: [{ role: 'user', parts: [{ text: 'Say something short.' }] }] },
-  },
-  'simulate-completions-sse': {
-    path: '/v1/completions',
-    body: { model: 'sim-chat', prompt: 'Say something short.', max_tokens: 1024, stream: true },
-  },
-  // `store: false`, as Codex asks: the stream alone, not the stored response's writes.
-  'simulate-responses-sse': {
-    path: '/v1/responses',
-    body: { model: 'sim-chat', input: 'Say something short.', stream: true, store: false },
-  },
+/** The same prompt streamed in the other protocols (see OTHER_PROTOCOL_STREAMS). */
+const OTHER_STREAMS: Record<string, BenchAsk> = {
+  'simulate-messages-sse': OTHER_PROTOCOL_STREAMS.anthropic,
+  'simulate-gemini-sse': OTHER_PROTOCOL_STREAMS.gemini,
+  'simulate-completions-sse': OTHER_PROTOCOL_STREAMS.completions,
+  'simulate-responses-sse': OTHER_PROTOCOL_STREAMS.responses,
 };
 if (!(['simulate-json', 'simulate-sse', 'relay-json', 'relay-sse'].includes(caseName) || caseName in OTHER_STREAMS) || dirs.length === 0) {
   throw new Error(

@@ -2,46 +2,29 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { cpuMsOf, syscallsOf, threadCpuMsOf, threadSwitchesOf } from './lib/processes.ts';
-import { chatBody } from './lib/fixtures.ts';
+import { chatBody, OTHER_PROTOCOL_STREAMS, type BenchAsk } from './lib/fixtures.ts';
 import { closePools, runLoad, type RequestSpec } from './lib/load.ts';
 import { JIT_WARMUP_CONCURRENCY, JIT_WARMUP_MS } from './lib/rounds.ts';
 import { startChild } from './lib/processes.ts';
 import { BENCH_CHANNEL_KEY } from './sections/relay.ts';
 
 type Ready = { url: string; token?: string };
-/** The chat bench's question, asked in each protocol's own shape (the simulated answer then is the same text). */
-const QUESTION = 'Say something short.';
-const asked = { model: 'sim-chat', messages: [{ role: 'user', content: QUESTION }] };
 const cases: Record<string, { relay: boolean; keyed?: boolean; spec: (token: string) => RequestSpec }> = {
   'relay-json': { relay: true, spec: (token) => chat(token, false, 'bench-model') },
   'relay-json-keyed': { relay: true, keyed: true, spec: (token) => chat(token, false, 'bench-model') },
   'relay-sse': { relay: true, spec: (token) => chat(token, true, 'bench-model') },
   'simulate-json': { relay: false, spec: (token) => chat(token, false, 'sim-chat') },
   'simulate-sse': { relay: false, spec: (token) => chat(token, true, 'sim-chat') },
-  // The same simulated answer streamed as the other protocols' clients ask for it (Claude Code, Gemini CLI, Codex).
-  'simulate-anthropic-sse': {
-    relay: false,
-    spec: (token) => post(token, '/v1/messages', { ...asked, max_tokens: 1024, stream: true }, { 'anthropic-version': '2023-06-01' }),
-  },
-  'simulate-gemini-sse': {
-    relay: false,
-    spec: (token) =>
-      post(token, '/v1beta/models/sim-chat:streamGenerateContent?alt=sse', { contents: [{ role: 'user', parts: [{ text: QUESTION }] }] }),
-  },
-  'simulate-completions-sse': {
-    relay: false,
-    spec: (token) => post(token, '/v1/completions', { model: 'sim-chat', prompt: QUESTION, max_tokens: 1024, stream: true }),
-  },
-  // `store: false`, as Codex asks: the stream alone, not the stored response's writes.
-  'simulate-responses-sse': {
-    relay: false,
-    spec: (token) => post(token, '/v1/responses', { model: 'sim-chat', input: QUESTION, stream: true, store: false }),
-  },
+  // The same simulated answer streamed as the other protocols' clients ask for it (see OTHER_PROTOCOL_STREAMS).
+  'simulate-anthropic-sse': { relay: false, spec: (token) => ask(token, OTHER_PROTOCOL_STREAMS.anthropic) },
+  'simulate-gemini-sse': { relay: false, spec: (token) => ask(token, OTHER_PROTOCOL_STREAMS.gemini) },
+  'simulate-completions-sse': { relay: false, spec: (token) => ask(token, OTHER_PROTOCOL_STREAMS.completions) },
+  'simulate-responses-sse': { relay: false, spec: (token) => ask(token, OTHER_PROTOCOL_STREAMS.responses) },
 };
 function chat(token: string, stream: boolean, model: string): RequestSpec {
-  return post(token, '/v1/chat/completions', chatBody(stream, model));
+  return ask(token, { path: '/v1/chat/completions', body: chatBody(stream, model) as Record<string, unknown> });
 }
-function post(token: string, path: string, body: object, headers: Record<string, string> = {}): RequestSpec {
+function ask(token: string, { path, body, headers }: BenchAsk): RequestSpec {
   return { method: 'POST', path, headers: { authorization: `Bearer ${token}`, ...headers }, body };
 }
 

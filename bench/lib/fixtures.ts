@@ -58,3 +58,29 @@ export function chatBody(stream: boolean, model = 'bench-model'): object {
     ...(stream && { stream: true, stream_options: { include_usage: true } }),
   };
 }
+
+/** A request of the bench: its path, body and own headers (the bearer token is added per contender). */
+export interface BenchAsk {
+  path: string;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+/**
+ * The chat request's question streamed in the other protocols, as their clients ask for it (Claude Code, Gemini CLI, the
+ * legacy completions, Codex): the simulator answers each with the same text.
+ */
+export const OTHER_PROTOCOL_STREAMS: Record<'anthropic' | 'gemini' | 'completions' | 'responses', BenchAsk> = {
+  anthropic: {
+    path: '/v1/messages',
+    body: { model: 'sim-chat', max_tokens: 1024, messages: [{ role: 'user', content: 'Say something short.' }], stream: true },
+    headers: { 'anthropic-version': '2023-06-01' },
+  },
+  gemini: {
+    path: '/v1beta/models/sim-chat:streamGenerateContent?alt=sse',
+    body: { contents: [{ role: 'user', parts: [{ text: 'Say something short.' }] }] },
+  },
+  completions: { path: '/v1/completions', body: { model: 'sim-chat', prompt: 'Say something short.', max_tokens: 1024, stream: true } },
+  // `store: false`, as Codex asks: the stream alone, not the stored response's writes.
+  responses: { path: '/v1/responses', body: { model: 'sim-chat', input: 'Say something short.', stream: true, store: false } },
+};
