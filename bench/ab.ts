@@ -41,9 +41,18 @@ function kernelMsOf(pid: number, thread: number): number {
   return Number(fields[12]) * 10;
 }
 
+/** `bare:node` and `bare:fastify` in place of a checkout (simulate-json only): this checkout's floors answering the same JSON, measured alike. */
+const BARE: Record<string, string> = { 'bare:node': './servers/bare-node-simulate.ts', 'bare:fastify': './servers/bare-fastify.ts' };
+if (dirs.some((dir) => dir in BARE) && caseName !== 'simulate-json')
+  throw new Error('bare:node and bare:fastify answer simulate-json only');
 const upstream = relay ? await startChild<Ready>(new URL('./servers/upstream.ts', import.meta.url)) : undefined;
 const servers = [];
 for (const dir of dirs) {
+  const bare = BARE[dir];
+  if (bare) {
+    servers.push(await startChild<Ready>(new URL(bare, import.meta.url)));
+    continue;
+  }
   const url = new URL(`file://${path.resolve(dir)}/bench/servers/gatehouse.ts`);
   servers.push(
     await startChild<Ready>(url, [JSON.stringify({ journal, ...(upstream && { channelBaseUrl: `${upstream.ready.url}/v1` }) })]),
@@ -52,7 +61,7 @@ for (const dir of dirs) {
 const specs: RequestSpec[] = servers.map((server) => ({
   method: 'POST',
   path: other ? other.path : '/v1/chat/completions',
-  headers: { authorization: `Bearer ${server.ready.token!}`, ...other?.headers },
+  headers: server.ready.token ? { authorization: `Bearer ${server.ready.token}`, ...other?.headers } : {},
   body: other ? other.body : chatBody(caseName === 'simulate-sse' || caseName === 'relay-sse', relay ? 'bench-model' : 'sim-chat'),
 }));
 for (const [index, server] of servers.entries()) {

@@ -149,6 +149,15 @@ function targetRows(results: BenchResults): string[][] {
   share('simulated chat JSON c=32 against aimock', simulate, 'chat, JSON', 32, 'gatehouse simulate', 'aimock', '≥ 1.5×', true);
   share('simulated chat SSE c=32 against aimock', simulate, 'chat, SSE stream', 32, 'gatehouse simulate', 'aimock', '≥ 1.5×', true);
   share('simulated chat JSON c=32, share of bare Fastify', simulate, 'chat, JSON', 32, 'gatehouse simulate', 'bare fastify', '≥ 50 %');
+  share(
+    'simulated chat JSON c=32, share of bare node:http (the floor of Node)',
+    simulate,
+    'chat, JSON',
+    32,
+    'gatehouse simulate',
+    'bare node:http',
+    '–',
+  );
   const foot = results.footprint;
   const old = results.footprintBefore;
   if (foot) {

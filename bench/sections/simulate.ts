@@ -1,4 +1,4 @@
-// Simulate mode: chat (JSON and stream), embeddings, and the portrait single-asset query and list on a store of 100,000 assets, beside a bare Fastify route answering the same chat JSON and aimock answering the same text.
+// Simulate mode: chat (JSON and stream), embeddings, and the portrait single-asset query and list on a store of 100,000 assets, beside a bare Fastify route and a bare node:http server answering the same chat JSON and aimock answering the same text.
 import { startAimock } from '../lib/aimock.ts';
 import { chatBody } from '../lib/fixtures.ts';
 import { startChild, type Child } from '../lib/processes.ts';
@@ -8,6 +8,7 @@ import { beforeScript, type RelayCase } from './relay.ts';
 type Ready = { url: string; token?: string; sampleAssetId?: string };
 const gatehouseScript = new URL('../servers/gatehouse.ts', import.meta.url);
 const fastifyScript = new URL('../servers/bare-fastify.ts', import.meta.url);
+const nodeScript = new URL('../servers/bare-node-simulate.ts', import.meta.url);
 
 /** The simulate cases, and why a contender did not run. */
 export interface SimulateResults {
@@ -48,6 +49,8 @@ export async function benchSimulate(
     children.push(gatehouse);
     const fastify = await startChild<Ready>(fastifyScript);
     children.push(fastify);
+    const bareNode = await startChild<Ready>(nodeScript);
+    children.push(bareNode);
     const before = beforeScript();
     const previous =
       before && (await startChild<Ready>(before, [JSON.stringify({ journal: true, seed: { assets, status: 'Active' } })], execArgv));
@@ -80,6 +83,7 @@ export async function benchSimulate(
       origin: fastify.ready.url,
       spec: { method: 'POST', path: '/v1/chat/completions', body: chatBody(false) },
     };
+    const nodeChat: Contender = { ...fastifyChat, name: 'bare node:http, same JSON', origin: bareNode.ready.url };
     // aimock answers the simulator's own text for the bench's prompt, from one catch-all fixture.
     const ours = await answerShape(origin, headers, 'sim-chat');
     const aimock = await startAimock(ours.text);
@@ -105,7 +109,7 @@ export async function benchSimulate(
       streamNote += `, aimock ${theirs.events} (its default 20-character chunks); the same ${ours.text.length}-character text`;
     }
     const cases: [string, Contender[], string?][] = [
-      ['chat, JSON', [...both(chat(false)), fastifyChat, ...aimockChat(false)]],
+      ['chat, JSON', [...both(chat(false)), fastifyChat, nodeChat, ...aimockChat(false)]],
       ['chat, SSE stream', [...both(chat(true)), ...aimockChat(true)], streamNote],
       [
         'embeddings',
