@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chatBody, OTHER_PROTOCOL_STREAMS, type BenchAsk } from './lib/fixtures.ts';
 import { closePools, runLoad, type RequestSpec } from './lib/load.ts';
-import { cpuMsOf, startChild, syscallsOf, threadCpuMsOf } from './lib/processes.ts';
+import { startAimock } from './lib/aimock.ts';
+import { cpuMsOf, startChild, syscallsOf, threadCpuMsOf, type Child } from './lib/processes.ts';
 import { JIT_WARMUP_CONCURRENCY, JIT_WARMUP_MS } from './lib/rounds.ts';
 
 type Ready = { url: string; token?: string };
@@ -45,33 +46,61 @@ function kernelMsOf(pid: number, thread: number): number {
 const BARE: Record<string, string> = { 'bare:node': './servers/bare-node-simulate.ts', 'bare:fastify': './servers/bare-fastify.ts' };
 if (dirs.some((dir) => dir in BARE) && caseName !== 'simulate-json')
   throw new Error('bare:node and bare:fastify answer simulate-json only');
-const upstream = relay ? await startChild<Ready>(new URL('./servers/upstream.ts', import.meta.url)) : undefined;
-const servers = [];
-for (const dir of dirs) {
-  const bare = BARE[dir];
-  if (bare) {
-    servers.push(await startChild<Ready>(new URL(bare, import.meta.url)));
-    continue;
-  }
-  const url = new URL(`file://${path.resolve(dir)}/bench/servers/gatehouse.ts`);
-  servers.push(
-    await startChild<Ready>(url, [JSON.stringify({ journal, ...(upstream && { channelBaseUrl: `${upstream.ready.url}/v1` }) })]),
-  );
+/** `aimock` in place of a checkout (simulate-json and simulate-sse, beside one checkout at least): aimock answering the first checkout's simulated text, as the bench's simulate section runs it. */
+if (dirs.includes('aimock') && !['simulate-json', 'simulate-sse'].includes(caseName))
+  throw new Error('aimock answers simulate-json and simulate-sse only');
+/** A contender's process, where it listens, and the token it asks for. */
+interface Server {
+  pid: number;
+  url: string;
+  token: string | undefined;
+  stop(): Promise<void>;
 }
+const ofChild = (child: Child<Ready>): Server => ({
+  pid: child.process.pid!,
+  url: child.ready.url,
+  token: child.ready.token,
+  stop: () => child.stop(),
+});
+const upstream = relay ? await startChild<Ready>(new URL('./servers/upstream.ts', import.meta.url)) : undefined;
+const started = new Map<string, Server>();
+for (const dir of dirs) {
+  if (dir === 'aimock') continue;
+  const bare = BARE[dir];
+  const url = bare ? new URL(bare, import.meta.url) : new URL(`file://${path.resolve(dir)}/bench/servers/gatehouse.ts`);
+  const args = bare ? [] : [JSON.stringify({ journal, ...(upstream && { channelBaseUrl: `${upstream.ready.url}/v1` }) })];
+  started.set(dir, ofChild(await startChild<Ready>(url, args)));
+}
+if (dirs.includes('aimock')) {
+  const ours = [...started.values()].find((server) => server.token !== undefined);
+  if (!ours) throw new Error('aimock needs a checkout beside it, whose simulated text it answers');
+  const answer = await fetch(`${ours.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ours.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(chatBody(false, 'sim-chat')),
+  });
+  const text = ((await answer.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content;
+  const aimock = await startAimock(text);
+  if ('skipped' in aimock) throw new Error(`aimock: ${aimock.skipped}`);
+  started.set('aimock', { pid: aimock.pid, url: aimock.url, token: undefined, stop: aimock.stop });
+}
+const servers = dirs.map((dir) => started.get(dir)!);
 const specs: RequestSpec[] = servers.map((server) => ({
   method: 'POST',
   path: other ? other.path : '/v1/chat/completions',
-  headers: server.ready.token ? { authorization: `Bearer ${server.ready.token}`, ...other?.headers } : {},
+  headers: server.token ? { authorization: `Bearer ${server.token}`, ...other?.headers } : {},
   body: other ? other.body : chatBody(caseName === 'simulate-sse' || caseName === 'relay-sse', relay ? 'bench-model' : 'sim-chat'),
 }));
 for (const [index, server] of servers.entries()) {
-  await runLoad(server.ready.url, specs[index]!, JIT_WARMUP_CONCURRENCY, Number(process.env['BENCH_JIT_WARMUP_MS'] ?? JIT_WARMUP_MS));
+  await runLoad(server.url, specs[index]!, JIT_WARMUP_CONCURRENCY, Number(process.env['BENCH_JIT_WARMUP_MS'] ?? JIT_WARMUP_MS));
 }
 
 const main = dirs.map(() => [] as number[]);
 const kernel = dirs.map(() => [] as number[]);
 const writes = dirs.map(() => [] as number[]);
 const rates = dirs.map(() => [] as number[]);
+/** The load generator's own CPU per call (this process, all its threads): what the contender leaves of the 2 cores' other one. */
+const client = dirs.map(() => [] as number[]);
 /** The journal thread's CPU per call (its thread is named `journal-worker`), and the whole process's. */
 const journalThread = dirs.map(() => [] as number[]);
 const whole = dirs.map(() => [] as number[]);
@@ -79,10 +108,11 @@ for (let round = 0; round < rounds; round++) {
   for (let turn = 0; turn < servers.length; turn++) {
     const index = (turn + round) % servers.length;
     const server = servers[index]!;
-    const pid = server.process.pid!;
+    const { pid } = server;
     const before = { cpu: cpuMsOf(pid, pid), kernel: kernelMsOf(pid, pid), writes: syscallsOf(pid, pid).writes };
+    const clientBefore = process.cpuUsage();
     const threadsBefore = threadCpuMsOf(pid);
-    const { requests } = await runLoad(server.ready.url, specs[index]!, concurrency, windowMs);
+    const { requests } = await runLoad(server.url, specs[index]!, concurrency, windowMs);
     const threadsAfter = threadCpuMsOf(pid);
     const sum = (threads: Map<string, number>) => [...threads.values()].reduce((total, ms) => total + ms, 0);
     const journalMs = (threadsAfter.get('journal-worker') ?? 0) - (threadsBefore.get('journal-worker') ?? 0);
@@ -92,6 +122,8 @@ for (let round = 0; round < rounds; round++) {
     kernel[index]!.push(((kernelMsOf(pid, pid) - before.kernel) * 1000) / requests);
     writes[index]!.push((syscallsOf(pid, pid).writes - before.writes) / requests);
     rates[index]!.push((requests * 1000) / windowMs);
+    const clientUsed = process.cpuUsage(clientBefore);
+    client[index]!.push((clientUsed.user + clientUsed.system) / requests);
   }
 }
 
@@ -104,7 +136,7 @@ for (const [index, dir] of dirs.entries()) {
   const own = main[index]!;
   console.log(
     `${dir}: main thread µs per call min ${µs(at(own, 0))}, p25 ${µs(at(own, 0.25))}, median ${µs(at(own, 0.5))}, p75 ${µs(at(own, 0.75))}` +
-      ` (kernel median ${µs(at(kernel[index]!, 0.5))}; journal thread median ${µs(at(journalThread[index]!, 0.5))}, p25 ${µs(at(journalThread[index]!, 0.25))}; whole process median ${µs(at(whole[index]!, 0.5))}, p25 ${µs(at(whole[index]!, 0.25))}; writes per call ${at(writes[index]!, 0.5).toFixed(2)}; req/s median ${at(rates[index]!, 0.5).toFixed(0)}); by round: ${own.map((value) => value.toFixed(0)).join(' ')}` +
+      ` (kernel median ${µs(at(kernel[index]!, 0.5))}; journal thread median ${µs(at(journalThread[index]!, 0.5))}, p25 ${µs(at(journalThread[index]!, 0.25))}; whole process median ${µs(at(whole[index]!, 0.5))}, p25 ${µs(at(whole[index]!, 0.25))}; writes per call ${at(writes[index]!, 0.5).toFixed(2)}; req/s median ${at(rates[index]!, 0.5).toFixed(0)}; load generator median ${µs(at(client[index]!, 0.5))} µs per call); by round: ${own.map((value) => value.toFixed(0)).join(' ')}` +
       `; req/s by round: ${rates[index]!.map((value) => value.toFixed(0)).join(' ')}`,
   );
 }
