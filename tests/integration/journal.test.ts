@@ -9,10 +9,17 @@ import { JOURNAL_BODY_LIMIT } from '../../shared/journal.ts';
 import { JournalRepo } from '../../electron/gateway/storage/journal-repo.ts';
 import { journalRowsOf } from '../../electron/gateway/storage/journal-row.ts';
 import { openSqliteFile } from '../../electron/gateway/storage/database.ts';
-import { JOURNAL_FILE, JOURNAL_PAGE_SIZE, JOURNAL_STEPS, openJournalStore } from '../../electron/gateway/storage/journal-store.ts';
+import {
+  JOURNAL_FILE,
+  JOURNAL_PAGE_SIZE,
+  JOURNAL_STEPS,
+  JOURNAL_WAL_PAGES,
+  openJournalStore,
+  reopenJournalStore,
+} from '../../electron/gateway/storage/journal-store.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { request, startGateway, tempDataDir, type TestGateway } from '../helpers/gateway.ts';
-import { journalRecord } from '../helpers/journal.ts';
+import { journalRecord, keptBody } from '../helpers/journal.ts';
 
 describe('request journal', () => {
   let server: TestGateway;
@@ -417,6 +424,34 @@ describe('journal storage', () => {
     } finally {
       rmSync(fresh, { recursive: true, force: true });
       rmSync(older, { recursive: true, force: true });
+    }
+  });
+
+  test('the journal checkpoints its WAL past JOURNAL_WAL_PAGES, not at SQLite’s default 1,000 pages, opened or reopened; entries left in the WAL are read by the next connection', () => {
+    const dataDir = tempDataDir();
+    try {
+      const db = openJournalStore(dataDir);
+      const reopened = reopenJournalStore(dataDir);
+      assert.equal(reopened.pragma('wal_autocheckpoint', { simple: true }), JOURNAL_WAL_PAGES);
+      reopened.close();
+      // Each entry in a commit of its own, as the thread's batches come: about 7 pages each, 1,400 pages in all.
+      const repo = new JournalRepo(db);
+      const text = (n: number) => `${n} `.padEnd(48 * 1024, 'abcdefghij');
+      for (let n = 0; n < 200; n++) {
+        repo.insertMany(journalRowsOf([journalRecord({ path: `/v1/e${n}` }, { response: keptBody(text(n), 'text/plain') })]), 2000);
+      }
+      // The frames in the WAL: past 1,000 pages SQLite's default would have checkpointed and started it again.
+      const { log } = (db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[])[0]!;
+      assert.ok(log > 1100 && log < JOURNAL_WAL_PAGES, `WAL frames ${log}`);
+      // Another connection (as after a crash, this one never closed) reads every entry, bodies whole.
+      const next = reopenJournalStore(dataDir);
+      const entries = new JournalRepo(next);
+      assert.equal(entries.list({}, 1, 10).total, 200);
+      assert.equal(entries.get(entries.list({}, 1, 1).items[0]!.id)?.response.text, text(199));
+      next.close();
+      db.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
