@@ -1,6 +1,7 @@
 // Integration tests of the request journal: what a call records (bodies, stream timing, errors), what it never records (credentials), filters, live events, clearing.
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { WebSocket } from 'ws';
@@ -14,6 +15,7 @@ import {
   JOURNAL_PAGE_SIZE,
   JOURNAL_STEPS,
   JOURNAL_WAL_PAGES,
+  journalWalBytes,
   openJournalStore,
   reopenJournalStore,
 } from '../../electron/gateway/storage/journal-store.ts';
@@ -434,7 +436,7 @@ describe('journal storage', () => {
       const reopened = reopenJournalStore(dataDir);
       assert.equal(reopened.pragma('wal_autocheckpoint', { simple: true }), JOURNAL_WAL_PAGES);
       reopened.close();
-      // Each entry in a commit of its own, as the thread's batches come: about 7 pages each, 1,400 pages in all.
+      // Each entry in a commit of its own, as the thread’s batches come: about 9 pages each, about 1,830 in all.
       const repo = new JournalRepo(db);
       const text = (n: number) => `${n} `.padEnd(48 * 1024, 'abcdefghij');
       for (let n = 0; n < 200; n++) {
@@ -443,12 +445,44 @@ describe('journal storage', () => {
       // The frames in the WAL: past 1,000 pages SQLite's default would have checkpointed and started it again.
       const { log } = (db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[])[0]!;
       assert.ok(log > 1100 && log < JOURNAL_WAL_PAGES, `WAL frames ${log}`);
-      // Another connection (as after a crash, this one never closed) reads every entry, bodies whole.
+      // A second connection, opened while the writer still holds the file and its WAL un-checkpointed, reads every
+      // entry from the WAL, bodies whole.
       const next = reopenJournalStore(dataDir);
       const entries = new JournalRepo(next);
       assert.equal(entries.list({}, 1, 10).total, 200);
       assert.equal(entries.get(entries.list({}, 1, 1).items[0]!.id)?.response.text, text(199));
       next.close();
+      db.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('after a checkpoint past JOURNAL_WAL_PAGES the journal’s -wal file shrinks back to that size at the next commit, its entries all kept', () => {
+    const dataDir = tempDataDir();
+    try {
+      const db = openJournalStore(dataDir);
+      const repo = new JournalRepo(db);
+      const wal = `${path.join(dataDir, JOURNAL_FILE)}-wal`;
+      const limit = journalWalBytes(JOURNAL_PAGE_SIZE);
+      const text = (n: number) => `${n} `.padEnd(48 * 1024, 'abcdefghij');
+      // Batches of 25 entries of 48 KiB (about 225 pages a commit) until one crosses the 4,000 pages: its commit
+      // checkpoints, and the file keeps the size it reached.
+      let n = 0;
+      while (statSync(wal).size <= limit) {
+        const records = Array.from({ length: 25 }, () =>
+          journalRecord({ path: `/v1/e${n}` }, { response: keptBody(text(n++), 'text/plain') }),
+        );
+        repo.insertMany(journalRowsOf(records), 2000);
+      }
+      assert.ok(statSync(wal).size > limit);
+      // The next commit starts the WAL again from its beginning and cuts the file to the limit.
+      repo.insertMany(journalRowsOf([journalRecord({ path: '/v1/last' })]), 2000);
+      assert.ok(statSync(wal).size <= limit, `-wal ${statSync(wal).size} bytes, limit ${limit}`);
+      const [last, previous] = repo.list({}, 1, 2).items;
+      assert.deepEqual([last!.path, previous!.path], ['/v1/last', `/v1/e${n - 1}`]);
+      assert.equal(repo.get(previous!.id)?.response.text, text(n - 1));
+      assert.equal(repo.list({}, 1, 10).total, Math.min(n + 1, 2000));
       db.close();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

@@ -70,11 +70,13 @@ export const JOURNAL_PAGE_SIZE = 8192;
 
 /**
  * WAL pages past which the journal thread's commit checkpoints (SQLite's `wal_autocheckpoint`, 1,000 by default): about
- * 32 MiB of WAL with JOURNAL_PAGE_SIZE (16 MiB with an older file's 4 KiB pages). The journal keeps its newest
- * JOURNAL_LIMIT entries, so under load its batches rewrite the same few hundred pages over and over: a checkpoint copies
- * each of them into the file once, however often the WAL holds it, and four times fewer checkpoints copied (and synced)
- * about 1.3 µs less per entry on the thread (`results/2026-11-27-s11-sim.md`). A commit is as durable as before: the
- * WAL is synced at every commit (`synchronous=FULL`); a checkpoint only moves committed pages.
+ * 32 MiB of WAL with JOURNAL_PAGE_SIZE (16 MiB with an older file's 4 KiB pages), plus the batch that crosses them.
+ * Fewer checkpoints mean fewer checkpoint syncs; and for small entries more: the journal keeps its newest JOURNAL_LIMIT
+ * entries, so under load batches of small rows rewrite the same few hundred pages over and over, and a checkpoint
+ * copies each of them into the file once, however often the WAL holds it. Measured (`results/2026-11-27-s11-sim.md`):
+ * alone, inserting simulated JSON rows, about 1.3 µs less per entry on the thread; in the running gateway (`ab.ts`),
+ * about 12 % less journal-thread CPU per simulated stream, and inside the noise for simulated JSON. A commit is as
+ * durable as before: the WAL is synced at every commit (`synchronous=FULL`); a checkpoint only moves committed pages.
  */
 export const JOURNAL_WAL_PAGES = 4000;
 
@@ -87,9 +89,22 @@ export function openJournalStore(dataDir: string): Db {
   return withJournalWal(openSqliteFile(dataDir, JOURNAL_FILE, JOURNAL_STEPS));
 }
 
-/** `db` (the journal's connection) checkpointing past JOURNAL_WAL_PAGES. */
+/**
+ * The bytes of a WAL file holding JOURNAL_WAL_PAGES frames of `pageSize` (SQLite's WAL format: a 32-byte header, then a
+ * 24-byte header per frame before its page).
+ */
+export const journalWalBytes = (pageSize: number): number => 32 + JOURNAL_WAL_PAGES * (24 + pageSize);
+
+/**
+ * `db` (the journal's connection) checkpointing past JOURNAL_WAL_PAGES, and keeping the -wal file to that size: SQLite
+ * reuses a WAL file from its start after a checkpoint and never shrinks it by itself, so the file would keep the size
+ * of its largest run (the 4,000 pages plus the batch that crossed them) until the connection closes. With
+ * `journal_size_limit` the first commit after a checkpoint that reset the WAL truncates the file to the limit (or to
+ * that commit's own frames, if more).
+ */
 function withJournalWal(db: Db): Db {
   db.pragma(`wal_autocheckpoint = ${JOURNAL_WAL_PAGES}`);
+  db.pragma(`journal_size_limit = ${journalWalBytes(db.pragma('page_size', { simple: true }) as number)}`);
   return db;
 }
 
