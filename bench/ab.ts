@@ -6,6 +6,7 @@ import { closePools, runLoad, type RequestSpec } from './lib/load.ts';
 import { startAimock } from './lib/aimock.ts';
 import { cpuMsOf, startChild, syscallsOf, threadCpuMsOf, type Child } from './lib/processes.ts';
 import { JIT_WARMUP_CONCURRENCY, JIT_WARMUP_MS } from './lib/rounds.ts';
+import { simulatedTextOf } from './lib/simulated-text.ts';
 
 type Ready = { url: string; token?: string };
 
@@ -74,13 +75,7 @@ for (const dir of dirs) {
 if (dirs.includes('aimock')) {
   const ours = [...started.values()].find((server) => server.token !== undefined);
   if (!ours) throw new Error('aimock needs a checkout beside it, whose simulated text it answers');
-  const answer = await fetch(`${ours.url}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ours.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(chatBody(false, 'sim-chat')),
-  });
-  const text = ((await answer.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content;
-  const aimock = await startAimock(text);
+  const aimock = await startAimock(await simulatedTextOf(ours.url, { authorization: `Bearer ${ours.token}` }));
   if ('skipped' in aimock) throw new Error(`aimock: ${aimock.skipped}`);
   started.set('aimock', { pid: aimock.pid, url: aimock.url, token: undefined, stop: aimock.stop });
 }
