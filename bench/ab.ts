@@ -44,8 +44,11 @@ function kernelMsOf(pid: number, thread: number): number {
 }
 
 /** `bare:node` and `bare:fastify` in place of a checkout (simulate-json only): this checkout's floors answering the same JSON, measured alike. */
-const BARE: Record<string, string> = { 'bare:node': './servers/bare-node-simulate.ts', 'bare:fastify': './servers/bare-fastify.ts' };
-if (dirs.some((dir) => dir in BARE) && caseName !== 'simulate-json')
+const BARE = new Map([
+  ['bare:node', './servers/bare-node-simulate.ts'],
+  ['bare:fastify', './servers/bare-fastify.ts'],
+]);
+if (dirs.some((dir) => BARE.has(dir)) && caseName !== 'simulate-json')
   throw new Error('bare:node and bare:fastify answer simulate-json only');
 /** `aimock` in place of a checkout (simulate-json and simulate-sse, beside one checkout at least): aimock answering the first checkout's simulated text, as the bench's simulate section runs it. */
 if (dirs.includes('aimock') && !['simulate-json', 'simulate-sse'].includes(caseName))
@@ -67,7 +70,7 @@ const upstream = relay ? await startChild<Ready>(new URL('./servers/upstream.ts'
 const started = new Map<string, Server>();
 for (const dir of dirs) {
   if (dir === 'aimock') continue;
-  const bare = BARE[dir];
+  const bare = BARE.get(dir);
   const url = bare ? new URL(bare, import.meta.url) : new URL(`file://${path.resolve(dir)}/bench/servers/gatehouse.ts`);
   const args = bare ? [] : [JSON.stringify({ journal, ...(upstream && { channelBaseUrl: `${upstream.ready.url}/v1` }) })];
   started.set(dir, ofChild(await startChild<Ready>(url, args)));
