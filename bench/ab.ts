@@ -108,9 +108,11 @@ for (let round = 0; round < rounds; round++) {
     const server = servers[index]!;
     const { pid } = server;
     const before = { cpu: cpuMsOf(pid, pid), kernel: kernelMsOf(pid, pid), writes: syscallsOf(pid, pid).writes };
-    const clientBefore = process.cpuUsage();
     const threadsBefore = threadCpuMsOf(pid);
+    const clientBefore = process.cpuUsage();
     const { requests } = await runLoad(server.url, specs[index]!, concurrency, windowMs);
+    // The load generator's CPU is taken around runLoad alone: the /proc reads before and after it are the bench's.
+    const clientUsed = process.cpuUsage(clientBefore);
     const threadsAfter = threadCpuMsOf(pid);
     const sum = (threads: Map<string, number>) => [...threads.values()].reduce((total, ms) => total + ms, 0);
     const journalMs = (threadsAfter.get('journal-worker') ?? 0) - (threadsBefore.get('journal-worker') ?? 0);
@@ -120,7 +122,6 @@ for (let round = 0; round < rounds; round++) {
     kernel[index]!.push(((kernelMsOf(pid, pid) - before.kernel) * 1000) / requests);
     writes[index]!.push((syscallsOf(pid, pid).writes - before.writes) / requests);
     rates[index]!.push((requests * 1000) / windowMs);
-    const clientUsed = process.cpuUsage(clientBefore);
     client[index]!.push((clientUsed.user + clientUsed.system) / requests);
   }
 }
