@@ -43,6 +43,22 @@ const SPACE = 0x20;
 const BOM = [0xef, 0xbb, 0xbf];
 /** The field name `data` (the only field read without decoding its line: most lines are one). */
 const DATA = [0x64, 0x61, 0x74, 0x61];
+/** Searches a byte array for one byte from an index: its index, or -1 when it is not there. */
+type ByteSearch = (bytes: Uint8Array, byte: number, from: number) => number;
+
+/**
+ * The byte search of line ends. Under Node, Buffer's (memchr, on any Uint8Array): V8's own `Uint8Array.prototype.indexOf`
+ * looks at one byte at a time, and a chunk of an LF-only stream is searched whole for a CR it does not hold (about 2 µs
+ * for the 4 KB of a short chat stream, against 0.1 µs). The console's browser has no Buffer: V8's search there. Both
+ * give the same index for a byte (0–255) from an index within the array.
+ */
+const searchByte: ByteSearch = ((): ByteSearch => {
+  const nodeIndexOf = (globalThis as { Buffer?: { prototype: { indexOf: (this: Uint8Array, byte: number, from: number) => number } } })
+    .Buffer?.prototype.indexOf;
+  if (nodeIndexOf === undefined) return (bytes, byte, from) => bytes.indexOf(byte, from);
+  return (bytes, byte, from) => nodeIndexOf.call(bytes, byte, from);
+})();
+
 /** The bytes of a last line read at the stream's end, when nothing of it is in the chunk at hand. */
 const NO_BYTES = new Uint8Array(0);
 /** What an event with no lines (or bytes) of a kind holds: one list shared by all, never written to. */
@@ -106,8 +122,8 @@ export class SseReader {
       // The LF of a CR LF split between chunks: it belongs to the line end already read (and its bytes to the next event's).
       if (bytes[0] === LF) from = 1;
     }
-    let nextCr = bytes.indexOf(CR, from);
-    let nextLf = bytes.indexOf(LF, from);
+    let nextCr = searchByte(bytes, CR, from);
+    let nextLf = searchByte(bytes, LF, from);
     while (nextCr >= 0 || nextLf >= 0) {
       const end = nextCr < 0 ? nextLf : nextLf < 0 ? nextCr : Math.min(nextCr, nextLf);
       let after = end + 1;
@@ -128,8 +144,8 @@ export class SseReader {
         events.push(event);
       }
       from = after;
-      if (nextCr >= 0 && nextCr < from) nextCr = bytes.indexOf(CR, from);
-      if (nextLf >= 0 && nextLf < from) nextLf = bytes.indexOf(LF, from);
+      if (nextCr >= 0 && nextCr < from) nextCr = searchByte(bytes, CR, from);
+      if (nextLf >= 0 && nextLf < from) nextLf = searchByte(bytes, LF, from);
     }
     if (held < bytes.length && this.hold(bytes.length - held)) this.line.push(bytes.subarray(from));
     // The start of an event this chunk did not end is held with it.

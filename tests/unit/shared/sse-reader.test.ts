@@ -1,4 +1,4 @@
-// Unit tests of the one SSE reader: the WHATWG event stream rules (line ends, comments, fields, BOM), any chunking giving the same events and bytes, and its caps.
+// Unit tests of the one SSE reader: the WHATWG event stream rules (line ends, comments, fields, BOM), any chunking giving the same events and bytes, its caps, and the same reading without Node's Buffer (a browser).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
@@ -7,8 +7,13 @@ import { concat, SseReader, type SseEvent, type SseLimits } from '../../../share
 const encode = (text: string) => new TextEncoder().encode(text);
 
 /** `bytes` read in chunks cut at `cuts`: the events (the one left at the end included) and the overflow. */
-function read(bytes: Uint8Array, cuts: number[] = [], limits?: SseLimits): { events: SseEvent[]; overflow: string | undefined } {
-  const reader = new SseReader(limits);
+function read(
+  bytes: Uint8Array,
+  cuts: number[] = [],
+  limits?: SseLimits,
+  Reader: typeof SseReader = SseReader,
+): { events: SseEvent[]; overflow: string | undefined } {
+  const reader = new Reader(limits);
   const events: SseEvent[] = [];
   let at = 0;
   for (const cut of [...cuts.filter((c) => c > 0 && c < bytes.length).sort((a, b) => a - b), bytes.length]) {
@@ -188,6 +193,38 @@ describe('caps', () => {
     for (let i = 0; i < 200 && !reader.overflow; i += 1) events += reader.push(encode('data: a\n\n')).length;
     assert.equal(reader.overflow, 'stream');
     assert.equal(events, Math.floor(1024 / 9));
+  });
+});
+
+describe("without Node's Buffer (the console in a browser)", () => {
+  test('reads every stream, chunked anyhow and with any caps, as under Node: the same events, bytes and overflow', async () => {
+    // The reader searches line ends with Buffer's search under Node and V8's where there is no Buffer: a second copy of
+    // the module, loaded while Buffer is hidden, takes the browser's.
+    const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'Buffer')!;
+    Reflect.deleteProperty(globalThis, 'Buffer');
+    let Browser: typeof SseReader;
+    try {
+      ({ SseReader: Browser } = (await import('../../../shared/sse-reader.ts?without-buffer')) as { SseReader: typeof SseReader });
+    } finally {
+      Object.defineProperty(globalThis, 'Buffer', descriptor);
+    }
+    const line = fc.oneof(
+      fc.constantFrom('data: {"a":1}', 'data:x', ': c', 'event: e', 'id: 1', 'é日🎉', ''),
+      fc.string({ unit: 'binary', maxLength: 40 }),
+    );
+    const stream = fc
+      .array(fc.tuple(line, fc.constantFrom('\n', '\r', '\r\n')), { maxLength: 40 })
+      .map((lines) => lines.map(([text, eol]) => text + eol).join(''));
+    const limits = fc.option(fc.record({ eventBytes: fc.integer({ min: 1, max: 300 }), streamBytes: fc.integer({ min: 1, max: 3000 }) }), {
+      nil: undefined,
+    });
+    fc.assert(
+      fc.property(stream, fc.array(fc.nat({ max: 2000 }), { maxLength: 12 }), limits, (text, cuts, caps) => {
+        const bytes = encode(text);
+        assert.deepEqual(read(bytes, cuts, caps, Browser), read(bytes, cuts, caps));
+      }),
+      { numRuns: 1000, seed: 25_3 },
+    );
   });
 });
 
