@@ -43,21 +43,46 @@ const SPACE = 0x20;
 const BOM = [0xef, 0xbb, 0xbf];
 /** The field name `data` (the only field read without decoding its line: most lines are one). */
 const DATA = [0x64, 0x61, 0x74, 0x61];
-/** Searches a byte array for one byte from an index: its index, or -1 when it is not there. */
-type ByteSearch = (bytes: Uint8Array, byte: number, from: number) => number;
+/** Node's Buffer, as the reader uses it (its type is not the console's to know). */
+interface NodeBufferClass {
+  from(buffer: ArrayBufferLike, byteOffset: number, length: number): NodeBytes;
+  isBuffer(value: unknown): boolean;
+}
+/** A Node Buffer: its byte search (memchr) and its UTF-8 slice. */
+interface NodeBytes {
+  indexOf(byte: number, from: number): number;
+  toString(encoding: 'utf8', start: number, end: number): string;
+}
 
 /**
- * The byte search of line ends. Under Node, Buffer's (memchr, on any Uint8Array): V8's own `Uint8Array.prototype.indexOf`
- * looks at one byte at a time, and a chunk of an LF-only stream is searched whole for a CR it does not hold (about 2 µs
- * for the 4 KB of a short chat stream, against 0.1 µs). The console's browser has no Buffer: V8's search there. Both
- * give the same index for a byte (0–255) from an index within the array.
+ * Node's Buffer, when the platform has one (the console's browser has none). Its search finds a line end with memchr, where
+ * V8's own `Uint8Array.prototype.indexOf` looks at one byte at a time: a chunk of an LF-only stream is searched whole for a
+ * CR it does not hold, about 2 µs for the 4 KB of a short chat stream against 0.1 µs. Its UTF-8 slice is the decode
+ * TextDecoder calls, without the wrapper's checks and the view it is given (the same text for any bytes: see
+ * `utf8Text`).
  */
-const searchByte: ByteSearch = ((): ByteSearch => {
-  const nodeIndexOf = (globalThis as { Buffer?: { prototype: { indexOf: (this: Uint8Array, byte: number, from: number) => number } } })
-    .Buffer?.prototype.indexOf;
-  if (nodeIndexOf === undefined) return (bytes, byte, from) => bytes.indexOf(byte, from);
-  return (bytes, byte, from) => nodeIndexOf.call(bytes, byte, from);
-})();
+const NODE_BUFFER = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
+/** The decoder where there is no Buffer: a non-streaming decode keeps no state, so one serves every reader. */
+const DECODER = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** `bytes` as a Node Buffer over the same memory (a Buffer as it is); undefined without Node's Buffer. */
+function nodeBytes(bytes: Uint8Array): NodeBytes | undefined {
+  if (NODE_BUFFER === undefined) return undefined;
+  return NODE_BUFFER.isBuffer(bytes) ? (bytes as unknown as NodeBytes) : NODE_BUFFER.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** The index of `byte` in `bytes` from `from` (-1: none), searched through `node`, the same bytes as a Buffer, when there is one. */
+function find(bytes: Uint8Array, node: NodeBytes | undefined, byte: number, from: number): number {
+  return node === undefined ? bytes.indexOf(byte, from) : node.indexOf(byte, from);
+}
+
+/**
+ * The text of `bytes` from `start` to `end` decoded as UTF-8, a byte order mark kept and a malformed sequence made U+FFFD:
+ * what TextDecoder('utf-8', { ignoreBOM: true }) gives, which under Node calls the very decode Buffer's slice does.
+ */
+function utf8Text(bytes: Uint8Array, node: NodeBytes | undefined, start: number, end: number): string {
+  return node === undefined ? DECODER.decode(bytes.subarray(start, end)) : node.toString('utf8', start, end);
+}
 
 /** The bytes of a last line read at the stream's end, when nothing of it is in the chunk at hand. */
 const NO_BYTES = new Uint8Array(0);
@@ -74,7 +99,6 @@ export class SseReader {
   /** Set once a cap was passed: the reader then reads nothing more. */
   overflow: SseOverflow | undefined;
   private readonly limits: SseLimits;
-  private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   private lastId = '';
   private streamBytes = 0;
   /** No line was read yet: the first may start with a byte order mark. */
@@ -113,6 +137,8 @@ export class SseReader {
     }
     // A plain view of a Node Buffer: a Buffer's own subarray makes a Buffer through its subclass, a Uint8Array's is V8's.
     const bytes = chunk.constructor === Uint8Array ? chunk : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    // The same bytes as a Node Buffer, to search and decode (none in a browser).
+    const node = nodeBytes(chunk);
     /** Where the line being read starts in the chunk, how far the chunk is counted into the event, and where the event's bytes not yet in `raw` start. */
     let from = 0;
     let held = 0;
@@ -122,8 +148,8 @@ export class SseReader {
       // The LF of a CR LF split between chunks: it belongs to the line end already read (and its bytes to the next event's).
       if (bytes[0] === LF) from = 1;
     }
-    let nextCr = searchByte(bytes, CR, from);
-    let nextLf = searchByte(bytes, LF, from);
+    let nextCr = find(bytes, node, CR, from);
+    let nextLf = find(bytes, node, LF, from);
     while (nextCr >= 0 || nextLf >= 0) {
       const end = nextCr < 0 ? nextLf : nextLf < 0 ? nextCr : Math.min(nextCr, nextLf);
       let after = end + 1;
@@ -136,7 +162,7 @@ export class SseReader {
       }
       if (!this.hold(after - held)) return events;
       held = after;
-      const event = this.endLine(bytes, from, end);
+      const event = this.endLine(bytes, node, from, end);
       // An event's bytes in this chunk join its raw bytes once it ends: one piece per event and chunk, not one per line.
       if (event) {
         event.raw = withPiece(event.raw, bytes.subarray(unkept, after));
@@ -144,8 +170,8 @@ export class SseReader {
         events.push(event);
       }
       from = after;
-      if (nextCr >= 0 && nextCr < from) nextCr = searchByte(bytes, CR, from);
-      if (nextLf >= 0 && nextLf < from) nextLf = searchByte(bytes, LF, from);
+      if (nextCr >= 0 && nextCr < from) nextCr = find(bytes, node, CR, from);
+      if (nextLf >= 0 && nextLf < from) nextLf = find(bytes, node, LF, from);
     }
     if (held < bytes.length && this.hold(bytes.length - held)) this.line.push(bytes.subarray(from));
     // The start of an event this chunk did not end is held with it.
@@ -156,7 +182,7 @@ export class SseReader {
   /** The stream ended: what is held (an event without its blank line, its last line read even without a line end), or undefined. */
   end(): SseEvent | undefined {
     if (this.overflow || !this.holding) return undefined;
-    const last = this.line.some((piece) => piece.length > 0) ? this.endLine(NO_BYTES, 0, 0) : undefined;
+    const last = this.line.some((piece) => piece.length > 0) ? this.endLine(NO_BYTES, undefined, 0, 0) : undefined;
     return last ?? this.dispatch(false);
   }
 
@@ -179,14 +205,16 @@ export class SseReader {
    * blank line that ends one. A `data:` line is told by its bytes and only its value decoded; any other line is decoded
    * whole and kept in the event's `others`.
    */
-  private endLine(chunk: Uint8Array, from: number, end: number): SseEvent | undefined {
+  private endLine(chunk: Uint8Array, chunkNode: NodeBytes | undefined, from: number, end: number): SseEvent | undefined {
     let bytes = chunk;
+    let node = chunkNode;
     let start = from;
     let stop = end;
     const pieces = this.line;
     if (pieces.length > 0) {
       if (end > from) pieces.push(chunk.subarray(from, end));
       bytes = pieces.length === 1 ? pieces[0]! : concat(pieces);
+      node = nodeBytes(bytes);
       start = 0;
       stop = bytes.length;
       this.line = [];
@@ -203,10 +231,10 @@ export class SseReader {
     if (colon < stop && colon - start === 4 && isData(bytes, start)) {
       let value = colon + 1;
       if (value < stop && bytes[value] === SPACE) value += 1;
-      this.addData(value === stop ? '' : this.decoder.decode(bytes.subarray(value, stop)));
+      this.addData(value === stop ? '' : utf8Text(bytes, node, value, stop));
       return undefined;
     }
-    const line = this.decoder.decode(bytes.subarray(start, stop));
+    const line = utf8Text(bytes, node, start, stop);
     this.others = withPiece(this.others, line);
     if (colon === start) return undefined;
     const at = colon === stop ? -1 : line.indexOf(':');
