@@ -34,6 +34,8 @@ export interface Machine {
   firsts: Int32Array[];
   /** The first steps of a match that accept each byte value. */
   startsOn: Int32Array[];
+  /** 1 for each byte value some match starts on (`startsOn` not empty), else 0: the scan between matches reads one byte here. */
+  starts: Uint8Array;
   /** The longest encoded form, in bytes: the most a stream ever holds back. */
   longest: number;
   hints: Uint8Array[];
@@ -195,6 +197,7 @@ export function compile(hidden: readonly HiddenSecret[]): Machine {
     target: Int32Array.from(target),
     firsts,
     startsOn: startsOn.map((steps) => Int32Array.from(steps)),
+    starts: Uint8Array.from(startsOn, (steps) => (steps.length > 0 ? 1 : 0)),
     longest,
     hints: hidden.map(({ hint }) => encoder.encode(hint)),
   };

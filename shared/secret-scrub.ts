@@ -107,10 +107,11 @@ export class SecretScrubber {
   pass(chunk: Uint8Array): Uint8Array {
     const chunkAt = this.offset;
     this.state ??= matchStateOf(this.machine);
+    const starts = this.machine.starts;
     for (let index = 0; index < chunk.length; index++) {
       if (this.count === 0) {
-        // Nothing partly matched: skip to the next byte that can start a match.
-        while (index < chunk.length && this.machine.startsOn[chunk[index]!]!.length === 0) index++;
+        // Nothing partly matched: skip to the next byte that can start a match (one table read a byte).
+        while (index < chunk.length && starts[chunk[index]!] === 0) index++;
         if (index === chunk.length) break;
       }
       this.read(chunk[index]!, chunkAt + index);
