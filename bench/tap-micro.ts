@@ -1,5 +1,6 @@
-// `node bin/run-ts.mjs bench/tap-micro.ts DIR...`: the CPU of relay's usage tap and of the SSE reader under it over the relay bench's answers, each checkout's in turn in one process.
+// `node bin/run-ts.mjs bench/tap-micro.ts DIR...`: the CPU of relay's usage tap, of the SSE reader under it and of the key scrub over the relay bench's answers, each checkout's in turn in one process.
 import { CHAT_COMPLETION_JSON, CHAT_STREAM_EVENTS } from './lib/fixtures.ts';
+import { BENCH_CHANNEL_KEY } from './sections/relay.ts';
 
 const dirs = process.argv.slice(2);
 if (dirs.length === 0) {
@@ -23,6 +24,7 @@ type Checkout = {
   dir: string;
   reader: () => { push(chunk: Uint8Array): unknown; end(): unknown };
   tap: (format: 'sse' | 'json') => Tap;
+  scrubber: () => { pass(chunk: Uint8Array): Uint8Array; end(): Uint8Array };
 };
 
 const checkouts: Checkout[] = [];
@@ -31,10 +33,12 @@ for (const dir of dirs) {
   const { SseReader } = await import(new URL('shared/sse-reader.ts', root).href);
   const { UsageTap } = await import(new URL('electron/gateway/providers/relay/usage-tap.ts', root).href);
   const { RELAY_KINDS } = await import(new URL('electron/gateway/providers/relay/kinds.ts', root).href);
+  const { keyScrubber } = await import(new URL('electron/gateway/providers/relay/key-scrub.ts', root).href);
   checkouts.push({
     dir,
     reader: () => new SseReader(),
     tap: (format) => new UsageTap(RELAY_KINDS.openai, format, false),
+    scrubber: () => keyScrubber(BENCH_CHANNEL_KEY),
   });
 }
 
@@ -56,7 +60,14 @@ const cases: [string, (checkout: Checkout) => () => unknown][] = [
   ],
   ['usage tap, 4 KB stream', (checkout) => () => readWhole(checkout.tap('sse'), stream)],
   ['usage tap, 433-byte JSON', (checkout) => () => readWhole(checkout.tap('json'), json)],
+  ["key scrub of the keyed contender's key, 4 KB stream", (checkout) => () => scrubWhole(checkout, stream)],
+  ["key scrub of the keyed contender's key, 433-byte JSON", (checkout) => () => scrubWhole(checkout, json)],
 ];
+
+function scrubWhole(checkout: Checkout, bytes: Uint8Array): number {
+  const scrubber = checkout.scrubber();
+  return scrubber.pass(bytes).length + scrubber.end().length;
+}
 
 function readWhole(tap: Tap, bytes: Uint8Array): unknown {
   tap.pass(bytes);

@@ -34,8 +34,17 @@ export interface Machine {
   firsts: Int32Array[];
   /** The first steps of a match that accept each byte value. */
   startsOn: Int32Array[];
-  /** 1 for each byte value some match starts on (`startsOn` not empty), else 0: the scan between matches reads one byte here. */
-  starts: Uint8Array;
+  /**
+   * For each byte value some match starts on (`startsOn` not empty), its row in `follows` (from 1); 0 for the others: the
+   * scan between matches reads one byte here.
+   */
+  rowOf: Uint8Array;
+  /**
+   * Row by row (256 bytes each, row 0 unused), 1 for each byte that some match started on the row's byte can read next
+   * (or every byte, when one such match is whole already), else 0: a match started before a byte it cannot read ends
+   * there, having found nothing, so a scan that sees both bytes need not start it.
+   */
+  follows: Uint8Array;
   /** The longest encoded form, in bytes: the most a stream ever holds back. */
   longest: number;
   hints: Uint8Array[];
@@ -197,8 +206,40 @@ export function compile(hidden: readonly HiddenSecret[]): Machine {
     target: Int32Array.from(target),
     firsts,
     startsOn: startsOn.map((steps) => Int32Array.from(steps)),
-    starts: Uint8Array.from(startsOn, (steps) => (steps.length > 0 ? 1 : 0)),
+    ...followsOf(startsOn, byteA, byteB, then, target, firsts),
     longest,
     hints: hidden.map(({ hint }) => encoder.encode(hint)),
   };
+}
+
+/**
+ * `rowOf` and `follows` of a matcher (see Machine): what reading a start byte from no partial match leaves expected next,
+ * as the scrubber's own step does (a step's next step, the first steps of the next position, or a whole match).
+ */
+function followsOf(
+  startsOn: readonly (readonly number[])[],
+  byteA: readonly number[],
+  byteB: readonly number[],
+  then: readonly number[],
+  target: readonly number[],
+  firsts: readonly Int32Array[],
+): { rowOf: Uint8Array; follows: Uint8Array } {
+  const rowOf = new Uint8Array(256);
+  let rows = 0;
+  for (let byte = 0; byte < 256; byte++) if (startsOn[byte]!.length > 0) rowOf[byte] = ++rows;
+  const follows = new Uint8Array((rows + 1) * 256);
+  for (let byte = 0; byte < 256; byte++) {
+    const row = rowOf[byte]! * 256;
+    if (row === 0) continue;
+    for (const start of startsOn[byte]!) {
+      const kind = then[start];
+      if (kind === MATCHED) follows.fill(1, row, row + 256);
+      const expected = kind === NEXT_STEP ? [start + 1] : kind === NEXT_POSITION ? firsts[target[start]!]! : [];
+      for (const step of expected) {
+        follows[row + byteA[step]!] = 1;
+        follows[row + byteB[step]!] = 1;
+      }
+    }
+  }
+  return { rowOf, follows };
 }

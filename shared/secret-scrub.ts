@@ -107,11 +107,16 @@ export class SecretScrubber {
   pass(chunk: Uint8Array): Uint8Array {
     const chunkAt = this.offset;
     this.state ??= matchStateOf(this.machine);
-    const starts = this.machine.starts;
+    const { rowOf, follows } = this.machine;
+    const last = chunk.length - 1;
     for (let index = 0; index < chunk.length; index++) {
       if (this.count === 0) {
-        // Nothing partly matched: skip to the next byte that can start a match (one table read a byte).
-        while (index < chunk.length && starts[chunk[index]!] === 0) index++;
+        // Nothing partly matched: skip to the next byte that can start a match (one table read a byte), and past one whose
+        // matches the byte after it ends at once (when that byte is in this chunk: else they are held across the cut).
+        for (; index < chunk.length; index++) {
+          const row = rowOf[chunk[index]!]!;
+          if (row !== 0 && (index === last || follows[row * 256 + chunk[index + 1]!] === 1)) break;
+        }
         if (index === chunk.length) break;
       }
       this.read(chunk[index]!, chunkAt + index);
