@@ -36,9 +36,11 @@ export interface Machine {
   startsOn: Int32Array[];
   /**
    * For each byte value some match starts on (`startsOn` not empty), its row in `follows` (from 1); 0 for the others: the
-   * scan between matches reads one byte here.
+   * scan between matches reads one byte here. 16 bits: rows run to 256 if every byte value started a match, which a byte
+   * array would wrap to 0 (a start byte then never read). Today's forms start on at most 179 byte values (a first
+   * character's first UTF-8 byte, 0x00–0x7F or 0xC2–0xF4, and `\` and `%`), but the table must not rely on it.
    */
-  rowOf: Uint8Array;
+  rowOf: Uint16Array;
   /**
    * Row by row (256 bytes each, row 0 unused), 1 for each byte that some match started on the row's byte can read next
    * (or every byte, when one such match is whole already), else 0: a match started before a byte it cannot read ends
@@ -223,8 +225,8 @@ function followsOf(
   then: readonly number[],
   target: readonly number[],
   firsts: readonly Int32Array[],
-): { rowOf: Uint8Array; follows: Uint8Array } {
-  const rowOf = new Uint8Array(256);
+): { rowOf: Uint16Array; follows: Uint8Array } {
+  const rowOf = new Uint16Array(256);
   let rows = 0;
   for (let byte = 0; byte < 256; byte++) if (startsOn[byte]!.length > 0) rowOf[byte] = ++rows;
   const follows = new Uint8Array((rows + 1) * 256);
