@@ -1,4 +1,4 @@
-// Unit tests of the one SSE reader: the WHATWG event stream rules (line ends, comments, fields, BOM), any chunking giving the same events and bytes, its caps, and the same reading without Node's Buffer (a browser).
+// Unit tests of the one SSE reader: the WHATWG event stream rules (line ends, comments, fields, BOM), any chunking giving the same events and bytes, its caps, and the same reading through Node's Buffer (pooled chunks included) as without it (a browser).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
@@ -6,23 +6,35 @@ import { concat, SseReader, type SseEvent, type SseLimits } from '../../../share
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
-/** `bytes` read in chunks cut at `cuts`: the events (the one left at the end included) and the overflow. */
+/**
+ * `bytes` read in chunks cut at `cuts`: the events (the one left at the end included) and the overflow. With `pooled`, each
+ * chunk is a Node Buffer that many bytes into a larger Buffer filled with CR LF, as a socket's pooled chunks are.
+ */
 function read(
   bytes: Uint8Array,
   cuts: number[] = [],
   limits?: SseLimits,
   Reader: typeof SseReader = SseReader,
+  pooled?: number,
 ): { events: SseEvent[]; overflow: string | undefined } {
   const reader = new Reader(limits);
   const events: SseEvent[] = [];
   let at = 0;
   for (const cut of [...cuts.filter((c) => c > 0 && c < bytes.length).sort((a, b) => a - b), bytes.length]) {
-    events.push(...reader.push(bytes.subarray(at, cut)));
+    const chunk = bytes.subarray(at, cut);
+    events.push(...reader.push(pooled === undefined ? chunk : inPool(chunk, pooled)));
     at = cut;
   }
   const last = reader.end();
   if (last) events.push(last);
   return { events, overflow: reader.overflow };
+}
+
+/** A copy of `chunk` as a Buffer `offset` bytes into a larger one whose other bytes are CR LF. */
+function inPool(chunk: Uint8Array, offset: number): Buffer {
+  const pool = Buffer.alloc(offset + chunk.length + offset, '\r\n');
+  pool.set(chunk, offset);
+  return pool.subarray(offset, offset + chunk.length);
 }
 
 /** What a browser would dispatch: complete events with data, as type (default message), data and last event id. */
@@ -196,45 +208,71 @@ describe('caps', () => {
   });
 });
 
-describe("without Node's Buffer (the console in a browser)", () => {
-  test('reads every stream, malformed UTF-8 included, chunked anyhow and with any caps, as under Node: the same events, bytes and overflow', async () => {
-    // Under Node the reader searches line ends and decodes with Buffer's own search and UTF-8 slice, in a browser with
-    // V8's search and TextDecoder: a second copy of the module, loaded while Buffer is hidden, takes the browser's.
-    const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'Buffer')!;
-    Reflect.deleteProperty(globalThis, 'Buffer');
-    let Browser: typeof SseReader;
-    try {
-      const copy = new URL('../../../shared/sse-reader.ts?without-buffer', import.meta.url).href;
-      ({ SseReader: Browser } = (await import(copy)) as { SseReader: typeof SseReader });
-    } finally {
-      Object.defineProperty(globalThis, 'Buffer', descriptor);
-    }
-    // Lines of text, and lines of any bytes: lone surrogates, overlong forms, cut sequences, stray continuation bytes.
-    const malformed = fc.array(fc.constantFrom(0xed, 0xa0, 0x80, 0xc0, 0xc1, 0xf4, 0x90, 0xf5, 0xff, 0xe0, 0x9f, 0xef, 0xbb, 0xbf, 0x41), {
-      maxLength: 12,
-    });
-    const line = fc.oneof(
-      fc.constantFrom('data: {"a":1}', 'data:x', ': c', 'event: e', 'id: 1', 'é日🎉', '').map(encode),
-      fc.string({ unit: 'binary', maxLength: 40 }).map(encode),
-      fc
-        .tuple(fc.constantFrom('data: ', 'event: ', ''), malformed)
-        .map(([field, bytes]) => concat([encode(field), Uint8Array.from(bytes)])),
-      fc.uint8Array({ maxLength: 40 }),
-    );
-    const stream = fc
-      .array(fc.tuple(line, fc.constantFrom('\n', '\r', '\r\n')), { maxLength: 40 })
-      .map((lines) => concat(lines.flatMap(([bytes, eol]) => [bytes, encode(eol)])));
-    const limits = fc.option(fc.record({ eventBytes: fc.integer({ min: 1, max: 300 }), streamBytes: fc.integer({ min: 1, max: 3000 }) }), {
-      nil: undefined,
-    });
+describe("Node's Buffer path and the browser's", () => {
+  // Under Node the reader searches line ends and decodes with Buffer's own search and UTF-8 slice, in a browser with V8's
+  // search and TextDecoder. The path is chosen as the module loads: a second copy, loaded while the globals are changed,
+  // takes the other one.
+  let browserReader: Promise<typeof SseReader> | undefined;
+  const browser = () => (browserReader ??= readerLoadedWith('without-buffer', () => without(globalThis, 'Buffer')));
+
+  // Lines of text, and lines of any bytes: lone surrogates, overlong forms, cut sequences, stray continuation bytes.
+  const malformed = fc.array(fc.constantFrom(0xed, 0xa0, 0x80, 0xc0, 0xc1, 0xf4, 0x90, 0xf5, 0xff, 0xe0, 0x9f, 0xef, 0xbb, 0xbf, 0x41), {
+    maxLength: 12,
+  });
+  const line = fc.oneof(
+    fc.constantFrom('data: {"a":1}', 'data:x', ': c', 'event: e', 'id: 1', 'é日🎉', '').map(encode),
+    fc.string({ unit: 'binary', maxLength: 40 }).map(encode),
+    fc.tuple(fc.constantFrom('data: ', 'event: ', ''), malformed).map(([field, bytes]) => concat([encode(field), Uint8Array.from(bytes)])),
+    fc.uint8Array({ maxLength: 40 }),
+  );
+  const stream = fc
+    .array(fc.tuple(line, fc.constantFrom('\n', '\r', '\r\n')), { maxLength: 40 })
+    .map((lines) => concat(lines.flatMap(([bytes, eol]) => [bytes, encode(eol)])));
+  const limits = fc.option(fc.record({ eventBytes: fc.integer({ min: 1, max: 300 }), streamBytes: fc.integer({ min: 1, max: 3000 }) }), {
+    nil: undefined,
+  });
+  const cuts = fc.array(fc.nat({ max: 2000 }), { maxLength: 12 });
+
+  test('without Buffer (the console in a browser): every stream, malformed UTF-8 included, chunked anyhow and with any caps, read as under Node: the same events, bytes and overflow', async () => {
+    const Browser = await browser();
     fc.assert(
-      fc.property(stream, fc.array(fc.nat({ max: 2000 }), { maxLength: 12 }), limits, (bytes, cuts, caps) => {
-        assert.deepEqual(read(bytes, cuts, caps, Browser), read(bytes, cuts, caps));
+      fc.property(stream, cuts, limits, (bytes, at, caps) => {
+        assert.deepEqual(read(bytes, at, caps, Browser), read(bytes, at, caps));
       }),
       { numRuns: 2000, seed: 25_3 },
     );
   });
+
+  test("chunks that are Node Buffers at an offset in a larger pool, as a socket's are, read as the browser reads them", async () => {
+    // Relay's chunks are Buffers: the reader searches and decodes them as they are, by indexes within the view. The pool
+    // around each one is full of CR and LF, so a search or a slice that strayed outside the view would find other lines.
+    const Browser = await browser();
+    fc.assert(
+      fc.property(stream, cuts, limits, fc.integer({ min: 1, max: 64 }), (bytes, at, caps, offset) => {
+        assert.deepEqual(read(bytes, at, caps, SseReader, offset), read(bytes, at, caps, Browser));
+      }),
+      { numRuns: 1000, seed: 11_3 },
+    );
+  });
 });
+
+/** A second copy of the reader module (`copy` names it), loaded while `change` has changed the globals, undone after. */
+async function readerLoadedWith(copy: string, change: () => () => void): Promise<typeof SseReader> {
+  const undo = change();
+  try {
+    const url = new URL(`../../../shared/sse-reader.ts?${copy}`, import.meta.url).href;
+    return ((await import(url)) as { SseReader: typeof SseReader }).SseReader;
+  } finally {
+    undo();
+  }
+}
+
+/** Deletes `name` from `target`; the function returned puts it back as it was. */
+function without(target: object, name: string): () => void {
+  const descriptor = Object.getOwnPropertyDescriptor(target, name)!;
+  Reflect.deleteProperty(target, name);
+  return () => Object.defineProperty(target, name, descriptor);
+}
 
 /** The specification's steps over the whole decoded text, written plainly (the oracle of the property). */
 function reference(text: string): { type: string; data: string; id: string }[] {
