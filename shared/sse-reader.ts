@@ -55,13 +55,22 @@ interface NodeBytes {
 }
 
 /**
- * Node's Buffer, when the platform has one (the console's browser has none). Its search finds a line end with memchr, where
+ * Node's own Buffer, or undefined: a global Buffer alone is not taken as Node's, since a browser bundle may install a
+ * polyfill (a JS decoder, slower than TextDecoder) under that name.
+ */
+function nodeBufferClass(): NodeBufferClass | undefined {
+  const platform = globalThis as { Buffer?: NodeBufferClass; process?: { versions?: { node?: string } } };
+  return platform.process?.versions?.node === undefined ? undefined : platform.Buffer;
+}
+
+/**
+ * Node's Buffer, when the platform is Node (the console's browser has none). Its search finds a line end with memchr, where
  * V8's own `Uint8Array.prototype.indexOf` looks at one byte at a time: a chunk of an LF-only stream is searched whole for a
  * CR it does not hold, about 2 µs for the 4 KB of a short chat stream against 0.1 µs. Its UTF-8 slice is the decode
  * TextDecoder calls, without the wrapper's checks and the view it is given (the same text for any bytes: see
  * `utf8Text`).
  */
-const NODE_BUFFER = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
+const NODE_BUFFER = nodeBufferClass();
 /** The decoder where there is no Buffer: a non-streaming decode keeps no state, so one serves every reader. */
 const DECODER = new TextDecoder('utf-8', { ignoreBOM: true });
 

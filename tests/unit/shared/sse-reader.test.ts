@@ -1,4 +1,4 @@
-// Unit tests of the one SSE reader: the WHATWG event stream rules (line ends, comments, fields, BOM), any chunking giving the same events and bytes, its caps, and the same reading through Node's Buffer (pooled chunks included) as without it (a browser).
+// Unit tests of the one SSE reader: the WHATWG event stream rules (line ends, comments, fields, BOM), any chunking giving the same events and bytes, its caps, and the same reading through Node's Buffer (pooled chunks included) as without it (a browser, or a Buffer polyfill).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
@@ -253,6 +253,33 @@ describe("Node's Buffer path and the browser's", () => {
       }),
       { numRuns: 1000, seed: 11_3 },
     );
+  });
+
+  test("a global Buffer that is not Node's (a polyfill a browser bundle installs) is not used", async () => {
+    let used = 0;
+    const polyfill = {
+      isBuffer: () => ++used > 0,
+      from: () => {
+        used++;
+        throw new Error('the polyfill was used');
+      },
+    };
+    const Polyfilled = await readerLoadedWith('with-polyfill', () => {
+      const undoNode = without(process.versions, 'node');
+      const undoBuffer = without(globalThis, 'Buffer');
+      Object.defineProperty(globalThis, 'Buffer', { value: polyfill, configurable: true, writable: true });
+      return () => {
+        undoBuffer();
+        undoNode();
+      };
+    });
+    fc.assert(
+      fc.property(stream, cuts, limits, (bytes, at, caps) => {
+        assert.deepEqual(read(bytes, at, caps, Polyfilled), read(bytes, at, caps));
+      }),
+      { numRuns: 200, seed: 11_4 },
+    );
+    assert.equal(used, 0, "the polyfill's isBuffer and from were never called");
   });
 });
 
