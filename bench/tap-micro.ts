@@ -1,5 +1,8 @@
 // `node bin/run-ts.mjs bench/tap-micro.ts DIR...`: the CPU of relay's usage tap, of the SSE reader under it and of the key scrub over the relay bench's answers, each checkout's in turn in one process.
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { CHAT_COMPLETION_JSON, CHAT_STREAM_EVENTS } from './lib/fixtures.ts';
+import { quantile } from './lib/stats.ts';
 import { BENCH_CHANNEL_KEY } from './sections/relay.ts';
 
 const dirs = process.argv.slice(2);
@@ -29,7 +32,7 @@ type Checkout = {
 
 const checkouts: Checkout[] = [];
 for (const dir of dirs) {
-  const root = new URL(`file://${dir.startsWith('/') ? dir : `${process.cwd()}/${dir}`}/`);
+  const root = pathToFileURL(`${resolve(dir)}/`);
   const { SseReader } = await import(new URL('shared/sse-reader.ts', root).href);
   const { UsageTap } = await import(new URL('electron/gateway/providers/relay/usage-tap.ts', root).href);
   const { RELAY_KINDS } = await import(new URL('electron/gateway/providers/relay/kinds.ts', root).href);
@@ -75,7 +78,6 @@ function readWhole(tap: Tap, bytes: Uint8Array): unknown {
   return tap.relayed();
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 for (const [name, work] of cases) {
   const times = checkouts.map(() => [] as number[]);
   // One untimed round first: the optimizing compilers done.
@@ -88,6 +90,6 @@ for (const [name, work] of cases) {
     }
   }
   console.log(
-    `${name}: ${checkouts.map((checkout, index) => `${checkout.dir} ${median(times[index]!).toFixed(0)} ns`).join(', ')} (median of ${ROUNDS} alternated rounds)`,
+    `${name}: ${checkouts.map((checkout, index) => `${checkout.dir} ${quantile(times[index]!, 0.5).toFixed(0)} ns`).join(', ')} (median of ${ROUNDS} alternated rounds)`,
   );
 }
