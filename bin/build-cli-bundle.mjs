@@ -78,8 +78,16 @@ export async function buildCliBundle(dir = bundleDir(), root = ROOT) {
   });
   // CommonJS, so the launcher compiles it as a vm.Script whose code cache can be saved after a run (cli-bundle.mjs).
   // ASCII (non-ASCII escaped where JavaScript allows it, no comments): the launcher then reads it as Latin-1, a
-  // fraction of the cost of decoding 5 MB of UTF-8, and V8 keeps it as a one-byte string.
-  const { output } = await bundle.generate({ format: 'cjs', codeSplitting: false, charset: 'ascii', comments: false });
+  // fraction of the cost of decoding 5 MB of UTF-8, and V8 keeps it as a one-byte string. Without the whitespace
+  // (names kept, nothing rewritten): a fifth fewer bytes to read and to hold as a string at every start, where each
+  // fresh megabyte costs about 3 ms on a virtual machine's first touch of its pages.
+  const { output } = await bundle.generate({
+    format: 'cjs',
+    codeSplitting: false,
+    charset: 'ascii',
+    comments: false,
+    minify: { compress: false, mangle: false },
+  });
   const files = [...(await bundle.watchFiles)].filter((file) => path.isAbsolute(file));
   await bundle.close();
   // The builder itself and the installed packages' list are inputs too: a new recipe or an `npm install` rebuilds.
