@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Builds the CLI bundle (electron/cli/main.ts and everything it imports, in one CommonJS file) with rolldown, and the manifest of the inputs that keeps a stale bundle from running.
-import { createHash, randomBytes } from 'node:crypto';
+// Builds the CLI bundle (electron/cli/main.ts and everything it imports, in one CommonJS file and a chunk per dynamic import) with rolldown, and the manifest of the inputs that keeps a stale bundle from running.
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -77,13 +77,18 @@ export async function buildCliBundle(dir = bundleDir(), root = ROOT) {
     plugins: plugins(root),
   });
   // CommonJS, so the launcher compiles it as a vm.Script whose code cache can be saved after a run (cli-bundle.mjs).
+  // What the sources import dynamically (undici, with the first relayed call; the TLS certificates and node-forge,
+  // with a TLS listener) is a chunk of its own, read only when first imported: a third of the bundle that a start
+  // without them never reads (cli-bundle.mjs keeps each chunk's file open from the start, so a newer build's clean-up
+  // cannot take it from a running process).
   // ASCII (non-ASCII escaped where JavaScript allows it, no comments): the launcher then reads it as Latin-1, a
   // fraction of the cost of decoding 5 MB of UTF-8, and V8 keeps it as a one-byte string. Without the whitespace
   // (names kept, nothing rewritten): a fifth fewer bytes to read and to hold as a string at every start, where each
   // fresh megabyte costs about 3 ms on a virtual machine's first touch of its pages.
   const { output } = await bundle.generate({
     format: 'cjs',
-    codeSplitting: false,
+    entryFileNames: 'main-[hash].cjs',
+    chunkFileNames: 'main-[hash]-[name].cjs',
     charset: 'ascii',
     comments: false,
     minify: { compress: false, mangle: false },
@@ -98,16 +103,26 @@ export async function buildCliBundle(dir = bundleDir(), root = ROOT) {
     startedAt,
   );
   if (!inputs) return undefined;
-  const code = output[0].code;
-  const name = `main-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.cjs`;
-  writeAtomically(path.join(dir, name), code);
+  const main = output.find((chunk) => chunk.type === 'chunk' && chunk.isEntry);
+  const chunks = output.filter((chunk) => chunk !== main);
+  // The entry last: the files it names are there before it is.
+  for (const chunk of [...chunks, main]) writeAtomically(path.join(dir, chunk.fileName), chunk.code);
+  const name = main.fileName;
+  const current = new Set(output.map((chunk) => chunk.fileName));
   writeAtomically(
     path.join(dir, 'current.json'),
-    JSON.stringify({ version: 1, bundle: name, ascii: !/[^\x00-\x7f]/.test(code), builtAt: new Date().toISOString(), inputs }),
+    JSON.stringify({
+      version: 1,
+      bundle: name,
+      chunks: chunks.map((chunk) => chunk.fileName),
+      ascii: output.every((chunk) => !/[^\x00-\x7f]/.test(chunk.code)),
+      builtAt: new Date().toISOString(),
+      inputs,
+    }),
   );
   rmSync(path.join(dir, 'failed'), { force: true });
   for (const entry of readdirSync(dir)) {
-    if (entry === name || entry.startsWith(`${name}.`) || !/^main-.*\.[cm]js(\..*codecache)?$|\.tmp$/.test(entry)) continue;
+    if (current.has(entry) || entry.startsWith(`${name}.`) || !/^main-.*\.[cm]js(\..*codecache)?$|\.tmp$/.test(entry)) continue;
     // Another build may have removed it first.
     const stat = statSync(path.join(dir, entry), { throwIfNoEntry: false });
     if (stat && Date.now() - stat.mtimeMs > OLD_BUNDLE_MS) removeQuietly(path.join(dir, entry));

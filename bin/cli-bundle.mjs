@@ -42,7 +42,7 @@ export function fileHash(file) {
 }
 
 /**
- * The bundle (its path, and `latin1` when it is all ASCII, else `utf8`) when `<dir>/current.json` names one whose
+ * The bundle (its path, its chunks' file names, and `latin1` when it is all ASCII, else `utf8`) when `<dir>/current.json` names one whose
  * every input (the sources, the packages and this builder) is unchanged: same size, and same modification time or
  * else the same SHA-256. Undefined otherwise. An input found unchanged by its hash has its new time kept in the
  * manifest (`rememberTimes`), so the next start checks it by its time alone instead of hashing it again.
@@ -70,8 +70,10 @@ export function freshBundle(dir = bundleDir()) {
   }
   const bundle = path.join(dir, path.basename(manifest.bundle));
   if (!statSync(bundle, { throwIfNoEntry: false })) return undefined;
+  const chunks = Array.isArray(manifest.chunks) ? manifest.chunks.map((chunk) => path.basename(String(chunk))) : [];
+  if (chunks.some((chunk) => !statSync(path.join(dir, chunk), { throwIfNoEntry: false }))) return undefined;
   if (retimed) rememberTimes(manifestFile, text, manifest);
-  return { file: bundle, encoding: manifest.ascii === true ? 'latin1' : 'utf8' };
+  return { file: bundle, chunks, encoding: manifest.ascii === true ? 'latin1' : 'utf8' };
 }
 
 /**
@@ -135,16 +137,19 @@ export function removeQuietly(file) {
  * Compiles the bundle (CommonJS) as a vm.Script with the command's code cache (`<bundle>.<command>.codecache`) when
  * there is one V8 accepts, else without, and then saves the cache CODE_CACHE_SAVE_MS later or at exit: unlike Node's
  * compile cache, made before the code runs, it then holds every function the run compiled (what a start runs), so the
- * next start compiles almost nothing. Returns false, having run nothing, when the bundle cannot be read or compiled;
- * otherwise runs it with `process.argv[1]` set to `entry` and its `require` resolving from the checkout.
+ * next start compiles almost nothing. Returns false, having run nothing, when the bundle cannot be read or compiled
+ * or one of its chunks cannot be opened; otherwise runs it with `process.argv[1]` set to `entry` and its `require`
+ * resolving from the checkout (`bundleRequire`). The chunks are compiled when first imported, without a code cache.
  */
-export function runBundle({ file, encoding }, entry, args, root = ROOT) {
+export function runBundle({ file, chunks = [], encoding }, entry, args, root = ROOT) {
   // One cache per command: what `serve` compiles is not what `token list` does, and the first run's is what is kept.
   const command = COMMANDS.has(args[0]) ? args[0] : 'other';
   const cacheFile = `${file}.${command}.codecache`;
   let script;
   let cachedData;
+  let opened;
   try {
+    opened = openChunks(path.dirname(file), chunks);
     const code = readFileSync(file, encoding);
     try {
       cachedData = readFileSync(cacheFile);
@@ -157,6 +162,7 @@ export function runBundle({ file, encoding }, entry, args, root = ROOT) {
       importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     });
   } catch {
+    for (const fd of opened?.values() ?? []) closeSync(fd);
     return false;
   }
   if (!cachedData || script.cachedDataRejected) {
@@ -171,10 +177,63 @@ export function runBundle({ file, encoding }, entry, args, root = ROOT) {
   }
   process.argv = [process.argv[0], entry, ...args];
   const module = { exports: {} };
-  script
-    .runInThisContext()
-    .call(module.exports, module.exports, createRequire(path.join(root, 'package.json')), module, file, path.dirname(file));
+  const require = bundleRequire(file, module, opened, encoding, createRequire(path.join(root, 'package.json')));
+  script.runInThisContext().call(module.exports, module.exports, require, module, file, path.dirname(file));
   return true;
+}
+
+/** The bundle's chunks (file names in its folder) opened for reading, by name; throws when one is missing. */
+function openChunks(dir, chunks) {
+  const opened = new Map();
+  try {
+    for (const chunk of chunks) opened.set(chunk, openSync(path.join(dir, chunk), 'r'));
+  } catch (error) {
+    for (const fd of opened.values()) closeSync(fd);
+    throw error;
+  }
+  return opened;
+}
+
+/**
+ * The `require` the bundle's files run with. A chunk (`./main-….cjs`, what the sources import dynamically) is read on
+ * its first import from the descriptor opened at start (a newer build removing the file meanwhile cannot take it from
+ * this process: the open file stays readable, and on Windows is not removed) and run like the entry; the entry's own
+ * name, which a chunk requires for the bundle's shared helpers, gives the entry's exports. Anything else (Node's
+ * modules, the native add-ons) resolves from the checkout.
+ */
+function bundleRequire(file, main, opened, encoding, rootRequire) {
+  const dir = path.dirname(file);
+  const mainName = `./${path.basename(file)}`;
+  const loaded = new Map();
+  const require = (id) => {
+    if (id === mainName) return main.exports;
+    const name = id.startsWith('./') ? id.slice(2) : undefined;
+    const fd = name === undefined ? undefined : opened.get(name);
+    if (fd === undefined) return rootRequire(id);
+    let module = loaded.get(name);
+    if (!module) {
+      module = { exports: {} };
+      loaded.set(name, module);
+      const chunkFile = path.join(dir, name);
+      let code;
+      try {
+        code = readFileSync(fd, encoding);
+      } finally {
+        closeSync(fd);
+        opened.delete(name);
+      }
+      try {
+        new vm.Script(Module.wrap(code), { filename: chunkFile, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER })
+          .runInThisContext()
+          .call(module.exports, module.exports, require, module, chunkFile, dir);
+      } catch (error) {
+        loaded.delete(name);
+        throw error;
+      }
+    }
+    return module.exports;
+  };
+  return Object.assign(require, rootRequire);
 }
 
 /** Writes the script's code cache; a cache that cannot be written is skipped. */

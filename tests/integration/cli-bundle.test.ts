@@ -1,4 +1,4 @@
-// Integration tests of the CLI bundle: a bundle runs only while every input it was built from is unchanged (a touched input hashed once), a built one serves the gateway with its worker threads, and a failed build leaves the CLI running its sources.
+// Integration tests of the CLI bundle: a bundle runs only while every input it was built from is unchanged (a touched input hashed once), a built one serves the gateway with its worker threads and its chunks (loaded on first use, even once a newer build removed their files), and a failed build leaves the CLI running its sources.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -8,7 +8,8 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
-import { firstTokenOf, privateServeArgs, runCli, serveCli } from '../helpers/cli.ts';
+import { firstTokenOf, privateServeArgs, runCli, runCliAsync, serveCli } from '../helpers/cli.ts';
+import { startGateway } from '../helpers/gateway.ts';
 import { eventually } from '../helpers/eventually.ts';
 
 const BUILDER = fileURLToPath(new URL('../../bin/build-cli-bundle.mjs', import.meta.url));
@@ -139,5 +140,44 @@ describe('the gatehouse CLI bundle', () => {
     assert.match(rotated.stdout, /the console’s Settings page/, 'a message with a non-ASCII character prints as in the sources');
     assert.ok(existsSync(path.join(dir, `${manifest.bundle}.serve.codecache`)), 'the run saved its code cache for the next start of serve');
     assert.doesNotMatch(server.stderr(), /^error: /m, 'no worker failed to start');
+  });
+
+  test("the bundle's chunks load on first use, from the files opened at start even once a newer build removed them", async () => {
+    const dir = freshDir();
+    const build = spawnSync(process.execPath, [BUILDER, '--dir', dir], { encoding: 'utf8' });
+    assert.equal(build.status, 0, build.stderr);
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'current.json'), 'utf8')) as { bundle: string; chunks: string[] };
+    const undiciChunk = manifest.chunks.find((chunk) => chunk.endsWith('-undici.cjs'));
+    assert.ok(undiciChunk, 'undici (imported with the first relayed call) is a chunk of its own');
+    assert.ok(manifest.chunks.some((chunk) => chunk.endsWith('-certificates.cjs')), 'so are the TLS certificates');
+    assert.doesNotMatch(readFileSync(path.join(dir, manifest.bundle), 'latin1'), /getGlobalDispatcher\(\)\{/, 'undici is not in the entry');
+
+    const upstream = await startGateway();
+    const dataDir = freshDir();
+    // TLS on: the certificates' chunk runs at start.
+    const args = [...privateServeArgs(dataDir, { secrets: 'file' })];
+    args[args.indexOf('--tls-port') + 1] = '0';
+    const server = await serveCli(args, { GATEHOUSE_CLI_BUNDLE_DIR: dir });
+    try {
+      await eventually(() => server.stdout.some((line) => line.startsWith('tls listening on https://')), 'the TLS listener started');
+      // What a newer build's clean-up does to a replaced bundle's files while this server runs.
+      for (const chunk of manifest.chunks) rmSync(path.join(dir, chunk));
+      const added = await runCliAsync(
+        [
+          ...['channel', 'add', '--name', 'upstream', '--kind', 'openai', '--base-url', `${upstream.url}/v1`],
+          ...['--models', 'relay-echo=sim-echo', '--key-env', 'UPSTREAM_KEY', '--data-dir', dataDir, '--secrets', 'file'],
+        ],
+        { UPSTREAM_KEY: upstream.token, GATEHOUSE_CLI_BUNDLE: 'off' },
+      );
+      assert.equal(added.code, 0, added.stderr);
+      const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: firstTokenOf(server), maxRetries: 0 });
+      const answer = await client.chat.completions.create({ model: 'relay-echo', messages: [{ role: 'user', content: 'relayed' }] });
+      assert.equal(answer.choices[0]!.message.content, 'relayed', 'the first relayed call loaded undici from its chunk');
+    } finally {
+      assert.equal(await server.stop('SIGTERM'), 0, server.stderr());
+      await upstream.stop();
+    }
+    assert.doesNotMatch(server.stderr(), /^error: /m);
+    assert.equal(runCli(['--help'], { GATEHOUSE_CLI_BUNDLE_DIR: dir, GATEHOUSE_CLI_BUNDLE: 'off' }).code, 0);
   });
 });
