@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import OpenAI, { APIError, toFile } from 'openai';
-import { mp3File } from '../../electron/gateway/providers/simulate/audio-containers.ts';
+import { mp3File } from '../../electron/gateway/providers/simulate/mp3-file.ts';
 import { speak, VOICE_RATE } from '../../electron/gateway/providers/simulate/fsk-voice.ts';
 import { generateImage } from '../../electron/gateway/providers/simulate/images.ts';
 import { encodePng } from '../../electron/gateway/providers/simulate/png.ts';

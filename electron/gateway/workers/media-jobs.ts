@@ -1,5 +1,6 @@
 // The CPU-heavy jobs (image generation and edits, speech, transcription, large simulated chats) as plain functions of plain data, run by the worker threads.
-import { mp3File, wavFile } from '../providers/simulate/audio-containers.ts';
+import { wavFile } from '../providers/simulate/audio-containers.ts';
+import { mp3File } from '../providers/simulate/mp3-file.ts';
 import { speak, synthesizeSpeech, VOICE_RATE } from '../providers/simulate/fsk-voice.ts';
 import { editImage, generateImage, resizeImage } from '../providers/simulate/images.ts';
 import { pcmBytes } from '../providers/simulate/pcm.ts';

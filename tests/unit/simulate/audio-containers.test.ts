@@ -1,7 +1,8 @@
 // Unit tests of the audio containers: WAV with its LIST/INFO text, MP3 tag and frame duration, and transcription by container.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { mp3Duration, mp3File, parseWav, readMp3Text, wavFile } from '../../../electron/gateway/providers/simulate/audio-containers.ts';
+import { mp3Duration, parseWav, readMp3Text, wavFile } from '../../../electron/gateway/providers/simulate/audio-containers.ts';
+import { mp3File } from '../../../electron/gateway/providers/simulate/mp3-file.ts';
 import { readWavFormat } from '../../../electron/gateway/protocols/media/wav-format.ts';
 import { synthesizeSpeech, VOICE_RATE } from '../../../electron/gateway/providers/simulate/fsk-voice.ts';
 import { transcribe } from '../../../electron/gateway/providers/simulate/transcribe.ts';

@@ -1,10 +1,9 @@
-// Audio containers for simulated speech: WAV (PCM16 mono) read and write, raw PCM, and MP3 (lamejs) with the text in an ID3v2 TXXX frame.
-import { Mp3Encoder } from '@breezystack/lamejs';
+// Audio containers for simulated speech: WAV (PCM16 mono) read and write, and MP3 read (its duration, and the text in our ID3v2 TXXX frame; mp3-file.ts writes it).
 import { waveChunks } from '../../protocols/media/wav-format.ts';
 import { pcmBytes, pcmSamples } from './pcm.ts';
 
 /** Description of the ID3 TXXX frame that carries the spoken text in our MP3s. */
-const ID3_DESCRIPTION = 'gatehouse-text';
+export const ID3_DESCRIPTION = 'gatehouse-text';
 
 /** Software name in the LIST/INFO chunk of our WAVs; its ICMT comment then holds the spoken text. */
 const WAV_SOFTWARE = 'Gatehouse simulated voice';
@@ -88,15 +87,6 @@ function infoFields(body: Buffer): Map<string, string> {
   return fields;
 }
 
-/** An MP3 of the samples at 64 kbit/s, preceded by an ID3v2.4 tag whose TXXX frame holds `text`. */
-export function mp3File(samples: Int16Array, rate: number, text: string): Buffer {
-  const encoder = new Mp3Encoder(1, rate, 64);
-  const frames: Uint8Array[] = [];
-  for (let i = 0; i < samples.length; i += 1152) frames.push(encoder.encodeBuffer(samples.subarray(i, i + 1152)));
-  frames.push(encoder.flush());
-  return Buffer.concat([id3Tag(text), ...frames.map((frame) => Buffer.from(frame))]);
-}
-
 /** The text of our TXXX frame in an MP3's ID3v2 tag, if there is one. */
 export function readMp3Text(bytes: Buffer): string | undefined {
   if (bytes.length < 10 || bytes.toString('ascii', 0, 3) !== 'ID3') return undefined;
@@ -140,16 +130,6 @@ export function mp3Duration(bytes: Buffer): number {
 const MP3_RATES: Record<number, number[]> = { 3: [44100, 48000, 32000], 2: [22050, 24000, 16000], 0: [11025, 12000, 8000] };
 const MP3_KBPS_V1 = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
 const MP3_KBPS_V2 = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
-
-function id3Tag(text: string): Buffer {
-  const body = Buffer.concat([Buffer.from([3]), Buffer.from(`${ID3_DESCRIPTION}\0${text}`, 'utf8')]);
-  const frame = Buffer.concat([Buffer.from('TXXX', 'ascii'), toSyncsafe(body.length), Buffer.from([0, 0]), body]);
-  return Buffer.concat([Buffer.from('ID3', 'ascii'), Buffer.from([4, 0, 0]), toSyncsafe(frame.length), frame]);
-}
-
-function toSyncsafe(value: number): Buffer {
-  return Buffer.from([(value >> 21) & 0x7f, (value >> 14) & 0x7f, (value >> 7) & 0x7f, value & 0x7f]);
-}
 
 function syncsafe(bytes: Buffer, offset: number): number {
   return (bytes[offset]! << 21) | (bytes[offset + 1]! << 14) | (bytes[offset + 2]! << 7) | bytes[offset + 3]!;
