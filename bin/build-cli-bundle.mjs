@@ -107,13 +107,12 @@ export async function buildCliBundle(dir = bundleDir(), root = ROOT) {
   const chunks = output.filter((chunk) => chunk !== main);
   // The entry last: the files it names are there before it is.
   for (const chunk of [...chunks, main]) writeAtomically(path.join(dir, chunk.fileName), chunk.code);
-  const name = main.fileName;
   const current = new Set(output.map((chunk) => chunk.fileName));
   writeAtomically(
     path.join(dir, 'current.json'),
     JSON.stringify({
       version: 1,
-      bundle: name,
+      bundle: main.fileName,
       chunks: chunks.map((chunk) => chunk.fileName),
       ascii: output.every((chunk) => !/[^\x00-\x7f]/.test(chunk.code)),
       builtAt: new Date().toISOString(),
@@ -122,12 +121,13 @@ export async function buildCliBundle(dir = bundleDir(), root = ROOT) {
   );
   rmSync(path.join(dir, 'failed'), { force: true });
   for (const entry of readdirSync(dir)) {
-    if (current.has(entry) || entry.startsWith(`${name}.`) || !/^main-.*\.[cm]js(\..*codecache)?$|\.tmp$/.test(entry)) continue;
+    // This build's files and their code caches (`<file>.….codecache`) stay.
+    if (current.has(entry.replace(/\.cjs\..*codecache$/, '.cjs')) || !/^main-.*\.[cm]js(\..*codecache)?$|\.tmp$/.test(entry)) continue;
     // Another build may have removed it first.
     const stat = statSync(path.join(dir, entry), { throwIfNoEntry: false });
     if (stat && Date.now() - stat.mtimeMs > OLD_BUNDLE_MS) removeQuietly(path.join(dir, entry));
   }
-  return name;
+  return main.fileName;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
