@@ -13,11 +13,16 @@ const OLD_BUNDLE_MS = 60_000;
 /** An input modified less than this before the build started may not be in it as read: the build is not published. */
 const CLOCK_SLACK_MS = 2_000;
 
-/** Native add-ons stay outside the bundle, imported from where they are installed. */
-const NATIVE = new Set(['better-sqlite3', 'keytar']);
+/**
+ * Packages that stay outside the bundle, required from where they are installed: the native add-ons, and Fastify's
+ * default schema compilers (ajv and fast-json-stringify, 0.9 MB of the bundle), which Fastify requires only for a
+ * server without compilers of its own; the gateway's has its own (electron/gateway/server/schema-compilers.ts, which
+ * loads them from Fastify's folder on the first schema), so they were bytes every start read and never ran.
+ */
+const INSTALLED = new Set(['better-sqlite3', 'keytar', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler']);
 
 /**
- * Rolldown plugins: native add-ons are required from their installed file, and each module's `import.meta.url`,
+ * Rolldown plugins: the INSTALLED packages are required from their installed file, and each module's `import.meta.url`,
  * `dirname` and `filename` become its source file's, so the worker pools' `new URL('./….ts', import.meta.url)`, the
  * console's folder and `createRequire(import.meta.url)` resolve as they do unbundled.
  */
@@ -25,9 +30,9 @@ function plugins(root) {
   const rootUrl = pathToFileURL(path.join(root, 'package.json')).href;
   return [
     {
-      name: 'gatehouse-native-external',
+      name: 'gatehouse-installed-external',
       async resolveId(source, importer, options) {
-        if (!NATIVE.has(source)) return null;
+        if (!INSTALLED.has(source)) return null;
         const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
         return resolved && { id: resolved.id, external: true };
       },
