@@ -6,7 +6,8 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSyn
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import OpenAI from 'openai';
 import { firstTokenOf, privateServeArgs, runCli, runCliAsync, serveCli } from '../helpers/cli.ts';
 import { startGateway } from '../helpers/gateway.ts';
@@ -140,6 +141,28 @@ describe('the gatehouse CLI bundle', () => {
     assert.match(rotated.stdout, /the console’s Settings page/, 'a message with a non-ASCII character prints as in the sources');
     assert.ok(existsSync(path.join(dir, `${manifest.bundle}.serve.codecache`)), 'the run saved its code cache for the next start of serve');
     assert.doesNotMatch(server.stderr(), /^error: /m, 'no worker failed to start');
+  });
+
+  test("in the bundle, Fastify's server module loads HTTP/2 and HTTPS on their first use, as the same modules", async () => {
+    const { lazyFastifyServerModules } = (await import(pathToFileURL(BUILDER).href)) as {
+      lazyFastifyServerModules: (code: string) => string;
+    };
+    const require = createRequire(import.meta.url);
+    const source = readFileSync(require.resolve('fastify/lib/server.js'), 'utf8');
+    const lazy = lazyFastifyServerModules(source);
+    for (const [name, builtin] of [
+      ['http2', 'node:http2'],
+      ['https', 'node:https'],
+    ] as const) {
+      assert.match(source, new RegExp(`^const ${name} = require\\('${builtin}'\\)$`, 'm'), 'the installed Fastify loads it at its top');
+      const standIn = new RegExp(`^const ${name} = (new Proxy\\(.*\\))$`, 'm').exec(lazy)?.[1];
+      assert.ok(standIn, `${name} became a stand-in`);
+      const made = new Function('require', `return ${standIn}`)(require) as Record<string, unknown>;
+      const real = require(builtin) as Record<string, unknown>;
+      assert.equal(made.createServer, real.createServer);
+      if (name === 'http2') assert.equal(made.createSecureServer, real.createSecureServer);
+    }
+    assert.equal(lazyFastifyServerModules('const other = 1'), 'const other = 1', 'code without those lines is left as it is');
   });
 
   test("the bundle's chunks load on first use, from the files opened at start even once a newer build removed them", async () => {
