@@ -14,12 +14,20 @@ const OLD_BUNDLE_MS = 60_000;
 const CLOCK_SLACK_MS = 2_000;
 
 /**
- * Packages that stay outside the bundle, required from where they are installed: the native add-ons, and Fastify's
- * default schema compilers (ajv and fast-json-stringify, 0.9 MB of the bundle), which Fastify requires only for a
- * server without compilers of its own; the gateway's has its own (electron/gateway/server/schema-compilers.ts, which
- * loads them from Fastify's folder on the first schema), so they were bytes every start read and never ran.
+ * Packages that stay outside the bundle, required from where they are installed: the native add-ons, and what Fastify
+ * requires only on a path the gateway never takes, bytes every start read and never ran: its default schema compilers
+ * (ajv and fast-json-stringify, 0.76 MB), for a server without compilers of its own (the gateway's has its own,
+ * electron/gateway/server/schema-compilers.ts, which loads them from Fastify's folder on the first schema); pino, for
+ * a server with a logger (the gateway's has none); light-my-request, for `inject` (the gateway never injects).
  */
-const INSTALLED = new Set(['better-sqlite3', 'keytar', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler']);
+const INSTALLED = new Set([
+  'better-sqlite3',
+  'keytar',
+  '@fastify/ajv-compiler',
+  '@fastify/fast-json-stringify-compiler',
+  'pino',
+  'light-my-request',
+]);
 
 /**
  * Node modules that Fastify's server module requires at its top but uses only for an HTTP/2 or HTTPS server, which
