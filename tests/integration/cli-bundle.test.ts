@@ -208,5 +208,17 @@ describe('the gatehouse CLI bundle', () => {
       existsSync(path.join(dir, `${undiciChunk}.codecache`)),
       "the run saved the chunk's code cache for the next first relayed call",
     );
+    // A bundle whose chunk is gone is stale (its first relayed call could not load): the sources run, and the bundle is
+    // built again for the next start.
+    assert.equal(runCli(['--help'], { GATEHOUSE_CLI_BUNDLE_DIR: dir }).stdout, sourcesUsage);
+    await eventually(
+      () => {
+        if (existsSync(path.join(dir, 'build.lock'))) return false;
+        const rebuilt = JSON.parse(readFileSync(path.join(dir, 'current.json'), 'utf8')) as { chunks: string[] };
+        return rebuilt.chunks.every((chunk) => existsSync(path.join(dir, chunk)));
+      },
+      'the bundle was built again, its chunks with it',
+      { withinMs: 120_000, everyMs: 100 },
+    );
   });
 });
