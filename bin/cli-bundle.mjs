@@ -205,39 +205,45 @@ function openChunks(dir, chunks) {
 /**
  * The `require` the bundle's files run with. A chunk (`./main-….cjs`, what the sources import dynamically) is read on
  * its first import from the descriptor opened at start (a newer build removing the file meanwhile cannot take it from
- * this process: the open file stays readable, and on Windows is not removed) and run like the entry; the entry's own
+ * this process: the open descriptor stays readable) and run like the entry; every later import (Rolldown's `import()`
+ * requires the chunk again at each call) gives the same exports, or the same error when reading or running it failed:
+ * the descriptor is closed after the one read, and a chunk's name never resolves from the checkout. The entry's own
  * name, which a chunk requires for the bundle's shared helpers, gives the entry's exports. Anything else (Node's
  * modules, the native add-ons) resolves from the checkout.
  */
 function bundleRequire(file, main, opened, encoding, rootRequire) {
   const dir = path.dirname(file);
   const mainName = `./${path.basename(file)}`;
+  // Each chunk's outcome once first required: its module (exports filled while it runs) or the error it failed with.
   const loaded = new Map();
   const require = (id) => {
     if (id === mainName) return main.exports;
     const name = id.startsWith('./') ? id.slice(2) : undefined;
+    const known = name === undefined ? undefined : loaded.get(name);
+    if (known) {
+      if ('error' in known) throw known.error;
+      return known.module.exports;
+    }
     const fd = name === undefined ? undefined : opened.get(name);
     if (fd === undefined) return rootRequire(id);
-    let module = loaded.get(name);
-    if (!module) {
-      module = { exports: {} };
-      loaded.set(name, module);
-      const chunkFile = path.join(dir, name);
+    const module = { exports: {} };
+    // Set before it runs: a chunk required again while it runs gets its exports so far, as Node's require gives.
+    loaded.set(name, { module });
+    opened.delete(name);
+    const chunkFile = path.join(dir, name);
+    try {
       let code;
       try {
         code = readFileSync(fd, encoding);
       } finally {
         closeSync(fd);
-        opened.delete(name);
       }
-      try {
-        compileCached(code, chunkFile, `${chunkFile}.codecache`)
-          .runInThisContext()
-          .call(module.exports, module.exports, require, module, chunkFile, dir);
-      } catch (error) {
-        loaded.delete(name);
-        throw error;
-      }
+      compileCached(code, chunkFile, `${chunkFile}.codecache`)
+        .runInThisContext()
+        .call(module.exports, module.exports, require, module, chunkFile, dir);
+    } catch (error) {
+      loaded.set(name, { error });
+      throw error;
     }
     return module.exports;
   };
