@@ -30,11 +30,12 @@ const INSTALLED = new Set([
 ]);
 
 /**
- * Node modules that Fastify's server module requires at its top but uses only for an HTTP/2 or HTTPS server, which
- * the gateway never asks Fastify for (its TLS listener is its own): in the bundle they load on first use instead.
- * `node:http2` alone costs 40–80 ms to load on this project's bench machine, a sixth of the start-up.
+ * Node modules that Fastify's server module requires at its top but uses only for an HTTP/2 server, which the gateway
+ * never asks Fastify for: in the bundle they load on first use instead. `node:http2` costs 3–7 ms to load in a started
+ * gateway on this project's bench machine. Not `node:https`, which Fastify uses only for an HTTPS server too: the
+ * gateway's own TLS listener (server/tls/listener.ts) imports it at load, so the bundle's top requires it at every start.
  */
-const FASTIFY_SERVER_LAZY = ['node:http2', 'node:https'];
+const FASTIFY_SERVER_LAZY = ['node:http2'];
 
 /**
  * Fastify's `lib/server.js` with each FASTIFY_SERVER_LAZY module's `const name = require('…')` made a stand-in that
@@ -54,7 +55,7 @@ export function lazyFastifyServerModules(code) {
 
 /**
  * Rolldown plugins: the INSTALLED packages are required from their installed file, Fastify's server module loads
- * HTTP/2 and HTTPS on first use, and each module's `import.meta.url`,
+ * HTTP/2 on first use, and each module's `import.meta.url`,
  * `dirname` and `filename` become its source file's, so the worker pools' `new URL('./….ts', import.meta.url)`, the
  * console's folder and `createRequire(import.meta.url)` resolve as they do unbundled.
  */
@@ -147,17 +148,18 @@ export async function buildCliBundle(dir = bundleDir(), root = ROOT) {
   );
   if (!inputs) return undefined;
   const main = output.find((chunk) => chunk.type === 'chunk' && chunk.isEntry);
-  const chunks = output.filter((chunk) => chunk !== main);
+  // Chunks only: an asset (no code) is no file the launcher runs.
+  const chunks = output.filter((chunk) => chunk.type === 'chunk' && chunk !== main);
   // The entry last: the files it names are there before it is.
   for (const chunk of [...chunks, main]) writeAtomically(path.join(dir, chunk.fileName), chunk.code);
-  const current = new Set(output.map((chunk) => chunk.fileName));
+  const current = new Set([...chunks, main].map((chunk) => chunk.fileName));
   writeAtomically(
     path.join(dir, 'current.json'),
     JSON.stringify({
       version: 1,
       bundle: main.fileName,
       chunks: chunks.map((chunk) => chunk.fileName),
-      ascii: output.every((chunk) => !/[^\x00-\x7f]/.test(chunk.code)),
+      ascii: [...chunks, main].every((chunk) => !/[^\x00-\x7f]/.test(chunk.code)),
       builtAt: new Date().toISOString(),
       inputs,
     }),

@@ -1,7 +1,10 @@
-// Integration tests of the CLI bundle: a bundle runs only while every input it was built from is unchanged (a touched input hashed once), a built one serves the gateway with its worker threads and its chunks (loaded on first use, even once a newer build removed their files), and a failed build leaves the CLI running its sources.
+// Integration tests of the CLI bundle: a bundle runs only while every input it was built from is unchanged (a touched input hashed once), a built one serves the gateway with its worker threads and its chunks (loaded on first use, even once a newer build removed their files, by concurrent first calls and again by an in-process restart), its entry leaves out what a start never runs, and a failed build leaves the CLI running its sources.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import type { IncomingMessage } from 'node:http';
+import https from 'node:https';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,11 +12,21 @@ import { after, describe, test } from 'node:test';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import OpenAI from 'openai';
-import { firstTokenOf, privateServeArgs, runCli, runCliAsync, serveCli } from '../helpers/cli.ts';
-import { startGateway } from '../helpers/gateway.ts';
+import { consoleUrlOf, firstTokenOf, privateServeArgs, runCli, runCliAsync, serveCli } from '../helpers/cli.ts';
+import { request, startGateway } from '../helpers/gateway.ts';
 import { eventually } from '../helpers/eventually.ts';
 
 const BUILDER = fileURLToPath(new URL('../../bin/build-cli-bundle.mjs', import.meta.url));
+
+/** A GET over HTTPS trusting `ca`, with a bearer token: its status. */
+async function httpsGet(url: string, token: string, ca: Buffer): Promise<{ status: number }> {
+  const response = await new Promise<IncomingMessage>((resolve, reject) =>
+    https.get(url, { ca, headers: { authorization: `Bearer ${token}` } }, resolve).on('error', reject),
+  );
+  response.resume();
+  await once(response, 'end');
+  return { status: response.statusCode! };
+}
 
 describe('the gatehouse CLI bundle', () => {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-cli-bundle-'));
@@ -25,6 +38,24 @@ describe('the gatehouse CLI bundle', () => {
     return dir;
   };
   const sourcesUsage = runCli(['--help'], { GATEHOUSE_CLI_BUNDLE: 'off' }).stdout;
+
+  type Manifest = { bundle: string; chunks: string[]; ascii: boolean; inputs: [string][] };
+  /** Builds the bundle into a fresh folder, as a start's background build does; the folder and its manifest. */
+  function buildBundle(): { dir: string; manifest: Manifest } {
+    const dir = freshDir();
+    const build = spawnSync(process.execPath, [BUILDER, '--dir', dir], { encoding: 'utf8' });
+    assert.equal(build.status, 0, build.stderr);
+    return { dir, manifest: JSON.parse(readFileSync(path.join(dir, 'current.json'), 'utf8')) as Manifest };
+  }
+  /** One build for the tests that only read it. */
+  let readOnlyBuild: { dir: string; manifest: Manifest; entry: string } | undefined;
+  function builtEntry(): { dir: string; manifest: Manifest; entry: string } {
+    if (!readOnlyBuild) {
+      const { dir, manifest } = buildBundle();
+      readOnlyBuild = { dir, manifest, entry: readFileSync(path.join(dir, manifest.bundle), 'latin1') };
+    }
+    return readOnlyBuild;
+  }
 
   /** A bundle folder whose bundle only says it ran, built "from" one input file. */
   function fakeBundle(): { dir: string; input: string } {
@@ -103,14 +134,7 @@ describe('the gatehouse CLI bundle', () => {
   });
 
   test('a built bundle serves the gateway, its media worker and its WAL checkpoint thread included', async () => {
-    const dir = freshDir();
-    const build = spawnSync(process.execPath, [BUILDER, '--dir', dir], { encoding: 'utf8' });
-    assert.equal(build.status, 0, build.stderr);
-    const manifest = JSON.parse(readFileSync(path.join(dir, 'current.json'), 'utf8')) as {
-      bundle: string;
-      ascii: boolean;
-      inputs: [string][];
-    };
+    const { dir, manifest } = buildBundle();
     // Read as Latin-1 (cheaper than UTF-8) only because it is all ASCII: the sources' non-ASCII text is escaped in it.
     assert.equal(manifest.ascii, true);
     assert.doesNotMatch(readFileSync(path.join(dir, manifest.bundle), 'latin1'), /[^\x00-\x7f]/);
@@ -143,40 +167,61 @@ describe('the gatehouse CLI bundle', () => {
     assert.doesNotMatch(server.stderr(), /^error: /m, 'no worker failed to start');
   });
 
-  test("in the bundle, Fastify's server module loads HTTP/2 and HTTPS on their first use, as the same modules", async () => {
+  test("in the bundle, Fastify's server module loads HTTP/2 on its first use, as the same module", async () => {
     const { lazyFastifyServerModules } = (await import(pathToFileURL(BUILDER).href)) as {
       lazyFastifyServerModules: (code: string) => string;
     };
     const require = createRequire(import.meta.url);
     const source = readFileSync(require.resolve('fastify/lib/server.js'), 'utf8');
     const lazy = lazyFastifyServerModules(source);
-    for (const [name, builtin] of [
-      ['http2', 'node:http2'],
-      ['https', 'node:https'],
-    ] as const) {
-      assert.match(source, new RegExp(`^const ${name} = require\\('${builtin}'\\)$`, 'm'), 'the installed Fastify loads it at its top');
-      const standIn = new RegExp(`^const ${name} = (new Proxy\\(.*\\))$`, 'm').exec(lazy)?.[1];
-      assert.ok(standIn, `${name} became a stand-in`);
-      const made = new Function('require', `return ${standIn}`)(require) as Record<string, unknown>;
-      const real = require(builtin) as Record<string, unknown>;
-      assert.equal(made.createServer, real.createServer);
-      if (name === 'http2') assert.equal(made.createSecureServer, real.createSecureServer);
-    }
+    assert.match(source, /^const http2 = require\('node:http2'\)$/m, 'the installed Fastify loads it at its top');
+    const standIn = /^const http2 = (new Proxy\(.*\))$/m.exec(lazy)?.[1];
+    assert.ok(standIn, 'http2 became a stand-in');
+    const made = new Function('require', `return ${standIn}`)(require) as Record<string, unknown>;
+    const real = require('node:http2') as Record<string, unknown>;
+    assert.equal(made.createServer, real.createServer);
+    assert.equal(made.createSecureServer, real.createSecureServer);
     assert.equal(lazyFastifyServerModules('const other = 1'), 'const other = 1', 'code without those lines is left as it is');
+
+    // The build applies it: the entry holds the stand-in, and requires node:http2 nowhere else (no top-level require).
+    const { entry } = builtEntry();
+    assert.match(entry, /const http2=new Proxy\(\{\},\{get:\(_,key\)=>require\("node:http2"\)\[key\]\}\)/);
+    assert.equal(entry.match(/require\(["']node:http2["']\)/g)?.length, 1, 'the stand-in is the only require of node:http2');
   });
 
-  test("the bundle's chunks load on first use, from the files opened at start even once a newer build removed them", async () => {
-    const dir = freshDir();
-    const build = spawnSync(process.execPath, [BUILDER, '--dir', dir], { encoding: 'utf8' });
-    assert.equal(build.status, 0, build.stderr);
-    const manifest = JSON.parse(readFileSync(path.join(dir, 'current.json'), 'utf8')) as { bundle: string; chunks: string[] };
+  test("the built entry leaves out what a start never runs: lamejs, pino, light-my-request and Fastify's default compilers", async () => {
+    const { entry } = builtEntry();
+    const require = createRequire(import.meta.url);
+    // Fastify's own dependencies, as Fastify resolves them.
+    const fromFastify = createRequire(require.resolve('fastify'));
+    const ajvCompiler = fromFastify.resolve('@fastify/ajv-compiler');
+    const serializerCompiler = path.join(path.dirname(fromFastify.resolve('@fastify/fast-json-stringify-compiler')), 'standalone.js');
+    // Each pattern matches the package's own code (names survive the whitespace-only minification), so it would match
+    // the entry if the package crept back in.
+    for (const [what, pattern, file] of [
+      ['lamejs', /\bMp3Encoder\b/, fileURLToPath(import.meta.resolve('@breezystack/lamejs'))],
+      ['pino', /function pino\s*\(/, require.resolve('pino')],
+      ['light-my-request', /function inject\s*\(\s*dispatchFunc\b/, fromFastify.resolve('light-my-request')],
+      ['the ajv compiler', /function AjvCompiler\s*\(/, ajvCompiler],
+      ['the serializer compiler', /function SerializerSelector\s*\(/, serializerCompiler],
+    ] as const) {
+      assert.match(readFileSync(file, 'utf8'), pattern, `the pattern for ${what} matches its own file`);
+      assert.doesNotMatch(entry, pattern, `${what} is not in the entry`);
+    }
+  });
+
+  test("the bundle's chunks load on first use, from the files opened at start even once a newer build removed them, for every import of them", async () => {
+    const { dir, manifest } = buildBundle();
     const undiciChunk = manifest.chunks.find((chunk) => chunk.endsWith('-undici.cjs'));
     assert.ok(undiciChunk, 'undici (imported with the first relayed call) is a chunk of its own');
     assert.ok(
       manifest.chunks.some((chunk) => chunk.endsWith('-certificates.cjs')),
       'so are the TLS certificates',
     );
-    assert.doesNotMatch(readFileSync(path.join(dir, manifest.bundle), 'latin1'), /getGlobalDispatcher\(\)\{/, 'undici is not in the entry');
+    // undici's own definition, minified or not: found in its chunk, not in the entry.
+    const undiciDefinition = /getGlobalDispatcher\s*\(\)\s*\{/;
+    assert.match(readFileSync(path.join(dir, undiciChunk), 'latin1'), undiciDefinition, 'the pattern finds undici in its chunk');
+    assert.doesNotMatch(readFileSync(path.join(dir, manifest.bundle), 'latin1'), undiciDefinition, 'undici is not in the entry');
 
     const upstream = await startGateway();
     const dataDir = freshDir();
@@ -184,8 +229,9 @@ describe('the gatehouse CLI bundle', () => {
     const args = [...privateServeArgs(dataDir, { secrets: 'file' })];
     args[args.indexOf('--tls-port') + 1] = '0';
     const server = await serveCli(args, { GATEHOUSE_CLI_BUNDLE_DIR: dir });
+    const tlsLines = () => server.stdout.filter((line) => line.startsWith('tls listening on https://'));
     try {
-      await eventually(() => server.stdout.some((line) => line.startsWith('tls listening on https://')), 'the TLS listener started');
+      await eventually(() => tlsLines().length === 1, 'the TLS listener started');
       // What a newer build's clean-up does to a replaced bundle's files while this server runs.
       for (const chunk of manifest.chunks) rmSync(path.join(dir, chunk));
       const added = await runCliAsync(
@@ -196,12 +242,32 @@ describe('the gatehouse CLI bundle', () => {
         { UPSTREAM_KEY: upstream.token, GATEHOUSE_CLI_BUNDLE: 'off' },
       );
       assert.equal(added.code, 0, added.stderr);
-      const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: firstTokenOf(server), maxRetries: 0 });
-      const answer = await client.chat.completions.create({ model: 'relay-echo', messages: [{ role: 'user', content: 'relayed' }] });
-      assert.equal(answer.choices[0]!.message.content, 'relayed', 'the first relayed call loaded undici from its chunk');
+      const relay = (url: string, content: string) =>
+        new OpenAI({ baseURL: `${url}/v1`, apiKey: firstTokenOf(server), maxRetries: 0 }).chat.completions
+          .create({ model: 'relay-echo', messages: [{ role: 'user', content }] })
+          .then((answer) => answer.choices[0]!.message.content);
+      // The first relayed calls, fired at once: each that starts before undici is loaded imports it (its chunk required again).
+      const contents = Array.from({ length: 8 }, (_, index) => `relayed ${index}`);
+      assert.deepEqual(
+        await Promise.all(contents.map((content) => relay(server.url, content))),
+        contents,
+        'every first relayed call loaded undici from its chunk',
+      );
+
+      // An in-process restart with TLS on imports the certificates' chunk a second time.
+      const adminToken = new URL(await consoleUrlOf(server)).searchParams.get('admin_token')!;
+      assert.equal((await request(`${server.url}/admin/api/restart`, 'POST', { token: adminToken })).status, 200);
+      await eventually(() => tlsLines().length === 2, "the restarted run's TLS listener started", { withinMs: 60_000 });
+      const restartedUrl = server.stdout.findLast((line) => line.startsWith('listening on http://'))!.slice('listening on '.length);
+      assert.equal(await relay(restartedUrl, 'after the restart'), 'after the restart');
+      const tlsUrl = tlsLines()[1]!.slice('tls listening on '.length);
+      const models = await httpsGet(`${tlsUrl}/v1/models`, firstTokenOf(server), readFileSync(path.join(dataDir, 'tls', 'ca.pem')));
+      assert.equal(models.status, 200, 'the restarted TLS listener answers');
     } finally {
-      assert.equal(await server.stop('SIGTERM'), 0, server.stderr());
+      // Both stopped before asserting, so a failure leaves no server running in this process.
+      const code = await server.stop('SIGTERM');
       await upstream.stop();
+      assert.equal(code, 0, server.stderr());
     }
     assert.doesNotMatch(server.stderr(), /^error: /m);
     assert.ok(
