@@ -2,7 +2,7 @@
 import { startAimock } from '../lib/aimock.ts';
 import { chatBody } from '../lib/fixtures.ts';
 import { startChild, type Child } from '../lib/processes.ts';
-import { simulatedTextOf } from '../lib/simulated-text.ts';
+import { askChat, simulatedTextOf } from '../lib/simulated-text.ts';
 import { compare, type Contender, type RoundPlan } from '../lib/rounds.ts';
 import { beforeScript, type RelayCase } from './relay.ts';
 
@@ -21,11 +21,7 @@ export interface SimulateResults {
 /** The text of a chat answer (JSON), and the SSE events (`data:` lines, `[DONE]` included) of the same call streamed. */
 async function answerShape(origin: string, headers: Record<string, string>, model: string): Promise<{ text: string; events: number }> {
   const text = await simulatedTextOf(origin, headers, model);
-  const stream = await fetch(`${origin}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify(chatBody(true, model)),
-  });
+  const stream = await askChat(origin, headers, true, model);
   return { text, events: (await stream.text()).split('\n').filter((line) => line.startsWith('data:')).length };
 }
 
