@@ -218,13 +218,14 @@ function bundleRequire(file, main, opened, encoding, rootRequire) {
   const loaded = new Map();
   const require = (id) => {
     if (id === mainName) return main.exports;
-    const name = id.startsWith('./') ? id.slice(2) : undefined;
-    const known = name === undefined ? undefined : loaded.get(name);
+    if (!id.startsWith('./')) return rootRequire(id);
+    const name = id.slice(2);
+    const known = loaded.get(name);
     if (known) {
       if ('error' in known) throw known.error;
       return known.module.exports;
     }
-    const fd = name === undefined ? undefined : opened.get(name);
+    const fd = opened.get(name);
     if (fd === undefined) return rootRequire(id);
     const module = { exports: {} };
     // Set before it runs: a chunk required again while it runs gets its exports so far, as Node's require gives.
