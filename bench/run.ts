@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { closePools } from './lib/load.ts';
+import { closePools, loadClient } from './lib/load.ts';
 import { JIT_WARMUP_MS, JIT_WARMUP_QUICK_MS } from './lib/rounds.ts';
 import { renderMarkdown, type BenchResults } from './lib/report.ts';
 import { benchFootprint } from './sections/footprint.ts';
@@ -46,7 +46,7 @@ const results: BenchResults = {
     node: process.versions.node,
     platform: `${process.platform} ${os.release()}`,
   },
-  plan: { ...plan, concurrencies, quick },
+  plan: { ...plan, concurrencies, quick, client: loadClient() },
   load: { start: os.loadavg(), end: [] },
   notes: [],
 };

@@ -11,7 +11,7 @@ export interface BenchResults {
   label: string;
   commit: string;
   machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; platform: string };
-  plan: { rounds: number; roundMs: number; warmupMs: number; jitWarmupMs?: number; concurrencies: number[]; quick?: boolean };
+  plan: { rounds: number; roundMs: number; warmupMs: number; jitWarmupMs?: number; concurrencies: number[]; quick?: boolean; client?: 'lean' | 'undici' };
   /** The machine's load average (1, 5, 15 min) when the run started and when it ended: other work on it moves the absolute figures. */
   load?: { start: number[]; end: number[] };
   relay?: { cases: RelayCase[]; skipped: string[]; portkeyVersion?: string };
@@ -224,6 +224,7 @@ export function renderMarkdown(results: BenchResults): string {
     '',
     `${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.platform}. ` +
       `Each figure: median of ${plan.rounds} rounds of ${plan.roundMs / 1000} s (range in brackets), contenders alternated; keep-alive, concurrency ${plan.concurrencies.join(' and ')}` +
+      `, from ${plan.client === 'lean' ? 'the lean client (raw sockets)' : 'an undici Pool'}` +
       `; each contender first warmed up ${(plan.jitWarmupMs ?? 0) / 1000} s at c=32 (JIT), then ${plan.warmupMs / 1000} s per case` +
       `${plan.quick ? ' (quick mode: fewer and shorter rounds, a smaller store)' : ''}.`,
   ];
