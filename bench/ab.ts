@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chatBody, OTHER_PROTOCOL_STREAMS, type BenchAsk } from './lib/fixtures.ts';
-import { closePools, runLoad, type RequestSpec } from './lib/load.ts';
+import { closeClients, loadClient, runLoad, type RequestSpec } from './lib/load.ts';
 import { startAimock } from './lib/aimock.ts';
 import { cpuMsOf, startChild, syscallsOf, threadCpuMsOf, type Child } from './lib/processes.ts';
 import { JIT_WARMUP_CONCURRENCY, JIT_WARMUP_MS } from './lib/rounds.ts';
@@ -129,7 +129,7 @@ for (let round = 0; round < rounds; round++) {
 const at = (values: number[], share: number) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) * share)]!;
 const µs = (value: number) => value.toFixed(1);
 console.log(
-  `${caseName} c=${concurrency}, journal ${journal ? 'on' : 'off'}, ${rounds} rounds of ${windowMs} ms, load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`,
+  `${caseName} c=${concurrency}, journal ${journal ? 'on' : 'off'}, ${rounds} rounds of ${windowMs} ms, ${loadClient()} client, load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`,
 );
 for (const [index, dir] of dirs.entries()) {
   const own = main[index]!;
@@ -139,6 +139,6 @@ for (const [index, dir] of dirs.entries()) {
       `; req/s by round: ${rates[index]!.map((value) => value.toFixed(0)).join(' ')}`,
   );
 }
-await closePools();
+await closeClients();
 for (const server of servers) await server.stop();
 await upstream?.stop();

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { cpuMsOf, syscallsOf, threadCpuMsOf, threadSwitchesOf } from './lib/processes.ts';
 import { chatBody, OTHER_PROTOCOL_STREAMS, type BenchAsk } from './lib/fixtures.ts';
-import { closePools, runLoad, type RequestSpec } from './lib/load.ts';
+import { closeClients, loadClient, runLoad, type RequestSpec } from './lib/load.ts';
 import { JIT_WARMUP_CONCURRENCY, JIT_WARMUP_MS } from './lib/rounds.ts';
 import { startChild } from './lib/processes.ts';
 import { BENCH_CHANNEL_KEY } from './sections/relay.ts';
@@ -83,7 +83,7 @@ const threadsAfter = threadCpuMsOf(gatehouse.process.pid!);
 const switchesAfter = threadSwitchesOf(gatehouse.process.pid!);
 const cpuAfter = { all: cpuMsOf(gatehouse.process.pid!), main: cpuMsOf(gatehouse.process.pid!, gatehouse.process.pid!) };
 const perCall = (count: number) => (count / result.requests).toFixed(2);
-console.log(`${name} c=${concurrency}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, errors ${result.errors}`);
+console.log(`${name} c=${concurrency}, ${loadClient()} client: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, errors ${result.errors}`);
 console.log(
   `system calls per call (the process's own count, so not moved by other load): ${perCall(after.reads - before.reads)} reads, ${perCall(after.writes - before.writes)} writes`,
 );
@@ -110,7 +110,7 @@ const switches = [...switchesAfter]
 console.log(
   `wake-ups (and preemptions) per call by thread: ${switches.map(([thread, voluntary, involuntary]) => `${thread} ${perCall(voluntary)} (${perCall(involuntary)})`).join(', ')}`,
 );
-await closePools();
+await closeClients();
 await gatehouse.stop();
 await upstream?.stop();
 

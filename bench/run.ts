@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { closePools, loadClient } from './lib/load.ts';
+import { closeClients, loadClient } from './lib/load.ts';
 import { JIT_WARMUP_MS, JIT_WARMUP_QUICK_MS } from './lib/rounds.ts';
 import { renderMarkdown, type BenchResults } from './lib/report.ts';
 import { benchFootprint } from './sections/footprint.ts';
@@ -65,7 +65,7 @@ try {
     if (beforeDir) results.footprintBefore = await benchFootprint(2, 3000, path.resolve(beforeDir), false);
   }
 } finally {
-  await closePools();
+  await closeClients();
 }
 results.load!.end = os.loadavg();
 

@@ -1,6 +1,6 @@
-// The load generator: a closed loop of `concurrency` workers, each on a keep-alive connection of its own (lean sockets, or an undici Pool's), timing each request and its first body byte.
+// The load generator: a closed loop of `concurrency` workers, each on a keep-alive connection of its own (the lean client's, or an undici Pool's), timing each request to its first and last body byte.
 import { Pool } from 'undici';
-import { LeanConnection, leanRequest, type LeanRequest } from './lean-load.ts';
+import { LeanConnection, leanRequest } from './lean-load.ts';
 import { quantile } from './stats.ts';
 
 /** One kind of request a bench sends. */
@@ -25,7 +25,7 @@ export interface LoadResult {
   ttfb50: number;
 }
 
-/** Keep-alive pools by origin and size, so rounds reuse warm connections like a real client would. */
+/** Keep-alive undici pools by origin and size, so rounds reuse warm connections like a real client would. */
 const pools = new Map<string, Pool>();
 
 function poolFor(origin: string, connections: number): Pool {
@@ -38,33 +38,40 @@ function poolFor(origin: string, connections: number): Pool {
   return pool;
 }
 
-/** Closes every pool (at the end of a bench, or before a contender stops). */
-export async function closePools(): Promise<void> {
+/** Lean connections by origin and count, kept between rounds as the pools are; a set is lent to one run at a time. */
+const leanSets = new Map<string, { connections: LeanConnection[]; lent: boolean }>();
+
+/** The kept set of `count` lean connections to `origin`, or a set of its own (closed after the run) when another run has it. */
+function borrowLeanSet(origin: string, count: number): { connections: LeanConnection[]; giveBack: () => void } {
+  const key = `${origin} ${count}`;
+  const make = () => Array.from({ length: count }, () => new LeanConnection(new URL(origin)));
+  let set = leanSets.get(key);
+  if (!set) {
+    set = { connections: make(), lent: false };
+    leanSets.set(key, set);
+  }
+  if (set.lent) {
+    const own = make();
+    return { connections: own, giveBack: () => own.forEach((connection) => connection.close()) };
+  }
+  const kept = set;
+  kept.lent = true;
+  return { connections: kept.connections, giveBack: () => (kept.lent = false) };
+}
+
+/** Closes every kept connection of both clients (at the end of a bench, or before a contender stops). */
+export async function closeClients(): Promise<void> {
   const all = [...pools.values()];
   pools.clear();
-  for (const set of leanSets.values()) for (const connection of set) connection.close();
+  for (const set of leanSets.values()) for (const connection of set.connections) connection.close();
   leanSets.clear();
   await Promise.all(all.map((pool) => pool.close().catch(() => undefined)));
 }
 
-/** Lean connections by origin and count, kept between rounds as the pools are. */
-const leanSets = new Map<string, LeanConnection[]>();
-
-function leanSetFor(origin: string, connections: number): LeanConnection[] {
-  const key = `${origin} ${connections}`;
-  let set = leanSets.get(key);
-  if (!set) {
-    const url = new URL(origin);
-    set = Array.from({ length: connections }, () => new LeanConnection(url));
-    leanSets.set(key, set);
-  }
-  return set;
-}
-
 /**
- * The load's client, `BENCH_CLIENT`: `lean` (the default: raw keep-alive sockets, `lean-load.ts`) or `undici` (an undici
- * Pool reading each body as a stream, as the bench did before 2026-11-27's round 12: about twice the client's CPU per
- * call, which the servers measured share the machine's cores with).
+ * The load's client, `BENCH_CLIENT`: `lean` (the default: one raw keep-alive socket per worker, `lean-load.ts`) or
+ * `undici` (one undici Pool, each body read as a stream, as the bench did before 2026-11-27's round 12: about twice the
+ * client's CPU per call, which the servers measured share the machine's cores with).
  */
 export function loadClient(): 'lean' | 'undici' {
   const client = process.env['BENCH_CLIENT'] ?? 'lean';
@@ -72,84 +79,64 @@ export function loadClient(): 'lean' | 'undici' {
   return client;
 }
 
-/** Sends `spec` to `origin` from `concurrency` workers for `durationMs`; a non-2xx answer counts as an error. */
-export async function runLoad(origin: string, spec: RequestSpec, concurrency: number, durationMs: number): Promise<LoadResult> {
-  return loadClient() === 'lean' ? runLeanLoad(origin, spec, concurrency, durationMs) : runUndiciLoad(origin, spec, concurrency, durationMs);
-}
+/** One exchange as a worker sees it, whichever client sends it: the final status and when the first body byte came (NaN: none). */
+type Send = (path: string) => Promise<{ status: number; firstByteAt: number }>;
 
-async function runLeanLoad(origin: string, spec: RequestSpec, concurrency: number, durationMs: number): Promise<LoadResult> {
-  const connections = leanSetFor(origin, concurrency);
-  const url = new URL(origin);
+/** The workers' senders for `spec` over `concurrency` connections of the chosen client, and what to do once the run ends. */
+function sendersFor(origin: string, spec: RequestSpec, concurrency: number): { senders: Send[]; done: () => void } {
   const body = spec.body === undefined ? undefined : typeof spec.body === 'string' ? spec.body : JSON.stringify(spec.body);
   const headers = { ...(body !== undefined && { 'content-type': 'application/json' }), ...spec.headers };
-  const fixed = typeof spec.path === 'string' ? leanRequest(url, spec.method, spec.path, headers, body) : undefined;
-  const latencies: number[] = [];
-  const firstBytes: number[] = [];
-  let errors = 0;
-  let sequence = 0;
-  const started = performance.now();
-  const deadline = started + durationMs;
-  const worker = async (connection: LeanConnection) => {
-    while (performance.now() < deadline) {
-      const request: LeanRequest = fixed ?? leanRequest(url, spec.method, (spec.path as (n: number) => string)(sequence++), headers, body);
-      const sent = performance.now();
-      try {
-        const answer = await connection.exchange(request);
-        if (answer.status >= 300 || answer.status < 200) errors += 1;
-        else {
-          const done = performance.now();
-          latencies.push(done - sent);
-          firstBytes.push((Number.isNaN(answer.firstByteAt) ? done : answer.firstByteAt) - sent);
-        }
-      } catch {
-        errors += 1;
+  if (loadClient() === 'undici') {
+    const pool = poolFor(origin, concurrency);
+    const send: Send = async (path) => {
+      const response = await pool.request({ origin, path, method: spec.method, headers, body });
+      let firstByteAt = Number.NaN;
+      for await (const chunk of response.body) {
+        if (Number.isNaN(firstByteAt) && (chunk as Buffer).length > 0) firstByteAt = performance.now();
       }
-    }
-  };
-  await Promise.all(connections.map(worker));
-  const seconds = (performance.now() - started) / 1000;
-  return {
-    requests: latencies.length,
-    errors,
-    rps: latencies.length / seconds,
-    p50: quantile(latencies, 0.5),
-    p99: quantile(latencies, 0.99),
-    ttfb50: quantile(firstBytes, 0.5),
-  };
+      return { status: response.statusCode, firstByteAt };
+    };
+    return { senders: Array.from({ length: concurrency }, () => send), done: () => undefined };
+  }
+  const url = new URL(origin);
+  // A fixed path's request bytes are made once; a path that changes per request, per request.
+  const fixed = typeof spec.path === 'string' ? leanRequest(url, spec.method, spec.path, headers, body) : undefined;
+  const { connections, giveBack } = borrowLeanSet(origin, concurrency);
+  const senders = connections.map<Send>((connection) => (path) => connection.exchange(fixed ?? leanRequest(url, spec.method, path, headers, body)));
+  return { senders, done: giveBack };
 }
 
-async function runUndiciLoad(origin: string, spec: RequestSpec, concurrency: number, durationMs: number): Promise<LoadResult> {
-  const pool = poolFor(origin, concurrency);
-  const body = spec.body === undefined ? undefined : typeof spec.body === 'string' ? spec.body : JSON.stringify(spec.body);
-  const headers = { ...(body !== undefined && { 'content-type': 'application/json' }), ...spec.headers };
+/** Sends `spec` to `origin` from `concurrency` workers for `durationMs`; an answer outside 2xx, or a failed exchange, counts as an error. */
+export async function runLoad(origin: string, spec: RequestSpec, concurrency: number, durationMs: number): Promise<LoadResult> {
+  const { senders, done } = sendersFor(origin, spec, concurrency);
   const latencies: number[] = [];
   const firstBytes: number[] = [];
   let errors = 0;
   let sequence = 0;
   const started = performance.now();
   const deadline = started + durationMs;
-  const worker = async () => {
+  const worker = async (send: Send) => {
     while (performance.now() < deadline) {
       const path = typeof spec.path === 'string' ? spec.path : spec.path(sequence++);
       const sent = performance.now();
-      let first = Number.NaN;
       try {
-        const response = await pool.request({ origin, path, method: spec.method, headers, body });
-        for await (const chunk of response.body) {
-          if (Number.isNaN(first) && (chunk as Buffer).length > 0) first = performance.now();
-        }
-        if (response.statusCode >= 300) errors += 1;
+        const { status, firstByteAt } = await send(path);
+        if (!(status >= 200 && status < 300)) errors += 1;
         else {
-          const done = performance.now();
-          latencies.push(done - sent);
-          firstBytes.push((Number.isNaN(first) ? done : first) - sent);
+          const ended = performance.now();
+          latencies.push(ended - sent);
+          firstBytes.push((Number.isNaN(firstByteAt) ? ended : firstByteAt) - sent);
         }
       } catch {
         errors += 1;
       }
     }
   };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  try {
+    await Promise.all(senders.map(worker));
+  } finally {
+    done();
+  }
   const seconds = (performance.now() - started) / 1000;
   return {
     requests: latencies.length,
