@@ -1,7 +1,7 @@
 // The bench's lean HTTP/1.1 client: one keep-alive connection running one exchange at a time, its request bytes made once, each answer read only as far as it takes to find its end (RFC 9112 §6.3), with a bounded wait.
 import net from 'node:net';
 
-/** One request as the socket sends it: its bytes, made once per path, and whether it is a HEAD (whose answer has no body). */
+/** One request as the socket sends it: its bytes (made once for a fixed path), and whether it is a HEAD (whose answer has no body). */
 export interface LeanRequest {
   bytes: Buffer;
   head: boolean;
