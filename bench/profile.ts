@@ -83,7 +83,9 @@ const threadsAfter = threadCpuMsOf(gatehouse.process.pid!);
 const switchesAfter = threadSwitchesOf(gatehouse.process.pid!);
 const cpuAfter = { all: cpuMsOf(gatehouse.process.pid!), main: cpuMsOf(gatehouse.process.pid!, gatehouse.process.pid!) };
 const perCall = (count: number) => (count / result.requests).toFixed(2);
-console.log(`${name} c=${concurrency}, ${loadClient()} client: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, errors ${result.errors}`);
+console.log(
+  `${name} c=${concurrency}, ${loadClient()} client: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, errors ${result.errors}`,
+);
 console.log(
   `system calls per call (the process's own count, so not moved by other load): ${perCall(after.reads - before.reads)} reads, ${perCall(after.writes - before.writes)} writes`,
 );

@@ -21,7 +21,13 @@ const CRLF_CRLF = Buffer.from('\r\n\r\n');
 const OWN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding']);
 
 /** The request bytes for a method, a path, headers and a body (`host` and `content-length` written here, never given). */
-export function leanRequest(origin: URL, method: string, path: string, headers: Record<string, string>, body: string | undefined): LeanRequest {
+export function leanRequest(
+  origin: URL,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): LeanRequest {
   const payload = body === undefined ? undefined : Buffer.from(body);
   let head = `${method} ${path} HTTP/1.1\r\nhost: ${origin.host}\r\n`;
   for (const [name, value] of Object.entries(headers)) {
@@ -60,10 +66,16 @@ export function readHead(text: string, request: LeanRequest): Head {
     if (colon <= 0) throw new Error(`not a header line: ${JSON.stringify(line.slice(0, 40))}`);
     const name = line.slice(0, colon).toLowerCase();
     const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
-    const list = () => value.toLowerCase().split(',').map((item) => item.trim()).filter((item) => item !== '');
+    const list = () =>
+      value
+        .toLowerCase()
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
     if (name === 'transfer-encoding') codings = [...(codings ?? []), ...list()];
     else if (name === 'content-length') {
-      if (!/^\d+$/.test(value) || (length !== undefined && length !== Number(value))) throw new Error(`a content-length it cannot read: ${value}`);
+      if (!/^\d+$/.test(value) || (length !== undefined && length !== Number(value)))
+        throw new Error(`a content-length it cannot read: ${value}`);
       length = Number(value);
     } else if (name === 'connection') connection = [...connection, ...list()];
     else if (name === 'keep-alive') {

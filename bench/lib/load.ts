@@ -102,7 +102,9 @@ function sendersFor(origin: string, spec: RequestSpec, concurrency: number): { s
   // A fixed path's request bytes are made once; a path that changes per request, per request.
   const fixed = typeof spec.path === 'string' ? leanRequest(url, spec.method, spec.path, headers, body) : undefined;
   const { connections, giveBack } = borrowLeanSet(origin, concurrency);
-  const senders = connections.map<Send>((connection) => (path) => connection.exchange(fixed ?? leanRequest(url, spec.method, path, headers, body)));
+  const senders = connections.map<Send>(
+    (connection) => (path) => connection.exchange(fixed ?? leanRequest(url, spec.method, path, headers, body)),
+  );
   return { senders, done: giveBack };
 }
 

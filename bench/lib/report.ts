@@ -11,7 +11,15 @@ export interface BenchResults {
   label: string;
   commit: string;
   machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; platform: string };
-  plan: { rounds: number; roundMs: number; warmupMs: number; jitWarmupMs?: number; concurrencies: number[]; quick?: boolean; client?: 'lean' | 'undici' };
+  plan: {
+    rounds: number;
+    roundMs: number;
+    warmupMs: number;
+    jitWarmupMs?: number;
+    concurrencies: number[];
+    quick?: boolean;
+    client?: 'lean' | 'undici';
+  };
   /** The machine's load average (1, 5, 15 min) when the run started and when it ended: other work on it moves the absolute figures. */
   load?: { start: number[]; end: number[] };
   relay?: { cases: RelayCase[]; skipped: string[]; portkeyVersion?: string };

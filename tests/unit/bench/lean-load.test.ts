@@ -81,7 +81,13 @@ test('the request carries the method, path, headers and body as node:http reads 
     });
   });
   const connection = new LeanConnection(origin);
-  const request = leanRequest(origin, 'POST', '/v1/chat?x=1', { 'content-type': 'application/json', authorization: 'Bearer t' }, '{"a":"é"}');
+  const request = leanRequest(
+    origin,
+    'POST',
+    '/v1/chat?x=1',
+    { 'content-type': 'application/json', authorization: 'Bearer t' },
+    '{"a":"é"}',
+  );
   assert.equal((await connection.exchange(request)).status, 200);
   connection.close();
   assert.deepEqual(seen, { method: 'POST', url: '/v1/chat?x=1', auth: 'Bearer t', type: 'application/json', body: '{"a":"é"}' });
@@ -203,7 +209,9 @@ test('what it cannot read fails the exchange: a garbled status line, bytes past 
 });
 
 test('a connection idle past the server keep-alive hint (less a second) is replaced before the next request', async () => {
-  const hinted = await rawServer(async (socket) => void socket.write('HTTP/1.1 200 OK\r\nKeep-Alive: timeout=1\r\ncontent-length: 2\r\n\r\nok'));
+  const hinted = await rawServer(
+    async (socket) => void socket.write('HTTP/1.1 200 OK\r\nKeep-Alive: timeout=1\r\ncontent-length: 2\r\n\r\nok'),
+  );
   const connection = new LeanConnection(hinted.origin);
   for (let call = 0; call < 3; call += 1) assert.equal((await connection.exchange(get(hinted.origin))).status, 200);
   connection.close();
@@ -236,7 +244,10 @@ test('runLoad with the lean client counts answers and errors as the undici clien
       assert.ok(ok.requests > 10 && ok.errors === 0, `${client}: ${ok.requests} answers, ${ok.errors} errors`);
       assert.ok(ok.p50 > 0 && ok.p99 >= ok.p50 && ok.ttfb50 <= ok.p50);
       const late = await runLoad(base, { method: 'GET', path: '/late-body' }, 2, 200);
-      assert.ok(late.requests > 0 && late.ttfb50 >= 25 && late.p50 >= late.ttfb50, `${client}: first byte at ${late.ttfb50} ms of ${late.p50}`);
+      assert.ok(
+        late.requests > 0 && late.ttfb50 >= 25 && late.p50 >= late.ttfb50,
+        `${client}: first byte at ${late.ttfb50} ms of ${late.p50}`,
+      );
       const failed = await runLoad(base, { method: 'GET', path: '/fail' }, 2, 200);
       assert.ok(failed.requests === 0 && failed.errors > 0, `${client}: a 500 is an error`);
       const dropped = await runLoad(base, { method: 'GET', path: '/drop' }, 1, 100);
