@@ -70,8 +70,8 @@ export async function closeClients(): Promise<void> {
 
 /**
  * The load's client, `BENCH_CLIENT`: `lean` (the default: one raw keep-alive socket per worker, `lean-load.ts`) or
- * `undici` (one undici Pool, each body read as a stream, as the bench did before 2026-11-27's round 12: about twice the
- * client's CPU per call, which the servers measured share the machine's cores with).
+ * `undici` (one undici Pool, each body read as a stream, as the bench did before 2026-11-27's round 12: 1.2–1.7 times
+ * the client's CPU per call, which the servers measured share the machine's cores with).
  */
 export function loadClient(): 'lean' | 'undici' {
   const client = process.env['BENCH_CLIENT'] ?? 'lean';
@@ -99,8 +99,10 @@ function sendersFor(origin: string, spec: RequestSpec, concurrency: number): { s
     return { senders: Array.from({ length: concurrency }, () => send), done: () => undefined };
   }
   const url = new URL(origin);
-  // A fixed path's request bytes are made once; a path that changes per request, per request.
-  const fixed = typeof spec.path === 'string' ? leanRequest(url, spec.method, spec.path, headers, body) : undefined;
+  // A fixed path's request bytes are made once; a path that changes per request, per request. Either way they are made
+  // here once first, so headers the client refuses throw out of runLoad rather than fail every exchange in a loop.
+  const first = leanRequest(url, spec.method, typeof spec.path === 'string' ? spec.path : '/', headers, body);
+  const fixed = typeof spec.path === 'string' ? first : undefined;
   const { connections, giveBack } = borrowLeanSet(origin, concurrency);
   const senders = connections.map<Send>(
     (connection) => (path) => connection.exchange(fixed ?? leanRequest(url, spec.method, path, headers, body)),
