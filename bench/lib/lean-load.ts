@@ -52,7 +52,7 @@ interface Head {
 }
 
 /** Reads an answer's head (without its blank line): throws on a status line or a length it cannot read. */
-export function readHead(text: string, request: LeanRequest): Head {
+function readHead(text: string, request: LeanRequest): Head {
   const lines = text.split('\r\n');
   const statusLine = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0]!);
   if (!statusLine) throw new Error(`not an HTTP/1.x status line: ${JSON.stringify(lines[0]!.slice(0, 40))}`);

@@ -1,6 +1,6 @@
 // The load generator: a closed loop of `concurrency` workers, each on a keep-alive connection of its own (the lean client's, or an undici Pool's), timing each request to its first and last body byte.
 import { Pool } from 'undici';
-import { LeanConnection, leanRequest } from './lean-load.ts';
+import { LeanConnection, leanRequest, type LeanAnswer } from './lean-load.ts';
 import { quantile } from './stats.ts';
 
 /** One kind of request a bench sends. */
@@ -80,7 +80,7 @@ export function loadClient(): 'lean' | 'undici' {
 }
 
 /** One exchange as a worker sees it, whichever client sends it: the final status and when the first body byte came (NaN: none). */
-type Send = (path: string) => Promise<{ status: number; firstByteAt: number }>;
+type Send = (path: string) => Promise<LeanAnswer>;
 
 /** The workers' senders for `spec` over `concurrency` connections of the chosen client, and what to do once the run ends. */
 function sendersFor(origin: string, spec: RequestSpec, concurrency: number): { senders: Send[]; done: () => void } {
