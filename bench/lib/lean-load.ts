@@ -17,6 +17,9 @@ export interface LeanAnswer {
 export const LEAN_EXCHANGE_TIMEOUT_MS = 30_000;
 
 const CRLF_CRLF = Buffer.from('\r\n\r\n');
+const LF_LF = Buffer.from('\n\n');
+/** The most bytes a head may take before its blank line (llhttp, which undici reads with, allows 80 KiB by default). */
+const MAX_HEAD_BYTES = 80 * 1024;
 /** Headers the client writes itself from the origin and the body. */
 const OWN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding']);
 
@@ -196,6 +199,15 @@ export class LeanConnection {
       const bytes = this.headBytes === undefined ? chunk.subarray(at) : Buffer.concat([this.headBytes, chunk.subarray(at)]);
       const end = bytes.indexOf(CRLF_CRLF);
       if (end < 0) {
+        // A head ended by a blank line of bare LFs is no head this client reads (undici refuses it too): failed at once, not at the time limit.
+        if (bytes.includes(LF_LF)) {
+          this.fail(new Error('a head whose lines end in a bare LF'));
+          return;
+        }
+        if (bytes.length > MAX_HEAD_BYTES) {
+          this.fail(new Error(`a head past ${MAX_HEAD_BYTES / 1024} KiB`));
+          return;
+        }
         this.headBytes = bytes;
         return;
       }
@@ -261,9 +273,13 @@ export class LeanConnection {
           break;
         }
         case 'data-end': {
-          const taken = Math.min(this.left, chunk.length - at);
-          this.left -= taken;
-          at += taken;
+          // The CRLF after a chunk's data, byte by byte (it may span reads).
+          if (chunk[at] !== (this.left === 2 ? 13 : 10)) {
+            this.fail(new Error("a chunk's data not followed by CRLF"));
+            return;
+          }
+          this.left -= 1;
+          at += 1;
           if (this.left === 0) this.phase = 'size';
           break;
         }

@@ -208,6 +208,23 @@ test('what it cannot read fails the exchange: a garbled status line, bytes past 
   await assert.rejects(first);
 });
 
+test('a malformed framing fails at once: a chunk not followed by CRLF, a head of bare LF lines, a head past 80 KiB', async () => {
+  // Each connection waits 20 s before it would time out, so a failure other than the framing's own names the time limit.
+  const unended = await rawServer(
+    async (socket) => void socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nokXX0\r\n\r\n'),
+  );
+  await assert.rejects(new LeanConnection(unended.origin, 20_000).exchange(get(unended.origin)), /chunk's data not followed by CRLF/);
+  // The same CRLF written a byte at a time is read whole.
+  const split = await rawServer((socket) =>
+    byteByByte(socket, 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n'),
+  );
+  assert.equal((await new LeanConnection(split.origin, 20_000).exchange(get(split.origin))).status, 200);
+  const bare = await rawServer(async (socket) => void socket.write('HTTP/1.1 200 OK\ncontent-length: 2\n\nok'));
+  await assert.rejects(new LeanConnection(bare.origin, 20_000).exchange(get(bare.origin)), /head whose lines end in a bare LF/);
+  const huge = await rawServer(async (socket) => void socket.write(`HTTP/1.1 200 OK\r\nx-big: ${'a'.repeat(90 * 1024)}`));
+  await assert.rejects(new LeanConnection(huge.origin, 20_000).exchange(get(huge.origin)), /head past 80 KiB/);
+});
+
 test('a connection idle past the server keep-alive hint (less a second) is replaced before the next request', async () => {
   const hinted = await rawServer(
     async (socket) => void socket.write('HTTP/1.1 200 OK\r\nKeep-Alive: timeout=1\r\ncontent-length: 2\r\n\r\nok'),
