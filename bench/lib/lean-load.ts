@@ -17,9 +17,13 @@ export interface LeanAnswer {
 export const LEAN_EXCHANGE_TIMEOUT_MS = 30_000;
 
 const CRLF_CRLF = Buffer.from('\r\n\r\n');
+/** A blank line of a head whose lines end in a bare LF (a head of CRLF lines has neither before its CRLF CRLF). */
 const LF_LF = Buffer.from('\n\n');
+const LF_CRLF = Buffer.from('\n\r\n');
+const BARE_LF_HEAD = 'a head whose lines end in a bare LF';
 /** The most bytes a head may take before its blank line (llhttp, which undici reads with, allows 80 KiB by default). */
 const MAX_HEAD_BYTES = 80 * 1024;
+const HEAD_TOO_LONG = `a head past ${MAX_HEAD_BYTES / 1024} KiB`;
 /** Headers the client writes itself from the origin and the body. */
 const OWN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding']);
 
@@ -54,9 +58,11 @@ interface Head {
   keepAliveMs: number | undefined;
 }
 
-/** Reads an answer's head (without its blank line): throws on a status line or a length it cannot read. */
+/** Reads an answer's head (without its blank line): throws on a line ended by a bare LF, or a status line or a length it cannot read. */
 function readHead(text: string, request: LeanRequest): Head {
   const lines = text.split('\r\n');
+  // A bare LF left in a line ended another line there (undici refuses it; read as CRLF lines, its fields would be lost).
+  if (lines.some((line) => line.includes('\n'))) throw new Error(BARE_LF_HEAD);
   const statusLine = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0]!);
   if (!statusLine) throw new Error(`not an HTTP/1.x status line: ${JSON.stringify(lines[0]!.slice(0, 40))}`);
   const status = Number(statusLine[2]);
@@ -200,18 +206,23 @@ export class LeanConnection {
       const end = bytes.indexOf(CRLF_CRLF);
       if (end < 0) {
         // A head ended by a blank line of bare LFs is no head this client reads (undici refuses it too): failed at once, not at the time limit.
-        if (bytes.includes(LF_LF)) {
-          this.fail(new Error('a head whose lines end in a bare LF'));
+        if (bytes.includes(LF_LF) || bytes.includes(LF_CRLF)) {
+          this.fail(new Error(BARE_LF_HEAD));
           return;
         }
         if (bytes.length > MAX_HEAD_BYTES) {
-          this.fail(new Error(`a head past ${MAX_HEAD_BYTES / 1024} KiB`));
+          this.fail(new Error(HEAD_TOO_LONG));
           return;
         }
         this.headBytes = bytes;
         return;
       }
       this.headBytes = undefined;
+      // Past the cap however the reads cut it (checked above while the blank line had not come).
+      if (end > MAX_HEAD_BYTES) {
+        this.fail(new Error(HEAD_TOO_LONG));
+        return;
+      }
       let head: Head;
       try {
         head = readHead(bytes.toString('latin1', 0, end), pending.request);

@@ -208,12 +208,16 @@ test('what it cannot read fails the exchange: a garbled status line, bytes past 
   await assert.rejects(first);
 });
 
-test('a malformed framing fails at once: a chunk not followed by CRLF, a head of bare LF lines, a head past 80 KiB', async () => {
+test('a malformed framing fails at once: a chunk not followed by CRLF, a head with bare-LF lines, a head past 80 KiB', async () => {
   // Each connection waits 20 s before it would time out, so a failure other than the framing's own names the time limit.
   const unended = await rawServer(
     async (socket) => void socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nokXX0\r\n\r\n'),
   );
   await assert.rejects(new LeanConnection(unended.origin, 20_000).exchange(get(unended.origin)), /chunk's data not followed by CRLF/);
+  const halfEnded = await rawServer(
+    async (socket) => void socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nok\rX0\r\n\r\n'),
+  );
+  await assert.rejects(new LeanConnection(halfEnded.origin, 20_000).exchange(get(halfEnded.origin)), /chunk's data not followed by CRLF/);
   // The same CRLF written a byte at a time is read whole.
   const split = await rawServer((socket) =>
     byteByByte(socket, 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n'),
@@ -221,8 +225,18 @@ test('a malformed framing fails at once: a chunk not followed by CRLF, a head of
   assert.equal((await new LeanConnection(split.origin, 20_000).exchange(get(split.origin))).status, 200);
   const bare = await rawServer(async (socket) => void socket.write('HTTP/1.1 200 OK\ncontent-length: 2\n\nok'));
   await assert.rejects(new LeanConnection(bare.origin, 20_000).exchange(get(bare.origin)), /head whose lines end in a bare LF/);
+  // Bare-LF lines before a CRLF blank line, or a blank line of LF CRLF: the same (the first, read as CRLF lines, lost its length).
+  for (const head of ['HTTP/1.1 500 Oops\ncontent-length: 2\r\n\r\nok', 'HTTP/1.1 200 OK\ncontent-length: 2\n\r\nok']) {
+    const mixed = await rawServer(async (socket) => void socket.end(head));
+    await assert.rejects(new LeanConnection(mixed.origin, 20_000).exchange(get(mixed.origin)), /head whose lines end in a bare LF/);
+  }
   const huge = await rawServer(async (socket) => void socket.write(`HTTP/1.1 200 OK\r\nx-big: ${'a'.repeat(90 * 1024)}`));
   await assert.rejects(new LeanConnection(huge.origin, 20_000).exchange(get(huge.origin)), /head past 80 KiB/);
+  // Whole, its blank line and body in the same write: refused as well, however the reads cut it.
+  const whole = await rawServer(
+    async (socket) => void socket.write(`HTTP/1.1 200 OK\r\nx-big: ${'a'.repeat(90 * 1024)}\r\ncontent-length: 2\r\n\r\nok`),
+  );
+  await assert.rejects(new LeanConnection(whole.origin, 20_000).exchange(get(whole.origin)), /head past 80 KiB/);
 });
 
 test('a connection idle past the server keep-alive hint (less a second) is replaced before the next request', async () => {
