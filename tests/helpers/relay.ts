@@ -9,8 +9,9 @@ export interface UsageRow {
   output_tokens: number;
 }
 
-/** Every usage record of `gw`, oldest first. */
+/** Every usage record of `gw`, oldest first (a relayed answer's charge, which no one waits for, committed first). */
 export function usageRows(gw: TestGateway): UsageRow[] {
+  gw.gateway.context.writes.flush();
   return gw.gateway.context.db
     .prepare('SELECT model, endpoint, input_tokens, output_tokens FROM usage_records ORDER BY id')
     .all() as UsageRow[];

@@ -12,11 +12,13 @@ describe('the price table', () => {
   let openai: OpenAI;
   const admin = (method: string, path: string, body?: unknown) =>
     request(`${front.url}/admin/api/prices${path}`, method, { token: front.gateway.adminToken, ...(body !== undefined && { body }) });
-  /** The amount (micro-USD) and token counts of the last charge. */
-  const lastCharge = () =>
-    front.gateway.context.db
+  /** The amount (micro-USD) and token counts of the last charge (a relayed answer's charge is committed first: it waits for no one). */
+  const lastCharge = () => {
+    front.gateway.context.writes.flush();
+    return front.gateway.context.db
       .prepare('SELECT model, input_tokens, output_tokens, amount_micros FROM usage_records ORDER BY id DESC LIMIT 1')
       .get() as { model: string; input_tokens: number; output_tokens: number; amount_micros: number };
+  };
   const chat = (model: string) => openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'price me' }] });
   const expected = (input: number, output: number) => {
     const { input_tokens, output_tokens } = lastCharge();

@@ -25,12 +25,15 @@ export async function adminRoutes(app: FastifyInstance, options: { context: Gate
       method,
       url: path,
       config: { public: true },
-      handler: async (request) =>
-        handler({
+      handler: async (request) => {
+        // What the admin API reads includes every call answered before: bookkeeping no call waited for is committed first.
+        context.writes.flush();
+        return handler({
           params: request.params,
           query: (request.query ?? {}) as Record<string, unknown>,
           body: request.body,
-        } as AdminInput<AdminRouteName>),
+        } as AdminInput<AdminRouteName>);
+      },
     });
   }
 }

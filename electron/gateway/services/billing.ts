@@ -121,12 +121,14 @@ export class BillingService {
 
   /**
    * Charges a call whose answer has already gone out (a relayed answer, billed by the usage read as it passed): no
-   * caller waits for this write, so it joins the group commit of this event-loop turn (`upkeep.writes`) instead of
-   * flushing on its own. Returns the amount in micro-units.
+   * caller waits for this write, so it joins the next group commit (`upkeep.writes`, within DEFERRED_COMMIT_MS) instead
+   * of flushing on its own. A token with a quota has it committed at the end of this event-loop turn: the next call's
+   * token check reads what it spent as committed. Returns the amount in micro-units.
    */
   chargeAnswered(principal: Principal, usage: Usage): number {
     const entry = this.entryOf(principal, usage);
-    this.writes.deferItem(this.charges, { entry, principal });
+    const quota = principal.quotaMicros;
+    this.writes.deferItem(this.charges, { entry, principal }, quota !== undefined && quota !== null);
     return entry.amount_micros;
   }
 

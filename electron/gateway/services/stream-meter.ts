@@ -51,7 +51,7 @@ export class StreamMeter {
 
   /** The stream ended (or was left): charged for what was delivered when no usage charge was committed. */
   end(): void {
-    // Nobody waits for this one (the caller left, or the stream ended without usage): it joins the turn's group commit.
+    // Nobody waits for this one (the caller left, or the stream ended without usage): it joins the next group commit.
     if (!this.charged) this.answered(this.deliveredTokens());
   }
 

@@ -83,7 +83,7 @@ export class UsageStatsService {
   private readonly repo: UsageStatsRepo;
   private readonly clock: Clock;
   private readonly writes: DeferredWrites;
-  /** `writes`: the gateway's group commit, so a call's count shares the turn's one flush instead of costing its own. */
+  /** `writes`: the gateway's group commit, so a call's count shares a commit with other calls' bookkeeping instead of costing its own. */
   /** The calls of one group commit are counted together: one upsert per day, token, model and bucket. */
   private readonly counts: JoinedWrite<CountedCall> = {
     writeMany: (calls) => this.repo.countCalls(calls),
@@ -96,7 +96,7 @@ export class UsageStatsService {
     this.writes = writes;
   }
 
-  /** Counts a finished call in its day's totals (an error: status 400 or more); committed with the turn's other bookkeeping. */
+  /** Counts a finished call in its day's totals (an error: status 400 or more); committed with the next group commit (within 2 ms: nobody waits for it). */
   count(call: FinishedCall): void {
     const counted = {
       day: dayOf(call.at),

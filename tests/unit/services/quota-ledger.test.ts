@@ -7,7 +7,7 @@ import { BillingService } from '../../../electron/gateway/services/billing.ts';
 import { QuotaLedger, type Reservation } from '../../../electron/gateway/services/quota-ledger.ts';
 import { STORAGE_LIMITS } from '../../../electron/gateway/services/storage-limits.ts';
 import { AccountsRepo } from '../../../electron/gateway/storage/accounts-repo.ts';
-import { GroupCommit } from '../../../electron/gateway/storage/group-commit.ts';
+import { DEFERRED_COMMIT_MS, GroupCommit } from '../../../electron/gateway/storage/group-commit.ts';
 import { TokensRepo } from '../../../electron/gateway/storage/tokens-repo.ts';
 import { UsageRepo } from '../../../electron/gateway/storage/usage-repo.ts';
 import { tempDatabase } from '../../helpers/database.ts';
@@ -179,4 +179,31 @@ test('a commit replayed one write at a time (another write failed) counts each c
   assert.throws(() => billing.reserve(principal, () => usage(401)), refusedForQuota);
   assert.equal(billing.reserve(principal, () => usage(400)).micros, 400);
   underWay.release();
+});
+
+test("a relayed answer's charge to a token with a quota is committed as its turn ends (the next call's token check reads it); without a quota it waits for the deferred commit", async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const { db, tokens } = tokenWithQuota(1_000);
+  const ledger = new QuotaLedger((tokenId) => tokens.usedMicros(tokenId) ?? 0);
+  const writes = new GroupCommit(db, (error) => assert.fail(String(error)));
+  const billing = new BillingService(
+    new UsageRepo(db),
+    { now: () => 1_700_000_000_000 },
+    {},
+    { limits: STORAGE_LIMITS, onError: assert.fail, writes },
+    undefined,
+    ledger,
+  );
+  const usage = { endpoint: '/x', model: 'm', inputTokens: 0, outputTokens: 0, amountMicros: 250 };
+  const turnEnds = () => new Promise((resolve) => setImmediate(resolve));
+
+  billing.chargeAnswered(capped(1_000), usage);
+  await turnEnds();
+  assert.equal(tokens.usedMicros('tok_a'), 250, 'a token with a quota: committed at the end of the turn');
+
+  billing.chargeAnswered(capped(null), usage);
+  await turnEnds();
+  assert.equal(tokens.usedMicros('tok_a'), 250, 'a token without a quota: not yet');
+  t.mock.timers.tick(DEFERRED_COMMIT_MS);
+  assert.equal(tokens.usedMicros('tok_a'), 500, 'committed DEFERRED_COMMIT_MS later');
 });

@@ -1,4 +1,4 @@
-// Unit tests of the group commit and the statement cache: writes of one turn commit together, each failure stays its own, a commit survives kill -9 without waiting for the disk, and a statement is compiled once per SQL text.
+// Unit tests of the group commit and the statement cache: writes of one turn commit together, writes no caller waits for within a few ms, each failure stays its own, a commit survives kill -9 without waiting for the disk, and a statement is compiled once per SQL text.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { openDatabase } from '../../../electron/gateway/storage/database.ts';
-import { GroupCommit, type JoinedWrite } from '../../../electron/gateway/storage/group-commit.ts';
+import { DEFERRED_COMMIT_MS, GROUP_COMMIT_LIMIT, GroupCommit, type JoinedWrite } from '../../../electron/gateway/storage/group-commit.ts';
 import { tempDatabase } from '../../helpers/database.ts';
 
 const db = tempDatabase();
@@ -240,4 +240,79 @@ test('items of one kind are written together once per commit and settled once ea
   db.transaction(() => writes.deferItem(notes, 'j5'))();
   assert.deepEqual(settled, ['j5']);
   assert.equal(texts().at(-1), 'j5');
+});
+
+/** A joined kind that notes each commit's items (one `writeMany` per commit) and stores them as notes. */
+function countedNotes(): { kind: JoinedWrite<string>; commits: string[][] } {
+  const commits: string[][] = [];
+  const kind: JoinedWrite<string> = {
+    writeMany: (items) => {
+      commits.push([...items]);
+      for (const item of items) insert(item)();
+    },
+    writeOne: (item) => insert(item)(),
+    settled: () => undefined,
+  };
+  return { kind, commits };
+}
+
+const turnEnds = () => new Promise((resolve) => setImmediate(resolve));
+
+test('writes no caller waits for share one commit within DEFERRED_COMMIT_MS, across turns; a waited-for write takes them along at its turn', async (t) => {
+  db.exec('DELETE FROM notes');
+  // The gateway's clock for timers is this test's: setImmediate (the end of a turn) stays real.
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const errors: unknown[] = [];
+  const writes = new GroupCommit(db, (error) => errors.push(error));
+  const { kind, commits } = countedNotes();
+
+  // A lone client's calls one after another: each queues its count in a turn of its own, none is committed at its turn's end.
+  writes.deferItem(kind, 'call 1');
+  await turnEnds();
+  writes.defer(insert('plain'));
+  writes.deferItem(kind, 'call 2');
+  await turnEnds();
+  t.mock.timers.tick(DEFERRED_COMMIT_MS - 1);
+  await turnEnds();
+  assert.deepEqual(texts(), [], 'nothing committed before DEFERRED_COMMIT_MS');
+  assert.equal(writes.pending, 3);
+  t.mock.timers.tick(1);
+  assert.deepEqual(texts(), ['plain', 'call 1', 'call 2'], 'committed once the first has waited DEFERRED_COMMIT_MS');
+  assert.deepEqual(commits, [['call 1', 'call 2']], 'in one commit');
+
+  // A waited-for write is committed at the end of its turn, and what waits for no one goes with it.
+  writes.deferItem(kind, 'call 3');
+  await writes.commit(insert('charged'));
+  assert.deepEqual(texts().slice(3), ['charged', 'call 3']);
+  assert.deepEqual(commits.at(-1), ['call 3']);
+  // Its timer went with that commit: nothing is committed twice, and a later write starts a timer of its own.
+  t.mock.timers.tick(DEFERRED_COMMIT_MS);
+  assert.equal(commits.length, 2);
+  writes.deferItem(kind, 'call 4');
+  t.mock.timers.tick(DEFERRED_COMMIT_MS);
+  assert.deepEqual(commits.at(-1), ['call 4']);
+  assert.deepEqual(errors, []);
+});
+
+test('a deferred write asked for at the end of its turn, a full queue, and flush() do not wait for DEFERRED_COMMIT_MS', async (t) => {
+  db.exec('DELETE FROM notes');
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const writes = new GroupCommit(db, () => undefined);
+  const { kind, commits } = countedNotes();
+
+  writes.deferItem(kind, 'quota charge', true);
+  await turnEnds();
+  assert.deepEqual(texts(), ['quota charge'], 'endOfTurn: committed as the turn ends');
+
+  for (let index = 0; index < GROUP_COMMIT_LIMIT; index++) writes.deferItem(kind, `n${index}`);
+  await turnEnds();
+  assert.equal(texts().length, 1 + GROUP_COMMIT_LIMIT, 'a queue of GROUP_COMMIT_LIMIT writes is committed as the turn ends');
+
+  writes.defer(insert('read next'));
+  writes.flush();
+  assert.equal(texts().at(-1), 'read next', 'flush() commits at once');
+  const made = commits.length;
+  t.mock.timers.tick(DEFERRED_COMMIT_MS);
+  assert.equal(commits.length, made, 'nothing is committed twice');
+  assert.equal(writes.pending, 0);
 });
