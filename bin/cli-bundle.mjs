@@ -1,11 +1,13 @@
 // The CLI bundle: where it lives, whether it still matches the sources it was built from, and starting its build in the background.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
+
+/** `require` for the builtins loaded only on a path that needs them. */
+const requireHere = createRequire(import.meta.url);
 
 /** The checkout (or installed package) the CLI runs from. */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -111,6 +113,8 @@ export function startBundleBuild(dir = bundleDir(), root = ROOT) {
     return;
   }
   try {
+    // Loaded only here: a start that finds its bundle fresh never spawns, and node:child_process costs every start 1–2 ms.
+    const { spawn } = requireHere('node:child_process');
     const child = spawn(process.execPath, [path.join(root, 'bin', 'build-cli-bundle.mjs'), '--lock', lock, '--dir', dir], {
       cwd: root,
       detached: true,

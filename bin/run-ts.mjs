@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 // Runs a TypeScript entry file with Node's type stripping, re-executing Node with the flag when it is off by default (Node 22.12 to 22.17).
-import { spawn } from 'node:child_process';
 import module from 'node:module';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -39,6 +38,8 @@ export async function runTypeScript(entry, args) {
     await import(entry.href);
     return;
   }
+  // Loaded only here (an older Node without type stripping): every other start is spared node:child_process.
+  const { spawn } = await import('node:child_process');
   const child = spawn(
     process.execPath,
     ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', fileURLToPath(entry), ...args],
