@@ -100,6 +100,9 @@ export function migrate(db: Db, steps: readonly Migration[] = migrations): void 
   assertKnownSchema(db, db.name, steps);
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
   adoptUserVersion(db, steps);
+  // Up to date (every start but the first after an upgrade): one read instead of a write transaction per step.
+  const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((row) => row.version));
+  if (steps.every((migration) => applied.has(migration.version))) return;
   for (const migration of steps) {
     db.transaction(() => {
       // Checked inside the write lock, so two processes opening one new file never apply a step twice.
