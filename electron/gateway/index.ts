@@ -264,6 +264,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       context.writes.flush();
       // Its last checkpoint and its connection closed first, so closing the database (then its last connection) removes the WAL.
       await checkpointer.stop();
+      // What a call ending meanwhile queued, whose commit would come after the close.
+      context.writes.flush();
       db.close();
       simulateDb?.close();
     },
