@@ -150,11 +150,11 @@ test('a charge made but not yet written (group commit) still counts against the 
   assert.equal(billing.reserve(principal, () => ({ model: 'm', inputTokens: 0, outputTokens: 0, amountMicros: 400 })).micros, 400);
 });
 
-test('a commit replayed one write at a time (another write failed) counts each charge once: the quota held stays exact', async () => {
+/** A token with a quota of 1,000 micro-units, its quota ledger, and billing whose charges go through a group commit (`onError` told of a failed deferred write). */
+function billedThroughGroupCommit(onError: (error: unknown) => void) {
   const { db, tokens } = tokenWithQuota(1_000);
   const ledger = new QuotaLedger((tokenId) => tokens.usedMicros(tokenId) ?? 0);
-  const reported: unknown[] = [];
-  const writes = new GroupCommit(db, (error) => reported.push(error));
+  const writes = new GroupCommit(db, onError);
   const billing = new BillingService(
     new UsageRepo(db),
     { now: () => 1_700_000_000_000 },
@@ -163,6 +163,12 @@ test('a commit replayed one write at a time (another write failed) counts each c
     undefined,
     ledger,
   );
+  return { tokens, ledger, writes, billing };
+}
+
+test('a commit replayed one write at a time (another write failed) counts each charge once: the quota held stays exact', async () => {
+  const reported: unknown[] = [];
+  const { tokens, ledger, writes, billing } = billedThroughGroupCommit((error) => reported.push(error));
   const principal = capped(1_000);
   const usage = (amountMicros: number) => ({ model: 'm', inputTokens: 0, outputTokens: 0, amountMicros });
   // A call still under way holds 300; two calls answered are charged 200 and 100 in the same turn as a write that fails.
@@ -183,17 +189,7 @@ test('a commit replayed one write at a time (another write failed) counts each c
 
 test("a relayed answer's charge to a token with a quota is committed as its turn ends (the next call's token check reads it); without a quota it waits for the deferred commit", async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout'] });
-  const { db, tokens } = tokenWithQuota(1_000);
-  const ledger = new QuotaLedger((tokenId) => tokens.usedMicros(tokenId) ?? 0);
-  const writes = new GroupCommit(db, (error) => assert.fail(String(error)));
-  const billing = new BillingService(
-    new UsageRepo(db),
-    { now: () => 1_700_000_000_000 },
-    {},
-    { limits: STORAGE_LIMITS, onError: assert.fail, writes },
-    undefined,
-    ledger,
-  );
+  const { tokens, billing } = billedThroughGroupCommit((error) => assert.fail(String(error)));
   const usage = { endpoint: '/x', model: 'm', inputTokens: 0, outputTokens: 0, amountMicros: 250 };
   const turnEnds = () => new Promise((resolve) => setImmediate(resolve));
 
