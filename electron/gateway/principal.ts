@@ -15,6 +15,11 @@ export interface Principal {
   notes?: CallNotes;
 }
 
+/** Whether the caller's token has a spending limit (`quotaMicros` set, 0 included). */
+export function hasQuota(principal: Principal): principal is Principal & { quotaMicros: number } {
+  return principal.quotaMicros !== undefined && principal.quotaMicros !== null;
+}
+
 /** What the journal learns of a call from the services that serve it. */
 export interface CallNotes {
   /** A charge was recorded for the call (a call may be charged more than once: the amounts add up). */

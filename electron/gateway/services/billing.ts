@@ -7,6 +7,7 @@ import { amountAt, priceOf } from './pricing.ts';
 import type { PriceLookup } from './price-table.ts';
 import { NOTHING_HELD, type QuotaLedger, type Reservation } from './quota-ledger.ts';
 import { STORAGE_LIMITS, type StorageLimits } from './storage-limits.ts';
+import { hasQuota } from '../principal.ts';
 import type { Principal } from './tokens.ts';
 
 /** A usage record dated more than this after the clock's now was written while the clock was set ahead: the roll-up takes it at once. */
@@ -92,8 +93,7 @@ export class BillingService {
    * ended (`Reservation.during`), after its charge. A token without a quota holds nothing, and nothing is estimated.
    */
   reserve(principal: Principal, estimate: () => Omit<Usage, 'endpoint'>): Reservation {
-    const quota = principal.quotaMicros;
-    if (this.quotas === undefined || quota === undefined || quota === null) return NOTHING_HELD;
+    if (this.quotas === undefined || !hasQuota(principal)) return NOTHING_HELD;
     return this.quotas.reserve(principal, this.amountOf(estimate()));
   }
 
@@ -127,8 +127,7 @@ export class BillingService {
    */
   chargeAnswered(principal: Principal, usage: Usage): number {
     const entry = this.entryOf(principal, usage);
-    const quota = principal.quotaMicros;
-    this.writes.deferItem(this.charges, { entry, principal }, quota !== undefined && quota !== null);
+    this.writes.deferItem(this.charges, { entry, principal }, hasQuota(principal));
     return entry.amount_micros;
   }
 

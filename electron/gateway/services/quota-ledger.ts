@@ -1,6 +1,6 @@
 // Holds, in memory, what the calls in flight may still cost each token with a quota, so the quota holds under concurrency: a call reserves its upper estimate before it starts and settles to its real charge.
 import { GatewayError } from '../errors.ts';
-import type { Principal } from '../principal.ts';
+import { hasQuota, type Principal } from '../principal.ts';
 
 /** A call's hold on its token's quota: released once, whatever the call's end (answered, failed, cut, refused). */
 export interface Reservation {
@@ -38,9 +38,8 @@ export class QuotaLedger {
    * way hold and `micros` together pass its quota. A token without a quota holds nothing.
    */
   reserve(principal: Principal, micros: number): Reservation {
-    const quota = principal.quotaMicros;
-    if (quota === undefined || quota === null) return NOTHING_HELD;
-    const { tokenId } = principal;
+    if (!hasQuota(principal)) return NOTHING_HELD;
+    const { tokenId, quotaMicros: quota } = principal;
     const amount = Math.max(0, Math.ceil(micros));
     if (this.spentOf(tokenId) + this.heldBy(tokenId) + amount > quota) {
       // 403 in the caller's protocol, as the token check refuses a token whose quota is spent.
@@ -71,7 +70,7 @@ export class QuotaLedger {
    * negative once it is in the tokens table (or its write failed).
    */
   pending(principal: Principal, micros: number): void {
-    if (principal.quotaMicros === undefined || principal.quotaMicros === null || micros === 0) return;
+    if (!hasQuota(principal) || micros === 0) return;
     this.add(principal.tokenId, micros);
   }
 
