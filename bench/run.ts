@@ -60,9 +60,11 @@ try {
     if (before) results.scanBefore = await benchScan(env('BENCH_SCAN_ASSETS', 10_000, 2_000), env('BENCH_REVIEWER_MS', 10), before);
   }
   if (only.has('footprint')) {
-    results.footprint = await benchFootprint(2, 3000);
+    // Each start-up figure is a median of this many starts (the first start, on a new data dir, apart).
+    const restarts = env('BENCH_RESTARTS', 6, 3);
+    results.footprint = await benchFootprint(restarts, 3000);
     const beforeDir = process.env['BENCH_BEFORE_DIR'];
-    if (beforeDir) results.footprintBefore = await benchFootprint(2, 3000, path.resolve(beforeDir), false);
+    if (beforeDir) results.footprintBefore = await benchFootprint(restarts, 3000, path.resolve(beforeDir), false);
   }
 } finally {
   await closeClients();

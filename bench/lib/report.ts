@@ -180,12 +180,20 @@ function targetRows(results: BenchResults): string[][] {
   const old = results.footprintBefore;
   if (foot) {
     rows.push([
-      '`gatehouse serve` start-up to first answer, alone',
+      '`gatehouse serve` start-up to first answer, alone (restarts on its data dir)',
       `${fixed(foot.startupMs.median, 0)} ms`,
       old ? `${fixed(old.startupMs.median, 0)} ms` : '',
       ranged(foot.startupMs, 0),
       '≤ 300 ms quiet',
     ]);
+    if (foot.firstStartMs !== undefined)
+      rows.push([
+        'the first start, on a new data dir (databases and first token made)',
+        `${fixed(foot.firstStartMs, 0)} ms`,
+        old?.firstStartMs !== undefined ? `${fixed(old.firstStartMs, 0)} ms` : '',
+        '1 start',
+        '',
+      ]);
     if (foot.startupCpuMs && foot.startupCpuMs.rounds > 0)
       rows.push([
         'start-up CPU time (restarts, all threads; moves least with other load)',
@@ -270,13 +278,13 @@ export function renderMarkdown(results: BenchResults): string {
   if (results.scanBefore) parts.push('', scanLine(results.scanBefore, 'BEFORE'));
   if (results.footprint) {
     const line = (who: string, foot: FootprintResult) =>
-      `| ${who} | ${ranged(foot.startupMs, 0)} | ${foot.startupBusyMs ? ranged(foot.startupBusyMs, 0) : '–'} | ${foot.startupCpuMs ? ranged(foot.startupCpuMs, 0) : '–'} | ${fixed(foot.rssIdleMb, 0)} | ${fixed(foot.rssLoadMb, 0)} | ${fixed(foot.rssAfterMb, 0)} | ${foot.rssSettledS == null ? 'not within 30' : fixed(foot.rssSettledS, 1)} | ${fixed(foot.rssWatchEndMb ?? Number.NaN, 0)} | ${foot.consolePaintMs === null ? 'skipped' : fixed(foot.consolePaintMs, 0)} |`;
+      `| ${who} | ${foot.firstStartMs === undefined ? '–' : fixed(foot.firstStartMs, 0)} | ${ranged(foot.startupMs, 0)} | ${foot.startupBusyMs ? ranged(foot.startupBusyMs, 0) : '–'} | ${foot.startupCpuMs ? ranged(foot.startupCpuMs, 0) : '–'} | ${fixed(foot.rssIdleMb, 0)} | ${fixed(foot.rssLoadMb, 0)} | ${fixed(foot.rssAfterMb, 0)} | ${foot.rssSettledS == null ? 'not within 30' : fixed(foot.rssSettledS, 1)} | ${fixed(foot.rssWatchEndMb ?? Number.NaN, 0)} | ${foot.consolePaintMs === null ? 'skipped' : fixed(foot.consolePaintMs, 0)} |`;
     parts.push(
       '',
       '## Footprint of `gatehouse serve`',
       '',
-      '| | start-up to first answer ms | the same beside a CPU-busy process ms | start-up CPU ms | RSS idle MB | RSS under load MB | RSS 3 s after MB | ≤ 1.5× idle after s | RSS when the watch ended MB | console first paint ms |',
-      '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+      '| | first start (new data dir) ms | start-up to first answer ms | the same beside a CPU-busy process ms | start-up CPU ms | RSS idle MB | RSS under load MB | RSS 3 s after MB | ≤ 1.5× idle after s | RSS when the watch ended MB | console first paint ms |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
       line('this checkout', results.footprint),
     );
     if (results.footprintBefore) parts.push(line('BEFORE (measured right after)', results.footprintBefore));

@@ -1,9 +1,9 @@
 // Footprint of `gatehouse serve`: start-up to the first answered request (alone, then beside a CPU-busy process), resident memory idle, under load and in the 30 s after, and the console's first paint.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chatBody } from '../lib/fixtures.ts';
 import { runLoad } from '../lib/load.ts';
 import { cpuMsOf, rssMb, stopProcess } from '../lib/processes.ts';
@@ -12,8 +12,10 @@ import { spreadOf, type Spread } from '../lib/stats.ts';
 const root = path.resolve(fileURLToPath(import.meta.url), '../../..');
 
 export interface FootprintResult {
-  /** Spawn of `gatehouse serve` to the first answered API call, ms (fresh data dir, then restarts). */
+  /** Spawn of `gatehouse serve` to the first answered API call on a data dir it made before (restarts), ms. */
   startupMs: Spread;
+  /** The same on a new data dir (the databases and the first token made), ms: once per data dir, so not among the restarts. */
+  firstStartMs?: number;
   /** The same restarts with a second process spinning on the CPU beside it (a busy machine), ms. */
   startupBusyMs?: Spread;
   /** CPU time (user and system, all threads) the restarts used up to their first answer, ms: what other load on the machine moves least. */
@@ -38,6 +40,35 @@ interface Served {
   consoleUrl: string;
   startupMs: number;
   cpuMs: number;
+}
+
+/**
+ * Gets the checkout ready to start as a checkout's every start after its first does: its CLI bundle built (when none
+ * matches its sources, as after an edit or in a fresh clone, where the first start runs the sources and builds it in the
+ * background) and started once on a data dir of its own, which saves the bundle's code cache for `serve`. Answers why
+ * when the starts will run the sources instead.
+ */
+async function readyBundle(checkout: string): Promise<string | undefined> {
+  const launcher = path.join(checkout, 'bin/cli-bundle.mjs');
+  if (!existsSync(launcher)) return 'the checkout has no CLI bundle: its starts run the sources';
+  const { bundleEnabled, freshBundle } = (await import(pathToFileURL(launcher).href)) as {
+    bundleEnabled(): boolean;
+    freshBundle(): unknown;
+  };
+  if (!bundleEnabled())
+    return 'the CLI bundle is off here (GATEHOUSE_CLI_BUNDLE=off, or a Node without type stripping): the starts run the sources';
+  if (!freshBundle()) {
+    const build = spawnSync(process.execPath, [path.join(checkout, 'bin/build-cli-bundle.mjs')], { cwd: checkout, encoding: 'utf8' });
+    if (build.status !== 0 || !freshBundle())
+      return `the CLI bundle was not built (${(build.stderr || build.stdout).trim()}): the starts run the sources`;
+  }
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-warm-'));
+  try {
+    await stopProcess((await serve(checkout, dataDir)).child);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return undefined;
 }
 
 /** Starts `gatehouse serve` on `dataDir` and waits for its first answered call (`token` when the dir is not new). */
@@ -119,17 +150,23 @@ function busyNeighbour(): ChildProcess {
 }
 
 /**
- * Measures the footprint of the checkout at `checkout` (this one unless told; BENCH_BEFORE_DIR's for BEFORE); `restarts` more
- * starts on the same data dir after the first. `paint`: also the console's first paint.
+ * Measures the footprint of the checkout at `checkout` (this one unless told; BENCH_BEFORE_DIR's for BEFORE): a first
+ * start on a new data dir, then `restarts` starts on it alone and `restarts` beside a CPU-busy process. `paint`: also the
+ * console's first paint.
  */
 export async function benchFootprint(restarts: number, loadMs: number, checkout = root, paint = true): Promise<FootprintResult> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-serve-'));
   const skipped: string[] = [];
+  const unbundled = await readyBundle(checkout);
+  if (unbundled) {
+    skipped.push(`start-up with the bundle: ${unbundled}`);
+    console.log(`start-up: ${unbundled}`);
+  }
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-serve-'));
   try {
     const startups: number[] = [];
     const cpu: number[] = [];
     let served = await serve(checkout, dataDir);
-    startups.push(served.startupMs);
+    const firstStartMs = served.startupMs;
     for (let i = 0; i < restarts; i++) {
       await stopProcess(served.child);
       served = await serve(checkout, dataDir, served.token);
@@ -191,6 +228,7 @@ export async function benchFootprint(restarts: number, loadMs: number, checkout 
     await stopProcess(served.child);
     return {
       startupMs: spreadOf(startups),
+      firstStartMs,
       startupBusyMs: spreadOf(busyStartups),
       startupCpuMs: spreadOf(cpu),
       rssIdleMb,
