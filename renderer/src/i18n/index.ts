@@ -23,28 +23,55 @@ export function useT(): (key: MessageKey, vars?: MessageVars) => string {
   return useCallback((key: MessageKey, vars?: MessageVars) => translate(language, key, vars), [language]);
 }
 
+/**
+ * The formatters of each language, made once: making an Intl formatter costs about a hundred times its use (a table of
+ * times made two per row on every render), and the first of a kind loads the locale's data.
+ */
+const FORMATTERS = {
+  time: (language: Language) =>
+    new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'medium', timeStyle: 'medium' }),
+  clock: (language: Language) =>
+    new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en-GB', {
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      fractionalSecondDigits: 3,
+      hour12: false,
+    }),
+  relative: (language: Language) => new Intl.RelativeTimeFormat(language === 'zh' ? 'zh-CN' : 'en', { numeric: 'auto' }),
+  count: (language: Language) => new Intl.NumberFormat(language === 'zh' ? 'zh-CN' : 'en'),
+};
+type FormatterKind = keyof typeof FORMATTERS;
+const made = new Map<string, unknown>();
+
+/** The formatter of `kind` for `language`, made on its first use. */
+function formatter<K extends FormatterKind>(kind: K, language: Language): ReturnType<(typeof FORMATTERS)[K]> {
+  const key = `${kind} ${language}`;
+  let format = made.get(key);
+  if (format === undefined) made.set(key, (format = FORMATTERS[kind](language)));
+  return format as ReturnType<(typeof FORMATTERS)[K]>;
+}
+
 /** A time as the user's language writes it. */
 export function formatTime(language: Language, ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '—';
-  return new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'medium', timeStyle: 'medium' }).format(ms);
+  return formatter('time', language).format(ms);
 }
 
 /** The time of day with milliseconds (13:05:09.042), for rows that are seconds apart. */
 export function formatClock(language: Language, ms: number): string {
-  const format = new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en-GB', {
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    fractionalSecondDigits: 3,
-    hour12: false,
-  });
-  return format.format(ms);
+  return formatter('clock', language).format(ms);
+}
+
+/** A count (requests, tokens) with the language's digit grouping. */
+export function formatCount(language: Language, value: number): string {
+  return formatter('count', language).format(value);
 }
 
 /** "in 3 min" / "2 s ago" in the user's language. */
 export function formatRelative(language: Language, ms: number, now: number): string {
   const seconds = Math.round((ms - now) / 1000);
-  const format = new Intl.RelativeTimeFormat(language === 'zh' ? 'zh-CN' : 'en', { numeric: 'auto' });
+  const format = formatter('relative', language);
   if (Math.abs(seconds) < 90) return format.format(seconds, 'second');
   const minutes = Math.round(seconds / 60);
   if (Math.abs(minutes) < 90) return format.format(minutes, 'minute');

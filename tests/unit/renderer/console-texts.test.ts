@@ -1,10 +1,11 @@
-// Unit tests of the console's small pure helpers: server texts in Chinese, shortcut keys, money, and the setups' token handling.
+// Unit tests of the console's small pure helpers: server texts in Chinese, shortcut keys, money, times and counts per language, and the setups' token handling.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatMoney } from '../../../shared/money.ts';
 import { isTyping, shortcutOf } from '../../../renderer/src/components/shortcuts.ts';
 import { setupText, SETUP_KINDS } from '../../../renderer/src/features/connect/setups.ts';
 import { en } from '../../../renderer/src/i18n/en.ts';
+import { formatClock, formatCount, formatRelative, formatTime } from '../../../renderer/src/i18n/index.ts';
 import { serverText } from '../../../renderer/src/i18n/server-texts.ts';
 import { UNREACHABLE } from '../../../renderer/src/api/http.ts';
 import { zh } from '../../../renderer/src/i18n/zh.ts';
@@ -68,4 +69,31 @@ test('the Gemini CLI setup says what headless use needs (the auth type in settin
     assert.match(help, /trustedFolders\.json/);
     assert.match(help, /gemini -p/);
   }
+});
+
+test('times, clocks, counts and relative times are written in the language asked for, whichever was asked first', () => {
+  const at = Date.UTC(2026, 10, 28, 13, 5, 9, 42);
+  const reference = (locale: string, options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, options).format(at);
+  // Each language's formatters are made once and kept: asking in one language must never answer in the other.
+  for (const order of [
+    ['zh', 'en'],
+    ['en', 'zh'],
+  ] as const) {
+    for (const language of order) {
+      const locale = language === 'zh' ? 'zh-CN' : 'en-GB';
+      assert.equal(formatTime(language, at), reference(locale, { dateStyle: 'medium', timeStyle: 'medium' }));
+      assert.equal(
+        formatClock(language, at),
+        reference(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3, hour12: false }),
+      );
+    }
+  }
+  assert.notEqual(formatTime('en', at), formatTime('zh', at));
+  assert.match(formatClock('en', at), /:09\.042$/);
+  assert.equal(formatTime('en', null), '—');
+  assert.equal(formatRelative('en', at + 120_000, at), 'in 2 minutes');
+  assert.equal(formatRelative('zh', at + 120_000, at), '2分钟后');
+  assert.equal(formatRelative('en', at - 30_000, at), '30 seconds ago');
+  assert.equal(formatRelative('en', at + 3 * 3_600_000, at), 'in 3 hours');
+  assert.equal(formatCount('en', 1234567), '1,234,567');
 });

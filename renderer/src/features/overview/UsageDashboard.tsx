@@ -5,12 +5,11 @@ import { BarChart } from '../../components/BarChart.tsx';
 import { formatMoney } from '../../../../shared/money.ts';
 import { Button, ErrorNote, Fact, Panel, Tabs } from '../../components/ui.tsx';
 import { useStores } from '../../context.ts';
-import { useT } from '../../i18n/index.ts';
+import { formatCount, useT } from '../../i18n/index.ts';
 
 function useCount() {
   const language = useStores().prefs((state) => state.language);
-  const format = new Intl.NumberFormat(language === 'zh' ? 'zh-CN' : 'en');
-  return (value: number) => format.format(value);
+  return (value: number) => formatCount(language, value);
 }
 
 function Breakdown(props: { title: string; rows: UsageRow[]; testId: string }) {
