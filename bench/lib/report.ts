@@ -180,7 +180,8 @@ function targetRows(results: BenchResults): string[][] {
   const old = results.footprintBefore;
   if (foot) {
     rows.push([
-      '`gatehouse serve` start-up to first answer, alone (restarts on its data dir)',
+      // Results written before 2026-11-28 (no first start apart) took the first start and two restarts.
+      `\`gatehouse serve\` start-up to first answer, alone (${foot.firstStartMs === undefined ? 'a first start and restarts' : 'restarts on its data dir'})`,
       `${fixed(foot.startupMs.median, 0)} ms`,
       old ? `${fixed(old.startupMs.median, 0)} ms` : '',
       ranged(foot.startupMs, 0),
@@ -289,6 +290,9 @@ export function renderMarkdown(results: BenchResults): string {
     );
     if (results.footprintBefore) parts.push(line('BEFORE (measured right after)', results.footprintBefore));
     for (const reason of results.footprint.skipped) parts.push('', `Skipped: ${reason}`);
+    // BEFORE's paint is never measured; what else it skipped (its starts run from the sources, say) is said.
+    for (const reason of results.footprintBefore?.skipped ?? [])
+      if (!reason.startsWith('console first paint')) parts.push('', `Skipped (BEFORE): ${reason}`);
   }
   for (const note of results.notes) parts.push('', `Note: ${note}`);
   return `${parts.join('\n')}\n`;

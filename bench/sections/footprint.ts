@@ -42,37 +42,60 @@ interface Served {
   cpuMs: number;
 }
 
+/** How a checkout's timed starts run: the environment of its `gatehouse serve`, and why they run the sources when they do. */
+interface StartPlan {
+  env: NodeJS.ProcessEnv;
+  unbundled?: string;
+}
+
 /**
- * Gets the checkout ready to start as a checkout's every start after its first does: its CLI bundle built (when none
- * matches its sources, as after an edit or in a fresh clone, where the first start runs the sources and builds it in the
- * background) and started once on a data dir of its own, which saves the bundle's code cache for `serve`. Answers why
- * when the starts will run the sources instead.
+ * Gets the checkout ready to start as every start after a checkout's first does: its CLI bundle built when none matches
+ * its sources (after an edit, or in a fresh clone, the first start runs the sources and builds it in the background), then
+ * one untimed start on a throwaway data dir, which saves the bundle's code cache for `serve` (or, running the sources,
+ * fills Node's compile cache). Each checkout uses its own bundle folder (a GATEHOUSE_CLI_BUNDLE_DIR of the bench's would
+ * give BEFORE's starts this checkout's bundle); a checkout whose bundle is off or not built runs every timed start from
+ * the sources (GATEHOUSE_CLI_BUNDLE=off, so no background build lands among them), and the plan says why.
  */
-async function readyBundle(checkout: string): Promise<string | undefined> {
-  const launcher = path.join(checkout, 'bin/cli-bundle.mjs');
-  if (!existsSync(launcher)) return 'the checkout has no CLI bundle: its starts run the sources';
-  const { bundleEnabled, freshBundle } = (await import(pathToFileURL(launcher).href)) as {
-    bundleEnabled(): boolean;
-    freshBundle(): unknown;
-  };
-  if (!bundleEnabled())
-    return 'the CLI bundle is off here (GATEHOUSE_CLI_BUNDLE=off, or a Node without type stripping): the starts run the sources';
-  if (!freshBundle()) {
-    const build = spawnSync(process.execPath, [path.join(checkout, 'bin/build-cli-bundle.mjs')], { cwd: checkout, encoding: 'utf8' });
-    if (build.status !== 0 || !freshBundle())
-      return `the CLI bundle was not built (${(build.stderr || build.stdout).trim()}): the starts run the sources`;
-  }
+async function readyStarts(checkout: string): Promise<StartPlan> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env['GATEHOUSE_CLI_BUNDLE_DIR'];
+  const unbundled = bundledOrWhyNot(checkout, env);
+  const plan: StartPlan = unbundled ? { env: { ...env, GATEHOUSE_CLI_BUNDLE: 'off' }, unbundled } : { env };
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-warm-'));
   try {
-    await stopProcess((await serve(checkout, dataDir)).child);
+    await stopProcess((await serve(checkout, dataDir, plan.env)).child);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-  return undefined;
+  return plan;
 }
 
-/** Starts `gatehouse serve` on `dataDir` and waits for its first answered call (`token` when the dir is not new). */
-async function serve(checkout: string, dataDir: string, knownToken?: string): Promise<Served> {
+/** Builds the checkout's CLI bundle when none matches its sources; undefined once one does, else why its starts run the sources. */
+function bundledOrWhyNot(checkout: string, env: NodeJS.ProcessEnv): string | undefined {
+  const launcher = path.join(checkout, 'bin/cli-bundle.mjs');
+  if (!existsSync(launcher)) return 'the checkout has no CLI bundle: its starts run the sources';
+  // Asked in a process with the starts' environment: 0 fresh, 1 stale or missing, 2 off.
+  const check = () =>
+    spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const launcher = await import(${JSON.stringify(pathToFileURL(launcher).href)});
+        process.exit(!launcher.bundleEnabled() ? 2 : launcher.freshBundle() ? 0 : 1);`,
+      ],
+      { env },
+    ).status;
+  const first = check();
+  if (first === 0) return undefined;
+  if (first === 2) return 'the CLI bundle is off (GATEHOUSE_CLI_BUNDLE=off, or a Node without type stripping): the starts run the sources';
+  const build = spawnSync(process.execPath, [path.join(checkout, 'bin/build-cli-bundle.mjs')], { cwd: checkout, env, encoding: 'utf8' });
+  if (check() === 0) return undefined;
+  return `the CLI bundle was not built (${(build.stderr || build.stdout).trim() || `exit ${build.status}`}): the starts run the sources`;
+}
+
+/** Starts `gatehouse serve` on `dataDir` with `env` and waits for its first answered call (`token` when the dir is not new). */
+async function serve(checkout: string, dataDir: string, env: NodeJS.ProcessEnv, knownToken?: string): Promise<Served> {
   const started = performance.now();
   const child = spawn(
     process.execPath,
@@ -90,7 +113,7 @@ async function serve(checkout: string, dataDir: string, knownToken?: string): Pr
       '--secrets',
       'none',
     ],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
+    { stdio: ['ignore', 'pipe', 'ignore'], env },
   );
   let out = '';
   const lines = new Promise<void>((resolve, reject) => {
@@ -156,7 +179,7 @@ function busyNeighbour(): ChildProcess {
  */
 export async function benchFootprint(restarts: number, loadMs: number, checkout = root, paint = true): Promise<FootprintResult> {
   const skipped: string[] = [];
-  const unbundled = await readyBundle(checkout);
+  const { env, unbundled } = await readyStarts(checkout);
   if (unbundled) {
     skipped.push(`start-up with the bundle: ${unbundled}`);
     console.log(`start-up: ${unbundled}`);
@@ -165,11 +188,11 @@ export async function benchFootprint(restarts: number, loadMs: number, checkout 
   try {
     const startups: number[] = [];
     const cpu: number[] = [];
-    let served = await serve(checkout, dataDir);
+    let served = await serve(checkout, dataDir, env);
     const firstStartMs = served.startupMs;
     for (let i = 0; i < restarts; i++) {
       await stopProcess(served.child);
-      served = await serve(checkout, dataDir, served.token);
+      served = await serve(checkout, dataDir, env, served.token);
       startups.push(served.startupMs);
       cpu.push(served.cpuMs);
     }
@@ -178,7 +201,7 @@ export async function benchFootprint(restarts: number, loadMs: number, checkout 
     try {
       for (let i = 0; i < restarts; i++) {
         await stopProcess(served.child);
-        served = await serve(checkout, dataDir, served.token);
+        served = await serve(checkout, dataDir, env, served.token);
         busyStartups.push(served.startupMs);
       }
     } finally {
