@@ -25,7 +25,8 @@ export function useT(): (key: MessageKey, vars?: MessageVars) => string {
 
 /**
  * The formatters of each language, made once: making an Intl formatter costs about a hundred times its use (a table of
- * times made two per row on every render), and the first of a kind loads the locale's data.
+ * times made two per row on every render), and the first of a kind loads the locale's data. A time
+ * formatter keeps the time zone it was made in until the page reloads.
  */
 const FORMATTERS = {
   time: (language: Language) =>
