@@ -180,7 +180,7 @@ function targetRows(results: BenchResults): string[][] {
   const old = results.footprintBefore;
   if (foot) {
     rows.push([
-      // Results written before 2026-11-28 (no first start apart) took the first start and two restarts.
+      // Results written before 48dea77 (no first start apart) took the first start and two restarts.
       `\`gatehouse serve\` start-up to first answer, alone (${foot.firstStartMs === undefined ? 'a first start and restarts' : 'restarts on its data dir'})`,
       `${fixed(foot.startupMs.median, 0)} ms`,
       old ? `${fixed(old.startupMs.median, 0)} ms` : '',

@@ -74,24 +74,50 @@ async function readyStarts(checkout: string): Promise<StartPlan> {
 function bundledOrWhyNot(checkout: string, env: NodeJS.ProcessEnv): string | undefined {
   const launcher = path.join(checkout, 'bin/cli-bundle.mjs');
   if (!existsSync(launcher)) return 'the checkout has no CLI bundle: its starts run the sources';
-  // Asked in a process with the starts' environment: 0 fresh, 1 stale or missing, 2 off.
+  // Asked in a process with the starts' environment: 0 fresh, 1 stale or missing, 2 off, 3 the check itself failed.
   const check = () =>
     spawnSync(
       process.execPath,
       [
         '--input-type=module',
         '-e',
-        `const launcher = await import(${JSON.stringify(pathToFileURL(launcher).href)});
-        process.exit(!launcher.bundleEnabled() ? 2 : launcher.freshBundle() ? 0 : 1);`,
+        `try {
+          const launcher = await import(${JSON.stringify(pathToFileURL(launcher).href)});
+          process.exitCode = !launcher.bundleEnabled() ? 2 : launcher.freshBundle() ? 0 : 1;
+        } catch (error) {
+          console.error(error?.message ?? error);
+          process.exitCode = 3;
+        }`,
       ],
-      { env },
-    ).status;
+      { env, encoding: 'utf8', timeout: 60_000 },
+    );
   const first = check();
-  if (first === 0) return undefined;
-  if (first === 2) return 'the CLI bundle is off (GATEHOUSE_CLI_BUNDLE=off, or a Node without type stripping): the starts run the sources';
-  const build = spawnSync(process.execPath, [path.join(checkout, 'bin/build-cli-bundle.mjs')], { cwd: checkout, env, encoding: 'utf8' });
-  if (check() === 0) return undefined;
-  return `the CLI bundle was not built (${(build.stderr || build.stdout).trim() || `exit ${build.status}`}): the starts run the sources`;
+  if (first.status === 0) return undefined;
+  if (first.status === 2)
+    return 'the CLI bundle is off (GATEHOUSE_CLI_BUNDLE=off, or a Node without type stripping): the starts run the sources';
+  if (first.status !== 1)
+    return `the bundle's check failed (${lastLine(first.stderr) ?? `exit ${first.status}`}): the starts run the sources`;
+  const build = spawnSync(process.execPath, [path.join(checkout, 'bin/build-cli-bundle.mjs')], {
+    cwd: checkout,
+    env,
+    encoding: 'utf8',
+    timeout: BUILD_TIMEOUT_MS,
+  });
+  if (check().status === 0) return undefined;
+  const why = lastLine(build.stderr) ?? lastLine(build.stdout) ?? `exit ${build.status ?? build.signal}`;
+  return `the CLI bundle was not built (${why}): the starts run the sources`;
+}
+
+/** How long the bench waits for a checkout's bundle to build (a few seconds here). */
+const BUILD_TIMEOUT_MS = 300_000;
+
+/** The last line of a process's output with text on it, if any. */
+function lastLine(output: string | undefined): string | undefined {
+  return output
+    ?.split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .at(-1);
 }
 
 /** Starts `gatehouse serve` on `dataDir` with `env` and waits for its first answered call (`token` when the dir is not new). */
@@ -182,7 +208,7 @@ export async function benchFootprint(restarts: number, loadMs: number, checkout 
   const { env, unbundled } = await readyStarts(checkout);
   if (unbundled) {
     skipped.push(`start-up with the bundle: ${unbundled}`);
-    console.log(`start-up: ${unbundled}`);
+    console.log(`start-up of ${checkout}: ${unbundled}`);
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-serve-'));
   try {
