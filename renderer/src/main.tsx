@@ -6,6 +6,7 @@ import { App } from './App.tsx';
 import { StoresContext } from './context.ts';
 import { MissingToken } from './features/overview/MissingToken.tsx';
 import { connectionFromDesktop, resolveBrowserConnection, type Connection } from './stores/connection.ts';
+import { localeOf } from './i18n/index.ts';
 import { createConsoleStores, startLiveUpdates } from './stores/index.ts';
 import { pageOfHash } from './stores/navigation.ts';
 import { memoryStorage, type KeyValueStorage } from './stores/storage.ts';
@@ -68,7 +69,7 @@ async function boot(): Promise<void> {
     const { theme, language } = stores.prefs.getState();
     const dark = theme === 'dark' || (theme === 'system' && window.matchMedia('(prefers-color-scheme: dark)').matches);
     document.documentElement.dataset['theme'] = dark ? 'dark' : 'light';
-    document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
+    document.documentElement.lang = localeOf(language);
   };
   applyPrefs();
   stores.prefs.subscribe(applyPrefs);

@@ -23,24 +23,28 @@ export function useT(): (key: MessageKey, vars?: MessageVars) => string {
   return useCallback((key: MessageKey, vars?: MessageVars) => translate(language, key, vars), [language]);
 }
 
+/** The BCP 47 tag of a console language: Simplified Chinese, or the English one asked for (`en-GB` writes 24-hour times). */
+export function localeOf(language: Language, english: 'en' | 'en-GB' = 'en'): string {
+  return language === 'zh' ? 'zh-CN' : english;
+}
+
 /**
  * The formatters of each language, made once: making an Intl formatter costs about a hundred times its use (a table of
  * times made two per row on every render), and the first of a kind loads the locale's data. A time
  * formatter keeps the time zone it was made in until the page reloads.
  */
 const FORMATTERS = {
-  time: (language: Language) =>
-    new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'medium', timeStyle: 'medium' }),
+  time: (language: Language) => new Intl.DateTimeFormat(localeOf(language, 'en-GB'), { dateStyle: 'medium', timeStyle: 'medium' }),
   clock: (language: Language) =>
-    new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en-GB', {
+    new Intl.DateTimeFormat(localeOf(language, 'en-GB'), {
       hour: '2-digit',
       minute: '2-digit',
       second: '2-digit',
       fractionalSecondDigits: 3,
       hour12: false,
     }),
-  relative: (language: Language) => new Intl.RelativeTimeFormat(language === 'zh' ? 'zh-CN' : 'en', { numeric: 'auto' }),
-  count: (language: Language) => new Intl.NumberFormat(language === 'zh' ? 'zh-CN' : 'en'),
+  relative: (language: Language) => new Intl.RelativeTimeFormat(localeOf(language), { numeric: 'auto' }),
+  count: (language: Language) => new Intl.NumberFormat(localeOf(language)),
 };
 type FormatterKind = keyof typeof FORMATTERS;
 const made = new Map<string, unknown>();
