@@ -1,6 +1,7 @@
-// Unit tests of the cached reads of channels, prices, presented tokens and asset list totals: read once while nothing changes, fresh after a write of this process at once and after another connection's commit from the next turn.
+// Unit tests of the cached reads of channels, prices, presented tokens and asset list totals: read once while nothing changes, fresh after a write of this process at once and after another connection's commit once DATA_VERSION_STANDS_MS passed.
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { after, test } from 'node:test';
 import { hashToken } from '../../../electron/gateway/ids.ts';
 import { TokensService } from '../../../electron/gateway/services/tokens.ts';
@@ -12,10 +13,15 @@ import { TokensRepo } from '../../../electron/gateway/storage/tokens-repo.ts';
 import { systemClock } from '../../../electron/gateway/time.ts';
 import { ChannelsRepo, type ChannelSettings } from '../../../electron/gateway/storage/channels-repo.ts';
 import { PricesRepo } from '../../../electron/gateway/storage/prices-repo.ts';
+import { DATA_VERSION_STANDS_MS } from '../../../electron/gateway/storage/read-cache.ts';
 import { seedGroup, tempDatabase } from '../../helpers/database.ts';
 
 const db = tempDatabase();
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+/** Returns once DATA_VERSION_STANDS_MS passed on the monotonic clock: a check after it reads `data_version` again. */
+async function pastTheLastRead(): Promise<void> {
+  const start = performance.now();
+  while (performance.now() - start < DATA_VERSION_STANDS_MS) await new Promise((resolve) => setTimeout(resolve, 1));
+}
 
 const settings = (name: string, priority = 0): ChannelSettings => ({
   name,
@@ -58,7 +64,7 @@ test('the channel list is read once while nothing changes, and again right after
   assert.deepEqual(repo.list(), []);
 });
 
-test("another connection's commit (the CLI while serve runs) shows from the next event-loop turn", async () => {
+test("another connection's commit (the CLI while serve runs) shows once DATA_VERSION_STANDS_MS passed", async () => {
   const repo = new ChannelsRepo(db);
   const prices = new PricesRepo(db);
   assert.equal(prices.find('gpt-test'), undefined);
@@ -69,7 +75,7 @@ test("another connection's commit (the CLI while serve runs) shows from the next
   new ChannelsRepo(other).insert('ch_cli', settings('from-cli', 5), 3);
   new PricesRepo(other).put({ model: 'gpt-test', input_per_mtok: 1, output_per_mtok: 2, per_call: 0, updated_at: 3 });
 
-  await nextTurn();
+  await pastTheLastRead();
   assert.deepEqual(
     repo.list().map((row) => row.name),
     ['from-cli'],
@@ -77,7 +83,7 @@ test("another connection's commit (the CLI while serve runs) shows from the next
   assert.equal(prices.find('gpt-test')?.output_per_mtok, 2);
 
   new PricesRepo(other).delete('gpt-test');
-  await nextTurn();
+  await pastTheLastRead();
   assert.equal(prices.find('gpt-test'), undefined);
 });
 
@@ -105,16 +111,16 @@ test('a presented token is looked up once between writes; a revoke, an edit or a
   assert.ok(service.update(token.token_id, { quota: 5 }));
   assert.equal(service.authenticate(secret).tokenId, token.token_id, 'a raised quota applies to the next call');
 
-  // Another process (the CLI) revokes it: refused from the next turn on.
+  // Another process (the CLI) revokes it: refused once DATA_VERSION_STANDS_MS passed.
   const other = openDatabase(path.dirname(db.name));
   after(() => other.close());
   assert.ok(new TokensRepo(other).revoke(token.token_id, Date.now()));
-  await nextTurn();
+  await pastTheLastRead();
   assert.throws(() => service.authenticate(secret), /revoked/);
   assert.equal(tokens.identify(hashToken('sk-gh-unknown')), undefined);
 });
 
-test("the asset list's totals follow every write of this process at once, and another connection's from the next turn", async () => {
+test("the asset list's totals follow every write of this process at once, and another connection's once DATA_VERSION_STANDS_MS passed", async () => {
   const { account, group } = seedGroup(db, 'totals', 'grp_totals', 1);
   const add = (repo: AssetsRepo, assetId: string, name: string) =>
     repo.insert({
@@ -149,11 +155,11 @@ test("the asset list's totals follow every write of this process at once, and an
   new AssetsRepo(db).rename(first, 'gamma', 4);
   assert.equal(total({ nameContains: 'alp' }), 0);
 
-  // Another connection's commit: seen from the next event-loop turn.
+  // Another connection's commit: seen once DATA_VERSION_STANDS_MS passed.
   const other = openDatabase(path.dirname(db.name));
   after(() => other.close());
   add(new AssetsRepo(other), 'asset_t3', 'delta');
-  await nextTurn();
+  await pastTheLastRead();
   assert.equal(total(), 3);
   assert.equal(new GroupsRepo(db).deleteWithAssets(group.id), 3);
   assert.equal(total(), 0);
