@@ -3,7 +3,8 @@ import type { RelayCase } from '../sections/relay.ts';
 import type { SimulateResults } from '../sections/simulate.ts';
 import type { FootprintResult } from '../sections/footprint.ts';
 import type { ScanResult } from '../sections/scan.ts';
-import type { Spread } from './stats.ts';
+import type { CaseFigures } from './rounds.ts';
+import { spreadOf, type Spread } from './stats.ts';
 
 /** Everything one `npm run bench` measured. */
 export interface BenchResults {
@@ -88,6 +89,25 @@ function figureOf(cases: RelayCase[] | undefined, name: string, concurrency: num
   return figure && figure.rps.rounds > 0 && figure.rps.median > 0 ? figure : undefined;
 }
 
+/**
+ * `a`'s figure `of` against `b`'s (`combine`: a ratio or a difference), paired round by round: each round ran both, one
+ * window after the other, so a busy spell of the machine moves both sides of a pair alike. The median of the rounds'
+ * values, with their range; results written before the rounds were kept give the medians' value alone.
+ */
+function paired(a: CaseFigures, b: CaseFigures, of: 'rps' | 'p50', combine: (ours: number, theirs: number) => number): Spread {
+  const ours = a.byRound?.[of];
+  const theirs = b.byRound?.[of];
+  if (ours && theirs && ours.length === theirs.length && ours.length > 0)
+    return spreadOf(ours.map((value, round) => (value > 0 && theirs[round]! > 0 ? combine(value, theirs[round]!) : Number.NaN)));
+  const value = combine(a[of].median, b[of].median);
+  return { median: value, min: value, max: value, rounds: 1 };
+}
+
+/** The rounds' range of a paired figure, for the column it came from (nothing when it is a value of medians). */
+function byRound(spread: Spread, format: (value: number) => string): string {
+  return spread.rounds > 1 ? `; by round ${format(spread.min)} to ${format(spread.max)}` : '';
+}
+
 /** The figures issue 30 sets targets for, each a ratio of contenders measured side by side in this run; with an older checkout in the run, its ratio beside. */
 function targetRows(results: BenchResults): string[][] {
   const relay = results.relay?.cases;
@@ -106,17 +126,20 @@ function targetRows(results: BenchResults): string[][] {
     withBefore = true,
   ) => {
     const b = figureOf(cases, name, c, theirs);
+    const format = (ratio: number) => (asTimes ? `${fixed(ratio, 2)}×` : `${fixed(100 * ratio, 0)} %`);
     const ratioOf = (who: string) => {
       const a = figureOf(cases, name, c, who);
-      return a && b ? (asTimes ? `${fixed(a.rps.median / b.rps.median, 2)}×` : `${fixed((100 * a.rps.median) / b.rps.median, 0)} %`) : '–';
+      return a && b ? paired(a, b, 'rps', (x, y) => x / y) : undefined;
     };
     const a = figureOf(cases, name, c, ours);
-    if (!a || !b) return;
+    const ratio = ratioOf(ours);
+    if (!a || !b || !ratio) return;
+    const before = withBefore ? ratioOf('gatehouse BEFORE') : undefined;
     rows.push([
       label,
-      ratioOf(ours),
-      withBefore ? ratioOf('gatehouse BEFORE') : '–',
-      `${fixed(a.rps.median, 0)} vs ${fixed(b.rps.median, 0)} req/s`,
+      format(ratio.median),
+      before ? format(before.median) : '–',
+      `${fixed(a.rps.median, 0)} vs ${fixed(b.rps.median, 0)} req/s${byRound(ratio, format)}`,
       target,
     ]);
   };
@@ -141,17 +164,20 @@ function targetRows(results: BenchResults): string[][] {
     false,
   );
   const floor = figureOf(relay, 'chat, JSON', 1, 'bare node:http');
+  const addedMs = (value: number) => `${value < 0 ? '' : '+'}${fixed(value, 2)} ms`;
   const added = (who: string) => {
     const one = figureOf(relay, 'chat, JSON', 1, who);
-    return one && floor ? `+${fixed(one.p50.median - floor.p50.median, 2)} ms` : '–';
+    return one && floor ? paired(one, floor, 'p50', (x, y) => x - y) : undefined;
   };
   const one = figureOf(relay, 'chat, JSON', 1, 'gatehouse (journal on)');
-  if (one && floor)
+  const ours = added('gatehouse (journal on)');
+  const before = added('gatehouse BEFORE');
+  if (one && floor && ours)
     rows.push([
       'relayed chat c=1, p50 added over bare node:http relay',
-      added('gatehouse (journal on)'),
-      added('gatehouse BEFORE'),
-      `${fixed(one.p50.median, 2)} vs ${fixed(floor.p50.median, 2)} ms`,
+      addedMs(ours.median),
+      before ? addedMs(before.median) : '–',
+      `${fixed(one.p50.median, 2)} vs ${fixed(floor.p50.median, 2)} ms${byRound(ours, addedMs)}`,
       '≤ +0.15 ms',
     ]);
   share('relayed chat c=32 against Portkey', relay, 'chat, JSON', 32, 'gatehouse (journal on)', 'portkey', '≥ 4×', true);

@@ -17,6 +17,11 @@ export interface CaseFigures {
   p99: Spread;
   ttfb50: Spread;
   errors: number;
+  /**
+   * Each round's requests per second and p50, in round order: the report pairs two contenders round by round (results
+   * written before 2026-11-28's round 15 have none).
+   */
+  byRound?: { rps: number[]; p50: number[] };
 }
 
 /**
@@ -72,6 +77,7 @@ export async function compare(contenders: Contender[], concurrency: number, plan
       p99: spreadOf(runs.map((run) => run.p99)),
       ttfb50: spreadOf(runs.map((run) => run.ttfb50)),
       errors: runs.reduce((sum, run) => sum + run.errors, 0),
+      byRound: { rps: runs.map((run) => run.rps), p50: runs.map((run) => run.p50) },
     };
   });
 }
