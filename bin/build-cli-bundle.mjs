@@ -166,8 +166,12 @@ export async function buildCliBundle(dir = bundleDir(), root = ROOT) {
   );
   rmSync(path.join(dir, 'failed'), { force: true });
   for (const entry of readdirSync(dir)) {
-    // This build's files and their code caches (`<file>.….codecache`) stay.
-    if (current.has(entry.replace(/\.cjs\..*codecache$/, '.cjs')) || !/^main-.*\.[cm]js(\..*codecache)?$|\.tmp$/.test(entry)) continue;
+    // This build's files, their code caches (`<file>.….codecache`) and the caches' notes (`….codecache.early`) stay.
+    if (
+      current.has(entry.replace(/\.cjs\..*codecache(\.early)?$/, '.cjs')) ||
+      !/^main-.*\.[cm]js(\..*codecache(\.early)?)?$|\.tmp$/.test(entry)
+    )
+      continue;
     // Another build may have removed it first.
     const stat = statSync(path.join(dir, entry), { throwIfNoEntry: false });
     if (stat && Date.now() - stat.mtimeMs > OLD_BUNDLE_MS) removeQuietly(path.join(dir, entry));

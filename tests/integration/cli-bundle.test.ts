@@ -17,6 +17,7 @@ import { request, startGateway } from '../helpers/gateway.ts';
 import { eventually } from '../helpers/eventually.ts';
 
 const BUILDER = fileURLToPath(new URL('../../bin/build-cli-bundle.mjs', import.meta.url));
+const { CODE_CACHE_SAVE_MS } = (await import(new URL('../../bin/cli-bundle.mjs', import.meta.url).href)) as { CODE_CACHE_SAVE_MS: number };
 
 /** A GET over HTTPS trusting `ca`, with a bearer token: its status. */
 async function httpsGet(url: string, token: string, ca: Buffer): Promise<{ status: number }> {
@@ -96,6 +97,43 @@ describe('the gatehouse CLI bundle', () => {
     assert.equal(stale.stdout, sourcesUsage);
     rmSync(input);
     assert.equal(runCli(['--help'], env).stdout, sourcesUsage);
+  });
+
+  test('a code cache saved at exit notes how long its run lived: a run twice as long, or past CODE_CACHE_SAVE_MS, saves its own in its place', () => {
+    const { dir } = fakeBundle();
+    const env = { GATEHOUSE_CLI_BUNDLE_DIR: dir };
+    const cache = path.join(dir, 'main-fake.cjs.other.codecache');
+    const note = `${cache}.early`;
+
+    // A short run (what a failed or stopped start is): its cache is saved at exit, with how long it lived.
+    assert.equal(runCli(['--help'], env).stdout, 'the bundle ran: --help\n');
+    assert.ok(existsSync(cache));
+    assert.ok(Number(readFileSync(note, 'utf8')) > 0, "the note holds the run's life in ms");
+
+    // A run not twice as long as the one that saved the cache keeps it (here the saving run is said to have lived 10 minutes).
+    writeFileSync(note, String(600_000));
+    const kept = readFileSync(cache);
+    assert.equal(runCli(['--help'], env).stdout, 'the bundle ran: --help\n');
+    assert.deepEqual(readFileSync(cache), kept);
+    assert.equal(readFileSync(note, 'utf8'), '600000');
+
+    // One twice as long (the saving run said to have lived 1 ms) saves its own cache and its own life.
+    writeFileSync(note, '1');
+    assert.equal(runCli(['--help'], env).stdout, 'the bundle ran: --help\n');
+    assert.ok(Number(readFileSync(note, 'utf8')) > 1);
+
+    // A run that lives past CODE_CACHE_SAVE_MS saves at that time and leaves no note: its cache is kept from then on.
+    writeFileSync(
+      path.join(dir, 'main-fake.cjs'),
+      `setTimeout(() => process.stdout.write('the bundle lingered\\n'), ${CODE_CACHE_SAVE_MS + 300});\n`,
+    );
+    assert.equal(runCli(['--help'], env).stdout, 'the bundle lingered\n');
+    assert.ok(existsSync(cache));
+    assert.equal(existsSync(note), false, 'a cache the timer saved has no note');
+    // The same once a note says the cache was saved at exit: the timer saves it again and the note goes.
+    writeFileSync(note, String(600_000));
+    assert.equal(runCli(['--help'], env).stdout, 'the bundle lingered\n');
+    assert.equal(existsSync(note), false);
   });
 
   test('an input touched with the same bytes is hashed once: its new time is kept, and the next start checks it by its time alone', () => {
