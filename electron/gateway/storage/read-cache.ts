@@ -28,8 +28,8 @@ function generationOf(db: Db, table: string): Generation {
 /**
  * How long a connection's `data_version` read stands: a cache checked within this long of the last read trusts it, so
  * what another connection commits (the CLI while `serve` runs) shows from the first check this long after it. A read
- * is a read transaction (two file locks, about 7 µs here): read once per event-loop turn, as before, it cost every few
- * calls one under load, and a relayed call at c=1 one each.
+ * is a read transaction (file locks, about 7 µs here): read once per event-loop turn, as before, it cost a call at c=1
+ * one each (8.0 file-lock calls per simulated call at c=1 then, 6.4 now), and about one call in twenty at c=32.
  */
 export const DATA_VERSION_STANDS_MS = 1;
 
@@ -59,7 +59,8 @@ export function noteWrite(db: Db, table: string): void {
 /**
  * A value read from `table` (by `read`), read again only when the table was written through this connection
  * (`noteWrite`) or another connection committed anything (SQLite's `data_version` moved: the CLI changing a
- * channel while `serve` runs, for one). Checking costs one pragma step instead of the query it replaces.
+ * channel while `serve` runs, for one). Checking costs a clock read, and a pragma step at most once per
+ * DATA_VERSION_STANDS_MS, instead of the query it replaces.
  */
 export class ReadCache<T> {
   private readonly db: Db;

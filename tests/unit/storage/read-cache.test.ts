@@ -1,4 +1,4 @@
-// Unit tests of the cached reads of channels, prices, presented tokens and asset list totals: read once while nothing changes, fresh after a write of this process at once and after another connection's commit once DATA_VERSION_STANDS_MS passed.
+// Unit tests of the cached reads of channels, prices, presented tokens and asset list totals: read once while nothing changes, fresh after a write of this process at once and after another connection's commit once DATA_VERSION_STANDS_MS passed (`data_version` is read at most that often).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -163,4 +163,24 @@ test("the asset list's totals follow every write of this process at once, and an
   assert.equal(total(), 3);
   assert.equal(new GroupsRepo(db).deleteWithAssets(group.id), 3);
   assert.equal(total(), 0);
+});
+
+test('data_version is read at most once per DATA_VERSION_STANDS_MS, however many event-loop turns check a cache', async () => {
+  const counted = tempDatabase();
+  const prepare = counted.prepare.bind(counted);
+  let reads = 0;
+  counted.prepare = ((sql: string) => {
+    if (sql === 'PRAGMA data_version') reads += 1;
+    return prepare(sql);
+  }) as typeof counted.prepare;
+  const prices = new PricesRepo(counted);
+  const started = performance.now();
+  for (let turn = 0; turn < 50; turn++) {
+    assert.equal(prices.find('gpt-none'), undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const elapsed = performance.now() - started;
+  // Each read comes at least DATA_VERSION_STANDS_MS after the one before it, all of them within `elapsed`.
+  assert.ok(reads >= 1, 'the first check reads it');
+  assert.ok(reads <= Math.floor(elapsed / DATA_VERSION_STANDS_MS) + 1, `${reads} reads in ${elapsed.toFixed(2)} ms`);
 });
