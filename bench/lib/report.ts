@@ -90,15 +90,21 @@ function figureOf(cases: RelayCase[] | undefined, name: string, concurrency: num
 }
 
 /**
- * `a`'s figure `of` against `b`'s (`combine`: a ratio or a difference), paired round by round: each round ran both, one
- * window after the other, so a busy spell of the machine moves both sides of a pair alike. The median of the rounds'
- * values, with their range; results written before the rounds were kept give the medians' value alone.
+ * `a`'s figure `of` against `b`'s (`combine`: a ratio or a difference), paired round by round: each round ran both (the
+ * order rotated), so a busy spell of the machine that lasts a round moves both sides of its pair alike; a spell shorter
+ * than a round still moves one side. The median of the rounds' values, with their range; results written before the
+ * rounds were kept, or rounds that give no value, give the medians' value alone. A round in which `a` answered nothing
+ * counts (a ratio of 0); one in which `b` did has no ratio.
  */
 function paired(a: CaseFigures, b: CaseFigures, of: 'rps' | 'p50', combine: (ours: number, theirs: number) => number): Spread {
   const ours = a.byRound?.[of];
   const theirs = b.byRound?.[of];
-  if (ours && theirs && ours.length === theirs.length && ours.length > 0)
-    return spreadOf(ours.map((value, round) => (value > 0 && theirs[round]! > 0 ? combine(value, theirs[round]!) : Number.NaN)));
+  const usable = (value: number, other: number) =>
+    Number.isFinite(value) && Number.isFinite(other) && (of === 'rps' ? other > 0 : value > 0 && other > 0);
+  if (ours && theirs && ours.length === theirs.length && ours.length > 0) {
+    const rounds = spreadOf(ours.map((value, round) => (usable(value, theirs[round]!) ? combine(value, theirs[round]!) : Number.NaN)));
+    if (rounds.rounds > 0) return rounds;
+  }
   const value = combine(a[of].median, b[of].median);
   return { median: value, min: value, max: value, rounds: 1 };
 }
@@ -164,7 +170,12 @@ function targetRows(results: BenchResults): string[][] {
     false,
   );
   const floor = figureOf(relay, 'chat, JSON', 1, 'bare node:http');
-  const addedMs = (value: number) => `${value < 0 ? '' : '+'}${fixed(value, 2)} ms`;
+  // Rounded before its sign is chosen: a value that rounds to zero shows as +0.00, not -0.00.
+  const addedMs = (value: number) => {
+    const shown = fixed(value, 2);
+    if (!shown.startsWith('-')) return `+${shown} ms`;
+    return Number(shown) === 0 ? '+0.00 ms' : `${shown} ms`;
+  };
   const added = (who: string) => {
     const one = figureOf(relay, 'chat, JSON', 1, who);
     return one && floor ? paired(one, floor, 'p50', (x, y) => x - y) : undefined;

@@ -19,7 +19,7 @@ export interface CaseFigures {
   errors: number;
   /**
    * Each round's requests per second and p50, in round order: the report pairs two contenders round by round (results
-   * written before 2026-11-28's round 15 have none).
+   * up to round 14, `s14-*`, have none).
    */
   byRound?: { rps: number[]; p50: number[] };
 }
