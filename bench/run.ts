@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { closeClients, loadClient } from './lib/load.ts';
 import { JIT_WARMUP_MS, JIT_WARMUP_QUICK_MS } from './lib/rounds.ts';
 import { renderMarkdown, type BenchResults } from './lib/report.ts';
-import { benchFootprint } from './sections/footprint.ts';
+import { benchFootprints, THIS_CHECKOUT } from './sections/footprint.ts';
 import { beforeScript, benchRelay } from './sections/relay.ts';
 import { benchScan } from './sections/scan.ts';
 import { benchSimulate } from './sections/simulate.ts';
@@ -62,9 +62,11 @@ try {
   if (only.has('footprint')) {
     // Each start-up figure is a median of this many starts (the first start, on a new data dir, apart).
     const restarts = env('BENCH_RESTARTS', 6, 3);
-    results.footprint = await benchFootprint(restarts, 3000);
     const beforeDir = process.env['BENCH_BEFORE_DIR'];
-    if (beforeDir) results.footprintBefore = await benchFootprint(restarts, 3000, path.resolve(beforeDir), false);
+    const before = beforeDir ? [{ dir: path.resolve(beforeDir), paint: false }] : [];
+    const [footprint, footprintBefore] = await benchFootprints(restarts, 3000, [THIS_CHECKOUT, ...before]);
+    results.footprint = footprint;
+    if (footprintBefore) results.footprintBefore = footprintBefore;
   }
 } finally {
   await closeClients();

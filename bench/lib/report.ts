@@ -29,7 +29,7 @@ export interface BenchResults {
   /** The same scan on the older checkout ($BENCH_BEFORE_DIR), when given. */
   scanBefore?: ScanResult;
   footprint?: FootprintResult;
-  /** The same footprint of the older checkout ($BENCH_BEFORE_DIR), measured right after this one's, when given. */
+  /** The same footprint of the older checkout ($BENCH_BEFORE_DIR), its starts alternated with this one's, when given. */
   footprintBefore?: FootprintResult;
   notes: string[];
 }
@@ -325,7 +325,13 @@ export function renderMarkdown(results: BenchResults): string {
       '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
       line('this checkout', results.footprint),
     );
-    if (results.footprintBefore) parts.push(line('BEFORE (measured right after)', results.footprintBefore));
+    if (results.footprintBefore)
+      parts.push(
+        line(
+          results.footprintBefore.startsAlternated ? "BEFORE (starts alternated with this checkout's)" : 'BEFORE (measured right after)',
+          results.footprintBefore,
+        ),
+      );
     for (const reason of results.footprint.skipped) parts.push('', `Skipped: ${reason}`);
     // BEFORE's paint is never measured; what else it skipped (its starts run from the sources, say) is said.
     for (const reason of results.footprintBefore?.skipped ?? [])

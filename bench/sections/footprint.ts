@@ -31,6 +31,8 @@ export interface FootprintResult {
   /** The console's first contentful paint in headless Chromium, ms, or why it was skipped. */
   consolePaintMs: number | null;
   skipped: string[];
+  /** Whether its starts alternated with another checkout's (BEFORE's, or this one's); results until round 15 measured one checkout after the other. */
+  startsAlternated?: boolean;
 }
 
 interface Served {
@@ -198,41 +200,101 @@ function busyNeighbour(): ChildProcess {
   return spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
 }
 
+/** A checkout whose footprint is measured: its folder, and whether the console's first paint is measured too. */
+export interface FootprintCheckout {
+  dir: string;
+  paint: boolean;
+}
+
+/** This checkout, with the console's first paint. */
+export const THIS_CHECKOUT: FootprintCheckout = { dir: root, paint: true };
+
+/** What one checkout's starts gathered so far. */
+interface Starts {
+  checkout: FootprintCheckout;
+  env: NodeJS.ProcessEnv;
+  dataDir: string;
+  skipped: string[];
+  token?: string;
+  firstStartMs: number;
+  alone: number[];
+  cpu: number[];
+  busy: number[];
+  /** Whether its starts alternated with another checkout's. */
+  alternated: boolean;
+}
+
 /**
- * Measures the footprint of the checkout at `checkout` (this one unless told; BENCH_BEFORE_DIR's for BEFORE): a first
- * start on a new data dir, then `restarts` starts on it alone and `restarts` beside a CPU-busy process. `paint`: also the
- * console's first paint.
+ * Measures the footprint of each checkout (this one first; BENCH_BEFORE_DIR's for BEFORE): a first start of each on a
+ * new data dir, then `restarts` restarts of each on it alone and as many beside a CPU-busy process, the checkouts'
+ * starts alternated (the order swapped every round), so that what the machine does meanwhile falls on every checkout
+ * alike: measured one checkout after the other (until round 15), this checkout, measured first, read 32–44 ms slower
+ * than BEFORE in two runs, and 21 ms slower in one with the starts alternated, 13 ms of which its thinner code cache
+ * explained (results/2026-11-28-issue30-round15.md). Then each one's memory under load and, when asked, the console's
+ * first paint.
  */
-export async function benchFootprint(restarts: number, loadMs: number, checkout = root, paint = true): Promise<FootprintResult> {
-  const skipped: string[] = [];
-  const { env, unbundled } = await readyStarts(checkout);
-  if (unbundled) {
-    skipped.push(`start-up with the bundle: ${unbundled}`);
-    console.log(`start-up of ${checkout}: ${unbundled}`);
-  }
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-serve-'));
+export async function benchFootprints(restarts: number, loadMs: number, checkouts: FootprintCheckout[]): Promise<FootprintResult[]> {
+  const all: Starts[] = [];
   try {
-    const startups: number[] = [];
-    const cpu: number[] = [];
-    let served = await serve(checkout, dataDir, env);
-    const firstStartMs = served.startupMs;
-    for (let i = 0; i < restarts; i++) {
-      await stopProcess(served.child);
-      served = await serve(checkout, dataDir, env, served.token);
-      startups.push(served.startupMs);
-      cpu.push(served.cpuMs);
+    for (const checkout of checkouts) {
+      const skipped: string[] = [];
+      const { env, unbundled } = await readyStarts(checkout.dir);
+      if (unbundled) {
+        skipped.push(`start-up with the bundle: ${unbundled}`);
+        console.log(`start-up of ${checkout.dir}: ${unbundled}`);
+      }
+      const starts: Starts = {
+        checkout,
+        env,
+        dataDir: mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-serve-')),
+        skipped,
+        firstStartMs: Number.NaN,
+        alone: [],
+        cpu: [],
+        busy: [],
+        alternated: checkouts.length > 1,
+      };
+      all.push(starts);
+      const first = await serve(checkout.dir, starts.dataDir, env);
+      starts.firstStartMs = first.startupMs;
+      starts.token = first.token;
+      await stopProcess(first.child);
     }
-    const busyStartups: number[] = [];
+    await restartInTurn(all, restarts, false);
     const neighbour = busyNeighbour();
     try {
-      for (let i = 0; i < restarts; i++) {
-        await stopProcess(served.child);
-        served = await serve(checkout, dataDir, env, served.token);
-        busyStartups.push(served.startupMs);
-      }
+      await restartInTurn(all, restarts, true);
     } finally {
       await stopProcess(neighbour);
     }
+    const results: FootprintResult[] = [];
+    for (const starts of all) results.push(await memoryAndPaint(starts, loadMs));
+    return results;
+  } finally {
+    for (const starts of all) rmSync(starts.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** `restarts` rounds in which each checkout starts once on its data dir (and stops), the order swapped every round. */
+async function restartInTurn(all: Starts[], restarts: number, busy: boolean): Promise<void> {
+  for (let round = 0; round < restarts; round++) {
+    for (const starts of round % 2 === 0 ? all : [...all].reverse()) {
+      const served = await serve(starts.checkout.dir, starts.dataDir, starts.env, starts.token);
+      if (busy) starts.busy.push(served.startupMs);
+      else {
+        starts.alone.push(served.startupMs);
+        starts.cpu.push(served.cpuMs);
+      }
+      await stopProcess(served.child);
+    }
+  }
+}
+
+/** One more start of a checkout: its resident memory idle, under a load of chat streams and after it; then the console's first paint when asked. */
+async function memoryAndPaint(starts: Starts, loadMs: number): Promise<FootprintResult> {
+  const { checkout, skipped } = starts;
+  const served = await serve(checkout.dir, starts.dataDir, starts.env, starts.token);
+  try {
     await sleep(2000);
     const pid = served.child.pid!;
     const rssIdleMb = rssMb(pid);
@@ -266,7 +328,7 @@ export async function benchFootprint(restarts: number, loadMs: number, checkout 
       }
     }
     let consolePaintMs: number | null = null;
-    const painted = paint
+    const painted = checkout.paint
       ? await consolePaint(served.consoleUrl).catch((error: Error) => `console paint failed: ${error.message}`)
       : 'not measured for this checkout';
     if (typeof painted === 'number') consolePaintMs = painted;
@@ -274,12 +336,11 @@ export async function benchFootprint(restarts: number, loadMs: number, checkout 
       skipped.push(`console first paint: ${painted}`);
       console.log(`skipping console first paint: ${painted}`);
     }
-    await stopProcess(served.child);
     return {
-      startupMs: spreadOf(startups),
-      firstStartMs,
-      startupBusyMs: spreadOf(busyStartups),
-      startupCpuMs: spreadOf(cpu),
+      startupMs: spreadOf(starts.alone),
+      firstStartMs: starts.firstStartMs,
+      startupBusyMs: spreadOf(starts.busy),
+      startupCpuMs: spreadOf(starts.cpu),
       rssIdleMb,
       rssLoadMb,
       rssAfterMb,
@@ -287,8 +348,9 @@ export async function benchFootprint(restarts: number, loadMs: number, checkout 
       rssSettledS,
       consolePaintMs,
       skipped,
+      startsAlternated: starts.alternated,
     };
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    await stopProcess(served.child);
   }
 }
