@@ -136,6 +136,20 @@ describe('the gatehouse CLI bundle', () => {
     assert.equal(existsSync(note), false);
   });
 
+  test('a build drops the code caches (and their notes) of the files it writes again: the next runs make them with this launcher', () => {
+    const { dir, manifest } = buildBundle();
+    const cache = path.join(dir, `${manifest.bundle}.serve.codecache`);
+    writeFileSync(cache, 'what a short run saved before caches had notes');
+    writeFileSync(`${cache}.early`, '5');
+    const rebuilt = spawnSync(process.execPath, [BUILDER, '--dir', dir], { encoding: 'utf8' });
+    assert.equal(rebuilt.status, 0, rebuilt.stderr);
+    const again = JSON.parse(readFileSync(path.join(dir, 'current.json'), 'utf8')) as Manifest;
+    assert.equal(again.bundle, manifest.bundle, 'the same sources build the same file');
+    assert.ok(existsSync(path.join(dir, manifest.bundle)));
+    assert.equal(existsSync(cache), false);
+    assert.equal(existsSync(`${cache}.early`), false);
+  });
+
   test('an input touched with the same bytes is hashed once: its new time is kept, and the next start checks it by its time alone', () => {
     const { dir, input } = fakeBundle();
     const env = { GATEHOUSE_CLI_BUNDLE_DIR: dir };
