@@ -166,16 +166,8 @@ export async function buildCliBundle(dir = bundleDir(), root = ROOT) {
   );
   rmSync(path.join(dir, 'failed'), { force: true });
   for (const entry of readdirSync(dir)) {
-    const cacheOf = entry.replace(/\.cjs\..*codecache(\.early)?$/, '.cjs');
-    // The code caches (`<file>.….codecache`) and their notes (`….codecache.early`) of a file this build wrote again
-    // with the same bytes: made by the launcher the build replaced, whose way of saving them may have been another (a
-    // cache saved at exit without its note holds what a short run compiled, cli-bundle.mjs), so the next runs make them.
-    if (cacheOf !== entry && current.has(cacheOf)) {
-      removeQuietly(path.join(dir, entry));
-      continue;
-    }
-    // This build's files stay.
-    if (current.has(entry) || !/^main-.*\.[cm]js(\..*codecache(\.early)?)?$|\.tmp$/.test(entry)) continue;
+    // This build's files and their code caches (`<file>.….codecache`) stay.
+    if (current.has(entry.replace(/\.cjs\..*codecache$/, '.cjs')) || !/^main-.*\.[cm]js(\..*codecache)?$|\.tmp$/.test(entry)) continue;
     // Another build may have removed it first.
     const stat = statSync(path.join(dir, entry), { throwIfNoEntry: false });
     if (stat && Date.now() - stat.mtimeMs > OLD_BUNDLE_MS) removeQuietly(path.join(dir, entry));

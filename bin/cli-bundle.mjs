@@ -167,53 +167,63 @@ export function runBundle({ file, chunks = [], encoding }, entry, args, root = R
 
 /**
  * `code` (CommonJS, wrapped) compiled as a vm.Script named `file`, with the code cache in `cacheFile` when V8 accepts
- * it; else compiled without, and the cache saved CODE_CACHE_SAVE_MS later or at exit. A cache saved at exit holds
- * only what that run compiled (a run that failed at once, or `serve` stopped before its first call, leaves out what the
- * first answer needs: starts that read such a cache took 13 ms longer here, 20 ms of CPU), so how long that run lived is kept
- * beside it (`earlySaveOf`): a later run that lives twice as long, or past CODE_CACHE_SAVE_MS, saves its own in its place.
- * Throws when it does not compile.
+ * it; else compiled without, and the cache saved CODE_CACHE_SAVE_MS later or at exit. A cache saved at exit holds only
+ * what that run compiled (a `serve` that failed at once, or was stopped before its first call, leaves out what the
+ * first answer needs: starts that read such a cache of f199a6c's bundle took 13 ms longer here, 20 ms of CPU), so it
+ * keeps how long its run had lived since it compiled the file (`readCodeCache`): a later run that lives FULLER_RUN
+ * times as long saves its own at exit, and one that lives past CODE_CACHE_SAVE_MS saves its own then, marked as made by
+ * the timer, which no later run replaces. Throws when it does not compile.
  */
 function compileCached(code, file, cacheFile) {
-  let cachedData;
-  try {
-    cachedData = readFileSync(cacheFile);
-  } catch {
-    // No cache yet: this run makes it.
-  }
+  const compiledAt = performance.now();
+  const kept = readCodeCache(cacheFile);
   const script = new vm.Script(Module.wrap(code), {
     filename: file,
-    cachedData,
+    cachedData: kept?.cachedData,
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
-  const accepted = cachedData !== undefined && !script.cachedDataRejected;
-  const earlyMs = accepted ? earlySaveOf(cacheFile) : undefined;
-  if (!accepted || earlyMs !== undefined) {
-    const save = (atExit) => {
+  const accepted = kept !== undefined && !script.cachedDataRejected;
+  if (!accepted || kept.livedMs !== BY_THE_TIMER) {
+    const lived = () => performance.now() - compiledAt;
+    const save = (livedMs) => {
       clearTimeout(timer);
       process.off('exit', onExit);
-      saveCodeCache(script, cacheFile, atExit ? Math.round(process.uptime() * 1000) : undefined);
+      saveCodeCache(script, cacheFile, livedMs);
     };
     const onExit = () => {
-      if (!accepted || process.uptime() * 1000 >= 2 * earlyMs) save(true);
+      const livedMs = lived();
+      if (!accepted || livedMs >= FULLER_RUN * kept.livedMs) save(livedMs);
     };
     // After the start-up and the first calls (before V8 may drop the bytecode of what only the start-up ran), or at exit.
-    const timer = setTimeout(() => save(false), CODE_CACHE_SAVE_MS).unref();
+    const timer = setTimeout(() => save(BY_THE_TIMER), CODE_CACHE_SAVE_MS).unref();
     process.once('exit', onExit);
   }
   return script;
 }
 
-/** The note beside a code cache saved at exit: how long the run that saved it had lived, ms. */
-const earlyNoteOf = (cacheFile) => `${cacheFile}.early`;
+/** How many times as long as the run that saved a cache at exit a later run must live to save its own in its place. */
+export const FULLER_RUN = 1.5;
+/** The life a code cache file notes when the CODE_CACHE_SAVE_MS timer saved it. */
+export const BY_THE_TIMER = -1;
+/** What a code cache file starts with: this mark (a file without it, an older launcher's, is not read), then the life of the run that saved it (ms, float64 LE). */
+export const CODE_CACHE_MARK = 'GHCC1';
+const CODE_CACHE_HEAD_BYTES = CODE_CACHE_MARK.length + 8;
 
-/** How long the run that saved `cacheFile` had lived when it saved it at exit (ms); undefined for a cache saved by the timer (or none). */
-function earlySaveOf(cacheFile) {
+/**
+ * The code cache in `cacheFile` and how long the run that saved it had lived since it compiled the file (ms;
+ * BY_THE_TIMER when the timer saved it); undefined when there is none, or one without the mark. One file, written by
+ * one rename: a cache and its run's life never come from two runs.
+ */
+function readCodeCache(cacheFile) {
+  let bytes;
   try {
-    const ms = Number(readFileSync(earlyNoteOf(cacheFile), 'utf8'));
-    return Number.isFinite(ms) ? ms : 0;
+    bytes = readFileSync(cacheFile);
   } catch {
     return undefined;
   }
+  if (bytes.length <= CODE_CACHE_HEAD_BYTES || bytes.toString('latin1', 0, CODE_CACHE_MARK.length) !== CODE_CACHE_MARK) return undefined;
+  const livedMs = bytes.readDoubleLE(CODE_CACHE_MARK.length);
+  return { cachedData: bytes.subarray(CODE_CACHE_HEAD_BYTES), livedMs: Number.isFinite(livedMs) ? livedMs : 0 };
 }
 
 /** The bundle's chunks (file names in its folder) opened for reading, by name; throws when one is missing. */
@@ -277,14 +287,12 @@ function bundleRequire(file, main, opened, encoding, rootRequire) {
   return Object.assign(require, rootRequire);
 }
 
-/**
- * Writes the script's code cache, and beside it how long this run had lived when it saved the cache at exit
- * (`livedMs`), or no note when the timer saved it; a cache that cannot be written is skipped.
- */
+/** Writes the script's code cache after its head (the mark, then `livedMs`: see `readCodeCache`); a cache that cannot be written is skipped. */
 function saveCodeCache(script, cacheFile, livedMs) {
-  writeQuietly(cacheFile, script.createCachedData());
-  if (livedMs === undefined) removeQuietly(earlyNoteOf(cacheFile));
-  else writeQuietly(earlyNoteOf(cacheFile), String(livedMs));
+  const head = Buffer.alloc(CODE_CACHE_HEAD_BYTES);
+  head.write(CODE_CACHE_MARK, 'latin1');
+  head.writeDoubleLE(livedMs, CODE_CACHE_MARK.length);
+  writeQuietly(cacheFile, Buffer.concat([head, script.createCachedData()]));
 }
 
 /** Writes `data` to `file` through a temporary file and a rename (a reader sees the old file or the new one, whole); never throws. */

@@ -17,7 +17,11 @@ import { request, startGateway } from '../helpers/gateway.ts';
 import { eventually } from '../helpers/eventually.ts';
 
 const BUILDER = fileURLToPath(new URL('../../bin/build-cli-bundle.mjs', import.meta.url));
-const { CODE_CACHE_SAVE_MS } = (await import(new URL('../../bin/cli-bundle.mjs', import.meta.url).href)) as { CODE_CACHE_SAVE_MS: number };
+const { BY_THE_TIMER, CODE_CACHE_MARK, CODE_CACHE_SAVE_MS } = (await import(new URL('../../bin/cli-bundle.mjs', import.meta.url).href)) as {
+  BY_THE_TIMER: number;
+  CODE_CACHE_MARK: string;
+  CODE_CACHE_SAVE_MS: number;
+};
 
 /** A GET over HTTPS trusting `ca`, with a bearer token: its status. */
 async function httpsGet(url: string, token: string, ca: Buffer): Promise<{ status: number }> {
@@ -99,55 +103,56 @@ describe('the gatehouse CLI bundle', () => {
     assert.equal(runCli(['--help'], env).stdout, sourcesUsage);
   });
 
-  test('a code cache saved at exit notes how long its run lived: a run twice as long, or past CODE_CACHE_SAVE_MS, saves its own in its place', () => {
+  test('a code cache saved at exit keeps how long its run lived: a run FULLER_RUN times as long, or past CODE_CACHE_SAVE_MS, saves its own in its place', () => {
     const { dir } = fakeBundle();
     const env = { GATEHOUSE_CLI_BUNDLE_DIR: dir };
     const cache = path.join(dir, 'main-fake.cjs.other.codecache');
-    const note = `${cache}.early`;
+    /** The life the cache file notes for the run that saved it (ms; BY_THE_TIMER when the timer saved it). */
+    const livedOf = () => {
+      const bytes = readFileSync(cache);
+      assert.equal(bytes.toString('latin1', 0, CODE_CACHE_MARK.length), CODE_CACHE_MARK);
+      return bytes.readDoubleLE(CODE_CACHE_MARK.length);
+    };
+    const noteLived = (ms: number) => {
+      const bytes = readFileSync(cache);
+      bytes.writeDoubleLE(ms, CODE_CACHE_MARK.length);
+      writeFileSync(cache, bytes);
+    };
 
     // A short run (what a failed or stopped start is): its cache is saved at exit, with how long it lived.
     assert.equal(runCli(['--help'], env).stdout, 'the bundle ran: --help\n');
-    assert.ok(existsSync(cache));
-    assert.ok(Number(readFileSync(note, 'utf8')) > 0, "the note holds the run's life in ms");
+    assert.ok(livedOf() > 0);
 
-    // A run not twice as long as the one that saved the cache keeps it (here the saving run is said to have lived 10 minutes).
-    writeFileSync(note, String(600_000));
+    // A run not FULLER_RUN times as long as the one that saved the cache keeps it (that one is said to have lived 10 minutes).
+    noteLived(600_000);
     const kept = readFileSync(cache);
     assert.equal(runCli(['--help'], env).stdout, 'the bundle ran: --help\n');
     assert.deepEqual(readFileSync(cache), kept);
-    assert.equal(readFileSync(note, 'utf8'), '600000');
 
-    // One twice as long (the saving run said to have lived 1 ms) saves its own cache and its own life.
-    writeFileSync(note, '1');
+    // One that is (the saving run said to have lived a microsecond) saves its own cache and its own life.
+    noteLived(0.001);
     assert.equal(runCli(['--help'], env).stdout, 'the bundle ran: --help\n');
-    assert.ok(Number(readFileSync(note, 'utf8')) > 1);
+    assert.ok(livedOf() > 0.001);
 
-    // A run that lives past CODE_CACHE_SAVE_MS saves at that time and leaves no note: its cache is kept from then on.
+    // A cache without the mark (an older launcher's) is not read: the run saves its own.
+    writeFileSync(cache, readFileSync(cache).subarray(CODE_CACHE_MARK.length + 8));
+    assert.equal(runCli(['--help'], env).stdout, 'the bundle ran: --help\n');
+    assert.ok(livedOf() > 0);
+
+    // A run that lives past CODE_CACHE_SAVE_MS saves at that time, marked as the timer's: no later run replaces it.
     writeFileSync(
       path.join(dir, 'main-fake.cjs'),
       `setTimeout(() => process.stdout.write('the bundle lingered\\n'), ${CODE_CACHE_SAVE_MS + 300});\n`,
     );
     assert.equal(runCli(['--help'], env).stdout, 'the bundle lingered\n');
-    assert.ok(existsSync(cache));
-    assert.equal(existsSync(note), false, 'a cache the timer saved has no note');
-    // The same once a note says the cache was saved at exit: the timer saves it again and the note goes.
-    writeFileSync(note, String(600_000));
+    assert.equal(livedOf(), BY_THE_TIMER);
+    const timers = readFileSync(cache);
     assert.equal(runCli(['--help'], env).stdout, 'the bundle lingered\n');
-    assert.equal(existsSync(note), false);
-  });
-
-  test('a build drops the code caches (and their notes) of the files it writes again: the next runs make them with this launcher', () => {
-    const { dir, manifest } = buildBundle();
-    const cache = path.join(dir, `${manifest.bundle}.serve.codecache`);
-    writeFileSync(cache, 'what a short run saved before caches had notes');
-    writeFileSync(`${cache}.early`, '5');
-    const rebuilt = spawnSync(process.execPath, [BUILDER, '--dir', dir], { encoding: 'utf8' });
-    assert.equal(rebuilt.status, 0, rebuilt.stderr);
-    const again = JSON.parse(readFileSync(path.join(dir, 'current.json'), 'utf8')) as Manifest;
-    assert.equal(again.bundle, manifest.bundle, 'the same sources build the same file');
-    assert.ok(existsSync(path.join(dir, manifest.bundle)));
-    assert.equal(existsSync(cache), false);
-    assert.equal(existsSync(`${cache}.early`), false);
+    assert.deepEqual(readFileSync(cache), timers);
+    // The same once the cache says a short run saved it: the timer saves it again.
+    noteLived(600_000);
+    assert.equal(runCli(['--help'], env).stdout, 'the bundle lingered\n');
+    assert.equal(livedOf(), BY_THE_TIMER);
   });
 
   test('an input touched with the same bytes is hashed once: its new time is kept, and the next start checks it by its time alone', () => {
