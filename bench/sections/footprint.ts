@@ -1,6 +1,6 @@
 // Footprint of `gatehouse serve`: start-up to the first answered request (alone, then beside a CPU-busy process), resident memory idle, under load and in the 30 s after, and the console's first paint.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -10,6 +10,8 @@ import { cpuMsOf, rssMb, stopProcess } from '../lib/processes.ts';
 import { spreadOf, type Spread } from '../lib/stats.ts';
 
 const root = path.resolve(fileURLToPath(import.meta.url), '../../..');
+/** When the launcher saves the code cache of a run that outlives it (this checkout's; an older one's the same 5 s). */
+const { CODE_CACHE_SAVE_MS } = (await import(pathToFileURL(path.join(root, 'bin/cli-bundle.mjs')).href)) as { CODE_CACHE_SAVE_MS: number };
 
 export interface FootprintResult {
   /** Spawn of `gatehouse serve` to the first answered API call on a data dir it made before (restarts), ms. */
@@ -61,22 +63,30 @@ interface StartPlan {
 async function readyStarts(checkout: string): Promise<StartPlan> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env['GATEHOUSE_CLI_BUNDLE_DIR'];
-  const unbundled = bundledOrWhyNot(checkout, env);
-  const plan: StartPlan = unbundled ? { env: { ...env, GATEHOUSE_CLI_BUNDLE: 'off' }, unbundled } : { env };
+  const bundle = bundledOrWhyNot(checkout, env);
+  const plan: StartPlan = 'unbundled' in bundle ? { env: { ...env, GATEHOUSE_CLI_BUNDLE: 'off' }, unbundled: bundle.unbundled } : { env };
+  // The code cache `serve` made so far came from whichever start ran the bundle first (a test's that exited at once,
+  // say, which leaves out what the first answer needs): each checkout's is made again by the untimed start, which
+  // outlives the launcher's timer, so every checkout's timed starts read a cache saved alike.
+  if ('dir' in bundle)
+    for (const file of readdirSync(bundle.dir)) if (file.endsWith('.serve.codecache')) rmSync(path.join(bundle.dir, file), { force: true });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-warm-'));
   try {
-    await stopProcess((await serve(checkout, dataDir, plan.env)).child);
+    const warm = await serve(checkout, dataDir, plan.env);
+    if ('dir' in bundle) await sleep(CODE_CACHE_SAVE_MS + 500);
+    await stopProcess(warm.child);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
   return plan;
 }
 
-/** Builds the checkout's CLI bundle when none matches its sources; undefined once one does, else why its starts run the sources. */
-function bundledOrWhyNot(checkout: string, env: NodeJS.ProcessEnv): string | undefined {
+/** Builds the checkout's CLI bundle when none matches its sources: its folder once one does, else why its starts run the sources. */
+function bundledOrWhyNot(checkout: string, env: NodeJS.ProcessEnv): { dir: string } | { unbundled: string } {
   const launcher = path.join(checkout, 'bin/cli-bundle.mjs');
-  if (!existsSync(launcher)) return 'the checkout has no CLI bundle: its starts run the sources';
-  // Asked in a process with the starts' environment: 0 fresh, 1 stale or missing, 2 off, 3 the check itself failed.
+  if (!existsSync(launcher)) return { unbundled: 'the checkout has no CLI bundle: its starts run the sources' };
+  // Asked in a process with the starts' environment: 0 fresh, 1 stale or missing, 2 off, 3 the check itself failed;
+  // the bundle's folder on stdout.
   const check = () =>
     spawnSync(
       process.execPath,
@@ -85,6 +95,7 @@ function bundledOrWhyNot(checkout: string, env: NodeJS.ProcessEnv): string | und
         '-e',
         `try {
           const launcher = await import(${JSON.stringify(pathToFileURL(launcher).href)});
+          process.stdout.write(launcher.bundleDir());
           process.exitCode = !launcher.bundleEnabled() ? 2 : launcher.freshBundle() ? 0 : 1;
         } catch (error) {
           console.error(error?.message ?? error);
@@ -94,20 +105,21 @@ function bundledOrWhyNot(checkout: string, env: NodeJS.ProcessEnv): string | und
       { env, encoding: 'utf8', timeout: 60_000 },
     );
   const first = check();
-  if (first.status === 0) return undefined;
+  if (first.status === 0) return { dir: first.stdout };
   if (first.status === 2)
-    return 'the CLI bundle is off (GATEHOUSE_CLI_BUNDLE=off, or a Node without type stripping): the starts run the sources';
+    return { unbundled: 'the CLI bundle is off (GATEHOUSE_CLI_BUNDLE=off, or a Node without type stripping): the starts run the sources' };
   if (first.status !== 1)
-    return `the bundle's check failed (${lastLine(first.stderr) ?? `exit ${first.status}`}): the starts run the sources`;
+    return { unbundled: `the bundle's check failed (${lastLine(first.stderr) ?? `exit ${first.status}`}): the starts run the sources` };
   const build = spawnSync(process.execPath, [path.join(checkout, 'bin/build-cli-bundle.mjs')], {
     cwd: checkout,
     env,
     encoding: 'utf8',
     timeout: BUILD_TIMEOUT_MS,
   });
-  if (check().status === 0) return undefined;
+  const second = check();
+  if (second.status === 0) return { dir: second.stdout };
   const why = lastLine(build.stderr) ?? lastLine(build.stdout) ?? `exit ${build.status ?? build.signal}`;
-  return `the CLI bundle was not built (${why}): the starts run the sources`;
+  return { unbundled: `the CLI bundle was not built (${why}): the starts run the sources` };
 }
 
 /** How long the bench waits for a checkout's bundle to build (a few seconds here). */
@@ -157,7 +169,10 @@ async function serve(checkout: string, dataDir: string, env: NodeJS.ProcessEnv, 
   const consoleUrl = /^console: (\S+)/m.exec(out)![1]!;
   const answer = await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${token}` } });
   await answer.arrayBuffer();
-  if (answer.status !== 200) throw new Error(`first call answered ${answer.status}`);
+  if (answer.status !== 200) {
+    await stopProcess(child);
+    throw new Error(`first call answered ${answer.status}`);
+  }
   return { child, url, token, consoleUrl, startupMs: performance.now() - started, cpuMs: cpuMsOf(child.pid!) };
 }
 
@@ -229,8 +244,8 @@ interface Starts {
  * new data dir, then `restarts` restarts of each on it alone and as many beside a CPU-busy process, the checkouts'
  * starts alternated (the order swapped every round), so that what the machine does meanwhile falls on every checkout
  * alike: measured one checkout after the other (until round 15), this checkout, measured first, read 32–44 ms slower
- * than BEFORE in two runs, and 21 ms slower in one with the starts alternated, 13 ms of which its thinner code cache
- * explained (results/2026-11-28-issue30-round15.md). Then each one's memory under load and, when asked, the console's
+ * than BEFORE in two runs, and 21 ms slower in one with the starts alternated, when its code cache was thinner (an A/B of
+ * such a cache against a full one read 13 ms apart: results/2026-11-28-issue30-round15.md). Then each one's memory under load and, when asked, the console's
  * first paint.
  */
 export async function benchFootprints(restarts: number, loadMs: number, checkouts: FootprintCheckout[]): Promise<FootprintResult[]> {
