@@ -16,7 +16,7 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BUILD_LOCK_STALE_MS = 120_000;
 /** After a failed build, starts run unbundled without trying again for this long. */
 export const BUILD_RETRY_AFTER_FAILURE_MS = 300_000;
-/** When a run without an accepted code cache saves one (unless it exits first). */
+/** When a run saves its code cache (unless it exits first): one without an accepted cache, or whose cache a shorter run saved at exit. */
 export const CODE_CACHE_SAVE_MS = 5_000;
 
 /** The commands that keep a code cache of their own (`electron/cli/main.ts`); any other run shares `other`. */
@@ -205,9 +205,14 @@ function compileCached(code, file, cacheFile) {
 export const FULLER_RUN = 1.5;
 /** The life a code cache file notes when the CODE_CACHE_SAVE_MS timer saved it. */
 export const BY_THE_TIMER = -1;
-/** What a code cache file starts with: this mark (a file without it, an older launcher's, is not read), then the life of the run that saved it (ms, float64 LE). */
+/**
+ * What a code cache file starts with: this mark (a file without it, an older launcher's, is not read), then at
+ * CODE_CACHE_LIFE_AT the life of the run that saved it (ms, float64 LE); V8's cache after CODE_CACHE_HEAD_BYTES, a
+ * multiple of 8, so it stays aligned as V8 reads it.
+ */
 export const CODE_CACHE_MARK = 'GHCC1';
-const CODE_CACHE_HEAD_BYTES = CODE_CACHE_MARK.length + 8;
+export const CODE_CACHE_LIFE_AT = 8;
+export const CODE_CACHE_HEAD_BYTES = 16;
 
 /**
  * The code cache in `cacheFile` and how long the run that saved it had lived since it compiled the file (ms;
@@ -222,7 +227,7 @@ function readCodeCache(cacheFile) {
     return undefined;
   }
   if (bytes.length <= CODE_CACHE_HEAD_BYTES || bytes.toString('latin1', 0, CODE_CACHE_MARK.length) !== CODE_CACHE_MARK) return undefined;
-  const livedMs = bytes.readDoubleLE(CODE_CACHE_MARK.length);
+  const livedMs = bytes.readDoubleLE(CODE_CACHE_LIFE_AT);
   return { cachedData: bytes.subarray(CODE_CACHE_HEAD_BYTES), livedMs: Number.isFinite(livedMs) ? livedMs : 0 };
 }
 
@@ -291,7 +296,7 @@ function bundleRequire(file, main, opened, encoding, rootRequire) {
 function saveCodeCache(script, cacheFile, livedMs) {
   const head = Buffer.alloc(CODE_CACHE_HEAD_BYTES);
   head.write(CODE_CACHE_MARK, 'latin1');
-  head.writeDoubleLE(livedMs, CODE_CACHE_MARK.length);
+  head.writeDoubleLE(livedMs, CODE_CACHE_LIFE_AT);
   writeQuietly(cacheFile, Buffer.concat([head, script.createCachedData()]));
 }
 

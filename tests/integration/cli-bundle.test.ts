@@ -17,8 +17,12 @@ import { request, startGateway } from '../helpers/gateway.ts';
 import { eventually } from '../helpers/eventually.ts';
 
 const BUILDER = fileURLToPath(new URL('../../bin/build-cli-bundle.mjs', import.meta.url));
-const { BY_THE_TIMER, CODE_CACHE_MARK, CODE_CACHE_SAVE_MS } = (await import(new URL('../../bin/cli-bundle.mjs', import.meta.url).href)) as {
+const { BY_THE_TIMER, CODE_CACHE_HEAD_BYTES, CODE_CACHE_LIFE_AT, CODE_CACHE_MARK, CODE_CACHE_SAVE_MS } = (await import(
+  new URL('../../bin/cli-bundle.mjs', import.meta.url).href
+)) as {
   BY_THE_TIMER: number;
+  CODE_CACHE_HEAD_BYTES: number;
+  CODE_CACHE_LIFE_AT: number;
   CODE_CACHE_MARK: string;
   CODE_CACHE_SAVE_MS: number;
 };
@@ -83,11 +87,20 @@ describe('the gatehouse CLI bundle', () => {
     assert.equal(runCli(['--help'], env).stdout, 'the bundle ran: --help\n');
     assert.equal(runCli(['--help'], { ...env, GATEHOUSE_CLI_BUNDLE: 'off' }).stdout, sourcesUsage);
 
-    // A code cache V8 refuses (garbage here) is compiled without and replaced by a good one at exit.
+    // A file that is no code cache of this launcher's (garbage here) is not read, and replaced by a good one at exit.
     const cache = path.join(dir, 'main-fake.cjs.other.codecache');
     writeFileSync(cache, 'not a code cache');
     assert.equal(runCli(['--help'], env).stdout, 'the bundle ran: --help\n');
-    assert.notEqual(readFileSync(cache, 'utf8'), 'not a code cache');
+    assert.equal(readFileSync(cache).toString('latin1', 0, CODE_CACHE_MARK.length), CODE_CACHE_MARK);
+    // One V8 refuses, under a head that says the timer saved it (what no later run replaces once V8 takes it): replaced
+    // at exit all the same.
+    const refused = Buffer.alloc(CODE_CACHE_HEAD_BYTES + 64, 7);
+    refused.write(CODE_CACHE_MARK, 'latin1');
+    refused.writeDoubleLE(BY_THE_TIMER, CODE_CACHE_LIFE_AT);
+    writeFileSync(cache, refused);
+    assert.equal(runCli(['--help'], env).stdout, 'the bundle ran: --help\n');
+    assert.notDeepEqual(readFileSync(cache), refused);
+    assert.ok(readFileSync(cache).readDoubleLE(CODE_CACHE_LIFE_AT) > 0, "saved at exit, with its run's life");
 
     const later = new Date(Date.now() + 60_000);
     utimesSync(input, later, later);
@@ -111,11 +124,11 @@ describe('the gatehouse CLI bundle', () => {
     const livedOf = () => {
       const bytes = readFileSync(cache);
       assert.equal(bytes.toString('latin1', 0, CODE_CACHE_MARK.length), CODE_CACHE_MARK);
-      return bytes.readDoubleLE(CODE_CACHE_MARK.length);
+      return bytes.readDoubleLE(CODE_CACHE_LIFE_AT);
     };
     const noteLived = (ms: number) => {
       const bytes = readFileSync(cache);
-      bytes.writeDoubleLE(ms, CODE_CACHE_MARK.length);
+      bytes.writeDoubleLE(ms, CODE_CACHE_LIFE_AT);
       writeFileSync(cache, bytes);
     };
 
@@ -129,13 +142,13 @@ describe('the gatehouse CLI bundle', () => {
     assert.equal(runCli(['--help'], env).stdout, 'the bundle ran: --help\n');
     assert.deepEqual(readFileSync(cache), kept);
 
-    // One that is (the saving run said to have lived a microsecond) saves its own cache and its own life.
+    // A run FULLER_RUN times as long (the saving run said to have lived a microsecond) saves its own cache and its own life.
     noteLived(0.001);
     assert.equal(runCli(['--help'], env).stdout, 'the bundle ran: --help\n');
     assert.ok(livedOf() > 0.001);
 
     // A cache without the mark (an older launcher's) is not read: the run saves its own.
-    writeFileSync(cache, readFileSync(cache).subarray(CODE_CACHE_MARK.length + 8));
+    writeFileSync(cache, readFileSync(cache).subarray(CODE_CACHE_HEAD_BYTES));
     assert.equal(runCli(['--help'], env).stdout, 'the bundle ran: --help\n');
     assert.ok(livedOf() > 0);
 
