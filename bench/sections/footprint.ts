@@ -163,17 +163,20 @@ async function serve(checkout: string, dataDir: string, env: NodeJS.ProcessEnv, 
     });
     child.once('exit', (code) => reject(new Error(`gatehouse serve exited with ${code}`)));
   });
-  await lines;
-  const url = /listening on (http:\/\/\S+)/.exec(out)![1]!;
-  const token = knownToken ?? /(sk-gh-\S+)/.exec(out)![1]!;
-  const consoleUrl = /^console: (\S+)/m.exec(out)![1]!;
-  const answer = await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${token}` } });
-  await answer.arrayBuffer();
-  if (answer.status !== 200) {
+  try {
+    await lines;
+    const url = /listening on (http:\/\/\S+)/.exec(out)![1]!;
+    const token = knownToken ?? /(sk-gh-\S+)/.exec(out)![1]!;
+    const consoleUrl = /^console: (\S+)/m.exec(out)![1]!;
+    const answer = await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${token}` } });
+    await answer.arrayBuffer();
+    if (answer.status !== 200) throw new Error(`first call answered ${answer.status}`);
+    return { child, url, token, consoleUrl, startupMs: performance.now() - started, cpuMs: cpuMsOf(child.pid!) };
+  } catch (error) {
+    // A start that failed is stopped before its data dir is removed.
     await stopProcess(child);
-    throw new Error(`first call answered ${answer.status}`);
+    throw error;
   }
-  return { child, url, token, consoleUrl, startupMs: performance.now() - started, cpuMs: cpuMsOf(child.pid!) };
 }
 
 async function consolePaint(consoleUrl: string): Promise<number | string> {
