@@ -238,18 +238,14 @@ interface Starts {
   alone: number[];
   cpu: number[];
   busy: number[];
-  /** Whether its starts alternated with another checkout's. */
-  alternated: boolean;
 }
 
 /**
  * Measures the footprint of each checkout (this one first; BENCH_BEFORE_DIR's for BEFORE): a first start of each on a
  * new data dir, then `restarts` restarts of each on it alone and as many beside a CPU-busy process, the checkouts'
  * starts alternated (the order swapped every round), so that what the machine does meanwhile falls on every checkout
- * alike: measured one checkout after the other (until round 15), this checkout, measured first, read 32–44 ms slower
- * than BEFORE in two runs, and 21 ms slower in one with the starts alternated, when its code cache was thinner (an A/B of
- * such a cache against a full one read 13 ms apart: results/2026-11-28-issue30-round15.md). Then each one's memory under load and, when asked, the console's
- * first paint.
+ * alike (one checkout measured after the other read up to 44 ms apart: results/2026-11-28-issue30-round15.md). Then
+ * each one's memory under load and, when asked, the console's first paint.
  */
 export async function benchFootprints(restarts: number, loadMs: number, checkouts: FootprintCheckout[]): Promise<FootprintResult[]> {
   const all: Starts[] = [];
@@ -270,7 +266,6 @@ export async function benchFootprints(restarts: number, loadMs: number, checkout
         alone: [],
         cpu: [],
         busy: [],
-        alternated: checkouts.length > 1,
       };
       all.push(starts);
       const first = await serve(checkout.dir, starts.dataDir, env);
@@ -286,7 +281,7 @@ export async function benchFootprints(restarts: number, loadMs: number, checkout
       await stopProcess(neighbour);
     }
     const results: FootprintResult[] = [];
-    for (const starts of all) results.push(await memoryAndPaint(starts, loadMs));
+    for (const starts of all) results.push(await memoryAndPaint(starts, loadMs, all.length > 1));
     return results;
   } finally {
     for (const starts of all) rmSync(starts.dataDir, { recursive: true, force: true });
@@ -309,7 +304,7 @@ async function restartInTurn(all: Starts[], restarts: number, busy: boolean): Pr
 }
 
 /** One more start of a checkout: its resident memory idle, under a load of chat streams and after it; then the console's first paint when asked. */
-async function memoryAndPaint(starts: Starts, loadMs: number): Promise<FootprintResult> {
+async function memoryAndPaint(starts: Starts, loadMs: number, startsAlternated: boolean): Promise<FootprintResult> {
   const { checkout, skipped } = starts;
   const served = await serve(checkout.dir, starts.dataDir, starts.env, starts.token);
   try {
@@ -366,7 +361,7 @@ async function memoryAndPaint(starts: Starts, loadMs: number): Promise<Footprint
       rssSettledS,
       consolePaintMs,
       skipped,
-      startsAlternated: starts.alternated,
+      startsAlternated,
     };
   } finally {
     await stopProcess(served.child);
