@@ -16,8 +16,10 @@ const { CODE_CACHE_SAVE_MS } = (await import(pathToFileURL(path.join(root, 'bin/
 export interface FootprintResult {
   /** Spawn of `gatehouse serve` to the first answered API call on a data dir it made before (restarts), ms. */
   startupMs: Spread;
-  /** The same on a new data dir (the databases and the first token made), ms: once per data dir, so not among the restarts. */
+  /** The same on a new data dir (the databases and the first token made), ms: the median of FIRST_STARTS new data dirs (one until round 16), so not among the restarts. */
   firstStartMs?: number;
+  /** Each of those first starts, their median and range (results before round 16 have one first start and no spread). */
+  firstStartsMs?: Spread;
   /** The same restarts with a second process spinning on the CPU beside it (a busy machine), ms. */
   startupBusyMs?: Spread;
   /** CPU time (user and system, all threads) the restarts used up to their first answer, ms: what other load on the machine moves least. */
@@ -212,6 +214,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** How long resident memory is watched after the load, and when the "after" figure is read. */
 const RSS_WATCH_MS = 30_000;
 const AFTER_LOAD_MS = 3_000;
+/**
+ * First starts of each checkout, each on a new data dir, the checkouts taking turns: one first start each read 329
+ * against 346 ms in one run and 445 against 331 in another (results/2026-11-28-issue30-round15.md), so one says little.
+ * Four, so that with two checkouts each one goes first in two rounds.
+ */
+const FIRST_STARTS = 4;
 
 /** A second process spinning on one core for as long as it runs: a busy machine beside the start-up. */
 function busyNeighbour(): ChildProcess {
@@ -231,20 +239,22 @@ export const THIS_CHECKOUT: FootprintCheckout = { dir: root, paint: true };
 interface Starts {
   checkout: FootprintCheckout;
   env: NodeJS.ProcessEnv;
+  /** The data dir its restarts run on: its first first start's ('' until that start). */
   dataDir: string;
   skipped: string[];
   token?: string;
-  firstStartMs: number;
+  /** Its first starts, each on a new data dir (see firstStartsInTurn), ms. */
+  firsts: number[];
   alone: number[];
   cpu: number[];
   busy: number[];
 }
 
 /**
- * Measures the footprint of each checkout (this one first; BENCH_BEFORE_DIR's for BEFORE): a first start of each on a
- * new data dir, then `restarts` restarts of each on it alone and as many beside a CPU-busy process, the checkouts'
- * starts alternated (the order swapped every round), so that what the machine does meanwhile falls on every checkout
- * alike (one checkout measured after the other read up to 44 ms apart: results/2026-11-28-issue30-round15.md). Then
+ * Measures the footprint of each checkout (this one first; BENCH_BEFORE_DIR's for BEFORE): FIRST_STARTS first starts
+ * of each on new data dirs, then `restarts` restarts of each on the first of those data dirs alone and as many beside
+ * a CPU-busy process, the checkouts' starts alternated (the order swapped every round), so that what the machine does
+ * meanwhile falls on every checkout alike (one checkout measured after the other read up to 44 ms apart: results/2026-11-28-issue30-round15.md). Then
  * each one's memory under load and, when asked, the console's first paint.
  */
 export async function benchFootprints(restarts: number, loadMs: number, checkouts: FootprintCheckout[]): Promise<FootprintResult[]> {
@@ -257,22 +267,9 @@ export async function benchFootprints(restarts: number, loadMs: number, checkout
         skipped.push(`start-up with the bundle: ${unbundled}`);
         console.log(`start-up of ${checkout.dir}: ${unbundled}`);
       }
-      const starts: Starts = {
-        checkout,
-        env,
-        dataDir: mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-serve-')),
-        skipped,
-        firstStartMs: Number.NaN,
-        alone: [],
-        cpu: [],
-        busy: [],
-      };
-      all.push(starts);
-      const first = await serve(checkout.dir, starts.dataDir, env);
-      starts.firstStartMs = first.startupMs;
-      starts.token = first.token;
-      await stopProcess(first.child);
+      all.push({ checkout, env, dataDir: '', skipped, firsts: [], alone: [], cpu: [], busy: [] });
     }
+    await firstStartsInTurn(all);
     await restartInTurn(all, restarts, false);
     const neighbour = busyNeighbour();
     try {
@@ -284,7 +281,28 @@ export async function benchFootprints(restarts: number, loadMs: number, checkout
     for (const starts of all) results.push(await memoryAndPaint(starts, loadMs, all.length > 1));
     return results;
   } finally {
-    for (const starts of all) rmSync(starts.dataDir, { recursive: true, force: true });
+    for (const starts of all) if (starts.dataDir !== '') rmSync(starts.dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * FIRST_STARTS rounds in which each checkout starts once on a new data dir (and stops), the order swapped every round:
+ * the first round's data dir (and its token) is the one the checkout restarts on, the others' are removed.
+ */
+async function firstStartsInTurn(all: Starts[]): Promise<void> {
+  for (let round = 0; round < FIRST_STARTS; round++) {
+    for (const starts of round % 2 === 0 ? all : [...all].reverse()) {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-serve-'));
+      if (round === 0) starts.dataDir = dataDir;
+      try {
+        const first = await serve(starts.checkout.dir, dataDir, starts.env);
+        starts.firsts.push(first.startupMs);
+        if (round === 0) starts.token = first.token;
+        await stopProcess(first.child);
+      } finally {
+        if (round > 0) rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
   }
 }
 
@@ -349,9 +367,11 @@ async function memoryAndPaint(starts: Starts, loadMs: number, startsAlternated: 
       skipped.push(`console first paint: ${painted}`);
       console.log(`skipping console first paint: ${painted}`);
     }
+    const firstStartsMs = spreadOf(starts.firsts);
     return {
       startupMs: spreadOf(starts.alone),
-      firstStartMs: starts.firstStartMs,
+      firstStartMs: firstStartsMs.median,
+      firstStartsMs,
       startupBusyMs: spreadOf(starts.busy),
       startupCpuMs: spreadOf(starts.cpu),
       rssIdleMb,
