@@ -1,4 +1,4 @@
-// `node bin/run-ts.mjs bench/ab.ts <simulate-json|simulate-sse|simulate-messages-sse|simulate-gemini-sse|simulate-completions-sse|simulate-responses-sse|relay-json|relay-sse> DIR...`: the Gatehouse of each checkout under one simulated (or relayed) chat case at c=32, in short alternating windows, and each one's main-thread CPU per call (and the kernel's part of it), its journal thread's and its whole process's.
+// `node bin/run-ts.mjs bench/ab.ts <simulate-json|simulate-sse|simulate-messages-sse|simulate-gemini-sse|simulate-completions-sse|simulate-responses-sse|relay-json|relay-sse> DIR...`: the Gatehouse of each checkout (or a floor, or aimock) under one simulated (or relayed) chat case at c=32, in short alternating windows, and each one's main-thread CPU per call (and the kernel's part of it), its journal thread's and its whole process's (and the upstream's, relayed).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chatBody, OTHER_PROTOCOL_STREAMS, type BenchAsk } from './lib/fixtures.ts';
@@ -26,7 +26,7 @@ const OTHER_STREAMS: Record<string, BenchAsk> = {
 };
 if (!(['simulate-json', 'simulate-sse', 'relay-json', 'relay-sse'].includes(caseName) || caseName in OTHER_STREAMS) || dirs.length === 0) {
   throw new Error(
-    `usage: bench/ab.ts <simulate-json|simulate-sse|relay-json|relay-sse|${Object.keys(OTHER_STREAMS).join('|')}> CHECKOUT_DIR...`,
+    `usage: bench/ab.ts <simulate-json|simulate-sse|relay-json|relay-sse|${Object.keys(OTHER_STREAMS).join('|')}> CHECKOUT_DIR|bare:node|bare:fastify|bare:relay|aimock...`,
   );
 }
 const other = OTHER_STREAMS[caseName];
@@ -50,6 +50,9 @@ const BARE = new Map([
 ]);
 if (dirs.some((dir) => BARE.has(dir)) && caseName !== 'simulate-json')
   throw new Error('bare:node and bare:fastify answer simulate-json only');
+/** `bare:relay` in place of a checkout (relay-json and relay-sse): the bare node:http + undici relay, the relay section's floor, to the same upstream. */
+const BARE_RELAY = 'bare:relay';
+if (dirs.includes(BARE_RELAY) && !relay) throw new Error('bare:relay relays relay-json and relay-sse only');
 /** `aimock` in place of a checkout (simulate-json and simulate-sse, beside one checkout at least): aimock answering the first checkout's simulated text, as the bench's simulate section runs it. */
 if (dirs.includes('aimock') && !['simulate-json', 'simulate-sse'].includes(caseName))
   throw new Error('aimock answers simulate-json and simulate-sse only');
@@ -70,6 +73,13 @@ const upstream = relay ? await startChild<Ready>(new URL('./servers/upstream.ts'
 const started = new Map<string, Server>();
 for (const dir of dirs) {
   if (dir === 'aimock') continue;
+  if (dir === BARE_RELAY) {
+    started.set(
+      dir,
+      ofChild(await startChild<Ready>(new URL('./servers/bare-node-relay.ts', import.meta.url), [`${upstream!.ready.url}/v1`])),
+    );
+    continue;
+  }
   const bare = BARE.get(dir);
   const url = bare ? new URL(bare, import.meta.url) : new URL(`file://${path.resolve(dir)}/bench/servers/gatehouse.ts`);
   const args = bare ? [] : [JSON.stringify({ journal, ...(upstream && { channelBaseUrl: `${upstream.ready.url}/v1` }) })];
@@ -102,6 +112,8 @@ const client = dirs.map(() => [] as number[]);
 /** The journal thread's CPU per call (its thread is named `journal-worker`), and the whole process's. */
 const journalThread = dirs.map(() => [] as number[]);
 const whole = dirs.map(() => [] as number[]);
+/** The upstream's CPU per call (relay cases): the same upstream serves every contender, so a contender that costs it more shows here. */
+const upstreamCpu = dirs.map(() => [] as number[]);
 for (let round = 0; round < rounds; round++) {
   for (let turn = 0; turn < servers.length; turn++) {
     const index = (turn + round) % servers.length;
@@ -110,6 +122,7 @@ for (let round = 0; round < rounds; round++) {
     const before = { cpu: cpuMsOf(pid, pid), kernel: kernelMsOf(pid, pid), writes: syscallsOf(pid, pid).writes };
     const threadsBefore = threadCpuMsOf(pid);
     const clientBefore = process.cpuUsage();
+    const upstreamBefore = upstream ? cpuMsOf(upstream.process.pid!) : 0;
     const { requests } = await runLoad(server.url, specs[index]!, concurrency, windowMs);
     // The load generator's CPU is taken around runLoad alone: the /proc reads before and after it are the bench's.
     const clientUsed = process.cpuUsage(clientBefore);
@@ -123,6 +136,7 @@ for (let round = 0; round < rounds; round++) {
     writes[index]!.push((syscallsOf(pid, pid).writes - before.writes) / requests);
     rates[index]!.push((requests * 1000) / windowMs);
     client[index]!.push((clientUsed.user + clientUsed.system) / requests);
+    if (upstream) upstreamCpu[index]!.push(((cpuMsOf(upstream.process.pid!) - upstreamBefore) * 1000) / requests);
   }
 }
 
@@ -135,7 +149,7 @@ for (const [index, dir] of dirs.entries()) {
   const own = main[index]!;
   console.log(
     `${dir}: main thread µs per call min ${µs(at(own, 0))}, p25 ${µs(at(own, 0.25))}, median ${µs(at(own, 0.5))}, p75 ${µs(at(own, 0.75))}` +
-      ` (kernel median ${µs(at(kernel[index]!, 0.5))}; journal thread median ${µs(at(journalThread[index]!, 0.5))}, p25 ${µs(at(journalThread[index]!, 0.25))}; whole process median ${µs(at(whole[index]!, 0.5))}, p25 ${µs(at(whole[index]!, 0.25))}; writes per call ${at(writes[index]!, 0.5).toFixed(2)}; req/s median ${at(rates[index]!, 0.5).toFixed(0)}; load generator median ${µs(at(client[index]!, 0.5))} µs per call); by round: ${own.map((value) => value.toFixed(0)).join(' ')}` +
+      ` (kernel median ${µs(at(kernel[index]!, 0.5))}; journal thread median ${µs(at(journalThread[index]!, 0.5))}, p25 ${µs(at(journalThread[index]!, 0.25))}; whole process median ${µs(at(whole[index]!, 0.5))}, p25 ${µs(at(whole[index]!, 0.25))}; writes per call ${at(writes[index]!, 0.5).toFixed(2)}; req/s median ${at(rates[index]!, 0.5).toFixed(0)}; load generator median ${µs(at(client[index]!, 0.5))} µs per call${upstream ? `; upstream median ${µs(at(upstreamCpu[index]!, 0.5))} µs per call` : ''}); by round: ${own.map((value) => value.toFixed(0)).join(' ')}` +
       `; req/s by round: ${rates[index]!.map((value) => value.toFixed(0)).join(' ')}`,
   );
 }
