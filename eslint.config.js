@@ -166,6 +166,13 @@ export default tseslint.config(
           message:
             "Use a class (accessors on its prototype): an object literal's accessors are made old, per object (see CONTRIBUTING.md).",
         },
+        {
+          // better-sqlite3's plain call begins a transaction as a read (BEGIN): one that reads before it writes must
+          // upgrade at its first write, which SQLite refuses at once with SQLITE_BUSY while another process writes.
+          selector: "CallExpression[callee.type='CallExpression'][callee.callee.property.name='transaction']",
+          message:
+            "Run a write transaction with .immediate() (BEGIN IMMEDIATE: it waits out another process's write, the CLI's, where BEGIN's upgrade fails at once with SQLITE_BUSY).",
+        },
       ],
     },
   },

@@ -71,26 +71,28 @@ export class BatchesService {
     const now = clock.now();
     const id = publicId('batch');
     const batch = newBatch(id, asked, now);
-    this.deps.db.transaction(() => {
-      for (const old of repo.finishedBefore(now - limits.batchMaxAgeMs, limits.pruneBatch)) repo.delete(old);
-      if (repo.count(principal.accountId) >= limits.batchesPerAccount) {
-        const oldest = repo.oldestFinished(principal.accountId);
-        if (!oldest)
-          throw invalid(
-            `This account has ${limits.batchesPerAccount} batches still running, the most allowed; wait or cancel one.`,
-            'input_file_id',
-          );
-        repo.delete(oldest);
-      }
-      repo.insert({
-        batch_id: id,
-        account_id: principal.accountId,
-        token_id: principal.tokenId,
-        status: 'validating',
-        batch_json: JSON.stringify(batch),
-        created_at: now,
-      });
-    })();
+    this.deps.db
+      .transaction(() => {
+        for (const old of repo.finishedBefore(now - limits.batchMaxAgeMs, limits.pruneBatch)) repo.delete(old);
+        if (repo.count(principal.accountId) >= limits.batchesPerAccount) {
+          const oldest = repo.oldestFinished(principal.accountId);
+          if (!oldest)
+            throw invalid(
+              `This account has ${limits.batchesPerAccount} batches still running, the most allowed; wait or cancel one.`,
+              'input_file_id',
+            );
+          repo.delete(oldest);
+        }
+        repo.insert({
+          batch_id: id,
+          account_id: principal.accountId,
+          token_id: principal.tokenId,
+          status: 'validating',
+          batch_json: JSON.stringify(batch),
+          created_at: now,
+        });
+      })
+      .immediate();
     return batch;
   }
 

@@ -43,13 +43,15 @@ export class Conversations {
     const conversationId = publicId('conv');
     const now = this.clock.now();
     const texts = this.sized(JSON.stringify(metadata), items, 'items');
-    this.db.transaction(() => {
-      this.repo.deleteExpired(now - this.limits.storedMaxAgeMs, this.limits.pruneBatch);
-      this.repo.insert({ conversation_id: conversationId, account_id: accountId, ...texts, created_at: now, updated_at: now });
-      const over = this.repo.accountCount(accountId) - this.limits.conversationsPerAccount;
-      if (over > 0) this.repo.sized.deleteRows(this.repo.sized.oldest(accountId, conversationId, over).map((row) => row.id));
-      evictOverQuota(this.repo.sized, accountId, conversationId, this.limits.conversationAccountBytes);
-    })();
+    this.db
+      .transaction(() => {
+        this.repo.deleteExpired(now - this.limits.storedMaxAgeMs, this.limits.pruneBatch);
+        this.repo.insert({ conversation_id: conversationId, account_id: accountId, ...texts, created_at: now, updated_at: now });
+        const over = this.repo.accountCount(accountId) - this.limits.conversationsPerAccount;
+        if (over > 0) this.repo.sized.deleteRows(this.repo.sized.oldest(accountId, conversationId, over).map((row) => row.id));
+        evictOverQuota(this.repo.sized, accountId, conversationId, this.limits.conversationAccountBytes);
+      })
+      .immediate();
     return { id: conversationId, object: 'conversation', created_at: Math.floor(now / 1000), metadata };
   }
 
@@ -91,10 +93,12 @@ export class Conversations {
     const added = items.map(storedItem);
     const all = [...(JSON.parse(row.items_json) as Json[]), ...added];
     const texts = bounded ? this.sized(row.metadata_json, all, 'items') : this.texts(row.metadata_json, all);
-    this.db.transaction(() => {
-      this.repo.update(accountId, conversationId, { ...texts, updated_at: this.clock.now() });
-      evictOverQuota(this.repo.sized, accountId, conversationId, this.limits.conversationAccountBytes);
-    })();
+    this.db
+      .transaction(() => {
+        this.repo.update(accountId, conversationId, { ...texts, updated_at: this.clock.now() });
+        evictOverQuota(this.repo.sized, accountId, conversationId, this.limits.conversationAccountBytes);
+      })
+      .immediate();
     return added;
   }
 

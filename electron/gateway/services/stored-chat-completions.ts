@@ -57,20 +57,22 @@ export class StoredChatCompletions {
 
   /** Keeps a completion: expired ones go first (a bounded batch), then the account's oldest while it is over its quota. */
   save(accountId: number, prepared: PreparedCompletion): void {
-    this.db.transaction(() => {
-      this.repo.deleteExpired(this.notBefore(), this.limits.pruneBatch);
-      this.repo.insert({
-        completion_id: prepared.completionId,
-        account_id: accountId,
-        model: prepared.model,
-        metadata_json: prepared.metadataJson,
-        messages_json: prepared.messagesJson,
-        completion_json: prepared.completionJson,
-        created_at: this.clock.now(),
-        bytes: prepared.bytes,
-      });
-      evictOverQuota(this.repo.sized, accountId, prepared.completionId, this.limits.storedAccountBytes);
-    })();
+    this.db
+      .transaction(() => {
+        this.repo.deleteExpired(this.notBefore(), this.limits.pruneBatch);
+        this.repo.insert({
+          completion_id: prepared.completionId,
+          account_id: accountId,
+          model: prepared.model,
+          metadata_json: prepared.metadataJson,
+          messages_json: prepared.messagesJson,
+          completion_json: prepared.completionJson,
+          created_at: this.clock.now(),
+          bytes: prepared.bytes,
+        });
+        evictOverQuota(this.repo.sized, accountId, prepared.completionId, this.limits.storedAccountBytes);
+      })
+      .immediate();
   }
 
   /**

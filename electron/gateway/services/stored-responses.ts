@@ -75,20 +75,22 @@ export class StoredResponses {
    */
   save(accountId: number, responseId: string, stored: PreparedResponse, options: { background?: boolean } = {}): void {
     const now = this.clock.now();
-    this.db.transaction(() => {
-      this.repo.deleteExpired(this.notBefore(), this.limits.pruneBatch);
-      this.repo.insert({
-        response_id: responseId,
-        account_id: accountId,
-        context_json: stored.contextJson,
-        response_json: stored.responseJson,
-        created_at: now,
-        bytes: stored.bytes,
-        input_from: stored.inputFrom,
-        ready_at: options.background ? now + BACKGROUND_TIMING.queuedMs + BACKGROUND_TIMING.inProgressMs : null,
-      });
-      evictOverQuota(this.repo.sized, accountId, responseId, this.limits.storedAccountBytes);
-    })();
+    this.db
+      .transaction(() => {
+        this.repo.deleteExpired(this.notBefore(), this.limits.pruneBatch);
+        this.repo.insert({
+          response_id: responseId,
+          account_id: accountId,
+          context_json: stored.contextJson,
+          response_json: stored.responseJson,
+          created_at: now,
+          bytes: stored.bytes,
+          input_from: stored.inputFrom,
+          ready_at: options.background ? now + BACKGROUND_TIMING.queuedMs + BACKGROUND_TIMING.inProgressMs : null,
+        });
+        evictOverQuota(this.repo.sized, accountId, responseId, this.limits.storedAccountBytes);
+      })
+      .immediate();
   }
 
   /** The Response as the caller sees it now (a background one not done yet: queued or in progress, without output or usage). */

@@ -186,20 +186,22 @@ export class Tasks3dService {
     const state = await this.check(row);
     if (state.state !== 'SUCCESS' && state.state !== 'FAILURE') return { row, live: { status: state.state, progress: state.progress } };
     const outcome = this.outcome(row, state);
-    const finished = this.deps.db.transaction(() => {
-      if (!this.deps.repo.finish(row.task_id, outcome)) return false;
-      if (outcome.status === 'SUCCESS') {
-        const principal: Principal = { accountId: row.account_id, accountName: '', tokenId: row.token_id };
-        const amount = this.deps.billing.charge(principal, {
-          endpoint: '/v1/3d/generations',
-          model: row.model,
-          inputTokens: row.input_tokens,
-          outputTokens: outcome.output_tokens,
-        });
-        this.deps.repo.setAmount(row.task_id, amount);
-      }
-      return true;
-    })();
+    const finished = this.deps.db
+      .transaction(() => {
+        if (!this.deps.repo.finish(row.task_id, outcome)) return false;
+        if (outcome.status === 'SUCCESS') {
+          const principal: Principal = { accountId: row.account_id, accountName: '', tokenId: row.token_id };
+          const amount = this.deps.billing.charge(principal, {
+            endpoint: '/v1/3d/generations',
+            model: row.model,
+            inputTokens: row.input_tokens,
+            outputTokens: outcome.output_tokens,
+          });
+          this.deps.repo.setAmount(row.task_id, amount);
+        }
+        return true;
+      })
+      .immediate();
     // Charged (or failed) now, by this call or another: the task's hold is given back.
     this.release(row.task_id);
     if (!finished && outcome.file_name) rmSync(path.join(this.deps.dataDir, 'files', FILES_KIND, outcome.file_name), { force: true });

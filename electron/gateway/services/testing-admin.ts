@@ -60,7 +60,7 @@ export async function resetGateway(context: TestingContext, body: unknown): Prom
   void context.journal.flush();
   // The journal (its own file, cleared by its thread) first: a failure there leaves the stored data as it was.
   const journal = await context.journalStore.clear(testId);
-  const cleared = data ? context.db.transaction(() => clearAccountData(context.db))() : undefined;
+  const cleared = data ? context.db.transaction(() => clearAccountData(context.db)).immediate() : undefined;
   const fixtures = context.fixtures.remove(testId);
   context.fixtures.reset(testId);
   const reset: ResetResult = { test_id: testId ?? null, journal, fixtures, fault_counters: context.faults.reset(testId) };

@@ -111,17 +111,19 @@ export class BatchesRepo {
 
   /** Records the result of one line and moves `next_line` to the first line still without one, in one transaction. */
   addResult(batchId: string, result: BatchResultRow): void {
-    this.db.transaction(() => {
-      this.db
-        .prepare('INSERT OR REPLACE INTO batch_results (batch_id, line, ok, result_json) VALUES (?, ?, ?, ?)')
-        .run(batchId, result.line, result.ok, result.result_json);
-      const row = this.db.prepare('SELECT next_line FROM batches WHERE batch_id = ?').get(batchId) as { next_line: number } | undefined;
-      if (!row) return;
-      const has = this.db.prepare('SELECT 1 FROM batch_results WHERE batch_id = ? AND line = ?');
-      let next = row.next_line;
-      while (has.get(batchId, next)) next++;
-      this.db.prepare('UPDATE batches SET next_line = ? WHERE batch_id = ?').run(next, batchId);
-    })();
+    this.db
+      .transaction(() => {
+        this.db
+          .prepare('INSERT OR REPLACE INTO batch_results (batch_id, line, ok, result_json) VALUES (?, ?, ?, ?)')
+          .run(batchId, result.line, result.ok, result.result_json);
+        const row = this.db.prepare('SELECT next_line FROM batches WHERE batch_id = ?').get(batchId) as { next_line: number } | undefined;
+        if (!row) return;
+        const has = this.db.prepare('SELECT 1 FROM batch_results WHERE batch_id = ? AND line = ?');
+        let next = row.next_line;
+        while (has.get(batchId, next)) next++;
+        this.db.prepare('UPDATE batches SET next_line = ? WHERE batch_id = ?').run(next, batchId);
+      })
+      .immediate();
   }
 
   /** The lines at or past `from` that have a result (answered while earlier lines were still running). */

@@ -134,19 +134,21 @@ export class ChannelsRepo {
     cooldownFor: (streak: number) => number,
   ): void {
     this.all.changed();
-    this.db.transaction(() => {
-      const row = this.db.prepare('SELECT consecutive_failures FROM channels WHERE channel_id = ?').get(channelId) as
-        { consecutive_failures: number } | undefined;
-      if (!row) return;
-      const streak = row.consecutive_failures + 1;
-      const cooldown = cooldownFor(streak);
-      this.db
-        .prepare(
-          `UPDATE channels SET consecutive_failures = ?, cooldown_until = ?, last_error = ?, last_error_at = ?, last_latency_ms = ?
+    this.db
+      .transaction(() => {
+        const row = this.db.prepare('SELECT consecutive_failures FROM channels WHERE channel_id = ?').get(channelId) as
+          { consecutive_failures: number } | undefined;
+        if (!row) return;
+        const streak = row.consecutive_failures + 1;
+        const cooldown = cooldownFor(streak);
+        this.db
+          .prepare(
+            `UPDATE channels SET consecutive_failures = ?, cooldown_until = ?, last_error = ?, last_error_at = ?, last_latency_ms = ?
            WHERE channel_id = ?`,
-        )
-        .run(streak, cooldown > 0 ? failure.now + cooldown : null, failure.error, failure.now, failure.latencyMs, channelId);
-    })();
+          )
+          .run(streak, cooldown > 0 ? failure.now + cooldown : null, failure.error, failure.now, failure.latencyMs, channelId);
+      })
+      .immediate();
   }
 
   /** Notes a problem found before any attempt (a key missing from the secret store) without counting it as a failure. */

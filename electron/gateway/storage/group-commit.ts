@@ -1,4 +1,5 @@
 // Group commit for bookkeeping writes (usage ledger, channel health): queued and committed together in one transaction, at the end of the turn when a caller waits for one, else within DEFERRED_COMMIT_MS, so concurrent calls, and a lone caller's calls in a row, share one flush (and writes of one kind share their statements).
+import type { Transaction } from 'better-sqlite3';
 import type { Db } from './database.ts';
 import { syncModeOf, type SyncMode } from './sync-mode.ts';
 
@@ -112,8 +113,13 @@ export class GroupCommit implements CommittedWrites {
   /** The commit DEFERRED_COMMIT_MS after the first of the queued writes no caller waits for. */
   private deferred: NodeJS.Timeout | undefined;
 
-  /** The whole-batch transaction, made once. */
-  private readonly writeAll: (batch: readonly Queued[]) => void;
+  /**
+   * The whole-batch transaction, made once, run as BEGIN IMMEDIATE: it takes the write lock before its first statement
+   * (a plain write may read first: a channel's success reads the channels), waiting out another process's write (the
+   * CLI's) within the busy timeout. Begun as a read, the transaction would have to upgrade at its first write, and an
+   * upgrade SQLite refuses at once with SQLITE_BUSY while another connection writes: the batch, charges and all, failed.
+   */
+  private readonly writeAll: Transaction<(batch: readonly Queued[]) => void>;
 
   constructor(db: Db, onError: (error: unknown) => void) {
     this.db = db;
@@ -211,15 +217,19 @@ export class GroupCommit implements CommittedWrites {
       const failed = new Map<number, unknown>();
       let commitError: unknown;
       try {
-        this.db.transaction(() => {
-          batch.forEach((queued, index) => {
-            try {
-              this.db.transaction(() => queued.kind.writeOne(queued.item))();
-            } catch (error) {
-              failed.set(index, error);
-            }
-          });
-        })();
+        // IMMEDIATE as the whole batch's (see writeAll); each write in a savepoint of its own (inside a transaction,
+        // every variant of a transaction function is a savepoint).
+        this.db
+          .transaction(() => {
+            batch.forEach((queued, index) => {
+              try {
+                this.db.transaction(() => queued.kind.writeOne(queued.item)).immediate();
+              } catch (error) {
+                failed.set(index, error);
+              }
+            });
+          })
+          .immediate();
       } catch (error) {
         commitError = error ?? new Error('the commit failed');
       }
@@ -239,7 +249,7 @@ export class GroupCommit implements CommittedWrites {
    */
   private commitWhole(batch: Queued[]): boolean {
     try {
-      this.writeAll(batch);
+      this.writeAll.immediate(batch);
     } catch {
       return false;
     }

@@ -62,12 +62,14 @@ export class GroupsRepo {
 
   /** Deletes a group (by internal id) and its assets in one transaction; returns how many assets went with it. */
   deleteWithAssets(id: number): number {
-    return this.db.transaction(() => {
-      const { changes } = this.db.prepare('DELETE FROM portrait_assets WHERE group_ref = ?').run(id);
-      this.db.prepare('DELETE FROM portrait_groups WHERE id = ?').run(id);
-      noteWrite(this.db, ASSETS_TABLE);
-      return changes;
-    })();
+    return this.db
+      .transaction(() => {
+        const { changes } = this.db.prepare('DELETE FROM portrait_assets WHERE group_ref = ?').run(id);
+        this.db.prepare('DELETE FROM portrait_groups WHERE id = ?').run(id);
+        noteWrite(this.db, ASSETS_TABLE);
+        return changes;
+      })
+      .immediate();
   }
 
   update(id: number, changes: GroupChanges): void {

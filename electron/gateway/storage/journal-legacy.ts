@@ -26,15 +26,17 @@ export function adoptLegacyJournal(productDb: Db, dataDir: string): void {
       .filter((name) => known.has(name));
     const list = columns.join(', ');
     const insert = store.prepare(`INSERT OR IGNORE INTO journal (${list}) VALUES (${columns.map(() => '?').join(', ')})`);
-    store.transaction(() => {
-      // Row by row: at most JOURNAL_LIMIT entries, each with bodies up to JOURNAL_BODY_LIMIT, never all in memory at once.
-      // (Rows as objects: the product database shares one statement per text, whose mode must not change.)
-      for (const row of productDb.prepare(`SELECT ${list} FROM journal ORDER BY id`).iterate() as Iterable<Record<string, unknown>>)
-        insert.run(...columns.map((name) => row[name]));
-      // Ids go on after the highest the old table ever gave (also one whose entry was cleared).
-      const raised = store.prepare("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'journal'").run(counter).changes;
-      if (raised === 0 && counter > 0) store.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES ('journal', ?)").run(counter);
-    })();
+    store
+      .transaction(() => {
+        // Row by row: at most JOURNAL_LIMIT entries, each with bodies up to JOURNAL_BODY_LIMIT, never all in memory at once.
+        // (Rows as objects: the product database shares one statement per text, whose mode must not change.)
+        for (const row of productDb.prepare(`SELECT ${list} FROM journal ORDER BY id`).iterate() as Iterable<Record<string, unknown>>)
+          insert.run(...columns.map((name) => row[name]));
+        // Ids go on after the highest the old table ever gave (also one whose entry was cleared).
+        const raised = store.prepare("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'journal'").run(counter).changes;
+        if (raised === 0 && counter > 0) store.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES ('journal', ?)").run(counter);
+      })
+      .immediate();
   } finally {
     store.close();
   }

@@ -133,14 +133,16 @@ export class JournalRepo {
    * the new entries' ids in order.
    */
   insertMany(batch: JournalBatch, limit: number): number[] {
-    return this.db.transaction(() => {
-      const ids: number[] = [];
-      for (const rows of batch) for (let at = 0; at < rows.length; at += JOURNAL_ROW_WIDTH) ids.push(this.insertRow(rows, at));
-      // Ids are given in order and never reused: the newest `limit` entries are among the last `limit` ids (fewer when a
-      // test id's entries were reset), so the journal never holds more than `limit`.
-      if (ids.length > 0) this.db.prepare('DELETE FROM journal WHERE id <= ?').run(ids[ids.length - 1]! - limit);
-      return ids;
-    })();
+    return this.db
+      .transaction(() => {
+        const ids: number[] = [];
+        for (const rows of batch) for (let at = 0; at < rows.length; at += JOURNAL_ROW_WIDTH) ids.push(this.insertRow(rows, at));
+        // Ids are given in order and never reused: the newest `limit` entries are among the last `limit` ids (fewer when a
+        // test id's entries were reset), so the journal never holds more than `limit`.
+        if (ids.length > 0) this.db.prepare('DELETE FROM journal WHERE id <= ?').run(ids[ids.length - 1]! - limit);
+        return ids;
+      })
+      .immediate();
   }
 
   /**

@@ -21,12 +21,14 @@ export type ClearedData = { -readonly [K in keyof typeof TABLES]: number };
 
 /** Empties the tables in one transaction (accounts, tokens, channels, prices and usage stay); answers the rows removed from each. */
 export function clearAccountData(db: Db): ClearedData {
-  return db.transaction(() => {
-    const cleared = {} as ClearedData;
-    for (const [name, table] of Object.entries(TABLES) as [keyof ClearedData, string][]) {
-      cleared[name] = db.prepare(`DELETE FROM ${table}`).run().changes;
-      noteWrite(db, table);
-    }
-    return cleared;
-  })();
+  return db
+    .transaction(() => {
+      const cleared = {} as ClearedData;
+      for (const [name, table] of Object.entries(TABLES) as [keyof ClearedData, string][]) {
+        cleared[name] = db.prepare(`DELETE FROM ${table}`).run().changes;
+        noteWrite(db, table);
+      }
+      return cleared;
+    })
+    .immediate();
 }

@@ -53,14 +53,20 @@ test("a commit of a charged and counted call runs one statement per row it write
   // The first call of the day makes its rows and the roll-up's first step runs.
   statementsOf(30);
   assert.deepEqual(statementsOf(30), [
-    'BEGIN',
+    'BEGIN IMMEDIATE',
     'INSERT INTO usage_records',
     'UPDATE tokens SET',
     'INSERT INTO stats_daily',
     'INSERT INTO stats_daily',
     'COMMIT',
   ]);
-  assert.deepEqual(statementsOf(0), ['BEGIN', 'INSERT INTO usage_records', 'INSERT INTO stats_daily', 'INSERT INTO stats_daily', 'COMMIT']);
+  assert.deepEqual(statementsOf(0), [
+    'BEGIN IMMEDIATE',
+    'INSERT INTO usage_records',
+    'INSERT INTO stats_daily',
+    'INSERT INTO stats_daily',
+    'COMMIT',
+  ]);
   const token = db.prepare('SELECT used_micros FROM tokens WHERE token_id = ?').get('tok_a') as { used_micros: number };
   assert.equal(token.used_micros, 60, 'the token has spent what it was charged');
   const rows = db.prepare('SELECT bucket, calls, billed, amount_micros FROM stats_daily ORDER BY bucket').all();

@@ -318,3 +318,50 @@ test('a deferred write asked for at the end of its turn, a full queue, and flush
   assert.equal(commits.length, made, 'nothing is committed twice');
   assert.equal(writes.pending, 0);
 });
+
+test("a batch whose first write reads first waits out another process's write lock (the CLI's) instead of failing", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-group-busy-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const own = openDatabase(dir);
+  after(() => own.close());
+  own.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)');
+  // The other process takes the write lock, says so, holds it 300 ms, then commits its own note.
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.features.typescript ? [] : ['--experimental-strip-types', '--disable-warning=ExperimentalWarning']),
+      '--input-type=module',
+      '-e',
+      `
+      const { openDatabase } = await import(${JSON.stringify(pathToFileURL(path.resolve('electron/gateway/storage/database.ts')).href)});
+      const db = openDatabase(${JSON.stringify(dir)});
+      db.exec("BEGIN IMMEDIATE; INSERT INTO notes (text) VALUES ('cli')");
+      process.stdout.write('locked\\n');
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+      db.exec('COMMIT');
+      db.close();
+      `,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exited = once(child, 'exit');
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('locked')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the other process exited with ${code} before taking the lock`)));
+  });
+  const errors: unknown[] = [];
+  const writes = new GroupCommit(own, (error) => errors.push(error));
+  // As a channel's success does: a read first (the channels), then writes; and a charge its caller waits for.
+  writes.defer(() => void own.prepare('SELECT COUNT(*) FROM notes').get());
+  writes.defer(() => void own.prepare('INSERT INTO notes (text) VALUES (?)').run('deferred'));
+  const charged = writes.commit(() => void own.prepare('INSERT INTO notes (text) VALUES (?)').run('charged'));
+  writes.flush();
+  await charged;
+  assert.deepEqual(errors, []);
+  const [code] = await exited;
+  assert.equal(code, 0);
+  const stored = (own.prepare('SELECT text FROM notes ORDER BY id').all() as { text: string }[]).map((row) => row.text);
+  assert.deepEqual(stored, ['cli', 'deferred', 'charged'], 'the batch committed after the other process did');
+});

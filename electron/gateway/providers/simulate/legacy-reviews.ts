@@ -19,9 +19,11 @@ export function adoptLegacyReviews(productDb: Db, dataDir: string): void {
       `INSERT OR IGNORE INTO sim_reviews (upstream_id, url, asset_type, submitted_at, checks)
        VALUES (@upstream_id, @url, @asset_type, @submitted_at, @checks)`,
     );
-    store.transaction(() => {
-      for (const row of rows) insert.run(row);
-    })();
+    store
+      .transaction(() => {
+        for (const row of rows) insert.run(row);
+      })
+      .immediate();
   } finally {
     store.close();
   }
