@@ -1,6 +1,7 @@
 // Group commit for bookkeeping writes (usage ledger, channel health): queued and committed together in one transaction, at the end of the turn when a caller waits for one, else within DEFERRED_COMMIT_MS, so concurrent calls, and a lone caller's calls in a row, share one flush (and writes of one kind share their statements).
 import type { Transaction } from 'better-sqlite3';
 import type { Db } from './database.ts';
+import { readDataVersionInTransaction } from './read-cache.ts';
 import { syncModeOf, type SyncMode } from './sync-mode.ts';
 
 /** Most writes one commit takes; a longer queue is committed in several transactions. */
@@ -139,6 +140,8 @@ export class GroupCommit implements CommittedWrites {
         else items.push(queued.item);
       }
       if (joined !== undefined) for (const [kind, items] of joined) kind.writeMany(items);
+      // Read while the transaction holds its locks: the caches checked in the next millisecond read it in none of their own.
+      readDataVersionInTransaction(db);
     });
   }
 

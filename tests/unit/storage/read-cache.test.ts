@@ -1,4 +1,4 @@
-// Unit tests of the cached reads of channels, prices, presented tokens and asset list totals: read once while nothing changes, fresh after a write of this process at once and after another connection's commit once DATA_VERSION_STANDS_MS passed (`data_version` is read at most that often).
+// Unit tests of the cached reads of channels, prices, presented tokens and asset list totals: read once while nothing changes, fresh after a write of this process at once and after another connection's commit once DATA_VERSION_STANDS_MS passed (`data_version` is read at most that often, and inside each group commit, which a check right after it trusts).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -13,6 +13,7 @@ import { TokensRepo } from '../../../electron/gateway/storage/tokens-repo.ts';
 import { systemClock } from '../../../electron/gateway/time.ts';
 import { ChannelsRepo, type ChannelSettings } from '../../../electron/gateway/storage/channels-repo.ts';
 import { PricesRepo } from '../../../electron/gateway/storage/prices-repo.ts';
+import { GroupCommit } from '../../../electron/gateway/storage/group-commit.ts';
 import { DATA_VERSION_STANDS_MS } from '../../../electron/gateway/storage/read-cache.ts';
 import { seedGroup, tempDatabase } from '../../helpers/database.ts';
 
@@ -184,4 +185,46 @@ test('data_version is read at most once per DATA_VERSION_STANDS_MS, however many
   // Each read comes at least DATA_VERSION_STANDS_MS after the one before it, all of them within `elapsed`.
   assert.ok(reads >= 1, 'the first check reads it');
   assert.ok(reads <= Math.floor(elapsed / DATA_VERSION_STANDS_MS) + 1, `${reads} reads in ${elapsed.toFixed(2)} ms`);
+});
+
+/** A database whose `PRAGMA data_version` reads are counted: `alone` those outside a transaction (each takes its own locks), `inside` the others. */
+function countingReads() {
+  const counted = tempDatabase();
+  const prepare = counted.prepare.bind(counted);
+  const reads = { alone: 0, inside: 0 };
+  counted.prepare = ((sql: string) => {
+    if (sql === 'PRAGMA data_version') {
+      if (counted.inTransaction) reads.inside += 1;
+      else reads.alone += 1;
+    }
+    return prepare(sql);
+  }) as typeof counted.prepare;
+  return { counted, reads };
+}
+
+test("a group commit reads data_version inside its transaction: a check right after it reads none of its own, and sees another connection's commit made before it", () => {
+  const { counted, reads } = countingReads();
+  const prices = new PricesRepo(counted);
+  const writes = new GroupCommit(counted, (error) => assert.fail(String(error)));
+  const other = openDatabase(path.dirname(counted.name));
+  after(() => other.close());
+  let checksRightAfter = 0;
+  for (let round = 0; round < 200; round++) {
+    assert.equal(prices.find(`gpt-cli-${round}`), undefined);
+    // The CLI (another connection) commits a price, then this process commits a charge of its own.
+    new PricesRepo(other).put({ model: `gpt-cli-${round}`, input_per_mtok: 1, output_per_mtok: 1, per_call: 0, updated_at: round });
+    const beforeCommit = performance.now();
+    writes.defer(() => void counted.prepare('UPDATE tokens SET used_micros = used_micros + 1 WHERE token_id = ?').run('tok_none'));
+    writes.flush();
+    const aloneBefore = reads.alone;
+    // Seen at once whatever the timing: by the commit's read, or by a read of the check's own once that stood its time.
+    assert.equal(prices.find(`gpt-cli-${round}`)?.updated_at, round);
+    if (performance.now() - beforeCommit < DATA_VERSION_STANDS_MS) {
+      checksRightAfter += 1;
+      assert.equal(reads.alone, aloneBefore, 'a check within DATA_VERSION_STANDS_MS of the commit reads no data_version of its own');
+    }
+  }
+  assert.equal(reads.inside, 200, 'one read inside each commit');
+  // Rounds take a fraction of a millisecond each: even a busy machine leaves some checks right after their commit.
+  assert.ok(checksRightAfter > 0, 'no check came within DATA_VERSION_STANDS_MS of its commit');
 });
