@@ -1,6 +1,6 @@
 // Unit tests of the group commit and the statement cache: writes of one turn commit together, writes no caller waits for within a few ms, each failure stays its own, a commit survives kill -9 without waiting for the disk, and a statement is compiled once per SQL text.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -15,6 +15,35 @@ const db = tempDatabase();
 db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE)');
 const insert = (text: string) => () => void db.prepare('INSERT INTO notes (text) VALUES (?)').run(text);
 const texts = () => (db.prepare('SELECT text FROM notes ORDER BY id').all() as { text: string }[]).map((row) => row.text);
+
+/**
+ * Another process running `body` (module code, `openDatabase` and `GroupCommit` imported and `db` open on `dir`), once
+ * it printed `marker`.
+ */
+async function otherProcess(dir: string, body: string, marker: string): Promise<ChildProcess> {
+  const imported = (file: string) => JSON.stringify(pathToFileURL(path.resolve(`electron/gateway/storage/${file}`)).href);
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.features.typescript ? [] : ['--experimental-strip-types', '--disable-warning=ExperimentalWarning']),
+      '--input-type=module',
+      '-e',
+      `
+      const { openDatabase } = await import(${imported('database.ts')});
+      const { GroupCommit } = await import(${imported('group-commit.ts')});
+      const db = openDatabase(${JSON.stringify(dir)});
+      ${body}`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes(marker)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the other process exited with ${code} before it printed ${marker}`)));
+  });
+  return child;
+}
 
 test('commits of one turn are stored together once the turn ends, and each promise resolves only then', async () => {
   db.exec('DELETE FROM notes');
@@ -145,16 +174,9 @@ test('what a group commit committed survives a kill -9 of the process right afte
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-group-kill-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
   // The child commits 200 notes in group commits, says so, then waits to be killed: nothing closes the database.
-  const child = spawn(
-    process.execPath,
-    [
-      ...(process.features.typescript ? [] : ['--experimental-strip-types', '--disable-warning=ExperimentalWarning']),
-      '--input-type=module',
-      '-e',
-      `
-      const { openDatabase } = await import(${JSON.stringify(pathToFileURL(path.resolve('electron/gateway/storage/database.ts')).href)});
-      const { GroupCommit } = await import(${JSON.stringify(pathToFileURL(path.resolve('electron/gateway/storage/group-commit.ts')).href)});
-      const db = openDatabase(${JSON.stringify(dir)});
+  const child = await otherProcess(
+    dir,
+    `
       db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)');
       const writes = new GroupCommit(db, () => undefined);
       for (let turn = 0; turn < 20; turn++) {
@@ -164,16 +186,9 @@ test('what a group commit committed survives a kill -9 of the process right afte
       }
       process.stdout.write('committed\\n');
       setInterval(() => undefined, 1000);
-      `,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    `,
+    'committed',
   );
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('committed')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`the writer exited with ${code} before committing`)));
-  });
   child.kill('SIGKILL');
   await once(child, 'exit');
   const reopened = openDatabase(dir);
@@ -326,31 +341,19 @@ test("a batch whose first write reads first waits out another process's write lo
   after(() => own.close());
   own.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)');
   // The other process takes the write lock, says so, holds it 300 ms, then commits its own note.
-  const child = spawn(
-    process.execPath,
-    [
-      ...(process.features.typescript ? [] : ['--experimental-strip-types', '--disable-warning=ExperimentalWarning']),
-      '--input-type=module',
-      '-e',
-      `
-      const { openDatabase } = await import(${JSON.stringify(pathToFileURL(path.resolve('electron/gateway/storage/database.ts')).href)});
-      const db = openDatabase(${JSON.stringify(dir)});
+  const child = await otherProcess(
+    dir,
+    `
       db.exec("BEGIN IMMEDIATE; INSERT INTO notes (text) VALUES ('cli')");
       process.stdout.write('locked\\n');
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
       db.exec('COMMIT');
       db.close();
-      `,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    `,
+    'locked',
   );
+  // Its exit is only told after the flush below, which holds this thread: the listener is in place before.
   const exited = once(child, 'exit');
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('locked')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`the other process exited with ${code} before taking the lock`)));
-  });
   const errors: unknown[] = [];
   const writes = new GroupCommit(own, (error) => errors.push(error));
   // As a channel's success does: a read first (the channels), then writes; and a charge its caller waits for.
