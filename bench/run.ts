@@ -60,7 +60,7 @@ try {
     if (before) results.scanBefore = await benchScan(env('BENCH_SCAN_ASSETS', 10_000, 2_000), env('BENCH_REVIEWER_MS', 10), before);
   }
   if (only.has('footprint')) {
-    // Each start-up figure is a median of this many starts (the first start, on a new data dir, apart).
+    // Each start-up figure is a median of this many starts (the first starts, each on a new data dir, apart).
     const restarts = env('BENCH_RESTARTS', 6, 3);
     const beforeDir = process.env['BENCH_BEFORE_DIR'];
     const before = beforeDir ? [{ dir: path.resolve(beforeDir), paint: false }] : [];

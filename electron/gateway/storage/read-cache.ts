@@ -28,9 +28,9 @@ function generationOf(db: Db, table: string): Generation {
 /**
  * How long a connection's `data_version` read stands: a cache checked within this long of the last read trusts it, so
  * what another connection commits (the CLI while `serve` runs) shows from the first check this long after it. A read
- * is a read transaction (file locks, about 7 µs here alone, 20–30 µs under a relayed load's writes): read once per
- * event-loop turn, as before, it cost a call at c=1 one each (8.0 file-lock calls per simulated call at c=1 then, 6.4
- * after), and about one call in twenty at c=32.
+ * is a read transaction (file locks: about 7 µs here on a quiet database, 20–30 µs a read in profiles of a relayed
+ * load): read once per event-loop turn, as before, it cost a call at c=1 one each (8.0 file-lock calls per simulated
+ * call at c=1 then, 6.4 after), and about one call in twenty at c=32.
  */
 export const DATA_VERSION_STANDS_MS = 1;
 
