@@ -37,18 +37,27 @@ export const DATA_VERSION_STANDS_MS = 1;
 /** The last `data_version` read of each connection, and when (the monotonic clock's milliseconds, never the gateway's testing clock). */
 const lastVersions = new WeakMap<Db, { version: number; readAt: number }>();
 
-/** SQLite's `data_version` of `db`, read again once DATA_VERSION_STANDS_MS passed since the last read. */
-function dataVersionOf(db: Db): number {
-  const now = performance.now();
+/** The last `data_version` read of `db` (made on the first ask, as never read). */
+function lastVersionOf(db: Db): { version: number; readAt: number } {
   let last = lastVersions.get(db);
   if (last === undefined) {
     last = { version: 0, readAt: Number.NEGATIVE_INFINITY };
     lastVersions.set(db, last);
   }
-  if (now - last.readAt >= DATA_VERSION_STANDS_MS) {
-    last.version = (db.prepare('PRAGMA data_version').get() as { data_version: number }).data_version;
-    last.readAt = now;
-  }
+  return last;
+}
+
+/** Reads `db`'s `data_version` into `last`, as read at `now`. */
+function readVersion(db: Db, last: { version: number; readAt: number }, now: number): void {
+  last.version = (db.prepare('PRAGMA data_version').get() as { data_version: number }).data_version;
+  last.readAt = now;
+}
+
+/** SQLite's `data_version` of `db`, read again once DATA_VERSION_STANDS_MS passed since the last read. */
+function dataVersionOf(db: Db): number {
+  const now = performance.now();
+  const last = lastVersionOf(db);
+  if (now - last.readAt >= DATA_VERSION_STANDS_MS) readVersion(db, last, now);
   return last.version;
 }
 
@@ -62,13 +71,7 @@ function dataVersionOf(db: Db): number {
  */
 export function readDataVersionInTransaction(db: Db): void {
   if (!db.inTransaction) throw new Error('readDataVersionInTransaction reads inside a transaction under way');
-  const version = (db.prepare('PRAGMA data_version').get() as { data_version: number }).data_version;
-  const last = lastVersions.get(db);
-  if (last === undefined) lastVersions.set(db, { version, readAt: performance.now() });
-  else {
-    last.version = version;
-    last.readAt = performance.now();
-  }
+  readVersion(db, lastVersionOf(db), performance.now());
 }
 
 /** Tells the caches of `table` that it changed; every repository method that writes the table calls it. */
