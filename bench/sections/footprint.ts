@@ -254,8 +254,8 @@ interface Starts {
  * Measures the footprint of each checkout (this one first; BENCH_BEFORE_DIR's for BEFORE): FIRST_STARTS first starts
  * of each on new data dirs, then `restarts` restarts of each on the first of those data dirs alone and as many beside
  * a CPU-busy process, the checkouts' starts alternated (the order swapped every round), so that what the machine does
- * meanwhile falls on every checkout alike (one checkout measured after the other read up to 44 ms apart: results/2026-11-28-issue30-round15.md). Then
- * each one's memory under load and, when asked, the console's first paint.
+ * meanwhile falls on every checkout alike (one checkout measured after the other read up to 44 ms apart:
+ * results/2026-11-28-issue30-round15.md). Then each one's memory under load and, when asked, the console's first paint.
  */
 export async function benchFootprints(restarts: number, loadMs: number, checkouts: FootprintCheckout[]): Promise<FootprintResult[]> {
   const all: Starts[] = [];
@@ -285,40 +285,41 @@ export async function benchFootprints(restarts: number, loadMs: number, checkout
   }
 }
 
+/** `rounds` rounds in which each checkout takes its turn (`turn`), the order swapped every round. */
+async function inTurns(all: Starts[], rounds: number, turn: (starts: Starts, round: number) => Promise<void>): Promise<void> {
+  for (let round = 0; round < rounds; round++) for (const starts of round % 2 === 0 ? all : [...all].reverse()) await turn(starts, round);
+}
+
 /**
- * FIRST_STARTS rounds in which each checkout starts once on a new data dir (and stops), the order swapped every round:
- * the first round's data dir (and its token) is the one the checkout restarts on, the others' are removed.
+ * FIRST_STARTS rounds in which each checkout starts once on a new data dir (and stops): the first round's data dir
+ * (and its token) is the one the checkout restarts on, the others' are removed.
  */
-async function firstStartsInTurn(all: Starts[]): Promise<void> {
-  for (let round = 0; round < FIRST_STARTS; round++) {
-    for (const starts of round % 2 === 0 ? all : [...all].reverse()) {
-      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-serve-'));
-      if (round === 0) starts.dataDir = dataDir;
-      try {
-        const first = await serve(starts.checkout.dir, dataDir, starts.env);
-        starts.firsts.push(first.startupMs);
-        if (round === 0) starts.token = first.token;
-        await stopProcess(first.child);
-      } finally {
-        if (round > 0) rmSync(dataDir, { recursive: true, force: true });
-      }
+function firstStartsInTurn(all: Starts[]): Promise<void> {
+  return inTurns(all, FIRST_STARTS, async (starts, round) => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-serve-'));
+    if (round === 0) starts.dataDir = dataDir;
+    try {
+      const first = await serve(starts.checkout.dir, dataDir, starts.env);
+      starts.firsts.push(first.startupMs);
+      if (round === 0) starts.token = first.token;
+      await stopProcess(first.child);
+    } finally {
+      if (round > 0) rmSync(dataDir, { recursive: true, force: true });
     }
-  }
+  });
 }
 
 /** `restarts` rounds in which each checkout starts once on its data dir (and stops), the order swapped every round. */
-async function restartInTurn(all: Starts[], restarts: number, busy: boolean): Promise<void> {
-  for (let round = 0; round < restarts; round++) {
-    for (const starts of round % 2 === 0 ? all : [...all].reverse()) {
-      const served = await serve(starts.checkout.dir, starts.dataDir, starts.env, starts.token);
-      if (busy) starts.busy.push(served.startupMs);
-      else {
-        starts.alone.push(served.startupMs);
-        starts.cpu.push(served.cpuMs);
-      }
-      await stopProcess(served.child);
+function restartInTurn(all: Starts[], restarts: number, busy: boolean): Promise<void> {
+  return inTurns(all, restarts, async (starts) => {
+    const served = await serve(starts.checkout.dir, starts.dataDir, starts.env, starts.token);
+    if (busy) starts.busy.push(served.startupMs);
+    else {
+      starts.alone.push(served.startupMs);
+      starts.cpu.push(served.cpuMs);
     }
-  }
+    await stopProcess(served.child);
+  });
 }
 
 /** One more start of a checkout: its resident memory idle, under a load of chat streams and after it; then the console's first paint when asked. */
