@@ -34,7 +34,8 @@ const other = OTHER_STREAMS[caseName];
 const relay = caseName === 'relay-json' || caseName === 'relay-sse';
 const rounds = Number(process.env['AB_ROUNDS'] ?? 12);
 const windowMs = Number(process.env['AB_WINDOW_MS'] ?? 2000);
-const concurrency = 32;
+/** `AB_CONCURRENCY` (32): the calls in flight; at 1, each contender's p50 and its added latency over the first contender's, round by round, tell the relayed c=1 figure apart from the machine's moods. */
+const concurrency = Number(process.env['AB_CONCURRENCY'] ?? 32);
 const journal = process.env['BENCH_JOURNAL'] !== 'off';
 
 /** CPU time the kernel spent for one thread so far, in ms (stime, the 13th field after the command name; Linux). */
@@ -107,6 +108,8 @@ const main = dirs.map(() => [] as number[]);
 const kernel = dirs.map(() => [] as number[]);
 const writes = dirs.map(() => [] as number[]);
 const rates = dirs.map(() => [] as number[]);
+/** Each window's median latency, in ms. */
+const p50s = dirs.map(() => [] as number[]);
 /** The load generator's own CPU per call (this process, all its threads): what the contender leaves of the 2 cores' other one. */
 const client = dirs.map(() => [] as number[]);
 /** The journal thread's CPU per call (its thread is named `journal-worker`), and the whole process's. */
@@ -123,7 +126,8 @@ for (let round = 0; round < rounds; round++) {
     const threadsBefore = threadCpuMsOf(pid);
     const clientBefore = process.cpuUsage();
     const upstreamBefore = upstream ? cpuMsOf(upstream.process.pid!) : 0;
-    const { requests } = await runLoad(server.url, specs[index]!, concurrency, windowMs);
+    const { requests, p50 } = await runLoad(server.url, specs[index]!, concurrency, windowMs);
+    p50s[index]!.push(p50);
     // The load generator's CPU is taken around runLoad alone: the /proc reads before and after it are the bench's.
     const clientUsed = process.cpuUsage(clientBefore);
     const threadsAfter = threadCpuMsOf(pid);
@@ -151,6 +155,14 @@ for (const [index, dir] of dirs.entries()) {
     `${dir}: main thread µs per call min ${µs(at(own, 0))}, p25 ${µs(at(own, 0.25))}, median ${µs(at(own, 0.5))}, p75 ${µs(at(own, 0.75))}` +
       ` (kernel median ${µs(at(kernel[index]!, 0.5))}; journal thread median ${µs(at(journalThread[index]!, 0.5))}, p25 ${µs(at(journalThread[index]!, 0.25))}; whole process median ${µs(at(whole[index]!, 0.5))}, p25 ${µs(at(whole[index]!, 0.25))}; writes per call ${at(writes[index]!, 0.5).toFixed(2)}; req/s median ${at(rates[index]!, 0.5).toFixed(0)}; load generator median ${µs(at(client[index]!, 0.5))} µs per call${upstream ? `; upstream median ${µs(at(upstreamCpu[index]!, 0.5))} µs per call` : ''}); by round: ${own.map((value) => value.toFixed(0)).join(' ')}` +
       `; req/s by round: ${rates[index]!.map((value) => value.toFixed(0)).join(' ')}`,
+  );
+  // Added latency paired by round: each round's p50 against the first contender's in the same round.
+  const added = p50s[index]!.map((value, round) => value - p50s[0]![round]!);
+  console.log(
+    `  p50 ms median ${at(p50s[index]!, 0.5).toFixed(3)} (by round ${p50s[index]!.map((value) => value.toFixed(2)).join(' ')})` +
+      (index === 0
+        ? ''
+        : `; over ${dirs[0]} by round: median ${at(added, 0.5).toFixed(3)}, p25 ${at(added, 0.25).toFixed(3)}, p75 ${at(added, 0.75).toFixed(3)}`),
   );
 }
 await closeClients();

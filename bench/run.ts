@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closeClients, loadClient } from './lib/load.ts';
-import { JIT_WARMUP_MS, JIT_WARMUP_QUICK_MS } from './lib/rounds.ts';
+import { JIT_WARMUP_MS, JIT_WARMUP_QUICK_MS, SINGLE_CALL_ROUND_SPLIT } from './lib/rounds.ts';
 import { renderMarkdown, type BenchResults } from './lib/report.ts';
 import { benchFootprints, THIS_CHECKOUT } from './sections/footprint.ts';
 import { beforeScript, benchRelay } from './sections/relay.ts';
@@ -46,7 +46,7 @@ const results: BenchResults = {
     node: process.versions.node,
     platform: `${process.platform} ${os.release()}`,
   },
-  plan: { ...plan, concurrencies, quick, client: loadClient() },
+  plan: { ...plan, concurrencies, quick, client: loadClient(), singleCallSplit: SINGLE_CALL_ROUND_SPLIT },
   load: { start: os.loadavg(), end: [] },
   notes: [],
 };

@@ -20,6 +20,8 @@ export interface BenchResults {
     concurrencies: number[];
     quick?: boolean;
     client?: 'lean' | 'undici';
+    /** At c=1, each round split in this many shorter ones (SINGLE_CALL_ROUND_SPLIT; absent in results before round 17: none). */
+    singleCallSplit?: number;
   };
   /** The machine's load average (1, 5, 15 min) when the run started and when it ended: other work on it moves the absolute figures. */
   load?: { start: number[]; end: number[] };
@@ -271,6 +273,13 @@ function targetRows(results: BenchResults): string[][] {
   return rows;
 }
 
+/** How the c=1 cases' rounds were split, when they were. */
+function splitNote(plan: BenchResults['plan']): string {
+  const split = plan.singleCallSplit ?? 1;
+  if (split <= 1 || !plan.concurrencies.includes(1)) return '';
+  return ` (at c=1, ${plan.rounds * split} rounds of ${fixed(plan.roundMs / split / 1000, 2)} s)`;
+}
+
 /** The whole report as Markdown. */
 export function renderMarkdown(results: BenchResults): string {
   const { machine, plan } = results;
@@ -278,7 +287,7 @@ export function renderMarkdown(results: BenchResults): string {
     `# Gatehouse bench ${results.date} (${results.label}, ${results.commit})`,
     '',
     `${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.platform}. ` +
-      `Each figure: median of ${plan.rounds} rounds of ${plan.roundMs / 1000} s (range in brackets), contenders alternated; keep-alive, concurrency ${plan.concurrencies.join(' and ')}` +
+      `Each figure: median of ${plan.rounds} rounds of ${plan.roundMs / 1000} s${splitNote(plan)} (range in brackets), contenders alternated; keep-alive, concurrency ${plan.concurrencies.join(' and ')}` +
       `, from ${plan.client === 'lean' ? 'the lean client (raw sockets)' : 'an undici Pool'}` +
       `; each contender first warmed up ${(plan.jitWarmupMs ?? 0) / 1000} s at c=32 (JIT), then ${plan.warmupMs / 1000} s per case` +
       `${plan.quick ? ' (quick mode: fewer and shorter rounds, a smaller store)' : ''}.`,

@@ -45,11 +45,25 @@ export interface RoundPlan {
   jitWarmupMs: number;
 }
 
+/**
+ * At c=1 a round is split in this many rounds of as many times shorter windows (the same time in all): a window answers
+ * thousands of calls in a fraction of a second at c=1, and a busy spell of the machine moves a p50 more than the gateway
+ * does there. With shorter windows the two sides of a pair the report compares (a contender and its floor) run closer
+ * together in time, and more pairs make their median.
+ */
+export const SINGLE_CALL_ROUND_SPLIT = 3;
+
+/** The rounds and window of a case at `concurrency` (see SINGLE_CALL_ROUND_SPLIT). */
+export function roundsAt(plan: Pick<RoundPlan, 'rounds' | 'roundMs'>, concurrency: number): { rounds: number; roundMs: number } {
+  const split = concurrency === 1 ? SINGLE_CALL_ROUND_SPLIT : 1;
+  return { rounds: plan.rounds * split, roundMs: plan.roundMs / split };
+}
+
 /** The contenders (by origin) whose JIT warm-up has run. */
 const compiled = new Set<string>();
 
 /**
- * Runs every contender `plan.rounds` times at `concurrency`, alternating them, after one warm-up run each (a contender
+ * Runs every contender `plan.rounds` times at `concurrency` (more, shorter rounds at c=1: `roundsAt`), alternating them, after one warm-up run each (a contender
  * met for the first time is first given its JIT warm-up, the same for every contender).
  */
 export async function compare(contenders: Contender[], concurrency: number, plan: RoundPlan): Promise<CaseFigures[]> {
@@ -61,11 +75,12 @@ export async function compare(contenders: Contender[], concurrency: number, plan
     await runLoad(contender.origin, contender.spec, concurrency, plan.warmupMs);
   }
   const results: LoadResult[][] = contenders.map(() => []);
-  for (let round = 0; round < plan.rounds; round++) {
+  const { rounds, roundMs } = roundsAt(plan, concurrency);
+  for (let round = 0; round < rounds; round++) {
     for (let step = 0; step < contenders.length; step++) {
       const index = (round + step) % contenders.length;
       const contender = contenders[index]!;
-      results[index]!.push(await runLoad(contender.origin, contender.spec, concurrency, plan.roundMs));
+      results[index]!.push(await runLoad(contender.origin, contender.spec, concurrency, roundMs));
     }
   }
   return contenders.map((contender, index) => {
