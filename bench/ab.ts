@@ -1,11 +1,12 @@
-// `node bin/run-ts.mjs bench/ab.ts <simulate-json|simulate-sse|simulate-messages-sse|simulate-gemini-sse|simulate-completions-sse|simulate-responses-sse|relay-json|relay-sse> DIR...`: the Gatehouse of each checkout (or a floor, or aimock) under one simulated (or relayed) chat case at c=32, in short alternating windows, and each one's main-thread CPU per call (and the kernel's part of it), its journal thread's and its whole process's (and the upstream's, relayed).
+// `node bin/run-ts.mjs bench/ab.ts <simulate-json|simulate-sse|simulate-messages-sse|simulate-gemini-sse|simulate-completions-sse|simulate-responses-sse|relay-json|relay-sse> DIR...`: the Gatehouse of each checkout (or a floor, or aimock) under one simulated (or relayed) chat case at c=32 (or `AB_CONCURRENCY`), in short alternating windows, and each one's main-thread CPU per call (and the kernel's part of it), its journal thread's and its whole process's (and the upstream's, relayed).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chatBody, OTHER_PROTOCOL_STREAMS, type BenchAsk } from './lib/fixtures.ts';
 import { closeClients, loadClient, runLoad, type RequestSpec } from './lib/load.ts';
 import { startAimock } from './lib/aimock.ts';
 import { cpuMsOf, startChild, syscallsOf, threadCpuMsOf, type Child } from './lib/processes.ts';
-import { JIT_WARMUP_CONCURRENCY, JIT_WARMUP_MS } from './lib/rounds.ts';
+import { JIT_WARMUP_CONCURRENCY, JIT_WARMUP_MS, turnOrder } from './lib/rounds.ts';
+import { spreadOf } from './lib/stats.ts';
 import { simulatedTextOf } from './lib/simulated-text.ts';
 
 type Ready = { url: string; token?: string };
@@ -13,7 +14,7 @@ type Ready = { url: string; token?: string };
 /**
  * Why: a change of a few µs per call on the event loop is lost between two `bench:profile` runs minutes apart on a
  * shared machine. Here every checkout's process runs at once, warmed up alike, and they take turns in windows of
- * `AB_WINDOW_MS` (2 s), the order rotated every round, for `AB_ROUNDS` (12) rounds: a busy spell slows the windows of
+ * `AB_WINDOW_MS` (2 s), the order shuffled every round, for `AB_ROUNDS` (12) rounds: a busy spell slows the windows of
  * one round alike, so compare the quartiles, and the rounds pair by pair.
  */
 const [caseName = 'simulate-sse', ...dirs] = process.argv.slice(2);
@@ -36,6 +37,7 @@ const rounds = Number(process.env['AB_ROUNDS'] ?? 12);
 const windowMs = Number(process.env['AB_WINDOW_MS'] ?? 2000);
 /** `AB_CONCURRENCY` (32): the calls in flight; at 1, each contender's p50 and its added latency over the first contender's, round by round, tell the relayed c=1 figure apart from the machine's moods. */
 const concurrency = Number(process.env['AB_CONCURRENCY'] ?? 32);
+if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('AB_CONCURRENCY must be a whole number of calls, 1 or more');
 const journal = process.env['BENCH_JOURNAL'] !== 'off';
 
 /** CPU time the kernel spent for one thread so far, in ms (stime, the 13th field after the command name; Linux). */
@@ -118,8 +120,7 @@ const whole = dirs.map(() => [] as number[]);
 /** The upstream's CPU per call (relay cases): the same upstream serves every contender, so a contender that costs it more shows here. */
 const upstreamCpu = dirs.map(() => [] as number[]);
 for (let round = 0; round < rounds; round++) {
-  for (let turn = 0; turn < servers.length; turn++) {
-    const index = (turn + round) % servers.length;
+  for (const index of turnOrder(round, servers.length)) {
     const server = servers[index]!;
     const { pid } = server;
     const before = { cpu: cpuMsOf(pid, pid), kernel: kernelMsOf(pid, pid), writes: syscallsOf(pid, pid).writes };
@@ -144,7 +145,9 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 
-const at = (values: number[], share: number) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) * share)]!;
+/** A quartile by its rank; the median (`share` 0.5) as the report takes it, the mean of the two middle values of an even count. */
+const at = (values: number[], share: number) =>
+  share === 0.5 ? spreadOf(values).median : [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) * share)]!;
 const µs = (value: number) => value.toFixed(1);
 console.log(
   `${caseName} c=${concurrency}, journal ${journal ? 'on' : 'off'}, ${rounds} rounds of ${windowMs} ms, ${loadClient()} client, load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`,
@@ -159,7 +162,7 @@ for (const [index, dir] of dirs.entries()) {
   // Added latency paired by round: each round's p50 against the first contender's in the same round.
   const added = p50s[index]!.map((value, round) => value - p50s[0]![round]!);
   console.log(
-    `  p50 ms median ${at(p50s[index]!, 0.5).toFixed(3)} (by round ${p50s[index]!.map((value) => value.toFixed(2)).join(' ')})` +
+    `  p50 ms median ${at(p50s[index]!, 0.5).toFixed(3)} (by round ${p50s[index]!.map((value) => value.toFixed(3)).join(' ')})` +
       (index === 0
         ? ''
         : `; over ${dirs[0]} by round: median ${at(added, 0.5).toFixed(3)}, p25 ${at(added, 0.25).toFixed(3)}, p75 ${at(added, 0.75).toFixed(3)}`),

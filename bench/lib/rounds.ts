@@ -1,4 +1,4 @@
-// Side-by-side comparison: every contender runs the same case in short rounds, alternated (and the order rotated each round), reduced to medians with spreads.
+// Side-by-side comparison: every contender runs the same case in short rounds, alternated (the order shuffled each round), reduced to medians with spreads.
 import { runLoad, type LoadResult, type RequestSpec } from './load.ts';
 import { spreadOf, type Spread } from './stats.ts';
 
@@ -46,10 +46,11 @@ export interface RoundPlan {
 }
 
 /**
- * At c=1 a round is split in this many rounds of as many times shorter windows (the same time in all): a window answers
- * thousands of calls in a fraction of a second at c=1, and a busy spell of the machine moves a p50 more than the gateway
- * does there. With shorter windows the two sides of a pair the report compares (a contender and its floor) run closer
- * together in time, and more pairs make their median.
+ * At c=1 a round is split in this many rounds of as many times shorter windows (the same time in all): a window at c=1
+ * still answers a few hundred calls (a slow case's) to several thousand, and a busy spell of the machine moves a p50
+ * more than the gateway does there. With shorter windows the two sides of a pair the report compares run closer
+ * together in time, and more pairs make their median. Every c=1 figure comes from these shorter windows (a p99 from a
+ * few hundred calls of each, in a slow case).
  */
 export const SINGLE_CALL_ROUND_SPLIT = 3;
 
@@ -59,11 +60,34 @@ export function roundsAt(plan: Pick<RoundPlan, 'rounds' | 'roundMs'>, concurrenc
   return { rounds: plan.rounds * split, roundMs: plan.roundMs / split };
 }
 
+/**
+ * The order of the turns of round `round` among `count` contenders: a shuffle seeded by the round (the same in every run).
+ * A rotation of one fixed order kept each pair of contenders the same number of windows apart in every round: the
+ * gateway four windows from its floor, the older checkout next to it, so a busy spell of the machine paired them
+ * unlike (round 17's notes). Shuffled, every contender meets its floor at every distance alike over the rounds.
+ */
+export function turnOrder(round: number, count: number): number[] {
+  const order = Array.from({ length: count }, (_, index) => index);
+  let state = Math.imul(round + 1, 0x9e3779b9) >>> 0;
+  // A small 32-bit generator (mulberry32's steps): uniform enough to shuffle a handful of contenders.
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let mixed = Math.imul(state ^ (state >>> 15), state | 1);
+    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 2 ** 32;
+  };
+  for (let index = count - 1; index > 0; index--) {
+    const other = Math.floor(next() * (index + 1));
+    [order[index], order[other]] = [order[other]!, order[index]!];
+  }
+  return order;
+}
+
 /** The contenders (by origin) whose JIT warm-up has run. */
 const compiled = new Set<string>();
 
 /**
- * Runs every contender `plan.rounds` times at `concurrency` (more, shorter rounds at c=1: `roundsAt`), alternating them, after one warm-up run each (a contender
+ * Runs every contender `plan.rounds` times at `concurrency` (more, shorter rounds at c=1: `roundsAt`), alternating them in an order shuffled every round (`turnOrder`), after one warm-up run each (a contender
  * met for the first time is first given its JIT warm-up, the same for every contender).
  */
 export async function compare(contenders: Contender[], concurrency: number, plan: RoundPlan): Promise<CaseFigures[]> {
@@ -77,8 +101,7 @@ export async function compare(contenders: Contender[], concurrency: number, plan
   const results: LoadResult[][] = contenders.map(() => []);
   const { rounds, roundMs } = roundsAt(plan, concurrency);
   for (let round = 0; round < rounds; round++) {
-    for (let step = 0; step < contenders.length; step++) {
-      const index = (round + step) % contenders.length;
+    for (const index of turnOrder(round, contenders.length)) {
       const contender = contenders[index]!;
       results[index]!.push(await runLoad(contender.origin, contender.spec, concurrency, roundMs));
     }
