@@ -74,6 +74,9 @@ describe('console Tokens page', { skip }, () => {
     await openTokens();
     await page.getByRole('navigation').getByRole('link', { name: 'Overview', exact: true }).click();
     await openTokens();
+    // The page shows the list it had at once and reads it again: the call's use shows once the new list is in (a busy
+    // machine reads it later than the first look; the wait is bounded by Playwright's timeout).
+    await rowOf('limited').getByTestId('token-last-used').filter({ hasNotText: 'not yet' }).waitFor();
     assert.notEqual((await rowOf('limited').getByTestId('token-last-used').textContent())!.trim(), 'not yet', 'the call is its last use');
     await screenshot(page, 'tokens-edit');
     await rowOf('limited').getByRole('button', { name: 'Edit token limited' }).click();
