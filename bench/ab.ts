@@ -145,9 +145,10 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 
-/** A quartile by its rank; the median (`share` 0.5) as the report takes it, the mean of the two middle values of an even count. */
-const at = (values: number[], share: number) =>
-  share === 0.5 ? spreadOf(values).median : [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) * share)]!;
+/** A quartile (or the lowest value) by its rank. */
+const at = (values: number[], share: number) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) * share)]!;
+/** The median as the report takes it: the mean of the two middle values of an even count. */
+const median = (values: number[]) => spreadOf(values).median;
 const µs = (value: number) => value.toFixed(1);
 console.log(
   `${caseName} c=${concurrency}, journal ${journal ? 'on' : 'off'}, ${rounds} rounds of ${windowMs} ms, ${loadClient()} client, load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`,
@@ -155,17 +156,17 @@ console.log(
 for (const [index, dir] of dirs.entries()) {
   const own = main[index]!;
   console.log(
-    `${dir}: main thread µs per call min ${µs(at(own, 0))}, p25 ${µs(at(own, 0.25))}, median ${µs(at(own, 0.5))}, p75 ${µs(at(own, 0.75))}` +
-      ` (kernel median ${µs(at(kernel[index]!, 0.5))}; journal thread median ${µs(at(journalThread[index]!, 0.5))}, p25 ${µs(at(journalThread[index]!, 0.25))}; whole process median ${µs(at(whole[index]!, 0.5))}, p25 ${µs(at(whole[index]!, 0.25))}; writes per call ${at(writes[index]!, 0.5).toFixed(2)}; req/s median ${at(rates[index]!, 0.5).toFixed(0)}; load generator median ${µs(at(client[index]!, 0.5))} µs per call${upstream ? `; upstream median ${µs(at(upstreamCpu[index]!, 0.5))} µs per call` : ''}); by round: ${own.map((value) => value.toFixed(0)).join(' ')}` +
+    `${dir}: main thread µs per call min ${µs(at(own, 0))}, p25 ${µs(at(own, 0.25))}, median ${µs(median(own))}, p75 ${µs(at(own, 0.75))}` +
+      ` (kernel median ${µs(median(kernel[index]!))}; journal thread median ${µs(median(journalThread[index]!))}, p25 ${µs(at(journalThread[index]!, 0.25))}; whole process median ${µs(median(whole[index]!))}, p25 ${µs(at(whole[index]!, 0.25))}; writes per call ${median(writes[index]!).toFixed(2)}; req/s median ${median(rates[index]!).toFixed(0)}; load generator median ${µs(median(client[index]!))} µs per call${upstream ? `; upstream median ${µs(median(upstreamCpu[index]!))} µs per call` : ''}); by round: ${own.map((value) => value.toFixed(0)).join(' ')}` +
       `; req/s by round: ${rates[index]!.map((value) => value.toFixed(0)).join(' ')}`,
   );
   // Added latency paired by round: each round's p50 against the first contender's in the same round.
   const added = p50s[index]!.map((value, round) => value - p50s[0]![round]!);
   console.log(
-    `  p50 ms median ${at(p50s[index]!, 0.5).toFixed(3)} (by round ${p50s[index]!.map((value) => value.toFixed(3)).join(' ')})` +
+    `  p50 ms median ${median(p50s[index]!).toFixed(3)} (by round ${p50s[index]!.map((value) => value.toFixed(3)).join(' ')})` +
       (index === 0
         ? ''
-        : `; over ${dirs[0]} by round: median ${at(added, 0.5).toFixed(3)}, p25 ${at(added, 0.25).toFixed(3)}, p75 ${at(added, 0.75).toFixed(3)}`),
+        : `; over ${dirs[0]} by round: median ${median(added).toFixed(3)}, p25 ${at(added, 0.25).toFixed(3)}, p75 ${at(added, 0.75).toFixed(3)}`),
   );
 }
 await closeClients();
