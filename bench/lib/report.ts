@@ -3,7 +3,7 @@ import type { RelayCase } from '../sections/relay.ts';
 import type { SimulateResults } from '../sections/simulate.ts';
 import type { FootprintResult } from '../sections/footprint.ts';
 import type { ScanResult } from '../sections/scan.ts';
-import type { CaseFigures } from './rounds.ts';
+import { roundsAt, type CaseFigures } from './rounds.ts';
 import { spreadOf, type Spread } from './stats.ts';
 
 /** Everything one `npm run bench` measured. */
@@ -277,7 +277,8 @@ function targetRows(results: BenchResults): string[][] {
 function splitNote(plan: BenchResults['plan']): string {
   const split = plan.singleCallSplit ?? 1;
   if (split <= 1 || !plan.concurrencies.includes(1)) return '';
-  return ` (at c=1, ${plan.rounds * split} rounds of ${fixed(plan.roundMs / split / 1000, 2)} s)`;
+  const { rounds, roundMs } = roundsAt(plan, 1, split);
+  return ` (at c=1, ${rounds} rounds of ${fixed(roundMs / 1000, 2)} s)`;
 }
 
 /** The whole report as Markdown. */

@@ -54,10 +54,14 @@ export interface RoundPlan {
  */
 export const SINGLE_CALL_ROUND_SPLIT = 3;
 
-/** The rounds and window of a case at `concurrency` (see SINGLE_CALL_ROUND_SPLIT). */
-export function roundsAt(plan: Pick<RoundPlan, 'rounds' | 'roundMs'>, concurrency: number): { rounds: number; roundMs: number } {
-  const split = concurrency === 1 ? SINGLE_CALL_ROUND_SPLIT : 1;
-  return { rounds: plan.rounds * split, roundMs: plan.roundMs / split };
+/** The rounds and window of a case at `concurrency`, its rounds split in `split` at c=1 (see SINGLE_CALL_ROUND_SPLIT; a run's report passes the split it recorded). */
+export function roundsAt(
+  plan: Pick<RoundPlan, 'rounds' | 'roundMs'>,
+  concurrency: number,
+  split = SINGLE_CALL_ROUND_SPLIT,
+): { rounds: number; roundMs: number } {
+  const by = concurrency === 1 ? split : 1;
+  return { rounds: plan.rounds * by, roundMs: plan.roundMs / by };
 }
 
 /**
