@@ -96,6 +96,9 @@ describe('console Cassettes page and the Logs "replayed from"', { skip }, () => 
     await rowOf(replayed).waitFor({ state: 'detached' });
     assert.equal(await rowOf(unused).count(), 1);
     await page.getByLabel('This run', { exact: true }).selectOption('');
+    // The page keeps the unused ones (the replayed one not among them) until the full list is in: wait for it (bounded by
+    // Playwright's timeout), or the search's "replayed one gone" below would pass on that earlier list and count its rows.
+    await rowOf(replayed).waitFor();
     await page.getByLabel('Search').fill('embed-this');
     await rowOf(replayed).waitFor({ state: 'detached' });
     assert.equal(await table().locator('tbody tr').count(), 1);

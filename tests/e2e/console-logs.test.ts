@@ -112,6 +112,9 @@ describe('console Logs page', { skip }, () => {
     await page.getByText(/1 call\(s\) naming no API token of this gateway .* not recorded/).waitFor();
 
     await page.getByLabel('Outcome').selectOption('');
+    // The page keeps the errors-only list (no chat call in it) until the full one is in: wait for it (bounded by Playwright's
+    // timeout), or the "chat calls gone" below would pass on that earlier list and count its one row.
+    await rows().filter({ hasText: '/v1/chat/completions' }).first().waitFor();
     await page.getByLabel('Path').fill('embeddings');
     await rows().filter({ hasText: '/v1/chat/completions' }).first().waitFor({ state: 'detached' });
     assert.equal(await rows().count(), 1);
@@ -206,6 +209,9 @@ describe('console Logs page', { skip }, () => {
     assert.equal(refused.status, 200);
     assert.equal(((await refused.json()) as { success: boolean }).success, false);
     await page.getByLabel('Outcome').selectOption('error');
+    // The page keeps the full list, where the call may already be, until the errors-only one is in: wait for the chat calls
+    // to leave (bounded by Playwright's timeout), so the row read is the errors list's.
+    await rows().filter({ hasText: '/v1/chat/completions' }).first().waitFor({ state: 'detached' });
     const row = rows().filter({ hasText: 'POST /v1/portrait/groups' });
     await row.waitFor();
     assert.match((await row.textContent())!, /200/);
