@@ -311,16 +311,21 @@ export function holdForTick(raw: ServerResponse): void {
   process.nextTick(() => socket.uncork());
 }
 
-/** Writes `frame`; when the socket's buffer is full, waits until it drains (or the client goes away). */
+/**
+ * Writes `frame`; when the answer's buffer is full, waits until what was written has gone to the socket (or the client
+ * goes away). The wait is the callback of an empty write behind it, not the answer's 'drain': Node 24.22 buffers the
+ * writes of a tick in the answer itself and sends 'drain' only when the socket had asked for one, so a full answer whose
+ * bytes then fit in the socket's buffer never got it, and a long stream to a client reading in the same process hung.
+ */
 export function writeFrame(raw: ServerResponse, frame: string | Uint8Array): Promise<void> {
   if (raw.write(frame)) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
-      raw.off('drain', done);
       raw.off('close', done);
       resolve();
     };
-    raw.once('drain', done);
+    // Writes are sent in order: this callback runs once every byte before it went out, or with the error that ended them.
+    raw.write('', done);
     raw.once('close', done);
   });
 }

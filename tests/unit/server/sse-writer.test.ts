@@ -1,24 +1,35 @@
 // Unit tests of the SSE writer with a fake response: a slow reader holds the producer back (backpressure), a client that leaves stops it, a failing producer ends the stream with an error frame; events at hand go out in few writes, after their Holds; data-only events (Gemini) framed each as its item.
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EventRun, type NamedEvent } from '../../../electron/gateway/protocols/named-event.ts';
 import { GatewayError } from '../../../electron/gateway/errors.ts';
 import { Hold } from '../../../electron/gateway/protocols/at-hand.ts';
-import { AT_HAND_WRITE_CHARS, writeJsonArray, writeSse, writeSseData } from '../../../electron/gateway/server/sse.ts';
+import { AT_HAND_WRITE_CHARS, writeFrame, writeJsonArray, writeSse, writeSseData } from '../../../electron/gateway/server/sse.ts';
 
-/** A response whose socket buffer is full (`write` returns false) until `accept()`; each 'drain' lets the writer go on. */
+/**
+ * A response whose socket buffer is full (`write` returns false, a write's callback waits) until `accept()`; each
+ * `drain()` sends what was written (the callbacks waiting run, as a socket's completed writes call theirs), which lets the
+ * writer go on. It never emits 'drain': the writer must not wait for one (Node 24.22 may never send it).
+ */
 class FakeResponse extends EventEmitter {
   frames: string[] = [];
   ended = false;
   private full = true;
+  private unsent: (() => void)[] = [];
   writeHead() {}
   flushHeaders() {}
   write(chunk: string, callback?: () => void) {
     if (chunk !== '') this.frames.push(chunk);
-    callback?.();
+    if (callback && this.full) this.unsent.push(callback);
+    else if (callback) process.nextTick(callback);
     return !this.full;
+  }
+  drain() {
+    for (const callback of this.unsent.splice(0)) callback();
   }
   end(chunk?: string) {
     if (chunk) this.frames.push(chunk);
@@ -64,12 +75,12 @@ test('a slow reader holds the producer back: one frame per drain, never the whol
   await ticks();
   assert.equal(raw.frames.length, 1, 'one frame written, then the writer waits for drain');
   assert.ok(state.pulled <= 2, `pulled ${state.pulled} of 100 while the client read nothing`);
-  raw.emit('drain');
+  raw.drain();
   await ticks();
   assert.equal(raw.frames.length, 2);
   assert.ok(state.pulled <= 3);
   raw.accept();
-  raw.emit('drain');
+  raw.drain();
   await done;
   assert.equal(raw.frames.length, 100);
   assert.equal(raw.frames[99], 'data: {"index":99}\n\n');
@@ -215,7 +226,7 @@ test('events at hand: a long stream goes out in writes of about AT_HAND_WRITE_CH
   assert.ok(raw.frames[0]!.length >= AT_HAND_WRITE_CHARS && raw.frames[0]!.length < AT_HAND_WRITE_CHARS + 100);
   assert.ok(state.pulled < count / 2, `pulled ${state.pulled} of ${count} while the client read nothing`);
   raw.accept();
-  raw.emit('drain');
+  raw.drain();
   await done;
   const text = raw.frames.join('');
   assert.equal(text.split('\n\n').length - 1, count);
@@ -299,3 +310,28 @@ test('data-only events (Gemini with alt=sse): each item is one `data:` frame, at
   ]);
   assert.ok(eachCall.raw.ended);
 });
+
+test(
+  'a real socket: a long stream of small frames to a client reading in the same process reaches its end',
+  { timeout: 60_000 },
+  async () => {
+    // Many frames in one tick fill the answer's own buffer (Node 24.22 holds a tick's writes there), whose bytes then fit in
+    // the socket's: Node sends no 'drain' then, and a writer waiting for one hung at about 4 MB of a 16 MB fixture's stream.
+    const frame = `data: ${JSON.stringify({ text: 'é€ab'.repeat(60) })}\n\n`;
+    const count = 20_000;
+    const server = createServer(async (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let index = 0; index < count; index++) await writeFrame(response, frame);
+      response.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      let bytes = 0;
+      for await (const chunk of answer.body!) bytes += chunk.length;
+      assert.equal(bytes, count * Buffer.byteLength(frame));
+    } finally {
+      server.close();
+    }
+  },
+);
