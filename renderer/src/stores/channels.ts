@@ -6,6 +6,7 @@ import { ApiError } from '../api/http.ts';
 import type { FormResult } from './assets.ts';
 import { messageOf } from './storage.ts';
 import { withBusy } from './busy.ts';
+import { listLoads } from './list-loads.ts';
 
 export interface ChannelsState {
   channels: ChannelSummary[] | null;
@@ -31,8 +32,11 @@ export interface ChannelsState {
 }
 
 export function createChannelsStore(call: AdminCall) {
+  // A list asked for before a change landed (the page opened, then a channel saved or tested) must not undo it.
+  const loads = listLoads();
   return create<ChannelsState>((set, get) => {
     const replace = (channel: ChannelSummary) => {
+      loads.changed();
       const list = get().channels ?? [];
       const known = list.some((item) => item.id === channel.id);
       set({ channels: known ? list.map((item) => (item.id === channel.id ? channel : item)) : [...list, channel] });
@@ -47,11 +51,15 @@ export function createChannelsStore(call: AdminCall) {
       testingAll: false,
 
       async load() {
+        const verdict = loads.begin();
         set({ loading: true });
         try {
-          set({ channels: await call('listChannels'), error: null, loading: false });
+          const channels = await call('listChannels');
+          const next = verdict();
+          if (next === 'again') return await get().load();
+          if (next === 'show') set({ channels, error: null, loading: false });
         } catch (error) {
-          set({ error: messageOf(error), loading: false });
+          if (verdict() !== 'drop') set({ error: messageOf(error), loading: false });
         }
       },
 
@@ -72,6 +80,7 @@ export function createChannelsStore(call: AdminCall) {
       remove: (channelId) =>
         withBusy(set, get, channelId, async () => {
           await call('removeChannel', { params: { channelId } });
+          loads.changed();
           set({ channels: (get().channels ?? []).filter((item) => item.id !== channelId) });
         }),
 

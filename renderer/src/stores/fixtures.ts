@@ -5,6 +5,7 @@ import type { AdminCall } from '../api/admin-client.ts';
 import { ApiError } from '../api/http.ts';
 import type { FormResult } from './assets.ts';
 import { withBusy } from './busy.ts';
+import { listLoads } from './list-loads.ts';
 import { onceSoon } from './soon.ts';
 import { messageOf } from './storage.ts';
 
@@ -52,6 +53,7 @@ const failure = (error: unknown) => ({
 });
 
 export function createFixturesStore(call: AdminCall) {
+  const loads = listLoads();
   return create<FixturesState>((set, get) => ({
     fixtures: null,
     loading: false,
@@ -61,11 +63,14 @@ export function createFixturesStore(call: AdminCall) {
     highlight: null,
 
     async load() {
+      // Every change here loads the list again: only the latest load's answer is shown.
+      const verdict = loads.begin();
       set({ loading: true });
       try {
-        set({ fixtures: (await call('listFixtures')).fixtures, error: null, loading: false });
+        const { fixtures } = await call('listFixtures');
+        if (verdict() === 'show') set({ fixtures, error: null, loading: false });
       } catch (error) {
-        set({ error: messageOf(error), loading: false });
+        if (verdict() === 'show') set({ error: messageOf(error), loading: false });
       }
     },
 

@@ -6,6 +6,7 @@ import type { FormResult } from './assets.ts';
 import { ApiError } from '../api/http.ts';
 import { messageOf } from './storage.ts';
 import { withBusy } from './busy.ts';
+import { listLoads } from './list-loads.ts';
 
 export interface TokensState {
   tokens: AdminToken[] | null;
@@ -31,6 +32,8 @@ export interface TokensState {
 }
 
 export function createTokensStore(call: AdminCall) {
+  // A list asked for before a token was created (the page opened, then Create clicked) must not hide it when it lands.
+  const loads = listLoads();
   return create<TokensState>((set, get) => ({
     tokens: null,
     loading: false,
@@ -41,18 +44,25 @@ export function createTokensStore(call: AdminCall) {
     actionError: null,
 
     async load() {
+      const verdict = loads.begin();
       set({ loading: true });
       try {
-        set({ tokens: await call('listTokens'), error: null, loading: false });
+        const tokens = await call('listTokens');
+        const next = verdict();
+        if (next === 'again') return await get().load();
+        if (next === 'show') set({ tokens, error: null, loading: false });
       } catch (error) {
-        set({ error: messageOf(error), loading: false });
+        if (verdict() !== 'drop') set({ error: messageOf(error), loading: false });
       }
     },
 
     async create(body) {
       try {
         const created = await call('createToken', { body });
-        set({ created, tokens: [...(get().tokens ?? []), created.token] });
+        loads.changed();
+        // A list read after the creation may hold the token already.
+        const listed = (get().tokens ?? []).filter((item) => item.token_id !== created.token.token_id);
+        set({ created, tokens: [...listed, created.token] });
         return { ok: true, value: created };
       } catch (error) {
         return { ok: false, message: messageOf(error), param: error instanceof ApiError ? error.param : null };
@@ -76,12 +86,14 @@ export function createTokensStore(call: AdminCall) {
       withBusy(set, get, tokenId, async () => {
         const token = await call('revokeToken', { params: { tokenId } });
         get().hide(tokenId);
+        loads.changed();
         set({ tokens: (get().tokens ?? []).map((item) => (item.token_id === tokenId ? token : item)) });
       }),
 
     async update(tokenId, body) {
       try {
         const token = await call('updateToken', { params: { tokenId }, body });
+        loads.changed();
         set({ tokens: (get().tokens ?? []).map((item) => (item.token_id === tokenId ? token : item)) });
         return { ok: true, value: token };
       } catch (error) {
@@ -92,6 +104,7 @@ export function createTokensStore(call: AdminCall) {
     remove: (tokenId) =>
       withBusy(set, get, tokenId, async () => {
         await call('deleteToken', { params: { tokenId } });
+        loads.changed();
         set({ tokens: (get().tokens ?? []).filter((item) => item.token_id !== tokenId) });
       }),
   }));

@@ -5,6 +5,7 @@ import type { ChannelSummary } from '../../../shared/channels.ts';
 import { ApiError } from '../../../renderer/src/api/http.ts';
 import { createChannelsStore } from '../../../renderer/src/stores/channels.ts';
 import { fakeAdmin } from '../../helpers/fake-admin.ts';
+import { heldAnswer, turnsUntil, type HeldAnswer } from '../../helpers/held-answer.ts';
 
 const channel = (id: string, extra: Partial<ChannelSummary> = {}): ChannelSummary => ({
   id,
@@ -73,4 +74,37 @@ test('a test result is kept per channel and the health is reloaded; remove drops
   await store.getState().remove('ch_1');
   assert.deepEqual(store.getState().channels, []);
   assert.equal(store.getState().busy.length, 0);
+});
+
+test('a list read before a change landed never undoes it: a later list stays, a store change makes it asked again', async () => {
+  const health = { ...channel('x').health, last_ok_at: 5 };
+  // Each listChannels call takes the next answer, resolved by the test when it wants it to land.
+  const answers: HeldAnswer<ChannelSummary[]>[] = [];
+  const admin = fakeAdmin({
+    listChannels: () => {
+      const answer = heldAnswer<ChannelSummary[]>();
+      answers.push(answer);
+      return answer.promise;
+    },
+    testChannel: () => ({ ok: true, latency_ms: 12, message: 'ok' }),
+    updateChannel: (input) => channel(input.params.channelId, { health, enabled: false }),
+  });
+  const store = createChannelsStore(admin.call);
+  const opened = store.getState().load();
+  const tested = store.getState().test('ch_1');
+  assert.ok(await turnsUntil(() => answers.length === 2), 'the test reloaded the list');
+  answers[1]!.resolve([channel('ch_1', { health })]);
+  await tested;
+  answers[0]!.resolve([channel('ch_1')]);
+  await opened;
+  assert.equal(store.getState().channels?.[0]?.health.last_ok_at, 5, 'the list the test reloaded stays');
+
+  const reload = store.getState().load();
+  await store.getState().setEnabled('ch_1', false);
+  answers[2]!.resolve([channel('ch_1', { health })]);
+  assert.ok(await turnsUntil(() => answers.length === 4), 'the outdated list was asked again');
+  answers[3]!.resolve([channel('ch_1', { health, enabled: false })]);
+  await reload;
+  assert.equal(store.getState().channels?.[0]?.enabled, false, 'the list read before the change was asked again');
+  assert.equal(answers.length, 4);
 });

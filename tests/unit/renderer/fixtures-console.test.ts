@@ -9,6 +9,7 @@ import { answerSourceOf } from '../../../renderer/src/features/logs/answer-sourc
 import { createFixturesStore } from '../../../renderer/src/stores/fixtures.ts';
 import { createJournalStore, JOURNAL_PAGE_SIZE, matchesJournalFilter, NO_JOURNAL_FILTER } from '../../../renderer/src/stores/journal.ts';
 import { fakeAdmin } from '../../helpers/fake-admin.ts';
+import { heldAnswer, turnsUntil, type HeldAnswer } from '../../helpers/held-answer.ts';
 
 const listing = (fixture: unknown, extra: Partial<FixtureListing> = {}): FixtureListing => ({
   id: 3,
@@ -86,6 +87,27 @@ describe('fixtures store', () => {
     assert.equal(admin.calls.length, calls, 'nothing sent');
     assert.equal((await store.getState().update(3, '{"response": {"text": "c"}}')).ok, true);
     assert.deepEqual(admin.calls.at(-2)?.input, { params: { fixtureId: '3' }, body: { response: { text: 'c' } } });
+  });
+
+  test("a list read as the page opened, landing after an addition's own reload, does not hide the added fixture", async () => {
+    const answers: HeldAnswer<{ fixtures: FixtureListing[] }>[] = [];
+    const admin = fakeAdmin({
+      listFixtures: () => {
+        const answer = heldAnswer<{ fixtures: FixtureListing[] }>();
+        answers.push(answer);
+        return answer.promise;
+      },
+      addFixtures: () => ({ added: [] }),
+    });
+    const store = createFixturesStore(admin.call);
+    const opened = store.getState().load();
+    const added = store.getState().add('{"response": {"text": "a"}}', '');
+    assert.ok(await turnsUntil(() => answers.length === 2), 'the addition reloaded the list');
+    answers[1]!.resolve({ fixtures: [listing({ response: { text: 'a' } })] });
+    await added;
+    answers[0]!.resolve({ fixtures: [] });
+    await opened;
+    assert.equal(store.getState().fixtures?.length, 1);
   });
 });
 

@@ -7,6 +7,7 @@ import { createApiKeyStore } from '../../../renderer/src/stores/api-key.ts';
 import { memoryStorage } from '../../../renderer/src/stores/storage.ts';
 import { createTokensStore } from '../../../renderer/src/stores/tokens.ts';
 import { fakeAdmin } from '../../helpers/fake-admin.ts';
+import { heldAnswer } from '../../helpers/held-answer.ts';
 
 const token = (id: string, extra: Partial<AdminToken> = {}): AdminToken => ({
   token_id: id,
@@ -45,6 +46,44 @@ describe('tokens store', () => {
     store.getState().dismissCreated();
     assert.equal(store.getState().created, null);
     assert.deepEqual(await store.getState().create({ account: '' }), { ok: false, message: 'account must not be empty', param: 'account' });
+  });
+
+  test('a list asked for before a token was created does not hide it when it lands after; it is asked again', async () => {
+    // The server's list as each listTokens call found it: the first was read before the token was created.
+    const answers = [heldAnswer<AdminToken[]>(), heldAnswer<AdminToken[]>()];
+    let lists = 0;
+    const admin = fakeAdmin({
+      listTokens: () => answers[lists++]!.promise,
+      createToken: () => ({ token: token('tok_2'), secret: 'sk-gh-secret' }),
+    });
+    const store = createTokensStore(admin.call);
+    const opened = store.getState().load();
+    await store.getState().create({ account: 'ci' });
+    answers[0]!.resolve([token('tok_1')]);
+    answers[1]!.resolve([token('tok_1'), token('tok_2')]);
+    await opened;
+    assert.deepEqual(
+      store.getState().tokens?.map((item) => item.token_id),
+      ['tok_1', 'tok_2'],
+    );
+    assert.equal(lists, 2, 'the outdated list was asked again, once');
+    assert.equal(store.getState().loading, false);
+  });
+
+  test('of two loads, the later one answers even when the earlier lands last', async () => {
+    const answers = [heldAnswer<AdminToken[]>(), heldAnswer<AdminToken[]>()];
+    let lists = 0;
+    const store = createTokensStore(fakeAdmin({ listTokens: () => answers[lists++]!.promise }).call);
+    const first = store.getState().load();
+    const second = store.getState().load();
+    answers[1]!.resolve([token('tok_new')]);
+    await second;
+    answers[0]!.resolve([token('tok_old')]);
+    await first;
+    assert.deepEqual(
+      store.getState().tokens?.map((item) => item.token_id),
+      ['tok_new'],
+    );
   });
 
   test('reveal shows a kept secret; revoke marks the token and forgets the shown secret', async () => {
