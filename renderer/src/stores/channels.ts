@@ -6,7 +6,7 @@ import { ApiError } from '../api/http.ts';
 import type { FormResult } from './assets.ts';
 import { messageOf } from './storage.ts';
 import { withBusy } from './busy.ts';
-import { listLoads } from './list-loads.ts';
+import { loadsInOrder } from './loads-in-order.ts';
 
 export interface ChannelsState {
   channels: ChannelSummary[] | null;
@@ -33,7 +33,7 @@ export interface ChannelsState {
 
 export function createChannelsStore(call: AdminCall) {
   // A list asked for before a change landed (the page opened, then a channel saved or tested) must not undo it.
-  const loads = listLoads();
+  const loads = loadsInOrder();
   return create<ChannelsState>((set, get) => {
     const replace = (channel: ChannelSummary) => {
       loads.changed();
@@ -51,16 +51,12 @@ export function createChannelsStore(call: AdminCall) {
       testingAll: false,
 
       async load() {
-        const verdict = loads.begin();
         set({ loading: true });
-        try {
-          const channels = await call('listChannels');
-          const next = verdict();
-          if (next === 'again') return await get().load();
-          if (next === 'show') set({ channels, error: null, loading: false });
-        } catch (error) {
-          if (verdict() !== 'drop') set({ error: messageOf(error), loading: false });
-        }
+        await loads.run(
+          () => call('listChannels'),
+          (channels, latest) => set({ channels, error: null, loading: !latest }),
+          (error, latest) => set({ error: messageOf(error), loading: !latest }),
+        );
       },
 
       async save(channelId, body) {

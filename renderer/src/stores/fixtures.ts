@@ -5,7 +5,7 @@ import type { AdminCall } from '../api/admin-client.ts';
 import { ApiError } from '../api/http.ts';
 import type { FormResult } from './assets.ts';
 import { withBusy } from './busy.ts';
-import { listLoads } from './list-loads.ts';
+import { loadsInOrder } from './loads-in-order.ts';
 import { onceSoon } from './soon.ts';
 import { messageOf } from './storage.ts';
 
@@ -53,7 +53,7 @@ const failure = (error: unknown) => ({
 });
 
 export function createFixturesStore(call: AdminCall) {
-  const loads = listLoads();
+  const loads = loadsInOrder();
   return create<FixturesState>((set, get) => ({
     fixtures: null,
     loading: false,
@@ -63,15 +63,13 @@ export function createFixturesStore(call: AdminCall) {
     highlight: null,
 
     async load() {
-      // Every change here loads the list again: only the latest load's answer is shown.
-      const verdict = loads.begin();
+      // Every change here loads the list again: an older list never replaces a newer one shown.
       set({ loading: true });
-      try {
-        const { fixtures } = await call('listFixtures');
-        if (verdict() === 'show') set({ fixtures, error: null, loading: false });
-      } catch (error) {
-        if (verdict() === 'show') set({ error: messageOf(error), loading: false });
-      }
+      await loads.run(
+        async () => (await call('listFixtures')).fixtures,
+        (fixtures, latest) => set({ fixtures, error: null, loading: !latest }),
+        (error, latest) => set({ error: messageOf(error), loading: !latest }),
+      );
     },
 
     async add(text, testId) {

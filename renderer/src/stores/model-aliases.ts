@@ -3,6 +3,7 @@ import { create } from 'zustand';
 import { aliasPartProblem } from '../../../shared/model-aliases.ts';
 import type { ServerSettings, SettingsView } from '../../../shared/settings.ts';
 import type { AdminCall } from '../api/admin-client.ts';
+import { loadsInOrder } from './loads-in-order.ts';
 import { messageOf } from './storage.ts';
 
 export interface ModelAliasesState {
@@ -26,6 +27,8 @@ export function aliasDraftProblem(name: string, target: string): string | null {
 }
 
 export function createModelAliasesStore(call: AdminCall) {
+  // A view read before a save must not come back: the next alias saved is written over the settings it shows.
+  const loads = loadsInOrder();
   return create<ModelAliasesState>((set, get) => {
     const save = async (aliases: Record<string, string>) => {
       const view = get().view;
@@ -33,7 +36,9 @@ export function createModelAliasesStore(call: AdminCall) {
       set({ saving: true, error: null });
       try {
         const body: Partial<ServerSettings> = { ...view.saved, modelAliases: aliases };
-        set({ view: await call('saveSettings', { body }), saving: false });
+        const saved = await call('saveSettings', { body });
+        loads.changed();
+        set({ view: saved, saving: false });
         return true;
       } catch (error) {
         set({ saving: false, error: messageOf(error) });
@@ -45,11 +50,11 @@ export function createModelAliasesStore(call: AdminCall) {
       saving: false,
       error: null,
       async load() {
-        try {
-          set({ view: await call('getSettings'), error: null });
-        } catch (error) {
-          set({ error: messageOf(error) });
-        }
+        await loads.run(
+          () => call('getSettings'),
+          (view) => set({ view, error: null }),
+          (error) => set({ error: messageOf(error) }),
+        );
       },
       put(name, target, previous) {
         const aliases = savedAliases(get().view!);

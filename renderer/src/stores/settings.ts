@@ -12,6 +12,7 @@ import {
 } from '../../../shared/settings.ts';
 import type { AdminCall } from '../api/admin-client.ts';
 import { ApiError } from '../api/http.ts';
+import { loadsInOrder } from './loads-in-order.ts';
 import { messageOf } from './storage.ts';
 
 /** The form as typed: text fields stay text until saved. */
@@ -122,6 +123,8 @@ function problemsOf(draft: SettingsDraft): Partial<Record<SettingKey, string>> {
 const RESTART_WAIT = { attempts: 60, everyMs: 500 };
 
 export function createSettingsStore(call: AdminCall, wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))) {
+  // A view read before a save must not put the old settings, and a draft of them, back on the page.
+  const loads = loadsInOrder();
   return create<SettingsState>((set, get) => ({
     view: null,
     draft: null,
@@ -135,12 +138,11 @@ export function createSettingsStore(call: AdminCall, wait = (ms: number) => new 
 
     async load() {
       set({ loading: true });
-      try {
-        const view = await call('getSettings');
-        set({ view, draft: draftOf(view), problems: {}, error: null, loading: false });
-      } catch (error) {
-        set({ error: messageOf(error), loading: false });
-      }
+      await loads.run(
+        () => call('getSettings'),
+        (view, latest) => set({ view, draft: draftOf(view), problems: {}, error: null, loading: !latest }),
+        (error, latest) => set({ error: messageOf(error), loading: !latest }),
+      );
     },
 
     edit(change) {
@@ -160,6 +162,7 @@ export function createSettingsStore(call: AdminCall, wait = (ms: number) => new 
       const before = get().view;
       try {
         const view = await call('saveSettings', { body: changesOf(before!, draft) as Partial<ServerSettings> });
+        loads.changed();
         const live = (['corsOrigins', 'refreshIntervalMs'] as const).filter(
           (key) => !view.pinned[key] && JSON.stringify(before?.effective[key]) !== JSON.stringify(view.effective[key]),
         );
@@ -198,6 +201,7 @@ export function createSettingsStore(call: AdminCall, wait = (ms: number) => new 
       try {
         const before = get().view ?? (await call('getSettings'));
         const view = await call('saveSettings', { body: { ...before.saved, secrets: 'file' } });
+        loads.changed();
         set({ view, draft: draftOf(view), problems: {}, saving: false });
         return true;
       } catch (error) {

@@ -6,7 +6,7 @@ import type { FormResult } from './assets.ts';
 import { ApiError } from '../api/http.ts';
 import { messageOf } from './storage.ts';
 import { withBusy } from './busy.ts';
-import { listLoads } from './list-loads.ts';
+import { loadsInOrder } from './loads-in-order.ts';
 
 export interface TokensState {
   tokens: AdminToken[] | null;
@@ -33,7 +33,7 @@ export interface TokensState {
 
 export function createTokensStore(call: AdminCall) {
   // A list asked for before a token was created (the page opened, then Create clicked) must not hide it when it lands.
-  const loads = listLoads();
+  const loads = loadsInOrder();
   return create<TokensState>((set, get) => ({
     tokens: null,
     loading: false,
@@ -44,16 +44,12 @@ export function createTokensStore(call: AdminCall) {
     actionError: null,
 
     async load() {
-      const verdict = loads.begin();
       set({ loading: true });
-      try {
-        const tokens = await call('listTokens');
-        const next = verdict();
-        if (next === 'again') return await get().load();
-        if (next === 'show') set({ tokens, error: null, loading: false });
-      } catch (error) {
-        if (verdict() !== 'drop') set({ error: messageOf(error), loading: false });
-      }
+      await loads.run(
+        () => call('listTokens'),
+        (tokens, latest) => set({ tokens, error: null, loading: !latest }),
+        (error, latest) => set({ error: messageOf(error), loading: !latest }),
+      );
     },
 
     async create(body) {

@@ -1,0 +1,47 @@
+// A store's loads of what the gateway holds: an answer older than one already shown is dropped, and one that a change the store made meanwhile may predate is asked again.
+
+export interface Loads {
+  /**
+   * Asks `fetch` and shows its answer through `show` (`latest`: no later load is under way), or its failure through
+   * `fail`, unless a later load's answer is shown already; asks again while a change the store made itself (`changed`)
+   * landed during the ask, as the answer may not hold it.
+   */
+  run<T>(
+    fetch: () => Promise<T>,
+    show: (value: T, latest: boolean) => void,
+    fail: (error: unknown, latest: boolean) => void,
+  ): Promise<void>;
+  /** The store changed what it shows itself (an item created, edited or removed, settings saved): a load under way may predate it. */
+  changed(): void;
+}
+
+export function loadsInOrder(): Loads {
+  let begun = 0;
+  let shown = 0;
+  let changes = 0;
+  return {
+    async run(fetch, show, fail) {
+      for (;;) {
+        const ticket = ++begun;
+        const seen = changes;
+        let value;
+        try {
+          value = await fetch();
+        } catch (error) {
+          if (ticket < shown) return;
+          shown = ticket;
+          fail(error, ticket === begun);
+          return;
+        }
+        if (ticket < shown) return;
+        if (changes !== seen) continue;
+        shown = ticket;
+        show(value, ticket === begun);
+        return;
+      }
+    },
+    changed() {
+      changes += 1;
+    },
+  };
+}
