@@ -4,6 +4,7 @@ import type { AssetCreateBody, AssetSort, GroupCreateBody, GroupUpdateBody } fro
 import { TERMINAL_STATUSES, type AdminAsset as Asset, type AssetStatus, type Group, type Page } from '../../../shared/portrait.ts';
 import type { AdminCall } from '../api/admin-client.ts';
 import { ApiError } from '../api/http.ts';
+import { loadsInOrder } from './loads-in-order.ts';
 import { messageOf } from './storage.ts';
 
 /** Page size of both console lists. */
@@ -87,6 +88,9 @@ const replaceIn = (page: Page<Asset> | null, asset: Asset): Page<Asset> | null =
     : page;
 
 export function createAssetsStore(call: AdminCall, account: string) {
+  // An answer for the account, filter or sort the page has left, or older than one shown, never replaces the list.
+  const groupLoads = loadsInOrder();
+  const assetLoads = loadsInOrder();
   return create<AssetsState>((set, get) => ({
     account,
     groups: null,
@@ -115,20 +119,19 @@ export function createAssetsStore(call: AdminCall, account: string) {
         search: '',
         sort: 'created',
       });
+      groupLoads.moved();
+      assetLoads.moved();
       await Promise.all([get().loadGroups(1), get().loadAssets(1)]);
     },
 
     async loadGroups(page = get().groups?.page ?? 1) {
       set({ groupsLoading: true });
-      try {
-        const groups = await call('listGroups', {
-          params: { account: get().account },
-          query: { p: page, page_size: LIST_PAGE_SIZE },
-        });
-        set({ groups, groupsError: null, groupsLoading: false });
-      } catch (error) {
-        set({ groupsError: messageOf(error), groupsLoading: false });
-      }
+      const account = get().account;
+      await groupLoads.run(
+        () => call('listGroups', { params: { account }, query: { p: page, page_size: LIST_PAGE_SIZE } }),
+        (groups, latest) => set({ groups, groupsError: null, groupsLoading: !latest }),
+        (error, latest) => set({ groupsError: messageOf(error), groupsLoading: !latest }),
+      );
     },
 
     async createGroup(body) {
@@ -146,6 +149,7 @@ export function createAssetsStore(call: AdminCall, account: string) {
     async updateGroup(groupId, body) {
       try {
         const group = await call('updateGroup', { params: { account: get().account, groupId }, body });
+        groupLoads.changed();
         const groups = get().groups;
         if (groups) set({ groups: { ...groups, items: groups.items.map((item) => (item.group_id === groupId ? group : item)) } });
         return { ok: true, value: group };
@@ -156,40 +160,42 @@ export function createAssetsStore(call: AdminCall, account: string) {
 
     async loadAssets(page = get().assets?.page ?? 1) {
       set({ assetsLoading: true });
+      const { account, search, sort } = get();
       const { groupId, status } = get().filter;
-      const { search, sort } = get();
-      try {
-        const assets = await call('listAssets', {
-          params: { account: get().account },
-          query: {
-            p: page,
-            page_size: LIST_PAGE_SIZE,
-            ...(groupId && { group_id: groupId }),
-            ...(status && { status }),
-            ...(search.trim() && { name: search.trim() }),
-            ...(sort !== 'created' && { sort }),
-          },
-        });
-        const seen = get().seen;
-        const items = assets.items.map((item) => newer(item, seen[item.asset_id]));
-        set({ assets: { ...assets, items }, assetsError: null, assetsLoading: false });
-      } catch (error) {
-        set({ assetsError: messageOf(error), assetsLoading: false });
-      }
+      const query = {
+        p: page,
+        page_size: LIST_PAGE_SIZE,
+        ...(groupId && { group_id: groupId }),
+        ...(status && { status }),
+        ...(search.trim() && { name: search.trim() }),
+        ...(sort !== 'created' && { sort }),
+      };
+      await assetLoads.run(
+        () => call('listAssets', { params: { account }, query }),
+        (assets, latest) => {
+          const seen = get().seen;
+          const items = assets.items.map((item) => newer(item, seen[item.asset_id]));
+          set({ assets: { ...assets, items }, assetsError: null, assetsLoading: !latest });
+        },
+        (error, latest) => set({ assetsError: messageOf(error), assetsLoading: !latest }),
+      );
     },
 
     async setFilter(change) {
       set({ filter: { ...get().filter, ...change } });
+      assetLoads.moved();
       await get().loadAssets(1);
     },
 
     async setSearch(search) {
       set({ search: search.trim() });
+      assetLoads.moved();
       await get().loadAssets(1);
     },
 
     async setSort(sort) {
       set({ sort });
+      assetLoads.moved();
       await get().loadAssets(1);
     },
 
@@ -236,6 +242,7 @@ export function createAssetsStore(call: AdminCall, account: string) {
       if (eventAccount !== get().account) return;
       const groups = get().groups;
       if (groups?.items.some((item) => item.group_id === group.group_id)) {
+        groupLoads.changed();
         set({ groups: { ...groups, items: groups.items.map((item) => (item.group_id === group.group_id ? group : item)) } });
       } else if (groups) {
         void get().loadGroups();
@@ -292,6 +299,7 @@ export function createAssetsStore(call: AdminCall, account: string) {
         ...(filter.groupId === groupId && { filter: { ...filter, groupId: '' } }),
         ...(detail?.group_id === groupId && { detail: null }),
       });
+      if (filter.groupId === groupId) assetLoads.moved();
       if (groups) void get().loadGroups();
       if (get().assets) void get().loadAssets();
     },

@@ -1,4 +1,4 @@
-// A store's loads of what the gateway holds: an answer older than one already shown is dropped, and one that a change the store made meanwhile may predate is asked again.
+// A store's loads of what the gateway holds: an answer older than one already shown is dropped, and so is one of a query the page has left; one that a change the store made meanwhile may predate is asked again.
 
 export interface Loads {
   /**
@@ -13,12 +13,17 @@ export interface Loads {
   ): Promise<void>;
   /** The store changed what it shows itself (an item created, edited or removed, settings saved): a load under way may predate it. */
   changed(): void;
+  /** The page asks for something else now (another account, filter or sort): the answers of the loads under way are dropped. */
+  moved(): void;
 }
 
 export function loadsInOrder(): Loads {
   let begun = 0;
   let shown = 0;
   let changes = 0;
+  /** The last load begun before the page last moved. */
+  let left = 0;
+  const dropped = (ticket: number) => ticket < shown || ticket <= left;
   return {
     async run(fetch, show, fail) {
       for (;;) {
@@ -28,12 +33,12 @@ export function loadsInOrder(): Loads {
         try {
           value = await fetch();
         } catch (error) {
-          if (ticket < shown) return;
+          if (dropped(ticket)) return;
           shown = ticket;
           fail(error, ticket === begun);
           return;
         }
-        if (ticket < shown) return;
+        if (dropped(ticket)) return;
         if (changes !== seen) continue;
         shown = ticket;
         show(value, ticket === begun);
@@ -42,6 +47,9 @@ export function loadsInOrder(): Loads {
     },
     changed() {
       changes += 1;
+    },
+    moved() {
+      left = begun;
     },
   };
 }

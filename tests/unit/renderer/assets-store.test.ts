@@ -5,6 +5,7 @@ import type { Asset, Group, Page } from '../../../shared/portrait.ts';
 import { ApiError } from '../../../renderer/src/api/http.ts';
 import { createAssetsStore, LIST_PAGE_SIZE } from '../../../renderer/src/stores/assets.ts';
 import { fakeAdmin } from '../../helpers/fake-admin.ts';
+import { heldAnswer, type HeldAnswer } from '../../helpers/held-answer.ts';
 
 const asset = (id: string, status: Asset['status'], updatedAt: string, extra: Partial<Asset> = {}): Asset => ({
   asset_id: id,
@@ -110,5 +111,41 @@ describe('assets store', () => {
     assert.equal(store.getState().detail, null);
     assert.deepEqual(store.getState().filter, { groupId: '', status: '' });
     assert.deepEqual(new Set(admin.calls.map((call) => call.input.params.account)), new Set(['ci-bot']));
+  });
+
+  test("the previous account's lists, landing after the switch, are never shown; nor a filter's the page has left", async () => {
+    const groupAnswers: HeldAnswer<Page<Group>>[] = [];
+    const assetAnswers: HeldAnswer<Page<Asset>>[] = [];
+    const held = <T>(answers: HeldAnswer<T>[]) => {
+      const answer = heldAnswer<T>();
+      answers.push(answer);
+      return answer.promise;
+    };
+    const admin = fakeAdmin({ listGroups: () => held(groupAnswers), listAssets: () => held(assetAnswers) });
+    const store = createAssetsStore(admin.call, 'local');
+    const local = Promise.all([store.getState().loadGroups(1), store.getState().loadAssets(1)]);
+    const switched = store.getState().setAccount('ci-bot');
+    // The previous account's answers land first, while the new account's are still under way.
+    groupAnswers[0]!.resolve(page([{ ...group, name: 'local group' }]));
+    assetAnswers[0]!.resolve(page([asset('ast_local', 'Active', 'x')]));
+    await local;
+    assert.equal(store.getState().groups, null, 'no group of the account left behind');
+    assert.equal(store.getState().assets, null);
+    groupAnswers[1]!.resolve(page([{ ...group, name: 'ci group' }]));
+    assetAnswers[1]!.resolve(page([asset('ast_ci', 'Active', 'x')]));
+    await switched;
+    assert.equal(store.getState().groups?.items[0]?.name, 'ci group');
+    assert.equal(store.getState().assets?.items[0]?.asset_id, 'ast_ci');
+    assert.equal(store.getState().assetsLoading, false);
+
+    const all = store.getState().loadAssets(1);
+    const failed = store.getState().setFilter({ status: 'Failed' });
+    // The unfiltered list lands first, while the filtered one is under way: the page has left it.
+    assetAnswers[2]!.resolve(page([asset('ast_ci', 'Active', 'x'), asset('ast_other', 'Active', 'x')]));
+    await all;
+    assert.notEqual(store.getState().assets?.items.length, 2, 'the unfiltered list is not shown');
+    assetAnswers[3]!.resolve(page([]));
+    await failed;
+    assert.deepEqual(store.getState().assets?.items, []);
   });
 });
