@@ -2,6 +2,7 @@
 import { create } from 'zustand';
 import type { CassetteFolder, CassetteQuery } from '../../../shared/cassette-admin.ts';
 import type { AdminCall } from '../api/admin-client.ts';
+import { loadsInOrder } from './loads-in-order.ts';
 import { onceSoon } from './soon.ts';
 import { messageOf } from './storage.ts';
 
@@ -33,6 +34,8 @@ export interface CassettesState {
 }
 
 export function createCassettesStore(call: AdminCall) {
+  // An answer of a search or filter the page has left, or older than one shown (another page), is dropped.
+  const loads = loadsInOrder();
   return create<CassettesState>((set, get) => ({
     folder: null,
     loading: false,
@@ -43,16 +46,13 @@ export function createCassettesStore(call: AdminCall) {
 
     async load(p) {
       const { text, use } = get();
+      const query = { p: p ?? get().folder?.page ?? 1, page_size: CASSETTES_PAGE_SIZE, q: text, ...(use && { replayed: use }) };
       set({ loading: true });
-      try {
-        const folder = await call('listCassettes', {
-          query: { p: p ?? get().folder?.page ?? 1, page_size: CASSETTES_PAGE_SIZE, q: text, ...(use && { replayed: use }) },
-        });
-        // A filter changed meanwhile: that load's answer wins.
-        if (get().text === text && get().use === use) set({ folder, error: null, loading: false });
-      } catch (error) {
-        set({ error: messageOf(error), loading: false });
-      }
+      await loads.run(
+        () => call('listCassettes', { query }),
+        (folder, latest) => set({ folder, error: null, loading: !latest }),
+        (error, latest) => set({ error: messageOf(error), loading: !latest }),
+      );
     },
 
     async setFilter(filter) {
@@ -61,6 +61,7 @@ export function createCassettesStore(call: AdminCall) {
         ...(filter.use !== undefined && { use: filter.use }),
         highlight: null,
       });
+      loads.moved();
       await get().load(1);
     },
 

@@ -2,6 +2,7 @@
 import { create } from 'zustand';
 import type { ScanSummary, ServerStatus } from '../../../shared/server-status.ts';
 import type { AdminCall } from '../api/admin-client.ts';
+import { loadsInOrder } from './loads-in-order.ts';
 import { messageOf } from './storage.ts';
 
 /** The account a fresh gateway creates. */
@@ -21,6 +22,8 @@ export interface StatusState {
 }
 
 export function createStatusStore(call: AdminCall, account = DEFAULT_ACCOUNT) {
+  // A status read before a scan's event, or older than one shown, never puts the older scan back.
+  const loads = loadsInOrder();
   return create<StatusState>((set, get) => ({
     status: null,
     loading: false,
@@ -28,23 +31,26 @@ export function createStatusStore(call: AdminCall, account = DEFAULT_ACCOUNT) {
     account,
     async load() {
       set({ loading: true });
-      try {
-        const status = await call('getStatus');
-        // Keep the chosen account when it exists; otherwise fall back to the first one there is.
-        const current = get().account;
-        const chosen = status.accounts.includes(current) || status.accounts.length === 0 ? current : status.accounts[0]!;
-        set({ status, error: null, loading: false, account: chosen });
-      } catch (error) {
-        set({ error: messageOf(error), loading: false });
-      }
+      await loads.run(
+        () => call('getStatus'),
+        (status, latest) => {
+          // Keep the chosen account when it exists; otherwise fall back to the first one there is.
+          const current = get().account;
+          const chosen = status.accounts.includes(current) || status.accounts.length === 0 ? current : status.accounts[0]!;
+          set({ status, error: null, loading: !latest, account: chosen });
+        },
+        (error, latest) => set({ error: messageOf(error), loading: !latest }),
+      );
     },
     setAccount: (next) => set({ account: next }),
     setNextScanAt(nextScanAt) {
       const status = get().status;
+      loads.changed();
       if (status) set({ status: { ...status, nextScanAt } });
     },
     setLastScan(lastScan) {
       const status = get().status;
+      loads.changed();
       if (status) set({ status: { ...status, lastScan } });
     },
   }));

@@ -4,6 +4,7 @@ import type { Page } from '../../../shared/portrait.ts';
 import type { AdminTask3d } from '../../../shared/tasks3d.ts';
 import type { AdminCall } from '../api/admin-client.ts';
 import { TASK_DONE, type Task3dInput, type Tasks3dClient } from '../api/tasks3d.ts';
+import { loadsInOrder } from './loads-in-order.ts';
 import { messageOf } from './storage.ts';
 
 /** Tasks shown per page. */
@@ -32,6 +33,8 @@ export const isDone = (task: { status: string }) => TASK_DONE.includes(task.stat
 
 /** The store; it lists every account's tasks until an account is chosen. */
 export function createTasks3dStore(call: AdminCall, client: Tasks3dClient) {
+  // An answer of the account the page has left, or older than one shown (a reload after a task's creation), is dropped.
+  const loads = loadsInOrder();
   return create<Tasks3dState>((set, get) => ({
     filter: '',
     page: null,
@@ -44,20 +47,19 @@ export function createTasks3dStore(call: AdminCall, client: Tasks3dClient) {
     finding: false,
 
     async load(p) {
-      const { filter } = get();
+      const query = { p: p ?? get().page?.page ?? 1, page_size: TASKS_PAGE_SIZE, account: get().filter };
       set({ loading: true });
-      try {
-        const page = await call('listTasks3d', { query: { p: p ?? get().page?.page ?? 1, page_size: TASKS_PAGE_SIZE, account: filter } });
-        // A filter changed meanwhile: that load's answer wins.
-        if (get().filter === filter) set({ page, error: null, loading: false });
-      } catch (error) {
-        set({ error: messageOf(error), loading: false });
-      }
+      await loads.run(
+        () => call('listTasks3d', { query }),
+        (page, latest) => set({ page, error: null, loading: !latest }),
+        (error, latest) => set({ error: messageOf(error), loading: !latest }),
+      );
     },
 
     async setFilter(account) {
       if (account === get().filter && get().page) return;
       set({ filter: account, page: null });
+      loads.moved();
       await get().load(1);
     },
 

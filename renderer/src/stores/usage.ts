@@ -2,6 +2,7 @@
 import { create } from 'zustand';
 import type { UsageStats } from '../../../shared/usage-stats.ts';
 import type { AdminCall } from '../api/admin-client.ts';
+import { loadsInOrder } from './loads-in-order.ts';
 import { messageOf } from './storage.ts';
 
 export interface UsageState {
@@ -14,20 +15,21 @@ export interface UsageState {
 }
 
 export function createUsageStore(call: AdminCall) {
+  // An answer for a range the user has since left, or older than one shown, is dropped.
+  const loads = loadsInOrder();
   return create<UsageState>((set, get) => ({
     days: 7,
     stats: null,
     loading: false,
     error: null,
     async load(days = get().days) {
+      if (days !== get().days) loads.moved();
       set({ loading: true, days });
-      try {
-        const stats = await call('getUsageStats', { query: { days } });
-        // An answer for a range the user has since left is dropped.
-        if (get().days === days) set({ stats, error: null, loading: false });
-      } catch (error) {
-        set({ error: messageOf(error), loading: false });
-      }
+      await loads.run(
+        () => call('getUsageStats', { query: { days } }),
+        (stats, latest) => set({ stats, error: null, loading: !latest }),
+        (error, latest) => set({ error: messageOf(error), loading: !latest }),
+      );
     },
   }));
 }

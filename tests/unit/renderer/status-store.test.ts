@@ -6,6 +6,7 @@ import { ApiError, UNREACHABLE } from '../../../renderer/src/api/http.ts';
 import { createAdminClient } from '../../../renderer/src/api/admin-client.ts';
 import { createStatusStore } from '../../../renderer/src/stores/status.ts';
 import { fakeAdmin } from '../../helpers/fake-admin.ts';
+import { heldAnswer, turnsUntil, type HeldAnswer } from '../../helpers/held-answer.ts';
 
 const status = (accounts: string[]) => ({ accounts, nextScanAt: 5 }) as ServerStatus;
 
@@ -56,4 +57,28 @@ test('the admin client sends the token, fills the path and drops empty query val
   await call('createGroup', { params: { account: 'local' }, body: { name: 'g' } });
   assert.equal(seen[1]!.init.method, 'POST');
   assert.equal(seen[1]!.init.body, '{"name":"g"}');
+});
+
+test("a status read before a scan's event never puts the earlier next scan back: it is read again", async () => {
+  const reads: HeldAnswer<ServerStatus>[] = [];
+  const store = createStatusStore(
+    fakeAdmin({
+      getStatus: () => {
+        const read = heldAnswer<ServerStatus>();
+        reads.push(read);
+        return read.promise;
+      },
+    }).call,
+  );
+  const first = store.getState().load();
+  reads[0]!.resolve(status(['local']));
+  await first;
+  const again = store.getState().load();
+  store.getState().setNextScanAt(99);
+  reads[1]!.resolve(status(['local']));
+  assert.ok(await turnsUntil(() => reads.length === 3), 'the status read before the event is read again');
+  reads[2]!.resolve({ ...status(['local']), nextScanAt: 99 });
+  await again;
+  assert.equal(store.getState().status?.nextScanAt, 99);
+  assert.equal(store.getState().loading, false);
 });
