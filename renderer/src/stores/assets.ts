@@ -299,9 +299,12 @@ export function createAssetsStore(call: AdminCall, account: string) {
         ...(filter.groupId === groupId && { filter: { ...filter, groupId: '' } }),
         ...(detail?.group_id === groupId && { detail: null }),
       });
-      if (filter.groupId === groupId) assetLoads.moved();
       if (groups) void get().loadGroups();
-      if (get().assets) void get().loadAssets();
+      // The filter named the group: its list is left, and the whole one loaded (every moved() is followed by a load).
+      if (filter.groupId === groupId) {
+        assetLoads.moved();
+        void get().loadAssets(1);
+      } else if (get().assets) void get().loadAssets();
     },
 
     applyChange(eventAccount, asset) {

@@ -66,7 +66,9 @@ export function createCassettesStore(call: AdminCall) {
     },
 
     show(file) {
-      set({ text: file, use: '', highlight: file, folder: null });
+      // The page loads the new search as it opens: a load of the search it left never lands.
+      loads.moved();
+      set({ text: file, use: '', highlight: file, folder: null, loading: false });
     },
 
     refreshSoon: onceSoon(() => void get().load(), CASSETTES_REFRESH_MS),

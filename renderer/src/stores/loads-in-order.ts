@@ -39,7 +39,12 @@ export function loadsInOrder(): Loads {
           return;
         }
         if (dropped(ticket)) return;
-        if (changes !== seen) continue;
+        // A later load under way answers instead: it began after the change, or asks again itself. Asked again here, this
+        // one would take a turn after it (a page the user left shown over the one they chose).
+        if (changes !== seen) {
+          if (ticket !== begun) return;
+          continue;
+        }
         shown = ticket;
         show(value, ticket === begun);
         return;

@@ -45,13 +45,16 @@ export function createStatusStore(call: AdminCall, account = DEFAULT_ACCOUNT) {
     setAccount: (next) => set({ account: next }),
     setNextScanAt(nextScanAt) {
       const status = get().status;
+      // A read under way may predate the event; before the first status there is nothing to undo.
+      if (!status) return;
       loads.changed();
-      if (status) set({ status: { ...status, nextScanAt } });
+      set({ status: { ...status, nextScanAt } });
     },
     setLastScan(lastScan) {
       const status = get().status;
+      if (!status) return;
       loads.changed();
-      if (status) set({ status: { ...status, lastScan } });
+      set({ status: { ...status, lastScan } });
     },
   }));
 }

@@ -113,6 +113,29 @@ describe('assets store', () => {
     assert.deepEqual(new Set(admin.calls.map((call) => call.input.params.account)), new Set(['ci-bot']));
   });
 
+  test('the group a filter named is deleted while its first list is under way: the whole list is loaded, not left loading', async () => {
+    const answers: HeldAnswer<Page<Asset>>[] = [];
+    const admin = fakeAdmin({
+      listGroups: () => page([]),
+      listAssets: () => {
+        const answer = heldAnswer<Page<Asset>>();
+        answers.push(answer);
+        return answer.promise;
+      },
+    });
+    const store = createAssetsStore(admin.call, 'local');
+    const filtered = store.getState().setFilter({ groupId: 'grp_1' });
+    store.getState().applyGroupDeleted('local', 'grp_1');
+    assert.equal(answers.length, 2, 'the whole list is asked for');
+    assert.equal(admin.calls.at(-1)?.input.query.group_id, undefined);
+    answers[0]!.resolve(page([asset('ast_1', 'Active', 'x')]));
+    await filtered;
+    answers[1]!.resolve(page([asset('ast_1', 'Active', 'x'), asset('ast_2', 'Active', 'x')]));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(store.getState().assets?.items.length, 2);
+    assert.equal(store.getState().assetsLoading, false);
+  });
+
   test("the previous account's lists, landing after the switch, are never shown; nor a filter's the page has left", async () => {
     const groupAnswers: HeldAnswer<Page<Group>>[] = [];
     const assetAnswers: HeldAnswer<Page<Asset>>[] = [];

@@ -68,6 +68,21 @@ describe('loads in order', () => {
     assert.deepEqual(shown, ['read after the change']);
   });
 
+  test('after a change, only the latest load asks again: an earlier one never takes a turn after it', async () => {
+    const { answers, shown, loads, load } = harness();
+    const pageOne = load();
+    const pageTwo = load();
+    loads.changed();
+    answers[1]!.resolve('page 2, before the change');
+    assert.ok(await turnsUntil(() => answers.length === 3), 'the latest load asks again');
+    answers[0]!.resolve('page 1, before the change');
+    assert.equal(await turnsUntil(() => answers.length > 3, 20), false, 'page 1 is not asked again');
+    await pageOne;
+    answers[2]!.resolve('page 2');
+    await pageTwo;
+    assert.deepEqual(shown, ['page 2']);
+  });
+
   test('a failure older than an answer shown is dropped; the latest failure is shown', async () => {
     const { answers, failures, shown, load } = harness();
     const first = load();
