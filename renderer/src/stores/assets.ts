@@ -91,6 +91,9 @@ export function createAssetsStore(call: AdminCall, account: string) {
   // An answer for the account, filter or sort the page has left, or older than one shown, never replaces the list.
   const groupLoads = loadsInOrder();
   const assetLoads = loadsInOrder();
+  // The pages last asked for: a reload after an event reads them, not the pages shown, which a click may be leaving.
+  let groupsPage = 1;
+  let assetsPage = 1;
   return create<AssetsState>((set, get) => ({
     account,
     groups: null,
@@ -124,7 +127,8 @@ export function createAssetsStore(call: AdminCall, account: string) {
       await Promise.all([get().loadGroups(1), get().loadAssets(1)]);
     },
 
-    async loadGroups(page = get().groups?.page ?? 1) {
+    async loadGroups(page = groupsPage) {
+      groupsPage = page;
       set({ groupsLoading: true });
       const account = get().account;
       await groupLoads.run(
@@ -158,7 +162,8 @@ export function createAssetsStore(call: AdminCall, account: string) {
       }
     },
 
-    async loadAssets(page = get().assets?.page ?? 1) {
+    async loadAssets(page = assetsPage) {
+      assetsPage = page;
       set({ assetsLoading: true });
       const { account, search, sort } = get();
       const { groupId, status } = get().filter;

@@ -36,6 +36,8 @@ export interface CassettesState {
 export function createCassettesStore(call: AdminCall) {
   // An answer of a search or filter the page has left, or older than one shown (another page), is dropped.
   const loads = loadsInOrder();
+  // The page last asked for: a refresh reads it, not the page shown, which a click may be leaving.
+  let askedPage = 1;
   return create<CassettesState>((set, get) => ({
     folder: null,
     loading: false,
@@ -46,7 +48,8 @@ export function createCassettesStore(call: AdminCall) {
 
     async load(p) {
       const { text, use } = get();
-      const query = { p: p ?? get().folder?.page ?? 1, page_size: CASSETTES_PAGE_SIZE, q: text, ...(use && { replayed: use }) };
+      askedPage = p ?? askedPage;
+      const query = { p: askedPage, page_size: CASSETTES_PAGE_SIZE, q: text, ...(use && { replayed: use }) };
       set({ loading: true });
       await loads.run(
         () => call('listCassettes', { query }),
@@ -68,6 +71,7 @@ export function createCassettesStore(call: AdminCall) {
     show(file) {
       // The page loads the new search as it opens: a load of the search it left never lands.
       loads.moved();
+      askedPage = 1;
       set({ text: file, use: '', highlight: file, folder: null, loading: false });
     },
 

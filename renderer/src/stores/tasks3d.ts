@@ -35,6 +35,8 @@ export const isDone = (task: { status: string }) => TASK_DONE.includes(task.stat
 export function createTasks3dStore(call: AdminCall, client: Tasks3dClient) {
   // An answer of the account the page has left, or older than one shown (a reload after a task's creation), is dropped.
   const loads = loadsInOrder();
+  // The page last asked for: a reload (the page's poll) reads it, not the page shown, which a click may be leaving.
+  let askedPage = 1;
   return create<Tasks3dState>((set, get) => ({
     filter: '',
     page: null,
@@ -47,7 +49,8 @@ export function createTasks3dStore(call: AdminCall, client: Tasks3dClient) {
     finding: false,
 
     async load(p) {
-      const query = { p: p ?? get().page?.page ?? 1, page_size: TASKS_PAGE_SIZE, account: get().filter };
+      askedPage = p ?? askedPage;
+      const query = { p: askedPage, page_size: TASKS_PAGE_SIZE, account: get().filter };
       set({ loading: true });
       await loads.run(
         () => call('listTasks3d', { query }),

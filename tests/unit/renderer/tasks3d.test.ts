@@ -129,4 +129,20 @@ describe('3D tasks store', () => {
     assert.equal(taskFailure(task('FAILURE', '30%', { fail_reason: 'boom' })), 'boom');
     assert.equal(taskFailure(task('FAILURE', '30%', { error: { message: 'bad' } })), 'bad');
   });
+
+  test("the page's poll during a click on page 2 reloads page 2, not the page 1 still shown", async () => {
+    const admin = fakeAdmin({
+      listTasks3d: (input) => ({ page: input.query?.p ?? 1, page_size: 20, total: 40, items: [] }) as never,
+    });
+    const store = createTasks3dStore(admin.call, createTasks3dClient('', fetch));
+    await store.getState().load(1);
+    const clicked = store.getState().load(2);
+    const polled = store.getState().load();
+    await Promise.all([clicked, polled]);
+    assert.deepEqual(
+      admin.calls.map((call) => call.input.query.p),
+      [1, 2, 2],
+    );
+    assert.equal(store.getState().page?.page, 2);
+  });
 });
