@@ -2,9 +2,8 @@
 import { create } from 'zustand';
 import type { CassetteFolder, CassetteQuery } from '../../../shared/cassette-admin.ts';
 import type { AdminCall } from '../api/admin-client.ts';
-import { loadsInOrder } from './loads-in-order.ts';
+import { loadInto, loadsInOrder } from './loads-in-order.ts';
 import { onceSoon } from './soon.ts';
-import { messageOf } from './storage.ts';
 
 /** While the Cassettes page is open, it is loaded again this long after a replayed call is recorded (at most once per such wait). */
 export const CASSETTES_REFRESH_MS = 1000;
@@ -50,12 +49,7 @@ export function createCassettesStore(call: AdminCall) {
       const { text, use } = get();
       askedPage = p ?? askedPage;
       const query = { p: askedPage, page_size: CASSETTES_PAGE_SIZE, q: text, ...(use && { replayed: use }) };
-      set({ loading: true });
-      await loads.run(
-        () => call('listCassettes', { query }),
-        (folder, latest) => set({ folder, error: null, loading: !latest }),
-        (error, latest) => set({ error: messageOf(error), loading: !latest }),
-      );
+      await loadInto(loads, set, 'folder', () => call('listCassettes', { query }));
     },
 
     async setFilter(filter) {

@@ -6,7 +6,7 @@ import { ApiError } from '../api/http.ts';
 import type { FormResult } from './assets.ts';
 import { messageOf } from './storage.ts';
 import { withBusy } from './busy.ts';
-import { loadsInOrder } from './loads-in-order.ts';
+import { loadInto, loadsInOrder } from './loads-in-order.ts';
 
 export interface ChannelsState {
   channels: ChannelSummary[] | null;
@@ -50,14 +50,7 @@ export function createChannelsStore(call: AdminCall) {
       tests: {},
       testingAll: false,
 
-      async load() {
-        set({ loading: true });
-        await loads.run(
-          () => call('listChannels'),
-          (channels, latest) => set({ channels, error: null, loading: !latest }),
-          (error, latest) => set({ error: messageOf(error), loading: !latest }),
-        );
-      },
+      load: () => loadInto(loads, set, 'channels', () => call('listChannels')),
 
       async save(channelId, body) {
         try {

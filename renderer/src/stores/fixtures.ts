@@ -5,7 +5,7 @@ import type { AdminCall } from '../api/admin-client.ts';
 import { ApiError } from '../api/http.ts';
 import type { FormResult } from './assets.ts';
 import { withBusy } from './busy.ts';
-import { loadsInOrder } from './loads-in-order.ts';
+import { loadInto, loadsInOrder } from './loads-in-order.ts';
 import { onceSoon } from './soon.ts';
 import { messageOf } from './storage.ts';
 
@@ -62,15 +62,8 @@ export function createFixturesStore(call: AdminCall) {
     actionError: null,
     highlight: null,
 
-    async load() {
-      // Every change here loads the list again: an older list never replaces a newer one shown.
-      set({ loading: true });
-      await loads.run(
-        async () => (await call('listFixtures')).fixtures,
-        (fixtures, latest) => set({ fixtures, error: null, loading: !latest }),
-        (error, latest) => set({ error: messageOf(error), loading: !latest }),
-      );
-    },
+    // Every change here loads the list again: an older list never replaces a newer one shown.
+    load: () => loadInto(loads, set, 'fixtures', async () => (await call('listFixtures')).fixtures),
 
     async add(text, testId) {
       const json = parsed(text);

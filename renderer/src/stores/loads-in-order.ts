@@ -1,4 +1,5 @@
 // A store's loads of what the gateway holds: an answer older than one already shown is dropped, and so is one of a query the page has left; one that a change the store made meanwhile may predate is asked again.
+import { messageOf } from './storage.ts';
 
 export interface Loads {
   /**
@@ -57,4 +58,28 @@ export function loadsInOrder(): Loads {
       left = begun;
     },
   };
+}
+
+/** A store whose one load shows its answer in a field, beside the usual `loading` and `error`. */
+interface Loading {
+  loading: boolean;
+  error: string | null;
+}
+
+/**
+ * The usual load through `loads`: `loading` on, then the answer into `field` (its `error` cleared, `loading` off once the
+ * latest load has landed), or its failure's message into `error`.
+ */
+export function loadInto<S extends Loading, K extends keyof S>(
+  loads: Loads,
+  set: (partial: Partial<S>) => void,
+  field: K,
+  fetch: () => Promise<S[K]>,
+): Promise<void> {
+  set({ loading: true } as Partial<S>);
+  return loads.run(
+    fetch,
+    (value, latest) => set({ [field]: value, error: null, loading: !latest } as Partial<S>),
+    (error, latest) => set({ error: messageOf(error), loading: !latest } as Partial<S>),
+  );
 }

@@ -24,39 +24,37 @@ export interface StatusState {
 export function createStatusStore(call: AdminCall, account = DEFAULT_ACCOUNT) {
   // A status read before a scan's event, or older than one shown, never puts the older scan back.
   const loads = loadsInOrder();
-  return create<StatusState>((set, get) => ({
-    status: null,
-    loading: false,
-    error: null,
-    account,
-    async load() {
-      set({ loading: true });
-      await loads.run(
-        () => call('getStatus'),
-        (status, latest) => {
-          // Keep the chosen account when it exists; otherwise fall back to the first one there is.
-          const current = get().account;
-          const chosen = status.accounts.includes(current) || status.accounts.length === 0 ? current : status.accounts[0]!;
-          set({ status, error: null, loading: !latest, account: chosen });
-        },
-        (error, latest) => set({ error: messageOf(error), loading: !latest }),
-      );
-    },
-    setAccount: (next) => set({ account: next }),
-    setNextScanAt(nextScanAt) {
-      const status = get().status;
-      // A read under way may predate the event; before the first status there is nothing to undo.
-      if (!status) return;
-      loads.changed();
-      set({ status: { ...status, nextScanAt } });
-    },
-    setLastScan(lastScan) {
+  return create<StatusState>((set, get) => {
+    /** A scan's event applied to the status shown; a read under way may predate it, and before the first status there is nothing to undo. */
+    const patch = (change: Partial<ServerStatus>) => {
       const status = get().status;
       if (!status) return;
       loads.changed();
-      set({ status: { ...status, lastScan } });
-    },
-  }));
+      set({ status: { ...status, ...change } });
+    };
+    return {
+      status: null,
+      loading: false,
+      error: null,
+      account,
+      async load() {
+        set({ loading: true });
+        await loads.run(
+          () => call('getStatus'),
+          (status, latest) => {
+            // Keep the chosen account when it exists; otherwise fall back to the first one there is.
+            const current = get().account;
+            const chosen = status.accounts.includes(current) || status.accounts.length === 0 ? current : status.accounts[0]!;
+            set({ status, error: null, loading: !latest, account: chosen });
+          },
+          (error, latest) => set({ error: messageOf(error), loading: !latest }),
+        );
+      },
+      setAccount: (next) => set({ account: next }),
+      setNextScanAt: (nextScanAt) => patch({ nextScanAt }),
+      setLastScan: (lastScan) => patch({ lastScan }),
+    };
+  });
 }
 
 export type StatusStore = ReturnType<typeof createStatusStore>;

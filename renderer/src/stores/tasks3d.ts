@@ -4,7 +4,7 @@ import type { Page } from '../../../shared/portrait.ts';
 import type { AdminTask3d } from '../../../shared/tasks3d.ts';
 import type { AdminCall } from '../api/admin-client.ts';
 import { TASK_DONE, type Task3dInput, type Tasks3dClient } from '../api/tasks3d.ts';
-import { loadsInOrder } from './loads-in-order.ts';
+import { loadInto, loadsInOrder } from './loads-in-order.ts';
 import { messageOf } from './storage.ts';
 
 /** Tasks shown per page. */
@@ -51,12 +51,7 @@ export function createTasks3dStore(call: AdminCall, client: Tasks3dClient) {
     async load(p) {
       askedPage = p ?? askedPage;
       const query = { p: askedPage, page_size: TASKS_PAGE_SIZE, account: get().filter };
-      set({ loading: true });
-      await loads.run(
-        () => call('listTasks3d', { query }),
-        (page, latest) => set({ page, error: null, loading: !latest }),
-        (error, latest) => set({ error: messageOf(error), loading: !latest }),
-      );
+      await loadInto(loads, set, 'page', () => call('listTasks3d', { query }));
     },
 
     async setFilter(account) {

@@ -6,7 +6,7 @@ import type { FormResult } from './assets.ts';
 import { ApiError } from '../api/http.ts';
 import { messageOf } from './storage.ts';
 import { withBusy } from './busy.ts';
-import { loadsInOrder } from './loads-in-order.ts';
+import { loadInto, loadsInOrder } from './loads-in-order.ts';
 
 export interface TokensState {
   tokens: AdminToken[] | null;
@@ -43,14 +43,7 @@ export function createTokensStore(call: AdminCall) {
     busy: [],
     actionError: null,
 
-    async load() {
-      set({ loading: true });
-      await loads.run(
-        () => call('listTokens'),
-        (tokens, latest) => set({ tokens, error: null, loading: !latest }),
-        (error, latest) => set({ error: messageOf(error), loading: !latest }),
-      );
-    },
+    load: () => loadInto(loads, set, 'tokens', () => call('listTokens')),
 
     async create(body) {
       try {

@@ -2,8 +2,7 @@
 import { create } from 'zustand';
 import type { UsageStats } from '../../../shared/usage-stats.ts';
 import type { AdminCall } from '../api/admin-client.ts';
-import { loadsInOrder } from './loads-in-order.ts';
-import { messageOf } from './storage.ts';
+import { loadInto, loadsInOrder } from './loads-in-order.ts';
 
 export interface UsageState {
   days: number;
@@ -24,12 +23,8 @@ export function createUsageStore(call: AdminCall) {
     error: null,
     async load(days = get().days) {
       if (days !== get().days) loads.moved();
-      set({ loading: true, days });
-      await loads.run(
-        () => call('getUsageStats', { query: { days } }),
-        (stats, latest) => set({ stats, error: null, loading: !latest }),
-        (error, latest) => set({ error: messageOf(error), loading: !latest }),
-      );
+      set({ days });
+      await loadInto(loads, set, 'stats', () => call('getUsageStats', { query: { days } }));
     },
   }));
 }
