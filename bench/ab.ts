@@ -4,7 +4,7 @@ import path from 'node:path';
 import { chatBody, OTHER_PROTOCOL_STREAMS, type BenchAsk } from './lib/fixtures.ts';
 import { closeClients, loadClient, runLoad, type RequestSpec } from './lib/load.ts';
 import { startAimock } from './lib/aimock.ts';
-import { cpuMsOf, startChild, syscallsOf, threadCpuMsOf, type Child } from './lib/processes.ts';
+import { cpuMsOf, kernelMsOf, startChild, syscallsOf, threadCpuMsOf, type Child } from './lib/processes.ts';
 import { JIT_WARMUP_CONCURRENCY, JIT_WARMUP_MS, turnOrder } from './lib/rounds.ts';
 import { spreadOf } from './lib/stats.ts';
 import { simulatedTextOf } from './lib/simulated-text.ts';
@@ -39,12 +39,6 @@ const windowMs = Number(process.env['AB_WINDOW_MS'] ?? 2000);
 const concurrency = Number(process.env['AB_CONCURRENCY'] ?? 32);
 if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('AB_CONCURRENCY must be a whole number of calls, 1 or more');
 const journal = process.env['BENCH_JOURNAL'] !== 'off';
-
-/** CPU time the kernel spent for one thread so far, in ms (stime, the 13th field after the command name; Linux). */
-function kernelMsOf(pid: number, thread: number): number {
-  const fields = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return Number(fields[12]) * 10;
-}
 
 /** `bare:node` and `bare:fastify` in place of a checkout (simulate-json only): this checkout's floors answering the same JSON, measured alike. */
 const BARE = new Map([

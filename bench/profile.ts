@@ -1,7 +1,7 @@
 // `npm run bench:profile -- <case> [c] [s]`: one Gatehouse under one case's load, profiled (the inspector's CPU profiler, over the load only), then its hottest files and functions by self time; with BENCH_PROFILE=alloc, the bytes each function allocated per call instead.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { cpuMsOf, syscallsOf, threadCpuMsOf, threadSwitchesOf } from './lib/processes.ts';
+import { cpuMsOf, kernelMsOf, syscallsOf, threadCpuMsOf, threadSwitchesOf } from './lib/processes.ts';
 import { chatBody, OTHER_PROTOCOL_STREAMS, type BenchAsk } from './lib/fixtures.ts';
 import { closeClients, loadClient, runLoad, type RequestSpec } from './lib/load.ts';
 import { JIT_WARMUP_CONCURRENCY, JIT_WARMUP_MS } from './lib/rounds.ts';
@@ -64,7 +64,7 @@ const before = syscallsOf(gatehouse.process.pid!);
 const mainBefore = syscallsOf(gatehouse.process.pid!, gatehouse.process.pid!);
 const threadsBefore = threadCpuMsOf(gatehouse.process.pid!);
 const switchesBefore = threadSwitchesOf(gatehouse.process.pid!);
-const cpuBefore = { all: cpuMsOf(gatehouse.process.pid!), main: cpuMsOf(gatehouse.process.pid!, gatehouse.process.pid!) };
+const cpuBefore = cpuNow(gatehouse.process.pid!);
 if (profiled) {
   const started = gatehouse.next('profiling');
   gatehouse.process.send({ cmd: 'profile-start', alloc, promoted });
@@ -81,7 +81,11 @@ const after = syscallsOf(gatehouse.process.pid!);
 const mainAfter = syscallsOf(gatehouse.process.pid!, gatehouse.process.pid!);
 const threadsAfter = threadCpuMsOf(gatehouse.process.pid!);
 const switchesAfter = threadSwitchesOf(gatehouse.process.pid!);
-const cpuAfter = { all: cpuMsOf(gatehouse.process.pid!), main: cpuMsOf(gatehouse.process.pid!, gatehouse.process.pid!) };
+const cpuAfter = cpuNow(gatehouse.process.pid!);
+/** The process's CPU so far (ms), its main thread's, and the kernel's part of the main thread's. */
+function cpuNow(pid: number): { all: number; main: number; mainKernel: number } {
+  return { all: cpuMsOf(pid), main: cpuMsOf(pid, pid), mainKernel: kernelMsOf(pid, pid) };
+}
 const perCall = (count: number) => (count / result.requests).toFixed(2);
 console.log(
   `${name} c=${concurrency}, ${loadClient()} client: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, errors ${result.errors}`,
@@ -94,7 +98,7 @@ console.log(
 );
 const microsPerCall = (ms: number) => ((ms * 1000) / result.requests).toFixed(0);
 console.log(
-  `CPU time per call (${!profiled ? 'no profiler' : alloc ? 'allocation sampling on' : 'profiler on'}): ${microsPerCall(cpuAfter.all - cpuBefore.all)} µs, of it on the main thread ${microsPerCall(cpuAfter.main - cpuBefore.main)} µs`,
+  `CPU time per call (${!profiled ? 'no profiler' : alloc ? 'allocation sampling on' : 'profiler on'}): ${microsPerCall(cpuAfter.all - cpuBefore.all)} µs, of it on the main thread ${microsPerCall(cpuAfter.main - cpuBefore.main)} µs (in the kernel ${microsPerCall(cpuAfter.mainKernel - cpuBefore.mainKernel)} µs)`,
 );
 const byThread = [...threadsAfter]
   .map(([thread, ms]) => [thread, ms - (threadsBefore.get(thread) ?? 0)] as const)
@@ -150,6 +154,8 @@ const top = (map: Map<string, number>, n: number) =>
     .map(([key, count]) => `${((100 * count) / total).toFixed(1).padStart(5)} %  ${key}`);
 console.log(`\nself time by file (${total} samples):\n${top(byFile, 25).join('\n')}`);
 console.log(`\nself time by function:\n${top(byFunction, 40).join('\n')}`);
+// The profiler's signal reaches the thread as a system call returns, so that call takes the samples of the time before it.
+console.log(`(a system call's self time here, writev's or read's, is wall time: the kernel's CPU per call is the figure above)`);
 console.log(`\nprofile (open in Chrome DevTools): ${file}`);
 
 interface AllocationNode {

@@ -87,6 +87,16 @@ export function cpuMsOf(pid: number, thread?: number): number {
   }
 }
 
+/** CPU time the kernel spent for one thread of `pid` so far, in ms (stime alone, see `cpuMsOf`); NaN elsewhere than Linux. */
+export function kernelMsOf(pid: number, thread: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(fields[12]) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /**
  * CPU time (user and system, ms) of each of a process's threads so far, summed by thread name (`MainThread`, `V8Worker`
  * for the garbage collector's helpers, a worker thread's name or `WorkerThread`, `libuv-worker`...), from /proc (Linux);
