@@ -21,6 +21,12 @@ function curl(url: string, token: string): { status: number; body: any } {
   return { status, body: JSON.parse(lines.join('\n')) };
 }
 
+/**
+ * How long a simulated review takes on the gateway's clock: far longer than any page takes to show a row, so a new asset
+ * is seen pending however busy the machine is, and it reaches its verdict when a test moves the clock past it.
+ */
+const REVIEW_MS = 3_600_000;
+
 describe('web console', { skip }, () => {
   const dataDir = tempDataDir();
   let server: ServeProcess;
@@ -38,7 +44,7 @@ describe('web console', { skip }, () => {
       '--secrets',
       'none',
       '--sim-review-ms',
-      '4000',
+      String(REVIEW_MS),
       '--refresh-interval-ms',
       '400',
     ]);
@@ -53,6 +59,16 @@ describe('web console', { skip }, () => {
     await server?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
+
+  /** Moves the gateway's clock past a review (the testing API, with the admin token of the printed console URL). */
+  const endReviews = async () => {
+    const answer = await fetch(`${server.url}/admin/api/clock/advance`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${new URL(consoleUrl).searchParams.get('admin_token')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ms: REVIEW_MS }),
+    });
+    assert.equal(answer.status, 200, await answer.text());
+  };
 
   /** Goes to a page through the navigation, as a user clicks it. */
   const open = async (name: string) => {
@@ -108,6 +124,7 @@ describe('web console', { skip }, () => {
     const badge = page.getByRole('table', { name: 'Assets' }).getByRole('row', { name: /Anna/ }).locator('.badge');
     await badge.waitFor();
     assert.match((await badge.textContent())!, /^(Submitted|Processing)$/, 'the review starts pending');
+    await endReviews();
     await page.getByRole('table', { name: 'Assets' }).getByRole('row', { name: /Anna/ }).locator('.badge', { hasText: 'Active' }).waitFor();
     await page.getByTestId('asset-detail').locator('.badge', { hasText: 'Active' }).waitFor();
     assert.match((await page.getByTestId('resolved-url').textContent())!, /^asset:\/\//);
@@ -121,6 +138,8 @@ describe('web console', { skip }, () => {
     await form.getByLabel('Name (optional)').fill('Rejected one');
     await form.getByRole('button', { name: 'Register' }).click();
     const row = page.getByRole('table', { name: 'Assets' }).getByRole('row', { name: /Rejected one/ });
+    await row.locator('.badge', { hasText: /^(Submitted|Processing)$/ }).waitFor();
+    await endReviews();
     await row.locator('.badge', { hasText: 'Failed' }).waitFor();
     await row.getByRole('button', { name: 'Rejected one' }).click();
     const reason = page.getByTestId('failure-reason');
