@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
 import { ensureBuilt } from '../helpers/build.ts';
-import { consoleUrlOf, firstTokenOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { advanceClockOf, consoleUrlOf, firstTokenOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { tempDataDir } from '../helpers/gateway.ts';
 
 const skip = browserSkipReason();
@@ -16,7 +16,17 @@ if (skip) console.log(`# skipping the live console e2e tests: ${skip}`);
  * lists (only pending assets' statuses): a bound for a busy machine, not a speed.
  */
 const LIVE = { timeout: 20_000 };
-/** A 3 s review polled by the console (1 s after it shows, then 3 s later): a bound for a busy machine. */
+/**
+ * How long a simulated review takes on the gateway's clock: an asset stays pending until a test moves the clock past it,
+ * however long the page takes to show it.
+ */
+const REVIEW_MS = 3_600_000;
+/** The background scan's interval on the gateway's clock: weeks, so no advance here makes it due and only the console's polls can show a verdict. */
+const SCAN_MS = 2_000_000_000;
+/**
+ * How long a pending asset's status may take to change on screen: the console polls it 1 s after it shows, then 3 s
+ * later, backing off to every 10 s. A bound for a busy machine, not a speed.
+ */
 const REVIEWED = { timeout: 30_000 };
 
 describe('console updates live', { skip }, () => {
@@ -39,6 +49,9 @@ describe('console updates live', { skip }, () => {
     return envelope.data;
   };
 
+  /** Moves the gateway's clock past a review, as a test suite does through the testing API. */
+  const endReviews = () => advanceClockOf(server, consoleUrl, REVIEW_MS);
+
   /** A console page on the Assets page, connected to the event socket. */
   const openAssets = async () => {
     const opened = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -53,7 +66,7 @@ describe('console updates live', { skip }, () => {
 
   before(async () => {
     await ensureBuilt();
-    // The scan runs every ten minutes: whatever changes on screen during a test is the console's own polling or a pushed event.
+    // The scan is weeks away: whatever changes on screen during a test is the console's own polling or a pushed event.
     server = await serveCli([
       '--port',
       '0',
@@ -62,9 +75,9 @@ describe('console updates live', { skip }, () => {
       '--secrets',
       'none',
       '--sim-review-ms',
-      '3000',
+      String(REVIEW_MS),
       '--refresh-interval-ms',
-      '600000',
+      String(SCAN_MS),
     ]);
     consoleUrl = await consoleUrlOf(server);
     token = firstTokenOf(server);
@@ -98,7 +111,9 @@ describe('console updates live', { skip }, () => {
     await form.getByLabel('Name (optional)').fill('Bruno');
     await form.getByRole('button', { name: 'Register' }).click();
     const row = page.getByRole('table', { name: 'Assets' }).getByRole('row', { name: /Bruno/ });
-    // A 3 s review: polled 1 s after it shows (Processing), then 3 s later (Active); the scan is ten minutes away.
+    // Polled 1 s after it shows: the review has begun (Processing). Once the review's time has passed, a later poll finds it over.
+    await row.locator('.badge', { hasText: 'Processing' }).waitFor(REVIEWED);
+    await endReviews();
     await row.locator('.badge', { hasText: 'Active' }).waitFor(REVIEWED);
     await page.getByTestId('asset-detail').locator('.badge', { hasText: 'Active' }).waitFor();
     assert.deepEqual(await page.evaluate('window.__statuses'), ['Submitted', 'Processing', 'Active']);
@@ -119,6 +134,8 @@ describe('console updates live', { skip }, () => {
     const row = page.getByRole('table', { name: 'Assets' }).getByRole('row', { name: /Carla/ });
     await row.waitFor(LIVE);
     // Shown, so polled like any pending asset.
+    await row.locator('.badge', { hasText: 'Processing' }).waitFor(REVIEWED);
+    await endReviews();
     await row.locator('.badge', { hasText: 'Active' }).waitFor(REVIEWED);
 
     await portrait('PUT', `/groups/${group.group_id}`, { name: 'Renamed by a script' });

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
 import { ensureBuilt } from '../helpers/build.ts';
-import { consoleUrlOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { advanceClockOf, consoleUrlOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { tempDataDir } from '../helpers/gateway.ts';
 
 const skip = browserSkipReason();
@@ -60,15 +60,8 @@ describe('web console', { skip }, () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** Moves the gateway's clock past a review (the testing API, with the admin token of the printed console URL). */
-  const endReviews = async () => {
-    const answer = await fetch(`${server.url}/admin/api/clock/advance`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${new URL(consoleUrl).searchParams.get('admin_token')}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ ms: REVIEW_MS }),
-    });
-    assert.equal(answer.status, 200, await answer.text());
-  };
+  /** Moves the gateway's clock past a review, as a test suite does through the testing API. */
+  const endReviews = () => advanceClockOf(server, consoleUrl, REVIEW_MS);
 
   /** Goes to a page through the navigation, as a user clicks it. */
   const open = async (name: string) => {

@@ -96,6 +96,19 @@ export async function consoleUrlOf(server: ServeProcess): Promise<string> {
   }
 }
 
+/**
+ * Moves a serve process's clock forward by `ms` through the testing API (`POST /admin/api/clock/advance`), with the admin
+ * token of its printed console URL; throws when the gateway refuses.
+ */
+export async function advanceClockOf(server: ServeProcess, consoleUrl: string, ms: number): Promise<void> {
+  const answer = await fetch(`${server.url}/admin/api/clock/advance`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${new URL(consoleUrl).searchParams.get('admin_token')}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ ms }),
+  });
+  if (answer.status !== 200) throw new Error(`the clock did not move (${answer.status}): ${await answer.text()}`);
+}
+
 /** Runs a short CLI command like runCli without blocking this process, for commands that call a server running in it. */
 export async function runCliAsync(args: string[], env: NodeJS.ProcessEnv = {}, input?: string) {
   const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
