@@ -6,8 +6,11 @@ import { after, before, describe, test, type TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
 import { ensureBuilt } from '../helpers/build.ts';
-import { consoleUrlOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { advanceClockOf, consoleUrlOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { tempDataDir } from '../helpers/gateway.ts';
+
+/** How long a simulated 3D task takes on the gateway's clock: it stays under way until a test moves the clock past it. */
+const TASK_MS = 3_600_000;
 
 const skip = browserSkipReason();
 if (skip) console.log(`# skipping the playground and 3D e2e tests: ${skip}`);
@@ -18,6 +21,7 @@ describe('console pages on the public API', { skip }, () => {
   let browser: Browser;
   let page: Page;
   let token: string;
+  let consoleUrl: string;
 
   /** Skips (saying why) when the gateway does not serve an endpoint yet. */
   const needs = async (t: TestContext, method: string, path: string, body: unknown): Promise<boolean> => {
@@ -41,12 +45,13 @@ describe('console pages on the public API', { skip }, () => {
 
   before(async () => {
     await ensureBuilt();
-    server = await serveCli(['--port', '0', '--data-dir', dataDir, '--secrets', 'none'], { GATEHOUSE_SIM_3D_MS: '3000' });
+    server = await serveCli(['--port', '0', '--data-dir', dataDir, '--secrets', 'none'], { GATEHOUSE_SIM_3D_MS: String(TASK_MS) });
     token = /sk-gh-[A-Za-z0-9]{40}/.exec(server.stdout.join('\n'))![0];
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
     page.on('pageerror', (error) => console.log(`# page error: ${error.message}`));
-    await page.goto(await consoleUrlOf(server));
+    consoleUrl = await consoleUrlOf(server);
+    await page.goto(consoleUrl);
     await page.getByTestId('base-url').waitFor();
   });
 
@@ -230,6 +235,8 @@ describe('console pages on the public API', { skip }, () => {
     await page.getByRole('button', { name: 'Create task' }).click();
     const card = page.locator('.task-card').first();
     await card.getByRole('progressbar').waitFor();
+    // Its time on the gateway's clock passes at once, as a test suite moves it; the page's poll then finds it done.
+    await advanceClockOf(server, consoleUrl, TASK_MS);
     await page.locator('.task-card[data-status="SUCCESS"], .task-card[data-status="FAILURE"]').first().waitFor({ timeout: 60_000 });
     assert.equal(await card.getAttribute('data-status'), 'SUCCESS', (await card.textContent()) ?? '');
     const preview = page.getByTestId('glb-preview');
