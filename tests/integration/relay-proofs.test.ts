@@ -125,9 +125,9 @@ describe('relay proofs with in-memory channels', () => {
       baseUrl: `${up.url}/v1`,
       key: up.token,
       models: ['my-gpt=sim-chat'],
-      // 200 ms between writes: the whole answer (about 50 writes) takes some 10 s, so "stopped early" leaves a busy
-      // machine seconds to carry the abort upstream; a quiet one stops after the next write.
-      headers: { 'x-gatehouse-pace': '200' },
+      // 5 tokens a second, 200 ms between writes: the whole answer (about 50 writes) takes some 10 s, so "stopped early"
+      // leaves a busy machine seconds to carry the abort upstream; a quiet one stops after the next write.
+      headers: { 'x-gatehouse-pace': '5' },
     });
     const controller = new AbortController();
     const response = await fetch(`${front.url}/v1/chat/completions`, {

@@ -358,7 +358,8 @@ describe('relay to upstream channels', () => {
     const started = Date.now();
     const answer = await openai.chat.completions.create({ model: 'my-gpt', messages: [{ role: 'user', content: 'hello' }] });
     assert.ok(answer.choices[0]!.message.content);
-    assert.ok(Date.now() - started < 3_000);
+    // Far below the 60 s a channel waits by default: the channel's own 300 ms gave it up, however busy the machine.
+    assert.ok(Date.now() - started < 30_000, `the call took ${Date.now() - started} ms`);
     assert.deepEqual(
       directory.attempts.map((attempt) => [attempt.channel, attempt.outcome.ok]),
       [

@@ -5,6 +5,9 @@ import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { GatehouseAdminError, startGatehouse, type Gatehouse } from 'gatehouse/testing';
 
+/** The scripted review's delay: an hour, so the asset is still under review when the test reads it, however busy the machine. */
+const SCRIPTED_REVIEW_MS = 3_600_000;
+
 describe('gatehouse/testing under node:test', () => {
   let gatehouse: Gatehouse;
 
@@ -15,7 +18,7 @@ describe('gatehouse/testing under node:test', () => {
         {
           name: 'no face',
           match: { endpoint: 'portrait', url: { glob: 'https://cdn.example.com/banned/*' } },
-          response: { review: { status: 'Failed', reason: 'no face found in the picture', delay_ms: 5_000 } },
+          response: { review: { status: 'Failed', reason: 'no face found in the picture', delay_ms: SCRIPTED_REVIEW_MS } },
         },
       ],
     });
@@ -113,8 +116,9 @@ describe('gatehouse/testing under node:test', () => {
     assert.equal((await portrait('GET', `/assets/${banned.asset_id}`)).status, 'Processing');
 
     const before = await gatehouse.clock.get();
-    const moved = await gatehouse.clock.advance(10_000);
-    assert.equal(moved.offset_ms, before.offset_ms + 10_000);
+    // Past the simulated review (10 s by default) and the scripted one.
+    const moved = await gatehouse.clock.advance(SCRIPTED_REVIEW_MS);
+    assert.equal(moved.offset_ms, before.offset_ms + SCRIPTED_REVIEW_MS);
     assert.equal((await portrait('GET', `/assets/${asset.asset_id}`)).status, 'Active');
     const verdict = await portrait('GET', `/assets/${banned.asset_id}`);
     assert.deepEqual([verdict.status, verdict.failure_reason], ['Failed', 'no face found in the picture'], 'the suite’s portrait fixture');
