@@ -10,7 +10,7 @@ import { journalEntries, usageRows } from '../helpers/relay.ts';
 const LATENCY_MS = 2000;
 /** Past the latency with room to spare: had the call gone on, its upstream request or its charge would be there by then. */
 const PAST_THE_LATENCY_MS = LATENCY_MS + 1500;
-/** Far below the gateway's 10 s graceful stop: a handler left waiting would hold the stop that long. */
+/** Below the gateway's 10 s graceful stop, with room for a busy machine: a handler left waiting would hold the stop that long. */
 const PROMPT_STOP_MS = 8000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

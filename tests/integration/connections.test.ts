@@ -96,7 +96,10 @@ describe('connection limits', () => {
         agents.push(await trickle(roomy.url, { token: roomy.token, path: '/v1/embeddings', everyMs: 100 }));
       // Past the grace an unauthenticated connection gets, with every one of them open at once.
       await sleep(SHORT.unauthenticatedGraceMs * 2);
+      // A turn for what an eviction would have done to the sockets.
+      await new Promise((resolve) => setImmediate(resolve));
       assert.equal(agents.filter((client) => client.isClosed()).length, 0, 'no connection with a valid token was evicted');
+      assert.equal(roomy.gateway.connections().unauthenticated, 0, 'every one of them counts as authenticated');
     } finally {
       for (const client of agents) client.stop();
       await roomy.stop();

@@ -75,7 +75,7 @@ test('a streamed form (a transcription, a translation) to an upstream that refus
   assert.equal((await fetch(`${gw.url}/healthz`)).status, 200);
 });
 
-/** Far below undici's own connect timeout (10 s), which a channel's limit must not wait for; far above the channel's 300 ms. */
+/** Below undici's own connect timeout (10 s), with room for a busy machine, which a channel's limit must not wait for; far above the channel's 300 ms. */
 const GIVEN_UP_WITHIN_MS = 8_000;
 
 test('a channel whose connection never completes (TLS handshake unanswered) is given up at its own timeout for the next one', async () => {

@@ -432,7 +432,6 @@ describe('relay to upstream channels', () => {
       { model: 'my-gpt', stream: true, messages: [{ role: 'user', content: 'a very long story about the sea and its tides' }] },
       { signal: controller.signal },
     );
-    const started = Date.now();
     try {
       for await (const _chunk of stream) controller.abort();
     } catch {
@@ -443,8 +442,8 @@ describe('relay to upstream channels', () => {
       await settle();
       [entry] = await journal(up, '/v1/chat/completions');
     }
+    // Cut, not ended: the paced stream would have run to its end had the abort not reached the upstream.
     assert.equal(entry.timing.cut, true, 'the upstream saw its stream cut');
-    assert.ok(Date.now() - started < 5_000);
   });
 
   test('a non-chat call for a model only anthropic channels serve is refused naming the kind (only chat is translated)', async () => {
