@@ -60,26 +60,40 @@ export function loadsInOrder(): Loads {
   };
 }
 
-/** A store whose one load shows its answer in a field, beside the usual `loading` and `error`. */
+/** A store whose one load shows its answer beside the usual `loading` and `error`. */
 interface Loading {
   loading: boolean;
   error: string | null;
 }
 
 /**
- * The usual load through `loads`: `loading` on, then the answer into `field` (its `error` cleared, `loading` off once the
- * latest load has landed), or its failure's message into `error`.
+ * The usual load through `loads`: `loading` on, then what `shown` makes of the answer (its `error` cleared, `loading`
+ * off once the latest load has landed), or its failure's message into `error`.
  */
+export function loadShowing<S extends Loading, T>(
+  loads: Loads,
+  set: (partial: Partial<S>) => void,
+  fetch: () => Promise<T>,
+  shown: (value: T) => Partial<S>,
+): Promise<void> {
+  set({ loading: true } as Partial<S>);
+  return loads.run(
+    fetch,
+    (value, latest) => set({ ...shown(value), error: null, loading: !latest }),
+    (error, latest) => set({ error: messageOf(error), loading: !latest } as Partial<S>),
+  );
+}
+
+/** `loadShowing` of an answer kept as it is, in `field`. */
 export function loadInto<S extends Loading, K extends keyof S>(
   loads: Loads,
   set: (partial: Partial<S>) => void,
   field: K,
   fetch: () => Promise<S[K]>,
 ): Promise<void> {
-  set({ loading: true } as Partial<S>);
-  return loads.run(
-    fetch,
-    (value, latest) => set({ [field]: value, error: null, loading: !latest } as Partial<S>),
-    (error, latest) => set({ error: messageOf(error), loading: !latest } as Partial<S>),
-  );
+  return loadShowing(loads, set, fetch, (value) => {
+    const partial: Partial<S> = {};
+    partial[field] = value;
+    return partial;
+  });
 }

@@ -12,7 +12,7 @@ import {
 } from '../../../shared/settings.ts';
 import type { AdminCall } from '../api/admin-client.ts';
 import { ApiError } from '../api/http.ts';
-import { loadsInOrder } from './loads-in-order.ts';
+import { loadShowing, loadsInOrder } from './loads-in-order.ts';
 import { messageOf } from './storage.ts';
 
 /** The form as typed: text fields stay text until saved. */
@@ -136,14 +136,13 @@ export function createSettingsStore(call: AdminCall, wait = (ms: number) => new 
     error: null,
     savedNote: null,
 
-    async load() {
-      set({ loading: true });
-      await loads.run(
+    load: () =>
+      loadShowing(
+        loads,
+        set,
         () => call('getSettings'),
-        (view, latest) => set({ view, draft: draftOf(view), problems: {}, error: null, loading: !latest }),
-        (error, latest) => set({ error: messageOf(error), loading: !latest }),
-      );
-    },
+        (view) => ({ view, draft: draftOf(view), problems: {} }),
+      ),
 
     edit(change) {
       const draft = { ...get().draft!, ...change };

@@ -2,8 +2,7 @@
 import { create } from 'zustand';
 import type { ScanSummary, ServerStatus } from '../../../shared/server-status.ts';
 import type { AdminCall } from '../api/admin-client.ts';
-import { loadsInOrder } from './loads-in-order.ts';
-import { messageOf } from './storage.ts';
+import { loadShowing, loadsInOrder } from './loads-in-order.ts';
 
 /** The account a fresh gateway creates. */
 export const DEFAULT_ACCOUNT = 'local';
@@ -37,19 +36,18 @@ export function createStatusStore(call: AdminCall, account = DEFAULT_ACCOUNT) {
       loading: false,
       error: null,
       account,
-      async load() {
-        set({ loading: true });
-        await loads.run(
+      load: () =>
+        loadShowing(
+          loads,
+          set,
           () => call('getStatus'),
-          (status, latest) => {
+          (status) => {
             // Keep the chosen account when it exists; otherwise fall back to the first one there is.
             const current = get().account;
             const chosen = status.accounts.includes(current) || status.accounts.length === 0 ? current : status.accounts[0]!;
-            set({ status, error: null, loading: !latest, account: chosen });
+            return { status, account: chosen };
           },
-          (error, latest) => set({ error: messageOf(error), loading: !latest }),
-        );
-      },
+        ),
       setAccount: (next) => set({ account: next }),
       setNextScanAt: (nextScanAt) => patch({ nextScanAt }),
       setLastScan: (lastScan) => patch({ lastScan }),
