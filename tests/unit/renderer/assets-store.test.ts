@@ -5,7 +5,7 @@ import type { Asset, Group, Page } from '../../../shared/portrait.ts';
 import { ApiError } from '../../../renderer/src/api/http.ts';
 import { createAssetsStore, LIST_PAGE_SIZE } from '../../../renderer/src/stores/assets.ts';
 import { fakeAdmin } from '../../helpers/fake-admin.ts';
-import { heldAnswer, type HeldAnswer } from '../../helpers/held-answer.ts';
+import { heldAnswers } from '../../helpers/held-answer.ts';
 
 const asset = (id: string, status: Asset['status'], updatedAt: string, extra: Partial<Asset> = {}): Asset => ({
   asset_id: id,
@@ -114,15 +114,8 @@ describe('assets store', () => {
   });
 
   test('the group a filter named is deleted while its first list is under way: the whole list is loaded, not left loading', async () => {
-    const answers: HeldAnswer<Page<Asset>>[] = [];
-    const admin = fakeAdmin({
-      listGroups: () => page([]),
-      listAssets: () => {
-        const answer = heldAnswer<Page<Asset>>();
-        answers.push(answer);
-        return answer.promise;
-      },
-    });
+    const { answers, next } = heldAnswers<Page<Asset>>();
+    const admin = fakeAdmin({ listGroups: () => page([]), listAssets: next });
     const store = createAssetsStore(admin.call, 'local');
     const filtered = store.getState().setFilter({ groupId: 'grp_1' });
     store.getState().applyGroupDeleted('local', 'grp_1');
@@ -137,14 +130,9 @@ describe('assets store', () => {
   });
 
   test("the previous account's lists, landing after the switch, are never shown; nor a filter's the page has left", async () => {
-    const groupAnswers: HeldAnswer<Page<Group>>[] = [];
-    const assetAnswers: HeldAnswer<Page<Asset>>[] = [];
-    const held = <T>(answers: HeldAnswer<T>[]) => {
-      const answer = heldAnswer<T>();
-      answers.push(answer);
-      return answer.promise;
-    };
-    const admin = fakeAdmin({ listGroups: () => held(groupAnswers), listAssets: () => held(assetAnswers) });
+    const { answers: groupAnswers, next: nextGroups } = heldAnswers<Page<Group>>();
+    const { answers: assetAnswers, next: nextAssets } = heldAnswers<Page<Asset>>();
+    const admin = fakeAdmin({ listGroups: nextGroups, listAssets: nextAssets });
     const store = createAssetsStore(admin.call, 'local');
     const local = Promise.all([store.getState().loadGroups(1), store.getState().loadAssets(1)]);
     const switched = store.getState().setAccount('ci-bot');

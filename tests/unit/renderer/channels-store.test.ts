@@ -5,7 +5,7 @@ import type { ChannelSummary } from '../../../shared/channels.ts';
 import { ApiError } from '../../../renderer/src/api/http.ts';
 import { createChannelsStore } from '../../../renderer/src/stores/channels.ts';
 import { fakeAdmin } from '../../helpers/fake-admin.ts';
-import { heldAnswer, turnsUntil, type HeldAnswer } from '../../helpers/held-answer.ts';
+import { heldAnswers, turnsUntil } from '../../helpers/held-answer.ts';
 
 const channel = (id: string, extra: Partial<ChannelSummary> = {}): ChannelSummary => ({
   id,
@@ -79,13 +79,9 @@ test('a test result is kept per channel and the health is reloaded; remove drops
 test('a list read before a change landed never undoes it: a later list stays, a store change makes it asked again', async () => {
   const health = { ...channel('x').health, last_ok_at: 5 };
   // Each listChannels call takes the next answer, resolved by the test when it wants it to land.
-  const answers: HeldAnswer<ChannelSummary[]>[] = [];
+  const { answers, next } = heldAnswers<ChannelSummary[]>();
   const admin = fakeAdmin({
-    listChannels: () => {
-      const answer = heldAnswer<ChannelSummary[]>();
-      answers.push(answer);
-      return answer.promise;
-    },
+    listChannels: next,
     testChannel: () => ({ ok: true, latency_ms: 12, message: 'ok' }),
     updateChannel: (input) => channel(input.params.channelId, { health, enabled: false }),
   });

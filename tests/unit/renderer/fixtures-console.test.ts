@@ -9,7 +9,7 @@ import { answerSourceOf } from '../../../renderer/src/features/logs/answer-sourc
 import { createFixturesStore } from '../../../renderer/src/stores/fixtures.ts';
 import { createJournalStore, JOURNAL_PAGE_SIZE, matchesJournalFilter, NO_JOURNAL_FILTER } from '../../../renderer/src/stores/journal.ts';
 import { fakeAdmin } from '../../helpers/fake-admin.ts';
-import { heldAnswer, turnsUntil, type HeldAnswer } from '../../helpers/held-answer.ts';
+import { heldAnswers, turnsUntil } from '../../helpers/held-answer.ts';
 
 const listing = (fixture: unknown, extra: Partial<FixtureListing> = {}): FixtureListing => ({
   id: 3,
@@ -90,13 +90,9 @@ describe('fixtures store', () => {
   });
 
   test("a list read as the page opened, landing after an addition's own reload, does not hide the added fixture", async () => {
-    const answers: HeldAnswer<{ fixtures: FixtureListing[] }>[] = [];
+    const { answers, next } = heldAnswers<{ fixtures: FixtureListing[] }>();
     const admin = fakeAdmin({
-      listFixtures: () => {
-        const answer = heldAnswer<{ fixtures: FixtureListing[] }>();
-        answers.push(answer);
-        return answer.promise;
-      },
+      listFixtures: next,
       addFixtures: () => ({ added: [] }),
     });
     const store = createFixturesStore(admin.call);
