@@ -5,8 +5,10 @@ import path from 'node:path';
 import { createGateway, selectSecretStore, type Gateway } from '../gateway/index.ts';
 import type { ClockState } from '../../shared/testing-api.ts';
 import type { RecordConfig, ReplayConfig, ReplayMiss } from '../../shared/cassette.ts';
+import type { UnroutedPolicy } from '../../shared/settings.ts';
 import { adminClient, type AdminCall } from './admin-client.ts';
 import type { Fixture } from './fixture-types.ts';
+import { checkStartOptions } from './options-check.ts';
 import { cassettesApi, type CassettesApi } from './cassettes.ts';
 import {
   fixturesApi,
@@ -28,6 +30,7 @@ export type { CassettesApi, CassetteFilter } from './cassettes.ts';
 export type { CassetteFolder, CassetteListing } from '../../shared/cassette-admin.ts';
 export type { ReplayMiss } from '../../shared/cassette.ts';
 export type { ClockState } from '../../shared/testing-api.ts';
+export type { UnroutedPolicy } from '../../shared/settings.ts';
 export type { JournalEntry, JournalSummary } from '../../shared/journal.ts';
 
 /** How `startGatehouse` sets the gateway up. */
@@ -65,6 +68,20 @@ export interface StartGatehouseOptions {
   adminToken?: string;
   /** Record calls in the journal (default true; `journal` reads them). */
   journal?: boolean;
+  /**
+   * How long the simulator's review of a new portrait asset takes on the gateway's clock, in ms (`--sim-review-ms`;
+   * default 10,000; 0: its verdict at the first read). `clock.advance` skips the wait either way.
+   */
+  simReviewMs?: number;
+  /** How long a simulated 3D task takes on the gateway's clock, in ms (`--sim-3d-ms`; default 15,000). */
+  sim3dMs?: number;
+  /** Extra model names, each answered as the model it stands for and listed by `/v1/models` (`--model-aliases`), e.g. `{ 'gpt-4o': 'sim-chat' }`. */
+  modelAliases?: Readonly<Record<string, string>>;
+  /**
+   * What a model no relay channel serves gets (`--unrouted`): `'auto'` (the default: the simulator answers, as no channel
+   * is enabled until the suite adds one), `'simulate'` or `'reject'` (the protocol's "model not found").
+   */
+  unrouted?: UnroutedPolicy;
   /** Told of the gateway's background failures (default: printed on stderr). */
   onError?: (error: unknown) => void;
 }
@@ -104,6 +121,7 @@ export interface Gatehouse {
 
 /** Starts a gateway in this process on a free port of 127.0.0.1 with a fresh temporary data dir and no secret store (but a recording run's, in that dir). */
 export async function startGatehouse(options: StartGatehouseOptions = {}): Promise<Gatehouse> {
+  checkStartOptions(options);
   const root = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-testing-'));
   const dataDir = path.join(root, 'data');
   let gateway: Gateway | undefined;
@@ -119,6 +137,10 @@ export async function startGatehouse(options: StartGatehouseOptions = {}): Promi
       ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
       ...(options.token !== undefined && { token: options.token }),
       ...(options.journal !== undefined && { journal: options.journal }),
+      ...(options.simReviewMs !== undefined && { simReviewMs: options.simReviewMs }),
+      ...(options.sim3dMs !== undefined && { sim3dMs: options.sim3dMs }),
+      ...(options.modelAliases !== undefined && { modelAliases: { ...options.modelAliases } }),
+      ...(options.unrouted !== undefined && { unrouted: options.unrouted }),
     });
     const report = options.onError ?? ((error: unknown) => console.error('gatehouse:', error));
     gateway.events.on('error', report);

@@ -3,10 +3,9 @@ import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { REPLAY_MISS_MODES, type RecordConfig, type ReplayConfig, type ReplayMiss } from '../../../shared/cassette.ts';
 import { checkAliasMap } from '../../../shared/model-aliases.ts';
-import { parsePath } from '../providers/replay/json-paths.ts';
-import { MAX_REPLAY_SPEED } from '../providers/replay/limits.ts';
 import { normalizeOrigin, type ServerSettings, type SettingKey } from '../../../shared/settings.ts';
 import { DEFAULTS } from '../config.ts';
+import { choiceProblem, jsonPathProblem, MAX_DURATION_MS, replaySpeedProblem, wholeNumberProblem } from './given-values.ts';
 import { UNROUTED_POLICIES, type UnroutedPolicy } from '../providers/select.ts';
 import { normalizeHostName } from '../server/host-names.ts';
 import { SECRET_MODES, type SecretMode } from '../secrets/select-store.ts';
@@ -154,9 +153,8 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
   if (ephemeral && explicit('data-dir'))
     throw new UsageError(`--ephemeral makes a temporary data dir: it cannot be used with ${explicit('data-dir')!.from}`);
   const unrouted = explicit('unrouted');
-  if (unrouted && !UNROUTED_POLICIES.includes(unrouted.value as UnroutedPolicy)) {
-    throw new UsageError(`${unrouted.from} must be one of ${UNROUTED_POLICIES.join(', ')}; got "${unrouted.value}"`);
-  }
+  const unroutedProblem = unrouted && choiceProblem(unrouted.value, UNROUTED_POLICIES);
+  if (unroutedProblem) throw new UsageError(`${unrouted.from} ${unroutedProblem}; got "${unrouted.value}"`);
   const fallbackDataDir = baseDir;
   // An ephemeral run reads no saved settings unless a file is named: a CI run is the same on every machine.
   const settingsFile = ephemeral && !explicit('settings-file') ? null : settingsFileOf(explicit('settings-file'), fallbackDataDir);
@@ -184,10 +182,10 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
     tlsPort: tls ? (tls.value === 'off' ? null : integer(tls, 0, 0, 65535)) : savedTls,
     dataDir: explicit('data-dir')?.value ?? saved.dataDir ?? fallbackDataDir,
     refreshIntervalMs: interval
-      ? integer(interval, DEFAULTS.refreshIntervalMs, 1, 2 ** 31 - 1)
+      ? integer(interval, DEFAULTS.refreshIntervalMs, 1, MAX_DURATION_MS)
       : (saved.refreshIntervalMs ?? DEFAULTS.refreshIntervalMs),
-    simReviewMs: integer(explicit('sim-review-ms'), DEFAULTS.simReviewMs, 0, 2 ** 31 - 1),
-    sim3dMs: integer(explicit('sim-3d-ms'), DEFAULTS.sim3dMs, 0, 2 ** 31 - 1),
+    simReviewMs: integer(explicit('sim-review-ms'), DEFAULTS.simReviewMs, 0, MAX_DURATION_MS),
+    sim3dMs: integer(explicit('sim-3d-ms'), DEFAULTS.sim3dMs, 0, MAX_DURATION_MS),
     corsOrigins: explicit('cors-origins') ? origins(explicit('cors-origins')!) : (saved.corsOrigins ?? []),
     allowedHosts: hostNames(explicit('allowed-hosts')),
     secrets: secrets as SecretMode,
@@ -248,26 +246,22 @@ function cassettesOf(
   }
   if (replace && record && replay && path.resolve(record.value) === path.resolve(replay.value))
     throw new UsageError('--record-replace re-records a folder: it cannot also be the --replay folder of the same run');
-  if (miss && !REPLAY_MISS_MODES.includes(miss.value as ReplayMiss))
-    throw new UsageError(`${miss.from} must be one of ${REPLAY_MISS_MODES.join(', ')}; got "${miss.value}"`);
+  const missProblem = miss && choiceProblem(miss.value, REPLAY_MISS_MODES);
+  if (missProblem) throw new UsageError(`${miss.from} ${missProblem}; got "${miss.value}"`);
   const paths = (given: { value: string; from: string } | undefined, headers: boolean) =>
     (given?.value.split(',') ?? [])
       .map((entry) => entry.trim())
       .filter((entry) => entry !== '')
       .map((entry) => {
-        if (headers && !/^\$|[.[]/.test(entry)) return entry;
-        try {
-          parsePath(entry);
-        } catch (error) {
-          throw new UsageError(`${given!.from}: ${(error as Error).message}`);
-        }
+        const problem = jsonPathProblem(entry, headers);
+        if (problem !== null) throw new UsageError(`${given!.from}: ${problem}`);
         return entry;
       });
   let pace: number | undefined;
   if (speed) {
     pace = Number(speed.value);
-    if (speed.value.trim() === '' || !Number.isFinite(pace) || pace < 0 || pace > MAX_REPLAY_SPEED)
-      throw new UsageError(`${speed.from} must be a number from 0 (as fast as possible) to ${MAX_REPLAY_SPEED}; got "${speed.value}"`);
+    const problem = speed.value.trim() === '' ? replaySpeedProblem(Number.NaN) : replaySpeedProblem(pace);
+    if (problem !== null) throw new UsageError(`${speed.from} ${problem}; got "${speed.value}"`);
   }
   return {
     ...(record && { record: { dir: path.resolve(record.value), simulated, replace, redact: paths(redact, true) } }),
@@ -363,10 +357,9 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: s
 
 function integer(given: { value: string; from: string } | undefined, fallback: number, min: number, max: number) {
   if (!given) return fallback;
-  const value = Number(given.value);
-  if (!/^\d+$/.test(given.value.trim()) || value < min || value > max) {
-    throw new UsageError(`${given.from} must be a whole number from ${min} to ${max}; got "${given.value}"`);
-  }
+  const value = /^\d+$/.test(given.value.trim()) ? Number(given.value) : Number.NaN;
+  const problem = wholeNumberProblem(value, min, max);
+  if (problem !== null) throw new UsageError(`${given.from} ${problem}; got "${given.value}"`);
   return value;
 }
 
