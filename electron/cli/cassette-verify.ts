@@ -2,17 +2,8 @@
 import { existsSync, type Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  cassetteBlobs,
-  CassetteStore,
-  DATABASE_FILE,
-  openChannelAdmin,
-  readCassetteFile,
-  selectSecretStore,
-  SECRET_MODES,
-  type SecretMode,
-} from '../gateway/index.ts';
-import { UsageError } from '../gateway/options/serve-options.ts';
+import { cassetteBlobs, CassetteStore, DATABASE_FILE, openChannelAdmin, readCassetteFile, selectSecretStore } from '../gateway/index.ts';
+import { resolveDataDir, resolveSecretMode } from '../gateway/options/command-options.ts';
 import { CassetteError, type CassetteBlob } from '../../shared/cassette.ts';
 import { CASSETTE_SUFFIX } from '../../shared/cassette-names.ts';
 import { defaultDataDir } from './paths.ts';
@@ -86,14 +77,12 @@ async function channelKeys(
   env: NodeJS.ProcessEnv,
   io: Output,
 ): Promise<KnownSecret[]> {
-  const dataDir = flags.dataDir ?? env['GATEHOUSE_DATA_DIR'] ?? defaultDataDir(env);
+  const dataDir = resolveDataDir(flags.dataDir, env, defaultDataDir(env));
   if (!existsSync(path.join(dataDir, DATABASE_FILE))) {
     io.err(`note: no Gatehouse database in ${dataDir}: no channel key checked (give the data dir with --data-dir)`);
     return [];
   }
-  const mode = flags.secrets ?? env['GATEHOUSE_SECRETS'] ?? 'auto';
-  if (!SECRET_MODES.includes(mode as SecretMode)) throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}`);
-  const { store, warning } = await selectSecretStore(mode as SecretMode, dataDir);
+  const { store, warning } = await selectSecretStore(resolveSecretMode(flags.secrets, env, defaultDataDir(env)), dataDir);
   if (warning) io.err(`warning: ${warning}`);
   const admin = openChannelAdmin(dataDir, store);
   try {

@@ -11,7 +11,8 @@ import {
   testChannel,
   type ChannelAdmin,
 } from '../gateway/index.ts';
-import { parse, resolveSecretMode, UsageError } from '../gateway/options/serve-options.ts';
+import { resolveDataDir, resolveSecretMode } from '../gateway/options/command-options.ts';
+import { parse, UsageError } from '../gateway/options/serve-options.ts';
 import { CHANNEL_PRESETS, outputLimitField, presetById, presetInput, PRESET_PLACEHOLDER } from '../../shared/channel-presets.ts';
 import type { ChannelInput, ChannelSummary, ChannelTestResult } from '../../shared/channels.ts';
 import { defaultDataDir } from './paths.ts';
@@ -69,7 +70,7 @@ export async function channel(args: string[], env: NodeJS.ProcessEnv, io: Output
     for (const preset of CHANNEL_PRESETS) io.out(describePreset(preset));
     return 0;
   }
-  const dataDir = values['data-dir'] ?? env['GATEHOUSE_DATA_DIR'] ?? defaultDataDir(env);
+  const dataDir = resolveDataDir(values['data-dir'], env, defaultDataDir(env));
   const key = await keyOf(values, env);
   // The secret store is opened only when a key is read, written or deleted.
   const needsStore = key !== undefined || action === 'remove' || action === 'test' || action === 'models';

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { CONNECT_TOOLS, type ConnectTool, type ToolConfigPlan } from '../../shared/tool-config.ts';
 import { applyConnect, openConnectAdmin, planConnect, selectSecretStore, undoConnect } from '../gateway/index.ts';
 import { toolHomeDir, toolVariables } from '../gateway/options/home-dir.ts';
-import { parse, resolveSecretMode, UsageError } from '../gateway/options/serve-options.ts';
+import { resolveDataDir, resolveSecretMode } from '../gateway/options/command-options.ts';
+import { parse, UsageError } from '../gateway/options/serve-options.ts';
 import { parseServeOptions } from './options.ts';
 import { defaultDataDir } from './paths.ts';
 import type { Output } from './serve.ts';
@@ -54,7 +55,7 @@ export async function connect(args: string[], env: NodeJS.ProcessEnv, io: Output
     io.out(`restored ${restored.join(', ')} as they were before the first connect`);
     return 0;
   }
-  const dataDir = values['data-dir'] ?? parseServeOptions([], env).dataDir;
+  const dataDir = resolveDataDir(values['data-dir'], env, defaultDataDir(env));
   const { store, warning } = await selectSecretStore(resolveSecretMode(values.secrets, env, defaultDataDir(env)), dataDir);
   if (warning) io.err(`warning: ${warning}`);
   const baseUrl = (values.url ?? savedBaseUrl(env)).replace(/\/+$/, '');

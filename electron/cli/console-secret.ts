@@ -1,6 +1,7 @@
 // `gatehouse console-secret rotate`: keeps a new console secret for the data dir, so `serve` prints a bookmarkable address and older ones stop working.
 import { rotateConsoleSecret, selectSecretStore } from '../gateway/index.ts';
-import { parse, resolveSecretMode, UsageError } from '../gateway/options/serve-options.ts';
+import { resolveDataDir, resolveSecretMode } from '../gateway/options/command-options.ts';
+import { parse, UsageError } from '../gateway/options/serve-options.ts';
 import { defaultDataDir } from './paths.ts';
 import type { Output } from './serve.ts';
 
@@ -12,7 +13,7 @@ export const CONSOLE_SECRET_USAGE = '  gatehouse console-secret rotate [--data-d
 export async function consoleSecret(args: string[], env: NodeJS.ProcessEnv, io: Output): Promise<void> {
   const { values, positionals } = parse(args, FLAGS);
   if (positionals.length !== 1 || positionals[0] !== 'rotate') throw new UsageError(`usage:\n${CONSOLE_SECRET_USAGE}`);
-  const dataDir = values['data-dir'] ?? env['GATEHOUSE_DATA_DIR'] ?? defaultDataDir(env);
+  const dataDir = resolveDataDir(values['data-dir'], env, defaultDataDir(env));
   const mode = resolveSecretMode(values.secrets, env, defaultDataDir(env));
   if (mode === 'none')
     throw new UsageError('with --secrets none the console address is made per run: there is no console secret to rotate');

@@ -1,5 +1,6 @@
 // `gatehouse price list|set|reset`: the owner's price table of a data dir (per model, USD per million tokens), also while a server runs on it.
 import { GatewayError, openPriceAdmin, readPriceInput, type PriceAdmin } from '../gateway/index.ts';
+import { resolveDataDir } from '../gateway/options/command-options.ts';
 import { parse, UsageError } from '../gateway/options/serve-options.ts';
 import { formatMoney } from '../../shared/money.ts';
 import type { PriceRow } from '../../shared/prices.ts';
@@ -30,7 +31,7 @@ export function price(args: string[], env: NodeJS.ProcessEnv, io: Output): numbe
   if (action === 'list' && model !== undefined) throw new UsageError(`price list takes no MODEL\n\n${PRICE_USAGE}`);
   if (action !== 'list' && model === undefined) throw new UsageError(`price ${action} needs the MODEL\n\n${PRICE_USAGE}`);
   const body = action === 'set' ? bodyOf(values) : undefined;
-  const admin = openPriceAdmin(values['data-dir'] ?? env['GATEHOUSE_DATA_DIR'] ?? defaultDataDir(env));
+  const admin = openPriceAdmin(resolveDataDir(values['data-dir'], env, defaultDataDir(env)));
   try {
     run(admin, action, model, values, body, io);
     return 0;

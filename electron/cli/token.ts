@@ -10,7 +10,8 @@ import {
   type TokenSummary,
 } from '../gateway/index.ts';
 import { formatMoney } from '../../shared/money.ts';
-import { parse, resolveSecretMode, UsageError } from '../gateway/options/serve-options.ts';
+import { resolveDataDir, resolveSecretMode } from '../gateway/options/command-options.ts';
+import { parse, UsageError } from '../gateway/options/serve-options.ts';
 import { defaultDataDir } from './paths.ts';
 import type { Output } from './serve.ts';
 
@@ -26,7 +27,7 @@ const FLAGS = {
 export async function token(args: string[], env: NodeJS.ProcessEnv, io: Output): Promise<void> {
   const { values, positionals } = parse(args, FLAGS);
   const [action, ...rest] = positionals;
-  const dataDir = values['data-dir'] ?? env['GATEHOUSE_DATA_DIR'] ?? defaultDataDir(env);
+  const dataDir = resolveDataDir(values['data-dir'], env, defaultDataDir(env));
   const admin = openTokenAdmin(dataDir);
   try {
     const service = admin.tokens;

@@ -3,19 +3,17 @@ import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { REPLAY_MISS_MODES, type RecordConfig, type ReplayConfig, type ReplayMiss } from '../../../shared/cassette.ts';
 import { checkAliasMap } from '../../../shared/model-aliases.ts';
-import { normalizeOrigin, type ServerSettings, type SettingKey } from '../../../shared/settings.ts';
+import { normalizeOrigin, type SettingKey } from '../../../shared/settings.ts';
 import { DEFAULTS } from '../config.ts';
 import { choiceProblem, jsonPathProblem, MAX_DURATION_MS, replaySpeedProblem, wholeNumberProblem } from './given-values.ts';
 import { UNROUTED_POLICIES, type UnroutedPolicy } from '../providers/select.ts';
 import { normalizeHostName } from '../server/host-names.ts';
 import { SECRET_MODES, type SecretMode } from '../secrets/select-store.ts';
-import { readSettingsFile, SettingsFileError } from '../settings/settings-file.ts';
+import { readSaved, settingsFileOf } from './saved-settings.ts';
+import { UsageError } from './usage-error.ts';
 import { adminTokenProblem, FIXED_TOKEN_RULE, isTokenLike } from '../ids.ts';
 
-/** A user mistake in the flags, environment or settings file: the CLI prints it without a stack and exits with code 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+export { UsageError };
 
 /** Each option of `serve` and the environment variable that mirrors it. */
 export const SERVE_ENV = {
@@ -204,24 +202,6 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
   };
 }
 
-/**
- * The secret store of a command besides `serve` (`token`, `channel`, `console-secret`, `connect`), chosen as `serve` chooses it:
- * `--secrets`, else `GATEHOUSE_SECRETS`, else the saved setting (the settings file of `baseDir`, or `GATEHOUSE_SETTINGS_FILE`),
- * else `auto`. Throws UsageError for a value that is not a mode, or a broken settings file.
- */
-export function resolveSecretMode(flag: string | undefined, env: NodeJS.ProcessEnv, baseDir: string): SecretMode {
-  const fromEnv = (name: string) => (env[name] !== undefined && env[name] !== '' ? env[name] : undefined);
-  const fileGiven = fromEnv(SERVE_ENV['settings-file']);
-  const settingsFile = settingsFileOf(
-    fileGiven === undefined ? undefined : { value: fileGiven, from: SERVE_ENV['settings-file'] },
-    baseDir,
-  );
-  const mode = flag ?? fromEnv(SERVE_ENV.secrets) ?? (settingsFile ? readSaved(settingsFile).secrets : undefined) ?? 'auto';
-  if (!SECRET_MODES.includes(mode as SecretMode))
-    throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}; got "${mode}"`);
-  return mode as SecretMode;
-}
-
 /** `--record` and `--replay` with their companions, checked; a companion without its folder is a usage error. */
 function cassettesOf(
   explicit: (name: StringOption) => { value: string; from: string } | undefined,
@@ -296,21 +276,6 @@ function secretsOf(env: NodeJS.ProcessEnv): Pick<ServeOptions, 'adminToken' | 't
 }
 
 /** `--settings-file PATH`, `off` for none, else `settings.json` in the default data dir. */
-function settingsFileOf(given: { value: string; from: string } | undefined, fallbackDataDir: string): string | null {
-  if (!given) return path.join(fallbackDataDir, 'settings.json');
-  if (given.value === 'off') return null;
-  return path.resolve(given.value);
-}
-
-function readSaved(file: string): Partial<ServerSettings> {
-  try {
-    return readSettingsFile(file);
-  } catch (error) {
-    if (error instanceof SettingsFileError) throw new UsageError(error.message);
-    throw error;
-  }
-}
-
 function onOff(given: { value: string; from: string } | undefined, fallback: boolean): boolean {
   if (!given) return fallback;
   if (given.value === 'on') return true;
