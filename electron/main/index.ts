@@ -17,8 +17,8 @@ import path from 'node:path';
 import { CONSOLE_PATH } from '../../shared/console-address.ts';
 import { isOpenableExternalUrl, type DesktopConnection, type IpcEventContract } from '../../shared/ipc.ts';
 import { createGateway, DEFAULTS, selectSecretStore, type GatewayConfig } from '../gateway/index.ts';
-import { resolveServeOptions } from '../gateway/options/serve-options.ts';
 import { toolHomeDir, toolVariables } from '../gateway/options/home-dir.ts';
+import { desktopOptions } from './app-options.ts';
 import { GatewayHost } from './gateway-host.ts';
 import { registerIpc, type IpcHandlers } from './ipc.ts';
 import { isAppUrl, originOf } from './navigation.ts';
@@ -46,7 +46,9 @@ let quitting = false;
  * reads them (a taken port falls back to a free one). Under `npm run dev` the renderer's dev server proxies to the default port.
  */
 async function gatewayConfig(): Promise<GatewayConfig> {
-  const { settingsFile, defaultDataDir, pinned, secrets, ...options } = resolveServeOptions([], process.env, APP_DIR);
+  const { options: resolved, ignored } = desktopOptions(process.env, APP_DIR);
+  for (const name of ignored) console.warn(`gatehouse: ${name} is for gatehouse serve; the desktop app leaves it out`);
+  const { settingsFile, defaultDataDir, pinned, secrets, ephemeral: _ephemeral, readyJson: _readyJson, ...options } = resolved;
   const { store, warning } = await selectSecretStore(secrets, options.dataDir);
   if (warning) console.warn(`gatehouse: ${warning}`);
   return {
