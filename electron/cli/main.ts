@@ -15,11 +15,13 @@ const HELP = `gatehouse: a local AI gateway
 usage:
   gatehouse serve [--host 127.0.0.1] [--port 8790] [--tls-port 8791|off] [--data-dir DIR] [--refresh-interval-ms 300000]
                   [--sim-review-ms 10000] [--sim-3d-ms 15000] [--secrets auto|keychain|file|none]
-                  [--model-aliases gpt-4o=sim-chat,...] [--allowed-hosts NAME,...]
+                  [--model-aliases gpt-4o=sim-chat,...] [--cors-origins ORIGIN,...] [--settings-file PATH|off]
+                  [--journal on|off] [--allowed-hosts NAME,...] [--unrouted auto|simulate|reject]
                   [--fixtures PATH]... [--strict] [--ephemeral] [--ready-json]
                   [--record DIR [--record-simulated] [--record-replace] [--record-redact PATH,...]]
                   [--replay DIR [--replay-miss simulate|relay|error] [--replay-ignore PATH,...] [--replay-speed N]]
   gatehouse token create --account NAME [--name LABEL] [--expires-at RFC3339] [--quota AMOUNT] [--data-dir DIR]
+                         [--secrets auto|keychain|file|none]
   gatehouse token list [--account NAME] [--data-dir DIR]
   gatehouse token revoke TOKEN_ID [--data-dir DIR]
 ${CHANNEL_USAGE.replace(/^usage:\n/, '')}
