@@ -2,8 +2,17 @@
 import { existsSync, type Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { cassetteBlobs, CassetteStore, DATABASE_FILE, openChannelAdmin, readCassetteFile, selectSecretStore } from '../gateway/index.ts';
+import {
+  cassetteBlobs,
+  CassetteStore,
+  DATABASE_FILE,
+  openChannelAdmin,
+  readCassetteFile,
+  selectSecretStore,
+  type SecretMode,
+} from '../gateway/index.ts';
 import { resolveDataDir, resolveSecretMode } from '../gateway/options/command-options.ts';
+import { UsageError } from '../gateway/options/serve-options.ts';
 import { CassetteError, type CassetteBlob } from '../../shared/cassette.ts';
 import { CASSETTE_SUFFIX } from '../../shared/cassette-names.ts';
 import { defaultDataDir } from './paths.ts';
@@ -77,12 +86,22 @@ async function channelKeys(
   env: NodeJS.ProcessEnv,
   io: Output,
 ): Promise<KnownSecret[]> {
-  const dataDir = resolveDataDir(flags.dataDir, env, defaultDataDir(env));
+  let dataDir: string;
+  let mode: SecretMode;
+  try {
+    dataDir = resolveDataDir(flags.dataDir, env, defaultDataDir(env));
+    mode = resolveSecretMode(flags.secrets, env, defaultDataDir(env));
+  } catch (error) {
+    // The keys are an extra check: a broken settings file leaves the cassettes checked, and says why no key was.
+    if (!(error instanceof UsageError)) throw error;
+    io.err(`note: no channel key checked: ${error.message}`);
+    return [];
+  }
   if (!existsSync(path.join(dataDir, DATABASE_FILE))) {
     io.err(`note: no Gatehouse database in ${dataDir}: no channel key checked (give the data dir with --data-dir)`);
     return [];
   }
-  const { store, warning } = await selectSecretStore(resolveSecretMode(flags.secrets, env, defaultDataDir(env)), dataDir);
+  const { store, warning } = await selectSecretStore(mode, dataDir);
   if (warning) io.err(`warning: ${warning}`);
   const admin = openChannelAdmin(dataDir, store);
   try {

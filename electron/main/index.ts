@@ -47,7 +47,8 @@ let quitting = false;
  */
 async function gatewayConfig(): Promise<GatewayConfig> {
   const { options: resolved, ignored } = desktopOptions(process.env, APP_DIR);
-  for (const name of ignored) console.warn(`gatehouse: ${name} is for gatehouse serve; the desktop app leaves it out`);
+  for (const name of ignored)
+    console.warn(`gatehouse: ${name} is for gatehouse serve in a terminal; the desktop app leaves it out and keeps its own data folder`);
   const { settingsFile, defaultDataDir, pinned, secrets, ephemeral: _ephemeral, readyJson: _readyJson, ...options } = resolved;
   const { store, warning } = await selectSecretStore(secrets, options.dataDir);
   if (warning) console.warn(`gatehouse: ${warning}`);

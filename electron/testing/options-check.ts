@@ -1,4 +1,4 @@
-// startGatehouse's options checked before anything starts, by the rules serve checks its flags with: a wrong value throws a TypeError naming the option and what it takes.
+// startGatehouse's options checked before anything starts, by the rules serve checks its flags' values with: a wrong value throws a TypeError naming the option and what it takes (an option of a folder not given is left alone, as before: a suite may switch between recording and replaying).
 import { REPLAY_MISS_MODES } from '../../shared/cassette.ts';
 import { checkAliasMap } from '../../shared/model-aliases.ts';
 import { UNROUTED_POLICIES } from '../../shared/settings.ts';
@@ -11,26 +11,11 @@ import {
 } from '../gateway/options/given-values.ts';
 import type { StartGatehouseOptions } from './index.ts';
 
-/** The options that only mean something beside another one, as serve's flags need theirs. */
-const COMPANIONS = {
-  recordSimulated: 'record',
-  recordReplace: 'record',
-  recordRedact: 'record',
-  replayMiss: 'replay',
-  replayIgnore: 'replay',
-  replaySpeed: 'replay',
-} as const;
-
 /** Throws a TypeError for the first option of `options` that is wrong; `startGatehouse` calls it before it starts anything. */
 export function checkStartOptions(options: StartGatehouseOptions): void {
   const refuse = (name: string, problem: string | null, value: unknown) => {
     if (problem !== null) throw new TypeError(`startGatehouse: ${name} ${problem}; got ${shown(value)}`);
   };
-  for (const [name, needs] of Object.entries(COMPANIONS) as [keyof typeof COMPANIONS, 'record' | 'replay'][]) {
-    const given = options[name];
-    if (given !== undefined && given !== false && options[needs] === undefined)
-      throw new TypeError(`startGatehouse: ${name} needs ${needs} (a folder)`);
-  }
   for (const name of ['simReviewMs', 'sim3dMs'] as const) {
     const value = options[name];
     if (value !== undefined) refuse(name, wholeNumberProblem(value, 0, MAX_DURATION_MS), value);
@@ -42,7 +27,10 @@ export function checkStartOptions(options: StartGatehouseOptions): void {
     ['replayIgnore', false],
     ['recordRedact', true],
   ] as const) {
-    for (const entry of options[name] ?? [])
+    const given: unknown = options[name];
+    if (given === undefined) continue;
+    if (!Array.isArray(given)) refuse(name, 'must be a list of JSON paths', given);
+    for (const entry of given as unknown[])
       refuse(name, typeof entry === 'string' ? jsonPathProblem(entry, headers) : 'must list JSON paths', entry);
   }
   if (options.modelAliases !== undefined) {

@@ -8,8 +8,16 @@ import { consoleUrlOf, runCliAsync, serveCli, type ServeProcess } from '../helpe
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-saved-dir-'));
 /** The user's config folder: its Gatehouse folder is the default data dir, which holds the settings file. */
-const env = { XDG_CONFIG_HOME: path.join(root, 'config'), GATEHOUSE_DATA_DIR: '', GATEHOUSE_SETTINGS_FILE: '', GATEHOUSE_SECRETS: '' };
-const defaultDir = path.join(env.XDG_CONFIG_HOME, 'Gatehouse');
+const env: NodeJS.ProcessEnv = {
+  // Every GATEHOUSE_* variable of the machine's environment unset (an empty one is unset), so only the saved settings speak.
+  ...Object.fromEntries(
+    Object.keys(process.env)
+      .filter((name) => name.startsWith('GATEHOUSE_'))
+      .map((name) => [name, '']),
+  ),
+  XDG_CONFIG_HOME: path.join(root, 'config'),
+};
+const defaultDir = path.join(root, 'config', 'Gatehouse');
 /** Where the saved settings moved the data. */
 const movedDir = path.join(root, 'moved');
 let server: ServeProcess;
@@ -43,4 +51,16 @@ test('gatehouse price set, run with no --data-dir, sets the price the server lis
   const listed = await fetch(`${server.url}/admin/api/prices/sim-chat`, { headers: { authorization: `Bearer ${adminToken}` } });
   assert.equal(listed.status, 200);
   assert.match(JSON.stringify(await listed.json()), /"input_per_mtok":"?7/);
+});
+
+test('gatehouse cassette verify still checks the cassettes when the settings file is broken, and says no key was checked', async () => {
+  const broken = path.join(root, 'broken-settings.json');
+  writeFileSync(broken, '{ "dataDir": ');
+  const cassettes = path.join(root, 'cassettes');
+  mkdirSync(cassettes);
+  writeFileSync(path.join(cassettes, 'notes.txt'), 'Authorization: Bearer sk-proj-abcdefghijklmnopqrstuvwxyz0123456789\n');
+  const checked = await runCliAsync(['cassette', 'verify', cassettes], { ...env, GATEHOUSE_SETTINGS_FILE: broken });
+  assert.match(checked.stderr, /note: no channel key checked: .*broken-settings\.json/);
+  assert.equal(checked.code, 1, 'the key shape in the folder is still found');
+  assert.match(checked.stdout + checked.stderr, /notes\.txt/);
 });

@@ -72,9 +72,13 @@ test('a wrong option is refused before the gateway starts, naming the option and
     [{ replay: 'cassettes', replayIgnore: ['$.messages[x]'] }, /^startGatehouse: replayIgnore .*; got "\$\.messages\[x\]"$/],
     [{ unrouted: 'never' as never }, /^startGatehouse: unrouted must be one of auto, simulate, reject; got "never"$/],
     [{ modelAliases: { same: 'same' } }, /^startGatehouse: modelAliases: Alias "same" cannot stand for itself$/],
-    [{ replaySpeed: 2 }, /^startGatehouse: replaySpeed needs replay \(a folder\)$/],
-    [{ recordRedact: ['authorization'] }, /^startGatehouse: recordRedact needs record \(a folder\)$/],
+    [{ replay: 'cassettes', replayIgnore: 'model' as never }, /^startGatehouse: replayIgnore must be a list of JSON paths; got "model"$/],
   ];
+  // The options of a folder not given are left alone: a suite switches between recording and replaying with the rest unchanged.
+  {
+    await using switching = await startGatehouse({ replayMiss: 'error', replaySpeed: 0, recordRedact: ['authorization'] });
+    assert.match(switching.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  }
   for (const [options, message] of refused) {
     await assert.rejects(
       startGatehouse(options),

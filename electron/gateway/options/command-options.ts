@@ -1,17 +1,15 @@
 // The data dir and the secret store of the commands besides `serve` (`token`, `channel`, `price`, `console-secret`, `connect`, `cassette verify`), chosen as `serve` chooses them, so each command works on the database the server uses.
 import { SECRET_MODES, type SecretMode } from '../secrets/select-store.ts';
 import { savedForCommand } from './saved-settings.ts';
+import { envValue, SERVE_ENV } from './serve-env.ts';
 import { UsageError } from './usage-error.ts';
-
-/** A variable's value, or undefined when it is unset or empty. */
-const fromEnv = (env: NodeJS.ProcessEnv, name: string): string | undefined => (env[name] === '' ? undefined : env[name]);
 
 /**
  * The secret store of a command: `--secrets`, else `GATEHOUSE_SECRETS`, else the saved setting (see `savedForCommand`),
  * else `auto`. Throws UsageError for a value that is not a mode, or a broken settings file.
  */
 export function resolveSecretMode(flag: string | undefined, env: NodeJS.ProcessEnv, baseDir: string): SecretMode {
-  const mode = flag ?? fromEnv(env, 'GATEHOUSE_SECRETS') ?? savedForCommand(env, baseDir).secrets ?? 'auto';
+  const mode = flag ?? envValue(env, SERVE_ENV.secrets) ?? savedForCommand(env, baseDir).secrets ?? 'auto';
   if (!SECRET_MODES.includes(mode as SecretMode))
     throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}; got "${mode}"`);
   return mode as SecretMode;
@@ -23,5 +21,5 @@ export function resolveSecretMode(flag: string | undefined, env: NodeJS.ProcessE
  * Throws UsageError for a broken settings file.
  */
 export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv, baseDir: string): string {
-  return flag ?? fromEnv(env, 'GATEHOUSE_DATA_DIR') ?? savedForCommand(env, baseDir).dataDir ?? baseDir;
+  return flag ?? envValue(env, SERVE_ENV['data-dir']) ?? savedForCommand(env, baseDir).dataDir ?? baseDir;
 }

@@ -2,10 +2,8 @@
 import path from 'node:path';
 import type { ServerSettings } from '../../../shared/settings.ts';
 import { readSettingsFile, SettingsFileError } from '../settings/settings-file.ts';
+import { envValue, SERVE_ENV } from './serve-env.ts';
 import { UsageError } from './usage-error.ts';
-
-/** The variable that names the settings file, as `--settings-file` does (`off`: none). */
-export const SETTINGS_FILE_ENV = 'GATEHOUSE_SETTINGS_FILE';
 
 /** The settings file: the one given (`off`: none), else settings.json in `fallbackDataDir`. */
 export function settingsFileOf(given: { value: string; from: string } | undefined, fallbackDataDir: string): string | null {
@@ -29,7 +27,8 @@ export function readSaved(file: string): Partial<ServerSettings> {
  * names, else the settings.json of `baseDir` (the default data dir).
  */
 export function savedForCommand(env: NodeJS.ProcessEnv, baseDir: string): Partial<ServerSettings> {
-  const named = env[SETTINGS_FILE_ENV];
-  const file = settingsFileOf(named === undefined || named === '' ? undefined : { value: named, from: SETTINGS_FILE_ENV }, baseDir);
+  const name = SERVE_ENV['settings-file'];
+  const named = envValue(env, name);
+  const file = settingsFileOf(named === undefined ? undefined : { value: named, from: name }, baseDir);
   return file ? readSaved(file) : {};
 }

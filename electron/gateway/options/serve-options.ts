@@ -10,46 +10,13 @@ import { UNROUTED_POLICIES, type UnroutedPolicy } from '../providers/select.ts';
 import { normalizeHostName } from '../server/host-names.ts';
 import { SECRET_MODES, type SecretMode } from '../secrets/select-store.ts';
 import { readSaved, settingsFileOf } from './saved-settings.ts';
+import { envValue, SERVE_ENV, SERVE_SECRET_ENV, switchOf } from './serve-env.ts';
 import { UsageError } from './usage-error.ts';
 import { adminTokenProblem, FIXED_TOKEN_RULE, isTokenLike } from '../ids.ts';
 
 export { UsageError };
 
-/** Each option of `serve` and the environment variable that mirrors it. */
-export const SERVE_ENV = {
-  host: 'GATEHOUSE_HOST',
-  port: 'GATEHOUSE_PORT',
-  'tls-port': 'GATEHOUSE_TLS_PORT',
-  'data-dir': 'GATEHOUSE_DATA_DIR',
-  'refresh-interval-ms': 'GATEHOUSE_REFRESH_INTERVAL_MS',
-  'sim-review-ms': 'GATEHOUSE_SIM_REVIEW_MS',
-  'sim-3d-ms': 'GATEHOUSE_SIM_3D_MS',
-  'cors-origins': 'GATEHOUSE_CORS_ORIGINS',
-  'allowed-hosts': 'GATEHOUSE_ALLOWED_HOSTS',
-  secrets: 'GATEHOUSE_SECRETS',
-  'model-aliases': 'GATEHOUSE_MODEL_ALIASES',
-  'settings-file': 'GATEHOUSE_SETTINGS_FILE',
-  journal: 'GATEHOUSE_JOURNAL',
-  unrouted: 'GATEHOUSE_UNROUTED',
-  fixtures: 'GATEHOUSE_FIXTURES',
-  strict: 'GATEHOUSE_STRICT',
-  record: 'GATEHOUSE_RECORD',
-  'record-simulated': 'GATEHOUSE_RECORD_SIMULATED',
-  'record-replace': 'GATEHOUSE_RECORD_REPLACE',
-  'record-redact': 'GATEHOUSE_RECORD_REDACT',
-  replay: 'GATEHOUSE_REPLAY',
-  'replay-miss': 'GATEHOUSE_REPLAY_MISS',
-  'replay-ignore': 'GATEHOUSE_REPLAY_IGNORE',
-  'replay-speed': 'GATEHOUSE_REPLAY_SPEED',
-  ephemeral: 'GATEHOUSE_EPHEMERAL',
-  'ready-json': 'GATEHOUSE_READY_JSON',
-} as const;
-
-/** Settings read from the environment only (a secret on the command line would show in the process list). */
-export const SERVE_SECRET_ENV = {
-  adminToken: 'GATEHOUSE_ADMIN_TOKEN',
-  token: 'GATEHOUSE_TOKEN',
-} as const;
+export { SERVE_ENV, SERVE_SECRET_ENV };
 
 /** The switches among the options (no value; their environment variables take 1/0). */
 type Switch = 'strict' | 'ephemeral' | 'ready-json' | 'record-simulated' | 'record-replace';
@@ -143,8 +110,8 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
   const explicit = (name: StringOption) => {
     const flag = values[name];
     if (typeof flag === 'string') return { value: flag, from: `--${name}` };
-    const fromEnv = env[SERVE_ENV[name]];
-    return fromEnv !== undefined && fromEnv !== '' ? { value: fromEnv, from: SERVE_ENV[name] } : undefined;
+    const fromEnv = envValue(env, SERVE_ENV[name]);
+    return fromEnv === undefined ? undefined : { value: fromEnv, from: SERVE_ENV[name] };
   };
   const switchOn = (name: Switch) => values[name] ?? switchOf(SERVE_ENV[name], env[SERVE_ENV[name]]);
   const ephemeral = switchOn('ephemeral');
@@ -256,14 +223,6 @@ function cassettesOf(
   };
 }
 
-/** A switch's environment variable: 1/true/on or 0/false/off (unset: off). */
-function switchOf(name: string, value: string | undefined): boolean {
-  if (value === undefined || value === '') return false;
-  if (['1', 'true', 'on'].includes(value.toLowerCase())) return true;
-  if (['0', 'false', 'off'].includes(value.toLowerCase())) return false;
-  throw new UsageError(`${name} must be 1 or 0; got "${value}"`);
-}
-
 /** `GATEHOUSE_ADMIN_TOKEN` and `GATEHOUSE_TOKEN`, checked (never echoed: they are secrets). */
 function secretsOf(env: NodeJS.ProcessEnv): Pick<ServeOptions, 'adminToken' | 'token'> {
   const adminToken = env[SERVE_SECRET_ENV.adminToken] || undefined;
@@ -275,7 +234,6 @@ function secretsOf(env: NodeJS.ProcessEnv): Pick<ServeOptions, 'adminToken' | 't
   return { ...(adminToken && { adminToken }), ...(token && { token }) };
 }
 
-/** `--settings-file PATH`, `off` for none, else `settings.json` in the default data dir. */
 function onOff(given: { value: string; from: string } | undefined, fallback: boolean): boolean {
   if (!given) return fallback;
   if (given.value === 'on') return true;

@@ -18,8 +18,11 @@ test('GATEHOUSE_EPHEMERAL and GATEHOUSE_READY_JSON are named and left out; the o
     assert.equal(options.dataDir, appDir);
     assert.equal(options.port, 9123);
 
-    const plain = desktopOptions({ GATEHOUSE_EPHEMERAL: '' }, appDir);
-    assert.deepEqual(plain.ignored, [], 'an empty variable is unset');
+    for (const off of ['', '0', 'false', 'OFF']) {
+      const plain = desktopOptions({ GATEHOUSE_EPHEMERAL: off }, appDir);
+      assert.deepEqual(plain.ignored, [], `GATEHOUSE_EPHEMERAL=${off} is off: nothing to say`);
+      assert.equal(plain.options.ephemeral, false);
+    }
   } finally {
     rmSync(appDir, { recursive: true, force: true });
   }

@@ -21,6 +21,6 @@ test('--strict and GATEHOUSE_STRICT=1 turn strict mode on; another value is a us
   assert.equal(resolve([], { GATEHOUSE_STRICT: '0' }).strict, false);
   assert.throws(
     () => resolve([], { GATEHOUSE_STRICT: 'maybe' }),
-    (error: unknown) => error instanceof UsageError && /GATEHOUSE_STRICT must be 1 or 0/.test(error.message),
+    (error: unknown) => error instanceof UsageError && /GATEHOUSE_STRICT must be 1, true or on, or 0, false or off/.test(error.message),
   );
 });

@@ -18,7 +18,7 @@ test('--ephemeral (or GATEHOUSE_EPHEMERAL=1) reads no settings file and keeps no
   }
   assert.equal(resolve(['--ephemeral', '--secrets', 'file']).secrets, 'file', 'a store named still wins');
   assert.throws(() => resolve(['--ephemeral', '--data-dir', '/tmp/x']), usage(/--ephemeral .* --data-dir/));
-  assert.throws(() => resolve([], { GATEHOUSE_EPHEMERAL: 'yes' }), usage(/GATEHOUSE_EPHEMERAL must be 1 or 0/));
+  assert.throws(() => resolve([], { GATEHOUSE_EPHEMERAL: 'yes' }), usage(/GATEHOUSE_EPHEMERAL must be 1, true or on, or 0, false or off/));
 });
 
 test('--ready-json (or GATEHOUSE_READY_JSON=1) is off unless asked', () => {
