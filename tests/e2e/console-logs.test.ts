@@ -7,7 +7,7 @@ import OpenAI from 'openai';
 import type { Browser, Page } from 'playwright-core';
 import { browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
 import { ensureBuilt } from '../helpers/build.ts';
-import { consoleUrlOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { adminTokenOf, consoleUrlOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { tempDataDir } from '../helpers/gateway.ts';
 
 const skip = browserSkipReason();
@@ -124,7 +124,7 @@ describe('console Logs page', { skip }, () => {
     await rows().filter({ hasText: '/v1/chat/completions' }).first().waitFor();
 
     // A second account's call, then only that account's calls.
-    const adminToken = new URL(await consoleUrlOf(server)).searchParams.get('admin_token');
+    const adminToken = await adminTokenOf(server);
     const created = await fetch(`${server.url}/admin/api/tokens`, {
       method: 'POST',
       headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },

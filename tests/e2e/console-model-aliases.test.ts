@@ -7,7 +7,7 @@ import OpenAI from 'openai';
 import type { Browser, Page } from 'playwright-core';
 import { browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
 import { ensureBuilt } from '../helpers/build.ts';
-import { consoleUrlOf, firstTokenOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { adminTokenOf, consoleUrlOf, firstTokenOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { request, tempDirs } from '../helpers/gateway.ts';
 
 const skip = browserSkipReason();
@@ -99,7 +99,7 @@ describe('model aliases on the Models page', { skip }, () => {
   });
 
   test('a target the gateway does not list is a 400 naming modelAliases, and nothing is saved', async () => {
-    const adminToken = new URL(await consoleUrlOf(server)).searchParams.get('admin_token')!;
+    const adminToken = await adminTokenOf(server);
     const before = readFileSync(settingsFile, 'utf8');
     const refused = await request(`${server.url}/admin/api/settings`, 'PUT', {
       token: adminToken,

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { browserSkipReason, launchChromium, screenshot } from '../helpers/browser.ts';
 import { ensureBuilt } from '../helpers/build.ts';
-import { consoleUrlOf, firstTokenOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { adminTokenOf, consoleUrlOf, firstTokenOf, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { request, tempDirs } from '../helpers/gateway.ts';
 
 const skip = browserSkipReason();
@@ -72,7 +72,7 @@ describe('relay settings in the console', { skip }, () => {
     assert.equal(answer.status, 200);
     const { prompt_tokens, completion_tokens } = answer.body.usage;
     const tokens = await request(`${server.url}/admin/api/tokens`, 'GET', {
-      token: new URL(await consoleUrlOf(server)).searchParams.get('admin_token')!,
+      token: await adminTokenOf(server),
     });
     const used = tokens.body.find((item: { account: string }) => item.account === 'local').used;
     const expected = (prompt_tokens * 2.5 + completion_tokens * 4) / 1_000_000;

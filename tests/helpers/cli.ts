@@ -96,6 +96,13 @@ export async function consoleUrlOf(server: ServeProcess): Promise<string> {
   }
 }
 
+/** The admin token of a serve process, from the console URL it printed. */
+export async function adminTokenOf(server: ServeProcess): Promise<string> {
+  const token = new URL(await consoleUrlOf(server)).searchParams.get('admin_token');
+  if (token === null) throw new Error('the console URL gatehouse serve printed carries no admin token');
+  return token;
+}
+
 /**
  * Moves a serve process's clock forward by `ms` through the testing API (`POST /admin/api/clock/advance`), with the admin
  * token of its printed console URL; throws when the gateway refuses.

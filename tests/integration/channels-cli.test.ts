@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import type { ChannelSummary } from '../../shared/channels.ts';
 import { openKeychainStore } from '../../electron/gateway/secrets/keychain-store.ts';
-import { consoleUrlOf, privateServeArgs, runCli, runCliAsync, serveCli } from '../helpers/cli.ts';
+import { adminTokenOf, privateServeArgs, runCli, runCliAsync, serveCli } from '../helpers/cli.ts';
 import { request, startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
 import { deadPort } from '../helpers/ports.ts';
 
@@ -200,7 +200,7 @@ test('a channel added, changed and removed by the CLI is seen by a running serve
   const dataDir = dirs.fresh();
   const server = await serveCli(privateServeArgs(dataDir));
   try {
-    const adminToken = new URL(await consoleUrlOf(server)).searchParams.get('admin_token')!;
+    const adminToken = await adminTokenOf(server);
     const list = async () =>
       ((await request(`${server.url}/admin/api/channels`, 'GET', { token: adminToken })).body as ChannelSummary[]).map(
         (item) => `${item.name}:${item.enabled}`,

@@ -12,7 +12,7 @@ import { after, describe, test } from 'node:test';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import OpenAI from 'openai';
-import { consoleUrlOf, firstTokenOf, privateServeArgs, runCli, runCliAsync, serveCli } from '../helpers/cli.ts';
+import { adminTokenOf, firstTokenOf, privateServeArgs, runCli, runCliAsync, serveCli } from '../helpers/cli.ts';
 import { request, startGateway } from '../helpers/gateway.ts';
 import { eventually } from '../helpers/eventually.ts';
 
@@ -325,7 +325,7 @@ describe('the gatehouse CLI bundle', () => {
       );
 
       // An in-process restart with TLS on imports the certificates' chunk a second time.
-      const adminToken = new URL(await consoleUrlOf(server)).searchParams.get('admin_token')!;
+      const adminToken = await adminTokenOf(server);
       assert.equal((await request(`${server.url}/admin/api/restart`, 'POST', { token: adminToken })).status, 200);
       await eventually(() => tlsLines().length === 2, "the restarted run's TLS listener started", { withinMs: 60_000 });
       const restartedUrl = server.stdout.findLast((line) => line.startsWith('listening on http://'))!.slice('listening on '.length);

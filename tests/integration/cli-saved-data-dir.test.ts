@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { consoleUrlOf, runCliAsync, serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { adminTokenOf, runCliAsync, serveCli, type ServeProcess } from '../helpers/cli.ts';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'gatehouse-saved-dir-'));
 /** The user's config folder: its Gatehouse folder is the default data dir, which holds the settings file. */
@@ -47,7 +47,7 @@ test('gatehouse token create, run with no --data-dir, makes a token the server s
 test('gatehouse price set, run with no --data-dir, sets the price the server lists', async () => {
   const set = await runCliAsync(['price', 'set', 'sim-chat', '--input-per-mtok', '7', '--output-per-mtok', '9'], env);
   assert.equal(set.code, 0, set.stderr);
-  const adminToken = new URL(await consoleUrlOf(server)).searchParams.get('admin_token');
+  const adminToken = await adminTokenOf(server);
   const listed = await fetch(`${server.url}/admin/api/prices/sim-chat`, { headers: { authorization: `Bearer ${adminToken}` } });
   assert.equal(listed.status, 200);
   assert.match(JSON.stringify(await listed.json()), /"input_per_mtok":"?7/);

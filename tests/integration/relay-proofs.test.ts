@@ -9,7 +9,7 @@ import { secretHint } from '../../shared/channels.ts';
 import { memoryChannels, type TestChannel } from '../helpers/channels.ts';
 import { PATIENCE_MS } from '../helpers/eventually.ts';
 import { filesUnder } from '../helpers/files-under.ts';
-import { consoleUrlOf, firstTokenOf, privateServeArgs, runCliAsync, serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { adminTokenOf, firstTokenOf, privateServeArgs, runCliAsync, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { request, startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
 import { journalEntries } from '../helpers/relay.ts';
 
@@ -190,7 +190,7 @@ describe('a channel key is nowhere but the secret store', () => {
     echoUrl = `http://127.0.0.1:${(echo.address() as net.AddressInfo).port}`;
     dataDir = dirs.fresh();
     server = await serveCli(privateServeArgs(dataDir, { secrets: 'file' }));
-    adminToken = new URL(await consoleUrlOf(server)).searchParams.get('admin_token')!;
+    adminToken = await adminTokenOf(server);
   });
   after(async () => {
     await server?.stop();

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { SECRETS_FILE, SECRETS_LOCK_FILE } from '../../electron/gateway/secrets/file-store.ts';
 import { openFileStore } from '../../electron/gateway/secrets/file-store.ts';
-import { CLI, consoleUrlOf, privateServeArgs, runCliAsync, serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { adminTokenOf, CLI, privateServeArgs, runCliAsync, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { request, tempDirs } from '../helpers/gateway.ts';
 
 const { fresh, removeAll } = tempDirs();
@@ -54,7 +54,7 @@ async function createWithApi(admin: Admin, account: string): Promise<Outcome> {
 type Admin = Awaited<ReturnType<typeof adminOf>>;
 
 async function adminOf(server: ServeProcess) {
-  const adminToken = new URL(await consoleUrlOf(server)).searchParams.get('admin_token')!;
+  const adminToken = await adminTokenOf(server);
   return (method: string, route: string, body?: unknown) =>
     request(`${server.url}/admin/api${route}`, method, { token: adminToken, ...(body !== undefined && { body }) });
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { consoleUrlOf, runCliAsync, serveCli, type ServeProcess } from '../helpers/cli.ts';
+import { adminTokenOf, consoleUrlOf, runCliAsync, serveCli, type ServeProcess } from '../helpers/cli.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { request, tempDataDir } from '../helpers/gateway.ts';
 import { noKeyringSkipReason, startNoKeyringBus, type NoKeyringBus } from '../helpers/no-keyring.ts';
@@ -26,7 +26,7 @@ describe('gatehouse serve where no keychain answers', { skip }, () => {
       ...bus.env,
       GATEHOUSE_DATA_DIR: dataDir,
     });
-    return new URL(await consoleUrlOf(server)).searchParams.get('admin_token')!;
+    return await adminTokenOf(server);
   };
   const admin = (method: string, route: string, token: string, body?: unknown) =>
     request(`${server!.url}/admin/api${route}`, method, { token, ...(body !== undefined && { body }) });
@@ -64,7 +64,7 @@ describe('gatehouse serve where no keychain answers', { skip }, () => {
   });
 
   test('five console sessions share one console token', async () => {
-    const token = new URL(await consoleUrlOf(server!)).searchParams.get('admin_token')!;
+    const token = await adminTokenOf(server!);
     const keys = [];
     for (let session = 0; session < 5; session += 1) keys.push((await admin('POST', '/accounts/local/console-key', token)).body);
     assert.equal(new Set(keys.map((key) => key.secret)).size, 1, 'every session gets the same key');

@@ -4,7 +4,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { DEFAULTS } from '../../electron/gateway/config.ts';
-import { consoleUrlOf, runCli, serveCli } from '../helpers/cli.ts';
+import { adminTokenOf, runCli, serveCli } from '../helpers/cli.ts';
 import { request, startGateway, tempDataDir, type JsonResponse, type TestGateway } from '../helpers/gateway.ts';
 
 describe('settings through the admin API', () => {
@@ -157,7 +157,7 @@ describe('gatehouse serve and the settings file', () => {
     const server = await serveCli(['--data-dir', dataDir, '--settings-file', file, '--refresh-interval-ms', '90000', '--secrets', 'none']);
     try {
       assert.ok(!server.stdout.some((line) => line.startsWith('tls listening')), 'the saved tlsPort null turns TLS off');
-      const adminToken = new URL(await consoleUrlOf(server)).searchParams.get('admin_token')!;
+      const adminToken = await adminTokenOf(server);
       const { body } = await request(`${server.url}/admin/api/settings`, 'GET', { token: adminToken });
       assert.equal(body.file, file);
       assert.deepEqual(body.effective.corsOrigins, ['http://localhost:5173']);
