@@ -66,11 +66,13 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
       if (passthrough && model !== undefined) {
         const operation = task === 'transcribe' ? 'transcriptions' : 'translations';
         const forward = { operation, model, stream: form.fields['stream'] === 'true', form: form.upstream() } as const;
-        const charge = (usage: RelayedUsage) => audio.chargeRelayedTranscript(model, usage, call);
-        // Held before the form goes on, for the most audio its length can carry (the file is streamed on unread).
+        // Held before the form goes on, for the most audio its length can carry (the file is streamed on unread); the
+        // upstream's usage is believed up to that much.
         const length = Number(request.headers['content-length']);
         const bytes = Number.isSafeInteger(length) && length >= 0 ? Math.min(length, MAX_UPLOAD_FILE_BYTES) : MAX_UPLOAD_FILE_BYTES;
-        return holdTranscription(request, model, transcriptionHoldSeconds(bytes))
+        const seconds = transcriptionHoldSeconds(bytes);
+        const charge = (usage: RelayedUsage) => audio.chargeRelayedTranscript(model, usage, call, seconds);
+        return holdTranscription(request, model, seconds)
           .during(() => relayReply(request, reply, passthrough, forward, call, failure, charge))
           .catch((error: unknown) => {
             throw uploadLimitError(form.error ?? error);

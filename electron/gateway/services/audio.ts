@@ -4,6 +4,7 @@ import type { CallContext, ProviderSelector, RelayedUsage, SpeechFormat, Transcr
 import type { BillingService } from './billing.ts';
 import { checkSpeech, checkTranscriptionInput, checkTranscriptionSeconds } from './media-limits.ts';
 import { speechPriceMicros, transcriptionPriceMicros } from './pricing.ts';
+import { boundUsage, DEFAULT_OUTPUT_BOUND } from './usage-bounds.ts';
 
 /** Audio input tokens reported (and recorded) per second of transcribed audio. */
 const AUDIO_TOKENS_PER_SECOND = 10;
@@ -45,16 +46,29 @@ export class AudioService {
    * Charges a relayed transcription from the upstream's usage: the seconds it heard (a duration usage) or its audio input
    * tokens (read as seconds at the rate this gateway reports them); output tokens are the upstream's or the transcript's count.
    */
-  chargeRelayedTranscript(model: string, reported: RelayedUsage, call: CallContext): void {
-    // A count the upstream sent but that is no count (NaN: negative, fractional, a string) is not believed.
-    const usage = { ...reported, inputTokens: believable(reported.inputTokens), outputTokens: believable(reported.outputTokens) };
-    const seconds = usage.audioSeconds ?? (usage.inputTokens ?? 0) / AUDIO_TOKENS_PER_SECOND;
+  chargeRelayedTranscript(model: string, reported: RelayedUsage, call: CallContext, maxSeconds: number): void {
+    // Nothing past what the upload can hold is believed: `maxSeconds` (what the call reserved) and its tokens, and for the
+    // output the transcript's tokens plus the most an answer is allowed; nor a count that is no count (NaN: negative,
+    // fractional, a string). Each figure not believed is estimated, and the call's journal note says so.
+    const told = reported.audioSeconds;
+    // `told >= 0` is false for NaN too.
+    const seconds = told === undefined || (told >= 0 && told <= maxSeconds) ? told : maxSeconds;
+    if (seconds !== told)
+      call.principal.notes?.note(
+        `Upstream audio seconds out of bounds (${String(told)}); charged ${maxSeconds} s, the most the upload holds.`,
+      );
+    const usage = boundUsage(
+      { inputTokens: believable(reported.inputTokens), outputTokens: believable(reported.outputTokens) },
+      () => ({ input: Math.ceil(maxSeconds * AUDIO_TOKENS_PER_SECOND), output: reported.delivered.tokens + DEFAULT_OUTPUT_BOUND }),
+      { input: () => Math.ceil((seconds ?? 0) * AUDIO_TOKENS_PER_SECOND), output: () => reported.delivered.tokens },
+    );
+    if (usage.note !== undefined) call.principal.notes?.note(usage.note);
     this.billing.chargeAnswered(call.principal, {
       endpoint: call.endpoint,
       model,
-      inputTokens: usage.inputTokens ?? Math.ceil(seconds * AUDIO_TOKENS_PER_SECOND),
-      outputTokens: usage.outputTokens ?? usage.delivered.tokens,
-      amountMicros: transcriptionPriceMicros(seconds),
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      amountMicros: transcriptionPriceMicros(seconds ?? usage.inputTokens / AUDIO_TOKENS_PER_SECOND),
     });
   }
 

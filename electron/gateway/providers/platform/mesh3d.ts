@@ -101,11 +101,20 @@ function taskOf(body: unknown): RemoteTask {
     status: task.status,
     progress: typeof task.progress === 'string' ? task.progress : '0%',
     files: Array.isArray(task.files) ? task.files.filter((file) => typeof file?.url === 'string') : [],
-    usage: {
-      input_tokens: Number(task.usage?.input_tokens) || 0,
-      output_tokens: Number(task.usage?.output_tokens) || 0,
-    },
+    usage: { input_tokens: tokenCount(task.usage?.input_tokens), output_tokens: tokenCount(task.usage?.output_tokens) },
     finish_time: Number(task.finish_time) || 0,
     failure_reason: typeof task.failure_reason === 'string' ? task.failure_reason : null,
   };
+}
+
+/**
+ * The most tokens a 3D task's usage may count, input or output, before the count is not believed: a task is priced per
+ * call and by its tokens, so a count past this (or a negative one, which would credit the token's quota) is a broken or
+ * hostile upstream's.
+ */
+export const MAX_3D_TASK_TOKENS = 2_097_152;
+
+/** A usage count the platform sent, when it is a whole number from 0 to MAX_3D_TASK_TOKENS; else 0 (not believed, never charged). */
+function tokenCount(value: unknown): number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= MAX_3D_TASK_TOKENS ? value : 0;
 }

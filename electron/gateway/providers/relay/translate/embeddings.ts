@@ -59,11 +59,28 @@ async function embed(channels: ChannelDirectory, kinds: readonly EmbeddingKind[]
     throw new GatewayError('upstream_failed', 'The upstream answered with no embedding for each input.');
   }
   const reported = answered?.kind === 'gemini' ? undefined : record(record(answer)?.['usage'])?.['prompt_tokens'];
-  const estimate = request.inputs.reduce<number>((sum, input) => sum + (typeof input === 'string' ? countTokens(input) : input.length), 0);
-  return {
-    vectors,
-    usage: { inputTokens: typeof reported === 'number' && Number.isInteger(reported) && reported >= 0 ? reported : estimate },
-  };
+  return { vectors, usage: { inputTokens: believedInput(reported, request.inputs, call) } };
+}
+
+/** Input tokens allowed beyond the inputs' own (no tokenizer makes more than a token of a byte): the framing an upstream adds. */
+const INPUT_SLACK_TOKENS = 4_096;
+
+/**
+ * The input tokens charged: the upstream's count when it is a whole number no larger than the inputs can hold (a token per
+ * byte of text, one per token id, and INPUT_SLACK_TOKENS), else the gateway's estimate, the call's journal note saying so.
+ */
+function believedInput(reported: unknown, inputs: readonly EmbeddingInput[], call: CallContext): number {
+  let estimate = 0;
+  let bound = INPUT_SLACK_TOKENS;
+  for (const input of inputs) {
+    estimate += typeof input === 'string' ? countTokens(input) : input.length;
+    bound += typeof input === 'string' ? Buffer.byteLength(input) : input.length;
+  }
+  if (reported === undefined) return estimate;
+  if (typeof reported === 'number' && Number.isSafeInteger(reported) && reported >= 0 && reported <= bound) return reported;
+  const shown = typeof reported === 'number' ? String(reported) : `a ${typeof reported}`;
+  call.principal.notes?.note(`Upstream usage out of bounds (input tokens ${shown}); charged the estimate.`);
+  return estimate;
 }
 
 const json = (body: unknown) => Buffer.from(JSON.stringify(body));

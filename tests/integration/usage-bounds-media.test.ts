@@ -1,0 +1,126 @@
+// Usage an upstream reports for a relayed transcription, a translated embedding or a platform 3D task is not believed past what the call can hold: a transcription is charged at most the seconds its upload can carry, an embedding the estimate, a 3D task's impossible counts (negative, huge) nothing, and the journal says why.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { GoogleGenAI } from '@google/genai';
+import OpenAI, { toFile } from 'openai';
+import { openFileStore } from '../../electron/gateway/secrets/file-store.ts';
+import { MAX_TRANSCRIPTION_SECONDS } from '../../electron/gateway/services/media-limits.ts';
+import { transcriptionPriceMicros } from '../../electron/gateway/services/pricing.ts';
+import { gatewayBefore, hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
+import { request, startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
+import { silentWav16 } from '../helpers/wav-files.ts';
+
+/** The journal entry of `account`'s one call, with its usage, once recorded. */
+async function entryOf(gw: TestGateway, account: string) {
+  const admin = (path: string) => request(`${gw.url}/admin/api${path}`, 'GET', { token: gw.gateway.adminToken });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const { items } = (await admin(`/journal?account=${account}`)).body as { items: { id: number; usage: unknown }[] };
+    if (items[0]?.usage) return (await admin(`/journal/${items[0].id}`)).body;
+    if (Date.now() > deadline) assert.fail(`no journal entry for ${account}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** A new token of its own account on `gw`. */
+async function tokenOf(gw: TestGateway, account: string): Promise<string> {
+  const created = await request(`${gw.url}/admin/api/tokens`, 'POST', { token: gw.gateway.adminToken, body: { account } });
+  return created.body.secret as string;
+}
+
+describe('a relayed transcription and a translated embedding report impossible usage', () => {
+  let upstream: HostileUpstream;
+  let gw: TestGateway;
+
+  before(async () => {
+    upstream = await hostileUpstream((received, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      if (received.url.endsWith('/audio/transcriptions')) response.end('{"text":"hello there","usage":{"type":"duration","seconds":1e12}}');
+      else
+        response.end('{"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.25,0.5]}],"usage":{"prompt_tokens":1e300}}');
+    });
+    gw = await gatewayBefore(upstream, 'openai');
+  });
+  after(async () => {
+    await gw?.stop();
+    await upstream?.close();
+  });
+
+  test('a transcription reporting 1e12 seconds is charged at most the seconds its upload can hold, and the journal says so', async () => {
+    const client = new OpenAI({ apiKey: await tokenOf(gw, 'hear'), baseURL: `${gw.url}/v1`, maxRetries: 0 });
+    const file = await toFile(silentWav16(8000, 1), 'one-second.wav');
+    const transcript = await client.audio.transcriptions.create({ file, model: 'whisper-up' });
+    assert.equal(transcript.text, 'hello there');
+    const entry = await entryOf(gw, 'hear');
+    const micros = Math.round(entry.usage.cost * 1_000_000);
+    assert.ok(micros > 0, 'the transcription is charged');
+    // The upload is about 16 KB: it holds at most about 17 s at the reservation's 1,000 bytes a second.
+    assert.ok(micros <= transcriptionPriceMicros(20), `charged ${micros} µ, more than 20 s of audio`);
+    assert.ok(micros < transcriptionPriceMicros(MAX_TRANSCRIPTION_SECONDS));
+    assert.ok(
+      (entry.notes as string[]).some((note) => /^Upstream audio seconds out of bounds \(1000000000000\)/.test(note)),
+      JSON.stringify(entry.notes),
+    );
+  });
+
+  test('a Gemini embedding through an OpenAI channel reporting 1e300 prompt tokens is charged the estimate, and the journal says so', async () => {
+    const client = new GoogleGenAI({ apiKey: await tokenOf(gw, 'embed'), httpOptions: { baseUrl: gw.url } });
+    const answer = await client.models.embedContent({ model: 'emb-up', contents: 'bound me' });
+    assert.deepEqual(answer.embeddings?.[0]?.values, [0.25, 0.5]);
+    const entry = await entryOf(gw, 'embed');
+    assert.ok(entry.usage.inputTokens > 0 && entry.usage.inputTokens <= 8, `charged ${entry.usage.inputTokens} input tokens`);
+    assert.deepEqual(entry.notes, ['Upstream usage out of bounds (input tokens 1e+300); charged the estimate.']);
+  });
+});
+
+describe('a platform 3D task reporting impossible usage', () => {
+  const dirs = tempDirs();
+  let upstream: HostileUpstream;
+  let gw: TestGateway;
+
+  before(async () => {
+    const task = (status: string) =>
+      JSON.stringify({
+        task_id: 'up-task-1',
+        status,
+        progress: status === 'SUCCESS' ? '100%' : '0%',
+        files: status === 'SUCCESS' ? [{ url: '/files/up-task-1.glb', format: 'glb' }] : [],
+        usage: { input_tokens: -1_000_000_000, output_tokens: 1e308, total_tokens: 0 },
+        finish_time: 0,
+        failure_reason: null,
+      });
+    upstream = await hostileUpstream((received, response) => {
+      if (received.url.startsWith('/files/'))
+        return void response.writeHead(200, { 'content-type': 'model/gltf-binary' }).end('glTF bytes');
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(task(received.method === 'POST' ? 'SUBMITTED' : 'SUCCESS'));
+    });
+    const dataDir = dirs.fresh();
+    gw = await startGateway({ dataDir, secrets: openFileStore(dataDir), refreshIntervalMs: 3_600_000 });
+    const added = await request(`${gw.url}/admin/api/channels`, 'POST', {
+      token: gw.gateway.adminToken,
+      body: { name: 'platform', kind: 'platform', base_url: upstream.url, models: 'p-3d', key: 'platform-key-0123456789' },
+    });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+  });
+  after(async () => {
+    await gw?.stop();
+    await upstream?.close();
+    dirs.removeAll();
+  });
+
+  test('a negative input count and an output count of 1e308 are not believed: the task is charged no tokens, and no credit', async () => {
+    const auth = { token: gw.token };
+    const created = await request(`${gw.url}/v1/3d/generations`, 'POST', { ...auth, body: { model: 'p-3d', prompt: 'a teapot' } });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const done = await request(`${gw.url}/v1/3d/generations/${created.body.task_id}`, 'GET', auth);
+    assert.equal(done.body.status, 'SUCCESS', JSON.stringify(done.body));
+    assert.deepEqual(done.body.usage, { input_tokens: 0, output_tokens: 0, total_tokens: 0 });
+    assert.ok(Number(done.body.amount) >= 0 && Number.isFinite(Number(done.body.amount)), `amount ${done.body.amount}`);
+    const tokens = (await request(`${gw.url}/admin/api/tokens`, 'GET', { token: gw.gateway.adminToken })).body as { used: number }[];
+    assert.ok(
+      tokens.every((token) => token.used >= 0 && Number.isFinite(token.used)),
+      JSON.stringify(tokens.map((token) => token.used)),
+    );
+  });
+});
