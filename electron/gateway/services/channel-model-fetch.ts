@@ -79,7 +79,9 @@ export async function listUpstreamModels(channel: RelayChannel, fetchImpl?: type
   } catch {
     throw upstreamFailed(`the model list of ${url} is not JSON`);
   }
-  return modelIdsOf(channel.kind, body);
+  // An id that holds the channel's key (in any encoding) is left out: a list is shown, kept in SQLite and listed to every
+  // caller, and a key is never any of those.
+  return modelIdsOf(channel.kind, body).filter((id) => hideSecret(id, channel.key) === id);
 }
 
 /**

@@ -1,7 +1,8 @@
 // Unit tests of Fetch models' reading: each kind's list shape, the names a list may hold, and how a fetched list joins a channel's models.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { mergedModels, modelIdsOf } from '../../../electron/gateway/services/channel-model-fetch.ts';
+import { listUpstreamModels, mergedModels, modelIdsOf } from '../../../electron/gateway/services/channel-model-fetch.ts';
+import type { RelayChannel } from '../../../electron/gateway/providers/types.ts';
 import { answerTextOf } from '../../../electron/gateway/services/channel-probe.ts';
 
 test('model ids from OpenAI and Anthropic data[].id, Gemini models[].name (chat models only); odd names left out', () => {
@@ -36,4 +37,13 @@ test('the first words of a test answer in each wire', () => {
   assert.equal(answerTextOf(JSON.stringify({ candidates: [{ content: { parts: [{ text: 'Hallo' }] } }] })), 'Hallo');
   assert.equal(answerTextOf(JSON.stringify({ choices: [{ message: { content: long } }] })).length, 81);
   assert.equal(answerTextOf('not json'), '');
+});
+
+test('an upstream listing ids that hold the channel key (raw, percent-encoded, base64) gets them left out of the list', async () => {
+  const key = 'sk-listed-key-0123456789abcdef';
+  const ids = ['gpt-5.4', key, `prefix-${encodeURIComponent(key).replace(/-/g, '%2D')}`, Buffer.from(key).toString('base64'), 'qwen3:8b'];
+  const answer = JSON.stringify({ data: ids.map((id) => ({ id })) });
+  const channel = { kind: 'openai', baseUrl: 'https://upstream.example/v1', key, timeoutMs: 5_000, headers: {} } as unknown as RelayChannel;
+  const listed = await listUpstreamModels(channel, async () => new Response(answer, { headers: { 'content-type': 'application/json' } }));
+  assert.deepEqual(listed, ['gpt-5.4', 'qwen3:8b']);
 });
