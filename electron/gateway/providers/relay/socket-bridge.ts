@@ -104,9 +104,10 @@ export class SocketBridge {
     }
     if (upstream.readyState !== upstream.OPEN) return;
     this.route.seen?.('client', data, binary);
-    const passed = binary ? data : this.route.fromClient(data.toString('utf8'));
+    // A binary frame is read as text too: an upstream that takes its JSON must not get a response the caller may not pay for.
+    const passed = this.route.fromClient(data.toString('utf8'));
     if (typeof passed === 'object' && 'answer' in passed) send(this.client, passed.answer, false, upstream);
-    else send(upstream, passed, binary, this.client);
+    else send(upstream, binary ? data : passed, binary, this.client);
   }
 
   private fromUpstream(data: Buffer, binary: boolean): void {

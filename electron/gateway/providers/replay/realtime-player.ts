@@ -97,13 +97,12 @@ export class RealtimePlayer {
     this.candidates = fitting;
     this.matched++;
     const session = this.playing;
-    if (!binary) {
-      const passed = this.events.fromClient(data.toString('utf8'));
-      if (typeof passed === 'object') {
-        // The caller may no longer spend: refused here, and the recorded answer to this frame is not played.
-        this.send(passed.answer, false);
-        return;
-      }
+    // A binary frame is read as text too, as the relay reads it.
+    const passed = this.events.fromClient(data.toString('utf8'));
+    if (typeof passed === 'object') {
+      // The caller may no longer spend: refused here, and the recorded answer to this frame is not played.
+      this.send(passed.answer, false);
+      return;
     }
     const recorded = clientFrames(session)[index]!;
     this.schedule(session, session.frames.indexOf(recorded), recorded.atMs);

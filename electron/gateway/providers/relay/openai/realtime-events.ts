@@ -64,12 +64,15 @@ export class RealtimeEvents {
   }
 
   /**
-   * A client text frame as the upstream gets it: a `session.update` naming the caller's model names the channel's instead.
+   * A client frame (text, or a binary one read as text) as the upstream gets it: a `session.update` naming the caller's model names the channel's instead.
    * A `response.create` the caller may not pay for is answered (`{ answer }`, the error event) instead of going upstream.
    */
   fromClient(text: string): string | { answer: string } {
-    const renames = this.renames() && text.includes('session.update');
-    if (!renames && !text.includes('response.create')) return text;
+    // Only the frames that can be one of the two are parsed (an audio append is large): those that spell its type, and
+    // those with a JSON escape, which could spell it (`response\u002ecreate`) where the upstream would read it.
+    const escaped = text.includes('\\u');
+    const renames = this.renames() && (escaped || text.includes('session.update'));
+    if (!renames && !escaped && !text.includes('response.create')) return text;
     const event = parse(text);
     if (event?.['type'] === 'response.create') {
       const refusal = this.admit(typeof event['event_id'] === 'string' ? event['event_id'] : null, record(event['response']));
