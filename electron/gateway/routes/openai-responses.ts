@@ -20,6 +20,7 @@ import { ChatMetering, chatBillOf } from '../services/chat-metering.ts';
 import type { RelayedResponse } from '../services/relayed-responses.ts';
 import { pageOf, parseListQuery, renderList } from '../protocols/openai/cursor-list.ts';
 import { parseCompactBody } from '../protocols/responses/inbound/compaction.ts';
+import { compactionAsResponses } from '../services/responses.ts';
 
 /** Input item lists, as on the real API: 20 by default, at most 100, newest first. */
 const INPUT_ITEMS_LIST = { defaultLimit: 20, maxLimit: 100, defaultOrder: 'desc' } as const;
@@ -158,19 +159,25 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
     const parsed = parseCompactBody(request.body);
     const call = callOf(request, reply, 'responses', COMPACT);
     const { passthrough } = providers.for(call, parsed.model);
-    if (!passthrough) return responses.compact(parsed, call);
-    // Relayed as it is, a follow-up to the channel that stored the earlier response (as a create's), billed by the upstream's usage.
-    const { accountId } = request.principal;
-    const previous = parsed.previousResponseId === null ? undefined : relayed.followUp(accountId, parsed.previousResponseId);
-    const asked = {
-      operation: 'responses_compact',
-      model: parsed.model,
-      stream: false,
-      ...(previous && { channelId: previous.channelId }),
-    } as const;
-    const bill = { principal: request.principal, endpoint: COMPACT, model: parsed.model };
-    const estimate = () => (call.rawBody ? countTokens(call.rawBody.toString('utf8')) : 0);
-    return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, estimate));
+    // Held as a create's is: the most the compaction can cost, from its input (an earlier response's turns kept where it
+    // was stored), until it was charged.
+    let chatAsked: ChatRequest | undefined;
+    const asChat = () => [(chatAsked ??= chatRequestOf(compactionAsResponses(parsed), parsed.input))];
+    const bill = chatBillOf(call, request.principal, COMPACT, parsed.model, asChat, parsed.previousResponseId !== null);
+    return metering.reserve(bill, asChat).during(async () => {
+      if (!passthrough) return responses.compact(parsed, call);
+      // Relayed as it is, a follow-up to the channel that stored the earlier response (as a create's), billed by the upstream's usage.
+      const { accountId } = request.principal;
+      const previous = parsed.previousResponseId === null ? undefined : relayed.followUp(accountId, parsed.previousResponseId);
+      const asked = {
+        operation: 'responses_compact',
+        model: parsed.model,
+        stream: false,
+        ...(previous && { channelId: previous.channelId }),
+      } as const;
+      const estimate = () => (call.rawBody ? countTokens(call.rawBody.toString('utf8')) : 0);
+      return relayReply(request, reply, passthrough, asked, call, failure, (usage) => metering.chargeRelayed(bill, usage, estimate));
+    });
   });
 }
 

@@ -81,28 +81,7 @@ export class ResponsesService {
 
   /** A compaction of the conversation: its user messages kept, the rest summarised by the call's model into one `compaction` item; billed. */
   async compact(parsed: CompactCall, call: CallContext): Promise<Json> {
-    const asResponses: ResponsesCall = {
-      model: parsed.model,
-      input: parsed.input,
-      instructions: parsed.instructions,
-      tools: [],
-      allowedTools: [],
-      toolChoice: 'none',
-      toolChoiceEcho: 'none',
-      format: { type: 'text' },
-      formatEcho: { type: 'text' },
-      maxOutputTokens: null,
-      temperature: null,
-      topP: null,
-      parallelToolCalls: null,
-      reasoningEffort: null,
-      reasoningSummary: false,
-      store: false,
-      stream: false,
-      background: false,
-      previousResponseId: parsed.previousResponseId,
-      metadata: {},
-    };
+    const asResponses = compactionAsResponses(parsed);
     const { conversation } = this.conversationOf(asResponses, call);
     const request = chatRequestOf(asResponses, [
       ...conversation,
@@ -114,4 +93,33 @@ export class ResponsesService {
     const output = compactedOutput(conversation, compactionItem(publicId('cmp'), summary), publicId);
     return compactedResponse(publicId('resp'), Math.floor(this.clock.now() / 1000), output, result.usage, parsed.imageCompression);
   }
+}
+
+/**
+ * A compaction as the Responses call it is answered by (its input, no tools, plain text): what the simulator summarises,
+ * and what a route holds the quota for, before it is made or relayed.
+ */
+export function compactionAsResponses(parsed: CompactCall): ResponsesCall {
+  return {
+    model: parsed.model,
+    input: parsed.input,
+    instructions: parsed.instructions,
+    tools: [],
+    allowedTools: [],
+    toolChoice: 'none',
+    toolChoiceEcho: 'none',
+    format: { type: 'text' },
+    formatEcho: { type: 'text' },
+    maxOutputTokens: null,
+    temperature: null,
+    topP: null,
+    parallelToolCalls: null,
+    reasoningEffort: null,
+    reasoningSummary: false,
+    store: false,
+    stream: false,
+    background: false,
+    previousResponseId: parsed.previousResponseId,
+    metadata: {},
+  };
 }
