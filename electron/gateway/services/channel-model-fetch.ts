@@ -1,6 +1,6 @@
 // Fetch models: reads a chat channel's upstream model list (`GET /models` in its kind's format) and, asked to, keeps it as the channel's models.
 import type { ChannelSummary } from '../../../shared/channels.ts';
-import { hideSecret, isServiceKind } from '../../../shared/channels.ts';
+import { hideSecret, isServiceKind, keyParts, secretHint } from '../../../shared/channels.ts';
 import { GatewayError, invalid } from '../errors.ts';
 import type { RelayChannel } from '../providers/types.ts';
 import { formatModels, parseModels } from './channel-models.ts';
@@ -66,7 +66,7 @@ export async function listUpstreamModels(channel: RelayChannel, fetchImpl?: type
   const reply = await callUpstream(
     url,
     { method: 'GET', headers: upstreamHeaders(channel) },
-    { timeoutMs: channel.timeoutMs, limit: MODEL_LIST_BYTES_LIMIT, ...(fetchImpl && { fetchImpl }) },
+    { timeoutMs: channel.timeoutMs, limit: MODEL_LIST_BYTES_LIMIT, key: channel.key, ...(fetchImpl && { fetchImpl }) },
   );
   const hide = (text: string) => hideSecret(text, channel.key).slice(0, 300);
   if (!reply.ok) throw upstreamFailed(hide(reply.error));
@@ -79,9 +79,10 @@ export async function listUpstreamModels(channel: RelayChannel, fetchImpl?: type
   } catch {
     throw upstreamFailed(`the model list of ${url} is not JSON`);
   }
-  // An id that holds the channel's key (in any encoding) is left out: a list is shown, kept in SQLite and listed to every
-  // caller, and a key is never any of those.
-  return modelIdsOf(channel.kind, body).filter((id) => hideSecret(id, channel.key) === id);
+  // An id that held the channel's key (in any encoding; the text read has it as its hint) is left out: a list is shown,
+  // kept in SQLite and listed to every caller, and a key is none of those.
+  const hints = keyParts(channel.key).map(secretHint);
+  return modelIdsOf(channel.kind, body).filter((id) => !hints.some((hint) => id.includes(hint)));
 }
 
 /**

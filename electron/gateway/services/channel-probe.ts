@@ -100,7 +100,7 @@ async function chatProbe(channel: RelayChannel, fetchImpl?: typeof fetch): Promi
   const reply = await callUpstream(
     url,
     { method: 'POST', headers: { ...upstreamHeaders(channel), 'content-type': 'application/json' }, body: JSON.stringify(body) },
-    { timeoutMs: channel.timeoutMs, limit: TEST_ANSWER_BYTES_LIMIT, ...(fetchImpl && { fetchImpl }) },
+    { timeoutMs: channel.timeoutMs, limit: TEST_ANSWER_BYTES_LIMIT, key: channel.key, ...(fetchImpl && { fetchImpl }) },
   );
   const model = channel.upstreamModel;
   const failed = failureOf(reply, channel.key);
@@ -112,7 +112,7 @@ async function chatProbe(channel: RelayChannel, fetchImpl?: typeof fetch): Promi
 /** Sends a service channel's test request within its timeout; never throws, never reports the key. */
 async function serviceProbe(channel: ServiceChannel, fetchImpl?: typeof fetch): Promise<ChannelTestResult> {
   const { url, init } = serviceProbeRequest(channel);
-  const limits = { timeoutMs: channel.timeoutMs, limit: TEST_ANSWER_BYTES_LIMIT, ...(fetchImpl && { fetchImpl }) };
+  const limits = { timeoutMs: channel.timeoutMs, limit: TEST_ANSWER_BYTES_LIMIT, key: channel.key, ...(fetchImpl && { fetchImpl }) };
   const reply = await callUpstream(url, init, limits);
   const failed = failureOf(reply, channel.key);
   if (failed || !reply.ok) return failed!;

@@ -1,4 +1,5 @@
 // The admin's own calls of a channel's upstream (test, fetch models): its credential header per kind, a timed fetch within the channel's timeout, a bounded body.
+import { hideSecret } from '../../../shared/channels.ts';
 import type { RelayChannel } from '../providers/types.ts';
 
 /** Version header every Anthropic call carries. */
@@ -30,12 +31,13 @@ export type UpstreamReply =
 
 /**
  * Sends one request within `timeoutMs` (to the whole answer, body included), redirects not followed, and reads at most
- * `limit` bytes of the body; never throws.
+ * `limit` bytes of the body; never throws. The channel's `key`, in any encoding, is hidden in the whole body read and in
+ * the reason of a failure before anything of them is cut or shown (a key cut first would leave its start readable).
  */
 export async function callUpstream(
   url: string,
   init: RequestInit,
-  options: { timeoutMs: number; limit: number; fetchImpl?: typeof fetch },
+  options: { timeoutMs: number; limit: number; key: string | null; fetchImpl?: typeof fetch },
 ): Promise<UpstreamReply> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -44,10 +46,11 @@ export async function callUpstream(
   try {
     const response = await (options.fetchImpl ?? fetch)(url, { ...init, redirect: 'manual', signal: abort.signal });
     const { text, truncated } = await readBounded(response, options.limit);
-    return { ok: true, status: response.status, statusText: response.statusText, text, truncated, latencyMs: elapsed() };
+    const statusText = hideSecret(response.statusText, options.key);
+    return { ok: true, status: response.status, statusText, text: hideSecret(text, options.key), truncated, latencyMs: elapsed() };
   } catch (error) {
     const why = abort.signal.aborted ? `no answer within ${options.timeoutMs} ms from ${url}` : `cannot reach ${url}: ${causeOf(error)}`;
-    return { ok: false, error: why, latencyMs: elapsed() };
+    return { ok: false, error: hideSecret(why, options.key), latencyMs: elapsed() };
   } finally {
     clearTimeout(timer);
   }

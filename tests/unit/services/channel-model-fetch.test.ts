@@ -47,3 +47,14 @@ test('an upstream listing ids that hold the channel key (raw, percent-encoded, b
   const listed = await listUpstreamModels(channel, async () => new Response(answer, { headers: { 'content-type': 'application/json' } }));
   assert.deepEqual(listed, ['gpt-5.4', 'qwen3:8b']);
 });
+
+test('a refusal whose text is cut inside the channel key shows no start of it: the key is hidden before the cut', async () => {
+  const key = 'sk-cut-key-Hx7Qz9fE2MnB4vR8tYwP0aS3dG';
+  // Not JSON: its first 200 characters are the message, and they end half way into the key.
+  const body = `${'y'.repeat(200 - 18)}${key} and more`;
+  const channel = { kind: 'openai', baseUrl: 'https://upstream.example/v1', key, timeoutMs: 5_000, headers: {} } as unknown as RelayChannel;
+  const refused = await listUpstreamModels(channel, async () => new Response(body, { status: 400 })).catch((error: unknown) => error);
+  assert.ok(refused instanceof Error);
+  assert.match(refused.message, /HTTP 400/);
+  assert.equal(refused.message.includes(key.slice(0, 18)), false, refused.message);
+});

@@ -5,7 +5,7 @@ import type { CallContext, ChannelDirectory, PassthroughRequest, RelayChannel, U
 import { attemptLog } from './attempts.ts';
 import { answerHeaders, upstreamHeaders } from './headers.ts';
 import { refuseRelayLoop } from './hops.ts';
-import { keyScrubber, scrubBytes } from './key-scrub.ts';
+import { keyScrubber, scrubbedHead } from './key-scrub.ts';
 import type { RelayKind } from './kind.ts';
 import { RELAY_KINDS } from './kinds.ts';
 import { callerGone, upstreamFetch, type Fetched, type UpstreamInit } from './upstream-fetch.ts';
@@ -209,19 +209,21 @@ function buffered(status: number, headers: Record<string, string>, bytes: Uint8A
 async function errorBody(fetched: Fetched, key: string | null): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let size = 0;
+  let whole = false;
   try {
     for await (const chunk of fetched.response.body ?? []) {
       parts.push(chunk);
       size += chunk.length;
       if (size >= ERROR_BODY_LIMIT) break;
     }
+    whole = size < ERROR_BODY_LIMIT;
   } catch (error) {
     // What arrived is what the caller gets; an upstream out of time is a failed attempt.
     if (error instanceof UpstreamTimeout) throw error;
   } finally {
     fetched.stop();
   }
-  return scrubBytes(Buffer.concat(parts).subarray(0, ERROR_BODY_LIMIT), key);
+  return scrubbedHead(Buffer.concat(parts), ERROR_BODY_LIMIT, whole, key);
 }
 
 /** The wait a `retry-after-ms` or `retry-after` (seconds or an HTTP date) header asks for, in ms. */

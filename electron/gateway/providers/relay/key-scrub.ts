@@ -56,3 +56,16 @@ export function headerScrubber(key: Key): (value: string) => string {
   if (hidden.length === 0) return (value) => value;
   return (value) => scrubText(value, hidden);
 }
+
+/**
+ * The first `limit` bytes of an answer's start that was read (`whole`: the answer ended there; else more followed, unread),
+ * each key found replaced by its hint before the cut; when more followed, a tail that could be the start of a key is left
+ * out too (the rest of the key was never read, so no scrub could find it).
+ */
+export function scrubbedHead(bytes: Uint8Array, limit: number, whole: boolean, key: Key): Uint8Array {
+  const scrubber = keyScrubber(key);
+  if (scrubber === null) return bytes.subarray(0, limit);
+  const decided = scrubber.pass(bytes);
+  const tail = scrubber.end();
+  return (whole && tail.length > 0 ? Buffer.concat([decided, tail]) : decided).subarray(0, limit);
+}

@@ -1,6 +1,7 @@
 // One upstream WebSocket handshake: given up when it takes longer than the channel's timeout, abandoned when the caller goes away.
 import WebSocket from 'ws';
 import { GatewayError } from '../../errors.ts';
+import { scrubbedHead } from './key-scrub.ts';
 import { callerGone } from './upstream-fetch.ts';
 
 /** Most of a refused upgrade's body read for its error message. */
@@ -11,6 +12,8 @@ export interface SocketInit {
   headers: Record<string, string>;
   protocols: readonly string[];
   maxPayload: number;
+  /** The channel's key: hidden in a refusal's body before it is cut into a message. */
+  key: string | null;
 }
 
 /** A handshake that failed: the upstream's HTTP status when it answered the upgrade with one, else null (connection error, timeout). */
@@ -67,11 +70,12 @@ export function connectSocket(url: string, init: SocketInit, timeoutMs: number, 
       const status = response.statusCode ?? null;
       const parts: Buffer[] = [];
       let size = 0;
+      let whole = false;
       const done = () =>
         settle(() => {
           response.destroy();
           socket.terminate();
-          const message = errorMessage(Buffer.concat(parts).subarray(0, ERROR_BODY_LIMIT));
+          const message = errorMessage(Buffer.from(scrubbedHead(Buffer.concat(parts), ERROR_BODY_LIMIT, whole, init.key)));
           reject(new HandshakeFailure(status, `HTTP ${status ?? 'error'} on the upgrade${message ? `: ${message}` : ''}`));
         });
       response.on('data', (chunk: Buffer) => {
@@ -79,7 +83,10 @@ export function connectSocket(url: string, init: SocketInit, timeoutMs: number, 
         size += chunk.length;
         if (size >= ERROR_BODY_LIMIT) done();
       });
-      response.once('end', done);
+      response.once('end', () => {
+        whole = true;
+        done();
+      });
       response.once('error', done);
       response.once('close', done);
     });

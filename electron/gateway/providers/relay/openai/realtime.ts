@@ -92,6 +92,7 @@ async function firstOpen(
       headers: upstreamHeaders(call, channel, kind, null),
       protocols: upstreamProtocols(request.protocols, channel),
       maxPayload: REALTIME_RELAY_FRAME_BYTES,
+      key: channel.key,
     };
     try {
       const upstream = await connectSocket(realtimeUrl(channel), init, channel.timeoutMs, call.signal);
