@@ -28,7 +28,7 @@ export class HandshakeFailure extends GatewayError {
 /**
  * Opens a WebSocket to `url` with `init`. Resolves with the open socket, paused (`resume()` it once listening; its `error` events
  * are already caught: later failures show as its `close`). Rejects with a HandshakeFailure (a message fit to show) when the connection fails, the upstream
- * answers the upgrade with an HTTP status, or no answer came within `timeoutMs`; with `callerGone()` when `signal` fires first.
+ * answers the upgrade with an HTTP status, or the handshake is not over within `timeoutMs` (a silence or the whole of it); with `callerGone()` when `signal` fires first.
  */
 export function connectSocket(url: string, init: SocketInit, timeoutMs: number, signal: AbortSignal): Promise<WebSocket> {
   if (signal.aborted) return Promise.reject(callerGone());
@@ -44,9 +44,20 @@ export function connectSocket(url: string, init: SocketInit, timeoutMs: number, 
     const settle = (outcome: () => void) => {
       if (settled) return;
       settled = true;
+      clearTimeout(whole);
       signal.removeEventListener('abort', onAbort);
       outcome();
     };
+    // `handshakeTimeout` times the socket's silences only: an upstream that trickles its refusal a few bytes at a time is
+    // given `timeoutMs` for the whole handshake too.
+    const whole = setTimeout(
+      () =>
+        settle(() => {
+          socket.terminate();
+          reject(new HandshakeFailure(null, `no handshake answer within ${timeoutMs} ms`));
+        }),
+      timeoutMs,
+    );
     const onAbort = () =>
       settle(() => {
         socket.terminate();
