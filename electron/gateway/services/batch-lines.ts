@@ -78,8 +78,9 @@ export class BatchLines {
     } catch (error) {
       // A line stopped because the gateway is stopping is no bug: its answer is dropped and it runs again after the restart.
       if (!(error instanceof GatewayError) && !call.signal.aborted) this.deps.onError(error);
-      const failure = error instanceof GatewayError ? error : new GatewayError('internal', 'Internal error in the gateway; see its log');
-      return { status: HTTP_STATUS[failure.kind], body: openaiErrorBody(failure) };
+      return lineRefused(
+        error instanceof GatewayError ? error : new GatewayError('internal', 'Internal error in the gateway; see its log'),
+      );
     }
   }
 
@@ -168,4 +169,9 @@ export class BatchLines {
       return { status: reply.status, body: text };
     }
   }
+}
+
+/** A line's answer when it failed with `error`: the status and the OpenAI error body its route would have answered. */
+export function lineRefused(error: GatewayError): LineAnswer {
+  return { status: HTTP_STATUS[error.kind], body: openaiErrorBody(error) };
 }

@@ -19,7 +19,7 @@ import type { TokensRepo } from '../storage/tokens-repo.ts';
 import type { Clock } from '../time.ts';
 import type { ApiFiles } from './api-files.ts';
 import { BatchFlights, type Flight } from './batch-flights.ts';
-import type { BatchLines } from './batch-lines.ts';
+import { lineRefused, type BatchLines } from './batch-lines.ts';
 import type { StorageLimits } from './storage-limits.ts';
 import { countsOf, newBatch, seconds, usageTotal, type Json } from './batch-object.ts';
 
@@ -194,15 +194,14 @@ export class BatchesService {
     const flight = this.flights.open(row.batch_id, row.account_id, row.next_line, () => repo.resultLinesFrom(row.batch_id, row.next_line));
     const allowed = Math.floor(((now - Number(batch['in_progress_at']) * 1000) * BATCH_PACE.linesPerSecond) / 1000);
     const endpoint = batch['endpoint'] as BatchEndpoint;
-    let principal: Principal | undefined;
+    let caller: ReturnType<BatchesService['callerOf']> | undefined;
     while (flight.cursor < lines.length && flight.cursor < allowed && this.flights.canStart(row.account_id)) {
       const index = flight.cursor++;
       if (flight.done.has(index)) continue;
-      principal ??= this.principalOf(row);
-      const caller = principal;
+      const { principal, refusal } = (caller ??= this.callerOf(row));
       this.flights.start(flight, index, signal, async (lineSignal) => {
         try {
-          this.record(flight, await this.runLine(lines[index]!, index, endpoint, caller, lineSignal), lineSignal);
+          this.record(flight, await this.runLine(lines[index]!, index, endpoint, principal, refusal, lineSignal), lineSignal);
         } catch (error) {
           onError(error);
         }
@@ -239,6 +238,7 @@ export class BatchesService {
     index: number,
     endpoint: BatchEndpoint,
     principal: Principal,
+    refusal: GatewayError | undefined,
     signal: AbortSignal,
   ): Promise<BatchResultRow> {
     const id = publicId('batch_req');
@@ -252,7 +252,8 @@ export class BatchesService {
       headers: {},
       signal,
     };
-    const answer = await this.deps.lines.run(endpoint, line.body, call);
+    // A token that may no longer call runs no more lines: each answers as the token's own call would be refused.
+    const answer = refusal ? lineRefused(refusal) : await this.deps.lines.run(endpoint, line.body, call);
     const ok = answer.status >= 200 && answer.status < 300 ? 1 : 0;
     return {
       line: index,
@@ -333,11 +334,26 @@ export class BatchesService {
     return lines;
   }
 
-  /** The caller a batch's lines run (and are billed) as: the account and token that created it, with the token's quota as it is now. */
-  private principalOf(row: BatchRow): Principal {
+  /**
+   * The caller a batch's lines run (and are billed) as: the account and token that created it, with the token's quota as it
+   * is now; and why its lines may not run, when the token was revoked, has expired or was deleted since (as its calls are
+   * refused).
+   */
+  private callerOf(row: BatchRow): { principal: Principal; refusal: GatewayError | undefined } {
     const account = this.deps.accounts.findById(row.account_id);
-    const quotaMicros = this.deps.tokens.findByTokenId(row.token_id)?.quota_micros ?? null;
-    return { accountId: row.account_id, accountName: account?.name ?? '', tokenId: row.token_id, quotaMicros };
+    const token = this.deps.tokens.findByTokenId(row.token_id);
+    const principal = {
+      accountId: row.account_id,
+      accountName: account?.name ?? '',
+      tokenId: row.token_id,
+      quotaMicros: token?.quota_micros ?? null,
+    };
+    let refusal: GatewayError | undefined;
+    if (!token) refusal = new GatewayError('forbidden', 'The API token that created this batch has been deleted');
+    else if (token.revoked_at !== null) refusal = new GatewayError('forbidden', 'This API token has been revoked');
+    else if (token.expires_at !== null && token.expires_at <= this.deps.clock.now())
+      refusal = new GatewayError('forbidden', 'This API token has expired');
+    return { principal, refusal };
   }
 
   private find(accountId: number, batchId: string): BatchRow {
