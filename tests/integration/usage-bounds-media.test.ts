@@ -1,4 +1,4 @@
-// Usage an upstream reports for a relayed transcription, a translated embedding or a platform 3D task is not believed past what the call can hold: a transcription is charged at most the seconds its upload can carry, an embedding the estimate, a 3D task's impossible counts (negative, huge) nothing, and the journal says why.
+// Usage an upstream reports for a relayed transcription, a translated embedding or a platform 3D task is not believed past what the call can hold: a transcription is charged at most the seconds its upload can carry, an embedding the estimate, a 3D task's impossible counts (negative, huge) nothing, and the journal says why; a 3D task's failure reason is kept bounded.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { GoogleGenAI } from '@google/genai';
@@ -93,6 +93,11 @@ describe('a platform 3D task reporting impossible usage', () => {
       if (received.url.startsWith('/files/'))
         return void response.writeHead(200, { 'content-type': 'model/gltf-binary' }).end('glTF bytes');
       response.writeHead(200, { 'content-type': 'application/json' });
+      // A task asked to fail long ends in a failure whose reason is a megabyte.
+      if (received.body.includes('fail long') || received.url.endsWith('/up-task-long')) {
+        const failed = { task_id: 'up-task-long', status: received.method === 'POST' ? 'SUBMITTED' : 'FAILURE', progress: '0%', files: [] };
+        return void response.end(JSON.stringify({ ...failed, usage: {}, finish_time: 0, failure_reason: 'why '.repeat(250_000) }));
+      }
       response.end(task(received.method === 'POST' ? 'SUBMITTED' : 'SUCCESS'));
     });
     const dataDir = dirs.fresh();
@@ -122,5 +127,15 @@ describe('a platform 3D task reporting impossible usage', () => {
       tokens.every((token) => token.used >= 0 && Number.isFinite(token.used)),
       JSON.stringify(tokens.map((token) => token.used)),
     );
+  });
+
+  test('a failure reason of a megabyte is kept cut to 1,000 characters', async () => {
+    const auth = { token: gw.token };
+    const created = await request(`${gw.url}/v1/3d/generations`, 'POST', { ...auth, body: { model: 'p-3d', prompt: 'fail long' } });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const failed = await request(`${gw.url}/v1/3d/generations/${created.body.task_id}`, 'GET', auth);
+    assert.equal(failed.body.status, 'FAILURE');
+    assert.equal(failed.body.failure_reason.length, 1000);
+    assert.ok(failed.body.failure_reason.startsWith('why why') && failed.body.failure_reason.endsWith('…'));
   });
 });

@@ -6,6 +6,7 @@ import type { AssetRow, AssetsRepo, RefreshResult } from '../storage/assets-repo
 import { writeAtOnce, type CommittedWrites } from '../storage/group-commit.ts';
 import type { Clock } from '../time.ts';
 import { refreshBackoffMs } from './refresh-backoff.ts';
+import { keptUpstreamText } from './upstream-text.ts';
 
 /** Emitted after a refresh stored a change of an asset. */
 export type AssetChangeListener = (asset: AssetRow) => void;
@@ -70,7 +71,7 @@ export class AssetRefresher {
         status: row.status,
         resolved_url: row.resolved_url,
         failure_reason: row.failure_reason,
-        refresh_error: message,
+        refresh_error: keptUpstreamText(message),
         updated_at: this.clock.now(),
       };
     }
@@ -102,6 +103,12 @@ function fromVerdict(verdict: ReviewVerdict, now: number): RefreshResult {
     case 'Active':
       return { status: 'Active', resolved_url: verdict.resolvedUrl, failure_reason: null, refresh_error: null, updated_at: now };
     case 'Failed':
-      return { status: 'Failed', resolved_url: null, failure_reason: verdict.reason, refresh_error: null, updated_at: now };
+      return {
+        status: 'Failed',
+        resolved_url: null,
+        failure_reason: keptUpstreamText(verdict.reason),
+        refresh_error: null,
+        updated_at: now,
+      };
   }
 }

@@ -14,6 +14,7 @@ import { STORAGE_LIMITS, type StorageLimits } from './storage-limits.ts';
 import type { Principal } from './tokens.ts';
 import type { AdminTask3d, Task3dView } from '../../../shared/tasks3d.ts';
 import type { Paging } from './paging.ts';
+import { keptUpstreamText } from './upstream-text.ts';
 
 /** Output formats and their content types. */
 export const TASK3D_FORMATS = { glb: 'model/gltf-binary', obj: 'model/obj', stl: 'model/stl' } as const;
@@ -235,7 +236,13 @@ export class Tasks3dService {
   private outcome(row: Task3dRow, state: Extract<Mesh3dState, { state: 'SUCCESS' | 'FAILURE' }>): Task3dOutcome {
     const finishedAt = state.finishedAt ?? this.deps.clock.now();
     if (state.state === 'FAILURE') {
-      return { status: 'FAILURE', failure_reason: state.reason, finished_at: finishedAt, file_name: null, output_tokens: 0 };
+      return {
+        status: 'FAILURE',
+        failure_reason: keptUpstreamText(state.reason),
+        finished_at: finishedAt,
+        file_name: null,
+        output_tokens: 0,
+      };
     }
     const bytes = Buffer.from(state.file.buffer, state.file.byteOffset, state.file.byteLength);
     return {
