@@ -1,5 +1,5 @@
 // Relay channels as the admin API, the CLI and the console see them: the summary (never the key, only its hint) and the input.
-import { scrubText } from './secret-scrub.ts';
+import { scrubHead, scrubText, type HiddenSecret } from './secret-scrub.ts';
 
 /** The wire protocols an upstream channel can speak: three chat relays, and two portrait and 3D services (`platform`, `volcengine`). */
 export const CHANNEL_KINDS = ['openai', 'anthropic', 'gemini', 'platform', 'volcengine'] as const;
@@ -201,10 +201,15 @@ export function keyParts(key: string | null | undefined): string[] {
  * is without a secret.
  */
 export function hideSecret(text: string, secret: string | null | undefined): string {
-  return secret
-    ? scrubText(
-        text,
-        keyParts(secret).map((part) => ({ secret: part, hint: secretHint(part) })),
-      )
-    : text;
+  return secret ? scrubText(text, hiddenParts(secret)) : text;
+}
+
+/** `bytes`, the start of a text that went on unread, with `secret` hidden as `hideSecret` hides it, and a tail that could begin it left out. */
+export function hideSecretInHead(bytes: Uint8Array, secret: string | null | undefined): Uint8Array {
+  return secret ? scrubHead(bytes, hiddenParts(secret)) : bytes;
+}
+
+/** The parts of a secret (see keyParts), each with its hint. */
+function hiddenParts(secret: string): HiddenSecret[] {
+  return keyParts(secret).map((part) => ({ secret: part, hint: secretHint(part) }));
 }

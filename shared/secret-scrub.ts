@@ -247,6 +247,20 @@ export function scrubWhole(bytes: Uint8Array, hidden: readonly HiddenSecret[]): 
   return tail.length === 0 && head === bytes ? bytes : concat([head, tail]);
 }
 
+/**
+ * `bytes`, the start of a longer text whose rest was not read, with every secret found replaced by its hint and a tail
+ * that could begin one left out (the rest of it was never read, so no scrub could find it whole).
+ */
+export function scrubHead(bytes: Uint8Array, hidden: readonly HiddenSecret[]): Uint8Array {
+  const live = hidden.filter(({ secret }) => secret !== '');
+  if (live.length === 0) return bytes;
+  const scrubber = new SecretScrubber(live);
+  const head = scrubber.pass(bytes);
+  // Ended only to give its state back: the tail it held is left out.
+  scrubber.end();
+  return head;
+}
+
 /** `text` with every secret found (in any encoding) replaced by its hint; `text` itself when none is in it. */
 export function scrubText(text: string, hidden: readonly HiddenSecret[]): string {
   const bytes = encoder.encode(text);

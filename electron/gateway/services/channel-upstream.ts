@@ -1,5 +1,5 @@
 // The admin's own calls of a channel's upstream (test, fetch models): its credential header per kind, a timed fetch within the channel's timeout, a bounded body.
-import { hideSecret } from '../../../shared/channels.ts';
+import { hideSecret, hideSecretInHead } from '../../../shared/channels.ts';
 import type { RelayChannel } from '../providers/types.ts';
 
 /** Version header every Anthropic call carries. */
@@ -45,9 +45,13 @@ export async function callUpstream(
   const timer = setTimeout(() => abort.abort(), options.timeoutMs);
   try {
     const response = await (options.fetchImpl ?? fetch)(url, { ...init, redirect: 'manual', signal: abort.signal });
-    const { text, truncated } = await readBounded(response, options.limit);
+    const { bytes, truncated } = await readBounded(response, options.limit);
+    // A body cut at the limit may end inside the key: its possible start is left out with the rest.
+    const text = truncated
+      ? Buffer.from(hideSecretInHead(bytes, options.key)).toString('utf8')
+      : hideSecret(bytes.toString('utf8'), options.key);
     const statusText = hideSecret(response.statusText, options.key);
-    return { ok: true, status: response.status, statusText, text: hideSecret(text, options.key), truncated, latencyMs: elapsed() };
+    return { ok: true, status: response.status, statusText, text, truncated, latencyMs: elapsed() };
   } catch (error) {
     const why = abort.signal.aborted ? `no answer within ${options.timeoutMs} ms from ${url}` : `cannot reach ${url}: ${causeOf(error)}`;
     return { ok: false, error: hideSecret(why, options.key), latencyMs: elapsed() };
@@ -56,9 +60,9 @@ export async function callUpstream(
   }
 }
 
-/** The body as text, cut at `limit` bytes (the rest is not read: the stream is cancelled). */
-async function readBounded(response: Response, limit: number): Promise<{ text: string; truncated: boolean }> {
-  if (!response.body) return { text: '', truncated: false };
+/** The body's bytes, cut at `limit` (the rest is not read: the stream is cancelled). */
+async function readBounded(response: Response, limit: number): Promise<{ bytes: Buffer; truncated: boolean }> {
+  if (!response.body) return { bytes: Buffer.alloc(0), truncated: false };
   const reader = response.body.getReader();
   const parts: Uint8Array[] = [];
   let size = 0;
@@ -68,12 +72,12 @@ async function readBounded(response: Response, limit: number): Promise<{ text: s
     if (size + value.byteLength > limit) {
       parts.push(value.subarray(0, limit - size));
       await reader.cancel().catch(() => undefined);
-      return { text: Buffer.concat(parts).toString('utf8'), truncated: true };
+      return { bytes: Buffer.concat(parts), truncated: true };
     }
     parts.push(value);
     size += value.byteLength;
   }
-  return { text: Buffer.concat(parts).toString('utf8'), truncated: false };
+  return { bytes: Buffer.concat(parts), truncated: false };
 }
 
 /** `error.message` of an OpenAI, Anthropic or Gemini error body, else the start of the text. */

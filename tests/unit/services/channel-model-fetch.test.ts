@@ -1,7 +1,12 @@
 // Unit tests of Fetch models' reading: each kind's list shape, the names a list may hold, and how a fetched list joins a channel's models.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { listUpstreamModels, mergedModels, modelIdsOf } from '../../../electron/gateway/services/channel-model-fetch.ts';
+import {
+  listUpstreamModels,
+  mergedModels,
+  MODEL_LIST_BYTES_LIMIT,
+  modelIdsOf,
+} from '../../../electron/gateway/services/channel-model-fetch.ts';
 import type { RelayChannel } from '../../../electron/gateway/providers/types.ts';
 import { answerTextOf } from '../../../electron/gateway/services/channel-probe.ts';
 
@@ -56,5 +61,16 @@ test('a refusal whose text is cut inside the channel key shows no start of it: t
   const refused = await listUpstreamModels(channel, async () => new Response(body, { status: 400 })).catch((error: unknown) => error);
   assert.ok(refused instanceof Error);
   assert.match(refused.message, /HTTP 400/);
+  assert.equal(refused.message.includes(key.slice(0, 18)), false, refused.message);
+});
+
+test('a refusal read only up to its limit, which ends inside the channel key, shows no start of it', async () => {
+  const key = 'sk-cut-key-Hx7Qz9fE2MnB4vR8tYwP0aS3dG';
+  // Spaces up to the read limit, which falls half way into the key: the message is the text trimmed, the key's start last.
+  const body = `${' '.repeat(MODEL_LIST_BYTES_LIMIT - 18)}${key} and more`;
+  const channel = { kind: 'openai', baseUrl: 'https://upstream.example/v1', key, timeoutMs: 5_000, headers: {} } as unknown as RelayChannel;
+  const refused = await listUpstreamModels(channel, async () => new Response(body, { status: 401 })).catch((error: unknown) => error);
+  assert.ok(refused instanceof Error);
+  assert.match(refused.message, /HTTP 401/);
   assert.equal(refused.message.includes(key.slice(0, 18)), false, refused.message);
 });

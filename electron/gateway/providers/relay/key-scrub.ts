@@ -1,6 +1,6 @@
 // Keeps a channel's key out of everything an upstream sends back (headers, bodies, streams, frames): the key in any encoding becomes its hint (`sk-…wxyz`), as in error texts (hideSecret).
 import { secretHint } from '../../../../shared/channels.ts';
-import { scrubText, scrubWhole, SecretScrubber, type HiddenSecret } from '../../../../shared/secret-scrub.ts';
+import { scrubHead, scrubText, scrubWhole, SecretScrubber, type HiddenSecret } from '../../../../shared/secret-scrub.ts';
 
 type Key = string | null | undefined;
 
@@ -63,9 +63,6 @@ export function headerScrubber(key: Key): (value: string) => string {
  * out too (the rest of the key was never read, so no scrub could find it).
  */
 export function scrubbedHead(bytes: Uint8Array, limit: number, whole: boolean, key: Key): Uint8Array {
-  const scrubber = keyScrubber(key);
-  if (scrubber === null) return bytes.subarray(0, limit);
-  const decided = scrubber.pass(bytes);
-  const tail = scrubber.end();
-  return (whole && tail.length > 0 ? Buffer.concat([decided, tail]) : decided).subarray(0, limit);
+  const hidden = hiddenOfKey(key, false);
+  return (whole ? scrubWhole(bytes, hidden) : scrubHead(bytes, hidden)).subarray(0, limit);
 }
