@@ -35,7 +35,13 @@ describe('a relayed transcription and a translated embedding report impossible u
   before(async () => {
     upstream = await hostileUpstream((received, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
-      if (received.url.endsWith('/audio/transcriptions')) response.end('{"text":"hello there","usage":{"type":"duration","seconds":1e12}}');
+      // An honest upstream (the model `whisper-honest`) heard 150 s; another claims 1e12 s.
+      if (received.url.endsWith('/audio/transcriptions'))
+        response.end(
+          received.body.includes('whisper-honest')
+            ? '{"text":"a long talk","usage":{"type":"duration","seconds":150}}'
+            : '{"text":"hello there","usage":{"type":"duration","seconds":1e12}}',
+        );
       else
         response.end('{"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.25,0.5]}],"usage":{"prompt_tokens":1e300}}');
     });
@@ -61,6 +67,16 @@ describe('a relayed transcription and a translated embedding report impossible u
       (entry.notes as string[]).some((note) => /^Upstream audio seconds out of bounds \(1000000000000\)/.test(note)),
       JSON.stringify(entry.notes),
     );
+  });
+
+  test('an honest long transcription of a low-rate codec (100 KB heard as 150 s, past what the hold reserved) is charged its 150 s', async () => {
+    const client = new OpenAI({ apiKey: await tokenOf(gw, 'honest'), baseURL: `${gw.url}/v1`, maxRetries: 0 });
+    // Opus at 6 kbit/s: 150 s take about 112 KB; the quota's hold assumes 8 kbit/s (about 101 s for this upload).
+    const file = await toFile(Buffer.alloc(100_000, 1), 'talk.ogg');
+    assert.equal((await client.audio.transcriptions.create({ file, model: 'whisper-honest' })).text, 'a long talk');
+    const entry = await entryOf(gw, 'honest');
+    assert.equal(Math.round(entry.usage.cost * 1_000_000), transcriptionPriceMicros(150));
+    assert.equal(entry.notes, undefined);
   });
 
   test('a Gemini embedding through an OpenAI channel reporting 1e300 prompt tokens is charged the estimate, and the journal says so', async () => {

@@ -21,7 +21,7 @@ import { writeSse } from '../server/sse.ts';
 import { paced, paceOfHeaders } from '../protocols/pace.ts';
 import { checkSpeech, MAX_UPLOAD_FILE_BYTES, uploadLimitError } from '../services/media-limits.ts';
 import { speechPriceMicros, transcriptionPriceMicros } from '../services/pricing.ts';
-import { transcriptionHoldSeconds } from '../services/transcription-hold.ts';
+import { transcriptionHeardSeconds, transcriptionHoldSeconds } from '../services/transcription-hold.ts';
 
 export async function audioRoutes(app: FastifyInstance, options: { context: GatewayContext }) {
   const { audio, billing, events, providers } = options.context;
@@ -70,9 +70,9 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
         // upstream's usage is believed up to that much.
         const length = Number(request.headers['content-length']);
         const bytes = Number.isSafeInteger(length) && length >= 0 ? Math.min(length, MAX_UPLOAD_FILE_BYTES) : MAX_UPLOAD_FILE_BYTES;
-        const seconds = transcriptionHoldSeconds(bytes);
+        const seconds = { held: transcriptionHoldSeconds(bytes), most: transcriptionHeardSeconds(bytes) };
         const charge = (usage: RelayedUsage) => audio.chargeRelayedTranscript(model, usage, call, seconds);
-        return holdTranscription(request, model, seconds)
+        return holdTranscription(request, model, seconds.held)
           .during(() => relayReply(request, reply, passthrough, forward, call, failure, charge))
           .catch((error: unknown) => {
             throw uploadLimitError(form.error ?? error);

@@ -4,7 +4,10 @@ import type { CallContext, ProviderSelector, RelayedUsage, SpeechFormat, Transcr
 import type { BillingService } from './billing.ts';
 import { checkSpeech, checkTranscriptionInput, checkTranscriptionSeconds } from './media-limits.ts';
 import { speechPriceMicros, transcriptionPriceMicros } from './pricing.ts';
-import { boundUsage, DEFAULT_OUTPUT_BOUND } from './usage-bounds.ts';
+import { boundUsage, DEFAULT_OUTPUT_BOUND, INPUT_SLACK_TOKENS } from './usage-bounds.ts';
+
+/** Audio input tokens an upstream may count per second of audio before its count is not believed (this gateway reports AUDIO_TOKENS_PER_SECOND; others count more). */
+const AUDIO_TOKENS_BOUND_PER_SECOND = 50;
 
 /** Audio input tokens reported (and recorded) per second of transcribed audio. */
 const AUDIO_TOKENS_PER_SECOND = 10;
@@ -46,21 +49,25 @@ export class AudioService {
    * Charges a relayed transcription from the upstream's usage: the seconds it heard (a duration usage) or its audio input
    * tokens (read as seconds at the rate this gateway reports them); output tokens are the upstream's or the transcript's count.
    */
-  chargeRelayedTranscript(model: string, reported: RelayedUsage, call: CallContext, maxSeconds: number): void {
-    // Nothing past what the upload can hold is believed: `maxSeconds` (what the call reserved) and its tokens, and for the
-    // output the transcript's tokens plus the most an answer is allowed; nor a count that is no count (NaN: negative,
-    // fractional, a string). Each figure not believed is estimated, and the call's journal note says so.
+  chargeRelayedTranscript(model: string, reported: RelayedUsage, call: CallContext, seconds: { held: number; most: number }): void {
+    // Nothing past what the upload can hold is believed: `seconds.most` and its tokens (at a generous rate, and the
+    // prompt's), and for the output the transcript's tokens plus the most an answer is allowed; nor a count that is no
+    // count (NaN: negative, fractional, a string). A figure not believed is estimated from the seconds the call held,
+    // and the call's journal note says so.
     const told = reported.audioSeconds;
     // `told >= 0` is false for NaN too.
-    const seconds = told === undefined || (told >= 0 && told <= maxSeconds) ? told : maxSeconds;
-    if (seconds !== told)
+    const heard = told === undefined || (told >= 0 && told <= seconds.most) ? told : seconds.held;
+    if (heard !== told)
       call.principal.notes?.note(
-        `Upstream audio seconds out of bounds (${String(told)}); charged ${maxSeconds} s, the most the upload holds.`,
+        `Upstream audio seconds out of bounds (${String(told)}); charged ${seconds.held} s, what the upload was held for.`,
       );
     const usage = boundUsage(
       { inputTokens: believable(reported.inputTokens), outputTokens: believable(reported.outputTokens) },
-      () => ({ input: Math.ceil(maxSeconds * AUDIO_TOKENS_PER_SECOND), output: reported.delivered.tokens + DEFAULT_OUTPUT_BOUND }),
-      { input: () => Math.ceil((seconds ?? 0) * AUDIO_TOKENS_PER_SECOND), output: () => reported.delivered.tokens },
+      () => ({
+        input: Math.ceil(seconds.most * AUDIO_TOKENS_BOUND_PER_SECOND) + INPUT_SLACK_TOKENS,
+        output: reported.delivered.tokens + DEFAULT_OUTPUT_BOUND,
+      }),
+      { input: () => Math.ceil((heard ?? seconds.held) * AUDIO_TOKENS_PER_SECOND), output: () => reported.delivered.tokens },
     );
     if (usage.note !== undefined) call.principal.notes?.note(usage.note);
     this.billing.chargeAnswered(call.principal, {
@@ -68,7 +75,7 @@ export class AudioService {
       model,
       inputTokens: usage.inputTokens,
       outputTokens: usage.outputTokens,
-      amountMicros: transcriptionPriceMicros(seconds ?? usage.inputTokens / AUDIO_TOKENS_PER_SECOND),
+      amountMicros: transcriptionPriceMicros(heard ?? Math.min(seconds.most, usage.inputTokens / AUDIO_TOKENS_PER_SECOND)),
     });
   }
 

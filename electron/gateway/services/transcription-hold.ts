@@ -18,3 +18,16 @@ export function transcriptionHoldSeconds(bytes: number, upload?: Buffer): number
   const seconds = declared ?? Math.ceil(bytes / MIN_AUDIO_BYTES_PER_SECOND);
   return Math.min(MAX_TRANSCRIPTION_SECONDS, seconds);
 }
+
+/**
+ * The fewest bytes a second of uploaded audio takes, as far as believing an upstream's reported seconds goes (4 kbit/s,
+ * below the lowest rate speech codecs such as Opus use): looser than the hold's, so an honest upload of a low-rate codec
+ * is believed, and not capped at MAX_TRANSCRIPTION_SECONDS (that limit is this gateway's own decoding's; an upstream
+ * hears any file it takes).
+ */
+export const MIN_HEARD_BYTES_PER_SECOND = 500;
+
+/** The most seconds of audio an upload of `bytes` can hold, for believing what an upstream says it heard. */
+export function transcriptionHeardSeconds(bytes: number): number {
+  return Math.ceil(bytes / MIN_HEARD_BYTES_PER_SECOND);
+}
