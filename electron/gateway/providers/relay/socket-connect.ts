@@ -50,14 +50,15 @@ export function connectSocket(url: string, init: SocketInit, timeoutMs: number, 
     };
     // `handshakeTimeout` times the socket's silences only: an upstream that trickles its refusal a few bytes at a time is
     // given `timeoutMs` for the whole handshake too.
-    const whole = setTimeout(
-      () =>
-        settle(() => {
-          socket.terminate();
-          reject(new HandshakeFailure(null, `no handshake answer within ${timeoutMs} ms`));
-        }),
-      timeoutMs,
-    );
+    // A refusal whose body is still arriving then: refused with its status and what of its body came.
+    let refused: (() => void) | undefined;
+    const whole = setTimeout(() => {
+      if (refused) return refused();
+      settle(() => {
+        socket.terminate();
+        reject(new HandshakeFailure(null, `no handshake answer within ${timeoutMs} ms`));
+      });
+    }, timeoutMs);
     const onAbort = () =>
       settle(() => {
         socket.terminate();
@@ -81,12 +82,12 @@ export function connectSocket(url: string, init: SocketInit, timeoutMs: number, 
       const status = response.statusCode ?? null;
       const parts: Buffer[] = [];
       let size = 0;
-      let whole = false;
+      let ended = false;
       const done = () =>
         settle(() => {
           response.destroy();
           socket.terminate();
-          const message = errorMessage(Buffer.from(scrubbedHead(Buffer.concat(parts), ERROR_BODY_LIMIT, whole, init.key)));
+          const message = errorMessage(Buffer.from(scrubbedHead(Buffer.concat(parts), ERROR_BODY_LIMIT, ended, init.key)));
           reject(new HandshakeFailure(status, `HTTP ${status ?? 'error'} on the upgrade${message ? `: ${message}` : ''}`));
         });
       response.on('data', (chunk: Buffer) => {
@@ -94,8 +95,9 @@ export function connectSocket(url: string, init: SocketInit, timeoutMs: number, 
         size += chunk.length;
         if (size >= ERROR_BODY_LIMIT) done();
       });
+      refused = done;
       response.once('end', () => {
-        whole = true;
+        ended = true;
         done();
       });
       response.once('error', done);
