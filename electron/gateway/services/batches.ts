@@ -20,6 +20,7 @@ import type { Clock } from '../time.ts';
 import type { ApiFiles } from './api-files.ts';
 import { BatchFlights, type Flight } from './batch-flights.ts';
 import { lineRefused, type BatchLines } from './batch-lines.ts';
+import { modelsOf } from './tokens.ts';
 import type { StorageLimits } from './storage-limits.ts';
 import { countsOf, newBatch, seconds, usageTotal, type Json } from './batch-object.ts';
 
@@ -347,6 +348,7 @@ export class BatchesService {
       accountName: account?.name ?? '',
       tokenId: row.token_id,
       quotaMicros: token?.quota_micros ?? null,
+      models: token ? modelsOf(token) : null,
     };
     let refusal: GatewayError | undefined;
     if (!token) refusal = new GatewayError('forbidden', 'The API token that created this batch has been deleted');

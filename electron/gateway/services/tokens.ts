@@ -203,7 +203,8 @@ export class TokensService {
 }
 
 /** The model names a token row is limited to, or null for any model (a limit that does not read allows none, never all). */
-function modelsOf(row: TokenIdentity): string[] | null {
+/** The models a token's row allows (its JSON list), or null for any model. */
+export function modelsOf(row: Pick<TokenIdentity, 'models'>): string[] | null {
   if (row.models === null) return null;
   try {
     const parsed: unknown = JSON.parse(row.models);

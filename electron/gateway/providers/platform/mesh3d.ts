@@ -114,7 +114,8 @@ function taskOf(body: unknown): RemoteTask {
  */
 export const MAX_3D_TASK_TOKENS = 2_097_152;
 
-/** A usage count the platform sent, when it is a whole number from 0 to MAX_3D_TASK_TOKENS; else 0 (not believed, never charged). */
+/** A usage count the platform sent (a number, or its decimal digits), when it is a whole number from 0 to MAX_3D_TASK_TOKENS; else 0 (not believed, never charged). */
 function tokenCount(value: unknown): number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= MAX_3D_TASK_TOKENS ? value : 0;
+  const count = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
+  return typeof count === 'number' && Number.isSafeInteger(count) && count >= 0 && count <= MAX_3D_TASK_TOKENS ? count : 0;
 }
