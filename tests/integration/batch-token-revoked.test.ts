@@ -1,4 +1,4 @@
-// A batch's lines run as the token that created it, so a token revoked (or expired, or deleted) while its batch waits runs no more lines: each answers the 403 its own calls get, and nothing more is charged.
+// A batch's lines run as the token that created it: a token revoked (or expired, or deleted) while its batch waits runs no more lines, each answering the 403 its own calls get, nothing more charged; a token limited to some models runs no line of another.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import OpenAI from 'openai';
@@ -49,4 +49,29 @@ test('a token revoked once its batch was created: every line answers 403 naming 
     assert.match(line.response.body.error.message, /revoked/);
   }
   assert.equal(await spentMicros(gw, creator.tokenId), 0);
+});
+
+test("a token limited to some models runs a batch's lines of another model as its own calls would be: 403 naming its models", async () => {
+  const created = await request(`${gw.url}/admin/api/tokens`, 'POST', {
+    token: gw.gateway.adminToken,
+    body: { account: 'batch-models', models: ['sim-echo'] },
+  });
+  const client = new OpenAI({ apiKey: created.body.secret as string, baseURL: `${gw.url}/v1`, maxRetries: 0 });
+  const line = (model: string) => ({
+    custom_id: model,
+    method: 'POST',
+    url: '/v1/chat/completions',
+    body: { model, messages: [{ role: 'user', content: 'hello' }] },
+  });
+  const file = await upload(client, jsonl([line('sim-echo'), line('sim-chat')]));
+  const batch = await client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+  const done = (await runUntil(client, clock, batch.id, 'completed')).batch;
+  assert.deepEqual(done.request_counts, { total: 2, completed: 1, failed: 1 });
+  const refused = JSON.parse((await (await client.files.content(done.error_file_id!)).text()).trim()) as {
+    custom_id: string;
+    response: { status_code: number; body: { error: { message: string } } };
+  };
+  assert.equal(refused.custom_id, 'sim-chat');
+  assert.equal(refused.response.status_code, 403);
+  assert.match(refused.response.body.error.message, /may not use the model "sim-chat"; it is limited to: sim-echo/);
 });
