@@ -7,20 +7,9 @@ import { openFileStore } from '../../electron/gateway/secrets/file-store.ts';
 import { MAX_TRANSCRIPTION_SECONDS } from '../../electron/gateway/services/media-limits.ts';
 import { transcriptionPriceMicros } from '../../electron/gateway/services/pricing.ts';
 import { gatewayBefore, hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
+import { accountEntry } from '../helpers/account-entry.ts';
 import { request, startGateway, tempDirs, type TestGateway } from '../helpers/gateway.ts';
 import { silentWav16 } from '../helpers/wav-files.ts';
-
-/** The journal entry of `account`'s one call, with its usage, once recorded. */
-async function entryOf(gw: TestGateway, account: string) {
-  const admin = (path: string) => request(`${gw.url}/admin/api${path}`, 'GET', { token: gw.gateway.adminToken });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const { items } = (await admin(`/journal?account=${account}`)).body as { items: { id: number; usage: unknown }[] };
-    if (items[0]?.usage) return (await admin(`/journal/${items[0].id}`)).body;
-    if (Date.now() > deadline) assert.fail(`no journal entry for ${account}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 /** A new token of its own account on `gw`. */
 async function tokenOf(gw: TestGateway, account: string): Promise<string> {
@@ -57,7 +46,7 @@ describe('a relayed transcription and a translated embedding report impossible u
     const file = await toFile(silentWav16(8000, 1), 'one-second.wav');
     const transcript = await client.audio.transcriptions.create({ file, model: 'whisper-up' });
     assert.equal(transcript.text, 'hello there');
-    const entry = await entryOf(gw, 'hear');
+    const entry = await accountEntry(gw, 'hear');
     const micros = Math.round(entry.usage.cost * 1_000_000);
     assert.ok(micros > 0, 'the transcription is charged');
     // The upload is about 16 KB: it holds at most about 17 s at the reservation's 1,000 bytes a second.
@@ -74,7 +63,7 @@ describe('a relayed transcription and a translated embedding report impossible u
     // Opus at 6 kbit/s: 150 s take about 112 KB; the quota's hold assumes 8 kbit/s (about 101 s for this upload).
     const file = await toFile(Buffer.alloc(100_000, 1), 'talk.ogg');
     assert.equal((await client.audio.transcriptions.create({ file, model: 'whisper-honest' })).text, 'a long talk');
-    const entry = await entryOf(gw, 'honest');
+    const entry = await accountEntry(gw, 'honest');
     assert.equal(Math.round(entry.usage.cost * 1_000_000), transcriptionPriceMicros(150));
     assert.equal(entry.notes, undefined);
   });
@@ -83,7 +72,7 @@ describe('a relayed transcription and a translated embedding report impossible u
     const client = new GoogleGenAI({ apiKey: await tokenOf(gw, 'embed'), httpOptions: { baseUrl: gw.url } });
     const answer = await client.models.embedContent({ model: 'emb-up', contents: 'bound me' });
     assert.deepEqual(answer.embeddings?.[0]?.values, [0.25, 0.5]);
-    const entry = await entryOf(gw, 'embed');
+    const entry = await accountEntry(gw, 'embed');
     assert.ok(entry.usage.inputTokens > 0 && entry.usage.inputTokens <= 8, `charged ${entry.usage.inputTokens} input tokens`);
     assert.deepEqual(entry.notes, ['Upstream usage out of bounds (input tokens 1e+300); charged the estimate.']);
   });

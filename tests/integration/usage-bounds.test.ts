@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { gatewayBefore, hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
+import { accountEntry } from '../helpers/account-entry.ts';
 import { request, type TestGateway } from '../helpers/gateway.ts';
 
 const ANSWER = 'A plain answer.';
@@ -53,16 +54,7 @@ describe('upstream usage is bounded', () => {
     return { secret: created.body.secret, tokenId: created.body.token.token_id };
   }
 
-  /** The journal entry of the account's one call, once recorded. */
-  async function entryOf(account: string) {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const { items } = (await admin(`/journal?account=${account}`)).body as { items: { id: number; usage: unknown }[] };
-      if (items[0]?.usage) return (await admin(`/journal/${items[0].id}`)).body;
-      if (Date.now() > deadline) assert.fail(`no journal entry for ${account}`);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  }
+  const entryOf = (account: string) => accountEntry(server, account);
 
   async function spentMicros(tokenId: string): Promise<number> {
     const token = ((await admin('/tokens')).body as { token_id: string; used: number }[]).find((item) => item.token_id === tokenId)!;
