@@ -29,7 +29,9 @@ describe('a relayed transcription and a translated embedding report impossible u
         response.end(
           received.body.includes('whisper-honest')
             ? '{"text":"a long talk","usage":{"type":"duration","seconds":150}}'
-            : '{"text":"hello there","usage":{"type":"duration","seconds":1e12}}',
+            : received.body.includes('whisper-silent')
+              ? '{"text":"no usage said"}'
+              : '{"text":"hello there","usage":{"type":"duration","seconds":1e12}}',
         );
       else
         response.end('{"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.25,0.5]}],"usage":{"prompt_tokens":1e300}}');
@@ -65,6 +67,16 @@ describe('a relayed transcription and a translated embedding report impossible u
     assert.equal((await client.audio.transcriptions.create({ file, model: 'whisper-honest' })).text, 'a long talk');
     const entry = await accountEntry(gw, 'honest');
     assert.equal(Math.round(entry.usage.cost * 1_000_000), transcriptionPriceMicros(150));
+    assert.equal(entry.notes, undefined);
+  });
+
+  test('a transcription whose answer reports no usage at all is charged nothing for its audio, with no note, as before', async () => {
+    const client = new OpenAI({ apiKey: await tokenOf(gw, 'silent'), baseURL: `${gw.url}/v1`, maxRetries: 0 });
+    const file = await toFile(silentWav16(8000, 1), 'one-second.wav');
+    assert.equal((await client.audio.transcriptions.create({ file, model: 'whisper-silent' })).text, 'no usage said');
+    const entry = await accountEntry(gw, 'silent');
+    assert.equal(entry.usage.inputTokens, 0);
+    assert.equal(entry.usage.cost, 0);
     assert.equal(entry.notes, undefined);
   });
 

@@ -52,8 +52,8 @@ export class AudioService {
   chargeRelayedTranscript(model: string, reported: RelayedUsage, call: CallContext, seconds: { held: number; most: number }): void {
     // Nothing past what the upload can hold is believed: `seconds.most` and its tokens (at a generous rate, and the
     // prompt's), and for the output the transcript's tokens plus the most an answer is allowed; nor a count that is no
-    // count (NaN: negative, fractional, a string). A figure not believed is estimated from the seconds the call held,
-    // and the call's journal note says so.
+    // count (NaN: negative, fractional, a string). A figure reported and not believed is estimated from the seconds the
+    // call held, and the call's journal note says so.
     const told = reported.audioSeconds;
     // `told >= 0` is false for NaN too.
     const heard = told === undefined || (told >= 0 && told <= seconds.most) ? told : seconds.held;
@@ -67,7 +67,11 @@ export class AudioService {
         input: Math.ceil(seconds.most * AUDIO_TOKENS_BOUND_PER_SECOND) + INPUT_SLACK_TOKENS,
         output: reported.delivered.tokens + DEFAULT_OUTPUT_BOUND,
       }),
-      { input: () => Math.ceil((heard ?? seconds.held) * AUDIO_TOKENS_PER_SECOND), output: () => reported.delivered.tokens },
+      // An answer that reported no length at all (a `text` or `srt` format's) is charged none, as its upstream counts it.
+      {
+        input: () => Math.ceil((heard ?? (reported.inputTokens === undefined ? 0 : seconds.held)) * AUDIO_TOKENS_PER_SECOND),
+        output: () => reported.delivered.tokens,
+      },
     );
     if (usage.note !== undefined) call.principal.notes?.note(usage.note);
     this.billing.chargeAnswered(call.principal, {
