@@ -20,7 +20,7 @@ import type { Clock } from '../time.ts';
 import type { ApiFiles } from './api-files.ts';
 import { BatchFlights, type Flight } from './batch-flights.ts';
 import { lineRefused, type BatchLines } from './batch-lines.ts';
-import { modelsOf } from './tokens.ts';
+import { lapsedToken, modelsOf } from './tokens.ts';
 import type { StorageLimits } from './storage-limits.ts';
 import { countsOf, newBatch, seconds, usageTotal, type Json } from './batch-object.ts';
 
@@ -350,11 +350,9 @@ export class BatchesService {
       quotaMicros: token?.quota_micros ?? null,
       models: token ? modelsOf(token) : null,
     };
-    let refusal: GatewayError | undefined;
-    if (!token) refusal = new GatewayError('forbidden', 'The API token that created this batch has been deleted');
-    else if (token.revoked_at !== null) refusal = new GatewayError('forbidden', 'This API token has been revoked');
-    else if (token.expires_at !== null && token.expires_at <= this.deps.clock.now())
-      refusal = new GatewayError('forbidden', 'This API token has expired');
+    const refusal = token
+      ? lapsedToken(token, this.deps.clock.now())
+      : new GatewayError('forbidden', 'The API token that created this batch has been deleted');
     return { principal, refusal };
   }
 

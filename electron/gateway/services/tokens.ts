@@ -149,10 +149,8 @@ export class TokensService {
     }
     const row = this.identify(secret);
     if (!row) throw new GatewayError('unauthorized', 'Invalid API token');
-    if (row.revoked_at !== null) throw new GatewayError('forbidden', 'This API token has been revoked');
-    if (row.expires_at !== null && row.expires_at <= this.clock.now()) {
-      throw new GatewayError('forbidden', 'This API token has expired');
-    }
+    const lapsed = lapsedToken(row, this.clock.now());
+    if (lapsed) throw lapsed;
     if (row.quota_micros !== null && (this.tokens.usedMicros(row.token_id) ?? 0) >= row.quota_micros) {
       throw new GatewayError('forbidden', 'This API token has used up its quota');
     }
@@ -203,6 +201,13 @@ export class TokensService {
 }
 
 /** The model names a token row is limited to, or null for any model (a limit that does not read allows none, never all). */
+/** Why a token may no longer call at `now` (revoked, or expired: a 403), or undefined while it may; its quota aside. */
+export function lapsedToken(row: Pick<TokenIdentity, 'revoked_at' | 'expires_at'>, now: number): GatewayError | undefined {
+  if (row.revoked_at !== null) return new GatewayError('forbidden', 'This API token has been revoked');
+  if (row.expires_at !== null && row.expires_at <= now) return new GatewayError('forbidden', 'This API token has expired');
+  return undefined;
+}
+
 /** The models a token's row allows (its JSON list), or null for any model. */
 export function modelsOf(row: Pick<TokenIdentity, 'models'>): string[] | null {
   if (row.models === null) return null;
