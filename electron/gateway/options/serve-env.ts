@@ -43,10 +43,16 @@ export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefin
   return value === '' ? undefined : value;
 }
 
+/** The values a switch's environment variable takes (any case), on and off. */
+export const SWITCH_VALUES: { readonly on: readonly string[]; readonly off: readonly string[] } = {
+  on: ['1', 'true', 'on'],
+  off: ['0', 'false', 'off'],
+};
+
 /** A switch's environment variable: 1/true/on or 0/false/off (unset: off). */
 export function switchOf(name: string, value: string | undefined): boolean {
   if (value === undefined || value === '') return false;
-  if (['1', 'true', 'on'].includes(value.toLowerCase())) return true;
-  if (['0', 'false', 'off'].includes(value.toLowerCase())) return false;
+  if (SWITCH_VALUES.on.includes(value.toLowerCase())) return true;
+  if (SWITCH_VALUES.off.includes(value.toLowerCase())) return false;
   throw new UsageError(`${name} must be 1, true or on, or 0, false or off; got "${value}"`);
 }
