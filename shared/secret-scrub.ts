@@ -239,12 +239,7 @@ function concat(parts: Uint8Array[]): Uint8Array {
 
 /** `bytes` with every secret found replaced by its hint; `bytes` itself when none is in them. */
 export function scrubWhole(bytes: Uint8Array, hidden: readonly HiddenSecret[]): Uint8Array {
-  const live = hidden.filter(({ secret }) => secret !== '');
-  if (live.length === 0) return bytes;
-  const scrubber = new SecretScrubber(live);
-  const head = scrubber.pass(bytes);
-  const tail = scrubber.end();
-  return tail.length === 0 && head === bytes ? bytes : concat([head, tail]);
+  return scrubbed(bytes, hidden, true);
 }
 
 /**
@@ -252,13 +247,18 @@ export function scrubWhole(bytes: Uint8Array, hidden: readonly HiddenSecret[]): 
  * that could begin one left out (the rest of it was never read, so no scrub could find it whole).
  */
 export function scrubHead(bytes: Uint8Array, hidden: readonly HiddenSecret[]): Uint8Array {
+  return scrubbed(bytes, hidden, false);
+}
+
+/** `bytes` scrubbed in one pass: with the tail the scrubber held back at their end (`whole`), or without it. */
+function scrubbed(bytes: Uint8Array, hidden: readonly HiddenSecret[], whole: boolean): Uint8Array {
   const live = hidden.filter(({ secret }) => secret !== '');
   if (live.length === 0) return bytes;
   const scrubber = new SecretScrubber(live);
   const head = scrubber.pass(bytes);
-  // Ended only to give its state back: the tail it held is left out.
-  scrubber.end();
-  return head;
+  // Ended in either case, so its state is given back.
+  const tail = scrubber.end();
+  return !whole || (tail.length === 0 && head === bytes) ? head : concat([head, tail]);
 }
 
 /** `text` with every secret found (in any encoding) replaced by its hint; `text` itself when none is in it. */
