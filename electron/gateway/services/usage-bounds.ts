@@ -1,18 +1,16 @@
 // What a call's usage can plausibly be, from its request and its answer: the upper estimate a quota reserves, and the bounds an upstream's reported usage must keep to be believed.
 import type { ChatRequest } from '../protocols/neutral/chat.ts';
+import { INPUT_SLACK_TOKENS, INPUT_TOKENS_PER_BYTE } from '../protocols/neutral/tokens.ts';
 import type { CallContext } from '../providers/types.ts';
 
 /** Output tokens a chat call may produce when its caller asked no limit (`max_tokens` and kin): reserved against a quota, and allowed to a reported output. */
 export const DEFAULT_OUTPUT_BOUND = 16_384;
 
-/** Input tokens allowed per byte of the request as received: no tokenizer makes more than one token of a byte. */
-export const INPUT_TOKENS_PER_BYTE = 1;
-
 /** Input tokens allowed per image of a request, whatever its bytes (a URL is short; the image it names is not). */
 export const MEDIA_PART_TOKENS = 65_536;
 
-/** Input tokens allowed beyond the request's own: the framing and instructions an upstream adds. */
-export const INPUT_SLACK_TOKENS = 4_096;
+// The bounds on a reported count's input the translated calls check too (providers cannot import services).
+export { INPUT_SLACK_TOKENS, INPUT_TOKENS_PER_BYTE };
 
 /**
  * Tokens allowed, input and output alike, where the gateway does not hold the request whole: earlier turns the upstream

@@ -59,3 +59,9 @@ export function relayInputEstimate(req: ChatRequest): () => number {
 
 /** Alias of countRequestTokens, the name the protocol routes use for "count tokens" endpoints. */
 export const estimateInputTokens = countRequestTokens;
+
+/** Input tokens a reported count may hold per byte of its input as received: no tokenizer makes more than one token of a byte. */
+export const INPUT_TOKENS_PER_BYTE = 1;
+
+/** Input tokens a reported count may hold beyond its input's own: the framing and instructions an upstream adds. */
+export const INPUT_SLACK_TOKENS = 4_096;

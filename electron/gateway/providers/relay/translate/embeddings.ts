@@ -1,6 +1,6 @@
 // Embeddings of a model served only by channels of the other embeddings protocol: OpenAI's /embeddings and Gemini's :batchEmbedContents, each written for the channel it goes to and read back as vectors.
 import { GatewayError } from '../../../errors.ts';
-import { countTokens } from '../../../protocols/neutral/tokens.ts';
+import { countTokens, INPUT_SLACK_TOKENS, INPUT_TOKENS_PER_BYTE } from '../../../protocols/neutral/tokens.ts';
 import { upstreamError } from '../../../protocols/neutral/upstream-errors.ts';
 import type { CallContext, ChannelDirectory, ChannelKind, EmbeddingInput, EmbeddingsProvider, RelayChannel } from '../../types.ts';
 import { candidatesOfKinds } from '../candidates-of.ts';
@@ -62,9 +62,6 @@ async function embed(channels: ChannelDirectory, kinds: readonly EmbeddingKind[]
   return { vectors, usage: { inputTokens: believedInput(reported, request.inputs, call) } };
 }
 
-/** Input tokens allowed beyond the inputs' own (no tokenizer makes more than a token of a byte): the framing an upstream adds. */
-const INPUT_SLACK_TOKENS = 4_096;
-
 /**
  * The input tokens charged: the upstream's count when it is a whole number no larger than the inputs can hold (a token per
  * byte of text, one per token id, and INPUT_SLACK_TOKENS), else the gateway's estimate, the call's journal note saying so.
@@ -74,7 +71,7 @@ function believedInput(reported: unknown, inputs: readonly EmbeddingInput[], cal
   let bound = INPUT_SLACK_TOKENS;
   for (const input of inputs) {
     estimate += typeof input === 'string' ? countTokens(input) : input.length;
-    bound += typeof input === 'string' ? Buffer.byteLength(input) : input.length;
+    bound += typeof input === 'string' ? Buffer.byteLength(input) * INPUT_TOKENS_PER_BYTE : input.length;
   }
   if (reported === undefined) return estimate;
   if (typeof reported === 'number' && Number.isSafeInteger(reported) && reported >= 0 && reported <= bound) return reported;
