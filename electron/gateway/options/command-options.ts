@@ -9,7 +9,11 @@ import { UsageError } from './usage-error.ts';
  * else `auto`. Throws UsageError for a value that is not a mode, or a broken settings file.
  */
 export function resolveSecretMode(flag: string | undefined, env: NodeJS.ProcessEnv, baseDir: string): SecretMode {
-  const mode = flag ?? envValue(env, SERVE_ENV.secrets) ?? savedForCommand(env, baseDir).secrets ?? 'auto';
+  return secretModeOf(flag ?? envValue(env, SERVE_ENV.secrets) ?? savedForCommand(env, baseDir).secrets ?? 'auto');
+}
+
+/** `mode` as a secret store mode (`--secrets`, of serve or another command); a UsageError when it is none. */
+export function secretModeOf(mode: string): SecretMode {
   if (!SECRET_MODES.includes(mode as SecretMode))
     throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}; got "${mode}"`);
   return mode as SecretMode;

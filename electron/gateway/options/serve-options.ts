@@ -8,7 +8,8 @@ import { DEFAULTS } from '../config.ts';
 import { choiceProblem, jsonPathProblem, MAX_DURATION_MS, replaySpeedProblem, wholeNumberProblem } from './given-values.ts';
 import { UNROUTED_POLICIES, type UnroutedPolicy } from '../providers/select.ts';
 import { normalizeHostName } from '../server/host-names.ts';
-import { SECRET_MODES, type SecretMode } from '../secrets/select-store.ts';
+import type { SecretMode } from '../secrets/select-store.ts';
+import { secretModeOf } from './command-options.ts';
 import { readSaved, settingsFileOf } from './saved-settings.ts';
 import { envValue, SERVE_ENV, SERVE_SECRET_ENV, switchOf } from './serve-env.ts';
 import { UsageError } from './usage-error.ts';
@@ -125,10 +126,7 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
   const settingsFile = ephemeral && !explicit('settings-file') ? null : settingsFileOf(explicit('settings-file'), fallbackDataDir);
   const saved = settingsFile ? readSaved(settingsFile) : {};
   // A flag or variable wins over the saved choice; a temporary data dir keeps nothing in the user's keychain: its tokens die with it.
-  const secrets = explicit('secrets')?.value ?? (ephemeral ? 'none' : (saved.secrets ?? 'auto'));
-  if (!SECRET_MODES.includes(secrets as SecretMode)) {
-    throw new UsageError(`--secrets must be one of ${SECRET_MODES.join(', ')}; got "${secrets}"`);
-  }
+  const secrets = secretModeOf(explicit('secrets')?.value ?? (ephemeral ? 'none' : (saved.secrets ?? 'auto')));
   const pinned: Partial<Record<SettingKey, string>> = {};
   for (const [key, name] of Object.entries(SETTING_OPTIONS) as [SettingKey, StringOption][]) {
     const given = explicit(name);
@@ -153,7 +151,7 @@ export function resolveServeOptions(args: string[], env: NodeJS.ProcessEnv, base
     sim3dMs: integer(explicit('sim-3d-ms'), DEFAULTS.sim3dMs, 0, MAX_DURATION_MS),
     corsOrigins: explicit('cors-origins') ? origins(explicit('cors-origins')!) : (saved.corsOrigins ?? []),
     allowedHosts: hostNames(explicit('allowed-hosts')),
-    secrets: secrets as SecretMode,
+    secrets,
     modelAliases: explicit('model-aliases') ? aliases(explicit('model-aliases')!) : (saved.modelAliases ?? {}),
     journal: onOff(explicit('journal'), true),
     unrouted: (unrouted?.value as UnroutedPolicy | undefined) ?? saved.unrouted ?? 'auto',
