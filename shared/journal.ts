@@ -83,11 +83,26 @@ export interface JournalBody {
   truncated: boolean;
   /**
    * Only in a record on its way to the journal thread: a long answer's UTF-8 bytes as written (`text` then null), kept
-   * off the V8 heap; the thread decodes them and cuts the text at JOURNAL_BODY_LIMIT (see server/response-tap.ts).
+   * off the V8 heap; the thread decodes them and cuts the text at JOURNAL_BODY_LIMIT (see server/response-tap.ts). A
+   * kept render's answer comes as `kept` instead.
    */
   utf8?: Uint8Array;
-  /** Only with `utf8`, when they are a kept stream's render whole: which render, and the identity written in (see protocols/neutral/kept-stream.ts `KeptMark`). */
-  kept?: { readonly id: number; readonly identity: string };
+  /**
+   * Only in a record on its way to the journal thread, instead of `utf8`, when the answer was a kept stream's render
+   * written whole: which render, the identity written in, and the render's bytes as laid out for it (see
+   * protocols/neutral/kept-stream.ts `KeptMark`), from which the thread makes the answer's bytes again.
+   */
+  kept?: { readonly id: number; readonly identity: string; readonly layout: KeptLayout };
+}
+
+/**
+ * A kept render's bytes laid out for identities of `identityBytes` bytes (never changed once made): an answer is these
+ * bytes with its identity written at each of `holes`.
+ */
+export interface KeptLayout {
+  readonly bytes: Uint8Array;
+  readonly holes: readonly number[];
+  readonly identityBytes: number;
 }
 
 /** One try of a relayed call on a channel: the upstream's HTTP status, or the error when none answered (never a key). */

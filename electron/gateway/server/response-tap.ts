@@ -22,17 +22,29 @@ const ANSWER_BYTES_CUT = 3 * JOURNAL_BODY_LIMIT + 3;
 /** No lone surrogate: its UTF-8 bytes decode back to the same string (String.prototype.isWellFormed, ES2024, in Node 20 on). */
 const wellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
-/** Storage written to a response whole by a writer that reads it no more (a kept stream's bytes, see `givenAway`), and which kept render it is (null when not told). */
-const givenAwayStorage = new WeakMap<ArrayBufferLike, KeptMark | null>();
+/**
+ * The bytes `endGivenAway` is writing now, and which kept render they are (null when not told): the tap of the response
+ * they are written to takes them as given away. Set only for the length of that one `end` call.
+ */
+let handed: { bytes: Buffer; kept: KeptMark | null } | undefined;
 
 /**
- * Notes that `bytes`, about to be written to a response, are the whole of their storage and that no other code holds it
- * or reads it after the write (a kept answer's stream, see WrittenBytes): the journal may then move them to its thread
- * once the response finished, instead of copying them; `kept`, when they are a kept render whole, tells the journal
- * which (so it may pack them from its template, storage/journal-kept-packs.ts).
+ * Ends `raw` with `bytes`, noting that they are the whole of their storage and that no other code holds it or reads it
+ * after the write (a kept answer's stream, see WrittenBytes): the journal may then move them to its thread once the
+ * response finished, instead of copying them; `kept`, when they are a kept render whole, tells the journal which (it then
+ * makes the answer again from the render's layout, and the bytes go nowhere: storage/journal-kept-slots.ts).
  */
-export function givenAway(bytes: Buffer, kept?: KeptMark): void {
-  if (bytes.byteOffset === 0 && bytes.length === bytes.buffer.byteLength) givenAwayStorage.set(bytes.buffer, kept ?? null);
+export function endGivenAway(raw: ServerResponse, bytes: Buffer, kept?: KeptMark): void {
+  if (bytes.byteOffset !== 0 || bytes.length !== bytes.buffer.byteLength) {
+    raw.end(bytes);
+    return;
+  }
+  handed = { bytes, kept: kept ?? null };
+  try {
+    raw.end(bytes);
+  } finally {
+    handed = undefined;
+  }
 }
 
 /** Where `ownUtf8` encodes a string first: room for JOURNAL_BODY_LIMIT characters, made on first use. */
@@ -66,8 +78,10 @@ export class ResponseTap {
   private keptBytes = 0;
   /** The bytes this tap encoded a string chunk into, while they are the only piece kept (see `note`): no other code holds them. */
   private made: Buffer | undefined;
-  /** The first chunk kept when its writer gave its storage away (`givenAway`): no other code holds it once the response finished. */
+  /** The first chunk kept when its writer gave its storage away (`endGivenAway`): no other code holds it once the response finished. */
   private given: Buffer | undefined;
+  /** Which kept render `given` is, when its writer told (see `endGivenAway`). */
+  private givenKept: KeptMark | null = null;
   private bytes = 0;
   private readonly offsets: number[] = [];
   private writes = 0;
@@ -96,12 +110,11 @@ export class ResponseTap {
     if (!contentType || !TEXTUAL_CONTENT.test(contentType)) return { contentType, bytes, text: null, truncated: false };
     const truncated = bytes > JOURNAL_BODY_LIMIT;
     if (this.keptBytes >= ANSWER_AS_BYTES) {
-      const utf8 = this.keptUtf8();
-      // A kept stream's render, whole: the journal thread may pack it from its template (storage/journal-kept-packs.ts).
-      const kept = utf8 === this.given ? givenAwayStorage.get(utf8.buffer) : undefined;
-      return kept === undefined || kept === null
-        ? { contentType, bytes, text: null, truncated, utf8 }
-        : { contentType, bytes, text: null, truncated, utf8, kept };
+      // A kept stream's render, written whole: the journal thread makes its bytes again from the render's layout and the
+      // identity (storage/journal-kept-slots.ts), so these are not held for the batch nor moved.
+      const kept = this.kept.length === 1 && this.given !== undefined ? this.givenKept : null;
+      if (kept !== null) return { contentType, bytes, text: null, truncated, kept };
+      return { contentType, bytes, text: null, truncated, utf8: this.keptUtf8() };
     }
     const text = this.keptText();
     return { contentType, bytes, text: text.slice(0, JOURNAL_BODY_LIMIT), truncated };
@@ -136,7 +149,10 @@ export class ResponseTap {
       // A Buffer is kept as it is (as before); another Uint8Array is copied, as Buffer.from always did.
       piece = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
       size = piece.length;
-      if (this.kept.length === 0 && givenAwayStorage.has(piece.buffer)) this.given = piece;
+      if (this.kept.length === 0 && piece === handed?.bytes) {
+        this.given = piece;
+        this.givenKept = handed.kept;
+      }
     }
     if (size === 0) return;
     const offset = Math.round(performance.now() - this.startedAt);

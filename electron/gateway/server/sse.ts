@@ -5,7 +5,7 @@ import { GatewayError } from '../errors.ts';
 import { Hold, isAtHand, type AtHand } from '../protocols/at-hand.ts';
 import { dataOnlyFrame, EventRun, sseFrame, WrittenBytes, type NamedEvent, type SseEvent } from '../protocols/named-event.ts';
 import { streamFaultOf } from './faults.ts';
-import { givenAway } from './response-tap.ts';
+import { endGivenAway } from './response-tap.ts';
 
 /** Frames written before a `disconnect` or `malformed` fault strikes (fewer when the stream is shorter: never its last frame). */
 export const FRAMES_BEFORE_FAULT = 3;
@@ -214,8 +214,9 @@ async function writeAtHand<T>(
     const last = joined(pending, close);
     // Bytes here are a kept stream's, or the writer's own join of them: nothing reads them once written. They are still
     // that render when they are a view of its storage (its spans joined), not a join with anything else.
-    if (typeof last !== 'string') givenAway(last, last.buffer === bytesItem?.bytes.buffer ? bytesItem.kept : undefined);
-    if (!watch.gone) raw.end(last);
+    if (watch.gone) return;
+    if (typeof last === 'string') raw.end(last);
+    else endGivenAway(raw, last, last.buffer === bytesItem?.bytes.buffer ? bytesItem.kept : undefined);
   } catch (error) {
     // A producer that threw is done; a Hold that failed leaves its producers to be closed below.
     exhausted = pulling;

@@ -51,6 +51,16 @@ interface Template {
    * pack disagreed (which the proof rules out): its answers are packed line by line, and no template is tried again.
    */
   state: 'made' | 'trusted' | 'refused';
+  /**
+   * The kept render's layout (journal-kept-slots.ts) proved to give this template's bytes for every identity of its
+   * lengths: its holes are the template's, and an answer made from it fitted (so the rest of their bytes are the same).
+   */
+  verified: object | undefined;
+}
+
+/** A kept render's layout as the journal thread has it: its bytes' holes, at the template's places when it gives its bytes. */
+interface LayoutOfAnswer {
+  readonly holes: readonly number[];
 }
 
 /**
@@ -77,11 +87,29 @@ export class KeptPacks {
    * `id`'s template proves it: the same lengths, the very bytes with `identity` written in, an identity every cut of the
    * pack holds for; undefined otherwise, and when the answer is not stored packed.
    */
-  packed(id: number, identity: string, bytes: Uint8Array): string | undefined {
+  packed(id: number, identity: string, bytes: Uint8Array, layout?: LayoutOfAnswer): string | undefined {
     const template = this.templates.get(id);
     if (template === undefined || template.state !== 'trusted') return undefined;
     if (!fits(template, identity, bytes)) return undefined;
-    // Used now: the last to be dropped at the bound.
+    // The bytes were made from `layout`: with the template's holes, it gives the template's bytes for any identity.
+    if (layout !== undefined && sameHoles(layout.holes, template.holes)) template.verified = layout;
+    return this.used(id, template, identity);
+  }
+
+  /**
+   * The text `packed` gives for the answer made from `layout` with `identity` written in, without the answer's bytes:
+   * when stream `id`'s trusted template was proved for that layout (see Template `verified`) and every cut of the pack
+   * holds for the identity; undefined otherwise.
+   */
+  packedFrom(id: number, identity: string, layout: object): string | undefined {
+    const template = this.templates.get(id);
+    if (template === undefined || template.state !== 'trusted' || template.verified !== layout) return undefined;
+    if (!identityFits(template, identity)) return undefined;
+    return this.used(id, template, identity);
+  }
+
+  /** Template `id`'s packed text with `identity` written in, the template now the one used last (the last dropped at the bound). */
+  private used(id: number, template: Template, identity: string): string {
     this.templates.delete(id);
     this.templates.set(id, template);
     return template.packed.join(identity);
@@ -141,18 +169,31 @@ function agrees(template: Template, identity: string, packed: string | null): bo
  * first, when another one is there), for an identity of the template's lengths that every cut holds for.
  */
 function fits(template: Template, identity: string, bytes: Uint8Array): boolean {
-  if (identity.length !== template.identityChars || bytes.length !== template.bytes.length) return false;
+  if (bytes.length !== template.bytes.length || !identityFits(template, identity)) return false;
+  if (identity !== template.written) {
+    writeAtHoles(template.bytes, template.holes, identity, template.identityBytes);
+    template.written = identity;
+  }
+  return template.bytes.equals(bytes);
+}
+
+/** Whether `identity` has `template`'s lengths, is safe to write in, and every cut of its pack holds for it. */
+function identityFits(template: Template, identity: string): boolean {
+  if (identity.length !== template.identityChars) return false;
   if (UNSAFE_IDENTITY.test(identity) || Buffer.byteLength(identity) !== template.identityBytes) return false;
   const { unequal } = template;
   for (let index = 0; index < unequal.length; index += 2) {
     const other = unequal[index + 1]!;
     if (identity.charCodeAt(unequal[index]!) === (other >= 0 ? other : identity.charCodeAt(-1 - other))) return false;
   }
-  if (identity !== template.written) {
-    writeAtHoles(template.bytes, template.holes, identity, template.identityBytes);
-    template.written = identity;
-  }
-  return template.bytes.equals(bytes);
+  return true;
+}
+
+/** Whether two lists of holes are the same places. */
+function sameHoles(first: readonly number[], second: readonly number[]): boolean {
+  if (first.length !== second.length) return false;
+  for (let index = 0; index < first.length; index++) if (first[index] !== second[index]) return false;
+  return true;
 }
 
 /**
@@ -177,7 +218,15 @@ function templateOf(identity: string, bytes: Uint8Array, text: string, packed: s
     holes.push(at);
     at += identityBytes;
   }
-  const base = { ...baseOf(identity, bytes), identityBytes, bytes: own, holes, written: identity, state: 'made' as const };
+  const base = {
+    ...baseOf(identity, bytes),
+    identityBytes,
+    bytes: own,
+    holes,
+    written: identity,
+    state: 'made' as const,
+    verified: undefined,
+  };
   // An answer not worth packing, short lines and all, needs no template.
   if (packed === null) return undefined;
   const holeText = String.fromCharCode(...Array.from({ length: identity.length }, (_, index) => HOLE_FROM + index));

@@ -13,7 +13,7 @@ import {
   decodedJournalAnswer,
   detailJsonOf,
   JOURNAL_COLUMN_VALUES,
-  JOURNAL_KEPT_ID,
+  JOURNAL_KEPT_REF,
   JOURNAL_KEPT_IDENTITY,
   JOURNAL_RELAY_PLACE,
   JOURNAL_RESPONSE_TEXT,
@@ -23,6 +23,7 @@ import {
   type JournalRows,
 } from './journal-row.ts';
 import { KeptPacks } from './journal-kept-packs.ts';
+import { answerBytesOf, KeptLayouts, type KeptRef, type SlotLayout } from './journal-kept-slots.ts';
 import { packJournalText, unpackJournalText } from './journal-pack.ts';
 
 interface Row {
@@ -120,6 +121,8 @@ export class JournalRepo {
   private readonly inserts = new Map<number, Statement>();
   /** Kept streams' packed answers, made from a template instead of packed line by line (see journal-kept-packs.ts). */
   private readonly keptPacks = new KeptPacks();
+  /** The kept renders' layouts, by the slots the event loop gives them (see journal-kept-slots.ts). */
+  private readonly layouts = new KeptLayouts();
   constructor(db: Db) {
     this.db = db;
     // The body search reads a packed answer's text through this.
@@ -133,6 +136,7 @@ export class JournalRepo {
    * the new entries' ids in order.
    */
   insertMany(batch: JournalBatch, limit: number): number[] {
+    this.layoutsOf(batch);
     return this.db
       .transaction(() => {
         const ids: number[] = [];
@@ -180,21 +184,50 @@ export class JournalRepo {
   }
 
   /**
-   * The packed text of the answer of the row at `at` (null when it is stored as it is): a kept stream's from its template
-   * when that proves it the same; else its text (UTF-8 bytes decoded in place, see `decodedJournalAnswer`) packed.
+   * The packed text of the answer of the row at `at` (null when it is stored as it is): a kept render's made from its
+   * layout (see `keptAnswer`); else its text (UTF-8 bytes decoded in place, see `decodedJournalAnswer`) packed.
    */
   private packedAnswer(rows: JournalRows, at: number): string | null {
+    const layout = rows[at + JOURNAL_KEPT_REF] as unknown as SlotLayout | null;
+    if (layout !== null) return this.keptAnswer(rows, at, layout);
     const answer = rows[at + JOURNAL_RESPONSE_TEXT];
     if (!(answer instanceof Uint8Array)) return typeof answer === 'string' ? packJournalText(answer) : null;
-    const id = rows[at + JOURNAL_KEPT_ID] as number | null;
-    const identity = rows[at + JOURNAL_KEPT_IDENTITY] as string | null;
-    const fast = id === null || identity === null ? undefined : this.keptPacks.packed(id, identity, answer);
-    if (fast !== undefined) return fast;
     const text = decodedJournalAnswer(answer);
     rows[at + JOURNAL_RESPONSE_TEXT] = text;
+    return packJournalText(text);
+  }
+
+  /**
+   * A kept render's answer, packed: from the render's template when it is proved for this layout (no bytes made), else
+   * from the template against the answer's bytes made again from the layout, else those bytes decoded and packed (the
+   * template told, see journal-kept-packs.ts).
+   */
+  private keptAnswer(rows: JournalRows, at: number, layout: SlotLayout): string | null {
+    const identity = rows[at + JOURNAL_KEPT_IDENTITY] as string;
+    const fast = this.keptPacks.packedFrom(layout.id, identity, layout);
+    if (fast !== undefined) return fast;
+    const bytes = answerBytesOf(layout, identity);
+    if (bytes === undefined) return null;
+    const made = this.keptPacks.packed(layout.id, identity, bytes, layout);
+    if (made !== undefined) return made;
+    const text = decodedJournalAnswer(bytes);
+    rows[at + JOURNAL_RESPONSE_TEXT] = text;
     const packed = packJournalText(text);
-    if (id !== null && identity !== null) this.keptPacks.learn(id, identity, answer, text, packed);
+    this.keptPacks.learn(layout.id, identity, bytes, text, packed);
     return packed;
+  }
+
+  /**
+   * Each kept render's ref in `batch` made the layout it names, before the insert: the slots it defines are this thread's
+   * whatever becomes of the insert (the event loop counts on them for the batches after it).
+   */
+  private layoutsOf(batch: JournalBatch): void {
+    for (const rows of batch)
+      for (let at = JOURNAL_KEPT_REF; at < rows.length; at += JOURNAL_ROW_WIDTH) {
+        const ref = rows[at] as KeptRef | null;
+        // A slot never defined (which the event loop never refers to) leaves the answer without its text.
+        if (ref !== null) rows[at] = (this.layouts.layoutOf(ref) ?? null) as unknown as KeptRef | null;
+      }
   }
 
   /** A page of summaries, newest first. */

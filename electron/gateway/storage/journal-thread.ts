@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { startWorker, threadEndOf, threadsEnded } from '../thread-start.ts';
 import type { JournalEntry, JournalQuery, JournalRecord, JournalSummary } from '../../../shared/journal.ts';
-import { journalRowsOf, type JournalBatch } from './journal-row.ts';
+import { KeptSlots } from './journal-kept-slots.ts';
+import { journalRowsOf, referKeptAnswers, type JournalBatch } from './journal-row.ts';
 import { journalFileOf } from './journal-store.ts';
 import type { JournalReply, JournalRequest, JournalWorkerData } from './journal-worker.ts';
 
@@ -46,6 +47,8 @@ export class JournalThread {
   private stopped = false;
   /** Whether a thread of this process opened the file with its checks (it answered): a later one only reconnects. */
   private opened = false;
+  /** The kept renders' layouts each slot of the running thread holds (see journal-kept-slots.ts). */
+  private readonly slots = new KeptSlots();
   /** The failure of a thread that stopped unexpectedly, and until when requests fail with it. */
   private failure: { error: Error; until: number } | undefined;
 
@@ -123,7 +126,18 @@ export class JournalThread {
       // The thread keeps the process alive only while an answer is awaited.
       if (this.waiting.size === 0) worker.ref();
       this.waiting.set(id, { resolve, reject });
-      worker.postMessage({ ...request, id } as JournalRequest, moved);
+      if (request.op === 'insert') {
+        // A kept render's answer goes as a slot of this thread's: its layout is defined in the batch on first use.
+        this.slots.forThread(worker);
+        referKeptAnswers(request.rows, this.slots);
+      }
+      try {
+        worker.postMessage({ ...request, id } as JournalRequest, moved);
+      } catch (error) {
+        // Not posted: the slots it defined are not the thread's.
+        this.slots.forget();
+        throw error;
+      }
     });
   }
 

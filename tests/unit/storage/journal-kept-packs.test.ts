@@ -16,7 +16,8 @@ import type { KeptSpans } from '../../../electron/gateway/protocols/neutral/kept
 import { JOURNAL_KEPT_TEMPLATES, keptPack, KeptPacks } from '../../../electron/gateway/storage/journal-kept-packs.ts';
 import { packJournalText, unpackJournalText } from '../../../electron/gateway/storage/journal-pack.ts';
 import { JournalRepo } from '../../../electron/gateway/storage/journal-repo.ts';
-import { decodedJournalAnswer, journalRowsOf } from '../../../electron/gateway/storage/journal-row.ts';
+import { KeptSlots } from '../../../electron/gateway/storage/journal-kept-slots.ts';
+import { decodedJournalAnswer, journalRowsOf, referKeptAnswers } from '../../../electron/gateway/storage/journal-row.ts';
 import { openJournalStore } from '../../../electron/gateway/storage/journal-store.ts';
 import { chatBody } from '../../../bench/lib/fixtures.ts';
 import { tempDirs } from '../../helpers/gateway.ts';
@@ -325,29 +326,45 @@ test(`a stream's first answer makes no template, its second does, and at most ${
   assert.equal(fromTemplate(3, 7), false, 'the stream used longest ago is dropped');
 });
 
-test("the journal's rows carry a kept stream's mark to its template: from the fourth answer on the repository stores them packed from it, each reading back as written", async () => {
+test("the journal's rows carry a kept stream's mark to its template: from the fourth answer on the repository stores them packed from it, from the fifth without making the answer's bytes, each reading back as written", async () => {
   const dirs = tempDirs();
   const db = openJournalStore(dirs.fresh());
-  const fromTemplate: boolean[] = [];
-  const packed = KeptPacks.prototype.packed;
+  const how: string[] = [];
+  const { packed, packedFrom } = KeptPacks.prototype;
   KeptPacks.prototype.packed = function (this: KeptPacks, ...args: Parameters<KeptPacks['packed']>) {
     const made = packed.apply(this, args);
-    fromTemplate.push(made !== undefined);
+    how.push(made === undefined ? 'packed line by line' : 'template against the bytes');
+    return made;
+  };
+  KeptPacks.prototype.packedFrom = function (this: KeptPacks, ...args: Parameters<KeptPacks['packedFrom']>) {
+    const made = packedFrom.apply(this, args);
+    if (made !== undefined) how.push('template alone');
     return made;
   };
   try {
     const repo = new JournalRepo(db);
+    const slots = new KeptSlots();
     for (let call = 0; call < 6; call++) {
       const meta = { id: `chatcmpl-${String(call).padStart(24, '0')}`, created: 1_764_230_000 + call, model: 'bench-model' };
       const { bytes, mark } = (await keptCall(BODIES['bench']!, meta))!;
       const text = decodedJournalAnswer(bytes);
-      const response = { contentType: 'text/event-stream', bytes: bytes.length, text: null, truncated: false, utf8: bytes, kept: mark };
-      const [id] = repo.insertMany(journalRowsOf([journalRecord({ stream: true, path: '/v1/chat/completions' }, { response })]), 100);
+      // As the capture records a kept render written whole: its mark, no bytes.
+      const response = { contentType: 'text/event-stream', bytes: bytes.length, text: null, truncated: false, kept: mark };
+      const batch = journalRowsOf([journalRecord({ stream: true, path: '/v1/chat/completions' }, { response })]);
+      referKeptAnswers(batch, slots);
+      const [id] = repo.insertMany(batch, 100);
       assert.equal(repo.get(id!)?.response.text, text, `answer ${call} reads back as written`);
     }
-    assert.deepEqual(fromTemplate, [false, false, false, true, true, true]);
+    assert.deepEqual(how, [
+      'packed line by line',
+      'packed line by line',
+      'packed line by line',
+      'template against the bytes',
+      'template alone',
+      'template alone',
+    ]);
   } finally {
-    KeptPacks.prototype.packed = packed;
+    Object.assign(KeptPacks.prototype, { packed, packedFrom });
     db.close();
     dirs.removeAll();
   }

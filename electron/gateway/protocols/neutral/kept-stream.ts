@@ -98,7 +98,10 @@ class StreamTemplate {
   private readonly holesBefore: readonly number[];
   /** The bytes with every identity left out. */
   private readonly constantBytes: number;
-  /** The bytes for identities of `identityBytes` bytes (the holes left as they are), and where the holes and marks fall in them. */
+  /**
+   * The bytes for identities of `identityBytes` bytes (the holes left as they are), and where the holes and marks fall in
+   * them: never changed once made (a call's mark names it, and the journal makes its answer from it).
+   */
   private laid: { identityBytes: number; bytes: Buffer; holes: readonly number[]; marks: readonly number[] };
 
   /** `constant`: the frames' bytes with every identity left out. */
@@ -127,7 +130,7 @@ class StreamTemplate {
     const bytes = Buffer.allocUnsafeSlow(laid.bytes.length);
     laid.bytes.copy(bytes);
     writeAtHoles(bytes, laid.holes, identity, size);
-    return { bytes, marks: laid.marks, kept: { id: this.id, identity } };
+    return { bytes, marks: laid.marks, kept: { id: this.id, identity, layout: laid } };
   }
 
   /** The layout for identities of `size` bytes, made from the last one when their sizes differ (the last one then dropped). */
