@@ -54,8 +54,13 @@ describe('kept streams journaled from the thread’s templates', () => {
         `entry ${index} found by its id`,
       );
     }
-    // What is stored: the very packed text of what was sent, in the real file.
+    // What is stored: the very packed text of what was sent, in the real file; from each stream's fourth answer on, by
+    // reference to its template.
     storedAsPacked(server, received);
+    assert.ok(
+      lastRows(server, CALLS.length).every((row) => row.byReference),
+      'the last round is stored by reference',
+    );
   });
 
   test("Gemini's alt=sse and legacy completions streams, several calls each: stored as packJournalText packs them, each entry as received", async () => {
@@ -95,7 +100,7 @@ describe('kept streams journaled from the thread’s templates', () => {
     storedAsPacked(server, received);
   });
 
-  test('an Anthropic Messages stream: its short lines are stored as they are until its template is trusted, then packed from it, and always read back as received', async () => {
+  test('an Anthropic Messages stream: its short lines are stored as they are until its template is trusted, then stored by reference to it, and always read back as received', async () => {
     const received: string[] = [];
     for (let call = 0; call < 6; call++) {
       const response = await fetch(`${server.url}/v1/messages`, {
@@ -117,7 +122,11 @@ describe('kept streams journaled from the thread’s templates', () => {
     // The first answer is noted, the second makes the template, the third trusts it: stored as they are; then packed from it.
     for (const [index, row] of lastRows(server, received.length).entries()) {
       const packed = index >= 3 ? keptPack(received[index]!) : null;
-      assert.deepEqual(row, { response_text: packed === null ? received[index] : null, response_packed: packed }, `answer ${index}`);
+      assert.deepEqual(
+        row,
+        { response_text: packed === null ? received[index] : null, packed, byReference: packed !== null },
+        `answer ${index}`,
+      );
       if (packed !== null) assert.ok(packed.length < received[index]!.length / 2, `answer ${index} packed to ${packed.length}`);
     }
   });
@@ -141,15 +150,25 @@ async function readBackAsReceived(server: TestGateway, query: string, received: 
   return items;
 }
 
-/** The answer columns of the real file's last `count` journal rows, oldest first. */
+/**
+ * The answers as the real file's last `count` journal rows store them, oldest first: the text stored as it is, the
+ * packed text (its own column's, or a kept answer's template parts joined with the entry's identity), and whether it is
+ * stored by reference to a template.
+ */
 function lastRows(server: TestGateway, count: number) {
   const db = new Database(path.join(server.dataDir, 'journal.sqlite'), { readonly: true });
   try {
-    const rows = db.prepare('SELECT response_text, response_packed FROM journal ORDER BY id').all() as {
-      response_text: string | null;
-      response_packed: string | null;
-    }[];
-    return rows.slice(-count);
+    const rows = db
+      .prepare(
+        `SELECT journal.response_text, journal.response_packed, journal.kept_identity, kept.parts
+         FROM journal LEFT JOIN journal_kept_answers AS kept ON kept.id = journal.kept_answer ORDER BY journal.id`,
+      )
+      .all() as { response_text: string | null; response_packed: string | null; kept_identity: string | null; parts: string | null }[];
+    return rows.slice(-count).map((row) => ({
+      response_text: row.response_text,
+      packed: row.response_packed ?? (row.parts === null ? null : (JSON.parse(row.parts) as string[]).join(row.kept_identity!)),
+      byReference: row.parts !== null,
+    }));
   } finally {
     db.close();
   }
@@ -160,7 +179,7 @@ function storedAsPacked(server: TestGateway, received: readonly string[]) {
   for (const [index, row] of lastRows(server, received.length).entries()) {
     const packed = packJournalText(received[index]!);
     assert.notEqual(packed, null, `answer ${index} is stored packed`);
-    assert.equal(row.response_packed, packed, `answer ${index}: the packed text packJournalText gives`);
+    assert.equal(row.packed, packed, `answer ${index}: the packed text packJournalText gives`);
     assert.equal(row.response_text, null);
   }
 }

@@ -88,31 +88,40 @@ export class KeptPacks {
    * pack holds for; undefined otherwise, and when the answer is not stored packed.
    */
   packed(id: number, identity: string, bytes: Uint8Array, layout?: LayoutOfAnswer): string | undefined {
+    return this.partsOf(id, identity, bytes, layout)?.join(identity);
+  }
+
+  /**
+   * The parts of stream `id`'s template (`packed`'s text cut at each identity: joined with `identity`, it is that text),
+   * when the template proves `bytes` as `packed` does; undefined otherwise. With `layout`, the layout the bytes were made
+   * from (journal-kept-slots.ts): proved with them too when it has the template's holes (see Template `verified`).
+   */
+  partsOf(id: number, identity: string, bytes: Uint8Array, layout?: LayoutOfAnswer): readonly string[] | undefined {
     const template = this.templates.get(id);
     if (template === undefined || template.state !== 'trusted') return undefined;
     if (!fits(template, identity, bytes)) return undefined;
     // The bytes were made from `layout`: with the template's holes, it gives the template's bytes for any identity.
     if (layout !== undefined && sameHoles(layout.holes, template.holes)) template.verified = layout;
-    return this.used(id, template, identity);
+    return this.used(id, template);
   }
 
   /**
-   * The text `packed` gives for the answer made from `layout` with `identity` written in, without the answer's bytes:
-   * when stream `id`'s trusted template was proved for that layout (see Template `verified`) and every cut of the pack
-   * holds for the identity; undefined otherwise.
+   * `partsOf` for the answer made from `layout` with `identity` written in, without the answer's bytes: when stream
+   * `id`'s trusted template was proved for that layout (see Template `verified`) and every cut of the pack holds for the
+   * identity; undefined otherwise.
    */
-  packedFrom(id: number, identity: string, layout: object): string | undefined {
+  partsFrom(id: number, identity: string, layout: object): readonly string[] | undefined {
     const template = this.templates.get(id);
     if (template === undefined || template.state !== 'trusted' || template.verified !== layout) return undefined;
     if (!identityFits(template, identity)) return undefined;
-    return this.used(id, template, identity);
+    return this.used(id, template);
   }
 
-  /** Template `id`'s packed text with `identity` written in, the template now the one used last (the last dropped at the bound). */
-  private used(id: number, template: Template, identity: string): string {
+  /** Template `id`'s parts, the template now the one used last (the last dropped at the bound). */
+  private used(id: number, template: Template): readonly string[] {
     this.templates.delete(id);
     this.templates.set(id, template);
-    return template.packed.join(identity);
+    return template.packed;
   }
 
   /**

@@ -83,13 +83,14 @@ export interface SlotLayout {
 export class KeptLayouts {
   private readonly slots: (SlotLayout | undefined)[] = [];
 
-  /** The layout `ref` names (a definition first fills its slot); undefined for a slot never defined. */
+  /** The layout `ref` names (a definition first fills its slot); undefined for a slot never defined, or anything else. */
   layoutOf(ref: KeptRef): SlotLayout | undefined {
     if (typeof ref === 'number') return this.slots[ref];
-    const { bytes } = ref;
+    if (typeof ref !== 'object' || ref === null || !(ref.bytes instanceof Uint8Array) || !Number.isInteger(ref.slot)) return undefined;
     const layout: SlotLayout = {
       id: ref.id,
-      bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      // A copy of its own: identities are written into it.
+      bytes: Buffer.from(ref.bytes),
       holes: ref.holes,
       identityBytes: ref.identityBytes,
       written: undefined,

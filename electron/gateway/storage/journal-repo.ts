@@ -13,7 +13,6 @@ import {
   decodedJournalAnswer,
   detailJsonOf,
   JOURNAL_COLUMN_VALUES,
-  JOURNAL_KEPT_REF,
   JOURNAL_KEPT_IDENTITY,
   JOURNAL_RELAY_PLACE,
   JOURNAL_RESPONSE_TEXT,
@@ -22,8 +21,7 @@ import {
   type JournalBatch,
   type JournalRows,
 } from './journal-row.ts';
-import { KeptPacks } from './journal-kept-packs.ts';
-import { answerBytesOf, KeptLayouts, type KeptRef, type SlotLayout } from './journal-kept-slots.ts';
+import { KeptAnswers } from './journal-kept-answers.ts';
 import { packJournalText, unpackJournalText } from './journal-pack.ts';
 
 interface Row {
@@ -51,6 +49,9 @@ interface Row {
   response_text: string | null;
   /** The answer's text packed (journal-pack.ts), `response_text` then null; null in entries recorded before step 2 and whenever packing saved too little. */
   response_packed: string | null;
+  /** A kept stream's answer by reference (journal-kept-answers.ts): its parts' row and the call's identity; null in other entries. */
+  kept_answer: number | null;
+  kept_identity: string | null;
   /** Null in entries recorded before migration 23 (their detail may name the fixture). */
   test_id: string | null;
   request_id: string | null;
@@ -60,11 +61,12 @@ interface Row {
   cassette: string | null;
 }
 
-/** The columns a row fills, in the order of its values: those of a row as posted, then the packed answer made here. */
-const ROW_COLUMNS = [...JOURNAL_ROW_COLUMNS.split(', '), 'response_packed'];
-/** The place of `relay_json` among the columns (its bit in a set of null columns), then of `response_packed`, the last one. */
+/** The columns a row fills, in the order of its values: those of a row as posted, then the packed answer or the kept answer's reference made here. */
+const ROW_COLUMNS = [...JOURNAL_ROW_COLUMNS.split(', '), 'response_packed', 'kept_answer', 'kept_identity'];
+/** The place of `relay_json` among the columns (its bit in a set of null columns), then of `response_packed` and the kept answer's two, the last ones. */
 const RELAY_COLUMN = ROW_COLUMNS.indexOf('relay_json');
 const PACKED_COLUMN = RELAY_COLUMN + 1;
+const KEPT_COLUMNS = (1 << (PACKED_COLUMN + 1)) | (1 << (PACKED_COLUMN + 2));
 
 /**
  * Most INSERT statements kept, one per set of columns rows leave null: binding a null costs better-sqlite3 as much as a
@@ -85,10 +87,14 @@ const SUMMARY_COLUMNS =
 /** A body's text: its own column, or, in an entry recorded before migration 21, inside the detail. */
 const TEXT_OF = {
   request: "COALESCE(request_text, json_extract(detail_json, '$.request.text'))",
-  response: "COALESCE(response_text, journal_unpacked(response_packed), json_extract(detail_json, '$.response.text'))",
+  response:
+    "COALESCE(response_text, journal_unpacked(response_packed), journal_kept_text(kept_answer, kept_identity), json_extract(detail_json, '$.response.text'))",
 };
 
-type SummaryRow = Omit<Row, 'detail_json' | 'relay_json' | 'request_text' | 'response_text' | 'response_packed'>;
+type SummaryRow = Omit<
+  Row,
+  'detail_json' | 'relay_json' | 'request_text' | 'response_text' | 'response_packed' | 'kept_answer' | 'kept_identity'
+>;
 
 const summaryOf = (row: SummaryRow): JournalSummary => ({
   id: row.id,
@@ -119,12 +125,11 @@ export class JournalRepo {
   private readonly db: Db;
   /** The INSERT of each set of null columns met, by its bits (see `insertSql`); at most JOURNAL_INSERTS_KEPT. */
   private readonly inserts = new Map<number, Statement>();
-  /** Kept streams' packed answers, made from a template instead of packed line by line (see journal-kept-packs.ts). */
-  private readonly keptPacks = new KeptPacks();
-  /** The kept renders' layouts, by the slots the event loop gives them (see journal-kept-slots.ts). */
-  private readonly layouts = new KeptLayouts();
+  /** Kept streams' answers, by reference to their template's parts when it proves them (see journal-kept-answers.ts). */
+  private readonly kept: KeptAnswers;
   constructor(db: Db) {
     this.db = db;
+    this.kept = new KeptAnswers(db);
     // The body search reads a packed answer's text through this.
     db.function('journal_unpacked', { deterministic: true }, (packed: unknown) =>
       typeof packed === 'string' ? unpackJournalText(packed) : null,
@@ -136,17 +141,28 @@ export class JournalRepo {
    * the new entries' ids in order.
    */
   insertMany(batch: JournalBatch, limit: number): number[] {
-    this.layoutsOf(batch);
-    return this.db
-      .transaction(() => {
-        const ids: number[] = [];
-        for (const rows of batch) for (let at = 0; at < rows.length; at += JOURNAL_ROW_WIDTH) ids.push(this.insertRow(rows, at));
-        // Ids are given in order and never reused: the newest `limit` entries are among the last `limit` ids (fewer when a
-        // test id's entries were reset), so the journal never holds more than `limit`.
-        if (ids.length > 0) this.db.prepare('DELETE FROM journal WHERE id <= ?').run(ids[ids.length - 1]! - limit);
-        return ids;
-      })
-      .immediate();
+    this.kept.resolve(batch);
+    return this.keptAtomically(() => {
+      const ids: number[] = [];
+      for (const rows of batch) for (let at = 0; at < rows.length; at += JOURNAL_ROW_WIDTH) ids.push(this.insertRow(rows, at));
+      // Ids are given in order and never reused: the newest `limit` entries are among the last `limit` ids (fewer when a
+      // test id's entries were reset), so the journal never holds more than `limit`.
+      if (ids.length > 0) this.db.prepare('DELETE FROM journal WHERE id <= ?').run(ids[ids.length - 1]! - limit);
+      this.kept.prune();
+      return ids;
+    });
+  }
+
+  /** `write` in one transaction, the kept answers told whether it committed (what it stored or pruned is kept or undone). */
+  private keptAtomically<T>(write: () => T): T {
+    try {
+      const result = this.db.transaction(write).immediate();
+      this.kept.committed();
+      return result;
+    } catch (error) {
+      this.kept.rolledBack();
+      throw error;
+    }
   }
 
   /**
@@ -155,9 +171,11 @@ export class JournalRepo {
    */
   private insertRow(rows: JournalRows, at: number): number {
     const relay = rows[at + JOURNAL_RELAY_PLACE] as string | null;
-    const packed = this.packedAnswer(rows, at);
-    // Stored packed, the answer's own column stays null (the batch is this thread's own: it is changed in place).
-    if (packed !== null) rows[at + JOURNAL_RESPONSE_TEXT] = null;
+    const kept = this.kept.answerOf(rows, at);
+    const keptParts = kept !== undefined && 'parts' in kept ? kept.parts : null;
+    const packed = kept === undefined ? this.packedAnswer(rows, at) : 'packed' in kept ? kept.packed : null;
+    // Stored packed or by reference, the answer's own column stays null (the batch is this thread's own: it is changed in place).
+    if (packed !== null || keptParts !== null) rows[at + JOURNAL_RESPONSE_TEXT] = null;
     const values: (string | number)[] = [];
     let nulls = 0;
     for (let index = 0; index < JOURNAL_COLUMN_VALUES; index++) {
@@ -171,6 +189,8 @@ export class JournalRepo {
     else values.push(relay);
     if (packed === null) nulls |= 1 << PACKED_COLUMN;
     else values.push(packed);
+    if (keptParts === null) nulls |= KEPT_COLUMNS;
+    else values.push(keptParts, rows[at + JOURNAL_KEPT_IDENTITY] as string);
     let insert = this.inserts.get(nulls);
     if (!insert && this.inserts.size < JOURNAL_INSERTS_KEPT) {
       insert = this.db.prepare(insertSql(nulls));
@@ -179,55 +199,26 @@ export class JournalRepo {
     // A set past the kept statements: every column bound, nulls included.
     const { lastInsertRowid } = insert
       ? insert.run(...values)
-      : this.db.prepare(insertSql(0)).run(rows.slice(at, at + JOURNAL_COLUMN_VALUES), detailJson, relay, packed);
+      : this.db
+          .prepare(insertSql(0))
+          .run(
+            rows.slice(at, at + JOURNAL_COLUMN_VALUES),
+            detailJson,
+            relay,
+            packed,
+            keptParts,
+            keptParts === null ? null : rows[at + JOURNAL_KEPT_IDENTITY],
+          );
     return Number(lastInsertRowid);
   }
 
-  /**
-   * The packed text of the answer of the row at `at` (null when it is stored as it is): a kept render's made from its
-   * layout (see `keptAnswer`); else its text (UTF-8 bytes decoded in place, see `decodedJournalAnswer`) packed.
-   */
+  /** The packed text of the answer of the row at `at` (null when it is stored as it is): its text (UTF-8 bytes decoded in place, see `decodedJournalAnswer`) packed. */
   private packedAnswer(rows: JournalRows, at: number): string | null {
-    const layout = rows[at + JOURNAL_KEPT_REF] as unknown as SlotLayout | null;
-    if (layout !== null) return this.keptAnswer(rows, at, layout);
     const answer = rows[at + JOURNAL_RESPONSE_TEXT];
     if (!(answer instanceof Uint8Array)) return typeof answer === 'string' ? packJournalText(answer) : null;
     const text = decodedJournalAnswer(answer);
     rows[at + JOURNAL_RESPONSE_TEXT] = text;
     return packJournalText(text);
-  }
-
-  /**
-   * A kept render's answer, packed: from the render's template when it is proved for this layout (no bytes made), else
-   * from the template against the answer's bytes made again from the layout, else those bytes decoded and packed (the
-   * template told, see journal-kept-packs.ts).
-   */
-  private keptAnswer(rows: JournalRows, at: number, layout: SlotLayout): string | null {
-    const identity = rows[at + JOURNAL_KEPT_IDENTITY] as string;
-    const fast = this.keptPacks.packedFrom(layout.id, identity, layout);
-    if (fast !== undefined) return fast;
-    const bytes = answerBytesOf(layout, identity);
-    if (bytes === undefined) return null;
-    const made = this.keptPacks.packed(layout.id, identity, bytes, layout);
-    if (made !== undefined) return made;
-    const text = decodedJournalAnswer(bytes);
-    rows[at + JOURNAL_RESPONSE_TEXT] = text;
-    const packed = packJournalText(text);
-    this.keptPacks.learn(layout.id, identity, bytes, text, packed);
-    return packed;
-  }
-
-  /**
-   * Each kept render's ref in `batch` made the layout it names, before the insert: the slots it defines are this thread's
-   * whatever becomes of the insert (the event loop counts on them for the batches after it).
-   */
-  private layoutsOf(batch: JournalBatch): void {
-    for (const rows of batch)
-      for (let at = JOURNAL_KEPT_REF; at < rows.length; at += JOURNAL_ROW_WIDTH) {
-        const ref = rows[at] as KeptRef | null;
-        // A slot never defined (which the event loop never refers to) leaves the answer without its text.
-        if (ref !== null) rows[at] = (this.layouts.layoutOf(ref) ?? null) as unknown as KeptRef | null;
-      }
   }
 
   /** A page of summaries, newest first. */
@@ -287,16 +278,28 @@ export class JournalRepo {
       request: { ...stored.request, text: row.request_text ?? stored.request.text },
       response: {
         ...stored.response,
-        text: row.response_text ?? (row.response_packed === null ? stored.response.text : unpackJournalText(row.response_packed)),
+        text: row.response_text ?? this.storedAnswer(row) ?? stored.response.text,
       },
       token: row.token ?? detailToken ?? null,
       ...(row.relay_json !== null && { relay: JSON.parse(row.relay_json) as JournalRelay }),
     };
   }
 
-  /** Removes every entry, or those of one test id; answers how many went. */
+  /** An answer stored packed or by reference, as its text; null when it is stored neither way. */
+  private storedAnswer(row: Row): string | null {
+    if (row.response_packed !== null) return unpackJournalText(row.response_packed);
+    return row.kept_answer === null || row.kept_identity === null ? null : this.kept.textOf(row.kept_answer, row.kept_identity);
+  }
+
+  /** Removes every entry, or those of one test id (and the kept answers' parts no entry names now); answers how many went. */
   clear(testId?: string): number {
-    if (testId !== undefined) return this.db.prepare('DELETE FROM journal WHERE test_id = ?').run(testId).changes;
-    return this.db.prepare('DELETE FROM journal').run().changes;
+    return this.keptAtomically(() => {
+      const { changes } =
+        testId === undefined
+          ? this.db.prepare('DELETE FROM journal').run()
+          : this.db.prepare('DELETE FROM journal WHERE test_id = ?').run(testId);
+      this.kept.prune(true);
+      return changes;
+    });
   }
 }

@@ -13,7 +13,7 @@ export const JOURNAL_FILE = 'journal.sqlite';
 /**
  * The store's own numbered schema steps (recorded in its own `schema_migrations`). Never edit one; add a new number.
  * Step 1 is the product database's `journal` table as its migrations 5 to 26 left it (ids never reused, no index: at
- * most JOURNAL_LIMIT entries); step 2 adds the packed answer text.
+ * most JOURNAL_LIMIT entries); step 2 adds the packed answer text; step 3 a kept stream's answer by reference.
  */
 export const JOURNAL_STEPS: readonly Migration[] = [
   {
@@ -55,6 +55,21 @@ CREATE TABLE journal (
     version: 2,
     name: 'journal-packed-answers',
     sql: 'ALTER TABLE journal ADD COLUMN response_packed TEXT;',
+  },
+  {
+    // A kept stream's answer by reference (storage/journal-kept-answers.ts): its template's packed text once, cut at
+    // each place of a call's identity (a JSON array of the parts), and in the entry only which parts and the identity
+    // (`response_text` and `response_packed` then null).
+    version: 3,
+    name: 'journal-kept-answers',
+    sql: `
+CREATE TABLE journal_kept_answers (
+  id    INTEGER PRIMARY KEY,
+  parts TEXT NOT NULL
+);
+ALTER TABLE journal ADD COLUMN kept_answer INTEGER;
+ALTER TABLE journal ADD COLUMN kept_identity TEXT;
+`,
   },
 ];
 

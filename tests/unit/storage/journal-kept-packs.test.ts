@@ -326,18 +326,18 @@ test(`a stream's first answer makes no template, its second does, and at most ${
   assert.equal(fromTemplate(3, 7), false, 'the stream used longest ago is dropped');
 });
 
-test("the journal's rows carry a kept stream's mark to its template: from the fourth answer on the repository stores them packed from it, from the fifth without making the answer's bytes, each reading back as written", async () => {
+test("the journal's rows carry a kept stream's mark to its template: from the fourth answer on the repository stores them by reference to it, from the fifth without making the answer's bytes, each reading back as written", async () => {
   const dirs = tempDirs();
   const db = openJournalStore(dirs.fresh());
   const how: string[] = [];
-  const { packed, packedFrom } = KeptPacks.prototype;
-  KeptPacks.prototype.packed = function (this: KeptPacks, ...args: Parameters<KeptPacks['packed']>) {
-    const made = packed.apply(this, args);
+  const { partsOf, partsFrom } = KeptPacks.prototype;
+  KeptPacks.prototype.partsOf = function (this: KeptPacks, ...args: Parameters<KeptPacks['partsOf']>) {
+    const made = partsOf.apply(this, args);
     how.push(made === undefined ? 'packed line by line' : 'template against the bytes');
     return made;
   };
-  KeptPacks.prototype.packedFrom = function (this: KeptPacks, ...args: Parameters<KeptPacks['packedFrom']>) {
-    const made = packedFrom.apply(this, args);
+  KeptPacks.prototype.partsFrom = function (this: KeptPacks, ...args: Parameters<KeptPacks['partsFrom']>) {
+    const made = partsFrom.apply(this, args);
     if (made !== undefined) how.push('template alone');
     return made;
   };
@@ -363,9 +363,40 @@ test("the journal's rows carry a kept stream's mark to its template: from the fo
       'template alone',
       'template alone',
     ]);
+    // In the file: the first three answers packed line by line, the last three by reference to one stored template.
+    const stored = db.prepare('SELECT response_packed IS NOT NULL AS packed, kept_answer FROM journal ORDER BY id').all();
+    assert.deepEqual(
+      stored.map((row) => (row as { packed: number }).packed),
+      [1, 1, 1, 0, 0, 0],
+    );
+    const templates = new Set(stored.slice(3).map((row) => (row as { kept_answer: number }).kept_answer));
+    assert.equal(templates.size, 1);
+    assert.equal((db.prepare('SELECT COUNT(*) AS n FROM journal_kept_answers').get() as { n: number }).n, 1);
   } finally {
-    Object.assign(KeptPacks.prototype, { packed, packedFrom });
+    Object.assign(KeptPacks.prototype, { partsOf, partsFrom });
     db.close();
     dirs.removeAll();
   }
+});
+
+test('a template is proved for a layout only when the layout has its holes: another layout of the same render gets its text from the bytes', async () => {
+  const packs = new KeptPacks();
+  const answers = await Promise.all(
+    [0, 1, 2, 3].map(
+      async (call) =>
+        (await keptCall(BODIES['bench']!, {
+          id: `chatcmpl-${String(call).padStart(24, '0')}`,
+          created: 1_764_230_000,
+          model: 'bench-model',
+        }))!,
+    ),
+  );
+  for (const answer of answers.slice(0, 3)) stored(packs, answer.mark.id, answer.mark.identity, answer.bytes);
+  const { id, identity, layout } = answers[3]!.mark;
+  // The template is trusted now; a layout that is not the bytes' own (its holes elsewhere) is not proved by them.
+  const stranger = { ...layout, holes: layout.holes.map((hole) => hole + 1) };
+  assert.notEqual(packs.partsOf(id, identity, answers[3]!.bytes, stranger), undefined, 'the bytes fit the template');
+  assert.equal(packs.partsFrom(id, identity, stranger), undefined, 'that layout was not proved');
+  assert.notEqual(packs.partsOf(id, identity, answers[3]!.bytes, layout), undefined);
+  assert.notEqual(packs.partsFrom(id, identity, layout), undefined, 'the bytes’ own layout was');
 });
