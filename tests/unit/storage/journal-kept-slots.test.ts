@@ -2,49 +2,18 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, test } from 'node:test';
-import type { JournalRecord } from '../../../shared/journal.ts';
 import { JOURNAL_KEPT_SLOTS, KeptSlots } from '../../../electron/gateway/storage/journal-kept-slots.ts';
 import { JournalRepo } from '../../../electron/gateway/storage/journal-repo.ts';
 import { journalRowsOf, referKeptAnswers } from '../../../electron/gateway/storage/journal-row.ts';
 import { openJournalStore } from '../../../electron/gateway/storage/journal-store.ts';
 import { JournalThread } from '../../../electron/gateway/storage/journal-thread.ts';
-import { writeAtHoles } from '../../../electron/gateway/hole-writes.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { tempDirs } from '../../helpers/gateway.ts';
 import { journalRecord } from '../../helpers/journal.ts';
+import { identityOf, keptRecord, layoutOf } from '../../helpers/kept-layouts.ts';
 
 const dirs = tempDirs();
 after(() => dirs.removeAll());
-
-/** A layout as a kept render lays its bytes out: event lines each holding the identity (a hole of `identityBytes` bytes), some text of its own (`seed`). */
-function layoutOf(seed: number, identityBytes: number) {
-  const hole = 'x'.repeat(identityBytes);
-  const lines = Array.from(
-    { length: 30 },
-    (_, line) => `data: {"id":"${hole}","n":${seed},"line":${line},"text":"${'é'.repeat(seed % 7)}"}\n\n`,
-  );
-  const text = lines.join('');
-  const bytes = Buffer.from(text);
-  const holes: number[] = [];
-  for (let at = bytes.indexOf(hole); at >= 0; at = bytes.indexOf(hole, at + identityBytes)) holes.push(at);
-  return { bytes, holes, identityBytes };
-}
-
-/** A call answered with `layout`'s render (`id`) and `identity`, as the capture records it, and the text it wrote. */
-function keptRecord(id: number, layout: ReturnType<typeof layoutOf>, identity: string): { record: JournalRecord; text: string } {
-  const written = Buffer.from(layout.bytes);
-  writeAtHoles(written, layout.holes, identity, layout.identityBytes);
-  const response = {
-    contentType: 'text/event-stream',
-    bytes: written.length,
-    text: null,
-    truncated: false,
-    kept: { id, identity, layout },
-  };
-  return { record: journalRecord({ stream: true, path: '/v1/chat/completions' }, { response }), text: written.toString() };
-}
-
-const identity = (call: number, size: number) => `chatcmpl-${String(call).padStart(size - 9, '0')}`;
 
 test(`more layouts than the ${JOURNAL_KEPT_SLOTS} slots, taking turns in one batch and across batches: every answer reads back as written`, () => {
   const db = openJournalStore(dirs.fresh());
@@ -56,7 +25,7 @@ test(`more layouts than the ${JOURNAL_KEPT_SLOTS} slots, taking turns in one bat
     // Each batch goes round every layout (a slot given again within the batch), then some layouts over and over.
     for (let batchNo = 0; batchNo < 4; batchNo++) {
       const order = [...layouts.keys(), 3, 3, 70, 3, 0, 70];
-      const made = order.map((seed) => keptRecord(1_000 + seed, layouts[seed]!, identity(call++, layouts[seed]!.identityBytes)));
+      const made = order.map((seed) => keptRecord(1_000 + seed, layouts[seed]!, identityOf(call++, layouts[seed]!.identityBytes)));
       const batch = journalRowsOf(made.map((one) => one.record));
       referKeptAnswers(batch, slots);
       const ids = repo.insertMany(batch, 10_000);
@@ -73,12 +42,12 @@ test('the slots a batch defines are the thread’s even when that batch’s inse
     const repo = new JournalRepo(db);
     const slots = new KeptSlots();
     const layout = layoutOf(1, 24);
-    const first = keptRecord(7, layout, identity(1, 24));
+    const first = keptRecord(7, layout, identityOf(1, 24));
     // A value SQLite cannot bind fails the whole batch's transaction, before its second row (the layout's first use) is inserted.
     const failing = journalRowsOf([journalRecord({ method: {} as unknown as string }), first.record]);
     referKeptAnswers(failing, slots);
     assert.throws(() => repo.insertMany(failing, 100));
-    const second = keptRecord(7, layout, identity(2, 24));
+    const second = keptRecord(7, layout, identityOf(2, 24));
     const batch = journalRowsOf([second.record]);
     referKeptAnswers(batch, slots);
     assert.equal(typeof batch[0]![batch[0]!.length - 2], 'number', 'the layout is referred to by its slot alone');
@@ -95,7 +64,7 @@ test('a journal thread that stopped and the one started after it: the new thread
   try {
     const layout = layoutOf(2, 22);
     const insert = async (call: number) => {
-      const { record, text } = keptRecord(9, layout, identity(call, 22));
+      const { record, text } = keptRecord(9, layout, identityOf(call, 22));
       const [id] = await store.insert([record], 100);
       assert.equal((await store.get(id!))?.response.text, text, `call ${call}`);
     };
