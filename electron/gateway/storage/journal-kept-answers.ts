@@ -6,8 +6,10 @@ import { packJournalText, unpackJournalText } from './journal-pack.ts';
 import { decodedJournalAnswer, JOURNAL_KEPT_IDENTITY, JOURNAL_KEPT_REF, JOURNAL_RESPONSE_TEXT, JOURNAL_ROW_WIDTH } from './journal-row.ts';
 import type { JournalBatch, JournalRows } from './journal-row.ts';
 
-/** Batches between two prunes of the parts no entry names any more (their entries pushed out or cleared). */
+/** Batches between two prunes of the parts no entry names any more (their entries pushed out or cleared); a repository opened prunes at once. */
 export const KEPT_PRUNE_BATCHES = 16;
+const PRUNE_SQL =
+  'DELETE FROM journal_kept_answers WHERE id NOT IN (SELECT kept_answer FROM journal WHERE kept_answer IS NOT NULL) RETURNING id';
 
 /** What became of a kept render's answer: stored by reference (`parts`: the row of journal_kept_answers), or its packed text (null: its text, set in the row, stored as it is). */
 export type KeptAnswer = { parts: number } | { packed: string | null };
@@ -33,6 +35,13 @@ export class KeptAnswers {
 
   constructor(db: Db) {
     this.db = db;
+    // Rows an earlier thread stored and no entry names now (its templates were its own) go first; if that fails, at the
+    // first prune of a batch.
+    try {
+      db.prepare(PRUNE_SQL).all();
+    } catch {
+      // Pruned later.
+    }
     for (const row of db.prepare('SELECT id, parts FROM journal_kept_answers').all() as { id: number; parts: string }[])
       this.stored.set(row.id, JSON.parse(row.parts) as string[]);
     // The body search reads an answer stored by reference through this.
@@ -99,12 +108,9 @@ export class KeptAnswers {
    */
   prune(now = false): void {
     this.batches += 1;
-    if (!now && this.batches % KEPT_PRUNE_BATCHES !== 0) return;
-    const gone = this.db
-      .prepare(
-        'DELETE FROM journal_kept_answers WHERE id NOT IN (SELECT kept_answer FROM journal WHERE kept_answer IS NOT NULL) RETURNING id',
-      )
-      .all() as { id: number }[];
+    // With nothing stored (most journals: no kept stream answered often enough), nothing to look for.
+    if (this.stored.size === 0 || (!now && this.batches % KEPT_PRUNE_BATCHES !== 0)) return;
+    const gone = this.db.prepare(PRUNE_SQL).all() as { id: number }[];
     for (const { id } of gone) {
       const parts = this.stored.get(id);
       if (parts !== undefined) this.pruned.push([id, parts]);
@@ -120,8 +126,12 @@ export class KeptAnswers {
 
   /** The transaction under way was rolled back: what it stored is forgotten. */
   rolledBack(): void {
+    // Back first, then forgotten: a row this transaction both stored and pruned is on disk no more.
+    for (const [row, parts] of this.pruned) {
+      this.stored.set(row, parts);
+      if (!this.rowOf.has(parts)) this.rowOf.set(parts, row);
+    }
     for (const row of this.added) this.forget(row);
-    for (const [row, parts] of this.pruned) this.stored.set(row, parts);
     this.added = [];
     this.pruned = [];
   }

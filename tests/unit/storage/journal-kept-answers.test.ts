@@ -91,3 +91,24 @@ test('a template stored by a batch that was rolled back is stored again, and eve
     reopened.close();
   }
 });
+
+test('a template row left unnamed by a journal thread that ended before its next prune is pruned when the next one opens the file', () => {
+  const dir = dirs.fresh();
+  const db = openJournalStore(dir);
+  try {
+    const journal = journalOf(db);
+    for (let index = 0; index < 4; index++) journal.kept();
+    for (let index = 0; index < 3; index++) journal.insert([journalRecord()], 2);
+    assert.equal(byReference(db), 0, 'its entries were pushed out');
+    assert.equal(templates(db), 1, 'not pruned yet: fewer batches than KEPT_PRUNE_BATCHES');
+  } finally {
+    db.close();
+  }
+  const reopened = openJournalStore(dir);
+  try {
+    new JournalRepo(reopened);
+    assert.equal(templates(reopened), 0);
+  } finally {
+    reopened.close();
+  }
+});
