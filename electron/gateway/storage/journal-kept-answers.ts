@@ -59,9 +59,11 @@ export class KeptAnswers {
   /**
    * Before a batch's transaction: each kept render's ref made the layout it names (definitions read in order), so the
    * slots it defines are this thread's whatever becomes of the insert (the event loop counts on them for the batches
-   * after it). A slot never defined (which the event loop never refers to) leaves the answer without its text.
+   * after it). A slot never defined (which the event loop never refers to, but after a batch that went missing, see
+   * `number`, the batch's number as KeptSlots `nextBatch` gave it) leaves the answer without its text.
    */
-  resolve(batch: JournalBatch): void {
+  resolve(batch: JournalBatch, number?: number): void {
+    if (number !== undefined) this.layouts.batch(number);
     for (const rows of batch)
       for (let at = JOURNAL_KEPT_REF; at < rows.length; at += JOURNAL_ROW_WIDTH) {
         const ref = rows[at] as KeptRef | null;

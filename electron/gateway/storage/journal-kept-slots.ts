@@ -36,12 +36,24 @@ export class KeptSlots {
   /** Slots by layout, the one used longest ago first. */
   private readonly slots = new Map<KeptLayout, number>();
   private thread: object | undefined;
+  /** Batches numbered for the thread (see `nextBatch`). */
+  private batches = 0;
 
-  /** Forgets every slot given unless `thread` is the one they were given on. */
+  /** Forgets every slot given unless `thread` is the one they were given on (a new thread's batches are numbered from 1). */
   forThread(thread: object): void {
     if (this.thread === thread) return;
     this.thread = thread;
     this.slots.clear();
+    this.batches = 0;
+  }
+
+  /**
+   * The number of the next batch posted to the thread: one more than the last one's. A thread that meets a number it
+   * did not expect (a batch before it never arrived, or was never posted) forgets every slot (`KeptLayouts.batch`), so a
+   * slot a missing batch gave to another layout is never read as its old one.
+   */
+  nextBatch(): number {
+    return ++this.batches;
   }
 
   /** Forgets every slot given (a batch that may not have reached the thread defined some). */
@@ -82,6 +94,17 @@ export interface SlotLayout {
 /** The thread's side: the layout in each slot, as the rows' refs define them. */
 export class KeptLayouts {
   private readonly slots: (SlotLayout | undefined)[] = [];
+  /** The number the next batch should have (see KeptSlots `nextBatch`). */
+  private expected = 1;
+
+  /**
+   * Told a batch's number before its refs are read: after a gap (a batch missing) every slot is forgotten, its refs to
+   * slots defined before then read as none (the answers stored without their text, never as another layout's).
+   */
+  batch(number: number): void {
+    if (number !== this.expected) this.slots.length = 0;
+    this.expected = number + 1;
+  }
 
   /** The layout `ref` names (a definition first fills its slot); undefined for a slot never defined, or anything else. */
   layoutOf(ref: KeptRef): SlotLayout | undefined {

@@ -140,8 +140,8 @@ export class JournalRepo {
    * Inserts the rows of a batch (in its parts, see journal-row.ts) in one transaction, keeps only the newest `limit` entries, and returns
    * the new entries' ids in order.
    */
-  insertMany(batch: JournalBatch, limit: number): number[] {
-    this.kept.resolve(batch);
+  insertMany(batch: JournalBatch, limit: number, number?: number): number[] {
+    this.kept.resolve(batch, number);
     return this.keptAtomically(() => {
       const ids: number[] = [];
       for (const rows of batch) for (let at = 0; at < rows.length; at += JOURNAL_ROW_WIDTH) ids.push(this.insertRow(rows, at));

@@ -126,19 +126,34 @@ export class JournalThread {
       // The thread keeps the process alive only while an answer is awaited.
       if (this.waiting.size === 0) worker.ref();
       this.waiting.set(id, { resolve, reject });
+      let batch: number | undefined;
       if (request.op === 'insert') {
         // A kept render's answer goes as a slot of this thread's: its layout is defined in the batch on first use.
         this.slots.forThread(worker);
         referKeptAnswers(request.rows, this.slots);
+        batch = this.slots.nextBatch();
       }
       try {
-        worker.postMessage({ ...request, id } as JournalRequest, moved);
+        worker.postMessage({ ...request, id, ...(batch !== undefined && { batch }) } as JournalRequest, moved);
       } catch (error) {
         // Not posted: the slots it defined are not the thread's.
         this.slots.forget();
         throw error;
       }
     });
+  }
+
+  /**
+   * The thread answers in the order it was asked: a request still waiting when a later one is answered never reached it
+   * (its message could not be read there). It fails, and the slots are given again (a lost batch may have defined some).
+   */
+  private lostBefore(answered: number): void {
+    for (const [id, waiting] of this.waiting) {
+      if (id >= answered) return;
+      this.waiting.delete(id);
+      this.slots.forget();
+      waiting.reject(new Error('Journal: the request never reached the journal thread'));
+    }
   }
 
   /** Threads asked to end because they were idle (their exit is no failure). */
@@ -162,6 +177,7 @@ export class JournalThread {
     const worker = startWorker(import.meta.url, 'journal-worker', data, (failure, code) => this.ended(worker, failure, code));
     worker.on('message', (reply: JournalReply) => {
       this.opened = true;
+      this.lostBefore(reply.id);
       const waiting = this.waiting.get(reply.id);
       if (!waiting) return;
       this.waiting.delete(reply.id);

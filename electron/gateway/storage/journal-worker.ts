@@ -15,7 +15,7 @@ export interface JournalWorkerData {
 
 /** One request of the event loop; each is answered by a JournalReply with the same `id`. */
 export type JournalRequest = { id: number } & (
-  | { op: 'insert'; rows: JournalBatch; limit: number }
+  | { op: 'insert'; rows: JournalBatch; limit: number; batch?: number }
   | { op: 'list'; filter: Omit<JournalQuery, 'p' | 'page_size'>; page: number; pageSize: number }
   | { op: 'get'; entryId: number }
   | { op: 'clear'; testId?: string }
@@ -33,7 +33,7 @@ flushThreadCompileCache();
 function run(request: JournalRequest): unknown {
   switch (request.op) {
     case 'insert':
-      return repo.insertMany(request.rows, request.limit);
+      return repo.insertMany(request.rows, request.limit, request.batch);
     case 'list':
       return repo.list(request.filter, request.page, request.pageSize);
     case 'get':

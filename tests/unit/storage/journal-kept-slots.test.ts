@@ -83,3 +83,68 @@ test('a journal thread that stopped and the one started after it: the new thread
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('after a batch that never reached the thread, a slot it gave another layout is never read as the old one: the answer is stored without its text, and the next definition is read as written', () => {
+  const db = openJournalStore(dirs.fresh());
+  try {
+    const repo = new JournalRepo(db);
+    const slots = new KeptSlots();
+    const [first, second] = [layoutOf(1, 24), layoutOf(2, 24)];
+    const posted = (made: { record: Parameters<typeof journalRowsOf>[0][number] }[]) => {
+      const batch = journalRowsOf(made.map((one) => one.record));
+      referKeptAnswers(batch, slots);
+      return { batch, number: slots.nextBatch() };
+    };
+    const one = keptRecord(1, first, identityOf(1, 24));
+    const sent = posted([one]);
+    assert.equal(repo.get(repo.insertMany(sent.batch, 100, sent.number)[0]!)?.response.text, one.text);
+    // The event loop gives slot 0 again (as after a post that failed), and that batch never arrives.
+    slots.forget();
+    posted([keptRecord(2, second, identityOf(2, 24))]);
+    const two = keptRecord(2, second, identityOf(3, 24));
+    const after = posted([two]);
+    assert.equal(typeof after.batch[0]![after.batch[0]!.length - 2], 'number', 'slot 0 named by its number alone');
+    const [id] = repo.insertMany(after.batch, 100, after.number);
+    assert.equal(repo.get(id!)?.response.text, null, 'not the first layout’s text with this identity');
+    slots.forget();
+    const three = keptRecord(2, second, identityOf(4, 24));
+    const again = posted([three]);
+    assert.equal(repo.get(repo.insertMany(again.batch, 100, again.number)[0]!)?.response.text, three.text);
+  } finally {
+    db.close();
+  }
+});
+
+test('a batch whose message never reached the journal thread fails once a later request is answered, and the batches after it read back as written', async () => {
+  const dataDir = dirs.fresh();
+  const store = new JournalThread(dataDir);
+  try {
+    const [first, second] = [layoutOf(3, 26), layoutOf(4, 26)];
+    const one = keptRecord(3, first, identityOf(1, 26));
+    assert.equal((await store.get((await store.insert([one.record], 100))[0]!))?.response.text, one.text);
+    // The next insert's message is lost on its way (as one the thread cannot read is).
+    const worker = store.thread!;
+    const post = worker.postMessage.bind(worker);
+    let drop = true;
+    worker.postMessage = (...args: Parameters<typeof post>) => {
+      if (drop && (args[0] as { op?: string }).op === 'insert') {
+        drop = false;
+        return;
+      }
+      post(...args);
+    };
+    const lost = store.insert([keptRecord(4, second, identityOf(2, 26)).record], 100);
+    const two = keptRecord(4, second, identityOf(3, 26));
+    const [afterLost] = await store.insert([two.record], 100);
+    await assert.rejects(lost, /never reached the journal thread/);
+    // Its slot was given in the lost batch: stored without its text, never another layout's.
+    assert.equal((await store.get(afterLost!))?.response.text, null);
+    const three = keptRecord(4, second, identityOf(4, 26));
+    assert.equal((await store.get((await store.insert([three.record], 100))[0]!))?.response.text, three.text);
+    const four = keptRecord(3, first, identityOf(5, 26));
+    assert.equal((await store.get((await store.insert([four.record], 100))[0]!))?.response.text, four.text);
+  } finally {
+    await store.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
