@@ -89,10 +89,21 @@ export interface JournalBody {
   utf8?: Uint8Array;
   /**
    * Only in a record on its way to the journal thread, instead of `utf8`, when the answer was a kept stream's render
-   * written whole: which render, the identity written in, and the render's bytes as laid out for it (see
-   * protocols/neutral/kept-stream.ts `KeptMark`), from which the thread makes the answer's bytes again.
+   * written whole: which render, the identity written in, and the render's bytes as laid out for it (`KeptMark`), from
+   * which the thread makes the answer's bytes again.
    */
-  kept?: { readonly id: number; readonly identity: string; readonly layout: KeptLayout };
+  kept?: KeptMark;
+}
+
+/**
+ * Which kept render (its id, one per variant of a kept answer, see electron/gateway/protocols/neutral/kept-stream.ts)
+ * bytes are, the identity written into them, and the render's layout they were made from: what the journal is told of
+ * them instead of the bytes.
+ */
+export interface KeptMark {
+  readonly id: number;
+  readonly identity: string;
+  readonly layout: KeptLayout;
 }
 
 /**

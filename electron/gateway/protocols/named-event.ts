@@ -1,5 +1,5 @@
 // The protocol-neutral form of one server-sent event that the stream builders produce and the routes write.
-import type { KeptLayout } from '../../../shared/journal.ts';
+import type { KeptMark } from '../../../shared/journal.ts';
 
 /** One SSE event: `name` becomes the `event:` line (omitted for data-only protocols), `data` the JSON `data:` line. */
 export interface NamedEvent {
@@ -65,16 +65,6 @@ export class EventRun<T = NamedEvent> {
   events(): T[] {
     return this.made();
   }
-}
-
-/**
- * Which kept render (its id, one per variant of a kept answer, see neutral/kept-stream.ts) bytes are, the identity
- * written into them, and the render's layout they were made from: what the journal is told of them instead of the bytes.
- */
-export interface KeptMark {
-  readonly id: number;
-  readonly identity: string;
-  readonly layout: KeptLayout;
 }
 
 /**

@@ -1,8 +1,7 @@
 // The answer of a journaled call as it was written: its bytes, its text (kept as written, made once), its headers and each write's time, read through write-tap.ts.
 import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { JOURNAL_BODY_LIMIT, type JournalBody, type StreamTiming } from '../../../shared/journal.ts';
-import type { KeptMark } from '../protocols/named-event.ts';
+import { JOURNAL_BODY_LIMIT, type JournalBody, type KeptMark, type StreamTiming } from '../../../shared/journal.ts';
 import { TEXTUAL_CONTENT } from './journal-body.ts';
 import { NO_HEADERS, sentHeaders, tapWrites } from './write-tap.ts';
 

@@ -200,7 +200,6 @@ export class TokensService {
   }
 }
 
-/** The model names a token row is limited to, or null for any model (a limit that does not read allows none, never all). */
 /** Why a token may no longer call at `now` (revoked, or expired: a 403), or undefined while it may; its quota aside. */
 export function lapsedToken(row: Pick<TokenIdentity, 'revoked_at' | 'expires_at'>, now: number): GatewayError | undefined {
   if (row.revoked_at !== null) return new GatewayError('forbidden', 'This API token has been revoked');
@@ -208,7 +207,7 @@ export function lapsedToken(row: Pick<TokenIdentity, 'revoked_at' | 'expires_at'
   return undefined;
 }
 
-/** The models a token's row allows (its JSON list), or null for any model. */
+/** The models a token's row allows (its JSON list), or null for any model (a limit that does not read allows none, never all). */
 export function modelsOf(row: Pick<TokenIdentity, 'models'>): string[] | null {
   if (row.models === null) return null;
   try {

@@ -65,8 +65,9 @@ interface LayoutOfAnswer {
 
 /**
  * The journal thread's templates of kept streams' packed answers. For an answer that came as a kept stream's bytes with
- * its identity, `packed` gives its packed text from the stream's template when the bytes are the template's with that
- * identity written in and the template is trusted; otherwise the caller decodes and packs as always, then tells `learn`.
+ * its identity, `partsOf` gives its packed text's parts from the stream's template when the bytes are the template's with
+ * that identity written in and the template is trusted (`partsFrom` without the bytes, once the template is proved for
+ * their layout); otherwise the caller decodes and packs as always, then tells `learn`.
  * A template packs short lines too (`packJournalText`'s `shortLines`: an Anthropic stream's 60-character `event:` and
  * `data:` lines), which a line by line pack leaves as they are because packing them costs more than storing them saves:
  * from a template the pack costs nothing, and the row is a quarter of the text. Such a stream's answers are stored as
@@ -83,17 +84,10 @@ export class KeptPacks {
   }
 
   /**
-   * The text `keptPack` gives for `bytes` decoded (they are under JOURNAL_BODY_LIMIT, so not cut), when stream
-   * `id`'s template proves it: the same lengths, the very bytes with `identity` written in, an identity every cut of the
-   * pack holds for; undefined otherwise, and when the answer is not stored packed.
-   */
-  packed(id: number, identity: string, bytes: Uint8Array, layout?: LayoutOfAnswer): string | undefined {
-    return this.partsOf(id, identity, bytes, layout)?.join(identity);
-  }
-
-  /**
-   * The parts of stream `id`'s template (`packed`'s text cut at each identity: joined with `identity`, it is that text),
-   * when the template proves `bytes` as `packed` does; undefined otherwise. With `layout`, the layout the bytes were made
+   * The parts of stream `id`'s template (the text `keptPack` gives for `bytes` decoded, cut at each identity: joined with
+   * `identity`, it is that text), when the template proves the bytes: the same lengths (under JOURNAL_BODY_LIMIT, so not
+   * cut), the very bytes with `identity` written in, an identity every cut of the pack holds for; undefined otherwise,
+   * and when the answer is not stored packed. With `layout`, the layout the bytes were made
    * from (journal-kept-slots.ts): proved with them too when it has the template's holes (see Template `verified`).
    */
   partsOf(id: number, identity: string, bytes: Uint8Array, layout?: LayoutOfAnswer): readonly string[] | undefined {

@@ -1,5 +1,5 @@
 // A kept render's answer crosses to the journal thread as its identity and a slot naming the render's layout, the layout's bytes sent once per slot: the thread makes the answer's bytes again from them, so the event loop neither holds nor moves them.
-import type { KeptLayout } from '../../../shared/journal.ts';
+import type { KeptLayout, KeptMark } from '../../../shared/journal.ts';
 import { writeAtHoles } from '../hole-writes.ts';
 
 /**
@@ -20,12 +20,6 @@ export interface KeptSlotDefinition {
 
 /** What a row carries to the thread for a kept render's answer: its layout's slot, or the slot's definition. */
 export type KeptRef = number | KeptSlotDefinition;
-
-/** A row's value before it is posted: the call's mark (see protocols/named-event.ts `KeptMark`). */
-interface MarkOfRow {
-  readonly id: number;
-  readonly layout: KeptLayout;
-}
 
 /**
  * The event loop's side: which layout each slot holds on the thread it posts to. `refer` gives a mark the ref its row
@@ -63,7 +57,7 @@ export class KeptSlots {
   }
 
   /** The ref of `mark`'s layout, the layout now the one used last. */
-  refer(mark: MarkOfRow): KeptRef {
+  refer(mark: Pick<KeptMark, 'id' | 'layout'>): KeptRef {
     const { layout } = mark;
     const slot = this.slots.get(layout);
     if (slot !== undefined) {

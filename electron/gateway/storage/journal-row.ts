@@ -1,11 +1,5 @@
 // Journal records as they are handed to the journal thread, each made its row as the recorder is given it (and a summary read back from a row): flat arrays of at most 200 rows each (a batch's parts), each record's values in the order of the table's columns (a structured clone of arrays writes no property names), its headers and relay already JSON, and the detail's JSON made from them there.
-import {
-  JOURNAL_BODY_LIMIT,
-  type JournalBody,
-  type JournalDetail,
-  type JournalRecord,
-  type JournalSummary,
-} from '../../../shared/journal.ts';
+import { JOURNAL_BODY_LIMIT, type JournalDetail, type KeptMark, type JournalRecord, type JournalSummary } from '../../../shared/journal.ts';
 import type { KeptRef, KeptSlots } from './journal-kept-slots.ts';
 
 /** The columns a row fills, in the order of a row's column values (see `JournalRows`) and then `detail_json` and `relay_json`. */
@@ -68,7 +62,7 @@ const NOTES = QUERY + 10;
 export const JOURNAL_RELAY_PLACE = QUERY + 11;
 /**
  * The places in a row of a kept stream's render and identity, when its answer was that render whole (else null): its
- * last values. The render's place holds the call's mark (protocols/named-event.ts `KeptMark`) until the row is posted,
+ * last values. The render's place holds the call's mark (shared/journal.ts `KeptMark`) until the row is posted,
  * then the ref the thread reads its layout by (journal-kept-slots.ts `KeptRef`).
  */
 export const JOURNAL_KEPT_REF = QUERY + 12;
@@ -78,16 +72,7 @@ export const JOURNAL_ROW_WIDTH = JOURNAL_KEPT_IDENTITY + 1;
 
 /** A value of a row: a column's number, text or null, or one of the detail's values (see `journalRowsOf`). */
 type RowValue =
-  | string
-  | number
-  | boolean
-  | null
-  | JournalDetail['query']
-  | JournalDetail['timing']
-  | string[]
-  | Uint8Array
-  | NonNullable<JournalBody['kept']>
-  | KeptRef;
+  string | number | boolean | null | JournalDetail['query'] | JournalDetail['timing'] | string[] | Uint8Array | KeptMark | KeptRef;
 
 /**
  * Records as posted to the journal thread: one flat array (a part of a batch, see `JournalBatch`), each record's values at
@@ -165,7 +150,7 @@ export function referKeptAnswers(batch: JournalBatch, slots: KeptSlots): void {
   for (const rows of batch)
     for (let at = JOURNAL_KEPT_REF; at < rows.length; at += JOURNAL_ROW_WIDTH) {
       const mark = rows[at];
-      if (mark !== null && typeof mark === 'object' && 'layout' in mark) rows[at] = slots.refer(mark as NonNullable<JournalBody['kept']>);
+      if (mark !== null && typeof mark === 'object' && 'layout' in mark) rows[at] = slots.refer(mark as KeptMark);
     }
 }
 

@@ -1,6 +1,7 @@
 // A kept answer's whole stream rendered once per codec variant as UTF-8 bytes, each call's identity (id, time, model) written into a copy of them.
 import { ENDED, Hold, NO_MORE, PulledItems, type AtHand } from '../at-hand.ts';
-import { WrittenBytes, type KeptMark } from '../named-event.ts';
+import type { KeptMark } from '../../../../shared/journal.ts';
+import { WrittenBytes } from '../named-event.ts';
 import { writeAtHoles } from '../../hole-writes.ts';
 import type { ChatDelta } from './deltas.ts';
 
