@@ -80,6 +80,85 @@ describe('conversations within bounds', () => {
     assert.equal((await client.conversations.retrieve(big[2]!.id)).id, big[2]!.id);
   });
 
+  test('one Responses turn at a time: calls naming a conversation another call is answering on are refused as the real API does, so the bound holds under 40 at once', async () => {
+    const { client } = suite;
+    const conversation = await client.conversations.create();
+    // Paced at 10 pieces a second, the first call's stream lasts seconds: every other call below starts while it is under way.
+    const first = await client.responses.create(
+      { model: MODEL, input: [said(10 * KiB)], conversation: conversation.id, stream: true },
+      { headers: { 'x-gatehouse-pace': '10' } },
+    );
+    const events = first[Symbol.asyncIterator]();
+    assert.equal((await events.next()).value?.type, 'response.created');
+    // 10 KiB more would not fit beside the first turn's 10 KiB (16 KiB a conversation), yet each fits the conversation as it
+    // is until the first turn is added: only one turn at a time keeps the bound.
+    const others = await Promise.all(
+      Array.from({ length: 39 }, () =>
+        refusal(client.responses.create({ model: MODEL, input: [said(10 * KiB)], conversation: conversation.id })),
+      ),
+    );
+    for (const error of others) {
+      assert.equal(error.status, 400);
+      assert.equal(error.param, 'conversation');
+      assert.equal(error.code, 'conversation_locked');
+      assert.match(error.message, /Another process is currently operating on this conversation/);
+    }
+    let completed = false;
+    for await (const event of { [Symbol.asyncIterator]: () => events }) completed ||= event.type === 'response.completed';
+    assert.ok(completed, 'the first call completed');
+    const items = (await client.conversations.items.list(conversation.id, { order: 'asc' })).data;
+    assert.deepEqual(
+      items.map((item) => item.type === 'message' && item.role),
+      ['user', 'assistant'],
+      'one turn: its input and its answer',
+    );
+
+    // The turn ended with its call: the conversation takes another (a short one still fits), and refuses a long one as too large.
+    const next = await client.responses.create({ model: MODEL, input: 'one more', conversation: conversation.id });
+    assert.equal(next.status, 'completed');
+    const tooLarge = await refusal(client.responses.create({ model: MODEL, input: [said(10 * KiB)], conversation: conversation.id }));
+    assert.equal(tooLarge.param, 'conversation');
+    assert.match(tooLarge.message, /too large/);
+  });
+
+  test('a turn whose client went away ends with its call: the conversation is not left locked', async () => {
+    const { client } = suite;
+    const conversation = await client.conversations.create();
+    const controller = new AbortController();
+    const left = await client.responses.create(
+      { model: MODEL, input: 'a long answer, please', conversation: conversation.id, stream: true },
+      { headers: { 'x-gatehouse-pace': '2' }, signal: controller.signal },
+    );
+    const events = left[Symbol.asyncIterator]();
+    assert.equal((await events.next()).value?.type, 'response.created');
+    const locked = await refusal(client.responses.create({ model: MODEL, input: 'meanwhile', conversation: conversation.id }));
+    assert.equal(locked.code, 'conversation_locked');
+    controller.abort();
+    await events.next().catch(() => undefined);
+    // The gateway sees the connection close on its own time: asked again until the turn is free (a generous bound).
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const outcome = await client.responses.create({ model: MODEL, input: 'after', conversation: conversation.id }).then(
+        (response) => ({ response }),
+        (error: unknown) => ({ error }),
+      );
+      if ('response' in outcome) {
+        assert.equal(outcome.response.status, 'completed');
+        break;
+      }
+      assert.ok(outcome.error instanceof OpenAI.APIError, String(outcome.error));
+      assert.equal(outcome.error.code, 'conversation_locked', String(outcome.error));
+      assert.ok(Date.now() < deadline, 'the aborted call still holds the conversation after 30 s');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // Only the finished call's turn was added; the one cut short added nothing.
+    const items = (await client.conversations.items.list(conversation.id, { order: 'asc' })).data;
+    assert.deepEqual(
+      items.map((item) => (item.type === 'message' && item.role === 'user' ? item.content : item.type === 'message' && item.role)),
+      [[{ type: 'input_text', text: 'after' }], 'assistant'],
+    );
+  });
+
   test('a conversation unchanged for 30 days is gone', async () => {
     const { client } = suite;
     const conversation = await client.conversations.create();

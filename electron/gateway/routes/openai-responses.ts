@@ -56,44 +56,47 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
     const heldContext = parsed.previousResponseId !== null || Boolean(parsed.conversationId);
     const bill = chatBillOf(call, request.principal, ENDPOINT, parsed.model, asChat, heldContext);
     // The most the call can cost is held against the token's quota until it ended (and was charged).
-    return metering.reserve(bill, asChat).during(async () => {
-      if (passthrough) {
-        // A conversation stays here: its items go upstream as the call's earlier input, and the turn is added when it completed.
-        const relayedCall = parsed.conversationId ? withConversation(conversations, call, parsed, parsed.conversationId) : call;
-        // A follow-up goes to the channel that stored the earlier response, and only there: another would not know it.
-        // An id this account did not create there is refused as unknown (the channel's key would let anyone continue it).
-        const previous = parsed.previousResponseId === null ? undefined : relayed.followUp(accountId, parsed.previousResponseId);
-        const asked = {
-          operation: 'responses',
-          model: parsed.model,
-          stream: parsed.stream,
-          ...(previous && { channelId: previous.channelId }),
-        } as const;
-        const estimate = relayInputEstimate(asChat()[0]!);
-        return relayReply(request, reply, passthrough, asked, relayedCall, failure, (usage, channelId) => {
-          if (usage.responseId !== undefined && channelId !== undefined) {
-            relayed.remember(accountId, usage.responseId, { channelId, model: parsed.model });
-          }
-          if (parsed.conversationId && usage.outputItems) {
-            conversations.append(accountId, parsed.conversationId, [...parsed.input, ...usage.outputItems], false);
-          }
-          metering.chargeRelayed(bill, usage, estimate);
-        });
-      }
-      if (!parsed.stream) return responses.create(parsed, call);
-      const { conversation, inputFrom } = responses.conversationOf(parsed, call);
-      const chatRequest = chatRequestOf(parsed, conversation);
-      const meta = { id: publicId('resp'), createdAt: Math.floor(clock.now() / 1000), newId: publicId };
-      // A conversation already too large to store is refused before anything streams; the finished response is stored as streamed.
-      if (parsed.store) stored.prepare(conversation, responseObject(parsed, meta), inputFrom);
-      const deltas = metering.meter(await chat.stream(chatRequest, call), bill, () => estimateInputTokens(chatRequest));
-      const onComplete = (response: Record<string, unknown>) => {
-        if (parsed.store) stored.save(accountId, meta.id, stored.prepare(conversation, response, inputFrom));
-        responses.addTurn(parsed, call, response);
-      };
-      // An answer at hand is written without an async step per event.
-      return writeSse(request, reply, streamEvents(responsesCodec, deltas, parsed, { ...meta, onComplete }), failure);
-    });
+    // A call naming a conversation is its one turn there until it ended (`inTurn`).
+    return metering.reserve(bill, asChat).during(() =>
+      responses.inTurn(parsed, call, async () => {
+        if (passthrough) {
+          // A conversation stays here: its items go upstream as the call's earlier input, and the turn is added when it completed.
+          const relayedCall = parsed.conversationId ? withConversation(conversations, call, parsed, parsed.conversationId) : call;
+          // A follow-up goes to the channel that stored the earlier response, and only there: another would not know it.
+          // An id this account did not create there is refused as unknown (the channel's key would let anyone continue it).
+          const previous = parsed.previousResponseId === null ? undefined : relayed.followUp(accountId, parsed.previousResponseId);
+          const asked = {
+            operation: 'responses',
+            model: parsed.model,
+            stream: parsed.stream,
+            ...(previous && { channelId: previous.channelId }),
+          } as const;
+          const estimate = relayInputEstimate(asChat()[0]!);
+          return relayReply(request, reply, passthrough, asked, relayedCall, failure, (usage, channelId) => {
+            if (usage.responseId !== undefined && channelId !== undefined) {
+              relayed.remember(accountId, usage.responseId, { channelId, model: parsed.model });
+            }
+            if (parsed.conversationId && usage.outputItems) {
+              conversations.append(accountId, parsed.conversationId, [...parsed.input, ...usage.outputItems], false);
+            }
+            metering.chargeRelayed(bill, usage, estimate);
+          });
+        }
+        if (!parsed.stream) return responses.create(parsed, call);
+        const { conversation, inputFrom } = responses.conversationOf(parsed, call);
+        const chatRequest = chatRequestOf(parsed, conversation);
+        const meta = { id: publicId('resp'), createdAt: Math.floor(clock.now() / 1000), newId: publicId };
+        // A conversation already too large to store is refused before anything streams; the finished response is stored as streamed.
+        if (parsed.store) stored.prepare(conversation, responseObject(parsed, meta), inputFrom);
+        const deltas = metering.meter(await chat.stream(chatRequest, call), bill, () => estimateInputTokens(chatRequest));
+        const onComplete = (response: Record<string, unknown>) => {
+          if (parsed.store) stored.save(accountId, meta.id, stored.prepare(conversation, response, inputFrom));
+          responses.addTurn(parsed, call, response);
+        };
+        // An answer at hand is written without an async step per event.
+        return writeSse(request, reply, streamEvents(responsesCodec, deltas, parsed, { ...meta, onComplete }), failure);
+      }),
+    );
   });
 
   /** Retrieves, deletes, lists the input items of or cancels a relayed response at the channel that stored it; `done` runs once the channel said yes. */
@@ -182,13 +185,11 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
 }
 
 /**
- * The relayed call of a Responses call naming a conversation the gateway keeps: its body with the conversation's items
- * before its own input and without `conversation` (the channel does not know it). A 404 or 400 (param `conversation`)
- * when the conversation is unknown to the account or its input would not fit it, before anything is sent.
+ * The relayed call of a Responses call naming a conversation the gateway keeps (its turn there begun by `inTurn`): its
+ * body with the conversation's items before its own input and without `conversation` (the channel does not know it).
  */
 function withConversation(conversations: Conversations, call: CallContext, parsed: ResponsesCall, conversationId: string): CallContext {
   const { accountId } = call.principal;
-  conversations.checkRoom(accountId, conversationId, parsed.input);
   const earlier = conversations.items(accountId, conversationId, 'conversation').map(asInput);
   const { conversation: _named, ...rest } = call.body as Record<string, unknown>;
   const body = { ...rest, input: [...earlier, ...parsed.input] };

@@ -106,7 +106,7 @@ export class BatchLines {
           hold: () => this.metering.reserve(bill(parsed.model, chats), chats),
           answer: async () => {
             if (parsed.background) throw invalid("A batch line runs at once: leave out 'background'.", 'background');
-            return this.deps.responses.create(parsed, call);
+            return this.deps.responses.inTurn(parsed, call, () => this.deps.responses.create(parsed, call));
           },
         };
       }

@@ -25,11 +25,24 @@ export function conversationNotFound(id: string, param: string | null = null): G
   return new GatewayError('not_found', `Conversation with id '${id}' not found.`, param);
 }
 
+/** The real API's refusal of a Responses call naming a conversation another call is answering on. */
+export function conversationLocked(): GatewayError {
+  return new GatewayError(
+    'invalid_request',
+    'Another process is currently operating on this conversation. Please retry in a few seconds.',
+    'conversation',
+    undefined,
+    { code: 'conversation_locked' },
+  );
+}
+
 export class Conversations {
   private readonly repo: ConversationsRepo;
   private readonly db: Db;
   private readonly clock: Clock;
   private readonly limits: ConversationLimits;
+  /** The conversations (account and id) a Responses call's turn is under way on (see `beginTurn`). */
+  private readonly turns = new Set<string>();
   constructor(repo: ConversationsRepo, db: Db, clock: Clock, limits: ConversationLimits = STORAGE_LIMITS) {
     this.repo = repo;
     this.db = db;
@@ -85,8 +98,9 @@ export class Conversations {
 
   /**
    * Appends items to the conversation. Caller items (`bounded`) are a 400 (param `items`) when the conversation would exceed
-   * its bound, nothing appended; a Responses call's turn (its input, checked by `checkRoom` before the call, and its output)
-   * is always appended, so a conversation may pass its bound by one answer, and then takes no more turns.
+   * its bound, nothing appended; a Responses call's turn (its input, checked by `beginTurn` before the call, and its output)
+   * is always appended, so a conversation may pass its bound by one answer (one turn at a time: `beginTurn`), and then takes
+   * no more turns.
    */
   append(accountId: number, conversationId: string, items: Json[], bounded: boolean): Json[] {
     const row = this.find(accountId, conversationId, bounded ? null : 'conversation');
@@ -102,10 +116,25 @@ export class Conversations {
     return added;
   }
 
-  /** Refuses (400, param `conversation`) a Responses call whose input would not fit the conversation, before anything is made. */
-  checkRoom(accountId: number, conversationId: string, input: Json[]): void {
+  /**
+   * Starts a Responses call's turn on the conversation, before anything is made: a 404 when the account cannot see it, a
+   * 400 (param `conversation`, code `conversation_locked`, as the real API answers) while another call's turn on it is
+   * under way, a 400 when the call's input would not fit. Returns the end of the turn (a second call does nothing). One
+   * turn at a time is what keeps the bound when many calls name the conversation at once: each checks the room its
+   * input needs against what the turns before it added, and the conversation passes its bound by one answer at most.
+   */
+  beginTurn(accountId: number, conversationId: string, input: Json[]): () => void {
     const row = this.find(accountId, conversationId, 'conversation');
+    const key = `${accountId}\n${conversationId}`;
+    if (this.turns.has(key)) throw conversationLocked();
     this.sized(row.metadata_json, [...(JSON.parse(row.items_json) as Json[]), ...input], 'conversation');
+    this.turns.add(key);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.turns.delete(key);
+    };
   }
 
   item(accountId: number, conversationId: string, itemId: string): Json {

@@ -37,17 +37,30 @@ export class ResponsesService {
   }
 
   /**
-   * The conversation a call answers: a continued stored response's items, or a named conversation's items (a 400 when its
-   * input would not fit there), then its own input; and how many came before.
+   * Runs `answer`, the whole of a call, as its turn on the conversation it names (none: as it is): refused before it runs
+   * while another call's turn on that conversation is under way, or when the call's input would not fit there
+   * (`Conversations.beginTurn`); the turn ends once `answer` settled. `create`, `conversationOf` and a relayed call's
+   * conversation run inside it.
+   */
+  async inTurn<T>(parsed: ResponsesCall, call: CallContext, answer: () => T | Promise<T>): Promise<T> {
+    if (!parsed.conversationId) return answer();
+    const end = this.conversations.beginTurn(call.principal.accountId, parsed.conversationId, parsed.input);
+    try {
+      return await answer();
+    } finally {
+      end();
+    }
+  }
+
+  /**
+   * The conversation a call answers: a continued stored response's items, or a named conversation's items (its turn
+   * begun by `inTurn`), then its own input; and how many came before.
    */
   conversationOf(parsed: ResponsesCall, call: CallContext): { conversation: Json[]; inputFrom: number } {
     const { accountId } = call.principal;
     let earlier: Json[] = [];
     if (parsed.previousResponseId !== null) earlier = this.stored.conversationAfter(accountId, parsed.previousResponseId);
-    else if (parsed.conversationId) {
-      this.conversations.checkRoom(accountId, parsed.conversationId, parsed.input);
-      earlier = this.conversations.items(accountId, parsed.conversationId, 'conversation');
-    }
+    else if (parsed.conversationId) earlier = this.conversations.items(accountId, parsed.conversationId, 'conversation');
     return { conversation: [...earlier, ...parsed.input], inputFrom: earlier.length };
   }
 
@@ -59,8 +72,8 @@ export class ResponsesService {
   }
 
   /**
-   * A whole response: made, checked to fit storage and stored when asked (before the charge: one too large is refused whole),
-   * then billed. A background response is answered as the caller sees it now (queued) and polled until done.
+   * A whole response (inside `inTurn`): made, checked to fit storage and stored when asked (before the charge: one too
+   * large is refused whole), then billed. A background response is answered as the caller sees it now (queued) and polled until done.
    */
   async create(parsed: ResponsesCall, call: CallContext): Promise<Json> {
     const { accountId } = call.principal;
