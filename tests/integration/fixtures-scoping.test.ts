@@ -1,9 +1,10 @@
-// Integration tests of fixture sequences, times and test ids: a 429, 429, 200 sequence drives the openai SDK's own retries, two tests at once see only their own fixtures and counters, and the admin API adds, lists and removes per test id.
+// Integration tests of fixture sequences, times and test ids: a 429, 429, 200 sequence drives the openai SDK's own retries, two tests at once see only their own fixtures and counters, a quota-refused call uses none of a fixture's times, and the admin API adds, lists and removes per test id.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { quotaToken } from '../helpers/quota.ts';
 
 const TEST_ID = 'x-gatehouse-test-id';
 
@@ -95,6 +96,31 @@ describe('sequences, times and test ids', () => {
       assert.deepEqual([await ask(openai, 'twice'), await ask(openai, 'twice')], ['scripted', 'scripted']);
       assert.notEqual(await ask(openai, 'twice'), 'scripted');
     }
+  });
+
+  test("a call the token's quota refuses uses none of a fixture's times: only an answer counts", async () => {
+    await admin('POST', '/fixtures', {
+      test_id: 'quota',
+      fixtures: [{ name: 'once', match: { user: 'only once' }, response: { text: 'scripted once' }, times: 1 }],
+    });
+    const poor = await quotaToken(gw, 'poor', 0.000001);
+    const refused = await new OpenAI({
+      baseURL: `${gw.url}/v1`,
+      apiKey: poor.secret,
+      maxRetries: 0,
+      defaultHeaders: { [TEST_ID]: 'quota' },
+    }).chat.completions
+      .create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'only once' }] })
+      .then(
+        () => assert.fail('expected the quota to refuse the call'),
+        (error: unknown) => error,
+      );
+    assert.ok(refused instanceof OpenAI.APIError && /quota/.test(refused.message), String(refused));
+    // The same test id with a token that can pay: the fixture still has its one answer.
+    assert.equal(await ask(client('quota'), 'only once'), 'scripted once');
+    const listed = (await admin('GET', '/fixtures?test_id=quota')).body.fixtures as { label: string; matched: number }[];
+    assert.equal(listed.find(({ label }) => label === 'once')?.matched, 1);
+    assert.notEqual(await ask(client('quota'), 'only once'), 'scripted once', 'used up by the one answer');
   });
 
   test("aimock's X-Test-Id header scopes a call too", async () => {

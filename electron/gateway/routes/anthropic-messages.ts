@@ -26,11 +26,11 @@ export async function anthropicMessagesRoutes(app: FastifyInstance, options: { c
     requireVersion(request);
     const parsed = anthropicCodec.parse(request.body);
     const call = callOf(request, reply, 'anthropic', ENDPOINT);
-    const { chat, passthrough } = providers.for(call, parsed.chat.model);
     const chats = () => [parsed.chat];
     const bill = chatBillOf(call, request.principal, ENDPOINT, parsed.chat.model, chats);
     // The most the call can cost is held against the token's quota until it ended (and was charged).
     return metering.reserve(bill, chats).during(async () => {
+      const { chat, passthrough } = providers.for(call, parsed.chat.model);
       if (passthrough) {
         const asked = { operation: 'messages', model: parsed.chat.model, stream: parsed.stream } as const;
         const estimate = relayInputEstimate(parsed.chat);

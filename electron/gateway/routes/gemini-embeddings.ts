@@ -17,11 +17,11 @@ export function geminiEmbeddings(context: GatewayContext, failure: StreamFailure
     const asked = batch ? parseBatchEmbedContents(request.body, model) : parseEmbedContent(request.body, model);
     const endpoint = `/${apiVersion}/models:${operation}`;
     const call = callOf(request, reply, 'gemini', endpoint);
-    const { passthrough } = providers.for(call, model);
     const estimate = () => asked.inputs.reduce((sum, input) => sum + countTokens(input), 0);
     // Held against the token's quota until the call was charged.
     const held = billing.reserve(request.principal, () => ({ model, inputTokens: estimate(), outputTokens: 0 }));
     return held.during(async () => {
+      const { passthrough } = providers.for(call, model);
       if (passthrough) {
         const bill = { principal: request.principal, endpoint, model };
         const forward = { operation, model, stream: false, apiVersion } as const;

@@ -33,11 +33,11 @@ export async function geminiRoutes(app: FastifyInstance, options: { context: Gat
     const chatRequest = geminiCodec.parse({ body: request.body, model });
     const endpoint = `/${versionOf(request)}/models:${stream ? 'streamGenerateContent' : 'generateContent'}`;
     const call = callOf(request, reply, 'gemini', endpoint);
-    const { chat, passthrough } = providers.for(call, model);
     const chats = () => [chatRequest];
     const bill = chatBillOf(call, request.principal, endpoint, model, chats);
     // The most the call can cost is held against the token's quota until it ended (and was charged).
     return metering.reserve(bill, chats).during(async () => {
+      const { chat, passthrough } = providers.for(call, model);
       if (passthrough) {
         const operation = stream ? 'streamGenerateContent' : 'generateContent';
         const asked = { operation, model, stream, apiVersion: versionOf(request), sse: request.query['alt'] === 'sse' } as const;

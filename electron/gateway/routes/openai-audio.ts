@@ -31,7 +31,6 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
   app.post('/v1/audio/speech', async (request, reply) => {
     const asked = parseSpeechRequest(request.body);
     const call = callOf(request, reply, 'openai', '/v1/audio/speech');
-    const { passthrough } = providers.for(call, asked.model);
     // The speech asked, at its price per character, is held against the token's quota until it was charged.
     const held = billing.reserve(request.principal, () => ({
       model: asked.model,
@@ -40,6 +39,7 @@ export async function audioRoutes(app: FastifyInstance, options: { context: Gate
       amountMicros: speechPriceMicros([...asked.input].length),
     }));
     return held.during(async () => {
+      const { passthrough } = providers.for(call, asked.model);
       if (passthrough) {
         checkSpeech(asked.input);
         const forward = { operation: 'speech', model: asked.model, stream: false } as const;

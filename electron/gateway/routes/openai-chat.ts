@@ -23,11 +23,11 @@ export async function openaiChatRoutes(app: FastifyInstance, options: { context:
   app.post(ENDPOINT, (request, reply) => {
     const parsed = openaiChatCodec.parse(request.body);
     const call = callOf(request, reply, 'openai', ENDPOINT);
-    const { chat, passthrough } = providers.for(call, parsed.chat.model);
     const chats = () => [parsed.chat];
     const bill = chatBillOf(call, request.principal, ENDPOINT, parsed.chat.model, chats);
     // The most the call can cost is held against the token's quota until it ended (and was charged).
     return metering.reserve(bill, chats).during(() => {
+      const { chat, passthrough } = providers.for(call, parsed.chat.model);
       // A relayed `store: true` call is answered through the neutral model, so the gateway keeps what the channel answered.
       if (passthrough && !parsed.store) {
         const asked = { operation: 'chat', model: parsed.chat.model, stream: parsed.stream } as const;

@@ -22,12 +22,12 @@ export async function openaiCompletionsRoutes(app: FastifyInstance, options: { c
   app.post(ENDPOINT, async (request, reply) => {
     const parsed = openaiCompletionsCodec.parse(request.body);
     const call = callOf(request, reply, 'openai', ENDPOINT);
-    const { chat, passthrough } = providers.for(call, parsed.model);
     const chats = () => parsed.requests;
     const bill = chatBillOf(call, request.principal, ENDPOINT, parsed.model, chats);
     const estimate = () => parsed.requests.reduce((sum, chatRequest) => sum + estimateInputTokens(chatRequest), 0);
     // The most the call can cost is held against the token's quota until it ended (and was charged).
     return metering.reserve(bill, chats).during(async () => {
+      const { chat, passthrough } = providers.for(call, parsed.model);
       if (passthrough) {
         const asked = { operation: 'completions', model: parsed.model, stream: parsed.stream } as const;
         // Made before forwarding: it refuses schema documents past the limits, as a simulated call does.

@@ -16,11 +16,11 @@ export async function embeddingsRoutes(app: FastifyInstance, options: { context:
   app.post(ENDPOINT, async (request, reply) => {
     const { encoding, ...asked } = parseEmbeddingsRequest(request.body);
     const call = callOf(request, reply, 'openai', ENDPOINT);
-    const { passthrough } = providers.for(call, asked.model);
     const estimate = () => embeddingInputTokens(asked.inputs);
     // Held against the token's quota until the call was charged.
     const held = billing.reserve(request.principal, () => ({ model: asked.model, inputTokens: estimate(), outputTokens: 0 }));
     return held.during(async () => {
+      const { passthrough } = providers.for(call, asked.model);
       if (passthrough) {
         const bill = { principal: request.principal, endpoint: ENDPOINT, model: asked.model };
         const forward = { operation: 'embeddings', model: asked.model, stream: false } as const;

@@ -91,8 +91,8 @@ export async function imagesRoutes(app: FastifyInstance, options: { context: Gat
   app.post('/v1/images/generations', async (request, reply) => {
     const asked = parseImageGeneration(request.body, IMAGE_REQUEST_LIMITS);
     const call = callOfImages(request, reply);
-    const { passthrough } = providers.for(call, asked.model);
     return holdImages(request, asked).during(async () => {
+      const { passthrough } = providers.for(call, asked.model);
       if (passthrough) {
         const forward = { operation: 'images_generations', model: asked.model, stream: false } as const;
         return relayReply(request, reply, passthrough, forward, call, failure, () => images.chargeRelayed(asked, call));

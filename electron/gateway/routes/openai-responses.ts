@@ -48,7 +48,6 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
     const parsed = responsesCodec.parse(request.body);
     const { accountId } = request.principal;
     const call = callOf(request, reply, 'responses', ENDPOINT);
-    const { chat, passthrough } = providers.for(call, parsed.model);
     // The request as a chat, made only when asked (a quota, a bounded charge, a relayed call's estimate).
     let chatAsked: ChatRequest | undefined;
     const asChat = () => [(chatAsked ??= chatRequestOf(parsed, parsed.input))];
@@ -59,6 +58,7 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
     // A call naming a conversation is its one turn there until it ended (`inTurn`).
     return metering.reserve(bill, asChat).during(() =>
       responses.inTurn(parsed, call, async () => {
+        const { chat, passthrough } = providers.for(call, parsed.model);
         if (passthrough) {
           // A conversation stays here: its items go upstream as the call's earlier input, and the turn is added when it completed.
           const relayedCall = parsed.conversationId ? withConversation(conversations, call, parsed, parsed.conversationId) : call;
@@ -161,13 +161,13 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
   app.post(COMPACT, async (request, reply) => {
     const parsed = parseCompactBody(request.body);
     const call = callOf(request, reply, 'responses', COMPACT);
-    const { passthrough } = providers.for(call, parsed.model);
     // Held as a create's is: the most the compaction can cost, from its input (an earlier response's turns kept where it
     // was stored), until it was charged.
     let chatAsked: ChatRequest | undefined;
     const asChat = () => [(chatAsked ??= chatRequestOf(compactionAsResponses(parsed), parsed.input))];
     const bill = chatBillOf(call, request.principal, COMPACT, parsed.model, asChat, parsed.previousResponseId !== null);
     return metering.reserve(bill, asChat).during(async () => {
+      const { passthrough } = providers.for(call, parsed.model);
       if (!passthrough) return responses.compact(parsed, call);
       // Relayed as it is, a follow-up to the channel that stored the earlier response (as a create's), billed by the upstream's usage.
       const { accountId } = request.principal;

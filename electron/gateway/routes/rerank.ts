@@ -17,11 +17,11 @@ export async function rerankRoutes(app: FastifyInstance, options: { context: Gat
       const asked = parseRerankRequest(request.body, endpoint);
       const { model, query, documents, topN } = asked;
       const call = callOf(request, reply, 'rerank', endpoint);
-      const { passthrough } = providers.for(call, model);
       const estimate = () => [query, ...documents].reduce((sum, text) => sum + countTokens(text), 0);
       // Held against the token's quota until the call was charged.
       const held = billing.reserve(request.principal, () => ({ model, inputTokens: estimate(), outputTokens: 0 }));
       return held.during(async () => {
+        const { passthrough } = providers.for(call, model);
         // Relayed as it is to an OpenAI-kind channel: the Jina / Cohere v1 shape to its /rerank, Cohere's v2 shape to the /v2/rerank beside its /v1.
         if (passthrough) {
           const bill = { principal: request.principal, endpoint, model };
