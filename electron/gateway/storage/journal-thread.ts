@@ -136,7 +136,13 @@ export class JournalThread {
       try {
         worker.postMessage({ ...request, id, ...(batch !== undefined && { batch }) } as JournalRequest, moved);
       } catch (error) {
-        // Not posted: the slots it defined are not the thread's.
+        // Not posted: nothing will answer it (the thread keeps the process alive no longer for it, and retires when
+        // idle as after an answer), and the slots it defined are not the thread's.
+        this.waiting.delete(id);
+        if (this.waiting.size === 0) {
+          worker.unref();
+          this.retireWhenIdle(worker);
+        }
         this.slots.forget();
         throw error;
       }

@@ -1,4 +1,4 @@
-// Unit tests of a kept render's answer sent to the journal as a slot of its layout: more layouts than slots taking turns, in one batch and across batches, a batch whose insert failed, and a journal thread replaced by another all read back every answer as written.
+// Unit tests of a kept render's answer sent to the journal as a slot of its layout: more layouts than slots taking turns, in one batch and across batches, a batch whose insert failed, lost or could not be posted, and a journal thread replaced by another all read back every answer as written.
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, test } from 'node:test';
@@ -143,6 +143,34 @@ test('a batch whose message never reached the journal thread fails once a later 
     assert.equal((await store.get((await store.insert([three.record], 100))[0]!))?.response.text, three.text);
     const four = keptRecord(3, first, identityOf(5, 26));
     assert.equal((await store.get((await store.insert([four.record], 100))[0]!))?.response.text, four.text);
+  } finally {
+    await store.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a batch that cannot be posted (the clone throws) fails at once and leaves nothing waiting: the thread retires when idle, and the next batch reads back as written', async () => {
+  const dataDir = dirs.fresh();
+  const store = new JournalThread(dataDir, { idleMs: 50 });
+  try {
+    const layout = layoutOf(5, 24);
+    const one = keptRecord(5, layout, identityOf(1, 24));
+    assert.equal((await store.get((await store.insert([one.record], 100))[0]!))?.response.text, one.text);
+    const worker = store.thread!;
+    const post = worker.postMessage.bind(worker);
+    let fail = true;
+    worker.postMessage = (...args: Parameters<typeof post>) => {
+      if (fail && (args[0] as { op?: string }).op === 'insert') {
+        fail = false;
+        throw new DOMException('could not be cloned', 'DataCloneError');
+      }
+      post(...args);
+    };
+    await assert.rejects(store.insert([keptRecord(5, layout, identityOf(2, 24)).record], 100), /could not be cloned/);
+    // Nothing waits on the thread: it is retired once idle (a request left waiting would hold it, and the process, forever).
+    await eventually(() => store.thread === undefined, 'the idle thread retired');
+    const two = keptRecord(5, layout, identityOf(3, 24));
+    assert.equal((await store.get((await store.insert([two.record], 100))[0]!))?.response.text, two.text);
   } finally {
     await store.stop();
     rmSync(dataDir, { recursive: true, force: true });
