@@ -4,6 +4,7 @@ import type { WebSocket } from 'ws';
 import type { GatewayContext } from '../context.ts';
 import { publicId } from '../ids.ts';
 import { wantsBeta } from '../realtime/event-names.ts';
+import { RelayedHolds } from '../realtime/relayed-holds.ts';
 import { RealtimeSession } from '../realtime/session.ts';
 import { guarded } from '../safe-events.ts';
 import { callOfSocket } from '../server/call-context.ts';
@@ -15,7 +16,6 @@ import { GatewayError } from '../errors.ts';
 import type { Principal } from '../services/tokens.ts';
 import { ChatMetering, chatBillOf } from '../services/chat-metering.ts';
 import type { RelayedUsage } from '../providers/types.ts';
-import type { Reservation } from '../services/quota-ledger.ts';
 import { DEFAULT_OUTPUT_BOUND } from '../services/usage-bounds.ts';
 
 /** The model of a session opened without `?model=`. */
@@ -64,30 +64,29 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
       if (realtimeRelay) {
         // A relayed session runs upstream: frames pass both ways, each response billed by the upstream's usage.
         const bill = { principal, endpoint: '/v1/realtime', model };
-        // What each response asked by the client may cost, held from its `response.create` until a `response.done` was charged.
-        const holds: Reservation[] = [];
-        const charge = guarded(report, (usage: RelayedUsage) => {
-          try {
-            metering.chargeRelayed(bill, usage, () => 0);
-          } finally {
-            holds.shift()?.release();
-          }
-        });
+        // What each response may cost is held until its `response.done` was charged, by the response's id (see
+        // RelayedHolds): a client's from its `response.create`, one the upstream starts on its own from its start.
         // Like a simulated session, a caller who may no longer spend, or not that much, gets an error event instead of a response.
-        const admit = (eventId: string | null, response: Record<string, unknown> | undefined) => {
+        const holds = new RelayedHolds((eventId, response) => {
           try {
             tokens.authenticate(credential);
-            holds.push(billing.reserve(principal, () => ({ model, inputTokens: 0, outputTokens: relayedOutputLimit(response) })));
-            return null;
+            return billing.reserve(principal, () => ({ model, inputTokens: 0, outputTokens: relayedOutputLimit(response) }));
           } catch (error) {
             return errorEvent(error, eventId);
           }
-        };
-        socket.once('close', () => {
-          for (const held of holds.splice(0)) held.release();
         });
+        const charge = guarded(report, (usage: RelayedUsage, responseId?: string) => {
+          try {
+            metering.chargeRelayed(bill, usage, () => 0);
+          } finally {
+            holds.settled(responseId);
+          }
+        });
+        const admit = (eventId: string | null, response: Record<string, unknown> | undefined) => holds.admit(eventId, response);
+        const started = (responseId: string) => holds.started(responseId);
+        socket.once('close', () => holds.close());
         realtimeRelay
-          .open(socket, { model, protocols: offeredProtocols(request.headers), charge, admit, report }, call)
+          .open(socket, { model, protocols: offeredProtocols(request.headers), charge, admit, started, report }, call)
           .catch((error: unknown) => {
             if (!(error instanceof GatewayError)) report(error);
             if (socket.readyState === socket.OPEN) refuse(socket, error);

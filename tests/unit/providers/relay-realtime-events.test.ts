@@ -58,7 +58,9 @@ describe('realtime relay URL and subprotocols', () => {
 describe('realtime relay events', () => {
   test("session.created and session.updated name the caller's model; other events pass byte for byte", () => {
     const { events } = tap();
-    const created = JSON.parse(events.fromUpstream(json({ type: 'session.created', session: { model: 'theirs', voice: 'x' } })));
+    const passed = events.fromUpstream(json({ type: 'session.created', session: { model: 'theirs', voice: 'x' } }));
+    assert.equal(typeof passed, 'string');
+    const created = JSON.parse(passed as string);
     assert.deepEqual(created.session, { model: 'mine', voice: 'x' });
     const other = '{"type":"response.output_text.delta",  "response_id":"r1","delta":"hi"}';
     assert.equal(events.fromUpstream(other), other);
@@ -101,6 +103,32 @@ describe('realtime relay events', () => {
     assert.deepEqual(charged, [
       { delivered: { tokens: countTokens('Hello ') }, inputTokens: 7, outputTokens: 2 },
       { delivered: { tokens: countTokens('cut short') } },
+    ]);
+  });
+
+  test('each response the upstream starts is told to `started` by its id, and charged by it; one refused passes on with the refusal for the client and its cancellation for the upstream', () => {
+    const charged: [RelayedUsage, string | undefined][] = [];
+    const started: string[] = [];
+    const refusal = json({ type: 'error', error: { message: 'quota' } });
+    const events = new RealtimeEvents('mine', 'theirs', {
+      charge: (usage, responseId) => charged.push([usage, responseId]),
+      admit: () => null,
+      started: (responseId) => (started.push(responseId), responseId === 'r2' ? refusal : null),
+    });
+    const first = json({ type: 'response.created', response: { id: 'r1' } });
+    assert.equal(events.fromUpstream(first), first);
+    events.fromUpstream(json({ type: 'response.done', response: { id: 'r1', usage: { input_tokens: 3, output_tokens: 1 } } }));
+    const second = json({ type: 'response.created', response: { id: 'r2' } });
+    assert.deepEqual(events.fromUpstream(second), {
+      text: second,
+      client: refusal,
+      upstream: json({ type: 'response.cancel', response_id: 'r2' }),
+    });
+    events.end();
+    assert.deepEqual(started, ['r1', 'r2']);
+    assert.deepEqual(charged, [
+      [{ delivered: { tokens: 0 }, inputTokens: 3, outputTokens: 1 }, 'r1'],
+      [{ delivered: { tokens: 0 } }, 'r2'],
     ]);
   });
 

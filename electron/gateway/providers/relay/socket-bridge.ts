@@ -9,11 +9,19 @@ export const BRIDGE_HOLD_LIMIT = 32 * 1024 * 1024;
 /** Close code sent to the client when the upstream went away without one (or failed): 1014, "bad gateway". */
 export const UPSTREAM_LOST_CODE = 1014;
 
+/** An upstream frame passed on to the client, then an event the gateway sends the client after it and one it sends the upstream. */
+export interface PassedWithAnswers {
+  text: string;
+  client: string;
+  upstream: string;
+}
+
 /** Rewrites text frames on their way (the model's name, usage read); binary frames pass untouched, but for `scrub`. */
 export interface BridgeRoute {
   /** Everything the upstream sends (a frame of either kind, a close reason) before it is read or passed on: a secret it holds hidden. */
   scrub(data: Buffer): Buffer;
-  fromUpstream(text: string): string;
+  /** The text the client gets, or that text with an event for each side to follow it (a response stopped). */
+  fromUpstream(text: string): string | PassedWithAnswers;
   /** The text sent upstream, or an answer sent back to the client instead. */
   fromClient(text: string): string | { answer: string };
   /** The session ended (the first side closed): called once. */
@@ -114,8 +122,13 @@ export class SocketBridge {
     if (this.client.readyState !== this.client.OPEN || !this.route || !this.upstream) return;
     const clean = this.route.scrub(data);
     const passed = binary ? clean : this.route.fromUpstream(clean.toString('utf8'));
-    this.route.seen?.('upstream', passed, binary);
-    send(this.client, passed, binary, this.upstream);
+    const answered = typeof passed === 'string' || Buffer.isBuffer(passed) ? undefined : passed;
+    const frame = answered ? answered.text : (passed as Buffer | string);
+    this.route.seen?.('upstream', frame, binary);
+    send(this.client, frame, binary, this.upstream);
+    if (!answered) return;
+    send(this.client, answered.client, false, this.upstream);
+    send(this.upstream, answered.upstream, false, this.client);
   }
 
   private clientClosed(code: number, reason: Buffer): void {

@@ -61,7 +61,10 @@ export class RealtimePlayer {
     this.differ = options.differ;
     this.wait = options.wait;
     this.candidates = sessions;
-    this.events = new RealtimeEvents(options.model, options.model, options.request);
+    // What was recorded plays: a response the recording's upstream started is not asked about (`started`), so it is billed
+    // as it passes, with no hold before it.
+    const { charge, admit } = options.request;
+    this.events = new RealtimeEvents(options.model, options.model, { charge, admit });
   }
 
   /** The session that plays now. */
@@ -138,7 +141,12 @@ export class RealtimePlayer {
           return;
         }
         const { data, binary } = frame;
-        this.send(binary ? data : this.events.fromUpstream(typeof data === 'string' ? data : data.toString('utf8')), binary);
+        if (binary) this.send(data, binary);
+        else {
+          // Without `started`, no response is stopped: an upstream frame passes as its text alone.
+          const passed = this.events.fromUpstream(typeof data === 'string' ? data : data.toString('utf8'));
+          this.send(typeof passed === 'string' ? passed : passed.text, binary);
+        }
       }
     } finally {
       this.pumping = false;

@@ -114,14 +114,24 @@ export interface RealtimeRelayRequest {
   model: string;
   /** The WebSocket subprotocols the client offered; those carrying a credential are never sent upstream. */
   protocols: readonly string[];
-  /** Bills one response: called for each upstream `response.done` (with its usage), and once for a response cut off by a close (what it delivered). Must not throw. */
-  charge(usage: RelayedUsage): void;
+  /**
+   * Bills one response: called for each upstream `response.done` (with its usage), and once for a response cut off by a
+   * close (what it delivered); `responseId`: the response's id, when the upstream named it. Must not throw.
+   */
+  charge(usage: RelayedUsage, responseId?: string): void;
   /**
    * Asked before a client's `response.create` goes upstream, with the event's `response` object: null when the caller may
    * still spend (what the response may cost is then held until a `response.done` is charged), else the `error` event
    * (JSON text, answering the client event `eventId`) sent back instead (quota used up or too little left, token revoked or expired).
    */
   admit(eventId: string | null, response: Record<string, unknown> | undefined): string | null;
+  /**
+   * Told as the upstream starts a response (its `response.created`), the ones it starts on its own (its voice detection
+   * answering a turn) included: null when the response may go on (what it may cost held until its `response.done`: an
+   * admitted `response.create`'s hold, else one made now), else the `error` event (JSON text) the client gets while the
+   * response is cancelled upstream. Absent (a replay, which plays what was recorded): every response goes on.
+   */
+  started?(responseId: string): string | null;
   /** An unexpected failure in one of the session's listeners (a bug), for the gateway's log; never thrown. */
   report(error: unknown): void;
   /** A recording of the session (`--record`); absent: none. */

@@ -1,7 +1,8 @@
 // Reads a relayed OpenAI realtime session's events as they pass: each response's usage (from `response.done`) and delivered text, the model renamed both ways, and a response the caller may not pay for stopped.
 import { TokenCounter } from '../../../protocols/neutral/token-counter.ts';
-import type { RealtimeRelayRequest, RelayedUsage } from '../../types.ts';
+import type { RealtimeRelayRequest } from '../../types.ts';
 import { count, record } from '../kind.ts';
+import type { PassedWithAnswers } from '../socket-bridge.ts';
 
 /** Server events whose `delta` is text the caller got (GA and beta names): the output estimate of a response cut off before `response.done`. */
 const TEXT_DELTAS = new Set([
@@ -18,28 +19,40 @@ const OPEN_RESPONSES_LIMIT = 64;
 export class RealtimeEvents {
   private readonly local: string;
   private readonly upstream: string;
-  private readonly charge: (usage: RelayedUsage) => void;
+  private readonly charge: RealtimeRelayRequest['charge'];
   private readonly admit: RealtimeRelayRequest['admit'];
+  private readonly started: RealtimeRelayRequest['started'];
   /** The tokens of the text delivered so far by each response in progress, by its id (counted as it passes, never kept). */
   private readonly open = new Map<string, TokenCounter>();
 
-  /** `local`: the caller's model name; `upstream`: the channel's; `charge` bills each response, `admit` lets one start (see RealtimeRelayRequest). */
-  constructor(local: string, upstream: string, caller: Pick<RealtimeRelayRequest, 'charge' | 'admit'>) {
+  /**
+   * `local`: the caller's model name; `upstream`: the channel's; `charge` bills each response, `admit` lets a client's
+   * start, `started` (when given) each one the upstream starts (see RealtimeRelayRequest).
+   */
+  constructor(local: string, upstream: string, caller: Pick<RealtimeRelayRequest, 'charge' | 'admit' | 'started'>) {
     this.local = local;
     this.upstream = upstream;
     this.charge = caller.charge;
     this.admit = caller.admit;
+    this.started = caller.started;
   }
 
-  /** An upstream text frame as the client gets it (the same text unless the session's model was renamed back); its usage read on the way. */
-  fromUpstream(text: string): string {
+  /**
+   * An upstream text frame as the client gets it (the same text unless the session's model was renamed back); its usage
+   * read on the way. A response the caller may not pay for (`started` refused it) passes with the refusal for the client
+   * and its cancellation for the upstream.
+   */
+  fromUpstream(text: string): string | PassedWithAnswers {
     const event = parse(text);
     if (!event) return text;
     const type = event['type'];
     const response = record(event['response']);
     const responseId = typeof event['response_id'] === 'string' ? event['response_id'] : response?.['id'];
-    if (type === 'response.created' && typeof responseId === 'string' && this.open.size < OPEN_RESPONSES_LIMIT) {
-      this.open.set(responseId, new TokenCounter());
+    if (type === 'response.created' && typeof responseId === 'string') {
+      if (this.open.size < OPEN_RESPONSES_LIMIT) this.open.set(responseId, new TokenCounter());
+      const refusal = this.started?.(responseId) ?? null;
+      if (refusal !== null)
+        return { text, client: refusal, upstream: JSON.stringify({ type: 'response.cancel', response_id: responseId }) };
     } else if (typeof type === 'string' && TEXT_DELTAS.has(type) && typeof responseId === 'string' && typeof event['delta'] === 'string') {
       this.open.get(responseId)?.add(event['delta']);
     } else if (type === 'response.done') {
@@ -48,11 +61,14 @@ export class RealtimeEvents {
       const usage = record(response?.['usage']);
       const inputTokens = count(usage?.['input_tokens']);
       const outputTokens = count(usage?.['output_tokens']);
-      this.charge({
-        delivered: { tokens: deliveredTokens },
-        ...(inputTokens !== undefined && { inputTokens }),
-        ...(outputTokens !== undefined && { outputTokens }),
-      });
+      this.charge(
+        {
+          delivered: { tokens: deliveredTokens },
+          ...(inputTokens !== undefined && { inputTokens }),
+          ...(outputTokens !== undefined && { outputTokens }),
+        },
+        typeof responseId === 'string' ? responseId : undefined,
+      );
     } else if ((type === 'session.created' || type === 'session.updated') && this.renames()) {
       const session = record(event['session']);
       if (session?.['model'] === this.upstream) {
@@ -86,9 +102,9 @@ export class RealtimeEvents {
 
   /** The session ended: each response still in progress is billed for the text it delivered (no `response.done` will come). */
   end(): void {
-    const cut = [...this.open.values()];
+    const cut = [...this.open];
     this.open.clear();
-    for (const counter of cut) this.charge({ delivered: { tokens: counter.count } });
+    for (const [responseId, counter] of cut) this.charge({ delivered: { tokens: counter.count } }, responseId);
   }
 
   private renames(): boolean {

@@ -1,0 +1,65 @@
+// What a relayed realtime session holds of its token's quota: one hold per response, from the client's `response.create` or the upstream's own start of one until its `response.done`, settled by the response's id.
+import type { Reservation } from '../services/quota-ledger.ts';
+
+/** Most responses whose holds are kept at once; past it the oldest is let go (an upstream that starts responses and never ends them). */
+export const RELAYED_HOLDS_LIMIT = 256;
+
+/** A hold made for a response, or the error event (JSON text) of a caller who may not pay for it. */
+export type HoldOrRefusal = Reservation | string;
+
+/**
+ * The holds of one relayed session. A client's `response.create` is held when admitted, then bound to the next
+ * response the upstream starts; a response the upstream starts with no admitted hold waiting (its voice detection
+ * answering a turn) is held from then, or refused (the caller may no longer spend). Each `response.done` settles the
+ * hold of its own response (a response refused settles none); one whose response was never announced by its id (an
+ * upstream that names none, a replay) settles the oldest admitted hold, as the session's order gives it.
+ */
+export class RelayedHolds {
+  private readonly hold: (eventId: string | null, response: Record<string, unknown> | undefined) => HoldOrRefusal;
+  private readonly admitted: Reservation[] = [];
+  /** Each response announced, in order: its hold, or null when it was refused. */
+  private readonly byResponse = new Map<string, Reservation | null>();
+
+  /** `hold`: what a response may cost held (a client's, with its event id and `response` object), or the refusal. */
+  constructor(hold: (eventId: string | null, response: Record<string, unknown> | undefined) => HoldOrRefusal) {
+    this.hold = hold;
+  }
+
+  /** A client's `response.create`: null when held (it goes upstream), else the error event sent back instead. */
+  admit(eventId: string | null, response: Record<string, unknown> | undefined): string | null {
+    const held = this.hold(eventId, response);
+    if (typeof held === 'string') return held;
+    this.admitted.push(held);
+    return null;
+  }
+
+  /** The upstream started `responseId`: null when it may go on (held), else the error event (it is to be cancelled). */
+  started(responseId: string): string | null {
+    const held = this.admitted.shift() ?? this.hold(null, undefined);
+    this.byResponse.get(responseId)?.release();
+    this.byResponse.delete(responseId);
+    if (this.byResponse.size >= RELAYED_HOLDS_LIMIT) {
+      const [oldest, kept] = this.byResponse.entries().next().value!;
+      kept?.release();
+      this.byResponse.delete(oldest);
+    }
+    this.byResponse.set(responseId, typeof held === 'string' ? null : held);
+    return typeof held === 'string' ? held : null;
+  }
+
+  /** The response `responseId` (undefined: not named) ended and was charged: its hold is let go. */
+  settled(responseId: string | undefined): void {
+    if (responseId !== undefined && this.byResponse.has(responseId)) {
+      this.byResponse.get(responseId)?.release();
+      this.byResponse.delete(responseId);
+      return;
+    }
+    this.admitted.shift()?.release();
+  }
+
+  /** The session ended: every hold is let go. */
+  close(): void {
+    for (const held of [...this.admitted.splice(0), ...this.byResponse.values()]) held?.release();
+    this.byResponse.clear();
+  }
+}

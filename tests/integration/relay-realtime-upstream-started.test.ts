@@ -1,0 +1,111 @@
+// A relayed realtime session's responses that the upstream starts on its own (its voice detection answering a turn) are held against the token's quota as a client's are: one the caller can no longer pay for is cancelled upstream and answered with the quota error, and each response's end lets go of its own hold.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { after, before, test } from 'node:test';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { memoryChannels } from '../helpers/channels.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { quotaToken, spentMicros } from '../helpers/quota.ts';
+import { openRaw } from '../helpers/realtime.ts';
+
+const wss = new WebSocketServer({ noServer: true });
+const server: Server = createServer();
+/** The responses the stand-in upstream was asked to cancel, by id. */
+const cancelled: string[] = [];
+/** The `response.done` of each response the upstream started and has not ended, sent when the test says so. */
+const ends = new Map<string, () => void>();
+let gw: TestGateway;
+
+/** One response's usage: 1 input and 1 output token, 2 micro-units at the default price (0.5 and 1.5 USD a million). */
+const USAGE = { input_tokens: 1, output_tokens: 1, total_tokens: 2 };
+
+before(async () => {
+  let responses = 0;
+  server.on('upgrade', (req, socket, head) =>
+    wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+      ws.send(JSON.stringify({ type: 'session.created', event_id: 'e0', session: { model: 'rt-up' } }));
+      ws.on('message', (data: Buffer) => {
+        const event = JSON.parse(data.toString('utf8')) as { type: string; response_id?: string };
+        // As server voice detection does after a turn: a response the client never asked for.
+        if (event.type === 'input_audio_buffer.commit') {
+          const id = `resp_up${++responses}`;
+          ws.send(JSON.stringify({ type: 'response.created', event_id: `c${id}`, response: { id, status: 'in_progress' } }));
+          ends.set(id, () => {
+            const response = { id, status: 'completed', usage: USAGE };
+            ws.send(JSON.stringify({ type: 'response.done', event_id: `d${id}`, response }));
+          });
+        }
+        if (event.type === 'response.cancel' && event.response_id !== undefined) {
+          const id = event.response_id;
+          cancelled.push(id);
+          ends.delete(id);
+          const response = { id, status: 'cancelled', usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 } };
+          ws.send(JSON.stringify({ type: 'response.done', event_id: `x${id}`, response }));
+        }
+      });
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  const channel = { name: 'rt', kind: 'openai' as const, baseUrl: `http://127.0.0.1:${port}/v1`, key: 'sk-rt-upstream', models: ['rt-up'] };
+  gw = await startGateway({ channels: memoryChannels([channel]) });
+});
+after(async () => {
+  await gw?.stop();
+  for (const client of wss.clients) client.terminate();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+test('a response the upstream starts is held from its start: a second one at once past the quota is cancelled upstream with the quota error, and the first one ending frees the quota for the next', async () => {
+  // A response nobody limited holds 16,384 output tokens at 1.5 USD a million, 24,576 µ: 30,000 µ pay for one at a time.
+  const { secret, tokenId } = await quotaToken(gw, 'rt-upstream-started', 0.03);
+  const rt = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=rt-up`, { headers: { authorization: `Bearer ${secret}` } });
+  try {
+    await rt.next('session.created');
+    rt.send({ type: 'input_audio_buffer.commit' });
+    assert.equal((await rt.next('response.created')).response.id, 'resp_up1');
+    // The first is still under way (its hold taken): the second cannot be paid for beside it.
+    rt.send({ type: 'input_audio_buffer.commit' });
+    assert.equal((await rt.next('response.created')).response.id, 'resp_up2');
+    const refusal = await rt.next((event) => event.type === 'error' || event.type === 'response.done');
+    assert.equal(refusal.type, 'error', JSON.stringify(refusal));
+    assert.match(refusal.error.message, /quota/);
+    const stopped = await rt.next('response.done');
+    assert.deepEqual([stopped.response.id, stopped.response.status], ['resp_up2', 'cancelled']);
+    assert.deepEqual(cancelled, ['resp_up2'], 'only the refused response was cancelled upstream');
+
+    // The first ends: its own hold is let go (the cancelled one's end let go of none), so the next is held and goes on.
+    ends.get('resp_up1')!();
+    assert.equal((await rt.next('response.done')).response.id, 'resp_up1');
+    rt.send({ type: 'input_audio_buffer.commit' });
+    assert.equal((await rt.next('response.created')).response.id, 'resp_up3');
+    ends.get('resp_up3')!();
+    const done = await rt.next((event) => event.type === 'error' || event.type === 'response.done');
+    assert.deepEqual([done.type, done.response?.id], ['response.done', 'resp_up3'], JSON.stringify(done));
+    assert.deepEqual(cancelled, ['resp_up2']);
+    // Charged by the upstream's usage: two answered responses, the cancelled one nothing.
+    await eventually(async () => (await spentMicros(gw, tokenId)) === 4, 'both answered responses charged');
+  } finally {
+    rt.socket.close();
+    await rt.closing;
+  }
+});
+
+test('on a spent quota, a response the upstream starts is cancelled at once and answered with the quota error', async () => {
+  const { secret } = await quotaToken(gw, 'rt-upstream-spent', 0.0001);
+  const rt = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=rt-up`, { headers: { authorization: `Bearer ${secret}` } });
+  try {
+    await rt.next('session.created');
+    const before = cancelled.length;
+    rt.send({ type: 'input_audio_buffer.commit' });
+    const id = (await rt.next('response.created')).response.id as string;
+    const refusal = await rt.next((event) => event.type === 'error' || event.type === 'response.done');
+    assert.equal(refusal.type, 'error', JSON.stringify(refusal));
+    assert.match(refusal.error.message, /quota/);
+    assert.deepEqual([(await rt.next('response.done')).response.status, cancelled.slice(before)], ['cancelled', [id]]);
+  } finally {
+    rt.socket.close();
+    await rt.closing;
+  }
+});
