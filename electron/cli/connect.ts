@@ -3,6 +3,7 @@ import path from 'node:path';
 import { CONNECT_TOOLS, type ConnectTool, type ToolConfigPlan } from '../../shared/tool-config.ts';
 import { applyConnect, openConnectAdmin, planConnect, selectSecretStore, undoConnect } from '../gateway/index.ts';
 import { toolHomeDir, toolVariables } from '../gateway/options/home-dir.ts';
+import { listeningUrl } from '../gateway/options/listening-file.ts';
 import { resolveDataDir, resolveSecretMode } from '../gateway/options/command-options.ts';
 import { parse, UsageError } from '../gateway/options/serve-options.ts';
 import { parseServeOptions } from './options.ts';
@@ -58,7 +59,8 @@ export async function connect(args: string[], env: NodeJS.ProcessEnv, io: Output
   const dataDir = resolveDataDir(values['data-dir'], env, defaultDataDir(env));
   const { store, warning } = await selectSecretStore(resolveSecretMode(values.secrets, env, defaultDataDir(env)), dataDir);
   if (warning) io.err(`warning: ${warning}`);
-  const baseUrl = (values.url ?? savedBaseUrl(env)).replace(/\/+$/, '');
+  // The gateway running on this data dir, where it really listens; else where `serve` would listen.
+  const baseUrl = (values.url ?? listeningUrl(dataDir) ?? savedBaseUrl(env)).replace(/\/+$/, '');
   const admin = openConnectAdmin(dataDir, store, { ...place, baseUrl });
   try {
     // A relative folder is taken from where the command runs, as the user typed it.

@@ -24,6 +24,7 @@ import type { Db } from './storage/database.ts';
 import type { SettingsContext } from './services/settings.ts';
 import { systemClock } from './time.ts';
 import { FIXED_TOKEN_RULE, isTokenLike } from './ids.ts';
+import { forgetListening, noteListening } from './options/listening-file.ts';
 
 export type { GatewayConfig } from './config.ts';
 // What hosts use besides createGateway (they import only this module and options/).
@@ -224,6 +225,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       }
       context.runtime.url = url;
       if (tls) context.runtime.tlsUrl = tls.url;
+      // Read by `gatehouse connect` for the address a tool should use (options/listening-file.ts).
+      noteListening(config.dataDir, url);
       // A given token first: with it the data dir has an account, and no first token is made.
       if (config.token !== undefined) context.tokens.ensureGiven(config.token, LOCAL_ACCOUNT);
       // After listening, so a start that cannot bind creates no token nobody will ever see.
@@ -246,6 +249,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      if (url !== undefined) forgetListening(config.dataDir);
       stopIdleMemory?.();
       // Both listeners stop accepting, idle and already-answered connections close now, requests in flight get
       // CONNECTION_LIMITS.shutdownGraceMs to finish, then every connection left is closed: stop always completes.

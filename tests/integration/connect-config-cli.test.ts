@@ -1,9 +1,9 @@
-// `gatehouse connect` on a temporary home folder: each tool's config merged (the user's other settings kept), shown by --dry-run, the tool's token reused, and --undo restoring the files byte for byte.
+// `gatehouse connect` on a temporary home folder: each tool's config merged (the user's other settings kept), shown by --dry-run, the tool's token reused, --undo restoring the files byte for byte, and the URL of the serve running on the data dir used by default.
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { runCli } from '../helpers/cli.ts';
+import { privateServeArgs, runCli, runCliAsync, serveCli } from '../helpers/cli.ts';
 import { tempDirs } from '../helpers/gateway.ts';
 
 const dirs = tempDirs();
@@ -297,5 +297,29 @@ describe('gatehouse connect gemini-cli', () => {
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /claude-code has no trusted folders to set/);
     assert.equal(box.read('.claude/settings.json'), null, 'nothing was written');
+  });
+});
+
+describe('gatehouse connect without --url', () => {
+  test('points the tool at the port the running serve of its data dir took (here a free one, not the default); once serve stopped, at the default again', async () => {
+    const home = dirs.fresh();
+    const dataDir = dirs.fresh();
+    // No saved settings nor GATEHOUSE_PORT: without the running serve's note, connect would name the default port.
+    const env = { GATEHOUSE_HOME_DIR: home, GATEHOUSE_PORT: '', GATEHOUSE_HOST: '', GATEHOUSE_SETTINGS_FILE: 'off' };
+    const dryRun = () => runCliAsync(['connect', 'claude-code', '--dry-run', '--data-dir', dataDir, '--secrets', 'none'], env);
+    const baseUrlOf = (stdout: string) => /^\+ {4}"ANTHROPIC_BASE_URL": "([^"]+)",$/m.exec(stdout)?.[1];
+    const server = await serveCli(privateServeArgs(dataDir), env);
+    try {
+      assert.notEqual(new URL(server.url).port, '8790', 'serve took a free port');
+      const running = await dryRun();
+      assert.equal(running.code, 0, running.stderr);
+      assert.equal(baseUrlOf(running.stdout), server.url);
+    } finally {
+      await server.stop();
+    }
+    assert.equal(existsSync(path.join(dataDir, 'listening.json')), false, 'serve removed its note when it stopped');
+    const stopped = await dryRun();
+    assert.equal(stopped.code, 0, stopped.stderr);
+    assert.equal(baseUrlOf(stopped.stdout), 'http://127.0.0.1:8790');
   });
 });
