@@ -11,6 +11,8 @@ import { openRaw } from '../helpers/realtime.ts';
 
 const wss = new WebSocketServer({ noServer: true });
 const server: Server = createServer();
+/** The `max_output_tokens` the stand-in upstream's next responses carry (as a session limited by the client's `session.update` has them). */
+let responseLimit: number | 'inf' = 'inf';
 /** The responses the stand-in upstream was asked to cancel, by id. */
 const cancelled: string[] = [];
 /** The `response.done` of each response the upstream started and has not ended, sent when the test says so. */
@@ -30,7 +32,8 @@ before(async () => {
         // As server voice detection does after a turn: a response the client never asked for.
         if (event.type === 'input_audio_buffer.commit') {
           const id = `resp_up${++responses}`;
-          ws.send(JSON.stringify({ type: 'response.created', event_id: `c${id}`, response: { id, status: 'in_progress' } }));
+          const started = { id, status: 'in_progress', max_output_tokens: responseLimit };
+          ws.send(JSON.stringify({ type: 'response.created', event_id: `c${id}`, response: started }));
           ends.set(id, () => {
             const response = { id, status: 'completed', usage: USAGE };
             ws.send(JSON.stringify({ type: 'response.done', event_id: `d${id}`, response }));
@@ -105,6 +108,27 @@ test('on a spent quota, a response the upstream starts is cancelled at once and 
     assert.match(refusal.error.message, /quota/);
     assert.deepEqual([(await rt.next('response.done')).response.status, cancelled.slice(before)], ['cancelled', [id]]);
   } finally {
+    rt.socket.close();
+    await rt.closing;
+  }
+});
+
+test("a response the upstream starts under the session's output limit is held for that limit, not the default's most", async () => {
+  // 200 output tokens hold 300 µ: 1,000 µ pay for it, where a response nobody limited (24,576 µ) would be refused.
+  const { secret } = await quotaToken(gw, 'rt-upstream-limited', 0.001);
+  const rt = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=rt-up`, { headers: { authorization: `Bearer ${secret}` } });
+  responseLimit = 200;
+  try {
+    await rt.next('session.created');
+    const before = cancelled.length;
+    rt.send({ type: 'input_audio_buffer.commit' });
+    const id = (await rt.next('response.created')).response.id as string;
+    ends.get(id)!();
+    const done = await rt.next((event) => event.type === 'error' || event.type === 'response.done');
+    assert.deepEqual([done.type, done.response?.status], ['response.done', 'completed'], JSON.stringify(done));
+    assert.equal(cancelled.length, before, 'nothing cancelled');
+  } finally {
+    responseLimit = 'inf';
     rt.socket.close();
     await rt.closing;
   }

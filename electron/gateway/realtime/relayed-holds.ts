@@ -19,6 +19,8 @@ export class RelayedHolds {
   private readonly admitted: Reservation[] = [];
   /** Each response announced, in order: its hold, or null when it was refused. */
   private readonly byResponse = new Map<string, Reservation | null>();
+  /** Whether the upstream announced any response by its id (a replay announces none). */
+  private announcing = false;
 
   /** `hold`: what a response may cost held (a client's, with its event id and `response` object), or the refusal. */
   constructor(hold: (eventId: string | null, response: Record<string, unknown> | undefined) => HoldOrRefusal) {
@@ -33,9 +35,13 @@ export class RelayedHolds {
     return null;
   }
 
-  /** The upstream started `responseId`: null when it may go on (held), else the error event (it is to be cancelled). */
-  started(responseId: string): string | null {
-    const held = this.admitted.shift() ?? this.hold(null, undefined);
+  /**
+   * The upstream started `responseId` (its `response` object, whose `max_output_tokens` bounds the hold of one it
+   * started on its own): null when it may go on (held), else the error event (it is to be cancelled).
+   */
+  started(responseId: string, response: Record<string, unknown> | undefined): string | null {
+    this.announcing = true;
+    const held = this.admitted.shift() ?? this.hold(null, response);
     this.byResponse.get(responseId)?.release();
     this.byResponse.delete(responseId);
     if (this.byResponse.size >= RELAYED_HOLDS_LIMIT) {
@@ -47,14 +53,18 @@ export class RelayedHolds {
     return typeof held === 'string' ? held : null;
   }
 
-  /** The response `responseId` (undefined: not named) ended and was charged: its hold is let go. */
+  /**
+   * The response `responseId` (undefined: not named) ended and was charged: its hold is let go. One the upstream named
+   * but never announced (or announced so long ago its hold was let go) lets go of none, unless the upstream announces
+   * none at all (a replay): then the oldest admitted hold, as the session's order gives it.
+   */
   settled(responseId: string | undefined): void {
     if (responseId !== undefined && this.byResponse.has(responseId)) {
       this.byResponse.get(responseId)?.release();
       this.byResponse.delete(responseId);
       return;
     }
-    this.admitted.shift()?.release();
+    if (responseId === undefined || !this.announcing) this.admitted.shift()?.release();
   }
 
   /** The session ended: every hold is let go. */

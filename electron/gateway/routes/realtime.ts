@@ -83,7 +83,7 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
           }
         });
         const admit = (eventId: string | null, response: Record<string, unknown> | undefined) => holds.admit(eventId, response);
-        const started = (responseId: string) => holds.started(responseId);
+        const started = (responseId: string, response: Record<string, unknown> | undefined) => holds.started(responseId, response);
         socket.once('close', () => holds.close());
         realtimeRelay
           .open(socket, { model, protocols: offeredProtocols(request.headers), charge, admit, started, report }, call)

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { realtimeUrl, upstreamProtocols } from '../../../electron/gateway/providers/relay/openai/realtime.ts';
-import { RealtimeEvents } from '../../../electron/gateway/providers/relay/openai/realtime-events.ts';
+import { RealtimeEvents, RESPONSE_ID_KEPT_CHARS } from '../../../electron/gateway/providers/relay/openai/realtime-events.ts';
 import type { RelayChannel, RelayedUsage } from '../../../electron/gateway/providers/types.ts';
 import { countTokens } from '../../../electron/gateway/protocols/neutral/tokens.ts';
 
@@ -130,6 +130,25 @@ describe('realtime relay events', () => {
       [{ delivered: { tokens: 0 }, inputTokens: 3, outputTokens: 1 }, 'r1'],
       [{ delivered: { tokens: 0 } }, 'r2'],
     ]);
+  });
+
+  test('a response id of megabytes is known by its start: one kept per response, and its cancellation names the whole id', () => {
+    const seen: string[] = [];
+    const charged: (string | undefined)[] = [];
+    const events = new RealtimeEvents('mine', 'theirs', {
+      charge: (_usage, responseId) => charged.push(responseId),
+      admit: () => null,
+      started: (responseId) => (seen.push(responseId), 'refused'),
+    });
+    const id = `resp_${'x'.repeat(1_000_000)}`;
+    const passed = events.fromUpstream(json({ type: 'response.created', response: { id } }));
+    assert.equal(typeof passed === 'string' ? undefined : JSON.parse(passed.upstream).response_id, id);
+    events.fromUpstream(json({ type: 'response.done', response: { id } }));
+    assert.deepEqual(
+      [...seen, ...charged].map((kept) => kept?.length),
+      [RESPONSE_ID_KEPT_CHARS, RESPONSE_ID_KEPT_CHARS],
+    );
+    assert.equal(seen[0], charged[0]);
   });
 
   test('a response cut after delivering megabytes is charged every word it delivered, counted as it passed', () => {

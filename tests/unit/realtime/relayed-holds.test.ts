@@ -9,7 +9,9 @@ function ledger() {
   const released: string[] = [];
   let made = 0;
   const state = { refuse: false };
-  const holds = new RelayedHolds((eventId) => {
+  const asked: (Record<string, unknown> | undefined)[] = [];
+  const holds = new RelayedHolds((eventId, response) => {
+    asked.push(response);
     if (state.refuse) return '{"type":"error"}';
     const name = eventId ?? `upstream${++made}`;
     const reservation: Reservation = {
@@ -19,15 +21,15 @@ function ledger() {
     };
     return reservation;
   });
-  return { holds, released, state };
+  return { holds, released, state, asked };
 }
 
 test("a client's hold is bound to the response the upstream starts next, and each response's end lets go of its own hold", () => {
   const { holds, released } = ledger();
   assert.equal(holds.admit('evt_a', undefined), null);
   // r1 answers the client's create (bound to its hold); r2 is the upstream's own, held from its start.
-  assert.equal(holds.started('r1'), null);
-  assert.equal(holds.started('r2'), null);
+  assert.equal(holds.started('r1', undefined), null);
+  assert.equal(holds.started('r2', undefined), null);
   holds.settled('r2');
   assert.deepEqual(released, ['upstream1'], "r2's end lets go of r2's hold, not of the client's r1 is still using");
   holds.settled('r1');
@@ -39,9 +41,9 @@ test("a client's hold is bound to the response the upstream starts next, and eac
 test("a refused response's end lets go of none; a response never named settles the oldest client's hold; the close lets go of the rest", () => {
   const { holds, released, state } = ledger();
   assert.equal(holds.admit('evt_a', undefined), null);
-  assert.equal(holds.started('r1'), null);
+  assert.equal(holds.started('r1', undefined), null);
   state.refuse = true;
-  assert.equal(holds.started('r2'), '{"type":"error"}');
+  assert.equal(holds.started('r2', undefined), '{"type":"error"}');
   assert.equal(holds.admit('evt_b', undefined), '{"type":"error"}');
   state.refuse = false;
   holds.settled('r2');
@@ -55,8 +57,27 @@ test("a refused response's end lets go of none; a response never named settles t
 
 test(`past ${RELAYED_HOLDS_LIMIT} responses started and never ended, the oldest hold is let go: the session's holds stay bounded`, () => {
   const { holds, released } = ledger();
-  for (let n = 0; n <= RELAYED_HOLDS_LIMIT; n++) assert.equal(holds.started(`r${n}`), null);
+  for (let n = 0; n <= RELAYED_HOLDS_LIMIT; n++) assert.equal(holds.started(`r${n}`, undefined), null);
   assert.deepEqual(released, ['upstream1']);
   holds.close();
   assert.equal(released.length, RELAYED_HOLDS_LIMIT + 1);
+});
+
+test('a response the upstream starts on its own is held for its own max_output_tokens: the hold is asked with its response object', () => {
+  const { holds, asked } = ledger();
+  assert.equal(holds.started('r1', { id: 'r1', max_output_tokens: 200 }), null);
+  assert.deepEqual(asked, [{ id: 'r1', max_output_tokens: 200 }]);
+});
+
+test('once the upstream announces its responses, the end of one it never announced (or a second end) lets go of no hold the client is waiting on', () => {
+  const { holds, released } = ledger();
+  assert.equal(holds.started('r1', undefined), null);
+  holds.settled('r1');
+  assert.equal(holds.admit('evt_a', undefined), null);
+  holds.settled('r1');
+  holds.settled('unknown');
+  assert.deepEqual(released, ['upstream1'], "the client's hold is kept for its own response");
+  assert.equal(holds.started('r2', undefined), null);
+  holds.settled('r2');
+  assert.deepEqual(released, ['upstream1', 'evt_a']);
 });

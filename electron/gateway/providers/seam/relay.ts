@@ -126,12 +126,13 @@ export interface RealtimeRelayRequest {
    */
   admit(eventId: string | null, response: Record<string, unknown> | undefined): string | null;
   /**
-   * Told as the upstream starts a response (its `response.created`), the ones it starts on its own (its voice detection
-   * answering a turn) included: null when the response may go on (what it may cost held until its `response.done`: an
-   * admitted `response.create`'s hold, else one made now), else the `error` event (JSON text) the client gets while the
-   * response is cancelled upstream. Absent (a replay, which plays what was recorded): every response goes on.
+   * Told as the upstream starts a response (its `response.created`, with its `response` object), the ones it starts on
+   * its own (its voice detection answering a turn) included: null when the response may go on (what it may cost held
+   * until its `response.done`: an admitted `response.create`'s hold, else one made now), else the `error` event (JSON
+   * text) the client gets while the response is cancelled upstream. Absent (a replay, which plays what was recorded):
+   * every response goes on.
    */
-  started?(responseId: string): string | null;
+  started?(responseId: string, response: Record<string, unknown> | undefined): string | null;
   /** An unexpected failure in one of the session's listeners (a bug), for the gateway's log; never thrown. */
   report(error: unknown): void;
   /** A recording of the session (`--record`); absent: none. */

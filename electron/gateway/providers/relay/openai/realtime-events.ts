@@ -12,6 +12,8 @@ const TEXT_DELTAS = new Set([
   'response.audio_transcript.delta',
   'response.function_call_arguments.delta',
 ]);
+/** The characters of a response id kept to know it by (the upstream's are short; a longer one is known by its start, so it costs no more). */
+export const RESPONSE_ID_KEPT_CHARS = 256;
 /** Most responses followed at once (a session runs one at a time, out-of-band ones aside); beyond it a response is billed only by its `response.done`. */
 const OPEN_RESPONSES_LIMIT = 64;
 
@@ -47,12 +49,12 @@ export class RealtimeEvents {
     if (!event) return text;
     const type = event['type'];
     const response = record(event['response']);
-    const responseId = typeof event['response_id'] === 'string' ? event['response_id'] : response?.['id'];
+    const named = typeof event['response_id'] === 'string' ? event['response_id'] : response?.['id'];
+    const responseId = typeof named === 'string' ? named.slice(0, RESPONSE_ID_KEPT_CHARS) : undefined;
     if (type === 'response.created' && typeof responseId === 'string') {
       if (this.open.size < OPEN_RESPONSES_LIMIT) this.open.set(responseId, new TokenCounter());
-      const refusal = this.started?.(responseId) ?? null;
-      if (refusal !== null)
-        return { text, client: refusal, upstream: JSON.stringify({ type: 'response.cancel', response_id: responseId }) };
+      const refusal = this.started?.(responseId, response) ?? null;
+      if (refusal !== null) return { text, client: refusal, upstream: JSON.stringify({ type: 'response.cancel', response_id: named }) };
     } else if (typeof type === 'string' && TEXT_DELTAS.has(type) && typeof responseId === 'string' && typeof event['delta'] === 'string') {
       this.open.get(responseId)?.add(event['delta']);
     } else if (type === 'response.done') {
