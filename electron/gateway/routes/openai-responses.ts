@@ -73,13 +73,15 @@ export async function openaiResponsesRoutes(app: FastifyInstance, options: { con
           } as const;
           const estimate = relayInputEstimate(asChat()[0]!);
           return relayReply(request, reply, passthrough, asked, relayedCall, failure, (usage, channelId) => {
+            // Charged first: the answer was delivered, whatever keeping it here meets (its conversation deleted meanwhile,
+            // whose append then fails and is reported).
+            metering.chargeRelayed(bill, usage, estimate);
             if (usage.responseId !== undefined && channelId !== undefined) {
               relayed.remember(accountId, usage.responseId, { channelId, model: parsed.model });
             }
             if (parsed.conversationId && usage.outputItems) {
               conversations.append(accountId, parsed.conversationId, [...parsed.input, ...usage.outputItems], false);
             }
-            metering.chargeRelayed(bill, usage, estimate);
           });
         }
         if (!parsed.stream) return responses.create(parsed, call);

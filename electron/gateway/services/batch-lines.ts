@@ -68,10 +68,11 @@ export class BatchLines {
       if (body['stream'] === true) throw invalid("Streaming is not available in a batch: leave out 'stream'.", 'stream');
       const model = typeof body['model'] === 'string' ? body['model'] : undefined;
       const operation = RELAYED[url];
-      const passthrough = model === undefined ? undefined : this.deps.providers.for(call, model).passthrough;
       const line = this.read(url, body, call);
-      // Held as its route would hold it, before anything is made or sent: a line the quota cannot pay for answers 403.
+      // Held as its route would hold it, before anything is made or sent (its provider chosen too: a line the quota cannot
+      // pay for answers 403 and uses no fixture's answer).
       return await line.hold().during(async () => {
+        const passthrough = model === undefined ? undefined : this.deps.providers.for(call, model).passthrough;
         if (passthrough && operation && model !== undefined) return this.relay(passthrough, operation, model, body, call);
         return { status: 200, body: await line.answer() };
       });
