@@ -225,8 +225,6 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       }
       context.runtime.url = url;
       if (tls) context.runtime.tlsUrl = tls.url;
-      // Read by `gatehouse connect` for the address a tool should use (options/listening-file.ts).
-      noteListening(config.dataDir, url);
       // A given token first: with it the data dir has an account, and no first token is made.
       if (config.token !== undefined) context.tokens.ensureGiven(config.token, LOCAL_ACCOUNT);
       // After listening, so a start that cannot bind creates no token nobody will ever see.
@@ -238,6 +236,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       if (config.reclaimIdleMemory) stopIdleMemory = watchIdleMemory(app.server);
       // A moment after listening, so the thread's start-up does not delay the first answers.
       checkpointer.startSoon();
+      // Read by `gatehouse connect` for the address a tool should use (options/listening-file.ts), once started whole.
+      noteListening(config.dataDir, url);
       return {
         url,
         consoleUrl: consoleUrlOf(url, context.runtime.adminToken),

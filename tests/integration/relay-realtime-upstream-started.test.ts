@@ -1,11 +1,11 @@
-// A relayed realtime session's responses that the upstream starts on its own (its voice detection answering a turn) are held against the token's quota as a client's are: one the caller can no longer pay for is cancelled upstream and answered with the quota error, and each response's end lets go of its own hold.
+// A relayed realtime session's responses that the upstream starts on its own (its voice detection answering a turn) are held against the token's quota as a client's are: one the caller cannot pay for is cancelled upstream and answered with the quota error (and the session ends once the token may no longer spend at all), and each response's end lets go of its own hold.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, test } from 'node:test';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { memoryChannels } from '../helpers/channels.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { quotaToken, spentMicros } from '../helpers/quota.ts';
 import { openRaw } from '../helpers/realtime.ts';
 
@@ -95,22 +95,43 @@ test('a response the upstream starts is held from its start: a second one at onc
   }
 });
 
-test('on a spent quota, a response the upstream starts is cancelled at once and answered with the quota error', async () => {
+test('with too little quota left for it, a response the upstream starts is cancelled at once and answered with the quota error; the session goes on', async () => {
   const { secret } = await quotaToken(gw, 'rt-upstream-spent', 0.0001);
   const rt = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=rt-up`, { headers: { authorization: `Bearer ${secret}` } });
   try {
     await rt.next('session.created');
     const before = cancelled.length;
-    rt.send({ type: 'input_audio_buffer.commit' });
-    const id = (await rt.next('response.created')).response.id as string;
-    const refusal = await rt.next((event) => event.type === 'error' || event.type === 'response.done');
-    assert.equal(refusal.type, 'error', JSON.stringify(refusal));
-    assert.match(refusal.error.message, /quota/);
-    assert.deepEqual([(await rt.next('response.done')).response.status, cancelled.slice(before)], ['cancelled', [id]]);
+    for (let turn = 0; turn < 2; turn++) {
+      rt.send({ type: 'input_audio_buffer.commit' });
+      const id = (await rt.next('response.created')).response.id as string;
+      const refusal = await rt.next((event) => event.type === 'error' || event.type === 'response.done');
+      assert.equal(refusal.type, 'error', JSON.stringify(refusal));
+      assert.match(refusal.error.message, /quota/);
+      assert.equal((await rt.next('response.done')).response.status, 'cancelled');
+      assert.equal(cancelled.at(-1), id);
+    }
+    assert.equal(cancelled.length, before + 2);
   } finally {
     rt.socket.close();
     await rt.closing;
   }
+});
+
+test('a token revoked during the session: the next response the upstream starts is cancelled, and the session ends with the error', async () => {
+  const { secret, tokenId } = await quotaToken(gw, 'rt-upstream-revoked', 10);
+  const rt = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=rt-up`, { headers: { authorization: `Bearer ${secret}` } });
+  await rt.next('session.created');
+  const revoked = await request(`${gw.url}/admin/api/tokens/${tokenId}/revoke`, 'POST', { token: gw.gateway.adminToken });
+  assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
+  const before = cancelled.length;
+  rt.send({ type: 'input_audio_buffer.commit' });
+  const id = (await rt.next('response.created')).response.id as string;
+  const refusal = await rt.next('error');
+  assert.match(refusal.error.message, /revoked/i);
+  const closed = await rt.closing;
+  assert.equal(closed.code, 3000);
+  await eventually(() => cancelled.length > before, 'the upstream was told to cancel');
+  assert.equal(cancelled.at(-1), id);
 });
 
 test("a response the upstream starts under the session's output limit is held for that limit, not the default's most", async () => {

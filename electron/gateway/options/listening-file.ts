@@ -24,14 +24,22 @@ export function noteListening(dataDir: string, url: string): void {
     writeFileSync(temporary, JSON.stringify({ pid: process.pid, url } satisfies Listening), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
     renameSync(temporary, file);
   } catch {
-    rmSync(temporary, { force: true });
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // Left behind: a stray temporary file, never a failed start.
+    }
   }
 }
 
-/** Removes the note of this process's gateway (one another process wrote since stays). Never throws. */
+/** Removes the note of this process's gateway (one another process wrote since stays). Never throws: a stop goes on. */
 export function forgetListening(dataDir: string): void {
   const file = path.join(dataDir, LISTENING_FILE);
-  if (readListening(file)?.pid === process.pid) rmSync(file, { force: true });
+  try {
+    if (readListening(file)?.pid === process.pid) rmSync(file, { force: true });
+  } catch {
+    // Left behind (a read-only data dir, a file held open on Windows): `connect` then checks its process.
+  }
 }
 
 /**

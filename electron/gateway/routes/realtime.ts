@@ -66,13 +66,20 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
         const bill = { principal, endpoint: '/v1/realtime', model };
         // What each response may cost is held until its `response.done` was charged, by the response's id (see
         // RelayedHolds): a client's from its `response.create`, one the upstream starts on its own from its start.
-        // Like a simulated session, a caller who may no longer spend, or not that much, gets an error event instead of a response.
+        // Like a simulated session, a caller who may no longer spend, or not that much, gets an error event instead of a
+        // response. One the upstream starts on its own is cancelled; when the token may no longer spend at all, the
+        // session ends too (its every turn would cost the upstream again).
         const holds = new RelayedHolds((eventId, response) => {
           try {
             tokens.authenticate(credential);
+          } catch (error) {
+            const { text, reason } = renderedError(error, eventId);
+            return { event: text, close: { code: REFUSED_CLOSE_CODE, reason } };
+          }
+          try {
             return billing.reserve(principal, () => ({ model, inputTokens: 0, outputTokens: relayedOutputLimit(response) }));
           } catch (error) {
-            return errorEvent(error, eventId);
+            return { event: errorEvent(error, eventId) };
           }
         });
         const charge = guarded(report, (usage: RelayedUsage, responseId?: string) => {
@@ -84,9 +91,10 @@ export async function realtimeRoutes(app: FastifyInstance, options: { context: G
         });
         const admit = (eventId: string | null, response: Record<string, unknown> | undefined) => holds.admit(eventId, response);
         const started = (responseId: string, response: Record<string, unknown> | undefined) => holds.started(responseId, response);
+        const rejected = (eventId: string) => holds.rejected(eventId);
         socket.once('close', () => holds.close());
         realtimeRelay
-          .open(socket, { model, protocols: offeredProtocols(request.headers), charge, admit, started, report }, call)
+          .open(socket, { model, protocols: offeredProtocols(request.headers), charge, admit, started, rejected, report }, call)
           .catch((error: unknown) => {
             if (!(error instanceof GatewayError)) report(error);
             if (socket.readyState === socket.OPEN) refuse(socket, error);

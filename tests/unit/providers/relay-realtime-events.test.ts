@@ -113,7 +113,7 @@ describe('realtime relay events', () => {
     const events = new RealtimeEvents('mine', 'theirs', {
       charge: (usage, responseId) => charged.push([usage, responseId]),
       admit: () => null,
-      started: (responseId) => (started.push(responseId), responseId === 'r2' ? refusal : null),
+      started: (responseId) => (started.push(responseId), responseId === 'r2' ? { event: refusal } : null),
     });
     const first = json({ type: 'response.created', response: { id: 'r1' } });
     assert.equal(events.fromUpstream(first), first);
@@ -132,13 +132,35 @@ describe('realtime relay events', () => {
     ]);
   });
 
+  test('a refusal that ends the session passes its close on; an upstream error naming a client event is told to `rejected`', () => {
+    const rejected: string[] = [];
+    const close = { code: 3000, reason: 'insufficient_quota' };
+    const events = new RealtimeEvents('mine', 'theirs', {
+      charge: () => undefined,
+      admit: () => null,
+      started: () => ({ event: 'spent', close }),
+      rejected: (eventId) => void rejected.push(eventId),
+    });
+    const created = json({ type: 'response.created', response: { id: 'r1' } });
+    assert.deepEqual(events.fromUpstream(created), {
+      text: created,
+      client: 'spent',
+      upstream: json({ type: 'response.cancel', response_id: 'r1' }),
+      close,
+    });
+    const error = json({ type: 'error', error: { type: 'invalid_request_error', message: 'busy', event_id: 'evt_7' } });
+    assert.equal(events.fromUpstream(error), error);
+    events.fromUpstream(json({ type: 'error', error: { message: 'no event named' } }));
+    assert.deepEqual(rejected, ['evt_7']);
+  });
+
   test('a response id of megabytes is known by its start: one kept per response, and its cancellation names the whole id', () => {
     const seen: string[] = [];
     const charged: (string | undefined)[] = [];
     const events = new RealtimeEvents('mine', 'theirs', {
       charge: (_usage, responseId) => charged.push(responseId),
       admit: () => null,
-      started: (responseId) => (seen.push(responseId), 'refused'),
+      started: (responseId) => (seen.push(responseId), { event: 'refused' }),
     });
     const id = `resp_${'x'.repeat(1_000_000)}`;
     const passed = events.fromUpstream(json({ type: 'response.created', response: { id } }));

@@ -12,7 +12,7 @@ function ledger() {
   const asked: (Record<string, unknown> | undefined)[] = [];
   const holds = new RelayedHolds((eventId, response) => {
     asked.push(response);
-    if (state.refuse) return '{"type":"error"}';
+    if (state.refuse) return { event: '{"type":"error"}' };
     const name = eventId ?? `upstream${++made}`;
     const reservation: Reservation = {
       micros: 1,
@@ -43,7 +43,7 @@ test("a refused response's end lets go of none; a response never named settles t
   assert.equal(holds.admit('evt_a', undefined), null);
   assert.equal(holds.started('r1', undefined), null);
   state.refuse = true;
-  assert.equal(holds.started('r2', undefined), '{"type":"error"}');
+  assert.deepEqual(holds.started('r2', undefined), { event: '{"type":"error"}' });
   assert.equal(holds.admit('evt_b', undefined), '{"type":"error"}');
   state.refuse = false;
   holds.settled('r2');
@@ -80,4 +80,17 @@ test('once the upstream announces its responses, the end of one it never announc
   assert.equal(holds.started('r2', undefined), null);
   holds.settled('r2');
   assert.deepEqual(released, ['upstream1', 'evt_a']);
+});
+
+test("a client's create the upstream refused (an error naming its event id) lets go of its hold at once, not at the next response", () => {
+  const { holds, released } = ledger();
+  assert.equal(holds.admit('evt_a', undefined), null);
+  assert.equal(holds.admit('evt_b', undefined), null);
+  holds.rejected('evt_a');
+  holds.rejected('evt_unknown');
+  assert.deepEqual(released, ['evt_a']);
+  // The next response started is evt_b's.
+  assert.equal(holds.started('r1', undefined), null);
+  holds.settled('r1');
+  assert.deepEqual(released, ['evt_a', 'evt_b']);
 });

@@ -9,11 +9,15 @@ export const BRIDGE_HOLD_LIMIT = 32 * 1024 * 1024;
 /** Close code sent to the client when the upstream went away without one (or failed): 1014, "bad gateway". */
 export const UPSTREAM_LOST_CODE = 1014;
 
-/** An upstream frame passed on to the client, then an event the gateway sends the client after it and one it sends the upstream. */
+/**
+ * An upstream frame passed on to the client, then an event the gateway sends the client after it and one it sends the
+ * upstream; with `close`, the session then ends (the client closed with that code, the upstream after it).
+ */
 export interface PassedWithAnswers {
   text: string;
   client: string;
   upstream: string;
+  close?: { code: number; reason: string };
 }
 
 /** Rewrites text frames on their way (the model's name, usage read); binary frames pass untouched, but for `scrub`. */
@@ -129,6 +133,8 @@ export class SocketBridge {
     if (!answered) return;
     send(this.client, answered.client, false, this.upstream);
     send(this.upstream, answered.upstream, false, this.client);
+    // The client's close closes the upstream too (clientClosed), once the client answered it.
+    if (answered.close) this.client.close(answered.close.code, shortReason(answered.close.reason));
   }
 
   private clientClosed(code: number, reason: Buffer): void {

@@ -108,6 +108,16 @@ export interface PassthroughProvider {
   forward(request: PassthroughRequest, call: CallContext): Promise<UpstreamReply>;
 }
 
+/**
+ * A response the caller may not pay for: the `error` event (JSON text) the client gets, and with `close`, the session
+ * ends with it (the token may no longer spend at all: every further turn would cost the upstream again); without, only
+ * the response is cancelled upstream (too little is left for it beside what other responses hold).
+ */
+export interface ResponseRefusal {
+  event: string;
+  close?: { code: number; reason: string };
+}
+
 /** What a route asks a realtime relay for. */
 export interface RealtimeRelayRequest {
   /** The model the caller named (`?model=`). */
@@ -128,11 +138,13 @@ export interface RealtimeRelayRequest {
   /**
    * Told as the upstream starts a response (its `response.created`, with its `response` object), the ones it starts on
    * its own (its voice detection answering a turn) included: null when the response may go on (what it may cost held
-   * until its `response.done`: an admitted `response.create`'s hold, else one made now), else the `error` event (JSON
-   * text) the client gets while the response is cancelled upstream. Absent (a replay, which plays what was recorded):
-   * every response goes on.
+   * until its `response.done`: an admitted `response.create`'s hold, else one made now), else the refusal: the response
+   * is cancelled upstream (or the session closed) and the client gets its `error` event. Absent (a replay, which plays
+   * what was recorded): every response goes on.
    */
-  started?(responseId: string, response: Record<string, unknown> | undefined): string | null;
+  started?(responseId: string, response: Record<string, unknown> | undefined): ResponseRefusal | null;
+  /** The upstream refused the client event `eventId` (an `error` event naming it): an admitted `response.create`'s hold is let go. */
+  rejected?(eventId: string): void;
   /** An unexpected failure in one of the session's listeners (a bug), for the gateway's log; never thrown. */
   report(error: unknown): void;
   /** A recording of the session (`--record`); absent: none. */

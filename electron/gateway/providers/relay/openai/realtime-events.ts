@@ -24,19 +24,22 @@ export class RealtimeEvents {
   private readonly charge: RealtimeRelayRequest['charge'];
   private readonly admit: RealtimeRelayRequest['admit'];
   private readonly started: RealtimeRelayRequest['started'];
+  private readonly rejected: RealtimeRelayRequest['rejected'];
   /** The tokens of the text delivered so far by each response in progress, by its id (counted as it passes, never kept). */
   private readonly open = new Map<string, TokenCounter>();
 
   /**
    * `local`: the caller's model name; `upstream`: the channel's; `charge` bills each response, `admit` lets a client's
-   * start, `started` (when given) each one the upstream starts (see RealtimeRelayRequest).
+   * start, `started` (when given) each one the upstream starts, `rejected` each client event the upstream refused (see
+   * RealtimeRelayRequest).
    */
-  constructor(local: string, upstream: string, caller: Pick<RealtimeRelayRequest, 'charge' | 'admit' | 'started'>) {
+  constructor(local: string, upstream: string, caller: Pick<RealtimeRelayRequest, 'charge' | 'admit' | 'started' | 'rejected'>) {
     this.local = local;
     this.upstream = upstream;
     this.charge = caller.charge;
     this.admit = caller.admit;
     this.started = caller.started;
+    this.rejected = caller.rejected;
   }
 
   /**
@@ -54,7 +57,10 @@ export class RealtimeEvents {
     if (type === 'response.created' && typeof responseId === 'string') {
       if (this.open.size < OPEN_RESPONSES_LIMIT) this.open.set(responseId, new TokenCounter());
       const refusal = this.started?.(responseId, response) ?? null;
-      if (refusal !== null) return { text, client: refusal, upstream: JSON.stringify({ type: 'response.cancel', response_id: named }) };
+      if (refusal !== null) {
+        const cancel = JSON.stringify({ type: 'response.cancel', response_id: named });
+        return { text, client: refusal.event, upstream: cancel, ...(refusal.close && { close: refusal.close }) };
+      }
     } else if (typeof type === 'string' && TEXT_DELTAS.has(type) && typeof responseId === 'string' && typeof event['delta'] === 'string') {
       this.open.get(responseId)?.add(event['delta']);
     } else if (type === 'response.done') {
@@ -71,6 +77,9 @@ export class RealtimeEvents {
         },
         typeof responseId === 'string' ? responseId : undefined,
       );
+    } else if (type === 'error') {
+      const refused = record(event['error'])?.['event_id'];
+      if (typeof refused === 'string') this.rejected?.(refused);
     } else if ((type === 'session.created' || type === 'session.updated') && this.renames()) {
       const session = record(event['session']);
       if (session?.['model'] === this.upstream) {
