@@ -18,6 +18,7 @@ const BASE = [
   'atomic-write.ts',
   'thread-start.ts',
   'hole-writes.ts',
+  'process-alive.ts',
 ];
 
 /**

@@ -132,6 +132,8 @@ test('a token revoked during the session: the next response the upstream starts 
   assert.equal(closed.code, 3000);
   await eventually(() => cancelled.length > before, 'the upstream was told to cancel');
   assert.equal(cancelled.at(-1), id);
+  // The upstream session is closed too (every earlier test's closed with its client).
+  await eventually(() => wss.clients.size === 0, 'the upstream session closed');
 });
 
 test("a response the upstream starts under the session's output limit is held for that limit, not the default's most", async () => {

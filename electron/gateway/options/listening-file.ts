@@ -3,6 +3,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBase62 } from '../ids.ts';
 import { PRIVATE_FILE_MODE } from '../private-files.ts';
+import { isProcessAlive } from '../process-alive.ts';
 
 /** The file's name in the data dir. */
 export const LISTENING_FILE = 'listening.json';
@@ -48,7 +49,7 @@ export function forgetListening(dataDir: string): void {
  */
 export function listeningUrl(dataDir: string): string | undefined {
   const noted = readListening(path.join(dataDir, LISTENING_FILE));
-  if (!noted || !isAlive(noted.pid)) return undefined;
+  if (!noted || !isProcessAlive(noted.pid)) return undefined;
   try {
     const url = new URL(noted.url);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
@@ -68,15 +69,5 @@ function readListening(file: string): Listening | undefined {
       : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** Whether process `pid` runs (one of another user, which a signal may not reach, counts). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

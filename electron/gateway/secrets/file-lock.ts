@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isProcessAlive } from '../process-alive.ts';
 
 /**
  * How long one holder may keep the lock while a caller waits, before the caller gives up with an error naming the lock
@@ -124,19 +125,10 @@ function pidOf(mark: string): number | undefined {
 /** True when the mark's process no longer runs. */
 function ownerIsGone(mark: string): boolean {
   const pid = pidOf(mark);
-  return pid !== undefined && !isAlive(pid);
+  return pid !== undefined && !isProcessAlive(pid);
 }
 
 function describeHolder(mark: string | undefined): string {
   const pid = mark === undefined ? undefined : pidOf(mark);
   return pid === undefined ? 'another process' : `process ${pid}`;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

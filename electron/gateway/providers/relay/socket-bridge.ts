@@ -11,7 +11,7 @@ export const UPSTREAM_LOST_CODE = 1014;
 
 /**
  * An upstream frame passed on to the client, then an event the gateway sends the client after it and one it sends the
- * upstream; with `close`, the session then ends (the client closed with that code, the upstream after it).
+ * upstream; with `close`, the session then ends (the client closed with that code, the upstream at once).
  */
 export interface PassedWithAnswers {
   text: string;
@@ -133,8 +133,11 @@ export class SocketBridge {
     if (!answered) return;
     send(this.client, answered.client, false, this.upstream);
     send(this.upstream, answered.upstream, false, this.client);
-    // The client's close closes the upstream too (clientClosed), once the client answered it.
-    if (answered.close) this.client.close(answered.close.code, shortReason(answered.close.reason));
+    if (!answered.close) return;
+    const reason = shortReason(answered.close.reason);
+    this.client.close(answered.close.code, reason);
+    // The upstream at once (its cancel sent first): a client slow to answer the close must not keep turns going upstream.
+    this.upstream.close(1000, reason);
   }
 
   private clientClosed(code: number, reason: Buffer): void {
