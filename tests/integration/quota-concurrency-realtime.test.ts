@@ -1,14 +1,12 @@
 // A token's quota holds for realtime responses under concurrency: 40 sessions at once (translated, relayed over WebSocket, simulated), each response holding its most before it is planned or sent; the refused get an error event and never reach the upstream, and each hold is given back.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { WebSocketServer } from 'ws';
-import { memoryChannels } from '../helpers/channels.ts';
 import { gatewayBefore, hostileUpstream, type HostileUpstream } from '../helpers/hostile-upstream.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { quotaToken, spentMicros } from '../helpers/quota.ts';
 import { openRaw } from '../helpers/realtime.ts';
+import { startRelayedRealtime } from '../helpers/realtime-upstream.ts';
 
 const SESSIONS = 40;
 
@@ -116,35 +114,19 @@ describe('a quota holds for realtime responses under concurrency', { timeout: 12
   test('relayed sessions (OpenAI realtime channel): each response.create holds until its response.done, refused ones are never sent', async () => {
     let held = gate();
     let creates = 0;
-    const wss = new WebSocketServer({ noServer: true });
-    const server: Server = createServer();
-    server.on('upgrade', (req, socket, head) =>
-      wss.handleUpgrade(req, socket, head, (ws) => {
-        ws.send(JSON.stringify({ type: 'session.created', event_id: 'e0', session: { model: 'rt-up' } }));
-        ws.on('message', async (data: Buffer) => {
-          const event = JSON.parse(data.toString('utf8')) as { type: string; session?: unknown };
-          if (event.type === 'session.update') ws.send(JSON.stringify({ type: 'session.updated', event_id: 'e1', session: event.session }));
-          if (event.type !== 'response.create') return;
-          creates++;
-          await held.opened;
-          const usage = { total_tokens: 50, input_tokens: 20, output_tokens: 30 };
-          ws.send(JSON.stringify({ type: 'response.created', event_id: 'e2', response: { id: `resp_${creates}`, status: 'in_progress' } }));
-          ws.send(
-            JSON.stringify({ type: 'response.done', event_id: 'e3', response: { id: `resp_${creates}`, status: 'completed', usage } }),
-          );
-        });
+    const relayed = await startRelayedRealtime((ws) =>
+      ws.on('message', async (data: Buffer) => {
+        const event = JSON.parse(data.toString('utf8')) as { type: string; session?: unknown };
+        if (event.type === 'session.update') ws.send(JSON.stringify({ type: 'session.updated', event_id: 'e1', session: event.session }));
+        if (event.type !== 'response.create') return;
+        creates++;
+        await held.opened;
+        const usage = { total_tokens: 50, input_tokens: 20, output_tokens: 30 };
+        ws.send(JSON.stringify({ type: 'response.created', event_id: 'e2', response: { id: `resp_${creates}`, status: 'in_progress' } }));
+        ws.send(JSON.stringify({ type: 'response.done', event_id: 'e3', response: { id: `resp_${creates}`, status: 'completed', usage } }));
       }),
     );
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as { port: number };
-    const channel = {
-      name: 'rt',
-      kind: 'openai' as const,
-      baseUrl: `http://127.0.0.1:${port}/v1`,
-      key: 'sk-rt-upstream',
-      models: ['rt-up'],
-    };
-    const gw = await startGateway({ channels: memoryChannels([channel]) });
+    const { gw } = relayed;
     try {
       // No input estimate (the upstream keeps the conversation): 1000 output tokens at 1.5 USD per million hold 1500 µ; 5000 µ hold three.
       const { secret, tokenId } = await quotaToken(gw, 'quota-rt-relayed', 0.005);
@@ -160,9 +142,7 @@ describe('a quota holds for realtime responses under concurrency', { timeout: 12
         held.open();
       });
     } finally {
-      await gw.stop();
-      for (const client of wss.clients) client.terminate();
-      await new Promise((resolve) => server.close(resolve));
+      await relayed.stop();
     }
   });
 

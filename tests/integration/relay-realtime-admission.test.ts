@@ -1,46 +1,26 @@
 // A relayed realtime session cannot slip a response past its token's quota by how it writes the event: a `response.create` whose type is spelled with a JSON escape, or sent in a binary frame, is admitted (here refused) like a plain one, and never reaches the upstream.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import { after, before, test } from 'node:test';
-import { WebSocketServer } from 'ws';
-import { memoryChannels } from '../helpers/channels.ts';
-import { startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { test } from 'node:test';
 import { quotaToken } from '../helpers/quota.ts';
 import { openRaw } from '../helpers/realtime.ts';
+import { relayedRealtime } from '../helpers/realtime-upstream.ts';
 
-const wss = new WebSocketServer({ noServer: true });
-const server: Server = createServer();
 /** The event types the stand-in upstream read from the gateway, as it parses them. */
 const upstreamSaw: string[] = [];
-let gw: TestGateway;
-
-before(async () => {
-  server.on('upgrade', (req, socket, head) =>
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      ws.send(JSON.stringify({ type: 'session.created', event_id: 'e0', session: { model: 'rt-up' } }));
-      ws.on('message', (data: Buffer) => {
-        const event = JSON.parse(data.toString('utf8')) as { type: string };
-        upstreamSaw.push(event.type);
-        if (event.type === 'response.create') {
-          const response = { id: 'resp_1', status: 'completed', usage: { total_tokens: 2, input_tokens: 1, output_tokens: 1 } };
-          ws.send(JSON.stringify({ type: 'response.done', event_id: 'e1', response }));
-        }
-      });
-    }),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  const channel = { name: 'rt', kind: 'openai' as const, baseUrl: `http://127.0.0.1:${port}/v1`, key: 'sk-rt-upstream', models: ['rt-up'] };
-  gw = await startGateway({ channels: memoryChannels([channel]) });
-});
-after(async () => {
-  await gw?.stop();
-  for (const client of wss.clients) client.terminate();
-  await new Promise((resolve) => server.close(resolve));
-});
+const relayed = relayedRealtime((ws) =>
+  ws.on('message', (data: Buffer) => {
+    const event = JSON.parse(data.toString('utf8')) as { type: string };
+    upstreamSaw.push(event.type);
+    if (event.type === 'response.create') {
+      const response = { id: 'resp_1', status: 'completed', usage: { total_tokens: 2, input_tokens: 1, output_tokens: 1 } };
+      ws.send(JSON.stringify({ type: 'response.done', event_id: 'e1', response }));
+    }
+  }),
+);
 
 test('an escaped or binary response.create on a spent quota is answered with the quota error and never sent upstream', async () => {
   // 1000 output tokens at 1.5 USD per million hold 1500 µ: a quota of 100 µ pays for none.
+  const { gw } = relayed;
   const { secret } = await quotaToken(gw, 'rt-admission', 0.0001);
   const rt = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=rt-up`, { headers: { authorization: `Bearer ${secret}` } });
   try {

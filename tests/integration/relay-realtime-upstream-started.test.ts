@@ -1,66 +1,47 @@
 // A relayed realtime session's responses that the upstream starts on its own (its voice detection answering a turn) are held against the token's quota as a client's are: one the caller cannot pay for is cancelled upstream and answered with the quota error (and the session ends once the token may no longer spend at all), and each response's end lets go of its own hold.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import { after, before, test } from 'node:test';
-import { WebSocketServer, type WebSocket } from 'ws';
-import { memoryChannels } from '../helpers/channels.ts';
+import { test } from 'node:test';
 import { eventually } from '../helpers/eventually.ts';
-import { request, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { request } from '../helpers/gateway.ts';
 import { quotaToken, spentMicros } from '../helpers/quota.ts';
 import { openRaw } from '../helpers/realtime.ts';
+import { relayedRealtime } from '../helpers/realtime-upstream.ts';
 
-const wss = new WebSocketServer({ noServer: true });
-const server: Server = createServer();
 /** The `max_output_tokens` the stand-in upstream's next responses carry (as a session limited by the client's `session.update` has them). */
 let responseLimit: number | 'inf' = 'inf';
 /** The responses the stand-in upstream was asked to cancel, by id. */
 const cancelled: string[] = [];
 /** The `response.done` of each response the upstream started and has not ended, sent when the test says so. */
 const ends = new Map<string, () => void>();
-let gw: TestGateway;
-
 /** One response's usage: 1 input and 1 output token, 2 micro-units at the default price (0.5 and 1.5 USD a million). */
 const USAGE = { input_tokens: 1, output_tokens: 1, total_tokens: 2 };
+let responses = 0;
 
-before(async () => {
-  let responses = 0;
-  server.on('upgrade', (req, socket, head) =>
-    wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
-      ws.send(JSON.stringify({ type: 'session.created', event_id: 'e0', session: { model: 'rt-up' } }));
-      ws.on('message', (data: Buffer) => {
-        const event = JSON.parse(data.toString('utf8')) as { type: string; response_id?: string };
-        // As server voice detection does after a turn: a response the client never asked for.
-        if (event.type === 'input_audio_buffer.commit') {
-          const id = `resp_up${++responses}`;
-          const started = { id, status: 'in_progress', max_output_tokens: responseLimit };
-          ws.send(JSON.stringify({ type: 'response.created', event_id: `c${id}`, response: started }));
-          ends.set(id, () => {
-            const response = { id, status: 'completed', usage: USAGE };
-            ws.send(JSON.stringify({ type: 'response.done', event_id: `d${id}`, response }));
-          });
-        }
-        if (event.type === 'response.cancel' && event.response_id !== undefined) {
-          const id = event.response_id;
-          cancelled.push(id);
-          ends.delete(id);
-          const response = { id, status: 'cancelled', usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 } };
-          ws.send(JSON.stringify({ type: 'response.done', event_id: `x${id}`, response }));
-        }
+const relayed = relayedRealtime((ws) =>
+  ws.on('message', (data: Buffer) => {
+    const event = JSON.parse(data.toString('utf8')) as { type: string; response_id?: string };
+    // As server voice detection does after a turn: a response the client never asked for.
+    if (event.type === 'input_audio_buffer.commit') {
+      const id = `resp_up${++responses}`;
+      const started = { id, status: 'in_progress', max_output_tokens: responseLimit };
+      ws.send(JSON.stringify({ type: 'response.created', event_id: `c${id}`, response: started }));
+      ends.set(id, () => {
+        const response = { id, status: 'completed', usage: USAGE };
+        ws.send(JSON.stringify({ type: 'response.done', event_id: `d${id}`, response }));
       });
-    }),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  const channel = { name: 'rt', kind: 'openai' as const, baseUrl: `http://127.0.0.1:${port}/v1`, key: 'sk-rt-upstream', models: ['rt-up'] };
-  gw = await startGateway({ channels: memoryChannels([channel]) });
-});
-after(async () => {
-  await gw?.stop();
-  for (const client of wss.clients) client.terminate();
-  await new Promise((resolve) => server.close(resolve));
-});
+    }
+    if (event.type === 'response.cancel' && event.response_id !== undefined) {
+      const id = event.response_id;
+      cancelled.push(id);
+      ends.delete(id);
+      const response = { id, status: 'cancelled', usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 } };
+      ws.send(JSON.stringify({ type: 'response.done', event_id: `x${id}`, response }));
+    }
+  }),
+);
 
 test('a response the upstream starts is held from its start: a second one at once past the quota is cancelled upstream with the quota error, and the first one ending frees the quota for the next', async () => {
+  const { gw } = relayed;
   // A response nobody limited holds 16,384 output tokens at 1.5 USD a million, 24,576 µ: 30,000 µ pay for one at a time.
   const { secret, tokenId } = await quotaToken(gw, 'rt-upstream-started', 0.03);
   const rt = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=rt-up`, { headers: { authorization: `Bearer ${secret}` } });
@@ -96,6 +77,7 @@ test('a response the upstream starts is held from its start: a second one at onc
 });
 
 test('with too little quota left for it, a response the upstream starts is cancelled at once and answered with the quota error; the session goes on', async () => {
+  const { gw } = relayed;
   const { secret } = await quotaToken(gw, 'rt-upstream-spent', 0.0001);
   const rt = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=rt-up`, { headers: { authorization: `Bearer ${secret}` } });
   try {
@@ -118,6 +100,7 @@ test('with too little quota left for it, a response the upstream starts is cance
 });
 
 test('a token revoked during the session: the next response the upstream starts is cancelled, and the session ends with the error', async () => {
+  const { gw } = relayed;
   const { secret, tokenId } = await quotaToken(gw, 'rt-upstream-revoked', 10);
   const rt = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=rt-up`, { headers: { authorization: `Bearer ${secret}` } });
   await rt.next('session.created');
@@ -133,10 +116,11 @@ test('a token revoked during the session: the next response the upstream starts 
   await eventually(() => cancelled.length > before, 'the upstream was told to cancel');
   assert.equal(cancelled.at(-1), id);
   // The upstream session is closed too (every earlier test's closed with its client).
-  await eventually(() => wss.clients.size === 0, 'the upstream session closed');
+  await eventually(() => relayed.wss.clients.size === 0, 'the upstream session closed');
 });
 
 test("a response the upstream starts under the session's output limit is held for that limit, not the default's most", async () => {
+  const { gw } = relayed;
   // 200 output tokens hold 300 µ: 1,000 µ pay for it, where a response nobody limited (24,576 µ) would be refused.
   const { secret } = await quotaToken(gw, 'rt-upstream-limited', 0.001);
   const rt = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=rt-up`, { headers: { authorization: `Bearer ${secret}` } });
