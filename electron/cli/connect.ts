@@ -3,7 +3,7 @@ import path from 'node:path';
 import { CONNECT_TOOLS, type ConnectTool, type ToolConfigPlan } from '../../shared/tool-config.ts';
 import { applyConnect, openConnectAdmin, planConnect, selectSecretStore, undoConnect } from '../gateway/index.ts';
 import { toolHomeDir, toolVariables } from '../gateway/options/home-dir.ts';
-import { listeningUrl } from '../gateway/options/listening-file.ts';
+import { listeningUrl, reachableOrigin } from '../gateway/options/listening-file.ts';
 import { resolveDataDir, resolveSecretMode } from '../gateway/options/command-options.ts';
 import { parse, UsageError } from '../gateway/options/serve-options.ts';
 import { parseServeOptions } from './options.ts';
@@ -27,8 +27,8 @@ export const CONNECT_USAGE = `  gatehouse connect ${CONNECT_TOOLS.join('|')} [--
 /** The base URL of the gateway as the saved settings (or the defaults) have it; an any-address host is reached on loopback. */
 function savedBaseUrl(env: NodeJS.ProcessEnv): string {
   const { host, port } = parseServeOptions([], env);
-  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
-  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return reachableOrigin(url) ?? url;
 }
 
 /** The plan as a unified diff per file. */

@@ -1,12 +1,15 @@
-// Replaces a small file atomically and durably: a temporary file written at 0600 and fsynced, renamed over the old one, folder fsynced.
+// Replaces a small file atomically and durably: a temporary file written at 0600 and fsynced, renamed over the old one, folder fsynced (or, for a file that only matters while its process runs, atomically alone).
 import { closeSync, fsyncSync, linkSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { randomBase62 } from './ids.ts';
 import { PRIVATE_FILE_MODE } from './private-files.ts';
 
-/** A crash leaves the old or the new content whole, never half; the file ends at mode 0600 whatever the umask. */
-export function writeFileAtomic(file: string, text: string | Uint8Array): void {
-  placeWhole(file, text, (temporary) => renameSync(temporary, file));
+/**
+ * A crash leaves the old or the new content whole, never half; the file ends at mode 0600 whatever the umask. With
+ * `durable: false` nothing is synced to disk (a note that only matters while its process runs: no flush delays it).
+ */
+export function writeFileAtomic(file: string, text: string | Uint8Array, options: { durable?: boolean } = {}): void {
+  placeWhole(file, text, (temporary) => renameSync(temporary, file), options.durable ?? true);
 }
 
 /**
@@ -21,8 +24,8 @@ export function createFileAtomic(file: string, text: string | Uint8Array): void 
   });
 }
 
-/** Writes `text` to a fresh temporary file beside `file` (0600, fsynced), lets `place` put it at `file`, then syncs the folder. */
-function placeWhole(file: string, text: string | Uint8Array, place: (temporary: string) => void): void {
+/** Writes `text` to a fresh temporary file beside `file` (0600; fsynced when `durable`), lets `place` put it at `file`, then syncs the folder (when `durable`). */
+function placeWhole(file: string, text: string | Uint8Array, place: (temporary: string) => void, durable = true): void {
   // Unique per writer, so two processes replacing the same file never share a temporary file.
   const temporary = `${file}.${process.pid}.${randomBase62(8)}.tmp`;
   try {
@@ -30,7 +33,7 @@ function placeWhole(file: string, text: string | Uint8Array, place: (temporary: 
     try {
       if (typeof text === 'string') writeSync(fd, text);
       else writeSync(fd, text);
-      fsyncSync(fd);
+      if (durable) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
@@ -39,7 +42,7 @@ function placeWhole(file: string, text: string | Uint8Array, place: (temporary: 
     rmSync(temporary, { force: true });
     throw error;
   }
-  syncFolder(path.dirname(file));
+  if (durable) syncFolder(path.dirname(file));
 }
 
 /** Makes the rename itself durable; folders cannot be opened for fsync on Windows, where rename is already durable enough. */

@@ -1,8 +1,7 @@
 // Where the gateway of a data dir listens while it runs: `listening.json` (its process and URL), written once it listens and removed when it stops, so `gatehouse connect` points a tool at the port `serve` really took.
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { randomBase62 } from '../ids.ts';
-import { PRIVATE_FILE_MODE } from '../private-files.ts';
+import { writeFileAtomic } from '../atomic-write.ts';
 import { isProcessAlive } from '../process-alive.ts';
 
 /** The file's name in the data dir. */
@@ -19,17 +18,10 @@ interface Listening {
  * `connect` falls back to the address the options give.
  */
 export function noteListening(dataDir: string, url: string): void {
-  const file = path.join(dataDir, LISTENING_FILE);
-  const temporary = `${file}.${process.pid}.${randomBase62(8)}.tmp`;
   try {
-    writeFileSync(temporary, JSON.stringify({ pid: process.pid, url } satisfies Listening), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
-    renameSync(temporary, file);
+    writeFileAtomic(path.join(dataDir, LISTENING_FILE), JSON.stringify({ pid: process.pid, url } satisfies Listening), { durable: false });
   } catch {
-    try {
-      rmSync(temporary, { force: true });
-    } catch {
-      // Left behind: a stray temporary file, never a failed start.
-    }
+    // Not written (at worst a stray temporary file left): never a failed start.
   }
 }
 
@@ -49,13 +41,20 @@ export function forgetListening(dataDir: string): void {
  */
 export function listeningUrl(dataDir: string): string | undefined {
   const noted = readListening(path.join(dataDir, LISTENING_FILE));
-  if (!noted || !isProcessAlive(noted.pid)) return undefined;
+  return noted && isProcessAlive(noted.pid) ? reachableOrigin(noted.url) : undefined;
+}
+
+/**
+ * The base URL a client reaches a listener at `url` by: its origin, an any-address host (`0.0.0.0`, `::`) reached on
+ * loopback; undefined for anything but an http(s) URL.
+ */
+export function reachableOrigin(url: string): string | undefined {
   try {
-    const url = new URL(noted.url);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-    if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
-    else if (url.hostname === '[::]') url.hostname = '[::1]';
-    return url.origin;
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+    if (parsed.hostname === '0.0.0.0') parsed.hostname = '127.0.0.1';
+    else if (parsed.hostname === '[::]') parsed.hostname = '[::1]';
+    return parsed.origin;
   } catch {
     return undefined;
   }

@@ -26,7 +26,7 @@ export function conversationNotFound(id: string, param: string | null = null): G
 }
 
 /** The real API's refusal of a Responses call naming a conversation another call is answering on. */
-export function conversationLocked(): GatewayError {
+function conversationLocked(): GatewayError {
   return new GatewayError(
     'invalid_request',
     'Another process is currently operating on this conversation. Please retry in a few seconds.',

@@ -54,18 +54,18 @@ export class RealtimeEvents {
     const response = record(event['response']);
     const named = typeof event['response_id'] === 'string' ? event['response_id'] : response?.['id'];
     const responseId = typeof named === 'string' ? named.slice(0, RESPONSE_ID_KEPT_CHARS) : undefined;
-    if (type === 'response.created' && typeof responseId === 'string') {
+    if (type === 'response.created' && responseId !== undefined) {
       if (this.open.size < OPEN_RESPONSES_LIMIT) this.open.set(responseId, new TokenCounter());
       const refusal = this.started?.(responseId, response) ?? null;
       if (refusal !== null) {
         const cancel = JSON.stringify({ type: 'response.cancel', response_id: named });
         return { text, client: refusal.event, upstream: cancel, ...(refusal.close && { close: refusal.close }) };
       }
-    } else if (typeof type === 'string' && TEXT_DELTAS.has(type) && typeof responseId === 'string' && typeof event['delta'] === 'string') {
+    } else if (typeof type === 'string' && TEXT_DELTAS.has(type) && responseId !== undefined && typeof event['delta'] === 'string') {
       this.open.get(responseId)?.add(event['delta']);
     } else if (type === 'response.done') {
-      const deliveredTokens = typeof responseId === 'string' ? (this.open.get(responseId)?.count ?? 0) : 0;
-      if (typeof responseId === 'string') this.open.delete(responseId);
+      const deliveredTokens = responseId === undefined ? 0 : (this.open.get(responseId)?.count ?? 0);
+      if (responseId !== undefined) this.open.delete(responseId);
       const usage = record(response?.['usage']);
       const inputTokens = count(usage?.['input_tokens']);
       const outputTokens = count(usage?.['output_tokens']);
@@ -75,7 +75,7 @@ export class RealtimeEvents {
           ...(inputTokens !== undefined && { inputTokens }),
           ...(outputTokens !== undefined && { outputTokens }),
         },
-        typeof responseId === 'string' ? responseId : undefined,
+        responseId,
       );
     } else if (type === 'error') {
       const refused = record(event['error'])?.['event_id'];
