@@ -4,11 +4,19 @@ import { after, before } from 'node:test';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { memoryChannels } from './channels.ts';
 import { startGateway, type TestGateway } from './gateway.ts';
+import { openRaw, type RawClient } from './realtime.ts';
 
 export interface RelayedRealtime {
   readonly gw: TestGateway;
   /** The upstream's server: its `clients` are the sessions open upstream. */
   readonly wss: WebSocketServer;
+}
+
+/** A relayed `rt-up` session of the token `secret` on `gw`, once the upstream's `session.created` came through. */
+export async function openRelayedSession(gw: TestGateway, secret: string): Promise<RawClient> {
+  const rt = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=rt-up`, { headers: { authorization: `Bearer ${secret}` } });
+  await rt.next('session.created');
+  return rt;
 }
 
 /** Starts the upstream and the gateway; `session` handles each upstream session after its greeting. `stop` ends both. */

@@ -2,8 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { quotaToken } from '../helpers/quota.ts';
-import { openRaw } from '../helpers/realtime.ts';
-import { relayedRealtime } from '../helpers/realtime-upstream.ts';
+import { openRelayedSession, relayedRealtime } from '../helpers/realtime-upstream.ts';
 
 /** The event types the stand-in upstream read from the gateway, as it parses them. */
 const upstreamSaw: string[] = [];
@@ -22,9 +21,8 @@ test('an escaped or binary response.create on a spent quota is answered with the
   // 1000 output tokens at 1.5 USD per million hold 1500 µ: a quota of 100 µ pays for none.
   const { gw } = relayed;
   const { secret } = await quotaToken(gw, 'rt-admission', 0.0001);
-  const rt = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=rt-up`, { headers: { authorization: `Bearer ${secret}` } });
+  const rt = await openRelayedSession(gw, secret);
   try {
-    await rt.next('session.created');
     const frames: [string, (text: string) => void][] = [
       ['evt_plain', (text) => rt.socket.send(text)],
       ['evt_escaped', (text) => rt.socket.send(text.replace('response.create', 'response\\u002ecreate'))],

@@ -4,8 +4,7 @@ import { test } from 'node:test';
 import { eventually } from '../helpers/eventually.ts';
 import { request } from '../helpers/gateway.ts';
 import { quotaToken, spentMicros } from '../helpers/quota.ts';
-import { openRaw } from '../helpers/realtime.ts';
-import { relayedRealtime } from '../helpers/realtime-upstream.ts';
+import { openRelayedSession, relayedRealtime } from '../helpers/realtime-upstream.ts';
 
 /** The `max_output_tokens` the stand-in upstream's next responses carry (as a session limited by the client's `session.update` has them). */
 let responseLimit: number | 'inf' = 'inf';
@@ -44,9 +43,8 @@ test('a response the upstream starts is held from its start: a second one at onc
   const { gw } = relayed;
   // A response nobody limited holds 16,384 output tokens at 1.5 USD a million, 24,576 µ: 30,000 µ pay for one at a time.
   const { secret, tokenId } = await quotaToken(gw, 'rt-upstream-started', 0.03);
-  const rt = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=rt-up`, { headers: { authorization: `Bearer ${secret}` } });
+  const rt = await openRelayedSession(gw, secret);
   try {
-    await rt.next('session.created');
     rt.send({ type: 'input_audio_buffer.commit' });
     assert.equal((await rt.next('response.created')).response.id, 'resp_up1');
     // The first is still under way (its hold taken): the second cannot be paid for beside it.
@@ -79,9 +77,8 @@ test('a response the upstream starts is held from its start: a second one at onc
 test('with too little quota left for it, a response the upstream starts is cancelled at once and answered with the quota error; the session goes on', async () => {
   const { gw } = relayed;
   const { secret } = await quotaToken(gw, 'rt-upstream-spent', 0.0001);
-  const rt = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=rt-up`, { headers: { authorization: `Bearer ${secret}` } });
+  const rt = await openRelayedSession(gw, secret);
   try {
-    await rt.next('session.created');
     const before = cancelled.length;
     for (let turn = 0; turn < 2; turn++) {
       rt.send({ type: 'input_audio_buffer.commit' });
@@ -102,8 +99,7 @@ test('with too little quota left for it, a response the upstream starts is cance
 test('a token revoked during the session: the next response the upstream starts is cancelled, and the session ends with the error', async () => {
   const { gw } = relayed;
   const { secret, tokenId } = await quotaToken(gw, 'rt-upstream-revoked', 10);
-  const rt = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=rt-up`, { headers: { authorization: `Bearer ${secret}` } });
-  await rt.next('session.created');
+  const rt = await openRelayedSession(gw, secret);
   const revoked = await request(`${gw.url}/admin/api/tokens/${tokenId}/revoke`, 'POST', { token: gw.gateway.adminToken });
   assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
   const before = cancelled.length;
@@ -123,10 +119,9 @@ test("a response the upstream starts under the session's output limit is held fo
   const { gw } = relayed;
   // 200 output tokens hold 300 µ: 1,000 µ pay for it, where a response nobody limited (24,576 µ) would be refused.
   const { secret } = await quotaToken(gw, 'rt-upstream-limited', 0.001);
-  const rt = await openRaw(`${gw.url.replace('http', 'ws')}/v1/realtime?model=rt-up`, { headers: { authorization: `Bearer ${secret}` } });
+  const rt = await openRelayedSession(gw, secret);
   responseLimit = 200;
   try {
-    await rt.next('session.created');
     const before = cancelled.length;
     rt.send({ type: 'input_audio_buffer.commit' });
     const id = (await rt.next('response.created')).response.id as string;

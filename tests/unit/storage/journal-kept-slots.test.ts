@@ -1,12 +1,13 @@
 // Unit tests of a kept render's answer sent to the journal as a slot of its layout: more layouts than slots taking turns, in one batch and across batches, a batch whose insert failed, lost or could not be posted, and a journal thread replaced by another all read back every answer as written.
 import assert from 'node:assert/strict';
+import type { Worker } from 'node:worker_threads';
 import { rmSync } from 'node:fs';
 import { after, test } from 'node:test';
 import { JOURNAL_KEPT_SLOTS, KeptSlots } from '../../../electron/gateway/storage/journal-kept-slots.ts';
 import { JournalRepo } from '../../../electron/gateway/storage/journal-repo.ts';
 import { journalRowsOf, referKeptAnswers } from '../../../electron/gateway/storage/journal-row.ts';
 import { openJournalStore } from '../../../electron/gateway/storage/journal-store.ts';
-import { JournalThread } from '../../../electron/gateway/storage/journal-thread.ts';
+import { JournalThread, type JournalThreadOptions } from '../../../electron/gateway/storage/journal-thread.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { tempDirs } from '../../helpers/gateway.ts';
 import { journalRecord } from '../../helpers/journal.ts';
@@ -14,6 +15,32 @@ import { identityOf, keptRecord, layoutOf } from '../../helpers/kept-layouts.ts'
 
 const dirs = tempDirs();
 after(() => dirs.removeAll());
+
+/** Runs `use` with a journal thread of its own data dir, stopped (and the folder removed) however it ends. */
+async function withJournalThread(use: (store: JournalThread) => Promise<void>, options?: JournalThreadOptions): Promise<void> {
+  const dataDir = dirs.fresh();
+  const store = new JournalThread(dataDir, options);
+  try {
+    await use(store);
+  } finally {
+    await store.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Runs `instead` in place of posting `worker` its next insert (its message lost, or its post throwing); the rest go as usual. */
+function insteadOfNextInsert(worker: Worker, instead: () => void): void {
+  const post = worker.postMessage.bind(worker);
+  let pending = true;
+  worker.postMessage = (...args: Parameters<typeof post>) => {
+    if (pending && (args[0] as { op?: string }).op === 'insert') {
+      pending = false;
+      instead();
+      return;
+    }
+    post(...args);
+  };
+}
 
 test(`more layouts than the ${JOURNAL_KEPT_SLOTS} slots, taking turns in one batch and across batches: every answer reads back as written`, () => {
   const db = openJournalStore(dirs.fresh());
@@ -58,10 +85,8 @@ test('the slots a batch defines are the thread’s even when that batch’s inse
   }
 });
 
-test('a journal thread that stopped and the one started after it: the new thread is sent every layout again, and each answer reads back as written', async () => {
-  const dataDir = dirs.fresh();
-  const store = new JournalThread(dataDir);
-  try {
+test('a journal thread that stopped and the one started after it: the new thread is sent every layout again, and each answer reads back as written', () =>
+  withJournalThread(async (store) => {
     const layout = layoutOf(2, 22);
     const insert = async (call: number) => {
       const { record, text } = keptRecord(9, layout, identityOf(call, 22));
@@ -78,11 +103,7 @@ test('a journal thread that stopped and the one started after it: the new thread
     }, 'another thread took over');
     await insert(4);
     await insert(5);
-  } finally {
-    await store.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
+  }));
 
 test('after a batch that never reached the thread, a slot it gave another layout is never read as the old one: the answer is stored without its text, and the next definition is read as written', () => {
   const db = openJournalStore(dirs.fresh());
@@ -115,24 +136,13 @@ test('after a batch that never reached the thread, a slot it gave another layout
   }
 });
 
-test('a batch whose message never reached the journal thread fails once a later request is answered, and the batches after it read back as written', async () => {
-  const dataDir = dirs.fresh();
-  const store = new JournalThread(dataDir);
-  try {
+test('a batch whose message never reached the journal thread fails once a later request is answered, and the batches after it read back as written', () =>
+  withJournalThread(async (store) => {
     const [first, second] = [layoutOf(3, 26), layoutOf(4, 26)];
     const one = keptRecord(3, first, identityOf(1, 26));
     assert.equal((await store.get((await store.insert([one.record], 100))[0]!))?.response.text, one.text);
     // The next insert's message is lost on its way (as one the thread cannot read is).
-    const worker = store.thread!;
-    const post = worker.postMessage.bind(worker);
-    let drop = true;
-    worker.postMessage = (...args: Parameters<typeof post>) => {
-      if (drop && (args[0] as { op?: string }).op === 'insert') {
-        drop = false;
-        return;
-      }
-      post(...args);
-    };
+    insteadOfNextInsert(store.thread!, () => undefined);
     const lost = store.insert([keptRecord(4, second, identityOf(2, 26)).record], 100);
     const two = keptRecord(4, second, identityOf(3, 26));
     const [afterLost] = await store.insert([two.record], 100);
@@ -143,36 +153,22 @@ test('a batch whose message never reached the journal thread fails once a later 
     assert.equal((await store.get((await store.insert([three.record], 100))[0]!))?.response.text, three.text);
     const four = keptRecord(3, first, identityOf(5, 26));
     assert.equal((await store.get((await store.insert([four.record], 100))[0]!))?.response.text, four.text);
-  } finally {
-    await store.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('a batch that cannot be posted (the clone throws) fails at once and leaves nothing waiting: the thread retires when idle, and the next batch reads back as written', async () => {
-  const dataDir = dirs.fresh();
-  const store = new JournalThread(dataDir, { idleMs: 50 });
-  try {
-    const layout = layoutOf(5, 24);
-    const one = keptRecord(5, layout, identityOf(1, 24));
-    assert.equal((await store.get((await store.insert([one.record], 100))[0]!))?.response.text, one.text);
-    const worker = store.thread!;
-    const post = worker.postMessage.bind(worker);
-    let fail = true;
-    worker.postMessage = (...args: Parameters<typeof post>) => {
-      if (fail && (args[0] as { op?: string }).op === 'insert') {
-        fail = false;
+test('a batch that cannot be posted (the clone throws) fails at once and leaves nothing waiting: the thread retires when idle, and the next batch reads back as written', () =>
+  withJournalThread(
+    async (store) => {
+      const layout = layoutOf(5, 24);
+      const one = keptRecord(5, layout, identityOf(1, 24));
+      assert.equal((await store.get((await store.insert([one.record], 100))[0]!))?.response.text, one.text);
+      insteadOfNextInsert(store.thread!, () => {
         throw new DOMException('could not be cloned', 'DataCloneError');
-      }
-      post(...args);
-    };
-    await assert.rejects(store.insert([keptRecord(5, layout, identityOf(2, 24)).record], 100), /could not be cloned/);
-    // Nothing waits on the thread: it is retired once idle (a request left waiting would hold it, and the process, forever).
-    await eventually(() => store.thread === undefined, 'the idle thread retired');
-    const two = keptRecord(5, layout, identityOf(3, 24));
-    assert.equal((await store.get((await store.insert([two.record], 100))[0]!))?.response.text, two.text);
-  } finally {
-    await store.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
+      });
+      await assert.rejects(store.insert([keptRecord(5, layout, identityOf(2, 24)).record], 100), /could not be cloned/);
+      // Nothing waits on the thread: it is retired once idle (a request left waiting would hold it, and the process, forever).
+      await eventually(() => store.thread === undefined, 'the idle thread retired');
+      const two = keptRecord(5, layout, identityOf(3, 24));
+      assert.equal((await store.get((await store.insert([two.record], 100))[0]!))?.response.text, two.text);
+    },
+    { idleMs: 50 },
+  ));
